@@ -1,0 +1,192 @@
+package dev.sovereign.engine;
+
+import dev.sovereign.engine.actor.Actors;
+import dev.sovereign.engine.internal.sqlite.Database;
+import dev.sovereign.engine.internal.sqlite.Grants;
+import dev.sovereign.engine.internal.sqlite.Heartbeat;
+import dev.sovereign.engine.internal.sqlite.SqliteActors;
+import dev.sovereign.engine.internal.sqlite.SqliteJournal;
+import dev.sovereign.engine.internal.sqlite.SqliteLeases;
+import dev.sovereign.engine.internal.sqlite.SqliteProcesses;
+import dev.sovereign.engine.journal.Journal;
+import dev.sovereign.engine.lease.ActorLeases;
+import dev.sovereign.engine.lease.GrantLossListener;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.process.Processes;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One engine instance is one <em>process</em> for fencing: it mints a fresh identity
+ * ({@code proc_<uuid>}, never a PID) when it opens, registers it, heartbeats it, and marks it
+ * stopped when it closes. Two engines in one JVM are two processes; tests rely on this.
+ *
+ * <p>Lifecycle: {@code open → (heartbeating) → close}. {@link #close()} stops the heartbeat,
+ * releases the leases this instance still holds (each by compare-and-set on its token) and marks
+ * the process stopped — unless the engine was opened to act as an existing identity
+ * ({@link EngineConfig#actAs()}), in which case it leaves that identity exactly as it found it.
+ *
+ * <p>Thread-safe: every operation may be called from any thread; writes are serialised on the
+ * engine's one connection and, across processes, by SQLite's write lock.
+ */
+public final class Engine implements AutoCloseable {
+    private final EngineConfig config;
+    private final Database db;
+    private final Grants grants = new Grants();
+    private final String identity;
+    private final SqliteActors actors;
+    private final SqliteLeases leases;
+    private final SqliteJournal journal;
+    private final SqliteProcesses processes;
+    private final Heartbeat heartbeat;
+    private final ScheduledExecutorService heartbeatThread;
+    private volatile RuntimeException lastHeartbeatFailure;
+    private volatile boolean closed;
+
+    private Engine(EngineConfig config, boolean createIfMissing) {
+        this.config = config;
+        this.db = Database.open(config, createIfMissing);
+        try {
+            this.processes = new SqliteProcesses(db);
+            this.identity = processes.register(config);
+            db.setProcessIdentity(identity);
+            this.actors = new SqliteActors(db);
+            this.leases = new SqliteLeases(db, grants);
+            this.journal = new SqliteJournal(db);
+            this.heartbeat = new Heartbeat(db, grants);
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        if (config.heartbeat()) {
+            heartbeatThread = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "sovereign-heartbeat-" + identity.substring(0, 13));
+                t.setDaemon(true);
+                return t;
+            });
+            long every = config.heartbeatInterval().toMillis();
+            heartbeatThread.scheduleWithFixedDelay(this::scheduledBeat, every, every, TimeUnit.MILLISECONDS);
+        } else {
+            heartbeatThread = null;
+        }
+    }
+
+    /** Opens (creating and migrating when needed) the database named by {@code config}. */
+    public static Engine open(EngineConfig config) {
+        return new Engine(config, true);
+    }
+
+    /** Opens an existing database; a missing file is a {@link StorageException}, not a new file. */
+    public static Engine openExisting(EngineConfig config) {
+        return new Engine(config, false);
+    }
+
+    /** Opens {@code database} with the default configuration. */
+    public static Engine open(Path database) {
+        return open(EngineConfig.forDatabase(database).build());
+    }
+
+    public EngineConfig config() {
+        return config;
+    }
+
+    /** This process's fencing identity, {@code proc_<uuid>}. */
+    public String processIdentity() {
+        return identity;
+    }
+
+    public Actors actors() {
+        return actors;
+    }
+
+    public ActorLeases leases() {
+        return leases;
+    }
+
+    public Journal journal() {
+        return journal;
+    }
+
+    public Processes processes() {
+        return processes;
+    }
+
+    /** Registers a listener told at once when a renewal finds a lease or attempt lost. */
+    public void addGrantLossListener(GrantLossListener listener) {
+        grants.addListener(listener);
+    }
+
+    public void removeGrantLossListener(GrantLossListener listener) {
+        grants.removeListener(listener);
+    }
+
+    /**
+     * Beats once now: one transaction renewing every lease and attempt this instance holds. Tests
+     * with a settable clock call this instead of waiting for the heartbeat thread.
+     */
+    public Heartbeat.Beat heartbeatNow() {
+        return heartbeat.beat();
+    }
+
+    /** The last failure of the background heartbeat, or null if its last beat succeeded. */
+    public RuntimeException lastHeartbeatFailure() {
+        return lastHeartbeatFailure;
+    }
+
+    private void scheduledBeat() {
+        if (closed) {
+            return;
+        }
+        try {
+            heartbeat.beat();
+            lastHeartbeatFailure = null;
+        } catch (RuntimeException e) {
+            // Busy past the bound or closed under us: the next beat tries again; if leases expire
+            // meanwhile, that beat finds them lost and tells the listeners.
+            lastHeartbeatFailure = e;
+        }
+    }
+
+    /** For the engine's own packages: the storage door and the held grants. */
+    public Database database() {
+        return db;
+    }
+
+    public Grants grants() {
+        return grants;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (heartbeatThread != null) {
+            heartbeatThread.shutdownNow();
+            try {
+                heartbeatThread.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            if (config.actAs().isEmpty()) {
+                for (Lease l : grants.leases()) {
+                    try {
+                        leases.release(l.actor(), l.token());
+                    } catch (RuntimeException ignored) {
+                        // Best effort: an unreleased lease simply expires.
+                    }
+                }
+                processes.markStopped(identity);
+            }
+        } catch (RuntimeException ignored) {
+            // Closing must not fail; a process not marked stopped turns stale by its heartbeat.
+        } finally {
+            db.close();
+        }
+    }
+}

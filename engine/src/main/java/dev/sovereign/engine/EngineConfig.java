@@ -1,0 +1,204 @@
+package dev.sovereign.engine;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Everything an {@link Engine} needs, validated eagerly by {@link Builder#build()} (a bad value
+ * is reported by name before any file is touched) and immutable afterwards.
+ */
+public final class EngineConfig {
+    /** How many missed heartbeat intervals make a running process "stale". */
+    public static final int STALE_AFTER_MISSED_BEATS = 3;
+
+    private static final Pattern PROCESS_ID = Pattern.compile("proc_[A-Za-z0-9_-]{1,95}");
+
+    private final Path database;
+    private final Path dataDirectory;
+    private final Clock clock;
+    private final Durability durability;
+    private final Duration busyBound;
+    private final Duration heartbeatInterval;
+    private final Duration defaultTtl;
+    private final boolean heartbeat;
+    private final String processKind;
+    private final String processLabel;
+    private final String actAs;
+
+    private EngineConfig(Builder b) {
+        this.database = b.database.toAbsolutePath().normalize();
+        this.dataDirectory = (b.dataDirectory != null ? b.dataDirectory : defaultDataDirectory(this.database))
+                .toAbsolutePath().normalize();
+        this.clock = b.clock;
+        this.durability = b.durability;
+        this.busyBound = b.busyBound;
+        this.heartbeatInterval = b.heartbeatInterval;
+        this.defaultTtl = b.defaultTtl;
+        this.heartbeat = b.heartbeat;
+        this.processKind = b.processKind;
+        this.processLabel = b.processLabel;
+        this.actAs = b.actAs;
+    }
+
+    private static Path defaultDataDirectory(Path database) {
+        Path parent = database.getParent();
+        String name = database.getFileName().toString();
+        String stem = name.endsWith(".db") ? name.substring(0, name.length() - 3) : name;
+        return (parent == null ? Path.of(".") : parent).resolve(stem + ".data");
+    }
+
+    public static Builder forDatabase(Path database) {
+        return new Builder(database);
+    }
+
+    public Path database() {
+        return database;
+    }
+
+    /** Where run workspaces ({@code runs/<assignment>/}) and receipt files live. */
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public Durability durability() {
+        return durability;
+    }
+
+    /** How long a write waits for the database lock, in total, before it is a storage error. */
+    public Duration busyBound() {
+        return busyBound;
+    }
+
+    public Duration heartbeatInterval() {
+        return heartbeatInterval;
+    }
+
+    public Duration defaultTtl() {
+        return defaultTtl;
+    }
+
+    /** Whether the engine runs its own heartbeat thread (off for short CLI calls and tests that beat by hand). */
+    public boolean heartbeat() {
+        return heartbeat;
+    }
+
+    public String processKind() {
+        return processKind;
+    }
+
+    public String processLabel() {
+        return processLabel;
+    }
+
+    /**
+     * An existing process identity to act as, instead of minting a new one. Such an engine neither
+     * marks that process stopped nor releases its leases when it closes.
+     */
+    public Optional<String> actAs() {
+        return Optional.ofNullable(actAs);
+    }
+
+    public static boolean isValidProcessIdentity(String identity) {
+        return identity != null && PROCESS_ID.matcher(identity).matches();
+    }
+
+    /** Mutable builder; not thread-safe. */
+    public static final class Builder {
+        private final Path database;
+        private Path dataDirectory;
+        private Clock clock = Clock.systemUTC();
+        private Durability durability = Durability.FULL;
+        private Duration busyBound = Duration.ofSeconds(5);
+        private Duration heartbeatInterval = Duration.ofSeconds(1);
+        private Duration defaultTtl = Duration.ofSeconds(10);
+        private boolean heartbeat = true;
+        private String processKind = "engine";
+        private String processLabel;
+        private String actAs;
+
+        private Builder(Path database) {
+            this.database = database;
+        }
+
+        public Builder dataDirectory(Path dir) {
+            this.dataDirectory = dir;
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public Builder durability(Durability durability) {
+            this.durability = durability;
+            return this;
+        }
+
+        public Builder busyBound(Duration bound) {
+            this.busyBound = bound;
+            return this;
+        }
+
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = interval;
+            return this;
+        }
+
+        public Builder defaultTtl(Duration ttl) {
+            this.defaultTtl = ttl;
+            return this;
+        }
+
+        public Builder heartbeat(boolean enabled) {
+            this.heartbeat = enabled;
+            return this;
+        }
+
+        public Builder processKind(String kind) {
+            this.processKind = kind;
+            return this;
+        }
+
+        public Builder processLabel(String label) {
+            this.processLabel = label;
+            return this;
+        }
+
+        public Builder actAs(String identity) {
+            this.actAs = identity;
+            return this;
+        }
+
+        public EngineConfig build() {
+            Objects.requireNonNull(database, "database must not be null");
+            require(clock != null, "clock must not be null");
+            require(durability != null, "durability must not be null");
+            requirePositive("busyBound", busyBound);
+            requirePositive("heartbeatInterval", heartbeatInterval);
+            requirePositive("defaultTtl", defaultTtl);
+            require(processKind != null && !processKind.isBlank(), "processKind must not be blank");
+            require(actAs == null || isValidProcessIdentity(actAs),
+                    "actAs must look like proc_<letters, digits, - or _>, got '" + actAs + "'");
+            return new EngineConfig(this);
+        }
+
+        private static void requirePositive(String name, Duration d) {
+            require(d != null && !d.isNegative() && !d.isZero(), name + " must be a positive duration, got " + d);
+        }
+
+        private static void require(boolean ok, String message) {
+            if (!ok) {
+                throw new IllegalArgumentException(message);
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.sovereign.engine;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The closed set of reasons the engine refuses an operation. The wire name ({@link #code()})
+ * is part of the CLI and JSON contract and never changes.
+ *
+ * <p>Categories marked {@linkplain #isFencing() fencing} are caused by a stale, missing or
+ * contested token or pointer: the engine journals each of them as a {@code REJECTED} fence
+ * event in its own transaction, after the refused transaction rolled back.
+ */
+public enum RefusalCategory {
+    ACTOR_LEASE_HELD(true),
+    ACTOR_LEASE_LOST(true),
+    EXECUTION_ATTEMPT_HELD(true),
+    EXECUTION_ATTEMPT_LOST(true),
+    FENCING_TOKEN_STALE(true),
+    MESSAGE_CLAIMED(true),
+    CORRUPT_LEASE_STATE(true),
+    NOT_RECIPIENT(false),
+    NOT_HOSTING(false),
+    MESSAGE_MISSING(false),
+    MESSAGE_FINISHED(false),
+    ASSIGNMENT_MISSING(false),
+    ASSIGNMENT_NOT_RUNNABLE(false),
+    ASSIGNMENT_NOT_RETRYABLE(false),
+    UNKNOWN_ACTOR(false),
+    ACTOR_EXISTS(false),
+    UNKNOWN_PROCESS(false),
+    UNKNOWN_WORKSPACE_POLICY(false),
+    UNKNOWN_PROVIDER(false),
+    SYMLINKED_WORKSPACE(false),
+    WORKSPACE_NOT_DIRECTORY(false),
+    INVALID_ARGUMENT(false);
+
+    private final boolean fencing;
+
+    RefusalCategory(boolean fencing) {
+        this.fencing = fencing;
+    }
+
+    /** The stable snake_case name used in the journal, the CLI and JSON. */
+    public String code() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether a refusal of this category is journalled as a {@code REJECTED} fence event. */
+    public boolean isFencing() {
+        return fencing;
+    }
+
+    public static Optional<RefusalCategory> fromCode(String code) {
+        return Arrays.stream(values()).filter(c -> c.code().equals(code)).findFirst();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.sovereign.engine;
+
+import java.nio.file.Path;
+
+/**
+ * The database file could not be used: busy past the bound, not a Sovereign file, a schema newer
+ * than this code, corrupt, missing, read-only, or an I/O failure. The message is one sentence that
+ * names the file. This is the only exception family the storage layer lets out; JDBC exceptions are
+ * wrapped once, at the boundary.
+ */
+public class StorageException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** What went wrong with the file, for callers that map it (the CLI maps every kind to exit 3). */
+    public enum Problem {
+        BUSY, NOT_OURS, SCHEMA_TOO_NEW, CORRUPT, MISSING_DIRECTORY, MISSING_FILE, READ_ONLY, IO
+    }
+
+    private final Problem problem;
+    private final transient Path file;
+
+    public StorageException(Problem problem, Path file, String message, Throwable cause) {
+        super(message, cause);
+        this.problem = problem;
+        this.file = file;
+    }
+
+    public Problem problem() {
+        return problem;
+    }
+
+    public Path file() {
+        return file;
+    }
+}

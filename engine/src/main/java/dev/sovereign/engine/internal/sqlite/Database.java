@@ -1,0 +1,322 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.Durability;
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.StorageException.Problem;
+import dev.sovereign.engine.journal.EventKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sqlite.SQLiteException;
+
+/**
+ * The one door to the database file. Owns a single read-write connection, guarded by a fair lock
+ * so the heartbeat thread and callers take turns; every write runs in {@link #write} as ONE
+ * {@code BEGIN IMMEDIATE} transaction whose {@code now} is read after the write lock is held.
+ *
+ * <p>Busy: SQLite's own busy handler waits briefly ({@link #SQLITE_BUSY_TIMEOUT_MS}); past that the
+ * whole transaction is retried after a short random pause, until the configured bound, then a
+ * {@link StorageException} naming the file. Random pauses keep one process from starving the others
+ * the way SQLite's growing sleeps do.
+ *
+ * <p>Refusals thrown by a transaction body roll it back; a fencing refusal is then journalled as a
+ * {@code REJECTED} event in its own transaction, so other processes see it.
+ */
+public final class Database implements AutoCloseable {
+    /** 'SOVR': marks a file as ours in {@code PRAGMA application_id}. */
+    public static final int APPLICATION_ID = 0x534F5652;
+    static final int SQLITE_BUSY_TIMEOUT_MS = 50;
+
+    private final Path file;
+    private final Clock clock;
+    private final long busyBoundMs;
+    private final Durability durability;
+    private final Connection connection;
+    private final ReentrantLock lock = new ReentrantLock(true);
+    private volatile String processIdentity;
+    private volatile boolean closed;
+
+    private Database(Path file, Clock clock, long busyBoundMs, Durability durability, Connection connection) {
+        this.file = file;
+        this.clock = clock;
+        this.busyBoundMs = busyBoundMs;
+        this.durability = durability;
+        this.connection = connection;
+    }
+
+    /**
+     * Opens (creating when allowed) and migrates the database file, refusing files that are not ours
+     * or are newer than this code.
+     */
+    public static Database open(EngineConfig config, boolean createIfMissing) {
+        Path file = config.database();
+        checkPath(file, createIfMissing);
+        Connection c = connect(file, config.durability());
+        Database db = new Database(file, config.clock(), config.busyBound().toMillis(), config.durability(), c);
+        try {
+            new Migrator(db).migrate();
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return db;
+    }
+
+    private static void checkPath(Path file, boolean createIfMissing) {
+        Path parent = file.getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new StorageException(Problem.MISSING_DIRECTORY, file,
+                    "Cannot open " + file + ": the directory " + parent + " does not exist.", null);
+        }
+        if (Files.isDirectory(file)) {
+            throw new StorageException(Problem.NOT_OURS, file,
+                    "Cannot open " + file + ": it is a directory, not a database file.", null);
+        }
+        if (!Files.exists(file) && !createIfMissing) {
+            throw new StorageException(Problem.MISSING_FILE, file,
+                    "There is no database at " + file + " (create one with 'sovereign init').", null);
+        }
+        if (Files.exists(file) && !Files.isWritable(file)) {
+            throw new StorageException(Problem.READ_ONLY, file,
+                    "Cannot write to " + file + ": the file is read-only.", null);
+        }
+    }
+
+    static Connection connect(Path file, Durability durability) {
+        try {
+            Properties p = new Properties();
+            p.setProperty("foreign_keys", "true");
+            p.setProperty("busy_timeout", Integer.toString(SQLITE_BUSY_TIMEOUT_MS));
+            Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, p);
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA busy_timeout = " + SQLITE_BUSY_TIMEOUT_MS);
+                s.execute("PRAGMA foreign_keys = ON");
+            }
+            return c;
+        } catch (SQLException e) {
+            throw translate(file, e, "open");
+        }
+    }
+
+    /** Applies the connection pragmas that need a valid SQLite file (called by the migrator). */
+    void applyPragmas() throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("PRAGMA journal_mode = WAL");
+            s.execute("PRAGMA synchronous = " + durability.name());
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Set once by the engine so refusals can be journalled under this process's identity. */
+    public void setProcessIdentity(String identity) {
+        this.processIdentity = identity;
+    }
+
+    public String processIdentity() {
+        return processIdentity;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    /** A body of work inside one transaction. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run(Tx tx) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction. {@code now} is read from the
+     * clock after the lock is held. The body may run more than once (busy retries), so it must not
+     * have effects outside the transaction.
+     */
+    public <T> T write(Work<T> work) {
+        Refusal refusal;
+        lock.lock();
+        try {
+            ensureOpen();
+            refusal = null;
+            long deadline = System.nanoTime() + busyBoundMs * 1_000_000L;
+            while (true) {
+                try {
+                    exec("BEGIN IMMEDIATE");
+                } catch (SQLException e) {
+                    if (isBusy(e) && System.nanoTime() < deadline) {
+                        pause();
+                        continue;
+                    }
+                    throw translate(file, e, "begin a transaction on");
+                }
+                try {
+                    Tx tx = new Tx(this, connection, clock.millis());
+                    T result = work.run(tx);
+                    exec("COMMIT");
+                    return result;
+                } catch (Refusal r) {
+                    rollbackQuietly();
+                    refusal = r;
+                    break;
+                } catch (SQLException e) {
+                    rollbackQuietly();
+                    if (isBusy(e) && System.nanoTime() < deadline) {
+                        pause();
+                        continue;
+                    }
+                    throw translate(file, e, "write to");
+                } catch (RuntimeException | Error e) {
+                    rollbackQuietly();
+                    throw e;
+                }
+            }
+            if (refusal.category().isFencing()) {
+                journalRejection(refusal);
+            }
+        } finally {
+            lock.unlock();
+        }
+        throw refusal;
+    }
+
+    /** Journals a refusal as a {@code REJECTED} fence event in its own transaction. */
+    public void journalRejection(Refusal r) {
+        write(tx -> {
+            tx.journal(EventKind.REJECTED, r.resourceType() == null ? "actor" : r.resourceType(),
+                    r.resourceId() == null ? "?" : r.resourceId(), r.actorId(), processIdentity,
+                    null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
+            return null;
+        });
+    }
+
+    /** Runs a read in autocommit mode (each statement sees the latest committed state). */
+    public <T> T read(Work<T> work) {
+        lock.lock();
+        try {
+            ensureOpen();
+            long deadline = System.nanoTime() + busyBoundMs * 1_000_000L;
+            while (true) {
+                try {
+                    return work.run(new Tx(this, connection, clock.millis()));
+                } catch (SQLException e) {
+                    if (isBusy(e) && System.nanoTime() < deadline) {
+                        pause();
+                        continue;
+                    }
+                    throw translate(file, e, "read");
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A separate read-only-use connection (for the console's polling reader). Caller closes it. */
+    public Connection openReaderConnection() {
+        return connect(file, durability);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the engine for " + file + " is closed");
+        }
+    }
+
+    private void exec(String sql) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private void rollbackQuietly() {
+        try {
+            exec("ROLLBACK");
+        } catch (SQLException ignored) {
+            // No transaction was open (it failed at BEGIN or COMMIT already rolled back).
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 15));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException(Problem.BUSY, null, "Interrupted while waiting for the database lock.", e);
+        }
+    }
+
+    static boolean isBusy(SQLException e) {
+        int code = primaryCode(e);
+        return code == 5 || code == 6;
+    }
+
+    static int primaryCode(SQLException e) {
+        if (e instanceof SQLiteException se) {
+            return se.getResultCode().code & 0xff;
+        }
+        return e.getErrorCode() & 0xff;
+    }
+
+    /** Wraps a JDBC failure once, as one sentence naming the file. */
+    public static StorageException translate(Path file, SQLException e, String doing) {
+        int code = primaryCode(e);
+        switch (code) {
+            case 5, 6:
+                return new StorageException(Problem.BUSY, file, "The database " + file
+                        + " is locked by another process and stayed busy past the wait bound; try again later.", e);
+            case 26:
+                return new StorageException(Problem.NOT_OURS, file,
+                        "The file " + file + " is not a Sovereign database (it is not an SQLite file).", e);
+            case 11:
+                return new StorageException(Problem.CORRUPT, file,
+                        "The database " + file + " is corrupt; restore it from a copy.", e);
+            case 8:
+                return new StorageException(Problem.READ_ONLY, file,
+                        "Cannot write to " + file + ": the file or its directory is read-only.", e);
+            case 14:
+                return new StorageException(Problem.IO, file, "Cannot open " + file + ": " + firstLine(e) + ".", e);
+            case 19:
+                return new StorageException(Problem.CORRUPT, file, "The database " + file
+                        + " refused a write that breaks its rules (" + firstLine(e) + ").", e);
+            default:
+                return new StorageException(Problem.IO, file,
+                        "Could not " + doing + " " + file + ": " + firstLine(e) + ".", e);
+        }
+    }
+
+    private static String firstLine(SQLException e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return (nl >= 0 ? m.substring(0, nl) : m).trim();
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                connection.close();
+            }
+        } catch (SQLException ignored) {
+            // Closing is best effort; the OS releases the locks with the handle.
+        } finally {
+            lock.unlock();
+        }
+    }
+}

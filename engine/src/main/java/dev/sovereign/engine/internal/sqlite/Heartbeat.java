@@ -1,0 +1,114 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.lease.Lease;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One heartbeat: ONE transaction that stamps this process's {@code heartbeat_at} and renews every
+ * lease and attempt it believes it holds, each presenting its token (one set-based statement per
+ * table). Whatever the database did not renew is lost: it is dropped from {@link Grants} and the
+ * listeners are told at once.
+ *
+ * <p>An attempt is renewed only while the actor lease it was bound to is still this process's: a
+ * takeover of the actor therefore also ends the old holder's attempt at its next beat.
+ *
+ * <p>Journal folding: a heartbeat renewal is journalled as {@code LEASE_RENEWED} at most once per
+ * lease per {@link #RENEWAL_JOURNAL_FOLD_MS}; the lease row counts every renewal. See
+ * docs/decisions/0003-journal-renewal-folding.md.
+ */
+public final class Heartbeat {
+    public static final long RENEWAL_JOURNAL_FOLD_MS = 5_000;
+
+    private final Database db;
+    private final Grants grants;
+
+    public Heartbeat(Database db, Grants grants) {
+        this.db = db;
+        this.grants = grants;
+    }
+
+    /** What one beat found. */
+    public record Beat(List<Lease> renewedLeases, Set<String> renewedAttempts, Map<String, Long> lostLeases,
+                       Map<String, Long> lostAttempts) {
+    }
+
+    public Beat beat() {
+        List<Lease> heldLeases = grants.leases();
+        Map<String, Long> heldAttempts = grants.attempts();
+        String me = db.processIdentity();
+        Beat beat = db.write(tx -> {
+            long now = tx.now();
+            tx.update("UPDATE processes SET heartbeat_at = ? WHERE identity = ?", now, me);
+            List<Lease> renewed = heldLeases.isEmpty() ? List.of() : renewLeases(tx, me, heldLeases);
+            Set<String> renewedAttempts = heldAttempts.isEmpty() ? Set.of() : renewAttempts(tx, me, heldAttempts);
+            Map<String, Long> lostLeases = new HashMap<>();
+            Set<String> renewedActors = new HashSet<>();
+            renewed.forEach(l -> renewedActors.add(l.actor()));
+            for (Lease l : heldLeases) {
+                if (!renewedActors.contains(l.actor())) {
+                    lostLeases.put(l.actor(), l.token());
+                }
+            }
+            Map<String, Long> lostAttempts = new HashMap<>();
+            heldAttempts.forEach((id, token) -> {
+                if (!renewedAttempts.contains(id)) {
+                    lostAttempts.put(id, token);
+                }
+            });
+            return new Beat(renewed, renewedAttempts, lostLeases, lostAttempts);
+        });
+        for (Lease l : beat.renewedLeases()) {
+            Lease believed = grants.lease(l.actor());
+            if (believed != null && believed.token() == l.token()) {
+                grants.holdLease(l);
+            }
+        }
+        beat.lostLeases().forEach(grants::leaseLost);
+        beat.lostAttempts().forEach(grants::attemptLost);
+        return beat;
+    }
+
+    private static List<Lease> renewLeases(Tx tx, String me, List<Lease> held) throws SQLException {
+        long now = tx.now();
+        List<Long> tokens = new ArrayList<>();
+        held.forEach(l -> tokens.add(l.token()));
+        List<Object[]> rows = tx.query("UPDATE actor_leases SET renewed_at = ?, expires_at = ? + ttl_ms,"
+                        + " renewals = renewals + 1,"
+                        + " renewal_journalled_at = CASE WHEN ? - renewal_journalled_at >= ? THEN ?"
+                        + " ELSE renewal_journalled_at END"
+                        + " WHERE process_identity = ? AND token IN (SELECT value FROM json_each(?))"
+                        + " RETURNING " + SqliteLeases.LEASE_COLUMNS + ", renewals, renewal_journalled_at",
+                rs -> new Object[] {SqliteLeases.mapLease(rs), rs.getLong("renewals"),
+                        rs.getLong("renewal_journalled_at")},
+                now, now, now, RENEWAL_JOURNAL_FOLD_MS, now, me, tokens.toString());
+        List<Lease> out = new ArrayList<>();
+        for (Object[] row : rows) {
+            Lease l = (Lease) row[0];
+            out.add(l);
+            if ((long) row[2] == now) {
+                tx.journal(EventKind.LEASE_RENEWED, "actor", l.actor(), l.actor(), l.token(),
+                        "heartbeat; " + row[1] + " renewals so far");
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> renewAttempts(Tx tx, String me, Map<String, Long> held) throws SQLException {
+        long now = tx.now();
+        List<String> renewed = tx.query("UPDATE execution_attempts SET renewed_at = ?, expires_at = ? + ttl_ms"
+                        + " WHERE process_identity = ? AND state = 'ACTIVE'"
+                        + " AND token IN (SELECT value FROM json_each(?))"
+                        + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = execution_attempts.actor_id"
+                        + " AND l.token = execution_attempts.lease_token AND l.process_identity = ?)"
+                        + " RETURNING id",
+                rs -> rs.getString(1), now, now, me, held.values().toString(), me);
+        return new HashSet<>(renewed);
+    }
+}

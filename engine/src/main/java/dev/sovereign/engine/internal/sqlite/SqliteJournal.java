@@ -1,0 +1,50 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.journal.FenceEvent;
+import dev.sovereign.engine.journal.Journal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/** Reads of the append-only {@code fence_events} table. Thread-safe. */
+public final class SqliteJournal implements Journal {
+    static final String COLUMNS = "seq, at, kind, resource_type, resource_id, actor_id, process_identity, token,"
+            + " presented_token, current_token, category, detail";
+
+    private final Database db;
+
+    public SqliteJournal(Database db) {
+        this.db = db;
+    }
+
+    public static FenceEvent map(ResultSet rs) throws SQLException {
+        return new FenceEvent(rs.getLong("seq"), rs.getLong("at"), EventKind.valueOf(rs.getString("kind")),
+                rs.getString("resource_type"), rs.getString("resource_id"), rs.getString("actor_id"),
+                rs.getString("process_identity"), Tx.nullableLong(rs, "token"), Tx.nullableLong(rs, "presented_token"),
+                Tx.nullableLong(rs, "current_token"), rs.getString("category"), rs.getString("detail"));
+    }
+
+    @Override
+    public List<FenceEvent> since(long afterSeq, int limit) {
+        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM fence_events WHERE seq > ? ORDER BY seq LIMIT ?",
+                SqliteJournal::map, afterSeq, limit));
+    }
+
+    @Override
+    public List<FenceEvent> rejections(int limit) {
+        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM fence_events WHERE kind = 'REJECTED'"
+                + " ORDER BY seq DESC LIMIT ?", SqliteJournal::map, limit));
+    }
+
+    @Override
+    public List<FenceEvent> forResource(String resourceType, String resourceId) {
+        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM fence_events WHERE resource_type = ?"
+                + " AND resource_id = ? ORDER BY seq", SqliteJournal::map, resourceType, resourceId));
+    }
+
+    @Override
+    public long lastSeq() {
+        return db.read(tx -> tx.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events"));
+    }
+}

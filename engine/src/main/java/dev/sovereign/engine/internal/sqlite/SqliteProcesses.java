@@ -1,0 +1,87 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.process.ProcessInfo;
+import dev.sovereign.engine.process.Processes;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The process registry on the {@code processes} table. Thread-safe. */
+public final class SqliteProcesses implements Processes {
+    static final String COLUMNS =
+            "identity, pid, host, kind, label, started_at, heartbeat_at, heartbeat_interval_ms, stopped_at";
+
+    private final Database db;
+
+    public SqliteProcesses(Database db) {
+        this.db = db;
+    }
+
+    public static ProcessInfo map(ResultSet rs) throws SQLException {
+        return new ProcessInfo(rs.getString("identity"), Tx.nullableLong(rs, "pid"), rs.getString("host"),
+                rs.getString("kind"), rs.getString("label"), rs.getLong("started_at"), rs.getLong("heartbeat_at"),
+                rs.getLong("heartbeat_interval_ms"), Tx.nullableLong(rs, "stopped_at"));
+    }
+
+    /** A fresh identity: {@code proc_} and a random UUID. Never derived from the PID. */
+    public static String newIdentity() {
+        return "proc_" + UUID.randomUUID();
+    }
+
+    /**
+     * Registers this engine's process (or, with {@code actAs}, makes sure that identity exists,
+     * registering it if needed) and returns its identity.
+     */
+    public String register(EngineConfig config) {
+        String identity = config.actAs().orElseGet(SqliteProcesses::newIdentity);
+        long pid = ProcessHandle.current().pid();
+        String host = hostName();
+        String label = config.processLabel() != null ? config.processLabel() : config.processKind() + " " + pid;
+        db.write(tx -> {
+            tx.update("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
+                            + " heartbeat_interval_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                            + " ON CONFLICT (identity) DO NOTHING",
+                    identity, pid, host, config.processKind(), label, tx.now(), tx.now(),
+                    config.heartbeatInterval().toMillis());
+            return null;
+        });
+        return identity;
+    }
+
+    public void markStopped(String identity) {
+        db.write(tx -> tx.update("UPDATE processes SET stopped_at = ? WHERE identity = ? AND stopped_at IS NULL",
+                tx.now(), identity));
+    }
+
+    @Override
+    public Optional<ProcessInfo> find(String identity) {
+        return db.read(tx -> tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", SqliteProcesses::map,
+                identity));
+    }
+
+    @Override
+    public List<ProcessInfo> list() {
+        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM processes ORDER BY started_at DESC",
+                SqliteProcesses::map));
+    }
+
+    /** The host name for display; never a DNS look-up (it can hang on a machine without network). */
+    static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env.strip();
+        }
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "localhost";
+        }
+    }
+
+    static int staleAfter() {
+        return EngineConfig.STALE_AFTER_MISSED_BEATS;
+    }
+}

@@ -1,0 +1,133 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.journal.EventKind;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One transaction (or one autocommit read) on the engine's connection, with {@link #now()} read
+ * inside it. Small helpers keep the stores to one SQL statement per line. Not thread-safe; lives only
+ * inside {@link Database#write} or {@link Database#read}.
+ */
+public final class Tx {
+    private final Database db;
+    private final Connection c;
+    private final long now;
+
+    Tx(Database db, Connection c, long now) {
+        this.db = db;
+        this.c = c;
+        this.now = now;
+    }
+
+    /** The clock reading taken after the write lock was held. */
+    public long now() {
+        return now;
+    }
+
+    public String processIdentity() {
+        return db.processIdentity();
+    }
+
+    /** Maps the current row of a result set. */
+    @FunctionalInterface
+    public interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    public int update(String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = prepare(sql, args)) {
+            return ps.executeUpdate();
+        }
+    }
+
+    public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
+        try (PreparedStatement ps = prepare(sql, args); ResultSet rs = ps.executeQuery()) {
+            List<T> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(mapper.map(rs));
+            }
+            return out;
+        }
+    }
+
+    public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
+        List<T> rows = query(sql, mapper, args);
+        if (rows.size() > 1) {
+            throw new IllegalStateException("expected at most one row, got " + rows.size() + " for: " + sql);
+        }
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    public long scalarLong(String sql, Object... args) throws SQLException {
+        return one(sql, rs -> rs.getLong(1), args).orElseThrow(
+                () -> new IllegalStateException("no row for: " + sql));
+    }
+
+    /**
+     * Mints the next fencing token from the one database-wide counter, in this transaction: it is
+     * committed (or rolled back) together with the compare-and-set it authorises.
+     */
+    public long mintToken() throws SQLException {
+        return one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
+                rs -> rs.getLong(1)).orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
+    }
+
+    /** The highest token ever minted. */
+    public long lastToken() throws SQLException {
+        return scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
+    }
+
+    /** Appends one fence event in this transaction. */
+    public void journal(EventKind kind, String resourceType, String resourceId, String actorId,
+                        String process, Long token, Long presented, Long current, String category, String detail)
+            throws SQLException {
+        update("INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
+                        + " token, presented_token, current_token, category, detail)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                now, kind.name(), resourceType, resourceId, actorId, process, token, presented, current,
+                category, detail);
+    }
+
+    /** Shorthand for a grant-like event by this process. */
+    public void journal(EventKind kind, String resourceType, String resourceId, String actorId, Long token,
+                        String detail) throws SQLException {
+        journal(kind, resourceType, resourceId, actorId, processIdentity(), token, null, null, null, detail);
+    }
+
+    private PreparedStatement prepare(String sql, Object... args) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        try {
+            for (int i = 0; i < args.length; i++) {
+                Object a = args[i];
+                if (a == null) {
+                    ps.setNull(i + 1, Types.NULL);
+                } else if (a instanceof Long l) {
+                    ps.setLong(i + 1, l);
+                } else if (a instanceof Integer n) {
+                    ps.setInt(i + 1, n);
+                } else if (a instanceof Boolean b) {
+                    ps.setInt(i + 1, b ? 1 : 0);
+                } else {
+                    ps.setString(i + 1, a.toString());
+                }
+            }
+            return ps;
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
+    }
+
+    /** Reads a nullable INTEGER column. */
+    public static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+}
