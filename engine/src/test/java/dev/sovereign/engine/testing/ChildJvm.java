@@ -61,4 +61,21 @@ public final class ChildJvm {
     public static String pathSeparator() {
         return File.pathSeparator;
     }
+
+    /** Waits (polling the file, with a deadline) until a child's log has a line starting with {@code prefix}. */
+    public static String awaitLine(Path log, String prefix, java.time.Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (java.nio.file.Files.exists(log)) {
+                for (String line : java.nio.file.Files.readAllLines(log)) {
+                    if (line.startsWith(prefix)) {
+                        return line;
+                    }
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        throw new AssertionError("no line starting with " + prefix + " in " + log + ": "
+                + (java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "(no log)"));
+    }
 }

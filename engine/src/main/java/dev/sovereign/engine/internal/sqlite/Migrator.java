@@ -47,9 +47,21 @@ final class Migrator {
     }
 
     private void checkOwnership(Connection c) throws SQLException {
-        int appId = pragma(c, "application_id");
-        int version = pragma(c, "user_version");
-        int objects = count(c, "SELECT count(*) FROM sqlite_master");
+        // One read transaction, so the three reads see one snapshot: another process may be
+        // migrating the same fresh file right now.
+        int appId;
+        int version;
+        int objects;
+        try (Statement s = c.createStatement()) {
+            s.execute("BEGIN");
+            try {
+                appId = pragma(c, "application_id");
+                version = pragma(c, "user_version");
+                objects = count(c, "SELECT count(*) FROM sqlite_master");
+            } finally {
+                s.execute("ROLLBACK");
+            }
+        }
         if (appId == 0 && objects > 0) {
             throw new StorageException(Problem.NOT_OURS, db.file(), "The file " + db.file()
                     + " is an SQLite database that Sovereign did not create; refusing to touch it.", null);
