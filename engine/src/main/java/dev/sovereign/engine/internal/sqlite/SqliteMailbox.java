@@ -34,7 +34,7 @@ import java.util.UUID;
  * journals fencing refusals as {@code REJECTED}.
  *
  * <p>Claims are not renewed by the heartbeat: a claim has its own expiry and is kept alive by
- * re-claiming within it (same token). See docs/decisions/0200-message-claims-expire-on-their-own.md.
+ * re-claiming within it (same token). See docs/decisions/0200 to 0203.
  *
  * <p>Thread-safe (the {@link Database} serialises access).
  */
