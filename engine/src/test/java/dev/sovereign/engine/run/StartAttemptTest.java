@@ -85,6 +85,15 @@ class StartAttemptTest {
     }
 
     @Test
+    void theTokenThisProcessHeldBeforeItsOwnTakeoverCannotStartAnAttempt() {
+        Lease old = a.leases().acquire("operator", Duration.ofSeconds(10));
+        clock.advance(Duration.ofSeconds(10));
+        Lease renewedByTakeover = a.leases().acquire("operator", Duration.ofSeconds(10));
+        assertThat(renewedByTakeover.process()).isEqualTo(old.process());
+        assertRefusedAndNothingWritten(() -> runsOfA.startAttempt(x.id(), old.token(), 10_000), old.token());
+    }
+
+    @Test
     void anExpiredLeaseOfThisVeryProcessCannotStartAnAttempt() {
         Lease mine = a.leases().acquire("operator", Duration.ofSeconds(10));
         clock.advance(Duration.ofSeconds(10)); // expiry is expires_at <= now: exactly now counts
