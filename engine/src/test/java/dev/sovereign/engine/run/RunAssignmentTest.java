@@ -248,6 +248,27 @@ class RunAssignmentTest {
     }
 
     @Test
+    void anInterruptedCallerCancelsTheProviderEndsTheRunAsCancelledAndKeepsItsInterrupt() throws Exception {
+        Assignment x = a.runs().assign("operator", "scripted:ms=60000");
+        java.util.concurrent.CompletableFuture<Object[]> outcome = new java.util.concurrent.CompletableFuture<>();
+        Thread caller = new Thread(() -> {
+            RunResult r = a.runs().runAssignment(x.id());
+            outcome.complete(new Object[] {r, Thread.currentThread().isInterrupted()});
+        });
+        caller.start();
+        dev.sovereign.engine.testing.ChildOutput.await("the attempt started", Duration.ofSeconds(10),
+                () -> !a.grants().attempts().isEmpty());
+        caller.interrupt();
+
+        Object[] done = outcome.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        RunResult r = (RunResult) done[0];
+        assertThat(r.assignment().state()).isEqualTo(AssignmentState.FAILED);
+        assertThat(r.receipt().failureCategory()).isEqualTo("cancelled");
+        assertThat((Boolean) done[1]).as("the caller's interrupt is restored").isTrue();
+        assertThat(a.leases().current("operator")).isEmpty();
+    }
+
+    @Test
     void theFaultSwitchLetsAStaleHolderCommitWhichIsWhatTheFencePrevents() {
         Assignment x = a.runs().assign("operator", "scripted");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));

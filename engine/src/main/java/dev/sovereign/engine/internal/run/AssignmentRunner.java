@@ -95,17 +95,21 @@ public final class AssignmentRunner implements Runs {
         // 2. The actor lease first. A live lease of another process refuses here (actor_lease_held):
         //    the assignment stays as it is and the provider is never invoked.
         Lease lease = useLease(assignment.actorId(), ttl);
+        boolean[] interrupted = {false};
         try {
             // 3. Attempt + RUNNING in one transaction that re-verifies the lease token.
             Attempt attempt = store.startAttempt(assignment.id(), lease.token(), ttlMs);
-            return runAttempt(assignment, attempt, provider);
+            return runAttempt(assignment, attempt, provider, interrupted);
         } finally {
             // 8. On every path after step 2.
             unuseLease(assignment.actorId(), lease.token());
+            if (interrupted[0]) {
+                Thread.currentThread().interrupt(); // restored only now, after the run's last write
+            }
         }
     }
 
-    private RunResult runAttempt(Assignment assignment, Attempt attempt, Provider provider) {
+    private RunResult runAttempt(Assignment assignment, Attempt attempt, Provider provider, boolean[] interrupted) {
         Cancellation cancellation = new Cancellation();
         GrantLossListener onLoss = lost -> {
             boolean mine = ("actor".equals(lost.kind()) && lost.resourceId().equals(attempt.actorId())
@@ -118,7 +122,6 @@ public final class AssignmentRunner implements Runs {
             }
         };
         // 5 (set-up): the heartbeat renews what Grants holds; a refused renewal cancels the provider.
-        boolean[] interrupted = {false};
         grants.addListener(onLoss);
         grants.holdAttempt(attempt.id(), attempt.token());
         try {
@@ -147,9 +150,6 @@ public final class AssignmentRunner implements Runs {
         } finally {
             grants.dropAttempt(attempt.id());
             grants.removeListener(onLoss);
-            if (interrupted[0]) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 
