@@ -121,7 +121,8 @@ public final class AssignmentRunner implements Runs {
                         + lost.token() + ") was lost");
             }
         };
-        // 5 (set-up): the heartbeat renews what Grants holds; a refused renewal cancels the provider.
+        // From now on the heartbeat renews the attempt with the lease (both are in Grants), and a
+        // refused renewal of either cancels the provider (step 5).
         grants.addListener(onLoss);
         grants.holdAttempt(attempt.id(), attempt.token());
         try {
