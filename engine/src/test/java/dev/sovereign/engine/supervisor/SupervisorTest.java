@@ -15,14 +15,12 @@ import dev.sovereign.engine.run.AttemptState;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
+import dev.sovereign.engine.testing.Together;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -140,20 +138,10 @@ class SupervisorTest {
         }
         clock.advance(Duration.ofSeconds(5));
         Engine other = temp.open(clock);
-        CyclicBarrier barrier = new CyclicBarrier(2);
-        List<CompletableFuture<TickReport>> ticks = new ArrayList<>();
-        for (Engine s : List.of(supervisorEngine, other)) {
-            ticks.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    barrier.await(10, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-                return s.supervisor().tick();
-            }));
-        }
-        TickReport r1 = ticks.get(0).get(30, TimeUnit.SECONDS);
-        TickReport r2 = ticks.get(1).get(30, TimeUnit.SECONDS);
+        List<TickReport> reports = Together.run(List.of(
+                () -> supervisorEngine.supervisor().tick(), () -> other.supervisor().tick()));
+        TickReport r1 = reports.get(0);
+        TickReport r2 = reports.get(1);
 
         assertThat(r1.failures()).isEmpty();
         assertThat(r2.failures()).isEmpty();
