@@ -58,6 +58,7 @@ public final class Engine implements AutoCloseable {
     private final ScheduledExecutorService heartbeatThread;
     private volatile RuntimeException lastHeartbeatFailure;
     private volatile boolean closed;
+    private volatile boolean heartbeatSuspended;
 
     private Engine(EngineConfig config, boolean createIfMissing) {
         this.config = config;
@@ -175,8 +176,17 @@ public final class Engine implements AutoCloseable {
         return lastHeartbeatFailure;
     }
 
+    /**
+     * Suspends (or resumes) the background heartbeat, as a cooperative stand-in for SIGSTOP on
+     * platforms without it: while suspended, this process's leases and attempts are not renewed and
+     * expire like a paused process's would.
+     */
+    public void suspendHeartbeat(boolean suspended) {
+        this.heartbeatSuspended = suspended;
+    }
+
     private void scheduledBeat() {
-        if (closed) {
+        if (closed || heartbeatSuspended) {
             return;
         }
         try {

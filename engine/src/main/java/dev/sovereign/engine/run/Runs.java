@@ -109,6 +109,13 @@ public interface Runs {
     /** Every assignment, newest first. */
     List<Assignment> list();
 
+    /**
+     * Up to {@code limit} assignments of {@code actor} that a host could run now, oldest first:
+     * CREATED ones, and RUNNING ones whose current attempt has expired. A snapshot: running one may
+     * still be refused (another host got there first).
+     */
+    List<Assignment> runnable(String actor, int limit);
+
     /** The attempts of one assignment, oldest first. */
     List<Attempt> attempts(String assignmentId);
 

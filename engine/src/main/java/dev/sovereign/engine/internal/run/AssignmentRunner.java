@@ -287,6 +287,11 @@ public final class AssignmentRunner implements Runs {
     }
 
     @Override
+    public List<Assignment> runnable(String actor, int limit) {
+        return store.runnable(actor, limit);
+    }
+
+    @Override
     public List<Attempt> attempts(String assignmentId) {
         return store.attempts(assignmentId);
     }

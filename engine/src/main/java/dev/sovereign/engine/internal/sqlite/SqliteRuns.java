@@ -402,6 +402,17 @@ public final class SqliteRuns {
                 + " ORDER BY created_at DESC, id", SqliteRuns::mapAssignment));
     }
 
+    /**
+     * The actor's runnable assignments, oldest first: CREATED ones, and RUNNING ones whose current
+     * attempt has expired (a takeover may run them again). Served by {@code assignments_by_actor_state}.
+     */
+    public List<Assignment> runnable(String actor, int limit) {
+        return db.read(tx -> tx.query("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments a WHERE a.actor_id = ?"
+                + " AND (a.state = 'CREATED' OR (a.state = 'RUNNING' AND EXISTS (SELECT 1 FROM execution_attempts t"
+                + " WHERE t.id = a.current_attempt AND t.state = 'ACTIVE' AND t.expires_at <= ?)))"
+                + " ORDER BY a.created_at, a.id LIMIT ?", SqliteRuns::mapAssignment, actor, tx.now(), limit));
+    }
+
     public List<Attempt> attempts(String assignmentId) {
         return db.read(tx -> tx.query("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE assignment_id = ?"
                 + " ORDER BY started_at, token", SqliteRuns::mapAttempt, assignmentId));
