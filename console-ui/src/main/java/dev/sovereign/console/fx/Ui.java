@@ -38,6 +38,8 @@ public final class Ui {
         t.getStyleClass().add(Styles.TITLE_2);
         Label d = new Label(description);
         d.getStyleClass().add("page-description");
+        d.setWrapText(true);
+        d.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         Label s = new Label();
         s.setId(id + "-summary");
         s.getStyleClass().add("page-summary");
@@ -59,6 +61,7 @@ public final class Ui {
     public static Label badge(String text, Tone tone) {
         Label l = new Label(text);
         l.getStyleClass().addAll("badge", tone.styleClass());
+        l.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         return l;
     }
 

@@ -89,7 +89,7 @@ class LiveViewModelTest {
             assertThat(r.category()).isEqualTo("actor_lease_lost");
             assertThat(r.presentedToken()).isEqualTo(old.token());
             assertThat(r.currentToken()).isEqualTo(current.token());
-            assertThat(r.sentence()).startsWith("worker A (").contains("presented token " + old.token()
+            assertThat(r.sentence()).startsWith("Worker A (").contains("presented token " + old.token()
                     + " for actor operator, but " + current.token() + " is current: its lease was taken over by"
                     + " worker B (");
         });

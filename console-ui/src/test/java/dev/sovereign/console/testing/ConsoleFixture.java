@@ -29,19 +29,39 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
     public final SettableClock clock = new SettableClock();
     private final List<Engine> engines = new ArrayList<>();
     private final List<ShellViewModel> shells = new ArrayList<>();
-    private Path dir;
-    private Preferences prefs;
+    private final java.util.Set<ShellViewModel> onFxThread = new java.util.HashSet<>();
+    private final Path dir;
+    private final Preferences prefs;
     public CountingReader reader;
 
-    @Override
-    public void beforeEach(ExtensionContext context) throws Exception {
-        dir = Files.createTempDirectory("sovereign-console-test-");
+    /**
+     * Ready at construction (one fixture per test instance), so TestFX's {@code @Start}, which runs
+     * before field extensions' callbacks, can already use it.
+     */
+    public ConsoleFixture() {
+        try {
+            dir = Files.createTempDirectory("sovereign-console-test-");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         prefs = Preferences.userRoot().node("dev/sovereign/console-test/" + UUID.randomUUID());
     }
 
     @Override
+    public void beforeEach(ExtensionContext context) {
+        // everything is made in the constructor
+    }
+
+    @Override
     public void afterEach(ExtensionContext context) throws BackingStoreException {
-        shells.forEach(ShellViewModel::close);
+        for (ShellViewModel vm : shells) {
+            if (onFxThread.contains(vm)) {
+                // made on the FX thread by a TestFX @Start: its views listen to it, so close it there
+                org.testfx.util.WaitForAsyncUtils.waitForAsyncFx(10_000, vm::close);
+            } else {
+                vm.close();
+            }
+        }
         shells.clear();
         for (Engine e : engines) {
             try {
@@ -90,6 +110,9 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
             return reader;
         }, Duration.ZERO);
         shells.add(vm);
+        if (javafx.application.Platform.isFxApplicationThread()) {
+            onFxThread.add(vm);
+        }
         return vm;
     }
 

@@ -20,6 +20,10 @@ public final class EventSentences {
 
     /** The sentence for any event except a rejection. */
     public String describe(JournalEntry e) {
+        return capitalised(describeLowerCase(e));
+    }
+
+    private String describeLowerCase(JournalEntry e) {
         String who = who(e.process());
         String res = resource(e);
         String token = e.token() == null ? "" : " with token " + e.token();
@@ -57,6 +61,10 @@ public final class EventSentences {
      * @param ended when nothing was current: the last non-rejection event on the resource before it, or null
      */
     public String explainRejection(JournalEntry rejection, JournalEntry grant, JournalEntry ended) {
+        return capitalised(explain(rejection, grant, ended));
+    }
+
+    private String explain(JournalEntry rejection, JournalEntry grant, JournalEntry ended) {
         String who = who(rejection.process());
         String res = resource(rejection);
         Long presented = rejection.presentedToken();
@@ -138,6 +146,11 @@ public final class EventSentences {
     /** {@code HH:mm:ss} of an event in this formatter's zone. */
     public String at(JournalEntry e) {
         return time.format(Instant.ofEpochMilli(e.at()));
+    }
+
+    /** Sentences start with a capital even when they start with a lower-case process label. */
+    private static String capitalised(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static String who(ProcessRef p) {

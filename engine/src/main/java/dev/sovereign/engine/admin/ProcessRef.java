@@ -26,6 +26,11 @@ public record ProcessRef(String identity, String label, Long pid, String host) {
         return identity.length() > 13 ? identity.substring(0, 13) + "\u2026" : identity;
     }
 
+    /** The label when there is one ({@code worker 4242}), else the short id. */
+    public String name() {
+        return label == null || label.isBlank() ? shortId() : label;
+    }
+
     /** {@code worker 4242 (proc_3f2a1b9c…)}, or just the short id when there is no label. */
     public String displayName() {
         return label == null || label.isBlank() ? shortId() : label + " (" + shortId() + ")";

@@ -109,7 +109,7 @@ class AdminReaderTest {
             assertThat(r.presentedToken()).isEqualTo(old.token());
             assertThat(r.currentToken()).isEqualTo(taken.token());
             assertThat(r.process().identity()).isEqualTo(a.processIdentity());
-            assertThat(r.sentence()).isEqualTo("worker A (" + r.process().shortId() + ") presented token "
+            assertThat(r.sentence()).isEqualTo("Worker A (" + r.process().shortId() + ") presented token "
                     + old.token() + " for actor operator, but " + taken.token()
                     + " is current: its lease was taken over by worker B ("
                     + new ProcessRef(b.processIdentity(), null, null, null).shortId() + ") at " + hms(takeoverAt) + ".");
@@ -126,7 +126,7 @@ class AdminReaderTest {
 
         JournalEntry r = reader().recentRejections(1).get(0);
 
-        assertThat(r.sentence()).startsWith("worker B (").contains("asked for actor operator, but worker A (")
+        assertThat(r.sentence()).startsWith("Worker B (").contains("asked for actor operator, but worker A (")
                 .contains("holds it with token " + held.token() + " since " + hms(held.acquiredAt()));
     }
 

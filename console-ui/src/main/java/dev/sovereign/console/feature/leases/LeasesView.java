@@ -33,20 +33,16 @@ public final class LeasesView {
                 "No actors yet. Add one with 'sovereign actor add NAME'; its lease shows here as soon as a"
                         + " process acquires it.");
         table.setItems(vm.rows());
-        TableColumn<LeaseItem, String> actor = Ui.column("Actor", 110, LeaseItem::actor);
+        TableColumn<LeaseItem, String> actor = Ui.column("Actor", 120, LeaseItem::actor);
         actor.getStyleClass().add("text-bold");
         table.getColumns().add(actor);
         table.getColumns().add(stateColumn());
-        table.getColumns().add(fromRow("Holder", 190, r -> r.isFree() ? "\u2014" : r.holder().displayName()));
-        table.getColumns().add(fromRow("PID", 70, r -> r.isFree() || r.holder().pid() == null ? "\u2014"
-                : r.holder().pid().toString()));
-        table.getColumns().add(fromRow("Host", 110, r -> r.isFree() || r.holder().host() == null ? "\u2014"
-                : r.holder().host()));
+        table.getColumns().add(holderColumn());
         TableColumn<LeaseItem, String> token = fromRow("Token", 70, r -> r.isFree() ? "\u2014" : Long.toString(r.token()));
         token.getStyleClass().add("token");
         table.getColumns().add(token);
         table.getColumns().add(fromRow("Acquired", 90, r -> r.isFree() ? "" : formats.time(r.acquiredAt())));
-        table.getColumns().add(Ui.liveColumn("Last renewal", 150, item -> Bindings.createStringBinding(() -> {
+        table.getColumns().add(Ui.liveColumn("Last renewal", 195, item -> Bindings.createStringBinding(() -> {
             LeaseRow r = item.row();
             return r.isFree() ? "" : formats.time(r.renewedAt()) + "  (" + Formats.age(r.renewedAt(), vm.ledger().now())
                     + ")";
@@ -60,6 +56,36 @@ public final class LeasesView {
     private static TableColumn<LeaseItem, String> fromRow(String title, double width, Function<LeaseRow, String> text) {
         return Ui.liveColumn(title, width, item -> Bindings.createStringBinding(() -> text.apply(item.row()),
                 item.rowProperty()));
+    }
+
+    /** The holder's label on top; its identity, PID and host (display only) below, muted. */
+    private static TableColumn<LeaseItem, LeaseRow> holderColumn() {
+        TableColumn<LeaseItem, LeaseRow> c = new TableColumn<>("Holder (pid, host)");
+        c.setPrefWidth(220);
+        c.setCellValueFactory(f -> f.getValue().rowProperty());
+        c.setCellFactory(col -> new TableCell<>() {
+            private final Label name = new Label();
+            private final Label where = new Label();
+            private final VBox box = new VBox(1, name, where);
+
+            {
+                where.getStyleClass().addAll("countdown-text", "mono");
+            }
+
+            @Override
+            protected void updateItem(LeaseRow r, boolean empty) {
+                super.updateItem(r, empty);
+                if (empty || r == null || r.isFree()) {
+                    setGraphic(empty || r == null ? null : new Label("\u2014"));
+                    return;
+                }
+                name.setText(r.holder().name());
+                where.setText(r.holder().shortId() + (r.holder().pid() == null ? "" : " \u00b7 pid " + r.holder().pid())
+                        + (r.holder().host() == null ? "" : " \u00b7 " + r.holder().host()));
+                setGraphic(box);
+            }
+        });
+        return c;
     }
 
     static Tone tone(LeaseState s) {

@@ -50,21 +50,21 @@ public final class MailboxView {
         TableView<MessageRow> table = Ui.table("messages-table",
                 "No messages. Send one with 'sovereign send --from A --to B --subject S'.");
         table.setItems(vm.rows());
-        TableColumn<MessageRow, String> id = Ui.column("Message", 120, MessageRow::id);
+        TableColumn<MessageRow, String> id = Ui.column("Message", 85, MessageRow::id);
         id.getStyleClass().add("mono");
         table.getColumns().add(id);
         table.getColumns().add(stateColumn());
-        table.getColumns().add(Ui.column("From", 90, MessageRow::sender));
-        table.getColumns().add(Ui.column("To", 90, MessageRow::recipient));
-        table.getColumns().add(Ui.column("Subject", 180, MessageRow::subject));
-        table.getColumns().add(Ui.column("Claimed by", 190, m -> m.claimProcess() == null ? "\u2014"
-                : m.claimProcess().displayName()));
-        TableColumn<MessageRow, String> token = Ui.column("Claim token", 90, m -> Formats.token(m.claimToken()));
+        table.getColumns().add(Ui.column("From", 85, MessageRow::sender));
+        table.getColumns().add(Ui.column("To", 85, MessageRow::recipient));
+        table.getColumns().add(Ui.column("Subject", 170, MessageRow::subject));
+        table.getColumns().add(Ui.column("Claimed by", 140, m -> m.claimProcess() == null ? "\u2014"
+                : m.claimProcess().name()));
+        TableColumn<MessageRow, String> token = Ui.column("Claim token", 100, m -> Formats.token(m.claimToken()));
         token.getStyleClass().add("token");
         table.getColumns().add(token);
-        table.getColumns().add(Ui.liveColumn("Claim expires", 130, m -> Bindings.createStringBinding(
+        table.getColumns().add(Ui.liveColumn("Claim expires", 140, m -> Bindings.createStringBinding(
                 () -> vm.claimCountdown(m, vm.ledger().now()), vm.ledger().nowProperty())));
-        table.getColumns().add(Ui.column("Retries", 70, m -> m.retryCount() + " / " + m.maxRetries()));
+        table.getColumns().add(Ui.column("Retries", 75, m -> m.retryCount() + " / " + m.maxRetries()));
         table.getColumns().add(Ui.column("Updated", 80, m -> formats.time(m.updatedAt())));
         VBox body = new VBox(10, filter, table);
         VBox.setVgrow(table, Priority.ALWAYS);

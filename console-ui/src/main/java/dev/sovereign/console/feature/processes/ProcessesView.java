@@ -28,19 +28,19 @@ public final class ProcessesView {
         TableView<ProcessRow> table = Ui.table("processes-table", "No process has registered with this database yet.");
         table.setItems(vm.rows());
         table.getColumns().add(stateColumn());
-        table.getColumns().add(Ui.column("Label", 150, r -> r.process().label() == null ? "" : r.process().label()));
-        TableColumn<ProcessRow, String> id = Ui.column("Identity", 170, r -> r.process().shortId());
+        table.getColumns().add(Ui.column("Label", 130, r -> r.process().label() == null ? "" : r.process().label()));
+        TableColumn<ProcessRow, String> id = Ui.column("Identity", 140, r -> r.process().shortId());
         id.getStyleClass().add("mono");
         table.getColumns().add(id);
-        table.getColumns().add(Ui.column("Kind", 80, ProcessRow::kind));
+        table.getColumns().add(Ui.column("Kind", 70, ProcessRow::kind));
         table.getColumns().add(Ui.column("PID", 70, r -> r.process().pid() == null ? "" : r.process().pid().toString()));
-        table.getColumns().add(Ui.column("Host", 110, r -> r.process().host() == null ? "" : r.process().host()));
+        table.getColumns().add(Ui.column("Host", 80, r -> r.process().host() == null ? "" : r.process().host()));
         table.getColumns().add(Ui.column("Started", 80, r -> formats.time(r.startedAt())));
-        table.getColumns().add(Ui.liveColumn("Last heartbeat", 150, r -> Bindings.createStringBinding(
+        table.getColumns().add(Ui.liveColumn("Last heartbeat", 140, r -> Bindings.createStringBinding(
                 () -> r.stoppedAt() != null ? "stopped " + formats.time(r.stoppedAt())
                         : Formats.age(r.heartbeatAt(), vm.ledger().now()), vm.ledger().nowProperty())));
-        table.getColumns().add(Ui.column("Beat every", 90, r -> Formats.duration(r.heartbeatIntervalMs())));
-        table.getColumns().add(Ui.column("Holds", 150, r -> r.leasesHeld() + (r.leasesHeld() == 1 ? " lease" : " leases")
+        table.getColumns().add(Ui.column("Beats every", 95, r -> Formats.duration(r.heartbeatIntervalMs())));
+        table.getColumns().add(Ui.column("Holds", 140, r -> r.leasesHeld() + (r.leasesHeld() == 1 ? " lease" : " leases")
                 + (r.activeAttempts() == 0 ? "" : ", " + r.activeAttempts() + " attempts")));
         return Ui.page("processes", "Processes",
                 "Every registered process. Stale means it missed 3 of its own heartbeats; stopped means it closed"

@@ -25,8 +25,8 @@ public final class RejectionsView {
                 "No refused writes yet. When a process presents a stale token (its lease was taken over, its claim"
                         + " expired), the refusal appears here at once.");
         table.setItems(vm.rows());
-        table.getColumns().add(Ui.column("Time", 100, vm::time));
-        TableColumn<JournalEntry, String> category = Ui.column("Category", 160, JournalEntry::category);
+        table.getColumns().add(Ui.column("Time", 110, vm::time));
+        TableColumn<JournalEntry, String> category = Ui.column("Category", 170, JournalEntry::category);
         category.setCellFactory(c -> new TableCell<>() {
             private final Label badge = Ui.badge("", Tone.BAD);
 
@@ -42,12 +42,12 @@ public final class RejectionsView {
             }
         });
         table.getColumns().add(category);
-        table.getColumns().add(Ui.column("Resource", 140, RejectionsViewModel::resource));
-        table.getColumns().add(Ui.column("Refused process", 190, RejectionsViewModel::process));
-        TableColumn<JournalEntry, String> tokens = Ui.column("Presented vs current", 140, RejectionsViewModel::tokens);
+        table.getColumns().add(Ui.column("Resource", 130, RejectionsViewModel::resource));
+        table.getColumns().add(Ui.column("Refused process", 130, e -> e.process() == null ? "\u2014" : e.process().name()));
+        TableColumn<JournalEntry, String> tokens = Ui.column("Presented vs current", 150, RejectionsViewModel::tokens);
         tokens.getStyleClass().add("token");
         table.getColumns().add(tokens);
-        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 420, JournalEntry::sentence);
+        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380, JournalEntry::sentence);
         sentence.setCellFactory(c -> new WrappingCell());
         table.getColumns().add(sentence);
         table.setRowFactory(t -> {
@@ -55,11 +55,21 @@ public final class RejectionsView {
             row.itemProperty().addListener((obs, o, e) -> row.setId(e == null ? null : "rejection-" + e.seq()));
             return row;
         });
-        vm.selectedProperty().bind(table.getSelectionModel().selectedItemProperty());
+        table.getSelectionModel().selectedItemProperty().addListener((obs, o, e) -> {
+            if (e != null) {
+                vm.selectedProperty().set(e);
+            }
+        });
+        vm.selectedProperty().addListener((obs, o, e) -> {
+            if (e != null && table.getSelectionModel().getSelectedItem() != e) {
+                table.getSelectionModel().select(e);
+            }
+        });
 
         Label detail = new Label();
         detail.setId("rejection-detail");
         detail.textProperty().bind(vm.detailProperty());
+        detail.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         detail.setWrapText(true);
         Label hint = new Label("Select a rejection to read it in full.");
         hint.getStyleClass().add("text-muted");

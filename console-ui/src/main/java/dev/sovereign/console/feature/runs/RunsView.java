@@ -44,6 +44,7 @@ public final class RunsView {
         detail.setId("run-detail");
         detail.setWrapText(true);
         detail.textProperty().bind(vm.detailProperty());
+        detail.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         Label hint = new Label("Select an assignment to see its attempts and receipt; without a selection every"
                 + " recent attempt is listed.");
         hint.getStyleClass().add(Styles.TEXT_MUTED);
@@ -70,16 +71,16 @@ public final class RunsView {
         TableView<AssignmentRow> t = Ui.table("assignments-table",
                 "No assignments yet. Create one with 'sovereign assign ACTOR --provider SPEC'.");
         t.setItems(vm.assignments());
-        TableColumn<AssignmentRow, String> id = Ui.column("Assignment", 130, AssignmentRow::id);
+        TableColumn<AssignmentRow, String> id = Ui.column("Assignment", 120, AssignmentRow::id);
         id.getStyleClass().add("mono");
         t.getColumns().add(id);
-        t.getColumns().add(Ui.column("Actor", 100, AssignmentRow::actor));
+        t.getColumns().add(Ui.column("Actor", 90, AssignmentRow::actor));
         t.getColumns().add(stateColumn());
-        t.getColumns().add(Ui.column("Attempt token", 110, a -> Formats.token(a.currentAttemptToken())));
-        t.getColumns().add(Ui.column("Attempts", 80, a -> Integer.toString(a.attempts())));
-        t.getColumns().add(Ui.column("Receipt", 170, RunsViewModel::receiptText));
-        t.getColumns().add(Ui.column("Provider", 180, AssignmentRow::providerSpec));
-        t.getColumns().add(Ui.column("Updated", 90, a -> formats.time(a.updatedAt())));
+        t.getColumns().add(Ui.column("Token", 75, a -> Formats.token(a.currentAttemptToken())));
+        t.getColumns().add(Ui.column("Tries", 60, a -> Integer.toString(a.attempts())));
+        t.getColumns().add(Ui.column("Receipt", 160, RunsViewModel::receiptText));
+        t.getColumns().add(Ui.column("Provider", 170, AssignmentRow::providerSpec));
+        t.getColumns().add(Ui.column("Updated", 85, a -> formats.time(a.updatedAt())));
         t.getColumns().add(Ui.column("Retry", 130, a -> a.retriedBy() != null ? "retried as " + a.retriedBy()
                 : a.retryOf() != null ? "retries " + a.retryOf() : ""));
         t.setRowFactory(tv -> new TableRow<>() {
@@ -98,17 +99,26 @@ public final class RunsView {
                 vm.selectedProperty().set(a);
             }
         });
+        vm.selectedProperty().addListener((obs, o, a) -> {
+            if (a != null && t.getSelectionModel().getSelectedItem() != a) {
+                t.getSelectionModel().select(a);
+            }
+        });
         return t;
     }
 
     private static TableColumn<AssignmentRow, AssignmentRow> stateColumn() {
         TableColumn<AssignmentRow, AssignmentRow> c = new TableColumn<>("State");
-        c.setPrefWidth(170);
+        c.setPrefWidth(175);
         c.setCellValueFactory(f -> new javafx.beans.property.SimpleObjectProperty<>(f.getValue()));
         c.setCellFactory(col -> new TableCell<>() {
             private final Label state = Ui.badge("", Tone.QUIET);
             private final Label lost = Ui.badge("worker lost", Tone.BAD);
             private final HBox box = new HBox(6, state, lost);
+
+            {
+                box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+            }
 
             @Override
             protected void updateItem(AssignmentRow a, boolean empty) {
@@ -136,16 +146,16 @@ public final class RunsView {
     private TableView<AttemptRow> attemptsTable() {
         TableView<AttemptRow> t = Ui.table("attempts-table", "No attempts.");
         t.setItems(vm.attempts());
-        TableColumn<AttemptRow, String> id = Ui.column("Attempt", 130, AttemptRow::id);
+        TableColumn<AttemptRow, String> id = Ui.column("Attempt", 110, AttemptRow::id);
         id.getStyleClass().add("mono");
         t.getColumns().add(id);
-        t.getColumns().add(Ui.column("Assignment", 130, AttemptRow::assignmentId));
-        t.getColumns().add(Ui.column("State", 100, x -> x.state().toLowerCase(Locale.ROOT) + (x.current() ? " (current)" : "")));
+        t.getColumns().add(Ui.column("Assignment", 110, AttemptRow::assignmentId));
+        t.getColumns().add(Ui.column("State", 140, x -> x.state().toLowerCase(Locale.ROOT) + (x.current() ? " (current)" : "")));
         TableColumn<AttemptRow, String> token = Ui.column("Token", 70, x -> Long.toString(x.token()));
         token.getStyleClass().add("token");
         t.getColumns().add(token);
-        t.getColumns().add(Ui.column("Lease token", 90, x -> Long.toString(x.leaseToken())));
-        t.getColumns().add(Ui.column("Process", 190, x -> x.process().displayName()));
+        t.getColumns().add(Ui.column("Lease token", 110, x -> Long.toString(x.leaseToken())));
+        t.getColumns().add(Ui.column("Process", 200, x -> x.process().displayName()));
         t.getColumns().add(Ui.column("Started", 80, x -> formats.time(x.startedAt())));
         t.getColumns().add(Ui.column("Ended", 80, x -> x.endedAt() == null ? "" : formats.time(x.endedAt())));
         return t;

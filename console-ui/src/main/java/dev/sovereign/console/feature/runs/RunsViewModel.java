@@ -78,7 +78,7 @@ public final class RunsViewModel {
         summary.set(fresh.size() + " assignments \u00b7 " + running + " running \u00b7 " + lost + " worker lost");
         attention.set(lost == 0 ? "" : lost + (lost == 1 ? " run was" : " runs were")
                 + " recovered after its worker died (worker_lost): the outcome is unknown."
-                + " Retry or acknowledge with 'sovereign retry ASSIGNMENT'.");
+                + " Look at its receipt, then retry it with 'sovereign retry ASSIGNMENT'.");
     }
 
     private void showAttempts() {

@@ -30,6 +30,11 @@ import javafx.util.Duration;
  */
 public final class TimelineView {
     static final double LABEL_WIDTH = 130;
+    /** Lane geometry: holder bars on top, the marker row below them. */
+    static final double LANE_HEIGHT = 60;
+    static final double BAR_TOP = 6;
+    static final double BAR_HEIGHT = 28;
+    static final double MARKER_ROW = 47;
     private static final List<Long> TICK_STEPS = List.of(1_000L, 2_000L, 5_000L, 10_000L, 15_000L, 30_000L, 60_000L,
             120_000L, 300_000L, 600_000L, 900_000L, 1_800_000L, 3_600_000L);
 
@@ -158,8 +163,8 @@ public final class TimelineView {
 
         LanePane(TimelineLane lane) {
             this.lane = lane;
-            setMinHeight(46);
-            setPrefHeight(46);
+            setMinHeight(LANE_HEIGHT);
+            setPrefHeight(LANE_HEIGHT);
             Rectangle clip = new Rectangle();
             clip.widthProperty().bind(widthProperty());
             clip.heightProperty().bind(heightProperty());
@@ -227,10 +232,10 @@ public final class TimelineView {
             long now = vm.ledger().now();
             for (int i = 0; i < lane.segments().size(); i++) {
                 HolderSegment s = lane.segments().get(i);
-                place(segments.get(i), x(s.start(), w), x(s.validUntil(now), w), 8, h - 16, w);
+                place(segments.get(i), x(s.start(), w), x(s.validUntil(now), w), BAR_TOP, BAR_HEIGHT, w);
                 Region tail = tails.get(i);
                 if (s.isExpiredAt(now)) {
-                    place(tail, x(s.expiresAt(), w), x(now, w), 8, h - 16, w);
+                    place(tail, x(s.expiresAt(), w), x(now, w), BAR_TOP, BAR_HEIGHT, w);
                 } else {
                     tail.setVisible(false);
                 }
@@ -238,7 +243,7 @@ public final class TimelineView {
                 for (int k = 0; k < t.size(); k++) {
                     double tx = x(s.renewals().get(k), w);
                     t.get(k).setVisible(tx >= 0 && tx <= w);
-                    t.get(k).resizeRelocate(tx - 1, 8, 2, 6);
+                    t.get(k).resizeRelocate(tx - 1, BAR_TOP, 2, 6);
                 }
             }
             double nx = x(now, w);
@@ -251,8 +256,8 @@ public final class TimelineView {
                 r.setVisible(mx >= -8 && mx <= w + 8);
                 switch (m.kind()) {
                     case TAKEOVER -> r.resizeRelocate(mx - 2, 2, 4, h - 4);
-                    case RECOVERY -> r.resizeRelocate(mx - 7, h / 2 - 7, 14, 14);
-                    case REJECTION -> r.resizeRelocate(mx - 8, h / 2 - 8, 16, 16);
+                    case RECOVERY -> r.resizeRelocate(mx - 7, MARKER_ROW - 7, 14, 14);
+                    case REJECTION -> r.resizeRelocate(mx - 8, MARKER_ROW - 8, 16, 16);
                 }
             }
         }
