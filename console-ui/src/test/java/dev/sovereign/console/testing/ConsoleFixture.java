@@ -105,10 +105,15 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
     }
 
     public ShellViewModel shell(UiExecutor ui) {
+        return shell(ui, Duration.ZERO);
+    }
+
+    /** A shell view model whose poller runs on its own thread every {@code interval}. */
+    public ShellViewModel shell(UiExecutor ui, Duration interval) {
         ShellViewModel vm = new ShellViewModel(settings(), ui, clock, ZoneOffset.UTC, path -> {
             reader = new CountingReader(AdminReader.open(path, clock, ZoneOffset.UTC));
             return reader;
-        }, Duration.ZERO);
+        }, interval);
         shells.add(vm);
         if (javafx.application.Platform.isFxApplicationThread()) {
             onFxThread.add(vm);

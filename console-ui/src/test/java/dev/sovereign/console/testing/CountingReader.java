@@ -14,6 +14,8 @@ public final class CountingReader implements AdminReader {
     public final AtomicInteger dataVersions = new AtomicInteger();
     public final AtomicInteger snapshots = new AtomicInteger();
     public final AtomicInteger eventReads = new AtomicInteger();
+    /** The names of the threads that touched the database through this reader. */
+    public final java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public CountingReader(AdminReader real) {
         this.real = real;
@@ -32,12 +34,14 @@ public final class CountingReader implements AdminReader {
     @Override
     public long dataVersion() {
         dataVersions.incrementAndGet();
+        threads.add(Thread.currentThread().getName());
         return real.dataVersion();
     }
 
     @Override
     public AdminSnapshot snapshot() {
         snapshots.incrementAndGet();
+        threads.add(Thread.currentThread().getName());
         return real.snapshot();
     }
 
