@@ -78,6 +78,7 @@ public final class Ui {
     public static <T> TableColumn<T, String> column(String title, double width, Function<T, String> text) {
         TableColumn<T, String> c = new TableColumn<>(title);
         c.setPrefWidth(width);
+        c.setMinWidth(Math.min(width, 120));
         c.setCellValueFactory(f -> new SimpleStringProperty(f.getValue() == null ? "" : text.apply(f.getValue())));
         return c;
     }

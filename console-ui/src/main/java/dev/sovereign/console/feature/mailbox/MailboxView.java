@@ -56,11 +56,12 @@ public final class MailboxView {
         table.getColumns().add(stateColumn());
         table.getColumns().add(Ui.column("From", 85, MessageRow::sender));
         table.getColumns().add(Ui.column("To", 85, MessageRow::recipient));
-        table.getColumns().add(Ui.column("Subject", 170, MessageRow::subject));
+        table.getColumns().add(Ui.column("Subject", 150, MessageRow::subject));
         table.getColumns().add(Ui.column("Claimed by", 140, m -> m.claimProcess() == null ? "\u2014"
                 : m.claimProcess().name()));
-        TableColumn<MessageRow, String> token = Ui.column("Claim token", 100, m -> Formats.token(m.claimToken()));
+        TableColumn<MessageRow, String> token = Ui.column("Claim token", 112, m -> Formats.token(m.claimToken()));
         token.getStyleClass().add("token");
+        token.setMinWidth(112);
         table.getColumns().add(token);
         table.getColumns().add(Ui.liveColumn("Claim expires", 140, m -> Bindings.createStringBinding(
                 () -> vm.claimCountdown(m, vm.ledger().now()), vm.ledger().nowProperty())));

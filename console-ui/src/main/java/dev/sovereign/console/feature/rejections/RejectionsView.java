@@ -25,8 +25,8 @@ public final class RejectionsView {
                 "No refused writes yet. When a process presents a stale token (its lease was taken over, its claim"
                         + " expired), the refusal appears here at once.");
         table.setItems(vm.rows());
-        table.getColumns().add(Ui.column("Time", 110, vm::time));
-        TableColumn<JournalEntry, String> category = Ui.column("Category", 170, JournalEntry::category);
+        table.getColumns().add(Ui.column("Time", 112, vm::time));
+        TableColumn<JournalEntry, String> category = Ui.column("Category", 160, JournalEntry::category);
         category.setCellFactory(c -> new TableCell<>() {
             private final Label badge = Ui.badge("", Tone.BAD);
 
@@ -42,10 +42,11 @@ public final class RejectionsView {
             }
         });
         table.getColumns().add(category);
-        table.getColumns().add(Ui.column("Resource", 130, RejectionsViewModel::resource));
-        table.getColumns().add(Ui.column("Refused process", 130, e -> e.process() == null ? "\u2014" : e.process().name()));
-        TableColumn<JournalEntry, String> tokens = Ui.column("Presented vs current", 150, RejectionsViewModel::tokens);
+        table.getColumns().add(Ui.column("Resource", 115, RejectionsViewModel::resource));
+        table.getColumns().add(Ui.column("Process", 105, e -> e.process() == null ? "\u2014" : e.process().name()));
+        TableColumn<JournalEntry, String> tokens = Ui.column("Presented vs current", 165, RejectionsViewModel::tokens);
         tokens.getStyleClass().add("token");
+        tokens.setMinWidth(190);
         table.getColumns().add(tokens);
         TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380, JournalEntry::sentence);
         sentence.setCellFactory(c -> new WrappingCell());
@@ -91,7 +92,8 @@ public final class RejectionsView {
         private final Text text = new Text();
 
         WrappingCell() {
-            text.wrappingWidthProperty().bind(widthProperty().subtract(14));
+            text.wrappingWidthProperty().bind(widthProperty().subtract(16));
+            setMinHeight(USE_PREF_SIZE);
             text.getStyleClass().add("cell-text");
             text.fillProperty().bind(textFillProperty());
         }
