@@ -52,7 +52,7 @@ class RejectionsViewTest {
     }
 
     @Test
-    void aNewRefusalAppearsAtTheTopOnTheNextPoll(FxRobot robot) {
+    void aNewRefusalAppearsAtTheTopOnTheNextPoll(FxRobot robot) throws Exception {
         try {
             scenario.workerA.leases().renew("operator", scenario.operatorFirst.token());
         } catch (Refusal expected) {
@@ -65,7 +65,9 @@ class RejectionsViewTest {
         assertThat(table.getItems()).hasSize(3);
         JournalEntry newest = vm.rejections().rows().get(0);
         assertThat(newest.seq()).isGreaterThan(vm.rejections().rows().get(1).seq());
-        assertThat(robot.lookup("#rejection-" + newest.seq()).tryQuery()).isPresent();
+        // The table lays its rows out on the next pulse: wait for the row, with a deadline.
+        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS,
+                () -> robot.lookup("#rejection-" + newest.seq()).tryQuery().isPresent());
         assertThat(robot.lookup("#rejections-summary").queryAs(Label.class).getText()).isEqualTo("3 refused writes");
     }
 }

@@ -67,7 +67,7 @@ class RunsMailboxProcessesSupervisorViewTest {
     }
 
     @Test
-    void theMailboxFiltersByStateAndShowsTheClaim(FxRobot robot) {
+    void theMailboxFiltersByStateAndShowsTheClaim(FxRobot robot) throws Exception {
         showTab(robot, 1);
         TableView<?> table = robot.lookup("#messages-table").queryAs(TableView.class);
         assertThat(table.getItems()).hasSize(4);
@@ -76,8 +76,10 @@ class RunsMailboxProcessesSupervisorViewTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         assertThat(table.getItems()).hasSize(1);
-        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof javafx.scene.control.Labeled l
-                && "worker 7102".equals(l.getText()));
+        // Cells are laid out on the next pulse: wait for the claimer's cell, with a deadline.
+        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> robot.lookup(".table-cell")
+                .queryAll().stream().anyMatch(n -> n instanceof javafx.scene.control.Labeled l
+                        && "worker 7102".equals(l.getText())));
         assertThat(robot.lookup("#mailbox-summary").queryAs(Label.class).getText())
                 .isEqualTo("1 new \u00b7 1 claimed \u00b7 1 done \u00b7 1 dead");
     }
