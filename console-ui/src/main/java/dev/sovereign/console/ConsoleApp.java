@@ -15,15 +15,24 @@ import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
-/** The desktop console: attaches to the database named on the command line, or shows the welcome page. */
+/**
+ * The desktop console: attaches to the database named on the command line, or shows the welcome page.
+ * The system property {@value #PREFERENCES_PROPERTY} names another preferences node (tests use a
+ * throw-away one so they never touch the user's recent files or theme).
+ */
 public final class ConsoleApp extends Application {
+    public static final String PREFERENCES_PROPERTY = "sovereign.console.preferences";
+
     private ShellViewModel vm;
     private FxTicker ticker;
 
     @Override
     public void start(Stage stage) {
         Clock clock = Clock.systemUTC();
-        vm = new ShellViewModel(ConsoleSettings.forUser(), new FxUiExecutor(), clock, ZoneId.systemDefault(),
+        String node = System.getProperty(PREFERENCES_PROPERTY);
+        ConsoleSettings settings = node == null ? ConsoleSettings.forUser()
+                : new ConsoleSettings(java.util.prefs.Preferences.userRoot().node(node));
+        vm = new ShellViewModel(settings, new FxUiExecutor(), clock, ZoneId.systemDefault(),
                 AdminReader::open, LedgerPoller.DEFAULT_INTERVAL);
         MainWindow window = new MainWindow(vm, Platform::exit);
         Scene scene = new Scene(window.create(), 1320, 820);

@@ -36,7 +36,11 @@ public final class LiveLedger {
     private final ObjectProperty<AdminSnapshot> snapshot = new SimpleObjectProperty<>(this, "snapshot");
     private final LongProperty now = new SimpleLongProperty(this, "now");
     private final ObservableList<JournalEntry> events = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<JournalEntry> eventsView = FXCollections.unmodifiableObservableList(events);
     private final ObservableList<JournalEntry> rejections = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<JournalEntry> rejectionsView = FXCollections.unmodifiableObservableList(rejections);
     private final ObjectProperty<Health> health = new SimpleObjectProperty<>(this, "health", Health.DETACHED);
     private final StringProperty healthDetail = new SimpleStringProperty(this, "healthDetail", "");
     private final LongProperty lastRefresh = new SimpleLongProperty(this, "lastRefresh");
@@ -63,12 +67,12 @@ public final class LiveLedger {
 
     /** Journal events seen since attaching (the last {@link #MAX_EVENTS}), oldest first. */
     public ObservableList<JournalEntry> events() {
-        return FXCollections.unmodifiableObservableList(events);
+        return eventsView;
     }
 
     /** Rejections, newest first. */
     public ObservableList<JournalEntry> rejections() {
-        return FXCollections.unmodifiableObservableList(rejections);
+        return rejectionsView;
     }
 
     /** Bumped once per batch of new events, so listeners recompute once, not per event. */

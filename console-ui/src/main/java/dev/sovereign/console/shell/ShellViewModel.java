@@ -61,6 +61,8 @@ public final class ShellViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<Banner> banner = new ReadOnlyObjectWrapper<>(this, "banner");
     private final ObjectProperty<ConsoleTheme> theme = new SimpleObjectProperty<>(this, "theme");
     private final ObservableList<Path> recentFiles = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<Path> recentFilesView = FXCollections.unmodifiableObservableList(recentFiles);
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper(this, "exporting");
     private final ReadOnlyDoubleWrapper exportProgress = new ReadOnlyDoubleWrapper(this, "exportProgress");
     private final ReadOnlyStringWrapper refreshText = new ReadOnlyStringWrapper(this, "refreshText", "");
@@ -258,7 +260,7 @@ public final class ShellViewModel implements AutoCloseable {
     }
 
     public ObservableList<Path> recentFiles() {
-        return FXCollections.unmodifiableObservableList(recentFiles);
+        return recentFilesView;
     }
 
     public ReadOnlyBooleanProperty exportingProperty() {

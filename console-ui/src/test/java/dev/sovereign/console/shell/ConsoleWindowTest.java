@@ -70,6 +70,24 @@ class ConsoleWindowTest {
     }
 
     @Test
+    void aDatabaseOpenedLaterJoinsTheRecentListsEvenAfterAGarbageCollection(FxRobot robot) {
+        Path other = fx.dir().resolve("other.db");
+        fx.engine("worker 7101");
+        try (var e = dev.sovereign.engine.Engine.open(other)) {
+            e.actors().add("operator");
+        }
+        // Listeners hung on a short-lived list wrapper vanish when it is collected: collect first.
+        System.gc();
+        System.gc();
+
+        robot.interact(() -> vm.attach(other));
+        robot.interact(vm::detach);
+
+        assertThat(robot.lookup("#recent-0").queryAs(Button.class).getText()).isEqualTo(other.toString());
+        assertThat(robot.lookup("#recent-1").queryAs(Button.class).getText()).isEqualTo(fx.file().toString());
+    }
+
+    @Test
     void aForeignFileShowsABannerNotAStackTrace(FxRobot robot) throws Exception {
         Path foreign = fx.dir().resolve("photos.db");
         Files.write(foreign, new byte[4096]);

@@ -82,6 +82,18 @@ class ScreenshotTest {
         }
     }
 
+    @Test
+    void theWelcomePageRendersWithRecentFiles(FxRobot robot) throws Exception {
+        Path dir = Path.of("target", "screenshots");
+        Files.createDirectories(dir);
+        robot.interact(vm::detach);
+        WaitForAsyncUtils.waitForFxEvents();
+        WritableImage[] shot = new WritableImage[1];
+        robot.interact(() -> shot[0] = scene.snapshot(null));
+        write(shot[0], dir.resolve("console-welcome-light.png"));
+        assertThat(robot.lookup("#recent-0").tryQuery()).isPresent();
+    }
+
     static void write(WritableImage image, Path png) throws IOException {
         int w = (int) image.getWidth();
         int h = (int) image.getHeight();

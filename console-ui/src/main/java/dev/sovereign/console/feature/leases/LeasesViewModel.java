@@ -19,6 +19,8 @@ import javafx.collections.ObservableList;
 public final class LeasesViewModel {
     private final LiveLedger ledger;
     private final ObservableList<LeaseItem> rows = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<LeaseItem> rowsView = FXCollections.unmodifiableObservableList(rows);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
 
     public LeasesViewModel(LiveLedger ledger) {
@@ -29,7 +31,7 @@ public final class LeasesViewModel {
     }
 
     public ObservableList<LeaseItem> rows() {
-        return FXCollections.unmodifiableObservableList(rows);
+        return rowsView;
     }
 
     /** {@code 3 live · 1 expiring · 0 expired · 2 free}. */

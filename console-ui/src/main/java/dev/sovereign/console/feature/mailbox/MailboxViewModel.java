@@ -23,6 +23,8 @@ public final class MailboxViewModel {
 
     private final LiveLedger ledger;
     private final ObservableList<MessageRow> rows = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<MessageRow> rowsView = FXCollections.unmodifiableObservableList(rows);
     private final ObjectProperty<String> stateFilter = new SimpleObjectProperty<>(this, "stateFilter", ALL);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
 
@@ -34,7 +36,7 @@ public final class MailboxViewModel {
     }
 
     public ObservableList<MessageRow> rows() {
-        return FXCollections.unmodifiableObservableList(rows);
+        return rowsView;
     }
 
     public ObjectProperty<String> stateFilterProperty() {

@@ -17,6 +17,8 @@ import javafx.collections.ObservableList;
 public final class ProcessesViewModel {
     private final LiveLedger ledger;
     private final ObservableList<ProcessRow> rows = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<ProcessRow> rowsView = FXCollections.unmodifiableObservableList(rows);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
 
     public ProcessesViewModel(LiveLedger ledger) {
@@ -27,7 +29,7 @@ public final class ProcessesViewModel {
     }
 
     public ObservableList<ProcessRow> rows() {
-        return FXCollections.unmodifiableObservableList(rows);
+        return rowsView;
     }
 
     public ReadOnlyStringProperty summaryProperty() {

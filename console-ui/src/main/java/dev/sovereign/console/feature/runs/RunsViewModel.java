@@ -23,7 +23,11 @@ public final class RunsViewModel {
     private final LiveLedger ledger;
     private final Formats formats;
     private final ObservableList<AssignmentRow> assignments = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<AssignmentRow> assignmentsView = FXCollections.unmodifiableObservableList(assignments);
     private final ObservableList<AttemptRow> attempts = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<AttemptRow> attemptsView = FXCollections.unmodifiableObservableList(attempts);
     private final ObjectProperty<AssignmentRow> selected = new SimpleObjectProperty<>(this, "selected");
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
@@ -38,12 +42,12 @@ public final class RunsViewModel {
     }
 
     public ObservableList<AssignmentRow> assignments() {
-        return FXCollections.unmodifiableObservableList(assignments);
+        return assignmentsView;
     }
 
     /** The selected assignment's attempts, newest first; every recent attempt when none is selected. */
     public ObservableList<AttemptRow> attempts() {
-        return FXCollections.unmodifiableObservableList(attempts);
+        return attemptsView;
     }
 
     public ObjectProperty<AssignmentRow> selectedProperty() {

@@ -32,6 +32,8 @@ public final class TimelineViewModel {
     private final LiveLedger ledger;
     private final Formats formats;
     private final ObservableList<TimelineLane> lanes = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<TimelineLane> lanesView = FXCollections.unmodifiableObservableList(lanes);
     private final ReadOnlyLongWrapper span = new ReadOnlyLongWrapper(this, "span", SPANS.get(DEFAULT_SPAN));
     private final ReadOnlyLongWrapper windowEnd = new ReadOnlyLongWrapper(this, "windowEnd");
     private final BooleanProperty following = new SimpleBooleanProperty(this, "following", true);
@@ -62,7 +64,7 @@ public final class TimelineViewModel {
     }
 
     public ObservableList<TimelineLane> lanes() {
-        return FXCollections.unmodifiableObservableList(lanes);
+        return lanesView;
     }
 
     public ReadOnlyLongProperty spanProperty() {
