@@ -12,7 +12,7 @@ import picocli.CommandLine.TypeConversionException;
  */
 final class Converters {
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
-    private static final Pattern WHOLE_NUMBER = Pattern.compile("-?\\d{1,19}");
+    private static final Pattern WHOLE_NUMBER = Pattern.compile("-?\\d+");
 
     private Converters() {
     }
