@@ -33,10 +33,12 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = {"Lease fencing on a single SQLite file: drives the Sovereign ledger headlessly,"
-                + " for operators, agents and scripts."},
+                + " for operators, agents and scripts.",
+            "",
+            "The options --db, --json, --process and --debug may come before or after the command."},
         synopsisSubcommandLabel = "COMMAND",
         commandListHeading = "%nCommands:%n",
-        optionListHeading = "%nOptions (before or after the command):%n",
+        optionListHeading = "%nOptions:%n",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:done",
@@ -62,7 +64,7 @@ public final class SovereignCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--db", paramLabel = "PATH", scope = ScopeType.INHERIT,
-            description = "The database file (default: $SOVEREIGN_DB, else sovereign.db here).")
+            description = "Database file; default $SOVEREIGN_DB or ./sovereign.db")
     private String database;
 
     @Option(names = "--json", scope = ScopeType.INHERIT,

@@ -49,13 +49,16 @@ final class Times {
         return delta > 0 ? "in " + span : span + " ago";
     }
 
-    /** A compact duration: {@code 500ms}, {@code 12s}, {@code 4m 12s}, {@code 2h 5m}, {@code 3d 4h}. */
+    /**
+     * A compact duration, to the nearest second from one second up: {@code 500ms}, {@code 12s},
+     * {@code 4m 12s}, {@code 2h 5m}, {@code 3d 4h}.
+     */
     static String span(Duration d) {
         long ms = d.toMillis();
         if (ms < 1_000) {
             return ms + "ms";
         }
-        long s = ms / 1_000;
+        long s = (ms + 500) / 1_000;
         if (s < 60) {
             return s + "s";
         }
