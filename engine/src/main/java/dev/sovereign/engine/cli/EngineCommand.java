@@ -20,6 +20,8 @@ import picocli.CommandLine.Spec;
  * acquires) asks for a {@linkplain Identity#DURABLE durable} identity: without {@code --process} it
  * mints one, acts as it, and prints it so later calls can pass it. See
  * docs/decisions/0301-cli-process-identity.md.
+ *
+ * <p>Not thread-safe: picocli creates one instance per command line and runs it once.
  */
 abstract class EngineCommand implements Callable<Integer> {
     /** How a call without {@code --process} appears in the process registry. */

@@ -24,6 +24,9 @@ import picocli.CommandLine.Spec;
  *
  * <p>To add a command: write one class (usually extending {@link EngineCommand}) and list it in
  * {@code subcommands} below (or in its group's).
+ *
+ * <p>Not thread-safe: picocli fills one instance per command line, and one command line runs one
+ * command at a time ({@link Cli#create} makes a fresh one).
  */
 @Command(
         name = "sovereign",
