@@ -43,6 +43,26 @@ final class Converters {
         }
     }
 
+    /** A duration that may be negative ({@code -30s}) or zero: a clock offset. */
+    static final class SignedDurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return parseSignedDuration(value);
+        }
+    }
+
+    /** Parses {@code [-]N(ms|s|m|h)}, zero allowed; a bad value is a one-sentence conversion error. */
+    static Duration parseSignedDuration(String value) {
+        String v = value.strip();
+        boolean negative = v.startsWith("-");
+        String magnitude = negative || v.startsWith("+") ? v.substring(1) : v;
+        if (magnitude.matches("0+(ms|s|m|h)?")) {
+            return Duration.ZERO;
+        }
+        Duration d = new DurationConverter().convert(magnitude);
+        return negative ? d.negated() : d;
+    }
+
     /** A fencing token: a positive 64-bit whole number. */
     static final class TokenConverter implements ITypeConverter<Long> {
         @Override

@@ -68,6 +68,10 @@ abstract class EngineCommand implements Callable<Integer> {
         return false;
     }
 
+    /** Lets a long-running command set its own process kind, label, clock or heartbeat interval. */
+    protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
+    }
+
     /** The identity this call acts as, if it is durable ({@code --process} or minted); else null. */
     private String actAs(SovereignCommand root) {
         String given = root.process();
@@ -88,6 +92,7 @@ abstract class EngineCommand implements Callable<Integer> {
         if (actAs != null) {
             b.actAs(actAs);
         }
+        customize(b, root.environment());
         return b.build();
     }
 }

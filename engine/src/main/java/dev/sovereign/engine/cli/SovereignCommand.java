@@ -56,6 +56,7 @@ import picocli.CommandLine.Spec;
             StatusCommand.class,
             EventsCommand.class,
             RejectionsCommand.class,
+            WorkerCommand.class,
             ConsoleCommand.class,
             HelpCommand.class})
 public final class SovereignCommand implements Callable<Integer> {

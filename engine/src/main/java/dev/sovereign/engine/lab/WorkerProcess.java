@@ -77,8 +77,7 @@ public final class WorkerProcess implements AutoCloseable {
         cmd.add("--ttl");
         cmd.add(spec.ttl().toMillis() + "ms");
         if (!spec.clockOffset().isZero()) {
-            cmd.add("--clock-offset");
-            cmd.add(spec.clockOffset().toMillis() + "ms");
+            cmd.add("--clock-offset=" + spec.clockOffset().toMillis() + "ms");
         }
         if (spec.label() != null) {
             cmd.add("--label");
@@ -203,7 +202,9 @@ public final class WorkerProcess implements AutoCloseable {
     /** SIGKILL: no shutdown hook, no release; its lease and attempt simply expire. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+        if (process.waitFor(10, TimeUnit.SECONDS)) {
+            awaitOutputEnd();
+        }
     }
 
     /** SIGTERM: the worker releases its lease and exits 0. */
@@ -211,8 +212,28 @@ public final class WorkerProcess implements AutoCloseable {
         if (paused) {
             resume();
         }
-        process.destroy();
-        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        // Not Process.destroy(): it also closes our ends of the pipes, and the worker's last lines
+        // (what it released) would be lost. A real SIGTERM, or a stop over the control channel.
+        if (hasStopSignals()) {
+            signal("TERM");
+        } else {
+            send("stop");
+        }
+        boolean ended = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (ended) {
+            awaitOutputEnd();
+        }
+        return ended;
+    }
+
+    /** After the process ended, waits (briefly) until every line it printed has been read. */
+    private void awaitOutputEnd() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        synchronized (lines) {
+            while (!outputEnded && System.nanoTime() < deadline) {
+                lines.wait(50);
+            }
+        }
     }
 
     /** Sets the worker's clock offset (ahead when positive). */
