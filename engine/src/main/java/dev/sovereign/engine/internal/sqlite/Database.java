@@ -110,7 +110,15 @@ public final class Database implements AutoCloseable {
     /** Applies the connection pragmas that need a valid SQLite file (called by the migrator). */
     void applyPragmas() throws SQLException {
         try (Statement s = connection.createStatement()) {
-            s.execute("PRAGMA journal_mode = WAL");
+            // Switching to WAL takes an exclusive lock; once the file is in WAL mode it stays so, and
+            // reading the mode needs no lock at all.
+            String mode;
+            try (java.sql.ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
+                mode = rs.next() ? rs.getString(1) : "";
+            }
+            if (!"wal".equalsIgnoreCase(mode)) {
+                s.execute("PRAGMA journal_mode = WAL");
+            }
             s.execute("PRAGMA synchronous = " + durability.name());
         }
     }
@@ -251,7 +259,11 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static void pause() {
+    long busyBoundMillis() {
+        return busyBoundMs;
+    }
+
+    static void pause() {
         try {
             Thread.sleep(ThreadLocalRandom.current().nextLong(1, 15));
         } catch (InterruptedException e) {
