@@ -101,6 +101,20 @@ final class Converters {
         }
     }
 
+    /** How many times a dead-lettered message is re-queued before it is DEAD: 0 to {@value #MAX_RETRIES}. */
+    static final class RetriesConverter implements ITypeConverter<Integer> {
+        static final int MAX_RETRIES = 1_000_000;
+
+        @Override
+        public Integer convert(String value) {
+            long n = wholeNumber(value, "a retry count");
+            if (n < 0 || n > MAX_RETRIES) {
+                throw new TypeConversionException("'" + value + "' is out of range; give 0 to " + MAX_RETRIES);
+            }
+            return (int) n;
+        }
+    }
+
     private static long wholeNumber(String value, String what) {
         String v = value.strip();
         if (!WHOLE_NUMBER.matcher(v).matches()) {
