@@ -59,7 +59,14 @@ final class Converters {
         if (magnitude.matches("0+(ms|s|m|h)?")) {
             return Duration.ZERO;
         }
-        Duration d = new DurationConverter().convert(magnitude);
+        Duration d;
+        try {
+            d = new DurationConverter().convert(magnitude);
+        } catch (TypeConversionException e) {
+            // name what was typed, sign included, not the magnitude the parser looked at
+            throw new TypeConversionException("'" + value + "' is not a duration; write a whole number and a unit,"
+                    + " with - in front for an offset backwards, like -30s, 500ms or 5m");
+        }
         return negative ? d.negated() : d;
     }
 
