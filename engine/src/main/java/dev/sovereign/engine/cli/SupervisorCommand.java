@@ -180,11 +180,17 @@ final class SupervisorCommand extends EngineCommand {
             parts.add(count(r.failures().size(), "failure") + ": " + r.failures().stream()
                     .map(f -> f.item() + ": " + f.problem()).collect(Collectors.joining("; ")));
         }
-        parts.add(count(r.expiredLeases().size(), "expired lease") + (r.expiredLeases().isEmpty() ? "" : " ("
-                + r.expiredLeases().stream().map(l -> l.actor() + " token " + l.token())
-                        .collect(Collectors.joining(", ")) + ")"));
-        parts.add(count(r.staleProcesses().size(), "stale process") + (r.staleProcesses().isEmpty() ? "" : " ("
-                + r.staleProcesses().stream().map(ProcessInfo::identity).collect(Collectors.joining(", ")) + ")"));
+        if (!r.expiredLeases().isEmpty()) {
+            parts.add(count(r.expiredLeases().size(), "expired lease") + " (" + r.expiredLeases().stream()
+                    .map(l -> l.actor() + " token " + l.token()).collect(Collectors.joining(", ")) + ")");
+        }
+        if (!r.staleProcesses().isEmpty()) {
+            parts.add(count(r.staleProcesses().size(), "stale process") + " (" + r.staleProcesses().stream()
+                    .map(ProcessInfo::identity).collect(Collectors.joining(", ")) + ")");
+        }
+        if (parts.isEmpty()) {
+            parts.add("no expired leases and no stale processes any more");
+        }
         out.line(out.times().wall(r.at()) + "  " + String.join("; ", parts));
     }
 

@@ -142,6 +142,7 @@ class CliSupervisorCommandTest {
         assertThat(ticks).filteredOn(l -> l.contains("recovered ")).singleElement().asString()
                 .contains("as FAILED/worker_lost").contains("attempt token " + abandoned.token());
         assertThat(ticks.get(ticks.size() - 1)).contains("1 expired lease (operator token ");
+        assertThat(ticks).as("a line names only what is there").noneMatch(l -> l.contains(" 0 "));
         assertThat(worker.runs().get(abandoned.assignmentId())).get().extracting(Assignment::state)
                 .isEqualTo(AssignmentState.FAILED);
     }
