@@ -59,7 +59,14 @@ final class Converters {
         if (magnitude.matches("0+(ms|s|m|h)?")) {
             return Duration.ZERO;
         }
-        Duration d = new DurationConverter().convert(magnitude);
+        Duration d;
+        try {
+            d = new DurationConverter().convert(magnitude);
+        } catch (TypeConversionException e) {
+            // name what was typed, sign included, not the magnitude the parser looked at
+            throw new TypeConversionException("'" + value + "' is not a duration; write a whole number and a unit,"
+                    + " with - in front for an offset backwards, like -30s, 500ms or 5m");
+        }
         return negative ? d.negated() : d;
     }
 
@@ -96,6 +103,20 @@ final class Converters {
             long n = wholeNumber(value, "a row count");
             if (n < 1 || n > MAX_LIMIT) {
                 throw new TypeConversionException("'" + value + "' is out of range; give 1 to " + MAX_LIMIT);
+            }
+            return (int) n;
+        }
+    }
+
+    /** How many times a dead-lettered message is re-queued before it is DEAD: 0 to {@value #MAX_RETRIES}. */
+    static final class RetriesConverter implements ITypeConverter<Integer> {
+        static final int MAX_RETRIES = 1_000_000;
+
+        @Override
+        public Integer convert(String value) {
+            long n = wholeNumber(value, "a retry count");
+            if (n < 0 || n > MAX_RETRIES) {
+                throw new TypeConversionException("'" + value + "' is out of range; give 0 to " + MAX_RETRIES);
             }
             return (int) n;
         }

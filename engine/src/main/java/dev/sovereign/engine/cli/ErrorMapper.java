@@ -3,7 +3,14 @@ package dev.sovereign.engine.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.StorageException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -28,6 +35,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  *   bad input: ...                         exit 2   the CLI found the input unusable
  *   storage error (busy): ...              exit 3   a StorageException
  *   unavailable: ...                       exit 3   e.g. the console jar is missing
+ *   i/o error: ...                         exit 3   a file the engine needs (a run's workspace) failed
  *   interrupted: ...                       exit 130
  *   internal error: ...                    exit 70  a bug; --debug shows where
  * </pre>
@@ -70,6 +78,11 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
             String text = sentence(f.getMessage());
             report(cl, json, f.kind().replace('_', ' '), text, JsonShapes.error(f.kind(), text), trace);
             return f.exitCode();
+        }
+        if (ex instanceof UncheckedIOException || ex instanceof IOException) {
+            String text = sentence(ioSentence(ex));
+            report(cl, json, "i/o error", text, JsonShapes.error("io", text), trace);
+            return ExitCode.STORAGE;
         }
         String what = ex.getMessage() == null ? ex.getClass().getSimpleName()
                 : ex.getClass().getSimpleName() + ": " + firstLine(ex.getMessage());
@@ -131,6 +144,42 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
             return sentence(message + help);
         }
         return sentence(message);
+    }
+
+    /**
+     * A file-system failure in words: the engine's message (which names what it was doing), plus why,
+     * when the cause says so more plainly than a bare path.
+     */
+    static String ioSentence(Exception ex) {
+        String m = ex.getMessage() == null || ex.getMessage().isBlank() ? "A file operation failed"
+                : firstLine(ex.getMessage());
+        for (Throwable c = ex; c != null; c = c.getCause()) {
+            if (c instanceof FileSystemException f) {
+                String why = why(f);
+                if (why != null && !m.contains(why)) {
+                    m = m + " (" + why + ")";
+                }
+                break;
+            }
+        }
+        return Character.toUpperCase(m.charAt(0)) + m.substring(1);
+    }
+
+    private static String why(FileSystemException f) {
+        String file = f.getFile();
+        if (f instanceof FileAlreadyExistsException) {
+            return file + " exists and is not a directory";
+        }
+        if (f instanceof AccessDeniedException) {
+            return "permission denied on " + file;
+        }
+        if (f instanceof NoSuchFileException) {
+            return file + " does not exist";
+        }
+        if (f instanceof NotDirectoryException) {
+            return file + " is not a directory";
+        }
+        return f.getReason();
     }
 
     /** Exactly one line, ending with a full stop. */

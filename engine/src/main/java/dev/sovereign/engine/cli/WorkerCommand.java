@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.EngineConfig;
 import dev.sovereign.engine.OffsetClock;
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.RefusalCategory;
 import dev.sovereign.engine.worker.Worker;
 import dev.sovereign.engine.worker.WorkerEvent;
 import java.io.BufferedReader;
@@ -74,6 +76,11 @@ final class WorkerCommand extends EngineCommand {
 
     @Override
     protected int run(Engine engine, Output out) throws Exception {
+        if (engine.actors().find(actor).isEmpty()) {
+            // Before the "started" line, so a typo is one sentence and nothing on stdout.
+            throw Refusal.of(RefusalCategory.UNKNOWN_ACTOR, "There is no actor named '" + actor
+                    + "'; add it with 'sovereign actor add " + actor + "'.").resource("actor", actor).build();
+        }
         Object printLock = new Object();
         Worker worker = new Worker(engine, actor, ttl(), idle != null ? idle : Duration.ofMillis(200), event -> {
             synchronized (printLock) {

@@ -115,7 +115,92 @@ class CliBadInputTest {
                 bad("a newer schema", 3, "storage error (schema_too_new): ", CliBadInputTest::newerSchema),
                 bad("a database locked past the bound", 3, "storage error (busy): ", CliBadInputTest::lockedDatabase),
                 bad("a refused write with --json still says one sentence", 2, "bad input (unknown_actor): ",
-                        "lease", "acquire", "ghost", "--json"));
+                        "lease", "acquire", "ghost", "--json"),
+                // mailbox
+                bad("send without --to", 2, "bad usage: Missing required option: '--to=B'",
+                        "send", "--from", "ops", "--subject", "s"),
+                bad("send without --subject", 2, "bad usage: Missing required option: '--subject=S'",
+                        "send", "--from", "ops", "--to", "operator"),
+                bad("send to an unknown actor", 2, "bad input (unknown_actor): There is no actor named 'ghost'",
+                        "send", "--from", "ops", "--to", "ghost", "--subject", "s"),
+                bad("send with an empty sender", 2, "bad input (invalid_argument): A message sender must be",
+                        "send", "--from", "", "--to", "operator", "--subject", "s"),
+                bad("negative max retries", 2, "bad usage: Invalid value for option '--max-retries': '-1' is out of range",
+                        "send", "--from", "ops", "--to", "operator", "--subject", "s", "--max-retries", "-1"),
+                bad("non-numeric max retries", 2, "bad usage: Invalid value for option '--max-retries': 'many'"
+                        + " is not a retry count", "send", "--from", "ops", "--to", "operator", "--subject", "s",
+                        "--max-retries", "many"),
+                bad("inbox of an unknown actor", 2, "bad input (unknown_actor): There is no actor named 'ghost'",
+                        "inbox", "ghost"),
+                bad("inbox without an actor", 2, "bad usage: Missing required parameter: 'ACTOR'", "inbox"),
+                bad("messages in an unknown state", 2, "bad usage: Invalid value for option '--state': expected one of"
+                        + " [NEW, CLAIMED, DONE, DEAD]", "messages", "--state", "lost"),
+                bad("claim of an unknown message", 2, "bad input (message_missing): ",
+                        "--process", "proc_a", "claim", "msg_nope", "--actor", "operator"),
+                bad("claim without --actor", 2, "bad usage: Missing required option: '--actor=A'",
+                        "--process", "proc_a", "claim", "msg_nope"),
+                bad("claim without a message", 2, "bad usage: Missing required parameter: 'MSG'",
+                        "--process", "proc_a", "claim", "--actor", "operator"),
+                bad("claim without --process", 2, "bad usage: 'sovereign claim' needs --process ID: only the process"
+                        + " hosting actor operator may claim", "claim", "msg_nope", "--actor", "operator"),
+                bad("claim with a malformed ttl", 2, "bad usage: Invalid value for option '--ttl': 'soon'",
+                        "--process", "proc_a", "claim", "msg_nope", "--actor", "operator", "--ttl", "soon"),
+                bad("complete of an unknown message", 2, "bad input (message_missing): ",
+                        "--process", "proc_a", "complete", "msg_nope", "--token", "1"),
+                bad("complete without --token", 2, "bad usage: Missing required option: '--token=N'",
+                        "--process", "proc_a", "complete", "msg_nope"),
+                bad("complete with a non-numeric token", 2, "bad usage: Invalid value for option '--token': 'two' is"
+                        + " not a fencing token", "--process", "proc_a", "complete", "msg_nope", "--token", "two"),
+                bad("complete with a negative token", 2, "bad usage: Invalid value for option '--token': '-2' is not"
+                        + " a fencing token", "--process", "proc_a", "complete", "msg_nope", "--token", "-2"),
+                bad("complete without --process", 2, "bad usage: 'sovereign complete' needs --process ID",
+                        "complete", "msg_nope", "--token", "1"),
+                bad("dead-letter of an unknown message", 2, "bad input (message_missing): ",
+                        "--process", "proc_a", "dead-letter", "msg_nope", "--token", "1"),
+                bad("dead-letter with a zero token", 2, "bad usage: Invalid value for option '--token': '0' is not"
+                        + " a fencing token", "--process", "proc_a", "dead-letter", "msg_nope", "--token", "0"),
+                bad("dead-letter without --token", 2, "bad usage: Missing required option: '--token=N'",
+                        "--process", "proc_a", "dead-letter", "msg_nope"),
+                bad("dead-letter without --process", 2, "bad usage: 'sovereign dead-letter' needs --process ID",
+                        "dead-letter", "msg_nope", "--token", "1"),
+                // assignments
+                bad("assign without --provider", 2, "bad usage: Missing required option: '--provider=SPEC'",
+                        "assign", "operator"),
+                bad("assign with a malformed provider spec", 2, "bad input (unknown_provider): Cannot use provider"
+                        + " spec 'scripted:ms=soon'", "assign", "operator", "--provider", "scripted:ms=soon"),
+                bad("assign with an unknown provider kind", 2, "bad input (unknown_provider): Cannot use provider spec"
+                        + " 'teleport:now': there is no provider kind 'teleport'",
+                        "assign", "operator", "--provider", "teleport:now"),
+                bad("assign with an empty provider spec", 2, "bad input (unknown_provider): ",
+                        "assign", "operator", "--provider", ""),
+                bad("assign to an unknown actor", 2, "bad input (unknown_actor): There is no actor named 'ghost'",
+                        "assign", "ghost", "--provider", "scripted"),
+                bad("assign with an unknown workspace policy", 2, "bad input (unknown_workspace_policy): ",
+                        "assign", "operator", "--provider", "scripted", "--workspace-policy", "forever"),
+                bad("run of an unknown assignment", 2, "bad input (assignment_missing): There is no assignment"
+                        + " 'asg_nope'", "run", "asg_nope"),
+                bad("run without an assignment", 2, "bad usage: Missing required parameter: 'ASSIGNMENT'", "run"),
+                bad("run with a malformed ttl", 2, "bad usage: Invalid value for option '--ttl': '-5s' is not a"
+                        + " duration", "run", "asg_nope", "--ttl", "-5s"),
+                bad("retry of an unknown assignment", 2, "bad input (assignment_missing): ", "retry", "asg_nope"),
+                bad("acknowledge of an unknown assignment", 2, "bad input (assignment_missing): ",
+                        "acknowledge", "asg_nope"),
+                bad("steal-fence of an unknown assignment", 2, "bad input (assignment_missing): ",
+                        "steal-fence", "asg_nope"),
+                bad("assignments in an unknown state", 2, "bad usage: Invalid value for option '--state': expected one"
+                        + " of [CREATED, RUNNING, COMPLETED, BLOCKED, FAILED]", "assignments", "--state", "done"),
+                // long-running commands
+                bad("worker without --actor", 2, "bad usage: Missing required option: '--actor=A'", "worker"),
+                bad("worker for an unknown actor", 2, "bad input (unknown_actor): There is no actor named 'ghost'",
+                        "worker", "--actor", "ghost"),
+                bad("worker with a malformed clock offset", 2, "bad usage: Invalid value for option '--clock-offset':"
+                        + " '-30 seconds' is not a duration", "worker", "--actor", "operator", "--clock-offset=-30 seconds"),
+                bad("supervisor with a zero interval", 2, "bad usage: Invalid value for option '--interval': '0s' is"
+                        + " zero", "supervisor", "--interval", "0s"),
+                bad("supervisor with an unknown option", 2, "bad usage: Unknown option '--forever'",
+                        "supervisor", "--forever"),
+                bad("supervisor on a missing database", 3, "storage error (missing_file): ",
+                        t -> new String[] {"--db", t.temp.dir().resolve("absent.db").toString(), "supervisor", "--once"}));
     }
 
     @ParameterizedTest(name = "{0} -> exit {1}")

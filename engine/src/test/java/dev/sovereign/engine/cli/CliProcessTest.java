@@ -140,6 +140,84 @@ class CliProcessTest {
     }
 
     @Test
+    void aScriptOfTwoProcessIdentitiesCannotCompleteWithTheStaleClaimToken() throws IOException {
+        String message = json(ok(cli.run("send", "--from", "ops", "--to", "operator", "--subject", "rotate keys",
+                "--json")).out()).get("message").asText();
+        // Long enough for the next JVM to start and claim; short enough for the test.
+        long leaseA = json(ok(cli.run("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "3s",
+                "--json")).out()).get("token").asLong();
+        long claimA = json(ok(cli.run("--process", "proc_a", "claim", message, "--actor", "operator", "--ttl",
+                "500ms", "--json")).out()).get("token").asLong();
+        assertThat(claimA).isGreaterThan(leaseA);
+
+        // proc_a's lease and claim expire (real time, real processes); proc_b takes both over.
+        Finished leaseB = retryUntilOk("--process", "proc_b", "lease", "acquire", "operator", "--ttl", "1m", "--json");
+        Finished claimedB = retryUntilOk("--process", "proc_b", "claim", message, "--actor", "operator", "--ttl", "1m",
+                "--json");
+        long claimB = json(claimedB.out()).get("token").asLong();
+        assertThat(claimB).isGreaterThan(json(leaseB.out()).get("token").asLong()).isGreaterThan(claimA);
+
+        Finished stale = cli.run("--process", "proc_a", "complete", message, "--token", Long.toString(claimA),
+                "--json");
+
+        assertThat(stale.exit()).as("%s", stale).isEqualTo(1);
+        assertThat(stale.errLines()).singleElement().asString().startsWith("refused (fencing_token_stale): ");
+        JsonNode refusal = json(stale.out());
+        assertThat(refusal.get("category").asText()).isEqualTo("fencing_token_stale");
+        assertThat(refusal.get("presented_token").asLong()).isEqualTo(claimA);
+        assertThat(refusal.get("current_token").asLong()).isEqualTo(claimB);
+        List<JsonNode> rejections = new ArrayList<>();
+        for (String line : ok(cli.run("rejections", "--json")).out().lines().toList()) {
+            rejections.add(json(line));
+        }
+        assertThat(rejections).filteredOn(r -> r.get("category").asText().equals("fencing_token_stale"))
+                .singleElement().satisfies(r -> {
+                    assertThat(r.get("resource_id").asText()).isEqualTo(message);
+                    assertThat(r.get("process_identity").asText()).isEqualTo("proc_a");
+                    assertThat(r.get("presented_token").asLong()).isEqualTo(claimA);
+                    assertThat(r.get("current_token").asLong()).isEqualTo(claimB);
+                });
+
+        ok(cli.run("--process", "proc_b", "complete", message, "--token", Long.toString(claimB)));
+        assertThat(json(ok(cli.run("messages", "--json")).out()).get("state").asText()).isEqualTo("DONE");
+    }
+
+    /** Runs the command until it exits 0 (it is refused while what it waits for has not expired yet). */
+    private Finished retryUntilOk(String... args) {
+        List<Finished> attempts = new ArrayList<>();
+        Poll.until(() -> {
+            Finished f = cli.run(args);
+            attempts.add(f);
+            return f.exit() == 0;
+        }, Duration.ofSeconds(30), () -> "success; last: " + attempts.get(attempts.size() - 1));
+        return attempts.get(attempts.size() - 1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSupervisorLoopSweepsAnExpiredClaimAndExitsZeroOnSignal(String signal) throws Exception {
+        assumeFalse(ignoredByThisJvm(signal), "SIG" + signal + " is ignored in this environment, so children inherit that");
+        Running supervisor = cli.start("supervisor", "--interval", "100ms");
+        children.add(supervisor.process());
+        Poll.until(() -> supervisor.out().startsWith("supervising ") || !supervisor.process().isAlive(),
+                Duration.ofSeconds(30), () -> "the supervisor to start; stderr: " + supervisor.err());
+
+        String message = json(ok(cli.run("send", "--from", "ops", "--to", "operator", "--subject", "s", "--json"))
+                .out()).get("message").asText();
+        ok(cli.run("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "1m"));
+        ok(cli.run("--process", "proc_a", "claim", message, "--actor", "operator", "--ttl", "500ms"));
+        Poll.until(() -> supervisor.out().contains("swept 1 expired claim: " + message), Duration.ofSeconds(30),
+                () -> "the sweep; stdout: " + supervisor.out() + "; stderr: " + supervisor.err());
+        ChildJvm.signal(supervisor.process(), signal);
+        Finished f = supervisor.await();
+
+        assertThat(f.exit()).as("%s", f).isZero();
+        assertThat(f.err()).as("%s", f).isEmpty();
+        assertThat(f.out()).doesNotContain("Exception").endsWith("stopped" + System.lineSeparator());
+        assertThat(json(ok(cli.run("messages", "--json")).out()).get("state").asText()).isEqualTo("NEW");
+    }
+
+    @Test
     void ctrlCDuringABusyWaitExits130() throws Exception {
         assumeFalse(ignoredByThisJvm("INT"), "SIGINT is ignored in this environment, so children inherit that");
         Path log = temp.dir().resolve("lock-holder.log");
@@ -175,7 +253,9 @@ class CliProcessTest {
     @Test
     void helpFromTheRealProcessListsEveryCommand() {
         Finished help = ok(cli.run("--help"));
-        for (String command : List.of("init", "actor", "lease", "status", "events", "rejections", "console")) {
+        for (String command : List.of("init", "actor", "lease", "send", "inbox", "messages", "claim", "complete",
+                "dead-letter", "assign", "run", "retry", "acknowledge", "steal-fence", "assignments", "worker",
+                "supervisor", "status", "events", "rejections", "console")) {
             assertThat(help.out()).containsPattern("(?m)^  " + command + " +\\S");
         }
     }
