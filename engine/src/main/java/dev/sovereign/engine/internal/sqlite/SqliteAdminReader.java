@@ -28,13 +28,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The operators' read model on its own connection, opened for queries only ({@code PRAGMA
@@ -395,7 +393,7 @@ public final class SqliteAdminReader implements AdminReader {
                 return read.run();
             } catch (SQLException e) {
                 if (Database.isBusy(e) && System.nanoTime() < deadline) {
-                    pause();
+                    Database.pause();
                     continue;
                 }
                 throw Database.translate(file, e, doing);
@@ -403,29 +401,9 @@ public final class SqliteAdminReader implements AdminReader {
         }
     }
 
-    private static void pause() {
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 15));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StorageException(Problem.BUSY, null, "Interrupted while waiting to read the database.", e);
-        }
-    }
-
     private <T> List<T> query(String sql, Tx.RowMapper<T> mapper, Object... args) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) {
-                Object a = args[i];
-                if (a == null) {
-                    ps.setNull(i + 1, Types.NULL);
-                } else if (a instanceof Long l) {
-                    ps.setLong(i + 1, l);
-                } else if (a instanceof Integer n) {
-                    ps.setInt(i + 1, n);
-                } else {
-                    ps.setString(i + 1, a.toString());
-                }
-            }
+            Tx.bind(ps, args);
             try (ResultSet rs = ps.executeQuery()) {
                 List<T> out = new ArrayList<>();
                 while (rs.next()) {
