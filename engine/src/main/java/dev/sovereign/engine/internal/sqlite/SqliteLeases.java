@@ -243,8 +243,9 @@ public final class SqliteLeases implements ActorLeases {
     }
 
     static long ttlMillis(Duration ttl) {
-        if (ttl == null || ttl.isNegative() || ttl.isZero()) {
-            throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be a positive duration, got " + ttl + ".").build();
+        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be a positive duration of at least 1 ms, got " + ttl
+                    + ".").build();
         }
         if (ttl.compareTo(Duration.ofDays(365)) > 0) {
             throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be at most 365 days, got " + ttl + ".").build();
