@@ -1,6 +1,7 @@
 package dev.sovereign.engine.reliability;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.OffsetClock;
 import dev.sovereign.engine.EngineConfig;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.StorageException;
@@ -95,8 +96,8 @@ public final class TortureWorker {
             String[] kv = w.split(":");
             weights.put(kv[0], Integer.parseInt(kv[1]));
         }
-        OffsetClock clock = new OffsetClock();
-        clock.setOffset(readOffset(control));
+        OffsetClock clock = new OffsetClock(java.time.Clock.systemUTC(),
+                java.time.Duration.ofMillis(readOffset(control)));
         EngineConfig config = EngineConfig.forDatabase(Path.of(a.get("db"))).clock(clock).heartbeat(true)
                 .heartbeatInterval(Duration.ofMillis(Long.parseLong(a.get("heartbeat_ms"))))
                 .busyBound(Duration.ofMillis(Long.parseLong(a.get("busy_ms"))))
@@ -106,8 +107,8 @@ public final class TortureWorker {
             Engine engine = openEngine(config, until);
             try {
                 history.start(worker, incarnation, engine.processIdentity(), fault);
-                if (clock.offset() != 0) {
-                    history.clock(clock.offset());
+                if (!clock.offset().isZero()) {
+                    history.clock(clock.offset().toMillis());
                 }
                 Thread poller = new Thread(() -> pollControl(control, clock, history), "control-poller");
                 poller.setDaemon(true);
@@ -146,8 +147,8 @@ public final class TortureWorker {
     private static void pollControl(Path control, OffsetClock clock, HistoryWriter history) {
         while (true) {
             long offset = readOffset(control);
-            if (offset != clock.offset()) {
-                clock.setOffset(offset);
+            if (offset != clock.offset().toMillis()) {
+                clock.setOffset(java.time.Duration.ofMillis(offset));
                 history.clock(offset);
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25));
