@@ -57,6 +57,7 @@ import picocli.CommandLine.Spec;
             EventsCommand.class,
             RejectionsCommand.class,
             WorkerCommand.class,
+            LabCommand.class,
             ConsoleCommand.class,
             HelpCommand.class})
 public final class SovereignCommand implements Callable<Integer> {
