@@ -9,11 +9,14 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The lab: teaching scenarios that start real worker processes against a database, drive them into
@@ -31,6 +34,7 @@ import java.util.function.Supplier;
 public final class Lab {
     /** The scenarios, in teaching order. */
     private static final Map<String, Supplier<Scenario>> SCENARIOS = orderedScenarios();
+    private static final Pattern SANDBOX_NAME = Pattern.compile("sandbox-[0-9-]+\\.db");
 
     private Lab() {
     }
@@ -90,6 +94,51 @@ public final class Lab {
             return file.toAbsolutePath().normalize();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a lab sandbox in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether {@code file} is named like a sandbox {@link #createSandbox} makes. */
+    public static boolean isSandbox(Path file) {
+        return file != null && file.getFileName() != null
+                && SANDBOX_NAME.matcher(file.getFileName().toString()).matches();
+    }
+
+    /** The most recently created sandbox in {@code directory}, if there is one. */
+    public static Optional<Path> latestSandbox(Path directory) {
+        if (!Files.isDirectory(directory)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(Lab::isSandbox).filter(Files::isRegularFile).max(Comparator.comparing(Path::toString))
+                    .map(p -> p.toAbsolutePath().normalize());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Deletes a sandbox: its database file, the SQLite side files ({@code -wal}, {@code -shm}) and its
+     * data directory (workspaces). Only unlinks (never opens) the database file. Call it only when no
+     * process uses the sandbox any more.
+     *
+     * @throws IllegalArgumentException when {@code file} is not named like a sandbox
+     */
+    public static void deleteSandbox(Path file) throws IOException {
+        if (!isSandbox(file)) {
+            throw new IllegalArgumentException(file + " is not a lab sandbox");
+        }
+        String name = file.getFileName().toString();
+        Path dir = file.toAbsolutePath().getParent();
+        Path data = dir.resolve(name.substring(0, name.length() - 3) + ".data");
+        if (Files.isDirectory(data)) {
+            try (Stream<Path> s = Files.walk(data)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+        for (String suffix : List.of("-wal", "-shm", "-journal", "")) {
+            Files.deleteIfExists(dir.resolve(name + suffix));
         }
     }
 }

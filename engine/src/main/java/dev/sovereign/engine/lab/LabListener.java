@@ -11,6 +11,10 @@ public interface LabListener {
     /** A step started, ended or was skipped. */
     void onStep(LabStep step);
 
+    /** The run chose its fresh actor ({@code <scenario>-<n>}); called once, before the first step. */
+    default void onActor(String actor) {
+    }
+
     /** The scenario started a real worker process (it stops it again before the run ends). */
     default void onWorkerStarted(WorkerProcess worker) {
     }

@@ -7,7 +7,6 @@ import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.journal.FenceEvent;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +85,7 @@ public final class LabRun {
             startSeq = lab().journal().lastSeq();
             actor = freshActor();
             lab().actors().add(actor);
+            listener.onActor(actor);
             String failure = null;
             try {
                 scenario.play(this);
@@ -135,7 +135,7 @@ public final class LabRun {
             case HELD -> scenario.heldHeadline();
             case VIOLATED -> "the fence was broken; " + checks.stream()
                     .filter(c -> c.kind() == Check.Kind.SAFETY && !c.passed()).findFirst()
-                    .map(c -> "this did not hold: " + c.statement() + " (" + c.evidence() + ")")
+                    .map(c -> "this did not hold: " + c.statement())
                     .orElse("a safety check failed");
             case INCONCLUSIVE -> "nothing was proven either way: " + (failure != null ? failure
                     : checks.stream().filter(c -> !c.passed()).findFirst()
@@ -298,10 +298,5 @@ public final class LabRun {
         if (cancelled) {
             throw new IllegalStateException("the lab run was cancelled");
         }
-    }
-
-    /** A list of steps as they stand now (for tests and the console). */
-    List<LabStep> steps() {
-        return new ArrayList<>(List.of(steps));
     }
 }

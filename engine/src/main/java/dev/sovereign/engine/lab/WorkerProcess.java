@@ -72,7 +72,10 @@ public final class WorkerProcess implements AutoCloseable {
         }
     }
 
-    /** Starts a worker JVM on this JVM's own class path (which holds the CLI). */
+    /**
+     * Starts a worker JVM on this JVM's own class path, which must hold the CLI and its optional
+     * dependencies (picocli, Jackson): the CLI jar, the console jar, or a test class path.
+     */
     public static WorkerProcess start(Spec spec, String... extraJvmOptions) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
