@@ -216,9 +216,19 @@ public final class WorkerProcess implements AutoCloseable {
         }
     }
 
-    /** Whether this OS can pause a process (SIGSTOP); elsewhere {@link #pause()} is cooperative. */
+    /**
+     * Set to {@code true} to pause cooperatively even where SIGSTOP exists: to show (or test) on Linux
+     * or macOS what a trainer on Windows sees.
+     */
+    public static final String COOPERATIVE_PAUSE_PROPERTY = "sovereign.lab.cooperativePause";
+
+    /**
+     * Whether this OS can pause a process (SIGSTOP) and the lab uses it; elsewhere {@link #pause()}
+     * is cooperative (see {@link #COOPERATIVE_PAUSE_PROPERTY}).
+     */
     public static boolean hasStopSignals() {
-        return !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
+        return !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win")
+                && !Boolean.getBoolean(COOPERATIVE_PAUSE_PROPERTY);
     }
 
     /**

@@ -73,6 +73,47 @@ class LabBenchTest {
     }
 
     @Test
+    void withoutStopSignalsAPauseIsCooperativeNoWorkNoHeartbeatsUntilResumed() throws Exception {
+        System.setProperty(WorkerProcess.COOPERATIVE_PAUSE_PROPERTY, "true");
+        try (LabBench bench = LabBench.open(db, "test bench")) {
+            assertThat(WorkerProcess.hasStopSignals()).isFalse();
+            WorkerProcess holder = bench.startWorker(spec("holder"), false);
+            assertThat(holder.awaitLine(l -> l.startsWith("hosting"), WAIT)).isNotNull();
+
+            bench.pause(holder);
+
+            assertThat(holder.awaitLine(l -> l.startsWith("paused"), WAIT)).contains("no heartbeats");
+            assertThat(holder.osState()).isNotIn("T", "t");
+            // no heartbeats: its lease runs out and another worker takes the actor over
+            WorkerProcess other = bench.startWorker(spec("other"), false);
+            assertThat(other.awaitLine(l -> l.startsWith("hosting"), WAIT)).isNotNull();
+            bench.resume(holder);
+            assertThat(holder.awaitLine(l -> l.startsWith("lost"), WAIT)).isNotNull();
+        } finally {
+            System.clearProperty(WorkerProcess.COOPERATIVE_PAUSE_PROPERTY);
+        }
+    }
+
+    @Test
+    void sandboxesAreNamedFoundAndDeletedWithTheirSideFiles() throws Exception {
+        Path dir = temp.dir().resolve("lab");
+        assertThat(Lab.isSandbox(db)).isTrue();
+        assertThat(Lab.latestSandbox(dir)).contains(db);
+        Path newer = Lab.createSandbox(dir);
+        assertThat(Lab.latestSandbox(dir)).contains(newer);
+        try (LabBench bench = LabBench.open(newer, "test bench")) {
+            bench.assignJob("operator", Duration.ofMillis(10));
+        }
+        Lab.deleteSandbox(newer);
+        try (var left = Files.list(dir)) {
+            assertThat(left.map(p -> p.getFileName().toString()).toList())
+                    .noneMatch(n -> n.startsWith(newer.getFileName().toString().replace(".db", "")));
+        }
+        assertThat(Lab.latestSandbox(dir)).contains(db);
+        assertThatThrownBy(() -> Lab.deleteSandbox(temp.file())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void pauseGivesUpAndLeavesTheWorkerRunningWhenTheWriteLockStaysHeld() throws Exception {
         try (LabBench bench = LabBench.open(db, "test bench")) {
             WorkerProcess w = bench.startWorker(spec("victim"), false);

@@ -183,9 +183,10 @@ public final class LabViewModel implements AutoCloseable {
 
     /** Empty where SIGSTOP exists; else what a pause does instead. */
     public String platformNote() {
-        return hasStopSignals() ? "" : "This system has no SIGSTOP, so Pause is cooperative: the worker stops working"
-                + " and heartbeating until resumed, but a step already in progress (a job's last write) still finishes."
-                + " On Linux and macOS the pause is a real SIGSTOP.";
+        return hasStopSignals() ? "" : "This system has no SIGSTOP (or the lab was told not to use it), so Pause is"
+                + " cooperative: the worker stops working and heartbeating until resumed, so its lease still expires"
+                + " and another worker can take over, but a step already in progress (a job's last write) still"
+                + " finishes. On Linux and macOS the pause is a real SIGSTOP, like a long GC pause.";
     }
 
     // ---- the sandbox ----
