@@ -120,8 +120,13 @@ final class LabConsole {
         }
     }
 
-    void cleanUp() throws BackingStoreException {
+    void cleanUp() throws BackingStoreException, IOException {
         prefs.removeNode();
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     /** Renders the scene to {@code target/screenshots/NAME.png}. */
