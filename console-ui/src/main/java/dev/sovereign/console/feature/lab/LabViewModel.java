@@ -240,6 +240,8 @@ public final class LabViewModel implements AutoCloseable {
         }
         // Another database (or none): what was started against the old one stops.
         cancelScenario();
+        currentRun = null;
+        running.set(false);
         List<LabWorkerItem> gone = new ArrayList<>(workers);
         workers.clear();
         if (!gone.isEmpty() || benches.isOpen()) {
@@ -434,11 +436,13 @@ public final class LabViewModel implements AutoCloseable {
         steps.setAll(initialSteps(info));
         verdict.set(null);
         scenarioActor.set("");
+        LabRun[] self = new LabRun[1];
         LabRun run = Lab.prepare(info.name(), new LabOptions(t, breakFence.get()), new LabListener() {
+            // A cancelled run (another database was attached) may still report: only the current one shows.
             @Override
             public void onStep(LabStep step) {
                 ui.onUi(() -> {
-                    if (step.index() < steps.size()) {
+                    if (currentRun == self[0] && step.index() < steps.size()) {
                         steps.set(step.index(), step);
                     }
                 });
@@ -446,14 +450,23 @@ public final class LabViewModel implements AutoCloseable {
 
             @Override
             public void onActor(String chosen) {
-                ui.onUi(() -> scenarioActor.set(chosen));
+                ui.onUi(() -> {
+                    if (currentRun == self[0]) {
+                        scenarioActor.set(chosen);
+                    }
+                });
             }
 
             @Override
             public void onWorkerStarted(WorkerProcess worker) {
-                ui.onUi(() -> track(worker, true));
+                ui.onUi(() -> {
+                    if (currentRun == self[0]) {
+                        track(worker, true);
+                    }
+                });
             }
         });
+        self[0] = run;
         currentRun = run;
         CountDownLatch ended = new CountDownLatch(1);
         currentRunEnded = ended;
@@ -467,11 +480,15 @@ public final class LabViewModel implements AutoCloseable {
                 ended.countDown();
             }
         }, v -> {
-            finishRun(run);
+            if (!finishRun(run)) {
+                return;
+            }
             verdict.set(v);
             say(info.name() + ": " + v.verdict().code() + ". " + capitalise(v.headline()) + ".");
         }, e -> {
-            finishRun(run);
+            if (!finishRun(run)) {
+                return;
+            }
             if (e instanceof InterruptedException) {
                 say(info.name() + " was stopped; every process it started has been stopped too.");
             } else {
@@ -480,11 +497,14 @@ public final class LabViewModel implements AutoCloseable {
         });
     }
 
-    private void finishRun(LabRun run) {
-        if (currentRun == run) {
-            currentRun = null;
-            running.set(false);
+    /** Ends {@code run} if it is still the current one; false when it was abandoned (another database). */
+    private boolean finishRun(LabRun run) {
+        if (currentRun != run) {
+            return false;
         }
+        currentRun = null;
+        running.set(false);
+        return true;
     }
 
     /** Stops the running scenario (it stops its workers, then ends without a verdict). */

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sovereign.console.shell.Page;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.lab.Lab;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
@@ -37,6 +40,31 @@ class LabPageTest {
     void tearDown(FxRobot robot) throws Exception {
         console.close(robot);
         console.cleanUp();
+    }
+
+    @Test
+    void attachingAnotherDatabaseStopsTheWorkersStartedAgainstTheOldOne(FxRobot robot) throws Exception {
+        Path other = Lab.createSandbox(console.dir.resolve("elsewhere"));
+        console.openSandboxFromTheMenu(robot);
+        // watching a database writes nothing: no lab process until the first lab action
+        assertThat(console.vm.ledger().snapshot().processes())
+                .noneMatch(p -> "console lab".equals(p.process().label()));
+        robot.clickOn("#lab-start-worker");
+        console.await(() -> console.vm.lab().workers().size() == 1
+                && console.worker("worker A").hostingProperty().get());
+        long pid = console.worker("worker A").pid();
+
+        robot.interact(() -> console.vm.attach(other));
+
+        console.await(() -> console.vm.attachedProperty().get() != null
+                && console.vm.attachedProperty().get().equals(other.toAbsolutePath().normalize()));
+        assertThat(console.vm.lab().workers()).isEmpty();
+        assertThat(console.vm.lab().targetIsSandboxProperty().get()).isFalse();
+        assertThat(robot.lookup("#lab-not-sandbox").queryAs(Label.class).isVisible()).isTrue();
+        ProcessHandle worker = ProcessHandle.of(pid).orElse(null);
+        if (worker != null) {
+            worker.onExit().get(30, TimeUnit.SECONDS);
+        }
     }
 
     @Test
