@@ -2,8 +2,6 @@ package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
-import dev.sovereign.engine.run.Assignment;
-import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
 import java.io.IOException;
 import java.time.Duration;
@@ -77,11 +75,7 @@ final class ClockSkew implements Scenario {
 
     /** B will never re-run the job once it ended (e.g. A's write committed with the fence switched off). */
     private String hopeless(LabRun run, String job) {
-        Optional<Assignment> j = run.lab().runs().get(job);
-        if (j.isPresent() && j.get().state() != AssignmentState.RUNNING && j.get().state() != AssignmentState.CREATED) {
-            return "the job already ended " + j.get().state();
-        }
-        return b.isAlive() ? null : "worker B exited";
+        return Moves.jobEnded(run, job).orElse(b.isAlive() ? null : "worker B exited");
     }
 
     @Override

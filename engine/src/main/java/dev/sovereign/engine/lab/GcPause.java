@@ -69,7 +69,7 @@ final class GcPause implements Scenario {
         Attempt second = run.await("worker B to re-run the job", LabRun.WAIT,
                 () -> run.lab().runs().attempts(first.assignmentId()).stream()
                         .filter(x -> x.processIdentity().equals(b.processIdentity())).findFirst().orElse(null),
-                () -> b.isAlive() ? null : "worker B exited");
+                () -> Moves.jobEnded(run, first.assignmentId()).orElse(b.isAlive() ? null : "worker B exited"));
         run.done("A's attempt " + first.id() + " (token " + first.token() + ") is superseded; B runs attempt "
                 + second.id() + " with token " + second.token());
         run.begin(6);

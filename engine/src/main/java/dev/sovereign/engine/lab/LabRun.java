@@ -179,10 +179,6 @@ public final class LabRun {
         return actor;
     }
 
-    boolean breakFence() {
-        return options.breakFence();
-    }
-
     /** Starts step {@code index} (ending a step still running, as done without detail). */
     void begin(int index) {
         if (current >= 0 && steps[current].status() == LabStep.Status.RUNNING) {

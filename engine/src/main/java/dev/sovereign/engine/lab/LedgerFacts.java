@@ -26,10 +26,6 @@ final class LedgerFacts {
         return events.stream().filter(p).toList();
     }
 
-    List<FenceEvent> of(EventKind kind) {
-        return where(e -> e.kind() == kind);
-    }
-
     List<FenceEvent> of(EventKind kind, Predicate<FenceEvent> p) {
         return where(e -> e.kind() == kind && p.test(e));
     }
@@ -42,11 +38,6 @@ final class LedgerFacts {
     List<FenceEvent> grants() {
         return where(e -> "actor".equals(e.resourceType())
                 && (e.kind() == EventKind.LEASE_ACQUIRED || e.kind() == EventKind.LEASE_TAKEN_OVER));
-    }
-
-    /** {@code #12}: how evidence names a journal row. */
-    static String ref(FenceEvent e) {
-        return "#" + e.seq();
     }
 
     static String refs(List<FenceEvent> events) {

@@ -3,6 +3,7 @@ package dev.sovereign.engine.lab;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.supervisor.TickReport;
 import java.io.IOException;
@@ -83,6 +84,18 @@ final class Moves {
                         && attempt.assignmentId().equals(e.resourceId()))
                         || (e.kind() == EventKind.ATTEMPT_DONE && attempt.id().equals(e.resourceId()))))
                 .findFirst().orElse(null));
+    }
+
+    /**
+     * Why nobody will run {@code job} again, if it already ended: with the fence switched off a stale
+     * write may have ended it, and a supervisor ticking on the same database may have recovered it.
+     */
+    static Optional<String> jobEnded(LabRun run, String job) {
+        return run.lab().runs().get(job)
+                .filter(j -> j.state() != AssignmentState.RUNNING && j.state() != AssignmentState.CREATED)
+                .map(j -> "the job already ended " + j.state() + run.lab().runs().receipt(job)
+                        .map(r -> " (receipt: " + r.status().code() + (r.failureCategory() == null ? ""
+                                : " / " + r.failureCategory()) + ")").orElse(""));
     }
 
     /** How a late write ended, in words. */

@@ -5,7 +5,6 @@ import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
-import dev.sovereign.engine.run.AttemptState;
 import dev.sovereign.engine.run.Receipt;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,10 +106,6 @@ final class RunFacts {
         return Check.setup(who + " completed the job; its result is the canonical one", ok, "job " + job.id() + " is "
                 + job.state() + receipt.map(r -> ", receipt " + r.id() + " by attempt " + r.attemptId() + " (token "
                 + r.attemptToken() + ")").orElse(", no receipt"));
-    }
-
-    static boolean isActive(Attempt a) {
-        return a.state() == AttemptState.ACTIVE;
     }
 
     private static String detailOf(List<FenceEvent> events) {

@@ -135,7 +135,11 @@ class LabCommandTest {
             // as soon as the scenario's first worker exists, the trainer presses Ctrl-C
             long deadline = System.nanoTime() + 60_000_000_000L;
             while (ProcessHandle.current().children().count() <= before.size() && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
+                try {
+                    Thread.sleep(5); // polling for the first child process, with a deadline
+                } catch (InterruptedException e) {
+                    return;
+                }
             }
             stop.request();
         });
