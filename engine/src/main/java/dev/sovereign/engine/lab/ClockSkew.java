@@ -1,13 +1,10 @@
 package dev.sovereign.engine.lab;
 
-import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.run.Attempt;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * {@code clock-skew}: a worker whose clock runs ahead ({@code --clock-offset}) believes the live
@@ -57,47 +54,21 @@ final class ClockSkew implements Scenario {
                 + " at " + Moves.time(takeover.at()) + " by its own clock (journal #" + takeover.seq() + ")"
                 + (a.isAlive() ? "; A is alive and was heartbeating" : ""));
         run.begin(4);
-        String job = first.assignmentId();
-        Attempt second = run.await("worker B to re-run the job", LabRun.WAIT,
-                () -> run.lab().runs().attempts(job).stream()
-                        .filter(x -> x.processIdentity().equals(b.processIdentity())).findFirst().orElse(null),
-                () -> hopeless(run, job));
+        Attempt second = Moves.rerunBy(run, "B", b, first.assignmentId());
         run.done("A's attempt " + first.id() + " (token " + first.token() + ") superseded; B runs attempt "
                 + second.id() + " with token " + second.token());
         run.begin(5);
         FenceEvent late = Moves.lateWriteOf(run, "A", a.processIdentity(), first, takeover.seq());
         run.done(Moves.describeLateWrite("A", late));
         run.begin(6);
-        String ended = run.awaitLine(b, l -> ((l.startsWith("ran ") || l.startsWith("refused")) && l.contains(job))
-                || l.startsWith("error"), "worker B's run to end");
-        run.done("worker B: " + ended.trim());
-    }
-
-    /** B will never re-run the job once it ended (e.g. A's write committed with the fence switched off). */
-    private String hopeless(LabRun run, String job) {
-        return Moves.jobEnded(run, job).orElse(b.isAlive() ? null : "worker B exited");
+        run.done("worker B: " + Moves.runEnded(run, "B", b, first.assignmentId()));
     }
 
     @Override
     public List<Check> check(LabRun run) {
-        RunFacts f = RunFacts.read(run, first.assignmentId());
-        Optional<Attempt> aAttempt = f.attemptOf(a.processIdentity());
-        Optional<Attempt> bAttempt = f.attemptOf(b.processIdentity());
-        Optional<FenceEvent> takeover = f.journal.first(EventKind.LEASE_TAKEN_OVER,
-                e -> b.processIdentity().equals(e.processIdentity()));
-        long after = takeover.map(FenceEvent::seq).orElse(Long.MAX_VALUE);
-        List<Check> checks = new ArrayList<>();
-        checks.add(Check.setup("The skewed worker B took the actor over from the live worker A with a greater token",
-                takeover.isPresent() && aAttempt.isPresent() && takeover.get().token() > aAttempt.get().leaseToken(),
-                takeover.map(e -> "#" + e.seq() + " LEASE_TAKEN_OVER token " + e.token() + " at B's clock "
-                        + Moves.time(e.at())).orElse("no takeover by B")
-                        + aAttempt.map(x -> "; A's lease token " + x.leaseToken()).orElse("")));
-        checks.add(f.triedToWrite("A", a.processIdentity(), aAttempt, after, "after the takeover"));
-        checks.add(f.noCommitAfter("A", aAttempt, after, "after B's takeover"));
-        checks.add(f.refusalsPresentOldTokens("A", a.processIdentity(), after));
-        checks.add(f.atMostOneCommit());
-        checks.add(f.completedBy("B", bAttempt));
-        return checks;
+        return RunFacts.read(run, first.assignmentId()).takeoverChecks(
+                "The skewed worker B took the actor over from the live worker A with a greater token",
+                a.processIdentity(), b.processIdentity(), "after the takeover");
     }
 
     @Override

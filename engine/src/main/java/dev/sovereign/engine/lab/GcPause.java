@@ -1,13 +1,10 @@
 package dev.sovereign.engine.lab;
 
-import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.run.Attempt;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * {@code gc-pause}: the holder is frozen (SIGSTOP) mid-run past its TTL; another worker takes the
@@ -66,10 +63,7 @@ final class GcPause implements Scenario {
         run.done(Moves.who("B", b) + " took " + run.actor() + " over with token " + takeover.token() + " > A's lease token "
                 + first.leaseToken() + " (journal #" + takeover.seq() + ")");
         run.begin(5);
-        Attempt second = run.await("worker B to re-run the job", LabRun.WAIT,
-                () -> run.lab().runs().attempts(first.assignmentId()).stream()
-                        .filter(x -> x.processIdentity().equals(b.processIdentity())).findFirst().orElse(null),
-                () -> Moves.jobEnded(run, first.assignmentId()).orElse(b.isAlive() ? null : "worker B exited"));
+        Attempt second = Moves.rerunBy(run, "B", b, first.assignmentId());
         run.done("A's attempt " + first.id() + " (token " + first.token() + ") is superseded; B runs attempt "
                 + second.id() + " with token " + second.token());
         run.begin(6);
@@ -77,35 +71,14 @@ final class GcPause implements Scenario {
         FenceEvent late = Moves.lateWriteOf(run, "A", a.processIdentity(), first, takeover.seq());
         run.done(Moves.describeLateWrite("A", late));
         run.begin(7);
-        String job = first.assignmentId();
-        String ended = run.awaitLine(b, l -> ((l.startsWith("ran ") || l.startsWith("refused")) && l.contains(job))
-                || l.startsWith("error"), "worker B's run to end");
-        run.done("worker B: " + ended.trim());
+        run.done("worker B: " + Moves.runEnded(run, "B", b, first.assignmentId()));
     }
 
     @Override
     public List<Check> check(LabRun run) {
-        RunFacts f = RunFacts.read(run, first.assignmentId());
-        Optional<Attempt> aAttempt = f.attemptOf(a.processIdentity());
-        Optional<Attempt> bAttempt = f.attemptOf(b.processIdentity());
-        Optional<FenceEvent> takeover = f.journal.first(EventKind.LEASE_TAKEN_OVER,
-                e -> b.processIdentity().equals(e.processIdentity()));
-        long after = takeover.map(FenceEvent::seq).orElse(Long.MAX_VALUE);
-        List<Check> checks = new ArrayList<>();
-        checks.add(Check.setup("Worker B took the actor over from the frozen worker A with a greater token",
-                takeover.isPresent() && aAttempt.isPresent() && takeover.get().token() > aAttempt.get().leaseToken(),
-                takeover.map(e -> "#" + e.seq() + " LEASE_TAKEN_OVER token " + e.token()).orElse("no takeover by B")
-                        + aAttempt.map(x -> "; A's lease token " + x.leaseToken()).orElse("")));
-        checks.add(Check.setup("A's expired attempt was superseded by B's", aAttempt.isPresent()
-                && f.superseded(aAttempt.get()) && bAttempt.isPresent(), aAttempt.map(x -> "attempt " + x.id() + " is "
-                + x.state()).orElse("A had no attempt") + bAttempt.map(x -> "; B's attempt " + x.id() + " token "
-                + x.token()).orElse("; B ran no attempt")));
-        checks.add(f.triedToWrite("A", a.processIdentity(), aAttempt, after, "after it woke"));
-        checks.add(f.noCommitAfter("A", aAttempt, after, "after B's takeover"));
-        checks.add(f.refusalsPresentOldTokens("A", a.processIdentity(), after));
-        checks.add(f.atMostOneCommit());
-        checks.add(f.completedBy("B", bAttempt));
-        return checks;
+        return RunFacts.read(run, first.assignmentId()).takeoverChecks(
+                "Worker B took the actor over from the frozen worker A with a greater token", a.processIdentity(),
+                b.processIdentity(), "after it woke");
     }
 
     @Override

@@ -86,6 +86,22 @@ final class Moves {
                 .findFirst().orElse(null));
     }
 
+    /** Waits until {@code by} started its own attempt at {@code job} (superseding the expired one). */
+    static Attempt rerunBy(LabRun run, String role, WorkerProcess by, String job)
+            throws Inconclusive, InterruptedException {
+        return run.await("worker " + role + " to re-run the job", LabRun.WAIT,
+                () -> run.lab().runs().attempts(job).stream()
+                        .filter(x -> x.processIdentity().equals(by.processIdentity())).findFirst().orElse(null),
+                () -> jobEnded(run, job).orElse(by.isAlive() ? null : "worker " + role + " exited"));
+    }
+
+    /** Waits until {@code by}'s run of {@code job} ended (ran, refused, or an error); the line it printed. */
+    static String runEnded(LabRun run, String role, WorkerProcess by, String job)
+            throws Inconclusive, InterruptedException {
+        return run.awaitLine(by, l -> ((l.startsWith("ran ") || l.startsWith("refused")) && l.contains(job))
+                || l.startsWith("error"), "worker " + role + "'s run to end").trim();
+    }
+
     /**
      * Why nobody will run {@code job} again, if it already ended: with the fence switched off a stale
      * write may have ended it, and a supervisor ticking on the same database may have recovered it.

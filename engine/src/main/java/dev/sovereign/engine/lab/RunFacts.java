@@ -56,6 +56,36 @@ final class RunFacts {
                 && job.id().equals(e.resourceId()) && e.seq() > afterSeq);
     }
 
+    /**
+     * The checks of a takeover story: worker B ({@code taker}) took the actor over from worker A
+     * ({@code holder}) while A was running the job, and re-ran it; A then tried to write. Setup: the
+     * takeover with a greater token, the supersede, A's late write; safety: A committed nothing after
+     * the takeover, its refusals presented its old token, the job was committed at most once; setup:
+     * B's result is the canonical one.
+     */
+    List<Check> takeoverChecks(String takeover, String holder, String taker, String afterWords) {
+        Optional<Attempt> aAttempt = attemptOf(holder);
+        Optional<Attempt> bAttempt = attemptOf(taker);
+        Optional<FenceEvent> grant = journal.first(EventKind.LEASE_TAKEN_OVER, e -> taker.equals(e.processIdentity()));
+        long after = grant.map(FenceEvent::seq).orElse(Long.MAX_VALUE);
+        List<Check> checks = new ArrayList<>();
+        checks.add(Check.setup(takeover, grant.isPresent() && aAttempt.isPresent()
+                        && grant.get().token() > aAttempt.get().leaseToken(),
+                grant.map(e -> "#" + e.seq() + " LEASE_TAKEN_OVER token " + e.token() + " at "
+                        + Moves.time(e.at()) + " by B's clock").orElse("no takeover by B")
+                        + aAttempt.map(x -> "; A's lease token " + x.leaseToken()).orElse("")));
+        checks.add(Check.setup("A's expired attempt was superseded by B's", aAttempt.isPresent()
+                && superseded(aAttempt.get()) && bAttempt.isPresent(), aAttempt.map(x -> "attempt " + x.id() + " is "
+                + x.state()).orElse("A had no attempt") + bAttempt.map(x -> "; B's attempt " + x.id() + " token "
+                + x.token()).orElse("; B ran no attempt")));
+        checks.add(triedToWrite("A", holder, aAttempt, after, afterWords));
+        checks.add(noCommitAfter("A", aAttempt, after, "after B's takeover"));
+        checks.add(refusalsPresentOldTokens("A", holder, after));
+        checks.add(atMostOneCommit());
+        checks.add(completedBy("B", bAttempt));
+        return checks;
+    }
+
     boolean superseded(Attempt a) {
         return !journal.of(EventKind.ATTEMPT_SUPERSEDED, e -> e.resourceId().equals(a.id())).isEmpty();
     }
