@@ -2,6 +2,7 @@ package dev.sovereign.console.shell;
 
 import atlantafx.base.controls.Message;
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.feature.lab.LabView;
 import dev.sovereign.console.feature.leases.LeasesView;
 import dev.sovereign.console.feature.mailbox.MailboxView;
 import dev.sovereign.console.feature.processes.ProcessesView;
@@ -104,6 +105,7 @@ public final class MainWindow {
             case MAILBOX -> new MailboxView(vm.mailbox(), vm.formats()).create();
             case PROCESSES -> new ProcessesView(vm.processes(), vm.formats()).create();
             case SUPERVISOR -> new SupervisorView(vm.supervisor()).create();
+            case LAB -> new LabView(vm.lab()).create();
         };
     }
 
@@ -135,6 +137,11 @@ public final class MainWindow {
         };
         vm.recentFiles().addListener((javafx.collections.ListChangeListener<Path>) c -> fillRecent.run());
         fillRecent.run();
+        MenuItem sandbox = item("Open lab sandbox", "menu-lab-sandbox",
+                new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN), () -> {
+                    vm.lab().openSandbox();
+                    vm.pageProperty().set(Page.LAB);
+                });
         MenuItem export = item("Export journal as CSV\u2026", "menu-export",
                 new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN), this::exportWithDialog);
         export.disableProperty().bind(vm.attachedProperty().isNull().or(vm.exportingProperty()));
@@ -142,7 +149,7 @@ public final class MainWindow {
                 vm::detach);
         close.disableProperty().bind(vm.attachedProperty().isNull());
         MenuItem exit = item("Quit", "menu-quit", new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), quit);
-        Menu file = new Menu("File", null, open, recent, new SeparatorMenuItem(), export, new SeparatorMenuItem(), close,
+        Menu file = new Menu("File", null, open, recent, sandbox, new SeparatorMenuItem(), export, new SeparatorMenuItem(), close,
                 exit);
 
         Menu view = new Menu("View");

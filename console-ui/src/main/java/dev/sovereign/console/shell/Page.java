@@ -8,7 +8,8 @@ public enum Page {
     RUNS("Runs", "Assignments, attempts and receipts; worker-lost recoveries flagged"),
     MAILBOX("Mailbox", "Messages by state with claim holder, token and expiry"),
     PROCESSES("Processes", "Registered processes: live, stale or stopped"),
-    SUPERVISOR("Supervisor", "The last supervisor tick's report");
+    SUPERVISOR("Supervisor", "The last supervisor tick's report"),
+    LAB("Lab", "Real contention on demand: start, pause, kill and skew workers; run teaching scenarios");
 
     private final String title;
     private final String description;
@@ -26,7 +27,7 @@ public enum Page {
         return description;
     }
 
-    /** The digit of this page's Ctrl shortcut (1..7). */
+    /** The digit of this page's Ctrl shortcut (1..8). */
     public int shortcutDigit() {
         return ordinal() + 1;
     }

@@ -1,5 +1,6 @@
 package dev.sovereign.console.shell;
 
+import dev.sovereign.console.feature.lab.LabViewModel;
 import dev.sovereign.console.feature.leases.LeasesViewModel;
 import dev.sovereign.console.feature.mailbox.MailboxViewModel;
 import dev.sovereign.console.feature.processes.ProcessesViewModel;
@@ -74,6 +75,7 @@ public final class ShellViewModel implements AutoCloseable {
     private final MailboxViewModel mailbox;
     private final ProcessesViewModel processes;
     private final SupervisorViewModel supervisor;
+    private final LabViewModel lab;
 
     private AdminReader reader;
     private LedgerPoller poller;
@@ -102,6 +104,8 @@ public final class ShellViewModel implements AutoCloseable {
         mailbox = new MailboxViewModel(ledger);
         processes = new ProcessesViewModel(ledger);
         supervisor = new SupervisorViewModel(ledger, formats);
+        lab = new LabViewModel(ledger, ui, attached.getReadOnlyProperty(), this::attach,
+                LabViewModel.defaultSandboxDirectory());
         ledger.healthProperty().addListener((obs, old, h) -> onHealth(h));
         refreshText.bind(Bindings.createStringBinding(() -> {
             long at = ledger.lastRefreshProperty().get();
@@ -317,12 +321,18 @@ public final class ShellViewModel implements AutoCloseable {
         return supervisor;
     }
 
+    /** The Lab page: real worker processes and teaching scenarios against the attached database. */
+    public LabViewModel lab() {
+        return lab;
+    }
+
     public List<Page> pages() {
         return List.of(Page.values());
     }
 
     @Override
     public void close() {
+        lab.close(); // every process the Lab page started, before anything else goes
         detach();
         ui.close();
     }

@@ -70,6 +70,7 @@ import picocli.CommandLine.Spec;
             StatusCommand.class,
             EventsCommand.class,
             RejectionsCommand.class,
+            LabCommand.class,
             ConsoleCommand.class,
             HelpCommand.class})
 public final class SovereignCommand implements Callable<Integer> {

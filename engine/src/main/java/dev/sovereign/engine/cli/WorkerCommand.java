@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
  *
  * <p>{@code --control-stdin} (used by the lab and the console's demo) reads commands from standard
  * input, one per line: {@code pause}, {@code resume} (a cooperative pause: no work, no heartbeats),
- * {@code skew DUR} (set the clock offset), {@code stop}. End of input means the parent is gone: the
+ * {@code skew DUR} (set the clock offset), {@code contend} (try to acquire once now, even while another
+ * process's lease is live: the refusal is journalled), {@code stop}. End of input means the parent is gone: the
  * worker stops, so a crashed console leaves no orphans.
  */
 @Command(name = "worker", description = "Host an actor: hold its lease, do its messages and runs.")
@@ -141,6 +142,7 @@ final class WorkerCommand extends EngineCommand {
                     case "pause" -> worker.pause();
                     case "resume" -> worker.resume();
                     case "stop" -> worker.stop();
+                    case "contend" -> worker.contend();
                     case "skew" -> {
                         if (f.length == 2) {
                             Duration offset = Converters.parseSignedDuration(f[1]);

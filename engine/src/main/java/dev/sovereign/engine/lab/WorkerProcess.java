@@ -1,17 +1,20 @@
 package dev.sovereign.engine.lab;
 
+import dev.sovereign.engine.run.Runs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -29,19 +32,30 @@ import java.util.function.Predicate;
 public final class WorkerProcess implements AutoCloseable {
     /** The CLI entry point, named (not linked) so the engine does not depend on the CLI package. */
     static final String CLI_MAIN = "dev.sovereign.engine.cli.Main";
+    /**
+     * The JVM option that starts a worker with the terminal fence switched off (docs/decisions/0106):
+     * for the lab's "break the fence" runs only.
+     */
+    public static final String FAULT_JVM_OPTION = "-D" + Runs.FAULT_IGNORE_TERMINAL_FENCE + "=true";
 
     private final Process process;
+    private final Spec spec;
     private final String actor;
+    private final boolean faultInjected;
     private final Writer control;
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
     private volatile String processIdentity;
     private volatile boolean paused;
     private volatile boolean outputEnded;
+    private volatile Duration clockOffset;
 
-    private WorkerProcess(Process process, String actor) {
+    private WorkerProcess(Process process, Spec spec, boolean faultInjected) {
         this.process = process;
-        this.actor = actor;
+        this.spec = spec;
+        this.actor = spec.actor();
+        this.faultInjected = faultInjected;
+        this.clockOffset = spec.clockOffset();
         this.control = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         Thread reader = new Thread(this::pump, "worker-output-" + process.pid());
         reader.setDaemon(true);
@@ -58,7 +72,10 @@ public final class WorkerProcess implements AutoCloseable {
         }
     }
 
-    /** Starts a worker JVM on this JVM's own class path (which holds the CLI). */
+    /**
+     * Starts a worker JVM on this JVM's own class path, which must hold the CLI and its optional
+     * dependencies (picocli, Jackson): the CLI jar, the console jar, or a test class path.
+     */
     public static WorkerProcess start(Spec spec, String... extraJvmOptions) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -86,8 +103,10 @@ public final class WorkerProcess implements AutoCloseable {
         cmd.add("--control-stdin");
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectErrorStream(true);
-        return new WorkerProcess(pb.start(), spec.actor());
+        boolean fault = List.of(extraJvmOptions).contains(FAULT_JVM_OPTION);
+        return new WorkerProcess(pb.start(), spec, fault);
     }
+
 
     private void pump() {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -126,6 +145,31 @@ public final class WorkerProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** How it was started. */
+    public Spec spec() {
+        return spec;
+    }
+
+    /** Its label ({@code --label}), or {@code worker <pid>} when none was given. */
+    public String label() {
+        return spec.label() != null ? spec.label() : "worker " + process.pid();
+    }
+
+    /** Whether it was started with the terminal fence switched off ({@link #FAULT_JVM_OPTION}). */
+    public boolean isFaultInjected() {
+        return faultInjected;
+    }
+
+    /** The clock offset it was last told to use (ahead when positive). */
+    public Duration clockOffset() {
+        return clockOffset;
+    }
+
+    /** Completes when the OS process has ended (whatever ended it). */
+    public CompletableFuture<WorkerProcess> onExit() {
+        return process.onExit().thenApply(p -> this);
     }
 
     public String actor() {
@@ -172,9 +216,19 @@ public final class WorkerProcess implements AutoCloseable {
         }
     }
 
-    /** Whether this OS can pause a process (SIGSTOP); elsewhere {@link #pause()} is cooperative. */
+    /**
+     * Set to {@code true} to pause cooperatively even where SIGSTOP exists: to show (or test) on Linux
+     * or macOS what a trainer on Windows sees.
+     */
+    public static final String COOPERATIVE_PAUSE_PROPERTY = "sovereign.lab.cooperativePause";
+
+    /**
+     * Whether this OS can pause a process (SIGSTOP) and the lab uses it; elsewhere {@link #pause()}
+     * is cooperative (see {@link #COOPERATIVE_PAUSE_PROPERTY}).
+     */
     public static boolean hasStopSignals() {
-        return !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
+        return !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win")
+                && !Boolean.getBoolean(COOPERATIVE_PAUSE_PROPERTY);
     }
 
     /**
@@ -184,10 +238,52 @@ public final class WorkerProcess implements AutoCloseable {
     public void pause() throws IOException, InterruptedException {
         if (hasStopSignals()) {
             signal("STOP");
+            awaitStopped(Duration.ofSeconds(2));
         } else {
             send("pause");
         }
         paused = true;
+    }
+
+    /**
+     * After SIGSTOP: waits until the OS reports the process stopped (Linux: state {@code T} in
+     * {@code /proc/PID/stat}; elsewhere {@code ps -o stat=}), so a caller that next checks the
+     * database knows the process can no longer take its write lock.
+     */
+    private void awaitStopped(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            String state = osState();
+            if (state == null) {
+                Thread.sleep(50); // no way to ask: give the signal a moment to land
+                return;
+            }
+            if (state.startsWith("T") || state.startsWith("t")) {
+                return;
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /** The OS's one-letter process state, or null when it cannot be read. */
+    String osState() {
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        try {
+            if (Files.isReadable(stat)) {
+                String text = Files.readString(stat);
+                int close = text.lastIndexOf(')');
+                return close < 0 || close + 2 >= text.length() ? null : text.substring(close + 2, close + 3);
+            }
+            Process ps = new ProcessBuilder("ps", "-o", "stat=", "-p", Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
+            String out = new String(ps.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return ps.waitFor(5, TimeUnit.SECONDS) && ps.exitValue() == 0 && !out.isEmpty() ? out : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     public void resume() throws IOException, InterruptedException {
@@ -239,6 +335,15 @@ public final class WorkerProcess implements AutoCloseable {
     /** Sets the worker's clock offset (ahead when positive). */
     public void skew(Duration offset) throws IOException {
         send("skew " + offset.toMillis() + "ms");
+        clockOffset = offset;
+    }
+
+    /**
+     * Asks a waiting worker to try to acquire its actor's lease once now, although another process's
+     * lease is live: the engine refuses it ({@code actor_lease_held}) and journals the refusal.
+     */
+    public void contend() throws IOException {
+        send("contend");
     }
 
     public int exitValue() {

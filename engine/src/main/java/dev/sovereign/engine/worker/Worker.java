@@ -41,6 +41,7 @@ public final class Worker implements Runnable {
     private final Object signal = new Object();
     private volatile boolean stopped;
     private volatile boolean paused;
+    private volatile boolean contendRequested;
     private volatile Thread runner;
 
     public Worker(Engine engine, String actor, Duration ttl, Duration idle, Consumer<WorkerEvent> out) {
@@ -112,7 +113,9 @@ public final class Worker implements Runnable {
     private void waitOrAcquire() {
         long now = engine.config().clock().millis();
         Optional<Lease> current = engine.leases().current(actor);
-        if (current.isPresent() && !current.get().isExpiredAt(now)) {
+        boolean contend = contendRequested;
+        contendRequested = false;
+        if (current.isPresent() && !current.get().isExpiredAt(now) && !contend) {
             Lease c = current.get();
             if (!announcedWaiting) {
                 say("waiting", null, c.token(), "hosted by " + c.process() + " until " + at(c.expiresAt()));
@@ -188,6 +191,19 @@ public final class Worker implements Runnable {
         if (t != null) {
             t.interrupt();
         }
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+
+    /**
+     * Asks a waiting worker to try to acquire the lease once now, although it sees a live lease
+     * (normally it waits for that lease's release or expiry instead of asking). The lab uses this to
+     * make a waiting worker's contention visible: the engine refuses it with {@code actor_lease_held}
+     * and journals the refusal. A hosting worker ignores it.
+     */
+    public void contend() {
+        contendRequested = true;
         synchronized (signal) {
             signal.notifyAll();
         }

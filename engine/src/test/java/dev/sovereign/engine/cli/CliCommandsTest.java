@@ -401,7 +401,7 @@ class CliCommandsTest {
         assertThat(commandLines).extracting(l -> l.strip().split("\\s+")[0]).containsExactly(
                 "init", "actor", "lease", "send", "inbox", "messages", "claim", "complete", "dead-letter", "assign",
                 "run", "retry", "acknowledge", "steal-fence", "assignments", "worker", "supervisor", "status",
-                "events", "rejections", "console", "help");
+                "events", "rejections", "lab", "console", "help");
         assertThat(commandLines).as("one line each").allMatch(l -> l.matches("  \\S+ +\\S.*"));
         assertThat(r.out()).contains("--db=PATH").contains("--json").contains("--process=ID").contains("--debug")
                 .doesNotContain("--busy-timeout");

@@ -1,0 +1,133 @@
+package dev.sovereign.console.feature.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.console.shell.Page;
+import dev.sovereign.engine.lab.LabStep;
+import dev.sovereign.engine.lab.Verdict;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javafx.collections.ListChangeListener;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * A one-click scenario from the Lab page: its narrative ticks step by step while it runs (the Timeline
+ * shows it live), the verdict appears, and resetting the sandbox leaves a fresh database and no
+ * process behind. Also renders the pictures for docs/teaching.md.
+ */
+@ExtendWith(ApplicationExtension.class)
+class LabScenarioPageTest {
+    private LabConsole console;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        console = new LabConsole();
+        console.show(stage, 1000);
+    }
+
+    @AfterEach
+    void tearDown(FxRobot robot) throws Exception {
+        console.close(robot);
+        console.cleanUp();
+    }
+
+    @Test
+    void gcPauseRunsFromThePageTickingItsNarrativeAndEndsHeld(FxRobot robot) throws Exception {
+        console.openSandboxFromTheMenu(robot);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        robot.interact(() -> console.vm.lab().steps().addListener((ListChangeListener<LabStep>) c ->
+                seen.add(progress(console.vm.lab().steps()))));
+        robot.clickOn("gc-pause");
+        assertThat(console.vm.lab().selectedScenarioProperty().get().name()).isEqualTo("gc-pause");
+        assertThat(robot.lookup("#lab-step-9").tryQuery()).isPresent();
+
+        robot.clickOn("#lab-run");
+        // mid-run: B has re-run the job while A is frozen; picture the page and the timeline
+        console.await(() -> console.vm.lab().steps().get(5).status() == LabStep.Status.DONE);
+        console.screenshot(robot, "lab-scenario-running");
+        robot.clickOn("#nav-timeline");
+        robot.interact(() -> {
+            for (int i = 0; i < 3; i++) {
+                console.vm.timeline().zoomIn(); // to the shortest window: a scenario lasts seconds
+            }
+        });
+        console.await(() -> console.vm.timeline().lanes().stream()
+                .anyMatch(l -> l.actor().equals(console.vm.lab().scenarioActorProperty().get())));
+        console.screenshot(robot, "lab-timeline-during-gc-pause");
+        robot.clickOn("#nav-lab");
+
+        console.await(() -> console.vm.lab().verdictProperty().get() != null);
+        assertThat(console.vm.lab().verdictProperty().get().verdict()).as(console.describe()).isEqualTo(Verdict.HELD);
+        assertThat(robot.lookup("#lab-verdict-badge").queryAs(Label.class).getText()).isEqualTo("HELD");
+        assertThat(console.vm.lab().steps()).allMatch(s -> s.status() == LabStep.Status.DONE);
+        // it ticked: one step after another, never all at once
+        assertThat(seen).containsSubsequence("R........", "DR.......", "DDDDDR...", "DDDDDDDDR", "DDDDDDDDD");
+        assertThat(console.vm.lab().workers()).isNotEmpty().allMatch(LabWorkerItem::isFromScenario)
+                .noneMatch(LabWorkerItem::isFaultInjected);
+        console.await(() -> console.vm.lab().workers().stream().allMatch(w -> w.state() == LabWorkerItem.State.ENDED));
+        console.await(() -> console.vm.rejections().rows().stream()
+                .anyMatch(e -> console.vm.lab().scenarioActorProperty().get().equals(e.actor())));
+        console.screenshot(robot, "lab-scenario-held");
+        robot.clickOn("#nav-timeline");
+        String actor = console.vm.lab().scenarioActorProperty().get();
+        console.await(() -> console.vm.timeline().lanes().stream().filter(l -> l.actor().equals(actor))
+                .flatMap(l -> l.markers().stream()).anyMatch(m -> m.event().isRejection()));
+        robot.interact(() -> console.vm.timeline().selectedProperty().set(console.vm.timeline().lanes().stream()
+                .filter(l -> l.actor().equals(actor)).flatMap(l -> l.markers().stream())
+                .filter(m -> m.event().isRejection()).findFirst().orElseThrow()));
+        console.screenshot(robot, "lab-timeline-after-gc-pause");
+        robot.clickOn("#nav-lab");
+
+        // the same lesson with the fence switched off in the workers: the checker sees the stale commit
+        robot.clickOn("#lab-break-fence");
+        robot.clickOn("stolen-fence");
+        robot.clickOn("#lab-run");
+        console.await(() -> !console.vm.lab().runningProperty().get() && console.vm.lab().verdictProperty().get() != null
+                && console.vm.lab().verdictProperty().get().scenario().equals("stolen-fence"));
+        assertThat(console.vm.lab().verdictProperty().get().verdict()).as(console.describe())
+                .isEqualTo(Verdict.VIOLATED);
+        assertThat(robot.lookup("#lab-verdict-badge").queryAs(Label.class).getText()).isEqualTo("VIOLATED");
+        console.screenshot(robot, "lab-scenario-violated");
+        robot.clickOn("#lab-break-fence");
+
+        // reset: a brand-new sandbox is attached, the old one is deleted
+        Path old = console.vm.attachedProperty().get();
+        robot.clickOn("#lab-reset-sandbox");
+        console.await(() -> console.vm.attachedProperty().get() != null
+                && !console.vm.attachedProperty().get().equals(old) && console.vm.ledger().snapshot() != null);
+        console.await(() -> !Files.exists(old));
+        assertThat(console.vm.lab().workers()).isEmpty();
+        assertThat(console.vm.lab().targetIsSandboxProperty().get()).isTrue();
+        assertThat(console.vm.pageProperty().get()).isEqualTo(Page.LAB);
+
+        console.close(robot);
+        assertThat(console.pids).hasSizeGreaterThanOrEqualTo(2);
+        for (long pid : console.pids) {
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid %d", pid).isFalse();
+        }
+    }
+
+    /** {@code DDR......}: each step's status as one letter (Done, Running, Failed, Skipped, . pending). */
+    private static String progress(List<LabStep> steps) {
+        StringBuilder b = new StringBuilder();
+        for (LabStep s : steps) {
+            b.append(switch (s.status()) {
+                case DONE -> 'D';
+                case RUNNING -> 'R';
+                case FAILED -> 'F';
+                case SKIPPED -> 'S';
+                case PENDING -> '.';
+            });
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,30 @@
+package dev.sovereign.engine.lab;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The result of one scenario run: the verdict, the checks it was computed from, the narrative as it
+ * ended, and where it ran. Immutable.
+ *
+ * @param headline      one sentence saying what happened
+ * @param actor         the fresh actor the scenario used
+ * @param faultInjected whether its workers ran with the terminal fence switched off
+ * @param workerOutput  every line each scenario worker printed, by worker label (for diagnosis)
+ */
+public record LabVerdict(String scenario, Verdict verdict, String headline, List<Check> checks, List<LabStep> steps,
+                         Path database, String actor, boolean faultInjected, long startedAt, long durationMs,
+                         Map<String, List<String>> workerOutput) {
+    public LabVerdict {
+        checks = List.copyOf(checks);
+        steps = List.copyOf(steps);
+        workerOutput = Collections.unmodifiableMap(new LinkedHashMap<>(workerOutput));
+    }
+
+    public boolean held() {
+        return verdict == Verdict.HELD;
+    }
+}

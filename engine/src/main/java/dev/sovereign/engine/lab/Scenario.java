@@ -1,0 +1,37 @@
+package dev.sovereign.engine.lab;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One teaching scenario: it drives real processes through a situation ({@link #play}), then decides
+ * from the journal and the ledger alone whether the fence held ({@link #check}). A fresh instance per
+ * run; what it remembers between the two (ids, process identities) only says where to look.
+ */
+interface Scenario {
+    /** The narrative's last step, added to every scenario. */
+    String CHECK_STEP = "Check the journal and the ledger";
+
+    ScenarioInfo info();
+
+    /** Plays the situation, one {@link LabRun#begin step} at a time. */
+    void play(LabRun run) throws Inconclusive, InterruptedException, IOException;
+
+    /** The checks, read from the journal and the ledger (never from what {@link #play} believes). */
+    List<Check> check(LabRun run);
+
+    /** The verdict's sentence when every check passed. */
+    String heldHeadline();
+
+    /** Runs after the checks, before the bench stops the remaining workers. */
+    default void teardown(LabRun run) throws InterruptedException {
+    }
+
+    static ScenarioInfo info(String name, String title, String summary, boolean faultSwitchApplies,
+                             String... steps) {
+        List<String> all = new ArrayList<>(List.of(steps));
+        all.add(CHECK_STEP);
+        return new ScenarioInfo(name, title, summary, all, faultSwitchApplies);
+    }
+}
