@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
  * <p>Not thread-safe: picocli creates one instance per command line and runs it once.
  */
 @Command(name = "lab",
-        description = {"Run a teaching scenario headlessly against real worker processes and print its verdict.",
+        description = {"Run a teaching scenario with real workers; print its verdict.",
             "SCENARIO is one of: two-racers, gc-pause, hard-kill, expired-self-reclaim, stolen-fence, clock-skew;"
                     + " 'list' describes them.",
             "Without --db (or $SOVEREIGN_DB) it runs in a fresh sandbox database, kept for inspection."},
