@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
  * {@code skew DUR} (set the clock offset), {@code stop}. End of input means the parent is gone: the
  * worker stops, so a crashed console leaves no orphans.
  */
-@Command(name = "worker", description = "Host an actor: wait for its lease, heartbeat, do its messages and runs.")
+@Command(name = "worker", description = "Host an actor: keep its lease, do its messages and runs.")
 final class WorkerCommand extends EngineCommand {
     @Option(names = "--actor", required = true, paramLabel = "A", description = "The actor to host.")
     String actor;

@@ -399,7 +399,7 @@ class CliCommandsTest {
         List<String> commandLines = r.out().lines().dropWhile(l -> !l.equals("Commands:")).skip(1)
                 .takeWhile(l -> !l.isBlank()).toList();
         assertThat(commandLines).extracting(l -> l.strip().split("\\s+")[0]).containsExactly(
-                "init", "actor", "lease", "status", "events", "rejections", "console", "help");
+                "init", "actor", "lease", "status", "events", "rejections", "worker", "console", "help");
         assertThat(r.out()).contains("--db=PATH").contains("--json").contains("--process=ID").contains("--debug")
                 .doesNotContain("--busy-timeout");
         assertThat(r.out()).contains("Exit codes:").contains("130");
