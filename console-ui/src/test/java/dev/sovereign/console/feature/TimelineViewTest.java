@@ -45,7 +45,7 @@ class TimelineViewTest {
         assertThat(first.isVisible()).isTrue();
         assertThat(second.isVisible()).isTrue();
         assertThat(first.getLayoutX() + first.getWidth()).isLessThanOrEqualTo(second.getLayoutX() + 1);
-        assertThat(robot.lookup("#expired-planner-4").query().isVisible()).isTrue();
+        assertThat(robot.lookup("#expired-planner-" + scenario.plannerLease.token()).query().isVisible()).isTrue();
         assertThat(robot.lookup("#lane-archivist").tryQuery()).isPresent();
     }
 
