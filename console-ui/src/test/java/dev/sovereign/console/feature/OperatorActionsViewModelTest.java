@@ -112,6 +112,8 @@ class OperatorActionsViewModelTest {
         assertThat(sup.reportLines()).anyMatch(l -> l.startsWith("Recovered assignment " + abandoned.id()
                 + " as failed / worker_lost"));
         assertThat(sup.headlineProperty().get()).startsWith("Last tick at ").contains("console ");
+        assertThat(sup.lastRecoveryProperty().get()).startsWith("Last recovery at ")
+                .contains("Recovered assignment " + abandoned.id());
         vm.pollNow();
         assertThat(row(vm, abandoned.id()).isWorkerLost()).isTrue();
         assertThat(vm.ledger().snapshot().processes()).filteredOn(p -> p.kind().equals("console"))

@@ -15,6 +15,9 @@ import java.util.function.Function;
  * JSON (written by something else) is returned line by line as it is. Pure and thread-safe.
  */
 public final class TickReportText {
+    /** At most this many sentences per kind of finding; the rest are counted in one more sentence. */
+    public static final int MAX_PER_KIND = 5;
+
     private final DateTimeFormatter time;
     private final Function<String, String> processName;
 
@@ -43,20 +46,26 @@ public final class TickReportText {
             return report.lines().toList();
         }
         List<String> out = new ArrayList<>();
-        for (Map<?, ?> l : objects(root.get("expired_leases"))) {
+        List<Map<?, ?>> leases = objects(root.get("expired_leases"));
+        for (Map<?, ?> l : capped(leases)) {
             out.add("The lease of actor " + str(l.get("actor")) + " (token " + str(l.get("token")) + ", held by "
                     + name(l.get("process")) + ") expired at " + at(l.get("expires_at"))
                     + ". Reported only: the next host takes it over.");
         }
-        for (Map<?, ?> p : objects(root.get("stale_processes"))) {
+        more(out, leases.size(), "expired leases");
+        List<Map<?, ?>> stale = objects(root.get("stale_processes"));
+        for (Map<?, ?> p : capped(stale)) {
             Object label = p.get("label");
             String who = label == null ? name(p.get("process")) : label + " (" + shortId(str(p.get("process"))) + ")";
             out.add("Process " + who + (p.get("pid") == null ? "" : ", pid " + str(p.get("pid")))
                     + ", is stale: its last heartbeat was at " + at(p.get("heartbeat_at")) + ".");
         }
-        for (Object m : list(root.get("swept_claims"))) {
+        more(out, stale.size(), "stale processes");
+        List<?> swept = list(root.get("swept_claims"));
+        for (Object m : capped(swept)) {
             out.add("The expired claim on message " + str(m) + " was swept back to new.");
         }
+        more(out, swept.size(), "swept claims");
         for (Map<?, ?> r : objects(root.get("recovered"))) {
             boolean stolen = Boolean.TRUE.equals(r.get("fence_was_stolen"));
             out.add("Recovered assignment " + str(r.get("assignment")) + " as failed / worker_lost: attempt "
@@ -77,6 +86,16 @@ public final class TickReportText {
             out.add("Nothing to do: no expired leases, no stale processes, no expired claims, no abandoned attempts.");
         }
         return out;
+    }
+
+    private static <T> List<T> capped(List<T> items) {
+        return items.size() <= MAX_PER_KIND ? items : items.subList(0, MAX_PER_KIND - 1);
+    }
+
+    private static void more(List<String> out, int total, String what) {
+        if (total > MAX_PER_KIND) {
+            out.add("\u2026 and " + (total - MAX_PER_KIND + 1) + " more " + what + ".");
+        }
     }
 
     private String name(Object identity) {

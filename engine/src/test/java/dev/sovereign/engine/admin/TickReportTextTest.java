@@ -3,6 +3,7 @@ package dev.sovereign.engine.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -39,5 +40,17 @@ class TickReportTextTest {
                 .containsExactly("expired lease: planner", "swept claims: none");
         assertThat(text.lines("{\"broken\": ")).containsExactly("{\"broken\": ");
         assertThat(text.lines(null)).isEmpty();
+    }
+
+    @Test
+    void manyFindingsOfOneKindAreCountedRatherThanListed() {
+        StringBuilder stale = new StringBuilder();
+        for (int i = 0; i < 12; i++) {
+            stale.append(i == 0 ? "" : ",").append("{\"process\":\"proc_").append(i).append("\",\"heartbeat_at\":0}");
+        }
+        List<String> lines = text.lines("{\"stale_processes\":[" + stale + "],\"recovered\":[]}");
+
+        assertThat(lines).hasSize(TickReportText.MAX_PER_KIND);
+        assertThat(lines.get(TickReportText.MAX_PER_KIND - 1)).isEqualTo("\u2026 and 8 more stale processes.");
     }
 }

@@ -155,9 +155,11 @@ public final class RunsViewModel {
         long running = fresh.stream().filter(a -> a.state().equals("RUNNING")).count();
         long lost = fresh.stream().filter(AssignmentRow::needsOperator).count();
         summary.set(fresh.size() + " assignments \u00b7 " + running + " running \u00b7 " + lost + " worker lost");
-        attention.set(lost == 0 ? "" : lost + (lost == 1 ? " run was" : " runs were")
-                + " recovered after its worker died (worker_lost): the outcome is unknown."
-                + " Read its receipt, then retry it or acknowledge it.");
+        attention.set(lost == 0 ? "" : lost == 1
+                ? "1 run was recovered after its worker died (worker_lost): its outcome is unknown."
+                + " Read its receipt, then retry it or acknowledge it."
+                : lost + " runs were recovered after their workers died (worker_lost): their outcomes are unknown."
+                + " Read their receipts, then retry or acknowledge each.");
     }
 
     private void showAttempts() {

@@ -104,7 +104,14 @@ public final class SupervisorView {
         own.getStyleClass().add(Styles.TEXT_MUTED);
         own.setWrapText(true);
         own.textProperty().bind(vm.ownSupervisorProperty());
-        VBox box = new VBox(6, bar, own);
+        Label recovery = new Label();
+        recovery.setId("supervisor-last-recovery");
+        recovery.setWrapText(true);
+        recovery.getStyleClass().add("last-recovery");
+        recovery.textProperty().bind(vm.lastRecoveryProperty());
+        recovery.visibleProperty().bind(vm.lastRecoveryProperty().isNotEmpty());
+        recovery.managedProperty().bind(recovery.visibleProperty());
+        VBox box = new VBox(6, bar, own, recovery);
         box.setAlignment(Pos.CENTER_LEFT);
         return box;
     }

@@ -39,6 +39,7 @@ public final class SupervisorViewModel {
     private final ReadOnlyStringWrapper headline = new ReadOnlyStringWrapper(this, "headline", "");
     private final ReadOnlyStringWrapper report = new ReadOnlyStringWrapper(this, "report", "");
     private final ReadOnlyStringWrapper ownSupervisor = new ReadOnlyStringWrapper(this, "ownSupervisor", "");
+    private final ReadOnlyStringWrapper lastRecovery = new ReadOnlyStringWrapper(this, "lastRecovery", "");
     private final ObjectProperty<Duration> interval = new SimpleObjectProperty<>(this, "interval", Duration.ofSeconds(1));
     private final ObservableList<Duration> intervals = FXCollections.unmodifiableObservableList(
             FXCollections.observableArrayList(OperatorDesk.INTERVALS));
@@ -111,6 +112,14 @@ public final class SupervisorViewModel {
         return report.getReadOnlyProperty();
     }
 
+    /**
+     * The last tick seen that recovered something, in words (most ticks find nothing, so it would
+     * scroll away); empty until one did.
+     */
+    public ReadOnlyStringProperty lastRecoveryProperty() {
+        return lastRecovery.getReadOnlyProperty();
+    }
+
     /** What this console's own supervisor does: ticking every N s, or only when asked. */
     public ReadOnlyStringProperty ownSupervisorProperty() {
         return ownSupervisor.getReadOnlyProperty();
@@ -170,6 +179,13 @@ public final class SupervisorViewModel {
     private void show(SupervisorTickRow t) {
         lastTick.set(t);
         report.set(t == null ? "" : String.join("\n", reportText.lines(t.report())));
+        if (t == null) {
+            lastRecovery.set("");
+        } else if (t.recovered() > 0) {
+            lastRecovery.set("Last recovery at " + formats.time(t.at()) + " by " + t.process().displayName() + ": "
+                    + String.join(" ", reportText.lines(t.report()).stream()
+                    .filter(l -> l.startsWith("Recovered ")).toList()));
+        }
         updateHeadline();
     }
 
