@@ -141,6 +141,8 @@ public final class ShellViewModel implements AutoCloseable {
         processes = new ProcessesViewModel(ledger);
         supervisor = new SupervisorViewModel(ledger, formats, desk);
         ledger.healthProperty().addListener((obs, old, h) -> onHealth(h));
+        // the timeline is the costliest view to keep current: only while it shows
+        timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         refreshText.bind(Bindings.createStringBinding(() -> {
             long at = ledger.lastRefreshProperty().get();
             return at == 0 ? "not refreshed yet"

@@ -32,6 +32,7 @@ class TimelineViewTest {
     void start(Stage stage) {
         scenario = Scenario.build(fx);
         vm = fx.attachedShell();
+        vm.pageProperty().set(dev.sovereign.console.shell.Page.TIMELINE);
         ViewHarness.show(stage, new TimelineView(vm.timeline()).create());
     }
 
