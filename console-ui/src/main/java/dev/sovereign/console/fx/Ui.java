@@ -128,11 +128,21 @@ public final class Ui {
         };
         status.toneProperty().addListener((obs, o, t) -> tone.run());
         tone.run();
+        message.setMinWidth(0);
         javafx.scene.layout.HBox box = new javafx.scene.layout.HBox(8, spin, message, close);
+        box.setMinWidth(0);
         box.setId(id);
         box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         javafx.scene.layout.HBox.setHgrow(message, Priority.SOMETIMES);
         return box;
+    }
+
+    /** A button that keeps its whole text however narrow the row gets. */
+    public static javafx.scene.control.Button button(String id, String text) {
+        javafx.scene.control.Button b = new javafx.scene.control.Button(text);
+        b.setId(id);
+        b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        return b;
     }
 
     /** A table in the house style. */

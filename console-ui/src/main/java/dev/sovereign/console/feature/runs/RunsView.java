@@ -87,14 +87,12 @@ public final class RunsView {
 
     /** Retry and acknowledge the selected run; the outcome in one sentence beside them. */
     private HBox actionBar() {
-        Button retry = new Button("Retry");
-        retry.setId("run-retry");
+        Button retry = Ui.button("run-retry", "Retry");
         retry.getStyleClass().add(Styles.ACCENT);
         retry.setTooltip(new Tooltip("Create a new assignment that retries the selected failed run (Ctrl+R)"));
         retry.disableProperty().bind(vm.canRetryProperty().not());
         retry.setOnAction(e -> vm.retrySelected());
-        Button acknowledge = new Button("Acknowledge");
-        acknowledge.setId("run-acknowledge");
+        Button acknowledge = Ui.button("run-acknowledge", "Acknowledge");
         acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K)"));
         acknowledge.disableProperty().bind(vm.canAcknowledgeProperty().not());
         acknowledge.setOnAction(e -> vm.acknowledgeSelected());

@@ -52,8 +52,7 @@ public final class SupervisorView {
     }
 
     private VBox controls() {
-        Button tick = new Button("Run a tick now");
-        tick.setId("supervisor-tick");
+        Button tick = Ui.button("supervisor-tick", "Run a tick now");
         tick.getStyleClass().add(Styles.ACCENT);
         tick.setTooltip(new Tooltip("One supervisor tick on this console's process, now (F6)"));
         tick.disableProperty().bind(vm.canActProperty().not());
@@ -61,6 +60,7 @@ public final class SupervisorView {
 
         ToggleButton auto = new ToggleButton();
         auto.setId("supervisor-auto");
+        auto.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         auto.setTooltip(new Tooltip("Let this console's supervisor tick by itself (Shift+F6)"));
         auto.disableProperty().bind(vm.canActProperty().not());
         Runnable sync = () -> {
@@ -77,6 +77,7 @@ public final class SupervisorView {
 
         ComboBox<Duration> every = new ComboBox<>(vm.intervals());
         every.setId("supervisor-interval");
+        every.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         every.setConverter(new StringConverter<>() {
             @Override
             public String toString(Duration d) {
