@@ -90,6 +90,16 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
         }
         engines.clear();
         prefs.removeNode();
+        deleteQuietly(dir);
+    }
+
+    /** Best effort: a file some thread still holds open is unlinked all the same on POSIX systems. */
+    private static void deleteQuietly(Path root) {
+        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | java.io.UncheckedIOException ignored) {
+            // a temporary directory left behind is harmless
+        }
     }
 
     public Path dir() {
