@@ -16,9 +16,13 @@ import javafx.scene.Scene;
 import javafx.stage.Stage;
 
 /**
- * The desktop console: attaches to the database named on the command line, or shows the welcome page.
- * The system property {@value #PREFERENCES_PROPERTY} names another preferences node (tests use a
- * throw-away one so they never touch the user's recent files or theme).
+ * The desktop console: attaches to the database named on the command line, or opens the demo (with
+ * {@code --no-demo}: the welcome page). The system property {@value #PREFERENCES_PROPERTY} names
+ * another preferences node (tests use a throw-away one so they never touch the user's recent files or
+ * theme); {@value ShellViewModel#DEMO_FOLDER_PROPERTY} another folder for demo databases.
+ *
+ * <p>Closing the window, Ctrl+Q, or the JVM's end (a shutdown hook in the demo) stops the demo's
+ * processes; {@link #stop()} waits for them.
  */
 public final class ConsoleApp extends Application {
     public static final String PREFERENCES_PROPERTY = "sovereign.console.preferences";
@@ -40,11 +44,15 @@ public final class ConsoleApp extends Application {
         ticker = new FxTicker(clock, vm::tick);
         ticker.start();
         stage.setTitle("Sovereign console");
-        vm.attachedProperty().addListener((obs, o, p) ->
-                stage.setTitle(p == null ? "Sovereign console" : p.getFileName() + " \u2014 Sovereign console"));
+        vm.attachedProperty().addListener((obs, o, p) -> stage.setTitle(p == null ? "Sovereign console"
+                : p.getFileName() + (vm.demoRunningProperty().get() ? " (demo)" : "") + " \u2014 Sovereign console"));
         stage.setScene(scene);
         stage.show();
-        LaunchArguments.database(getParameters().getRaw()).ifPresent(vm::attach);
+        java.util.List<String> args = getParameters().getRaw();
+        LaunchArguments.database(args).ifPresent(vm::attach);
+        if (LaunchArguments.wantsDemo(args)) {
+            vm.startDemo();
+        }
     }
 
     @Override

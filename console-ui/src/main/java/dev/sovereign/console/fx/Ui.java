@@ -1,6 +1,7 @@
 package dev.sovereign.console.fx;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.actions.ActionStatus;
 import java.util.function.Function;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.value.ObservableValue;
@@ -90,6 +91,58 @@ public final class Ui {
         c.setPrefWidth(width);
         c.setCellValueFactory(f -> text.apply(f.getValue()));
         return c;
+    }
+
+    /**
+     * What an action is doing and how it ended, shown beside its buttons: a small spinner while it
+     * runs, then its sentence, coloured by outcome, until closed or replaced. Never a dialog.
+     * Ids: {@code <id>-progress}, {@code <id>-message}.
+     */
+    public static javafx.scene.layout.HBox actionFeedback(String id, ActionStatus status) {
+        javafx.scene.control.ProgressIndicator spin = new javafx.scene.control.ProgressIndicator();
+        spin.setId(id + "-progress");
+        spin.setPrefSize(16, 16);
+        spin.setMaxSize(16, 16);
+        spin.visibleProperty().bind(status.busyProperty());
+        spin.managedProperty().bind(spin.visibleProperty());
+        Label message = new Label();
+        message.setId(id + "-message");
+        message.setWrapText(true);
+        message.getStyleClass().add("action-message");
+        message.textProperty().bind(status.messageProperty());
+        javafx.scene.control.Button close = new javafx.scene.control.Button("\u00d7");
+        close.setId(id + "-dismiss");
+        close.getStyleClass().addAll(Styles.FLAT, Styles.SMALL, "action-dismiss");
+        close.setFocusTraversable(false);
+        close.setOnAction(e -> status.clear());
+        Runnable tone = () -> {
+            message.getStyleClass().removeAll("done", "refused", "failed", "working");
+            switch (status.tone()) {
+                case DONE -> message.getStyleClass().add("done");
+                case REFUSED -> message.getStyleClass().add("refused");
+                case FAILED -> message.getStyleClass().add("failed");
+                case WORKING -> message.getStyleClass().add("working");
+                case NONE -> { }
+            }
+            close.setVisible(status.tone() != ActionStatus.Tone.NONE && status.tone() != ActionStatus.Tone.WORKING);
+        };
+        status.toneProperty().addListener((obs, o, t) -> tone.run());
+        tone.run();
+        message.setMinWidth(0);
+        javafx.scene.layout.HBox box = new javafx.scene.layout.HBox(8, spin, message, close);
+        box.setMinWidth(0);
+        box.setId(id);
+        box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        javafx.scene.layout.HBox.setHgrow(message, Priority.SOMETIMES);
+        return box;
+    }
+
+    /** A button that keeps its whole text however narrow the row gets. */
+    public static javafx.scene.control.Button button(String id, String text) {
+        javafx.scene.control.Button b = new javafx.scene.control.Button(text);
+        b.setId(id);
+        b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        return b;
     }
 
     /** A table in the house style. */

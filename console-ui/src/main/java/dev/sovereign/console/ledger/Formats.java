@@ -16,6 +16,11 @@ public final class Formats {
         this.zone = zone;
     }
 
+    /** The zone times are shown in. */
+    public ZoneId zone() {
+        return zone;
+    }
+
     /** {@code 10:42:07}; empty for 0. */
     public String time(long epochMs) {
         return epochMs == 0 ? "" : TIME.withZone(zone).format(Instant.ofEpochMilli(epochMs));

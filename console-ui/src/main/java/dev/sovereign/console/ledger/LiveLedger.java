@@ -47,6 +47,7 @@ public final class LiveLedger {
     private final LongProperty lastPoll = new SimpleLongProperty(this, "lastPoll");
     private final LongProperty dataVersion = new SimpleLongProperty(this, "dataVersion", -1);
     private final LongProperty journalRevision = new SimpleLongProperty(this, "journalRevision");
+    private final LongProperty revision = new SimpleLongProperty(this, "revision");
 
     public ReadOnlyObjectProperty<AdminSnapshot> snapshotProperty() {
         return snapshot;
@@ -78,6 +79,14 @@ public final class LiveLedger {
     /** Bumped once per batch of new events, so listeners recompute once, not per event. */
     public ReadOnlyLongProperty journalRevisionProperty() {
         return journalRevision;
+    }
+
+    /**
+     * Bumped once at the end of every poll result that changed anything (snapshot or journal) and when
+     * the picture is cleared: for views that derive from both and should recompute once, not twice.
+     */
+    public ReadOnlyLongProperty revisionProperty() {
+        return revision;
     }
 
     public ReadOnlyObjectProperty<Health> healthProperty() {
@@ -129,6 +138,7 @@ public final class LiveLedger {
         lastPoll.set(0);
         dataVersion.set(-1);
         journalRevision.set(journalRevision.get() + 1);
+        revision.set(revision.get() + 1);
     }
 
     /** Applies one poll's result. */
@@ -155,6 +165,9 @@ public final class LiveLedger {
         }
         if (journalChanged) {
             journalRevision.set(journalRevision.get() + 1);
+        }
+        if (journalChanged || r.snapshot() != null) {
+            revision.set(revision.get() + 1);
         }
     }
 

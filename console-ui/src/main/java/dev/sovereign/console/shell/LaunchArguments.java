@@ -4,7 +4,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** The console's command line: {@code --db PATH}, {@code --db=PATH} or a bare PATH. */
+/**
+ * The console's command line: {@code --db PATH}, {@code --db=PATH} or a bare PATH; with none, the
+ * console opens its demo, unless {@code --no-demo}.
+ */
 public final class LaunchArguments {
     private LaunchArguments() {
     }
@@ -21,5 +24,10 @@ public final class LaunchArguments {
             }
         }
         return args.stream().filter(a -> !a.startsWith("-")).findFirst().map(Path::of);
+    }
+
+    /** True when no database is named and {@code --no-demo} is absent: the console opens its demo. */
+    public static boolean wantsDemo(List<String> args) {
+        return database(args).isEmpty() && !args.contains("--no-demo");
     }
 }

@@ -40,8 +40,10 @@ import javafx.stage.FileChooser;
 import javafx.stage.Window;
 
 /**
- * The main window: menu bar, banner, navigation, the current page and the status bar. Every page
- * has a Ctrl+digit shortcut; F5 refreshes, Ctrl+T switches the theme, Ctrl+O opens, Ctrl+E exports.
+ * The main window: menu bar, demo strip, banner, navigation, the current page and the status bar.
+ * Every page has a Ctrl+digit shortcut; F5 refreshes, Ctrl+T switches the theme, Ctrl+O opens,
+ * Ctrl+E exports, Ctrl+D starts a demo; the Actions menu retries (Ctrl+R) or acknowledges (Ctrl+K) the
+ * selected run and runs a supervisor tick (F6) or toggles this console's supervisor (Shift+F6).
  * Thin: every decision is the {@link ShellViewModel}'s.
  */
 public final class MainWindow {
@@ -61,16 +63,17 @@ public final class MainWindow {
     public Parent create() {
         BorderPane root = new BorderPane();
         root.setId("main-window");
-        root.setTop(new VBox(menuBar(), banner()));
+        root.setTop(new VBox(menuBar(), demoStrip(), banner()));
         root.setLeft(navigation());
         content.setId("content");
         root.setCenter(content);
         root.setBottom(new StatusBar(vm).create());
-        welcome = new WelcomeView(vm, this::openWithDialog, vm::attach).create();
+        welcome = new WelcomeView(vm, this::openWithDialog, vm::attach, vm::startDemo).create();
         connecting = connectingPane();
         vm.pageProperty().addListener((obs, o, p) -> showContent());
         vm.attachedProperty().addListener((obs, o, p) -> showContent());
         vm.attachingProperty().addListener((obs, o, p) -> showContent());
+        vm.demoStartingProperty().addListener((obs, o, p) -> showContent());
         showContent();
         return root;
     }
@@ -86,7 +89,7 @@ public final class MainWindow {
         Node show;
         if (vm.attachedProperty().get() != null) {
             show = pages.computeIfAbsent(vm.pageProperty().get(), this::createPage);
-        } else if (vm.attachingProperty().get() != null) {
+        } else if (vm.attachingProperty().get() != null || vm.demoStartingProperty().get()) {
             show = connecting;
         } else {
             show = welcome;
@@ -113,8 +116,10 @@ public final class MainWindow {
         ProgressIndicator spin = new ProgressIndicator();
         spin.setMaxSize(36, 36);
         Label l = new Label();
-        l.textProperty().bind(Bindings.createStringBinding(() -> vm.attachingProperty().get() == null ? ""
-                : "Opening " + vm.attachingProperty().get() + "\u2026", vm.attachingProperty()));
+        l.textProperty().bind(Bindings.createStringBinding(() -> vm.attachingProperty().get() != null
+                ? "Opening " + vm.attachingProperty().get() + "\u2026"
+                : vm.demoStartingProperty().get() ? "Starting the demo: a fresh database and five worker processes\u2026"
+                : "", vm.attachingProperty(), vm.demoStartingProperty()));
         VBox box = new VBox(12, spin, l);
         box.setAlignment(Pos.CENTER);
         box.setId("connecting");
@@ -142,6 +147,9 @@ public final class MainWindow {
                     vm.lab().openSandbox();
                     vm.pageProperty().set(Page.LAB);
                 });
+        MenuItem demo = item("Start a demo", "menu-demo", new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN),
+                vm::startDemo);
+        demo.disableProperty().bind(vm.demoStartingProperty());
         MenuItem export = item("Export journal as CSV\u2026", "menu-export",
                 new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN), this::exportWithDialog);
         export.disableProperty().bind(vm.attachedProperty().isNull().or(vm.exportingProperty()));
@@ -149,8 +157,8 @@ public final class MainWindow {
                 vm::detach);
         close.disableProperty().bind(vm.attachedProperty().isNull());
         MenuItem exit = item("Quit", "menu-quit", new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), quit);
-        Menu file = new Menu("File", null, open, recent, sandbox, new SeparatorMenuItem(), export, new SeparatorMenuItem(), close,
-                exit);
+        Menu file = new Menu("File", null, open, recent, demo, sandbox, new SeparatorMenuItem(), export,
+                new SeparatorMenuItem(), close, exit);
 
         Menu view = new Menu("View");
         for (Page p : Page.values()) {
@@ -162,9 +170,49 @@ public final class MainWindow {
         MenuItem theme = item("Switch light / dark", "menu-theme", new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN),
                 vm::toggleTheme);
         view.getItems().addAll(new SeparatorMenuItem(), refresh, theme);
-        MenuBar bar = new MenuBar(file, view);
+        MenuBar bar = new MenuBar(file, view, actionsMenu());
         bar.setId("menu-bar");
         return bar;
+    }
+
+    /** Operator actions, with shortcuts that work from every page (they act on the selected run). */
+    private Menu actionsMenu() {
+        MenuItem retry = item("Retry selected run", "menu-retry",
+                new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), vm.runs()::retrySelected);
+        retry.disableProperty().bind(vm.runs().canRetryProperty().not());
+        MenuItem acknowledge = item("Acknowledge selected run", "menu-acknowledge",
+                new KeyCodeCombination(KeyCode.K, KeyCombination.SHORTCUT_DOWN), vm.runs()::acknowledgeSelected);
+        acknowledge.disableProperty().bind(vm.runs().canAcknowledgeProperty().not());
+        MenuItem tick = item("Run a supervisor tick now", "menu-tick", new KeyCodeCombination(KeyCode.F6),
+                vm.supervisor()::tickNow);
+        tick.disableProperty().bind(vm.supervisor().canActProperty().not());
+        MenuItem auto = item("Start / stop this console's supervisor", "menu-auto-tick",
+                new KeyCodeCombination(KeyCode.F6, KeyCombination.SHIFT_DOWN), vm.supervisor()::toggleAutoTick);
+        auto.disableProperty().bind(vm.supervisor().canActProperty().not());
+        Menu m = new Menu("Actions", null, retry, acknowledge, new SeparatorMenuItem(), tick, auto);
+        m.setId("menu-actions");
+        return m;
+    }
+
+    /** Shown while a demo runs: what it just did, and how to end it. */
+    private Node demoStrip() {
+        Label tag = new Label("DEMO");
+        tag.getStyleClass().add("demo-tag");
+        Label said = new Label();
+        said.setId("demo-narration");
+        said.textProperty().bind(vm.demoNarrationProperty());
+        said.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(said, Priority.ALWAYS);
+        javafx.scene.control.Button stop = new javafx.scene.control.Button("Stop demo");
+        stop.setId("demo-stop");
+        stop.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
+        stop.setOnAction(e -> vm.detach());
+        HBox strip = new HBox(10, tag, said, stop);
+        strip.setId("demo-strip");
+        strip.getStyleClass().add("demo-strip");
+        strip.visibleProperty().bind(vm.demoRunningProperty());
+        strip.managedProperty().bind(strip.visibleProperty());
+        return strip;
     }
 
     private static MenuItem item(String text, String id, KeyCombination accelerator, Runnable action) {

@@ -1,5 +1,6 @@
 package dev.sovereign.console.shell;
 
+import dev.sovereign.console.actions.OperatorDesk;
 import dev.sovereign.console.feature.lab.LabViewModel;
 import dev.sovereign.console.feature.leases.LeasesViewModel;
 import dev.sovereign.console.feature.mailbox.MailboxViewModel;
@@ -14,6 +15,9 @@ import dev.sovereign.console.ledger.Health;
 import dev.sovereign.console.ledger.LedgerPoller;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.admin.OperatorActions;
+import dev.sovereign.engine.lab.Demo;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,9 +39,14 @@ import javafx.collections.ObservableList;
 
 /**
  * The console's top-level state and commands: which database is attached (and attaching one),
- * which page shows, the banner, the theme, recent files, refresh and CSV export. Owns the live
- * ledger, its poller and every feature's view model. Never touches {@code javafx.scene}; all
- * database work goes through the {@link UiExecutor}'s background threads.
+ * which page shows, the banner, the theme, recent files, refresh, CSV export, the operator actions'
+ * {@link OperatorDesk} and the demo. Owns the live ledger, its poller and every feature's view model.
+ * Never touches {@code javafx.scene}; all database work goes through the {@link UiExecutor}'s
+ * background threads.
+ *
+ * <p>The demo ({@link #startDemo()}): a fresh database with real worker processes, attached like any
+ * other file, with this console's supervisor ticking every second. Attaching another file, closing
+ * the database or closing the console stops it and every process it started.
  *
  * <p>UI-thread confined.
  */
@@ -48,6 +57,17 @@ public final class ShellViewModel implements AutoCloseable {
         AdminReader open(Path database);
     }
 
+    /** Starts a demo on a fresh database; the app's makes one in the user's data folder. */
+    @FunctionalInterface
+    public interface DemoStarter {
+        Demo start() throws IOException;
+    }
+
+    /** The system property naming another folder for demo databases (tests use a temporary one). */
+    public static final String DEMO_FOLDER_PROPERTY = "sovereign.demo.dir";
+    /** How often this console's supervisor ticks in the demo. */
+    public static final Duration DEMO_SUPERVISOR_INTERVAL = Duration.ofSeconds(1);
+
     private final ConsoleSettings settings;
     private final UiExecutor ui;
     private final Clock clock;
@@ -55,6 +75,8 @@ public final class ShellViewModel implements AutoCloseable {
     private final Duration pollInterval;
     private final Formats formats;
     private final LiveLedger ledger = new LiveLedger();
+    private final OperatorDesk desk;
+    private final DemoStarter demoStarter;
 
     private final ReadOnlyObjectWrapper<Path> attached = new ReadOnlyObjectWrapper<>(this, "attached");
     private final ReadOnlyObjectWrapper<Path> attaching = new ReadOnlyObjectWrapper<>(this, "attaching");
@@ -67,6 +89,9 @@ public final class ShellViewModel implements AutoCloseable {
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper(this, "exporting");
     private final ReadOnlyDoubleWrapper exportProgress = new ReadOnlyDoubleWrapper(this, "exportProgress");
     private final ReadOnlyStringWrapper refreshText = new ReadOnlyStringWrapper(this, "refreshText", "");
+    private final ReadOnlyBooleanWrapper demoStarting = new ReadOnlyBooleanWrapper(this, "demoStarting");
+    private final ReadOnlyBooleanWrapper demoRunning = new ReadOnlyBooleanWrapper(this, "demoRunning");
+    private final ReadOnlyStringWrapper demoNarration = new ReadOnlyStringWrapper(this, "demoNarration", "");
 
     private final LeasesViewModel leases;
     private final TimelineViewModel timeline;
@@ -80,14 +105,27 @@ public final class ShellViewModel implements AutoCloseable {
     private AdminReader reader;
     private LedgerPoller poller;
     private long attachGeneration;
+    private Demo demo;
+    private long demoGeneration;
 
     /**
+     * With the real operator actions (on {@code clock}) and the real demo (in the user's data folder, or
+     * the folder named by {@value #DEMO_FOLDER_PROPERTY}).
+     *
      * @param pollInterval how often the poller checks {@code data_version}; {@link Duration#ZERO} means
      *                     never by itself (tests call {@link #pollNow()})
      */
     public ShellViewModel(ConsoleSettings settings, UiExecutor ui, Clock clock, ZoneId zone, ReaderOpener opener,
                           Duration pollInterval) {
+        this(settings, ui, clock, zone, opener, pollInterval, database -> OperatorActions.open(database, clock),
+                () -> Demo.start(Demo.Settings.defaults(Demo.newDatabase(demoFolder(), clock))));
+    }
+
+    public ShellViewModel(ConsoleSettings settings, UiExecutor ui, Clock clock, ZoneId zone, ReaderOpener opener,
+                          Duration pollInterval, OperatorDesk.ActionsOpener actions, DemoStarter demoStarter) {
         this.settings = settings;
+        this.desk = new OperatorDesk(ui, actions);
+        this.demoStarter = demoStarter;
         this.ui = ui;
         this.clock = clock;
         this.opener = opener;
@@ -100,13 +138,15 @@ public final class ShellViewModel implements AutoCloseable {
         leases = new LeasesViewModel(ledger);
         timeline = new TimelineViewModel(ledger, formats);
         rejections = new RejectionsViewModel(ledger, formats);
-        runs = new RunsViewModel(ledger, formats);
+        runs = new RunsViewModel(ledger, formats, desk);
         mailbox = new MailboxViewModel(ledger);
         processes = new ProcessesViewModel(ledger);
-        supervisor = new SupervisorViewModel(ledger, formats);
+        supervisor = new SupervisorViewModel(ledger, formats, desk);
         lab = new LabViewModel(ledger, ui, attached.getReadOnlyProperty(), this::attach,
                 LabViewModel.defaultSandboxDirectory());
         ledger.healthProperty().addListener((obs, old, h) -> onHealth(h));
+        // the timeline is the costliest view to keep current: only while it shows
+        timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         refreshText.bind(Bindings.createStringBinding(() -> {
             long at = ledger.lastRefreshProperty().get();
             return at == 0 ? "not refreshed yet"
@@ -116,10 +156,24 @@ public final class ShellViewModel implements AutoCloseable {
 
     // ---- attaching ----
 
-    /** Attaches {@code file} in the background; on failure the banner says why and nothing stays attached. */
+    /** Where demo databases go: {@value #DEMO_FOLDER_PROPERTY} if set, else the user's data folder. */
+    public static Path demoFolder() {
+        String dir = System.getProperty(DEMO_FOLDER_PROPERTY);
+        return dir != null && !dir.isBlank() ? Path.of(dir) : Demo.defaultFolder();
+    }
+
+    /**
+     * Attaches {@code file} in the background (ending a demo, if one runs); on failure the banner says
+     * why and nothing stays attached.
+     */
     public void attach(Path file) {
+        stopDemo();
+        attachFile(file, false);
+    }
+
+    private void attachFile(Path file, boolean isDemo) {
         Path target = file.toAbsolutePath().normalize();
-        detach();
+        detachFile();
         long generation = ++attachGeneration;
         attaching.set(target);
         ledger.connecting();
@@ -132,9 +186,15 @@ public final class ShellViewModel implements AutoCloseable {
             reader = r;
             poller = new LedgerPoller(r, ledger, ui, clock);
             attached.set(target);
-            recentFiles.setAll(settings.addRecent(target));
+            desk.attach(target);
+            if (!isDemo) {
+                recentFiles.setAll(settings.addRecent(target));
+            }
             if (banner.get() != null && banner.get().severity() != Banner.Severity.SUCCESS) {
                 banner.set(null);
+            }
+            if (isDemo) {
+                supervisor.startDemoSupervisor(DEMO_SUPERVISOR_INTERVAL);
             }
             if (pollInterval.isZero()) {
                 poller.pollOnce();
@@ -151,9 +211,15 @@ public final class ShellViewModel implements AutoCloseable {
         });
     }
 
-    /** Stops watching the attached database (the welcome page shows again). */
+    /** Stops watching the attached database (the welcome page shows again); ends a demo and its processes. */
     public void detach() {
+        stopDemo();
+        detachFile();
+    }
+
+    private void detachFile() {
         attachGeneration++;
+        desk.detach();
         if (poller != null) {
             poller.close();
             poller = null;
@@ -198,6 +264,93 @@ public final class ShellViewModel implements AutoCloseable {
     /** Advances the console clock; the app's ticker calls this ten times a second. */
     public void tick(long now) {
         ledger.tick(now);
+    }
+
+    // ---- the demo ----
+
+    /**
+     * Starts a demo in the background: a fresh database, real worker processes, a feeder, a little
+     * chaos; attaches it and starts this console's supervisor. Whatever was attached is let go first.
+     */
+    public void startDemo() {
+        if (demoStarting.get()) {
+            return;
+        }
+        detach();
+        long generation = ++demoGeneration;
+        demoStarting.set(true);
+        ui.background(demoStarter::start, d -> {
+            if (generation != demoGeneration) {
+                closeInBackground(d); // abandoned meanwhile
+                return;
+            }
+            demoStarting.set(false);
+            demo = d;
+            demoRunning.set(true);
+            d.addNarrator(sentence -> ui.onUi(() -> {
+                if (demo == d) {
+                    demoNarration.set(sentence);
+                }
+            }));
+            demoNarration.set("Started " + d.workers().size() + " worker processes for "
+                    + String.join(", ", Demo.ACTORS) + " with a " + OperatorDesk.seconds(d.settings().ttl())
+                    + " lease TTL; something happens every few seconds.");
+            banner.set(Banner.info("Demo running", "A fresh database with " + d.workers().size()
+                    + " real worker processes, a feeder and this console's supervisor: " + d.database()
+                    + ". Leases renew, expire and change hands within seconds; now and then a worker is paused or"
+                    + " killed. Everything stops when you close the console."));
+            attachFile(d.database(), true);
+        }, problem -> {
+            if (generation != demoGeneration) {
+                return;
+            }
+            demoStarting.set(false);
+            banner.set(new Banner(Banner.Severity.DANGER, "Could not start the demo", Banner.oneLine(problem), false));
+        });
+    }
+
+    /** Ends the demo, if one runs: its worker processes are stopped in the background. */
+    public void stopDemo() {
+        demoGeneration++;
+        demoStarting.set(false);
+        Demo d = demo;
+        demo = null;
+        demoRunning.set(false);
+        demoNarration.set("");
+        if (d != null) {
+            closeInBackground(d);
+        }
+    }
+
+    private void closeInBackground(Demo d) {
+        ui.background(() -> {
+            d.close();
+            return null;
+        }, x -> { }, x -> { });
+    }
+
+    /** Whether a demo is being started (its worker processes launching). */
+    public ReadOnlyBooleanProperty demoStartingProperty() {
+        return demoStarting.getReadOnlyProperty();
+    }
+
+    /** Whether the attached database is a running demo. */
+    public ReadOnlyBooleanProperty demoRunningProperty() {
+        return demoRunning.getReadOnlyProperty();
+    }
+
+    /** What the demo did last, in one sentence. */
+    public ReadOnlyStringProperty demoNarrationProperty() {
+        return demoNarration.getReadOnlyProperty();
+    }
+
+    /** The running demo, or null (tests look at its processes). */
+    public Demo demo() {
+        return demo;
+    }
+
+    public OperatorDesk desk() {
+        return desk;
     }
 
     // ---- export ----
@@ -330,10 +483,22 @@ public final class ShellViewModel implements AutoCloseable {
         return List.of(Page.values());
     }
 
+    /**
+     * Closes everything now, on the calling thread: the poller, this console's supervisor and actions,
+     * and the demo with every process it started (waits for them, a few seconds at most).
+     */
     @Override
     public void close() {
         lab.close(); // every process the Lab page started, before anything else goes
-        detach();
+        demoGeneration++;
+        Demo d = demo;
+        demo = null;
+        demoRunning.set(false);
+        desk.close(); // first: detaching would close the actions in the background, maybe too late
+        detachFile();
+        if (d != null) {
+            d.close();
+        }
         ui.close();
     }
 }

@@ -12,23 +12,26 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 
-/** Shown when no database is attached: open one, or pick a recent one. */
+/** Shown when no database is attached: open one, pick a recent one, or start a demo. */
 final class WelcomeView {
     private final ShellViewModel vm;
     private final Runnable openDialog;
     private final Consumer<Path> openRecent;
+    private final Runnable startDemo;
 
-    WelcomeView(ShellViewModel vm, Runnable openDialog, Consumer<Path> openRecent) {
+    WelcomeView(ShellViewModel vm, Runnable openDialog, Consumer<Path> openRecent, Runnable startDemo) {
         this.vm = vm;
         this.openDialog = openDialog;
         this.openRecent = openRecent;
+        this.startDemo = startDemo;
     }
 
     Parent create() {
         Label title = new Label("Sovereign console");
         title.getStyleClass().add(Styles.TITLE_1);
         Label lead = new Label("Watch leases, fencing tokens and refused writes on a Sovereign database as they"
-                + " happen. The console only reads: attaching never changes the file.");
+                + " happen. Attaching only reads the file; the console writes only when you act (retry, acknowledge,"
+                + " tick the supervisor), as a process of its own.");
         lead.setWrapText(true);
         lead.getStyleClass().add(Styles.TEXT_MUTED);
         Button open = new Button("Open database\u2026");
@@ -38,8 +41,19 @@ final class WelcomeView {
         open.setOnAction(e -> openDialog.run());
         Label shortcut = new Label("Ctrl+O");
         shortcut.getStyleClass().add(Styles.TEXT_SUBTLE);
-        HBox openRow = new HBox(10, open, shortcut);
+        Button demo = new Button("Start demo");
+        demo.setId("welcome-demo");
+        demo.setOnAction(e -> startDemo.run());
+        demo.disableProperty().bind(vm.demoStartingProperty());
+        Label demoShortcut = new Label("Ctrl+D");
+        demoShortcut.getStyleClass().add(Styles.TEXT_SUBTLE);
+        HBox openRow = new HBox(10, open, shortcut, demo, demoShortcut);
         openRow.setAlignment(Pos.CENTER_LEFT);
+        Label demoText = new Label("The demo makes a fresh database in " + ShellViewModel.demoFolder()
+                + " and starts real worker processes, a feeder and a supervisor: leases renew, expire and change"
+                + " hands within seconds. They all stop when you close the console.");
+        demoText.setWrapText(true);
+        demoText.getStyleClass().add(Styles.TEXT_SUBTLE);
 
         Label recentTitle = new Label("Recent databases");
         recentTitle.getStyleClass().add(Styles.TITLE_4);
@@ -53,7 +67,7 @@ final class WelcomeView {
         cli.setWrapText(true);
         cli.getStyleClass().add(Styles.TEXT_SUBTLE);
 
-        VBox box = new VBox(title, lead, openRow, recentTitle, recent, cli);
+        VBox box = new VBox(title, lead, openRow, demoText, recentTitle, recent, cli);
         box.setId("welcome");
         box.getStyleClass().add("welcome");
         StackPane center = new StackPane(box);

@@ -15,7 +15,7 @@ import java.util.Set;
 class ConsoleLayeringTest {
     /**
      * The top-level engine types the console may name: the exception family a reader throws. Not
-     * {@code Engine} itself: the console reads through {@code AdminReader} and (round 2) acts through
+     * {@code Engine} itself: the console reads through {@code AdminReader} and acts through
      * {@code OperatorActions}.
      */
     private static final Set<String> ALLOWED_TOP_LEVEL = Set.of("dev.sovereign.engine.StorageException",
@@ -35,18 +35,21 @@ class ConsoleLayeringTest {
                 return false;
             }
             if (pkg.equals("dev.sovereign.engine.lab") || pkg.startsWith("dev.sovereign.engine.lab.")) {
-                return false;
+                return false; // see LAB_REASON
             }
             return !ALLOWED_TOP_LEVEL.contains(c.getName());
         }
     };
 
+    /** Why {@code engine.lab} is allowed too. */
+    private static final String LAB_REASON = "engine.lab starts and controls real worker processes (the demo, the"
+            + " lab) the way an operator would, as separate OS processes that write only through the engine";
+
     @ArchTest
     static final ArchRule consoleUsesOnlyTheAdminApi = noClasses()
             .should().dependOnClassesThat(ENGINE_OUTSIDE_ADMIN)
-            .because("engine.admin is the console's door to the engine (its internals, stores and SQL may change"
-                    + " without the console noticing); engine.lab is the Lab page's, because the lab starts and"
-                    + " controls real worker processes and runs scenarios, which is engine work, not a read model");
+            .because("engine.admin is the console's only door to the engine: its internals, stores and SQL"
+                    + " may change without the console noticing; " + LAB_REASON);
 
     @ArchTest
     static final ArchRule noSqlInTheConsole = noClasses()

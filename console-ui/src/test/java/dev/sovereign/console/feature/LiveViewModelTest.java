@@ -64,6 +64,8 @@ class LiveViewModelTest {
         assertThat(after).isSameAs(before);
         assertThat(after.row().holder().identity()).isEqualTo(b.processIdentity());
         assertThat(after.row().token()).isEqualTo(second.token()).isGreaterThan(first.token());
+        assertThat(vm.timeline().lanes()).as("not kept current while another page shows").isEmpty();
+        vm.pageProperty().set(dev.sovereign.console.shell.Page.TIMELINE);
         TimelineLane lane = vm.timeline().lanes().get(0);
         assertThat(lane.segments()).extracting(HolderSegment::token).containsExactly(first.token(), second.token());
         assertThat(lane.segments().get(0).endReason()).isEqualTo(HolderSegment.EndReason.TAKEN_OVER);
@@ -94,6 +96,7 @@ class LiveViewModelTest {
                     + " worker B (");
         });
         JournalEntry rejection = vm.rejections().rows().get(0);
+        vm.pageProperty().set(dev.sovereign.console.shell.Page.TIMELINE);
         assertThat(vm.timeline().lanes().get(0).markers()).extracting(TimelineMarker::seq).contains(rejection.seq());
         vm.rejections().selectedProperty().set(rejection);
         assertThat(vm.rejections().detailProperty().get()).startsWith(rejection.sentence());

@@ -38,8 +38,8 @@ class RejectionsViewTest {
     @Test
     void theFeedListsRefusalsNewestFirstAndExplainsTheSelectedOne(FxRobot robot) {
         TableView<?> table = robot.lookup("#rejections-table").queryAs(TableView.class);
-        assertThat(table.getItems()).hasSize(2);
-        JournalEntry stale = vm.rejections().rows().get(1);
+        assertThat(table.getItems()).hasSize(3);
+        JournalEntry stale = vm.rejections().rows().get(2);
         assertThat(stale.category()).isEqualTo("actor_lease_lost");
 
         robot.clickOn("#rejection-" + stale.seq());
@@ -62,12 +62,12 @@ class RejectionsViewTest {
         robot.interact(vm::pollNow);
 
         TableView<?> table = robot.lookup("#rejections-table").queryAs(TableView.class);
-        assertThat(table.getItems()).hasSize(3);
+        assertThat(table.getItems()).hasSize(4);
         JournalEntry newest = vm.rejections().rows().get(0);
         assertThat(newest.seq()).isGreaterThan(vm.rejections().rows().get(1).seq());
         // The table lays its rows out on the next pulse: wait for the row, with a deadline.
         WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS,
                 () -> robot.lookup("#rejection-" + newest.seq()).tryQuery().isPresent());
-        assertThat(robot.lookup("#rejections-summary").queryAs(Label.class).getText()).isEqualTo("3 refused writes");
+        assertThat(robot.lookup("#rejections-summary").queryAs(Label.class).getText()).isEqualTo("4 refused writes");
     }
 }

@@ -52,13 +52,14 @@ class RunsMailboxProcessesSupervisorViewTest {
     @Test
     void aWorkerLostRunIsFlaggedAndExplained(FxRobot robot) {
         showTab(robot, 0);
-        assertThat(robot.lookup("#assignments-table").queryAs(TableView.class).getItems()).hasSize(4);
-        assertThat(robot.lookup("#worker-lost-as-3").query().isVisible()).isTrue();
-        assertThat(robot.lookup("#worker-lost-as-5").query().isVisible()).isFalse();
-        assertThat(robot.lookup("#assignment-as-3").query().getStyleClass()).contains("worker-lost");
+        String lost = scenario.lostRun.id();
+        assertThat(robot.lookup("#assignments-table").queryAs(TableView.class).getItems()).hasSize(5);
+        assertThat(robot.lookup("#worker-lost-" + lost).query().isVisible()).isTrue();
+        assertThat(robot.lookup("#worker-lost-" + scenario.completedRun.id()).query().isVisible()).isFalse();
+        assertThat(robot.lookup("#assignment-" + lost).query().getStyleClass()).contains("worker-lost");
         assertThat(robot.lookup("#runs-attention").query().isVisible()).isTrue();
 
-        robot.clickOn("#assignment-as-3");
+        robot.clickOn("#assignment-" + lost);
         WaitForAsyncUtils.waitForFxEvents();
 
         assertThat(robot.lookup("#attempts-table").queryAs(TableView.class).getItems()).hasSize(1);

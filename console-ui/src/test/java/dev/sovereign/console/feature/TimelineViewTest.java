@@ -32,6 +32,7 @@ class TimelineViewTest {
     void start(Stage stage) {
         scenario = Scenario.build(fx);
         vm = fx.attachedShell();
+        vm.pageProperty().set(dev.sovereign.console.shell.Page.TIMELINE);
         ViewHarness.show(stage, new TimelineView(vm.timeline()).create());
     }
 
@@ -45,7 +46,7 @@ class TimelineViewTest {
         assertThat(first.isVisible()).isTrue();
         assertThat(second.isVisible()).isTrue();
         assertThat(first.getLayoutX() + first.getWidth()).isLessThanOrEqualTo(second.getLayoutX() + 1);
-        assertThat(robot.lookup("#expired-planner-4").query().isVisible()).isTrue();
+        assertThat(robot.lookup("#expired-planner-" + scenario.plannerLease.token()).query().isVisible()).isTrue();
         assertThat(robot.lookup("#lane-archivist").tryQuery()).isPresent();
     }
 

@@ -65,7 +65,7 @@ class ConsoleWindowTest {
         assertThat(robot.lookup("#status-data-version").queryAs(Label.class).getText()).startsWith("data version ");
         assertThat(robot.lookup("#status-health").queryAs(Label.class).getText()).isEqualTo("Connected");
         assertThat(robot.lookup("#status-refresh").queryAs(Label.class).getText()).startsWith("refreshed ");
-        assertThat(robot.lookup("#nav-count-rejections").queryAs(Label.class).getText()).isEqualTo("2");
+        assertThat(robot.lookup("#nav-count-rejections").queryAs(Label.class).getText()).isEqualTo("3");
         assertThat(robot.lookup("#nav-count-runs").queryAs(Label.class).getText()).isEqualTo("1");
     }
 

@@ -36,9 +36,20 @@ class ScreenshotTest {
     private ShellViewModel vm;
     private Scene scene;
 
+    private Scenario scenario;
+
     @Start
     void start(Stage stage) {
-        Scenario.build(fx);
+        scenario = Scenario.build(fx);
+        // one more run whose worker went silent, for "Run a tick now" to recover
+        dev.sovereign.engine.Engine silent = fx.engine("worker 7105");
+        silent.leases().acquire("archivist", java.time.Duration.ofSeconds(5));
+        fx.gatedRun(silent, "archivist", java.time.Duration.ofSeconds(5), "silent");
+        for (int i = 0; i < 6; i++) { // workers B and C keep beating; the silent one does not
+            fx.clock.advance(java.time.Duration.ofSeconds(1));
+            scenario.workerB.heartbeatNow();
+            scenario.workerC.heartbeatNow();
+        }
         vm = fx.shell();
         vm.themeProperty().set(ConsoleTheme.LIGHT);
         MainWindow window = new MainWindow(vm, () -> { });
@@ -80,6 +91,41 @@ class ScreenshotTest {
                 assertThat(distinctColours(shot[0])).as(png.toString()).isGreaterThan(20);
             }
         }
+    }
+
+    @Test
+    void theOperatorActionsRenderTheirOutcome(FxRobot robot) throws Exception {
+        Path dir = Path.of("target", "screenshots");
+        Files.createDirectories(dir);
+        for (ConsoleTheme theme : ConsoleTheme.values()) {
+            robot.interact(() -> {
+                vm.themeProperty().set(theme);
+                vm.pageProperty().set(Page.SUPERVISOR);
+                if (theme == ConsoleTheme.LIGHT) {
+                    vm.supervisor().tickNow();
+                }
+            });
+            shoot(robot, dir.resolve("console-supervisor-tick-" + theme.name().toLowerCase() + ".png"));
+        }
+        assertThat(vm.supervisor().lastRecoveryProperty().get()).startsWith("Last recovery at ");
+        robot.interact(() -> {
+            vm.themeProperty().set(ConsoleTheme.LIGHT);
+            vm.pageProperty().set(Page.RUNS);
+            vm.runs().selectedProperty().set(vm.runs().assignments().stream()
+                    .filter(a -> a.id().equals(scenario.lostRun.id())).findFirst().orElseThrow());
+            vm.runs().retrySelected();
+            vm.pollNow();
+        });
+        shoot(robot, dir.resolve("console-runs-retried-light.png"));
+        assertThat(vm.runs().status().message()).startsWith("Retried " + scenario.lostRun.id());
+    }
+
+    private void shoot(FxRobot robot, Path png) throws Exception {
+        WaitForAsyncUtils.waitForFxEvents();
+        WritableImage[] shot = new WritableImage[1];
+        robot.interact(() -> shot[0] = scene.snapshot(null));
+        write(shot[0], png);
+        assertThat(distinctColours(shot[0])).as(png.toString()).isGreaterThan(20);
     }
 
     @Test

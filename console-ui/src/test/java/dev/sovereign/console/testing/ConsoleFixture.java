@@ -13,7 +13,13 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import dev.sovereign.engine.provider.ProviderResult;
+import dev.sovereign.engine.run.Assignment;
 import java.util.prefs.BackingStoreException;
 import java.util.prefs.Preferences;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -33,6 +39,9 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
     private final Path dir;
     private final Preferences prefs;
     public CountingReader reader;
+    private final Map<String, CountDownLatch> gates = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch> started = new ConcurrentHashMap<>();
+    private final List<Thread> runs = new ArrayList<>();
 
     /**
      * Ready at construction (one fixture per test instance), so TestFX's {@code @Start}, which runs
@@ -54,6 +63,15 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
 
     @Override
     public void afterEach(ExtensionContext context) throws BackingStoreException {
+        gates.values().forEach(CountDownLatch::countDown);
+        for (Thread t : runs) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        runs.clear();
         for (ShellViewModel vm : shells) {
             if (onFxThread.contains(vm)) {
                 // made on the FX thread by a TestFX @Start: its views listen to it, so close it there
@@ -72,6 +90,16 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
         }
         engines.clear();
         prefs.removeNode();
+        deleteQuietly(dir);
+    }
+
+    /** Best effort: a file some thread still holds open is unlinked all the same on POSIX systems. */
+    private static void deleteQuietly(Path root) {
+        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | java.io.UncheckedIOException ignored) {
+            // a temporary directory left behind is harmless
+        }
     }
 
     public Path dir() {
@@ -97,6 +125,56 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
                 .processLabel(label).build());
         engines.add(e);
         return e;
+    }
+
+    /**
+     * Starts {@code engine} running a new assignment of {@code actor} whose provider waits until
+     * {@link #openGate(String) the gate} {@code name} opens (or the test ends), on a thread of its own,
+     * and returns the assignment once it is RUNNING (its provider was invoked). The run's outcome, a
+     * commit or a refusal, stays in the ledger; the thread swallows it.
+     */
+    public Assignment gatedRun(Engine engine, String actor, Duration ttl, String name) {
+        CountDownLatch gate = gates.computeIfAbsent(name, n -> new CountDownLatch(1));
+        CountDownLatch invoked = started.computeIfAbsent(name, n -> new CountDownLatch(1));
+        engine.providers().register("gate", argument -> job -> {
+            started.get(argument).countDown();
+            gates.get(argument).await();
+            return ProviderResult.completed("the gate " + argument + " opened");
+        });
+        Assignment a = engine.runs().assign(actor, "gate:" + name);
+        Thread t = new Thread(() -> {
+            try {
+                engine.runs().runAssignment(a.id(), ttl);
+            } catch (RuntimeException refusedOrClosed) {
+                // the ledger says what happened
+            }
+        }, "gated-run-" + name);
+        t.setDaemon(true);
+        t.start();
+        runs.add(t);
+        try {
+            if (!invoked.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the gated run " + name + " did not start within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+        return engine.runs().get(a.id()).orElseThrow();
+    }
+
+    /** Lets the gated run {@code name} return; waits until its run (and its terminal write) ended. */
+    public void openGate(String name) {
+        gates.computeIfAbsent(name, n -> new CountDownLatch(1)).countDown();
+        for (Thread t : runs) {
+            if (t.getName().equals("gated-run-" + name)) {
+                try {
+                    t.join(30_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
     }
 
     /** A shell view model with synchronous execution and manual polling, attached to nothing yet. */

@@ -33,6 +33,8 @@ public final class LeasesView {
                 "No actors yet. Add one with 'sovereign actor add NAME'; its lease shows here as soon as a"
                         + " process acquires it.");
         table.setItems(vm.rows());
+        // Rows of one height: the table then never measures rows it does not show (10,000 actors stay cheap).
+        table.setFixedCellSize(44);
         TableColumn<LeaseItem, String> actor = Ui.column("Actor", 120, LeaseItem::actor);
         actor.getStyleClass().add("text-bold");
         table.getColumns().add(actor);

@@ -9,7 +9,11 @@ import dev.sovereign.engine.admin.AttemptRow;
 import java.util.Locale;
 import javafx.geometry.Orientation;
 import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.Tooltip;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
@@ -18,7 +22,10 @@ import javafx.scene.control.TableView;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
 
-/** Assignments (worker-lost ones flagged), the selected one's attempts, and its receipt. */
+/**
+ * Assignments (worker-lost ones flagged), the selected one's attempts, and its receipt; retry or
+ * acknowledge the selected failed run (buttons, context menu, Ctrl+R / Ctrl+K).
+ */
 public final class RunsView {
     private final RunsViewModel vm;
     private final Formats formats;
@@ -32,7 +39,16 @@ public final class RunsView {
         Label attention = new Label();
         attention.setWrapText(true);
         attention.textProperty().bind(vm.attentionProperty());
-        HBox attentionBox = new HBox(attention);
+        Button review = new Button("Review");
+        review.setId("runs-review");
+        review.getStyleClass().addAll(Styles.SMALL, Styles.DANGER);
+        review.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        review.setOnAction(e -> vm.selectFirstNeedingOperator());
+        attention.setMinWidth(0);
+        attention.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(attention, javafx.scene.layout.Priority.ALWAYS);
+        HBox attentionBox = new HBox(10, attention, review);
+        attentionBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         attentionBox.setId("runs-attention");
         attentionBox.getStyleClass().add("attention");
         attentionBox.visibleProperty().bind(vm.attentionProperty().isNotEmpty());
@@ -56,7 +72,9 @@ public final class RunsView {
         VBox lower = new VBox(8, title("Attempts"), attempts, detailPane);
         VBox.setVgrow(attempts, javafx.scene.layout.Priority.ALWAYS);
 
-        SplitPane split = new SplitPane(assignments, lower);
+        VBox upper = new VBox(8, actionBar(), assignments);
+        VBox.setVgrow(assignments, javafx.scene.layout.Priority.ALWAYS);
+        SplitPane split = new SplitPane(upper, lower);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.5);
         VBox body = new VBox(10, attentionBox, split);
@@ -65,6 +83,33 @@ public final class RunsView {
                 "Assignments and their execution attempts. Only the current attempt's token can write a terminal"
                         + " state; a run whose worker died is recovered as failed / worker_lost.",
                 vm.summaryProperty(), body);
+    }
+
+    /** Retry and acknowledge the selected run; the outcome in one sentence beside them. */
+    private HBox actionBar() {
+        Button retry = Ui.button("run-retry", "Retry");
+        retry.getStyleClass().add(Styles.ACCENT);
+        retry.setTooltip(new Tooltip("Create a new assignment that retries the selected failed run (Ctrl+R)"));
+        retry.disableProperty().bind(vm.canRetryProperty().not());
+        retry.setOnAction(e -> vm.retrySelected());
+        Button acknowledge = Ui.button("run-acknowledge", "Acknowledge");
+        acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K)"));
+        acknowledge.disableProperty().bind(vm.canAcknowledgeProperty().not());
+        acknowledge.setOnAction(e -> vm.acknowledgeSelected());
+        HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status()));
+        bar.getStyleClass().add("action-bar");
+        HBox.setHgrow(bar.getChildren().get(2), javafx.scene.layout.Priority.ALWAYS);
+        return bar;
+    }
+
+    private ContextMenu rowMenu() {
+        MenuItem retry = new MenuItem("Retry");
+        retry.setOnAction(e -> vm.retrySelected());
+        retry.disableProperty().bind(vm.canRetryProperty().not());
+        MenuItem acknowledge = new MenuItem("Acknowledge");
+        acknowledge.setOnAction(e -> vm.acknowledgeSelected());
+        acknowledge.disableProperty().bind(vm.canAcknowledgeProperty().not());
+        return new ContextMenu(retry, acknowledge);
     }
 
     private TableView<AssignmentRow> assignmentsTable() {
@@ -83,6 +128,7 @@ public final class RunsView {
         t.getColumns().add(Ui.column("Updated", 85, a -> formats.time(a.updatedAt())));
         t.getColumns().add(Ui.column("Retry", 130, a -> a.retriedBy() != null ? "retried as " + a.retriedBy()
                 : a.retryOf() != null ? "retries " + a.retryOf() : ""));
+        t.setContextMenu(rowMenu());
         t.setRowFactory(tv -> new TableRow<>() {
             @Override
             protected void updateItem(AssignmentRow a, boolean empty) {

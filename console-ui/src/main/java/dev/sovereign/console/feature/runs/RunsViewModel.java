@@ -1,5 +1,7 @@
 package dev.sovereign.console.feature.runs;
 
+import dev.sovereign.console.actions.ActionStatus;
+import dev.sovereign.console.actions.OperatorDesk;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -7,6 +9,8 @@ import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.admin.AttemptRow;
 import dev.sovereign.engine.admin.ReceiptRow;
 import java.util.List;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -17,11 +21,19 @@ import javafx.collections.ObservableList;
 /**
  * Assignments with their receipts, and the attempts of the selected one. Worker-lost recoveries
  * (the supervisor's {@code failed / worker_lost} receipts nobody retried or acknowledged) are counted
- * and flagged for an operator. UI-thread confined.
+ * and flagged for an operator, who can retry or acknowledge the selected run (through the
+ * {@link OperatorDesk}, off the UI thread). A retry's new assignment is selected as soon as a snapshot
+ * shows it. UI-thread confined.
  */
 public final class RunsViewModel {
     private final LiveLedger ledger;
     private final Formats formats;
+    private final OperatorDesk desk;
+    private final ActionStatus status = new ActionStatus();
+    private final BooleanBinding canRetry;
+    private final BooleanBinding canAcknowledge;
+    /** The id of a retry just created, selected when it first appears. */
+    private String selectWhenSeen;
     private final ObservableList<AssignmentRow> assignments = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<AssignmentRow> assignmentsView = FXCollections.unmodifiableObservableList(assignments);
@@ -33,12 +45,70 @@ public final class RunsViewModel {
     private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
 
-    public RunsViewModel(LiveLedger ledger, Formats formats) {
+    public RunsViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk) {
         this.ledger = ledger;
         this.formats = formats;
+        this.desk = desk;
         ledger.snapshotProperty().addListener((obs, old, s) -> refresh(s));
         selected.addListener((obs, old, a) -> showAttempts());
+        canRetry = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
+                && isRetryable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
+        canAcknowledge = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
+                && isAcknowledgeable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
         refresh(ledger.snapshot());
+    }
+
+    /** A FAILED or BLOCKED run nobody retried yet. */
+    public static boolean isRetryable(AssignmentRow a) {
+        return a != null && (a.state().equals("FAILED") || a.state().equals("BLOCKED")) && a.retriedBy() == null;
+    }
+
+    /** A FAILED or BLOCKED run nobody retried or acknowledged yet. */
+    public static boolean isAcknowledgeable(AssignmentRow a) {
+        return isRetryable(a) && a.acknowledgedAt() == null;
+    }
+
+    /** Retries the selected run: a new CREATED assignment with {@code retry_of}; it is selected once seen. */
+    public void retrySelected() {
+        AssignmentRow a = selected.get();
+        if (!canRetry.get()) {
+            return;
+        }
+        desk.run(status, "Retrying " + a.id() + "\u2026", actions -> actions.retry(a.id()),
+                id -> "Retried " + a.id() + " as " + id + ": a new assignment for " + a.actor()
+                        + ", waiting for a worker to run it.",
+                id -> selectWhenSeen = id);
+    }
+
+    /** Acknowledges the selected run: an operator has seen it; it is no longer flagged. */
+    public void acknowledgeSelected() {
+        AssignmentRow a = selected.get();
+        if (!canAcknowledge.get()) {
+            return;
+        }
+        desk.run(status, "Acknowledging " + a.id() + "\u2026", actions -> {
+            actions.acknowledge(a.id());
+            return a.id();
+        }, id -> "Acknowledged " + id + ": it stays " + a.state().toLowerCase(java.util.Locale.ROOT)
+                + " and is no longer flagged.", id -> { });
+    }
+
+    /** Selects the first run that waits for an operator (the notice's "Review" button). */
+    public void selectFirstNeedingOperator() {
+        assignments.stream().filter(AssignmentRow::needsOperator).findFirst().ifPresent(selected::set);
+    }
+
+    public BooleanBinding canRetryProperty() {
+        return canRetry;
+    }
+
+    public BooleanBinding canAcknowledgeProperty() {
+        return canAcknowledge;
+    }
+
+    /** The last retry or acknowledgement: in progress, done, or refused, in one sentence. */
+    public ActionStatus status() {
+        return status;
     }
 
     public ObservableList<AssignmentRow> assignments() {
@@ -71,18 +141,25 @@ public final class RunsViewModel {
     private void refresh(AdminSnapshot s) {
         List<AssignmentRow> fresh = s == null ? List.of() : s.assignments();
         String keep = selected.get() == null ? null : selected.get().id();
+        if (selectWhenSeen != null && fresh.stream().anyMatch(a -> a.id().equals(selectWhenSeen))) {
+            keep = selectWhenSeen;
+            selectWhenSeen = null;
+        }
         if (!fresh.equals(assignments)) {
             assignments.setAll(fresh);
         }
-        selected.set(keep == null ? null
-                : fresh.stream().filter(a -> a.id().equals(keep)).findFirst().orElse(null));
+        String keepId = keep;
+        selected.set(keepId == null ? null
+                : fresh.stream().filter(a -> a.id().equals(keepId)).findFirst().orElse(null));
         showAttempts();
         long running = fresh.stream().filter(a -> a.state().equals("RUNNING")).count();
         long lost = fresh.stream().filter(AssignmentRow::needsOperator).count();
         summary.set(fresh.size() + " assignments \u00b7 " + running + " running \u00b7 " + lost + " worker lost");
-        attention.set(lost == 0 ? "" : lost + (lost == 1 ? " run was" : " runs were")
-                + " recovered after its worker died (worker_lost): the outcome is unknown."
-                + " Look at its receipt, then retry it with 'sovereign retry ASSIGNMENT'.");
+        attention.set(lost == 0 ? "" : lost == 1
+                ? "1 run was recovered after its worker died (worker_lost): its outcome is unknown."
+                + " Read its receipt, then retry it or acknowledge it."
+                : lost + " runs were recovered after their workers died (worker_lost): their outcomes are unknown."
+                + " Read their receipts, then retry or acknowledge each.");
     }
 
     private void showAttempts() {

@@ -1,15 +1,28 @@
 package dev.sovereign.console.feature.supervisor;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.actions.OperatorDesk;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.engine.admin.SupervisorTickRow;
+import java.time.Duration;
+import javafx.geometry.Pos;
 import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
 
-/** The last supervisor tick: what it found and what it did. */
+/**
+ * The last supervisor tick: what it found and what it did, in words; run a tick now (F6), or let this
+ * console's supervisor tick by itself (Shift+F6) at a chosen interval.
+ */
 public final class SupervisorView {
     private final SupervisorViewModel vm;
 
@@ -24,11 +37,13 @@ public final class SupervisorView {
         report.setId("supervisor-report");
         report.getStyleClass().add("report");
         report.setWrapText(true);
+        report.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> String.join("\n",
+                vm.reportLines().stream().map(l -> "\u2022  " + l).toList()), vm.reportProperty()));
         VBox reportPane = new VBox(6, sectionTitle("Report"), report);
         reportPane.getStyleClass().add("detail-pane");
-        VBox body = new VBox(14, tiles, reportPane);
-        vm.lastTickProperty().addListener((obs, o, t) -> show(t, tiles, report, reportPane));
-        show(vm.lastTickProperty().get(), tiles, report, reportPane);
+        VBox body = new VBox(14, controls(), tiles, reportPane);
+        vm.lastTickProperty().addListener((obs, o, t) -> show(t, tiles, reportPane));
+        show(vm.lastTickProperty().get(), tiles, reportPane);
         ScrollPane scroll = new ScrollPane(body);
         scroll.setFitToWidth(true);
         return Ui.page("supervisor", "Supervisor",
@@ -36,17 +51,81 @@ public final class SupervisorView {
                         + " abandoned attempts as worker_lost. It never creates work.", vm.headlineProperty(), scroll);
     }
 
-    private static void show(SupervisorTickRow t, FlowPane tiles, Label report, VBox reportPane) {
+    private VBox controls() {
+        Button tick = Ui.button("supervisor-tick", "Run a tick now");
+        tick.getStyleClass().add(Styles.ACCENT);
+        tick.setTooltip(new Tooltip("One supervisor tick on this console's process, now (F6)"));
+        tick.disableProperty().bind(vm.canActProperty().not());
+        tick.setOnAction(e -> vm.tickNow());
+
+        ToggleButton auto = new ToggleButton();
+        auto.setId("supervisor-auto");
+        auto.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        auto.setTooltip(new Tooltip("Let this console's supervisor tick by itself (Shift+F6)"));
+        auto.disableProperty().bind(vm.canActProperty().not());
+        Runnable sync = () -> {
+            boolean on = vm.isAutoTicking();
+            auto.setSelected(on);
+            auto.setText(on ? "Auto-tick: on" : "Auto-tick: off");
+        };
+        vm.autoTickingProperty().addListener((obs, o, n) -> sync.run());
+        auto.setOnAction(e -> {
+            sync.run(); // the state changes when the action is done, not when the button is pressed
+            vm.toggleAutoTick();
+        });
+        sync.run();
+
+        ComboBox<Duration> every = new ComboBox<>(vm.intervals());
+        every.setId("supervisor-interval");
+        every.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        every.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(Duration d) {
+                return d == null ? "" : "every " + OperatorDesk.seconds(d);
+            }
+
+            @Override
+            public Duration fromString(String s) {
+                return null;
+            }
+        });
+        every.valueProperty().bindBidirectional(vm.intervalProperty());
+        every.setOnAction(e -> {
+            if (vm.isAutoTicking()) {
+                vm.startAutoTick(); // restart at the new interval
+            }
+        });
+        every.disableProperty().bind(vm.canActProperty().not());
+
+        HBox bar = new HBox(8, tick, auto, every, Ui.actionFeedback("supervisor-action", vm.status()));
+        bar.getStyleClass().add("action-bar");
+        HBox.setHgrow(bar.getChildren().get(3), Priority.ALWAYS);
+        Label own = new Label();
+        own.setId("supervisor-own");
+        own.getStyleClass().add(Styles.TEXT_MUTED);
+        own.setWrapText(true);
+        own.textProperty().bind(vm.ownSupervisorProperty());
+        Label recovery = new Label();
+        recovery.setId("supervisor-last-recovery");
+        recovery.setWrapText(true);
+        recovery.getStyleClass().add("last-recovery");
+        recovery.textProperty().bind(vm.lastRecoveryProperty());
+        recovery.visibleProperty().bind(vm.lastRecoveryProperty().isNotEmpty());
+        recovery.managedProperty().bind(recovery.visibleProperty());
+        VBox box = new VBox(6, bar, own, recovery);
+        box.setAlignment(Pos.CENTER_LEFT);
+        return box;
+    }
+
+    private static void show(SupervisorTickRow t, FlowPane tiles, VBox reportPane) {
         tiles.getChildren().clear();
         reportPane.setVisible(t != null);
         if (t == null) {
-            report.setText("");
             return;
         }
         tiles.getChildren().addAll(tile("expired leases", t.expiredLeases()), tile("stale processes", t.staleProcesses()),
                 tile("claims swept", t.sweptClaims()), tile("attempts recovered", t.recovered()),
                 tile("failures", t.failures()));
-        report.setText(t.report());
     }
 
     private static VBox tile(String what, int n) {

@@ -15,24 +15,63 @@ import java.util.Map;
  * Builds the lanes from the journal (grants, renewals, releases, takeovers, rejections, recoveries)
  * and the last snapshot (which holds are still in the lease table, and until when). Pure; the
  * journal is read in seq order, so a skewed writer clock can misplace an event in time but never
- * reorder holders.
+ * reorder holders. Linear in events plus actors.
+ *
+ * <p>At most {@code maxLanes} lanes are drawn: with more actors than that, the ones whose last
+ * journalled change (a grant, takeover, release, rejection or recovery — not a renewal) is most
+ * recent, shown in actor order.
  */
 final class TimelineBuilder {
     private TimelineBuilder() {
     }
 
+    /** The lanes to draw, and how many actors there are in all. */
+    record Lanes(List<TimelineLane> shown, int total) {
+    }
+
     static List<TimelineLane> build(List<JournalEntry> events, AdminSnapshot snapshot) {
-        Map<String, LaneBuilder> lanes = new LinkedHashMap<>();
-        Map<String, Integer> colours = new HashMap<>();
+        return build(events, snapshot, Integer.MAX_VALUE).shown();
+    }
+
+    static Lanes build(List<JournalEntry> events, AdminSnapshot snapshot, int maxLanes) {
+        // First pass: every actor, and when it last changed (cheap: no lane is built yet).
+        Map<String, Long> lastChange = new LinkedHashMap<>();
+        Map<String, LeaseRow> rows = new HashMap<>();
         if (snapshot != null) {
-            snapshot.leases().forEach(l -> lanes.put(l.actor(), new LaneBuilder(l.actor())));
+            snapshot.leases().forEach(l -> {
+                lastChange.put(l.actor(), 0L);
+                rows.put(l.actor(), l);
+            });
         }
+        for (JournalEntry e : events) {
+            String actor = e.actorLane();
+            if (actor != null) {
+                lastChange.putIfAbsent(actor, 0L);
+                if (!e.kind().equals("LEASE_RENEWED")) {
+                    lastChange.put(actor, e.seq());
+                }
+            }
+        }
+        List<String> chosen = new ArrayList<>(lastChange.keySet());
+        if (chosen.size() > maxLanes) {
+            chosen.sort(java.util.Comparator.comparingLong((String a) -> lastChange.get(a)).reversed()
+                    .thenComparing(a -> a));
+            chosen = new ArrayList<>(chosen.subList(0, maxLanes));
+            java.util.Collections.sort(chosen);
+        }
+        // Second pass: the chosen lanes only.
+        Map<String, LaneBuilder> lanes = new LinkedHashMap<>();
+        chosen.forEach(a -> lanes.put(a, new LaneBuilder(a)));
+        Map<String, Integer> colours = new HashMap<>();
         for (JournalEntry e : events) {
             String actor = e.actorLane();
             if (actor == null) {
                 continue;
             }
-            LaneBuilder lane = lanes.computeIfAbsent(actor, LaneBuilder::new);
+            LaneBuilder lane = lanes.get(actor);
+            if (lane == null) {
+                continue;
+            }
             switch (e.kind()) {
                 case "LEASE_ACQUIRED", "LEASE_TAKEN_OVER" -> {
                     boolean takeover = e.kind().equals("LEASE_TAKEN_OVER");
@@ -62,8 +101,7 @@ final class TimelineBuilder {
         }
         List<TimelineLane> out = new ArrayList<>();
         for (LaneBuilder lane : lanes.values()) {
-            LeaseRow row = snapshot == null ? null : snapshot.leases().stream()
-                    .filter(l -> l.actor().equals(lane.actor)).findFirst().orElse(null);
+            LeaseRow row = rows.get(lane.actor);
             if (row != null && !row.isFree()) {
                 if (lane.open == null || lane.open.token != row.token()) {
                     // The grant is older than the events read (or still on its way): start from the row.
@@ -79,7 +117,7 @@ final class TimelineBuilder {
             }
             out.add(new TimelineLane(lane.actor, lane.segments, lane.markers));
         }
-        return out;
+        return new Lanes(out, lastChange.size());
     }
 
     private static int colour(Map<String, Integer> colours, ProcessRef p) {

@@ -40,6 +40,8 @@ public final class TimelineView {
 
     private final TimelineViewModel vm;
     private final List<LanePane> lanePanes = new ArrayList<>();
+    /** The row drawn for each actor's lane, reused while the lane is unchanged. */
+    private final java.util.Map<String, HBox> rowsByActor = new java.util.HashMap<>();
 
     public TimelineView(TimelineViewModel vm) {
         this.vm = vm;
@@ -83,8 +85,9 @@ public final class TimelineView {
         VBox body = new VBox(10, toolbar(), scroll, detailPane);
         return Ui.page("timeline", "Timeline", "Who held each actor when, with the token of each hold.",
                 Bindings.createStringBinding(() -> "Window: last " + vm.spanTextProperty().get()
-                        + (vm.followingProperty().get() ? ", following now" : ", paused (press Follow now to resume)"),
-                        vm.spanTextProperty(), vm.followingProperty()), body);
+                        + (vm.followingProperty().get() ? ", following now" : ", paused (press Follow now to resume)")
+                        + (vm.notDrawnProperty().get().isEmpty() ? "" : ". " + vm.notDrawnProperty().get()),
+                        vm.spanTextProperty(), vm.followingProperty(), vm.notDrawnProperty()), body);
     }
 
     private HBox toolbar() {
@@ -123,10 +126,19 @@ public final class TimelineView {
         return r;
     }
 
+    /** Redraws only the lanes that changed: a renewal on one actor rebuilds one row, not all of them. */
     private void rebuild(VBox lanesBox) {
         lanePanes.clear();
         List<Node> rows = new ArrayList<>();
+        java.util.Map<String, HBox> keep = new java.util.HashMap<>();
         for (TimelineLane lane : vm.lanes()) {
+            HBox old = rowsByActor.get(lane.actor());
+            if (old != null && ((LanePane) old.getChildren().get(1)).lane.equals(lane)) {
+                lanePanes.add((LanePane) old.getChildren().get(1));
+                keep.put(lane.actor(), old);
+                rows.add(old);
+                continue;
+            }
             Label name = new Label(lane.actor());
             name.getStyleClass().add("lane-label");
             name.setMinWidth(LABEL_WIDTH);
@@ -138,9 +150,14 @@ public final class TimelineView {
             row.setId("lane-" + lane.actor());
             row.getStyleClass().add("timeline-lane");
             HBox.setHgrow(pane, Priority.ALWAYS);
+            keep.put(lane.actor(), row);
             rows.add(row);
         }
-        lanesBox.getChildren().setAll(rows);
+        rowsByActor.clear();
+        rowsByActor.putAll(keep);
+        if (!lanesBox.getChildren().equals(rows)) {
+            lanesBox.getChildren().setAll(rows);
+        }
     }
 
     private void relayout(AxisPane axis) {

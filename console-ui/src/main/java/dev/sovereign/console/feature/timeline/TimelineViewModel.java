@@ -17,8 +17,10 @@ import javafx.collections.ObservableList;
 
 /**
  * One lane per actor over a sliding window (the last minutes by default): holder segments with
- * their tokens, renewals, takeovers, recoveries and rejection markers. The lanes are rebuilt when the
- * journal or the snapshot changes; the window slides with the ticking clock while following "now".
+ * their tokens, renewals, takeovers, recoveries and rejection markers. The lanes are rebuilt once per
+ * poll that changed the journal or the snapshot, and only while the timeline is
+ * {@link #activeProperty() active} (shown); the window slides with the ticking clock while following
+ * "now". At most {@value #MAX_LANES} lanes are drawn (the most recently changed actors).
  * UI-thread confined.
  */
 public final class TimelineViewModel {
@@ -28,6 +30,8 @@ public final class TimelineViewModel {
     public static final List<Long> SPANS = List.of(15_000L, 30_000L, 60_000L, 120_000L, 300_000L, 900_000L,
             3_600_000L);
     static final int DEFAULT_SPAN = 3;
+    /** More lanes than this would make every refresh and every frame slow; the rest are counted. */
+    public static final int MAX_LANES = 50;
 
     private final LiveLedger ledger;
     private final Formats formats;
@@ -40,12 +44,19 @@ public final class TimelineViewModel {
     private final ObjectProperty<TimelineMarker> selected = new SimpleObjectProperty<>(this, "selected");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
     private final ReadOnlyStringWrapper spanText = new ReadOnlyStringWrapper(this, "spanText");
+    private final BooleanProperty active = new SimpleBooleanProperty(this, "active", true);
+    private final ReadOnlyStringWrapper notDrawn = new ReadOnlyStringWrapper(this, "notDrawn", "");
+    private boolean stale;
 
     public TimelineViewModel(LiveLedger ledger, Formats formats) {
         this.ledger = ledger;
         this.formats = formats;
-        ledger.journalRevisionProperty().addListener((obs, o, n) -> rebuild());
-        ledger.snapshotProperty().addListener((obs, o, n) -> rebuild());
+        ledger.revisionProperty().addListener((obs, o, n) -> rebuild());
+        active.addListener((obs, o, on) -> {
+            if (on && stale) {
+                rebuild();
+            }
+        });
         ledger.nowProperty().addListener((obs, o, now) -> {
             if (following.get()) {
                 windowEnd.set(now.longValue());
@@ -65,6 +76,19 @@ public final class TimelineViewModel {
 
     public ObservableList<TimelineLane> lanes() {
         return lanesView;
+    }
+
+    /**
+     * Whether the lanes are kept current: the shell sets it while the timeline page shows; when it
+     * turns on, the lanes catch up at once.
+     */
+    public BooleanProperty activeProperty() {
+        return active;
+    }
+
+    /** Empty, or how many actors have no lane ({@code 9,900 more actors are not drawn}). */
+    public ReadOnlyStringProperty notDrawnProperty() {
+        return notDrawn.getReadOnlyProperty();
     }
 
     public ReadOnlyLongProperty spanProperty() {
@@ -171,7 +195,16 @@ public final class TimelineViewModel {
     }
 
     private void rebuild() {
-        List<TimelineLane> fresh = TimelineBuilder.build(ledger.events(), ledger.snapshot());
+        if (!active.get()) {
+            stale = true;
+            return;
+        }
+        stale = false;
+        TimelineBuilder.Lanes built = TimelineBuilder.build(ledger.events(), ledger.snapshot(), MAX_LANES);
+        List<TimelineLane> fresh = built.shown();
+        int hidden = built.total() - fresh.size();
+        notDrawn.set(hidden == 0 ? "" : "The " + fresh.size() + " most recently changed of " + built.total()
+                + " actors are drawn.");
         if (!fresh.equals(lanes)) {
             lanes.setAll(fresh);
         }

@@ -44,6 +44,15 @@ public final class EngineSupervisor implements Supervisor {
 
     @Override
     public TickReport tick() {
+        return tickRecorded().report();
+    }
+
+    /** A tick's report as stored: its {@code supervisor_ticks} seq and the JSON text written there. */
+    public record Recorded(TickReport report, long seq, String json) {
+    }
+
+    /** {@link #tick()}, also returning where its report was stored (the operator actions show it). */
+    public Recorded tickRecorded() {
         long at = clock.millis();
         List<TickFailure> failures = new ArrayList<>();
 
@@ -78,8 +87,9 @@ public final class EngineSupervisor implements Supervisor {
         // 4. Nothing else: a supervisor never creates work.
         TickReport report = new TickReport(at, processIdentity, expiredLeases, staleProcesses, sweptClaims,
                 recovered, retired, failures);
-        store.recordTick(report, toJson(report));
-        return report;
+        String json = toJson(report);
+        long seq = store.recordTick(report, json);
+        return new Recorded(report, seq, json);
     }
 
     /**

@@ -31,7 +31,9 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -61,6 +63,8 @@ public final class SqliteAdminReader implements AdminReader {
     private final int schemaVersion;
     private final EventSentences sentences;
     private boolean closed;
+    /** The leases of the last snapshot, by actor (confined to this reader's monitor). */
+    private Map<String, LeaseRow> lastLeases = Map.of();
 
     private SqliteAdminReader(Path file, Clock clock, ZoneId zone, Connection connection, int schemaVersion) {
         this.file = file;
@@ -157,8 +161,9 @@ public final class SqliteAdminReader implements AdminReader {
                 long lastSeq = scalar("SELECT coalesce(max(seq), 0) FROM fence_events");
                 long dataVersion = Migrator.pragma(connection, "data_version");
                 long lastToken = scalar("SELECT last_token FROM token_counter WHERE id = 1");
+                List<ProcessRow> processes = processes();
                 AdminSnapshot s = new AdminSnapshot(file, schemaVersion, dataVersion, clock.millis(), lastSeq,
-                        lastToken, leases(), processes(), assignments(), attempts(), messages(), lastTick());
+                        lastToken, leases(processes), processes, assignments(), attempts(), messages(), lastTick());
                 exec("COMMIT");
                 return s;
             } catch (SQLException | RuntimeException e) {
@@ -168,19 +173,56 @@ public final class SqliteAdminReader implements AdminReader {
         });
     }
 
-    private List<LeaseRow> leases() throws SQLException {
-        return query("SELECT a.id AS actor, l.process_identity, p.label AS p_label, p.pid AS p_pid, p.host AS p_host,"
-                + " l.token, l.ttl_ms, l.acquired_at, l.renewed_at, l.expires_at, l.renewals"
-                + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id"
-                + " LEFT JOIN processes p ON p.identity = l.process_identity ORDER BY a.id", rs -> {
-                    String holder = rs.getString("process_identity");
-                    if (holder == null) {
-                        return LeaseRow.free(rs.getString("actor"));
+    /**
+     * Every actor with its lease. The hot path of a busy console (10,000 actors are read on every
+     * change): no join to processes (holders come from the snapshot's own process rows, one query
+     * for any other), columns by index, and a row equal to the previous snapshot's is that same
+     * object, so the console's comparisons are mostly identity checks.
+     */
+    private List<LeaseRow> leases(List<ProcessRow> processes) throws SQLException {
+        Map<String, ProcessRef> holders = new HashMap<>();
+        for (ProcessRow p : processes) {
+            holders.put(p.process().identity(), p.process());
+        }
+        Map<String, LeaseRow> previous = lastLeases;
+        Map<String, LeaseRow> seen = new HashMap<>(Math.max(16, previous.size() * 2));
+        List<LeaseRow> out = new ArrayList<>(previous.size());
+        try (PreparedStatement ps = connection.prepareStatement("SELECT a.id, l.process_identity, l.token, l.ttl_ms,"
+                + " l.acquired_at, l.renewed_at, l.expires_at, l.renewals"
+                + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id ORDER BY a.id");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String actor = rs.getString(1);
+                String holder = rs.getString(2);
+                LeaseRow row;
+                if (holder == null) {
+                    row = LeaseRow.free(actor);
+                } else {
+                    ProcessRef ref = holders.get(holder);
+                    if (ref == null) {
+                        ref = processRef(holder);
+                        holders.put(holder, ref);
                     }
-                    return new LeaseRow(rs.getString("actor"), ref(rs, holder), rs.getLong("token"),
-                            rs.getLong("ttl_ms"), rs.getLong("acquired_at"), rs.getLong("renewed_at"),
-                            rs.getLong("expires_at"), rs.getLong("renewals"));
-                });
+                    row = new LeaseRow(actor, ref, rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
+                            rs.getLong(7), rs.getLong(8));
+                }
+                LeaseRow before = previous.get(actor);
+                if (row.equals(before)) {
+                    row = before;
+                }
+                seen.put(actor, row);
+                out.add(row);
+            }
+        }
+        lastLeases = seen;
+        return out;
+    }
+
+    /** A process the snapshot's process rows did not include (stopped long ago, or unknown). */
+    private ProcessRef processRef(String identity) throws SQLException {
+        List<ProcessRef> found = query("SELECT p.label AS p_label, p.pid AS p_pid, p.host AS p_host FROM processes p"
+                + " WHERE p.identity = ?", rs -> ref(rs, identity), identity);
+        return found.isEmpty() ? ProcessRef.unknown(identity) : found.get(0);
     }
 
     private List<ProcessRow> processes() throws SQLException {

@@ -1,0 +1,400 @@
+package dev.sovereign.console.bench;
+
+import dev.sovereign.console.fx.UiExecutor;
+import dev.sovereign.console.shell.ConsoleSettings;
+import dev.sovereign.console.shell.MainWindow;
+import dev.sovereign.console.shell.Page;
+import dev.sovereign.console.shell.ShellViewModel;
+import dev.sovereign.console.testing.SettableClock;
+import dev.sovereign.engine.Durability;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.lease.Lease;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+import java.util.prefs.Preferences;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * How much a refresh costs with 10,000 leases and 1,000,000 journal rows: the idle poll, a poll
+ * after one lease changed (the background read and the FX-thread apply, measured apart), and the
+ * longest time the FX thread is busy with one snapshot (apply + CSS + layout, which a pulse does) on
+ * each heavy page. Not a test: excluded from the default run (tag {@code benchmark}); run it with
+ * <pre>mvn -B -ntp -pl console-ui -am test -Dtest=ConsoleBenchmark -DexcludedGroups=none -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * Results go to {@code console-ui/target/benchmarks/console.txt}.
+ */
+@Tag("benchmark")
+@ExtendWith(ApplicationExtension.class)
+class ConsoleBenchmark {
+    static final int ACTORS = Integer.getInteger("bench.actors", 10_000);
+    static final int EVENTS = Integer.getInteger("bench.events", 1_000_000);
+    static final int HOLDERS = 10;
+    static final int IDLE_ROUNDS = 2_000;
+    static final int CHANGE_ROUNDS = Integer.getInteger("bench.rounds", 40);
+    static final List<Page> PAGES = java.util.Arrays.stream(System.getProperty("bench.pages",
+            "leases,timeline,runs,processes").split(",")).map(p -> Page.valueOf(p.toUpperCase(Locale.ROOT))).toList();
+
+    private final SettableClock clock = new SettableClock(System.currentTimeMillis());
+    private final List<Engine> engines = new ArrayList<>();
+    private final List<String> report = new ArrayList<>();
+    private final BenchUi ui = new BenchUi();
+    private Path dir;
+    private Path db;
+    private Stage stage;
+    private Preferences prefs;
+    private ShellViewModel vm;
+    private Scene scene;
+    private TimingReader reader;
+
+    /** A real reader that adds up the time spent in it (the first poll runs inside the attach callback). */
+    static final class TimingReader implements AdminReader {
+        private final AdminReader real;
+        volatile long nanos;
+
+        TimingReader(AdminReader real) {
+            this.real = real;
+        }
+
+        private <T> T timed(java.util.function.Supplier<T> call) {
+            long t0 = System.nanoTime();
+            try {
+                return call.get();
+            } finally {
+                nanos += System.nanoTime() - t0;
+            }
+        }
+
+        @Override
+        public Path database() {
+            return real.database();
+        }
+
+        @Override
+        public int schemaVersion() {
+            return real.schemaVersion();
+        }
+
+        @Override
+        public long dataVersion() {
+            return timed(real::dataVersion);
+        }
+
+        volatile long snapshotNanos;
+
+        @Override
+        public dev.sovereign.engine.admin.AdminSnapshot snapshot() {
+            long t0 = System.nanoTime();
+            try {
+                return timed(real::snapshot);
+            } finally {
+                snapshotNanos += System.nanoTime() - t0;
+            }
+        }
+
+        @Override
+        public List<dev.sovereign.engine.admin.JournalEntry> eventsSince(long afterSeq, int limit) {
+            return timed(() -> real.eventsSince(afterSeq, limit));
+        }
+
+        @Override
+        public List<dev.sovereign.engine.admin.JournalEntry> recentRejections(int limit) {
+            return timed(() -> real.recentRejections(limit));
+        }
+
+        @Override
+        public long exportJournalCsv(Path target, dev.sovereign.engine.admin.ExportProgress progress) {
+            return real.exportJournalCsv(target, progress);
+        }
+
+        @Override
+        public void close() {
+            real.close();
+        }
+    }
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (vm != null) {
+            WaitForAsyncUtils.waitForAsyncFx(60_000, vm::close);
+        }
+        engines.forEach(Engine::close);
+        if (prefs != null) {
+            prefs.removeNode();
+        }
+    }
+
+    /** The console's executor, split so each side can be timed: background work at once, UI work queued. */
+    static final class BenchUi implements UiExecutor {
+        final Queue<Runnable> queued = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public void onUi(Runnable action) {
+            queued.add(action);
+        }
+
+        @Override
+        public <T> void background(Callable<T> work, Consumer<T> onSuccess, Consumer<Throwable> onFailure) {
+            try {
+                T r = work.call();
+                queued.add(() -> onSuccess.accept(r));
+            } catch (Exception e) {
+                queued.add(() -> onFailure.accept(e));
+            }
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private void say(String line) {
+        report.add(line);
+        System.out.println(line);
+    }
+
+    @Test
+    void refreshCosts() throws Exception {
+        dir = Files.createTempDirectory("sovereign-console-bench-");
+        db = dir.resolve("bench.db");
+        List<Lease> leases = fill();
+
+        prefs = Preferences.userRoot().node("dev/sovereign/console-bench/" + UUID.randomUUID());
+        WaitForAsyncUtils.asyncFx(() -> {
+            vm = new ShellViewModel(new ConsoleSettings(prefs), ui, clock, ZoneOffset.UTC,
+                    p -> reader = new TimingReader(AdminReader.open(p, clock, ZoneOffset.UTC)), Duration.ZERO);
+            MainWindow window = new MainWindow(vm, () -> { });
+            scene = new Scene(window.create(), 1320, 820);
+            window.install(scene);
+            stage.setScene(scene);
+            stage.show();
+            vm.attach(db); // opens the reader synchronously; the first poll is queued
+        }).get();
+        long firstTotal = onFx(() -> { });
+        long firstRead = reader.nanos;
+        say(String.format(Locale.ROOT, "first attach, leases page: first poll read (snapshot, last %d events, newest"
+                + " rejections) %.1f ms; FX thread (apply + CSS + layout) %.1f ms, of which apply %.1f ms, CSS %.1f ms,"
+                + " layout %.1f ms", 5_000, firstRead / 1e6, (firstTotal - firstRead) / 1e6,
+                (applyNanos - firstRead) / 1e6, cssNanos / 1e6, layoutNanos / 1e6));
+
+        // Idle: data_version did not move.
+        long[] idleRead = new long[IDLE_ROUNDS];
+        long[] idleApply = new long[IDLE_ROUNDS];
+        for (int i = 0; i < IDLE_ROUNDS; i++) {
+            long t0 = System.nanoTime();
+            vm.pollNow();
+            idleRead[i] = System.nanoTime() - t0;
+            idleApply[i] = onFxNoLayout();
+        }
+        say("idle poll, poller thread (PRAGMA data_version + file check): " + stats(idleRead));
+        say("idle poll, FX thread (apply an unchanged result): " + stats(idleApply));
+
+        for (Page page : PAGES) {
+            WaitForAsyncUtils.asyncFx(() -> vm.pageProperty().set(page)).get();
+            onFx(() -> { });
+            long[] read = new long[CHANGE_ROUNDS];
+            long[] apply = new long[CHANGE_ROUNDS];
+            long[][] parts = new long[3][CHANGE_ROUNDS];
+            long[] snap = new long[CHANGE_ROUNDS];
+            for (int i = 0; i < CHANGE_ROUNDS; i++) {
+                Lease l = leases.get((i * 7919) % leases.size());
+                Engine holder = engines.get((i * 7919) % leases.size() % HOLDERS);
+                clock.advance(Duration.ofMillis(50));
+                holder.leases().renew(l.actor(), l.token(), Duration.ofMinutes(30));
+                long before = reader.snapshotNanos;
+                long t0 = System.nanoTime();
+                vm.pollNow();
+                read[i] = System.nanoTime() - t0;
+                snap[i] = reader.snapshotNanos - before;
+                apply[i] = onFx(() -> { });
+                parts[0][i] = applyNanos;
+                parts[1][i] = cssNanos;
+                parts[2][i] = layoutNanos;
+            }
+            say("one lease renewed, " + page.id() + " page shown — poller thread (snapshot + journal tail): "
+                    + stats(read));
+            say("one lease renewed, " + page.id() + " page shown — FX thread (apply + CSS + layout): " + stats(apply));
+            say("    of which: snapshot() " + stats(snap) + "; apply " + stats(parts[0]) + "; CSS " + stats(parts[1])
+                    + "; layout " + stats(parts[2]));
+        }
+
+        // Real life: every holder's heartbeat renews all its leases each second, so every row changes.
+        WaitForAsyncUtils.asyncFx(() -> vm.pageProperty().set(Page.LEASES)).get();
+        onFx(() -> { });
+        long[] allRead = new long[20];
+        long[] allApply = new long[20];
+        for (int i = 0; i < allRead.length; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            engines.forEach(Engine::heartbeatNow);
+            long t0 = System.nanoTime();
+            vm.pollNow();
+            allRead[i] = System.nanoTime() - t0;
+            allApply[i] = onFx(() -> { });
+        }
+        say("every lease renewed (one heartbeat of each holder), leases page — poller thread: " + stats(allRead));
+        say("every lease renewed (one heartbeat of each holder), leases page — FX thread (apply + CSS + layout): "
+                + stats(allApply));
+
+        long[] tick = new long[50];
+        for (int i = 0; i < tick.length; i++) {
+            clock.advance(Duration.ofMillis(100));
+            long now = clock.millis();
+            tick[i] = onFx(() -> vm.tick(now));
+        }
+        say("countdown tick (every 100 ms), leases page — FX thread (tick + CSS + layout): " + stats(tick));
+        WaitForAsyncUtils.asyncFx(() -> vm.pageProperty().set(Page.TIMELINE)).get();
+        long[] tickTimeline = new long[50];
+        for (int i = 0; i < tickTimeline.length; i++) {
+            clock.advance(Duration.ofMillis(100));
+            long now = clock.millis();
+            tickTimeline[i] = onFx(() -> vm.tick(now));
+        }
+        say("countdown tick (every 100 ms), timeline page — FX thread (tick + CSS + layout): " + stats(tickTimeline));
+
+        Path out = Path.of("target", "benchmarks", "console.txt");
+        Files.createDirectories(out.getParent());
+        List<String> all = new ArrayList<>();
+        all.add("# Console refresh benchmark, " + ACTORS + " leases, " + EVENTS + " journal rows");
+        all.add("# " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + ", "
+                + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
+                + System.getProperty("os.arch") + "; times: median / p95 / max");
+        all.addAll(report);
+        Files.write(out, all);
+    }
+
+    private long applyNanos;
+    private long cssNanos;
+    private long layoutNanos;
+
+    /**
+     * Runs the queued UI work and {@code extra}, then the scene's CSS and layout passes exactly as the
+     * next pulse would (only what became dirty); returns the FX-thread time. Rendering is not included:
+     * it runs on the render thread.
+     */
+    private long onFx(Runnable extra) throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> {
+            long t0 = System.nanoTime();
+            Runnable r;
+            while ((r = ui.queued.poll()) != null) {
+                r.run();
+            }
+            extra.run();
+            long t1 = System.nanoTime();
+            CSS_PASS.invoke(scene);
+            long t2 = System.nanoTime();
+            LAYOUT_PASS.invoke(scene);
+            long t3 = System.nanoTime();
+            applyNanos = t1 - t0;
+            cssNanos = t2 - t1;
+            layoutNanos = t3 - t2;
+            return t3 - t0;
+        }).get();
+    }
+
+    /** The pulse's own passes (JavaFX is on the class path, an unnamed module, so they are reachable). */
+    private static final java.lang.reflect.Method CSS_PASS = pass("doCSSPass");
+    private static final java.lang.reflect.Method LAYOUT_PASS = pass("doLayoutPass");
+
+    private static java.lang.reflect.Method pass(String name) {
+        try {
+            java.lang.reflect.Method m = Scene.class.getDeclaredMethod(name);
+            m.setAccessible(true);
+            return m;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private long onFxNoLayout() throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> {
+            long t0 = System.nanoTime();
+            Runnable r;
+            while ((r = ui.queued.poll()) != null) {
+                r.run();
+            }
+            return System.nanoTime() - t0;
+        }).get();
+    }
+
+    private static String stats(long[] nanos) {
+        long[] s = nanos.clone();
+        Arrays.sort(s);
+        return String.format(Locale.ROOT, "%s / %s / %s (n=%d)", ms(s[s.length / 2]), ms(s[(int) (s.length * 0.95)]),
+                ms(s[s.length - 1]), s.length);
+    }
+
+    private static String ms(long nanos) {
+        return nanos < 1_000_000 ? String.format(Locale.ROOT, "%.3f ms", nanos / 1e6)
+                : String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+    }
+
+    /** 10,000 actors, each leased by one of ten processes; 1,000,000 journal rows (1% rejections). */
+    private List<Lease> fill() throws IOException {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < HOLDERS; i++) {
+            engines.add(Engine.open(EngineConfig.forDatabase(db).clock(clock).heartbeat(false)
+                    .durability(Durability.NORMAL).processKind("worker").processLabel("worker " + (7100 + i)).build()));
+        }
+        Engine first = engines.get(0);
+        List<String> actors = new ArrayList<>();
+        for (int i = 0; i < ACTORS; i++) {
+            actors.add(String.format(Locale.ROOT, "actor-%05d", i));
+        }
+        actors.forEach(first.actors()::add);
+        List<Lease> leases = new ArrayList<>();
+        for (int i = 0; i < actors.size(); i++) {
+            leases.add(engines.get(i % HOLDERS).leases().acquire(actors.get(i), Duration.ofMinutes(30)));
+        }
+        // The journal's bulk: renewals with each lease's real token, and 1% refused writes that presented an
+        // older token (the grant of the current one is on the same resource, as in real life).
+        int perTx = 10_000;
+        long events = first.journal().lastSeq();
+        for (long done = events; done < EVENTS; done += perTx) {
+            long from = done;
+            clock.advance(Duration.ofMillis(100));
+            first.database().write(tx -> {
+                for (long i = from; i < from + perTx && i < EVENTS; i++) {
+                    Lease l = leases.get((int) (i % leases.size()));
+                    Engine holder = engines.get((int) (i % leases.size()) % HOLDERS);
+                    if (i % 100 == 99) {
+                        tx.journal(EventKind.REJECTED, "actor", l.actor(), l.actor(), holder.processIdentity(), null,
+                                Math.max(1, l.token() - 1), l.token(), "actor_lease_lost", "bench");
+                    } else {
+                        tx.journal(EventKind.LEASE_RENEWED, "actor", l.actor(), l.actor(), holder.processIdentity(),
+                                l.token(), null, null, null, "bench");
+                    }
+                }
+                return null;
+            });
+        }
+        say(String.format(Locale.ROOT, "fill: %d actors and leases, %d journal rows in %.1f s (file %d MB)", ACTORS,
+                first.journal().lastSeq(), (System.nanoTime() - t0) / 1e9, Files.size(db) / 1_000_000));
+        return leases;
+    }
+}

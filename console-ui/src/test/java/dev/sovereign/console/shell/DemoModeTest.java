@@ -1,0 +1,184 @@
+package dev.sovereign.console.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.console.ConsoleApp;
+import dev.sovereign.console.fx.FxUiExecutor;
+import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.admin.ProcessRow;
+import dev.sovereign.engine.lab.Demo;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.prefs.Preferences;
+import java.util.stream.Stream;
+import javafx.application.Application;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The demo as a newcomer gets it: the console started with no file runs real {@code sovereign worker}
+ * JVMs (children of this JVM) on a fresh database, their leases show up live, and closing the console
+ * — or stopping the demo — leaves no process behind.
+ */
+class DemoModeTest {
+    private static final int WAIT_S = 60;
+
+    @RegisterExtension
+    final ConsoleFixture fx = new ConsoleFixture();
+
+    @TempDir
+    Path demoFolder;
+
+    private final String prefsNode = "dev/sovereign/console-test/" + UUID.randomUUID();
+    private Application app;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (app != null) {
+            FxToolkit.cleanupApplication(app);
+        }
+        System.clearProperty(ConsoleApp.PREFERENCES_PROPERTY);
+        System.clearProperty(ShellViewModel.DEMO_FOLDER_PROPERTY);
+        Preferences.userRoot().node(prefsNode).removeNode();
+    }
+
+    /** This JVM's children running the CLI's worker on {@code database}: the demo's processes, found from outside. */
+    private static List<ProcessHandle> workersOn(Path database) {
+        return ProcessHandle.current().children().filter(ProcessHandle::isAlive).filter(p -> p.info().arguments()
+                .map(List::of).map(args -> args.contains("worker") && args.contains(database.toString()))
+                .orElse(false)).toList();
+    }
+
+    private static void await(String what, Callable<Boolean> condition) throws Exception {
+        try {
+            WaitForAsyncUtils.waitFor(WAIT_S, TimeUnit.SECONDS, condition);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("waited " + WAIT_S + " s for " + what, e);
+        }
+    }
+
+    private static Callable<Boolean> onFx(Callable<Boolean> condition) {
+        return () -> WaitForAsyncUtils.asyncFx(condition).get();
+    }
+
+    private Path theDemoDatabase() throws Exception {
+        await("a demo database", () -> demoDatabases().size() == 1);
+        return demoDatabases().get(0);
+    }
+
+    private List<Path> demoDatabases() throws IOException {
+        try (Stream<Path> files = Files.list(demoFolder)) {
+            return files.filter(p -> p.getFileName().toString().matches("demo-.*\\.db")).toList();
+        }
+    }
+
+    private static Set<Long> pids(List<ProcessHandle> handles) {
+        Set<Long> pids = new HashSet<>();
+        handles.forEach(h -> pids.add(h.pid()));
+        return pids;
+    }
+
+    @Test
+    void withNoFileTheConsoleRunsADemoOfRealWorkersAndClosingItLeavesNoProcessBehind() throws Exception {
+        System.setProperty(ConsoleApp.PREFERENCES_PROPERTY, prefsNode);
+        System.setProperty(ShellViewModel.DEMO_FOLDER_PROPERTY, demoFolder.toString());
+        FxToolkit.registerPrimaryStage();
+
+        app = FxToolkit.setupApplication(ConsoleApp.class);
+
+        Path db = theDemoDatabase();
+        await("five worker processes", () -> workersOn(db).size() == 5);
+        Set<Long> started = pids(workersOn(db));
+        assertThat(started).allSatisfy(pid -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true));
+        FxRobot robot = new FxRobot();
+        await("the demo attached", onFx(() -> robot.lookup("#demo-strip").query().isVisible()
+                && "Connected".equals(robot.lookup("#status-health").queryAs(Label.class).getText())));
+        for (String actor : Demo.ACTORS) {
+            await(actor + " hosted, live in the leases view", onFx(() -> robot.lookup("#state-" + actor).tryQuery()
+                    .map(n -> "live".equals(((Label) n).getText())).orElse(false)));
+        }
+        try (AdminReader reader = AdminReader.open(db, Clock.systemUTC(), ZoneId.systemDefault())) {
+            await("every lease held by a demo worker and a tick by this console's supervisor", () -> {
+                AdminSnapshot s = reader.snapshot();
+                Set<Long> holders = new HashSet<>();
+                s.leases().stream().filter(l -> !l.isFree()).map(LeaseRow::holder).forEach(h -> holders.add(h.pid()));
+                boolean consoleTicked = s.lastTick().map(t -> s.processes().stream()
+                        .filter(p -> p.process().identity().equals(t.process().identity()))
+                        .map(ProcessRow::kind).anyMatch("console"::equals)).orElse(false);
+                return s.leases().stream().noneMatch(LeaseRow::isFree) && started.containsAll(holders) && consoleTicked;
+            });
+        }
+        started.addAll(pids(workersOn(db))); // any the demo restarted meanwhile
+
+        FxToolkit.cleanupApplication(app); // what closing the window does: Application.stop()
+        app = null;
+
+        assertThat(started).allSatisfy(pid -> assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
+                .as("worker pid %d", pid).isEmpty());
+        assertThat(workersOn(db)).isEmpty();
+    }
+
+    @Test
+    void theWelcomePageStartsADemoAndStopDemoEndsItsProcesses() throws Exception {
+        FxRobot robot = new FxRobot();
+        Demo.Settings[] used = new Demo.Settings[1];
+        ShellViewModel[] vm = new ShellViewModel[1];
+        FxToolkit.registerPrimaryStage();
+        FxToolkit.setupStage(stage -> showWindow(stage, vm, used));
+        assertThat(robot.lookup("#welcome-demo").tryQuery()).isPresent();
+
+        robot.clickOn("#welcome-demo");
+
+        Path db = theDemoDatabase();
+        await("five worker processes", () -> workersOn(db).size() == 5);
+        Set<Long> started = pids(workersOn(db));
+        await("the demo strip", onFx(() -> robot.lookup("#demo-strip").query().isVisible()));
+        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].recentFiles().contains(db)).get())
+                .as("a demo is not a recent file").isFalse();
+        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].demo().startedPids()).get()).containsAll(started);
+
+        robot.clickOn("#demo-stop");
+
+        await("every worker gone", () -> started.stream().noneMatch(pid -> ProcessHandle.of(pid)
+                .map(ProcessHandle::isAlive).orElse(false)));
+        await("the welcome page again", onFx(() -> robot.lookup("#welcome").tryQuery().isPresent()
+                && !robot.lookup("#demo-strip").query().isVisible()));
+        WaitForAsyncUtils.waitForAsyncFx(30_000, vm[0]::close);
+        assertThat(used[0].chaosEvery()).isNull();
+    }
+
+    private void showWindow(Stage stage, ShellViewModel[] vm, Demo.Settings[] used) {
+        vm[0] = new ShellViewModel(fx.settings(), new FxUiExecutor(), Clock.systemUTC(), ZoneId.systemDefault(),
+                AdminReader::open, Duration.ofMillis(100), database -> dev.sovereign.engine.admin.OperatorActions
+                .open(database), () -> {
+                    used[0] = Demo.Settings.defaults(Demo.newDatabase(demoFolder, Clock.systemUTC())).withoutChaos();
+                    return Demo.start(used[0]);
+                });
+        MainWindow window = new MainWindow(vm[0], () -> { });
+        Scene scene = new Scene(window.create(), 1200, 760);
+        window.install(scene);
+        stage.setScene(scene);
+        stage.show();
+    }
+}
