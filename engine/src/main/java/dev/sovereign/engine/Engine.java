@@ -7,11 +7,13 @@ import dev.sovereign.engine.internal.sqlite.Heartbeat;
 import dev.sovereign.engine.internal.sqlite.SqliteActors;
 import dev.sovereign.engine.internal.sqlite.SqliteJournal;
 import dev.sovereign.engine.internal.sqlite.SqliteLeases;
+import dev.sovereign.engine.internal.sqlite.SqliteMailbox;
 import dev.sovereign.engine.internal.sqlite.SqliteProcesses;
 import dev.sovereign.engine.journal.Journal;
 import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.GrantLossListener;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.mailbox.Mailbox;
 import dev.sovereign.engine.process.Processes;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
@@ -40,6 +42,7 @@ public final class Engine implements AutoCloseable {
     private final SqliteLeases leases;
     private final SqliteJournal journal;
     private final SqliteProcesses processes;
+    private final SqliteMailbox mailbox;
     private final Heartbeat heartbeat;
     private final ScheduledExecutorService heartbeatThread;
     private volatile RuntimeException lastHeartbeatFailure;
@@ -56,6 +59,7 @@ public final class Engine implements AutoCloseable {
             this.leases = new SqliteLeases(db, grants);
             this.journal = new SqliteJournal(db);
             this.heartbeat = new Heartbeat(db, grants);
+            this.mailbox = new SqliteMailbox(db, grants, config.defaultTtl());
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -111,6 +115,11 @@ public final class Engine implements AutoCloseable {
 
     public Processes processes() {
         return processes;
+    }
+
+    /** The compare-and-set mailbox; claims default to {@link EngineConfig#defaultTtl()}. */
+    public Mailbox mailbox() {
+        return mailbox;
     }
 
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */
