@@ -1,5 +1,8 @@
 package dev.sovereign.engine.bench;
 
+import dev.sovereign.engine.Durability;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,6 +27,36 @@ import java.util.List;
  */
 final class LedgerHistory {
     static final long DAY_MS = 86_400_000L;
+    /** System property naming a ready history file that benchmarks copy instead of generating their own. */
+    static final String TEMPLATE_PROPERTY = "sovereign.bench.historyTemplate";
+    static final int JOURNAL_ROWS = 1_000_000;
+    static final int FINISHED_ATTEMPTS = 100_000;
+
+    /** Generates the standard history (1,000,000 journal rows, 100,000 finished attempts) once, under {@code work}. */
+    static Path template(Path work) throws SQLException, IOException {
+        Path dir = work.resolve("history-template");
+        BenchFiles.deleteRecursively(dir);
+        Files.createDirectories(dir);
+        Path file = BenchFiles.createEngineFile(dir, Durability.FULL);
+        new LedgerHistory(JOURNAL_ROWS, FINISHED_ATTEMPTS).writeInto(file, System.currentTimeMillis());
+        return file;
+    }
+
+    /**
+     * Puts the standard history at {@code dir/sovereign.db}: a copy of the template named by
+     * {@link #TEMPLATE_PROPERTY} when there is one, else freshly generated.
+     */
+    static Path standardHistoryIn(Path dir) throws SQLException, IOException {
+        Path file = dir.resolve("sovereign.db");
+        String template = System.getProperty(TEMPLATE_PROPERTY);
+        if (template != null && Files.isRegularFile(Path.of(template))) {
+            Files.copy(Path.of(template), file);
+            return file;
+        }
+        BenchFiles.createEngineFile(dir, Durability.FULL);
+        new LedgerHistory(JOURNAL_ROWS, FINISHED_ATTEMPTS).writeInto(file, System.currentTimeMillis());
+        return file;
+    }
 
     final int journalRows;
     final int finishedAttempts;
