@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
@@ -46,6 +47,7 @@ public final class Database implements AutoCloseable {
     private final long pauseMaxNanos;
     private final Durability durability;
     private final Connection connection;
+    private final StatementCache statements;
     private final ReentrantLock lock = new ReentrantLock(true);
     private volatile String processIdentity;
     private volatile boolean closed;
@@ -59,6 +61,7 @@ public final class Database implements AutoCloseable {
         this.pauseMaxNanos = config.busyRetryPauseMax().toNanos();
         this.durability = config.durability();
         this.connection = connection;
+        this.statements = new StatementCache(connection);
     }
 
     /**
@@ -173,7 +176,7 @@ public final class Database implements AutoCloseable {
                     throw translate(file, e, "begin a transaction on");
                 }
                 try {
-                    Tx tx = new Tx(this, connection, clock.millis());
+                    Tx tx = new Tx(this, statements, clock.millis());
                     T result = work.run(tx);
                     exec("COMMIT");
                     return result;
@@ -220,7 +223,7 @@ public final class Database implements AutoCloseable {
             long deadline = System.nanoTime() + busyBoundMs * 1_000_000L;
             while (true) {
                 try {
-                    return work.run(new Tx(this, connection, clock.millis()));
+                    return work.run(new Tx(this, statements, clock.millis()));
                 } catch (SQLException e) {
                     if (isBusy(e) && System.nanoTime() < deadline) {
                         pause();
@@ -245,9 +248,19 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /** Runs a transaction-control statement (BEGIN IMMEDIATE, COMMIT, ROLLBACK), prepared once. */
     private void exec(String sql) throws SQLException {
-        try (Statement s = connection.createStatement()) {
-            s.execute(sql);
+        PreparedStatement ps = statements.take(sql);
+        boolean completed = false;
+        try {
+            ps.executeUpdate();
+            completed = true;
+        } finally {
+            if (completed) {
+                statements.giveBack(sql, ps);
+            } else {
+                statements.discard(ps);
+            }
         }
     }
 
@@ -320,6 +333,7 @@ public final class Database implements AutoCloseable {
         try {
             if (!closed) {
                 closed = true;
+                statements.close();
                 connection.close();
             }
         } catch (SQLException ignored) {
