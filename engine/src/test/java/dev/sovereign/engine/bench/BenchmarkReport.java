@@ -132,6 +132,8 @@ public final class BenchmarkReport {
             history = Optional.of(LedgerHistory.template(work));
         }
 
+        log("counting WAL pages per operation");
+        Map<String, Double> walPages = WalCensus.take();
         List<Measured> measured = runJmh(settings, include, work, history);
         List<ContentionDriver.Result> contention = new ArrayList<>();
         if ("Contention".matches(include)) {
@@ -142,7 +144,7 @@ public final class BenchmarkReport {
         Instant finished = Instant.now();
 
         String md = new ReportWriter(settings, machine, loadBefore, loadAfter, started, finished, measured,
-                contention).render();
+                contention, walPages).render();
         Files.createDirectories(report.toAbsolutePath().getParent());
         Files.writeString(report, md);
         log("wrote " + report.toAbsolutePath());
