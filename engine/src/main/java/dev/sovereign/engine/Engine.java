@@ -9,12 +9,20 @@ import dev.sovereign.engine.internal.sqlite.SqliteJournal;
 import dev.sovereign.engine.internal.sqlite.SqliteLeases;
 import dev.sovereign.engine.internal.sqlite.SqliteMailbox;
 import dev.sovereign.engine.internal.sqlite.SqliteProcesses;
+import dev.sovereign.engine.internal.sqlite.SqliteRuns;
+import dev.sovereign.engine.internal.sqlite.SqliteSupervisor;
+import dev.sovereign.engine.internal.run.AssignmentRunner;
+import dev.sovereign.engine.internal.run.EngineSupervisor;
+import dev.sovereign.engine.internal.run.Workspaces;
 import dev.sovereign.engine.journal.Journal;
 import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.GrantLossListener;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Mailbox;
 import dev.sovereign.engine.process.Processes;
+import dev.sovereign.engine.provider.Providers;
+import dev.sovereign.engine.run.Runs;
+import dev.sovereign.engine.supervisor.Supervisor;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -44,9 +52,13 @@ public final class Engine implements AutoCloseable {
     private final SqliteProcesses processes;
     private final SqliteMailbox mailbox;
     private final Heartbeat heartbeat;
+    private final Providers providers = Providers.withBuiltIns();
+    private final Runs runs;
+    private final Supervisor supervisor;
     private final ScheduledExecutorService heartbeatThread;
     private volatile RuntimeException lastHeartbeatFailure;
     private volatile boolean closed;
+    private volatile boolean heartbeatSuspended;
 
     private Engine(EngineConfig config, boolean createIfMissing) {
         this.config = config;
@@ -60,6 +72,11 @@ public final class Engine implements AutoCloseable {
             this.journal = new SqliteJournal(db);
             this.heartbeat = new Heartbeat(db, grants);
             this.mailbox = new SqliteMailbox(db, grants, config.defaultTtl());
+            Workspaces workspaces = new Workspaces(config.dataDirectory());
+            boolean ignoreTerminalFence = Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE);
+            this.runs = new AssignmentRunner(new SqliteRuns(db, ignoreTerminalFence), leases, grants, providers,
+                    workspaces, config.defaultTtl());
+            this.supervisor = new EngineSupervisor(new SqliteSupervisor(db), mailbox, workspaces, config.clock(), identity);
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -122,6 +139,21 @@ public final class Engine implements AutoCloseable {
         return mailbox;
     }
 
+    /** Assignments, execution attempts and receipts; {@code runAssignment} runs one (SPEC section 6). */
+    public Runs runs() {
+        return runs;
+    }
+
+    /** The provider kinds this engine knows; embedders register their own here. */
+    public Providers providers() {
+        return providers;
+    }
+
+    /** The supervisor (SPEC section 10): {@code tick()} on demand, or wrap it in a {@code SupervisorLoop}. */
+    public Supervisor supervisor() {
+        return supervisor;
+    }
+
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */
     public void addGrantLossListener(GrantLossListener listener) {
         grants.addListener(listener);
@@ -144,8 +176,17 @@ public final class Engine implements AutoCloseable {
         return lastHeartbeatFailure;
     }
 
+    /**
+     * Suspends (or resumes) the background heartbeat, as a cooperative stand-in for SIGSTOP on
+     * platforms without it: while suspended, this process's leases and attempts are not renewed and
+     * expire like a paused process's would.
+     */
+    public void suspendHeartbeat(boolean suspended) {
+        this.heartbeatSuspended = suspended;
+    }
+
     private void scheduledBeat() {
-        if (closed) {
+        if (closed || heartbeatSuspended) {
             return;
         }
         try {

@@ -16,8 +16,9 @@ import java.util.Set;
  * table). Whatever the database did not renew is lost: it is dropped from {@link Grants} and the
  * listeners are told at once.
  *
- * <p>An attempt is renewed only while the actor lease it was bound to is still this process's: a
- * takeover of the actor therefore also ends the old holder's attempt at its next beat.
+ * <p>An attempt is renewed only while the actor lease it was bound to is still this process's and
+ * its assignment still points at it: a takeover of the actor, or a stolen fence, therefore also ends
+ * the old holder's attempt at its next beat (and its provider is cancelled).
  *
  * <p>Journal folding: a heartbeat renewal is journalled as {@code LEASE_RENEWED} at most once per
  * lease per {@link #RENEWAL_JOURNAL_FOLD_MS}; the lease row counts every renewal. See
@@ -107,6 +108,8 @@ public final class Heartbeat {
                         + " AND token IN (SELECT value FROM json_each(?))"
                         + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = execution_attempts.actor_id"
                         + " AND l.token = execution_attempts.lease_token AND l.process_identity = ?)"
+                        + " AND EXISTS (SELECT 1 FROM assignments a WHERE a.id = execution_attempts.assignment_id"
+                        + " AND a.current_attempt = execution_attempts.id)"
                         + " RETURNING id",
                 rs -> rs.getString(1), now, now, me, held.values().toString(), me);
         return new HashSet<>(renewed);

@@ -1,0 +1,308 @@
+package dev.sovereign.engine.internal.run;
+
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.internal.sqlite.Grants;
+import dev.sovereign.engine.internal.sqlite.SqliteRuns;
+import dev.sovereign.engine.internal.sqlite.SqliteRuns.Completion;
+import dev.sovereign.engine.lease.ActorLeases;
+import dev.sovereign.engine.lease.GrantLossListener;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.provider.Cancellation;
+import dev.sovereign.engine.provider.Job;
+import dev.sovereign.engine.provider.Outcome;
+import dev.sovereign.engine.provider.Provider;
+import dev.sovereign.engine.provider.ProviderResult;
+import dev.sovereign.engine.provider.Providers;
+import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.run.Receipt;
+import dev.sovereign.engine.run.RunResult;
+import dev.sovereign.engine.run.Runs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * {@link Runs} for one engine: the orchestration of SPEC section 6 (lease, attempt, workspace,
+ * provider, terminal write, files, release — in that order) over the ledger operations of
+ * {@link SqliteRuns}. Thread-safe.
+ */
+public final class AssignmentRunner implements Runs {
+    /** How long a cancelled provider may take to stop before the run stops waiting for it. */
+    static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
+    private static final long WAIT_SLICE_MS = 50;
+
+    private final SqliteRuns store;
+    private final ActorLeases leases;
+    private final Grants grants;
+    private final Providers providers;
+    private final Workspaces workspaces;
+    private final Duration defaultTtl;
+    /** actor → this engine's runs sharing its lease; guarded by itself. */
+    private final Map<String, LeaseUse> leaseUses = new HashMap<>();
+
+    public AssignmentRunner(SqliteRuns store, ActorLeases leases, Grants grants, Providers providers,
+                            Workspaces workspaces, Duration defaultTtl) {
+        this.store = store;
+        this.leases = leases;
+        this.grants = grants;
+        this.providers = providers;
+        this.workspaces = workspaces;
+        this.defaultTtl = defaultTtl;
+    }
+
+    /** The runs of this engine using one actor lease, and whether a run acquired it (so must release it). */
+    private static final class LeaseUse {
+        final long token;
+        final boolean acquiredByRuns;
+        int runs;
+
+        LeaseUse(long token, boolean acquiredByRuns) {
+            this.token = token;
+            this.acquiredByRuns = acquiredByRuns;
+        }
+    }
+
+    @Override
+    public Assignment assign(String actor, String providerSpec, String workspacePolicy) {
+        providers.validate(providerSpec);
+        return store.assign(actor, providerSpec, workspacePolicy);
+    }
+
+    @Override
+    public RunResult runAssignment(String assignmentId) {
+        return runAssignment(assignmentId, defaultTtl);
+    }
+
+    @Override
+    public RunResult runAssignment(String assignmentId, Duration ttl) {
+        long ttlMs = requireTtl(ttl);
+        // 1. Load and validate. Nothing is written.
+        Assignment assignment = store.loadRunnable(assignmentId);
+        Provider provider = providers.create(assignment.providerSpec());
+        workspaces.workspace(assignment.id());
+        // 2. The actor lease first. A live lease of another process refuses here (actor_lease_held):
+        //    the assignment stays as it is and the provider is never invoked.
+        Lease lease = useLease(assignment.actorId(), ttl);
+        boolean[] interrupted = {false};
+        try {
+            // 3. Attempt + RUNNING in one transaction that re-verifies the lease token.
+            Attempt attempt = store.startAttempt(assignment.id(), lease.token(), ttlMs);
+            return runAttempt(assignment, attempt, provider, interrupted);
+        } finally {
+            // 8. On every path after step 2.
+            unuseLease(assignment.actorId(), lease.token());
+            if (interrupted[0]) {
+                Thread.currentThread().interrupt(); // restored only now, after the run's last write
+            }
+        }
+    }
+
+    private RunResult runAttempt(Assignment assignment, Attempt attempt, Provider provider, boolean[] interrupted) {
+        Cancellation cancellation = new Cancellation();
+        GrantLossListener onLoss = lost -> {
+            boolean mine = ("actor".equals(lost.kind()) && lost.resourceId().equals(attempt.actorId())
+                    && lost.token() == attempt.leaseToken())
+                    || ("attempt".equals(lost.kind()) && lost.resourceId().equals(attempt.id())
+                    && lost.token() == attempt.token());
+            if (mine) {
+                cancellation.cancel("the " + ("actor".equals(lost.kind()) ? "actor lease (token " : "attempt (token ")
+                        + lost.token() + ") was lost");
+            }
+        };
+        // From now on the heartbeat renews the attempt with the lease (both are in Grants), and a
+        // refused renewal of either cancels the provider (step 5).
+        grants.addListener(onLoss);
+        grants.holdAttempt(attempt.id(), attempt.token());
+        try {
+            // 4. Only now the workspace.
+            Path ws;
+            try {
+                ws = workspaces.prepare(assignment.id());
+            } catch (Refusal r) {
+                endWithoutProvider(attempt, r.category().code(), r.getMessage());
+                throw r;
+            } catch (UncheckedIOException e) {
+                endWithoutProvider(attempt, "workspace_error", e.getMessage());
+                throw e;
+            }
+            // 5. The provider, on its own thread, cancelled when a grant is lost.
+            Job job = new Job(assignment.id(), attempt.id(), attempt.token(), attempt.actorId(), ws,
+                    ws.resolve(Workspaces.OUTPUT), cancellation);
+            ProviderResult result = invoke(provider, job, interrupted);
+            // 6. The terminal write: one fenced UPDATE; a refusal rolls back everything and is journalled.
+            Completion done = store.finish(attempt, result.outcome(),
+                    result.outcome() == Outcome.FAILED ? Optional.ofNullable(result.failureCategory())
+                            .orElse("provider_failed") : null,
+                    true, result.summary());
+            // 7. Only after the commit: the receipt file and the reclaim.
+            return afterCommit(done, ws);
+        } finally {
+            grants.dropAttempt(attempt.id());
+            grants.removeListener(onLoss);
+        }
+    }
+
+    /** Ends a run whose workspace could not be prepared as FAILED (fenced like any terminal write). */
+    private void endWithoutProvider(Attempt attempt, String category, String why) {
+        store.finish(attempt, Outcome.FAILED, category, true,
+                "the provider was not invoked: the workspace could not be prepared (" + why + ")");
+    }
+
+    private RunResult afterCommit(Completion done, Path ws) {
+        List<String> warnings = new ArrayList<>();
+        Path receiptFile = null;
+        if (workspaces.isPlainDirectory(ws)) {
+            try {
+                receiptFile = workspaces.writeReceipt(ws, done.assignment(), done.receipt());
+            } catch (IOException e) {
+                warnings.add("could not write the receipt file in " + ws + ": " + e.getMessage());
+            }
+            try {
+                workspaces.reclaim(ws, done.assignment().workspacePolicy());
+            } catch (IOException e) {
+                warnings.add("could not reclaim the workspace " + ws + ": " + e.getMessage());
+            }
+        } else {
+            warnings.add("the workspace " + ws + " is no longer a plain directory; left untouched");
+        }
+        return new RunResult(done.assignment(), done.attempt(), done.receipt(), ws, receiptFile, warnings);
+    }
+
+    /**
+     * Runs the provider on its own thread and waits for it. A cancellation (lost grant) interrupts
+     * it; a provider that ignores cancellation is waited for at most {@link #CANCEL_GRACE}. An
+     * interrupt of the calling thread cancels the provider too; it is remembered in
+     * {@code callerInterrupted} and restored by the caller once the run's writes are done.
+     */
+    private static ProviderResult invoke(Provider provider, Job job, boolean[] callerInterrupted) {
+        FutureTask<ProviderResult> task = new FutureTask<>(() -> provider.run(job));
+        Thread thread = new Thread(task, "sovereign-provider-" + job.attemptId());
+        thread.setDaemon(true);
+        job.cancellation().onCancel(thread::interrupt);
+        thread.start();
+        long cancelledAt = 0;
+        while (true) {
+            try {
+                ProviderResult r = task.get(WAIT_SLICE_MS, TimeUnit.MILLISECONDS);
+                return r != null ? r : ProviderResult.failed("provider_error", "the provider returned no result");
+            } catch (TimeoutException e) {
+                if (job.cancellation().isCancelled()) {
+                    cancelledAt = cancelledAt == 0 ? System.nanoTime() : cancelledAt;
+                    if (System.nanoTime() - cancelledAt > CANCEL_GRACE.toNanos()) {
+                        return ProviderResult.cancelled(job.cancellation().reason().orElse("cancelled")
+                                + "; the provider did not stop within " + CANCEL_GRACE.toSeconds() + " s");
+                    }
+                }
+            } catch (InterruptedException e) {
+                callerInterrupted[0] = true;
+                job.cancellation().cancel("the run was interrupted");
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (job.cancellation().isCancelled() || cause instanceof InterruptedException) {
+                    return ProviderResult.cancelled(job.cancellation().reason().orElse("interrupted"));
+                }
+                return ProviderResult.failed("provider_error", "the provider failed: " + cause);
+            }
+        }
+    }
+
+    // ---- the actor lease, shared by this engine's runs of one actor ----
+
+    private Lease useLease(String actor, Duration ttl) {
+        synchronized (leaseUses) {
+            Lease before = grants.lease(actor);
+            Lease lease = leases.acquireOrRenew(actor, ttl);
+            LeaseUse use = leaseUses.get(actor);
+            if (use == null || use.token != lease.token()) {
+                boolean heldBefore = before != null && before.token() == lease.token();
+                use = new LeaseUse(lease.token(), !heldBefore);
+                leaseUses.put(actor, use);
+            }
+            use.runs++;
+            return lease;
+        }
+    }
+
+    private void unuseLease(String actor, long token) {
+        synchronized (leaseUses) {
+            LeaseUse use = leaseUses.get(actor);
+            if (use == null || use.token != token) {
+                return;
+            }
+            use.runs--;
+            if (use.runs == 0) {
+                leaseUses.remove(actor);
+                if (use.acquiredByRuns) {
+                    leases.release(actor, token);
+                }
+            }
+        }
+    }
+
+    private static long requireTtl(Duration ttl) {
+        if (ttl == null || ttl.isNegative() || ttl.isZero() || ttl.compareTo(Duration.ofDays(365)) > 0) {
+            throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "A run TTL must be a positive duration of at most"
+                    + " 365 days, got " + ttl + ".").build();
+        }
+        return ttl.toMillis();
+    }
+
+    // ---- operator actions and reads ----
+
+    @Override
+    public Assignment retry(String assignmentId) {
+        return store.retry(assignmentId);
+    }
+
+    @Override
+    public Assignment acknowledge(String assignmentId) {
+        return store.acknowledge(assignmentId);
+    }
+
+    @Override
+    public Attempt stealFence(String assignmentId) {
+        return store.stealFence(assignmentId);
+    }
+
+    @Override
+    public Optional<Assignment> get(String assignmentId) {
+        return store.get(assignmentId);
+    }
+
+    @Override
+    public List<Assignment> list() {
+        return store.list();
+    }
+
+    @Override
+    public List<Assignment> runnable(String actor, int limit) {
+        return store.runnable(actor, limit);
+    }
+
+    @Override
+    public List<Attempt> attempts(String assignmentId) {
+        return store.attempts(assignmentId);
+    }
+
+    @Override
+    public Optional<Receipt> receipt(String assignmentId) {
+        return store.receipt(assignmentId);
+    }
+
+    @Override
+    public Path workspace(String assignmentId) {
+        return workspaces.workspace(assignmentId);
+    }
+}

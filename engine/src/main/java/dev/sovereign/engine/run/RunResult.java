@@ -1,0 +1,25 @@
+package dev.sovereign.engine.run;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What {@link Runs#runAssignment} committed: the assignment in its terminal state, the attempt that
+ * wrote it, the receipt, and where the workspace and receipt file are. Immutable.
+ *
+ * @param receiptFile the receipt file ({@code <workspace>/<attempt>.receipt.json}), or null if it could not
+ *     be written
+ * @param warnings    problems of the file work after the commit (receipt file, workspace reclaim); the
+ *     ledger is canonical regardless
+ */
+public record RunResult(
+        Assignment assignment,
+        Attempt attempt,
+        Receipt receipt,
+        Path workspace,
+        Path receiptFile,
+        List<String> warnings) {
+    public RunResult {
+        warnings = List.copyOf(warnings);
+    }
+}
