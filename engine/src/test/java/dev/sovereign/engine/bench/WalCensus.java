@@ -77,6 +77,13 @@ final class WalCensus {
                     Claim claim = e.mailbox().claim(m, "worker", Duration.ofMinutes(5));
                     e.mailbox().complete(m, claim.token());
                 }));
+                e.actors().add("runner");
+                double assign = WalFrames.perOperation(e, 50,
+                        () -> e.runs().assign("runner", "scripted:ms=0,outcome=completed"));
+                double assignAndRun = WalFrames.perOperation(e, 50, () -> e.runs().runAssignment(
+                        e.runs().assign("runner", "scripted:ms=0,outcome=completed").id()));
+                out.put("runAssignment, scripted provider 0 ms", assignAndRun - assign);
+                out.put(BenchmarkReport.IDLE_TICK, WalFrames.perOperation(e, 50, e.supervisor()::tick));
             }
             for (int leases : new int[] {100, 1000}) {
                 Path hbDir = dir.resolve("heartbeat-" + leases);

@@ -5,7 +5,10 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.supervisor.TickReport;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -33,9 +36,23 @@ public class SupervisorTickBenchmark {
     public void setUp() throws SQLException, IOException {
         dir = BenchFiles.freshDirectory();
         Path file = LedgerHistory.standardHistoryIn(dir);
+        try (Connection c = BenchFiles.plainConnection(file, durability); Statement s = c.createStatement()) {
+            requireAtLeast(s, "SELECT count(*) FROM fence_events", LedgerHistory.JOURNAL_ROWS);
+            requireAtLeast(s, "SELECT count(*) FROM execution_attempts WHERE state = 'DONE'",
+                    LedgerHistory.FINISHED_ATTEMPTS);
+        }
         engine = BenchFiles.openEngine(file, durability);
         for (int i = 0; i < 100; i++) {
             engine.leases().acquire(LedgerHistory.actor(i), Duration.ofDays(1));
+        }
+    }
+
+    private static void requireAtLeast(Statement s, String sql, long expected) throws SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            if (rs.getLong(1) < expected) {
+                throw new IllegalStateException(sql + " gave " + rs.getLong(1) + ", expected at least " + expected);
+            }
         }
     }
 
