@@ -3,7 +3,6 @@ package dev.sovereign.engine.bench;
 import dev.sovereign.engine.Durability;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -242,9 +241,8 @@ public final class BenchmarkReport {
                     run("free", "-h").stripTrailing(),
                     tmp,
                     run("df", "-T", tmp).stripTrailing(),
-                    System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + ", "
-                            + ManagementFactory.getRuntimeMXBean().getInputArguments().size() + " JVM flags on the driver;"
-                            + " JMH forks run with -Xmx1g",
+                    System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                            + "; JMH forks run with -Xmx1g, contention workers with -Xmx256m",
                     System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                             + System.getProperty("os.arch"),
                     sqliteVersion());
