@@ -83,7 +83,8 @@ public final class Engine implements AutoCloseable {
         }
         if (config.heartbeat()) {
             heartbeatThread = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "sovereign-heartbeat-" + identity.substring(0, 13));
+                Thread t = new Thread(r, "sovereign-heartbeat-"
+                        + identity.substring(0, Math.min(13, identity.length())));
                 t.setDaemon(true);
                 return t;
             });

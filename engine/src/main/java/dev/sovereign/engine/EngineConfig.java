@@ -3,7 +3,6 @@ package dev.sovereign.engine;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -220,11 +219,17 @@ public final class EngineConfig {
             return this;
         }
 
+        /**
+         * Validates every value and freezes them.
+         *
+         * @throws IllegalArgumentException naming the first bad value: a missing database, clock or
+         *     durability; a duration outside 1 ms to 365 days; a blank process kind; a malformed actAs
+         */
         public EngineConfig build() {
-            Objects.requireNonNull(database, "database must not be null");
+            require(database != null, "database must not be null");
             require(clock != null, "clock must not be null");
             require(durability != null, "durability must not be null");
-            requirePositive("busyBound", busyBound);
+            requireMillis("busyBound", busyBound);
             require(sqliteBusyTimeout != null && !sqliteBusyTimeout.isNegative()
                             && sqliteBusyTimeout.compareTo(Duration.ofSeconds(10)) <= 0,
                     "sqliteBusyTimeout must be between 0 and 10 s, got " + sqliteBusyTimeout);
@@ -233,16 +238,18 @@ public final class EngineConfig {
             require(busyRetryPauseMax != null && busyRetryPauseMax.compareTo(busyRetryPauseMin) >= 0
                             && !busyRetryPauseMax.isZero() && busyRetryPauseMax.compareTo(Duration.ofSeconds(1)) <= 0,
                     "busyRetryPause max must be positive, at most 1 s and not below min, got " + busyRetryPauseMax);
-            requirePositive("heartbeatInterval", heartbeatInterval);
-            requirePositive("defaultTtl", defaultTtl);
+            requireMillis("heartbeatInterval", heartbeatInterval);
+            requireMillis("defaultTtl", defaultTtl);
             require(processKind != null && !processKind.isBlank(), "processKind must not be blank");
             require(actAs == null || isValidProcessIdentity(actAs),
                     "actAs must look like proc_<letters, digits, - or _>, got '" + actAs + "'");
             return new EngineConfig(this);
         }
 
-        private static void requirePositive(String name, Duration d) {
-            require(d != null && !d.isNegative() && !d.isZero(), name + " must be a positive duration, got " + d);
+        /** Stored and compared in whole milliseconds: under 1 ms would be 0, over a year overflows nothing useful. */
+        private static void requireMillis(String name, Duration d) {
+            require(d != null && d.compareTo(Duration.ofMillis(1)) >= 0 && d.compareTo(Duration.ofDays(365)) <= 0,
+                    name + " must be a duration from 1 ms to 365 days, got " + d);
         }
 
         private static void require(boolean ok, String message) {

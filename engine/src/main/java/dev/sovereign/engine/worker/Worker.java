@@ -172,7 +172,8 @@ public final class Worker implements Runnable {
         say("running", a.id(), null, a.providerSpec());
         try {
             RunResult r = engine.runs().runAssignment(a.id(), ttl);
-            say("ran", a.id(), r.attempt().token(), r.assignment().state() + " (" + r.receipt().status()
+            say("ran", a.id(), r.attempt().token(), r.assignment().state() + " (receipt "
+                    + r.receipt().status().name().toLowerCase(java.util.Locale.ROOT)
                     + (r.receipt().failureCategory() == null ? "" : ", " + r.receipt().failureCategory()) + ")");
         } catch (Refusal r) {
             say("refused", a.id(), r.presentedToken(), r.category().code() + ": " + r.getMessage());

@@ -110,27 +110,32 @@ class LedgerInvariantsTest {
 
     @Test
     void processesOpeningAFreshFileTogetherMigrateItExactlyOnce() throws Exception {
-        int n = 4;
-        CyclicBarrier barrier = new CyclicBarrier(n);
+        int n = 6;
         ExecutorService pool = Executors.newFixedThreadPool(n);
-        List<Future<String>> ids = new ArrayList<>();
         try {
-            for (int i = 0; i < n; i++) {
-                ids.add(pool.submit(() -> {
-                    barrier.await(30, TimeUnit.SECONDS);
-                    return temp.open(clock).processIdentity();
-                }));
-            }
-            for (Future<String> f : ids) {
-                assertThat(f.get(60, TimeUnit.SECONDS)).startsWith("proc_");
+            for (int round = 0; round < 15; round++) {
+                java.nio.file.Path file = temp.dir().resolve("fresh-" + round + ".db");
+                CyclicBarrier barrier = new CyclicBarrier(n);
+                List<Future<String>> ids = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    ids.add(pool.submit(() -> {
+                        barrier.await(30, TimeUnit.SECONDS);
+                        return temp.open(dev.sovereign.engine.EngineConfig.forDatabase(file).clock(clock)
+                                .heartbeat(false).build()).processIdentity();
+                    }));
+                }
+                for (Future<String> f : ids) {
+                    assertThat(f.get(60, TimeUnit.SECONDS)).startsWith("proc_");
+                }
+                try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                     Statement s = c.createStatement()) {
+                    assertThat(s.executeQuery("SELECT count(*) FROM token_counter").getInt(1)).isEqualTo(1);
+                    assertThat(s.executeQuery("SELECT count(*) FROM processes").getInt(1)).isEqualTo(n);
+                    assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(1);
+                }
             }
         } finally {
             pool.shutdownNow();
-        }
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
-            assertThat(s.executeQuery("SELECT count(*) FROM token_counter").getInt(1)).isEqualTo(1);
-            assertThat(s.executeQuery("SELECT count(*) FROM processes").getInt(1)).isEqualTo(n);
         }
     }
 

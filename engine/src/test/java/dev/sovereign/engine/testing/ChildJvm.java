@@ -21,10 +21,16 @@ public final class ChildJvm {
     }
 
     public static ProcessBuilder builder(Class<?> main, String... args) {
+        return builder(List.of(), main, args);
+    }
+
+    /** A child JVM with extra JVM options ({@code -Dname=value}, {@code -Xmx...}) before the main class. */
+    public static ProcessBuilder builder(List<String> jvmOptions, Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xshare:auto");
         cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(classpath());
         cmd.add(main.getName());

@@ -252,8 +252,8 @@ public final class AssignmentRunner implements Runs {
     }
 
     private static long requireTtl(Duration ttl) {
-        if (ttl == null || ttl.isNegative() || ttl.isZero() || ttl.compareTo(Duration.ofDays(365)) > 0) {
-            throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "A run TTL must be a positive duration of at most"
+        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0 || ttl.compareTo(Duration.ofDays(365)) > 0) {
+            throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "A run TTL must be a duration from 1 ms to"
                     + " 365 days, got " + ttl + ".").build();
         }
         return ttl.toMillis();

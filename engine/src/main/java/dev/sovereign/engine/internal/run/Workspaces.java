@@ -10,6 +10,7 @@ import dev.sovereign.engine.run.Receipt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +67,12 @@ public final class Workspaces {
             for (Path dir : new Path[] {runsRoot(), ws, ws.resolve(OUTPUT)}) {
                 requirePlainDirectoryOrAbsent(assignmentId, dir);
                 if (!Files.exists(dir, NOFOLLOW_LINKS)) {
-                    Files.createDirectory(dir);
+                    try {
+                        Files.createDirectory(dir);
+                    } catch (FileAlreadyExistsException raced) {
+                        // another run (or process) created it meanwhile: fine if it is a plain directory
+                        requirePlainDirectoryOrAbsent(assignmentId, dir);
+                    }
                 }
             }
         } catch (IOException e) {

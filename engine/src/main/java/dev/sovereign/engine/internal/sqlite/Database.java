@@ -38,6 +38,7 @@ import org.sqlite.SQLiteException;
 public final class Database implements AutoCloseable {
     /** 'SOVR': marks a file as ours in {@code PRAGMA application_id}. */
     public static final int APPLICATION_ID = 0x534F5652;
+    static final int DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 50;
 
     private final Path file;
     private final Clock clock;
@@ -102,6 +103,11 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /** A connection with the default SQLite busy wait (50 ms), for readers outside an engine. */
+    static Connection connect(Path file, Durability durability) {
+        return connect(file, DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
+    }
+
     static Connection connect(Path file, int sqliteBusyTimeoutMs) {
         try {
             Properties p = new Properties();
@@ -121,7 +127,15 @@ public final class Database implements AutoCloseable {
     /** Applies the connection pragmas that need a valid SQLite file (called by the migrator). */
     void applyPragmas() throws SQLException {
         try (Statement s = connection.createStatement()) {
-            s.execute("PRAGMA journal_mode = WAL");
+            // Switching to WAL takes an exclusive lock; once the file is in WAL mode it stays so, and
+            // reading the mode needs no lock at all.
+            String mode;
+            try (java.sql.ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
+                mode = rs.next() ? rs.getString(1) : "";
+            }
+            if (!"wal".equalsIgnoreCase(mode)) {
+                s.execute("PRAGMA journal_mode = WAL");
+            }
             s.execute("PRAGMA synchronous = " + durability.name());
         }
     }
@@ -272,6 +286,11 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    long busyBoundMillis() {
+        return busyBoundMs;
+    }
+
+    /** The configured pause between two attempts at a busy transaction (decision 0501). */
     private void pause() {
         long nanos = pauseMinNanos == pauseMaxNanos ? pauseMinNanos
                 : ThreadLocalRandom.current().nextLong(pauseMinNanos, pauseMaxNanos + 1);
@@ -279,6 +298,19 @@ public final class Database implements AutoCloseable {
         if (Thread.currentThread().isInterrupted()) {
             throw new StorageException(Problem.BUSY, null, "Interrupted while waiting for the database lock.",
                     new InterruptedException());
+        }
+    }
+
+    /**
+     * The default 1-14 ms pause, for waits outside a {@link Database}'s transactions (the migrator
+     * before the engine exists, the admin reader's own connection).
+     */
+    static void pauseBriefly() {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 15));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException(Problem.BUSY, null, "Interrupted while waiting for the database lock.", e);
         }
     }
 

@@ -26,13 +26,14 @@ public final class Grants {
         leases.put(lease.actor(), lease);
     }
 
+    /** The lease this engine believes it holds for {@code actor}, or null (also for a null actor). */
     public Lease lease(String actor) {
-        return leases.get(actor);
+        return actor == null ? null : leases.get(actor);
     }
 
     /** Forgets a lease if it is still the one with {@code token}. */
     public boolean dropLease(String actor, long token) {
-        Lease l = leases.get(actor);
+        Lease l = lease(actor);
         return l != null && l.token() == token && leases.remove(actor, l);
     }
 

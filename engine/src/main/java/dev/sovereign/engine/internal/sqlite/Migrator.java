@@ -33,16 +33,29 @@ final class Migrator {
         this.db = db;
     }
 
+    /**
+     * Checks, sets the pragmas and applies what is missing. Busy (another process is opening or
+     * migrating the same file) is retried, like every write, until the busy bound; each step is
+     * idempotent, so a retry starts over safely.
+     */
     void migrate() {
         Connection c = db.connection();
-        try {
-            checkOwnership(c);
-            db.applyPragmas();
-            for (int version = 1; version <= LATEST; version++) {
-                apply(c, version);
+        long deadline = System.nanoTime() + db.busyBoundMillis() * 1_000_000L;
+        while (true) {
+            try {
+                checkOwnership(c);
+                db.applyPragmas();
+                for (int version = 1; version <= LATEST; version++) {
+                    apply(c, version);
+                }
+                return;
+            } catch (SQLException e) {
+                if (Database.isBusy(e) && System.nanoTime() < deadline) {
+                    Database.pauseBriefly();
+                    continue;
+                }
+                throw Database.translate(db.file(), e, "open");
             }
-        } catch (SQLException e) {
-            throw Database.translate(db.file(), e, "open");
         }
     }
 

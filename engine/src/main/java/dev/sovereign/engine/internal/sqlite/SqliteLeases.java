@@ -223,14 +223,15 @@ public final class SqliteLeases implements ActorLeases {
 
     /**
      * Fails closed on a lease row the engine cannot have written: a token the counter never minted,
-     * or an expiry beyond what its TTL allows.
+     * or an expiry beyond what its TTL allows. A renewal stamped before the acquisition is NOT
+     * corruption: the holder's clock stepped back between the two (docs/decisions/0600).
      */
     static void requireSane(Tx tx, Lease l) throws SQLException {
         long last = tx.lastToken();
         String problem = null;
         if (l.token() <= 0 || l.token() > last) {
             problem = "its token " + l.token() + " was never issued by the counter (last issued " + last + ")";
-        } else if (l.ttlMs() <= 0 || l.expiresAt() > l.renewedAt() + l.ttlMs() || l.renewedAt() < l.acquiredAt()) {
+        } else if (l.ttlMs() <= 0 || l.expiresAt() > l.renewedAt() + l.ttlMs()) {
             problem = "its expiry " + l.expiresAt() + " is impossible for a " + l.ttlMs() + " ms lease renewed at "
                     + l.renewedAt();
         }
@@ -242,8 +243,9 @@ public final class SqliteLeases implements ActorLeases {
     }
 
     static long ttlMillis(Duration ttl) {
-        if (ttl == null || ttl.isNegative() || ttl.isZero()) {
-            throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be a positive duration, got " + ttl + ".").build();
+        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be a positive duration of at least 1 ms, got " + ttl
+                    + ".").build();
         }
         if (ttl.compareTo(Duration.ofDays(365)) > 0) {
             throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be at most 365 days, got " + ttl + ".").build();

@@ -387,8 +387,9 @@ public final class SqliteMailbox implements Mailbox {
     }
 
     static long claimTtlMillis(Duration ttl) {
-        if (ttl == null || ttl.isNegative() || ttl.isZero()) {
-            throw Refusal.of(INVALID_ARGUMENT, "A claim TTL must be a positive duration, got " + ttl + ".").build();
+        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "A claim TTL must be a positive duration of at least 1 ms, got " + ttl
+                    + ".").build();
         }
         if (ttl.compareTo(Duration.ofDays(365)) > 0) {
             throw Refusal.of(INVALID_ARGUMENT, "A claim TTL must be at most 365 days, got " + ttl + ".").build();

@@ -124,24 +124,29 @@ public final class Tx {
     private PreparedStatement prepare(String sql, Object... args) throws SQLException {
         PreparedStatement ps = statements.take(sql);
         try {
-            for (int i = 0; i < args.length; i++) {
-                Object a = args[i];
-                if (a == null) {
-                    ps.setNull(i + 1, Types.NULL);
-                } else if (a instanceof Long l) {
-                    ps.setLong(i + 1, l);
-                } else if (a instanceof Integer n) {
-                    ps.setInt(i + 1, n);
-                } else if (a instanceof Boolean b) {
-                    ps.setInt(i + 1, b ? 1 : 0);
-                } else {
-                    ps.setString(i + 1, a.toString());
-                }
-            }
+            bind(ps, args);
             return ps;
         } catch (SQLException | RuntimeException e) {
             statements.discard(ps);
             throw e;
+        }
+    }
+
+    /** Binds positional arguments: null, Long, Integer, Boolean (as 0/1) or anything else as text. */
+    static void bind(PreparedStatement ps, Object... args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            Object a = args[i];
+            if (a == null) {
+                ps.setNull(i + 1, Types.NULL);
+            } else if (a instanceof Long l) {
+                ps.setLong(i + 1, l);
+            } else if (a instanceof Integer n) {
+                ps.setInt(i + 1, n);
+            } else if (a instanceof Boolean b) {
+                ps.setInt(i + 1, b ? 1 : 0);
+            } else {
+                ps.setString(i + 1, a.toString());
+            }
         }
     }
 

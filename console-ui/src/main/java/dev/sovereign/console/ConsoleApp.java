@@ -1,0 +1,59 @@
+package dev.sovereign.console;
+
+import dev.sovereign.console.fx.FxTicker;
+import dev.sovereign.console.fx.FxUiExecutor;
+import dev.sovereign.console.ledger.LedgerPoller;
+import dev.sovereign.console.shell.ConsoleSettings;
+import dev.sovereign.console.shell.LaunchArguments;
+import dev.sovereign.console.shell.MainWindow;
+import dev.sovereign.console.shell.ShellViewModel;
+import dev.sovereign.engine.admin.AdminReader;
+import java.time.Clock;
+import java.time.ZoneId;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+
+/**
+ * The desktop console: attaches to the database named on the command line, or shows the welcome page.
+ * The system property {@value #PREFERENCES_PROPERTY} names another preferences node (tests use a
+ * throw-away one so they never touch the user's recent files or theme).
+ */
+public final class ConsoleApp extends Application {
+    public static final String PREFERENCES_PROPERTY = "sovereign.console.preferences";
+
+    private ShellViewModel vm;
+    private FxTicker ticker;
+
+    @Override
+    public void start(Stage stage) {
+        Clock clock = Clock.systemUTC();
+        String node = System.getProperty(PREFERENCES_PROPERTY);
+        ConsoleSettings settings = node == null ? ConsoleSettings.forUser()
+                : new ConsoleSettings(java.util.prefs.Preferences.userRoot().node(node));
+        vm = new ShellViewModel(settings, new FxUiExecutor(), clock, ZoneId.systemDefault(),
+                AdminReader::open, LedgerPoller.DEFAULT_INTERVAL);
+        MainWindow window = new MainWindow(vm, Platform::exit);
+        Scene scene = new Scene(window.create(), 1320, 820);
+        window.install(scene);
+        ticker = new FxTicker(clock, vm::tick);
+        ticker.start();
+        stage.setTitle("Sovereign console");
+        vm.attachedProperty().addListener((obs, o, p) ->
+                stage.setTitle(p == null ? "Sovereign console" : p.getFileName() + " \u2014 Sovereign console"));
+        stage.setScene(scene);
+        stage.show();
+        LaunchArguments.database(getParameters().getRaw()).ifPresent(vm::attach);
+    }
+
+    @Override
+    public void stop() {
+        if (ticker != null) {
+            ticker.stop();
+        }
+        if (vm != null) {
+            vm.close();
+        }
+    }
+}

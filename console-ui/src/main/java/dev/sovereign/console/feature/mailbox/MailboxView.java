@@ -1,0 +1,103 @@
+package dev.sovereign.console.feature.mailbox;
+
+import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.Ui;
+import dev.sovereign.console.fx.Ui.Tone;
+import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.engine.admin.MessageRow;
+import java.util.Locale;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.scene.Parent;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/** Mailbox messages, filterable by state, with claim holder, token and a claim countdown. */
+public final class MailboxView {
+    private final MailboxViewModel vm;
+    private final Formats formats;
+
+    public MailboxView(MailboxViewModel vm, Formats formats) {
+        this.vm = vm;
+        this.formats = formats;
+    }
+
+    public Parent create() {
+        HBox filter = new HBox();
+        ToggleGroup group = new ToggleGroup();
+        for (int i = 0; i < MailboxViewModel.STATES.size(); i++) {
+            String state = MailboxViewModel.STATES.get(i);
+            ToggleButton b = new ToggleButton(state.charAt(0) + state.substring(1).toLowerCase(Locale.ROOT));
+            b.setId("mailbox-filter-" + state.toLowerCase(Locale.ROOT));
+            b.setToggleGroup(group);
+            b.getStyleClass().add(i == 0 ? Styles.LEFT_PILL
+                    : i == MailboxViewModel.STATES.size() - 1 ? Styles.RIGHT_PILL : Styles.CENTER_PILL);
+            b.setSelected(state.equals(vm.stateFilterProperty().get()));
+            b.setOnAction(e -> {
+                vm.stateFilterProperty().set(state);
+                b.setSelected(true);
+            });
+            filter.getChildren().add(b);
+        }
+
+        TableView<MessageRow> table = Ui.table("messages-table",
+                "No messages. Send one with 'sovereign send --from A --to B --subject S'.");
+        table.setItems(vm.rows());
+        TableColumn<MessageRow, String> id = Ui.column("Message", 85, MessageRow::id);
+        id.getStyleClass().add("mono");
+        table.getColumns().add(id);
+        table.getColumns().add(stateColumn());
+        table.getColumns().add(Ui.column("From", 85, MessageRow::sender));
+        table.getColumns().add(Ui.column("To", 85, MessageRow::recipient));
+        table.getColumns().add(Ui.column("Subject", 150, MessageRow::subject));
+        table.getColumns().add(Ui.column("Claimed by", 140, m -> m.claimProcess() == null ? "\u2014"
+                : m.claimProcess().name()));
+        TableColumn<MessageRow, String> token = Ui.column("Claim token", 112, m -> Formats.token(m.claimToken()));
+        token.getStyleClass().add("token");
+        token.setMinWidth(112);
+        table.getColumns().add(token);
+        table.getColumns().add(Ui.liveColumn("Claim expires", 140, m -> Bindings.createStringBinding(
+                () -> vm.claimCountdown(m, vm.ledger().now()), vm.ledger().nowProperty())));
+        table.getColumns().add(Ui.column("Retries", 75, m -> m.retryCount() + " / " + m.maxRetries()));
+        table.getColumns().add(Ui.column("Updated", 80, m -> formats.time(m.updatedAt())));
+        VBox body = new VBox(10, filter, table);
+        VBox.setVgrow(table, Priority.ALWAYS);
+        return Ui.page("mailbox", "Mailbox",
+                "Messages and their claims. Only the claiming process, presenting the claim's token, can complete"
+                        + " or dead-letter a message.", vm.summaryProperty(), body);
+    }
+
+    private static TableColumn<MessageRow, String> stateColumn() {
+        TableColumn<MessageRow, String> c = new TableColumn<>("State");
+        c.setPrefWidth(90);
+        c.setCellValueFactory(f -> new SimpleObjectProperty<>(f.getValue().state()));
+        c.setCellFactory(col -> new TableCell<>() {
+            private final Label badge = Ui.badge("", Tone.QUIET);
+
+            @Override
+            protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                if (empty || s == null) {
+                    setGraphic(null);
+                    return;
+                }
+                Ui.retone(badge, s.toLowerCase(Locale.ROOT), switch (s) {
+                    case "NEW" -> Tone.INFO;
+                    case "CLAIMED" -> Tone.WARN;
+                    case "DONE" -> Tone.GOOD;
+                    case "DEAD" -> Tone.BAD;
+                    default -> Tone.QUIET;
+                });
+                setGraphic(badge);
+            }
+        });
+        return c;
+    }
+}

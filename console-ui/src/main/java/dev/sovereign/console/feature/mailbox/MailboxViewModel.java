@@ -1,0 +1,80 @@
+package dev.sovereign.console.feature.mailbox;
+
+import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.MessageRow;
+import java.util.List;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * Mailbox messages by state, with the claim holder, its token and a claim countdown.
+ * UI-thread confined.
+ */
+public final class MailboxViewModel {
+    /** The state filter's choices; {@link #ALL} shows every state. */
+    public static final List<String> STATES = List.of("ALL", "NEW", "CLAIMED", "DONE", "DEAD");
+    public static final String ALL = "ALL";
+
+    private final LiveLedger ledger;
+    private final ObservableList<MessageRow> rows = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<MessageRow> rowsView = FXCollections.unmodifiableObservableList(rows);
+    private final ObjectProperty<String> stateFilter = new SimpleObjectProperty<>(this, "stateFilter", ALL);
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
+
+    public MailboxViewModel(LiveLedger ledger) {
+        this.ledger = ledger;
+        ledger.snapshotProperty().addListener((obs, old, s) -> refresh());
+        stateFilter.addListener((obs, old, f) -> refresh());
+        refresh();
+    }
+
+    public ObservableList<MessageRow> rows() {
+        return rowsView;
+    }
+
+    public ObjectProperty<String> stateFilterProperty() {
+        return stateFilter;
+    }
+
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    public LiveLedger ledger() {
+        return ledger;
+    }
+
+    /** The claim column: {@code 4.2 s left}, {@code expired 1.0 s ago}, or empty when not claimed. */
+    public String claimCountdown(MessageRow m, long now) {
+        if (!"CLAIMED".equals(m.state()) || m.claimExpiresAt() == null) {
+            return "";
+        }
+        return m.isClaimExpiredAt(now) ? "expired " + Formats.duration(now - m.claimExpiresAt()) + " ago"
+                : Formats.duration(m.claimRemainingAt(now)) + " left";
+    }
+
+    private void refresh() {
+        AdminSnapshot s = ledger.snapshot();
+        List<MessageRow> all = s == null ? List.of() : s.messages();
+        String f = stateFilter.get();
+        List<MessageRow> shown = f == null || f.equals(ALL) ? all : all.stream().filter(m -> m.state().equals(f)).toList();
+        if (!shown.equals(rows)) {
+            rows.setAll(shown);
+        }
+        long[] n = new long[4];
+        for (MessageRow m : all) {
+            int i = STATES.indexOf(m.state()) - 1;
+            if (i >= 0) {
+                n[i]++;
+            }
+        }
+        summary.set(n[0] + " new \u00b7 " + n[1] + " claimed \u00b7 " + n[2] + " done \u00b7 " + n[3] + " dead");
+    }
+}

@@ -1,0 +1,86 @@
+package dev.sovereign.console.feature.processes;
+
+import dev.sovereign.console.fx.Ui;
+import dev.sovereign.console.fx.Ui.Tone;
+import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.engine.admin.ProcessRow;
+import dev.sovereign.engine.admin.ProcessState;
+import java.util.Locale;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.scene.Parent;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+
+/** The process registry with live / stale / stopped, judged by each process's own heartbeat interval. */
+public final class ProcessesView {
+    private final ProcessesViewModel vm;
+    private final Formats formats;
+
+    public ProcessesView(ProcessesViewModel vm, Formats formats) {
+        this.vm = vm;
+        this.formats = formats;
+    }
+
+    public Parent create() {
+        TableView<ProcessRow> table = Ui.table("processes-table", "No process has registered with this database yet.");
+        table.setItems(vm.rows());
+        table.getColumns().add(stateColumn());
+        table.getColumns().add(Ui.column("Label", 130, r -> r.process().label() == null ? "" : r.process().label()));
+        TableColumn<ProcessRow, String> id = Ui.column("Identity", 140, r -> r.process().shortId());
+        id.getStyleClass().add("mono");
+        table.getColumns().add(id);
+        table.getColumns().add(Ui.column("Kind", 70, ProcessRow::kind));
+        table.getColumns().add(Ui.column("PID", 70, r -> r.process().pid() == null ? "" : r.process().pid().toString()));
+        table.getColumns().add(Ui.column("Host", 80, r -> r.process().host() == null ? "" : r.process().host()));
+        table.getColumns().add(Ui.column("Started", 80, r -> formats.time(r.startedAt())));
+        table.getColumns().add(Ui.liveColumn("Last heartbeat", 140, r -> Bindings.createStringBinding(
+                () -> r.stoppedAt() != null ? "stopped " + formats.time(r.stoppedAt())
+                        : Formats.age(r.heartbeatAt(), vm.ledger().now()), vm.ledger().nowProperty())));
+        table.getColumns().add(Ui.column("Beats every", 95, r -> Formats.duration(r.heartbeatIntervalMs())));
+        table.getColumns().add(Ui.column("Holds", 140, r -> r.leasesHeld() + (r.leasesHeld() == 1 ? " lease" : " leases")
+                + (r.activeAttempts() == 0 ? "" : ", " + r.activeAttempts() + " attempts")));
+        return Ui.page("processes", "Processes",
+                "Every registered process. Stale means it missed 3 of its own heartbeats; stopped means it closed"
+                        + " cleanly.", vm.summaryProperty(), table);
+    }
+
+    private TableColumn<ProcessRow, ProcessRow> stateColumn() {
+        TableColumn<ProcessRow, ProcessRow> c = new TableColumn<>("State");
+        c.setPrefWidth(90);
+        c.setCellValueFactory(f -> new SimpleObjectProperty<>(f.getValue()));
+        c.setCellFactory(col -> new TableCell<>() {
+            private final Label badge = Ui.badge("", Tone.QUIET);
+            private final javafx.beans.value.ChangeListener<Number> onTick = (obs, o, n) -> show();
+
+            {
+                vm.ledger().nowProperty().addListener(new javafx.beans.value.WeakChangeListener<>(onTick));
+            }
+
+            @Override
+            protected void updateItem(ProcessRow r, boolean empty) {
+                super.updateItem(r, empty);
+                show();
+            }
+
+            private void show() {
+                ProcessRow r = isEmpty() ? null : getItem();
+                if (r == null) {
+                    setGraphic(null);
+                    return;
+                }
+                ProcessState s = vm.stateOf(r);
+                Ui.retone(badge, s.name().toLowerCase(Locale.ROOT), switch (s) {
+                    case LIVE -> Tone.GOOD;
+                    case STALE -> Tone.WARN;
+                    case STOPPED -> Tone.QUIET;
+                });
+                badge.setId("process-state-" + r.process().identity());
+                setGraphic(badge);
+            }
+        });
+        return c;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.sovereign.console.feature.rejections;
+
+import dev.sovereign.console.fx.Ui;
+import dev.sovereign.console.fx.Ui.Tone;
+import dev.sovereign.engine.admin.JournalEntry;
+import javafx.scene.Parent;
+import javafx.scene.control.Label;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.VBox;
+import javafx.scene.text.Text;
+
+/** The rejection feed: newest first, each with its plain-language sentence; details below. */
+public final class RejectionsView {
+    private final RejectionsViewModel vm;
+
+    public RejectionsView(RejectionsViewModel vm) {
+        this.vm = vm;
+    }
+
+    public Parent create() {
+        TableView<JournalEntry> table = Ui.table("rejections-table",
+                "No refused writes yet. When a process presents a stale token (its lease was taken over, its claim"
+                        + " expired), the refusal appears here at once.");
+        table.setItems(vm.rows());
+        table.getColumns().add(Ui.column("Time", 112, vm::time));
+        TableColumn<JournalEntry, String> category = Ui.column("Category", 160, JournalEntry::category);
+        category.setCellFactory(c -> new TableCell<>() {
+            private final Label badge = Ui.badge("", Tone.BAD);
+
+            @Override
+            protected void updateItem(String s, boolean empty) {
+                super.updateItem(s, empty);
+                if (empty || s == null) {
+                    setGraphic(null);
+                } else {
+                    badge.setText(s);
+                    setGraphic(badge);
+                }
+            }
+        });
+        table.getColumns().add(category);
+        table.getColumns().add(Ui.column("Resource", 115, RejectionsViewModel::resource));
+        table.getColumns().add(Ui.column("Process", 105, e -> e.process() == null ? "\u2014" : e.process().name()));
+        TableColumn<JournalEntry, String> tokens = Ui.column("Presented vs current", 165, RejectionsViewModel::tokens);
+        tokens.getStyleClass().add("token");
+        tokens.setMinWidth(190);
+        table.getColumns().add(tokens);
+        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380, JournalEntry::sentence);
+        sentence.setCellFactory(c -> new WrappingCell());
+        table.getColumns().add(sentence);
+        table.setRowFactory(t -> {
+            javafx.scene.control.TableRow<JournalEntry> row = new javafx.scene.control.TableRow<>();
+            row.itemProperty().addListener((obs, o, e) -> row.setId(e == null ? null : "rejection-" + e.seq()));
+            return row;
+        });
+        table.getSelectionModel().selectedItemProperty().addListener((obs, o, e) -> {
+            if (e != null) {
+                vm.selectedProperty().set(e);
+            }
+        });
+        vm.selectedProperty().addListener((obs, o, e) -> {
+            if (e != null && table.getSelectionModel().getSelectedItem() != e) {
+                table.getSelectionModel().select(e);
+            }
+        });
+
+        Label detail = new Label();
+        detail.setId("rejection-detail");
+        detail.textProperty().bind(vm.detailProperty());
+        detail.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        detail.setWrapText(true);
+        Label hint = new Label("Select a rejection to read it in full.");
+        hint.getStyleClass().add("text-muted");
+        hint.visibleProperty().bind(vm.detailProperty().isEmpty());
+        hint.managedProperty().bind(hint.visibleProperty());
+        VBox detailPane = new VBox(6, hint, detail);
+        detailPane.getStyleClass().add("detail-pane");
+
+        SplitPane split = new SplitPane(table, detailPane);
+        split.setOrientation(javafx.geometry.Orientation.VERTICAL);
+        split.setDividerPositions(0.72);
+        return Ui.page("rejections", "Rejections",
+                "Every write refused because it presented a stale or contested token, as it happens.",
+                vm.summaryProperty(), split);
+    }
+
+    /** A cell whose text wraps to the column width, so the sentence reads in full. */
+    static final class WrappingCell extends TableCell<JournalEntry, String> {
+        private final Text text = new Text();
+
+        WrappingCell() {
+            text.wrappingWidthProperty().bind(widthProperty().subtract(16));
+            setMinHeight(USE_PREF_SIZE);
+            text.getStyleClass().add("cell-text");
+            text.fillProperty().bind(textFillProperty());
+        }
+
+        @Override
+        protected void updateItem(String s, boolean empty) {
+            super.updateItem(s, empty);
+            if (empty || s == null) {
+                setGraphic(null);
+            } else {
+                text.setText(s);
+                setGraphic(text);
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.sovereign.console.feature.rejections;
+
+import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.engine.admin.JournalEntry;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.ObservableList;
+
+/**
+ * The live feed of refused writes, newest first: time, category, resource, the refused process,
+ * presented vs current token and the sentence that explains it. UI-thread confined.
+ */
+public final class RejectionsViewModel {
+    private final LiveLedger ledger;
+    private final Formats formats;
+    private final ObjectProperty<JournalEntry> selected = new SimpleObjectProperty<>(this, "selected");
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary");
+    private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
+
+    public RejectionsViewModel(LiveLedger ledger, Formats formats) {
+        this.ledger = ledger;
+        this.formats = formats;
+        summary.bind(Bindings.createStringBinding(() -> {
+            int n = ledger.rejections().size();
+            return n == 0 ? "No refused writes yet" : n + (n == 1 ? " refused write" : " refused writes");
+        }, ledger.rejections()));
+        selected.addListener((obs, old, e) -> detail.set(e == null ? "" : describe(e)));
+    }
+
+    public ObservableList<JournalEntry> rows() {
+        return ledger.rejections();
+    }
+
+    public ObjectProperty<JournalEntry> selectedProperty() {
+        return selected;
+    }
+
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    /** The selected rejection in full: sentence, then the refusal's own message. */
+    public ReadOnlyStringProperty detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
+    public String time(JournalEntry e) {
+        return formats.preciseTime(e.at());
+    }
+
+    public static String resource(JournalEntry e) {
+        return e.resourceType() + " " + e.resourceId();
+    }
+
+    public static String process(JournalEntry e) {
+        return e.process() == null ? "\u2014" : e.process().displayName();
+    }
+
+    /** {@code 41 → 42}: the presented token against the current one. */
+    public static String tokens(JournalEntry e) {
+        return Formats.token(e.presentedToken()) + " vs " + Formats.token(e.currentToken());
+    }
+
+    private String describe(JournalEntry e) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(e.sentence());
+        if (e.detail() != null && !e.detail().isBlank()) {
+            sb.append("\n\nThe refusal said: ").append(e.detail());
+        }
+        sb.append("\n\nJournal seq ").append(e.seq()).append(" at ").append(formats.preciseTime(e.at()))
+                .append(", category ").append(e.category()).append('.');
+        return sb.toString();
+    }
+}

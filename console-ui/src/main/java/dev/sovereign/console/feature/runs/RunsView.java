@@ -1,0 +1,169 @@
+package dev.sovereign.console.feature.runs;
+
+import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.Ui;
+import dev.sovereign.console.fx.Ui.Tone;
+import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.engine.admin.AssignmentRow;
+import dev.sovereign.engine.admin.AttemptRow;
+import java.util.Locale;
+import javafx.geometry.Orientation;
+import javafx.scene.Parent;
+import javafx.scene.control.Label;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
+
+/** Assignments (worker-lost ones flagged), the selected one's attempts, and its receipt. */
+public final class RunsView {
+    private final RunsViewModel vm;
+    private final Formats formats;
+
+    public RunsView(RunsViewModel vm, Formats formats) {
+        this.vm = vm;
+        this.formats = formats;
+    }
+
+    public Parent create() {
+        Label attention = new Label();
+        attention.setWrapText(true);
+        attention.textProperty().bind(vm.attentionProperty());
+        HBox attentionBox = new HBox(attention);
+        attentionBox.setId("runs-attention");
+        attentionBox.getStyleClass().add("attention");
+        attentionBox.visibleProperty().bind(vm.attentionProperty().isNotEmpty());
+        attentionBox.managedProperty().bind(attentionBox.visibleProperty());
+
+        TableView<AssignmentRow> assignments = assignmentsTable();
+        TableView<AttemptRow> attempts = attemptsTable();
+        Label detail = new Label();
+        detail.setId("run-detail");
+        detail.setWrapText(true);
+        detail.textProperty().bind(vm.detailProperty());
+        detail.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        Label hint = new Label("Select an assignment to see its attempts and receipt; without a selection every"
+                + " recent attempt is listed.");
+        hint.getStyleClass().add(Styles.TEXT_MUTED);
+        hint.setWrapText(true);
+        hint.visibleProperty().bind(vm.detailProperty().isEmpty());
+        hint.managedProperty().bind(hint.visibleProperty());
+        VBox detailPane = new VBox(6, hint, detail);
+        detailPane.getStyleClass().add("detail-pane");
+        VBox lower = new VBox(8, title("Attempts"), attempts, detailPane);
+        VBox.setVgrow(attempts, javafx.scene.layout.Priority.ALWAYS);
+
+        SplitPane split = new SplitPane(assignments, lower);
+        split.setOrientation(Orientation.VERTICAL);
+        split.setDividerPositions(0.5);
+        VBox body = new VBox(10, attentionBox, split);
+        VBox.setVgrow(split, javafx.scene.layout.Priority.ALWAYS);
+        return Ui.page("runs", "Runs",
+                "Assignments and their execution attempts. Only the current attempt's token can write a terminal"
+                        + " state; a run whose worker died is recovered as failed / worker_lost.",
+                vm.summaryProperty(), body);
+    }
+
+    private TableView<AssignmentRow> assignmentsTable() {
+        TableView<AssignmentRow> t = Ui.table("assignments-table",
+                "No assignments yet. Create one with 'sovereign assign ACTOR --provider SPEC'.");
+        t.setItems(vm.assignments());
+        TableColumn<AssignmentRow, String> id = Ui.column("Assignment", 120, AssignmentRow::id);
+        id.getStyleClass().add("mono");
+        t.getColumns().add(id);
+        t.getColumns().add(Ui.column("Actor", 90, AssignmentRow::actor));
+        t.getColumns().add(stateColumn());
+        t.getColumns().add(Ui.column("Token", 75, a -> Formats.token(a.currentAttemptToken())));
+        t.getColumns().add(Ui.column("Tries", 60, a -> Integer.toString(a.attempts())));
+        t.getColumns().add(Ui.column("Receipt", 160, RunsViewModel::receiptText));
+        t.getColumns().add(Ui.column("Provider", 170, AssignmentRow::providerSpec));
+        t.getColumns().add(Ui.column("Updated", 85, a -> formats.time(a.updatedAt())));
+        t.getColumns().add(Ui.column("Retry", 130, a -> a.retriedBy() != null ? "retried as " + a.retriedBy()
+                : a.retryOf() != null ? "retries " + a.retryOf() : ""));
+        t.setRowFactory(tv -> new TableRow<>() {
+            @Override
+            protected void updateItem(AssignmentRow a, boolean empty) {
+                super.updateItem(a, empty);
+                getStyleClass().remove("worker-lost");
+                setId(empty || a == null ? null : "assignment-" + a.id());
+                if (!empty && a != null && a.needsOperator()) {
+                    getStyleClass().add("worker-lost");
+                }
+            }
+        });
+        t.getSelectionModel().selectedItemProperty().addListener((obs, o, a) -> {
+            if (a != null || vm.selectedProperty().get() != null) {
+                vm.selectedProperty().set(a);
+            }
+        });
+        vm.selectedProperty().addListener((obs, o, a) -> {
+            if (a != null && t.getSelectionModel().getSelectedItem() != a) {
+                t.getSelectionModel().select(a);
+            }
+        });
+        return t;
+    }
+
+    private static TableColumn<AssignmentRow, AssignmentRow> stateColumn() {
+        TableColumn<AssignmentRow, AssignmentRow> c = new TableColumn<>("State");
+        c.setPrefWidth(175);
+        c.setCellValueFactory(f -> new javafx.beans.property.SimpleObjectProperty<>(f.getValue()));
+        c.setCellFactory(col -> new TableCell<>() {
+            private final Label state = Ui.badge("", Tone.QUIET);
+            private final Label lost = Ui.badge("worker lost", Tone.BAD);
+            private final HBox box = new HBox(6, state, lost);
+
+            {
+                box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+            }
+
+            @Override
+            protected void updateItem(AssignmentRow a, boolean empty) {
+                super.updateItem(a, empty);
+                if (empty || a == null) {
+                    setGraphic(null);
+                    return;
+                }
+                Ui.retone(state, a.state().toLowerCase(Locale.ROOT), switch (a.state()) {
+                    case "RUNNING" -> Tone.INFO;
+                    case "COMPLETED" -> Tone.GOOD;
+                    case "BLOCKED" -> Tone.WARN;
+                    case "FAILED" -> Tone.BAD;
+                    default -> Tone.QUIET;
+                });
+                lost.setVisible(a.isWorkerLost());
+                lost.setManaged(a.isWorkerLost());
+                lost.setId("worker-lost-" + a.id());
+                setGraphic(box);
+            }
+        });
+        return c;
+    }
+
+    private TableView<AttemptRow> attemptsTable() {
+        TableView<AttemptRow> t = Ui.table("attempts-table", "No attempts.");
+        t.setItems(vm.attempts());
+        TableColumn<AttemptRow, String> id = Ui.column("Attempt", 110, AttemptRow::id);
+        id.getStyleClass().add("mono");
+        t.getColumns().add(id);
+        t.getColumns().add(Ui.column("Assignment", 110, AttemptRow::assignmentId));
+        t.getColumns().add(Ui.column("State", 140, x -> x.state().toLowerCase(Locale.ROOT) + (x.current() ? " (current)" : "")));
+        TableColumn<AttemptRow, String> token = Ui.column("Token", 70, x -> Long.toString(x.token()));
+        token.getStyleClass().add("token");
+        t.getColumns().add(token);
+        t.getColumns().add(Ui.column("Lease token", 110, x -> Long.toString(x.leaseToken())));
+        t.getColumns().add(Ui.column("Process", 200, x -> x.process().displayName()));
+        t.getColumns().add(Ui.column("Started", 80, x -> formats.time(x.startedAt())));
+        t.getColumns().add(Ui.column("Ended", 80, x -> x.endedAt() == null ? "" : formats.time(x.endedAt())));
+        return t;
+    }
+
+    private static Label title(String text) {
+        Label l = new Label(text);
+        l.getStyleClass().add(Styles.TITLE_4);
+        return l;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.sovereign.console.feature.runs;
+
+import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.AssignmentRow;
+import dev.sovereign.engine.admin.AttemptRow;
+import dev.sovereign.engine.admin.ReceiptRow;
+import java.util.List;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * Assignments with their receipts, and the attempts of the selected one. Worker-lost recoveries
+ * (the supervisor's {@code failed / worker_lost} receipts nobody retried or acknowledged) are counted
+ * and flagged for an operator. UI-thread confined.
+ */
+public final class RunsViewModel {
+    private final LiveLedger ledger;
+    private final Formats formats;
+    private final ObservableList<AssignmentRow> assignments = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<AssignmentRow> assignmentsView = FXCollections.unmodifiableObservableList(assignments);
+    private final ObservableList<AttemptRow> attempts = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<AttemptRow> attemptsView = FXCollections.unmodifiableObservableList(attempts);
+    private final ObjectProperty<AssignmentRow> selected = new SimpleObjectProperty<>(this, "selected");
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
+    private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
+    private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
+
+    public RunsViewModel(LiveLedger ledger, Formats formats) {
+        this.ledger = ledger;
+        this.formats = formats;
+        ledger.snapshotProperty().addListener((obs, old, s) -> refresh(s));
+        selected.addListener((obs, old, a) -> showAttempts());
+        refresh(ledger.snapshot());
+    }
+
+    public ObservableList<AssignmentRow> assignments() {
+        return assignmentsView;
+    }
+
+    /** The selected assignment's attempts, newest first; every recent attempt when none is selected. */
+    public ObservableList<AttemptRow> attempts() {
+        return attemptsView;
+    }
+
+    public ObjectProperty<AssignmentRow> selectedProperty() {
+        return selected;
+    }
+
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    /** Empty, or a sentence saying how many worker-lost runs wait for an operator. */
+    public ReadOnlyStringProperty attentionProperty() {
+        return attention.getReadOnlyProperty();
+    }
+
+    /** The selected assignment and its receipt, in words. */
+    public ReadOnlyStringProperty detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
+    private void refresh(AdminSnapshot s) {
+        List<AssignmentRow> fresh = s == null ? List.of() : s.assignments();
+        String keep = selected.get() == null ? null : selected.get().id();
+        if (!fresh.equals(assignments)) {
+            assignments.setAll(fresh);
+        }
+        selected.set(keep == null ? null
+                : fresh.stream().filter(a -> a.id().equals(keep)).findFirst().orElse(null));
+        showAttempts();
+        long running = fresh.stream().filter(a -> a.state().equals("RUNNING")).count();
+        long lost = fresh.stream().filter(AssignmentRow::needsOperator).count();
+        summary.set(fresh.size() + " assignments \u00b7 " + running + " running \u00b7 " + lost + " worker lost");
+        attention.set(lost == 0 ? "" : lost + (lost == 1 ? " run was" : " runs were")
+                + " recovered after its worker died (worker_lost): the outcome is unknown."
+                + " Look at its receipt, then retry it with 'sovereign retry ASSIGNMENT'.");
+    }
+
+    private void showAttempts() {
+        AdminSnapshot s = ledger.snapshot();
+        List<AttemptRow> all = s == null ? List.of() : s.attempts();
+        AssignmentRow a = selected.get();
+        List<AttemptRow> shown = a == null ? all : all.stream().filter(x -> x.assignmentId().equals(a.id())).toList();
+        if (!shown.equals(attempts)) {
+            attempts.setAll(shown);
+        }
+        detail.set(a == null ? "" : describe(a));
+    }
+
+    /** {@code completed}, {@code failed · worker_lost}, or an em dash while there is no receipt. */
+    public static String receiptText(AssignmentRow a) {
+        ReceiptRow r = a.receipt();
+        if (r == null) {
+            return "\u2014";
+        }
+        return r.failureCategory() == null ? r.status() : r.status() + " \u00b7 " + r.failureCategory();
+    }
+
+    private String describe(AssignmentRow a) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Assignment ").append(a.id()).append(" for actor ").append(a.actor()).append(" is ")
+                .append(a.state()).append(" (provider ").append(a.providerSpec()).append(", workspace ")
+                .append(a.workspacePolicy()).append(").");
+        if (a.retryOf() != null) {
+            sb.append(" It retries ").append(a.retryOf()).append('.');
+        }
+        ReceiptRow r = a.receipt();
+        if (r == null) {
+            sb.append(" No receipt yet.");
+        } else {
+            sb.append("\nReceipt: ").append(r.status());
+            if (r.failureCategory() != null) {
+                sb.append(" (").append(r.failureCategory()).append(')');
+            }
+            sb.append(", written at ").append(formats.time(r.createdAt())).append(" for attempt ")
+                    .append(r.attemptId()).append(" with token ").append(r.attemptToken()).append('.');
+            if (!r.outcomeKnown()) {
+                sb.append(" Its outcome is unknown: the worker died before it could report.");
+            }
+            if (r.summary() != null && !r.summary().isBlank()) {
+                sb.append("\n").append(r.summary());
+            }
+        }
+        if (a.isWorkerLost()) {
+            if (a.retriedBy() != null) {
+                sb.append("\nRetried as ").append(a.retriedBy()).append('.');
+            } else if (a.acknowledgedAt() != null) {
+                sb.append("\nAcknowledged by an operator at ").append(formats.time(a.acknowledgedAt())).append('.');
+            } else {
+                sb.append("\nNeeds an operator: retry it or acknowledge it.");
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,318 @@
+package dev.sovereign.console.feature.timeline;
+
+import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.Ui;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.Separator;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Pane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.scene.shape.Rectangle;
+import javafx.util.Duration;
+
+/**
+ * One lane per actor, drawn as a pane of styled shapes (so every segment and marker is a node with an
+ * id, a tooltip and a click handler, and colours come from the theme). Positions are recomputed on
+ * each clock tick from the view model's window; the shapes are rebuilt only when the lanes change.
+ */
+public final class TimelineView {
+    static final double LABEL_WIDTH = 130;
+    /** Lane geometry: holder bars on top, the marker row below them. */
+    static final double LANE_HEIGHT = 60;
+    static final double BAR_TOP = 6;
+    static final double BAR_HEIGHT = 28;
+    static final double MARKER_ROW = 47;
+    private static final List<Long> TICK_STEPS = List.of(1_000L, 2_000L, 5_000L, 10_000L, 15_000L, 30_000L, 60_000L,
+            120_000L, 300_000L, 600_000L, 900_000L, 1_800_000L, 3_600_000L);
+
+    private final TimelineViewModel vm;
+    private final List<LanePane> lanePanes = new ArrayList<>();
+
+    public TimelineView(TimelineViewModel vm) {
+        this.vm = vm;
+    }
+
+    public Parent create() {
+        VBox lanesBox = new VBox();
+        lanesBox.setId("timeline-lanes");
+        lanesBox.getStyleClass().add("timeline-lanes");
+        AxisPane axis = new AxisPane();
+        HBox axisRow = new HBox(spacer(), axis);
+        HBox.setHgrow(axis, Priority.ALWAYS);
+        vm.lanes().addListener((javafx.collections.ListChangeListener<TimelineLane>) c -> rebuild(lanesBox));
+        rebuild(lanesBox);
+        vm.windowEndProperty().addListener((obs, o, n) -> relayout(axis));
+        vm.spanProperty().addListener((obs, o, n) -> relayout(axis));
+        vm.selectedProperty().addListener((obs, o, n) -> lanePanes.forEach(LanePane::markSelection));
+
+        Label empty = new Label("No actors yet: lanes appear as soon as the database has actors.");
+        empty.getStyleClass().add(Styles.TEXT_MUTED);
+        empty.visibleProperty().bind(Bindings.isEmpty(vm.lanes()));
+        empty.managedProperty().bind(empty.visibleProperty());
+
+        ScrollPane scroll = new ScrollPane(new VBox(lanesBox, axisRow, empty));
+        scroll.setFitToWidth(true);
+        VBox.setVgrow(scroll, Priority.ALWAYS);
+
+        Label detail = new Label();
+        detail.setId("timeline-detail");
+        detail.setWrapText(true);
+        detail.textProperty().bind(vm.detailProperty());
+        Label hint = new Label("Click a marker for details. Red dots are refused writes, amber bars takeovers,"
+                + " blue diamonds recoveries; white ticks are journalled renewals.");
+        hint.getStyleClass().add(Styles.TEXT_MUTED);
+        hint.setWrapText(true);
+        hint.visibleProperty().bind(vm.detailProperty().isEmpty());
+        hint.managedProperty().bind(hint.visibleProperty());
+        VBox detailPane = new VBox(6, hint, detail);
+        detailPane.getStyleClass().add("detail-pane");
+
+        VBox body = new VBox(10, toolbar(), scroll, detailPane);
+        return Ui.page("timeline", "Timeline", "Who held each actor when, with the token of each hold.",
+                Bindings.createStringBinding(() -> "Window: last " + vm.spanTextProperty().get()
+                        + (vm.followingProperty().get() ? ", following now" : ", paused (press Follow now to resume)"),
+                        vm.spanTextProperty(), vm.followingProperty()), body);
+    }
+
+    private HBox toolbar() {
+        Button zoomIn = new Button("Zoom in");
+        zoomIn.setId("timeline-zoom-in");
+        zoomIn.setOnAction(e -> vm.zoomIn());
+        Button zoomOut = new Button("Zoom out");
+        zoomOut.setId("timeline-zoom-out");
+        zoomOut.setOnAction(e -> vm.zoomOut());
+        Label span = new Label();
+        span.setId("timeline-span");
+        span.textProperty().bind(vm.spanTextProperty());
+        span.setMinWidth(70);
+        span.setAlignment(Pos.CENTER);
+        Button back = new Button("\u25c0 Earlier");
+        back.setId("timeline-back");
+        back.setOnAction(e -> vm.panBack());
+        ToggleButton follow = new ToggleButton("Follow now");
+        follow.setId("timeline-follow");
+        follow.selectedProperty().bindBidirectional(vm.followingProperty());
+        follow.getStyleClass().add(Styles.ACCENT);
+        Button forward = new Button("Later \u25b6");
+        forward.setId("timeline-forward");
+        forward.setOnAction(e -> vm.panForward());
+        forward.disableProperty().bind(vm.followingProperty());
+        HBox bar = new HBox(8, zoomOut, span, zoomIn, new Separator(javafx.geometry.Orientation.VERTICAL), back, follow,
+                forward);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        return bar;
+    }
+
+    private static Region spacer() {
+        Region r = new Region();
+        r.setMinWidth(LABEL_WIDTH);
+        r.setPrefWidth(LABEL_WIDTH);
+        return r;
+    }
+
+    private void rebuild(VBox lanesBox) {
+        lanePanes.clear();
+        List<Node> rows = new ArrayList<>();
+        for (TimelineLane lane : vm.lanes()) {
+            Label name = new Label(lane.actor());
+            name.getStyleClass().add("lane-label");
+            name.setMinWidth(LABEL_WIDTH);
+            name.setPrefWidth(LABEL_WIDTH);
+            name.setMaxHeight(Double.MAX_VALUE);
+            LanePane pane = new LanePane(lane);
+            lanePanes.add(pane);
+            HBox row = new HBox(name, pane);
+            row.setId("lane-" + lane.actor());
+            row.getStyleClass().add("timeline-lane");
+            HBox.setHgrow(pane, Priority.ALWAYS);
+            rows.add(row);
+        }
+        lanesBox.getChildren().setAll(rows);
+    }
+
+    private void relayout(AxisPane axis) {
+        lanePanes.forEach(Pane::requestLayout);
+        axis.requestLayout();
+    }
+
+    private double x(long t, double width) {
+        return (t - vm.windowStart()) * width / vm.spanProperty().get();
+    }
+
+    /** One actor's lane: segments, expired tails, renewal ticks and markers, placed by time. */
+    final class LanePane extends Pane {
+        private final TimelineLane lane;
+        private final List<Label> segments = new ArrayList<>();
+        private final List<Region> tails = new ArrayList<>();
+        private final List<List<Region>> ticks = new ArrayList<>();
+        private final List<Region> markers = new ArrayList<>();
+        private final Region nowLine = new Region();
+
+        LanePane(TimelineLane lane) {
+            this.lane = lane;
+            setMinHeight(LANE_HEIGHT);
+            setPrefHeight(LANE_HEIGHT);
+            Rectangle clip = new Rectangle();
+            clip.widthProperty().bind(widthProperty());
+            clip.heightProperty().bind(heightProperty());
+            setClip(clip);
+            for (HolderSegment s : lane.segments()) {
+                Label seg = new Label(TimelineViewModel.label(s));
+                seg.setId("segment-" + lane.actor() + "-" + s.token());
+                seg.getStyleClass().addAll("segment", "holder-" + s.colour());
+                seg.setMinWidth(0);
+                Tooltip tip = new Tooltip();
+                tip.setShowDelay(Duration.millis(200));
+                seg.setOnMouseEntered(e -> tip.setText(vm.describe(s, vm.ledger().now())));
+                seg.setTooltip(tip);
+                segments.add(seg);
+                Region tail = new Region();
+                tail.getStyleClass().add("segment-expired");
+                tail.setId("expired-" + lane.actor() + "-" + s.token());
+                tails.add(tail);
+                List<Region> t = new ArrayList<>();
+                for (int i = 0; i < s.renewals().size(); i++) {
+                    Region tick = new Region();
+                    tick.getStyleClass().add("renewal-tick");
+                    tick.setMouseTransparent(true);
+                    t.add(tick);
+                }
+                ticks.add(t);
+                getChildren().add(seg);
+                getChildren().add(tail);
+                getChildren().addAll(t);
+            }
+            nowLine.getStyleClass().add("now-line");
+            nowLine.setMouseTransparent(true);
+            getChildren().add(nowLine);
+            for (TimelineMarker m : lane.markers()) {
+                Region r = new Region();
+                r.setId("marker-" + m.seq());
+                r.getStyleClass().addAll("marker", m.kind().name().toLowerCase(Locale.ROOT));
+                Tooltip tip = new Tooltip(m.event().sentence());
+                tip.setShowDelay(Duration.millis(150));
+                tip.setWrapText(true);
+                tip.setMaxWidth(480);
+                Tooltip.install(r, tip);
+                r.setOnMouseClicked(e -> vm.selectedProperty().set(m));
+                markers.add(r);
+            }
+            getChildren().addAll(markers);
+            markSelection();
+        }
+
+        void markSelection() {
+            TimelineMarker sel = vm.selectedProperty().get();
+            for (int i = 0; i < markers.size(); i++) {
+                boolean on = sel != null && sel.seq() == lane.markers().get(i).seq();
+                markers.get(i).getStyleClass().remove("selected");
+                if (on) {
+                    markers.get(i).getStyleClass().add("selected");
+                }
+            }
+        }
+
+        @Override
+        protected void layoutChildren() {
+            double w = getWidth();
+            double h = getHeight();
+            long now = vm.ledger().now();
+            for (int i = 0; i < lane.segments().size(); i++) {
+                HolderSegment s = lane.segments().get(i);
+                place(segments.get(i), x(s.start(), w), x(s.validUntil(now), w), BAR_TOP, BAR_HEIGHT, w);
+                Region tail = tails.get(i);
+                if (s.isExpiredAt(now)) {
+                    place(tail, x(s.expiresAt(), w), x(now, w), BAR_TOP, BAR_HEIGHT, w);
+                } else {
+                    tail.setVisible(false);
+                }
+                List<Region> t = ticks.get(i);
+                for (int k = 0; k < t.size(); k++) {
+                    double tx = x(s.renewals().get(k), w);
+                    t.get(k).setVisible(tx >= 0 && tx <= w);
+                    t.get(k).resizeRelocate(tx - 1, BAR_TOP, 2, 6);
+                }
+            }
+            double nx = x(now, w);
+            nowLine.setVisible(nx >= 0 && nx <= w);
+            nowLine.resizeRelocate(nx - 1, 0, 2, h);
+            for (int i = 0; i < markers.size(); i++) {
+                TimelineMarker m = lane.markers().get(i);
+                double mx = x(m.at(), w);
+                Region r = markers.get(i);
+                r.setVisible(mx >= -8 && mx <= w + 8);
+                switch (m.kind()) {
+                    case TAKEOVER -> r.resizeRelocate(mx - 2, 2, 4, h - 4);
+                    case RECOVERY -> r.resizeRelocate(mx - 7, MARKER_ROW - 7, 14, 14);
+                    case REJECTION -> r.resizeRelocate(mx - 8, MARKER_ROW - 8, 16, 16);
+                }
+            }
+        }
+
+        private void place(Region r, double x0, double x1, double y, double height, double w) {
+            double a = Math.max(0, x0);
+            double b = Math.min(w, x1);
+            if (b <= a) {
+                r.setVisible(false);
+                return;
+            }
+            r.setVisible(true);
+            r.resizeRelocate(a, y, Math.max(2, b - a), height);
+        }
+    }
+
+    /** Time labels under the lanes, at a step that gives five to ten ticks across the window. */
+    final class AxisPane extends Pane {
+        AxisPane() {
+            getStyleClass().add("timeline-axis");
+            setMinHeight(24);
+            setPrefHeight(24);
+            setId("timeline-axis");
+        }
+
+        @Override
+        protected void layoutChildren() {
+            double w = getWidth();
+            long span = vm.spanProperty().get();
+            long step = TICK_STEPS.stream().filter(s -> span / s <= 8).findFirst().orElse(3_600_000L);
+            long start = vm.windowStart();
+            List<Node> nodes = new ArrayList<>();
+            List<Label> labels = new ArrayList<>();
+            List<Double> xs = new ArrayList<>();
+            for (long t = (start / step + 1) * step; t <= vm.windowEndProperty().get(); t += step) {
+                double tx = x(t, w);
+                Region tick = new Region();
+                tick.getStyleClass().add("axis-tick");
+                tick.setManaged(false);
+                tick.resizeRelocate(tx, 0, 1, 5);
+                Label l = new Label(vm.formats().time(t));
+                l.setManaged(false);
+                nodes.add(tick);
+                nodes.add(l);
+                labels.add(l);
+                xs.add(tx);
+            }
+            getChildren().setAll(nodes);
+            for (int i = 0; i < labels.size(); i++) {
+                Label l = labels.get(i);
+                l.applyCss();
+                l.autosize();
+                double lw = l.getWidth();
+                l.relocate(Math.min(Math.max(0, xs.get(i) - lw / 2), Math.max(0, w - lw)), 6);
+            }
+        }
+    }
+}

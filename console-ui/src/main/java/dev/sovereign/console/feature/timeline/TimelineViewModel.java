@@ -1,0 +1,183 @@
+package dev.sovereign.console.feature.timeline;
+
+import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.engine.admin.JournalEntry;
+import java.util.List;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * One lane per actor over a sliding window (the last minutes by default): holder segments with
+ * their tokens, renewals, takeovers, recoveries and rejection markers. The lanes are rebuilt when the
+ * journal or the snapshot changes; the window slides with the ticking clock while following "now".
+ * UI-thread confined.
+ */
+public final class TimelineViewModel {
+    /** How many distinct holder colours the view has ({@code -color-chart-1..8}). */
+    public static final int COLOURS = 8;
+    /** The zoom steps, in milliseconds of window. */
+    public static final List<Long> SPANS = List.of(15_000L, 30_000L, 60_000L, 120_000L, 300_000L, 900_000L,
+            3_600_000L);
+    static final int DEFAULT_SPAN = 3;
+
+    private final LiveLedger ledger;
+    private final Formats formats;
+    private final ObservableList<TimelineLane> lanes = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<TimelineLane> lanesView = FXCollections.unmodifiableObservableList(lanes);
+    private final ReadOnlyLongWrapper span = new ReadOnlyLongWrapper(this, "span", SPANS.get(DEFAULT_SPAN));
+    private final ReadOnlyLongWrapper windowEnd = new ReadOnlyLongWrapper(this, "windowEnd");
+    private final BooleanProperty following = new SimpleBooleanProperty(this, "following", true);
+    private final ObjectProperty<TimelineMarker> selected = new SimpleObjectProperty<>(this, "selected");
+    private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
+    private final ReadOnlyStringWrapper spanText = new ReadOnlyStringWrapper(this, "spanText");
+
+    public TimelineViewModel(LiveLedger ledger, Formats formats) {
+        this.ledger = ledger;
+        this.formats = formats;
+        ledger.journalRevisionProperty().addListener((obs, o, n) -> rebuild());
+        ledger.snapshotProperty().addListener((obs, o, n) -> rebuild());
+        ledger.nowProperty().addListener((obs, o, now) -> {
+            if (following.get()) {
+                windowEnd.set(now.longValue());
+            }
+        });
+        following.addListener((obs, o, f) -> {
+            if (f) {
+                windowEnd.set(ledger.now());
+            }
+        });
+        selected.addListener((obs, o, m) -> detail.set(m == null ? "" : describe(m)));
+        span.addListener((obs, o, s) -> spanText.set(Formats.duration(s.longValue())));
+        spanText.set(Formats.duration(span.get()));
+        windowEnd.set(ledger.now());
+        rebuild();
+    }
+
+    public ObservableList<TimelineLane> lanes() {
+        return lanesView;
+    }
+
+    public ReadOnlyLongProperty spanProperty() {
+        return span.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty spanTextProperty() {
+        return spanText.getReadOnlyProperty();
+    }
+
+    /** The right edge of the window; equals the console clock while {@link #followingProperty following}. */
+    public ReadOnlyLongProperty windowEndProperty() {
+        return windowEnd.getReadOnlyProperty();
+    }
+
+    public long windowStart() {
+        return windowEnd.get() - span.get();
+    }
+
+    public BooleanProperty followingProperty() {
+        return following;
+    }
+
+    public ObjectProperty<TimelineMarker> selectedProperty() {
+        return selected;
+    }
+
+    public ReadOnlyStringProperty detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
+    public LiveLedger ledger() {
+        return ledger;
+    }
+
+    public Formats formats() {
+        return formats;
+    }
+
+    public void zoomIn() {
+        int i = SPANS.indexOf(span.get());
+        span.set(SPANS.get(Math.max(0, i - 1)));
+    }
+
+    public void zoomOut() {
+        int i = SPANS.indexOf(span.get());
+        span.set(SPANS.get(Math.min(SPANS.size() - 1, i + 1)));
+    }
+
+    /** Looks half a window further back in time; stops following now. */
+    public void panBack() {
+        following.set(false);
+        windowEnd.set(windowEnd.get() - span.get() / 2);
+    }
+
+    /** Looks half a window forward; reaching now resumes following. */
+    public void panForward() {
+        long next = windowEnd.get() + span.get() / 2;
+        if (next >= ledger.now()) {
+            following.set(true);
+            windowEnd.set(ledger.now());
+        } else {
+            windowEnd.set(next);
+        }
+    }
+
+    public void followNow() {
+        following.set(true);
+    }
+
+    /** The segment label: {@code token 42 · worker B}. */
+    public static String label(HolderSegment s) {
+        String who = s.holder().label() == null ? s.holder().shortId() : s.holder().label();
+        return "token " + s.token() + " \u00b7 " + who;
+    }
+
+    /** A segment's tooltip. */
+    public String describe(HolderSegment s, long now) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(s.holder().displayName()).append(" held actor ").append(s.actor()).append(" with token ")
+                .append(s.token()).append(" from ").append(formats.time(s.start()));
+        switch (s.endReason()) {
+            case RELEASED -> sb.append(" until it released it at ").append(formats.time(s.end()));
+            case TAKEN_OVER -> sb.append(" until it was taken over at ").append(formats.time(s.end()));
+            case UNKNOWN -> sb.append(" until ").append(formats.time(s.end()));
+            case HOLDING -> sb.append(s.isExpiredAt(now)
+                    ? "; the lease expired at " + formats.time(s.expiresAt()) + " and nobody has taken it over yet"
+                    : "; it still holds it, " + Formats.duration(s.expiresAt() - now) + " left");
+        }
+        if (!s.renewals().isEmpty()) {
+            sb.append(". ").append(s.renewals().size()).append(" journalled renewals");
+        }
+        return sb.append('.').toString();
+    }
+
+    private String describe(TimelineMarker m) {
+        JournalEntry e = m.event();
+        String what = switch (m.kind()) {
+            case REJECTION -> "Rejected write";
+            case TAKEOVER -> "Takeover";
+            case RECOVERY -> "Recovery";
+        };
+        return what + " at " + formats.preciseTime(e.at()) + " (journal seq " + e.seq() + "): " + e.sentence();
+    }
+
+    private void rebuild() {
+        List<TimelineLane> fresh = TimelineBuilder.build(ledger.events(), ledger.snapshot());
+        if (!fresh.equals(lanes)) {
+            lanes.setAll(fresh);
+        }
+        if (selected.get() != null && fresh.stream().flatMap(l -> l.markers().stream())
+                .noneMatch(m -> m.seq() == selected.get().seq())) {
+            selected.set(null);
+        }
+    }
+}

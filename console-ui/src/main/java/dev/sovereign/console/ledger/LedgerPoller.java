@@ -1,0 +1,131 @@
+package dev.sovereign.console.ledger;
+
+import dev.sovereign.console.fx.UiExecutor;
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.JournalEntry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Keeps a {@link LiveLedger} current from an {@link AdminReader}, on ONE background thread: every
+ * interval it reads {@code dataVersion()} (microseconds); only when that moved (or a refresh was
+ * requested) it reads a snapshot and the journal after the last seq it saw. Results are applied on
+ * the UI thread through the {@link UiExecutor}; the UI thread never touches the database.
+ *
+ * <p>Failures (busy, file gone) are reported to the ledger and the poller keeps going, so the
+ * console recovers by itself when the file comes back or the lock is released.
+ *
+ * <p>State below is confined to the polling thread (or to the caller of {@link #pollOnce()} in tests).
+ */
+public final class LedgerPoller implements AutoCloseable {
+    public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(250);
+    /** How much of the journal's tail the first poll reads for the timeline. */
+    static final int INITIAL_EVENTS = 5_000;
+    static final int PAGE = 1_000;
+    /** At most this many events per poll, so a huge backlog never delays a refresh for long. */
+    static final int MAX_EVENTS_PER_POLL = 10_000;
+    static final int INITIAL_REJECTIONS = 500;
+
+    private final AdminReader reader;
+    private final LiveLedger ledger;
+    private final UiExecutor ui;
+    private final Clock clock;
+    private final AtomicBoolean refreshRequested = new AtomicBoolean();
+    private ScheduledExecutorService thread;
+    private long lastDataVersion = Long.MIN_VALUE;
+    private long lastSeq = -1;
+
+    public LedgerPoller(AdminReader reader, LiveLedger ledger, UiExecutor ui, Clock clock) {
+        this.reader = reader;
+        this.ledger = ledger;
+        this.ui = ui;
+        this.clock = clock;
+    }
+
+    /** Starts polling every {@code interval} on a daemon thread. */
+    public synchronized void start(Duration interval) {
+        if (thread != null) {
+            return;
+        }
+        thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "console-poller");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = interval.toMillis();
+        thread.scheduleWithFixedDelay(this::pollQuietly, 0, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Makes the next poll read a snapshot even if the data version did not move (F5). */
+    public void requestRefresh() {
+        refreshRequested.set(true);
+    }
+
+    private void pollQuietly() {
+        try {
+            pollOnce();
+        } catch (RuntimeException e) {
+            // pollOnce reports failures itself; nothing may escape and cancel the schedule
+        }
+    }
+
+    /**
+     * One poll, on the calling thread. Reads a snapshot only when the data version moved or a refresh
+     * was requested; posts the result (or the failure) to the UI thread.
+     */
+    public void pollOnce() {
+        try {
+            long version = reader.dataVersion();
+            boolean forced = refreshRequested.getAndSet(false);
+            long polledAt = clock.millis();
+            if (version == lastDataVersion && !forced) {
+                PollResult unchanged = new PollResult(polledAt, version, null, List.of(), List.of());
+                ui.onUi(() -> ledger.apply(unchanged));
+                return;
+            }
+            AdminSnapshot snapshot = reader.snapshot();
+            List<JournalEntry> seed = List.of();
+            if (lastSeq < 0) {
+                lastSeq = Math.max(0, snapshot.lastSeq() - INITIAL_EVENTS);
+                seed = reader.recentRejections(INITIAL_REJECTIONS);
+            }
+            List<JournalEntry> fresh = new ArrayList<>();
+            while (fresh.size() < MAX_EVENTS_PER_POLL) {
+                List<JournalEntry> page = reader.eventsSince(lastSeq, PAGE);
+                fresh.addAll(page);
+                if (!page.isEmpty()) {
+                    lastSeq = page.get(page.size() - 1).seq();
+                }
+                if (page.size() < PAGE) {
+                    break;
+                }
+            }
+            // Only a complete catch-up counts as seen: a capped backlog makes the next poll read on.
+            lastDataVersion = fresh.size() >= MAX_EVENTS_PER_POLL ? Long.MIN_VALUE : snapshot.dataVersion();
+            PollResult result = new PollResult(polledAt, version, snapshot, fresh, seed);
+            ui.onUi(() -> ledger.apply(result));
+        } catch (RuntimeException e) {
+            ui.onUi(() -> ledger.failed(e));
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (thread != null) {
+            thread.shutdownNow();
+            try {
+                thread.awaitTermination(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            thread = null;
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package dev.sovereign.console.ledger;
+
+import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.JournalEntry;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import javafx.beans.property.LongProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.SimpleLongProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The console's picture of the attached database: the last snapshot, the journal seen so far
+ * (bounded), the rejection feed, the connection's health and the ticking {@code now} the countdowns
+ * use. Every feature view model reads from here; only the poller's results (applied on the UI thread)
+ * and the ticker change it.
+ *
+ * <p>Confined to the UI thread (the FX application thread in the app, the test thread in view-model
+ * tests); it never touches the database.
+ */
+public final class LiveLedger {
+    /** How many journal events are kept for the timeline; older ones drop off the front. */
+    public static final int MAX_EVENTS = 20_000;
+    /** How many rejections the feed keeps. */
+    public static final int MAX_REJECTIONS = 2_000;
+
+    private final ObjectProperty<AdminSnapshot> snapshot = new SimpleObjectProperty<>(this, "snapshot");
+    private final LongProperty now = new SimpleLongProperty(this, "now");
+    private final ObservableList<JournalEntry> events = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<JournalEntry> eventsView = FXCollections.unmodifiableObservableList(events);
+    private final ObservableList<JournalEntry> rejections = FXCollections.observableArrayList();
+    /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
+    private final ObservableList<JournalEntry> rejectionsView = FXCollections.unmodifiableObservableList(rejections);
+    private final ObjectProperty<Health> health = new SimpleObjectProperty<>(this, "health", Health.DETACHED);
+    private final StringProperty healthDetail = new SimpleStringProperty(this, "healthDetail", "");
+    private final LongProperty lastRefresh = new SimpleLongProperty(this, "lastRefresh");
+    private final LongProperty lastPoll = new SimpleLongProperty(this, "lastPoll");
+    private final LongProperty dataVersion = new SimpleLongProperty(this, "dataVersion", -1);
+    private final LongProperty journalRevision = new SimpleLongProperty(this, "journalRevision");
+
+    public ReadOnlyObjectProperty<AdminSnapshot> snapshotProperty() {
+        return snapshot;
+    }
+
+    public AdminSnapshot snapshot() {
+        return snapshot.get();
+    }
+
+    /** The console's clock, advanced by the ticker several times a second; countdowns derive from it. */
+    public ReadOnlyLongProperty nowProperty() {
+        return now;
+    }
+
+    public long now() {
+        return now.get();
+    }
+
+    /** Journal events seen since attaching (the last {@link #MAX_EVENTS}), oldest first. */
+    public ObservableList<JournalEntry> events() {
+        return eventsView;
+    }
+
+    /** Rejections, newest first. */
+    public ObservableList<JournalEntry> rejections() {
+        return rejectionsView;
+    }
+
+    /** Bumped once per batch of new events, so listeners recompute once, not per event. */
+    public ReadOnlyLongProperty journalRevisionProperty() {
+        return journalRevision;
+    }
+
+    public ReadOnlyObjectProperty<Health> healthProperty() {
+        return health;
+    }
+
+    public ReadOnlyStringProperty healthDetailProperty() {
+        return healthDetail;
+    }
+
+    /** The console's clock when the last snapshot was applied (0 before the first). */
+    public ReadOnlyLongProperty lastRefreshProperty() {
+        return lastRefresh;
+    }
+
+    /** The console's clock at the last successful poll, changed or not. */
+    public ReadOnlyLongProperty lastPollProperty() {
+        return lastPoll;
+    }
+
+    public ReadOnlyLongProperty dataVersionProperty() {
+        return dataVersion;
+    }
+
+    /** Advances the console clock (called by the ticker; tests call it by hand). */
+    public void tick(long nowMillis) {
+        now.set(nowMillis);
+    }
+
+    /** A database is being attached: forget the last one's picture. */
+    public void connecting() {
+        clear();
+        health.set(Health.CONNECTING);
+        healthDetail.set("Opening\u2026");
+    }
+
+    /** No database attached. */
+    public void detached() {
+        clear();
+        health.set(Health.DETACHED);
+        healthDetail.set("");
+    }
+
+    private void clear() {
+        snapshot.set(null);
+        events.clear();
+        rejections.clear();
+        lastRefresh.set(0);
+        lastPoll.set(0);
+        dataVersion.set(-1);
+        journalRevision.set(journalRevision.get() + 1);
+    }
+
+    /** Applies one poll's result. */
+    public void apply(PollResult r) {
+        lastPoll.set(r.polledAt());
+        dataVersion.set(r.dataVersion());
+        health.set(Health.CONNECTED);
+        healthDetail.set("Connected");
+        if (now.get() < r.polledAt()) {
+            now.set(r.polledAt());
+        }
+        boolean journalChanged = false;
+        if (!r.rejectionSeed().isEmpty()) {
+            rejections.setAll(r.rejectionSeed());
+            journalChanged = true;
+        }
+        if (!r.newEvents().isEmpty()) {
+            appendEvents(r.newEvents());
+            journalChanged = true;
+        }
+        if (r.snapshot() != null) {
+            lastRefresh.set(r.polledAt());
+            snapshot.set(r.snapshot());
+        }
+        if (journalChanged) {
+            journalRevision.set(journalRevision.get() + 1);
+        }
+    }
+
+    private void appendEvents(List<JournalEntry> fresh) {
+        long lastSeen = events.isEmpty() ? 0 : events.get(events.size() - 1).seq();
+        List<JournalEntry> add = new ArrayList<>();
+        List<JournalEntry> newRejections = new ArrayList<>();
+        long newestRejection = rejections.isEmpty() ? 0 : rejections.get(0).seq();
+        for (JournalEntry e : fresh) {
+            if (e.seq() <= lastSeen) {
+                continue;
+            }
+            add.add(e);
+            if (e.isRejection() && e.seq() > newestRejection) {
+                newRejections.add(e);
+            }
+        }
+        events.addAll(add);
+        if (events.size() > MAX_EVENTS) {
+            events.remove(0, events.size() - MAX_EVENTS);
+        }
+        if (!newRejections.isEmpty()) {
+            newRejections.sort(Comparator.comparingLong(JournalEntry::seq).reversed());
+            rejections.addAll(0, newRejections);
+            if (rejections.size() > MAX_REJECTIONS) {
+                rejections.remove(MAX_REJECTIONS, rejections.size());
+            }
+        }
+    }
+
+    /** The last poll failed; the picture stays as it was, marked as not current. */
+    public void failed(Throwable problem) {
+        if (problem instanceof StorageException se && se.problem() == StorageException.Problem.BUSY) {
+            health.set(Health.BUSY);
+        } else {
+            health.set(Health.FAILING);
+        }
+        healthDetail.set(problem.getMessage() == null ? problem.toString() : problem.getMessage());
+    }
+}

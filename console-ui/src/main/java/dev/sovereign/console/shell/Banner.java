@@ -1,0 +1,48 @@
+package dev.sovereign.console.shell;
+
+import dev.sovereign.engine.StorageException;
+import java.nio.file.Path;
+
+/**
+ * A non-blocking message across the top of the window: what happened, in one sentence, and never a
+ * stack trace. Immutable.
+ *
+ * @param connection true for a message about the live connection, cleared when it recovers
+ */
+public record Banner(Severity severity, String title, String text, boolean connection) {
+
+    public enum Severity { INFO, SUCCESS, WARNING, DANGER }
+
+    public static Banner info(String title, String text) {
+        return new Banner(Severity.SUCCESS, title, text, false);
+    }
+
+    /** The message for a database that could not be attached. */
+    public static Banner cannotOpen(Path file, Throwable problem) {
+        if (problem instanceof StorageException se) {
+            String title = switch (se.problem()) {
+                case MISSING_FILE, MISSING_DIRECTORY -> "Database not found";
+                case NOT_OURS -> "Not a Sovereign database";
+                case SCHEMA_TOO_NEW -> "Database is newer than this console";
+                case BUSY -> "Database is locked";
+                case CORRUPT -> "Database is corrupt";
+                case READ_ONLY, IO -> "Cannot read the database";
+            };
+            return new Banner(Severity.DANGER, title, se.getMessage(), false);
+        }
+        return new Banner(Severity.DANGER, "Cannot open the database",
+                "Could not open " + file + ": " + oneLine(problem) + ".", false);
+    }
+
+    /** The message for a live connection that stopped answering; the poller keeps trying. */
+    public static Banner connectionTrouble(boolean busy, String detail) {
+        return new Banner(Severity.WARNING, busy ? "Database is locked \u2014 retrying" : "Lost the database \u2014 retrying",
+                detail + " The view shows the last state read and recovers by itself.", true);
+    }
+
+    static String oneLine(Throwable t) {
+        String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.sovereign.console.shell;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.prefs.Preferences;
+
+/**
+ * What the console remembers across runs (theme, recent files, the last directory), in a
+ * {@link Preferences} node: the user's node in the app, a throw-away node in tests.
+ * Thread-safe (Preferences is).
+ */
+public final class ConsoleSettings {
+    public static final int MAX_RECENT = 8;
+    private static final String THEME = "theme";
+    private static final String RECENT = "recentFiles";
+    private static final String LAST_DIRECTORY = "lastDirectory";
+
+    private final Preferences node;
+
+    public ConsoleSettings(Preferences node) {
+        this.node = node;
+    }
+
+    /** The user's settings: {@code dev/sovereign/console} under the user root. */
+    public static ConsoleSettings forUser() {
+        return new ConsoleSettings(Preferences.userRoot().node("dev/sovereign/console"));
+    }
+
+    public ConsoleTheme theme() {
+        try {
+            return ConsoleTheme.valueOf(node.get(THEME, ConsoleTheme.LIGHT.name()));
+        } catch (IllegalArgumentException e) {
+            return ConsoleTheme.LIGHT;
+        }
+    }
+
+    public void setTheme(ConsoleTheme theme) {
+        node.put(THEME, theme.name());
+    }
+
+    /** Most recent first. */
+    public List<Path> recentFiles() {
+        List<Path> out = new ArrayList<>();
+        for (String line : node.get(RECENT, "").split("\n")) {
+            if (!line.isBlank()) {
+                out.add(Path.of(line));
+            }
+        }
+        return out;
+    }
+
+    /** Puts {@code file} first, keeping at most {@link #MAX_RECENT}; returns the new list. */
+    public List<Path> addRecent(Path file) {
+        List<Path> list = recentFiles();
+        Path abs = file.toAbsolutePath().normalize();
+        list.remove(abs);
+        list.add(0, abs);
+        while (list.size() > MAX_RECENT) {
+            list.remove(list.size() - 1);
+        }
+        store(list);
+        Path parent = abs.getParent();
+        if (parent != null) {
+            node.put(LAST_DIRECTORY, parent.toString());
+        }
+        return list;
+    }
+
+    public List<Path> removeRecent(Path file) {
+        List<Path> list = recentFiles();
+        list.remove(file.toAbsolutePath().normalize());
+        store(list);
+        return list;
+    }
+
+    public Path lastDirectory() {
+        String dir = node.get(LAST_DIRECTORY, null);
+        return dir == null ? null : Path.of(dir);
+    }
+
+    private void store(List<Path> list) {
+        StringBuilder sb = new StringBuilder();
+        list.forEach(p -> sb.append(p).append('\n'));
+        node.put(RECENT, sb.toString());
+    }
+}

@@ -1,0 +1,296 @@
+package dev.sovereign.console.shell;
+
+import atlantafx.base.controls.Message;
+import atlantafx.base.theme.Styles;
+import dev.sovereign.console.feature.leases.LeasesView;
+import dev.sovereign.console.feature.mailbox.MailboxView;
+import dev.sovereign.console.feature.processes.ProcessesView;
+import dev.sovereign.console.feature.rejections.RejectionsView;
+import dev.sovereign.console.feature.runs.RunsView;
+import dev.sovereign.console.feature.supervisor.SupervisorView;
+import dev.sovereign.console.feature.timeline.TimelineView;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.stage.Window;
+
+/**
+ * The main window: menu bar, banner, navigation, the current page and the status bar. Every page
+ * has a Ctrl+digit shortcut; F5 refreshes, Ctrl+T switches the theme, Ctrl+O opens, Ctrl+E exports.
+ * Thin: every decision is the {@link ShellViewModel}'s.
+ */
+public final class MainWindow {
+    private final ShellViewModel vm;
+    private final Runnable quit;
+    private final Map<Page, Node> pages = new EnumMap<>(Page.class);
+    private final StackPane content = new StackPane();
+    private Node welcome;
+    private Node connecting;
+
+    public MainWindow(ShellViewModel vm, Runnable quit) {
+        this.vm = vm;
+        this.quit = quit;
+    }
+
+    /** Builds the whole window's content. */
+    public Parent create() {
+        BorderPane root = new BorderPane();
+        root.setId("main-window");
+        root.setTop(new VBox(menuBar(), banner()));
+        root.setLeft(navigation());
+        content.setId("content");
+        root.setCenter(content);
+        root.setBottom(new StatusBar(vm).create());
+        welcome = new WelcomeView(vm, this::openWithDialog, vm::attach).create();
+        connecting = connectingPane();
+        vm.pageProperty().addListener((obs, o, p) -> showContent());
+        vm.attachedProperty().addListener((obs, o, p) -> showContent());
+        vm.attachingProperty().addListener((obs, o, p) -> showContent());
+        showContent();
+        return root;
+    }
+
+    /** Adds the console stylesheet and applies (and follows) the theme. Call once the scene exists. */
+    public void install(Scene scene) {
+        scene.getStylesheets().add(ThemeManager.consoleStylesheet());
+        ThemeManager.apply(vm.themeProperty().get());
+        vm.themeProperty().addListener((obs, o, t) -> ThemeManager.apply(t));
+    }
+
+    private void showContent() {
+        Node show;
+        if (vm.attachedProperty().get() != null) {
+            show = pages.computeIfAbsent(vm.pageProperty().get(), this::createPage);
+        } else if (vm.attachingProperty().get() != null) {
+            show = connecting;
+        } else {
+            show = welcome;
+        }
+        if (content.getChildren().size() != 1 || content.getChildren().get(0) != show) {
+            content.getChildren().setAll(show);
+        }
+    }
+
+    private Node createPage(Page p) {
+        return switch (p) {
+            case LEASES -> new LeasesView(vm.leases(), vm.formats()).create();
+            case TIMELINE -> new TimelineView(vm.timeline()).create();
+            case REJECTIONS -> new RejectionsView(vm.rejections()).create();
+            case RUNS -> new RunsView(vm.runs(), vm.formats()).create();
+            case MAILBOX -> new MailboxView(vm.mailbox(), vm.formats()).create();
+            case PROCESSES -> new ProcessesView(vm.processes(), vm.formats()).create();
+            case SUPERVISOR -> new SupervisorView(vm.supervisor()).create();
+        };
+    }
+
+    private Node connectingPane() {
+        ProgressIndicator spin = new ProgressIndicator();
+        spin.setMaxSize(36, 36);
+        Label l = new Label();
+        l.textProperty().bind(Bindings.createStringBinding(() -> vm.attachingProperty().get() == null ? ""
+                : "Opening " + vm.attachingProperty().get() + "\u2026", vm.attachingProperty()));
+        VBox box = new VBox(12, spin, l);
+        box.setAlignment(Pos.CENTER);
+        box.setId("connecting");
+        return box;
+    }
+
+    private MenuBar menuBar() {
+        MenuItem open = item("Open database\u2026", "menu-open", new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN),
+                this::openWithDialog);
+        Menu recent = new Menu("Open recent");
+        recent.setId("menu-recent");
+        Runnable fillRecent = () -> {
+            recent.getItems().clear();
+            for (Path p : vm.recentFiles()) {
+                MenuItem i = new MenuItem(p.toString());
+                i.setOnAction(e -> vm.attach(p));
+                recent.getItems().add(i);
+            }
+            recent.setDisable(recent.getItems().isEmpty());
+        };
+        vm.recentFiles().addListener((javafx.collections.ListChangeListener<Path>) c -> fillRecent.run());
+        fillRecent.run();
+        MenuItem export = item("Export journal as CSV\u2026", "menu-export",
+                new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN), this::exportWithDialog);
+        export.disableProperty().bind(vm.attachedProperty().isNull().or(vm.exportingProperty()));
+        MenuItem close = item("Close database", "menu-close", new KeyCodeCombination(KeyCode.W, KeyCombination.SHORTCUT_DOWN),
+                vm::detach);
+        close.disableProperty().bind(vm.attachedProperty().isNull());
+        MenuItem exit = item("Quit", "menu-quit", new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), quit);
+        Menu file = new Menu("File", null, open, recent, new SeparatorMenuItem(), export, new SeparatorMenuItem(), close,
+                exit);
+
+        Menu view = new Menu("View");
+        for (Page p : Page.values()) {
+            MenuItem i = item(p.title(), "menu-page-" + p.id(), new KeyCodeCombination(
+                    KeyCode.valueOf("DIGIT" + p.shortcutDigit()), KeyCombination.SHORTCUT_DOWN), () -> vm.pageProperty().set(p));
+            view.getItems().add(i);
+        }
+        MenuItem refresh = item("Refresh now", "menu-refresh", new KeyCodeCombination(KeyCode.F5), vm::refresh);
+        MenuItem theme = item("Switch light / dark", "menu-theme", new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN),
+                vm::toggleTheme);
+        view.getItems().addAll(new SeparatorMenuItem(), refresh, theme);
+        MenuBar bar = new MenuBar(file, view);
+        bar.setId("menu-bar");
+        return bar;
+    }
+
+    private static MenuItem item(String text, String id, KeyCombination accelerator, Runnable action) {
+        MenuItem i = new MenuItem(text);
+        i.setId(id);
+        i.setAccelerator(accelerator);
+        i.setOnAction(e -> action.run());
+        return i;
+    }
+
+    private Node banner() {
+        Message message = new Message();
+        message.setId("banner");
+        message.setOnClose(e -> vm.dismissBanner());
+        StackPane holder = new StackPane(message);
+        holder.setPadding(new javafx.geometry.Insets(8, 12, 0, 12));
+        Runnable show = () -> {
+            Banner b = vm.bannerProperty().get();
+            holder.setVisible(b != null);
+            holder.setManaged(b != null);
+            if (b == null) {
+                return;
+            }
+            message.setTitle(b.title());
+            message.setDescription(b.text());
+            message.getStyleClass().removeAll(Styles.ACCENT, Styles.SUCCESS, Styles.WARNING, Styles.DANGER);
+            message.getStyleClass().add(switch (b.severity()) {
+                case INFO -> Styles.ACCENT;
+                case SUCCESS -> Styles.SUCCESS;
+                case WARNING -> Styles.WARNING;
+                case DANGER -> Styles.DANGER;
+            });
+        };
+        vm.bannerProperty().addListener((obs, o, b) -> show.run());
+        show.run();
+        return holder;
+    }
+
+    private Node navigation() {
+        VBox nav = new VBox();
+        nav.setId("navigation");
+        nav.getStyleClass().add("console-nav");
+        Label caption = new Label("VIEWS");
+        caption.getStyleClass().add("nav-caption");
+        nav.getChildren().add(caption);
+        ToggleGroup group = new ToggleGroup();
+        for (Page p : Page.values()) {
+            Label title = new Label(p.title());
+            Region grow = new Region();
+            HBox.setHgrow(grow, Priority.ALWAYS);
+            Label count = new Label();
+            count.getStyleClass().add("nav-count");
+            count.setId("nav-count-" + p.id());
+            bindCount(p, count);
+            Label key = new Label("Ctrl+" + p.shortcutDigit());
+            key.getStyleClass().add("nav-shortcut");
+            HBox graphic = new HBox(8, title, grow, count, key);
+            graphic.setAlignment(Pos.CENTER_LEFT);
+            graphic.setPrefWidth(170);
+            ToggleButton b = new ToggleButton();
+            b.setGraphic(graphic);
+            b.setId("nav-" + p.id());
+            b.getStyleClass().addAll("nav-button", Styles.FLAT);
+            b.setToggleGroup(group);
+            b.setMaxWidth(Double.MAX_VALUE);
+            b.setTooltip(new javafx.scene.control.Tooltip(p.description()));
+            b.setSelected(vm.pageProperty().get() == p);
+            b.setOnAction(e -> {
+                vm.pageProperty().set(p);
+                b.setSelected(true);
+            });
+            vm.pageProperty().addListener((obs, o, now) -> b.setSelected(now == p));
+            b.disableProperty().bind(vm.attachedProperty().isNull());
+            nav.getChildren().add(b);
+        }
+        return nav;
+    }
+
+    private void bindCount(Page p, Label count) {
+        javafx.beans.binding.StringBinding text = switch (p) {
+            case REJECTIONS -> Bindings.createStringBinding(() -> vm.ledger().rejections().isEmpty() ? ""
+                    : Integer.toString(vm.ledger().rejections().size()), vm.ledger().rejections());
+            case RUNS -> Bindings.createStringBinding(() -> {
+                long n = vm.runs().assignments().stream().filter(a -> a.needsOperator()).count();
+                return n == 0 ? "" : Long.toString(n);
+            }, vm.runs().assignments());
+            default -> null;
+        };
+        if (text == null) {
+            count.setVisible(false);
+            count.setManaged(false);
+            return;
+        }
+        count.textProperty().bind(text);
+        count.visibleProperty().bind(count.textProperty().isNotEmpty());
+        count.managedProperty().bind(count.visibleProperty());
+    }
+
+    private Window window() {
+        return content.getScene() == null ? null : content.getScene().getWindow();
+    }
+
+    private void openWithDialog() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Open a Sovereign database");
+        chooser.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Sovereign databases (*.db)", "*.db"),
+                new FileChooser.ExtensionFilter("All files", "*"));
+        Path dir = vm.lastDirectory();
+        if (dir != null && dir.toFile().isDirectory()) {
+            chooser.setInitialDirectory(dir.toFile());
+        }
+        File f = chooser.showOpenDialog(window());
+        if (f != null) {
+            vm.attach(f.toPath());
+        }
+    }
+
+    private void exportWithDialog() {
+        Path db = vm.attachedProperty().get();
+        if (db == null) {
+            return;
+        }
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Export the fence journal as CSV");
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("CSV files (*.csv)", "*.csv"));
+        String name = db.getFileName().toString().replaceFirst("\\.db$", "") + "-journal.csv";
+        chooser.setInitialFileName(name);
+        if (db.getParent() != null) {
+            chooser.setInitialDirectory(db.getParent().toFile());
+        }
+        File f = chooser.showSaveDialog(window());
+        if (f != null) {
+            vm.exportJournal(f.toPath());
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.sovereign.console.shell;
+
+import dev.sovereign.console.ledger.Health;
+import dev.sovereign.console.ledger.LiveLedger;
+import java.util.Locale;
+import javafx.beans.binding.Bindings;
+import javafx.scene.Parent;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+
+/** Database path, schema version, data version, last refresh and connection health. */
+final class StatusBar {
+    private final ShellViewModel vm;
+
+    StatusBar(ShellViewModel vm) {
+        this.vm = vm;
+    }
+
+    Parent create() {
+        LiveLedger ledger = vm.ledger();
+        Region dot = new Region();
+        dot.getStyleClass().add("health-dot");
+        Label health = new Label();
+        health.setId("status-health");
+        health.textProperty().bind(Bindings.createStringBinding(() -> healthText(ledger.healthProperty().get()),
+                ledger.healthProperty()));
+        Tooltip healthTip = new Tooltip();
+        healthTip.textProperty().bind(ledger.healthDetailProperty());
+        health.setTooltip(healthTip);
+        ledger.healthProperty().addListener((obs, o, h) -> restyle(dot, h));
+        restyle(dot, ledger.healthProperty().get());
+        HBox healthBox = new HBox(6, dot, health);
+        healthBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+
+        Label path = new Label();
+        path.setId("status-database");
+        path.textProperty().bind(Bindings.createStringBinding(() -> {
+            var p = vm.attachedProperty().get() != null ? vm.attachedProperty().get() : vm.attachingProperty().get();
+            return p == null ? "No database attached" : p.toString();
+        }, vm.attachedProperty(), vm.attachingProperty()));
+        Label schema = new Label();
+        schema.setId("status-schema");
+        schema.textProperty().bind(Bindings.createStringBinding(() -> ledger.snapshot() == null ? ""
+                : "schema v" + ledger.snapshot().schemaVersion(), ledger.snapshotProperty()));
+        Label version = new Label();
+        version.setId("status-data-version");
+        version.textProperty().bind(Bindings.createStringBinding(() -> ledger.dataVersionProperty().get() < 0 ? ""
+                : "data version " + ledger.dataVersionProperty().get(), ledger.dataVersionProperty()));
+        Label refreshed = new Label();
+        refreshed.setId("status-refresh");
+        refreshed.textProperty().bind(Bindings.when(vm.attachedProperty().isNull()).then("")
+                .otherwise(vm.refreshTextProperty()));
+
+        ProgressBar export = new ProgressBar();
+        export.setId("status-export-progress");
+        export.setPrefWidth(120);
+        export.progressProperty().bind(vm.exportProgressProperty());
+        Label exportLabel = new Label("Exporting journal\u2026");
+        HBox exportBox = new HBox(6, exportLabel, export);
+        exportBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        exportBox.visibleProperty().bind(vm.exportingProperty());
+        exportBox.managedProperty().bind(vm.exportingProperty());
+
+        Region grow = new Region();
+        HBox.setHgrow(grow, Priority.ALWAYS);
+        HBox bar = new HBox(healthBox, path, schema, version, grow, exportBox, refreshed);
+        bar.setId("status-bar");
+        bar.getStyleClass().add("status-bar");
+        return bar;
+    }
+
+    private static String healthText(Health h) {
+        return switch (h) {
+            case DETACHED -> "Detached";
+            case CONNECTING -> "Connecting";
+            case CONNECTED -> "Connected";
+            case BUSY -> "Locked, retrying";
+            case FAILING -> "Unreachable, retrying";
+        };
+    }
+
+    private static void restyle(Region dot, Health h) {
+        dot.getStyleClass().removeAll("connected", "connecting", "busy", "failing", "detached");
+        dot.getStyleClass().add(h.name().toLowerCase(Locale.ROOT));
+    }
+}

@@ -1,0 +1,82 @@
+package dev.sovereign.console.shell;
+
+import atlantafx.base.theme.Styles;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Pos;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+
+/** Shown when no database is attached: open one, or pick a recent one. */
+final class WelcomeView {
+    private final ShellViewModel vm;
+    private final Runnable openDialog;
+    private final Consumer<Path> openRecent;
+
+    WelcomeView(ShellViewModel vm, Runnable openDialog, Consumer<Path> openRecent) {
+        this.vm = vm;
+        this.openDialog = openDialog;
+        this.openRecent = openRecent;
+    }
+
+    Parent create() {
+        Label title = new Label("Sovereign console");
+        title.getStyleClass().add(Styles.TITLE_1);
+        Label lead = new Label("Watch leases, fencing tokens and refused writes on a Sovereign database as they"
+                + " happen. The console only reads: attaching never changes the file.");
+        lead.setWrapText(true);
+        lead.getStyleClass().add(Styles.TEXT_MUTED);
+        Button open = new Button("Open database\u2026");
+        open.setId("welcome-open");
+        open.getStyleClass().add(Styles.ACCENT);
+        open.setDefaultButton(true);
+        open.setOnAction(e -> openDialog.run());
+        Label shortcut = new Label("Ctrl+O");
+        shortcut.getStyleClass().add(Styles.TEXT_SUBTLE);
+        HBox openRow = new HBox(10, open, shortcut);
+        openRow.setAlignment(Pos.CENTER_LEFT);
+
+        Label recentTitle = new Label("Recent databases");
+        recentTitle.getStyleClass().add(Styles.TITLE_4);
+        VBox recent = new VBox(2);
+        recent.setId("welcome-recent");
+        vm.recentFiles().addListener((ListChangeListener<Path>) c -> fillRecent(recent));
+        fillRecent(recent);
+
+        Label cli = new Label("From a terminal: 'sovereign init' creates a database, 'sovereign console --db PATH'"
+                + " opens it here.");
+        cli.setWrapText(true);
+        cli.getStyleClass().add(Styles.TEXT_SUBTLE);
+
+        VBox box = new VBox(title, lead, openRow, recentTitle, recent, cli);
+        box.setId("welcome");
+        box.getStyleClass().add("welcome");
+        StackPane center = new StackPane(box);
+        StackPane.setAlignment(box, Pos.TOP_CENTER);
+        return center;
+    }
+
+    private void fillRecent(VBox recent) {
+        recent.getChildren().clear();
+        if (vm.recentFiles().isEmpty()) {
+            Label none = new Label("None yet.");
+            none.getStyleClass().add(Styles.TEXT_MUTED);
+            recent.getChildren().add(none);
+            return;
+        }
+        int i = 0;
+        for (Path p : vm.recentFiles()) {
+            Button b = new Button(p.toString());
+            b.setId("recent-" + i++);
+            b.getStyleClass().addAll(Styles.FLAT, "recent-file");
+            b.setMaxWidth(Double.MAX_VALUE);
+            b.setOnAction(e -> openRecent.accept(p));
+            recent.getChildren().add(b);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.sovereign.console.feature;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.console.feature.rejections.RejectionsView;
+import dev.sovereign.console.shell.ShellViewModel;
+import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.Scenario;
+import dev.sovereign.console.testing.ViewHarness;
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.admin.JournalEntry;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+@ExtendWith(ApplicationExtension.class)
+class RejectionsViewTest {
+    @RegisterExtension
+    final ConsoleFixture fx = new ConsoleFixture();
+
+    private ShellViewModel vm;
+    private Scenario scenario;
+
+    @Start
+    void start(Stage stage) {
+        scenario = Scenario.build(fx);
+        vm = fx.attachedShell();
+        ViewHarness.show(stage, new RejectionsView(vm.rejections()).create());
+    }
+
+    @Test
+    void theFeedListsRefusalsNewestFirstAndExplainsTheSelectedOne(FxRobot robot) {
+        TableView<?> table = robot.lookup("#rejections-table").queryAs(TableView.class);
+        assertThat(table.getItems()).hasSize(2);
+        JournalEntry stale = vm.rejections().rows().get(1);
+        assertThat(stale.category()).isEqualTo("actor_lease_lost");
+
+        robot.clickOn("#rejection-" + stale.seq());
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(robot.lookup("#rejection-detail").queryAs(Label.class).getText()).startsWith(stale.sentence())
+                .contains("category actor_lease_lost");
+        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof javafx.scene.control.Labeled l
+                && (scenario.operatorFirst.token() + " vs " + scenario.operatorSecond.token()).equals(l.getText()));
+    }
+
+    @Test
+    void aNewRefusalAppearsAtTheTopOnTheNextPoll(FxRobot robot) throws Exception {
+        try {
+            scenario.workerA.leases().renew("operator", scenario.operatorFirst.token());
+        } catch (Refusal expected) {
+            // journalled as REJECTED
+        }
+
+        robot.interact(vm::pollNow);
+
+        TableView<?> table = robot.lookup("#rejections-table").queryAs(TableView.class);
+        assertThat(table.getItems()).hasSize(3);
+        JournalEntry newest = vm.rejections().rows().get(0);
+        assertThat(newest.seq()).isGreaterThan(vm.rejections().rows().get(1).seq());
+        // The table lays its rows out on the next pulse: wait for the row, with a deadline.
+        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS,
+                () -> robot.lookup("#rejection-" + newest.seq()).tryQuery().isPresent());
+        assertThat(robot.lookup("#rejections-summary").queryAs(Label.class).getText()).isEqualTo("3 refused writes");
+    }
+}

@@ -1,0 +1,112 @@
+package dev.sovereign.console.feature;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.console.feature.mailbox.MailboxView;
+import dev.sovereign.console.feature.processes.ProcessesView;
+import dev.sovereign.console.feature.runs.RunsView;
+import dev.sovereign.console.feature.supervisor.SupervisorView;
+import dev.sovereign.console.shell.ShellViewModel;
+import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.Scenario;
+import dev.sovereign.console.testing.ViewHarness;
+import javafx.scene.control.Label;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The runs, mailbox, processes and supervisor views, each on its own tab over one scenario. */
+@ExtendWith(ApplicationExtension.class)
+class RunsMailboxProcessesSupervisorViewTest {
+    @RegisterExtension
+    final ConsoleFixture fx = new ConsoleFixture();
+
+    private ShellViewModel vm;
+    private Scenario scenario;
+    private TabPane tabs;
+
+    @Start
+    void start(Stage stage) {
+        scenario = Scenario.build(fx);
+        vm = fx.attachedShell();
+        tabs = new TabPane(new Tab("runs", new RunsView(vm.runs(), vm.formats()).create()),
+                new Tab("mailbox", new MailboxView(vm.mailbox(), vm.formats()).create()),
+                new Tab("processes", new ProcessesView(vm.processes(), vm.formats()).create()),
+                new Tab("supervisor", new SupervisorView(vm.supervisor()).create()));
+        ViewHarness.show(stage, tabs);
+    }
+
+    private void showTab(FxRobot robot, int i) {
+        robot.interact(() -> tabs.getSelectionModel().select(i));
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    @Test
+    void aWorkerLostRunIsFlaggedAndExplained(FxRobot robot) {
+        showTab(robot, 0);
+        assertThat(robot.lookup("#assignments-table").queryAs(TableView.class).getItems()).hasSize(4);
+        assertThat(robot.lookup("#worker-lost-as-3").query().isVisible()).isTrue();
+        assertThat(robot.lookup("#worker-lost-as-5").query().isVisible()).isFalse();
+        assertThat(robot.lookup("#assignment-as-3").query().getStyleClass()).contains("worker-lost");
+        assertThat(robot.lookup("#runs-attention").query().isVisible()).isTrue();
+
+        robot.clickOn("#assignment-as-3");
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(robot.lookup("#attempts-table").queryAs(TableView.class).getItems()).hasSize(1);
+        assertThat(robot.lookup("#run-detail").queryAs(Label.class).getText()).contains("failed (worker_lost)")
+                .contains("outcome is unknown").contains("Needs an operator");
+    }
+
+    @Test
+    void theMailboxFiltersByStateAndShowsTheClaim(FxRobot robot) throws Exception {
+        showTab(robot, 1);
+        TableView<?> table = robot.lookup("#messages-table").queryAs(TableView.class);
+        assertThat(table.getItems()).hasSize(4);
+
+        robot.clickOn("#mailbox-filter-claimed");
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(table.getItems()).hasSize(1);
+        // Cells are laid out on the next pulse: wait for the claimer's cell, with a deadline.
+        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> robot.lookup(".table-cell")
+                .queryAll().stream().anyMatch(n -> n instanceof javafx.scene.control.Labeled l
+                        && "worker 7102".equals(l.getText())));
+        assertThat(robot.lookup("#mailbox-summary").queryAs(Label.class).getText())
+                .isEqualTo("1 new \u00b7 1 claimed \u00b7 1 done \u00b7 1 dead");
+    }
+
+    @Test
+    void processesAreLiveStaleOrStoppedByTheirOwnHeartbeat(FxRobot robot) {
+        showTab(robot, 2);
+        String a = scenario.workerA.processIdentity();
+        String b = scenario.workerB.processIdentity();
+        assertThat(robot.lookup("#process-state-" + a).queryAs(Label.class).getText()).isEqualTo("stale");
+        assertThat(robot.lookup("#process-state-" + b).queryAs(Label.class).getText()).isEqualTo("live");
+        assertThat(robot.lookup("#processes-summary").queryAs(Label.class).getText())
+                .isEqualTo("2 live \u00b7 2 stale \u00b7 2 stopped");
+
+        robot.interact(() -> vm.tick(fx.clock.millis() + 3_001));
+
+        assertThat(robot.lookup("#process-state-" + b).queryAs(Label.class).getText()).isEqualTo("stale");
+    }
+
+    @Test
+    void theSupervisorPageShowsTheLastTickReport(FxRobot robot) {
+        showTab(robot, 3);
+        assertThat(robot.lookup("#supervisor-summary").queryAs(Label.class).getText())
+                .startsWith("Last tick at ").contains("supervisor 7110");
+        assertThat(robot.lookup("#tile-attempts-recovered").lookup(".tile-number").queryAs(Label.class).getText())
+                .isEqualTo("1");
+        assertThat(robot.lookup("#supervisor-report").queryAs(Label.class).getText())
+                .contains("as failed / worker_lost");
+    }
+}

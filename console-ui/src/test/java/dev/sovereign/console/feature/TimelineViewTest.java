@@ -1,0 +1,93 @@
+package dev.sovereign.console.feature;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.console.feature.timeline.TimelineView;
+import dev.sovereign.console.shell.ShellViewModel;
+import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.Scenario;
+import dev.sovereign.console.testing.ViewHarness;
+import dev.sovereign.engine.admin.JournalEntry;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.scene.layout.Region;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+@ExtendWith(ApplicationExtension.class)
+class TimelineViewTest {
+    @RegisterExtension
+    final ConsoleFixture fx = new ConsoleFixture();
+
+    private ShellViewModel vm;
+    private Scenario scenario;
+
+    @Start
+    void start(Stage stage) {
+        scenario = Scenario.build(fx);
+        vm = fx.attachedShell();
+        ViewHarness.show(stage, new TimelineView(vm.timeline()).create());
+    }
+
+    @Test
+    void eachHoldIsASegmentLabelledWithItsToken(FxRobot robot) {
+        Label first = robot.lookup("#segment-operator-" + scenario.operatorFirst.token()).queryAs(Label.class);
+        Label second = robot.lookup("#segment-operator-" + scenario.operatorSecond.token()).queryAs(Label.class);
+
+        assertThat(first.getText()).isEqualTo("token " + scenario.operatorFirst.token() + " \u00b7 worker 7101");
+        assertThat(second.getText()).isEqualTo("token " + scenario.operatorSecond.token() + " \u00b7 worker 7102");
+        assertThat(first.isVisible()).isTrue();
+        assertThat(second.isVisible()).isTrue();
+        assertThat(first.getLayoutX() + first.getWidth()).isLessThanOrEqualTo(second.getLayoutX() + 1);
+        assertThat(robot.lookup("#expired-planner-4").query().isVisible()).isTrue();
+        assertThat(robot.lookup("#lane-archivist").tryQuery()).isPresent();
+    }
+
+    @Test
+    void clickingARejectionMarkerExplainsIt(FxRobot robot) {
+        JournalEntry rejection = vm.rejections().rows().stream()
+                .filter(e -> "actor_lease_lost".equals(e.category())).findFirst().orElseThrow();
+        Node marker = robot.lookup("#marker-" + rejection.seq()).query();
+        assertThat(marker.getStyleClass()).contains("rejection");
+
+        robot.clickOn(marker);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(robot.lookup("#timeline-detail").queryAs(Label.class).getText())
+                .startsWith("Rejected write at ").contains(rejection.sentence());
+        assertThat(marker.getStyleClass()).contains("selected");
+    }
+
+    @Test
+    void zoomingChangesTheWindowAndMovesTheSegments(FxRobot robot) {
+        Region seg = robot.lookup("#segment-reviewer-2").queryAs(Region.class);
+        double before = seg.getWidth();
+
+        robot.clickOn("#timeline-zoom-in");
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(robot.lookup("#timeline-span").queryAs(Label.class).getText()).isEqualTo("1 min 00 s");
+        assertThat(seg.getWidth()).isGreaterThan(before);
+    }
+
+    @Test
+    void theWindowFollowsTheClockUntilPanned(FxRobot robot) {
+        long end = vm.timeline().windowEndProperty().get();
+        robot.interact(() -> vm.tick(end + 5_000));
+        assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 5_000);
+
+        robot.clickOn("#timeline-back");
+        robot.interact(() -> vm.tick(end + 10_000));
+
+        assertThat(vm.timeline().followingProperty().get()).isFalse();
+        assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 5_000 - 60_000);
+        robot.clickOn("#timeline-follow");
+        assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 10_000);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.sovereign.console.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import atlantafx.base.controls.Message;
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
+import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.Scenario;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javafx.application.Application;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The whole window, headless: welcome page, banners, shortcuts and theme switching. */
+@ExtendWith(ApplicationExtension.class)
+class ConsoleWindowTest {
+    @RegisterExtension
+    final ConsoleFixture fx = new ConsoleFixture();
+
+    private ShellViewModel vm;
+
+    @Start
+    void start(Stage stage) {
+        fx.settings().setTheme(ConsoleTheme.LIGHT);
+        fx.settings().addRecent(fx.file());
+        vm = fx.shell();
+        MainWindow window = new MainWindow(vm, () -> { });
+        Scene scene = new Scene(window.create(), 1200, 760);
+        window.install(scene);
+        stage.setScene(scene);
+        stage.show();
+    }
+
+    @Test
+    void withNoDatabaseTheWelcomePageOffersOpenAndRecentFiles(FxRobot robot) {
+        assertThat(robot.lookup("#welcome").tryQuery()).isPresent();
+        assertThat(robot.lookup("#welcome-open").queryAs(Button.class).getText()).isEqualTo("Open database\u2026");
+        assertThat(robot.lookup("#recent-0").queryAs(Button.class).getText()).isEqualTo(fx.file().toString());
+        assertThat(robot.lookup("#status-database").queryAs(Label.class).getText()).isEqualTo("No database attached");
+        assertThat(robot.lookup("#nav-leases").query().isDisabled()).isTrue();
+    }
+
+    @Test
+    void aRecentFileAttachesAndTheStatusBarDescribesTheConnection(FxRobot robot) {
+        Scenario.build(fx);
+        robot.clickOn("#recent-0");
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(robot.lookup("#leases-page").tryQuery()).isPresent();
+        assertThat(robot.lookup("#status-database").queryAs(Label.class).getText()).isEqualTo(fx.file().toString());
+        assertThat(robot.lookup("#status-schema").queryAs(Label.class).getText()).isEqualTo("schema v1");
+        assertThat(robot.lookup("#status-data-version").queryAs(Label.class).getText()).startsWith("data version ");
+        assertThat(robot.lookup("#status-health").queryAs(Label.class).getText()).isEqualTo("Connected");
+        assertThat(robot.lookup("#status-refresh").queryAs(Label.class).getText()).startsWith("refreshed ");
+        assertThat(robot.lookup("#nav-count-rejections").queryAs(Label.class).getText()).isEqualTo("2");
+        assertThat(robot.lookup("#nav-count-runs").queryAs(Label.class).getText()).isEqualTo("1");
+    }
+
+    @Test
+    void aDatabaseOpenedLaterJoinsTheRecentListsEvenAfterAGarbageCollection(FxRobot robot) {
+        Path other = fx.dir().resolve("other.db");
+        fx.engine("worker 7101");
+        try (var e = dev.sovereign.engine.Engine.open(other)) {
+            e.actors().add("operator");
+        }
+        // Listeners hung on a short-lived list wrapper vanish when it is collected: collect first.
+        System.gc();
+        System.gc();
+
+        robot.interact(() -> vm.attach(other));
+        robot.interact(vm::detach);
+
+        assertThat(robot.lookup("#recent-0").queryAs(Button.class).getText()).isEqualTo(other.toString());
+        assertThat(robot.lookup("#recent-1").queryAs(Button.class).getText()).isEqualTo(fx.file().toString());
+    }
+
+    @Test
+    void aForeignFileShowsABannerNotAStackTrace(FxRobot robot) throws Exception {
+        Path foreign = fx.dir().resolve("photos.db");
+        Files.write(foreign, new byte[4096]);
+        Files.writeString(foreign, "GIF89a definitely not sqlite");
+
+        robot.interact(() -> vm.attach(foreign));
+
+        Node banner = robot.lookup("#banner").query();
+        assertThat(banner.isVisible()).isTrue();
+        assertThat(((Message) banner).getTitle()).isEqualTo("Not a Sovereign database");
+        assertThat(((Message) banner).getDescription()).contains(foreign.toString()).doesNotContain("Exception");
+        assertThat(robot.lookup("#welcome").tryQuery()).isPresent();
+    }
+
+    @Test
+    void ctrlDigitsSwitchPagesAndF5Refreshes(FxRobot robot) {
+        Scenario.build(fx);
+        robot.interact(() -> vm.attach(fx.file()));
+        int snapshots = fx.reader.snapshots.get();
+
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.TIMELINE);
+        assertThat(robot.lookup("#timeline-page").tryQuery()).isPresent();
+
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup("#rejections-page").tryQuery()).isPresent();
+
+        robot.press(KeyCode.F5).release(KeyCode.F5);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fx.reader.snapshots.get()).isEqualTo(snapshots + 1);
+    }
+
+    @Test
+    void ctrlTSwitchesTheThemeAndRemembersIt(FxRobot robot) {
+        assertThat(Application.getUserAgentStylesheet()).isEqualTo(new PrimerLight().getUserAgentStylesheet());
+
+        robot.press(KeyCode.CONTROL, KeyCode.T).release(KeyCode.T, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(Application.getUserAgentStylesheet()).isEqualTo(new PrimerDark().getUserAgentStylesheet());
+        assertThat(fx.settings().theme()).isEqualTo(ConsoleTheme.DARK);
+
+        robot.press(KeyCode.CONTROL, KeyCode.T).release(KeyCode.T, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(Application.getUserAgentStylesheet()).isEqualTo(new PrimerLight().getUserAgentStylesheet());
+    }
+}

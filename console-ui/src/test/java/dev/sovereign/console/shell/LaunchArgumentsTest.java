@@ -1,0 +1,36 @@
+package dev.sovereign.console.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LaunchArgumentsTest {
+    @Test
+    void theDatabaseComesFromDbOrTheFirstBareArgument() {
+        assertThat(LaunchArguments.database(List.of("--db", "a.db"))).contains(Path.of("a.db"));
+        assertThat(LaunchArguments.database(List.of("--db=b.db"))).contains(Path.of("b.db"));
+        assertThat(LaunchArguments.database(List.of("c.db"))).contains(Path.of("c.db"));
+        assertThat(LaunchArguments.database(List.of())).isEmpty();
+        assertThat(LaunchArguments.database(List.of("--verbose"))).isEmpty();
+    }
+
+    @Test
+    void recentFilesKeepTheNewestFirstWithoutDuplicates() throws Exception {
+        java.util.prefs.Preferences node = java.util.prefs.Preferences.userRoot()
+                .node("dev/sovereign/console-test/" + java.util.UUID.randomUUID());
+        try {
+            ConsoleSettings s = new ConsoleSettings(node);
+            for (int i = 0; i < 10; i++) {
+                s.addRecent(Path.of("/tmp/db" + i + ".db"));
+            }
+            s.addRecent(Path.of("/tmp/db5.db"));
+            assertThat(s.recentFiles()).hasSize(ConsoleSettings.MAX_RECENT).first().isEqualTo(Path.of("/tmp/db5.db"));
+            assertThat(s.recentFiles()).doesNotHaveDuplicates();
+            assertThat(s.lastDirectory()).isEqualTo(Path.of("/tmp"));
+        } finally {
+            node.removeNode();
+        }
+    }
+}

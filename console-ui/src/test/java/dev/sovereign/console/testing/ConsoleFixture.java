@@ -1,0 +1,130 @@
+package dev.sovereign.console.testing;
+
+import dev.sovereign.console.fx.CurrentThreadUiExecutor;
+import dev.sovereign.console.fx.UiExecutor;
+import dev.sovereign.console.shell.ConsoleSettings;
+import dev.sovereign.console.shell.ShellViewModel;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.admin.AdminReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.prefs.BackingStoreException;
+import java.util.prefs.Preferences;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A fresh real SQLite file per test, real engines on it (heartbeat off: tests beat by hand), a
+ * settable clock shared by the engines and the console, throw-away preferences, and a shell view
+ * model that polls only when told ({@link ShellViewModel#pollNow()}), through a counting reader.
+ */
+public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallback {
+    public final SettableClock clock = new SettableClock();
+    private final List<Engine> engines = new ArrayList<>();
+    private final List<ShellViewModel> shells = new ArrayList<>();
+    private final java.util.Set<ShellViewModel> onFxThread = new java.util.HashSet<>();
+    private final Path dir;
+    private final Preferences prefs;
+    public CountingReader reader;
+
+    /**
+     * Ready at construction (one fixture per test instance), so TestFX's {@code @Start}, which runs
+     * before field extensions' callbacks, can already use it.
+     */
+    public ConsoleFixture() {
+        try {
+            dir = Files.createTempDirectory("sovereign-console-test-");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        prefs = Preferences.userRoot().node("dev/sovereign/console-test/" + UUID.randomUUID());
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        // everything is made in the constructor
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws BackingStoreException {
+        for (ShellViewModel vm : shells) {
+            if (onFxThread.contains(vm)) {
+                // made on the FX thread by a TestFX @Start: its views listen to it, so close it there
+                org.testfx.util.WaitForAsyncUtils.waitForAsyncFx(10_000, vm::close);
+            } else {
+                vm.close();
+            }
+        }
+        shells.clear();
+        for (Engine e : engines) {
+            try {
+                e.close();
+            } catch (RuntimeException ignored) {
+                // the test may have closed it
+            }
+        }
+        engines.clear();
+        prefs.removeNode();
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public Path file() {
+        return dir.resolve("sovereign.db");
+    }
+
+    public Preferences prefs() {
+        return prefs;
+    }
+
+    public ConsoleSettings settings() {
+        return new ConsoleSettings(prefs);
+    }
+
+    /** A real engine (one process) on this test's file, labelled {@code label}. */
+    public Engine engine(String label) {
+        Engine e = Engine.open(EngineConfig.forDatabase(file()).clock(clock).heartbeat(false)
+                .heartbeatInterval(Duration.ofSeconds(1)).busyBound(Duration.ofSeconds(10)).processKind("worker")
+                .processLabel(label).build());
+        engines.add(e);
+        return e;
+    }
+
+    /** A shell view model with synchronous execution and manual polling, attached to nothing yet. */
+    public ShellViewModel shell() {
+        return shell(new CurrentThreadUiExecutor());
+    }
+
+    public ShellViewModel shell(UiExecutor ui) {
+        return shell(ui, Duration.ZERO);
+    }
+
+    /** A shell view model whose poller runs on its own thread every {@code interval}. */
+    public ShellViewModel shell(UiExecutor ui, Duration interval) {
+        ShellViewModel vm = new ShellViewModel(settings(), ui, clock, ZoneOffset.UTC, path -> {
+            reader = new CountingReader(AdminReader.open(path, clock, ZoneOffset.UTC));
+            return reader;
+        }, interval);
+        shells.add(vm);
+        if (javafx.application.Platform.isFxApplicationThread()) {
+            onFxThread.add(vm);
+        }
+        return vm;
+    }
+
+    /** A shell view model attached to this test's file and polled once. */
+    public ShellViewModel attachedShell() {
+        ShellViewModel vm = shell();
+        vm.attach(file());
+        return vm;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.sovereign.console.testing;
+
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.ExportProgress;
+import dev.sovereign.engine.admin.JournalEntry;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A real reader that counts what the console asks of it. */
+public final class CountingReader implements AdminReader {
+    private final AdminReader real;
+    public final AtomicInteger dataVersions = new AtomicInteger();
+    public final AtomicInteger snapshots = new AtomicInteger();
+    public final AtomicInteger eventReads = new AtomicInteger();
+    /** The names of the threads that touched the database through this reader. */
+    public final java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    public CountingReader(AdminReader real) {
+        this.real = real;
+    }
+
+    @Override
+    public Path database() {
+        return real.database();
+    }
+
+    @Override
+    public int schemaVersion() {
+        return real.schemaVersion();
+    }
+
+    @Override
+    public long dataVersion() {
+        dataVersions.incrementAndGet();
+        threads.add(Thread.currentThread().getName());
+        return real.dataVersion();
+    }
+
+    @Override
+    public AdminSnapshot snapshot() {
+        snapshots.incrementAndGet();
+        threads.add(Thread.currentThread().getName());
+        return real.snapshot();
+    }
+
+    @Override
+    public List<JournalEntry> eventsSince(long afterSeq, int limit) {
+        eventReads.incrementAndGet();
+        return real.eventsSince(afterSeq, limit);
+    }
+
+    @Override
+    public List<JournalEntry> recentRejections(int limit) {
+        return real.recentRejections(limit);
+    }
+
+    @Override
+    public long exportJournalCsv(Path target, ExportProgress progress) {
+        return real.exportJournalCsv(target, progress);
+    }
+
+    @Override
+    public void close() {
+        real.close();
+    }
+}

@@ -1,0 +1,170 @@
+package dev.sovereign.engine.admin;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * Turns journal events into one plain sentence each. For a {@code REJECTED} event the sentence says
+ * who presented which token for what, which token was current instead and why, using the event that
+ * granted the current token (or, when nothing is current, the last event that ended the grant).
+ * Pure functions; thread-safe.
+ */
+public final class EventSentences {
+    private final DateTimeFormatter time;
+
+    public EventSentences(ZoneId zone) {
+        this.time = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT).withZone(zone);
+    }
+
+    /** The sentence for any event except a rejection. */
+    public String describe(JournalEntry e) {
+        return capitalised(describeLowerCase(e));
+    }
+
+    private String describeLowerCase(JournalEntry e) {
+        String who = who(e.process());
+        String res = resource(e);
+        String token = e.token() == null ? "" : " with token " + e.token();
+        switch (e.kind()) {
+            case "LEASE_ACQUIRED":
+                return who + " acquired " + res + token + ".";
+            case "LEASE_RENEWED":
+                return who + " renewed " + res + token + ".";
+            case "LEASE_RELEASED":
+                return who + " released " + res + token + ".";
+            case "LEASE_TAKEN_OVER":
+                return who + " took over " + res + token + detailSuffix(e.detail());
+            case "ATTEMPT_STARTED":
+                return who + " started " + res + token + ".";
+            case "ATTEMPT_DONE":
+                return who + " finished " + res + token + ".";
+            case "ATTEMPT_RECOVERED":
+                return who + " recovered " + res + token + " as worker_lost; its outcome is unknown.";
+            case "CLAIM_GRANTED":
+                return who + " claimed " + res + token + ".";
+            case "CLAIM_SWEPT":
+                return who + " swept the expired claim of " + res + " back to NEW.";
+            case "MESSAGE_DONE":
+                return who + " completed " + res + token + ".";
+            default:
+                return who + ": " + e.kind().toLowerCase(Locale.ROOT).replace('_', ' ') + " on " + res + token
+                        + detailSuffix(e.detail());
+        }
+    }
+
+    /**
+     * The sentence for a rejection.
+     *
+     * @param grant the event that granted {@code currentToken} (same token, before the rejection), or null
+     * @param ended when nothing was current: the last non-rejection event on the resource before it, or null
+     */
+    public String explainRejection(JournalEntry rejection, JournalEntry grant, JournalEntry ended) {
+        return capitalised(explain(rejection, grant, ended));
+    }
+
+    private String explain(JournalEntry rejection, JournalEntry grant, JournalEntry ended) {
+        String who = who(rejection.process());
+        String res = resource(rejection);
+        Long presented = rejection.presentedToken();
+        Long current = rejection.currentToken();
+        String category = rejection.category() == null ? "" : rejection.category();
+        switch (category) {
+            case "actor_lease_held":
+                return who + " asked for " + res + ", but " + holder(grant, current)
+                        + "; it must wait until the lease is released or expires.";
+            case "message_claimed":
+                return who + " tried to claim " + res + ", but " + holder(grant, current)
+                        + "; it may claim it only after that claim expires.";
+            case "execution_attempt_held":
+                return who + " tried to start another attempt on " + res + ", but the attempt"
+                        + (current == null ? "" : " with token " + current)
+                        + (grant == null ? "" : " started by " + who(grant.process()) + " at " + at(grant))
+                        + " is still live.";
+            case "corrupt_lease_state":
+                return who + " found the lease of " + res + " corrupt" + (current == null ? "" : " (token " + current + ")")
+                        + " and refused to use it; an operator must repair the ledger.";
+            default:
+                break;
+        }
+        if (presented != null) {
+            String head = who + " presented token " + presented + " for " + res;
+            if (current != null) {
+                return head + ", but " + current + " is current" + (grant == null ? "." : ": " + because(grant) + ".");
+            }
+            return head + ", but no token is current" + (ended == null ? "." : ": " + endedBecause(ended) + ".");
+        }
+        return who + " was refused (" + category + ") on " + res
+                + (current == null ? "" : "; token " + current + " is current") + ".";
+    }
+
+    private String holder(JournalEntry grant, Long current) {
+        String token = current == null ? "" : " with token " + current;
+        if (grant == null) {
+            return "another process holds it" + token;
+        }
+        return who(grant.process()) + " holds it" + token + " since " + at(grant);
+    }
+
+    private String because(JournalEntry grant) {
+        String by = who(grant.process());
+        switch (grant.kind()) {
+            case "LEASE_TAKEN_OVER":
+                return "its lease was taken over by " + by + " at " + at(grant);
+            case "LEASE_ACQUIRED":
+                return by + " acquired the lease at " + at(grant);
+            case "CLAIM_GRANTED":
+                return by + " claimed it at " + at(grant);
+            case "ATTEMPT_STARTED":
+                return "a newer attempt by " + by + " started at " + at(grant);
+            default:
+                return by + " was granted it at " + at(grant);
+        }
+    }
+
+    private String endedBecause(JournalEntry ended) {
+        switch (ended.kind()) {
+            case "LEASE_RELEASED":
+                return "the lease was released at " + at(ended);
+            case "CLAIM_SWEPT":
+                return "its claim expired and was swept back to the queue at " + at(ended);
+            case "ATTEMPT_RECOVERED":
+                return "the supervisor recovered it as worker_lost at " + at(ended);
+            case "ATTEMPT_SUPERSEDED":
+                return "it was superseded at " + at(ended);
+            case "ATTEMPT_DONE":
+            case "MESSAGE_DONE":
+            case "MESSAGE_DEAD":
+                return "it was already finished at " + at(ended);
+            default:
+                return "the last change was " + ended.kind().toLowerCase(Locale.ROOT).replace('_', ' ')
+                        + " at " + at(ended);
+        }
+    }
+
+    /** {@code HH:mm:ss} of an event in this formatter's zone. */
+    public String at(JournalEntry e) {
+        return time.format(Instant.ofEpochMilli(e.at()));
+    }
+
+    /** Sentences start with a capital even when they start with a lower-case process label. */
+    private static String capitalised(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    private static String who(ProcessRef p) {
+        return p == null ? "An unknown process" : p.displayName();
+    }
+
+    private static String resource(JournalEntry e) {
+        if (e.resourceType() == null) {
+            return "an unnamed resource";
+        }
+        return e.resourceType() + " " + e.resourceId();
+    }
+
+    private static String detailSuffix(String detail) {
+        return detail == null || detail.isBlank() ? "." : " (" + detail + ").";
+    }
+}

@@ -1,0 +1,31 @@
+package dev.sovereign.engine.cli;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.run.Assignment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code sovereign assign ACTOR --provider SPEC [--workspace-policy P]}: a CREATED assignment. Runs nothing. */
+@Command(name = "assign", description = "Create an assignment for an actor (it runs nothing yet).")
+final class AssignCommand extends EngineCommand {
+    @Parameters(paramLabel = "ACTOR", description = "The actor whose job it is.")
+    String actor;
+
+    @Option(names = "--provider", required = true, paramLabel = "SPEC",
+            description = "What to run: scripted:ms=2000,outcome=completed|blocked|failed or command:<shell command>.")
+    String provider;
+
+    @Option(names = "--workspace-policy", paramLabel = "P",
+            description = "temporary or persistent (default: the actor's own policy).")
+    String workspacePolicy;
+
+    @Override
+    protected int run(Engine engine, Output out) {
+        Assignment a = engine.runs().assign(actor, provider, workspacePolicy);
+        AssignmentOutput.print(out, "Assignment created.", new AssignmentFacts(a, null, 0, null, null),
+                "Run it with: sovereign run " + a.id() + "   (or let 'sovereign worker --actor " + actor
+                        + "' pick it up)");
+        return ExitCode.OK;
+    }
+}

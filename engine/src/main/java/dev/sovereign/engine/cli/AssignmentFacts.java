@@ -1,0 +1,52 @@
+package dev.sovereign.engine.cli;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.run.Receipt;
+import java.util.List;
+
+/**
+ * An assignment with what an operator asks next about it: the token of its current attempt, how many
+ * attempts it had, its receipt, and which assignment retries it. Read with a few separate reads, so
+ * the parts may be a moment apart (the CLI prints, it decides nothing from them). Immutable.
+ *
+ * @param currentAttemptToken the token of the attempt {@code current_attempt} points at, or null
+ * @param receipt             the canonical receipt, or null while there is none
+ * @param retriedBy           the assignment whose {@code retry_of} is this one, or null
+ */
+record AssignmentFacts(Assignment assignment, Long currentAttemptToken, int attempts, Receipt receipt,
+                       String retriedBy) {
+
+    /** Reads the facts of {@code a}; {@code all} is the assignment list to look for a retry in. */
+    static AssignmentFacts read(Engine engine, Assignment a, List<Assignment> all) {
+        List<Attempt> attempts = engine.runs().attempts(a.id());
+        Long token = a.currentAttempt() == null ? null : attempts.stream()
+                .filter(x -> x.id().equals(a.currentAttempt())).map(Attempt::token).findFirst().orElse(null);
+        String retriedBy = all.stream().filter(x -> a.id().equals(x.retryOf())).map(Assignment::id).findFirst()
+                .orElse(null);
+        return new AssignmentFacts(a, token, attempts.size(), engine.runs().receipt(a.id()).orElse(null), retriedBy);
+    }
+
+    static AssignmentFacts read(Engine engine, Assignment a) {
+        return read(engine, a, engine.runs().list());
+    }
+
+    /** The supervisor recovered it after its process died ({@code failed / worker_lost}). */
+    boolean isWorkerLost() {
+        return receipt != null && Receipt.WORKER_LOST.equals(receipt.failureCategory());
+    }
+
+    /** A worker-lost failure nobody retried or acknowledged: an operator should look. */
+    boolean needsOperator() {
+        return isWorkerLost() && assignment.acknowledgedAt() == null && retriedBy == null;
+    }
+
+    /** {@code completed}, {@code failed (worker_lost)}, or {@code -} without a receipt. */
+    String receiptText() {
+        if (receipt == null) {
+            return "-";
+        }
+        return receipt.status().code() + (receipt.failureCategory() == null ? "" : " (" + receipt.failureCategory() + ")");
+    }
+}

@@ -1,0 +1,57 @@
+package dev.sovereign.engine.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sovereign console [--db PATH]}: starts the desktop console (its own jar, named by the
+ * launcher) as a child process with this terminal's input and output, and waits for it; exits with
+ * the console's exit code. The console gets {@code --db} when a database was named ({@code --db} or
+ * {@code $SOVEREIGN_DB}) or {@code ./sovereign.db} exists; otherwise none, and it opens its demo.
+ * It does not open the database itself: the console reports a missing, locked or foreign file.
+ */
+@Command(name = "console", description = "Open the desktop console on the database.")
+final class ConsoleCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        SovereignCommand root = SovereignCommand.of(spec);
+        CliEnvironment env = root.environment();
+        Path jar = env.consoleJar().orElseThrow(() -> CliFailure.unavailable(
+                "This sovereign was not started by its launcher, so it does not know where the desktop console is;"
+                        + " run './sovereign console' from the repository or pass -D"
+                        + CliEnvironment.CONSOLE_JAR_PROPERTY + "=PATH"));
+        if (!Files.isRegularFile(jar)) {
+            throw CliFailure.unavailable("The desktop console is not built (" + jar + " does not exist); build it"
+                    + " with 'mvn -B -ntp -DskipTests package' in the repository, which ./sovereign does on first use");
+        }
+        List<String> command = new ArrayList<>(List.of(env.java().toString(), "-jar", jar.toString()));
+        Path database = root.database();
+        if (root.databaseNamed() || Files.exists(database)) {
+            command.add("--db");
+            command.add(database.toString());
+        }
+        Process console;
+        try {
+            console = new ProcessBuilder(command).directory(env.workingDirectory().toFile()).inheritIO().start();
+        } catch (IOException e) {
+            throw CliFailure.unavailable("Could not start the desktop console with " + env.java() + ": "
+                    + e.getMessage());
+        }
+        try {
+            return console.waitFor();
+        } catch (InterruptedException e) {
+            console.destroy();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.sovereign.engine.cli;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineConfig;
+import java.nio.file.Path;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * A command that works on the ledger: opens an {@link Engine} on the chosen database, runs, closes.
+ * A subclass writes only {@link #run(Engine, Output)}; opening, identity, printing and failures are
+ * handled here and in {@link ErrorMapper}, so a new command is one small class.
+ *
+ * <p>Every call is its own process for fencing (kind {@code cli}, no heartbeat): a short call with a
+ * fresh identity that is marked stopped, and its leases released, when the call ends. With
+ * {@code --process ID} the call acts as that durable identity instead (registering it if it is new)
+ * and leaves it exactly as it found it. A command whose result must outlive the call (a lease it
+ * acquires) asks for a {@linkplain Identity#DURABLE durable} identity: without {@code --process} it
+ * mints one, acts as it, and prints it so later calls can pass it. See
+ * docs/decisions/0301-cli-process-identity.md.
+ *
+ * <p>Not thread-safe: picocli creates one instance per command line and runs it once.
+ */
+abstract class EngineCommand implements Callable<Integer> {
+    /** How a call without {@code --process} appears in the process registry. */
+    enum Identity {
+        /** A fresh identity, stopped (and its leases released) when the call ends. */
+        EPHEMERAL,
+        /** A fresh identity that outlives the call: it is not stopped and keeps what it acquired. */
+        DURABLE
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public final Integer call() throws Exception {
+        SovereignCommand root = SovereignCommand.of(spec);
+        Output out = root.output(spec);
+        Path database = root.database();
+        beforeOpen(database);
+        EngineConfig config = config(root, database);
+        try (Engine engine = createsDatabase() ? Engine.open(config) : Engine.openExisting(config)) {
+            return run(engine, out);
+        }
+    }
+
+    /** Called with the resolved database path before the engine opens it; nothing is open yet. */
+    protected void beforeOpen(Path database) {
+    }
+
+    /** Does the command's work; returns its exit code (normally {@link ExitCode#OK}). */
+    protected abstract int run(Engine engine, Output out) throws Exception;
+
+    protected Identity identity() {
+        return Identity.EPHEMERAL;
+    }
+
+    /** Only {@code init} creates a missing database; every other command refuses one. */
+    protected boolean createsDatabase() {
+        return false;
+    }
+
+    /** Long-running commands keep their process visibly alive; short calls do not beat. */
+    protected boolean heartbeats() {
+        return false;
+    }
+
+    /** Lets a long-running command set its own process kind, label, clock or heartbeat interval. */
+    protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
+    }
+
+    /** The identity this call acts as, if it is durable ({@code --process} or minted); else null. */
+    private String actAs(SovereignCommand root) {
+        String given = root.process();
+        if (given != null) {
+            return given;
+        }
+        return identity() == Identity.DURABLE ? "proc_" + UUID.randomUUID() : null;
+    }
+
+    private EngineConfig config(SovereignCommand root, Path database) {
+        EngineConfig.Builder b = EngineConfig.forDatabase(database)
+                .clock(root.environment().clock())
+                .busyBound(root.busyTimeout())
+                .heartbeat(heartbeats())
+                .processKind("cli")
+                .processLabel(spec.qualifiedName());
+        String actAs = actAs(root);
+        if (actAs != null) {
+            b.actAs(actAs);
+        }
+        customize(b, root.environment());
+        return b.build();
+    }
+}

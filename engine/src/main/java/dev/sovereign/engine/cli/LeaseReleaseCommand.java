@@ -1,0 +1,63 @@
+package dev.sovereign.engine.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.lease.Lease;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sovereign lease release ACTOR --token N}. The engine's release is a compare-and-set on
+ * (process, token) that answers true or false; the CLI turns false into an {@code actor_lease_lost}
+ * refusal (exit 1), because the caller asked for something that did not happen.
+ */
+@Command(name = "release", description = "Release a lease you hold, presenting its token.")
+final class LeaseReleaseCommand extends EngineCommand {
+    @Parameters(paramLabel = "ACTOR", description = "The actor whose lease to release.")
+    String actor;
+
+    @Option(names = "--token", paramLabel = "N", required = true, converter = Converters.TokenConverter.class,
+            description = "The lease's fencing token.")
+    long token;
+
+    @Override
+    protected int run(Engine engine, Output out) {
+        if (engine.actors().find(actor).isEmpty()) {
+            throw Refusal.of(RefusalCategory.UNKNOWN_ACTOR, "There is no actor named '" + actor
+                    + "'; add it with 'sovereign actor add " + actor + "'.").resource("actor", actor).build();
+        }
+        if (!engine.leases().release(actor, token)) {
+            // The release was refused (and journalled by the engine when a newer holder exists);
+            // read the row only to say who holds it now.
+            Optional<Lease> now = engine.leases().current(actor);
+            String sentence = now.map(c -> "Release of actor " + actor + " with token " + token
+                            + " was refused: the lease is held by " + c.process() + " with token " + c.token()
+                            + "; nothing was released.")
+                    .orElse("Actor " + actor + " has no lease to release with token " + token
+                            + " (it was already released, or expired and was not taken again); nothing was released.");
+            Refusal r = Refusal.of(RefusalCategory.ACTOR_LEASE_LOST, sentence).resource("actor", actor).actor(actor)
+                    .presented(token).current(now.map(Lease::token).orElse(null)).build();
+            throw now.isPresent() && SovereignCommand.of(spec).process() == null
+                    ? LeaseCommand.explainWithoutProcess(r) : r;
+        }
+        if (out.json()) {
+            ObjectNode o = JsonShapes.object();
+            o.put("released", true);
+            o.put("actor", actor);
+            o.put("process", engine.processIdentity());
+            o.put("token", token);
+            out.emit(o);
+        } else {
+            out.fields("Lease released.", List.of(
+                    new String[] {"actor", actor},
+                    new String[] {"process", engine.processIdentity()},
+                    new String[] {"token", Long.toString(token)}));
+        }
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,149 @@
+package dev.sovereign.engine.cli;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.RunResult;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sovereign run ASSIGNMENT [--ttl DUR]}: runs one assignment in this process, in the order of
+ * SPEC section 6 (actor lease first, attempt + RUNNING, workspace, provider, fenced terminal write,
+ * files, lease released), with the heartbeat renewing the lease and the attempt while the provider
+ * works. Blocks until the terminal write committed.
+ *
+ * <p>Exit 0 for every committed terminal state, COMPLETED, BLOCKED or FAILED alike: the command's job
+ * is to run the assignment to a canonical end, and the ledger accepted that end. The outcome is in the
+ * output ({@code state} and {@code receipt.status} in JSON). Exit 1 only when the ledger refused
+ * (lease held by another process, attempt lost, ...). See docs/decisions/0311.
+ *
+ * <p>SIGINT or SIGTERM while it runs cancels the provider; the run still ends with a fenced terminal
+ * write (FAILED, {@code cancelled}), the lease is released, the result is printed, and the exit code
+ * is 130.
+ *
+ * <p>With {@code --process ID} the run acts as that identity; a live lease it already holds for the
+ * actor is used and left held afterwards (the call does not release a durable identity's leases).
+ */
+@Command(name = "run", description = "Run an assignment here; print outcome, attempt token, receipt.")
+final class RunCommand extends EngineCommand {
+    @Parameters(paramLabel = "ASSIGNMENT", description = "The assignment (asg_...).")
+    String assignment;
+
+    @Option(names = "--ttl", paramLabel = "DUR", converter = Converters.DurationConverter.class,
+            description = "TTL of the actor lease and of the attempt for this run; the heartbeat renews them at a"
+                    + " third of it (default: 10s).")
+    Duration ttl;
+
+    private Duration ttl() {
+        return ttl != null ? ttl : Duration.ofSeconds(10);
+    }
+
+    @Override
+    protected boolean heartbeats() {
+        return true;
+    }
+
+    @Override
+    protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
+        long beat = Math.max(50, Math.min(1_000, ttl().toMillis() / 3));
+        config.heartbeatInterval(Duration.ofMillis(beat)).defaultTtl(ttl());
+    }
+
+    @Override
+    protected int run(Engine engine, Output out) {
+        if (SovereignCommand.of(spec).process() != null) {
+            adoptHeldLease(engine);
+        }
+        Interruptible run = new Interruptible(Thread.currentThread());
+        RunResult result;
+        try (StopSignals.Stop stop = SovereignCommand.of(spec).environment().stopSignals().listen()) {
+            Thread watcher = new Thread(() -> {
+                try {
+                    stop.await(Duration.ofDays(3650));
+                    run.interrupt();
+                } catch (InterruptedException ignored) {
+                    // the run ended first
+                }
+            }, "run-stop");
+            watcher.setDaemon(true);
+            watcher.start();
+            try {
+                result = engine.runs().runAssignment(assignment, ttl());
+            } catch (UncheckedIOException e) {
+                throw new UncheckedIOException("The run of assignment " + assignment + " could not prepare its"
+                        + " workspace, so it was ended as FAILED (workspace_error) without invoking the provider: "
+                        + e.getMessage(), e.getCause());
+            } finally {
+                run.finish();
+                watcher.interrupt();
+            }
+        }
+        AssignmentOutput.printRun(out, AssignmentFacts.read(engine, result.assignment()), result);
+        if (run.wasInterrupted()) {
+            spec.commandLine().getErr().println("interrupted: The run was stopped by a signal; the provider was"
+                    + " cancelled and the run ended as shown above.");
+            spec.commandLine().getErr().flush();
+            return ExitCode.INTERRUPTED;
+        }
+        return ExitCode.OK;
+    }
+
+    /**
+     * A durable identity that already hosts the actor keeps hosting it: renewing the lease once through
+     * this engine makes it one this engine holds, so the run uses it and leaves it held (the engine
+     * releases only a lease a run acquired). If the renewal is refused the lease was lost meanwhile,
+     * and the run itself reports what holds it.
+     */
+    private void adoptHeldLease(Engine engine) {
+        Optional<Assignment> a = engine.runs().get(assignment);
+        if (a.isEmpty()) {
+            return;
+        }
+        String actor = a.get().actorId();
+        long now = engine.config().clock().millis();
+        Optional<Lease> held = engine.leases().current(actor)
+                .filter(l -> l.process().equals(engine.processIdentity()) && !l.isExpiredAt(now));
+        if (held.isPresent()) {
+            try {
+                engine.leases().renew(actor, held.get().token());
+            } catch (Refusal lostMeanwhile) {
+                // runAssignment acquires or refuses with the current holder named
+            }
+        }
+    }
+
+    /** Interrupts the running thread on a stop, but only while the run is in progress. Thread-safe. */
+    private static final class Interruptible {
+        private final Thread runner;
+        private boolean running = true;
+        private boolean interrupted;
+
+        Interruptible(Thread runner) {
+            this.runner = runner;
+        }
+
+        synchronized void interrupt() {
+            if (running) {
+                interrupted = true;
+                runner.interrupt();
+            }
+        }
+
+        /** The run returned: no more interrupts; clears one that the engine restored for us. */
+        synchronized void finish() {
+            running = false;
+            Thread.interrupted();
+        }
+
+        synchronized boolean wasInterrupted() {
+            return interrupted;
+        }
+    }
+}

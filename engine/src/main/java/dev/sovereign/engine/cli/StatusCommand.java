@@ -1,0 +1,97 @@
+package dev.sovereign.engine.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.process.ProcessInfo;
+import dev.sovereign.engine.process.ProcessInfo.Liveness;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code sovereign status}: the database, its schema version, the processes (live / stale / stopped,
+ * on their own recorded heartbeat interval), the leases, the counts and the last token. This call's
+ * own short-lived process is left out of the process counts: it is not what anyone asked about.
+ */
+@Command(name = "status", description = "Show the database, processes, leases, counts and last token.")
+final class StatusCommand extends EngineCommand {
+    @Override
+    protected int run(Engine engine, Output out) {
+        LedgerSummary s = LedgerSummary.read(engine);
+        long now = s.readAt();
+        boolean ownIsEphemeral = SovereignCommand.of(spec).process() == null;
+        Map<Liveness, Long> processes = new EnumMap<>(Liveness.class);
+        for (Liveness l : Liveness.values()) {
+            processes.put(l, 0L);
+        }
+        for (ProcessInfo p : engine.processes().list()) {
+            if (!(ownIsEphemeral && p.identity().equals(engine.processIdentity()))) {
+                processes.merge(p.livenessAt(now, EngineConfig.STALE_AFTER_MISSED_BEATS), 1L, Long::sum);
+            }
+        }
+        List<Lease> leases = engine.leases().list();
+        long live = leases.stream().filter(l -> !l.isExpiredAt(now)).count();
+        long expired = leases.size() - live;
+
+        if (out.json()) {
+            ObjectNode o = JsonShapes.object();
+            o.put("database", s.database().toString());
+            o.put("schema_version", s.schemaVersion());
+            o.put("now", now);
+            o.put("last_token", s.lastToken());
+            o.put("last_seq", s.lastSeq());
+            o.put("events", s.events());
+            o.put("rejections", s.rejections());
+            o.put("actors", s.actors());
+            ObjectNode p = o.putObject("processes");
+            processes.forEach((k, v) -> p.put(k.name().toLowerCase(Locale.ROOT), v));
+            ObjectNode l = o.putObject("leases");
+            l.put("live", live);
+            l.put("expired", expired);
+            o.put("active_attempts", s.activeAttempts());
+            ObjectNode a = o.putObject("assignments");
+            s.assignmentsByState().forEach((k, v) -> a.put(k.toLowerCase(Locale.ROOT), v));
+            ObjectNode m = o.putObject("messages");
+            s.messagesByState().forEach((k, v) -> m.put(k.toLowerCase(Locale.ROOT), v));
+            out.emit(o);
+            return ExitCode.OK;
+        }
+
+        List<String[]> f = new ArrayList<>();
+        f.add(new String[] {"database", s.database() + " (schema version " + s.schemaVersion() + ")"});
+        f.add(new String[] {"last token", Long.toString(s.lastToken())});
+        f.add(new String[] {"journal", count(s.events(), "event") + ", " + count(s.rejections(), "rejection")
+                + ", last seq " + s.lastSeq()});
+        f.add(new String[] {"processes", processes.get(Liveness.LIVE) + " live, " + processes.get(Liveness.STALE)
+                + " stale, " + processes.get(Liveness.STOPPED) + " stopped"});
+        f.add(new String[] {"actors", Long.toString(s.actors())});
+        f.add(new String[] {"leases", live + " live, " + expired + " expired"});
+        f.add(new String[] {"attempts", s.activeAttempts() + " active"});
+        f.add(new String[] {"assignments", nonZero(s.assignmentsByState())});
+        f.add(new String[] {"messages", nonZero(s.messagesByState())});
+        out.fields("Sovereign ledger as of " + out.times().wall(now) + ".", f);
+        if (!leases.isEmpty()) {
+            out.line("");
+            out.table(LeaseListCommand.table(leases, new Times(SovereignCommand.of(spec).environment().zone(), now)));
+        }
+        return ExitCode.OK;
+    }
+
+    private static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    private static String nonZero(Map<String, Long> byState) {
+        String s = byState.entrySet().stream().filter(e -> e.getValue() > 0)
+                .map(e -> e.getValue() + " " + e.getKey().toLowerCase(Locale.ROOT))
+                .collect(Collectors.joining(", "));
+        return s.isEmpty() ? "none" : s;
+    }
+}

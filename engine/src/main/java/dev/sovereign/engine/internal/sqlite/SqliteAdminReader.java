@@ -1,0 +1,466 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.StorageException.Problem;
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.AssignmentRow;
+import dev.sovereign.engine.admin.AttemptRow;
+import dev.sovereign.engine.admin.EventSentences;
+import dev.sovereign.engine.admin.ExportProgress;
+import dev.sovereign.engine.admin.JournalCsv;
+import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.admin.MessageRow;
+import dev.sovereign.engine.admin.ProcessRef;
+import dev.sovereign.engine.admin.ProcessRow;
+import dev.sovereign.engine.admin.ReceiptRow;
+import dev.sovereign.engine.admin.SupervisorTickRow;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The operators' read model on its own connection, opened for queries only ({@code PRAGMA
+ * query_only = ON}, so no statement on it can write) and never migrating: a file that is missing,
+ * not ours, older or newer than this code is refused before anything else is read.
+ *
+ * <p>Why a read-write connection made query-only rather than {@code SQLITE_OPEN_READONLY}: a
+ * read-only connection cannot create the WAL index ({@code -shm}); opened while no writer is around
+ * it falls back to a private index and may then miss later commits of writers — exactly what a live
+ * console must not do. See docs/decisions/0401-admin-reader-connection.md.
+ *
+ * <p>Thread-safe: every public method holds this object's monitor while it uses the connection.
+ */
+public final class SqliteAdminReader implements AdminReader {
+    private static final long BUSY_BOUND_MS = 2_000;
+    private static final int EXPORT_PAGE = 1_000;
+
+    private static final String EVENT_SELECT = "SELECT e.seq, e.at, e.kind, e.resource_type, e.resource_id,"
+            + " e.actor_id, e.process_identity, e.token, e.presented_token, e.current_token, e.category, e.detail,"
+            + " p.label AS p_label, p.pid AS p_pid, p.host AS p_host"
+            + " FROM fence_events e LEFT JOIN processes p ON p.identity = e.process_identity";
+
+    private final Path file;
+    private final Clock clock;
+    private final Connection connection;
+    private final int schemaVersion;
+    private final EventSentences sentences;
+    private boolean closed;
+
+    private SqliteAdminReader(Path file, Clock clock, ZoneId zone, Connection connection, int schemaVersion) {
+        this.file = file;
+        this.clock = clock;
+        this.connection = connection;
+        this.schemaVersion = schemaVersion;
+        this.sentences = new EventSentences(zone);
+    }
+
+    /** Opens {@code database} for reading, refusing a file that is missing, foreign, older or newer. */
+    public static SqliteAdminReader open(Path database, Clock clock, ZoneId zone) {
+        Path file = database.toAbsolutePath().normalize();
+        if (Files.isDirectory(file)) {
+            throw new StorageException(Problem.NOT_OURS, file,
+                    "Cannot open " + file + ": it is a directory, not a database file.", null);
+        }
+        if (!Files.exists(file)) {
+            throw new StorageException(Problem.MISSING_FILE, file, "There is no database at " + file
+                    + " (create one with 'sovereign init').", null);
+        }
+        Connection c = Database.connect(file, dev.sovereign.engine.Durability.FULL);
+        try {
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA query_only = ON");
+            }
+            int version = checkOwnership(c, file);
+            return new SqliteAdminReader(file, clock, zone, c, version);
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw Database.translate(file, e, "open");
+        } catch (RuntimeException e) {
+            closeQuietly(c);
+            throw e;
+        }
+    }
+
+    private static int checkOwnership(Connection c, Path file) throws SQLException {
+        int appId = Migrator.pragma(c, "application_id");
+        int version = Migrator.pragma(c, "user_version");
+        int objects;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master")) {
+            objects = rs.next() ? rs.getInt(1) : 0;
+        }
+        if (appId == 0 && objects == 0) {
+            throw new StorageException(Problem.NOT_OURS, file, "The file " + file
+                    + " is empty, not a Sovereign database (create one with 'sovereign init').", null);
+        }
+        if (appId == 0) {
+            throw new StorageException(Problem.NOT_OURS, file, "The file " + file
+                    + " is an SQLite database that Sovereign did not create; refusing to read it.", null);
+        }
+        if (appId != Database.APPLICATION_ID) {
+            throw new StorageException(Problem.NOT_OURS, file, "The file " + file
+                    + " belongs to another application (application_id " + appId + "); refusing to read it.", null);
+        }
+        if (version > Migrator.LATEST) {
+            throw new StorageException(Problem.SCHEMA_TOO_NEW, file, "The database " + file + " has schema version "
+                    + version + ", newer than this Sovereign understands (" + Migrator.LATEST + "); upgrade Sovereign.",
+                    null);
+        }
+        if (version < Migrator.LATEST) {
+            throw new StorageException(Problem.IO, file, "The database " + file + " has the older schema version "
+                    + version + "; open it once with 'sovereign init' to migrate it, then attach again.", null);
+        }
+        return version;
+    }
+
+    @Override
+    public Path database() {
+        return file;
+    }
+
+    @Override
+    public int schemaVersion() {
+        return schemaVersion;
+    }
+
+    @Override
+    public synchronized long dataVersion() {
+        ensureOpen();
+        if (!Files.exists(file)) {
+            throw new StorageException(Problem.MISSING_FILE, file, "The database file " + file
+                    + " is gone (moved or deleted); what is shown is its last state.", null);
+        }
+        return withBusyRetry("read", () -> Migrator.pragma(connection, "data_version"));
+    }
+
+    @Override
+    public synchronized AdminSnapshot snapshot() {
+        ensureOpen();
+        return withBusyRetry("read", () -> {
+            exec("BEGIN");
+            try {
+                long lastSeq = scalar("SELECT coalesce(max(seq), 0) FROM fence_events");
+                long dataVersion = Migrator.pragma(connection, "data_version");
+                long lastToken = scalar("SELECT last_token FROM token_counter WHERE id = 1");
+                AdminSnapshot s = new AdminSnapshot(file, schemaVersion, dataVersion, clock.millis(), lastSeq,
+                        lastToken, leases(), processes(), assignments(), attempts(), messages(), lastTick());
+                exec("COMMIT");
+                return s;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly();
+                throw e;
+            }
+        });
+    }
+
+    private List<LeaseRow> leases() throws SQLException {
+        return query("SELECT a.id AS actor, l.process_identity, p.label AS p_label, p.pid AS p_pid, p.host AS p_host,"
+                + " l.token, l.ttl_ms, l.acquired_at, l.renewed_at, l.expires_at, l.renewals"
+                + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id"
+                + " LEFT JOIN processes p ON p.identity = l.process_identity ORDER BY a.id", rs -> {
+                    String holder = rs.getString("process_identity");
+                    if (holder == null) {
+                        return LeaseRow.free(rs.getString("actor"));
+                    }
+                    return new LeaseRow(rs.getString("actor"), ref(rs, holder), rs.getLong("token"),
+                            rs.getLong("ttl_ms"), rs.getLong("acquired_at"), rs.getLong("renewed_at"),
+                            rs.getLong("expires_at"), rs.getLong("renewals"));
+                });
+    }
+
+    private List<ProcessRow> processes() throws SQLException {
+        String columns = "p.identity, p.label AS p_label, p.pid AS p_pid, p.host AS p_host, p.kind, p.started_at,"
+                + " p.heartbeat_at, p.heartbeat_interval_ms, p.stopped_at,"
+                + " (SELECT count(*) FROM actor_leases l WHERE l.process_identity = p.identity) AS leases,"
+                + " (SELECT count(*) FROM execution_attempts x WHERE x.process_identity = p.identity"
+                + "   AND x.state = 'ACTIVE') AS attempts";
+        return query("SELECT * FROM (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NULL"
+                + " UNION ALL SELECT * FROM (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NOT NULL"
+                + " ORDER BY p.started_at DESC LIMIT ?)) ORDER BY stopped_at IS NOT NULL, started_at DESC",
+                rs -> new ProcessRow(ref(rs, rs.getString("identity")),
+                        rs.getString("kind"), rs.getLong("started_at"), rs.getLong("heartbeat_at"),
+                        rs.getLong("heartbeat_interval_ms"), nullableLong(rs, "stopped_at"), rs.getInt("leases"),
+                        rs.getInt("attempts")), STOPPED_PROCESSES_SHOWN);
+    }
+
+    private List<AssignmentRow> assignments() throws SQLException {
+        return query("SELECT s.id, s.actor_id, s.provider_spec, s.workspace_policy, s.state, s.current_attempt,"
+                + " x.token AS current_token, s.retry_of, (SELECT r2.id FROM assignments r2 WHERE r2.retry_of = s.id)"
+                + " AS retried_by, s.acknowledged_at, s.created_at, s.updated_at,"
+                + " (SELECT count(*) FROM execution_attempts a WHERE a.assignment_id = s.id) AS attempts,"
+                + " r.id AS r_id, r.attempt_id AS r_attempt, r.attempt_token AS r_token, r.process_identity AS r_process,"
+                + " r.status AS r_status, r.failure_category AS r_failure, r.outcome_known AS r_known,"
+                + " r.summary AS r_summary, r.created_at AS r_created"
+                + " FROM assignments s LEFT JOIN execution_attempts x ON x.id = s.current_attempt"
+                + " LEFT JOIN receipts r ON r.assignment_id = s.id"
+                + " ORDER BY s.updated_at DESC, s.id LIMIT ?", rs -> {
+                    ReceiptRow receipt = null;
+                    Long rid = nullableLong(rs, "r_id");
+                    if (rid != null) {
+                        receipt = new ReceiptRow(rid, rs.getString("id"), rs.getString("r_attempt"),
+                                rs.getLong("r_token"), rs.getString("r_process"), rs.getString("r_status"),
+                                rs.getString("r_failure"), rs.getInt("r_known") == 1, rs.getString("r_summary"),
+                                rs.getLong("r_created"));
+                    }
+                    return new AssignmentRow(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
+                            rs.getString("workspace_policy"), rs.getString("state"), rs.getString("current_attempt"),
+                            nullableLong(rs, "current_token"), rs.getString("retry_of"), rs.getString("retried_by"),
+                            nullableLong(rs, "acknowledged_at"), rs.getLong("created_at"), rs.getLong("updated_at"),
+                            rs.getInt("attempts"), receipt);
+                }, FINISHED_ROWS_SHOWN);
+    }
+
+    private List<AttemptRow> attempts() throws SQLException {
+        return query("SELECT x.id, x.assignment_id, x.actor_id, x.process_identity, p.label AS p_label,"
+                + " p.pid AS p_pid, p.host AS p_host, x.token, x.lease_token, x.state, x.ttl_ms, x.started_at,"
+                + " x.renewed_at, x.expires_at, x.ended_at,"
+                + " EXISTS (SELECT 1 FROM assignments s WHERE s.current_attempt = x.id) AS is_current"
+                + " FROM execution_attempts x LEFT JOIN processes p ON p.identity = x.process_identity"
+                + " ORDER BY x.started_at DESC, x.token DESC LIMIT ?",
+                rs -> new AttemptRow(rs.getString("id"), rs.getString("assignment_id"), rs.getString("actor_id"),
+                        ref(rs, rs.getString("process_identity")), rs.getLong("token"), rs.getLong("lease_token"),
+                        rs.getString("state"), rs.getInt("is_current") == 1, rs.getLong("ttl_ms"),
+                        rs.getLong("started_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"),
+                        nullableLong(rs, "ended_at")), FINISHED_ROWS_SHOWN);
+    }
+
+    private List<MessageRow> messages() throws SQLException {
+        String columns = "m.id, m.sender, m.recipient, m.subject, m.state, m.claim_actor, m.claim_process,"
+                + " p.label AS p_label, p.pid AS p_pid, p.host AS p_host, m.claim_token, m.claim_expires_at,"
+                + " m.retry_count, m.max_retries, m.created_at, m.updated_at";
+        return query("SELECT * FROM (SELECT " + columns + " FROM messages m"
+                + " LEFT JOIN processes p ON p.identity = m.claim_process WHERE m.state IN ('NEW', 'CLAIMED')"
+                + " UNION ALL SELECT * FROM (SELECT " + columns + " FROM messages m"
+                + " LEFT JOIN processes p ON p.identity = m.claim_process WHERE m.state IN ('DONE', 'DEAD')"
+                + " ORDER BY m.updated_at DESC LIMIT ?)) ORDER BY created_at DESC, id", rs -> {
+                    String claimer = rs.getString("claim_process");
+                    return new MessageRow(rs.getString("id"), rs.getString("sender"), rs.getString("recipient"),
+                            rs.getString("subject"), rs.getString("state"), rs.getString("claim_actor"),
+                            claimer == null ? null : ref(rs, claimer), nullableLong(rs, "claim_token"),
+                            nullableLong(rs, "claim_expires_at"), rs.getInt("retry_count"), rs.getInt("max_retries"),
+                            rs.getLong("created_at"), rs.getLong("updated_at"));
+                }, FINISHED_ROWS_SHOWN);
+    }
+
+    private Optional<SupervisorTickRow> lastTick() throws SQLException {
+        List<SupervisorTickRow> rows = query("SELECT t.seq, t.at, t.process_identity, p.label AS p_label,"
+                + " p.pid AS p_pid, p.host AS p_host, t.expired_leases, t.stale_processes, t.swept_claims,"
+                + " t.recovered, t.failures, t.report FROM supervisor_ticks t"
+                + " LEFT JOIN processes p ON p.identity = t.process_identity ORDER BY t.seq DESC LIMIT 1",
+                rs -> new SupervisorTickRow(rs.getLong("seq"), rs.getLong("at"), ref(rs, rs.getString("process_identity")),
+                        rs.getInt("expired_leases"), rs.getInt("stale_processes"), rs.getInt("swept_claims"),
+                        rs.getInt("recovered"), rs.getInt("failures"), rs.getString("report")));
+        return rows.stream().findFirst();
+    }
+
+    @Override
+    public synchronized List<JournalEntry> eventsSince(long afterSeq, int limit) {
+        ensureOpen();
+        return withBusyRetry("read", () -> explainAll(query(EVENT_SELECT + " WHERE e.seq > ? ORDER BY e.seq LIMIT ?",
+                SqliteAdminReader::rawEvent, afterSeq, limit)));
+    }
+
+    @Override
+    public synchronized List<JournalEntry> recentRejections(int limit) {
+        ensureOpen();
+        return withBusyRetry("read", () -> explainAll(query(EVENT_SELECT
+                + " WHERE e.kind = 'REJECTED' ORDER BY e.seq DESC LIMIT ?", SqliteAdminReader::rawEvent, limit)));
+    }
+
+    private List<JournalEntry> explainAll(List<JournalEntry> raw) throws SQLException {
+        List<JournalEntry> out = new ArrayList<>(raw.size());
+        for (JournalEntry e : raw) {
+            out.add(withSentence(e, e.isRejection() ? explain(e) : sentences.describe(e)));
+        }
+        return out;
+    }
+
+    /**
+     * Finds why a rejection happened: the event that minted the current token (tokens come from one
+     * counter, so at most one grant carries it), looked up on the same resource first (indexed), then
+     * anywhere before the rejection; or, when nothing was current, the last event on the resource.
+     */
+    private String explain(JournalEntry r) throws SQLException {
+        JournalEntry grant = null;
+        JournalEntry ended = null;
+        if (r.currentToken() != null) {
+            grant = first(EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
+                    + " AND e.token = ? AND e.kind <> 'REJECTED' ORDER BY e.seq LIMIT 1",
+                    r.resourceType(), r.resourceId(), r.seq(), r.currentToken());
+            if (grant == null) {
+                grant = first(EVENT_SELECT + " WHERE e.token = ? AND e.seq < ? AND e.kind <> 'REJECTED'"
+                        + " ORDER BY e.seq LIMIT 1", r.currentToken(), r.seq());
+            }
+        } else {
+            ended = first(EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
+                    + " AND e.kind NOT IN ('REJECTED', 'LEASE_RENEWED') ORDER BY e.seq DESC LIMIT 1",
+                    r.resourceType(), r.resourceId(), r.seq());
+        }
+        return sentences.explainRejection(r, grant, ended);
+    }
+
+    private JournalEntry first(String sql, Object... args) throws SQLException {
+        List<JournalEntry> rows = query(sql, SqliteAdminReader::rawEvent, args);
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    private static JournalEntry withSentence(JournalEntry e, String sentence) {
+        return new JournalEntry(e.seq(), e.at(), e.kind(), e.resourceType(), e.resourceId(), e.actor(), e.process(),
+                e.token(), e.presentedToken(), e.currentToken(), e.category(), e.detail(), sentence);
+    }
+
+    private static JournalEntry rawEvent(ResultSet rs) throws SQLException {
+        String process = rs.getString("process_identity");
+        return new JournalEntry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getString("resource_type"),
+                rs.getString("resource_id"), rs.getString("actor_id"), process == null ? null : ref(rs, process),
+                nullableLong(rs, "token"), nullableLong(rs, "presented_token"), nullableLong(rs, "current_token"),
+                rs.getString("category"), rs.getString("detail"), null);
+    }
+
+    @Override
+    public long exportJournalCsv(Path target, ExportProgress progress) {
+        Path absolute = target.toAbsolutePath().normalize();
+        Path dir = absolute.getParent();
+        long total;
+        synchronized (this) {
+            ensureOpen();
+            total = withBusyRetry("read", () -> scalar("SELECT count(*) FROM fence_events"));
+        }
+        Path part = null;
+        try {
+            part = Files.createTempFile(dir, absolute.getFileName().toString(), ".part");
+            long done = 0;
+            try (BufferedWriter w = Files.newBufferedWriter(part, StandardCharsets.UTF_8)) {
+                w.write(JournalCsv.header());
+                long after = 0;
+                while (true) {
+                    List<JournalEntry> page = eventsSince(after, EXPORT_PAGE);
+                    for (JournalEntry e : page) {
+                        w.write(JournalCsv.row(e));
+                        after = e.seq();
+                    }
+                    done += page.size();
+                    total = Math.max(total, done);
+                    progress.progress(done, total);
+                    if (page.size() < EXPORT_PAGE) {
+                        break;
+                    }
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new IOException("the export was cancelled");
+                    }
+                }
+            }
+            Files.move(part, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return done;
+        } catch (IOException e) {
+            if (part != null) {
+                try {
+                    Files.deleteIfExists(part);
+                } catch (IOException ignored) {
+                    // leave the temporary file; its name says what it is
+                }
+            }
+            throw new UncheckedIOException("Could not export the journal to " + absolute + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---- small JDBC helpers: this reader does not use Tx (it belongs to a Database's write connection) ----
+
+    @FunctionalInterface
+    private interface Read<T> {
+        T run() throws SQLException;
+    }
+
+    private <T> T withBusyRetry(String doing, Read<T> read) {
+        long deadline = System.nanoTime() + BUSY_BOUND_MS * 1_000_000L;
+        while (true) {
+            try {
+                return read.run();
+            } catch (SQLException e) {
+                if (Database.isBusy(e) && System.nanoTime() < deadline) {
+                    Database.pauseBriefly();
+                    continue;
+                }
+                throw Database.translate(file, e, doing);
+            }
+        }
+    }
+
+    private <T> List<T> query(String sql, Tx.RowMapper<T> mapper, Object... args) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            Tx.bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<T> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
+                return out;
+            }
+        }
+    }
+
+    private long scalar(String sql) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    private void exec(String sql) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private void rollbackQuietly() {
+        try {
+            exec("ROLLBACK");
+        } catch (SQLException ignored) {
+            // no transaction was open
+        }
+    }
+
+    private static ProcessRef ref(ResultSet rs, String identity) throws SQLException {
+        return new ProcessRef(identity, rs.getString("p_label"), nullableLong(rs, "p_pid"), rs.getString("p_host"));
+    }
+
+    private static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        return Tx.nullableLong(rs, column);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the admin reader for " + file + " is closed");
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // nothing to do
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            closeQuietly(connection);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.admin.LedgerSummary;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Reads a {@link LedgerSummary}: counts only, no writes. Thread-safe. */
+public final class SqliteLedgerSummary {
+    static final List<String> ASSIGNMENT_STATES = List.of("CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED");
+    static final List<String> MESSAGE_STATES = List.of("NEW", "CLAIMED", "DONE", "DEAD");
+
+    private SqliteLedgerSummary() {
+    }
+
+    public static LedgerSummary read(Database db) {
+        return db.read(tx -> new LedgerSummary(
+                db.file(),
+                (int) tx.scalarLong("PRAGMA user_version"),
+                tx.lastToken(),
+                tx.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events"),
+                tx.scalarLong("SELECT count(*) FROM fence_events"),
+                tx.scalarLong("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'"),
+                tx.scalarLong("SELECT count(*) FROM actors"),
+                tx.scalarLong("SELECT count(*) FROM execution_attempts WHERE state = 'ACTIVE'"),
+                countByState(tx, "assignments", ASSIGNMENT_STATES),
+                countByState(tx, "messages", MESSAGE_STATES),
+                tx.now()));
+    }
+
+    private static Map<String, Long> countByState(Tx tx, String table, List<String> states) throws SQLException {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        states.forEach(s -> counts.put(s, 0L));
+        // table is one of two constants above, never input.
+        tx.query("SELECT state, count(*) FROM " + table + " GROUP BY state",
+                rs -> counts.put(rs.getString(1), rs.getLong(2)));
+        return counts;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.sovereign.engine.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.engine.cli.CliHarness.Result;
+import dev.sovereign.engine.testing.SettableClock;
+import dev.sovereign.engine.testing.TempDatabase;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@code sovereign console}: starts the console jar as a real child process, or says why it cannot. */
+class ConsoleCommandTest {
+    @RegisterExtension
+    final TempDatabase temp = new TempDatabase();
+
+    private CliHarness cli;
+
+    private Path fakeJar;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        cli = new CliHarness(temp.dir(), new SettableClock());
+        fakeJar = fakeConsoleJar();
+    }
+
+    @Test
+    void aMissingConsoleJarIsExitThreeWithOneSentence() {
+        Path missing = temp.dir().resolve("no-such-console.jar");
+        cli.with(b -> b.consoleJar(missing));
+
+        Result r = cli.run("console");
+
+        assertThat(r.exit()).isEqualTo(ExitCode.STORAGE);
+        assertThat(r.errLines()).containsExactly("unavailable: The desktop console is not built (" + missing
+                + " does not exist); build it with 'mvn -B -ntp -DskipTests package' in the repository, which"
+                + " ./sovereign does on first use.");
+    }
+
+    @Test
+    void withoutTheLauncherTheConsoleIsUnavailable() {
+        Result r = cli.run("console");
+
+        assertThat(r.exit()).isEqualTo(ExitCode.STORAGE);
+        assertThat(r.errLines()).singleElement().asString().startsWith("unavailable: This sovereign was not started"
+                + " by its launcher");
+    }
+
+    @Test
+    void theConsoleRunsAsAChildWithTheSameDbAndItsExitCodeIsReturned() throws IOException {
+        cli.with(b -> b.consoleJar(fakeJar));
+        Path db = temp.dir().resolve("elsewhere.db");
+
+        Result r = cli.run("console", "--db", db.toString());
+
+        assertThat(r.exit()).isEqualTo(FakeConsole.EXIT);
+        assertThat(Files.readString(temp.dir().resolve(FakeConsole.RECORD))).isEqualTo("--db\n" + db);
+    }
+
+    @Test
+    void theConsoleGetsTheDatabaseNamedBySovereignDb() throws IOException {
+        Path db = temp.dir().resolve("from-env.db");
+        cli.with(b -> b.consoleJar(fakeJar).variables(Map.of("SOVEREIGN_DB", db.toString())));
+
+        cli.run("console");
+
+        assertThat(Files.readString(temp.dir().resolve(FakeConsole.RECORD))).isEqualTo("--db\n" + db);
+    }
+
+    @Test
+    void withNoDatabaseNamedOrPresentTheConsoleGetsNoneAndOpensItsDemo() throws IOException {
+        cli.with(b -> b.consoleJar(fakeJar));
+
+        cli.run("console");
+
+        assertThat(Files.readString(temp.dir().resolve(FakeConsole.RECORD))).isEmpty();
+    }
+
+    /** A real jar whose Main-Class is {@link FakeConsole}, copied from the test classes. */
+    private Path fakeConsoleJar() throws IOException {
+        Path jar = temp.dir().resolve("fake-console.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FakeConsole.class.getName());
+        String entry = FakeConsole.class.getName().replace('.', '/') + ".class";
+        try (OutputStream file = Files.newOutputStream(jar);
+             JarOutputStream out = new JarOutputStream(file, manifest);
+             InputStream in = FakeConsole.class.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new JarEntry(entry));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+        return jar;
+    }
+}

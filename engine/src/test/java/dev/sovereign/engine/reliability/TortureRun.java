@@ -1,0 +1,481 @@
+package dev.sovereign.engine.reliability;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.run.Runs;
+import dev.sovereign.engine.supervisor.TickReport;
+import dev.sovereign.engine.testing.ChildJvm;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+
+/**
+ * One torture run: N real worker processes ({@link TortureWorker}) do random operations on one
+ * database for a bounded time while a nemesis (this JVM) injects faults — SIGSTOP/SIGCONT (capped),
+ * SIGKILL at random points (and restarts the killed worker as a new process), clock jumps forward and
+ * back per worker (through its control file), and a rogue connection ({@link RogueLock}) holding
+ * {@code BEGIN IMMEDIATE} longer than the workers' busy bound. Then every worker is stopped, a
+ * supervisor whose clock is a day ahead ticks (twice: the second must recover nothing), and
+ * {@link HistoryChecker} holds every history against the ledger.
+ *
+ * <p>Everything stays in {@link Settings#dir()}: the database, the history files, the worker logs and
+ * {@code report.md}.
+ */
+public final class TortureRun {
+    /** Operation weights of the workers: everything, with stale tokens now and then. */
+    public static final String MIXED = "acquire:12,renew:6,release:5,send:8,claim:14,complete:10,dead_letter:4,"
+            + "assign:6,run:12,tick:3,retry:2,acknowledge:2,steal:1";
+    /** Weights that make runs (and so stale terminal writes) frequent: for the broken-fence run. */
+    public static final String RUN_HEAVY = "acquire:10,renew:3,release:6,send:2,claim:3,complete:3,dead_letter:1,"
+            + "assign:10,run:24,tick:2,retry:2,acknowledge:1,steal:5";
+
+    /**
+     * @param workers        worker processes at any time
+     * @param chaos          how long the workers work under faults
+     * @param brokenFence    start the workers with {@code -Dsovereign.fault.ignoreTerminalFence=true}
+     * @param busyBoundMs    the workers' busy bound; the rogue lock holds longer than this
+     * @param maxPauseMs     the longest SIGSTOP (a paused writer blocks everyone, so it is capped)
+     * @param faultGapMs     the longest gap between two faults (the shortest is a third of it)
+     */
+    public record Settings(Path dir, int workers, Duration chaos, long seed, boolean brokenFence, String weights,
+                           List<String> actors, long busyBoundMs, long heartbeatMs, long maxPauseMs,
+                           long faultGapMs) {
+
+        public static Settings of(Path dir, int workers, Duration chaos, long seed) {
+            return new Settings(dir, workers, chaos, seed, false, MIXED, List.of("a0", "a1", "a2"), 1_000, 150,
+                    2_000, 1_000);
+        }
+
+        public Settings withBrokenFence(String weights) {
+            return new Settings(dir, workers, chaos, seed, true, weights, actors, busyBoundMs, heartbeatMs, maxPauseMs,
+                    faultGapMs);
+        }
+    }
+
+    /** What the nemesis did. */
+    public static final class Faults {
+        final AtomicInteger pauses = new AtomicInteger();
+        final AtomicInteger kills = new AtomicInteger();
+        final AtomicInteger restarts = new AtomicInteger();
+        final AtomicInteger clockForward = new AtomicInteger();
+        final AtomicInteger clockBack = new AtomicInteger();
+        final AtomicInteger clockReset = new AtomicInteger();
+        final AtomicInteger rogueHolds = new AtomicInteger();
+        final AtomicInteger rogueBusy = new AtomicInteger();
+        final AtomicInteger unexpectedExits = new AtomicInteger();
+        final AtomicInteger killedAtStop = new AtomicInteger();
+        long pausedMillis;
+        long rogueMillis;
+
+        public int unexpectedExits() {
+            return unexpectedExits.get();
+        }
+
+        public int kills() {
+            return kills.get();
+        }
+
+        public int pauses() {
+            return pauses.get();
+        }
+    }
+
+    /** The outcome of a run: the checker's verdict and everything the report says. */
+    public record Report(Settings settings, Faults faults, HistoryChecker.Result result, List<HistoryOp> ops,
+                         Ledger ledger, int incarnations, TickReport finalTick, int secondTickRecovered,
+                         Duration wallTime, String text) {
+    }
+
+    private final Settings s;
+    private final Random random;
+    private final Faults faults = new Faults();
+    private final Path db;
+    private final Path stop;
+    private final List<Worker> workers = new ArrayList<>();
+    private long chaosEndsAt;
+
+    private TortureRun(Settings s) {
+        this.s = s;
+        this.random = new Random(s.seed());
+        this.db = s.dir().resolve("torture.db");
+        this.stop = s.dir().resolve("stop");
+    }
+
+    public static Report run(Settings settings) throws Exception {
+        return new TortureRun(settings).run();
+    }
+
+    private final class Worker {
+        final String name;
+        final Path control;
+        int incarnation;
+        Process process;
+        boolean paused;
+        long pausedSince;
+        long resumeAt;
+        long restartAt = -1;
+
+        Worker(String name) {
+            this.name = name;
+            this.control = s.dir().resolve("control-" + name);
+        }
+
+        Path history() {
+            return s.dir().resolve("history-" + name + "-" + incarnation + ".jsonl");
+        }
+
+        void start() throws IOException {
+            incarnation++;
+            List<String> jvm = new ArrayList<>(List.of("-Xmx128m", "-XX:+UseSerialGC"));
+            if (s.brokenFence()) {
+                jvm.add("-D" + Runs.FAULT_IGNORE_TERMINAL_FENCE + "=true");
+            }
+            ProcessBuilder pb = ChildJvm.builder(jvm, TortureWorker.class,
+                    "db=" + db, "history=" + history(), "control=" + control, "stop=" + stop, "worker=" + name,
+                    "incarnation=" + incarnation, "seed=" + (s.seed() * 1_000 + name.hashCode() * 31L + incarnation),
+                    "until=" + (chaosEndsAt + 60_000), "actors=" + String.join(",", s.actors()),
+                    "weights=" + s.weights(), "busy_ms=" + s.busyBoundMs(), "heartbeat_ms=" + s.heartbeatMs());
+            pb.redirectErrorStream(true);
+            pb.redirectOutput(s.dir().resolve("worker-" + name + "-" + incarnation + ".log").toFile());
+            process = pb.start();
+            paused = false;
+            restartAt = -1;
+        }
+
+        boolean started() throws IOException {
+            Path h = history();
+            return Files.exists(h) && Files.size(h) > 0;
+        }
+    }
+
+    private Report run() throws Exception {
+        long began = System.nanoTime();
+        Files.createDirectories(s.dir());
+        try (Engine setup = Engine.open(EngineConfig.forDatabase(db).heartbeat(false).processKind("torture-setup")
+                .build())) {
+            s.actors().forEach(a -> setup.actors().add(a));
+        }
+        Process rogue = ChildJvm.builder(List.of("-Xmx64m", "-XX:+UseSerialGC"), RogueLock.class, db.toString())
+                .redirectErrorStream(true).start();
+        Thread rogueReader = readRogue(rogue);
+        chaosEndsAt = System.currentTimeMillis() + 120_000 + s.chaos().toMillis(); // provisional, for the start
+        try {
+            for (int i = 0; i < s.workers(); i++) {
+                Worker w = new Worker("w" + i);
+                workers.add(w);
+                w.start();
+            }
+            awaitStarted();
+            chaosEndsAt = System.currentTimeMillis() + s.chaos().toMillis();
+            nemesis(rogue.getOutputStream());
+        } finally {
+            for (Worker w : workers) {
+                if (w.paused && w.process.isAlive()) {
+                    ChildJvm.signal(w.process, "CONT");
+                    w.paused = false;
+                }
+            }
+            rogue.destroyForcibly(); // SIGKILL: the OS drops its lock at once
+            rogue.waitFor(10, TimeUnit.SECONDS);
+            rogueReader.join(5_000);
+            Files.writeString(stop, "stop");
+            stopWorkers();
+        }
+
+        Clock dayAhead = Clock.offset(Clock.systemUTC(), Duration.ofDays(1));
+        TickReport finalTick;
+        int secondTickRecovered;
+        long finalNow;
+        try (Engine supervisor = Engine.open(EngineConfig.forDatabase(db).clock(dayAhead).heartbeat(false)
+                .busyBound(Duration.ofSeconds(30)).processKind("torture-final-supervisor").build())) {
+            finalTick = supervisor.supervisor().tick();
+            secondTickRecovered = supervisor.supervisor().tick().recovered().size();
+            finalNow = dayAhead.millis();
+        }
+
+        Ledger ledger = Ledger.read(db);
+        List<HistoryReader.ProcessHistory> histories = HistoryReader.readAll(s.dir());
+        List<HistoryOp> ops = histories.stream().flatMap(h -> h.ops().stream()).toList();
+        HistoryChecker.Result result = HistoryChecker.check(ledger, ops, finalNow);
+        Duration wall = Duration.ofNanos(System.nanoTime() - began);
+        String text = report(ledger, histories, ops, result, finalTick, secondTickRecovered, wall);
+        Files.writeString(s.dir().resolve("report.md"), text);
+        return new Report(s, faults, result, ops, ledger, histories.size(), finalTick, secondTickRecovered, wall, text);
+    }
+
+    private void awaitStarted() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        for (Worker w : workers) {
+            while (!w.started()) {
+                if (!w.process.isAlive()) {
+                    throw new IllegalStateException("worker " + w.name + " died on start: "
+                            + Files.readString(s.dir().resolve("worker-" + w.name + "-" + w.incarnation + ".log")));
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("worker " + w.name + " did not start within 90 s");
+                }
+                pace(20);
+            }
+        }
+    }
+
+    private Thread readRogue(Process rogue) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(rogue.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (line.startsWith("LOCKED ")) {
+                        faults.rogueHolds.incrementAndGet();
+                    } else if (line.equals("BUSY")) {
+                        faults.rogueBusy.incrementAndGet();
+                    }
+                }
+            } catch (IOException ended) {
+                // the rogue was killed
+            }
+        }, "rogue-reader");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    // ---- the nemesis ----
+
+    /** The faults the nemesis injects. */
+    private enum Fault { PAUSE, CLOCK_FORWARD, CLOCK_BACK, CLOCK_ANY, KILL, ROGUE_LOCK }
+
+    private Fault nextFault(List<Fault> firstRound) {
+        if (!firstRound.isEmpty()) {
+            return firstRound.remove(0);
+        }
+        int dice = random.nextInt(100);
+        return dice < 40 ? Fault.PAUSE : dice < 70 ? Fault.CLOCK_ANY : dice < 84 ? Fault.KILL : Fault.ROGUE_LOCK;
+    }
+
+    private void nemesis(OutputStream rogue) throws Exception {
+        long nextFaultAt = System.currentTimeMillis() + gap();
+        long rogueFreeAt = 0;
+        // every kind of fault at least once, early and in a random order; then at random
+        List<Fault> firstRound = new ArrayList<>(List.of(Fault.PAUSE, Fault.CLOCK_FORWARD, Fault.CLOCK_BACK,
+                Fault.KILL, Fault.ROGUE_LOCK));
+        java.util.Collections.shuffle(firstRound, random);
+        while (System.currentTimeMillis() < chaosEndsAt) {
+            long now = System.currentTimeMillis();
+            for (Worker w : workers) {
+                if (w.paused && now >= w.resumeAt) {
+                    if (w.process.isAlive()) {
+                        ChildJvm.signal(w.process, "CONT");
+                    }
+                    w.paused = false;
+                    faults.pausedMillis += now - w.pausedSince;
+                }
+                if (w.restartAt >= 0 && now >= w.restartAt) {
+                    w.start();
+                    faults.restarts.incrementAndGet();
+                } else if (w.restartAt < 0 && !w.paused && !w.process.isAlive()) {
+                    faults.unexpectedExits.incrementAndGet(); // it ended by itself: restart it, the report says so
+                    w.restartAt = now + 200;
+                }
+            }
+            if (now >= nextFaultAt) {
+                switch (nextFault(firstRound)) {
+                    case PAUSE -> pause(now);
+                    case CLOCK_FORWARD -> jumpClock(1);
+                    case CLOCK_BACK -> jumpClock(-1);
+                    case CLOCK_ANY -> jumpClock(0);
+                    case KILL -> kill(now);
+                    case ROGUE_LOCK -> {
+                        if (now >= rogueFreeAt) {
+                            long hold = s.busyBoundMs() + 300 + random.nextInt(900);
+                            rogue.write(("hold " + hold + "\n").getBytes(StandardCharsets.UTF_8));
+                            rogue.flush();
+                            faults.rogueMillis += hold;
+                            rogueFreeAt = now + hold + 3_000;
+                        }
+                    }
+                }
+                nextFaultAt = now + gap();
+            }
+            pace(10);
+        }
+    }
+
+    private long gap() {
+        long min = s.faultGapMs() / 3;
+        return min + random.nextInt((int) (s.faultGapMs() - min));
+    }
+
+    private Worker anyWorker(boolean mustBeRunning) {
+        List<Worker> candidates = workers.stream()
+                .filter(w -> !mustBeRunning || (w.restartAt < 0 && !w.paused && w.process.isAlive())).toList();
+        return candidates.isEmpty() ? null : candidates.get(random.nextInt(candidates.size()));
+    }
+
+    private void pause(long now) throws Exception {
+        Worker w = anyWorker(true);
+        if (w == null) {
+            return;
+        }
+        ChildJvm.signal(w.process, "STOP");
+        w.paused = true;
+        w.pausedSince = now;
+        w.resumeAt = now + 100 + random.nextInt((int) s.maxPauseMs() - 100);
+        faults.pauses.incrementAndGet();
+    }
+
+    private void kill(long now) throws Exception {
+        Worker w = anyWorker(false);
+        if (w == null || w.restartAt >= 0 || !w.process.isAlive()) {
+            return;
+        }
+        ChildJvm.signal(w.process, "KILL");
+        w.process.waitFor(10, TimeUnit.SECONDS);
+        if (w.paused) {
+            faults.pausedMillis += now - w.pausedSince;
+        }
+        w.paused = false;
+        w.restartAt = now + 200 + random.nextInt(1_300);
+        faults.kills.incrementAndGet();
+    }
+
+    /** Moves one worker's clock: {@code direction} 1 forward, -1 back, 0 at random (forward, back or reset). */
+    private void jumpClock(int direction) throws IOException {
+        Worker w = anyWorker(false);
+        long offset;
+        int dice = direction > 0 ? 0 : direction < 0 ? 2 : random.nextInt(5);
+        if (dice < 2) {
+            offset = 1_000L + random.nextInt(19_000);
+            faults.clockForward.incrementAndGet();
+        } else if (dice < 4) {
+            offset = -(1_000L + random.nextInt(19_000));
+            faults.clockBack.incrementAndGet();
+        } else {
+            offset = 0;
+            faults.clockReset.incrementAndGet();
+        }
+        Path tmp = w.control.resolveSibling(w.control.getFileName() + ".tmp");
+        Files.writeString(tmp, Long.toString(offset));
+        Files.move(tmp, w.control, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private void stopWorkers() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+        for (Worker w : workers) {
+            if (w.restartAt >= 0 || w.process == null) {
+                continue; // killed, not restarted: nothing to stop
+            }
+            long left = Math.max(0, deadline - System.nanoTime());
+            if (!w.process.waitFor(left, TimeUnit.NANOSECONDS)) {
+                ChildJvm.signal(w.process, "KILL");
+                w.process.waitFor(10, TimeUnit.SECONDS);
+                faults.killedAtStop.incrementAndGet();
+            }
+        }
+    }
+
+    /** Paces the nemesis loop; it never waits for a result this way. */
+    private static void pace(long millis) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+    }
+
+    // ---- the report ----
+
+    private String report(Ledger ledger, List<HistoryReader.ProcessHistory> histories, List<HistoryOp> ops,
+                          HistoryChecker.Result result, TickReport finalTick, int secondTickRecovered, Duration wall) {
+        StringBuilder b = new StringBuilder();
+        b.append("## Torture run ").append(Instant.now()).append("\n\n");
+        b.append("- workers: ").append(s.workers()).append(" at a time, ").append(histories.size())
+                .append(" worker processes in all (restarts after kills included); actors ")
+                .append(s.actors()).append('\n');
+        b.append("- chaos: ").append(s.chaos().toSeconds()).append(" s; wall time ").append(wall.toSeconds())
+                .append(" s; seed ").append(s.seed()).append("; busy bound ").append(s.busyBoundMs())
+                .append(" ms; heartbeat ").append(s.heartbeatMs()).append(" ms")
+                .append(s.brokenFence() ? "; **terminal fence switched off (fault injection)**" : "").append('\n');
+        b.append("- faults: ").append(faults.pauses.get()).append(" SIGSTOP/SIGCONT pauses (")
+                .append(faults.pausedMillis / 1000).append(" s paused in all, each at most ").append(s.maxPauseMs())
+                .append(" ms), ").append(faults.kills.get()).append(" SIGKILLs (").append(faults.restarts.get())
+                .append(" restarts), clock jumps ").append(faults.clockForward.get()).append(" forward / ")
+                .append(faults.clockBack.get()).append(" back / ").append(faults.clockReset.get())
+                .append(" reset (1-20 s each), ").append(faults.rogueHolds.get())
+                .append(" rogue BEGIN IMMEDIATE holds (").append(faults.rogueMillis / 1000)
+                .append(" s in all, each longer than the busy bound)");
+        if (faults.unexpectedExits.get() > 0 || faults.killedAtStop.get() > 0) {
+            b.append("; ").append(faults.unexpectedExits.get()).append(" workers exited by themselves, ")
+                    .append(faults.killedAtStop.get()).append(" had to be killed at the stop");
+        }
+        b.append("\n\n");
+
+        long ok = ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK).count();
+        long fail = ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.FAIL).count();
+        long info = ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.INFO).count();
+        long unknown = ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.UNKNOWN).count();
+        b.append("Operations: ").append(ops.size()).append(" (ok ").append(ok).append(", fail ").append(fail)
+                .append(", info ").append(info).append(", unknown ").append(unknown).append(")\n\n");
+        b.append("| operation | ok | fail (by category) | info (by reason) | unknown |\n");
+        b.append("| --- | ---: | --- | --- | ---: |\n");
+        Map<String, List<HistoryOp>> byOp = new TreeMap<>(ops.stream().collect(Collectors.groupingBy(HistoryOp::op)));
+        byOp.forEach((name, list) -> b.append("| ").append(name).append(" | ")
+                .append(list.stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK).count()).append(" | ")
+                .append(counts(list, HistoryOp.Outcome.FAIL, "category")).append(" | ")
+                .append(counts(list, HistoryOp.Outcome.INFO, "reason")).append(" | ")
+                .append(list.stream().filter(o -> o.outcome() == HistoryOp.Outcome.UNKNOWN).count()).append(" |\n"));
+
+        Map<String, Long> kinds = ledger.events().stream()
+                .collect(Collectors.groupingBy(Ledger.Event::kind, TreeMap::new, Collectors.counting()));
+        b.append("\nLedger: ").append(ledger.events().size()).append(" journal events, last token ")
+                .append(ledger.lastToken()).append("; ").append(kinds.getOrDefault("LEASE_TAKEN_OVER", 0L))
+                .append(" lease takeovers, ").append(kinds.getOrDefault("REJECTED", 0L)).append(" REJECTED rows, ")
+                .append(ledger.receipts().size()).append(" receipts (")
+                .append(ledger.receipts().stream().filter(r -> "worker_lost".equals(r.failureCategory())).count())
+                .append(" worker_lost), messages ").append(countBy(ledger.messages().stream()
+                        .map(Ledger.MessageRow::state).toList())).append(", assignments ")
+                .append(countBy(ledger.assignments().stream().map(Ledger.AssignmentRow::state).toList()))
+                .append(".\nFinal supervisor tick (clock a day ahead): recovered ").append(finalTick.recovered().size())
+                .append(", retired ").append(finalTick.retired().size()).append(", swept ")
+                .append(finalTick.sweptClaims().size()).append(" claims; a second tick recovered ")
+                .append(secondTickRecovered).append(".\n\n");
+        b.append("**Violations: ").append(result.violations().size()).append("**");
+        if (!result.clean()) {
+            Map<HistoryChecker.Rule, Long> byRule = result.violations().stream()
+                    .collect(Collectors.groupingBy(HistoryChecker.Violation::rule, TreeMap::new, Collectors.counting()));
+            b.append(" ").append(byRule).append("\n\n```\n").append(result.summary(25)).append("\n```");
+        }
+        b.append("\n\nReproduce (same seed, same choices; the timing of a real run is never the same twice):\n\n")
+                .append("```\nmvn -B -ntp -pl engine test -Dtest=TortureTest -Dsovereign.torture.seconds=")
+                .append(s.chaos().toSeconds()).append(" -Dsovereign.torture.workers=").append(s.workers())
+                .append(" -Dsovereign.torture.seed=").append(s.seed()).append("\n```\n");
+        return b.toString();
+    }
+
+    private static String counts(List<HistoryOp> ops, HistoryOp.Outcome outcome, String key) {
+        Map<String, Long> m = ops.stream().filter(o -> o.outcome() == outcome)
+                .collect(Collectors.groupingBy(o -> String.valueOf(o.result(key)), TreeMap::new, Collectors.counting()));
+        return m.isEmpty() ? "" : m.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", "));
+    }
+
+    private static String countBy(List<String> values) {
+        Map<String, Long> m = new LinkedHashMap<>(values.stream()
+                .collect(Collectors.groupingBy(v -> v, TreeMap::new, Collectors.counting())));
+        return m.toString();
+    }
+}

@@ -1,0 +1,68 @@
+package dev.sovereign.engine.reliability.fuzz;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A digest of every table of a database (plain JDBC, test code), with the fence journal's
+ * {@code REJECTED} rows counted apart: a refused call may add its own rejection row and nothing else.
+ */
+public final class LedgerDigest {
+    private LedgerDigest() {
+    }
+
+    /** The digest of everything but REJECTED rows (and SQLite's own autoincrement bookkeeping). */
+    public record Snapshot(String digest, long rejectedRows) {
+    }
+
+    public static Snapshot of(Path database) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database);
+             Statement s = c.createStatement()) {
+            s.execute("PRAGMA busy_timeout = 10000");
+            c.setAutoCommit(false);
+            try {
+                MessageDigest sha = MessageDigest.getInstance("SHA-256");
+                List<String> tables = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'"
+                        + " AND name <> 'sqlite_sequence' ORDER BY name")) {
+                    while (rs.next()) {
+                        tables.add(rs.getString(1));
+                    }
+                }
+                for (String table : tables) {
+                    String where = table.equals("fence_events") ? " WHERE kind <> 'REJECTED'" : "";
+                    sha.update(("table " + table + "\n").getBytes(StandardCharsets.UTF_8));
+                    try (ResultSet rs = s.executeQuery("SELECT * FROM " + table + where + " ORDER BY rowid")) {
+                        int columns = rs.getMetaData().getColumnCount();
+                        while (rs.next()) {
+                            StringBuilder row = new StringBuilder();
+                            for (int i = 1; i <= columns; i++) {
+                                row.append(rs.getString(i)).append('\u0001');
+                            }
+                            sha.update((row + "\n").getBytes(StandardCharsets.UTF_8));
+                        }
+                    }
+                }
+                long rejected;
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'")) {
+                    rejected = rs.next() ? rs.getLong(1) : 0;
+                }
+                return new Snapshot(HexFormat.of().formatHex(sha.digest()), rejected);
+            } finally {
+                c.rollback();
+            }
+        } catch (SQLException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot digest " + database, e);
+        }
+    }
+}
