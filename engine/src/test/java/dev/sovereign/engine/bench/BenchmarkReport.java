@@ -157,42 +157,59 @@ public final class BenchmarkReport {
         }
     }
 
+    /**
+     * Runs the benchmarks in {@code forks} rounds of one fork each, every round going through every
+     * benchmark, instead of all forks of one benchmark back to back: on a shared machine the cost of
+     * an fsync drifts over minutes, and interleaving gives the floor and each operation the same
+     * share of quiet and busy moments, so their ratio is fair.
+     */
     private static List<Measured> runJmh(Settings s, String include, Path work, Optional<Path> history)
             throws Exception {
-        ChainedOptionsBuilder b = new OptionsBuilder()
-                .include(PACKAGE.replace(".", "\\.") + "\\.(" + include + ")")
-                .mode(Mode.AverageTime)
-                .timeUnit(TimeUnit.MICROSECONDS)
-                .forks(s.forks())
-                .warmupIterations(s.warmupIterations())
-                .warmupTime(TimeValue.milliseconds(s.iteration().toMillis()))
-                .measurementIterations(s.measurementIterations())
-                .measurementTime(TimeValue.milliseconds(s.iteration().toMillis()))
-                .threads(1)
-                .shouldFailOnError(true)
-                .result(work.resolve("jmh-results.json").toString())
-                .resultFormat(ResultFormatType.JSON)
-                .jvmArgs("-Xmx1g", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
-        if (history.isPresent()) {
-            b = b.jvmArgsAppend("-D" + LedgerHistory.TEMPLATE_PROPERTY + "=" + history.get());
-        }
-        Collection<RunResult> results = new Runner(b.build()).run();
-        List<Measured> out = new ArrayList<>();
-        for (RunResult rr : results) {
-            String name = rr.getParams().getBenchmark();
-            String shortName = name.substring(PACKAGE.length() + 1);
-            Map<String, String> params = new TreeMap<>();
-            for (String key : rr.getParams().getParamsKeys()) {
-                params.put(key, rr.getParams().getParam(key));
+        Map<String, Measured> merged = new LinkedHashMap<>();
+        for (int round = 1; round <= s.forks(); round++) {
+            log("JMH round " + round + " of " + s.forks());
+            ChainedOptionsBuilder b = new OptionsBuilder()
+                    .include(PACKAGE.replace(".", "\\.") + "\\.(" + include + ")")
+                    .mode(Mode.AverageTime)
+                    .timeUnit(TimeUnit.MICROSECONDS)
+                    .forks(1)
+                    .warmupIterations(s.warmupIterations())
+                    .warmupTime(TimeValue.milliseconds(s.iteration().toMillis()))
+                    .measurementIterations(s.measurementIterations())
+                    .measurementTime(TimeValue.milliseconds(s.iteration().toMillis()))
+                    .threads(1)
+                    .shouldFailOnError(true)
+                    .result(work.resolve("jmh-results-round-" + round + ".json").toString())
+                    .resultFormat(ResultFormatType.JSON)
+                    .jvmArgs("-Xmx1g", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
+            if (history.isPresent()) {
+                b = b.jvmArgsAppend("-D" + LedgerHistory.TEMPLATE_PROPERTY + "=" + history.get());
             }
-            List<Double> samples = new ArrayList<>();
-            for (BenchmarkResult br : rr.getBenchmarkResults()) {
-                for (IterationResult ir : br.getIterationResults()) {
-                    samples.add(ir.getPrimaryResult().getScore());
+            Collection<RunResult> results = new Runner(b.build()).run();
+            for (RunResult rr : results) {
+                String name = rr.getParams().getBenchmark();
+                String shortName = name.substring(PACKAGE.length() + 1);
+                Map<String, String> params = new TreeMap<>();
+                for (String key : rr.getParams().getParamsKeys()) {
+                    params.put(key, rr.getParams().getParam(key));
                 }
+                List<Double> samples = new ArrayList<>();
+                for (BenchmarkResult br : rr.getBenchmarkResults()) {
+                    for (IterationResult ir : br.getIterationResults()) {
+                        samples.add(ir.getPrimaryResult().getScore());
+                    }
+                }
+                double[] these = samples.stream().mapToDouble(Double::doubleValue).toArray();
+                merged.merge(shortName + params, new Measured(shortName, params, these), (a, c) -> new Measured(
+                        a.benchmark(), a.params(), concat(a.samples(), c.samples())));
             }
-            out.add(new Measured(shortName, params, samples.stream().mapToDouble(Double::doubleValue).toArray()));
         }
+        return new ArrayList<>(merged.values());
+    }
+
+    private static double[] concat(double[] a, double[] b) {
+        double[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
 

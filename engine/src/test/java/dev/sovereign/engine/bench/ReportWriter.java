@@ -103,9 +103,11 @@ final class ReportWriter {
         line();
         line("| | |");
         line("| --- | --- |");
-        line("| settings | " + settings.name() + ": JMH " + settings.forks() + " fork(s) × " + settings.measurementIterations()
-                + " measured iterations of " + settings.iteration().toMillis() + " ms after " + settings.warmupIterations()
-                + " warm-up iterations, mode average time, 1 thread; contention " + settings.contentionDuration().toMillis()
+        line("| settings | " + settings.name() + ": JMH " + settings.forks() + " round(s) through every benchmark, one fork"
+                + " each (so the floor's and each operation's forks are spread over the run alike) × "
+                + settings.measurementIterations() + " measured iterations of " + settings.iteration().toMillis()
+                + " ms after " + settings.warmupIterations() + " warm-up iterations, mode average time, 1 thread;"
+                + " contention " + settings.contentionDuration().toMillis()
                 + " ms per case after " + settings.contentionWarmup().toMillis() + " ms unrecorded warm-up |");
         line("| started | " + started.truncatedTo(ChronoUnit.SECONDS) + " |");
         line("| finished | " + finished.truncatedTo(ChronoUnit.SECONDS) + " (" + Duration.between(started, finished)
