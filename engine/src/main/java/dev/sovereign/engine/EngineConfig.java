@@ -21,6 +21,9 @@ public final class EngineConfig {
     private final Clock clock;
     private final Durability durability;
     private final Duration busyBound;
+    private final Duration sqliteBusyTimeout;
+    private final Duration busyRetryPauseMin;
+    private final Duration busyRetryPauseMax;
     private final Duration heartbeatInterval;
     private final Duration defaultTtl;
     private final boolean heartbeat;
@@ -35,6 +38,9 @@ public final class EngineConfig {
         this.clock = b.clock;
         this.durability = b.durability;
         this.busyBound = b.busyBound;
+        this.sqliteBusyTimeout = b.sqliteBusyTimeout;
+        this.busyRetryPauseMin = b.busyRetryPauseMin;
+        this.busyRetryPauseMax = b.busyRetryPauseMax;
         this.heartbeatInterval = b.heartbeatInterval;
         this.defaultTtl = b.defaultTtl;
         this.heartbeat = b.heartbeat;
@@ -74,6 +80,26 @@ public final class EngineConfig {
     /** How long a write waits for the database lock, in total, before it is a storage error. */
     public Duration busyBound() {
         return busyBound;
+    }
+
+    /**
+     * How long SQLite's own busy handler waits for the lock within one attempt ({@code PRAGMA
+     * busy_timeout}) before the engine pauses and retries the whole transaction. Zero hands every
+     * wait to the engine's randomized pauses. See docs/decisions/0004-busy-handling.md and
+     * docs/decisions/0501-tunable-busy-wait.md.
+     */
+    public Duration sqliteBusyTimeout() {
+        return sqliteBusyTimeout;
+    }
+
+    /** The shortest random pause between two attempts at a busy transaction. */
+    public Duration busyRetryPauseMin() {
+        return busyRetryPauseMin;
+    }
+
+    /** The longest random pause between two attempts at a busy transaction. */
+    public Duration busyRetryPauseMax() {
+        return busyRetryPauseMax;
     }
 
     public Duration heartbeatInterval() {
@@ -116,6 +142,9 @@ public final class EngineConfig {
         private Clock clock = Clock.systemUTC();
         private Durability durability = Durability.FULL;
         private Duration busyBound = Duration.ofSeconds(5);
+        private Duration sqliteBusyTimeout = Duration.ofMillis(50);
+        private Duration busyRetryPauseMin = Duration.ofMillis(1);
+        private Duration busyRetryPauseMax = Duration.ofMillis(14);
         private Duration heartbeatInterval = Duration.ofSeconds(1);
         private Duration defaultTtl = Duration.ofSeconds(10);
         private boolean heartbeat = true;
@@ -144,6 +173,19 @@ public final class EngineConfig {
 
         public Builder busyBound(Duration bound) {
             this.busyBound = bound;
+            return this;
+        }
+
+        /** See {@link EngineConfig#sqliteBusyTimeout()}; zero or positive, at most 10 s. */
+        public Builder sqliteBusyTimeout(Duration timeout) {
+            this.sqliteBusyTimeout = timeout;
+            return this;
+        }
+
+        /** See {@link EngineConfig#busyRetryPauseMin()}: each pause is drawn uniformly from [min, max]. */
+        public Builder busyRetryPause(Duration min, Duration max) {
+            this.busyRetryPauseMin = min;
+            this.busyRetryPauseMax = max;
             return this;
         }
 
@@ -188,6 +230,14 @@ public final class EngineConfig {
             require(clock != null, "clock must not be null");
             require(durability != null, "durability must not be null");
             requireMillis("busyBound", busyBound);
+            require(sqliteBusyTimeout != null && !sqliteBusyTimeout.isNegative()
+                            && sqliteBusyTimeout.compareTo(Duration.ofSeconds(10)) <= 0,
+                    "sqliteBusyTimeout must be between 0 and 10 s, got " + sqliteBusyTimeout);
+            require(busyRetryPauseMin != null && !busyRetryPauseMin.isNegative(),
+                    "busyRetryPause min must be zero or positive, got " + busyRetryPauseMin);
+            require(busyRetryPauseMax != null && busyRetryPauseMax.compareTo(busyRetryPauseMin) >= 0
+                            && !busyRetryPauseMax.isZero() && busyRetryPauseMax.compareTo(Duration.ofSeconds(1)) <= 0,
+                    "busyRetryPause max must be positive, at most 1 s and not below min, got " + busyRetryPauseMax);
             requireMillis("heartbeatInterval", heartbeatInterval);
             requireMillis("defaultTtl", defaultTtl);
             require(processKind != null && !processKind.isBlank(), "processKind must not be blank");

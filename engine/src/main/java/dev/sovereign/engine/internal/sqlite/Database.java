@@ -10,11 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteException;
 
@@ -23,8 +25,10 @@ import org.sqlite.SQLiteException;
  * so the heartbeat thread and callers take turns; every write runs in {@link #write} as ONE
  * {@code BEGIN IMMEDIATE} transaction whose {@code now} is read after the write lock is held.
  *
- * <p>Busy: SQLite's own busy handler waits briefly ({@link #SQLITE_BUSY_TIMEOUT_MS}); past that the
- * whole transaction is retried after a short random pause, until the configured bound, then a
+ * <p>Busy: SQLite's own busy handler waits briefly ({@link EngineConfig#sqliteBusyTimeout()}, 50 ms by
+ * default); past that the whole transaction is retried after a short random pause
+ * ({@link EngineConfig#busyRetryPauseMin()}..{@link EngineConfig#busyRetryPauseMax()}), until the
+ * configured bound, then a
  * {@link StorageException} naming the file. Random pauses keep one process from starving the others
  * the way SQLite's growing sleeps do.
  *
@@ -34,23 +38,31 @@ import org.sqlite.SQLiteException;
 public final class Database implements AutoCloseable {
     /** 'SOVR': marks a file as ours in {@code PRAGMA application_id}. */
     public static final int APPLICATION_ID = 0x534F5652;
-    static final int SQLITE_BUSY_TIMEOUT_MS = 50;
+    static final int DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 50;
 
     private final Path file;
     private final Clock clock;
     private final long busyBoundMs;
+    private final int sqliteBusyTimeoutMs;
+    private final long pauseMinNanos;
+    private final long pauseMaxNanos;
     private final Durability durability;
     private final Connection connection;
+    private final StatementCache statements;
     private final ReentrantLock lock = new ReentrantLock(true);
     private volatile String processIdentity;
     private volatile boolean closed;
 
-    private Database(Path file, Clock clock, long busyBoundMs, Durability durability, Connection connection) {
+    private Database(Path file, EngineConfig config, Connection connection) {
         this.file = file;
-        this.clock = clock;
-        this.busyBoundMs = busyBoundMs;
-        this.durability = durability;
+        this.clock = config.clock();
+        this.busyBoundMs = config.busyBound().toMillis();
+        this.sqliteBusyTimeoutMs = (int) config.sqliteBusyTimeout().toMillis();
+        this.pauseMinNanos = config.busyRetryPauseMin().toNanos();
+        this.pauseMaxNanos = config.busyRetryPauseMax().toNanos();
+        this.durability = config.durability();
         this.connection = connection;
+        this.statements = new StatementCache(connection);
     }
 
     /**
@@ -60,8 +72,8 @@ public final class Database implements AutoCloseable {
     public static Database open(EngineConfig config, boolean createIfMissing) {
         Path file = config.database();
         checkPath(file, createIfMissing);
-        Connection c = connect(file, config.durability());
-        Database db = new Database(file, config.clock(), config.busyBound().toMillis(), config.durability(), c);
+        Connection c = connect(file, (int) config.sqliteBusyTimeout().toMillis());
+        Database db = new Database(file, config, c);
         try {
             new Migrator(db).migrate();
         } catch (RuntimeException e) {
@@ -91,14 +103,19 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /** A connection with the default SQLite busy wait (50 ms), for readers outside an engine. */
     static Connection connect(Path file, Durability durability) {
+        return connect(file, DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
+    }
+
+    static Connection connect(Path file, int sqliteBusyTimeoutMs) {
         try {
             Properties p = new Properties();
             p.setProperty("foreign_keys", "true");
-            p.setProperty("busy_timeout", Integer.toString(SQLITE_BUSY_TIMEOUT_MS));
+            p.setProperty("busy_timeout", Integer.toString(sqliteBusyTimeoutMs));
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, p);
             try (Statement s = c.createStatement()) {
-                s.execute("PRAGMA busy_timeout = " + SQLITE_BUSY_TIMEOUT_MS);
+                s.execute("PRAGMA busy_timeout = " + sqliteBusyTimeoutMs);
                 s.execute("PRAGMA foreign_keys = ON");
             }
             return c;
@@ -173,7 +190,7 @@ public final class Database implements AutoCloseable {
                     throw translate(file, e, "begin a transaction on");
                 }
                 try {
-                    Tx tx = new Tx(this, connection, clock.millis());
+                    Tx tx = new Tx(this, statements, clock.millis());
                     T result = work.run(tx);
                     exec("COMMIT");
                     return result;
@@ -220,7 +237,7 @@ public final class Database implements AutoCloseable {
             long deadline = System.nanoTime() + busyBoundMs * 1_000_000L;
             while (true) {
                 try {
-                    return work.run(new Tx(this, connection, clock.millis()));
+                    return work.run(new Tx(this, statements, clock.millis()));
                 } catch (SQLException e) {
                     if (isBusy(e) && System.nanoTime() < deadline) {
                         pause();
@@ -236,7 +253,7 @@ public final class Database implements AutoCloseable {
 
     /** A separate read-only-use connection (for the console's polling reader). Caller closes it. */
     public Connection openReaderConnection() {
-        return connect(file, durability);
+        return connect(file, sqliteBusyTimeoutMs);
     }
 
     private void ensureOpen() {
@@ -245,9 +262,19 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /** Runs a transaction-control statement (BEGIN IMMEDIATE, COMMIT, ROLLBACK), prepared once. */
     private void exec(String sql) throws SQLException {
-        try (Statement s = connection.createStatement()) {
-            s.execute(sql);
+        PreparedStatement ps = statements.take(sql);
+        boolean completed = false;
+        try {
+            ps.executeUpdate();
+            completed = true;
+        } finally {
+            if (completed) {
+                statements.giveBack(sql, ps);
+            } else {
+                statements.discard(ps);
+            }
         }
     }
 
@@ -263,7 +290,22 @@ public final class Database implements AutoCloseable {
         return busyBoundMs;
     }
 
-    static void pause() {
+    /** The configured pause between two attempts at a busy transaction (decision 0501). */
+    private void pause() {
+        long nanos = pauseMinNanos == pauseMaxNanos ? pauseMinNanos
+                : ThreadLocalRandom.current().nextLong(pauseMinNanos, pauseMaxNanos + 1);
+        LockSupport.parkNanos(nanos);
+        if (Thread.currentThread().isInterrupted()) {
+            throw new StorageException(Problem.BUSY, null, "Interrupted while waiting for the database lock.",
+                    new InterruptedException());
+        }
+    }
+
+    /**
+     * The default 1-14 ms pause, for waits outside a {@link Database}'s transactions (the migrator
+     * before the engine exists, the admin reader's own connection).
+     */
+    static void pauseBriefly() {
         try {
             Thread.sleep(ThreadLocalRandom.current().nextLong(1, 15));
         } catch (InterruptedException e) {
@@ -323,6 +365,7 @@ public final class Database implements AutoCloseable {
         try {
             if (!closed) {
                 closed = true;
+                statements.close();
                 connection.close();
             }
         } catch (SQLException ignored) {

@@ -51,7 +51,7 @@ final class Migrator {
                 return;
             } catch (SQLException e) {
                 if (Database.isBusy(e) && System.nanoTime() < deadline) {
-                    Database.pause();
+                    Database.pauseBriefly();
                     continue;
                 }
                 throw Database.translate(db.file(), e, "open");

@@ -435,7 +435,7 @@ public final class SqliteAdminReader implements AdminReader {
                 return read.run();
             } catch (SQLException e) {
                 if (Database.isBusy(e) && System.nanoTime() < deadline) {
-                    Database.pause();
+                    Database.pauseBriefly();
                     continue;
                 }
                 throw Database.translate(file, e, doing);

@@ -1,7 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.journal.EventKind;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,12 +16,12 @@ import java.util.Optional;
  */
 public final class Tx {
     private final Database db;
-    private final Connection c;
+    private final StatementCache statements;
     private final long now;
 
-    Tx(Database db, Connection c, long now) {
+    Tx(Database db, StatementCache statements, long now) {
         this.db = db;
-        this.c = c;
+        this.statements = statements;
         this.now = now;
     }
 
@@ -42,18 +41,39 @@ public final class Tx {
     }
 
     public int update(String sql, Object... args) throws SQLException {
-        try (PreparedStatement ps = prepare(sql, args)) {
-            return ps.executeUpdate();
+        PreparedStatement ps = prepare(sql, args);
+        boolean completed = false;
+        try {
+            int n = ps.executeUpdate();
+            completed = true;
+            return n;
+        } finally {
+            release(sql, ps, completed);
         }
     }
 
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
-        try (PreparedStatement ps = prepare(sql, args); ResultSet rs = ps.executeQuery()) {
+        PreparedStatement ps = prepare(sql, args);
+        boolean completed = false;
+        try {
             List<T> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(mapper.map(rs));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
             }
+            completed = true;
             return out;
+        } finally {
+            release(sql, ps, completed);
+        }
+    }
+
+    private void release(String sql, PreparedStatement ps, boolean completed) {
+        if (completed) {
+            statements.giveBack(sql, ps);
+        } else {
+            statements.discard(ps);
         }
     }
 
@@ -102,12 +122,12 @@ public final class Tx {
     }
 
     private PreparedStatement prepare(String sql, Object... args) throws SQLException {
-        PreparedStatement ps = c.prepareStatement(sql);
+        PreparedStatement ps = statements.take(sql);
         try {
             bind(ps, args);
             return ps;
         } catch (SQLException | RuntimeException e) {
-            ps.close();
+            statements.discard(ps);
             throw e;
         }
     }
