@@ -47,11 +47,30 @@ final class ConsoleCommand implements Callable<Integer> {
             throw CliFailure.unavailable("Could not start the desktop console with " + env.java() + ": "
                     + e.getMessage());
         }
+        // A SIGTERM or SIGINT to this process must not orphan the console (and, through it, a demo's
+        // or the lab's worker processes): pass the end on to the console, which stops its own children.
+        Thread endConsole = new Thread(() -> {
+            if (console.isAlive()) {
+                console.destroy();
+                try {
+                    console.waitFor(15, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }, "end-console");
+        Runtime.getRuntime().addShutdownHook(endConsole);
         try {
             return console.waitFor();
         } catch (InterruptedException e) {
             console.destroy();
             throw e;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(endConsole);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is already running: it ends the console
+            }
         }
     }
 }

@@ -86,6 +86,39 @@ class ConsoleCommandTest {
         assertThat(Files.readString(temp.dir().resolve(FakeConsole.RECORD))).isEmpty();
     }
 
+    @Test
+    void aSignalToTheCliAlsoEndsTheConsoleItStarted() throws Exception {
+        Path pidFile = temp.dir().resolve(FakeConsole.LINGER);
+        Files.writeString(pidFile, "");
+        Process cliProcess = dev.sovereign.engine.testing.ChildJvm.builder(
+                        java.util.List.of("-D" + CliEnvironment.CONSOLE_JAR_PROPERTY + "=" + fakeJar), Main.class,
+                        "console")
+                .directory(temp.dir().toFile()).redirectErrorStream(true)
+                .redirectOutput(temp.dir().resolve("cli.log").toFile()).start();
+        try {
+            Poll.until(() -> {
+                try {
+                    return !Files.readString(pidFile).isBlank();
+                } catch (IOException e) {
+                    return false;
+                }
+            }, java.time.Duration.ofSeconds(30), () -> "the fake console never started");
+            long consolePid = Long.parseLong(Files.readString(pidFile).strip());
+            assertThat(ProcessHandle.of(consolePid)).get().satisfies(h -> assertThat(h.isAlive()).isTrue());
+
+            cliProcess.destroy(); // SIGTERM to the CLI, as a terminal or a parent would send it
+            assertThat(cliProcess.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+            Poll.until(() -> ProcessHandle.of(consolePid).map(h -> !h.isAlive()).orElse(true),
+                    java.time.Duration.ofSeconds(15), () -> "the console " + consolePid + " outlived the CLI");
+        } finally {
+            cliProcess.destroyForcibly();
+            if (!Files.readString(pidFile).isBlank()) {
+                ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
     /** A real jar whose Main-Class is {@link FakeConsole}, copied from the test classes. */
     private Path fakeConsoleJar() throws IOException {
         Path jar = temp.dir().resolve("fake-console.jar");

@@ -12,8 +12,15 @@ public final class FakeConsole {
     private FakeConsole() {
     }
 
-    public static void main(String[] args) throws IOException {
+    /** When this file exists in the working directory, the fake console writes its pid there and stays up. */
+    static final String LINGER = "linger-pid.txt";
+
+    public static void main(String[] args) throws IOException, InterruptedException {
         Files.writeString(Path.of(RECORD), String.join("\n", args));
+        if (Files.exists(Path.of(LINGER))) {
+            Files.writeString(Path.of(LINGER), Long.toString(ProcessHandle.current().pid()));
+            Thread.sleep(120_000);
+        }
         System.exit(EXIT);
     }
 }
