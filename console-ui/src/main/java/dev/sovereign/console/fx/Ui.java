@@ -69,6 +69,16 @@ public final class Ui {
     /** Sets a badge's text and tone in place (cells reuse their badge). */
     public static void retone(Label badge, String text, Tone tone) {
         badge.setText(text);
+        if (badge.getStyleClass().contains(tone.styleClass())) {
+            // Unchanged: touching the style classes would make JavaFX re-apply CSS to the badge.
+            boolean others = false;
+            for (Tone t : Tone.values()) {
+                others |= t != tone && badge.getStyleClass().contains(t.styleClass());
+            }
+            if (!others) {
+                return;
+            }
+        }
         for (Tone t : Tone.values()) {
             badge.getStyleClass().remove(t.styleClass());
         }

@@ -51,7 +51,7 @@ class LeasesLayoutProbe {
 
     @Test
     void tickCostByRowCount() throws Exception {
-        for (int n : new int[] {100, 10_000, 100, 10_000}) {
+        for (int n : new int[] {Integer.getInteger("probe.n", 10_000)}) {
             LiveLedger ledger = new LiveLedger();
             long[] now = {1_800_000_000_000L};
             Scene[] scene = new Scene[1];
@@ -67,8 +67,8 @@ class LeasesLayoutProbe {
                 scene[0].getRoot().applyCss();
                 scene[0].getRoot().layout();
             }).get();
-            long[] tick = new long[100];
-            long[] change = new long[100];
+            long[] tick = new long[Integer.getInteger("probe.ticks", 100)];
+            long[] change = new long[tick.length];
             for (int i = 0; i < tick.length; i++) {
                 int k = i;
                 tick[i] = WaitForAsyncUtils.asyncFx(() -> {
@@ -78,6 +78,7 @@ class LeasesLayoutProbe {
                     scene[0].getRoot().layout();
                     return System.nanoTime() - t0;
                 }).get();
+                if (Boolean.getBoolean("probe.nochange")) { continue; }
                 change[i] = WaitForAsyncUtils.asyncFx(() -> {
                     long t0 = System.nanoTime();
                     ledger.apply(new PollResult(now[0], 2 + k, snapshot(n, now[0], (k * 7919) % n), List.of(),
@@ -89,7 +90,7 @@ class LeasesLayoutProbe {
             Arrays.sort(tick);
             Arrays.sort(change);
             System.out.printf(Locale.ROOT, "n=%d tick+layout median %.2f ms p95 %.2f | change+layout median %.2f ms p95 %.2f%n",
-                    n, tick[50] / 1e6, tick[95] / 1e6, change[50] / 1e6, change[95] / 1e6);
+                    n, tick[tick.length/2] / 1e6, tick[tick.length*95/100] / 1e6, change[tick.length/2] / 1e6, change[tick.length*95/100] / 1e6);
         }
     }
 }

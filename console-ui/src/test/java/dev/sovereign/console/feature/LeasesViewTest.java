@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.sovereign.console.feature.leases.LeaseItem;
 import dev.sovereign.console.feature.leases.LeasesView;
+import dev.sovereign.console.fx.CountdownGauge;
+import dev.sovereign.console.fx.TickingText;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
@@ -13,7 +15,6 @@ import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.lease.Lease;
 import java.time.Duration;
 import javafx.scene.control.Label;
-import javafx.scene.control.ProgressBar;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
@@ -59,21 +60,24 @@ class LeasesViewTest {
     @Test
     void theCountdownDrainsWithTheClockAndTurnsExpired(FxRobot robot) {
         LeaseRow operator = row("operator");
-        ProgressBar bar = robot.lookup("#countdown-operator").queryAs(ProgressBar.class);
-        assertThat(bar.getProgress()).isCloseTo(1.0, within(1e-9));
+        CountdownGauge gauge = robot.lookup("#countdown-operator").queryAs(CountdownGauge.class);
+        assertThat(gauge.getFraction()).isCloseTo(1.0, within(1e-9));
+        assertThat(gauge.getText()).isEqualTo("10.0 s of 10.0 s");
+        assertThat(gauge.getStyleClass()).contains("good");
 
         robot.interact(() -> vm.tick(operator.expiresAt() - 2_500));
-        assertThat(bar.getProgress()).isCloseTo(0.25, within(1e-9));
-        assertThat(bar.getStyleClass()).contains("warn");
+        assertThat(gauge.getFraction()).isCloseTo(0.25, within(1e-9));
+        assertThat(gauge.getStyleClass()).contains("warn").doesNotContain("good");
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("expiring");
-        assertThat(robot.lookup("#countdown-text-operator").queryAs(Label.class).getText())
-                .isEqualTo("2.5 s of 10.0 s");
+        assertThat(gauge.getText()).isEqualTo("2.5 s of 10.0 s");
 
         robot.interact(() -> vm.tick(operator.expiresAt() + 1_000));
-        assertThat(bar.getProgress()).isZero();
+        assertThat(gauge.getFraction()).isZero();
+        assertThat(gauge.getStyleClass()).contains("bad");
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("expired");
-        assertThat(robot.lookup("#countdown-text-operator").queryAs(Label.class).getText())
-                .isEqualTo("expired 1.0 s ago");
+        assertThat(gauge.getText()).isEqualTo("expired 1.0 s ago");
+        assertThat(robot.lookup("#renewal-operator").queryAs(TickingText.class).getText())
+                .endsWith("(11.0 s ago)");
     }
 
     @Test

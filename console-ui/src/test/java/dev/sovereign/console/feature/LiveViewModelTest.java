@@ -43,7 +43,7 @@ class LiveViewModelTest {
         assertThat(item.row().holder().label()).isEqualTo("worker A");
         assertThat(item.row().token()).isEqualTo(lease.token());
         assertThat(item.state()).isEqualTo(LeaseState.LIVE);
-        assertThat(item.countdownProperty().get()).isEqualTo("10.0 s of 10.0 s");
+        assertThat(item.countdown()).isEqualTo("10.0 s of 10.0 s");
         assertThat(vm.leases().summaryProperty().get()).startsWith("1 live");
     }
 
@@ -145,14 +145,14 @@ class LiveViewModelTest {
         int snapshots = fx.reader.snapshots.get();
 
         vm.tick(fx.clock.millis() + 3_000);
-        assertThat(item.fractionLeftProperty().get()).isCloseTo(6.0 / 9, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(item.fractionLeft()).isCloseTo(6.0 / 9, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(item.state()).isEqualTo(LeaseState.LIVE);
         vm.tick(fx.clock.millis() + 6_500);
         assertThat(item.state()).isEqualTo(LeaseState.EXPIRING);
-        assertThat(item.countdownProperty().get()).isEqualTo("2.5 s of 9.0 s");
+        assertThat(item.countdown()).isEqualTo("2.5 s of 9.0 s");
         vm.tick(fx.clock.millis() + 10_000);
         assertThat(item.state()).isEqualTo(LeaseState.EXPIRED);
-        assertThat(item.countdownProperty().get()).isEqualTo("expired 1.0 s ago");
+        assertThat(item.countdown()).isEqualTo("expired 1.0 s ago");
 
         assertThat(fx.reader.snapshots.get()).isEqualTo(snapshots);
     }

@@ -3,22 +3,17 @@ package dev.sovereign.console.feature.leases;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.LeaseState;
-import javafx.beans.binding.Bindings;
-import javafx.beans.binding.DoubleBinding;
-import javafx.beans.binding.ObjectBinding;
-import javafx.beans.binding.StringBinding;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 
 /**
- * One row of the leases table: the last snapshot's row plus what the ticking clock derives from it
- * (state, fraction of TTL left, countdown text). Kept across snapshots (keyed by actor) so the
- * table's selection and scroll position survive refreshes.
+ * One row of the leases table: the last snapshot's row, plus what the console clock derives from
+ * it (state, fraction of the TTL left, countdown text), computed when asked. Kept across snapshots
+ * (keyed by actor) so the table's selection and scroll position survive refreshes.
  *
- * <p>The derived values are lazy bindings on the row and the console clock, made when first asked
- * for: only the rows a table cell shows ever compute them, so a clock tick costs nothing for the
- * thousands of rows scrolled out of view. UI-thread confined.
+ * <p>Nothing here listens to the clock: the table repaints only the rows it shows on each tick, so
+ * a tick costs nothing for the thousands of rows scrolled out of view. UI-thread confined.
  */
 public final class LeaseItem {
     private final String actor;
@@ -26,9 +21,6 @@ public final class LeaseItem {
     private final ReadOnlyObjectWrapper<LeaseRow> row = new ReadOnlyObjectWrapper<>(this, "row");
     /** The same as {@code row}, as a plain field: the summary reads all of them on every tick. */
     private LeaseRow current;
-    private ObjectBinding<LeaseState> state;
-    private DoubleBinding fractionLeft;
-    private StringBinding countdown;
 
     LeaseItem(LeaseRow row, ReadOnlyLongProperty now) {
         this.actor = row.actor();
@@ -53,36 +45,24 @@ public final class LeaseItem {
         return current;
     }
 
+    /** The row, observable: changes only when a snapshot brings a different row for this actor. */
     public ReadOnlyObjectProperty<LeaseRow> rowProperty() {
         return row.getReadOnlyProperty();
     }
 
     /** Live, expiring, expired or free at the console's clock. */
-    public ObjectBinding<LeaseState> stateProperty() {
-        if (state == null) {
-            state = Bindings.createObjectBinding(() -> row.get().stateAt(now.get()), row, now);
-        }
-        return state;
-    }
-
     public LeaseState state() {
-        return stateProperty().get();
+        return current.stateAt(now.get());
     }
 
     /** 1 just after a renewal, 0 at expiry: the countdown bar. */
-    public DoubleBinding fractionLeftProperty() {
-        if (fractionLeft == null) {
-            fractionLeft = Bindings.createDoubleBinding(() -> row.get().fractionRemainingAt(now.get()), row, now);
-        }
-        return fractionLeft;
+    public double fractionLeft() {
+        return current.fractionRemainingAt(now.get());
     }
 
     /** {@code 2.5 s of 10.0 s}, {@code expired 3.0 s ago}, or empty for a free actor. */
-    public StringBinding countdownProperty() {
-        if (countdown == null) {
-            countdown = Bindings.createStringBinding(() -> countdownAt(row.get(), now.get()), row, now);
-        }
-        return countdown;
+    public String countdown() {
+        return countdownAt(current, now.get());
     }
 
     static String countdownAt(LeaseRow r, long now) {
@@ -93,5 +73,10 @@ public final class LeaseItem {
             return "expired " + Formats.duration(now - r.expiresAt()) + " ago";
         }
         return Formats.duration(r.remainingAt(now)) + " of " + Formats.duration(r.ttlMs());
+    }
+
+    /** {@code 10:42:07  (3 s ago)}, or empty for a free actor. */
+    static String lastRenewalAt(LeaseRow r, long now, Formats formats) {
+        return r.isFree() ? "" : formats.time(r.renewedAt()) + "  (" + Formats.age(r.renewedAt(), now) + ")";
     }
 }

@@ -1,12 +1,12 @@
 package dev.sovereign.console.feature.mailbox;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.ClockedCells;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.engine.admin.MessageRow;
 import java.util.Locale;
-import javafx.beans.binding.Bindings;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.scene.Parent;
 import javafx.scene.control.Label;
@@ -50,6 +50,7 @@ public final class MailboxView {
         TableView<MessageRow> table = Ui.table("messages-table",
                 "No messages. Send one with 'sovereign send --from A --to B --subject S'.");
         table.setItems(vm.rows());
+        ClockedCells<MessageRow> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
         TableColumn<MessageRow, String> id = Ui.column("Message", 85, MessageRow::id);
         id.getStyleClass().add("mono");
         table.getColumns().add(id);
@@ -63,8 +64,8 @@ public final class MailboxView {
         token.getStyleClass().add("token");
         token.setMinWidth(112);
         table.getColumns().add(token);
-        table.getColumns().add(Ui.liveColumn("Claim expires", 140, m -> Bindings.createStringBinding(
-                () -> vm.claimCountdown(m, vm.ledger().now()), vm.ledger().nowProperty())));
+        table.getColumns().add(clocked.textColumn("Claim expires", 140, "claim-expires-", MessageRow::id,
+                (m, now) -> vm.claimCountdown(m, now)));
         table.getColumns().add(Ui.column("Retries", 75, m -> m.retryCount() + " / " + m.maxRetries()));
         table.getColumns().add(Ui.column("Updated", 80, m -> formats.time(m.updatedAt())));
         VBox body = new VBox(10, filter, table);

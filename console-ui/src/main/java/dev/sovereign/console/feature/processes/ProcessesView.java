@@ -1,16 +1,15 @@
 package dev.sovereign.console.feature.processes;
 
+import dev.sovereign.console.fx.ClockedCells;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.admin.ProcessState;
 import java.util.Locale;
-import javafx.beans.binding.Bindings;
-import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.Parent;
 import javafx.scene.control.Label;
-import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 
@@ -27,7 +26,8 @@ public final class ProcessesView {
     public Parent create() {
         TableView<ProcessRow> table = Ui.table("processes-table", "No process has registered with this database yet.");
         table.setItems(vm.rows());
-        table.getColumns().add(stateColumn());
+        ClockedCells<ProcessRow> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
+        table.getColumns().add(stateColumn(clocked));
         table.getColumns().add(Ui.column("Label", 130, r -> r.process().label() == null ? "" : r.process().label()));
         TableColumn<ProcessRow, String> id = Ui.column("Identity", 140, r -> r.process().shortId());
         id.getStyleClass().add("mono");
@@ -36,9 +36,9 @@ public final class ProcessesView {
         table.getColumns().add(Ui.column("PID", 70, r -> r.process().pid() == null ? "" : r.process().pid().toString()));
         table.getColumns().add(Ui.column("Host", 80, r -> r.process().host() == null ? "" : r.process().host()));
         table.getColumns().add(Ui.column("Started", 80, r -> formats.time(r.startedAt())));
-        table.getColumns().add(Ui.liveColumn("Last heartbeat", 140, r -> Bindings.createStringBinding(
-                () -> r.stoppedAt() != null ? "stopped " + formats.time(r.stoppedAt())
-                        : Formats.age(r.heartbeatAt(), vm.ledger().now()), vm.ledger().nowProperty())));
+        table.getColumns().add(clocked.textColumn("Last heartbeat", 140, "heartbeat-", r -> r.process().identity(),
+                (r, now) -> r.stoppedAt() != null ? "stopped " + formats.time(r.stoppedAt())
+                        : Formats.age(r.heartbeatAt(), now)));
         table.getColumns().add(Ui.column("Beats every", 95, r -> Formats.duration(r.heartbeatIntervalMs())));
         table.getColumns().add(Ui.column("Holds", 140, r -> r.leasesHeld() + (r.leasesHeld() == 1 ? " lease" : " leases")
                 + (r.activeAttempts() == 0 ? "" : ", " + r.activeAttempts() + " attempts")));
@@ -47,40 +47,23 @@ public final class ProcessesView {
                         + " cleanly.", vm.summaryProperty(), table);
     }
 
-    private TableColumn<ProcessRow, ProcessRow> stateColumn() {
-        TableColumn<ProcessRow, ProcessRow> c = new TableColumn<>("State");
-        c.setPrefWidth(90);
-        c.setCellValueFactory(f -> new SimpleObjectProperty<>(f.getValue()));
-        c.setCellFactory(col -> new TableCell<>() {
-            private final Label badge = Ui.badge("", Tone.QUIET);
-            private final javafx.beans.value.ChangeListener<Number> onTick = (obs, o, n) -> show();
+    /** The state badge, judged again on every tick (a process turns stale by the clock alone). */
+    private TableColumn<ProcessRow, ProcessRow> stateColumn(ClockedCells<ProcessRow> clocked) {
+        return clocked.column("State", 90, f -> new ReadOnlyObjectWrapper<>(f.getValue()),
+                cells -> new ClockedCells.Cell<>(cells) {
+                    private final Label badge = Ui.badge("", Tone.QUIET);
 
-            {
-                vm.ledger().nowProperty().addListener(new javafx.beans.value.WeakChangeListener<>(onTick));
-            }
-
-            @Override
-            protected void updateItem(ProcessRow r, boolean empty) {
-                super.updateItem(r, empty);
-                show();
-            }
-
-            private void show() {
-                ProcessRow r = isEmpty() ? null : getItem();
-                if (r == null) {
-                    setGraphic(null);
-                    return;
-                }
-                ProcessState s = vm.stateOf(r);
-                Ui.retone(badge, s.name().toLowerCase(Locale.ROOT), switch (s) {
-                    case LIVE -> Tone.GOOD;
-                    case STALE -> Tone.WARN;
-                    case STOPPED -> Tone.QUIET;
+                    @Override
+                    protected void show(ProcessRow r, long now) {
+                        ProcessState s = vm.stateOf(r);
+                        Ui.retone(badge, s.name().toLowerCase(Locale.ROOT), switch (s) {
+                            case LIVE -> Tone.GOOD;
+                            case STALE -> Tone.WARN;
+                            case STOPPED -> Tone.QUIET;
+                        });
+                        badge.setId("process-state-" + r.process().identity());
+                        setGraphic(badge);
+                    }
                 });
-                badge.setId("process-state-" + r.process().identity());
-                setGraphic(badge);
-            }
-        });
-        return c;
     }
 }

@@ -6,20 +6,17 @@ import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
- * Builds the lanes from the journal (grants, renewals, releases, takeovers, rejections, recoveries)
- * and the last snapshot (which holds are still in the lease table, and until when). Pure; the
- * journal is read in seq order, so a skewed writer clock can misplace an event in time but never
- * reorder holders. Linear in events plus actors.
+ * Builds one actor's lane from its journal events (grants, renewals, releases, takeovers,
+ * rejections, recoveries, in seq order) and its lease row in the last snapshot (whether the hold is
+ * still in the lease table, and until when). Pure. The journal is read in seq order, so a skewed
+ * writer clock can misplace an event in time but never reorder holders.
  *
- * <p>At most {@code maxLanes} lanes are drawn: with more actors than that, the ones whose last
- * journalled change (a grant, takeover, release, rejection or recovery — not a renewal) is most
- * recent, shown in actor order.
+ * <p>Which actors get a lane, and keeping their inputs current as the journal grows, is
+ * {@link TimelineIndex}'s job.
  */
 final class TimelineBuilder {
     private TimelineBuilder() {
@@ -29,55 +26,36 @@ final class TimelineBuilder {
     record Lanes(List<TimelineLane> shown, int total) {
     }
 
+    /** Every lane, built from scratch (for tests and one-off use). */
     static List<TimelineLane> build(List<JournalEntry> events, AdminSnapshot snapshot) {
         return build(events, snapshot, Integer.MAX_VALUE).shown();
     }
 
+    /** At most {@code maxLanes} lanes, built from scratch: the same as a fresh {@link TimelineIndex}. */
     static Lanes build(List<JournalEntry> events, AdminSnapshot snapshot, int maxLanes) {
-        // First pass: every actor, and when it last changed (cheap: no lane is built yet).
-        Map<String, Long> lastChange = new LinkedHashMap<>();
-        Map<String, LeaseRow> rows = new HashMap<>();
-        if (snapshot != null) {
-            snapshot.leases().forEach(l -> {
-                lastChange.put(l.actor(), 0L);
-                rows.put(l.actor(), l);
-            });
-        }
+        TimelineIndex index = new TimelineIndex();
+        events.forEach(index::append);
+        return index.lanes(snapshot, maxLanes);
+    }
+
+    /**
+     * One actor's lane.
+     *
+     * @param events  the actor's events in the console's window, oldest first
+     * @param row     its lease row in the snapshot, or null when the snapshot does not have the actor
+     * @param takenAt when the snapshot was read (ends a hold the journal shows but the table no longer has)
+     * @param colour  the colour index of a holding process
+     */
+    static TimelineLane lane(String actor, Iterable<JournalEntry> events, LeaseRow row, long takenAt,
+                             ToIntFunction<ProcessRef> colour) {
+        LaneBuilder lane = new LaneBuilder(actor);
         for (JournalEntry e : events) {
-            String actor = e.actorLane();
-            if (actor != null) {
-                lastChange.putIfAbsent(actor, 0L);
-                if (!e.kind().equals("LEASE_RENEWED")) {
-                    lastChange.put(actor, e.seq());
-                }
-            }
-        }
-        List<String> chosen = new ArrayList<>(lastChange.keySet());
-        if (chosen.size() > maxLanes) {
-            chosen.sort(java.util.Comparator.comparingLong((String a) -> lastChange.get(a)).reversed()
-                    .thenComparing(a -> a));
-            chosen = new ArrayList<>(chosen.subList(0, maxLanes));
-            java.util.Collections.sort(chosen);
-        }
-        // Second pass: the chosen lanes only.
-        Map<String, LaneBuilder> lanes = new LinkedHashMap<>();
-        chosen.forEach(a -> lanes.put(a, new LaneBuilder(a)));
-        Map<String, Integer> colours = new HashMap<>();
-        for (JournalEntry e : events) {
-            String actor = e.actorLane();
-            if (actor == null) {
-                continue;
-            }
-            LaneBuilder lane = lanes.get(actor);
-            if (lane == null) {
-                continue;
-            }
             switch (e.kind()) {
                 case "LEASE_ACQUIRED", "LEASE_TAKEN_OVER" -> {
                     boolean takeover = e.kind().equals("LEASE_TAKEN_OVER");
                     lane.close(e.at(), takeover ? EndReason.TAKEN_OVER : EndReason.UNKNOWN);
                     ProcessRef holder = e.process() == null ? ProcessRef.unknown("?") : e.process();
-                    lane.open = new Open(holder, e.token() == null ? 0 : e.token(), e.at(), colour(colours, holder));
+                    lane.open = new Open(holder, e.token() == null ? 0 : e.token(), e.at(), colour.applyAsInt(holder));
                     if (takeover) {
                         lane.markers.add(new TimelineMarker(TimelineMarker.Kind.TAKEOVER, actor, e));
                     }
@@ -99,29 +77,19 @@ final class TimelineBuilder {
                 }
             }
         }
-        List<TimelineLane> out = new ArrayList<>();
-        for (LaneBuilder lane : lanes.values()) {
-            LeaseRow row = rows.get(lane.actor);
-            if (row != null && !row.isFree()) {
-                if (lane.open == null || lane.open.token != row.token()) {
-                    // The grant is older than the events read (or still on its way): start from the row.
-                    lane.close(row.acquiredAt(), EndReason.UNKNOWN);
-                    lane.open = new Open(row.holder(), row.token(), row.acquiredAt(), colour(colours, row.holder()));
-                }
-                lane.segments.add(lane.open.toSegment(lane.actor, null, row.expiresAt(), EndReason.HOLDING));
-                lane.open = null;
-            } else if (lane.open != null) {
-                // The journal says held, the table says not: it ended between the two reads.
-                long end = snapshot == null ? lane.open.start : Math.max(lane.open.start, snapshot.takenAt());
-                lane.close(end, EndReason.UNKNOWN);
+        if (row != null && !row.isFree()) {
+            if (lane.open == null || lane.open.token != row.token()) {
+                // The grant is older than the events read (or still on its way): start from the row.
+                lane.close(row.acquiredAt(), EndReason.UNKNOWN);
+                lane.open = new Open(row.holder(), row.token(), row.acquiredAt(), colour.applyAsInt(row.holder()));
             }
-            out.add(new TimelineLane(lane.actor, lane.segments, lane.markers));
+            lane.segments.add(lane.open.toSegment(actor, null, row.expiresAt(), EndReason.HOLDING));
+            lane.open = null;
+        } else if (lane.open != null) {
+            // The journal says held, the table says not: it ended between the two reads.
+            lane.close(Math.max(lane.open.start, takenAt), EndReason.UNKNOWN);
         }
-        return new Lanes(out, lastChange.size());
-    }
-
-    private static int colour(Map<String, Integer> colours, ProcessRef p) {
-        return colours.computeIfAbsent(p.identity(), k -> colours.size() % TimelineViewModel.COLOURS);
+        return new TimelineLane(actor, lane.segments, lane.markers);
     }
 
     private static final class LaneBuilder {

@@ -291,8 +291,15 @@ public final class TimelineView {
         }
     }
 
-    /** Time labels under the lanes, at a step that gives five to ten ticks across the window. */
+    /**
+     * Time labels under the lanes, at a step that gives five to ten ticks across the window. The
+     * tick marks and labels are reused from frame to frame: sliding the window only moves them, and a
+     * label's text (and size) changes only when a new time scrolls in.
+     */
     final class AxisPane extends Pane {
+        private final List<Region> marks = new ArrayList<>();
+        private final List<Label> labels = new ArrayList<>();
+
         AxisPane() {
             getStyleClass().add("timeline-axis");
             setMinHeight(24);
@@ -306,29 +313,36 @@ public final class TimelineView {
             long span = vm.spanProperty().get();
             long step = TICK_STEPS.stream().filter(s -> span / s <= 8).findFirst().orElse(3_600_000L);
             long start = vm.windowStart();
-            List<Node> nodes = new ArrayList<>();
-            List<Label> labels = new ArrayList<>();
-            List<Double> xs = new ArrayList<>();
-            for (long t = (start / step + 1) * step; t <= vm.windowEndProperty().get(); t += step) {
+            int n = 0;
+            for (long t = (start / step + 1) * step; t <= vm.windowEndProperty().get(); t += step, n++) {
+                if (n == labels.size()) {
+                    Region mark = new Region();
+                    mark.getStyleClass().add("axis-tick");
+                    mark.setManaged(false);
+                    Label l = new Label();
+                    l.setManaged(false);
+                    marks.add(mark);
+                    labels.add(l);
+                    getChildren().addAll(mark, l);
+                }
                 double tx = x(t, w);
-                Region tick = new Region();
-                tick.getStyleClass().add("axis-tick");
-                tick.setManaged(false);
-                tick.resizeRelocate(tx, 0, 1, 5);
-                Label l = new Label(vm.formats().time(t));
-                l.setManaged(false);
-                nodes.add(tick);
-                nodes.add(l);
-                labels.add(l);
-                xs.add(tx);
-            }
-            getChildren().setAll(nodes);
-            for (int i = 0; i < labels.size(); i++) {
-                Label l = labels.get(i);
-                l.applyCss();
-                l.autosize();
+                Region mark = marks.get(n);
+                mark.setVisible(true);
+                mark.resizeRelocate(tx, 0, 1, 5);
+                Label l = labels.get(n);
+                l.setVisible(true);
+                String text = vm.formats().time(t);
+                if (!text.equals(l.getText()) || l.getWidth() == 0) {
+                    l.setText(text);
+                    l.applyCss();
+                    l.autosize();
+                }
                 double lw = l.getWidth();
-                l.relocate(Math.min(Math.max(0, xs.get(i) - lw / 2), Math.max(0, w - lw)), 6);
+                l.relocate(Math.min(Math.max(0, tx - lw / 2), Math.max(0, w - lw)), 6);
+            }
+            for (int i = n; i < labels.size(); i++) {
+                marks.get(i).setVisible(false);
+                labels.get(i).setVisible(false);
             }
         }
     }

@@ -13,6 +13,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 
 /**
@@ -47,10 +48,27 @@ public final class TimelineViewModel {
     private final BooleanProperty active = new SimpleBooleanProperty(this, "active", true);
     private final ReadOnlyStringWrapper notDrawn = new ReadOnlyStringWrapper(this, "notDrawn", "");
     private boolean stale;
+    /** Kept current with every event, also while the page is hidden (cheap: per event, not per actor). */
+    private final TimelineIndex index = new TimelineIndex();
 
     public TimelineViewModel(LiveLedger ledger, Formats formats) {
         this.ledger = ledger;
         this.formats = formats;
+        ledger.events().forEach(index::append);
+        ledger.events().addListener((ListChangeListener<JournalEntry>) c -> {
+            while (c.next()) {
+                if (c.wasRemoved()) {
+                    if (c.getList().isEmpty()) {
+                        index.clear();
+                    } else {
+                        c.getRemoved().forEach(index::drop);
+                    }
+                }
+                if (c.wasAdded()) {
+                    c.getAddedSubList().forEach(index::append);
+                }
+            }
+        });
         ledger.revisionProperty().addListener((obs, o, n) -> rebuild());
         active.addListener((obs, o, on) -> {
             if (on && stale) {
@@ -200,7 +218,7 @@ public final class TimelineViewModel {
             return;
         }
         stale = false;
-        TimelineBuilder.Lanes built = TimelineBuilder.build(ledger.events(), ledger.snapshot(), MAX_LANES);
+        TimelineBuilder.Lanes built = index.lanes(ledger.snapshot(), MAX_LANES);
         List<TimelineLane> fresh = built.shown();
         int hidden = built.total() - fresh.size();
         notDrawn.set(hidden == 0 ? "" : "The " + fresh.size() + " most recently changed of " + built.total()
