@@ -222,6 +222,7 @@ class ConsoleBenchmark {
             long[] apply = new long[CHANGE_ROUNDS];
             long[][] parts = new long[3][CHANGE_ROUNDS];
             long[] snap = new long[CHANGE_ROUNDS];
+            long[] gc = new long[CHANGE_ROUNDS];
             for (int i = 0; i < CHANGE_ROUNDS; i++) {
                 Lease l = leases.get((i * 7919) % leases.size());
                 Engine holder = engines.get((i * 7919) % leases.size() % HOLDERS);
@@ -233,13 +234,15 @@ class ConsoleBenchmark {
                 read[i] = System.nanoTime() - t0;
                 snap[i] = reader.snapshotNanos - before;
                 apply[i] = onFx(() -> { });
+                gc[i] = gcNanos;
                 parts[0][i] = applyNanos;
                 parts[1][i] = cssNanos;
                 parts[2][i] = layoutNanos;
             }
             say("one lease renewed, " + page.id() + " page shown — poller thread (snapshot + journal tail): "
                     + stats(read));
-            say("one lease renewed, " + page.id() + " page shown — FX thread (apply + CSS + layout): " + stats(apply));
+            say("one lease renewed, " + page.id() + " page shown — FX thread (apply + CSS + layout): " + stats(apply)
+                    + gcNote(apply, gc));
             say("    of which: snapshot() " + stats(snap) + "; apply " + stats(parts[0]) + "; CSS " + stats(parts[1])
                     + "; layout " + stats(parts[2]));
         }
@@ -247,8 +250,9 @@ class ConsoleBenchmark {
         // Real life: every holder's heartbeat renews all its leases each second, so every row changes.
         WaitForAsyncUtils.asyncFx(() -> vm.pageProperty().set(Page.LEASES)).get();
         onFx(() -> { });
-        long[] allRead = new long[20];
-        long[] allApply = new long[20];
+        long[] allRead = new long[Integer.getInteger("bench.allRounds", 20)];
+        long[] allApply = new long[allRead.length];
+        long[] allGc = new long[allRead.length];
         for (int i = 0; i < allRead.length; i++) {
             clock.advance(Duration.ofSeconds(1));
             engines.forEach(Engine::heartbeatNow);
@@ -256,26 +260,33 @@ class ConsoleBenchmark {
             vm.pollNow();
             allRead[i] = System.nanoTime() - t0;
             allApply[i] = onFx(() -> { });
+            allGc[i] = gcNanos;
         }
         say("every lease renewed (one heartbeat of each holder), leases page — poller thread: " + stats(allRead));
         say("every lease renewed (one heartbeat of each holder), leases page — FX thread (apply + CSS + layout): "
-                + stats(allApply));
+                + stats(allApply) + gcNote(allApply, allGc));
 
         long[] tick = new long[50];
+        long[] tickGc = new long[50];
         for (int i = 0; i < tick.length; i++) {
             clock.advance(Duration.ofMillis(100));
             long now = clock.millis();
             tick[i] = onFx(() -> vm.tick(now));
+            tickGc[i] = gcNanos;
         }
-        say("countdown tick (every 100 ms), leases page — FX thread (tick + CSS + layout): " + stats(tick));
+        say("countdown tick (every 100 ms), leases page — FX thread (tick + CSS + layout): " + stats(tick)
+                + gcNote(tick, tickGc));
         WaitForAsyncUtils.asyncFx(() -> vm.pageProperty().set(Page.TIMELINE)).get();
         long[] tickTimeline = new long[50];
+        long[] tickTimelineGc = new long[50];
         for (int i = 0; i < tickTimeline.length; i++) {
             clock.advance(Duration.ofMillis(100));
             long now = clock.millis();
             tickTimeline[i] = onFx(() -> vm.tick(now));
+            tickTimelineGc[i] = gcNanos;
         }
-        say("countdown tick (every 100 ms), timeline page — FX thread (tick + CSS + layout): " + stats(tickTimeline));
+        say("countdown tick (every 100 ms), timeline page — FX thread (tick + CSS + layout): " + stats(tickTimeline)
+                + gcNote(tickTimeline, tickTimelineGc));
 
         Path out = Path.of("target", "benchmarks", "console.txt");
         Files.createDirectories(out.getParent());
@@ -289,6 +300,8 @@ class ConsoleBenchmark {
     }
 
     private long applyNanos;
+    /** Collector time (all collectors, as the JVM reports it) during the last {@link #onFx}. */
+    private long gcNanos;
     private long cssNanos;
     private long layoutNanos;
 
@@ -299,6 +312,7 @@ class ConsoleBenchmark {
      */
     private long onFx(Runnable extra) throws Exception {
         return WaitForAsyncUtils.asyncFx(() -> {
+            long gc0 = gcTime();
             long t0 = System.nanoTime();
             Runnable r;
             while ((r = ui.queued.poll()) != null) {
@@ -313,6 +327,7 @@ class ConsoleBenchmark {
             applyNanos = t1 - t0;
             cssNanos = t2 - t1;
             layoutNanos = t3 - t2;
+            gcNanos = gcTime() - gc0;
             return t3 - t0;
         }).get();
     }
@@ -340,6 +355,31 @@ class ConsoleBenchmark {
             }
             return System.nanoTime() - t0;
         }).get();
+    }
+
+    private static long gcTime() {
+        long ms = 0;
+        for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory
+                .getGarbageCollectorMXBeans()) {
+            ms += Math.max(0, b.getCollectionTime());
+        }
+        return ms * 1_000_000L;
+    }
+
+    /** How many rounds a collection overlapped, and the worst round without one (so tails can be told apart). */
+    private static String gcNote(long[] nanos, long[] gc) {
+        int hit = 0;
+        long worstClean = 0;
+        for (int i = 0; i < nanos.length; i++) {
+            if (gc[i] > 0) {
+                hit++;
+            } else {
+                worstClean = Math.max(worstClean, nanos[i]);
+            }
+        }
+        return hit == 0 ? "; no collection overlapped a round"
+                : String.format(Locale.ROOT, "; a collection overlapped %d round(s), the worst of the others %s", hit,
+                        ms(worstClean));
     }
 
     private static String stats(long[] nanos) {
