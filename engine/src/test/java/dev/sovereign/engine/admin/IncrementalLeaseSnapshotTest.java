@@ -191,5 +191,16 @@ class IncrementalLeaseSnapshotTest {
         assertThat(afterActor.leases()).hasSize(1_001);
         assertSameLeases(afterActor, fullRead(temp.file(), clock), "after adding an actor");
         assertThat(r.fullLeaseReads()).isEqualTo(2);
+
+        clock.advance(Duration.ofSeconds(1));
+        a.heartbeatNow();
+        b.heartbeatNow(); // 999 of 1,001 rows changed: reading them all in order is cheaper
+        AdminSnapshot afterBoth = r.snapshot();
+        assertThat(r.fullLeaseReads()).isEqualTo(3);
+        assertThat(r.leaseRowsReadLastSnapshot()).isEqualTo(1_001);
+        assertSameLeases(afterBoth, fullRead(temp.file(), clock), "after most rows changed");
+        a.leases().renew(leases.get(0).actor(), leases.get(0).token());
+        assertSameLeases(r.snapshot(), fullRead(temp.file(), clock), "incremental again");
+        assertThat(r.leaseRowsReadLastSnapshot()).isEqualTo(1);
     }
 }

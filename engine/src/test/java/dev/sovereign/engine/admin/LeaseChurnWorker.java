@@ -15,7 +15,7 @@ import java.util.Random;
  * A child process that churns actor leases on a database through its own engine (real clock, short
  * TTLs, so leases expire and are taken over by the others) until its stop-file appears: acquires,
  * renewals (also with stale tokens), heartbeats, releases (also stale). Worker 0 also adds an actor
- * now and then. Prints {@code READY} once its engine is open and {@code DONE <ops>} at the end.
+ * every 25 operations, 15 at most. Prints {@code READY} once its engine is open and {@code DONE <ops>} at the end.
  *
  * <p>Arguments: database, stop-file, seed, worker index, number of actors created by the parent.
  */
@@ -51,7 +51,11 @@ public final class LeaseChurnWorker {
                 Duration ttl = Duration.ofMillis(30 + random.nextInt(300));
                 int kind = random.nextInt(100);
                 try {
-                    if (kind < 35) {
+                    if (worker == 0 && ops % 25 == 0 && added < MAX_ACTORS_ADDED) {
+                        String id = "actor-w0-" + added++;
+                        e.actors().add(id);
+                        actors.add(id);
+                    } else if (kind < 35) {
                         oldTokens.add(e.leases().acquire(actor, ttl).token());
                     } else if (kind < 55 && mine != null) {
                         e.leases().renew(mine.actor(), mine.token(), ttl);
@@ -63,12 +67,8 @@ public final class LeaseChurnWorker {
                         e.leases().release(mine.actor(), mine.token());
                     } else if (kind < 90) {
                         e.leases().release(actor, old);
-                    } else if (kind < 99) {
+                    } else {
                         oldTokens.add(e.leases().acquireOrRenew(actor, ttl).token());
-                    } else if (worker == 0 && added < MAX_ACTORS_ADDED) {
-                        String id = "actor-w0-" + added++;
-                        e.actors().add(id);
-                        actors.add(id);
                     }
                 } catch (Refusal expected) {
                     // held by another, stale token: part of the churn
