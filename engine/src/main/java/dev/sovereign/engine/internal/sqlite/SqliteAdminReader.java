@@ -46,9 +46,9 @@ import java.util.Optional;
  * it falls back to a private index and may then miss later commits of writers — exactly what a live
  * console must not do. See docs/decisions/0401-admin-reader-connection.md.
  *
- * <p>Incremental leases: a snapshot reads every actor's lease only the first time and after an actor
- * was added; otherwise only the lease rows whose change marker ({@code actor_leases.change_seq},
- * {@code lease_tombstones}) is above what the previous snapshot saw. Every lease write carries the
+ * <p>Incremental leases: a snapshot reads every actor's lease only the first time, after an actor
+ * was added, or when most rows changed; otherwise only the lease rows whose change marker
+ * ({@code actor_leases.change_seq}, {@code lease_tombstones}) is above what the previous snapshot saw. Every lease write carries the
  * marker (a trigger refuses one that does not), so the result equals a full read; see
  * docs/decisions/0414-lease-change-marker.md.
  *
@@ -253,9 +253,9 @@ public final class SqliteAdminReader implements AdminReader {
      * snapshot, one after an actor was added, or one after most rows changed, reads every row;
      * otherwise only the rows whose lease change marker is above the one the previous snapshot saw
      * (renewed, granted, taken over, or released: a tombstone) are read and replaced in a copy of
-     * the previous list. All in this
-     * snapshot's read transaction, so the counter and the rows agree. A row equal to the previous
-     * snapshot's is that same object, so the console's comparisons are mostly identity checks.
+     * the previous list. All in this snapshot's read transaction, so the counter and the rows agree.
+     * A row equal to the previous snapshot's is that same object, so the console's comparisons are
+     * mostly identity checks.
      * See docs/decisions/0414-lease-change-marker.md.
      */
     private LeaseRead leases(List<ProcessRow> processes) throws SQLException {
