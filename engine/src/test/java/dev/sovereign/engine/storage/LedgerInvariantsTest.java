@@ -40,6 +40,49 @@ class LedgerInvariantsTest {
         }
     }
 
+    /**
+     * Tampers with a lease row from outside the engine. The row must still carry a new lease change
+     * marker from the same transaction, or the guard trigger refuses the write (that guard is tested
+     * on its own below).
+     */
+    private void tamperWithLease(String actor, String assignments) throws SQLException {
+        sql("BEGIN IMMEDIATE",
+                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+                "UPDATE actor_leases SET " + assignments + ","
+                        + " change_seq = (SELECT last_change FROM lease_change_counter WHERE id = 1)"
+                        + " WHERE actor_id = '" + actor + "'",
+                "COMMIT");
+    }
+
+    @Test
+    void aLeaseWriteThatDoesNotCarryANewChangeMarkerIsRefused() throws Exception {
+        Engine e = temp.open(clock);
+        e.actors().add("a");
+        e.actors().add("b");
+        e.leases().acquire("a", Duration.ofSeconds(5));
+        String guard = "must carry a new lease change marker";
+
+        // right after the row's own write the counter still equals its marker: refused all the same
+        assertThatThrownBy(() -> sql("UPDATE actor_leases SET renewed_at = renewed_at + 1 WHERE actor_id = 'a'"))
+                .hasMessageContaining(guard);
+        e.leases().acquire("b", Duration.ofSeconds(5));
+        assertThatThrownBy(() -> sql("UPDATE actor_leases SET renewed_at = renewed_at + 1 WHERE actor_id = 'a'"))
+                .hasMessageContaining(guard);
+        // a bumped counter whose value the row does not carry
+        assertThatThrownBy(() -> sql("BEGIN IMMEDIATE",
+                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+                "UPDATE actor_leases SET renewed_at = renewed_at + 1 WHERE actor_id = 'a'"))
+                .hasMessageContaining(guard);
+        e.leases().release("b", e.leases().current("b").orElseThrow().token());
+        assertThatThrownBy(() -> sql("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
+                + " renewed_at, expires_at, renewal_journalled_at) VALUES ('b', '" + e.processIdentity() + "', 1,"
+                + " 5000, 0, 0, 5000, 0)"))
+                .hasMessageContaining(guard);
+        assertThatThrownBy(() -> sql("DELETE FROM lease_change_counter")).hasMessageContaining("cannot be deleted");
+        assertThatThrownBy(() -> sql("UPDATE lease_change_counter SET last_change = 0"))
+                .hasMessageContaining("only increases");
+    }
+
     @Test
     void theTokenCounterNeverRepeatsAfterDeletingEveryLeaseRowAndReopening() throws Exception {
         Engine first = temp.open(clock);
@@ -79,7 +122,7 @@ class LedgerInvariantsTest {
         Engine e = temp.open(clock);
         e.actors().add("a");
         Lease l = e.leases().acquire("a", Duration.ofSeconds(5));
-        sql("UPDATE actor_leases SET token = 1000 WHERE actor_id = 'a'");
+        tamperWithLease("a", "token = 1000");
         clock.advance(Duration.ofSeconds(10));
 
         Engine other = temp.open(clock);
@@ -101,7 +144,7 @@ class LedgerInvariantsTest {
         e.actors().add("a");
         e.leases().acquire("a", Duration.ofSeconds(5));
         // an expiry a year past its 5 s TTL: would block every takeover forever if trusted
-        sql("UPDATE actor_leases SET expires_at = expires_at + 31536000000 WHERE actor_id = 'a'");
+        tamperWithLease("a", "expires_at = expires_at + 31536000000");
         Engine other = temp.open(clock);
         assertThatThrownBy(() -> other.leases().acquire("a", Duration.ofSeconds(5)))
                 .isInstanceOfSatisfying(Refusal.class,
@@ -130,8 +173,9 @@ class LedgerInvariantsTest {
                 try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
                      Statement s = c.createStatement()) {
                     assertThat(s.executeQuery("SELECT count(*) FROM token_counter").getInt(1)).isEqualTo(1);
+                    assertThat(s.executeQuery("SELECT count(*) FROM lease_change_counter").getInt(1)).isEqualTo(1);
                     assertThat(s.executeQuery("SELECT count(*) FROM processes").getInt(1)).isEqualTo(n);
-                    assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(1);
+                    assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(2);
                 }
             }
         } finally {

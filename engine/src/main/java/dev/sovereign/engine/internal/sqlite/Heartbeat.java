@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * One heartbeat: ONE transaction that stamps this process's {@code heartbeat_at} and renews every
  * lease and attempt it believes it holds, each presenting its token (one set-based statement per
- * table). Whatever the database did not renew is lost: it is dropped from {@link Grants} and the
+ * table; the lease statement writes one lease change marker, {@link Tx#nextLeaseChange()}, into every
+ * row it renews). Whatever the database did not renew is lost: it is dropped from {@link Grants} and the
  * listeners are told at once.
  *
  * <p>An attempt is renewed only while the actor lease it was bound to is still this process's and
@@ -80,15 +81,16 @@ public final class Heartbeat {
         long now = tx.now();
         List<Long> tokens = new ArrayList<>();
         held.forEach(l -> tokens.add(l.token()));
+        long change = tx.nextLeaseChange();
         List<Object[]> rows = tx.query("UPDATE actor_leases SET renewed_at = ?, expires_at = ? + ttl_ms,"
-                        + " renewals = renewals + 1,"
+                        + " renewals = renewals + 1, change_seq = ?,"
                         + " renewal_journalled_at = CASE WHEN ? - renewal_journalled_at >= ? THEN ?"
                         + " ELSE renewal_journalled_at END"
                         + " WHERE process_identity = ? AND token IN (SELECT value FROM json_each(?))"
                         + " RETURNING " + SqliteLeases.LEASE_COLUMNS + ", renewals, renewal_journalled_at",
                 rs -> new Object[] {SqliteLeases.mapLease(rs), rs.getLong("renewals"),
                         rs.getLong("renewal_journalled_at")},
-                now, now, now, RENEWAL_JOURNAL_FOLD_MS, now, me, tokens.toString());
+                now, now, change, now, RENEWAL_JOURNAL_FOLD_MS, now, me, tokens.toString());
         List<Lease> out = new ArrayList<>();
         for (Object[] row : rows) {
             Lease l = (Lease) row[0];

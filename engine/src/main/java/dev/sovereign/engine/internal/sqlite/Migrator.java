@@ -22,7 +22,7 @@ import java.util.List;
  * migrations are never edited; a change is a new file appended to {@link #MIGRATIONS}.
  */
 final class Migrator {
-    static final List<String> MIGRATIONS = List.of("V0001__initial.sql");
+    static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__lease_changes.sql");
 
     /** The schema version this code writes and understands. */
     static final int LATEST = MIGRATIONS.size();

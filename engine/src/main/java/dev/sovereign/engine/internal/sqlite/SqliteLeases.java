@@ -19,7 +19,9 @@ import java.util.Optional;
 /**
  * Actor leases on the {@code actor_leases} table. Every grant and renewal is one guarded statement
  * inside a {@code BEGIN IMMEDIATE} transaction; a new token is minted in the same transaction as the
- * compare-and-set it authorises. Thread-safe (the {@link Database} serialises access).
+ * compare-and-set it authorises, and so is the lease change marker ({@link Tx#nextLeaseChange()}) the
+ * written row carries (a release's marker comes from the delete trigger). Thread-safe (the
+ * {@link Database} serialises access).
  */
 public final class SqliteLeases implements ActorLeases {
     static final String LEASE_COLUMNS =
@@ -159,19 +161,20 @@ public final class SqliteLeases implements ActorLeases {
             }
         }
         long token = tx.mintToken();
+        long change = tx.nextLeaseChange();
         Optional<Lease> granted;
         if (current.isEmpty()) {
             granted = tx.one("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
-                            + " renewed_at, expires_at, renewals, renewal_journalled_at)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (actor_id) DO NOTHING"
+                            + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (actor_id) DO NOTHING"
                             + " RETURNING " + LEASE_COLUMNS,
-                    SqliteLeases::mapLease, actor, me, token, ttlMs, now, now, now + ttlMs, now);
+                    SqliteLeases::mapLease, actor, me, token, ttlMs, now, now, now + ttlMs, now, change);
         } else {
             granted = tx.one("UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
-                            + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?"
+                            + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?"
                             + " WHERE actor_id = ? AND token = ? AND expires_at <= ?"
                             + " RETURNING " + LEASE_COLUMNS,
-                    SqliteLeases::mapLease, me, token, ttlMs, now, now, now + ttlMs, now, actor,
+                    SqliteLeases::mapLease, me, token, ttlMs, now, now, now + ttlMs, now, change, actor,
                     current.get().token(), now);
         }
         Lease lease = granted.orElseThrow(() -> new IllegalStateException(
@@ -194,13 +197,15 @@ public final class SqliteLeases implements ActorLeases {
             requireSane(tx, current.get());
         }
         long now = tx.now();
+        long change = tx.nextLeaseChange();
         Optional<Lease> renewed = tx.one("UPDATE actor_leases SET renewed_at = ?,"
                         + " ttl_ms = CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " expires_at = ? + CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
-                        + " renewals = renewals + 1, renewal_journalled_at = ?"
+                        + " renewals = renewals + 1, renewal_journalled_at = ?, change_seq = ?"
                         + " WHERE actor_id = ? AND process_identity = ? AND token = ?"
                         + " RETURNING " + LEASE_COLUMNS,
-                SqliteLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, actor, tx.processIdentity(), token);
+                SqliteLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, actor,
+                tx.processIdentity(), token);
         if (renewed.isEmpty()) {
             SqliteActors.requireActor(tx, actor);
             throw lost(actor, token, current.orElse(null), "renew");

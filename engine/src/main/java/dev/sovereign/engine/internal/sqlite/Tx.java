@@ -99,6 +99,18 @@ public final class Tx {
                 rs -> rs.getLong(1)).orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
     }
 
+    /**
+     * Bumps the lease change counter in this transaction and returns its new value: the marker every
+     * statement that inserts or updates {@code actor_leases} writes into {@code change_seq} (a trigger
+     * refuses a row without it). A reader reads only rows marked above the value it saw last. See
+     * docs/decisions/0414-lease-change-marker.md.
+     */
+    public long nextLeaseChange() throws SQLException {
+        return one("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1 RETURNING last_change",
+                rs -> rs.getLong(1)).orElseThrow(
+                        () -> new IllegalStateException("the lease change counter row is missing"));
+    }
+
     /** The highest token ever minted. */
     public long lastToken() throws SQLException {
         return scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
