@@ -49,9 +49,12 @@ public final class Ui {
         }
         VBox header = new VBox(t, d, s);
         header.getStyleClass().add("page-header");
-        VBox bodyBox = new VBox(body);
+        // Changes inside the body (ten a second on a live page) stop at the boundary: the header and
+        // the window around it are not laid out again for them.
+        LayoutBoundary boundary = new LayoutBoundary(body);
+        VBox bodyBox = new VBox(boundary);
         bodyBox.getStyleClass().add("page-body");
-        VBox.setVgrow(body, Priority.ALWAYS);
+        VBox.setVgrow(boundary, Priority.ALWAYS);
         VBox.setVgrow(bodyBox, Priority.ALWAYS);
         VBox page = new VBox(header, bodyBox);
         page.setId(id + "-page");

@@ -158,6 +158,29 @@ class LiveViewModelTest {
     }
 
     @Test
+    void theLeaseSummaryChangesAtTheExactTickAStateDoes() {
+        Engine a = fx.engine("worker A");
+        a.actors().add("operator");
+        a.actors().add("planner");
+        Lease nine = a.leases().acquire("operator", Duration.ofSeconds(9));
+        ShellViewModel vm = fx.attachedShell();
+        String live = "1 live \u00b7 0 expiring \u00b7 0 expired \u00b7 1 free";
+
+        // 9 s lease: expiring once less than 3 s is left (6 s in), expired at 9 s
+        vm.tick(nine.expiresAt() - 3_000);
+        assertThat(vm.leases().summaryProperty().get()).isEqualTo(live);
+        vm.tick(nine.expiresAt() - 2_999);
+        assertThat(vm.leases().summaryProperty().get()).isEqualTo("0 live \u00b7 1 expiring \u00b7 0 expired \u00b7 1 free");
+        vm.tick(nine.expiresAt() - 1);
+        assertThat(vm.leases().summaryProperty().get()).isEqualTo("0 live \u00b7 1 expiring \u00b7 0 expired \u00b7 1 free");
+        vm.tick(nine.expiresAt());
+        assertThat(vm.leases().summaryProperty().get()).isEqualTo("0 live \u00b7 0 expiring \u00b7 1 expired \u00b7 1 free");
+        // a clock that steps back is recounted too
+        vm.tick(nine.expiresAt() - 5_000);
+        assertThat(vm.leases().summaryProperty().get()).isEqualTo(live);
+    }
+
+    @Test
     void aForeignFileIsRefusedWithABannerAndNothingAttached() throws Exception {
         java.nio.file.Path foreign = fx.dir().resolve("notes.db");
         java.nio.file.Files.writeString(foreign, "not a database at all ".repeat(200));

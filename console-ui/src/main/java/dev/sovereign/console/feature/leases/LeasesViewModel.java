@@ -18,7 +18,8 @@ import javafx.collections.ObservableList;
  * Rows are merged by actor on each snapshot: an unchanged row is left alone, and when the actors are
  * the same (the usual case) the list itself is not touched, so a refresh with 10,000 leases costs the
  * table nothing but the rows that changed. A clock tick only recounts the summary; each shown row
- * derives its own countdown (see {@link LeaseItem}). UI-thread confined.
+ * derives its own countdown (see {@link LeaseItem}), and the summary is recounted only when a state
+ * can have changed. UI-thread confined.
  */
 public final class LeasesViewModel {
     private final LiveLedger ledger;
@@ -26,6 +27,9 @@ public final class LeasesViewModel {
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<LeaseItem> rowsView = FXCollections.unmodifiableObservableList(rows);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
+    /** The clock reading of the last count, and when the next one is due (see {@link #tick}). */
+    private long countedAt = Long.MIN_VALUE;
+    private long recountAt = Long.MIN_VALUE;
 
     public LeasesViewModel(LiveLedger ledger) {
         this.ledger = ledger;
@@ -87,17 +91,43 @@ public final class LeasesViewModel {
         return true;
     }
 
+    /**
+     * A tick recounts only when some row's state can have changed since the last count: when the
+     * clock reached the earliest next transition (a live lease turning expiring, an expiring one
+     * expired) or went back. With 10,000 leases this spares a pass over every row ten times a second.
+     */
     private void tick(long now) {
-        updateSummary(now);
+        if (now >= recountAt || now < countedAt) {
+            updateSummary(now);
+        }
     }
 
     private void updateSummary(long now) {
         int[] n = new int[LeaseState.values().length];
+        long next = Long.MAX_VALUE;
         for (int i = 0, size = rows.size(); i < size; i++) {
-            n[rows.get(i).row().stateAt(now).ordinal()]++;
+            LeaseRow r = rows.get(i).row();
+            LeaseState state = r.stateAt(now);
+            n[state.ordinal()]++;
+            next = Math.min(next, nextTransition(r, state));
         }
+        countedAt = now;
+        recountAt = next;
         summary.set(n[LeaseState.LIVE.ordinal()] + " live \u00b7 " + n[LeaseState.EXPIRING.ordinal()]
                 + " expiring \u00b7 " + n[LeaseState.EXPIRED.ordinal()] + " expired \u00b7 "
                 + n[LeaseState.FREE.ordinal()] + " free");
+    }
+
+    /**
+     * The earliest clock reading at which {@code r} may no longer be in {@code state}: never for free
+     * or expired rows, expiry for expiring ones, and for live ones a moment no later than the first
+     * at which less than a third of the TTL is left (early is only a wasted recount).
+     */
+    static long nextTransition(LeaseRow r, LeaseState state) {
+        return switch (state) {
+            case FREE, EXPIRED -> Long.MAX_VALUE;
+            case EXPIRING -> r.expiresAt();
+            case LIVE -> r.expiresAt() - r.ttlMs() / LeaseRow.EXPIRING_DIVISOR - 1;
+        };
     }
 }
