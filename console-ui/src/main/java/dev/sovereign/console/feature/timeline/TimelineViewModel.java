@@ -55,20 +55,7 @@ public final class TimelineViewModel {
         this.ledger = ledger;
         this.formats = formats;
         ledger.events().forEach(index::append);
-        ledger.events().addListener((ListChangeListener<JournalEntry>) c -> {
-            while (c.next()) {
-                if (c.wasRemoved()) {
-                    if (c.getList().isEmpty()) {
-                        index.clear();
-                    } else {
-                        c.getRemoved().forEach(index::drop);
-                    }
-                }
-                if (c.wasAdded()) {
-                    c.getAddedSubList().forEach(index::append);
-                }
-            }
-        });
+        ledger.events().addListener((ListChangeListener<JournalEntry>) this::journalChanged);
         ledger.revisionProperty().addListener((obs, o, n) -> rebuild());
         active.addListener((obs, o, on) -> {
             if (on && stale) {
@@ -210,6 +197,34 @@ public final class TimelineViewModel {
             case RECOVERY -> "Recovery";
         };
         return what + " at " + formats.preciseTime(e.at()) + " (journal seq " + e.seq() + "): " + e.sentence();
+    }
+
+    /**
+     * Keeps the index in step with the ledger's window of the journal, which only slides: new events
+     * at the end, the oldest leaving at the front, or both at once (a {@code setAll} of the kept tail
+     * plus the new events). What a change removes and adds back is neither dropped nor appended.
+     */
+    private void journalChanged(ListChangeListener.Change<? extends JournalEntry> c) {
+        while (c.next()) {
+            if (c.getList().isEmpty()) {
+                index.clear();
+                continue;
+            }
+            List<? extends JournalEntry> removed = c.wasRemoved() ? c.getRemoved() : List.of();
+            List<? extends JournalEntry> added = c.wasAdded() ? c.getAddedSubList() : List.of();
+            long firstAdded = added.isEmpty() ? Long.MAX_VALUE : added.get(0).seq();
+            long lastRemoved = removed.isEmpty() ? Long.MIN_VALUE : removed.get(removed.size() - 1).seq();
+            for (JournalEntry e : removed) {
+                if (e.seq() < firstAdded) {
+                    index.drop(e);
+                }
+            }
+            for (JournalEntry e : added) {
+                if (e.seq() > lastRemoved) {
+                    index.append(e);
+                }
+            }
+        }
     }
 
     private void rebuild() {

@@ -32,7 +32,7 @@ class TimelineIndexTest {
     }
 
     /** Lanes without colours: the index colours processes in the order it first saw them, forever. */
-    private static List<String> shape(List<TimelineLane> lanes) {
+    static List<String> shape(List<TimelineLane> lanes) {
         List<String> out = new ArrayList<>();
         for (TimelineLane l : lanes) {
             StringBuilder b = new StringBuilder(l.actor()).append(':');
