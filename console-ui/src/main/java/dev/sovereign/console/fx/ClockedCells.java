@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import javafx.beans.InvalidationListener;
+import javafx.beans.Observable;
 import javafx.beans.WeakInvalidationListener;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -30,11 +31,12 @@ import javafx.util.Callback;
 public final class ClockedCells<S> {
     private final ReadOnlyLongProperty now;
     private final Set<Cell<S, ?>> shown = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final InvalidationListener onTick;
 
     /** Starts refreshing {@code table}'s clocked cells on every change of {@code now}. */
     public ClockedCells(TableView<S> table, ReadOnlyLongProperty now) {
         this.now = now;
-        InvalidationListener onTick = o -> {
+        onTick = o -> {
             if (table.getScene() != null) {
                 refreshAll();
             }
@@ -47,6 +49,15 @@ public final class ClockedCells<S> {
                 refreshAll();
             }
         });
+    }
+
+    /**
+     * Also refreshes the cells on screen whenever {@code trigger} changes: for cells whose value is
+     * constant (so a new row does not lay the table out) but whose content follows the rows.
+     */
+    public ClockedCells<S> refreshOn(Observable trigger) {
+        trigger.addListener(new WeakInvalidationListener(onTick));
+        return this;
     }
 
     public long now() {

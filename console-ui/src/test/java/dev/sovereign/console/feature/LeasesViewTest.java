@@ -81,6 +81,24 @@ class LeasesViewTest {
     }
 
     @Test
+    void aRenewalRefillsTheCountdownAtThePollThatBringsIt(FxRobot robot) {
+        LeaseRow operator = row("operator");
+        CountdownGauge gauge = robot.lookup("#countdown-operator").queryAs(CountdownGauge.class);
+        fx.clock.advance(Duration.ofMillis(operator.expiresAt() - 2_500 - fx.clock.millis()));
+        robot.interact(() -> vm.tick(fx.clock.millis()));
+        assertThat(gauge.getText()).isEqualTo("2.5 s of 10.0 s");
+
+        scenario.workerB.leases().renew("operator", scenario.operatorSecond.token());
+        // no tick: the poll alone must repaint the row's clocked cells
+        robot.interact(vm::pollNow);
+
+        assertThat(gauge.getText()).isEqualTo("10.0 s of 10.0 s");
+        assertThat(gauge.getFraction()).isCloseTo(1.0, within(1e-9));
+        assertThat(robot.lookup("#renewal-operator").queryAs(TickingText.class).getText()).endsWith("(0 ms ago)");
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("live");
+    }
+
+    @Test
     void aTakeoverShowsTheNewHolderAfterTheNextPoll(FxRobot robot) {
         fx.clock.advance(Duration.ofSeconds(11));
         Lease taken = scenario.workerA.leases().acquire("operator", Duration.ofSeconds(10));

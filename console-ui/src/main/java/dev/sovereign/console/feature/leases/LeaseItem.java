@@ -3,7 +3,10 @@ package dev.sovereign.console.feature.leases;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.LeaseState;
+import dev.sovereign.engine.admin.ProcessRef;
+import java.util.Objects;
 import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 
@@ -21,12 +24,19 @@ public final class LeaseItem {
     private final ReadOnlyObjectWrapper<LeaseRow> row = new ReadOnlyObjectWrapper<>(this, "row");
     /** The same as {@code row}, as a plain field: the summary reads all of them on every tick. */
     private LeaseRow current;
+    /** This item, as a value that never changes: the cell value of columns that follow the clock. */
+    private final ReadOnlyObjectWrapper<LeaseItem> self = new ReadOnlyObjectWrapper<>(this, "self", this);
+    /** What the static columns show, each changed only when it differs: a renewal changes none of them. */
+    private final ReadOnlyObjectWrapper<ProcessRef> holder = new ReadOnlyObjectWrapper<>(this, "holder");
+    private final ReadOnlyLongWrapper token = new ReadOnlyLongWrapper(this, "token");
+    private final ReadOnlyLongWrapper acquiredAt = new ReadOnlyLongWrapper(this, "acquiredAt");
 
     LeaseItem(LeaseRow row, ReadOnlyLongProperty now) {
         this.actor = row.actor();
         this.now = now;
         this.current = row;
         this.row.set(row);
+        showStatic(row);
     }
 
     /** Takes a newer snapshot's row; an equal row changes nothing (nothing is recomputed or redrawn). */
@@ -34,7 +44,40 @@ public final class LeaseItem {
         if (newRow != current && !newRow.equals(current)) {
             current = newRow;
             row.set(newRow);
+            showStatic(newRow);
         }
+    }
+
+    private void showStatic(LeaseRow r) {
+        if (!Objects.equals(holder.get(), r.holder())) {
+            holder.set(r.holder());
+        }
+        token.set(r.token());
+        acquiredAt.set(r.isFree() ? 0 : r.acquiredAt());
+    }
+
+    /**
+     * The cell value of a column that derives what it shows from {@link #row()} and the clock: it
+     * never changes, so a new row does not make the table lay its rows out; such cells are repainted
+     * on the clock's tick and after each snapshot (see {@code ClockedCells}).
+     */
+    public ReadOnlyObjectProperty<LeaseItem> selfProperty() {
+        return self.getReadOnlyProperty();
+    }
+
+    /** The holding process, or null when free; changes only on a takeover, grant or release. */
+    public ReadOnlyObjectProperty<ProcessRef> holderProperty() {
+        return holder.getReadOnlyProperty();
+    }
+
+    /** The lease's token (0 when free); changes only with a new grant. */
+    public ReadOnlyLongProperty tokenProperty() {
+        return token.getReadOnlyProperty();
+    }
+
+    /** When the holder acquired the lease (0 when free). */
+    public ReadOnlyLongProperty acquiredAtProperty() {
+        return acquiredAt.getReadOnlyProperty();
     }
 
     public String actor() {

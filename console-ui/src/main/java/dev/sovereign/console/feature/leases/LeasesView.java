@@ -1,5 +1,6 @@
 package dev.sovereign.console.feature.leases;
 
+import dev.sovereign.console.fx.ClockedCells;
 import dev.sovereign.console.fx.CountdownGauge;
 import dev.sovereign.console.fx.TickingText;
 import dev.sovereign.console.fx.Ui;
@@ -7,7 +8,7 @@ import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.LeaseState;
-import dev.sovereign.console.fx.ClockedCells;
+import dev.sovereign.engine.admin.ProcessRef;
 import java.util.Locale;
 import java.util.function.Function;
 import javafx.beans.value.ObservableValue;
@@ -23,11 +24,15 @@ import javafx.util.Callback;
 /**
  * The leases table: one row per actor, with a live countdown bar against the real TTL.
  *
- * <p>Built for 10,000 rows and ten ticks a second: rows have one fixed height (the table never
- * measures rows it does not show); every column's value is the row's own {@link LeaseItem#rowProperty()}
- * (no binding is made per cell update); and what changes with the clock is painted (see
- * {@link dev.sovereign.console.fx.PaintedRegion}) by ONE clock listener that visits only the cells on
- * screen ({@link ClockedCells}). A tick therefore never lays the table out; a lease change lays out the rows on screen once.
+ * <p>Built for 10,000 rows, ten ticks a second and every lease renewed every second. Rows have one
+ * fixed height (the table never measures rows it does not show). A {@code TableCell} whose value
+ * changes asks the table for a layout pass (it then re-binds and re-styles every visible row), so
+ * each column's value changes only when what it shows does: holder, token and acquisition time
+ * are their own properties (a renewal changes none of them), and the columns that follow the clock
+ * (state, last renewal, countdown) have the item itself as their constant value and are painted
+ * (see {@link dev.sovereign.console.fx.PaintedRegion}) by {@link ClockedCells} on each tick and after
+ * each snapshot, visiting only the cells on screen. A tick or a round of renewals therefore lays
+ * nothing out; a takeover lays out the rows on screen once.
  */
 public final class LeasesView {
     private final LeasesViewModel vm;
@@ -44,34 +49,37 @@ public final class LeasesView {
                         + " process acquires it.");
         table.setItems(vm.rows());
         table.setFixedCellSize(44);
-        ClockedCells<LeaseItem> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
+        ClockedCells<LeaseItem> clocked = new ClockedCells<>(table, vm.ledger().nowProperty())
+                .refreshOn(vm.revisionProperty());
         TableColumn<LeaseItem, String> actor = Ui.column("Actor", 120, LeaseItem::actor);
         actor.getStyleClass().add("text-bold");
         table.getColumns().add(actor);
-        table.getColumns().add(clocked.column("State", 90, ROW, StateCell::new));
-        table.getColumns().add(rowColumn("Holder (pid, host)", 220, c -> new HolderCell()));
-        TableColumn<LeaseItem, LeaseRow> token = rowColumn("Token", 70,
-                c -> new TextCell(r -> r.isFree() ? "\u2014" : Long.toString(r.token())));
+        table.getColumns().add(clocked.column("State", 90, SELF, StateCell::new));
+        table.getColumns().add(LeasesView.<ProcessRef>column("Holder (pid, host)", 220, f -> f.getValue().holderProperty(),
+                c -> new HolderCell()));
+        TableColumn<LeaseItem, Number> token = LeasesView.<Number>column("Token", 70, f -> f.getValue().tokenProperty(),
+                c -> new TextCell<>(t -> t.longValue() == 0 ? "\u2014" : Long.toString(t.longValue())));
         token.getStyleClass().add("token");
         table.getColumns().add(token);
-        table.getColumns().add(rowColumn("Acquired", 90,
-                c -> new TextCell(r -> r.isFree() ? "" : formats.time(r.acquiredAt()))));
-        table.getColumns().add(clocked.column("Last renewal", 195, ROW, cells -> new RenewalCell(cells, formats)));
-        table.getColumns().add(clocked.column("Expires in", 240, ROW, CountdownCell::new));
+        table.getColumns().add(LeasesView.<Number>column("Acquired", 90, f -> f.getValue().acquiredAtProperty(),
+                c -> new TextCell<>(t -> t.longValue() == 0 ? "" : formats.time(t.longValue()))));
+        table.getColumns().add(clocked.column("Last renewal", 195, SELF, cells -> new RenewalCell(cells, formats)));
+        table.getColumns().add(clocked.column("Expires in", 240, SELF, CountdownCell::new));
         return Ui.page("leases", "Leases",
                 "Which process hosts each actor, with which fencing token, and how long until its lease expires.",
                 vm.summaryProperty(), table);
     }
 
-    /** Every column's value is the row itself: the same observable per item, no allocation per update. */
-    private static final Callback<TableColumn.CellDataFeatures<LeaseItem, LeaseRow>, ObservableValue<LeaseRow>> ROW =
-            f -> f.getValue().rowProperty();
+    /** The value of the clocked columns: the item itself, which never changes. */
+    private static final Callback<TableColumn.CellDataFeatures<LeaseItem, LeaseItem>, ObservableValue<LeaseItem>>
+            SELF = f -> f.getValue().selfProperty();
 
-    private static TableColumn<LeaseItem, LeaseRow> rowColumn(String title, double width,
-            Callback<TableColumn<LeaseItem, LeaseRow>, TableCell<LeaseItem, LeaseRow>> cells) {
-        TableColumn<LeaseItem, LeaseRow> c = new TableColumn<>(title);
+    private static <T> TableColumn<LeaseItem, T> column(String title, double width,
+            Callback<TableColumn.CellDataFeatures<LeaseItem, T>, ObservableValue<T>> value,
+            Callback<TableColumn<LeaseItem, T>, TableCell<LeaseItem, T>> cells) {
+        TableColumn<LeaseItem, T> c = new TableColumn<>(title);
         c.setPrefWidth(width);
-        c.setCellValueFactory(ROW);
+        c.setCellValueFactory(value);
         c.setCellFactory(cells);
         return c;
     }
@@ -89,23 +97,23 @@ public final class LeasesView {
         return Font.font(f.getFamily(), f.getSize() * 0.85);
     }
 
-    /** Plain text from the row; changes only when the row does. */
-    private static final class TextCell extends TableCell<LeaseItem, LeaseRow> {
-        private final Function<LeaseRow, String> text;
+    /** Plain text from the cell's value. */
+    private static final class TextCell<T> extends TableCell<LeaseItem, T> {
+        private final Function<T, String> text;
 
-        TextCell(Function<LeaseRow, String> text) {
+        TextCell(Function<T, String> text) {
             this.text = text;
         }
 
         @Override
-        protected void updateItem(LeaseRow r, boolean empty) {
-            super.updateItem(r, empty);
-            setText(empty || r == null ? null : text.apply(r));
+        protected void updateItem(T value, boolean empty) {
+            super.updateItem(value, empty);
+            setText(empty || value == null ? null : text.apply(value));
         }
     }
 
-    /** The holder's label on top; its identity, PID and host (display only) below, muted. */
-    private static final class HolderCell extends TableCell<LeaseItem, LeaseRow> {
+    /** The holder's label on top; its identity, PID and host (display only) below, muted; a dash when free. */
+    private static final class HolderCell extends TableCell<LeaseItem, ProcessRef> {
         private final Label name = new Label();
         private final Label where = new Label();
         private final VBox box = new VBox(1, name, where);
@@ -116,25 +124,25 @@ public final class LeasesView {
         }
 
         @Override
-        protected void updateItem(LeaseRow r, boolean empty) {
-            super.updateItem(r, empty);
-            if (empty || r == null) {
+        protected void updateItem(ProcessRef holder, boolean empty) {
+            super.updateItem(holder, empty);
+            if (empty) {
                 setGraphic(null);
                 return;
             }
-            if (r.isFree()) {
+            if (holder == null) {
                 setGraphic(none);
                 return;
             }
-            name.setText(r.holder().name());
-            where.setText(r.holder().shortId() + (r.holder().pid() == null ? "" : " \u00b7 pid " + r.holder().pid())
-                    + (r.holder().host() == null ? "" : " \u00b7 " + r.holder().host()));
+            name.setText(holder.name());
+            where.setText(holder.shortId() + (holder.pid() == null ? "" : " \u00b7 pid " + holder.pid())
+                    + (holder.host() == null ? "" : " \u00b7 " + holder.host()));
             setGraphic(box);
         }
     }
 
     /** The state badge; restyled only when the state changes (expiring, expired: rare events). */
-    private static final class StateCell extends ClockedCells.Cell<LeaseItem, LeaseRow> {
+    private static final class StateCell extends ClockedCells.Cell<LeaseItem, LeaseItem> {
         private final Label badge = Ui.badge("", Tone.QUIET);
         private LeaseState shown;
         private String actor;
@@ -144,14 +152,14 @@ public final class LeasesView {
         }
 
         @Override
-        protected void show(LeaseRow r, long now) {
-            LeaseState s = r.stateAt(now);
+        protected void show(LeaseItem item, long now) {
+            LeaseState s = item.row().stateAt(now);
             if (s != shown) {
                 shown = s;
                 Ui.retone(badge, s.name().toLowerCase(Locale.ROOT), tone(s));
             }
-            if (!r.actor().equals(actor)) {
-                actor = r.actor();
+            if (!item.actor().equals(actor)) {
+                actor = item.actor();
                 badge.setId("state-" + actor);
             }
             setGraphic(badge);
@@ -159,7 +167,7 @@ public final class LeasesView {
     }
 
     /** When the lease was last renewed and how long ago, painted. */
-    private static final class RenewalCell extends ClockedCells.Cell<LeaseItem, LeaseRow> {
+    private static final class RenewalCell extends ClockedCells.Cell<LeaseItem, LeaseItem> {
         private final TickingText text = new TickingText();
         private final Formats formats;
 
@@ -172,15 +180,15 @@ public final class LeasesView {
         }
 
         @Override
-        protected void show(LeaseRow r, long now) {
-            text.setId("renewal-" + r.actor());
-            text.setText(LeaseItem.lastRenewalAt(r, now, formats));
+        protected void show(LeaseItem item, long now) {
+            text.setId("renewal-" + item.actor());
+            text.setText(LeaseItem.lastRenewalAt(item.row(), now, formats));
             setGraphic(text);
         }
     }
 
     /** A bar draining with the TTL and the time left in words, painted; nothing for a free actor. */
-    private static final class CountdownCell extends ClockedCells.Cell<LeaseItem, LeaseRow> {
+    private static final class CountdownCell extends ClockedCells.Cell<LeaseItem, LeaseItem> {
         private final CountdownGauge gauge = new CountdownGauge();
 
         CountdownCell(ClockedCells<LeaseItem> cells) {
@@ -190,12 +198,13 @@ public final class LeasesView {
         }
 
         @Override
-        protected void show(LeaseRow r, long now) {
+        protected void show(LeaseItem item, long now) {
+            LeaseRow r = item.row();
             if (r.isFree()) {
                 setGraphic(null);
                 return;
             }
-            gauge.setId("countdown-" + r.actor());
+            gauge.setId("countdown-" + item.actor());
             gauge.show(r.fractionRemainingAt(now), LeaseItem.countdownAt(r, now), tone(r.stateAt(now)));
             setGraphic(gauge);
         }

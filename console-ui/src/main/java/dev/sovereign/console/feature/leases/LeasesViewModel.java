@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
@@ -27,6 +29,8 @@ public final class LeasesViewModel {
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<LeaseItem> rowsView = FXCollections.unmodifiableObservableList(rows);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
+    /** Moves after every merge of a snapshot, once its rows are in the items. */
+    private final ReadOnlyLongWrapper revision = new ReadOnlyLongWrapper(this, "revision");
     /** The clock reading of the last count, and when the next one is due (see {@link #tick}). */
     private long countedAt = Long.MIN_VALUE;
     private long recountAt = Long.MIN_VALUE;
@@ -45,6 +49,11 @@ public final class LeasesViewModel {
     /** {@code 3 live · 1 expiring · 0 expired · 2 free}. */
     public ReadOnlyStringProperty summaryProperty() {
         return summary.getReadOnlyProperty();
+    }
+
+    /** Moves after each snapshot is merged: cells that derive from the rows repaint on it. */
+    public ReadOnlyLongProperty revisionProperty() {
+        return revision.getReadOnlyProperty();
     }
 
     public LiveLedger ledger() {
@@ -74,6 +83,7 @@ public final class LeasesViewModel {
             rows.setAll(next);
         }
         updateSummary(now);
+        revision.set(revision.get() + 1);
     }
 
     private boolean sameActors(List<LeaseRow> fresh) {

@@ -9,9 +9,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -44,6 +46,7 @@ final class TimelineIndex {
     private final Map<String, Long> lastChange = new HashMap<>();
     /** Known actors without a change in the window, in actor order. */
     private final TreeSet<String> quiet = new TreeSet<>();
+    private final Set<String> known = new HashSet<>();
     private final Map<String, Integer> colours = new HashMap<>();
     /** Bumped whenever an actor's events change: a lane is rebuilt only when its version or row moved. */
     private final Map<String, Long> versions = new HashMap<>();
@@ -100,6 +103,7 @@ final class TimelineIndex {
         changed.clear();
         lastChange.clear();
         quiet.clear();
+        known.clear();
         colours.clear();
         versions.clear();
         built.clear();
@@ -131,7 +135,7 @@ final class TimelineIndex {
         }
         built.clear();
         built.putAll(keep);
-        return new Lanes(out, lastChange.size() + quiet.size());
+        return new Lanes(out, known.size());
     }
 
     private List<String> choose(int max) {
@@ -153,7 +157,8 @@ final class TimelineIndex {
     }
 
     private void know(String actor) {
-        if (!lastChange.containsKey(actor)) {
+        // Once known, an actor is in exactly one of quiet and lastChange: only a new one is placed.
+        if (known.add(actor)) {
             quiet.add(actor);
         }
     }
@@ -217,8 +222,4 @@ final class TimelineIndex {
         return Integer.compare(a.length() - i, b.length() - j);
     }
 
-    /** For tests: how many actors the index knows. */
-    int actors() {
-        return lastChange.size() + quiet.size();
-    }
 }
