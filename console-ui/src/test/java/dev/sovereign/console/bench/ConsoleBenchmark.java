@@ -311,7 +311,7 @@ class ConsoleBenchmark {
         all.add("# Console refresh benchmark, " + ACTORS + " leases, " + EVENTS + " journal rows");
         all.add("# " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + ", "
                 + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
-                + System.getProperty("os.arch") + "; times: median / p95 / max");
+                + System.getProperty("os.arch") + "; times: median / p95 / p99 / max");
         all.addAll(report);
         Files.write(out, all);
     }
@@ -406,8 +406,8 @@ class ConsoleBenchmark {
     private static String stats(long[] nanos) {
         long[] s = nanos.clone();
         Arrays.sort(s);
-        return String.format(Locale.ROOT, "%s / %s / %s (n=%d)", ms(s[s.length / 2]), ms(s[(int) (s.length * 0.95)]),
-                ms(s[s.length - 1]), s.length);
+        return String.format(Locale.ROOT, "%s / %s / %s / %s (n=%d)", ms(s[s.length / 2]),
+                ms(s[(int) (s.length * 0.95)]), ms(s[(int) (s.length * 0.99)]), ms(s[s.length - 1]), s.length);
     }
 
     private static String ms(long nanos) {

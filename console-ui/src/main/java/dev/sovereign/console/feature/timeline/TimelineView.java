@@ -155,9 +155,33 @@ public final class TimelineView {
         }
         rowsByActor.clear();
         rowsByActor.putAll(keep);
-        if (!lanesBox.getChildren().equals(rows)) {
+        List<Node> children = lanesBox.getChildren();
+        if (inPlace(children, rows)) {
+            // Replace only the rows that changed: re-adding a node re-applies CSS to its whole subtree,
+            // so a setAll of 50 lanes for one new lane cost a full restyle of all of them.
+            for (int i = 0; i < rows.size(); i++) {
+                if (children.get(i) != rows.get(i)) {
+                    children.set(i, rows.get(i));
+                }
+            }
+        } else if (!children.equals(rows)) {
             lanesBox.getChildren().setAll(rows);
         }
+    }
+
+    /** Whether {@code next} can replace {@code current} slot by slot: same length, no kept row moves. */
+    static boolean inPlace(List<Node> current, List<Node> next) {
+        if (current.size() != next.size()) {
+            return false;
+        }
+        java.util.Set<Node> present = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        present.addAll(current);
+        for (int i = 0; i < next.size(); i++) {
+            if (next.get(i) != current.get(i) && present.contains(next.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void relayout(AxisPane axis) {
