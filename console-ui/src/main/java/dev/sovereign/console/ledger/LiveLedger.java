@@ -30,6 +30,8 @@ import javafx.collections.ObservableList;
 public final class LiveLedger {
     /** How many journal events are kept for the timeline; older ones drop off the front. */
     public static final int MAX_EVENTS = 20_000;
+    /** How many more than needed a trim drops: once full, the window holds 15,000 to 20,000 events. */
+    static final int TRIM_SLACK = MAX_EVENTS / 4;
     /** How many rejections the feed keeps. */
     public static final int MAX_REJECTIONS = 2_000;
 
@@ -189,6 +191,9 @@ public final class LiveLedger {
         if (over <= 0) {
             events.addAll(add);
         } else {
+            // Trim a quarter more than needed, so the next polls only append (a trim is a setAll of
+            // the whole window, and every listener walks it).
+            over = Math.min(events.size() + add.size(), over + TRIM_SLACK);
             // The window slides: one setAll of the kept tail plus the new events. Removing the oldest
             // in place would be quadratic (an ObservableList removes a range one element at a time:
             // 13 ms for 10,000 of 30,000 here, against 1-3 ms for this).
