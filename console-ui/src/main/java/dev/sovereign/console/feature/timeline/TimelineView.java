@@ -39,12 +39,20 @@ public final class TimelineView {
             120_000L, 300_000L, 600_000L, 900_000L, 1_800_000L, 3_600_000L);
 
     private final TimelineViewModel vm;
+    /**
+     * One tooltip for every segment and marker, its text set when the pointer enters one: a tooltip
+     * is a popup window, and making one per node made a new lane cost milliseconds to draw.
+     */
+    private final Tooltip tooltip = new Tooltip();
     private final List<LanePane> lanePanes = new ArrayList<>();
     /** The row drawn for each actor's lane, reused while the lane is unchanged. */
     private final java.util.Map<String, HBox> rowsByActor = new java.util.HashMap<>();
 
     public TimelineView(TimelineViewModel vm) {
         this.vm = vm;
+        tooltip.setShowDelay(Duration.millis(150));
+        tooltip.setWrapText(true);
+        tooltip.setMaxWidth(480);
     }
 
     public Parent create() {
@@ -215,10 +223,8 @@ public final class TimelineView {
                 seg.setId("segment-" + lane.actor() + "-" + s.token());
                 seg.getStyleClass().addAll("segment", "holder-" + s.colour());
                 seg.setMinWidth(0);
-                Tooltip tip = new Tooltip();
-                tip.setShowDelay(Duration.millis(200));
-                seg.setOnMouseEntered(e -> tip.setText(vm.describe(s, vm.ledger().now())));
-                seg.setTooltip(tip);
+                seg.setOnMouseEntered(e -> tooltip.setText(vm.describe(s, vm.ledger().now())));
+                Tooltip.install(seg, tooltip);
                 segments.add(seg);
                 Region tail = new Region();
                 tail.getStyleClass().add("segment-expired");
@@ -243,11 +249,8 @@ public final class TimelineView {
                 Region r = new Region();
                 r.setId("marker-" + m.seq());
                 r.getStyleClass().addAll("marker", m.kind().name().toLowerCase(Locale.ROOT));
-                Tooltip tip = new Tooltip(m.event().sentence());
-                tip.setShowDelay(Duration.millis(150));
-                tip.setWrapText(true);
-                tip.setMaxWidth(480);
-                Tooltip.install(r, tip);
+                r.setOnMouseEntered(e -> tooltip.setText(m.event().sentence()));
+                Tooltip.install(r, tooltip);
                 r.setOnMouseClicked(e -> vm.selectedProperty().set(m));
                 markers.add(r);
             }
