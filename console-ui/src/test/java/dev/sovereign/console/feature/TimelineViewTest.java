@@ -66,6 +66,27 @@ class TimelineViewTest {
     }
 
     @Test
+    void hoveringAMarkerThenASegmentShowsEachOnesOwnTooltip(FxRobot robot) throws Exception {
+        JournalEntry rejection = vm.rejections().rows().stream()
+                .filter(e -> "actor_lease_lost".equals(e.category())).findFirst().orElseThrow();
+
+        robot.moveTo(robot.lookup("#marker-" + rejection.seq()).<Node>query());
+        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS,
+                () -> rejection.sentence().equals(shownTooltip()));
+
+        robot.moveTo(robot.lookup("#segment-reviewer-2").<Node>query());
+        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS,
+                () -> shownTooltip() != null && shownTooltip().contains("held actor reviewer with token 2"));
+    }
+
+    /** The text of the tooltip on screen, or null. */
+    private static String shownTooltip() {
+        return javafx.stage.Window.getWindows().stream()
+                .filter(w -> w instanceof javafx.scene.control.Tooltip && w.isShowing())
+                .map(w -> ((javafx.scene.control.Tooltip) w).getText()).findFirst().orElse(null);
+    }
+
+    @Test
     void zoomingChangesTheWindowAndMovesTheSegments(FxRobot robot) {
         Region seg = robot.lookup("#segment-reviewer-2").queryAs(Region.class);
         double before = seg.getWidth();
