@@ -3,6 +3,8 @@ package dev.sovereign.engine.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /** Stands in for the desktop console jar: records its arguments in its working directory, exits 7. */
 public final class FakeConsole {
@@ -19,7 +21,9 @@ public final class FakeConsole {
         Files.writeString(Path.of(RECORD), String.join("\n", args));
         if (Files.exists(Path.of(LINGER))) {
             Files.writeString(Path.of(LINGER), Long.toString(ProcessHandle.current().pid()));
-            Thread.sleep(120_000);
+            // Parked until the test signals it (what it is there to show); the bound only keeps a
+            // forgotten child from outliving the test run.
+            new CountDownLatch(1).await(2, TimeUnit.MINUTES);
         }
         System.exit(EXIT);
     }

@@ -2,7 +2,6 @@ package dev.sovereign.console.feature.leases;
 
 import dev.sovereign.console.fx.ClockedCells;
 import dev.sovereign.console.fx.CountdownGauge;
-import dev.sovereign.console.fx.TickingText;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
@@ -63,7 +62,8 @@ public final class LeasesView {
         table.getColumns().add(token);
         table.getColumns().add(LeasesView.<Number>column("Acquired", 90, f -> f.getValue().acquiredAtProperty(),
                 c -> new TextCell<>(t -> t.longValue() == 0 ? "" : formats.time(t.longValue()))));
-        table.getColumns().add(clocked.column("Last renewal", 195, SELF, cells -> new RenewalCell(cells, formats)));
+        table.getColumns().add(clocked.textColumn("Last renewal", 195, "renewal-", LeaseItem::actor,
+                (item, now) -> LeaseItem.lastRenewalAt(item.row(), now, formats)));
         table.getColumns().add(clocked.column("Expires in", 240, SELF, CountdownCell::new));
         return Ui.page("leases", "Leases",
                 "Which process hosts each actor, with which fencing token, and how long until its lease expires.",
@@ -163,27 +163,6 @@ public final class LeasesView {
                 badge.setId("state-" + actor);
             }
             setGraphic(badge);
-        }
-    }
-
-    /** When the lease was last renewed and how long ago, painted. */
-    private static final class RenewalCell extends ClockedCells.Cell<LeaseItem, LeaseItem> {
-        private final TickingText text = new TickingText();
-        private final Formats formats;
-
-        RenewalCell(ClockedCells<LeaseItem> cells, Formats formats) {
-            super(cells);
-            this.formats = formats;
-            text.getStyleClass().add("plain");
-            text.setFont(getFont());
-            fontProperty().addListener((o, a, f) -> text.setFont(f));
-        }
-
-        @Override
-        protected void show(LeaseItem item, long now) {
-            text.setId("renewal-" + item.actor());
-            text.setText(LeaseItem.lastRenewalAt(item.row(), now, formats));
-            setGraphic(text);
         }
     }
 
