@@ -73,6 +73,9 @@ public final class Engine implements AutoCloseable {
             this.heartbeat = new Heartbeat(db, grants);
             this.mailbox = new SqliteMailbox(db, grants, config.defaultTtl());
             Workspaces workspaces = new Workspaces(config.dataDirectory());
+            // The lab's broken-fence mode: SqliteRuns honours it only on a ledger created as a lab
+            // sandbox (a durable mark no write can change). Anywhere else the switch is ignored, and
+            // the database's own terminal guard would refuse the unfenced write anyway (SPEC 14).
             boolean ignoreTerminalFence = Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE);
             this.runs = new AssignmentRunner(new SqliteRuns(db, ignoreTerminalFence), leases, grants, providers,
                     workspaces, config.defaultTtl());
@@ -108,6 +111,16 @@ public final class Engine implements AutoCloseable {
     /** Opens {@code database} with the default configuration. */
     public static Engine open(Path database) {
         return open(EngineConfig.forDatabase(database).build());
+    }
+
+    /**
+     * Whether this ledger was created as a lab sandbox (a durable mark written with its schema, which
+     * no write can change). Only there does the lab's broken-fence mode
+     * ({@link Runs#FAULT_IGNORE_TERMINAL_FENCE}) take effect; on any other ledger it is ignored and the
+     * database refuses an unfenced terminal write by itself.
+     */
+    public boolean isLabSandbox() {
+        return db.isLabSandbox();
     }
 
     public EngineConfig config() {

@@ -30,6 +30,7 @@ public final class EngineConfig {
     private final String processKind;
     private final String processLabel;
     private final String actAs;
+    private final boolean createAsLabSandbox;
 
     private EngineConfig(Builder b) {
         this.database = b.database.toAbsolutePath().normalize();
@@ -47,6 +48,7 @@ public final class EngineConfig {
         this.processKind = b.processKind;
         this.processLabel = b.processLabel;
         this.actAs = b.actAs;
+        this.createAsLabSandbox = b.createAsLabSandbox;
     }
 
     private static Path defaultDataDirectory(Path database) {
@@ -131,6 +133,15 @@ public final class EngineConfig {
         return Optional.ofNullable(actAs);
     }
 
+    /**
+     * Whether a database file that this open CREATES is marked as a lab sandbox. The mark is written
+     * once, with the schema, and only into a new empty ledger: on an existing file this setting
+     * changes nothing, so no configuration can turn an operator's ledger into a sandbox.
+     */
+    public boolean createAsLabSandbox() {
+        return createAsLabSandbox;
+    }
+
     public static boolean isValidProcessIdentity(String identity) {
         return identity != null && PROCESS_ID.matcher(identity).matches();
     }
@@ -151,6 +162,7 @@ public final class EngineConfig {
         private String processKind = "engine";
         private String processLabel;
         private String actAs;
+        private boolean createAsLabSandbox;
 
         private Builder(Path database) {
             this.database = database;
@@ -216,6 +228,15 @@ public final class EngineConfig {
 
         public Builder actAs(String identity) {
             this.actAs = identity;
+            return this;
+        }
+
+        /**
+         * Marks the database as a lab sandbox if, and only if, this open creates it (see
+         * {@link EngineConfig#createAsLabSandbox()}): for the lab and its tests, never for a real ledger.
+         */
+        public Builder createAsLabSandbox(boolean sandbox) {
+            this.createAsLabSandbox = sandbox;
             return this;
         }
 

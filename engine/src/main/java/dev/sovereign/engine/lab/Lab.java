@@ -87,7 +87,7 @@ public final class Lab {
                 file = directory.resolve("sandbox-" + stamp + "-" + n + ".db");
             }
             try (Engine e = Engine.open(EngineConfig.forDatabase(file).processKind("lab")
-                    .processLabel("lab sandbox setup").heartbeat(false).build())) {
+                    .processLabel("lab sandbox setup").heartbeat(false).createAsLabSandbox(true).build())) {
                 e.actors().add("operator");
                 e.actors().add("reviewer");
             }

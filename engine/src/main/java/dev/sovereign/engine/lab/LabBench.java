@@ -2,6 +2,8 @@ package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.RefusalCategory;
 import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.run.Assignment;
 import java.io.IOException;
@@ -69,6 +71,24 @@ public final class LabBench implements AutoCloseable {
         return engine.config().database();
     }
 
+    /** Whether this bench's database was created as a lab sandbox: only there can the fence be broken. */
+    public boolean isSandbox() {
+        return engine.isLabSandbox();
+    }
+
+    private void requireSandboxForBrokenFence(Path file) {
+        if (!isSandbox()) {
+            throw brokenFenceOutsideSandbox(file);
+        }
+    }
+
+    /** The refusal for the broken-fence mode on a ledger that is not a lab sandbox. */
+    static Refusal brokenFenceOutsideSandbox(Path file) {
+        return Refusal.of(RefusalCategory.INVALID_ARGUMENT, "The broken-fence mode works only on a lab sandbox"
+                + " (a database the lab created); " + file + " is not one, so its fence stays on. Run the"
+                + " scenario without --db to get a fresh sandbox.").build();
+    }
+
     /** The lab's own process identity. */
     public String processIdentity() {
         return engine.processIdentity();
@@ -102,6 +122,9 @@ public final class LabBench implements AutoCloseable {
         }
         if (!spec.database().toAbsolutePath().normalize().equals(database().toAbsolutePath().normalize())) {
             throw new IllegalArgumentException("a bench starts workers on its own database only");
+        }
+        if (breakFence) {
+            requireSandboxForBrokenFence(database());
         }
         WorkerProcess w = breakFence ? WorkerProcess.start(spec, WorkerProcess.FAULT_JVM_OPTION)
                 : WorkerProcess.start(spec);

@@ -81,6 +81,10 @@ public final class LabRun {
         }
         long startedAt = System.currentTimeMillis();
         bench = LabBench.open(options.database(), "lab: " + info.name());
+        if (options.breakFence() && !bench.isSandbox()) {
+            bench.close();
+            throw LabBench.brokenFenceOutsideSandbox(options.database());
+        }
         try {
             startSeq = lab().journal().lastSeq();
             actor = freshActor();

@@ -37,10 +37,11 @@ import java.util.Optional;
  */
 public interface Runs {
     /**
-     * A fault-injection switch for teaching and tests, read once when an engine opens, off by
-     * default: with {@code -Dsovereign.fault.ignoreTerminalFence=true} the terminal write skips
-     * its fence ({@code WHERE id = ?} only), so the lab can show what fencing prevents. Never set it
-     * in production.
+     * The lab's broken-fence switch, read once when an engine opens, off by default: with
+     * {@code -Dsovereign.fault.ignoreTerminalFence=true} the terminal write skips its fence
+     * ({@code WHERE id = ?} only), so the lab can show what fencing prevents. It takes effect ONLY on a
+     * ledger created as a lab sandbox ({@link dev.sovereign.engine.Engine#isLabSandbox()}); on any
+     * other ledger it is ignored, and the database's own guard refuses an unfenced terminal write.
      */
     String FAULT_IGNORE_TERMINAL_FENCE = "sovereign.fault.ignoreTerminalFence";
 

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.nio.charset.StandardCharsets;
@@ -228,38 +230,26 @@ class AdminReaderTest {
     void aWorkerLostAssignmentNeedsAnOperatorUntilRetried() {
         Engine a = temp.open(temp.config(clock).build());
         a.actors().add("operator");
+        // a run whose worker dies, recovered by the supervisor (the schema refuses a forged one)
+        Assignment lostRun = a.runs().assign("operator", "scripted:ms=1");
         Lease l = a.leases().acquire("operator", Duration.ofSeconds(5));
-        String me = a.processIdentity();
-        long now = clock.millis();
-        a.database().write(tx -> {
-            long attemptToken = tx.mintToken();
-            tx.update("INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, created_at,"
-                    + " updated_at) VALUES ('as-1', 'operator', 'scripted:ms=1', 'temporary', 'FAILED', ?, ?)", now, now);
-            tx.update("INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token,"
-                    + " lease_token, state, ttl_ms, started_at, renewed_at, expires_at, ended_at)"
-                    + " VALUES ('at-1', 'as-1', 'operator', ?, ?, ?, 'RECOVERED', 5000, ?, ?, ?, ?)",
-                    me, attemptToken, l.token(), now, now, now + 5000, now + 6000);
-            tx.update("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
-                    + " failure_category, outcome_known, summary, created_at)"
-                    + " VALUES ('as-1', 'at-1', ?, ?, 'failed', 'worker_lost', 0, 'recovered', ?)",
-                    attemptToken, me, now + 6000);
-            return null;
-        });
+        new SqliteRuns(a.database(), false).startAttempt(lostRun.id(), l.token(), 5_000);
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(a.supervisor().tick().recovered()).hasSize(1);
         AdminReader r = reader();
         AssignmentRow lost = r.snapshot().assignments().get(0);
+        assertThat(lost.id()).isEqualTo(lostRun.id());
         assertThat(lost.isWorkerLost()).isTrue();
         assertThat(lost.needsOperator()).isTrue();
         assertThat(lost.receipt().outcomeKnown()).isFalse();
         assertThat(r.snapshot().attempts()).singleElement()
                 .satisfies(x -> assertThat(x.state()).isEqualTo("RECOVERED"));
 
-        a.database().write(tx -> tx.update("INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy,"
-                + " state, retry_of, created_at, updated_at) VALUES ('as-2', 'operator', 'scripted:ms=1', 'temporary',"
-                + " 'CREATED', 'as-1', ?, ?)", now + 1, now + 1));
+        Assignment retry = a.runs().retry(lostRun.id());
 
-        AssignmentRow retried = r.snapshot().assignments().stream().filter(x -> x.id().equals("as-1")).findFirst()
-                .orElseThrow();
-        assertThat(retried.retriedBy()).isEqualTo("as-2");
+        AssignmentRow retried = r.snapshot().assignments().stream().filter(x -> x.id().equals(lostRun.id()))
+                .findFirst().orElseThrow();
+        assertThat(retried.retriedBy()).isEqualTo(retry.id());
         assertThat(retried.needsOperator()).isFalse();
     }
 

@@ -113,6 +113,22 @@ class LabCommandTest {
     }
 
     @Test
+    void theBrokenFenceIsRefusedOnADatabaseThatIsNotALabSandbox() {
+        Path ordinary = temp.dir().resolve("ordinary.db");
+        assertThat(cli.run("--db", ordinary.toString(), "init").exit()).isZero();
+        List<ProcessHandle> before = ProcessHandle.current().children().toList();
+
+        CliHarness.Result r = cli.run("lab", "gc-pause", "--break-fence", "--db", ordinary.toString());
+
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(2);
+        assertThat(r.errLines()).singleElement().asString()
+                .startsWith("bad input (invalid_argument): The broken-fence mode works only on a lab sandbox")
+                .contains(ordinary.toString());
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList())
+                .as("no worker was started").containsExactlyInAnyOrderElementsOf(before);
+    }
+
+    @Test
     void anUnknownScenarioOrAMissingDatabaseIsOneSentenceAndTheUsualExitCode() {
         CliHarness.Result unknown = cli.run("lab", "gc-paws");
         assertThat(unknown.exit()).isEqualTo(2);

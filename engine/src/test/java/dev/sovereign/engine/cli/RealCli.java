@@ -23,11 +23,17 @@ final class RealCli {
     }
 
     Running start(String... args) {
+        return start(java.util.Map.of(), args);
+    }
+
+    /** Starts it with {@code env} added to its environment (an operator's variables, e.g. JAVA_TOOL_OPTIONS). */
+    Running start(java.util.Map<String, String> env, String... args) {
         int n = RUNS.incrementAndGet();
         Path out = dir.resolve("run-" + n + ".out");
         Path err = dir.resolve("run-" + n + ".err");
         ProcessBuilder pb = ChildJvm.builder(Main.class, args).directory(dir.toFile());
         pb.environment().remove(CliEnvironment.DB_VARIABLE);
+        pb.environment().putAll(env);
         pb.redirectOutput(out.toFile()).redirectError(err.toFile());
         try {
             return new Running(pb.start(), out, err, List.of(args));

@@ -169,8 +169,9 @@ public final class TortureRun {
     private Report run() throws Exception {
         long began = System.nanoTime();
         Files.createDirectories(s.dir());
+        // A broken-fence run needs a lab sandbox: on any other ledger the switch is ignored (SPEC 14).
         try (Engine setup = Engine.open(EngineConfig.forDatabase(db).heartbeat(false).processKind("torture-setup")
-                .build())) {
+                .createAsLabSandbox(s.brokenFence()).build())) {
             s.actors().forEach(a -> setup.actors().add(a));
         }
         Process rogue = ChildJvm.builder(List.of("-Xmx64m", "-XX:+UseSerialGC"), RogueLock.class, db.toString())

@@ -31,6 +31,9 @@ class LedgerInvariantsTest {
 
     private final SettableClock clock = new SettableClock();
 
+    /** What a lease write must state to pass the fence guards (V0003): the token it presents. */
+    private static final String PRESENTING = "presented_token = token, presented_change = change_seq";
+
     private void sql(String... statements) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
              Statement s = c.createStatement()) {
@@ -41,17 +44,47 @@ class LedgerInvariantsTest {
     }
 
     /**
-     * Tampers with a lease row from outside the engine. The row must still carry a new lease change
-     * marker from the same transaction, or the guard trigger refuses the write (that guard is tested
-     * on its own below).
+     * Tampers with a lease row from outside the engine, as corruption would (a disk error, a restored
+     * half-copy): the schema's guards refuse such a write (DatabaseEnforcedFenceTest), so they are
+     * dropped for the one transaction and re-created, as they were, in the same one. The row must still
+     * carry a new lease change marker.
      */
     private void tamperWithLease(String actor, String assignments) throws SQLException {
-        sql("BEGIN IMMEDIATE",
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
+             Statement s = c.createStatement()) {
+            s.execute("BEGIN IMMEDIATE");
+            List<String[]> guards = new ArrayList<>();
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+                    + " AND tbl_name = 'actor_leases'")) {
+                while (rs.next()) {
+                    guards.add(new String[] {rs.getString(1), rs.getString(2)});
+                }
+            }
+            for (String[] g : guards) {
+                s.execute("DROP TRIGGER " + g[0]);
+            }
+            s.execute("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1");
+            s.execute("UPDATE actor_leases SET " + assignments + ","
+                    + " change_seq = (SELECT last_change FROM lease_change_counter WHERE id = 1)"
+                    + " WHERE actor_id = '" + actor + "'");
+            for (String[] g : guards) {
+                s.execute(g[1]);
+            }
+            s.execute("COMMIT");
+        }
+    }
+
+    @Test
+    void theDatabaseItselfRefusesTheSameTamperingWhileItsGuardsStand() throws Exception {
+        Engine e = temp.open(clock);
+        e.actors().add("a");
+        Lease l = e.leases().acquire("a", Duration.ofSeconds(5));
+        assertThatThrownBy(() -> sql("BEGIN IMMEDIATE",
                 "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
-                "UPDATE actor_leases SET " + assignments + ","
+                "UPDATE actor_leases SET token = 1000,"
                         + " change_seq = (SELECT last_change FROM lease_change_counter WHERE id = 1)"
-                        + " WHERE actor_id = '" + actor + "'",
-                "COMMIT");
+                        + " WHERE actor_id = 'a'")).hasMessageContaining("fence:");
+        assertThat(e.leases().current("a")).contains(l);
     }
 
     @Test
@@ -61,22 +94,23 @@ class LedgerInvariantsTest {
         e.actors().add("b");
         e.leases().acquire("a", Duration.ofSeconds(5));
         String guard = "must carry a new lease change marker";
+        // each write presents the row's token, so the fence guards (V0003) let it through to this one
 
         // right after the row's own write the counter still equals its marker: refused all the same
-        assertThatThrownBy(() -> sql("UPDATE actor_leases SET renewed_at = renewed_at + 1 WHERE actor_id = 'a'"))
+        assertThatThrownBy(() -> sql("UPDATE actor_leases SET renewed_at = renewed_at + 1, " + PRESENTING + " WHERE actor_id = 'a'"))
                 .hasMessageContaining(guard);
         e.leases().acquire("b", Duration.ofSeconds(5));
-        assertThatThrownBy(() -> sql("UPDATE actor_leases SET renewed_at = renewed_at + 1 WHERE actor_id = 'a'"))
+        assertThatThrownBy(() -> sql("UPDATE actor_leases SET renewed_at = renewed_at + 1, " + PRESENTING + " WHERE actor_id = 'a'"))
                 .hasMessageContaining(guard);
         // a bumped counter whose value the row does not carry
         assertThatThrownBy(() -> sql("BEGIN IMMEDIATE",
                 "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
-                "UPDATE actor_leases SET renewed_at = renewed_at + 1 WHERE actor_id = 'a'"))
+                "UPDATE actor_leases SET renewed_at = renewed_at + 1, " + PRESENTING + " WHERE actor_id = 'a'"))
                 .hasMessageContaining(guard);
         e.leases().release("b", e.leases().current("b").orElseThrow().token());
         assertThatThrownBy(() -> sql("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
-                + " renewed_at, expires_at, renewal_journalled_at) VALUES ('b', '" + e.processIdentity() + "', 1,"
-                + " 5000, 0, 0, 5000, 0)"))
+                + " renewed_at, expires_at, renewal_journalled_at) VALUES ('b', '" + e.processIdentity() + "',"
+                + " (SELECT last_token FROM token_counter), 5000, 0, 0, 5000, 0)"))
                 .hasMessageContaining(guard);
         assertThatThrownBy(() -> sql("DELETE FROM lease_change_counter")).hasMessageContaining("cannot be deleted");
         assertThatThrownBy(() -> sql("UPDATE lease_change_counter SET last_change = 0"))
@@ -175,7 +209,8 @@ class LedgerInvariantsTest {
                     assertThat(s.executeQuery("SELECT count(*) FROM token_counter").getInt(1)).isEqualTo(1);
                     assertThat(s.executeQuery("SELECT count(*) FROM lease_change_counter").getInt(1)).isEqualTo(1);
                     assertThat(s.executeQuery("SELECT count(*) FROM processes").getInt(1)).isEqualTo(n);
-                    assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(2);
+                    assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(3);
+                    assertThat(s.executeQuery("SELECT count(*) FROM ledger_mark").getInt(1)).isEqualTo(1);
                 }
             }
         } finally {

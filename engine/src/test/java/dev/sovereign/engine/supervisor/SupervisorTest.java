@@ -161,10 +161,19 @@ class SupervisorTest {
         worker.actors().add("second");
         Attempt broken = abandonedRun(worker, "first", 5_000);
         Attempt fine = abandonedRun(worker, "second", 6_000);
-        // corrupt the first item: a receipt already exists for its assignment, so its recovery cannot insert one
-        worker.database().write(tx -> tx.update("INSERT INTO receipts (assignment_id, attempt_id, attempt_token,"
-                        + " process_identity, status, outcome_known, created_at) VALUES (?, ?, ?, ?, 'failed', 0, ?)",
-                broken.assignmentId(), broken.id(), broken.token(), worker.processIdentity(), tx.now()));
+        // corrupt the first item: a receipt already exists for its assignment, so its recovery cannot insert one.
+        // The schema refuses such a receipt (V0003), so the corruption goes around its guard, as a damaged
+        // file would, and puts the guard back in the same transaction.
+        worker.database().write(tx -> {
+            String guard = tx.one("SELECT sql FROM sqlite_master WHERE name = 'receipts_only_from_the_ending_attempt'",
+                    rs -> rs.getString(1)).orElseThrow();
+            tx.update("DROP TRIGGER receipts_only_from_the_ending_attempt");
+            tx.update("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
+                            + " outcome_known, created_at) VALUES (?, ?, ?, ?, 'failed', 0, ?)",
+                    broken.assignmentId(), broken.id(), broken.token(), worker.processIdentity(), tx.now());
+            tx.update(guard);
+            return null;
+        });
         clock.advance(Duration.ofSeconds(6));
 
         TickReport report = supervisorEngine.supervisor().tick();
@@ -205,11 +214,19 @@ class SupervisorTest {
 
     @Test
     void anExpiredAttemptThatIsNoLongerCurrentIsRetiredWithoutAReceipt() {
-        // Only a fault (the terminal fence switched off) can end an assignment under another live attempt.
+        // Only a fault (the terminal fence switched off) can end an assignment under another live attempt,
+        // and only on a lab sandbox: on any other ledger the schema refuses it (DatabaseEnforcedFenceTest).
+        Path sandbox = temp.dir().resolve("sandbox.db");
+        worker = temp.open(dev.sovereign.engine.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
+                .createAsLabSandbox(true).build());
+        supervisorEngine = temp.open(dev.sovereign.engine.EngineConfig.forDatabase(sandbox).clock(clock)
+                .heartbeat(false).build());
+        assertThat(worker.isLabSandbox()).isTrue();
         worker.actors().add("operator");
         Attempt stale = abandonedRun(worker, "operator", 5_000);
         clock.advance(Duration.ofSeconds(5));
-        Engine taker = temp.open(clock);
+        Engine taker = temp.open(dev.sovereign.engine.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
+                .build());
         Lease lease = taker.leases().acquire("operator", Duration.ofSeconds(5));
         Attempt current = new SqliteRuns(taker.database(), false).startAttempt(stale.assignmentId(), lease.token(),
                 5_000);

@@ -50,6 +50,8 @@ public final class Database implements AutoCloseable {
     private final Connection connection;
     private final StatementCache statements;
     private final ReentrantLock lock = new ReentrantLock(true);
+    private final boolean labSandboxRequested;
+    private volatile boolean labSandbox;
     private volatile String processIdentity;
     private volatile boolean closed;
 
@@ -63,6 +65,7 @@ public final class Database implements AutoCloseable {
         this.durability = config.durability();
         this.connection = connection;
         this.statements = new StatementCache(connection);
+        this.labSandboxRequested = config.createAsLabSandbox();
     }
 
     /**
@@ -76,6 +79,7 @@ public final class Database implements AutoCloseable {
         Database db = new Database(file, config, c);
         try {
             new Migrator(db).migrate();
+            db.labSandbox = db.readLabSandboxMark();
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -112,11 +116,15 @@ public final class Database implements AutoCloseable {
         try {
             Properties p = new Properties();
             p.setProperty("foreign_keys", "true");
+            p.setProperty("recursive_triggers", "true");
             p.setProperty("busy_timeout", Integer.toString(sqliteBusyTimeoutMs));
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, p);
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA busy_timeout = " + sqliteBusyTimeoutMs);
                 s.execute("PRAGMA foreign_keys = ON");
+                // REPLACE's implicit delete then fires the DELETE guards too (SPEC 14). The schema does
+                // not rely on it: every guard has a BEFORE INSERT twin for clients that leave it off.
+                s.execute("PRAGMA recursive_triggers = ON");
             }
             return c;
         } catch (SQLException e) {
@@ -142,6 +150,25 @@ public final class Database implements AutoCloseable {
 
     public Path file() {
         return file;
+    }
+
+    /** Whether the open asked to mark a file it creates as a lab sandbox ({@link EngineConfig#createAsLabSandbox()}). */
+    boolean labSandboxRequested() {
+        return labSandboxRequested;
+    }
+
+    /**
+     * Whether this ledger was marked as a lab sandbox when it was created (the durable
+     * {@code ledger_mark} row, which no write can change). Only on such a ledger may the lab's
+     * broken-fence mode switch the terminal fence off; everywhere else the database refuses it too.
+     */
+    public boolean isLabSandbox() {
+        return labSandbox;
+    }
+
+    private boolean readLabSandboxMark() {
+        return read(tx -> tx.one("SELECT lab_sandbox FROM ledger_mark WHERE id = 1", rs -> rs.getInt(1) == 1)
+                .orElse(false));
     }
 
     public Clock clock() {

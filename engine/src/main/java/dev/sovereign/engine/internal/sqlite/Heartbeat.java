@@ -82,15 +82,20 @@ public final class Heartbeat {
         List<Long> tokens = new ArrayList<>();
         held.forEach(l -> tokens.add(l.token()));
         long change = tx.nextLeaseChange();
+        // Each row states the token this beat presents for it (presented.value, from the beat's own
+        // list), which the schema's guard compares with the row's token (V0003); the join keeps a row
+        // whose token moved out of the statement instead of letting the guard abort the whole beat.
         List<Object[]> rows = tx.query("UPDATE actor_leases SET renewed_at = ?, expires_at = ? + ttl_ms,"
                         + " renewals = renewals + 1, change_seq = ?,"
                         + " renewal_journalled_at = CASE WHEN ? - renewal_journalled_at >= ? THEN ?"
-                        + " ELSE renewal_journalled_at END"
-                        + " WHERE process_identity = ? AND token IN (SELECT value FROM json_each(?))"
+                        + " ELSE renewal_journalled_at END,"
+                        + " presented_token = presented.value, presented_change = ?"
+                        + " FROM (SELECT value FROM json_each(?)) AS presented"
+                        + " WHERE actor_leases.process_identity = ? AND actor_leases.token = presented.value"
                         + " RETURNING " + SqliteLeases.LEASE_COLUMNS + ", renewals, renewal_journalled_at",
                 rs -> new Object[] {SqliteLeases.mapLease(rs), rs.getLong("renewals"),
                         rs.getLong("renewal_journalled_at")},
-                now, now, change, now, RENEWAL_JOURNAL_FOLD_MS, now, me, tokens.toString());
+                now, now, change, now, RENEWAL_JOURNAL_FOLD_MS, now, change, tokens.toString(), me);
         List<Lease> out = new ArrayList<>();
         for (Object[] row : rows) {
             Lease l = (Lease) row[0];

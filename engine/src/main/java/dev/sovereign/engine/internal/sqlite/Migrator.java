@@ -6,11 +6,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Forward-only schema migrations from SQL resources. Each runs in one {@code BEGIN IMMEDIATE}
@@ -22,12 +27,20 @@ import java.util.List;
  * migrations are never edited; a change is a new file appended to {@link #MIGRATIONS}.
  */
 final class Migrator {
-    static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__lease_changes.sql");
+    static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__lease_changes.sql",
+            "V0003__database_enforced_fence.sql");
+
+    /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
+    private static final int LEDGER_MARK_VERSION = 3;
+
+    private static final Pattern TRIGGER_NAME = Pattern.compile("(?i)CREATE\\s+TRIGGER\\s+(\\w+)");
 
     /** The schema version this code writes and understands. */
     static final int LATEST = MIGRATIONS.size();
 
     private final Database db;
+    /** Whether this migrator applied version 1, i.e. created the ledger: only then may it be a sandbox. */
+    private boolean createdHere;
 
     Migrator(Database db) {
         this.db = db;
@@ -48,6 +61,7 @@ final class Migrator {
                 for (int version = 1; version <= LATEST; version++) {
                     apply(c, version);
                 }
+                requireGuards(c);
                 return;
             } catch (SQLException e) {
                 if (Database.isBusy(e) && System.nanoTime() < deadline) {
@@ -107,6 +121,12 @@ final class Migrator {
                     for (String statement : statements(load(MIGRATIONS.get(version - 1)))) {
                         s.execute(statement);
                     }
+                    if (version == 1) {
+                        createdHere = true;
+                    }
+                    if (version == LEDGER_MARK_VERSION) {
+                        writeLedgerMark(c);
+                    }
                     s.execute("PRAGMA application_id = " + Database.APPLICATION_ID);
                     s.execute("PRAGMA user_version = " + version);
                 }
@@ -122,7 +142,60 @@ final class Migrator {
         }
     }
 
-    private String load(String name) {
+    /**
+     * The ledger's mark, in the same transaction as the migration that creates its table: a lab
+     * sandbox only when the open asked for one AND this migrator created the file moments ago (the
+     * schema's own trigger refuses the mark on a ledger that holds anything).
+     */
+    private void writeLedgerMark(Connection c) throws SQLException {
+        boolean sandbox = db.labSandboxRequested() && createdHere;
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, ?, ?)")) {
+            ps.setInt(1, sandbox ? 1 : 0);
+            ps.setLong(2, db.clock().millis());
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Fails closed on a ledger whose guard triggers were dropped by hand (SPEC 14): every trigger the
+     * migrations create must still be there, or the database no longer enforces the fence and the
+     * engine refuses to write to it.
+     */
+    private void requireGuards(Connection c) throws SQLException {
+        List<String> missing = missingGuards(c);
+        if (!missing.isEmpty()) {
+            throw new StorageException(Problem.CORRUPT, db.file(), "The database " + db.file() + " has lost "
+                    + missing.size() + " of its guard triggers (" + String.join(", ", missing.subList(0,
+                    Math.min(3, missing.size()))) + (missing.size() > 3 ? ", ..." : "") + "): its schema was changed"
+                    + " by hand, so it no longer enforces the fence; refusing to write to it (see docs/schema.md,"
+                    + " 'Guards').", null);
+        }
+    }
+
+    /** The guard triggers the applied migrations created that the file no longer has, in order. */
+    static List<String> missingGuards(Connection c) throws SQLException {
+        int version = pragma(c, "user_version");
+        Set<String> present = new HashSet<>();
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'trigger'")) {
+            while (rs.next()) {
+                present.add(rs.getString(1));
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        for (int v = 1; v <= Math.min(version, LATEST); v++) {
+            Matcher m = TRIGGER_NAME.matcher(String.join("\n", statements(load(MIGRATIONS.get(v - 1)))));
+            while (m.find()) {
+                if (!present.contains(m.group(1))) {
+                    missing.add(m.group(1));
+                }
+            }
+        }
+        return missing;
+    }
+
+    private static String load(String name) {
         String path = "migrations/" + name;
         try (InputStream in = Migrator.class.getResourceAsStream(path)) {
             if (in == null) {

@@ -171,11 +171,12 @@ public final class SqliteLeases implements ActorLeases {
                     SqliteLeases::mapLease, actor, me, token, ttlMs, now, now, now + ttlMs, now, change);
         } else {
             granted = tx.one("UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
-                            + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?"
+                            + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?,"
+                            + " presented_token = ?, presented_change = ?"
                             + " WHERE actor_id = ? AND token = ? AND expires_at <= ?"
                             + " RETURNING " + LEASE_COLUMNS,
-                    SqliteLeases::mapLease, me, token, ttlMs, now, now, now + ttlMs, now, change, actor,
-                    current.get().token(), now);
+                    SqliteLeases::mapLease, me, token, ttlMs, now, now, now + ttlMs, now, change,
+                    current.get().token(), change, actor, current.get().token(), now);
         }
         Lease lease = granted.orElseThrow(() -> new IllegalStateException(
                 "lease row for " + actor + " changed under the write lock"));
@@ -201,10 +202,11 @@ public final class SqliteLeases implements ActorLeases {
         Optional<Lease> renewed = tx.one("UPDATE actor_leases SET renewed_at = ?,"
                         + " ttl_ms = CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " expires_at = ? + CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
-                        + " renewals = renewals + 1, renewal_journalled_at = ?, change_seq = ?"
+                        + " renewals = renewals + 1, renewal_journalled_at = ?, change_seq = ?,"
+                        + " presented_token = ?, presented_change = ?"
                         + " WHERE actor_id = ? AND process_identity = ? AND token = ?"
                         + " RETURNING " + LEASE_COLUMNS,
-                SqliteLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, actor,
+                SqliteLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor,
                 tx.processIdentity(), token);
         if (renewed.isEmpty()) {
             SqliteActors.requireActor(tx, actor);

@@ -48,7 +48,10 @@ public final class SqliteMailbox implements Mailbox {
             + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = messages.claim_actor"
             + " AND l.process_identity = ?)";
 
-    private static final String COMPLETE = "UPDATE messages SET state = 'DONE', updated_at = ?" + FINISH_GUARD
+    // finished_with states the claim token the finish presents; the schema's guard (V0003) compares it
+    // with claim_token and the actor's lease whatever the WHERE says.
+    private static final String COMPLETE = "UPDATE messages SET state = 'DONE', updated_at = ?, finished_with = ?"
+            + FINISH_GUARD
             + " RETURNING " + COLUMNS;
 
     // In an UPDATE every SET expression sees the row's old values, so each CASE asks the same question.
@@ -60,7 +63,7 @@ public final class SqliteMailbox implements Mailbox {
             + " claim_process = CASE WHEN " + REQUEUE + " THEN NULL ELSE claim_process END,"
             + " claim_token = CASE WHEN " + REQUEUE + " THEN NULL ELSE claim_token END,"
             + " claim_expires_at = CASE WHEN " + REQUEUE + " THEN NULL ELSE claim_expires_at END,"
-            + " updated_at = ?" + FINISH_GUARD + " RETURNING " + COLUMNS;
+            + " updated_at = ?, finished_with = ?" + FINISH_GUARD + " RETURNING " + COLUMNS;
 
     private final Database db;
     private final Grants grants;
@@ -226,7 +229,7 @@ public final class SqliteMailbox implements Mailbox {
         return db.write(tx -> {
             long now = tx.now();
             String me = tx.processIdentity();
-            Optional<Message> done = tx.one(COMPLETE, SqliteMailbox::map, now, message, token, me, me);
+            Optional<Message> done = tx.one(COMPLETE, SqliteMailbox::map, now, token, message, token, me, me);
             if (done.isEmpty()) {
                 throw refuseFinish(tx, message, token, "complete");
             }
@@ -241,7 +244,7 @@ public final class SqliteMailbox implements Mailbox {
         return db.write(tx -> {
             long now = tx.now();
             String me = tx.processIdentity();
-            Optional<Message> after = tx.one(DEAD_LETTER, SqliteMailbox::map, now, message, token, me, me);
+            Optional<Message> after = tx.one(DEAD_LETTER, SqliteMailbox::map, now, token, message, token, me, me);
             if (after.isEmpty()) {
                 throw refuseFinish(tx, message, token, "dead-letter");
             }

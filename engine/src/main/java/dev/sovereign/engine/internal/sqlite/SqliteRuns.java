@@ -46,12 +46,13 @@ public final class SqliteRuns {
     private final boolean ignoreTerminalFence;
 
     /**
-     * @param ignoreTerminalFence the fault-injection switch {@code sovereign.fault.ignoreTerminalFence}:
-     *     when true the terminal write is {@code WHERE id = ?} only (for the lab; never in production)
+     * @param ignoreTerminalFence the lab's broken-fence switch {@code sovereign.fault.ignoreTerminalFence}:
+     *     when true AND the ledger was created as a lab sandbox, the terminal write is {@code WHERE id = ?}
+     *     only; on any other ledger it is ignored (and the schema's guard would refuse such a write)
      */
     public SqliteRuns(Database db, boolean ignoreTerminalFence) {
         this.db = db;
-        this.ignoreTerminalFence = ignoreTerminalFence;
+        this.ignoreTerminalFence = ignoreTerminalFence && db.isLabSandbox();
     }
 
     /** What a committed terminal write produced: the assignment, the attempt (DONE) and the receipt. */
@@ -252,17 +253,21 @@ public final class SqliteRuns {
             Optional<Assignment> ended;
             if (ignoreTerminalFence) {
                 // FAULT INJECTION (sovereign.fault.ignoreTerminalFence): no fence at all.
-                ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?"
+                ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
+                                + " ended_by_attempt = ?, ended_via = 'attempt'"
                                 + " WHERE id = ? RETURNING " + ASSIGNMENT_COLUMNS,
-                        SqliteRuns::mapAssignment, terminalState(status), now, attempt.assignmentId());
+                        SqliteRuns::mapAssignment, terminalState(status), now, attempt.id(), attempt.assignmentId());
             } else {
-                ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?"
+                // ended_by_attempt states the attempt this write acts for: the schema's own guard
+                // (V0003) checks it against current_attempt and the actor's lease, whatever the WHERE.
+                ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
+                                + " ended_by_attempt = ?, ended_via = 'attempt'"
                                 + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?"
                                 + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = assignments.actor_id"
                                 + " AND l.token = ? AND l.process_identity = ?)"
                                 + " RETURNING " + ASSIGNMENT_COLUMNS,
-                        SqliteRuns::mapAssignment, terminalState(status), now, attempt.assignmentId(), attempt.id(),
-                        attempt.leaseToken(), me);
+                        SqliteRuns::mapAssignment, terminalState(status), now, attempt.id(), attempt.assignmentId(),
+                        attempt.id(), attempt.leaseToken(), me);
             }
             if (ended.isEmpty()) {
                 throw terminalWriteRefused(tx, attempt, me);

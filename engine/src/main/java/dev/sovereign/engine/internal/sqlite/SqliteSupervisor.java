@@ -120,11 +120,12 @@ public final class SqliteSupervisor {
         // The fenced write comes FIRST: zero rows means another supervisor (or a takeover) won, and
         // this transaction then writes nothing at all.
         Optional<Assignment> failed = tx.one("UPDATE assignments SET state = 'FAILED', current_attempt = NULL,"
-                        + " updated_at = ? WHERE id = ? AND state = 'RUNNING'" + fence
+                        + " updated_at = ?, ended_by_attempt = ?, ended_via = 'recovery'"
+                        + " WHERE id = ? AND state = 'RUNNING'" + fence
                         + " AND EXISTS (SELECT 1 FROM execution_attempts e WHERE e.id = ? AND e.assignment_id = assignments.id"
                         + " AND e.state = 'ACTIVE' AND e.expires_at <= ?)"
                         + " RETURNING " + SqliteRuns.ASSIGNMENT_COLUMNS,
-                SqliteRuns::mapAssignment, now, attempt.assignmentId(), fenceArg, attempt.id(), now);
+                SqliteRuns::mapAssignment, now, attempt.id(), attempt.assignmentId(), fenceArg, attempt.id(), now);
         if (failed.isEmpty()) {
             return new Untouched("assignment " + attempt.assignmentId() + " was settled by someone else");
         }
