@@ -146,6 +146,27 @@ class DatabaseEnforcedFenceTest {
         assertThat(next.token()).isGreaterThan(last);
     }
 
+    /** The finding as it was reproduced: the real sqlite3 shell, where the machine has one. */
+    @Test
+    void theSqlite3ShellCannotWindTheCounterBackNorRewriteTheJournal() throws Exception {
+        java.nio.file.Path shell = java.nio.file.Path.of("/usr/bin/sqlite3");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isExecutable(shell),
+                "no sqlite3 shell on this machine; the JDBC tests above cover the same statements");
+        Lease held = a.leases().acquire("operator", Duration.ofSeconds(5));
+        for (String statement : List.of("REPLACE INTO token_counter VALUES (1, 0);",
+                "REPLACE INTO fence_events (seq, at, kind, resource_type, resource_id) VALUES (1, 0, 'REJECTED',"
+                        + " 'actor', 'x');",
+                "UPDATE actor_leases SET expires_at = expires_at + 86400000 WHERE actor_id = 'operator';")) {
+            Process p = new ProcessBuilder(shell.toString(), temp.file().toString(), statement)
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertThat(p.waitFor()).as(statement + " -> " + out).isNotZero();
+            assertThat(out).containsAnyOf("fence:", "lease change marker");
+        }
+        assertThat(b.leases().acquire("reviewer", Duration.ofSeconds(5)).token()).isGreaterThan(held.token());
+        assertThat(a.leases().current("operator")).contains(held);
+    }
+
     @ParameterizedTest(name = "recursive_triggers={0}")
     @ValueSource(booleans = {false, true})
     void theLeaseChangeCounterCannotBeReplacedEither(boolean recursive) throws Exception {
