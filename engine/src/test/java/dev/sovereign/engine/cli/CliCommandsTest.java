@@ -48,7 +48,7 @@ class CliCommandsTest {
     void initCreatesTheDatabaseAndSaysSo() {
         Result r = cli.ok("init");
 
-        assertThat(r.out()).isEqualTo("Created " + temp.file() + " (schema version 2)." + System.lineSeparator());
+        assertThat(r.out()).isEqualTo("Created " + temp.file() + " (schema version 3)." + System.lineSeparator());
         assertThat(r.err()).isEmpty();
         assertThat(temp.file()).exists();
     }
@@ -60,7 +60,7 @@ class CliCommandsTest {
 
         assertThat(fieldNames(again)).containsExactly("database", "created", "schema_version");
         assertThat(again.get("created").asBoolean()).isFalse();
-        assertThat(again.get("schema_version").asInt()).isEqualTo(2);
+        assertThat(again.get("schema_version").asInt()).isEqualTo(3);
         assertThat(again.get("database").asText()).isEqualTo(temp.file().toString());
     }
 
@@ -268,7 +268,7 @@ class CliCommandsTest {
         clock.advance(Duration.ofSeconds(10));
 
         Result human = cli.ok("status");
-        assertThat(human.out()).contains("database     " + temp.file() + " (schema version 2)")
+        assertThat(human.out()).contains("database     " + temp.file() + " (schema version 3)")
                 .contains("last token   1")
                 .contains("journal      2 events, 1 rejection, last seq 2")
                 .contains("actors       1")

@@ -270,6 +270,12 @@ class RunAssignmentTest {
 
     @Test
     void theFaultSwitchLetsAStaleHolderCommitWhichIsWhatTheFencePrevents() {
+        // only on a lab sandbox (decision 0006); DatabaseEnforcedFenceTest shows it ignored elsewhere
+        java.nio.file.Path sandbox = temp.dir().resolve("sandbox.db");
+        a = temp.open(dev.sovereign.engine.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
+                .createAsLabSandbox(true).build());
+        b = temp.open(dev.sovereign.engine.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false).build());
+        a.actors().add("operator");
         Assignment x = a.runs().assign("operator", "scripted");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));
         var faulty = new dev.sovereign.engine.internal.sqlite.SqliteRuns(a.database(), true);
