@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * stopped when it closes. Two engines in one JVM are two processes; tests rely on this.
  *
  * <p>Lifecycle: {@code open → (heartbeating) → close}. {@link #close()} stops the heartbeat,
- * releases the leases this instance still holds (each by compare-and-set on its token) and marks
+ * cancels the providers of runs still in progress (their attempts count as lost), releases the leases this instance still holds (each by compare-and-set on its token) and marks
  * the process stopped — unless the engine was opened to act as an existing identity
  * ({@link EngineConfig#actAs()}), in which case it leaves that identity exactly as it found it.
  *
@@ -236,6 +236,9 @@ public final class Engine implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        // Runs still in progress lose their attempts now: each one's provider is cancelled (a command's
+        // process group is stopped) instead of working on for a process that is going away.
+        grants.attempts().forEach(grants::attemptLost);
         try {
             if (config.actAs().isEmpty()) {
                 for (Lease l : grants.leases()) {

@@ -51,7 +51,11 @@ public final class EngineConfig {
         this.createAsLabSandbox = b.createAsLabSandbox;
     }
 
-    private static Path defaultDataDirectory(Path database) {
+    /**
+     * The data directory of {@code database} when none is configured: {@code <stem>.data} beside it
+     * ({@code work.db} → {@code work.data}).
+     */
+    public static Path defaultDataDirectory(Path database) {
         Path parent = database.getParent();
         String name = database.getFileName().toString();
         String stem = name.endsWith(".db") ? name.substring(0, name.length() - 3) : name;

@@ -68,6 +68,19 @@ class RunsMailboxProcessesSupervisorViewTest {
     }
 
     @Test
+    void aReceiptNamesTheOutputFolderOfItsOwnAttempt(FxRobot robot) {
+        showTab(robot, 0);
+        String done = scenario.completedRun.id();
+
+        robot.clickOn("#assignment-" + done);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(robot.lookup("#run-detail").queryAs(Label.class).getText())
+                .contains("Output folder (this attempt's own): ")
+                .containsPattern("runs/" + done + "/att_[0-9a-f]+/output");
+    }
+
+    @Test
     void theMailboxFiltersByStateAndShowsTheClaim(FxRobot robot) throws Exception {
         showTab(robot, 1);
         TableView<?> table = robot.lookup("#messages-table").queryAs(TableView.class);

@@ -44,6 +44,15 @@ public interface AdminReader extends AutoCloseable {
         return SqliteAdminReader.open(database, clock, zone);
     }
 
+    /**
+     * {@link #open(Path, Clock, ZoneId)} for an engine configured with its own data directory
+     * ({@code EngineConfig.Builder.dataDirectory}): the receipts' {@link ReceiptRow#outputDir()} are
+     * derived from it. The other overloads use the default, {@code <stem>.data} beside the database.
+     */
+    static AdminReader open(Path database, Path dataDirectory, Clock clock, ZoneId zone) {
+        return SqliteAdminReader.open(database, dataDirectory, clock, zone);
+    }
+
     /** The absolute path of the database file. */
     Path database();
 

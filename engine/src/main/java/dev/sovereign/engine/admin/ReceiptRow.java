@@ -1,15 +1,21 @@
 package dev.sovereign.engine.admin;
 
+import java.nio.file.Path;
+
 /**
  * The canonical receipt of one attempt. Immutable.
  *
  * @param status          {@code completed}, {@code blocked} or {@code failed}
  * @param failureCategory why it failed ({@code worker_lost} when the supervisor recovered it), or null
  * @param outcomeKnown    false when nobody knows what the work did (a recovered attempt)
+ * @param outputDir       the output folder of the attempt this receipt names,
+ *                        {@code <dataDirectory>/runs/<assignment>/<attempt>/output}: derived from the names,
+ *                        not stored, so it may be missing on disk (a worker that died before preparing it, a
+ *                        data directory elsewhere); the only folder that holds the assignment's canonical output
  */
 public record ReceiptRow(long id, String assignmentId, String attemptId, long attemptToken, String processIdentity,
                          String status, String failureCategory, boolean outcomeKnown, String summary,
-                         long createdAt) {
+                         long createdAt, Path outputDir) {
 
     /** The failure category the supervisor writes for an attempt whose process died. */
     public static final String WORKER_LOST = "worker_lost";

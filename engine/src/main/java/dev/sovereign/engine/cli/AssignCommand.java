@@ -23,7 +23,7 @@ final class AssignCommand extends EngineCommand {
     @Override
     protected int run(Engine engine, Output out) {
         Assignment a = engine.runs().assign(actor, provider, workspacePolicy);
-        AssignmentOutput.print(out, "Assignment created.", new AssignmentFacts(a, null, 0, null, null),
+        AssignmentOutput.print(out, "Assignment created.", new AssignmentFacts(a, null, 0, null, null, null),
                 "Run it with: sovereign run " + a.id() + "   (or let 'sovereign worker --actor " + actor
                         + "' pick it up)");
         return ExitCode.OK;

@@ -4,6 +4,8 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.Receipt;
+import dev.sovereign.engine.run.RunFolders;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -14,9 +16,10 @@ import java.util.List;
  * @param currentAttemptToken the token of the attempt {@code current_attempt} points at, or null
  * @param receipt             the canonical receipt, or null while there is none
  * @param retriedBy           the assignment whose {@code retry_of} is this one, or null
+ * @param outputDir           the output folder of the attempt the receipt names, or null without a receipt
  */
 record AssignmentFacts(Assignment assignment, Long currentAttemptToken, int attempts, Receipt receipt,
-                       String retriedBy) {
+                       String retriedBy, Path outputDir) {
 
     /** Reads the facts of {@code a}; {@code all} is the assignment list to look for a retry in. */
     static AssignmentFacts read(Engine engine, Assignment a, List<Assignment> all) {
@@ -25,7 +28,9 @@ record AssignmentFacts(Assignment assignment, Long currentAttemptToken, int atte
                 .filter(x -> x.id().equals(a.currentAttempt())).map(Attempt::token).findFirst().orElse(null);
         String retriedBy = all.stream().filter(x -> a.id().equals(x.retryOf())).map(Assignment::id).findFirst()
                 .orElse(null);
-        return new AssignmentFacts(a, token, attempts.size(), engine.runs().receipt(a.id()).orElse(null), retriedBy);
+        Receipt receipt = engine.runs().receipt(a.id()).orElse(null);
+        Path output = receipt == null ? null : RunFolders.output(engine.runs().workspace(a.id()), receipt.attemptId());
+        return new AssignmentFacts(a, token, attempts.size(), receipt, retriedBy, output);
     }
 
     static AssignmentFacts read(Engine engine, Assignment a) {

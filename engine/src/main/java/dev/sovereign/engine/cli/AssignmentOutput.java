@@ -38,6 +38,7 @@ final class AssignmentOutput {
         fields.add(new String[] {"process", a.processIdentity()});
         addReceipt(fields, r.receipt());
         fields.add(new String[] {"workspace", r.workspace() + " (" + f.assignment().workspacePolicy() + ")"});
+        fields.add(new String[] {"output", String.valueOf(r.outputDirectory())});
         fields.add(new String[] {"receipt file", r.receiptFile() == null ? "-" : r.receiptFile().toString()});
         out.fields("Run committed: " + r.assignment().state() + ".", fields);
         r.warnings().forEach(w -> out.line("warning: " + w));
@@ -82,6 +83,7 @@ final class AssignmentOutput {
         }
         if (f.receipt() != null) {
             addReceipt(fields, f.receipt());
+            fields.add(new String[] {"output", String.valueOf(f.outputDir())});
         }
         return fields;
     }

@@ -123,8 +123,8 @@ final class JsonShapes {
 
     /**
      * {@code assignment, actor, state, provider, workspace_policy, current_attempt, current_attempt_token,
-     * attempts, retry_of, retried_by, acknowledged_at, worker_lost, receipt (object or null), created_at,
-     * updated_at}.
+     * attempts, retry_of, retried_by, acknowledged_at, worker_lost, receipt (object or null), output_dir (the
+     * output folder of the attempt the receipt names, or null without a receipt), created_at, updated_at}.
      */
     static ObjectNode assignment(AssignmentFacts f) {
         ObjectNode o = object();
@@ -141,6 +141,7 @@ final class JsonShapes {
         o.put("acknowledged_at", f.assignment().acknowledgedAt());
         o.put("worker_lost", f.isWorkerLost());
         o.set("receipt", f.receipt() == null ? null : receipt(f.receipt()));
+        o.put("output_dir", f.outputDir() == null ? null : f.outputDir().toString());
         o.put("created_at", f.assignment().createdAt());
         o.put("updated_at", f.assignment().updatedAt());
         return o;

@@ -1,22 +1,24 @@
 package dev.sovereign.engine.provider;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * {@code command:<shell command>}: runs the command with {@code sh -c} in the workspace directory,
- * stdin empty, stdout and stderr captured to {@code output/stdout.txt} and {@code output/stderr.txt}.
+ * {@code command:<shell command>}: runs the command with {@code sh -c} in the attempt's own workspace
+ * directory ({@code runs/<assignment>/<attempt>/}), stdin empty, stdout and stderr captured to that
+ * attempt's {@code output/stdout.txt} and {@code output/stderr.txt}. No two attempts share a file.
  *
  * <p>Exit status → outcome: {@code 0} → {@code completed}; {@value #BLOCKED_EXIT_STATUS}
  * ({@code EX_TEMPFAIL} of sysexits.h) → {@code blocked}; anything else, or death by a signal →
  * {@code failed} ({@code exit_status}). See docs/decisions/0102-command-provider-exit-statuses.md.
  *
- * <p>On cancellation (the lease or attempt was lost) the whole process tree is destroyed with
- * SIGKILL: every descendant the shell started, then the shell itself. A grandchild that detached
- * itself into another session before that cannot be found this way. The environment carries
- * {@code SOVEREIGN_ASSIGNMENT}, {@code SOVEREIGN_ATTEMPT}, {@code SOVEREIGN_ATTEMPT_TOKEN},
- * {@code SOVEREIGN_ACTOR} and {@code SOVEREIGN_OUTPUT}. Immutable.
+ * <p>The shell runs in a process group (a session) of its own, started with {@code setsid}. On
+ * cancellation (the lease or attempt was lost, the run was interrupted, the engine closed) the whole
+ * group gets SIGTERM, then SIGKILL after {@link CommandProcess#GRACE}: also a background grandchild whose
+ * parent already died. Only a process that moved itself into another session or group escapes. See
+ * docs/decisions/0108-per-attempt-workspaces.md. The environment carries {@code SOVEREIGN_ASSIGNMENT},
+ * {@code SOVEREIGN_ATTEMPT}, {@code SOVEREIGN_ATTEMPT_TOKEN}, {@code SOVEREIGN_ACTOR},
+ * {@code SOVEREIGN_WORKSPACE} (the attempt's folder) and {@code SOVEREIGN_OUTPUT} (its output folder).
+ * Immutable.
  */
 public final class CommandProvider implements Provider {
     public static final String KIND = "command";
@@ -42,7 +44,7 @@ public final class CommandProvider implements Provider {
 
     @Override
     public ProviderResult run(Job job) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder("sh", "-c", command)
+        ProcessBuilder pb = new ProcessBuilder(CommandProcess.argv(command))
                 .directory(job.workspace().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(job.output().resolve("stdout.txt").toFile())
@@ -51,21 +53,23 @@ public final class CommandProvider implements Provider {
         pb.environment().put("SOVEREIGN_ATTEMPT", String.valueOf(job.attemptId()));
         pb.environment().put("SOVEREIGN_ATTEMPT_TOKEN", Long.toString(job.attemptToken()));
         pb.environment().put("SOVEREIGN_ACTOR", String.valueOf(job.actorId()));
+        pb.environment().put("SOVEREIGN_WORKSPACE", job.workspace().toString());
         pb.environment().put("SOVEREIGN_OUTPUT", job.output().toString());
-        Process process = pb.start();
-        job.cancellation().onCancel(() -> destroyTree(process.toHandle()));
+        CommandProcess shell = CommandProcess.start(pb);
+        job.cancellation().onCancel(shell::stopInBackground);
         int status;
         try {
-            status = process.waitFor();
+            status = shell.process().waitFor();
         } catch (InterruptedException e) {
-            destroyTree(process.toHandle());
+            shell.stop();
             Thread.currentThread().interrupt();
             return ProviderResult.cancelled(job.cancellation().reason().orElse("interrupted")
-                    + "; the command's process tree was destroyed");
+                    + "; the command's process group was stopped");
         }
         if (job.cancellation().isCancelled()) {
+            shell.stop(); // the shell may have ended by the SIGTERM while its group lives on
             return ProviderResult.cancelled(job.cancellation().reason().orElse("cancelled")
-                    + "; the command's process tree was destroyed");
+                    + "; the command's process group was stopped");
         }
         if (status == 0) {
             return ProviderResult.completed("command exited 0");
@@ -76,18 +80,5 @@ public final class CommandProvider implements Provider {
         return ProviderResult.failed("exit_status", status > 128
                 ? "command ended by signal " + (status - 128) + " (exit status " + status + ")"
                 : "command exited " + status);
-    }
-
-    /**
-     * Kills {@code root} and every descendant with SIGKILL. Descendants are collected before the
-     * root dies (afterwards they are re-parented and can no longer be found from it), and the walk is
-     * repeated once for children forked meanwhile.
-     */
-    static void destroyTree(ProcessHandle root) {
-        for (int round = 0; round < 2; round++) {
-            List<ProcessHandle> family = new ArrayList<>(root.descendants().toList());
-            root.destroyForcibly();
-            family.forEach(ProcessHandle::destroyForcibly);
-        }
     }
 }

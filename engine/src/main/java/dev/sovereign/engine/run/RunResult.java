@@ -7,6 +7,8 @@ import java.util.List;
  * What {@link Runs#runAssignment} committed: the assignment in its terminal state, the attempt that
  * wrote it, the receipt, and where the workspace and receipt file are. Immutable.
  *
+ * @param workspace   the assignment's workspace {@code <dataDirectory>/runs/<assignment>/}; the attempt's own
+ *     folder and its output are inside it (see {@link RunFolders} and {@link #outputDirectory()})
  * @param receiptFile the receipt file ({@code <workspace>/<attempt>.receipt.json}), or null if it could not
  *     be written
  * @param warnings    problems of the file work after the commit (receipt file, workspace reclaim); the
@@ -21,5 +23,13 @@ public record RunResult(
         List<String> warnings) {
     public RunResult {
         warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * The committed attempt's output folder, {@code <workspace>/<attempt>/output/}: the canonical output of
+     * the assignment (no other attempt ever writes into it).
+     */
+    public Path outputDirectory() {
+        return RunFolders.output(workspace, receipt.attemptId());
     }
 }

@@ -21,13 +21,15 @@ import java.util.Optional;
  *   <li>attempt + RUNNING in ONE transaction that re-verifies the lease token, this process and its
  *       expiry inside it ({@code actor_lease_lost}), refuses a live attempt
  *       ({@code execution_attempt_held}) and supersedes an expired one;</li>
- *   <li>only now the workspace {@code <dataDirectory>/runs/<assignment>/};</li>
+ *   <li>only now the workspace: the attempt's own folder {@code <dataDirectory>/runs/<assignment>/<attempt>/}
+ *       with its {@code output/} ({@link RunFolders});</li>
  *   <li>the provider, on its own thread, while the engine's heartbeat renews the lease and the
  *       attempt; a lost grant cancels it (interrupt, subprocess tree destroyed);</li>
  *   <li>the terminal write: ONE fenced {@code UPDATE} on the attempt pointer and the bound lease
  *       token; zero rows is {@code execution_attempt_lost} (or {@code actor_lease_lost} when the lease
  *       moved), nothing is written and the refusal is journalled as {@code REJECTED};</li>
- *   <li>only after that commit: the receipt file and the workspace reclaim;</li>
+ *   <li>only after that commit: the receipt file and the workspace reclaim (the other attempts' folders
+ *       are removed, best effort);</li>
  *   <li>finally: the actor lease is released (compare-and-set) if runs acquired it and this was the
  *       last run of this engine using it; a lease the engine already held (a worker hosting the
  *       actor) is left held.</li>
@@ -122,6 +124,10 @@ public interface Runs {
 
     Optional<Receipt> receipt(String assignmentId);
 
-    /** Where the assignment's workspace is (or would be): {@code <dataDirectory>/runs/<assignment>/}. */
+    /**
+     * Where the assignment's workspace is (or would be): {@code <dataDirectory>/runs/<assignment>/}. Each
+     * attempt works in its own folder inside it; the canonical output is
+     * {@code RunFolders.output(workspace(id), receipt.attemptId())}.
+     */
     Path workspace(String assignmentId);
 }

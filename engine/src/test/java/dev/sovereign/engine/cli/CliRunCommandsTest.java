@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CliRunCommandsTest {
     static final List<String> ASSIGNMENT_FIELDS = List.of("assignment", "actor", "state", "provider",
             "workspace_policy", "current_attempt", "current_attempt_token", "attempts", "retry_of", "retried_by",
-            "acknowledged_at", "worker_lost", "receipt", "created_at", "updated_at");
+            "acknowledged_at", "worker_lost", "receipt", "output_dir", "created_at", "updated_at");
     static final List<String> RECEIPT_FIELDS = List.of("receipt", "attempt", "attempt_token", "process", "status",
             "failure_category", "outcome_known", "summary", "created_at");
     static final List<String> ATTEMPT_FIELDS = List.of("attempt", "assignment", "actor", "process", "token",
@@ -90,6 +90,11 @@ class CliRunCommandsTest {
         assertThat(listed.get("receipt").get("status").asText()).isEqualTo("completed");
         assertThat(listed.get("receipt").get("attempt_token").asLong()).isEqualTo(2);
         assertThat(listed.get("receipt").get("outcome_known").asBoolean()).isTrue();
+        String attempt = listed.get("receipt").get("attempt").asText();
+        assertThat(listed.get("output_dir").asText()).as("the committed attempt's own output folder")
+                .endsWith(Path.of("runs", id, attempt, "output").toString());
+        assertThat(Path.of(listed.get("output_dir").asText())).isDirectory();
+        assertThat(run.out()).containsPattern("output +\\S+" + attempt + "/output");
         assertThat(cli.ok("lease", "list").out()).as("the run released its lease")
                 .isEqualTo("No leases." + System.lineSeparator());
     }
@@ -111,6 +116,8 @@ class CliRunCommandsTest {
         assertThat(attempt.get("token").asLong()).isEqualTo(r.get("receipt").get("attempt_token").asLong());
         assertThat(Path.of(r.get("receipt_file").asText())).exists();
         assertThat(r.get("warnings").isArray()).isTrue();
+        assertThat(Path.of(r.get("output_dir").asText())).isDirectory()
+                .isEqualTo(Path.of(r.get("workspace").asText(), attempt.get("attempt").asText(), "output"));
     }
 
     @Test

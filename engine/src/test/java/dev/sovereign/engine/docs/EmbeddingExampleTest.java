@@ -3,6 +3,7 @@ package dev.sovereign.engine.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.run.RunFolders;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,8 @@ class EmbeddingExampleTest {
         assertThat(outcome).isEqualTo("COMPLETED: summarised quarterly-report");
         Engine look = temp.open(Clock.systemUTC());
         String id = look.runs().list().get(0).id();
-        assertThat(Files.readString(look.runs().workspace(id).resolve("output/summary.txt")))
+        Path output = RunFolders.output(look.runs().workspace(id), look.runs().receipt(id).orElseThrow().attemptId());
+        assertThat(Files.readString(output.resolve("summary.txt")))
                 .isEqualTo("summary of quarterly-report\n");
     }
 

@@ -43,13 +43,29 @@ class CommandProviderTest {
     }
 
     @Test
-    void exitZeroCompletesAndTheOutputIsCapturedInTheOutputFolder() throws Exception {
+    void exitZeroCompletesAndTheOutputIsCapturedInTheAttemptsOwnOutputFolder() throws Exception {
         RunResult r = run("echo hello from $SOVEREIGN_ATTEMPT; echo oops >&2; echo scratch > scratch.txt");
         assertThat(r.assignment().state()).isEqualTo(AssignmentState.COMPLETED);
-        assertThat(Files.readString(r.workspace().resolve("output/stdout.txt")))
+        Path attemptFolder = r.workspace().resolve(r.attempt().id());
+        assertThat(r.outputDirectory()).isEqualTo(attemptFolder.resolve("output"));
+        assertThat(Files.readString(r.outputDirectory().resolve("stdout.txt")))
                 .isEqualTo("hello from " + r.attempt().id() + "\n");
-        assertThat(Files.readString(r.workspace().resolve("output/stderr.txt"))).isEqualTo("oops\n");
-        assertThat(r.workspace().resolve("scratch.txt")).doesNotExist(); // ran in the workspace; reclaimed
+        assertThat(Files.readString(r.outputDirectory().resolve("stderr.txt"))).isEqualTo("oops\n");
+        assertThat(attemptFolder.resolve("scratch.txt")).doesNotExist(); // ran in the attempt folder; reclaimed
+        assertThat(r.workspace().resolve("output")).doesNotExist(); // no shared output folder any more
+    }
+
+    @Test
+    void theCommandRunsInItsAttemptFolderWithTheAttemptsEnvironmentAndLeadsItsOwnProcessGroup() throws Exception {
+        RunResult r = run("pwd -P; echo \"$SOVEREIGN_WORKSPACE|$SOVEREIGN_OUTPUT|$SOVEREIGN_ATTEMPT|$SOVEREIGN_ATTEMPT_TOKEN\";"
+                + " echo \"$$ $(cut -d' ' -f5 /proc/$$/stat)\"");
+        List<String> lines = Files.readAllLines(r.outputDirectory().resolve("stdout.txt"));
+        Path attemptFolder = r.workspace().resolve(r.attempt().id());
+        assertThat(lines.get(0)).isEqualTo(attemptFolder.toRealPath().toString());
+        assertThat(lines.get(1)).isEqualTo(attemptFolder + "|" + r.outputDirectory() + "|" + r.attempt().id() + "|"
+                + r.attempt().token());
+        String[] pidAndGroup = lines.get(2).split(" ");
+        assertThat(pidAndGroup[1]).as("the shell's process group is its own").isEqualTo(pidAndGroup[0]);
     }
 
     @Test
@@ -62,38 +78,95 @@ class CommandProviderTest {
         assertThat(run("kill -9 $$").receipt().summary()).contains("signal 9");
     }
 
-    @Test
-    void theCommandsWholeProcessTreeIsDestroyedWhenTheAttemptIsLost() throws Exception {
-        Assignment x = a.runs().assign("operator",
-                "command:echo $$ > shell.pid; sleep 300 & echo $! > child.pid; wait");
-        Path ws = a.runs().workspace(x.id());
-        CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
+    /**
+     * The command of the group tests: a grandchild that its parent leaves behind (re-parented, out of reach
+     * of {@code ProcessHandle.descendants()}), a child the shell waits for, and the shell; their pids go to
+     * files in the test's own folder, the last one written when all three run.
+     */
+    private String familyCommand(Path pids) {
+        return "command:sh -c 'sleep 1000 & echo $! > " + pids.resolve("orphan.pid") + "'; echo $$ > "
+                + pids.resolve("shell.pid") + "; sleep 1000 & echo $! > " + pids.resolve("child.tmp") + "; mv "
+                + pids.resolve("child.tmp") + " " + pids.resolve("child.pid") + "; wait";
+    }
+
+    private List<Long> awaitFamily(Path pids) {
+        ChildOutput.await("the command started its family", Duration.ofSeconds(10),
+                () -> readPid(pids.resolve("child.pid")).isPresent());
+        List<Long> family = List.of(readPid(pids.resolve("shell.pid")).orElseThrow(),
+                readPid(pids.resolve("child.pid")).orElseThrow(), readPid(pids.resolve("orphan.pid")).orElseThrow());
+        assertThat(family).allMatch(CommandProviderTest::alive);
+        long orphan = family.get(2);
+        assertThat(ProcessHandle.of(family.get(0)).orElseThrow().descendants().map(ProcessHandle::pid))
+                .as("the orphan escaped the shell's process tree").doesNotContain(orphan);
+        return family;
+    }
+
+    private CompletableFuture<Throwable> runAsync(Engine engine, Assignment x, Thread[] runner) {
+        CompletableFuture<Throwable> done = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
             try {
-                a.runs().runAssignment(x.id(), Duration.ofSeconds(10));
-                return null;
-            } catch (Throwable t) {
-                return t;
+                engine.runs().runAssignment(x.id(), Duration.ofSeconds(10));
+                done.complete(null);
+            } catch (Throwable e) {
+                done.complete(e);
             }
-        });
-        ChildOutput.await("the command started its child", Duration.ofSeconds(10),
-                () -> readPid(ws.resolve("child.pid")).isPresent());
-        long shell = readPid(ws.resolve("shell.pid")).orElseThrow();
-        long child = readPid(ws.resolve("child.pid")).orElseThrow();
-        assertThat(alive(shell)).isTrue();
-        assertThat(alive(child)).isTrue();
+        }, "test-run");
+        runner[0] = t;
+        t.start();
+        return done;
+    }
+
+    @Test
+    void theCommandsWholeProcessGroupIsStoppedWhenTheAttemptIsLostAlsoAReparentedGrandchild() throws Exception {
+        Path pids = Files.createDirectories(temp.dir().resolve("pids"));
+        Assignment x = a.runs().assign("operator", familyCommand(pids));
+        CompletableFuture<Throwable> run = runAsync(a, x, new Thread[1]);
+        List<Long> family = awaitFamily(pids);
 
         // the holder stops renewing past its TTL; another process takes the actor over
         clock.advance(Duration.ofSeconds(11));
         b.leases().acquire("operator", Duration.ofSeconds(10));
         assertThat(a.heartbeatNow().lostAttempts()).hasSize(1); // the holder learns at its next beat
 
-        ChildOutput.await("the shell and its child were destroyed", Duration.ofSeconds(10),
-                () -> !alive(shell) && !alive(child));
+        ChildOutput.await("the shell, its child and the orphaned grandchild were stopped", Duration.ofSeconds(10),
+                () -> family.stream().noneMatch(CommandProviderTest::alive));
         Throwable refused = run.get(20, TimeUnit.SECONDS);
         assertThat(refused).isInstanceOfSatisfying(Refusal.class,
                 r -> assertThat(r.category()).isIn(RefusalCategory.ACTOR_LEASE_LOST,
                         RefusalCategory.EXECUTION_ATTEMPT_LOST));
         assertThat(a.runs().receipt(x.id())).isEmpty();
+    }
+
+    @Test
+    void anInterruptedRunStopsTheCommandsWholeProcessGroupAndEndsFailedCancelled() throws Exception {
+        Path pids = Files.createDirectories(temp.dir().resolve("pids"));
+        Assignment x = a.runs().assign("operator", familyCommand(pids));
+        Thread[] runner = new Thread[1];
+        CompletableFuture<Throwable> run = runAsync(a, x, runner);
+        List<Long> family = awaitFamily(pids);
+
+        runner[0].interrupt(); // what Ctrl-C of 'sovereign run' does
+
+        assertThat(run.get(20, TimeUnit.SECONDS)).isNull();
+        assertThat(family).noneMatch(CommandProviderTest::alive); // the run waited for the group to end
+        assertThat(a.runs().receipt(x.id())).get().satisfies(rc -> {
+            assertThat(rc.status()).isEqualTo(Outcome.FAILED);
+            assertThat(rc.failureCategory()).isEqualTo("cancelled");
+        });
+    }
+
+    @Test
+    void closingTheEngineStopsTheProcessGroupOfARunInProgress() throws Exception {
+        Path pids = Files.createDirectories(temp.dir().resolve("pids"));
+        Assignment x = a.runs().assign("operator", familyCommand(pids));
+        CompletableFuture<Throwable> run = runAsync(a, x, new Thread[1]);
+        List<Long> family = awaitFamily(pids);
+
+        a.close();
+
+        ChildOutput.await("the command's group was stopped when its engine closed", Duration.ofSeconds(10),
+                () -> family.stream().noneMatch(CommandProviderTest::alive));
+        assertThat(run.get(20, TimeUnit.SECONDS)).isNotNull(); // the engine closed under its run
     }
 
     @Test
@@ -103,8 +176,14 @@ class CommandProviderTest {
                         r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROVIDER));
     }
 
+    /** Whether {@code pid} is a process that has not ended: /proc has it, and not as a zombie. */
     private static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (Exception gone) {
+            return false;
+        }
     }
 
     private static Optional<Long> readPid(Path file) {

@@ -35,7 +35,9 @@ import java.util.Set;
  *       asked for;</li>
  *   <li>{@link Rule#STUCK_RUN}, {@link Rule#LEFTOVER}: after the supervisor's final tick, an assignment
  *       still RUNNING without a live attempt, an attempt still ACTIVE, a claim not swept;</li>
- *   <li>{@link Rule#CRASH}: a call that ended with an exception other than a refusal or busy.</li>
+ *   <li>{@link Rule#CRASH}: a call that ended with an exception other than a refusal or busy;</li>
+ *   <li>{@link Rule#FOREIGN_OUTPUT}: the output folder a canonical receipt names holds the result of another
+ *       attempt (a stale process's write landed in the canonical output; see {@link OutputFolders}).</li>
  * </ul>
  *
  * Busy errors and calls cut short by a kill are "info": their effect is unknown, so they are held to
@@ -62,7 +64,8 @@ public final class HistoryChecker {
         UNEXPLAINED_WRITE("the ledger holds a write its process was told was refused"),
         STUCK_RUN("an assignment was left RUNNING without a live attempt after the final tick"),
         LEFTOVER("an attempt or claim was left live after the final tick"),
-        CRASH("a call ended with an unexpected exception");
+        CRASH("a call ended with an unexpected exception"),
+        FOREIGN_OUTPUT("a canonical receipt's output folder holds another attempt's result");
 
         private final String description;
 
@@ -108,13 +111,19 @@ public final class HistoryChecker {
      * @param finalNow the clock of the final tick: an attempt or claim expiring after it counts as live
      */
     public static Result check(Ledger ledger, List<HistoryOp> ops, long finalNow) {
-        return new Run(ledger, ops, finalNow).check();
+        return check(ledger, ops, finalNow, OutputFolders.NONE);
+    }
+
+    /** {@link #check(Ledger, List, long)}, and the files in the output folders the receipts name. */
+    public static Result check(Ledger ledger, List<HistoryOp> ops, long finalNow, OutputFolders outputs) {
+        return new Run(ledger, ops, finalNow, outputs).check();
     }
 
     private static final class Run {
         private final Ledger ledger;
         private final List<HistoryOp> ops;
         private final long finalNow;
+        private final OutputFolders outputs;
         private final List<Violation> violations = new ArrayList<>();
         private final Map<String, AttemptRow> attempts = new HashMap<>();
         private final Map<String, AssignmentRow> assignments = new HashMap<>();
@@ -126,10 +135,11 @@ public final class HistoryChecker {
         private long maxMinted;
         private long maxMintedSeq;
 
-        Run(Ledger ledger, List<HistoryOp> ops, long finalNow) {
+        Run(Ledger ledger, List<HistoryOp> ops, long finalNow, OutputFolders outputs) {
             this.ledger = ledger;
             this.ops = ops;
             this.finalNow = finalNow;
+            this.outputs = outputs;
             ledger.attempts().forEach(a -> attempts.put(a.id(), a));
             ledger.assignments().forEach(a -> assignments.put(a.id(), a));
             ledger.messages().forEach(m -> messages.put(m.id(), m));
@@ -163,6 +173,7 @@ public final class HistoryChecker {
             replayJournal();
             checkReceipts();
             checkFinalState();
+            checkOutputs();
             checkHistories();
             checkRealTimeOrder();
             return new Result(List.copyOf(violations));
@@ -469,6 +480,21 @@ public final class HistoryChecker {
                 if (!terminal && replay != null && replay.terminalAttempt != null) {
                     violation(Rule.LEDGER_MISMATCH, "assignment " + x.id() + " is " + x.state()
                             + " but the journal ended it (" + replay.terminalKind + ")");
+                }
+            }
+        }
+
+        // ---- 2b. the files: a canonical output folder holds only its own attempt's result ----
+
+        private void checkOutputs() {
+            for (OutputFolders.Folder f : outputs.folders()) {
+                for (OutputFolders.Mark m : f.marks()) {
+                    if (!m.attempt().equals(f.attempt()) || m.token() != f.attemptToken()) {
+                        violation(Rule.FOREIGN_OUTPUT, "receipt " + f.receipt() + " of assignment " + f.assignment()
+                                + " names attempt " + f.attempt() + " (token " + f.attemptToken() + "), but its output"
+                                + " folder " + f.dir() + " holds, in " + m.file() + ", the result of attempt "
+                                + m.attempt() + " (token " + m.token() + ")");
+                    }
                 }
             }
         }

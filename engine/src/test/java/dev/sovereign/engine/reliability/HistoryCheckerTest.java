@@ -9,12 +9,16 @@ import dev.sovereign.engine.reliability.Ledger.AttemptRow;
 import dev.sovereign.engine.reliability.Ledger.Event;
 import dev.sovereign.engine.reliability.Ledger.MessageRow;
 import dev.sovereign.engine.reliability.Ledger.ReceiptRow;
+import dev.sovereign.engine.run.RunFolders;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The checker on hand-made histories: a good one it accepts, and one bad history per guarantee, each
@@ -86,19 +90,60 @@ class HistoryCheckerTest {
     }
 
     private HistoryChecker.Result check() {
+        return check(OutputFolders.NONE);
+    }
+
+    private Ledger ledger() {
         List<Event> events = new ArrayList<>();
         for (int i = 0; i < journal.size(); i++) {
             Row r = journal.get(i);
             events.add(new Event(i + 1, 0, r.kind(), r.type(), r.id(), r.actor(), r.process(), r.token(),
                     r.presented(), r.current(), r.category(), null));
         }
-        Ledger ledger = new Ledger(events, List.of(), messages, assignments, attempts, receipts, lastToken);
-        return HistoryChecker.check(ledger, ops, FINAL_NOW);
+        return new Ledger(events, List.of(), messages, assignments, attempts, receipts, lastToken);
+    }
+
+    private HistoryChecker.Result check(OutputFolders outputs) {
+        return HistoryChecker.check(ledger(), ops, FINAL_NOW, outputs);
     }
 
     @Test
     void aGoodHistoryHasNoViolations() {
         assertThat(check().violations()).isEmpty();
+    }
+
+    /** Writes {@code text} into {@code result.txt} of the output folder of {@code attempt} of {@code assignment}. */
+    private static void writeOutput(Path data, String assignment, String attempt, String text) throws Exception {
+        Path dir = Files.createDirectories(RunFolders.output(data, assignment, attempt));
+        Files.writeString(dir.resolve("result.txt"), text);
+    }
+
+    @Test
+    void canonicalOutputFoldersHoldingOnlyTheirOwnAttemptsResultsAreClean(@TempDir Path data) throws Exception {
+        writeOutput(data, "x", "att_x", "attempt=att_x token=3\nattempt=att_x token=3\n");
+        writeOutput(data, "y", "att_y", "attempt=att_y token=5\n"); // the recovered attempt's own partial work
+        writeOutput(data, "x", "att_stale", "attempt=att_stale token=2\n"); // a stale attempt's own folder
+
+        OutputFolders outputs = OutputFolders.read(data, ledger());
+
+        assertThat(outputs.folders()).hasSize(2).allMatch(OutputFolders.Folder::exists);
+        assertThat(outputs.markCount()).isEqualTo(3);
+        assertThat(check(outputs).violations()).isEmpty();
+    }
+
+    @Test
+    void aStaleAttemptsResultInTheFolderACanonicalReceiptNamesIsCaught(@TempDir Path data) throws Exception {
+        // the bug of issue 13: every attempt shared one folder, and the stale one wrote last
+        writeOutput(data, "x", "att_x", "attempt=att_x token=3\nattempt=att_stale token=2\n");
+        writeOutput(data, "y", "att_y", "attempt=att_y token=4\n"); // right attempt id, wrong token
+
+        HistoryChecker.Result result = check(OutputFolders.read(data, ledger()));
+
+        assertThat(result.count(Rule.FOREIGN_OUTPUT)).isEqualTo(2);
+        assertThat(result.violations()).filteredOn(v -> v.rule() == Rule.FOREIGN_OUTPUT)
+                .anySatisfy(v -> assertThat(v.what()).contains("receipt 1").contains("att_stale (token 2)"))
+                .anySatisfy(v -> assertThat(v.what()).contains("receipt 2").contains("att_y (token 4)"));
+        assertThat(result.violations()).allMatch(v -> v.rule() == Rule.FOREIGN_OUTPUT); // the ledger is fine
     }
 
     @Test

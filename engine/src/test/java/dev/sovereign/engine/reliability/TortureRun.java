@@ -34,7 +34,8 @@ import java.util.stream.Collectors;
  * back per worker (through its control file), and a rogue connection ({@link RogueLock}) holding
  * {@code BEGIN IMMEDIATE} longer than the workers' busy bound. Then every worker is stopped, a
  * supervisor whose clock is a day ahead ticks (twice: the second must recover nothing), and
- * {@link HistoryChecker} holds every history against the ledger.
+ * {@link HistoryChecker} holds every history against the ledger, and the output folders the receipts name
+ * against their attempts ({@link OutputFolders}).
  *
  * <p>Everything stays in {@link Settings#dir()}: the database, the history files, the worker logs and
  * {@code report.md}.
@@ -215,9 +216,10 @@ public final class TortureRun {
         Ledger ledger = Ledger.read(db);
         List<HistoryReader.ProcessHistory> histories = HistoryReader.readAll(s.dir());
         List<HistoryOp> ops = histories.stream().flatMap(h -> h.ops().stream()).toList();
-        HistoryChecker.Result result = HistoryChecker.check(ledger, ops, finalNow);
+        OutputFolders outputs = OutputFolders.read(EngineConfig.defaultDataDirectory(db), ledger);
+        HistoryChecker.Result result = HistoryChecker.check(ledger, ops, finalNow, outputs);
         Duration wall = Duration.ofNanos(System.nanoTime() - began);
-        String text = report(ledger, histories, ops, result, finalTick, secondTickRecovered, wall);
+        String text = report(ledger, histories, ops, result, finalTick, secondTickRecovered, wall, outputs);
         Files.writeString(s.dir().resolve("report.md"), text);
         return new Report(s, faults, result, ops, ledger, histories.size(), finalTick, secondTickRecovered, wall, text);
     }
@@ -401,7 +403,8 @@ public final class TortureRun {
     // ---- the report ----
 
     private String report(Ledger ledger, List<HistoryReader.ProcessHistory> histories, List<HistoryOp> ops,
-                          HistoryChecker.Result result, TickReport finalTick, int secondTickRecovered, Duration wall) {
+                          HistoryChecker.Result result, TickReport finalTick, int secondTickRecovered, Duration wall,
+                          OutputFolders outputs) {
         StringBuilder b = new StringBuilder();
         b.append("## Torture run ").append(Instant.now()).append("\n\n");
         b.append("- workers: ").append(s.workers()).append(" at a time, ").append(histories.size())
@@ -454,6 +457,9 @@ public final class TortureRun {
                 .append(", retired ").append(finalTick.retired().size()).append(", swept ")
                 .append(finalTick.sweptClaims().size()).append(" claims; a second tick recovered ")
                 .append(secondTickRecovered).append(".\n\n");
+        b.append("Output folders: ").append(outputs.folders().size()).append(" named by receipts, ")
+                .append(outputs.folders().stream().filter(OutputFolders.Folder::exists).count()).append(" on disk, ")
+                .append(outputs.markCount()).append(" attempt markers checked (each must be the receipt's own).\n\n");
         b.append("**Violations: ").append(result.violations().size()).append("**");
         if (!result.clean()) {
             Map<HistoryChecker.Rule, Long> byRule = result.violations().stream()

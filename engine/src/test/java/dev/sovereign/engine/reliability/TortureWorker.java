@@ -347,12 +347,19 @@ public final class TortureWorker {
         });
     }
 
+    /**
+     * Command runs say who they are: {@link OutputFolders#MARKER} on stdout and in {@code result.txt} of
+     * their output folder, some of them after a delay (a stale attempt's late write would land then), so
+     * the checker can tell whose result a canonical output folder holds.
+     */
     private String providerSpec() {
+        String toStdout = "echo \"" + OutputFolders.MARKER + "\"";
+        String toResult = "echo \"" + OutputFolders.MARKER + "\" >> \"$SOVEREIGN_OUTPUT/result.txt\"";
         return switch (random.nextInt(10)) {
-            case 0 -> "command:true";
-            case 1 -> "command:sleep 0." + (1 + random.nextInt(6));
-            case 2 -> "command:exit 75";
-            case 3 -> "command:exit " + (1 + random.nextInt(3));
+            case 0 -> "command:" + toStdout + "; " + toResult;
+            case 1 -> "command:" + toStdout + "; sleep 0." + (1 + random.nextInt(6)) + "; " + toResult;
+            case 2 -> "command:sleep 0." + random.nextInt(3) + "; " + toResult + "; exit 75";
+            case 3 -> "command:" + toResult + "; exit " + (1 + random.nextInt(3));
             default -> "scripted:ms=" + random.nextInt(900) + ",outcome=" + any(OUTCOMES);
         };
     }

@@ -26,17 +26,17 @@ class WorkspaceRaceTest {
             Path data = dir.resolve("data-" + i);
             Workspaces one = new Workspaces(data);
             Workspaces two = new Workspaces(data);
-            List<Supplier<Object>> racers = List.of(() -> prepare(one, "asg_one"), () -> prepare(two, "asg_two"),
-                    () -> prepare(two, "asg_one"));
+            List<Supplier<Object>> racers = List.of(() -> prepare(one, "asg_one", "att_one"),
+                    () -> prepare(two, "asg_two", "att_two"), () -> prepare(two, "asg_one", "att_three"));
             assertThat(Together.run(racers)).as("round %d", i).allSatisfy(r -> assertThat(r).isInstanceOf(Path.class));
-            assertThat(Files.isDirectory(data.resolve("runs/asg_one/output"))).isTrue();
-            assertThat(Files.isDirectory(data.resolve("runs/asg_two/output"))).isTrue();
+            assertThat(Files.isDirectory(data.resolve("runs/asg_one/att_one/output"))).isTrue();
+            assertThat(Files.isDirectory(data.resolve("runs/asg_two/att_two/output"))).isTrue();
         }
     }
 
-    private static Object prepare(Workspaces w, String assignment) {
+    private static Object prepare(Workspaces w, String assignment, String attempt) {
         try {
-            return w.prepare(assignment);
+            return w.prepare(assignment, attempt);
         } catch (RuntimeException e) {
             return e;
         }

@@ -94,8 +94,11 @@ class SupervisorTest {
     void anExpiredCurrentAttemptIsRecoveredAsWorkerLostOnceAndASecondTickChangesNothing() throws Exception {
         worker.actors().add("operator");
         Attempt abandoned = abandonedRun(worker, "operator", 10_000);
-        Path ws = Files.createDirectories(worker.runs().workspace(abandoned.assignmentId()));
-        Files.writeString(ws.resolve("scratch.txt"), "half done");
+        Path ws = worker.runs().workspace(abandoned.assignmentId());
+        Path attemptFolder = Files.createDirectories(ws.resolve(abandoned.id()).resolve("output")).getParent();
+        Files.writeString(attemptFolder.resolve("scratch.txt"), "half done");
+        Files.writeString(attemptFolder.resolve("output/partial.txt"), "half a result");
+        Path superseded = Files.createDirectories(ws.resolve("att_superseded_earlier/output"));
         clock.advance(Duration.ofSeconds(10));
 
         TickReport first = supervisorEngine.supervisor().tick();
@@ -117,7 +120,9 @@ class SupervisorTest {
         assertThat(worker.runs().attempts(abandoned.assignmentId())).extracting(Attempt::state)
                 .containsExactly(AttemptState.RECOVERED);
         // reclaimed by the temporary policy only after the commit; the receipt file is kept
-        assertThat(ws.resolve("scratch.txt")).doesNotExist();
+        assertThat(attemptFolder.resolve("scratch.txt")).doesNotExist();
+        assertThat(attemptFolder.resolve("output/partial.txt")).exists(); // the recovered attempt's own output
+        assertThat(superseded).doesNotExist(); // another attempt's folder never stays beside it
         assertThat(ws.resolve(abandoned.id() + ".receipt.json")).exists();
 
         long events = supervisorEngine.journal().lastSeq();

@@ -203,6 +203,9 @@ public final class RunsViewModel {
             if (!r.outcomeKnown()) {
                 sb.append(" Its outcome is unknown: the worker died before it could report.");
             }
+            if (r.outputDir() != null) {
+                sb.append("\nOutput folder (this attempt's own): ").append(r.outputDir());
+            }
             if (r.summary() != null && !r.summary().isBlank()) {
                 sb.append("\n").append(r.summary());
             }

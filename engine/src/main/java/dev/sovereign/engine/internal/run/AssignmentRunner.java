@@ -126,10 +126,11 @@ public final class AssignmentRunner implements Runs {
         grants.addListener(onLoss);
         grants.holdAttempt(attempt.id(), attempt.token());
         try {
-            // 4. Only now the workspace.
-            Path ws;
+            // 4. Only now the workspace: this attempt's own folder runs/<assignment>/<attempt>/ (0108).
+            Path ws = workspaces.workspace(assignment.id());
+            Path attemptWs;
             try {
-                ws = workspaces.prepare(assignment.id());
+                attemptWs = workspaces.prepare(assignment.id(), attempt.id());
             } catch (Refusal r) {
                 endWithoutProvider(attempt, r.category().code(), r.getMessage());
                 throw r;
@@ -138,8 +139,8 @@ public final class AssignmentRunner implements Runs {
                 throw e;
             }
             // 5. The provider, on its own thread, cancelled when a grant is lost.
-            Job job = new Job(assignment.id(), attempt.id(), attempt.token(), attempt.actorId(), ws,
-                    ws.resolve(Workspaces.OUTPUT), cancellation);
+            Job job = new Job(assignment.id(), attempt.id(), attempt.token(), attempt.actorId(), attemptWs,
+                    attemptWs.resolve(Workspaces.OUTPUT), cancellation);
             ProviderResult result = invoke(provider, job, interrupted);
             // 6. The terminal write: one fenced UPDATE; a refusal rolls back everything and is journalled.
             Completion done = store.finish(attempt, result.outcome(),
@@ -170,7 +171,7 @@ public final class AssignmentRunner implements Runs {
                 warnings.add("could not write the receipt file in " + ws + ": " + e.getMessage());
             }
             try {
-                workspaces.reclaim(ws, done.assignment().workspacePolicy());
+                workspaces.reclaim(ws, done.receipt().attemptId(), done.assignment().workspacePolicy());
             } catch (IOException e) {
                 warnings.add("could not reclaim the workspace " + ws + ": " + e.getMessage());
             }

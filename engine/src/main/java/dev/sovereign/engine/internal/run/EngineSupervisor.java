@@ -119,7 +119,7 @@ public final class EngineSupervisor implements Supervisor {
         }
         try {
             workspaces.writeReceipt(ws, r.assignment(), r.receipt());
-            workspaces.reclaim(ws, r.assignment().workspacePolicy());
+            workspaces.reclaim(ws, r.receipt().attemptId(), r.assignment().workspacePolicy());
         } catch (IOException e) {
             failures.add(new TickFailure("workspace of assignment " + r.assignment().id(),
                     "recovered, but the workspace could not be tidied: " + e.getMessage()));

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.EngineConfig;
 import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.StorageException.Problem;
 import dev.sovereign.engine.admin.AdminReader;
@@ -16,6 +17,7 @@ import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.admin.ReceiptRow;
 import dev.sovereign.engine.admin.SupervisorTickRow;
+import dev.sovereign.engine.run.RunFolders;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,6 +66,8 @@ public final class SqliteAdminReader implements AdminReader {
             + " FROM fence_events e LEFT JOIN processes p ON p.identity = e.process_identity";
 
     private final Path file;
+    /** Where the run folders are: the receipts' output folders are derived from it. */
+    private final Path dataDirectory;
     private final Clock clock;
     private final Connection connection;
     private final int schemaVersion;
@@ -74,8 +78,10 @@ public final class SqliteAdminReader implements AdminReader {
     private int leaseRowsReadLastSnapshot;
     private long fullLeaseReads;
 
-    private SqliteAdminReader(Path file, Clock clock, ZoneId zone, Connection connection, int schemaVersion) {
+    private SqliteAdminReader(Path file, Path dataDirectory, Clock clock, ZoneId zone, Connection connection,
+                              int schemaVersion) {
         this.file = file;
+        this.dataDirectory = dataDirectory;
         this.clock = clock;
         this.connection = connection;
         this.schemaVersion = schemaVersion;
@@ -85,6 +91,13 @@ public final class SqliteAdminReader implements AdminReader {
     /** Opens {@code database} for reading, refusing a file that is missing, foreign, older or newer. */
     public static SqliteAdminReader open(Path database, Clock clock, ZoneId zone) {
         Path file = database.toAbsolutePath().normalize();
+        return open(file, EngineConfig.defaultDataDirectory(file), clock, zone);
+    }
+
+    /** {@link #open(Path, Clock, ZoneId)} for a database whose data directory is not the default one. */
+    public static SqliteAdminReader open(Path database, Path dataDirectory, Clock clock, ZoneId zone) {
+        Path file = database.toAbsolutePath().normalize();
+        Path data = dataDirectory.toAbsolutePath().normalize();
         if (Files.isDirectory(file)) {
             throw new StorageException(Problem.NOT_OURS, file,
                     "Cannot open " + file + ": it is a directory, not a database file.", null);
@@ -99,7 +112,7 @@ public final class SqliteAdminReader implements AdminReader {
                 s.execute("PRAGMA query_only = ON");
             }
             int version = checkOwnership(c, file);
-            return new SqliteAdminReader(file, clock, zone, c, version);
+            return new SqliteAdminReader(file, data, clock, zone, c, version);
         } catch (SQLException e) {
             closeQuietly(c);
             throw Database.translate(file, e, "open");
@@ -432,7 +445,8 @@ public final class SqliteAdminReader implements AdminReader {
                         receipt = new ReceiptRow(rid, rs.getString("id"), rs.getString("r_attempt"),
                                 rs.getLong("r_token"), rs.getString("r_process"), rs.getString("r_status"),
                                 rs.getString("r_failure"), rs.getInt("r_known") == 1, rs.getString("r_summary"),
-                                rs.getLong("r_created"));
+                                rs.getLong("r_created"), RunFolders.output(dataDirectory, rs.getString("id"),
+                                        rs.getString("r_attempt")));
                     }
                     return new AssignmentRow(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
                             rs.getString("workspace_policy"), rs.getString("state"), rs.getString("current_attempt"),
