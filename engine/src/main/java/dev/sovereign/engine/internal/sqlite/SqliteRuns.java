@@ -125,10 +125,8 @@ public final class SqliteRuns {
         try {
             return db.read(tx -> loadRunnableIn(tx, assignmentId));
         } catch (Refusal r) {
-            if (r.category().isFencing()) {
-                db.journalRejection(r); // a read does not journal by itself; a contested attempt is still recorded
-            }
-            throw r;
+            // a read does not journal by itself; a contested attempt is still recorded
+            throw r.category().isFencing() ? db.journalRejectionOrWarn(r) : r;
         }
     }
 
