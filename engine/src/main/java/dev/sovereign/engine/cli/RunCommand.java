@@ -30,7 +30,8 @@ import picocli.CommandLine.Parameters;
  * is 130.
  *
  * <p>With {@code --process ID} the run acts as that identity; a live lease it already holds for the
- * actor is used and left held afterwards (the call does not release a durable identity's leases).
+ * actor is used and left held afterwards, with its own TTL (the call does not release a durable identity's
+ * leases; decision 0110).
  */
 @Command(name = "run", description = "Run an assignment here; print outcome, attempt token, receipt.")
 final class RunCommand extends EngineCommand {
@@ -38,7 +39,8 @@ final class RunCommand extends EngineCommand {
     String assignment;
 
     @Option(names = "--ttl", paramLabel = "DUR", converter = Converters.DurationConverter.class,
-            description = "TTL of the actor lease and of the attempt for this run; the heartbeat renews them at a"
+            description = "TTL of the attempt, and of the actor lease when this run acquires it (a lease the"
+                    + " --process identity already holds keeps its own TTL); the heartbeat renews them at a"
                     + " third of it (default: 10s).")
     Duration ttl;
 

@@ -284,7 +284,7 @@ public final class AssignmentRunner implements Runs {
     private Lease useLease(String actor, Duration ttl) {
         synchronized (leaseUses) {
             Lease before = grants.lease(actor);
-            Lease lease = leases.acquireOrRenew(actor, ttl);
+            Lease lease = before != null ? renewKeepingItsTtl(before, ttl) : leases.acquireOrRenew(actor, ttl);
             LeaseUse use = leaseUses.get(actor);
             if (use == null || use.token != lease.token()) {
                 boolean heldBefore = before != null && before.token() == lease.token();
@@ -293,6 +293,23 @@ public final class AssignmentRunner implements Runs {
             }
             use.runs++;
             return lease;
+        }
+    }
+
+    /**
+     * A lease this engine already holds (a worker hosting the actor, a {@code --process} identity) is
+     * renewed with its OWN TTL: the run's TTL is the attempt's, and a run must not shorten (or stretch) the
+     * hosting lease it borrows (docs/decisions/0110). If that lease was lost meanwhile, the run acquires
+     * (or is refused) like any other.
+     */
+    private Lease renewKeepingItsTtl(Lease held, Duration ttl) {
+        try {
+            return leases.renew(held.actor(), held.token());
+        } catch (Refusal lost) {
+            if (lost.category() != RefusalCategory.ACTOR_LEASE_LOST) {
+                throw lost;
+            }
+            return leases.acquireOrRenew(held.actor(), ttl);
         }
     }
 
