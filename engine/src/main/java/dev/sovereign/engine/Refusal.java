@@ -1,5 +1,7 @@
 package dev.sovereign.engine;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -20,6 +22,7 @@ public final class Refusal extends RuntimeException {
     private final Long presentedToken;
     private final Long currentToken;
     private final String actorId;
+    private final List<String> warnings;
 
     private Refusal(Builder b) {
         super(b.message, null, false, false);
@@ -29,6 +32,7 @@ public final class Refusal extends RuntimeException {
         this.presentedToken = b.presentedToken;
         this.currentToken = b.currentToken;
         this.actorId = b.actorId;
+        this.warnings = List.copyOf(b.warnings);
     }
 
     public static Builder of(RefusalCategory category, String message) {
@@ -63,6 +67,24 @@ public final class Refusal extends RuntimeException {
         return currentToken;
     }
 
+    /**
+     * Problems met after the refusal was decided that do not change it: the {@code REJECTED} journal row
+     * could not be written (busy past the bound), the run's lease could not be released, ... The refusal
+     * stands regardless (docs/decisions/0109). Empty for most refusals.
+     */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** This refusal with one more warning (a copy: refusals are immutable). */
+    public Refusal withWarning(String warning) {
+        Builder b = new Builder(category, getMessage()).resource(resourceType, resourceId).presented(presentedToken)
+                .current(currentToken).actor(actorId);
+        b.warnings.addAll(warnings);
+        b.warnings.add(Objects.requireNonNull(warning, "warning"));
+        return b.build();
+    }
+
     /** Builds a refusal; {@link #build()} returns it so callers can {@code throw} it. */
     public static final class Builder {
         private final RefusalCategory category;
@@ -72,6 +94,7 @@ public final class Refusal extends RuntimeException {
         private Long presentedToken;
         private Long currentToken;
         private String actorId;
+        private final List<String> warnings = new ArrayList<>();
 
         private Builder(RefusalCategory category, String message) {
             this.category = Objects.requireNonNull(category, "category");

@@ -9,7 +9,7 @@ import java.util.Optional;
  * is part of the CLI and JSON contract and never changes.
  *
  * <p>Categories marked {@linkplain #isFencing() fencing} are caused by a stale, missing or
- * contested token or pointer: the engine journals each of them as a {@code REJECTED} fence
+ * contested token or pointer (or, for {@code not_hosting}, a missing lease): the engine journals each of them as a {@code REJECTED} fence
  * event in its own transaction, after the refused transaction rolled back.
  */
 public enum RefusalCategory {
@@ -21,7 +21,8 @@ public enum RefusalCategory {
     MESSAGE_CLAIMED(true),
     CORRUPT_LEASE_STATE(true),
     NOT_RECIPIENT(false),
-    NOT_HOSTING(false),
+    /** Journalled too: a claim is a write that presents "I host this actor", and it was refused (0005). */
+    NOT_HOSTING(true),
     MESSAGE_MISSING(false),
     MESSAGE_FINISHED(false),
     ASSIGNMENT_MISSING(false),

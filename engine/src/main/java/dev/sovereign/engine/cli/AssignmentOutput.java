@@ -41,7 +41,7 @@ final class AssignmentOutput {
         fields.add(new String[] {"output", String.valueOf(r.outputDirectory())});
         fields.add(new String[] {"receipt file", r.receiptFile() == null ? "-" : r.receiptFile().toString()});
         out.fields("Run committed: " + r.assignment().state() + ".", fields);
-        r.warnings().forEach(w -> out.line("warning: " + w));
+        // the run's warnings go to stderr, one line each (RunCommand; decision 0109)
     }
 
     /** An attempt whose fence an operator stole. */

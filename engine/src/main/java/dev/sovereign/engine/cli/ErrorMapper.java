@@ -66,6 +66,10 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
             int code = ExitCode.forRefusal(r.category());
             String label = (code == ExitCode.REFUSED ? "refused" : "bad input") + " (" + r.category().code() + ")";
             report(cl, json, label, sentence(r.getMessage()), JsonShapes.refusal(r), trace);
+            // what went wrong after the refusal was decided (its journal row, the lease release): reported,
+            // never in place of the refusal (decision 0109)
+            r.warnings().forEach(w -> cl.getErr().println("warning: " + sentence(w)));
+            cl.getErr().flush();
             return code;
         }
         if (ex instanceof StorageException s) {

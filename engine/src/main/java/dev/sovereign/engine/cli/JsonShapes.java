@@ -222,7 +222,10 @@ final class JsonShapes {
         return o;
     }
 
-    /** {@code refused: true, category, message, presented_token, current_token, resource_type, resource_id, actor}. */
+    /**
+     * {@code refused: true, category, message, presented_token, current_token, resource_type, resource_id, actor,
+     * warnings} ({@code warnings}: problems after the refusal was decided, e.g. its journal row is missing).
+     */
     static ObjectNode refusal(Refusal r) {
         ObjectNode o = object();
         o.put("refused", true);
@@ -233,6 +236,8 @@ final class JsonShapes {
         o.put("resource_type", r.resourceType());
         o.put("resource_id", r.resourceId());
         o.put("actor", r.actorId());
+        ArrayNode w = o.putArray("warnings");
+        r.warnings().forEach(w::add);
         return o;
     }
 

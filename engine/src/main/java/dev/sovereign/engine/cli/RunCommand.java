@@ -6,6 +6,7 @@ import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.RunResult;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Parameters;
  * is 130.
  *
  * <p>With {@code --process ID} the run acts as that identity; a live lease it already holds for the
- * actor is used and left held afterwards (the call does not release a durable identity's leases).
+ * actor is used and left held afterwards, with its own TTL (the call does not release a durable identity's
+ * leases; decision 0110).
  */
 @Command(name = "run", description = "Run an assignment here; print outcome, attempt token, receipt.")
 final class RunCommand extends EngineCommand {
@@ -37,7 +39,8 @@ final class RunCommand extends EngineCommand {
     String assignment;
 
     @Option(names = "--ttl", paramLabel = "DUR", converter = Converters.DurationConverter.class,
-            description = "TTL of the actor lease and of the attempt for this run; the heartbeat renews them at a"
+            description = "TTL of the attempt, and of the actor lease when this run acquires it (a lease the"
+                    + " --process identity already holds keeps its own TTL); the heartbeat renews them at a"
                     + " third of it (default: 10s).")
     Duration ttl;
 
@@ -86,13 +89,28 @@ final class RunCommand extends EngineCommand {
             }
         }
         AssignmentOutput.printRun(out, AssignmentFacts.read(engine, result.assignment()), result);
-        if (run.wasInterrupted()) {
-            spec.commandLine().getErr().println("interrupted: The run was stopped by a signal; the provider was"
-                    + " cancelled and the run ended as shown above.");
-            spec.commandLine().getErr().flush();
-            return ExitCode.INTERRUPTED;
+        // The result is committed: from here on only warnings, never a failure (decision 0109).
+        PrintWriter err = spec.commandLine().getErr();
+        result.warnings().forEach(w -> err.println("warning: " + ErrorMapper.sentence(w)));
+        try {
+            if (run.wasInterrupted() && cancelledBySignal(result)) {
+                err.println("interrupted: The run was stopped by a signal; the provider was"
+                        + " cancelled and the run ended as shown above.");
+                return ExitCode.INTERRUPTED;
+            }
+            if (run.wasInterrupted()) {
+                err.println("warning: A stop signal arrived after the provider had finished; it changed nothing,"
+                        + " and the run's result was committed as shown above.");
+            }
+            return ExitCode.OK;
+        } finally {
+            err.flush();
         }
-        return ExitCode.OK;
+    }
+
+    /** The signal reached the provider: the committed receipt says the run was cancelled. */
+    private static boolean cancelledBySignal(RunResult result) {
+        return result.receipt() != null && "cancelled".equals(result.receipt().failureCategory());
     }
 
     /**

@@ -8,6 +8,9 @@ import dev.sovereign.engine.provider.Outcome;
  *
  * @param failureCategory for {@code failed}: {@code worker_lost} (recovered by a supervisor),
  *     {@code cancelled}, {@code exit_status}, {@code provider_error}, a workspace refusal category, ...
+ * @param processIdentity who wrote the receipt: the attempt's own process for a terminal write, the
+ *     recovering supervisor for a {@code worker_lost} receipt (the lost process is the attempt's, named in
+ *     the summary; docs/decisions/0111)
  * @param outcomeKnown    false when nobody knows what the attempt did (a {@code worker_lost} recovery
  *     never guesses success)
  */

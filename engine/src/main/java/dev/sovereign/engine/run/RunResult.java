@@ -1,6 +1,7 @@
 package dev.sovereign.engine.run;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,8 +12,8 @@ import java.util.List;
  *     folder and its output are inside it (see {@link RunFolders} and {@link #outputDirectory()})
  * @param receiptFile the receipt file ({@code <workspace>/<attempt>.receipt.json}), or null if it could not
  *     be written
- * @param warnings    problems of the file work after the commit (receipt file, workspace reclaim); the
- *     ledger is canonical regardless
+ * @param warnings    problems after the commit (receipt file, workspace reclaim, the lease release); the
+ *     ledger is canonical regardless, and a run with warnings is still a committed run (decision 0109)
  */
 public record RunResult(
         Assignment assignment,
@@ -31,5 +32,12 @@ public record RunResult(
      */
     public Path outputDirectory() {
         return RunFolders.output(workspace, receipt.attemptId());
+    }
+
+    /** This result with one more warning: a problem after the commit that does not change it. */
+    public RunResult withWarning(String warning) {
+        List<String> more = new ArrayList<>(warnings);
+        more.add(warning);
+        return new RunResult(assignment, attempt, receipt, workspace, receiptFile, more);
     }
 }

@@ -26,7 +26,7 @@ class CliCommandsTest {
     static final List<String> EVENT_FIELDS = List.of("seq", "at", "kind", "resource_type", "resource_id", "actor_id",
             "process_identity", "token", "presented_token", "current_token", "category", "detail");
     static final List<String> REFUSAL_FIELDS = List.of("refused", "category", "message", "presented_token",
-            "current_token", "resource_type", "resource_id", "actor");
+            "current_token", "resource_type", "resource_id", "actor", "warnings");
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();

@@ -190,6 +190,37 @@ class CliRunCommandsTest {
     }
 
     @Test
+    void aRunUnderAHeldLeaseKeepsThatLeasesTtlWithOrWithoutItsOwnTtl() {
+        String first = assign("scripted:ms=0,outcome=completed");
+        String second = assign("scripted:ms=0,outcome=completed");
+        long token = cli.ok("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "1m", "--json")
+                .onlyJson().get("token").asLong();
+
+        cli.ok("--process", "proc_a", "run", first, "--json");
+        JsonNode lease = cli.ok("lease", "list", "--json").onlyJson();
+        assertThat(lease.get("token").asLong()).isEqualTo(token);
+        assertThat(lease.get("ttl_ms").asLong()).isEqualTo(60_000);
+        assertThat(lease.get("expires_at").asLong()).isEqualTo(clock.millis() + 60_000);
+
+        // --ttl is the attempt's; the borrowed lease keeps its own (decision 0110)
+        JsonNode r = cli.ok("--process", "proc_a", "run", second, "--ttl", "5s", "--json").onlyJson();
+        assertThat(r.get("attempt").get("ttl_ms").asLong()).isEqualTo(5_000);
+        assertThat(cli.ok("lease", "list", "--json").onlyJson().get("ttl_ms").asLong()).isEqualTo(60_000);
+    }
+
+    @Test
+    void aRunThatAcquiresTheLeaseUsesItsOwnTtlAndReleasesIt() {
+        String id = assign("scripted:ms=0,outcome=completed");
+
+        JsonNode r = cli.ok("run", id, "--ttl", "7s", "--json").onlyJson();
+
+        assertThat(r.get("attempt").get("ttl_ms").asLong()).isEqualTo(7_000);
+        assertThat(cli.ok("events", "--json").json()).filteredOn(e -> e.get("kind").asText().equals("LEASE_ACQUIRED"))
+                .singleElement().extracting(e -> e.get("detail").asText()).asString().contains("ttl 7000 ms");
+        assertThat(cli.ok("lease", "list").out()).isEqualTo("No leases." + System.lineSeparator());
+    }
+
+    @Test
     void aSignalDuringARunCancelsTheProviderCommitsFailedAndExits130() throws Exception {
         String id = assign("scripted:ms=600000,outcome=completed");
         StopSignals.Stop stop = new StopSignals.Stop();

@@ -111,6 +111,36 @@ class RunProcessesTest {
                 .containsExactly(AttemptState.SUPERSEDED, AttemptState.DONE);
     }
 
+    @Test
+    void aHolderPausedPastItsTtlWhoseHeartbeatIsRefusedOnWakingLeavesARejectedRow() throws Exception {
+        Engine engine = temp.open(temp.config(Clock.systemUTC()).busyBound(Duration.ofMillis(700)).build());
+        engine.actors().add("operator");
+        Path log = temp.dir().resolve("holder.log");
+        child = ChildJvm.start(LeaseHolderMain.class, log, temp.file().toString(), "operator", "800");
+        String[] held = ChildOutput.awaitLine(log, "HELD ", child, DEADLINE).split(" ");
+        long pausedToken = Long.parseLong(held[1]);
+        String paused = held[2];
+
+        pauseOutsideATransaction(engine);
+        ChildOutput.await("the paused holder's lease expired", DEADLINE, () -> engine.leases().current("operator")
+                .map(l -> l.expiresAt() <= System.currentTimeMillis()).orElse(true));
+        Lease taken = engine.leases().acquire("operator", Duration.ofSeconds(30));
+        ChildJvm.signal(child, "CONT");
+
+        // the woken holder's next beat is refused: its listener fires, and the journal shows it
+        assertThat(ChildOutput.awaitLine(log, "LOST actor ", child, DEADLINE)).isEqualTo("LOST actor operator "
+                + pausedToken);
+        assertThat(engine.journal().rejections(20)).filteredOn(e -> paused.equals(e.processIdentity()))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.category()).isEqualTo("actor_lease_lost");
+                    assertThat(e.resourceId()).isEqualTo("operator");
+                    assertThat(e.presentedToken()).isEqualTo(pausedToken);
+                    assertThat(e.currentToken()).isEqualTo(taken.token());
+                    assertThat(e.detail()).contains("heartbeat");
+                });
+        assertThat(engine.leases().current("operator")).get().extracting(Lease::token).isEqualTo(taken.token());
+    }
+
     /**
      * SIGSTOP the child at a moment when it holds no SQLite write lock: a process paused inside a
      * transaction would block every writer (a real hazard, but not the one this test is about).

@@ -7,6 +7,7 @@ import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.run.RunnerMain;
@@ -82,7 +83,12 @@ class SupervisorProcessesTest {
         assertThat(receipt.outcomeKnown()).isFalse();
         assertThat(receipt.attemptId()).isEqualTo(started[1]);
         assertThat(receipt.attemptToken()).isEqualTo(Long.parseLong(started[2]));
-        assertThat(receipt.processIdentity()).isEqualTo(killed);
+        // the writer is the supervisor that won; the lost attempt's process is named in the summary
+        String winner = r1.recovered().isEmpty() ? s2.processIdentity() : s1.processIdentity();
+        assertThat(receipt.processIdentity()).isEqualTo(winner).isNotEqualTo(killed);
+        assertThat(receipt.summary()).contains(started[1]).contains(killed).contains("recovered by supervisor " + winner);
+        assertThat(setup.runs().attempts(x.id())).singleElement().extracting(Attempt::processIdentity)
+                .isEqualTo(killed);
         assertThat(receipts(setup)).isEqualTo(1);
 
         long events = setup.journal().lastSeq();

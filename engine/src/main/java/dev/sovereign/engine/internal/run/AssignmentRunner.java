@@ -2,6 +2,7 @@ package dev.sovereign.engine.internal.run;
 
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.internal.sqlite.Grants;
 import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.internal.sqlite.SqliteRuns.Completion;
@@ -32,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * {@link Runs} for one engine: the orchestration of SPEC section 6 (lease, attempt, workspace,
@@ -96,15 +98,69 @@ public final class AssignmentRunner implements Runs {
         //    the assignment stays as it is and the provider is never invoked.
         Lease lease = useLease(assignment.actorId(), ttl);
         boolean[] interrupted = {false};
+        RunResult result;
         try {
             // 3. Attempt + RUNNING in one transaction that re-verifies the lease token.
             Attempt attempt = store.startAttempt(assignment.id(), lease.token(), ttlMs);
-            return runAttempt(assignment, attempt, provider, interrupted);
-        } finally {
-            // 8. On every path after step 2.
-            unuseLease(assignment.actorId(), lease.token());
-            if (interrupted[0]) {
-                Thread.currentThread().interrupt(); // restored only now, after the run's last write
+            result = runAttempt(assignment, attempt, provider, interrupted);
+        } catch (Refusal r) {
+            // 8. On every path after step 2; a failed release never replaces the refusal (decision 0109).
+            String warning = releaseOrWarn(assignment.actorId(), lease.token(), interrupted);
+            restoreInterrupt(interrupted);
+            throw warning == null ? r : r.withWarning(warning);
+        } catch (RuntimeException | Error e) {
+            String warning = releaseOrWarn(assignment.actorId(), lease.token(), interrupted);
+            if (warning != null) {
+                e.addSuppressed(new IllegalStateException(warning));
+            }
+            restoreInterrupt(interrupted);
+            throw e;
+        }
+        // 8. After a committed terminal write nothing may turn the run into a failure: a release that fails
+        //    is a warning on the result (the lease expires on its own; decision 0109).
+        String warning = releaseOrWarn(assignment.actorId(), lease.token(), interrupted);
+        restoreInterrupt(interrupted);
+        return warning == null ? result : result.withWarning(warning);
+    }
+
+    /** Restored only now, after the run's last write. */
+    private static void restoreInterrupt(boolean[] interrupted) {
+        if (interrupted[0]) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Step 8; a storage failure of the release comes back as a warning, never thrown. */
+    private String releaseOrWarn(String actor, long token, boolean[] interrupted) {
+        try {
+            deferringInterrupts(() -> {
+                unuseLease(actor, token);
+                return null;
+            }, interrupted);
+            return null;
+        } catch (StorageException e) {
+            return "the actor lease of " + actor + " (token " + token + ") could not be released, so it stays held"
+                    + " until it expires: " + e.getMessage();
+        }
+    }
+
+    /**
+     * Runs a write after the provider returned, so that an interrupt (a stop signal) can no longer cut it
+     * short: the provider's outcome is known and must be written. An interrupt meanwhile is remembered in
+     * {@code interrupted} and the write waits again, within the busy bound, for the lock.
+     */
+    private static <T> T deferringInterrupts(Supplier<T> write, boolean[] interrupted) {
+        while (true) {
+            if (Thread.interrupted()) {
+                interrupted[0] = true;
+            }
+            try {
+                return write.get();
+            } catch (StorageException e) {
+                if (!(e.getCause() instanceof InterruptedException)) {
+                    throw e;
+                }
+                interrupted[0] = true;
             }
         }
     }
@@ -143,12 +199,17 @@ public final class AssignmentRunner implements Runs {
                     attemptWs.resolve(Workspaces.OUTPUT), cancellation);
             ProviderResult result = invoke(provider, job, interrupted);
             // 6. The terminal write: one fenced UPDATE; a refusal rolls back everything and is journalled.
-            Completion done = store.finish(attempt, result.outcome(),
+            Completion done = deferringInterrupts(() -> store.finish(attempt, result.outcome(),
                     result.outcome() == Outcome.FAILED ? Optional.ofNullable(result.failureCategory())
                             .orElse("provider_failed") : null,
-                    true, result.summary());
-            // 7. Only after the commit: the receipt file and the reclaim.
-            return afterCommit(done, ws);
+                    true, result.summary()), interrupted);
+            // 7. Only after the commit: the receipt file and the reclaim. Nothing here can fail the run.
+            try {
+                return afterCommit(done, ws);
+            } catch (RuntimeException e) {
+                return new RunResult(done.assignment(), done.attempt(), done.receipt(), ws, null,
+                        List.of("the files after the commit could not be written: " + e));
+            }
         } finally {
             grants.dropAttempt(attempt.id());
             grants.removeListener(onLoss);
@@ -224,7 +285,7 @@ public final class AssignmentRunner implements Runs {
     private Lease useLease(String actor, Duration ttl) {
         synchronized (leaseUses) {
             Lease before = grants.lease(actor);
-            Lease lease = leases.acquireOrRenew(actor, ttl);
+            Lease lease = before != null ? renewKeepingItsTtl(before, ttl) : leases.acquireOrRenew(actor, ttl);
             LeaseUse use = leaseUses.get(actor);
             if (use == null || use.token != lease.token()) {
                 boolean heldBefore = before != null && before.token() == lease.token();
@@ -233,6 +294,23 @@ public final class AssignmentRunner implements Runs {
             }
             use.runs++;
             return lease;
+        }
+    }
+
+    /**
+     * A lease this engine already holds (a worker hosting the actor, a {@code --process} identity) is
+     * renewed with its OWN TTL: the run's TTL is the attempt's, and a run must not shorten (or stretch) the
+     * hosting lease it borrows (docs/decisions/0110). If that lease was lost meanwhile, the run acquires
+     * (or is refused) like any other.
+     */
+    private Lease renewKeepingItsTtl(Lease held, Duration ttl) {
+        try {
+            return leases.renew(held.actor(), held.token());
+        } catch (Refusal lost) {
+            if (lost.category() != RefusalCategory.ACTOR_LEASE_LOST) {
+                throw lost;
+            }
+            return leases.acquireOrRenew(held.actor(), ttl);
         }
     }
 

@@ -238,7 +238,7 @@ public final class Database implements AutoCloseable {
                 }
             }
             if (refusal.category().isFencing()) {
-                journalRejection(refusal);
+                refusal = journalRejectionOrWarn(refusal);
             }
         } finally {
             lock.unlock();
@@ -254,6 +254,21 @@ public final class Database implements AutoCloseable {
                     null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
             return null;
         });
+    }
+
+    /**
+     * Journals a refusal like {@link #journalRejection}, but a storage failure of that journal write does
+     * not replace the refusal: the refusal comes back carrying a warning that its REJECTED row is missing
+     * (docs/decisions/0109). The refusal is the answer; the missing row is reported, never swallowed.
+     */
+    public Refusal journalRejectionOrWarn(Refusal r) {
+        try {
+            journalRejection(r);
+            return r;
+        } catch (StorageException e) {
+            return r.withWarning("the REJECTED journal row for this refusal could not be written, so the console"
+                    + " will not show it: " + e.getMessage());
+        }
     }
 
     /** Runs a read in autocommit mode (each statement sees the latest committed state). */

@@ -77,23 +77,28 @@ public final class SqliteLeases implements ActorLeases {
     public boolean release(String actor, long token) {
         String me = db.processIdentity();
         ReleaseOutcome outcome = db.write(tx -> {
+            Optional<Lease> before = currentIn(tx, actor);
+            if (before.isPresent()) {
+                requireSane(tx, before.get()); // a corrupt row is evidence: never delete it
+            }
             int n = tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ? AND token = ?",
                     actor, me, token);
             if (n == 1) {
                 tx.journal(EventKind.LEASE_RELEASED, "actor", actor, actor, token, null);
                 return new ReleaseOutcome(true, null);
             }
-            return new ReleaseOutcome(false, currentIn(tx, actor).orElse(null));
+            return new ReleaseOutcome(false, before.orElse(null));
         });
         grants.dropLease(actor, token);
         if (outcome.released()) {
             return true;
         }
-        if (outcome.current() != null) {
-            Lease current = outcome.current();
-            db.journalRejection(Refusal.of(ACTOR_LEASE_LOST, describeLostRelease(actor, token, current))
-                    .resource("actor", actor).actor(actor).presented(token).current(current.token()).build());
-        }
+        // Refused, whether a newer holder has the row or the row is gone: the token was stale either way
+        // (docs/decisions/0005).
+        Lease current = outcome.current();
+        db.journalRejection(Refusal.of(ACTOR_LEASE_LOST, describeLostRelease(actor, token, current))
+                .resource("actor", actor).actor(actor).presented(token)
+                .current(current == null ? null : current.token()).build());
         return false;
     }
 
@@ -101,8 +106,10 @@ public final class SqliteLeases implements ActorLeases {
     }
 
     private String describeLostRelease(String actor, long token, Lease current) {
-        return "Release of actor " + actor + " with token " + token + " was refused: the lease is now held by "
-                + current.process() + " with token " + current.token() + "; nothing was released.";
+        String now = current == null ? "no process holds the lease now (it was released or taken over and"
+                + " released)" : "the lease is now held by " + current.process() + " with token " + current.token();
+        return "Release of actor " + actor + " with token " + token + " was refused: " + now
+                + "; nothing was released.";
     }
 
     @Override
@@ -244,7 +251,7 @@ public final class SqliteLeases implements ActorLeases {
         }
         if (problem != null) {
             throw Refusal.of(CORRUPT_LEASE_STATE, "The lease row of actor " + l.actor() + " is corrupt (" + problem
-                            + "); refusing to grant or renew it until an operator repairs the ledger.")
+                            + "); refusing to grant, renew, release or write under it until an operator repairs the ledger.")
                     .resource("actor", l.actor()).actor(l.actor()).current(l.token()).build();
         }
     }

@@ -229,6 +229,7 @@ public final class SqliteMailbox implements Mailbox {
         return db.write(tx -> {
             long now = tx.now();
             String me = tx.processIdentity();
+            requireSaneLease(tx, message);
             Optional<Message> done = tx.one(COMPLETE, SqliteMailbox::map, now, token, message, token, me, me);
             if (done.isEmpty()) {
                 throw refuseFinish(tx, message, token, "complete");
@@ -244,6 +245,7 @@ public final class SqliteMailbox implements Mailbox {
         return db.write(tx -> {
             long now = tx.now();
             String me = tx.processIdentity();
+            requireSaneLease(tx, message);
             Optional<Message> after = tx.one(DEAD_LETTER, SqliteMailbox::map, now, token, message, token, me, me);
             if (after.isEmpty()) {
                 throw refuseFinish(tx, message, token, "dead-letter");
@@ -258,6 +260,20 @@ public final class SqliteMailbox implements Mailbox {
             }
             return m;
         });
+    }
+
+    /**
+     * A finishing write is fenced by the recipient actor's lease row too, so a corrupt row fails it
+     * closed ({@code corrupt_lease_state}) like a grant, rather than letting the guard read it.
+     */
+    private static void requireSaneLease(Tx tx, String id) throws SQLException {
+        Optional<Message> m = findIn(tx, id);
+        if (m.isPresent()) {
+            Optional<Lease> lease = SqliteLeases.currentIn(tx, m.get().recipient());
+            if (lease.isPresent()) {
+                SqliteLeases.requireSane(tx, lease.get());
+            }
+        }
     }
 
     /**

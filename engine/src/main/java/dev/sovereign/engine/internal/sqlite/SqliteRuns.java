@@ -126,10 +126,8 @@ public final class SqliteRuns {
         try {
             return db.read(tx -> loadRunnableIn(tx, assignmentId));
         } catch (Refusal r) {
-            if (r.category().isFencing()) {
-                db.journalRejection(r); // a read does not journal by itself; a contested attempt is still recorded
-            }
-            throw r;
+            // a read does not journal by itself; a contested attempt is still recorded
+            throw r.category().isFencing() ? db.journalRejectionOrWarn(r) : r;
         }
     }
 
@@ -251,6 +249,10 @@ public final class SqliteRuns {
             long now = tx.now();
             String me = tx.processIdentity();
             Optional<Assignment> ended;
+            Optional<Lease> lease = SqliteLeases.currentIn(tx, attempt.actorId());
+            if (lease.isPresent() && !ignoreTerminalFence) {
+                SqliteLeases.requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
+            }
             if (ignoreTerminalFence) {
                 // FAULT INJECTION (sovereign.fault.ignoreTerminalFence): no fence at all.
                 ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"

@@ -133,7 +133,9 @@ public final class SqliteSupervisor {
                 + attempt.processIdentity() + " expired at " + Instant.ofEpochMilli(attempt.expiresAt())
                 + (stolen ? " after its fence was stolen" : "") + "; recovered by supervisor " + tx.processIdentity()
                 + "; what the attempt did is unknown";
-        Receipt receipt = SqliteRuns.insertReceipt(tx, attempt, attempt.processIdentity(), Outcome.FAILED,
+        // The receipt names its writer, the supervisor; the lost attempt (attempt_id, attempt_token) and its
+        // process (the attempt row, and the summary) are named beside it (docs/decisions/0111).
+        Receipt receipt = SqliteRuns.insertReceipt(tx, attempt, tx.processIdentity(), Outcome.FAILED,
                 Receipt.WORKER_LOST, false, summary);
         int n = tx.update("UPDATE execution_attempts SET state = 'RECOVERED', ended_at = ? WHERE id = ?"
                 + " AND state = 'ACTIVE'", now, attempt.id());
@@ -142,7 +144,8 @@ public final class SqliteSupervisor {
         }
         tx.journal(EventKind.ATTEMPT_RECOVERED, "attempt", attempt.id(), attempt.actorId(), tx.processIdentity(),
                 attempt.token(), null, null, null, "assignment " + attempt.assignmentId()
-                        + " → FAILED (worker_lost); receipt " + receipt.id() + (stolen ? "; its fence had been stolen" : ""));
+                        + " → FAILED (worker_lost); receipt " + receipt.id() + "; lost process "
+                        + attempt.processIdentity() + (stolen ? "; its fence had been stolen" : ""));
         return new Recovered(failed.get(), attempt, receipt, stolen);
     }
 
