@@ -49,6 +49,13 @@ public interface ActorLeases {
     /** Renews when this process holds the row (under the token it knows), else acquires. */
     Lease acquireOrRenew(String actor, Duration ttl);
 
+    /**
+     * Like {@link #acquireOrRenew}, in one transaction, but a renewal keeps the lease's OWN TTL:
+     * {@code ttlIfAcquired} applies only when the lease is acquired. What a run uses, so it never
+     * shortens (or stretches) a hosting lease it borrows (docs/decisions/0110).
+     */
+    Lease acquireOrRenewKeepingTtl(String actor, Duration ttlIfAcquired);
+
     /** The actor's lease row, expired or not. */
     Optional<Lease> current(String actor);
 

@@ -243,7 +243,8 @@ class AdminReaderTest {
         assertThat(lost.needsOperator()).isTrue();
         assertThat(lost.receipt().outcomeKnown()).isFalse();
         assertThat(lost.receipt().outputDir()).as("the recovered attempt's own output folder, derived")
-                .isEqualTo(a.config().dataDirectory().resolve("runs").resolve("as-1").resolve("at-1").resolve("output"));
+                .isEqualTo(a.config().dataDirectory().resolve("runs").resolve(lostRun.id())
+                        .resolve(lost.receipt().attemptId()).resolve("output"));
         assertThat(r.snapshot().attempts()).singleElement()
                 .satisfies(x -> assertThat(x.state()).isEqualTo("RECOVERED"));
 

@@ -285,7 +285,10 @@ public final class AssignmentRunner implements Runs {
     private Lease useLease(String actor, Duration ttl) {
         synchronized (leaseUses) {
             Lease before = grants.lease(actor);
-            Lease lease = before != null ? renewKeepingItsTtl(before, ttl) : leases.acquireOrRenew(actor, ttl);
+            // One transaction: this process's own row is renewed with its own TTL, else the lease is
+            // acquired with the run's. No probing renewal first, so a lease lost meanwhile costs one
+            // refusal (actor_lease_held) and one REJECTED row, not two.
+            Lease lease = leases.acquireOrRenewKeepingTtl(actor, ttl);
             LeaseUse use = leaseUses.get(actor);
             if (use == null || use.token != lease.token()) {
                 boolean heldBefore = before != null && before.token() == lease.token();
@@ -294,23 +297,6 @@ public final class AssignmentRunner implements Runs {
             }
             use.runs++;
             return lease;
-        }
-    }
-
-    /**
-     * A lease this engine already holds (a worker hosting the actor, a {@code --process} identity) is
-     * renewed with its OWN TTL: the run's TTL is the attempt's, and a run must not shorten (or stretch) the
-     * hosting lease it borrows (docs/decisions/0110). If that lease was lost meanwhile, the run acquires
-     * (or is refused) like any other.
-     */
-    private Lease renewKeepingItsTtl(Lease held, Duration ttl) {
-        try {
-            return leases.renew(held.actor(), held.token());
-        } catch (Refusal lost) {
-            if (lost.category() != RefusalCategory.ACTOR_LEASE_LOST) {
-                throw lost;
-            }
-            return leases.acquireOrRenew(held.actor(), ttl);
         }
     }
 

@@ -128,6 +128,21 @@ public final class SqliteLeases implements ActorLeases {
     }
 
     @Override
+    public Lease acquireOrRenewKeepingTtl(String actor, Duration ttlIfAcquired) {
+        long ttlMs = ttlMillis(ttlIfAcquired);
+        String me = db.processIdentity();
+        Lease lease = db.write(tx -> {
+            Optional<Lease> current = currentIn(tx, actor);
+            if (current.isPresent() && current.get().process().equals(me)) {
+                return renewIn(tx, actor, current.get().token(), -1);
+            }
+            return acquireIn(tx, actor, ttlMs);
+        });
+        grants.holdLease(lease);
+        return lease;
+    }
+
+    @Override
     public Optional<Lease> current(String actor) {
         return db.read(tx -> currentIn(tx, actor));
     }
