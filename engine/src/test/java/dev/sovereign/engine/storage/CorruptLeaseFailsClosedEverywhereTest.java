@@ -55,8 +55,12 @@ class CorruptLeaseFailsClosedEverywhereTest {
              Statement s = c.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
             s.execute("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1");
+            // it presents the row's own token, so the schema's fence guards (V0003) let the bad expiry in:
+            // exactly what a deliberate hand edit could do, and why every write still checks the row
             s.execute("UPDATE actor_leases SET expires_at = expires_at + " + A_YEAR_MS + ", change_seq ="
-                    + " (SELECT last_change FROM lease_change_counter WHERE id = 1) WHERE actor_id = 'operator'");
+                    + " (SELECT last_change FROM lease_change_counter WHERE id = 1), presented_token = token,"
+                    + " presented_change = (SELECT last_change FROM lease_change_counter WHERE id = 1)"
+                    + " WHERE actor_id = 'operator'");
             s.execute("COMMIT");
         }
     }
