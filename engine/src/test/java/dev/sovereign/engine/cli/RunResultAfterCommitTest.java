@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A committed run is never reported as a failure (decision 0109), proven with a real SQLite write lock
  * taken by another connection at the exact moment after the terminal write committed. The moment is made
- * deterministic by the run itself: its provider leaves a FIFO where the receipt file's temporary copy
+ * deterministic by the run itself: its provider (in its attempt folder) leaves a FIFO one level up, where the receipt file's temporary copy
  * goes, so after the commit the run blocks writing the receipt file until this test reads the FIFO —
  * and the test takes the lock before it does.
  */
@@ -47,7 +47,7 @@ class RunResultAfterCommitTest {
     @Test
     void aReleaseThatFailsBusyAfterTheCommitIsAWarningAndTheRunExitsZero() throws Exception {
         String id = cli.ok("assign", "operator", "--provider",
-                "command:mkfifo \".$SOVEREIGN_ATTEMPT.receipt.json.tmp\"", "--json").onlyJson().get("assignment")
+                "command:mkfifo \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"", "--json").onlyJson().get("assignment")
                 .asText();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -90,7 +90,7 @@ class RunResultAfterCommitTest {
     @Test
     void aReceiptFileThatCannotBeWrittenIsAWarningAndTheRunExitsZero() throws Exception {
         String id = cli.ok("assign", "operator", "--provider",
-                "command:mkdir \".$SOVEREIGN_ATTEMPT.receipt.json.tmp\"", "--json").onlyJson().get("assignment")
+                "command:mkdir \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"", "--json").onlyJson().get("assignment")
                 .asText();
 
         CliHarness.Result r = cli.run("run", id, "--json");
