@@ -17,7 +17,6 @@ import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.lab.Demo;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,9 +43,10 @@ import javafx.collections.ObservableList;
  * Never touches {@code javafx.scene}; all database work goes through the {@link UiExecutor}'s
  * background threads.
  *
- * <p>The demo ({@link #startDemo()}): a fresh database with real worker processes, attached like any
- * other file, with this console's supervisor ticking every second. Attaching another file, closing
- * the database or closing the console stops it and every process it started.
+ * <p>The demo ({@link #startDemo()}) lives in its {@link DemoSession}: a fresh database with real
+ * worker processes, attached like any other file, with this console's supervisor ticking every second.
+ * Attaching another file, closing the database or closing the console stops it and every process it
+ * started.
  *
  * <p>UI-thread confined.
  */
@@ -59,14 +59,13 @@ public final class ShellViewModel implements AutoCloseable {
 
     /** Starts a demo on a fresh database; the app's makes one in the user's data folder. */
     @FunctionalInterface
-    public interface DemoStarter {
-        Demo start() throws IOException;
+    public interface DemoStarter extends DemoSession.Starter {
     }
 
     /** The system property naming another folder for demo databases (tests use a temporary one). */
-    public static final String DEMO_FOLDER_PROPERTY = "sovereign.demo.dir";
+    public static final String DEMO_FOLDER_PROPERTY = DemoSession.FOLDER_PROPERTY;
     /** How often this console's supervisor ticks in the demo. */
-    public static final Duration DEMO_SUPERVISOR_INTERVAL = Duration.ofSeconds(1);
+    public static final Duration DEMO_SUPERVISOR_INTERVAL = DemoSession.SUPERVISOR_INTERVAL;
 
     private final ConsoleSettings settings;
     private final UiExecutor ui;
@@ -76,7 +75,7 @@ public final class ShellViewModel implements AutoCloseable {
     private final Formats formats;
     private final LiveLedger ledger = new LiveLedger();
     private final OperatorDesk desk;
-    private final DemoStarter demoStarter;
+    private final DemoSession demoSession;
 
     private final ReadOnlyObjectWrapper<Path> attached = new ReadOnlyObjectWrapper<>(this, "attached");
     private final ReadOnlyObjectWrapper<Path> attaching = new ReadOnlyObjectWrapper<>(this, "attaching");
@@ -89,9 +88,6 @@ public final class ShellViewModel implements AutoCloseable {
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper(this, "exporting");
     private final ReadOnlyDoubleWrapper exportProgress = new ReadOnlyDoubleWrapper(this, "exportProgress");
     private final ReadOnlyStringWrapper refreshText = new ReadOnlyStringWrapper(this, "refreshText", "");
-    private final ReadOnlyBooleanWrapper demoStarting = new ReadOnlyBooleanWrapper(this, "demoStarting");
-    private final ReadOnlyBooleanWrapper demoRunning = new ReadOnlyBooleanWrapper(this, "demoRunning");
-    private final ReadOnlyStringWrapper demoNarration = new ReadOnlyStringWrapper(this, "demoNarration", "");
 
     private final LeasesViewModel leases;
     private final TimelineViewModel timeline;
@@ -105,8 +101,6 @@ public final class ShellViewModel implements AutoCloseable {
     private AdminReader reader;
     private LedgerPoller poller;
     private long attachGeneration;
-    private Demo demo;
-    private long demoGeneration;
 
     /**
      * With the real operator actions (on {@code clock}) and the real demo (in the user's data folder, or
@@ -125,7 +119,8 @@ public final class ShellViewModel implements AutoCloseable {
                           Duration pollInterval, OperatorDesk.ActionsOpener actions, DemoStarter demoStarter) {
         this.settings = settings;
         this.desk = new OperatorDesk(ui, actions);
-        this.demoStarter = demoStarter;
+        this.demoSession = new DemoSession(ui, demoStarter, this::detachFile, file -> attachFile(file, true),
+                banner::set);
         this.ui = ui;
         this.clock = clock;
         this.opener = opener;
@@ -158,8 +153,7 @@ public final class ShellViewModel implements AutoCloseable {
 
     /** Where demo databases go: {@value #DEMO_FOLDER_PROPERTY} if set, else the user's data folder. */
     public static Path demoFolder() {
-        String dir = System.getProperty(DEMO_FOLDER_PROPERTY);
-        return dir != null && !dir.isBlank() ? Path.of(dir) : Demo.defaultFolder();
+        return DemoSession.folder();
     }
 
     /**
@@ -167,7 +161,7 @@ public final class ShellViewModel implements AutoCloseable {
      * why and nothing stays attached.
      */
     public void attach(Path file) {
-        stopDemo();
+        demoSession.stop();
         attachFile(file, false);
     }
 
@@ -194,7 +188,7 @@ public final class ShellViewModel implements AutoCloseable {
                 banner.set(null);
             }
             if (isDemo) {
-                supervisor.startDemoSupervisor(DEMO_SUPERVISOR_INTERVAL);
+                supervisor.startDemoSupervisor(DemoSession.SUPERVISOR_INTERVAL);
             }
             if (pollInterval.isZero()) {
                 poller.pollOnce();
@@ -213,7 +207,7 @@ public final class ShellViewModel implements AutoCloseable {
 
     /** Stops watching the attached database (the welcome page shows again); ends a demo and its processes. */
     public void detach() {
-        stopDemo();
+        demoSession.stop();
         detachFile();
     }
 
@@ -266,87 +260,39 @@ public final class ShellViewModel implements AutoCloseable {
         ledger.tick(now);
     }
 
-    // ---- the demo ----
+    // ---- the demo (its lifecycle is the DemoSession's) ----
 
     /**
      * Starts a demo in the background: a fresh database, real worker processes, a feeder, a little
      * chaos; attaches it and starts this console's supervisor. Whatever was attached is let go first.
      */
     public void startDemo() {
-        if (demoStarting.get()) {
-            return;
-        }
-        detach();
-        long generation = ++demoGeneration;
-        demoStarting.set(true);
-        ui.background(demoStarter::start, d -> {
-            if (generation != demoGeneration) {
-                closeInBackground(d); // abandoned meanwhile
-                return;
-            }
-            demoStarting.set(false);
-            demo = d;
-            demoRunning.set(true);
-            d.addNarrator(sentence -> ui.onUi(() -> {
-                if (demo == d) {
-                    demoNarration.set(sentence);
-                }
-            }));
-            demoNarration.set("Started " + d.workers().size() + " worker processes for "
-                    + String.join(", ", Demo.ACTORS) + " with a " + OperatorDesk.seconds(d.settings().ttl())
-                    + " lease TTL; something happens every few seconds.");
-            banner.set(Banner.info("Demo running", "A fresh database with " + d.workers().size()
-                    + " real worker processes, a feeder and this console's supervisor: " + d.database()
-                    + ". Leases renew, expire and change hands within seconds; now and then a worker is paused or"
-                    + " killed. Everything stops when you close the console."));
-            attachFile(d.database(), true);
-        }, problem -> {
-            if (generation != demoGeneration) {
-                return;
-            }
-            demoStarting.set(false);
-            banner.set(new Banner(Banner.Severity.DANGER, "Could not start the demo", Banner.oneLine(problem), false));
-        });
+        demoSession.start();
     }
 
     /** Ends the demo, if one runs: its worker processes are stopped in the background. */
     public void stopDemo() {
-        demoGeneration++;
-        demoStarting.set(false);
-        Demo d = demo;
-        demo = null;
-        demoRunning.set(false);
-        demoNarration.set("");
-        if (d != null) {
-            closeInBackground(d);
-        }
-    }
-
-    private void closeInBackground(Demo d) {
-        ui.background(() -> {
-            d.close();
-            return null;
-        }, x -> { }, x -> { });
+        demoSession.stop();
     }
 
     /** Whether a demo is being started (its worker processes launching). */
     public ReadOnlyBooleanProperty demoStartingProperty() {
-        return demoStarting.getReadOnlyProperty();
+        return demoSession.startingProperty();
     }
 
     /** Whether the attached database is a running demo. */
     public ReadOnlyBooleanProperty demoRunningProperty() {
-        return demoRunning.getReadOnlyProperty();
+        return demoSession.runningProperty();
     }
 
     /** What the demo did last, in one sentence. */
     public ReadOnlyStringProperty demoNarrationProperty() {
-        return demoNarration.getReadOnlyProperty();
+        return demoSession.narrationProperty();
     }
 
     /** The running demo, or null (tests look at its processes). */
     public Demo demo() {
-        return demo;
+        return demoSession.demo();
     }
 
     public OperatorDesk desk() {
@@ -490,10 +436,7 @@ public final class ShellViewModel implements AutoCloseable {
     @Override
     public void close() {
         lab.close(); // every process the Lab page started, before anything else goes
-        demoGeneration++;
-        Demo d = demo;
-        demo = null;
-        demoRunning.set(false);
+        Demo d = demoSession.release();
         desk.close(); // first: detaching would close the actions in the background, maybe too late
         detachFile();
         if (d != null) {

@@ -8,7 +8,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.sovereign.console.shell.DemoSession;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /** Keeps the console a client of {@code engine.admin} (and, for the Lab page, {@code engine.lab}) only. */
 @AnalyzeClasses(packages = "dev.sovereign.console", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -21,6 +23,9 @@ class ConsoleLayeringTest {
     private static final Set<String> ALLOWED_TOP_LEVEL = Set.of("dev.sovereign.engine.StorageException",
             "dev.sovereign.engine.StorageException$Problem", "dev.sovereign.engine.Refusal",
             "dev.sovereign.engine.RefusalCategory");
+
+    /** What only views may use: the scene graph, stages and the theme's controls. */
+    private static final String[] SCENE_PACKAGES = {"javafx.scene..", "javafx.stage..", "atlantafx.."};
 
     private static final DescribedPredicate<JavaClass> ENGINE_OUTSIDE_ADMIN = new DescribedPredicate<>(
             "engine classes outside dev.sovereign.engine.admin and dev.sovereign.engine.lab (except "
@@ -60,12 +65,38 @@ class ConsoleLayeringTest {
     static final ArchRule viewModelsAreFreeOfScene = noClasses()
             .that().haveSimpleNameEndingWith("ViewModel")
             .or().resideInAnyPackage("dev.sovereign.console.ledger..")
-            .should().dependOnClassesThat().resideInAnyPackage("javafx.scene..", "javafx.stage..", "atlantafx..")
-            .because("view models hold state and commands and are tested without a toolkit; views bind to them");
+            .or().belongToAnyOf(DemoSession.class)
+            .should().dependOnClassesThat().resideInAnyPackage(SCENE_PACKAGES)
+            .because("view models hold state and commands and are tested without a toolkit; views bind to them;"
+                    + " the shell's DemoSession is the demo's part of the shell's view model");
+
+    /**
+     * Whether a class is (part of) a view: its top-level class is named {@code XxxView}, {@code XxxWindow},
+     * or is one of a view's pieces ({@code XxxSection}, {@code XxxBar}, {@code XxxPane}, {@code XxxCell}).
+     */
+    private static final DescribedPredicate<JavaClass> VIEW_CODE = new DescribedPredicate<>(
+            "view code (top-level class named *View, *Window, *Section, *Bar, *Pane or *Cell)") {
+        @Override
+        public boolean test(JavaClass c) {
+            JavaClass top = c;
+            while (top.getEnclosingClass().isPresent()) {
+                top = top.getEnclosingClass().get();
+            }
+            String name = top.getSimpleName();
+            return Stream.of("View", "Window", "Section", "Bar", "Pane", "Cell").anyMatch(name::endsWith);
+        }
+    };
+
+    @ArchTest
+    static final ArchRule featureStateIsFreeOfScene = noClasses()
+            .that().resideInAPackage("dev.sovereign.console.feature..").and(DescribedPredicate.not(VIEW_CODE))
+            .should().dependOnClassesThat().resideInAnyPackage(SCENE_PACKAGES)
+            .because("a page's state, its rooms (LabWorkers, LabScenarioRun, LabSandbox, ...) and its sentences"
+                    + " (LabSentences) are view-model code, tested without a toolkit; only its views build nodes");
 
     @ArchTest
     static final ArchRule noBareThreadsInViews = noClasses()
-            .that().haveSimpleNameEndingWith("View").or().haveSimpleNameEndingWith("Window")
+            .that(VIEW_CODE)
             .should().dependOnClassesThat().belongToAnyOf(Thread.class, java.util.concurrent.Executors.class)
             .because("background work goes through the UiExecutor, never a thread started by a view");
 }

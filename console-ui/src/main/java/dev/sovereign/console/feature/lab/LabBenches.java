@@ -1,0 +1,40 @@
+package dev.sovereign.console.feature.lab;
+
+import dev.sovereign.engine.lab.LabBench;
+import java.nio.file.Path;
+
+/**
+ * The bench (the lab's own process and the workers started by hand) of the attached database, opened
+ * on the first lab action and closed when another database is attached, the sandbox is reset or the
+ * console closes. Thread-safe: opened and closed on background threads, asked about on the UI thread.
+ */
+final class LabBenches {
+    private LabBench bench;
+    /** Read without the lock, so the UI thread never waits for a bench that is closing. */
+    private volatile boolean open;
+
+    synchronized LabBench forTarget(Path database) {
+        Path wanted = database.toAbsolutePath().normalize();
+        if (bench != null && !bench.database().toAbsolutePath().normalize().equals(wanted)) {
+            bench.close();
+            bench = null;
+        }
+        if (bench == null) {
+            bench = LabBench.open(wanted, "console lab");
+            open = true;
+        }
+        return bench;
+    }
+
+    boolean isOpen() {
+        return open;
+    }
+
+    synchronized void close() {
+        if (bench != null) {
+            open = false;
+            bench.close();
+            bench = null;
+        }
+    }
+}

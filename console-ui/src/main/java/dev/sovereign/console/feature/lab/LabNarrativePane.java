@@ -1,0 +1,178 @@
+package dev.sovereign.console.feature.lab;
+
+import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.Ui;
+import dev.sovereign.console.fx.Ui.Tone;
+import dev.sovereign.engine.lab.Check;
+import dev.sovereign.engine.lab.LabStep;
+import dev.sovereign.engine.lab.LabVerdict;
+import javafx.beans.binding.Bindings;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * The scenario's story, scrolling: the verdict on top (once there is one), the scenario's summary,
+ * its steps ticking as they run ({@code lab-step-N}), and the checks with their evidence below. Keeps
+ * the running step in view. The words come from {@link LabSentences}; this class only lays them out
+ * and colours them.
+ */
+final class LabNarrativePane {
+    private final LabViewModel vm;
+
+    LabNarrativePane(LabViewModel vm) {
+        this.vm = vm;
+    }
+
+    ScrollPane create() {
+        Label summary = new Label();
+        summary.setId("lab-scenario-summary");
+        summary.setWrapText(true);
+        summary.textProperty().bind(Bindings.createStringBinding(() -> vm.selectedScenarioProperty().get() == null ? ""
+                : vm.selectedScenarioProperty().get().summary(), vm.selectedScenarioProperty()));
+        summary.getStyleClass().add("step-detail");
+        VBox narrative = new VBox(4);
+        narrative.setId("lab-narrative");
+        VBox verdict = new VBox(6);
+        verdict.setId("lab-verdict");
+        verdict.getStyleClass().add("detail-pane");
+        VBox checks = new VBox(6);
+        checks.setId("lab-checks");
+        checks.getStyleClass().add("detail-pane");
+        vm.verdictProperty().addListener((obs, o, v) -> fillVerdict(verdict, checks, v));
+        fillVerdict(verdict, checks, null);
+        VBox right = new VBox(10, verdict, summary, narrative, checks);
+        right.setPadding(new Insets(0, 8, 8, 4));
+        ScrollPane scroll = new ScrollPane(right);
+        scroll.setFitToWidth(true);
+        scroll.setId("lab-narrative-scroll");
+        vm.steps().addListener((ListChangeListener<LabStep>) c -> {
+            fillNarrative(narrative);
+            keepInView(scroll, right, narrative);
+        });
+        fillNarrative(narrative);
+        HBox.setHgrow(scroll, Priority.ALWAYS);
+        VBox.setVgrow(scroll, Priority.ALWAYS);
+        return scroll;
+    }
+
+    private void fillNarrative(VBox narrative) {
+        narrative.getChildren().clear();
+        for (LabStep s : vm.steps()) {
+            narrative.getChildren().add(stepLine(s));
+        }
+    }
+
+    /** One step: its number coloured by status, its title, what was seen, a spinner while it runs. */
+    private static HBox stepLine(LabStep s) {
+        Label number = Ui.badge(Integer.toString(s.index() + 1), switch (s.status()) {
+            case PENDING, SKIPPED -> Tone.QUIET;
+            case RUNNING -> Tone.INFO;
+            case DONE -> Tone.GOOD;
+            case FAILED -> Tone.BAD;
+        });
+        number.setMinWidth(28);
+        number.setAlignment(Pos.CENTER);
+        Label title = new Label(LabSentences.stepTitle(s));
+        title.setWrapText(true);
+        if (s.status() == LabStep.Status.RUNNING) {
+            title.getStyleClass().add("text-bold");
+        } else if (s.status() == LabStep.Status.PENDING || s.status() == LabStep.Status.SKIPPED) {
+            title.getStyleClass().add(Styles.TEXT_MUTED);
+        }
+        VBox text = new VBox(1, title);
+        if (!s.detail().isEmpty()) {
+            Label detail = new Label(s.detail());
+            detail.setWrapText(true);
+            detail.getStyleClass().add(s.status() == LabStep.Status.FAILED ? Styles.DANGER : "step-detail");
+            text.getChildren().add(detail);
+        }
+        HBox.setHgrow(text, Priority.ALWAYS);
+        HBox line = new HBox(8, number, text);
+        if (s.status() == LabStep.Status.RUNNING) {
+            ProgressIndicator spin = new ProgressIndicator();
+            spin.setMaxSize(14, 14);
+            line.getChildren().add(spin);
+        }
+        line.setId("lab-step-" + (s.index() + 1));
+        line.getStyleClass().addAll("lab-step", s.status().code());
+        return line;
+    }
+
+    /** The verdict on top (badge and headline); the checks with their evidence below the narrative. */
+    private static void fillVerdict(VBox box, VBox checks, LabVerdict v) {
+        box.getChildren().clear();
+        checks.getChildren().clear();
+        box.setVisible(v != null);
+        box.setManaged(v != null);
+        checks.setVisible(v != null);
+        checks.setManaged(v != null);
+        if (v == null) {
+            return;
+        }
+        Label badge = Ui.badge(v.verdict().name(), switch (v.verdict()) {
+            case HELD -> Tone.GOOD;
+            case VIOLATED -> Tone.BAD;
+            case INCONCLUSIVE -> Tone.WARN;
+        });
+        badge.setId("lab-verdict-badge");
+        badge.setMinWidth(Region.USE_PREF_SIZE);
+        Label headline = new Label(LabSentences.headline(v));
+        headline.setId("lab-verdict-headline");
+        headline.setWrapText(true);
+        headline.getStyleClass().add("text-bold");
+        HBox top = new HBox(10, badge, headline);
+        top.setAlignment(Pos.CENTER_LEFT);
+        box.getChildren().add(top);
+        Label checksTitle = new Label(LabSentences.checksTitle(v));
+        checksTitle.setWrapText(true);
+        checksTitle.getStyleClass().add(Styles.TEXT_MUTED);
+        checks.getChildren().add(checksTitle);
+        for (Check c : v.checks()) {
+            checks.getChildren().add(checkLine(c));
+        }
+    }
+
+    /** One check: ok (green) or failed (red for safety, amber for setup), its kind, statement and evidence. */
+    private static HBox checkLine(Check c) {
+        Label mark = Ui.badge(LabSentences.checkMark(c), c.passed() ? Tone.GOOD
+                : c.kind() == Check.Kind.SAFETY ? Tone.BAD : Tone.WARN);
+        mark.setMinWidth(52);
+        mark.setAlignment(Pos.CENTER);
+        Label kind = new Label(LabSentences.checkKind(c));
+        kind.getStyleClass().add(Styles.TEXT_MUTED);
+        kind.setMinWidth(46);
+        Label statement = new Label(c.statement());
+        statement.setWrapText(true);
+        Label evidence = new Label(c.evidence());
+        evidence.setWrapText(true);
+        evidence.getStyleClass().addAll("step-detail", "mono");
+        VBox text = new VBox(1, statement, evidence);
+        HBox.setHgrow(text, Priority.ALWAYS);
+        return new HBox(8, mark, kind, text);
+    }
+
+    /** Scrolls the narrative so the running step (or the verdict, once there is one) is in view. */
+    private static void keepInView(ScrollPane scroll, VBox content, VBox narrative) {
+        Node running = narrative.getChildren().stream().filter(n -> n.getStyleClass().contains("running"))
+                .findFirst().orElse(null);
+        content.applyCss();
+        content.layout();
+        double contentHeight = content.getHeight();
+        double viewport = scroll.getViewportBounds().getHeight();
+        if (contentHeight <= viewport || viewport <= 0) {
+            return;
+        }
+        double y = running == null ? 0 : narrative.getBoundsInParent().getMinY() + running.getBoundsInParent().getMinY()
+                - viewport / 3;
+        scroll.setVvalue(Math.max(0, Math.min(1, y / (contentHeight - viewport))));
+    }
+}

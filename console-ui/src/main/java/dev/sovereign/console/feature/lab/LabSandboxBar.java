@@ -1,0 +1,89 @@
+package dev.sovereign.console.feature.lab;
+
+import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.Ui;
+import dev.sovereign.console.fx.Ui.Tone;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+
+/**
+ * The Lab page's top bar: which database the lab acts on and whether it is the sandbox, the
+ * "Break the fence" switch, and the sandbox's Open and Reset buttons. Thin: binds to {@link LabViewModel}.
+ */
+final class LabSandboxBar {
+    private final LabViewModel vm;
+
+    LabSandboxBar(LabViewModel vm) {
+        this.vm = vm;
+    }
+
+    Node create() {
+        Label caption = new Label("Database");
+        caption.getStyleClass().add(Styles.TEXT_MUTED);
+        Label path = new Label();
+        path.setId("lab-target");
+        path.getStyleClass().add("mono");
+        path.textProperty().bind(Bindings.createStringBinding(() -> vm.targetProperty().get() == null ? "none attached"
+                : String.valueOf(vm.targetProperty().get().getFileName()), vm.targetProperty()));
+        Tooltip full = new Tooltip();
+        full.textProperty().bind(Bindings.createStringBinding(() -> vm.targetProperty().get() == null ? ""
+                : vm.targetProperty().get().toString(), vm.targetProperty()));
+        path.setTooltip(full);
+        path.setMinWidth(Region.USE_PREF_SIZE);
+        caption.setMinWidth(Region.USE_PREF_SIZE);
+        Label kind = createKindBadge();
+        CheckBox breakFence = new CheckBox("Break the fence");
+        breakFence.setId("lab-break-fence");
+        breakFence.selectedProperty().bindBidirectional(vm.breakFenceProperty());
+        breakFence.setTooltip(new Tooltip("Starts new workers and scenarios with"
+                + " -Dsovereign.fault.ignoreTerminalFence=true: their terminal writes skip the fence, so a stale"
+                + " holder's result can land. For teaching only."));
+        breakFence.setMinWidth(Region.USE_PREF_SIZE);
+        Button open = new Button("Open lab sandbox");
+        open.setId("lab-open-sandbox");
+        open.setOnAction(e -> vm.openSandbox());
+        open.disableProperty().bind(vm.targetIsSandboxProperty());
+        Button reset = new Button("Reset sandbox");
+        reset.setId("lab-reset-sandbox");
+        reset.getStyleClass().add(Styles.DANGER);
+        reset.setTooltip(new Tooltip("Stops every worker started here and attaches a brand-new, empty sandbox"));
+        reset.setOnAction(e -> vm.resetSandbox());
+        reset.disableProperty().bind(vm.targetIsSandboxProperty().not().or(vm.busyProperty()));
+        Region grow = new Region();
+        HBox.setHgrow(grow, Priority.ALWAYS);
+        open.setMinWidth(Region.USE_PREF_SIZE);
+        reset.setMinWidth(Region.USE_PREF_SIZE);
+        kind.setMinWidth(Region.USE_PREF_SIZE);
+        HBox bar = new HBox(10, caption, path, kind, grow, breakFence, open, reset);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        bar.setId("lab-target-bar");
+        return bar;
+    }
+
+    /** "lab sandbox" (good), "not a sandbox" (warning) or "nothing attached". */
+    private Label createKindBadge() {
+        Label kind = Ui.badge("", Tone.QUIET);
+        kind.setId("lab-target-kind");
+        Runnable rekind = () -> {
+            if (vm.targetProperty().get() == null) {
+                Ui.retone(kind, "nothing attached", Tone.QUIET);
+            } else if (vm.targetIsSandboxProperty().get()) {
+                Ui.retone(kind, "lab sandbox", Tone.GOOD);
+            } else {
+                Ui.retone(kind, "not a sandbox", Tone.WARN);
+            }
+        };
+        vm.targetProperty().addListener((obs, o, n) -> rekind.run());
+        vm.targetIsSandboxProperty().addListener((obs, o, n) -> rekind.run());
+        rekind.run();
+        return kind;
+    }
+}

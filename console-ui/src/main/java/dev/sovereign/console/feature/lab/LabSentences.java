@@ -1,0 +1,226 @@
+package dev.sovereign.console.feature.lab;
+
+import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.lab.Check;
+import dev.sovereign.engine.lab.LabStep;
+import dev.sovereign.engine.lab.LabVerdict;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Every sentence the Lab page says, in one place: the verdict and its checks, the narrative's steps,
+ * what the ledger says of each worker, and what each lab action did. Pure functions of their
+ * arguments (no JavaFX at all), so the wording is tested without a toolkit and a change of phrasing
+ * happens here, not in the view or the view model. Thread-safe (stateless).
+ */
+public final class LabSentences {
+    /** Every lab action needs a database. */
+    public static final String NO_DATABASE = "Attach a database first, or open the lab sandbox.";
+    /** The live panel before the first refused write. */
+    public static final String NO_REJECTION_YET = "No write has been refused on this database yet.";
+    /** Reset on a database that is not a sandbox. */
+    public static final String RESET_NEEDS_A_SANDBOX = "Reset works on the lab sandbox only; this database is not one.";
+
+    private LabSentences() {
+    }
+
+    // ---- the verdict and its checks ----
+
+    /** The verdict's headline as a sentence: capitalised, with a full stop. */
+    public static String headline(LabVerdict v) {
+        return capitalise(v.headline()) + ".";
+    }
+
+    /** {@code gc-pause: held. The fence held: ….} — the message when a run ends with a verdict. */
+    public static String runEnded(String scenario, LabVerdict v) {
+        return scenario + ": " + v.verdict().code() + ". " + headline(v);
+    }
+
+    /** What the checks were read from: the database, the actor, and whether the fence was off. */
+    public static String checksTitle(LabVerdict v) {
+        return "What the checker read from the journal and the ledger of " + v.database().getFileName()
+                + " (actor " + v.actor() + ")"
+                + (v.faultInjected() ? ", with the terminal fence switched OFF in its workers" : "");
+    }
+
+    /** {@code ok} or {@code failed}. */
+    public static String checkMark(Check c) {
+        return c.passed() ? "ok" : "failed";
+    }
+
+    /** {@code safety} or {@code setup}. */
+    public static String checkKind(Check c) {
+        return c.kind().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** A narrative step's title; a step the run never reached says so. */
+    public static String stepTitle(LabStep s) {
+        return s.title() + (s.status() == LabStep.Status.SKIPPED ? "  (not reached)" : "");
+    }
+
+    // ---- a scenario run ----
+
+    public static String runStarted(String scenario, boolean fenceOff) {
+        return "Running " + scenario + (fenceOff ? " with the terminal fence switched OFF" : "")
+                + ": watch Leases (Ctrl+1), Timeline (Ctrl+2) and Rejections (Ctrl+3) as it goes.";
+    }
+
+    public static String runStopped(String scenario) {
+        return scenario + " was stopped; every process it started has been stopped too.";
+    }
+
+    public static String runFailed(String scenario, Throwable e) {
+        return scenario + " could not run: " + oneLine(e);
+    }
+
+    // ---- workers: their state in the ledger's words ----
+
+    /** What the ledger says of one worker, and whether that means it hosts its actor. */
+    public record WorkerLedger(String text, boolean hosts) {
+    }
+
+    /**
+     * What the ledger says of a living worker: it hosts its actor (with which token), or it waits and
+     * for whom.
+     *
+     * @param identity the worker's fencing identity, or null before it printed its {@code started} line
+     * @param row      its actor's lease in the latest snapshot, or null when there is none (yet)
+     */
+    public static WorkerLedger workerLedger(String actor, String identity, LeaseRow row) {
+        if (identity == null || row == null) {
+            return new WorkerLedger(identity == null ? "starting\u2026" : "", false);
+        }
+        if (!row.isFree() && row.holder().identity().equals(identity)) {
+            return new WorkerLedger("hosts " + actor + " \u00b7 token " + row.token(), true);
+        }
+        if (row.isFree()) {
+            return new WorkerLedger("waits: " + actor + " is free", false);
+        }
+        return new WorkerLedger("waits: " + row.holder().name() + " holds token " + row.token(), false);
+    }
+
+    /** How a worker process ended, from its exit code: 137 (or 9) is a SIGKILL. */
+    public static String endedHow(int exitCode) {
+        return exitCode == 137 || exitCode == 9 ? "killed (SIGKILL)" : exitCode == 0 ? "exited 0" : "exit " + exitCode;
+    }
+
+    /** The pause button's word for a worker in {@code state}. */
+    public static String pauseButton(LabWorkerItem.State state) {
+        return state == LabWorkerItem.State.PAUSED ? "Resume" : "Pause";
+    }
+
+    /**
+     * The watched actor's lease right now: who hosts it, token, time left; empty when there is no actor.
+     *
+     * @param row its lease in the latest snapshot, or null when the database has no such actor yet
+     */
+    public static String liveLease(String actor, LeaseRow row, long now) {
+        if (actor.isEmpty()) {
+            return "";
+        }
+        if (row == null) {
+            return actor + ": no such actor yet";
+        }
+        if (row.isFree()) {
+            return actor + ": free, nobody hosts it";
+        }
+        long left = row.remainingAt(now);
+        return actor + ": hosted by " + row.holder().name() + " \u00b7 token " + row.token() + " \u00b7 "
+                + (left <= 0 ? "EXPIRED, free to take over" : "expires in " + Formats.duration(left));
+    }
+
+    // ---- what an action on a worker did ----
+
+    public static String workerStarted(String label, long pid, String actor, Duration ttl, Duration offset,
+                                       boolean fenceOff) {
+        return "Started " + label + " (pid " + pid + ") for " + actor + ", TTL " + ttl.toSeconds() + " s"
+                + (offset.isZero() ? "" : ", clock " + LabWorkerItem.offsetText(offset))
+                + (fenceOff ? ", with the terminal fence switched OFF" : "") + ".";
+    }
+
+    public static String jobGiven(String actor, Duration length, String jobId) {
+        return "Gave " + actor + " a " + length.toSeconds() + " s job (" + jobId + "): the worker hosting " + actor
+                + " runs it now. Pause that worker while it runs to see its late write refused.";
+    }
+
+    /** A worker frozen: by SIGSTOP where the OS has it, else cooperatively. */
+    public static String paused(String label, boolean stopSignals) {
+        return "Paused " + label + (stopSignals ? " with SIGSTOP" : " (cooperatively)")
+                + ": no heartbeat, no writes. Its lease expires within its TTL and another worker may take over.";
+    }
+
+    public static String resumed(String label, boolean stopSignals) {
+        return "Resumed " + label + (stopSignals ? " with SIGCONT" : "") + ": whatever it still"
+                + " believes it holds is checked by the ledger at its next write.";
+    }
+
+    public static String killed(String label) {
+        return "Killed " + label
+                + " with SIGKILL: it released nothing. Its lease and attempt expire; the supervisor recovers its job.";
+    }
+
+    public static String stopped(String label) {
+        return "Stopped " + label + ": it released its lease and exited.";
+    }
+
+    public static String skewed(String label, Duration offset) {
+        return label + "'s clock now reads " + (offset.isZero() ? "the true time"
+                : LabWorkerItem.offsetText(offset) + (offset.isNegative() ? " behind" : " ahead"))
+                + ". A fast clock may take a lease over early; it can never commit for the old holder.";
+    }
+
+    /** Empty where SIGSTOP exists; else what a pause does instead. */
+    public static String platformNote(boolean stopSignals) {
+        return stopSignals ? "" : "This system has no SIGSTOP (or the lab was told not to use it), so Pause is"
+                + " cooperative: the worker stops working and heartbeating until resumed, so its lease still expires"
+                + " and another worker can take over, but a step already in progress (a job's last write) still"
+                + " finishes. On Linux and macOS the pause is a real SIGSTOP, like a long GC pause.";
+    }
+
+    // ---- the form's choices ----
+
+    /** {@code TTL 2 s}. */
+    public static String ttlChoice(Duration d) {
+        return d == null ? "" : "TTL " + d.toSeconds() + " s";
+    }
+
+    /** {@code true clock}, {@code clock +5 s}. */
+    public static String clockChoice(Duration d) {
+        return d == null ? "" : d.isZero() ? "true clock" : "clock " + LabWorkerItem.offsetText(d);
+    }
+
+    /** A skew menu item: {@code true clock}, {@code +5 s (ahead)}, {@code −5 s (behind)}. */
+    public static String skewChoice(Duration d) {
+        return d.isZero() ? "true clock" : LabWorkerItem.offsetText(d) + (d.isNegative() ? " (behind)" : " (ahead)");
+    }
+
+    // ---- the sandbox ----
+
+    public static String sandboxOpened(Path sandbox) {
+        return "Attached the lab sandbox " + sandbox.getFileName() + ". Start workers, or run a scenario.";
+    }
+
+    public static String sandboxReset(Path fresh) {
+        return "A fresh sandbox " + fresh.getFileName() + " is attached; the old one and its workers are gone.";
+    }
+
+    // ---- plumbing ----
+
+    /** {@code Starting worker A failed: <first line of the problem>}. */
+    public static String failed(String what, Throwable e) {
+        return what + " failed: " + oneLine(e);
+    }
+
+    /** The first line of a problem's message, or its type when it has none. */
+    public static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    static String capitalise(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+}

@@ -1,0 +1,166 @@
+package dev.sovereign.console.feature.lab;
+
+import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.Ui;
+import dev.sovereign.console.fx.Ui.Tone;
+import java.time.Duration;
+import java.util.function.Function;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+
+/**
+ * The Lab page's "Worker processes" section: the form that starts a worker (actor, TTL, clock) and
+ * gives its actor a job, and the table of workers with what the OS and the ledger say of each and
+ * their controls ({@link LabWorkerControlsCell}). Thin: binds to {@link LabViewModel}.
+ */
+final class LabWorkersSection {
+    private final LabViewModel vm;
+
+    LabWorkersSection(LabViewModel vm) {
+        this.vm = vm;
+    }
+
+    Node create() {
+        Node form = createForm();
+        TableView<LabWorkerItem> table = createTable();
+        VBox.setVgrow(table, Priority.ALWAYS);
+        VBox section = new VBox(8, LabView.sectionTitle("Worker processes"), form, table);
+        section.setPadding(new Insets(0, 0, 8, 0));
+        section.setId("lab-workers-section");
+        return section;
+    }
+
+    private Node createForm() {
+        TextField actor = new TextField();
+        actor.setId("lab-actor");
+        actor.setPrefColumnCount(10);
+        actor.textProperty().bindBidirectional(vm.actorProperty());
+        ChoiceBox<Duration> ttl = new ChoiceBox<>();
+        ttl.setId("lab-ttl");
+        ttl.getItems().setAll(LabViewModel.TTL_CHOICES);
+        ttl.setConverter(choices(LabSentences::ttlChoice));
+        ttl.valueProperty().bindBidirectional(vm.ttlProperty());
+        ChoiceBox<Duration> clock = new ChoiceBox<>();
+        clock.setId("lab-clock");
+        clock.getItems().setAll(Duration.ZERO, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(-5));
+        clock.setConverter(choices(LabSentences::clockChoice));
+        clock.valueProperty().bindBidirectional(vm.clockOffsetProperty());
+        Button start = new Button("Start worker");
+        start.setId("lab-start-worker");
+        start.getStyleClass().add(Styles.ACCENT);
+        start.setOnAction(e -> vm.startWorker());
+        start.disableProperty().bind(vm.targetProperty().isNull());
+        Button job = new Button("Give it a " + LabViewModel.JOB_LENGTH.toSeconds() + " s job");
+        job.setId("lab-give-job");
+        job.setTooltip(new Tooltip("Assigns a scripted job to the actor: the worker hosting it runs it. Pause that"
+                + " worker mid-job to see its late write refused."));
+        job.setOnAction(e -> vm.giveJob());
+        job.disableProperty().bind(vm.targetProperty().isNull());
+        Button clear = new Button("Clear ended");
+        clear.setId("lab-clear-ended");
+        clear.getStyleClass().add(Styles.FLAT);
+        clear.setOnAction(e -> vm.clearEnded());
+        HBox form = new HBox(8, new Label("Actor"), actor, ttl, clock, start, job, clear);
+        form.setAlignment(Pos.CENTER_LEFT);
+        return form;
+    }
+
+    private TableView<LabWorkerItem> createTable() {
+        TableView<LabWorkerItem> table = Ui.table("lab-workers", "No worker processes yet. Start one (or two, for the"
+                + " same actor) and watch them contend for its lease.");
+        table.setItems(vm.workers());
+        TableColumn<LabWorkerItem, String> name = Ui.column("Worker", 170, w -> w.label()
+                + (w.isFaultInjected() ? "  (fence off)" : ""));
+        name.setMinWidth(170);
+        name.getStyleClass().add("text-bold");
+        table.getColumns().add(name);
+        table.getColumns().add(Ui.column("PID", 64, w -> Long.toString(w.pid())));
+        table.getColumns().add(stateColumn());
+        TableColumn<LabWorkerItem, String> says = Ui.liveColumn("Ledger says", 250, LabWorkerItem::ledgerProperty);
+        says.setMinWidth(200);
+        table.getColumns().add(says);
+        TableColumn<LabWorkerItem, String> clockColumn = Ui.liveColumn("Clock", 92, w -> Bindings.createStringBinding(
+                () -> LabWorkerItem.offsetText(w.clockOffsetProperty().get()), w.clockOffsetProperty()));
+        clockColumn.setMinWidth(92);
+        table.getColumns().add(clockColumn);
+        table.getColumns().add(actionsColumn());
+        TableColumn<LabWorkerItem, String> line = Ui.liveColumn("Last line it printed", 360,
+                LabWorkerItem::lastLineProperty);
+        line.getStyleClass().add("mono");
+        table.getColumns().add(line);
+        return table;
+    }
+
+    private static TableColumn<LabWorkerItem, LabWorkerItem.State> stateColumn() {
+        TableColumn<LabWorkerItem, LabWorkerItem.State> c = new TableColumn<>("Process");
+        c.setPrefWidth(96);
+        c.setMinWidth(96);
+        c.setCellValueFactory(f -> f.getValue().stateProperty());
+        c.setCellFactory(col -> new TableCell<>() {
+            private final Label badge = Ui.badge("", Tone.QUIET);
+
+            @Override
+            protected void updateItem(LabWorkerItem.State s, boolean empty) {
+                super.updateItem(s, empty);
+                if (empty || s == null) {
+                    setGraphic(null);
+                    return;
+                }
+                Ui.retone(badge, s.text(), switch (s) {
+                    case STARTING -> Tone.INFO;
+                    case RUNNING -> Tone.GOOD;
+                    case PAUSED -> Tone.WARN;
+                    case ENDED -> Tone.QUIET;
+                });
+                LabWorkerItem item = getTableRow() == null ? null : getTableRow().getItem();
+                badge.setId(item == null ? null : "lab-state-" + idOf(item));
+                setGraphic(badge);
+            }
+        });
+        return c;
+    }
+
+    private TableColumn<LabWorkerItem, LabWorkerItem> actionsColumn() {
+        TableColumn<LabWorkerItem, LabWorkerItem> c = new TableColumn<>("Controls");
+        c.setPrefWidth(262);
+        c.setMinWidth(262);
+        c.setCellValueFactory(f -> new SimpleObjectProperty<>(f.getValue()));
+        c.setCellFactory(col -> new LabWorkerControlsCell(vm));
+        return c;
+    }
+
+    /** "worker-A": how ids name a worker's row. */
+    static String idOf(LabWorkerItem item) {
+        return item.label().replaceAll("[^A-Za-z0-9]+", "-").replaceAll("-+$", "");
+    }
+
+    /** Shows a choice in words; the choice boxes are not editable. */
+    private static StringConverter<Duration> choices(Function<Duration, String> words) {
+        return new StringConverter<>() {
+            @Override
+            public String toString(Duration d) {
+                return words.apply(d);
+            }
+
+            @Override
+            public Duration fromString(String s) {
+                throw new UnsupportedOperationException("choices only");
+            }
+        };
+    }
+}
