@@ -216,4 +216,46 @@ class Issue13LedgerAttackTest {
                 .as("an engine must refuse a ledger whose guard lost its body")
                 .isInstanceOf(StorageException.class);
     }
+
+    /**
+     * Same hole by renaming instead of dropping: the guarded table is renamed away (its triggers follow it,
+     * so every guard NAME is still in sqlite_master) and an unguarded copy takes its name. The open check
+     * passes, and the engine reads (and would write) the unguarded copy: here a completed receipt rewritten.
+     */
+    @Test
+    void aGuardedTableRenamedAwayAndReplacedByAnUnguardedCopyIsNoticed() throws Exception {
+        a.close();
+        b.close();
+        sql(false, "PRAGMA legacy_alter_table = ON", "BEGIN IMMEDIATE",
+                "ALTER TABLE receipts RENAME TO receipts_guarded",
+                "CREATE TABLE receipts AS SELECT * FROM receipts_guarded", "COMMIT");
+        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false)
+                .build()).close())
+                .as("an engine must refuse a ledger whose guarded table has no guards")
+                .isInstanceOf(StorageException.class);
+    }
+
+    // ---- A4: one UPDATE of sqlite_sequence bricks every journalled write ---------------------------------
+
+    /**
+     * sqlite_sequence cannot carry triggers. Setting fence_events' sequence to the maximum makes every
+     * later journal append fail SQLITE_FULL, reported as "database or disk is full" (storage error io):
+     * every acquire, run, claim is refused with a misleading cause. Expected: the open names the real
+     * problem (a corrupt ledger), or the engine keeps working.
+     */
+    @Test
+    void aJournalSequenceWoundToTheMaximumIsReportedForWhatItIs() throws Exception {
+        a.leases().acquire("operator", Duration.ofSeconds(5));
+        a.close();
+        b.close();
+        sql(false, "UPDATE sqlite_sequence SET seq = 9223372036854775807 WHERE name = 'fence_events'");
+        try (Engine e = Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false).build())) {
+            e.actors().add("other");
+            assertThatThrownBy(() -> e.leases().acquire("other", Duration.ofSeconds(5)))
+                    .isInstanceOfSatisfying(StorageException.class,
+                            x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.CORRUPT));
+        } catch (StorageException refusedAtOpen) {
+            assertThat(refusedAtOpen.problem()).isEqualTo(StorageException.Problem.CORRUPT);
+        }
+    }
 }
