@@ -44,6 +44,7 @@ final class StatusCommand extends EngineCommand {
             ObjectNode o = JsonShapes.object();
             o.put("database", s.database().toString());
             o.put("schema_version", s.schemaVersion());
+            o.put("lab_sandbox", engine.isLabSandbox());
             o.put("now", now);
             o.put("last_token", s.lastToken());
             o.put("last_seq", s.lastSeq());
@@ -65,7 +66,9 @@ final class StatusCommand extends EngineCommand {
         }
 
         List<String[]> f = new ArrayList<>();
-        f.add(new String[] {"database", s.database() + " (schema version " + s.schemaVersion() + ")"});
+        f.add(new String[] {"database", s.database() + " (schema version " + s.schemaVersion()
+                + (engine.isLabSandbox() ? "; a lab sandbox: its terminal fence can be switched off for teaching" : "")
+                + ")"});
         f.add(new String[] {"last token", Long.toString(s.lastToken())});
         f.add(new String[] {"journal", count(s.events(), "event") + ", " + count(s.rejections(), "rejection")
                 + ", last seq " + s.lastSeq()});

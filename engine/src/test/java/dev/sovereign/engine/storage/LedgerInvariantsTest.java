@@ -126,7 +126,11 @@ class LedgerInvariantsTest {
             highest = Math.max(highest, first.leases().acquire(actor, Duration.ofSeconds(5)).token());
         }
         first.close();
-        sql("DELETE FROM actor_leases");
+        // every lease row deleted from outside, each write stating its token as the schema asks (V0003)
+        sql("BEGIN IMMEDIATE", "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+                "UPDATE actor_leases SET change_seq = (SELECT last_change FROM lease_change_counter),"
+                        + " presented_token = token, presented_change = (SELECT last_change FROM lease_change_counter)",
+                "DELETE FROM actor_leases", "COMMIT");
 
         Engine reopened = temp.open(clock);
         Lease fresh = reopened.leases().acquire("a", Duration.ofSeconds(5));

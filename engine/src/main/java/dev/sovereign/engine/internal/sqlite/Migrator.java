@@ -11,9 +11,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,6 +34,10 @@ final class Migrator {
     private static final int LEDGER_MARK_VERSION = 3;
 
     private static final Pattern TRIGGER_NAME = Pattern.compile("(?i)CREATE\\s+TRIGGER\\s+(\\w+)");
+    private static final Pattern TRIGGER_TABLE = Pattern.compile(
+            "(?i)\\b(?:BEFORE|AFTER|INSTEAD\\s+OF)\\s+(?:INSERT|UPDATE|DELETE)(?:\\s+OF\\s+[\\w, ]+?)?\\s+ON\\s+(\\w+)");
+    /** A key sequence beyond this was wound forward by hand: the journal could not take another row. */
+    private static final long SEQUENCE_LIMIT = 1L << 62;
 
     /** The schema version this code writes and understands. */
     static final int LATEST = MIGRATIONS.size();
@@ -158,41 +162,72 @@ final class Migrator {
     }
 
     /**
-     * Fails closed on a ledger whose guard triggers were dropped by hand (SPEC 14): every trigger the
-     * migrations create must still be there, or the database no longer enforces the fence and the
-     * engine refuses to write to it.
+     * Fails closed on a ledger whose guards were changed by hand (SPEC 14): every trigger the migrations
+     * created must still be there, on its table, with its text — dropped, replaced by a look-alike, or
+     * following a renamed table, the database no longer enforces the fence — and the journal's sequence
+     * must not have been wound to its end. The engine refuses to write to such a ledger.
      */
     private void requireGuards(Connection c) throws SQLException {
-        List<String> missing = missingGuards(c);
-        if (!missing.isEmpty()) {
-            throw new StorageException(Problem.CORRUPT, db.file(), "The database " + db.file() + " has lost "
-                    + missing.size() + " of its guard triggers (" + String.join(", ", missing.subList(0,
-                    Math.min(3, missing.size()))) + (missing.size() > 3 ? ", ..." : "") + "): its schema was changed"
-                    + " by hand, so it no longer enforces the fence; refusing to write to it (see docs/schema.md,"
-                    + " 'Guards').", null);
+        List<String> problems = guardProblems(c);
+        if (!problems.isEmpty()) {
+            throw new StorageException(Problem.CORRUPT, db.file(), "The database " + db.file() + " was changed"
+                    + " by hand (" + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
+                    + (problems.size() > 3 ? "; ..." : "") + "), so it no longer enforces the fence; refusing to"
+                    + " write to it (see docs/schema.md, 'Guards').", null);
         }
+    }
+
+    /** What is wrong with the guards the applied migrations created, in words; empty when nothing is. */
+    static List<String> guardProblems(Connection c) throws SQLException {
+        int version = pragma(c, "user_version");
+        Map<String, String[]> present = new HashMap<>();
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")) {
+            while (rs.next()) {
+                present.put(rs.getString(1), new String[] {rs.getString(2), rs.getString(3)});
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (int v = 1; v <= Math.min(version, LATEST); v++) {
+            for (String statement : statements(load(MIGRATIONS.get(v - 1)))) {
+                Matcher name = TRIGGER_NAME.matcher(statement);
+                if (!name.lookingAt()) {
+                    continue;
+                }
+                String trigger = name.group(1);
+                String[] found = present.get(trigger);
+                Matcher on = TRIGGER_TABLE.matcher(statement);
+                String table = on.find() ? on.group(1) : null;
+                if (found == null) {
+                    problems.add("guard " + trigger + " is missing");
+                } else if (!found[0].equals(table)) {
+                    problems.add("guard " + trigger + " now guards " + found[0] + " instead of " + table);
+                } else if (!normalized(found[1]).equals(normalized(statement))) {
+                    problems.add("guard " + trigger + " was replaced by different code");
+                }
+            }
+        }
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT name, seq FROM sqlite_sequence WHERE seq > " + SEQUENCE_LIMIT)) {
+            while (rs.next()) {
+                problems.add("the key sequence of " + rs.getString(1) + " was wound to " + rs.getLong(2));
+            }
+        }
+        return problems;
+    }
+
+    private static String normalized(String sql) {
+        String s = sql.strip();
+        if (s.endsWith(";")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return s.replaceAll("\\s+", " ").strip();
     }
 
     /** The guard triggers the applied migrations created that the file no longer has, in order. */
     static List<String> missingGuards(Connection c) throws SQLException {
-        int version = pragma(c, "user_version");
-        Set<String> present = new HashSet<>();
-        try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'trigger'")) {
-            while (rs.next()) {
-                present.add(rs.getString(1));
-            }
-        }
-        List<String> missing = new ArrayList<>();
-        for (int v = 1; v <= Math.min(version, LATEST); v++) {
-            Matcher m = TRIGGER_NAME.matcher(String.join("\n", statements(load(MIGRATIONS.get(v - 1)))));
-            while (m.find()) {
-                if (!present.contains(m.group(1))) {
-                    missing.add(m.group(1));
-                }
-            }
-        }
-        return missing;
+        return guardProblems(c).stream().filter(p -> p.endsWith(" is missing"))
+                .map(p -> p.substring("guard ".length(), p.length() - " is missing".length())).toList();
     }
 
     private static String load(String name) {

@@ -81,8 +81,17 @@ public final class SqliteLeases implements ActorLeases {
             if (before.isPresent()) {
                 requireSane(tx, before.get()); // a corrupt row is evidence: never delete it
             }
-            int n = tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ? AND token = ?",
-                    actor, me, token);
+            int n = 0;
+            if (before.isPresent() && before.get().token() == token && before.get().process().equals(me)) {
+                // The release states its token in the row first (the schema refuses a bare DELETE,
+                // V0003), then deletes it; both statements carry the same fence in their WHERE.
+                long change = tx.nextLeaseChange();
+                int stated = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?"
+                        + " WHERE actor_id = ? AND process_identity = ? AND token = ?",
+                        change, token, change, actor, me, token);
+                n = stated == 1 ? tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ?"
+                        + " AND token = ?", actor, me, token) : 0;
+            }
             if (n == 1) {
                 tx.journal(EventKind.LEASE_RELEASED, "actor", actor, actor, token, null);
                 return new ReleaseOutcome(true, null);

@@ -79,6 +79,13 @@ BEGIN SELECT RAISE(ABORT, 'fence: an actor has one lease row; a takeover updates
 CREATE TRIGGER actor_leases_granted_with_a_fresh_token BEFORE INSERT ON actor_leases
 WHEN NEW.token IS NOT (SELECT last_token FROM token_counter WHERE id = 1)
 BEGIN SELECT RAISE(ABORT, 'fence: a lease is granted with the token minted for it in the same transaction'); END;
+-- A release states its token too: the same transaction first writes the row presenting the token
+-- (presented_change = the counter's current value), then deletes it. A bare DELETE — a buggy client,
+-- or a hand-typed "take over" by DELETE + INSERT — is refused.
+CREATE TRIGGER actor_leases_released_only_with_the_current_token BEFORE DELETE ON actor_leases
+WHEN OLD.presented_token IS NOT OLD.token
+    OR OLD.presented_change IS NOT (SELECT last_change FROM lease_change_counter WHERE id = 1)
+BEGIN SELECT RAISE(ABORT, 'fence: a lease is released only by the transaction that presents its current token'); END;
 CREATE TRIGGER actor_leases_keep_their_actor BEFORE UPDATE ON actor_leases
 WHEN NEW.actor_id IS NOT OLD.actor_id
 BEGIN SELECT RAISE(ABORT, 'fence: a lease row never changes its actor'); END;
@@ -119,7 +126,7 @@ BEGIN SELECT RAISE(ABORT, 'fence: attempts are never deleted'); END;
 -- (ended_via): 'attempt' — its own current attempt, whose bound lease token is still the actor's
 -- current lease held by the attempt's process; 'recovery' — the supervisor, for an attempt that has
 -- expired at the write's own time and is still current (or whose fence an operator stole, with no
--- live attempt left). Only on a lab sandbox (ledger_mark) is the terminal fence left to the client,
+-- live attempt left), and only to FAILED: a recovery never guesses success (SPEC 10). Only on a lab sandbox (ledger_mark) is the terminal fence left to the client,
 -- so the lab can show what its absence costs.
 ALTER TABLE assignments ADD COLUMN ended_by_attempt TEXT REFERENCES execution_attempts (id);
 ALTER TABLE assignments ADD COLUMN ended_via TEXT CHECK (ended_via IS NULL OR ended_via IN ('attempt', 'recovery'));
@@ -146,13 +153,16 @@ WHEN OLD.state IN ('COMPLETED', 'BLOCKED', 'FAILED') AND (NEW.current_attempt IS
     OR NEW.ended_by_attempt IS NOT OLD.ended_by_attempt OR NEW.ended_via IS NOT OLD.ended_via
     OR (OLD.acknowledged_at IS NOT NULL AND NEW.acknowledged_at IS NOT OLD.acknowledged_at))
 BEGIN SELECT RAISE(ABORT, 'fence: an ended assignment is final; only an acknowledgement can be added'); END;
--- A stolen fence (RUNNING with no pointer) is never pointed again: only the supervisor ends it.
+-- A stolen fence (RUNNING with no pointer) is never pointed again: only the supervisor ends it. A live
+-- attempt is never pushed aside: the engine supersedes an expired one (state SUPERSEDED) first.
 CREATE TRIGGER assignments_point_only_at_a_fresh_attempt BEFORE UPDATE ON assignments
 WHEN NEW.current_attempt IS NOT NULL AND NEW.current_attempt IS NOT OLD.current_attempt
     AND ((OLD.state = 'RUNNING' AND OLD.current_attempt IS NULL)
+         OR EXISTS (SELECT 1 FROM execution_attempts live WHERE live.id = OLD.current_attempt
+                    AND live.state = 'ACTIVE')
          OR NOT EXISTS (SELECT 1 FROM execution_attempts t WHERE t.id = NEW.current_attempt AND t.assignment_id = OLD.id
                         AND t.state = 'ACTIVE' AND t.token = (SELECT last_token FROM token_counter WHERE id = 1)))
-BEGIN SELECT RAISE(ABORT, 'fence: current_attempt can only point at the ACTIVE attempt of this assignment just started with a freshly minted token, and never again once an operator stole the fence'); END;
+BEGIN SELECT RAISE(ABORT, 'fence: current_attempt can only point at the ACTIVE attempt of this assignment just started with a freshly minted token, after the previous one ended, and never again once an operator stole the fence'); END;
 CREATE TRIGGER assignments_end_only_through_their_fence BEFORE UPDATE ON assignments
 WHEN OLD.state = 'RUNNING' AND NEW.state IN ('COMPLETED', 'BLOCKED', 'FAILED')
     AND COALESCE((SELECT lab_sandbox FROM ledger_mark WHERE id = 1), 0) = 0
@@ -162,7 +172,7 @@ WHEN OLD.state = 'RUNNING' AND NEW.state IN ('COMPLETED', 'BLOCKED', 'FAILED')
             AND ((NEW.ended_via = 'attempt' AND t.id IS OLD.current_attempt
                   AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = t.actor_id AND l.token = t.lease_token
                               AND l.process_identity = t.process_identity))
-              OR (NEW.ended_via = 'recovery' AND t.expires_at <= NEW.updated_at
+              OR (NEW.ended_via = 'recovery' AND NEW.state = 'FAILED' AND t.expires_at <= NEW.updated_at
                   AND (t.id IS OLD.current_attempt
                        OR (OLD.current_attempt IS NULL AND NOT EXISTS (SELECT 1 FROM execution_attempts live
                            WHERE live.assignment_id = OLD.id AND live.state = 'ACTIVE'
@@ -179,6 +189,11 @@ WHEN NOT EXISTS (SELECT 1 FROM assignments a JOIN execution_attempts t ON t.id =
                  WHERE a.id = NEW.assignment_id AND a.state IN ('COMPLETED', 'BLOCKED', 'FAILED')
                  AND a.ended_by_attempt IS NEW.attempt_id AND t.token IS NEW.attempt_token)
 BEGIN SELECT RAISE(ABORT, 'fence: a receipt names the attempt whose fenced terminal write ended its assignment, with that attempt''s token'); END;
+-- A recovery's receipt says what a recovery knows: failed, worker_lost, outcome unknown.
+CREATE TRIGGER receipts_of_a_recovery_never_guess_success BEFORE INSERT ON receipts
+WHEN (SELECT ended_via FROM assignments WHERE id = NEW.assignment_id) IS 'recovery'
+    AND (NEW.status IS NOT 'failed' OR NEW.failure_category IS NOT 'worker_lost' OR NEW.outcome_known IS NOT 0)
+BEGIN SELECT RAISE(ABORT, 'fence: a recovery''s receipt is failed, worker_lost, outcome unknown: a recovery never guesses success'); END;
 
 -- ---- messages --------------------------------------------------------------------------------------
 -- A finish (complete, dead-letter, re-queue by dead-letter) states the claim token it presents in
