@@ -278,10 +278,11 @@ class CliCommandsTest {
         assertThat(human.out()).containsPattern("processes +0 live, 2 stale, \\d+ stopped");
 
         JsonNode json = cli.ok("status", "--json").onlyJson();
-        assertThat(fieldNames(json)).containsExactly("database", "schema_version", "now", "last_token", "last_seq",
+        assertThat(fieldNames(json)).containsExactly("database", "schema_version", "lab_sandbox", "now", "last_token", "last_seq",
                 "events", "rejections", "actors", "processes", "leases", "active_attempts", "assignments",
                 "messages");
         assertThat(json.get("last_token").asLong()).isEqualTo(1);
+        assertThat(json.get("lab_sandbox").asBoolean()).isFalse();
         assertThat(json.get("rejections").asLong()).isEqualTo(1);
         assertThat(fieldNames(json.get("processes"))).containsExactly("live", "stale", "stopped");
         assertThat(json.get("processes").get("stale").asLong()).isEqualTo(2);
