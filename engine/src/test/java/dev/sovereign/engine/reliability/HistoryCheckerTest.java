@@ -208,6 +208,24 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void aRefusalThatReportedItsMissingRejectionRowIsNotAViolationButASilentOneIs() {
+        journal.removeIf(r -> r.kind().equals("REJECTED") && P1.equals(r.process()));
+        int renew = -1;
+        for (int i = 0; i < ops.size(); i++) {
+            if (ops.get(i).op().equals("renew")) {
+                renew = i;
+            }
+        }
+        HistoryOp silent = ops.get(renew);
+        Map<String, Object> reported = new LinkedHashMap<>(silent.detail());
+        reported.put("journal_missing", true);
+        ops.set(renew, new HistoryOp(silent.worker(), silent.process(), silent.id(), silent.op(), silent.args(),
+                silent.invokedUs(), silent.outcome(), reported, silent.completedUs()));
+
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
     void aTokenThatWentBackwardsInTheJournalIsCaught() {
         // P2's grant carries token 1 again instead of a fresh 4
         int grant = indexOf("LEASE_ACQUIRED", "a", P2);

@@ -81,11 +81,20 @@ public final class HistoryWriter implements AutoCloseable {
 
     public void fail(long id, Refusal r) {
         fail(id, r.category().code(), r.resourceType(), r.resourceId(), r.presentedToken(), r.currentToken(),
-                r.getMessage());
+                r.getMessage(), r.warnings().stream().anyMatch(w -> w.contains("REJECTED journal row")));
     }
 
     public void fail(long id, String category, String resourceType, String resourceId, Long presented, Long current,
                      String message) {
+        fail(id, category, resourceType, resourceId, presented, current, message, false);
+    }
+
+    /**
+     * @param journalMissing the refusal said its REJECTED row could not be written (busy past the bound):
+     *     decision 0109 reports that to the caller instead of turning the refusal into a storage error
+     */
+    public void fail(long id, String category, String resourceType, String resourceId, Long presented, Long current,
+                     String message, boolean journalMissing) {
         Map<String, Object> line = line("fail");
         line.put("id", id);
         line.put("category", category);
@@ -94,6 +103,9 @@ public final class HistoryWriter implements AutoCloseable {
         line.put("presented", presented);
         line.put("current", current);
         line.put("message", message);
+        if (journalMissing) {
+            line.put("journal_missing", true);
+        }
         write(line);
     }
 

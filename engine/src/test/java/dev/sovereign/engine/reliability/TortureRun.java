@@ -460,6 +460,9 @@ public final class TortureRun {
         b.append("Output folders: ").append(outputs.folders().size()).append(" named by receipts, ")
                 .append(outputs.folders().stream().filter(OutputFolders.Folder::exists).count()).append(" on disk, ")
                 .append(outputs.markCount()).append(" attempt markers checked (each must be the receipt's own).\n\n");
+        long reportedMissing = ops.stream().filter(o -> "true".equals(o.result("journal_missing"))).count();
+        b.append("Refusals that told their caller their REJECTED row could not be written (the database stayed busy"
+                + " past the bound; decision 0109): ").append(reportedMissing).append(".\n\n");
         b.append("**Violations: ").append(result.violations().size()).append("**");
         if (!result.clean()) {
             Map<HistoryChecker.Rule, Long> byRule = result.violations().stream()
