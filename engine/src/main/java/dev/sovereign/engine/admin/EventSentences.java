@@ -82,6 +82,9 @@ public final class EventSentences {
                         + (current == null ? "" : " with token " + current)
                         + (grant == null ? "" : " started by " + who(grant.process()) + " at " + at(grant))
                         + " is still live.";
+            case "command_not_allowed":
+                return who + " refused to run the shell command of " + res + ": no --allow-command pattern of that"
+                        + " process matches it, so the assignment stays CREATED.";
             case "corrupt_lease_state":
                 return who + " found the lease of " + res + " corrupt" + (current == null ? "" : " (token " + current + ")")
                         + " and refused to use it; an operator must repair the ledger.";
