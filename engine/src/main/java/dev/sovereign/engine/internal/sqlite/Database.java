@@ -6,6 +6,9 @@ import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.StorageException.Problem;
 import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.internal.OwnerOnly;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -38,6 +41,8 @@ import org.sqlite.SQLiteException;
 public final class Database implements AutoCloseable {
     /** 'SOVR': marks a file as ours in {@code PRAGMA application_id}. */
     public static final int APPLICATION_ID = 0x534F5652;
+    /** Serialises creating a database file and opening connections in this JVM (see createOwnerOnly). */
+    private static final Object CREATING = new Object();
     static final int DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 50;
 
     private final Path file;
@@ -75,7 +80,11 @@ public final class Database implements AutoCloseable {
     public static Database open(EngineConfig config, boolean createIfMissing) {
         Path file = config.database();
         checkPath(file, createIfMissing);
-        Connection c = connect(file, (int) config.sqliteBusyTimeout().toMillis());
+        Connection c;
+        synchronized (CREATING) {
+            createOwnerOnly(file, createIfMissing);
+            c = connect(file, (int) config.sqliteBusyTimeout().toMillis());
+        }
         Database db = new Database(file, config, c);
         try {
             new Migrator(db).migrate();
@@ -85,6 +94,28 @@ public final class Database implements AutoCloseable {
             throw e;
         }
         return db;
+    }
+
+    /**
+     * A new database file is created here, empty and {@code 0600}, before SQLite opens it: SQLite would
+     * create it by the umask (often world-readable), and it gives the {@code -wal}, {@code -shm} and
+     * {@code -journal} files the mode of the database file (docs/decisions/0801). An existing file keeps its
+     * mode. Under {@link #CREATING}, with the connect, so that no other connection of this JVM can hold
+     * SQLite locks on the file while the descriptor of the create is closed (closing any descriptor of a
+     * file drops this process's POSIX locks on it).
+     */
+    private static void createOwnerOnly(Path file, boolean createIfMissing) {
+        if (!createIfMissing || Files.exists(file)) {
+            return;
+        }
+        try {
+            OwnerOnly.createFile(file);
+        } catch (FileAlreadyExistsException raced) {
+            // another process created it meanwhile: SQLite opens theirs
+        } catch (IOException e) {
+            throw new StorageException(Problem.MISSING_DIRECTORY, file, "Cannot create " + file + ": "
+                    + e.getMessage() + ".", e);
+        }
     }
 
     private static void checkPath(Path file, boolean createIfMissing) {

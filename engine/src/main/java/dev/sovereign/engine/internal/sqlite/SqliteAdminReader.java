@@ -10,6 +10,7 @@ import dev.sovereign.engine.admin.AttemptRow;
 import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.admin.JournalCsv;
+import dev.sovereign.engine.internal.OwnerOnly;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.MessageRow;
@@ -574,7 +575,7 @@ public final class SqliteAdminReader implements AdminReader {
         }
         Path part = null;
         try {
-            part = Files.createTempFile(dir, absolute.getFileName().toString(), ".part");
+            part = OwnerOnly.createTempFile(dir, absolute.getFileName().toString(), ".part"); // 0600 (decision 0801)
             long done = 0;
             try (BufferedWriter w = Files.newBufferedWriter(part, StandardCharsets.UTF_8)) {
                 w.write(JournalCsv.header());
