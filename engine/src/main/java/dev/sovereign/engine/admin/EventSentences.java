@@ -48,6 +48,10 @@ public final class EventSentences {
                 return who + " swept the expired claim of " + res + " back to NEW.";
             case "MESSAGE_DONE":
                 return who + " completed " + res + token + ".";
+            case "PROCESS_STARTED":
+                return "identity_claimed".equals(e.category()) && e.detail() != null
+                        ? "Identity claimed with --process: " + e.detail() + "."
+                        : who + " started" + detailSuffix(e.detail());
             default:
                 return who + ": " + e.kind().toLowerCase(Locale.ROOT).replace('_', ' ') + " on " + res + token
                         + detailSuffix(e.detail());

@@ -58,6 +58,10 @@ public final class Database implements AutoCloseable {
     private final boolean labSandboxRequested;
     private volatile boolean labSandbox;
     private volatile String processIdentity;
+    /** Who acts as a borrowed identity ({@code --process}): see {@link #setClaim}; null for an own identity. */
+    private volatile IdentityClaim claim;
+    /** Whether the claim's PROCESS_STARTED event is committed; guarded by {@link #lock}. */
+    private boolean claimJournalled;
     private volatile boolean closed;
 
     private Database(Path file, EngineConfig config, Connection connection) {
@@ -215,6 +219,22 @@ public final class Database implements AutoCloseable {
         return processIdentity;
     }
 
+    /**
+     * This engine acts as an identity another process registered ({@code --process}, decision 0802): from now
+     * on every fence event it writes names the claimant in its detail, and its first transaction that changes
+     * anything (not a REJECTED row) also journals one {@code PROCESS_STARTED} event, category
+     * {@code identity_claimed}, saying who claimed the identity. A call that only reads or is refused adds no
+     * such event.
+     */
+    public void setClaim(IdentityClaim claim) {
+        this.claim = claim;
+    }
+
+    /** The claim this engine acts under, or null. */
+    IdentityClaim claim() {
+        return claim;
+    }
+
     Connection connection() {
         return connection;
     }
@@ -231,6 +251,10 @@ public final class Database implements AutoCloseable {
      * have effects outside the transaction.
      */
     public <T> T write(Work<T> work) {
+        return write(work, true);
+    }
+
+    private <T> T write(Work<T> work, boolean mayJournalClaim) {
         Refusal refusal;
         lock.lock();
         try {
@@ -248,9 +272,11 @@ public final class Database implements AutoCloseable {
                     throw translate(file, e, "begin a transaction on");
                 }
                 try {
-                    Tx tx = new Tx(this, statements, clock.millis());
+                    Tx tx = new Tx(this, statements, clock.millis(),
+                            mayJournalClaim && !claimJournalled ? claim : null);
                     T result = work.run(tx);
                     exec("COMMIT");
+                    claimJournalled |= tx.claimWritten();
                     return result;
                 } catch (Refusal r) {
                     rollbackQuietly();
@@ -284,7 +310,7 @@ public final class Database implements AutoCloseable {
                     r.resourceId() == null ? "?" : r.resourceId(), r.actorId(), processIdentity,
                     null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
             return null;
-        });
+        }, false);
     }
 
     /**
