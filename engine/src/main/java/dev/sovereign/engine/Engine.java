@@ -78,7 +78,7 @@ public final class Engine implements AutoCloseable {
             // the database's own terminal guard would refuse the unfenced write anyway (SPEC 14).
             boolean ignoreTerminalFence = Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE);
             this.runs = new AssignmentRunner(new SqliteRuns(db, ignoreTerminalFence), leases, grants, providers,
-                    workspaces, config.defaultTtl());
+                    workspaces, config.defaultTtl(), config.allowedCommands());
             this.supervisor = new EngineSupervisor(new SqliteSupervisor(db), mailbox, workspaces, config.clock(), identity);
         } catch (RuntimeException e) {
             db.close();

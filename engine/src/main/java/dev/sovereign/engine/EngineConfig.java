@@ -1,5 +1,6 @@
 package dev.sovereign.engine;
 
+import dev.sovereign.engine.provider.CommandAllowList;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +32,7 @@ public final class EngineConfig {
     private final String processLabel;
     private final String actAs;
     private final boolean createAsLabSandbox;
+    private final CommandAllowList allowedCommands;
 
     private EngineConfig(Builder b) {
         this.database = b.database.toAbsolutePath().normalize();
@@ -49,6 +51,7 @@ public final class EngineConfig {
         this.processLabel = b.processLabel;
         this.actAs = b.actAs;
         this.createAsLabSandbox = b.createAsLabSandbox;
+        this.allowedCommands = b.allowedCommands;
     }
 
     /**
@@ -146,6 +149,16 @@ public final class EngineConfig {
         return createAsLabSandbox;
     }
 
+    /**
+     * The {@code command:} specs this engine's runs may execute; {@link CommandAllowList#none()} by
+     * default. A run of any other command is refused ({@code command_not_allowed}, journalled) before
+     * anything is written, and the assignment stays CREATED (docs/decisions/0800). Other provider kinds
+     * are not affected.
+     */
+    public CommandAllowList allowedCommands() {
+        return allowedCommands;
+    }
+
     public static boolean isValidProcessIdentity(String identity) {
         return identity != null && PROCESS_ID.matcher(identity).matches();
     }
@@ -167,6 +180,7 @@ public final class EngineConfig {
         private String processLabel;
         private String actAs;
         private boolean createAsLabSandbox;
+        private CommandAllowList allowedCommands = CommandAllowList.none();
 
         private Builder(Path database) {
             this.database = database;
@@ -244,6 +258,12 @@ public final class EngineConfig {
             return this;
         }
 
+        /** See {@link EngineConfig#allowedCommands()}; {@link CommandAllowList#none()} unless set. */
+        public Builder allowCommands(CommandAllowList allowed) {
+            this.allowedCommands = allowed;
+            return this;
+        }
+
         /**
          * Validates every value and freezes them.
          *
@@ -254,6 +274,7 @@ public final class EngineConfig {
             require(database != null, "database must not be null");
             require(clock != null, "clock must not be null");
             require(durability != null, "durability must not be null");
+            require(allowedCommands != null, "allowedCommands must not be null (use CommandAllowList.none())");
             requireMillis("busyBound", busyBound);
             require(sqliteBusyTimeout != null && !sqliteBusyTimeout.isNegative()
                             && sqliteBusyTimeout.compareTo(Duration.ofSeconds(10)) <= 0,

@@ -9,7 +9,8 @@ import java.util.Optional;
  * is part of the CLI and JSON contract and never changes.
  *
  * <p>Categories marked {@linkplain #isFencing() fencing} are caused by a stale, missing or
- * contested token or pointer (or, for {@code not_hosting}, a missing lease): the engine journals each of them as a {@code REJECTED} fence
+ * contested token or pointer (or, for {@code not_hosting}, a missing lease; for
+ * {@code command_not_allowed}, a command outside the process's allow-list): the engine journals each of them as a {@code REJECTED} fence
  * event in its own transaction, after the refused transaction rolled back.
  */
 public enum RefusalCategory {
@@ -35,7 +36,13 @@ public enum RefusalCategory {
     UNKNOWN_PROVIDER(false),
     SYMLINKED_WORKSPACE(false),
     WORKSPACE_NOT_DIRECTORY(false),
-    INVALID_ARGUMENT(false);
+    INVALID_ARGUMENT(false),
+    /**
+     * Journalled too: a {@code command:} assignment asked this process to run a shell command that is not
+     * on its allow-list; the run is refused before anything is written and the assignment stays CREATED
+     * (docs/decisions/0800). Not about a token, but a trace an operator must see in the rejection feed.
+     */
+    COMMAND_NOT_ALLOWED(true);
 
     private final boolean fencing;
 

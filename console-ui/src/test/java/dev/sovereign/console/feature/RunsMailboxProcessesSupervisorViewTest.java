@@ -10,6 +10,9 @@ import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
 import dev.sovereign.console.testing.ViewHarness;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.admin.ProcessRow;
 import javafx.scene.control.Label;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.Tab;
@@ -111,6 +114,27 @@ class RunsMailboxProcessesSupervisorViewTest {
         robot.interact(() -> vm.tick(fx.clock.millis() + 3_001));
 
         assertThat(robot.lookup("#process-state-" + b).queryAs(Label.class).getText()).isEqualTo("stale");
+    }
+
+    @Test
+    void aProcessWhoseIdentityWasClaimedWithProcessSaysByWhom(FxRobot robot) {
+        showTab(robot, 2);
+        String b = scenario.workerB.processIdentity();
+        try (Engine claimer = Engine.open(EngineConfig.forDatabase(fx.file()).clock(fx.clock).heartbeat(false)
+                .processKind("cli").processLabel("sovereign assign").actAs(b).build())) {
+            claimer.runs().assign("operator", "scripted:ms=0"); // a write: the claim is journalled with it
+        }
+        robot.interact(vm::pollNow);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        TableView<?> table = robot.lookup("#processes-table").queryAs(TableView.class);
+        assertThat(table.getColumns()).anySatisfy(c -> assertThat(c.getText()).isEqualTo("Claimed by (--process)"));
+        assertThat(table.getItems()).anySatisfy(item -> {
+            ProcessRow row = (ProcessRow) item;
+            assertThat(row.process().identity()).isEqualTo(b);
+            assertThat(row.lastClaimedBy()).startsWith("OS user " + System.getProperty("user.name") + " on host ")
+                    .contains("sovereign assign");
+        });
     }
 
     @Test

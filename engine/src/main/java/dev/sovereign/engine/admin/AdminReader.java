@@ -77,7 +77,8 @@ public interface AdminReader extends AutoCloseable {
     /**
      * Writes the whole journal to {@code target} as CSV (RFC 4180: CRLF line ends, fields quoted when
      * they contain a comma, a quote or a line break, quotes doubled), via a temporary file moved into
-     * place at the end, so a failed export never leaves half a file under the target's name.
+     * place at the end, so a failed export never leaves half a file under the target's name. The file is
+     * {@code 0600} (only its owner may read it; docs/decisions/0801), also when it replaces an existing one.
      *
      * @param progress told after every page; may be {@link ExportProgress#NONE}
      * @return how many events were written

@@ -48,6 +48,10 @@ public final class EventSentences {
                 return who + " swept the expired claim of " + res + " back to NEW.";
             case "MESSAGE_DONE":
                 return who + " completed " + res + token + ".";
+            case "PROCESS_STARTED":
+                return "identity_claimed".equals(e.category()) && e.detail() != null
+                        ? "Identity claimed with --process: " + e.detail() + "."
+                        : who + " started" + detailSuffix(e.detail());
             default:
                 return who + ": " + e.kind().toLowerCase(Locale.ROOT).replace('_', ' ') + " on " + res + token
                         + detailSuffix(e.detail());
@@ -82,6 +86,9 @@ public final class EventSentences {
                         + (current == null ? "" : " with token " + current)
                         + (grant == null ? "" : " started by " + who(grant.process()) + " at " + at(grant))
                         + " is still live.";
+            case "command_not_allowed":
+                return who + " refused to run the shell command of " + res + ": no --allow-command pattern of that"
+                        + " process matches it, so the assignment stays CREATED.";
             case "corrupt_lease_state":
                 return who + " found the lease of " + res + " corrupt" + (current == null ? "" : " (token " + current + ")")
                         + " and refused to use it; an operator must repair the ledger.";

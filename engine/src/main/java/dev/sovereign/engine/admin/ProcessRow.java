@@ -15,12 +15,29 @@ import java.util.Objects;
  * @param stoppedAt           when it closed cleanly, or null while running (or after a crash)
  * @param leasesHeld          actor-lease rows naming it (live or expired)
  * @param activeAttempts      ACTIVE execution attempts naming it
+ * @param lastClaim           the journal's sentence about the last time a process acted as this identity with
+ *                            {@code --process} (OS user, host, pid), or null when nobody did (decision 0802)
  */
 public record ProcessRow(ProcessRef process, String kind, long startedAt, long heartbeatAt, long heartbeatIntervalMs,
-                         Long stoppedAt, int leasesHeld, int activeAttempts) {
+                         Long stoppedAt, int leasesHeld, int activeAttempts, String lastClaim) {
 
     public ProcessRow {
         Objects.requireNonNull(process, "process");
+    }
+
+    /** A row nobody claimed with {@code --process}. */
+    public ProcessRow(ProcessRef process, String kind, long startedAt, long heartbeatAt, long heartbeatIntervalMs,
+                      Long stoppedAt, int leasesHeld, int activeAttempts) {
+        this(process, kind, startedAt, heartbeatAt, heartbeatIntervalMs, stoppedAt, leasesHeld, activeAttempts, null);
+    }
+
+    /** Who last acted as this identity ({@code OS user U on host H (pid P, 'command')}), or "" when nobody did. */
+    public String lastClaimedBy() {
+        if (lastClaim == null) {
+            return "";
+        }
+        int end = lastClaim.indexOf(" acted as ");
+        return end < 0 ? lastClaim : lastClaim.substring(0, end);
     }
 
     /** How long after its last heartbeat this process counts as stale. */

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -18,7 +19,9 @@ import picocli.CommandLine.Parameters;
  * {@code sovereign run ASSIGNMENT [--ttl DUR]}: runs one assignment in this process, in the order of
  * SPEC section 6 (actor lease first, attempt + RUNNING, workspace, provider, fenced terminal write,
  * files, lease released), with the heartbeat renewing the lease and the attempt while the provider
- * works. Blocks until the terminal write committed.
+ * works. Blocks until the terminal write committed. A {@code command:} assignment runs only when an
+ * {@code --allow-command} pattern matches it; otherwise exit 1 ({@code command_not_allowed}, journalled)
+ * and it stays CREATED (decision 0800).
  *
  * <p>Exit 0 for every committed terminal state, COMPLETED, BLOCKED or FAILED alike: the command's job
  * is to run the assignment to a canonical end, and the ledger accepted that end. The outcome is in the
@@ -44,6 +47,9 @@ final class RunCommand extends EngineCommand {
                     + " third of it (default: 10s).")
     Duration ttl;
 
+    @Mixin
+    AllowCommandOptions allowCommands;
+
     private Duration ttl() {
         return ttl != null ? ttl : Duration.ofSeconds(10);
     }
@@ -56,7 +62,7 @@ final class RunCommand extends EngineCommand {
     @Override
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
         long beat = Math.max(50, Math.min(1_000, ttl().toMillis() / 3));
-        config.heartbeatInterval(Duration.ofMillis(beat)).defaultTtl(ttl());
+        config.heartbeatInterval(Duration.ofMillis(beat)).defaultTtl(ttl()).allowCommands(allowCommands.allowList());
     }
 
     @Override

@@ -15,12 +15,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code sovereign worker --actor A [--ttl DUR] [--clock-offset DUR]}: a long-running process that
  * hosts one actor — waits for its lease, heartbeats, claims and completes its messages, runs its
- * assignments, prints one line per thing it does (with tokens), and on SIGINT or SIGTERM releases
+ * assignments ({@code command:} ones only when {@code --allow-command} matches them; decision 0800), prints one line per thing it does (with tokens), and on SIGINT or SIGTERM releases
  * its lease and exits 0.
  *
  * <p>{@code --control-stdin} (used by the lab and the console's demo) reads commands from standard
@@ -53,6 +54,9 @@ final class WorkerCommand extends EngineCommand {
     @Option(names = "--control-stdin", description = "Read pause/resume/skew/stop commands from standard input.")
     boolean controlStdin;
 
+    @Mixin
+    AllowCommandOptions allowCommands;
+
     private OffsetClock clock;
 
     private Duration ttl() {
@@ -72,7 +76,8 @@ final class WorkerCommand extends EngineCommand {
                 .processKind("worker")
                 .processLabel(label != null ? label : "worker " + ProcessHandle.current().pid())
                 .heartbeatInterval(Duration.ofMillis(beat))
-                .defaultTtl(ttl());
+                .defaultTtl(ttl())
+                .allowCommands(allowCommands.allowList());
     }
 
     @Override
@@ -91,7 +96,9 @@ final class WorkerCommand extends EngineCommand {
         synchronized (printLock) {
             print(out, engine, new WorkerEvent("started", actor, null, null, engine.processIdentity() + " pid "
                     + ProcessHandle.current().pid() + " ttl " + ttl().toMillis() + " ms"
-                    + (clock.offset().isZero() ? "" : " clock offset " + clock.offset().toMillis() + " ms")));
+                    + (clock.offset().isZero() ? "" : " clock offset " + clock.offset().toMillis() + " ms")
+                    + " commands " + (engine.config().allowedCommands().isEmpty() ? "none allowed"
+                    : "allowed by " + engine.config().allowedCommands().patterns().size() + " pattern(s)")));
         }
         try (StopSignals.Stop stop = SovereignCommand.of(spec).environment().stopSignals().listen()) {
             Thread stopper = daemon("worker-stop", () -> {

@@ -4,6 +4,7 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.EngineConfig;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.AssignmentState;
+import dev.sovereign.engine.internal.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -146,7 +147,11 @@ public final class Demo implements AutoCloseable {
         }
         Path parent = settings.database().toAbsolutePath().getParent();
         if (parent != null) {
-            Files.createDirectories(parent);
+            OwnerOnly.createDirectories(parent); // a missing folder is made 0700 (decision 0801)
+            if (parent.equals(defaultFolder().toAbsolutePath()) && OwnerOnly.posix(parent)) {
+                // Sovereign's own folder: the user's only, also when an older version made it by the umask
+                Files.setPosixFilePermissions(parent, OwnerOnly.FOLDER);
+            }
         }
         Engine engine = Engine.open(EngineConfig.forDatabase(settings.database()).processKind("demo")
                 .processLabel("demo feeder").defaultTtl(settings.ttl()).build());

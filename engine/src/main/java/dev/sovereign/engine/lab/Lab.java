@@ -2,6 +2,7 @@ package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.internal.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -80,7 +81,7 @@ public final class Lab {
      */
     public static Path createSandbox(Path directory) {
         try {
-            Files.createDirectories(directory);
+            OwnerOnly.createDirectories(directory);
             String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
             Path file = directory.resolve("sandbox-" + stamp + ".db");
             for (int n = 2; Files.exists(file); n++) {

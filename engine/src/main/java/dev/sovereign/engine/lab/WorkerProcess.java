@@ -62,13 +62,23 @@ public final class WorkerProcess implements AutoCloseable {
         reader.start();
     }
 
-    /** How to start one worker. */
-    public record Spec(Path database, String actor, Duration ttl, Duration clockOffset, String label) {
+    /**
+     * How to start one worker. {@code allowedCommands} are its {@code --allow-command} patterns: empty (the lab
+     * and the demo, which assign only {@code scripted:} work) means it runs no {@code command:} spec.
+     */
+    public record Spec(Path database, String actor, Duration ttl, Duration clockOffset, String label,
+                       List<String> allowedCommands) {
         public Spec {
             Objects.requireNonNull(database, "database");
             Objects.requireNonNull(actor, "actor");
             Objects.requireNonNull(ttl, "ttl");
             clockOffset = clockOffset == null ? Duration.ZERO : clockOffset;
+            allowedCommands = allowedCommands == null ? List.of() : List.copyOf(allowedCommands);
+        }
+
+        /** A worker that runs no {@code command:} spec. */
+        public Spec(Path database, String actor, Duration ttl, Duration clockOffset, String label) {
+            this(database, actor, ttl, clockOffset, label, List.of());
         }
     }
 
@@ -99,6 +109,10 @@ public final class WorkerProcess implements AutoCloseable {
         if (spec.label() != null) {
             cmd.add("--label");
             cmd.add(spec.label());
+        }
+        for (String pattern : spec.allowedCommands()) {
+            cmd.add("--allow-command");
+            cmd.add(pattern);
         }
         cmd.add("--control-stdin");
         ProcessBuilder pb = new ProcessBuilder(cmd);

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.provider;
 
+import dev.sovereign.engine.internal.OwnerOnly;
 import java.io.IOException;
 
 /**
@@ -44,6 +45,9 @@ public final class CommandProvider implements Provider {
 
     @Override
     public ProviderResult run(Job job) throws IOException {
+        // The captured output is the owner's only, like every file Sovereign writes (decision 0801).
+        OwnerOnly.writeString(job.output().resolve("stdout.txt"), "");
+        OwnerOnly.writeString(job.output().resolve("stderr.txt"), "");
         ProcessBuilder pb = new ProcessBuilder(CommandProcess.argv(command))
                 .directory(job.workspace().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))

@@ -13,9 +13,11 @@ import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.RunResult;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -43,6 +45,8 @@ public final class Worker implements Runnable {
     private volatile boolean paused;
     private volatile boolean contendRequested;
     private volatile Thread runner;
+    /** Assignments refused here as {@code command_not_allowed}: left CREATED, not tried again by this worker. */
+    private final Set<String> notAllowedHere = new HashSet<>();
 
     public Worker(Engine engine, String actor, Duration ttl, Duration idle, Consumer<WorkerEvent> out) {
         this.engine = Objects.requireNonNull(engine, "engine");
@@ -167,11 +171,14 @@ public final class Worker implements Runnable {
     }
 
     private boolean runOneAssignment() {
-        List<Assignment> runnable = engine.runs().runnable(actor, 1);
-        if (runnable.isEmpty()) {
+        // Assignments this worker was not allowed to run stay CREATED for another process: skip them
+        // (each is refused, and journalled, once) instead of refusing the same one at every idle.
+        Optional<Assignment> next = engine.runs().runnable(actor, notAllowedHere.size() + 1).stream()
+                .filter(x -> !notAllowedHere.contains(x.id())).findFirst();
+        if (next.isEmpty()) {
             return false;
         }
-        Assignment a = runnable.get(0);
+        Assignment a = next.get();
         say("running", a.id(), null, a.providerSpec());
         try {
             RunResult r = engine.runs().runAssignment(a.id(), ttl);
@@ -179,6 +186,9 @@ public final class Worker implements Runnable {
                     + r.receipt().status().name().toLowerCase(java.util.Locale.ROOT)
                     + (r.receipt().failureCategory() == null ? "" : ", " + r.receipt().failureCategory()) + ")");
         } catch (Refusal r) {
+            if (r.category() == RefusalCategory.COMMAND_NOT_ALLOWED) {
+                notAllowedHere.add(a.id());
+            }
             say("refused", a.id(), r.presentedToken(), r.category().code() + ": " + r.getMessage());
         }
         return true;

@@ -3,6 +3,7 @@ package dev.sovereign.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.provider.CommandAllowList;
 import dev.sovereign.engine.EngineConfig;
 import dev.sovereign.engine.cli.RealCli.Finished;
 import dev.sovereign.engine.cli.RealCli.Running;
@@ -48,12 +49,13 @@ class BrokenFenceSwitchTest {
     private Finished runWithStolenFence(Path db) throws Exception {
         Path go = temp.dir().resolve("go-" + db.getFileName());
         String id;
+        String command = "while [ ! -e '" + go + "' ]; do sleep 0.02; done; exit 1";
         try (Engine setup = Engine.open(EngineConfig.forDatabase(db).heartbeat(false).build())) {
-            id = setup.runs().assign("operator", "command:while [ ! -e '" + go + "' ]; do sleep 0.02; done; exit 1")
-                    .id();
+            id = setup.runs().assign("operator", "command:" + command).id();
         }
         RealCli cli = new RealCli(temp.dir());
-        Running run = cli.start(FAULT_IN_THE_ENVIRONMENT, "--db", db.toString(), "run", id, "--ttl", "30s");
+        Running run = cli.start(FAULT_IN_THE_ENVIRONMENT, "--db", db.toString(), "run", id, "--ttl", "30s",
+                "--allow-command", CommandAllowList.exactly(command));
         children.add(run.process());
         Poll.until(() -> state(db, id) == AssignmentState.RUNNING, Duration.ofSeconds(60),
                 () -> "the run to start; stderr: " + run.err());

@@ -310,25 +310,27 @@ class CliCommandsTest {
         cli.ok("--process", "proc_a", "lease", "release", "operator", "--token", "1");
 
         Result human = cli.ok("events");
-        assertThat(human.outLines()).hasSize(4);
+        assertThat(human.outLines()).hasSize(5);
         assertThat(human.outLines().get(0)).matches("\\s+SEQ  TIME\\s+KIND\\s+RESOURCE\\s+PROCESS\\s+TOKEN\\s+DETAIL");
         assertThat(human.outLines().get(1)).contains("LEASE_ACQUIRED").contains("actor operator").contains("proc_a");
         assertThat(human.outLines().get(2)).contains("REJECTED").contains("- vs 1").contains("actor_lease_held: ");
-        assertThat(human.outLines().get(3)).contains("LEASE_RELEASED");
+        // the third call acts as proc_a, which the first one registered: the journal says who (decision 0802)
+        assertThat(human.outLines().get(3)).contains("PROCESS_STARTED").contains("identity_claimed: OS user ");
+        assertThat(human.outLines().get(4)).contains("LEASE_RELEASED").contains("by --process: OS user ");
 
         List<JsonNode> all = cli.ok("events", "--json").json();
         assertThat(all).extracting(e -> e.get("kind").asText())
-                .containsExactly("LEASE_ACQUIRED", "REJECTED", "LEASE_RELEASED");
+                .containsExactly("LEASE_ACQUIRED", "REJECTED", "PROCESS_STARTED", "LEASE_RELEASED");
         assertThat(fieldNames(all.get(0))).containsExactlyElementsOf(EVENT_FIELDS);
         assertThat(all.get(0).get("token").asLong()).isEqualTo(1);
 
         assertThat(cli.ok("events", "--since", "1", "--json").json()).extracting(e -> e.get("seq").asLong())
-                .containsExactly(2L, 3L);
+                .containsExactly(2L, 3L, 4L);
         assertThat(cli.ok("events", "--limit", "1", "--json").json()).extracting(e -> e.get("seq").asLong())
-                .containsExactly(3L);
+                .containsExactly(4L);
         assertThat(cli.ok("events", "--since", "1", "--limit", "1", "--json").json())
                 .extracting(e -> e.get("seq").asLong()).containsExactly(2L);
-        assertThat(cli.ok("events", "--since", "3").out()).isEqualTo("No events after seq 3." + System.lineSeparator());
+        assertThat(cli.ok("events", "--since", "4").out()).isEqualTo("No events after seq 4." + System.lineSeparator());
     }
 
     @Test

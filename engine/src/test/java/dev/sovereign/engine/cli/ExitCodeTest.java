@@ -36,6 +36,7 @@ class ExitCodeTest {
             case ACTOR_EXISTS:
             case SYMLINKED_WORKSPACE:
             case WORKSPACE_NOT_DIRECTORY:
+            case COMMAND_NOT_ALLOWED:
                 return ExitCode.REFUSED;
             case UNKNOWN_ACTOR:
             case UNKNOWN_PROCESS:

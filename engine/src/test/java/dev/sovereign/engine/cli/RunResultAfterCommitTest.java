@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.provider.CommandAllowList;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
@@ -53,7 +54,8 @@ class RunResultAfterCommitTest {
         StringWriter err = new StringWriter();
         int[] exit = {-1};
         Thread runner = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), "--busy-timeout", "300ms", "run", id, "--json"));
+                new PrintWriter(err, true), "--busy-timeout", "300ms", "run", id, "--json", "--allow-command",
+                CommandAllowList.exactly("mkfifo \".$SOVEREIGN_ATTEMPT.receipt.json.tmp\"")));
         runner.start();
 
         Path fifo;
@@ -93,7 +95,7 @@ class RunResultAfterCommitTest {
                 "command:mkdir \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"", "--json").onlyJson().get("assignment")
                 .asText();
 
-        CliHarness.Result r = cli.run("run", id, "--json");
+        CliHarness.Result r = cli.run("run", id, "--json", "--allow-command", "mkdir \".$SOVEREIGN_ATTEMPT.receipt.json.tmp\"");
 
         assertThat(r.exit()).as(r.err()).isEqualTo(ExitCode.OK);
         assertThat(r.onlyJson().get("state").asText()).isEqualTo("COMPLETED");

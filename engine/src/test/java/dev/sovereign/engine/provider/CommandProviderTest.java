@@ -31,9 +31,17 @@ class CommandProviderTest {
     private Engine a;
     private Engine b;
 
+    /** The commands this class runs: its engine is allowed exactly these (decision 0800). */
+    private static final String HELLO = "echo hello from $SOVEREIGN_ATTEMPT; echo oops >&2; echo scratch > scratch.txt";
+    private static final String WHERE = "pwd -P; echo \"$SOVEREIGN_WORKSPACE|$SOVEREIGN_OUTPUT|$SOVEREIGN_ATTEMPT"
+            + "|$SOVEREIGN_ATTEMPT_TOKEN\"; echo \"$$ $(cut -d' ' -f5 /proc/$$/stat)\"";
+
     @BeforeEach
     void open() {
-        a = temp.open(clock);
+        List<String> allowed = new java.util.ArrayList<>(List.of(HELLO, WHERE, "exit 75", "exit 3", "kill -9 $$",
+                familyCommand(temp.dir().resolve("pids")).substring("command:".length())));
+        allowed.replaceAll(CommandAllowList::exactly);
+        a = temp.open(temp.config(clock).allowCommands(CommandAllowList.of(allowed)).build());
         b = temp.open(clock);
         a.actors().add("operator");
     }
@@ -44,7 +52,7 @@ class CommandProviderTest {
 
     @Test
     void exitZeroCompletesAndTheOutputIsCapturedInTheAttemptsOwnOutputFolder() throws Exception {
-        RunResult r = run("echo hello from $SOVEREIGN_ATTEMPT; echo oops >&2; echo scratch > scratch.txt");
+        RunResult r = run(HELLO);
         assertThat(r.assignment().state()).isEqualTo(AssignmentState.COMPLETED);
         Path attemptFolder = r.workspace().resolve(r.attempt().id());
         assertThat(r.outputDirectory()).isEqualTo(attemptFolder.resolve("output"));
@@ -57,8 +65,7 @@ class CommandProviderTest {
 
     @Test
     void theCommandRunsInItsAttemptFolderWithTheAttemptsEnvironmentAndLeadsItsOwnProcessGroup() throws Exception {
-        RunResult r = run("pwd -P; echo \"$SOVEREIGN_WORKSPACE|$SOVEREIGN_OUTPUT|$SOVEREIGN_ATTEMPT|$SOVEREIGN_ATTEMPT_TOKEN\";"
-                + " echo \"$$ $(cut -d' ' -f5 /proc/$$/stat)\"");
+        RunResult r = run(WHERE);
         List<String> lines = Files.readAllLines(r.outputDirectory().resolve("stdout.txt"));
         Path attemptFolder = r.workspace().resolve(r.attempt().id());
         assertThat(lines.get(0)).isEqualTo(attemptFolder.toRealPath().toString());

@@ -3,6 +3,7 @@ package dev.sovereign.engine.reliability;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.OffsetClock;
 import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.provider.CommandAllowList;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.lease.Lease;
@@ -102,7 +103,7 @@ public final class TortureWorker {
                 .heartbeatInterval(Duration.ofMillis(Long.parseLong(a.get("heartbeat_ms"))))
                 .busyBound(Duration.ofMillis(Long.parseLong(a.get("busy_ms"))))
                 .defaultTtl(Duration.ofSeconds(1)).processKind("torture")
-                .processLabel(worker + "#" + incarnation).build();
+                .processLabel(worker + "#" + incarnation).allowCommands(ALLOWED_COMMANDS).build();
         try (HistoryWriter history = HistoryWriter.open(Path.of(a.get("history")))) {
             Engine engine = openEngine(config, until);
             try {
@@ -353,16 +354,23 @@ public final class TortureWorker {
      * the checker can tell whose result a canonical output folder holds.
      */
     private String providerSpec() {
-        String toStdout = "echo \"" + OutputFolders.MARKER + "\"";
-        String toResult = "echo \"" + OutputFolders.MARKER + "\" >> \"$SOVEREIGN_OUTPUT/result.txt\"";
         return switch (random.nextInt(10)) {
-            case 0 -> "command:" + toStdout + "; " + toResult;
-            case 1 -> "command:" + toStdout + "; sleep 0." + (1 + random.nextInt(6)) + "; " + toResult;
-            case 2 -> "command:sleep 0." + random.nextInt(3) + "; " + toResult + "; exit 75";
-            case 3 -> "command:" + toResult + "; exit " + (1 + random.nextInt(3));
+            case 0 -> "command:" + TO_STDOUT + "; " + TO_RESULT;
+            case 1 -> "command:" + TO_STDOUT + "; sleep 0." + (1 + random.nextInt(6)) + "; " + TO_RESULT;
+            case 2 -> "command:sleep 0." + random.nextInt(3) + "; " + TO_RESULT + "; exit 75";
+            case 3 -> "command:" + TO_RESULT + "; exit " + (1 + random.nextInt(3));
             default -> "scripted:ms=" + random.nextInt(900) + ",outcome=" + any(OUTCOMES);
         };
     }
+
+    private static final String TO_STDOUT = "echo \"" + OutputFolders.MARKER + "\"";
+    private static final String TO_RESULT = "echo \"" + OutputFolders.MARKER + "\" >> \"$SOVEREIGN_OUTPUT/result.txt\"";
+    /** Exactly the commands {@link #providerSpec()} can make: a worker runs no other (decision 0800). */
+    static final CommandAllowList ALLOWED_COMMANDS = CommandAllowList.of(
+            CommandAllowList.exactly(TO_STDOUT + "; " + TO_RESULT),
+            CommandAllowList.exactly(TO_STDOUT + "; sleep 0.") + "?" + CommandAllowList.exactly("; " + TO_RESULT),
+            CommandAllowList.exactly("sleep 0.") + "?" + CommandAllowList.exactly("; " + TO_RESULT + "; exit 75"),
+            CommandAllowList.exactly(TO_RESULT + "; exit ") + "?");
 
     private void run() {
         List<Assignment> runnable = assignments.stream()

@@ -3,13 +3,14 @@ package dev.sovereign.engine.run;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.EngineConfig;
 import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.provider.CommandAllowList;
 import dev.sovereign.engine.testing.AnnounceProvider;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * Child JVM: runs one assignment with the background heartbeat on, knowing the test provider kind
- * {@code announce}. Args: database, assignment, ttlMs, heartbeatMs. Prints {@code PROCESS <identity>},
+ * {@code announce}. Args: database, assignment, ttlMs, heartbeatMs[, an allowed command pattern]. Prints {@code PROCESS <identity>},
  * then (from the provider) {@code PROVIDER_STARTED ...}, then {@code RESULT <state>} or
  * {@code REFUSED <category> <sentence>}.
  */
@@ -19,7 +20,8 @@ public final class RunnerMain {
 
     public static void main(String[] args) {
         EngineConfig config = EngineConfig.forDatabase(Path.of(args[0])).heartbeat(true)
-                .heartbeatInterval(Duration.ofMillis(Long.parseLong(args[3]))).processKind("test-runner").build();
+                .heartbeatInterval(Duration.ofMillis(Long.parseLong(args[3]))).processKind("test-runner")
+                .allowCommands(args.length > 4 ? CommandAllowList.of(args[4]) : CommandAllowList.none()).build();
         try (Engine engine = Engine.open(config)) {
             engine.providers().register(AnnounceProvider.KIND, AnnounceProvider::parse);
             System.out.println("PROCESS " + engine.processIdentity());

@@ -3,6 +3,7 @@ package dev.sovereign.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.provider.CommandAllowList;
 import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AssignmentRow;
@@ -80,12 +81,14 @@ class StaleAttemptFilesProcessesTest {
         Assignment x = setup.runs().assign("operator", command(), "persistent");
 
         Path log = temp.dir().resolve("p.log");
-        child = ChildJvm.start(RunnerMain.class, log, temp.file().toString(), x.id(), "800", "100");
+        String allowed = CommandAllowList.exactly(command().substring("command:".length()));
+        child = ChildJvm.start(RunnerMain.class, log, temp.file().toString(), x.id(), "800", "100", allowed);
         String p = ChildOutput.awaitLine(log, "PROCESS ", child, DEADLINE).split(" ")[1];
         ChildOutput.await("P's shell started", DEADLINE, () -> startedAttempt("").isPresent());
         String pAttempt = startedAttempt("").orElseThrow();
 
-        Engine q = temp.open(temp.config(Clock.systemUTC()).busyBound(Duration.ofMillis(700)).build());
+        Engine q = temp.open(temp.config(Clock.systemUTC()).busyBound(Duration.ofMillis(700))
+                .allowCommands(CommandAllowList.of(allowed)).build());
         pauseOutsideATransaction(q);
         ChildOutput.await("P's lease and attempt expired", DEADLINE, () -> {
             long now = System.currentTimeMillis();

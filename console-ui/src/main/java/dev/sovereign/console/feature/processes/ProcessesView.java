@@ -35,6 +35,8 @@ public final class ProcessesView {
         table.getColumns().add(Ui.column("Kind", 70, ProcessRow::kind));
         table.getColumns().add(Ui.column("PID", 70, r -> r.process().pid() == null ? "" : r.process().pid().toString()));
         table.getColumns().add(Ui.column("Host", 80, r -> r.process().host() == null ? "" : r.process().host()));
+        // --process lets any local call act as this identity: show who last did (decision 0802)
+        table.getColumns().add(Ui.column("Claimed by (--process)", 220, ProcessRow::lastClaimedBy));
         table.getColumns().add(Ui.column("Started", 80, r -> formats.time(r.startedAt())));
         table.getColumns().add(clocked.textColumn("Last heartbeat", 140, "heartbeat-", r -> r.process().identity(),
                 (r, now) -> r.stoppedAt() != null ? "stopped " + formats.time(r.stoppedAt())

@@ -10,6 +10,8 @@ import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.GrantLossListener;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Cancellation;
+import dev.sovereign.engine.provider.CommandAllowList;
+import dev.sovereign.engine.provider.CommandProvider;
 import dev.sovereign.engine.provider.Job;
 import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.provider.Provider;
@@ -51,12 +53,14 @@ public final class AssignmentRunner implements Runs {
     private final Providers providers;
     private final Workspaces workspaces;
     private final Duration defaultTtl;
+    private final CommandAllowList allowedCommands;
     /** actor → this engine's runs sharing its lease; guarded by itself. */
     private final Map<String, LeaseUse> leaseUses = new HashMap<>();
 
     public AssignmentRunner(SqliteRuns store, ActorLeases leases, Grants grants, Providers providers,
-                            Workspaces workspaces, Duration defaultTtl) {
+                            Workspaces workspaces, Duration defaultTtl, CommandAllowList allowedCommands) {
         this.store = store;
+        this.allowedCommands = allowedCommands;
         this.leases = leases;
         this.grants = grants;
         this.providers = providers;
@@ -93,6 +97,7 @@ public final class AssignmentRunner implements Runs {
         // 1. Load and validate. Nothing is written.
         Assignment assignment = store.loadRunnable(assignmentId);
         Provider provider = providers.create(assignment.providerSpec());
+        requireAllowed(assignment, provider);
         workspaces.workspace(assignment.id());
         // 2. The actor lease first. A live lease of another process refuses here (actor_lease_held):
         //    the assignment stays as it is and the provider is never invoked.
@@ -121,6 +126,24 @@ public final class AssignmentRunner implements Runs {
         String warning = releaseOrWarn(assignment.actorId(), lease.token(), interrupted);
         restoreInterrupt(interrupted);
         return warning == null ? result : result.withWarning(warning);
+    }
+
+    /**
+     * Step 1, still before anything is written: a {@code command:} spec runs only when this engine's
+     * allow-list matches it. Otherwise the refusal is journalled (REJECTED, {@code command_not_allowed})
+     * and the assignment stays CREATED for a process that is allowed to run it (decision 0800).
+     */
+    private void requireAllowed(Assignment assignment, Provider provider) {
+        if (!(provider instanceof CommandProvider command) || allowedCommands.allows(command.command())) {
+            return;
+        }
+        String allowed = allowedCommands.isEmpty() ? "it was started without any --allow-command pattern"
+                : "none of its --allow-command patterns " + allowedCommands.patterns() + " matches it";
+        throw store.journalRefusal(Refusal.of(RefusalCategory.COMMAND_NOT_ALLOWED, "This process did not run"
+                        + " assignment " + assignment.id() + ": it asks for the shell command '" + command.command()
+                        + "', and " + allowed + ". The assignment stays CREATED; if you trust this command, run it"
+                        + " with a process started with --allow-command PATTERN that matches it.")
+                .resource("assignment", assignment.id()).actor(assignment.actorId()).build());
     }
 
     /** Restored only now, after the run's last write. */

@@ -5,6 +5,7 @@ import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.RefusalCategory;
 import dev.sovereign.engine.internal.Json;
+import dev.sovereign.engine.internal.OwnerOnly;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.run.RunFolders;
@@ -28,7 +29,8 @@ import java.util.List;
  * the attempt started, written to (receipt file) and reclaimed only after a committed terminal write or
  * recovery. Never follows a symbolic link: a symlinked {@code runs/}, assignment folder, attempt folder or
  * {@code output/} is refused ({@code symlinked_workspace}) and reclaim deletes links, not what they point
- * at. Thread-safe (stateless apart from the root).
+ * at. The data directory and every folder created under it are {@code 0700}, receipt files {@code 0600}
+ * (decision 0801). Thread-safe (stateless apart from the root).
  *
  * <p>Reclaim after the commit of attempt C: the folders of every other attempt of the assignment are
  * removed, best effort (a stale process may still be writing into its own folder: a failure is reported,
@@ -85,12 +87,12 @@ public final class Workspaces {
         Path ws = workspace(assignmentId);
         Path attempt = attemptWorkspace(assignmentId, attemptId);
         try {
-            Files.createDirectories(dataDirectory);
+            OwnerOnly.createDirectories(dataDirectory);
             for (Path dir : new Path[] {runsRoot(), ws, attempt, attempt.resolve(OUTPUT)}) {
                 requirePlainDirectoryOrAbsent(assignmentId, dir);
                 if (!Files.exists(dir, NOFOLLOW_LINKS)) {
                     try {
-                        Files.createDirectory(dir);
+                        OwnerOnly.createDirectory(dir);
                     } catch (FileAlreadyExistsException raced) {
                         // another run (or process) created it meanwhile: fine if it is a plain directory
                         requirePlainDirectoryOrAbsent(assignmentId, dir);
@@ -155,7 +157,7 @@ public final class Workspaces {
                 .put("created_at", r.createdAt())
                 .toString() + "\n";
         Path tmp = ws.resolve("." + r.attemptId() + RECEIPT_SUFFIX + ".tmp");
-        Files.writeString(tmp, json);
+        OwnerOnly.writeString(tmp, json);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return file;
     }

@@ -6,6 +6,9 @@ import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.StorageException.Problem;
 import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.internal.OwnerOnly;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -38,6 +41,8 @@ import org.sqlite.SQLiteException;
 public final class Database implements AutoCloseable {
     /** 'SOVR': marks a file as ours in {@code PRAGMA application_id}. */
     public static final int APPLICATION_ID = 0x534F5652;
+    /** Serialises creating a database file and opening connections in this JVM (see createOwnerOnly). */
+    private static final Object CREATING = new Object();
     static final int DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 50;
 
     private final Path file;
@@ -53,6 +58,10 @@ public final class Database implements AutoCloseable {
     private final boolean labSandboxRequested;
     private volatile boolean labSandbox;
     private volatile String processIdentity;
+    /** Who acts as a borrowed identity ({@code --process}): see {@link #setClaim}; null for an own identity. */
+    private volatile IdentityClaim claim;
+    /** Whether the claim's PROCESS_STARTED event is committed; guarded by {@link #lock}. */
+    private boolean claimJournalled;
     private volatile boolean closed;
 
     private Database(Path file, EngineConfig config, Connection connection) {
@@ -75,7 +84,11 @@ public final class Database implements AutoCloseable {
     public static Database open(EngineConfig config, boolean createIfMissing) {
         Path file = config.database();
         checkPath(file, createIfMissing);
-        Connection c = connect(file, (int) config.sqliteBusyTimeout().toMillis());
+        Connection c;
+        synchronized (CREATING) {
+            createOwnerOnly(file, createIfMissing);
+            c = connect(file, (int) config.sqliteBusyTimeout().toMillis());
+        }
         Database db = new Database(file, config, c);
         try {
             new Migrator(db).migrate();
@@ -85,6 +98,28 @@ public final class Database implements AutoCloseable {
             throw e;
         }
         return db;
+    }
+
+    /**
+     * A new database file is created here, empty and {@code 0600}, before SQLite opens it: SQLite would
+     * create it by the umask (often world-readable), and it gives the {@code -wal}, {@code -shm} and
+     * {@code -journal} files the mode of the database file (docs/decisions/0801). An existing file keeps its
+     * mode. Under {@link #CREATING}, with the connect, so that no other connection of this JVM can hold
+     * SQLite locks on the file while the descriptor of the create is closed (closing any descriptor of a
+     * file drops this process's POSIX locks on it).
+     */
+    private static void createOwnerOnly(Path file, boolean createIfMissing) {
+        if (!createIfMissing || Files.exists(file)) {
+            return;
+        }
+        try {
+            OwnerOnly.createFile(file);
+        } catch (FileAlreadyExistsException raced) {
+            // another process created it meanwhile: SQLite opens theirs
+        } catch (IOException e) {
+            throw new StorageException(Problem.MISSING_DIRECTORY, file, "Cannot create " + file + ": "
+                    + e.getMessage() + ".", e);
+        }
     }
 
     private static void checkPath(Path file, boolean createIfMissing) {
@@ -184,6 +219,22 @@ public final class Database implements AutoCloseable {
         return processIdentity;
     }
 
+    /**
+     * This engine acts as an identity another process registered ({@code --process}, decision 0802): from now
+     * on every fence event it writes names the claimant in its detail, and its first transaction that changes
+     * anything (not a REJECTED row) also journals one {@code PROCESS_STARTED} event, category
+     * {@code identity_claimed}, saying who claimed the identity. A call that only reads or is refused adds no
+     * such event.
+     */
+    public void setClaim(IdentityClaim claim) {
+        this.claim = claim;
+    }
+
+    /** The claim this engine acts under, or null. */
+    IdentityClaim claim() {
+        return claim;
+    }
+
     Connection connection() {
         return connection;
     }
@@ -200,6 +251,10 @@ public final class Database implements AutoCloseable {
      * have effects outside the transaction.
      */
     public <T> T write(Work<T> work) {
+        return write(work, true);
+    }
+
+    private <T> T write(Work<T> work, boolean mayJournalClaim) {
         Refusal refusal;
         lock.lock();
         try {
@@ -217,9 +272,11 @@ public final class Database implements AutoCloseable {
                     throw translate(file, e, "begin a transaction on");
                 }
                 try {
-                    Tx tx = new Tx(this, statements, clock.millis());
+                    Tx tx = new Tx(this, statements, clock.millis(),
+                            mayJournalClaim && !claimJournalled ? claim : null);
                     T result = work.run(tx);
                     exec("COMMIT");
+                    claimJournalled |= tx.claimWritten();
                     return result;
                 } catch (Refusal r) {
                     rollbackQuietly();
@@ -253,7 +310,7 @@ public final class Database implements AutoCloseable {
                     r.resourceId() == null ? "?" : r.resourceId(), r.actorId(), processIdentity,
                     null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
             return null;
-        });
+        }, false);
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.sovereign.engine.admin.AttemptRow;
 import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.admin.JournalCsv;
+import dev.sovereign.engine.internal.OwnerOnly;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.MessageRow;
@@ -401,7 +402,7 @@ public final class SqliteAdminReader implements AdminReader {
         List<ProcessRow> out = new ArrayList<>(processes.size());
         for (ProcessRow p : processes) {
             out.add(new ProcessRow(p.process(), p.kind(), p.startedAt(), p.heartbeatAt(), p.heartbeatIntervalMs(),
-                    p.stoppedAt(), held.getOrDefault(p.process().identity(), 0), p.activeAttempts()));
+                    p.stoppedAt(), held.getOrDefault(p.process().identity(), 0), p.activeAttempts(), p.lastClaim()));
         }
         return out;
     }
@@ -418,14 +419,18 @@ public final class SqliteAdminReader implements AdminReader {
         String columns = "p.identity, p.label AS p_label, p.pid AS p_pid, p.host AS p_host, p.kind, p.started_at,"
                 + " p.heartbeat_at, p.heartbeat_interval_ms, p.stopped_at,"
                 + " (SELECT count(*) FROM execution_attempts x WHERE x.process_identity = p.identity"
-                + "   AND x.state = 'ACTIVE') AS attempts";
+                + "   AND x.state = 'ACTIVE') AS attempts,"
+                // the last --process claim of this identity (decision 0802); fence_events_by_resource serves it
+                + " (SELECT e.detail FROM fence_events e WHERE e.resource_type = 'process' AND e.resource_id = p.identity"
+                + "   AND e.kind = 'PROCESS_STARTED' AND e.category = '" + IdentityClaim.CATEGORY + "'"
+                + "   ORDER BY e.seq DESC LIMIT 1) AS claim";
         return query("SELECT * FROM (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NULL"
                 + " UNION ALL SELECT * FROM (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NOT NULL"
                 + " ORDER BY p.started_at DESC LIMIT ?)) ORDER BY stopped_at IS NOT NULL, started_at DESC",
                 rs -> new ProcessRow(ref(rs, rs.getString("identity")),
                         rs.getString("kind"), rs.getLong("started_at"), rs.getLong("heartbeat_at"),
                         rs.getLong("heartbeat_interval_ms"), nullableLong(rs, "stopped_at"), 0,
-                        rs.getInt("attempts")), STOPPED_PROCESSES_SHOWN);
+                        rs.getInt("attempts"), rs.getString("claim")), STOPPED_PROCESSES_SHOWN);
     }
 
     private List<AssignmentRow> assignments() throws SQLException {
@@ -574,7 +579,7 @@ public final class SqliteAdminReader implements AdminReader {
         }
         Path part = null;
         try {
-            part = Files.createTempFile(dir, absolute.getFileName().toString(), ".part");
+            part = OwnerOnly.createTempFile(dir, absolute.getFileName().toString(), ".part"); // 0600 (decision 0801)
             long done = 0;
             try (BufferedWriter w = Files.newBufferedWriter(part, StandardCharsets.UTF_8)) {
                 w.write(JournalCsv.header());

@@ -33,21 +33,27 @@ public final class SqliteProcesses implements Processes {
 
     /**
      * Registers this engine's process (or, with {@code actAs}, makes sure that identity exists,
-     * registering it if needed) and returns its identity.
+     * registering it if needed) and returns its identity. Acting as an identity that was already
+     * registered is a claim: the database journals who made it ({@link IdentityClaim}).
      */
     public String register(EngineConfig config) {
         String identity = config.actAs().orElseGet(SqliteProcesses::newIdentity);
         long pid = ProcessHandle.current().pid();
         String host = hostName();
         String label = config.processLabel() != null ? config.processLabel() : config.processKind() + " " + pid;
-        db.write(tx -> {
+        Optional<ProcessInfo> registered = db.write(tx -> {
+            Optional<ProcessInfo> before = config.actAs().isPresent()
+                    ? tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", SqliteProcesses::map, identity)
+                    : Optional.empty();
             tx.update("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
                             + " heartbeat_interval_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                             + " ON CONFLICT (identity) DO NOTHING",
                     identity, pid, host, config.processKind(), label, tx.now(), tx.now(),
                     config.heartbeatInterval().toMillis());
-            return null;
+            return before;
         });
+        // Acting as an identity another process registered (--process): journal who does (decision 0802).
+        registered.ifPresent(p -> db.setClaim(IdentityClaim.of(p, label)));
         return identity;
     }
 

@@ -131,6 +131,14 @@ public final class SqliteRuns {
         }
     }
 
+    /**
+     * Journals a refusal decided outside a transaction (a run-time policy such as the command allow-list)
+     * as a {@code REJECTED} event and returns it to be thrown; a failed journal write becomes its warning.
+     */
+    public Refusal journalRefusal(Refusal r) {
+        return db.journalRejectionOrWarn(r);
+    }
+
     private static Assignment loadRunnableIn(Tx tx, String assignmentId) throws SQLException {
         Assignment a = requireAssignment(tx, assignmentId);
         SqliteActors.requireActor(tx, a.actorId());

@@ -19,7 +19,16 @@ public final class Tx {
     private final StatementCache statements;
     private final long now;
 
+    /** A claim to journal before this transaction's first change, or null (decision 0802). */
+    private final IdentityClaim claimToJournal;
+    private boolean claimWritten;
+
     Tx(Database db, StatementCache statements, long now) {
+        this(db, statements, now, null);
+    }
+
+    Tx(Database db, StatementCache statements, long now, IdentityClaim claimToJournal) {
+        this.claimToJournal = claimToJournal;
         this.db = db;
         this.statements = statements;
         this.now = now;
@@ -34,6 +43,11 @@ public final class Tx {
         return db.processIdentity();
     }
 
+    /** Whether this transaction journalled the claim it was given. */
+    boolean claimWritten() {
+        return claimWritten;
+    }
+
     /** Maps the current row of a result set. */
     @FunctionalInterface
     public interface RowMapper<T> {
@@ -46,6 +60,12 @@ public final class Tx {
         try {
             int n = ps.executeUpdate();
             completed = true;
+            if (n > 0 && claimToJournal != null && !claimWritten) {
+                // the claim is journalled with the first change it makes (a refused call rolls both back)
+                claimWritten = true;
+                journal(EventKind.PROCESS_STARTED, "process", processIdentity(), null, processIdentity(), null, null,
+                        null, IdentityClaim.CATEGORY, claimToJournal.sentence(processIdentity()));
+            }
             return n;
         } finally {
             release(sql, ps, completed);
@@ -124,7 +144,7 @@ public final class Tx {
                         + " token, presented_token, current_token, category, detail)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 now, kind.name(), resourceType, resourceId, actorId, process, token, presented, current,
-                category, detail);
+                category, IdentityClaim.CATEGORY.equals(category) ? detail : IdentityClaim.attribute(detail, db.claim()));
     }
 
     /** Shorthand for a grant-like event by this process. */
