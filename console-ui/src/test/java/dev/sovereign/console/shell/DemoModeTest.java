@@ -63,10 +63,11 @@ class DemoModeTest {
         Preferences.userRoot().node(prefsNode).removeNode();
     }
 
-    /** This JVM's children running the CLI's worker on {@code database}: the demo's processes, found from outside. */
+    /** This JVM's children running a worker on {@code database} (the lab's WorkerMain): the demo's processes, found from outside. */
     private static List<ProcessHandle> workersOn(Path database) {
         return ProcessHandle.current().children().filter(ProcessHandle::isAlive).filter(p -> p.info().arguments()
-                .map(List::of).map(args -> args.contains("worker") && args.contains(database.toString()))
+                .map(List::of).map(args -> args.stream().anyMatch(a -> a.endsWith(".WorkerMain"))
+                        && args.contains(database.toString()))
                 .orElse(false)).toList();
     }
 

@@ -1,0 +1,187 @@
+package dev.sovereign.engine.cli;
+
+import dev.sovereign.engine.EngineConfig;
+import java.io.InputStream;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sovereign}: the top-level command. It holds the global options, which are
+ * {@link ScopeType#INHERIT inherited}, so they may be written before or after the subcommand
+ * ({@code sovereign --json lease list} and {@code sovereign lease list --json} are the same); picocli
+ * stores them here either way. Subcommands reach them through {@link #of(CommandSpec)}.
+ *
+ * <p>To add a command: write one class (usually extending {@link EngineCommand}) and list it in
+ * {@code subcommands} below (or in its group's).
+ *
+ * <p>Not thread-safe: picocli fills one instance per command line, and one command line runs one
+ * command at a time ({@link Cli#create} makes a fresh one).
+ */
+@Command(
+        name = "sovereign",
+        mixinStandardHelpOptions = true,
+        versionProvider = SovereignCommand.Version.class,
+        scope = ScopeType.INHERIT,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {"Lease fencing on a single SQLite file: drives the Sovereign ledger headlessly,"
+                + " for operators, agents and scripts.",
+            "",
+            "The options --db, --json, --process and --debug may come before or after the command."},
+        synopsisSubcommandLabel = "COMMAND",
+        commandListHeading = "%nCommands:%n",
+        optionListHeading = "%nOptions:%n",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:done",
+            "1:refused by the ledger (the category is printed)",
+            "2:bad usage or bad input",
+            "3:storage or file error (busy past the bound, not ours, schema too new, missing, corrupt, workspace unusable)",
+            "130:interrupted"},
+        subcommands = {
+            InitCommand.class,
+            ActorCommand.class,
+            LeaseCommand.class,
+            SendCommand.class,
+            InboxCommand.class,
+            MessagesCommand.class,
+            ClaimCommand.class,
+            CompleteCommand.class,
+            DeadLetterCommand.class,
+            AssignCommand.class,
+            RunCommand.class,
+            RetryCommand.class,
+            AcknowledgeCommand.class,
+            StealFenceCommand.class,
+            AssignmentsCommand.class,
+            WorkerCommand.class,
+            SupervisorCommand.class,
+            StatusCommand.class,
+            EventsCommand.class,
+            RejectionsCommand.class,
+            LabCommand.class,
+            ConsoleCommand.class,
+            HelpCommand.class})
+public final class SovereignCommand implements Callable<Integer> {
+    static final Duration DEFAULT_BUSY_BOUND = Duration.ofSeconds(5);
+
+    private final CliEnvironment environment;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--db", paramLabel = "PATH", scope = ScopeType.INHERIT,
+            description = "Database file; default $SOVEREIGN_DB or ./sovereign.db")
+    private String database;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT,
+            description = "Print one JSON object per result on stdout (snake_case, stable field names).")
+    private boolean json;
+
+    @Option(names = "--process", paramLabel = "ID", scope = ScopeType.INHERIT,
+            description = "Act as this process identity (proc_...) instead of a new one; the call neither"
+                    + " stops it nor releases its leases.")
+    private String process;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "Show the stack trace when a command fails.")
+    private boolean debug;
+
+    @Option(names = "--busy-timeout", paramLabel = "DUR", scope = ScopeType.INHERIT, hidden = true,
+            converter = Converters.DurationConverter.class,
+            description = "How long a write waits for the database lock before it is a storage error.")
+    private Duration busyTimeout = DEFAULT_BUSY_BOUND;
+
+    public SovereignCommand(CliEnvironment environment) {
+        this.environment = environment;
+    }
+
+    /** The top-level command of the tree {@code spec} belongs to. */
+    static SovereignCommand of(CommandSpec spec) {
+        return (SovereignCommand) spec.root().userObject();
+    }
+
+    /** {@code sovereign} alone: the list of commands, and exit 2 (a command was expected). */
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand");
+    }
+
+    CliEnvironment environment() {
+        return environment;
+    }
+
+    boolean json() {
+        return json;
+    }
+
+    boolean debug() {
+        return debug;
+    }
+
+    Duration busyTimeout() {
+        return busyTimeout;
+    }
+
+    /** Whether the user named the database ({@code --db} or {@code $SOVEREIGN_DB}). */
+    boolean databaseNamed() {
+        return database != null || environment.variable(CliEnvironment.DB_VARIABLE).isPresent();
+    }
+
+    /** {@code --db}, else {@code $SOVEREIGN_DB}, else {@code ./sovereign.db}, resolved against the working directory. */
+    Path database() {
+        String named = database != null ? database
+                : environment.variable(CliEnvironment.DB_VARIABLE).orElse("sovereign.db");
+        if (named.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "The database path given with --db is empty");
+        }
+        try {
+            return environment.workingDirectory().resolve(named).normalize();
+        } catch (InvalidPathException e) {
+            throw new ParameterException(spec.commandLine(), "'" + named + "' is not a usable file path");
+        }
+    }
+
+    /** The identity given with {@code --process}, checked; null when none was given. */
+    String process() {
+        if (process != null && !EngineConfig.isValidProcessIdentity(process)) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--process': '" + process
+                    + "' is not a process identity; it must look like proc_ followed by letters, digits, - or _");
+        }
+        return process;
+    }
+
+    Output output(CommandSpec command) {
+        return new Output(command.commandLine().getOut(), json, environment);
+    }
+
+    /** Reads the version from the jar's Maven metadata; a development build says so. */
+    static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = "development build";
+            try (InputStream in = SovereignCommand.class.getResourceAsStream(
+                    "/META-INF/maven/dev.sovereign/sovereign-cli/pom.properties")) {
+                if (in != null) {
+                    Properties p = new Properties();
+                    p.load(in);
+                    v = p.getProperty("version", v);
+                }
+            } catch (java.io.IOException ignored) {
+                // keep "development build"
+            }
+            return new String[] {"sovereign " + v};
+        }
+    }
+}

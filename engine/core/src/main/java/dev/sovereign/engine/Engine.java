@@ -1,0 +1,252 @@
+package dev.sovereign.engine;
+
+import dev.sovereign.engine.actor.Actors;
+import dev.sovereign.engine.internal.run.AssignmentRunner;
+import dev.sovereign.engine.internal.run.EngineSupervisor;
+import dev.sovereign.engine.internal.run.Workspaces;
+import dev.sovereign.engine.journal.Journal;
+import dev.sovereign.engine.lease.ActorLeases;
+import dev.sovereign.engine.lease.Beat;
+import dev.sovereign.engine.lease.GrantLossListener;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.mailbox.Mailbox;
+import dev.sovereign.engine.process.Processes;
+import dev.sovereign.engine.provider.Providers;
+import dev.sovereign.engine.run.Runs;
+import dev.sovereign.engine.spi.Backends;
+import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.Ledger;
+import dev.sovereign.engine.supervisor.Supervisor;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One engine instance is one <em>process</em> for fencing: it mints a fresh identity
+ * ({@code proc_<uuid>}, never a PID) when it opens, registers it, heartbeats it, and marks it
+ * stopped when it closes. Two engines in one JVM are two processes; tests rely on this.
+ *
+ * <p>Lifecycle: {@code open → (heartbeating) → close}. {@link #close()} stops the heartbeat,
+ * cancels the providers of runs still in progress (their attempts count as lost), releases the leases this instance still holds (each by compare-and-set on its token) and marks
+ * the process stopped — unless the engine was opened to act as an existing identity
+ * ({@link EngineConfig#actAs()}), in which case it leaves that identity exactly as it found it.
+ *
+ * <p>Thread-safe: every operation may be called from any thread; writes are serialised on the
+ * engine's one connection and, across processes, by SQLite's write lock.
+ */
+public final class Engine implements AutoCloseable {
+    private final EngineConfig config;
+    private final Ledger ledger;
+    private final Grants grants = new Grants();
+    private final String identity;
+    private final Actors actors;
+    private final ActorLeases leases;
+    private final Journal journal;
+    private final Processes processes;
+    private final Mailbox mailbox;
+    private final Providers providers = Providers.withBuiltIns();
+    private final Runs runs;
+    private final Supervisor supervisor;
+    private final ScheduledExecutorService heartbeatThread;
+    private volatile RuntimeException lastHeartbeatFailure;
+    private volatile boolean closed;
+    private volatile boolean heartbeatSuspended;
+
+    private Engine(EngineConfig config, boolean createIfMissing) {
+        this.config = config;
+        // The backend that serves the database the user named (a ServiceLoader look-up): the core
+        // never names one, so a new backend is a new module, not a change here (docs/architecture.md).
+        this.ledger = Backends.forDatabase(config.database()).open(config, grants, createIfMissing);
+        try {
+            this.identity = ledger.processIdentity();
+            this.processes = ledger.processes();
+            this.actors = ledger.actors();
+            this.leases = ledger.leases();
+            this.journal = ledger.journal();
+            this.mailbox = ledger.mailbox();
+            Workspaces workspaces = new Workspaces(config.dataDirectory());
+            this.runs = new AssignmentRunner(ledger.runs(), leases, grants, providers, workspaces, config.defaultTtl(),
+                    config.allowedCommands());
+            this.supervisor = new EngineSupervisor(ledger.recovery(), mailbox, workspaces, config.clock(), identity);
+        } catch (RuntimeException e) {
+            ledger.close();
+            throw e;
+        }
+        if (config.heartbeat()) {
+            heartbeatThread = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "sovereign-heartbeat-"
+                        + identity.substring(0, Math.min(13, identity.length())));
+                t.setDaemon(true);
+                return t;
+            });
+            long every = config.heartbeatInterval().toMillis();
+            heartbeatThread.scheduleWithFixedDelay(this::scheduledBeat, every, every, TimeUnit.MILLISECONDS);
+        } else {
+            heartbeatThread = null;
+        }
+    }
+
+    /** Opens (creating and migrating when needed) the database named by {@code config}. */
+    public static Engine open(EngineConfig config) {
+        return new Engine(config, true);
+    }
+
+    /** Opens an existing database; a missing file is a {@link StorageException}, not a new file. */
+    public static Engine openExisting(EngineConfig config) {
+        return new Engine(config, false);
+    }
+
+    /** The counts {@code status} shows, read in one snapshot of this engine's ledger. */
+    public dev.sovereign.engine.admin.LedgerSummary summary() {
+        return ledger.summary();
+    }
+
+    /** Opens {@code database} with the default configuration. */
+    public static Engine open(Path database) {
+        return open(EngineConfig.forDatabase(database).build());
+    }
+
+    /**
+     * Whether this ledger was created as a lab sandbox (a durable mark written with its schema, which
+     * no write can change). Only there does the lab's broken-fence mode
+     * ({@link Runs#FAULT_IGNORE_TERMINAL_FENCE}) take effect; on any other ledger it is ignored and the
+     * database refuses an unfenced terminal write by itself.
+     */
+    public boolean isLabSandbox() {
+        return ledger.isLabSandbox();
+    }
+
+    public EngineConfig config() {
+        return config;
+    }
+
+    /** This process's fencing identity, {@code proc_<uuid>}. */
+    public String processIdentity() {
+        return identity;
+    }
+
+    public Actors actors() {
+        return actors;
+    }
+
+    public ActorLeases leases() {
+        return leases;
+    }
+
+    public Journal journal() {
+        return journal;
+    }
+
+    public Processes processes() {
+        return processes;
+    }
+
+    /** The compare-and-set mailbox; claims default to {@link EngineConfig#defaultTtl()}. */
+    public Mailbox mailbox() {
+        return mailbox;
+    }
+
+    /** Assignments, execution attempts and receipts; {@code runAssignment} runs one (SPEC section 6). */
+    public Runs runs() {
+        return runs;
+    }
+
+    /** The provider kinds this engine knows; embedders register their own here. */
+    public Providers providers() {
+        return providers;
+    }
+
+    /** The supervisor (SPEC section 10): {@code tick()} on demand, or wrap it in a {@code SupervisorLoop}. */
+    public Supervisor supervisor() {
+        return supervisor;
+    }
+
+    /** Registers a listener told at once when a renewal finds a lease or attempt lost. */
+    public void addGrantLossListener(GrantLossListener listener) {
+        grants.addListener(listener);
+    }
+
+    public void removeGrantLossListener(GrantLossListener listener) {
+        grants.removeListener(listener);
+    }
+
+    /**
+     * Beats once now: one transaction renewing every lease and attempt this instance holds. Tests
+     * with a settable clock call this instead of waiting for the heartbeat thread.
+     */
+    public Beat heartbeatNow() {
+        return ledger.beat();
+    }
+
+    /** The last failure of the background heartbeat, or null if its last beat succeeded. */
+    public RuntimeException lastHeartbeatFailure() {
+        return lastHeartbeatFailure;
+    }
+
+    /**
+     * Suspends (or resumes) the background heartbeat, as a cooperative stand-in for SIGSTOP on
+     * platforms without it: while suspended, this process's leases and attempts are not renewed and
+     * expire like a paused process's would.
+     */
+    public void suspendHeartbeat(boolean suspended) {
+        this.heartbeatSuspended = suspended;
+    }
+
+    private void scheduledBeat() {
+        if (closed || heartbeatSuspended) {
+            return;
+        }
+        try {
+            ledger.beat();
+            lastHeartbeatFailure = null;
+        } catch (RuntimeException e) {
+            // Busy past the bound or closed under us: the next beat tries again; if leases expire
+            // meanwhile, that beat finds them lost and tells the listeners.
+            lastHeartbeatFailure = e;
+        }
+    }
+
+    /**
+     * The backend's ledger under this engine (the storage port, {@link dev.sovereign.engine.spi}): for
+     * backends, their tests and tools. Embedders use the methods above; everything they need is there.
+     */
+    public Ledger ledger() {
+        return ledger;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (heartbeatThread != null) {
+            heartbeatThread.shutdownNow();
+            try {
+                heartbeatThread.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        // Runs still in progress lose their attempts now: each one's provider is cancelled (a command's
+        // process group is stopped) instead of working on for a process that is going away.
+        grants.attempts().forEach(grants::attemptLost);
+        try {
+            if (config.actAs().isEmpty()) {
+                for (Lease l : grants.leases()) {
+                    try {
+                        leases.release(l.actor(), l.token());
+                    } catch (RuntimeException ignored) {
+                        // Best effort: an unreleased lease simply expires.
+                    }
+                }
+                ledger.markStopped();
+            }
+        } catch (RuntimeException ignored) {
+            // Closing must not fail; a process not marked stopped turns stale by its heartbeat.
+        } finally {
+            ledger.close();
+        }
+    }
+}

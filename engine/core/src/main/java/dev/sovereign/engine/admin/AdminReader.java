@@ -1,0 +1,94 @@
+package dev.sovereign.engine.admin;
+
+import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.Ledgers;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.List;
+
+/**
+ * Read access to a Sovereign database for operators: the only door the console uses. It owns its
+ * own connection to the file, opened for queries only ({@code PRAGMA query_only}): it never writes,
+ * never migrates, never creates a file, and refuses a file that is missing, not ours or newer than
+ * this code with a {@link StorageException} whose message is one sentence naming the file.
+ *
+ * <p>Change detection: {@link #dataVersion()} is SQLite's {@code PRAGMA data_version} on this
+ * reader's connection. It changes when any other connection or process commits, and costs a few
+ * microseconds, so a poller can call it often and read a {@link #snapshot()} only when it moved.
+ *
+ * <p>Caps of a snapshot: every actor, every process that is not stopped plus the
+ * {@value #STOPPED_PROCESSES_SHOWN} most recently started stopped ones, the {@value #FINISHED_ROWS_SHOWN}
+ * most recently updated assignments and attempts, every unfinished message plus the
+ * {@value #FINISHED_ROWS_SHOWN} most recently finished ones.
+ *
+ * <p>Thread-safe: calls are serialised on the one connection (a CSV export in the background
+ * interleaves page by page with a poller).
+ */
+public interface AdminReader extends AutoCloseable {
+    int STOPPED_PROCESSES_SHOWN = 100;
+    int FINISHED_ROWS_SHOWN = 300;
+
+    /** Opens {@code database} with the system clock and time zone. */
+    static AdminReader open(Path database) {
+        return open(database, Clock.systemUTC(), ZoneId.systemDefault());
+    }
+
+    /**
+     * Opens {@code database}; {@code clock} stamps snapshots, {@code zone} formats times in sentences.
+     *
+     * @throws StorageException when the file is missing, not a Sovereign database, newer than this
+     *                          code, corrupt or unreadable
+     */
+    static AdminReader open(Path database, Clock clock, ZoneId zone) {
+        Path file = database.toAbsolutePath().normalize();
+        return open(file, EngineConfig.defaultDataDirectory(file), clock, zone);
+    }
+
+    /**
+     * {@link #open(Path, Clock, ZoneId)} for an engine configured with its own data directory
+     * ({@code EngineConfig.Builder.dataDirectory}): the receipts' {@link ReceiptRow#outputDir()} are
+     * derived from it. The other overloads use the default, {@code <stem>.data} beside the database.
+     */
+    static AdminReader open(Path database, Path dataDirectory, Clock clock, ZoneId zone) {
+        return Ledgers.openReader(database, dataDirectory, clock, zone);
+    }
+
+    /** The absolute path of the database file. */
+    Path database();
+
+    /** The schema version ({@code PRAGMA user_version}) checked when the reader opened. */
+    int schemaVersion();
+
+    /**
+     * SQLite's {@code PRAGMA data_version} on this reader's connection: equal values mean no other
+     * connection committed in between. Also checks that the file is still there.
+     */
+    long dataVersion();
+
+    /** Reads everything but the journal in one read transaction. */
+    AdminSnapshot snapshot();
+
+    /** Journal events with {@code seq > afterSeq}, oldest first, at most {@code limit}. */
+    List<JournalEntry> eventsSince(long afterSeq, int limit);
+
+    /** The newest {@code REJECTED} events, newest first, at most {@code limit}. */
+    List<JournalEntry> recentRejections(int limit);
+
+    /**
+     * Writes the whole journal to {@code target} as CSV (RFC 4180: CRLF line ends, fields quoted when
+     * they contain a comma, a quote or a line break, quotes doubled), via a temporary file moved into
+     * place at the end, so a failed export never leaves half a file under the target's name. The file is
+     * {@code 0600} (only its owner may read it; docs/decisions/0801), also when it replaces an existing one.
+     *
+     * @param progress told after every page; may be {@link ExportProgress#NONE}
+     * @return how many events were written
+     * @throws java.io.UncheckedIOException when the target cannot be written
+     */
+    long exportJournalCsv(Path target, ExportProgress progress);
+
+    /** Closes the connection; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,49 @@
+package dev.sovereign.engine.admin;
+
+import dev.sovereign.engine.Engine;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Counts of what the ledger holds, read at one moment: the numbers behind {@code sovereign status}.
+ * Every field is read from the database, none from this process's beliefs. The counts come from
+ * separate autocommit reads, so under concurrent writers they may be a few commits apart from each
+ * other; they are for display, never for decisions. Immutable and thread-safe.
+ *
+ * @param database           the database file
+ * @param schemaVersion      {@code PRAGMA user_version}
+ * @param lastToken          the highest fencing token ever minted (0 before the first grant)
+ * @param lastSeq            the highest journal sequence number (0 for an empty journal)
+ * @param events             how many fence events the journal holds
+ * @param rejections         how many of them are {@code REJECTED}
+ * @param actors             how many actors are configured
+ * @param activeAttempts     execution attempts in state {@code ACTIVE}
+ * @param assignmentsByState every assignment state, in lifecycle order, with its count (zeros included)
+ * @param messagesByState    every message state, in lifecycle order, with its count (zeros included)
+ * @param readAt             the engine clock's reading when the summary was taken (epoch ms)
+ */
+public record LedgerSummary(
+        Path database,
+        int schemaVersion,
+        long lastToken,
+        long lastSeq,
+        long events,
+        long rejections,
+        long actors,
+        long activeAttempts,
+        Map<String, Long> assignmentsByState,
+        Map<String, Long> messagesByState,
+        long readAt) {
+
+    public LedgerSummary {
+        assignmentsByState = Collections.unmodifiableMap(new LinkedHashMap<>(assignmentsByState));
+        messagesByState = Collections.unmodifiableMap(new LinkedHashMap<>(messagesByState));
+    }
+
+    /** Reads the summary of the database {@code engine} is attached to. */
+    public static LedgerSummary read(Engine engine) {
+        return engine.summary();
+    }
+}

@@ -1,0 +1,48 @@
+package dev.sovereign.engine.spi;
+
+import dev.sovereign.engine.StorageException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/**
+ * The storage backends on the class path, found once by {@link ServiceLoader}, and the choice among
+ * them by the database a user named. Thread-safe.
+ */
+public final class Backends {
+    private static volatile List<StorageBackend> found;
+
+    private Backends() {
+    }
+
+    /** Every backend on the class path, in class-path order. */
+    public static List<StorageBackend> all() {
+        List<StorageBackend> f = found;
+        if (f == null) {
+            List<StorageBackend> list = new ArrayList<>();
+            ServiceLoader.load(StorageBackend.class, Backends.class.getClassLoader()).forEach(list::add);
+            found = f = List.copyOf(list);
+        }
+        return f;
+    }
+
+    /**
+     * The backend that serves {@code database}.
+     *
+     * @throws StorageException (problem {@code IO}) when none does: a sentence that names the database
+     *     and the backends there are, so an embedder who forgot the backend's jar knows what to add
+     */
+    public static StorageBackend forDatabase(Path database) {
+        String named = database.toString();
+        for (StorageBackend b : all()) {
+            if (b.accepts(named)) {
+                return b;
+            }
+        }
+        throw new StorageException(StorageException.Problem.IO, database, "No storage backend can open "
+                + database + (all().isEmpty() ? ": none is on the class path (add sovereign-engine-sqlite)."
+                : ": the backends on the class path are " + all().stream().map(StorageBackend::name).toList() + "."),
+                null);
+    }
+}

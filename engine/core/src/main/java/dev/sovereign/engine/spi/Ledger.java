@@ -1,0 +1,62 @@
+package dev.sovereign.engine.spi;
+
+import dev.sovereign.engine.actor.Actors;
+import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.journal.Journal;
+import dev.sovereign.engine.lease.ActorLeases;
+import dev.sovereign.engine.lease.Beat;
+import dev.sovereign.engine.mailbox.Mailbox;
+import dev.sovereign.engine.process.Processes;
+
+/**
+ * One open ledger, as a backend provides it to one {@code Engine}: the stores of every kind of grant,
+ * all writing under this process's identity and tracking what it holds in the engine's {@link Grants}.
+ * Every consequential write is ONE compare-and-set statement in one short write transaction, its token
+ * minted in that same transaction; every refusal of a presented token or pointer is journalled as
+ * REJECTED. The contract is SPEC sections 3-10 and 14; the SQLite backend is the reference.
+ *
+ * <p>Lifecycle: opened by {@link StorageBackend#open}, which registers the process; closed once by the
+ * engine, after it released what it holds. Implementations are thread-safe.
+ */
+public interface Ledger extends AutoCloseable {
+    /** This process's fencing identity, registered (or taken over, for {@code actAs}) when opened. */
+    String processIdentity();
+
+    Actors actors();
+
+    ActorLeases leases();
+
+    Journal journal();
+
+    Processes processes();
+
+    Mailbox mailbox();
+
+    RunStore runs();
+
+    RecoveryStore recovery();
+
+    /**
+     * One heartbeat: renews every lease and attempt in {@link Grants}, presenting their tokens, in one
+     * transaction; journals each one it could not renew as REJECTED in that same transaction; and, after the
+     * commit, drops the lost ones from {@link Grants} and reports them to its listeners
+     * ({@code Grants.leaseLost}/{@code attemptLost}) — a backend that skipped that would leave a holder
+     * working on a lease it lost.
+     */
+    Beat beat();
+
+    /** Marks this process stopped: the last write of a clean close. */
+    void markStopped();
+
+    /** The counts a {@code status} shows, read in one snapshot. */
+    LedgerSummary summary();
+
+    /**
+     * Whether this ledger was created as a lab sandbox (a durable mark written with its schema that no
+     * write can change): only there may the lab's broken-fence mode take effect.
+     */
+    boolean isLabSandbox();
+
+    @Override
+    void close();
+}

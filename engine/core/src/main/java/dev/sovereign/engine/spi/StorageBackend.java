@@ -1,0 +1,40 @@
+package dev.sovereign.engine.spi;
+
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.admin.AdminReader;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneId;
+
+/**
+ * A storage backend: an adapter that turns the engine's contract into one kind of database's SQL.
+ * Found by {@link java.util.ServiceLoader} (a {@code META-INF/services/dev.sovereign.engine.spi.StorageBackend}
+ * entry in the backend's jar) and chosen by what the user named as the database: a file path for the
+ * embedded SQLite backend, a {@code jdbc:postgresql:} URL for a server backend. A new backend is a new
+ * module that implements this and passes the contract suite; nothing in the core names it.
+ *
+ * <p>Implementations are stateless and thread-safe.
+ */
+public interface StorageBackend {
+    /** A short name for messages and docs, e.g. {@code sqlite}. */
+    String name();
+
+    /** Whether this backend serves {@code database} as the user named it (a path or a URL). */
+    boolean accepts(String database);
+
+    /**
+     * Opens (creating and migrating when allowed) the ledger named by {@code config}, registers this
+     * process in it and returns it.
+     *
+     * @throws dev.sovereign.engine.StorageException when the database is missing (and may not be
+     *     created), not ours, newer than this code, corrupt, changed by hand, or unreachable
+     */
+    Ledger open(EngineConfig config, Grants grants, boolean createIfMissing);
+
+    /**
+     * Opens a read-only view for operators (the console's door): never writes, migrates or creates.
+     *
+     * @throws dev.sovereign.engine.StorageException as {@link AdminReader#open(Path, Clock, ZoneId)} says
+     */
+    AdminReader openReader(Path database, Path dataDirectory, Clock clock, ZoneId zone);
+}

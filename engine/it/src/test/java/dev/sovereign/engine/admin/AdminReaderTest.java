@@ -1,0 +1,293 @@
+package dev.sovereign.engine.admin;
+
+import dev.sovereign.engine.testing.Sqlite;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.internal.sqlite.SqliteRuns;
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.testing.SettableClock;
+import dev.sovereign.engine.testing.TempDatabase;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class AdminReaderTest {
+    @RegisterExtension
+    final TempDatabase temp = new TempDatabase();
+
+    private final SettableClock clock = new SettableClock();
+    private AdminReader reader;
+
+    @AfterEach
+    void closeReader() {
+        if (reader != null) {
+            reader.close();
+        }
+    }
+
+    private AdminReader reader() {
+        reader = AdminReader.open(temp.file(), clock, ZoneOffset.UTC);
+        return reader;
+    }
+
+    private static String hms(long epochMs) {
+        return DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(epochMs));
+    }
+
+    @Test
+    void aLeaseHeldByAnotherEngineShowsItsHolderTokenAndRealTtl() {
+        Engine a = temp.open(temp.config(clock).processLabel("worker A").build());
+        a.actors().add("operator");
+        a.actors().add("reviewer");
+        Lease lease = a.leases().acquire("operator", Duration.ofSeconds(9));
+
+        AdminSnapshot s = reader().snapshot();
+
+        assertThat(s.leases()).extracting(LeaseRow::actor).containsExactly("operator", "reviewer");
+        LeaseRow row = s.leases().get(0);
+        assertThat(row.holder().identity()).isEqualTo(a.processIdentity());
+        assertThat(row.holder().label()).isEqualTo("worker A");
+        assertThat(row.holder().pid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(row.token()).isEqualTo(lease.token());
+        assertThat(row.ttlMs()).isEqualTo(9_000);
+        assertThat(row.stateAt(clock.millis())).isEqualTo(LeaseState.LIVE);
+        assertThat(row.stateAt(clock.millis() + 6_001)).isEqualTo(LeaseState.EXPIRING);
+        assertThat(row.stateAt(clock.millis() + 9_000)).isEqualTo(LeaseState.EXPIRED);
+        assertThat(s.leases().get(1).stateAt(clock.millis())).isEqualTo(LeaseState.FREE);
+        assertThat(s.lastToken()).isEqualTo(lease.token());
+    }
+
+    @Test
+    void aProcessTurnsStaleAgainstItsOwnHeartbeatInterval() {
+        Engine fast = temp.open(temp.config(clock).heartbeatInterval(Duration.ofMillis(200)).build());
+        Engine slow = temp.open(temp.config(clock).heartbeatInterval(Duration.ofSeconds(5)).build());
+        clock.advance(Duration.ofSeconds(1));
+
+        AdminSnapshot s = reader().snapshot();
+        long now = clock.millis();
+
+        assertThat(row(s, fast).stateAt(now)).isEqualTo(ProcessState.STALE);
+        assertThat(row(s, slow).stateAt(now)).isEqualTo(ProcessState.LIVE);
+        slow.close();
+        assertThat(row(reader.snapshot(), slow).stateAt(now)).isEqualTo(ProcessState.STOPPED);
+    }
+
+    private static ProcessRow row(AdminSnapshot s, Engine e) {
+        return s.processes().stream().filter(p -> p.process().identity().equals(e.processIdentity())).findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void aStaleRenewIsExplainedWithTheTakeoverThatMadeItStale() {
+        Engine a = temp.open(temp.config(clock).processLabel("worker A").build());
+        Engine b = temp.open(temp.config(clock).processLabel("worker B").build());
+        a.actors().add("operator");
+        Lease old = a.leases().acquire("operator", Duration.ofSeconds(5));
+        clock.advance(Duration.ofSeconds(6));
+        Lease taken = b.leases().acquire("operator", Duration.ofSeconds(5));
+        long takeoverAt = clock.millis();
+        clock.advance(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> a.leases().renew("operator", old.token())).isInstanceOf(Refusal.class);
+
+        List<JournalEntry> rejections = reader().recentRejections(10);
+
+        assertThat(rejections).singleElement().satisfies(r -> {
+            assertThat(r.presentedToken()).isEqualTo(old.token());
+            assertThat(r.currentToken()).isEqualTo(taken.token());
+            assertThat(r.process().identity()).isEqualTo(a.processIdentity());
+            assertThat(r.sentence()).isEqualTo("Worker A (" + r.process().shortId() + ") presented token "
+                    + old.token() + " for actor operator, but " + taken.token()
+                    + " is current: its lease was taken over by worker B ("
+                    + new ProcessRef(b.processIdentity(), null, null, null).shortId() + ") at " + hms(takeoverAt) + ".");
+        });
+    }
+
+    @Test
+    void aContestedAcquireNamesTheHolder() {
+        Engine a = temp.open(temp.config(clock).processLabel("worker A").build());
+        Engine b = temp.open(temp.config(clock).processLabel("worker B").build());
+        a.actors().add("operator");
+        Lease held = a.leases().acquire("operator", Duration.ofSeconds(5));
+        assertThatThrownBy(() -> b.leases().acquire("operator", Duration.ofSeconds(5))).isInstanceOf(Refusal.class);
+
+        JournalEntry r = reader().recentRejections(1).get(0);
+
+        assertThat(r.sentence()).startsWith("Worker B (").contains("asked for actor operator, but worker A (")
+                .contains("holds it with token " + held.token() + " since " + hms(held.acquiredAt()));
+    }
+
+    @Test
+    void aReleasedLeaseExplainsWhyNothingIsCurrent() {
+        Engine a = temp.open(temp.config(clock).build());
+        a.actors().add("operator");
+        Lease l = a.leases().acquire("operator", Duration.ofSeconds(5));
+        a.leases().release("operator", l.token());
+        assertThatThrownBy(() -> a.leases().renew("operator", l.token())).isInstanceOf(Refusal.class);
+
+        assertThat(reader().recentRejections(1).get(0).sentence())
+                .contains("presented token " + l.token() + " for actor operator, but no token is current:"
+                        + " the lease was released at " + hms(clock.millis()));
+    }
+
+    @Test
+    void theJournalIsReadIncrementallyBySeq() {
+        Engine a = temp.open(temp.config(clock).build());
+        a.actors().add("operator");
+        Lease l = a.leases().acquire("operator", Duration.ofSeconds(5));
+        AdminReader r = reader();
+        List<JournalEntry> first = r.eventsSince(0, 100);
+        long last = first.get(first.size() - 1).seq();
+
+        a.leases().release("operator", l.token());
+        List<JournalEntry> next = r.eventsSince(last, 100);
+
+        assertThat(next).singleElement().satisfies(e -> {
+            assertThat(e.kind()).isEqualTo("LEASE_RELEASED");
+            assertThat(e.seq()).isGreaterThan(last);
+            assertThat(e.sentence()).endsWith("released actor operator with token " + l.token() + ".");
+        });
+        assertThat(r.eventsSince(next.get(0).seq(), 100)).isEmpty();
+    }
+
+    @Test
+    void dataVersionMovesOnlyWhenSomeoneElseCommits() {
+        Engine a = temp.open(temp.config(clock).build());
+        AdminReader r = reader();
+        long v0 = r.dataVersion();
+        r.snapshot();
+        r.eventsSince(0, 10);
+        assertThat(r.dataVersion()).isEqualTo(v0);
+
+        a.actors().add("operator");
+
+        long v1 = r.dataVersion();
+        assertThat(v1).isNotEqualTo(v0);
+        assertThat(r.snapshot().dataVersion()).isEqualTo(v1);
+    }
+
+    @Test
+    void aMissingFileIsRefusedAndNotCreated() {
+        Path missing = temp.dir().resolve("nope.db");
+        assertThatThrownBy(() -> AdminReader.open(missing)).isInstanceOfSatisfying(StorageException.class,
+                e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.MISSING_FILE));
+        assertThat(missing).doesNotExist();
+    }
+
+    @Test
+    void aForeignSqliteFileIsRefusedAndLeftUntouched() throws Exception {
+        Path foreign = temp.dir().resolve("other.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + foreign);
+             Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE notes (body TEXT)");
+        }
+        byte[] before = Files.readAllBytes(foreign);
+
+        assertThatThrownBy(() -> AdminReader.open(foreign)).isInstanceOfSatisfying(StorageException.class, e -> {
+            assertThat(e.problem()).isEqualTo(StorageException.Problem.NOT_OURS);
+            assertThat(e.getMessage()).contains(foreign.toString()).contains("did not create");
+        });
+        assertThat(Files.readAllBytes(foreign)).isEqualTo(before);
+    }
+
+    @Test
+    void aFileThatIsNotSqliteIsRefused() throws Exception {
+        Path text = temp.dir().resolve("notes.db");
+        Files.writeString(text, "this is not a database, it is a shopping list ".repeat(100));
+        assertThatThrownBy(() -> AdminReader.open(text)).isInstanceOfSatisfying(StorageException.class,
+                e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.NOT_OURS));
+    }
+
+    @Test
+    void aNewerSchemaIsRefused() throws Exception {
+        temp.open(temp.config(clock).build()).close();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
+             Statement s = c.createStatement()) {
+            s.execute("PRAGMA user_version = 99");
+        }
+        assertThatThrownBy(this::reader).isInstanceOfSatisfying(StorageException.class, e -> {
+            assertThat(e.problem()).isEqualTo(StorageException.Problem.SCHEMA_TOO_NEW);
+            assertThat(e.getMessage()).contains("schema version 99");
+        });
+    }
+
+    @Test
+    void aWorkerLostAssignmentNeedsAnOperatorUntilRetried() {
+        Engine a = temp.open(temp.config(clock).build());
+        a.actors().add("operator");
+        // a run whose worker dies, recovered by the supervisor (the schema refuses a forged one)
+        Assignment lostRun = a.runs().assign("operator", "scripted:ms=1");
+        Lease l = a.leases().acquire("operator", Duration.ofSeconds(5));
+        new SqliteRuns(Sqlite.database(a), false).startAttempt(lostRun.id(), l.token(), 5_000);
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(a.supervisor().tick().recovered()).hasSize(1);
+        AdminReader r = reader();
+        AssignmentRow lost = r.snapshot().assignments().get(0);
+        assertThat(lost.id()).isEqualTo(lostRun.id());
+        assertThat(lost.isWorkerLost()).isTrue();
+        assertThat(lost.needsOperator()).isTrue();
+        assertThat(lost.receipt().outcomeKnown()).isFalse();
+        assertThat(lost.receipt().outputDir()).as("the recovered attempt's own output folder, derived")
+                .isEqualTo(a.config().dataDirectory().resolve("runs").resolve(lostRun.id())
+                        .resolve(lost.receipt().attemptId()).resolve("output"));
+        assertThat(r.snapshot().attempts()).singleElement()
+                .satisfies(x -> assertThat(x.state()).isEqualTo("RECOVERED"));
+
+        Assignment retry = a.runs().retry(lostRun.id());
+
+        AssignmentRow retried = r.snapshot().assignments().stream().filter(x -> x.id().equals(lostRun.id()))
+                .findFirst().orElseThrow();
+        assertThat(retried.retriedBy()).isEqualTo(retry.id());
+        assertThat(retried.needsOperator()).isFalse();
+    }
+
+    @Test
+    void theJournalExportsAsRfc4180Csv() throws Exception {
+        Engine a = temp.open(temp.config(clock).build());
+        Sqlite.database(a).write(tx -> {
+            tx.journal(EventKind.PROCESS_STARTED, "process", a.processIdentity(), null, null,
+                    "says \"hello\", then\r\nleaves");
+            return null;
+        });
+        Path out = temp.dir().resolve("journal.csv");
+        long[] progress = new long[2];
+
+        long n = reader().exportJournalCsv(out, (done, total) -> {
+            progress[0] = done;
+            progress[1] = total;
+        });
+
+        String csv = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(n).isEqualTo(1);
+        assertThat(progress).containsExactly(1, 1);
+        assertThat(csv).startsWith(String.join(",", JournalCsv.COLUMNS) + "\r\n");
+        assertThat(csv).contains(",\"says \"\"hello\"\", then\r\nleaves\",");
+        assertThat(csv).endsWith("\r\n");
+        assertThat(Files.list(temp.dir()).filter(p -> p.toString().endsWith(".part"))).isEmpty();
+    }
+
+    @Test
+    void csvQuotesOnlyWhatNeedsQuoting() {
+        assertThat(JournalCsv.quote("plain")).isEqualTo("plain");
+        assertThat(JournalCsv.quote("a,b")).isEqualTo("\"a,b\"");
+        assertThat(JournalCsv.quote("say \"x\"")).isEqualTo("\"say \"\"x\"\"\"");
+        assertThat(JournalCsv.quote("line\nbreak")).isEqualTo("\"line\nbreak\"");
+        assertThat(JournalCsv.quote("")).isEmpty();
+    }
+}

@@ -1,0 +1,147 @@
+package dev.sovereign.engine.lab;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.OffsetClock;
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.provider.CommandAllowList;
+import dev.sovereign.engine.worker.Worker;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import sun.misc.Signal;
+
+/**
+ * The entry point of a lab worker process ({@link WorkerProcess} starts it): hosts one actor the way
+ * {@code sovereign worker --control-stdin} does, printing the same lines, but built on the engine core
+ * alone, so the lab, the demo and the console start workers without the CLI (no picocli, no Jackson).
+ *
+ * <p>Arguments, all from {@link WorkerProcess}: {@code DB ACTOR TTL_MS CLOCK_OFFSET_MS LABEL [PATTERN...]},
+ * the patterns being the worker's command allow-list (decision 0800). Standard
+ * input carries the lab's control lines ({@code pause}, {@code resume}, {@code skew <n>ms},
+ * {@code contend}, {@code stop}); its end means the parent is gone and the worker stops. SIGTERM and SIGINT
+ * stop it the same way (the lease is released). Exit codes as the CLI's: 0 stopped, 1 refused, 2 bad
+ * input (an actor that does not exist), 3 storage error, 70 a bug — one sentence on standard error,
+ * never a stack trace.
+ */
+public final class WorkerMain {
+    private WorkerMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * Runs the worker and maps every way it can end to the CLI's exit code and one sentence on standard
+     * error (decision 0300): 0 stopped, 1 refused, 2 bad input, 3 storage error, 70 a bug.
+     */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        try {
+            return host(args, out);
+        } catch (Refusal r) {
+            err.println((r.category().isBadInput() ? "bad input" : "refused") + " (" + r.category().code() + "): "
+                    + r.getMessage());
+            return r.category().isBadInput() ? 2 : 1;
+        } catch (StorageException e) {
+            err.println("storage error (" + e.problem().name().toLowerCase(Locale.ROOT) + "): " + e.getMessage());
+            return 3;
+        } catch (RuntimeException e) {
+            err.println("internal error: the lab's worker failed unexpectedly (" + e + ").");
+            return 70;
+        }
+    }
+
+    private static int host(String[] args, PrintStream out) {
+        if (args.length < 5) {
+            throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "usage: WorkerMain DB ACTOR TTL_MS CLOCK_OFFSET_MS"
+                    + " LABEL [ALLOWED_COMMAND_PATTERN...] (started by the lab, not by people).").build();
+        }
+        Path db = Path.of(args[0]);
+        String actor = args[1];
+        Duration ttl = Duration.ofMillis(Long.parseLong(args[2]));
+        OffsetClock clock = new OffsetClock(Clock.systemUTC(), Duration.ofMillis(Long.parseLong(args[3])));
+        String label = args[4].isEmpty() ? "worker " + ProcessHandle.current().pid() : args[4];
+        long beat = Math.max(50, Math.min(1_000, ttl.toMillis() / 3));
+        CommandAllowList allowed = CommandAllowList.of(Arrays.asList(args).subList(5, args.length));
+        EngineConfig config = EngineConfig.forDatabase(db).clock(clock).processKind("worker").processLabel(label)
+                .heartbeatInterval(Duration.ofMillis(beat)).defaultTtl(ttl).allowCommands(allowed).build();
+        try (Engine engine = Engine.openExisting(config)) {
+            if (engine.actors().find(actor).isEmpty()) {
+                // Before the "started" line, as the CLI's worker: a typo is one sentence and nothing on stdout.
+                throw Refusal.of(RefusalCategory.UNKNOWN_ACTOR, "There is no actor named '" + actor
+                        + "'; add it with 'sovereign actor add " + actor + "'.").resource("actor", actor).build();
+            }
+            Object printLock = new Object();
+            Worker worker = new Worker(engine, actor, ttl, Duration.ofMillis(200), event -> {
+                synchronized (printLock) {
+                    out.println(event.toLine());
+                    out.flush();
+                }
+            });
+            synchronized (printLock) {
+                out.println("started " + engine.processIdentity() + " pid " + ProcessHandle.current().pid() + " ttl "
+                        + ttl.toMillis() + " ms" + (clock.offset().isZero() ? ""
+                        : " clock offset " + clock.offset().toMillis() + " ms") + " commands "
+                        + (allowed.isEmpty() ? "none allowed" : "allowed by " + allowed.patterns().size() + " pattern(s)")
+                        + " actor " + actor);
+                out.flush();
+            }
+            // SIGTERM / SIGINT end the worker as the CLI's does: it stops, releases its lease and exits 0.
+            for (String name : new String[] {"TERM", "INT"}) {
+                try {
+                    Signal.handle(new Signal(name), signal -> worker.stop());
+                } catch (IllegalArgumentException unavailable) {
+                    // no such signal here (e.g. on Windows): the end of standard input still stops it
+                }
+            }
+            Thread control = new Thread(() -> readControl(worker, clock, actor, out, printLock), "worker-control");
+            control.setDaemon(true);
+            control.start();
+            worker.run();
+            control.interrupt();
+        }
+        return 0;
+    }
+
+    private static void readControl(Worker worker, OffsetClock clock, String actor, PrintStream out, Object printLock) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                String[] f = line.trim().split("\\s+");
+                switch (f[0].toLowerCase(Locale.ROOT)) {
+                    case "pause" -> worker.pause();
+                    case "resume" -> worker.resume();
+                    case "stop" -> worker.stop();
+                    case "contend" -> worker.contend();
+                    case "skew" -> {
+                        if (f.length == 2) {
+                            String ms = f[1].endsWith("ms") ? f[1].substring(0, f[1].length() - 2) : f[1];
+                            Duration offset = Duration.ofMillis(Long.parseLong(ms));
+                            clock.setOffset(offset);
+                            synchronized (printLock) {
+                                out.println("skewed    " + actor + " — clock offset now " + offset.toMillis() + " ms");
+                                out.flush();
+                            }
+                        }
+                    }
+                    default -> {
+                        // unknown control lines are ignored: the channel is for the lab, not for people
+                    }
+                }
+            }
+            worker.stop(); // end of input: the parent is gone
+        } catch (IOException | RuntimeException e) {
+            worker.stop();
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.Ledger;
+import dev.sovereign.engine.spi.StorageBackend;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneId;
+
+/**
+ * The embedded default backend: one SQLite file, named by its path. Registered for
+ * {@link java.util.ServiceLoader} in {@code META-INF/services}. Stateless and thread-safe.
+ */
+public final class SqliteBackend implements StorageBackend {
+    @Override
+    public String name() {
+        return "sqlite";
+    }
+
+    /** Everything that is not a JDBC URL of another database is a file path. */
+    @Override
+    public boolean accepts(String database) {
+        return database != null && !database.startsWith("jdbc:");
+    }
+
+    @Override
+    public Ledger open(EngineConfig config, Grants grants, boolean createIfMissing) {
+        return new SqliteLedger(config, grants, createIfMissing);
+    }
+
+    @Override
+    public AdminReader openReader(Path database, Path dataDirectory, Clock clock, ZoneId zone) {
+        return SqliteAdminReader.open(database, dataDirectory, clock, zone);
+    }
+}

@@ -1,0 +1,299 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.spi.Grants;
+import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_HELD;
+import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
+import static dev.sovereign.engine.RefusalCategory.CORRUPT_LEASE_STATE;
+import static dev.sovereign.engine.RefusalCategory.INVALID_ARGUMENT;
+
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.lease.ActorLeases;
+import dev.sovereign.engine.lease.Lease;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Actor leases on the {@code actor_leases} table. Every grant and renewal is one guarded statement
+ * inside a {@code BEGIN IMMEDIATE} transaction; a new token is minted in the same transaction as the
+ * compare-and-set it authorises, and so is the lease change marker ({@link Tx#nextLeaseChange()}) the
+ * written row carries (a release's marker comes from the delete trigger). Thread-safe (the
+ * {@link Database} serialises access).
+ */
+public final class SqliteLeases implements ActorLeases {
+    static final String LEASE_COLUMNS =
+            "actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at";
+
+    private final Database db;
+    private final Grants grants;
+
+    public SqliteLeases(Database db, Grants grants) {
+        this.db = db;
+        this.grants = grants;
+    }
+
+    static Lease mapLease(ResultSet rs) throws SQLException {
+        return new Lease(rs.getString("actor_id"), rs.getString("process_identity"), rs.getLong("token"),
+                rs.getLong("ttl_ms"), rs.getLong("acquired_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"));
+    }
+
+    @Override
+    public Lease acquire(String actor, Duration ttl) {
+        long ttlMs = ttlMillis(ttl);
+        Lease lease = db.write(tx -> acquireIn(tx, actor, ttlMs));
+        grants.holdLease(lease);
+        return lease;
+    }
+
+    @Override
+    public Lease renew(String actor, long token, Duration ttl) {
+        long ttlMs = ttlMillis(ttl);
+        return renewAndTrack(actor, token, ttlMs);
+    }
+
+    @Override
+    public Lease renew(String actor, long token) {
+        return renewAndTrack(actor, token, -1);
+    }
+
+    private Lease renewAndTrack(String actor, long token, long ttlMs) {
+        try {
+            Lease lease = db.write(tx -> renewIn(tx, actor, token, ttlMs));
+            grants.holdLease(lease);
+            return lease;
+        } catch (Refusal r) {
+            if (r.category() == ACTOR_LEASE_LOST && grants.lease(actor) != null
+                    && grants.lease(actor).token() == token) {
+                grants.leaseLost(actor, token);
+            }
+            throw r;
+        }
+    }
+
+    @Override
+    public boolean release(String actor, long token) {
+        String me = db.processIdentity();
+        ReleaseOutcome outcome = db.write(tx -> {
+            Optional<Lease> before = currentIn(tx, actor);
+            if (before.isPresent()) {
+                requireSane(tx, before.get()); // a corrupt row is evidence: never delete it
+            }
+            int n = 0;
+            if (before.isPresent() && before.get().token() == token && before.get().process().equals(me)) {
+                // The release states its token in the row first (the schema refuses a bare DELETE,
+                // V0003), then deletes it; both statements carry the same fence in their WHERE.
+                long change = tx.nextLeaseChange();
+                int stated = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?"
+                        + " WHERE actor_id = ? AND process_identity = ? AND token = ?",
+                        change, token, change, actor, me, token);
+                n = stated == 1 ? tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ?"
+                        + " AND token = ?", actor, me, token) : 0;
+            }
+            if (n == 1) {
+                tx.journal(EventKind.LEASE_RELEASED, "actor", actor, actor, token, null);
+                return new ReleaseOutcome(true, null);
+            }
+            return new ReleaseOutcome(false, before.orElse(null));
+        });
+        grants.dropLease(actor, token);
+        if (outcome.released()) {
+            return true;
+        }
+        // Refused, whether a newer holder has the row or the row is gone: the token was stale either way
+        // (docs/decisions/0005).
+        Lease current = outcome.current();
+        db.journalRejection(Refusal.of(ACTOR_LEASE_LOST, describeLostRelease(actor, token, current))
+                .resource("actor", actor).actor(actor).presented(token)
+                .current(current == null ? null : current.token()).build());
+        return false;
+    }
+
+    private record ReleaseOutcome(boolean released, Lease current) {
+    }
+
+    private String describeLostRelease(String actor, long token, Lease current) {
+        String now = current == null ? "no process holds the lease now (it was released or taken over and"
+                + " released)" : "the lease is now held by " + current.process() + " with token " + current.token();
+        return "Release of actor " + actor + " with token " + token + " was refused: " + now
+                + "; nothing was released.";
+    }
+
+    @Override
+    public Lease acquireOrRenew(String actor, Duration ttl) {
+        long ttlMs = ttlMillis(ttl);
+        String me = db.processIdentity();
+        Lease lease = db.write(tx -> {
+            Optional<Lease> current = currentIn(tx, actor);
+            if (current.isPresent() && current.get().process().equals(me)) {
+                return renewIn(tx, actor, current.get().token(), ttlMs);
+            }
+            return acquireIn(tx, actor, ttlMs);
+        });
+        grants.holdLease(lease);
+        return lease;
+    }
+
+    @Override
+    public Lease acquireOrRenewKeepingTtl(String actor, Duration ttlIfAcquired) {
+        long ttlMs = ttlMillis(ttlIfAcquired);
+        String me = db.processIdentity();
+        Lease lease = db.write(tx -> {
+            Optional<Lease> current = currentIn(tx, actor);
+            if (current.isPresent() && current.get().process().equals(me)) {
+                return renewIn(tx, actor, current.get().token(), -1);
+            }
+            return acquireIn(tx, actor, ttlMs);
+        });
+        grants.holdLease(lease);
+        return lease;
+    }
+
+    @Override
+    public boolean abandon(String actor, long token) {
+        return grants.dropLease(actor, token);
+    }
+
+    @Override
+    public Optional<Lease> current(String actor) {
+        return db.read(tx -> currentIn(tx, actor));
+    }
+
+    @Override
+    public List<Lease> list() {
+        return db.read(tx -> tx.query("SELECT " + LEASE_COLUMNS + " FROM actor_leases ORDER BY actor_id",
+                SqliteLeases::mapLease));
+    }
+
+    @Override
+    public List<Lease> held() {
+        return grants.leases();
+    }
+
+    // ---- transaction-level operations, reused by runs and the mailbox ----
+
+    static Optional<Lease> currentIn(Tx tx, String actor) throws SQLException {
+        return tx.one("SELECT " + LEASE_COLUMNS + " FROM actor_leases WHERE actor_id = ?", SqliteLeases::mapLease,
+                actor);
+    }
+
+    /** Acquires inside {@code tx}; refuses a live lease. */
+    static Lease acquireIn(Tx tx, String actor, long ttlMs) throws SQLException {
+        SqliteActors.requireActor(tx, actor);
+        Optional<Lease> current = currentIn(tx, actor);
+        long now = tx.now();
+        String me = tx.processIdentity();
+        if (current.isPresent()) {
+            Lease c = current.get();
+            requireSane(tx, c);
+            if (!c.isExpiredAt(now)) {
+                String whose = c.process().equals(me) ? "this process itself" : c.process();
+                throw Refusal.of(ACTOR_LEASE_HELD, "Actor " + actor + " is hosted by " + whose + " with token "
+                                + c.token() + " until " + Instant.ofEpochMilli(c.expiresAt())
+                                + "; wait for it to be released or to expire.")
+                        .resource("actor", actor).actor(actor).current(c.token()).build();
+            }
+        }
+        long token = tx.mintToken();
+        long change = tx.nextLeaseChange();
+        Optional<Lease> granted;
+        if (current.isEmpty()) {
+            granted = tx.one("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
+                            + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (actor_id) DO NOTHING"
+                            + " RETURNING " + LEASE_COLUMNS,
+                    SqliteLeases::mapLease, actor, me, token, ttlMs, now, now, now + ttlMs, now, change);
+        } else {
+            granted = tx.one("UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
+                            + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?,"
+                            + " presented_token = ?, presented_change = ?"
+                            + " WHERE actor_id = ? AND token = ? AND expires_at <= ?"
+                            + " RETURNING " + LEASE_COLUMNS,
+                    SqliteLeases::mapLease, me, token, ttlMs, now, now, now + ttlMs, now, change,
+                    current.get().token(), change, actor, current.get().token(), now);
+        }
+        Lease lease = granted.orElseThrow(() -> new IllegalStateException(
+                "lease row for " + actor + " changed under the write lock"));
+        if (current.isEmpty()) {
+            tx.journal(EventKind.LEASE_ACQUIRED, "actor", actor, actor, token, "ttl " + ttlMs + " ms");
+        } else {
+            Lease old = current.get();
+            tx.journal(EventKind.LEASE_TAKEN_OVER, "actor", actor, actor, me, token, null, null, null,
+                    "taken over from " + old.process() + " (token " + old.token() + ", expired at "
+                            + Instant.ofEpochMilli(old.expiresAt()) + "); ttl " + ttlMs + " ms");
+        }
+        return lease;
+    }
+
+    /** Renews inside {@code tx}; {@code ttlMs < 0} keeps the lease's own TTL. */
+    static Lease renewIn(Tx tx, String actor, long token, long ttlMs) throws SQLException {
+        Optional<Lease> current = currentIn(tx, actor);
+        if (current.isPresent()) {
+            requireSane(tx, current.get());
+        }
+        long now = tx.now();
+        long change = tx.nextLeaseChange();
+        Optional<Lease> renewed = tx.one("UPDATE actor_leases SET renewed_at = ?,"
+                        + " ttl_ms = CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
+                        + " expires_at = ? + CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
+                        + " renewals = renewals + 1, renewal_journalled_at = ?, change_seq = ?,"
+                        + " presented_token = ?, presented_change = ?"
+                        + " WHERE actor_id = ? AND process_identity = ? AND token = ?"
+                        + " RETURNING " + LEASE_COLUMNS,
+                SqliteLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor,
+                tx.processIdentity(), token);
+        if (renewed.isEmpty()) {
+            SqliteActors.requireActor(tx, actor);
+            throw lost(actor, token, current.orElse(null), "renew");
+        }
+        tx.journal(EventKind.LEASE_RENEWED, "actor", actor, actor, token, "renewed until "
+                + Instant.ofEpochMilli(renewed.get().expiresAt()));
+        return renewed.get();
+    }
+
+    /** The {@code actor_lease_lost} refusal for a write that presented {@code token}. */
+    static Refusal lost(String actor, long token, Lease current, String what) {
+        String now = current == null
+                ? "no process holds it now"
+                : "it is now held by " + current.process() + " with token " + current.token();
+        return Refusal.of(ACTOR_LEASE_LOST, "Cannot " + what + " actor " + actor + " with token " + token
+                        + ": this process no longer holds that lease (" + now + "); acquire it again.")
+                .resource("actor", actor).actor(actor).presented(token)
+                .current(current == null ? null : current.token()).build();
+    }
+
+    /**
+     * Fails closed on a lease row the engine cannot have written: a token the counter never minted,
+     * or an expiry beyond what its TTL allows. A renewal stamped before the acquisition is NOT
+     * corruption: the holder's clock stepped back between the two (docs/decisions/0600).
+     */
+    static void requireSane(Tx tx, Lease l) throws SQLException {
+        long last = tx.lastToken();
+        String problem = null;
+        if (l.token() <= 0 || l.token() > last) {
+            problem = "its token " + l.token() + " was never issued by the counter (last issued " + last + ")";
+        } else if (l.ttlMs() <= 0 || l.expiresAt() > l.renewedAt() + l.ttlMs()) {
+            problem = "its expiry " + l.expiresAt() + " is impossible for a " + l.ttlMs() + " ms lease renewed at "
+                    + l.renewedAt();
+        }
+        if (problem != null) {
+            throw Refusal.of(CORRUPT_LEASE_STATE, "The lease row of actor " + l.actor() + " is corrupt (" + problem
+                            + "); refusing to grant, renew, release or write under it until an operator repairs the ledger.")
+                    .resource("actor", l.actor()).actor(l.actor()).current(l.token()).build();
+        }
+    }
+
+    static long ttlMillis(Duration ttl) {
+        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be a positive duration of at least 1 ms, got " + ttl
+                    + ".").build();
+        }
+        if (ttl.compareTo(Duration.ofDays(365)) > 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be at most 365 days, got " + ttl + ".").build();
+        }
+        return ttl.toMillis();
+    }
+}

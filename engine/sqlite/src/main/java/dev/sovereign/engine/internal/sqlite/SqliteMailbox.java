@@ -1,0 +1,419 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.spi.Grants;
+import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
+import static dev.sovereign.engine.RefusalCategory.FENCING_TOKEN_STALE;
+import static dev.sovereign.engine.RefusalCategory.INVALID_ARGUMENT;
+import static dev.sovereign.engine.RefusalCategory.MESSAGE_CLAIMED;
+import static dev.sovereign.engine.RefusalCategory.MESSAGE_FINISHED;
+import static dev.sovereign.engine.RefusalCategory.MESSAGE_MISSING;
+import static dev.sovereign.engine.RefusalCategory.NOT_HOSTING;
+import static dev.sovereign.engine.RefusalCategory.NOT_RECIPIENT;
+
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.mailbox.Claim;
+import dev.sovereign.engine.mailbox.Mailbox;
+import dev.sovereign.engine.mailbox.Message;
+import dev.sovereign.engine.mailbox.MessageState;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The mailbox on the {@code messages} table. Every state change is ONE guarded {@code UPDATE}
+ * inside one {@code BEGIN IMMEDIATE} transaction; its {@code WHERE} carries the expected state and
+ * the presented token (and, for finishing writes, the claiming process and the actor's lease
+ * pointer), and its {@code RETURNING} row is the result. Zero rows is a refusal, diagnosed by a read
+ * in the same, still-locked transaction; the refused transaction rolls back and {@link Database}
+ * journals fencing refusals as {@code REJECTED}.
+ *
+ * <p>Claims are not renewed by the heartbeat: a claim has its own expiry and is kept alive by
+ * re-claiming within it (same token). See docs/decisions/0200 to 0203.
+ *
+ * <p>Thread-safe (the {@link Database} serialises access).
+ */
+public final class SqliteMailbox implements Mailbox {
+    static final String COLUMNS = "id, sender, recipient, subject, body, state, claim_actor, claim_process,"
+            + " claim_token, claim_expires_at, retry_count, max_retries, created_at, updated_at";
+
+    /** The finishing guard: the presented claim is current and the claim's actor is still hosted here. */
+    private static final String FINISH_GUARD = " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ?"
+            + " AND claim_process = ?"
+            + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = messages.claim_actor"
+            + " AND l.process_identity = ?)";
+
+    // finished_with states the claim token the finish presents; the schema's guard (V0003) compares it
+    // with claim_token and the actor's lease whatever the WHERE says.
+    private static final String COMPLETE = "UPDATE messages SET state = 'DONE', updated_at = ?, finished_with = ?"
+            + FINISH_GUARD
+            + " RETURNING " + COLUMNS;
+
+    // In an UPDATE every SET expression sees the row's old values, so each CASE asks the same question.
+    private static final String REQUEUE = "retry_count < max_retries";
+    private static final String DEAD_LETTER = "UPDATE messages SET"
+            + " state = CASE WHEN " + REQUEUE + " THEN 'NEW' ELSE 'DEAD' END,"
+            + " retry_count = CASE WHEN " + REQUEUE + " THEN retry_count + 1 ELSE retry_count END,"
+            + " claim_actor = CASE WHEN " + REQUEUE + " THEN NULL ELSE claim_actor END,"
+            + " claim_process = CASE WHEN " + REQUEUE + " THEN NULL ELSE claim_process END,"
+            + " claim_token = CASE WHEN " + REQUEUE + " THEN NULL ELSE claim_token END,"
+            + " claim_expires_at = CASE WHEN " + REQUEUE + " THEN NULL ELSE claim_expires_at END,"
+            + " updated_at = ?, finished_with = ?" + FINISH_GUARD + " RETURNING " + COLUMNS;
+
+    private final Database db;
+    private final Grants grants;
+    private final Duration defaultTtl;
+
+    public SqliteMailbox(Database db, Grants grants, Duration defaultTtl) {
+        this.db = db;
+        this.grants = grants;
+        this.defaultTtl = defaultTtl;
+    }
+
+    static Message map(ResultSet rs) throws SQLException {
+        String id = rs.getString("id");
+        Long token = Tx.nullableLong(rs, "claim_token");
+        Claim claim = token == null ? null : new Claim(id, rs.getString("claim_actor"),
+                rs.getString("claim_process"), token, rs.getLong("claim_expires_at"));
+        return new Message(id, rs.getString("sender"), rs.getString("recipient"), rs.getString("subject"),
+                rs.getString("body"), MessageState.valueOf(rs.getString("state")), claim, rs.getInt("retry_count"),
+                rs.getInt("max_retries"), rs.getLong("created_at"), rs.getLong("updated_at"));
+    }
+
+    // ---- send ----
+
+    @Override
+    public Message send(String sender, String recipient, String subject, String body, int maxRetries) {
+        requireText(sender, "sender");
+        requireText(recipient, "recipient");
+        if (subject == null) {
+            throw Refusal.of(INVALID_ARGUMENT, "A message needs a subject (it may be empty, not missing).").build();
+        }
+        if (maxRetries < 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "Max retries must be zero or more, got " + maxRetries + ".").build();
+        }
+        String id = "msg_" + UUID.randomUUID();
+        return db.write(tx -> {
+            SqliteActors.requireActor(tx, recipient);
+            long now = tx.now();
+            Message m = tx.one("INSERT INTO messages (id, sender, recipient, subject, body, state, retry_count,"
+                            + " max_retries, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'NEW', 0, ?, ?, ?)"
+                            + " RETURNING " + COLUMNS,
+                    SqliteMailbox::map, id, sender, recipient, subject, body, maxRetries, now, now).orElseThrow();
+            tx.journal(EventKind.MESSAGE_SENT, "message", id, recipient, null, "from " + sender + ": " + subject);
+            return m;
+        });
+    }
+
+    private static void requireText(String value, String what) {
+        if (value == null || value.isBlank() || value.length() > 200
+                || value.chars().anyMatch(Character::isISOControl)) {
+            throw Refusal.of(INVALID_ARGUMENT, "A message " + what + " must be 1 to 200 printable characters, got "
+                    + (value == null ? "nothing" : "'" + value.replaceAll("\\p{Cntrl}", "?") + "'") + ".").build();
+        }
+    }
+
+    // ---- claim ----
+
+    @Override
+    public Claim claim(String message, String actor) {
+        return claim(message, actor, defaultTtl);
+    }
+
+    @Override
+    public Claim claim(String message, String actor, Duration ttl) {
+        long ttlMs = claimTtlMillis(ttl);
+        // What this engine believes it holds only chooses the refusal's words (lost vs never hosted);
+        // the grant itself is decided by the lease row inside the transaction.
+        Lease believed = actor == null ? null : grants.lease(actor);
+        return db.write(tx -> claimIn(tx, message, actor, ttlMs, believed));
+    }
+
+    private static Claim claimIn(Tx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
+        Message m = findIn(tx, id).orElseThrow(() -> missing(id));
+        if (!m.recipient().equals(actor)) {
+            throw Refusal.of(NOT_RECIPIENT, "Message " + id + " is addressed to " + m.recipient() + ", not to "
+                            + actor + "; only the recipient actor may claim it.")
+                    .resource("message", id).actor(actor).build();
+        }
+        if (m.state().isFinished()) {
+            throw finished(m, "claim");
+        }
+        requireHosting(tx, m, believed);
+        long now = tx.now();
+        String me = tx.processIdentity();
+        long until = now + ttlMs;
+        Claim current = m.claim();
+        if (m.state() == MessageState.NEW) {
+            long token = tx.mintToken();
+            Message granted = tx.one("UPDATE messages SET state = 'CLAIMED', claim_actor = ?, claim_process = ?,"
+                            + " claim_token = ?, claim_expires_at = ?, updated_at = ?"
+                            + " WHERE id = ? AND state = 'NEW' RETURNING " + COLUMNS,
+                    SqliteMailbox::map, actor, me, token, until, now, id).orElseThrow(() -> changed(id));
+            tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, token, "claimed until " + at(until));
+            return granted.claim();
+        }
+        if (!current.isExpiredAt(now)) {
+            if (!current.process().equals(me)) {
+                throw Refusal.of(MESSAGE_CLAIMED, "Message " + id + " is claimed by " + current.process()
+                                + " with token " + current.token() + " until " + at(current.expiresAt())
+                                + "; wait for the claim to be finished or to expire.")
+                        .resource("message", id).actor(actor).current(current.token()).build();
+            }
+            // A retried worker: the same claim and the same token, kept alive for another TTL.
+            Message renewed = tx.one("UPDATE messages SET claim_expires_at = ?, updated_at = ?"
+                            + " WHERE id = ? AND state = 'CLAIMED' AND claim_process = ? AND claim_token = ?"
+                            + " AND claim_expires_at > ? RETURNING " + COLUMNS,
+                    SqliteMailbox::map, until, now, id, me, current.token(), now).orElseThrow(() -> changed(id));
+            tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, current.token(),
+                    "re-claimed by its holder: same token, renewed until " + at(until));
+            return renewed.claim();
+        }
+        // Expired — also when it is this process's own claim: a fresh, greater token, so whatever the
+        // holder of the old token still does can no longer finish the message.
+        long token = tx.mintToken();
+        Message taken = tx.one("UPDATE messages SET claim_actor = ?, claim_process = ?, claim_token = ?,"
+                        + " claim_expires_at = ?, updated_at = ?"
+                        + " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ? AND claim_expires_at <= ?"
+                        + " RETURNING " + COLUMNS,
+                SqliteMailbox::map, actor, me, token, until, now, id, current.token(), now)
+                .orElseThrow(() -> changed(id));
+        tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, token, "took over the expired claim of "
+                + (current.process().equals(me) ? "this process" : current.process()) + " (token "
+                + current.token() + ", expired at " + at(current.expiresAt()) + "); claimed until " + at(until));
+        return taken.claim();
+    }
+
+    /** Only a process holding a live lease on the recipient actor may claim for it. */
+    private static void requireHosting(Tx tx, Message m, Lease believed) throws SQLException {
+        String actor = m.recipient();
+        String me = tx.processIdentity();
+        long now = tx.now();
+        Optional<Lease> lease = SqliteLeases.currentIn(tx, actor);
+        if (lease.isPresent()) {
+            SqliteLeases.requireSane(tx, lease.get());
+        }
+        Lease l = lease.orElse(null);
+        if (l != null && l.process().equals(me) && !l.isExpiredAt(now)) {
+            return;
+        }
+        Long current = l == null ? null : l.token();
+        if (l != null && l.process().equals(me)) {
+            throw Refusal.of(ACTOR_LEASE_LOST, "Cannot claim message " + m.id() + ": this process's lease on actor "
+                            + actor + " (token " + l.token() + ") expired at " + at(l.expiresAt())
+                            + "; renew or acquire the lease, then claim again.")
+                    .resource("message", m.id()).actor(actor).presented(l.token()).current(current).build();
+        }
+        String hostedBy = l == null ? "no process hosts it now"
+                : "it is hosted by " + l.process() + " with token " + l.token();
+        if (believed != null) {
+            throw Refusal.of(ACTOR_LEASE_LOST, "Cannot claim message " + m.id() + ": this process no longer hosts actor "
+                            + actor + " (its lease token " + believed.token() + " is gone; " + hostedBy
+                            + "); acquire the lease again.")
+                    .resource("message", m.id()).actor(actor).presented(believed.token()).current(current).build();
+        }
+        throw Refusal.of(NOT_HOSTING, "Cannot claim message " + m.id() + ": this process does not host actor "
+                        + actor + " (" + hostedBy + "); acquire its lease first.")
+                .resource("message", m.id()).actor(actor).current(current).build();
+    }
+
+    // ---- complete and dead-letter ----
+
+    @Override
+    public Message complete(String message, long token) {
+        return db.write(tx -> {
+            long now = tx.now();
+            String me = tx.processIdentity();
+            requireSaneLease(tx, message);
+            Optional<Message> done = tx.one(COMPLETE, SqliteMailbox::map, now, token, message, token, me, me);
+            if (done.isEmpty()) {
+                throw refuseFinish(tx, message, token, "complete");
+            }
+            Message m = done.get();
+            tx.journal(EventKind.MESSAGE_DONE, "message", message, m.claim().actor(), token, "completed");
+            return m;
+        });
+    }
+
+    @Override
+    public Message deadLetter(String message, long token) {
+        return db.write(tx -> {
+            long now = tx.now();
+            String me = tx.processIdentity();
+            requireSaneLease(tx, message);
+            Optional<Message> after = tx.one(DEAD_LETTER, SqliteMailbox::map, now, token, message, token, me, me);
+            if (after.isEmpty()) {
+                throw refuseFinish(tx, message, token, "dead-letter");
+            }
+            Message m = after.get();
+            if (m.state() == MessageState.DEAD) {
+                tx.journal(EventKind.MESSAGE_DEAD, "message", message, m.recipient(), token, "dead after "
+                        + m.retryCount() + " of " + m.maxRetries() + " retries");
+            } else {
+                tx.journal(EventKind.MESSAGE_RETRIED, "message", message, m.recipient(), token, "retry "
+                        + m.retryCount() + " of " + m.maxRetries() + "; back to NEW");
+            }
+            return m;
+        });
+    }
+
+    /**
+     * A finishing write is fenced by the recipient actor's lease row too, so a corrupt row fails it
+     * closed ({@code corrupt_lease_state}) like a grant, rather than letting the guard read it.
+     */
+    private static void requireSaneLease(Tx tx, String id) throws SQLException {
+        Optional<Message> m = findIn(tx, id);
+        if (m.isPresent()) {
+            Optional<Lease> lease = SqliteLeases.currentIn(tx, m.get().recipient());
+            if (lease.isPresent()) {
+                SqliteLeases.requireSane(tx, lease.get());
+            }
+        }
+    }
+
+    /**
+     * Says why a finishing write matched no row, reading inside the same locked transaction. The
+     * token is judged first, so a stale writer is always journalled, whatever became of the message.
+     */
+    private static Refusal refuseFinish(Tx tx, String id, long token, String what) throws SQLException {
+        Message m = findIn(tx, id).orElse(null);
+        if (m == null) {
+            return missing(id);
+        }
+        String me = tx.processIdentity();
+        Claim c = m.claim();
+        if (c == null) {
+            return Refusal.of(FENCING_TOKEN_STALE, "Cannot " + what + " message " + id + " with token " + token
+                            + ": the message is " + m.state() + " with no claim (it was swept or re-queued);"
+                            + " claim it again for a fresh token.")
+                    .resource("message", id).actor(m.recipient()).presented(token).build();
+        }
+        if (c.token() != token || !c.process().equals(me)) {
+            String owner = c.process().equals(me) ? "this process" : c.process();
+            String reason = c.token() != token
+                    ? "its " + (m.state().isFinished() ? "last" : "current") + " claim is token " + c.token()
+                            + " of " + owner
+                    : "token " + token + " belongs to " + c.process() + ", not to this process";
+            return Refusal.of(FENCING_TOKEN_STALE, "Cannot " + what + " message " + id + " with token " + token
+                            + ": " + reason + " and the message is " + m.state()
+                            + "; the result of the stale claim is discarded.")
+                    .resource("message", id).actor(m.recipient()).presented(token).current(c.token()).build();
+        }
+        if (m.state().isFinished()) {
+            return finished(m, what);
+        }
+        Lease l = SqliteLeases.currentIn(tx, c.actor()).orElse(null);
+        String hostedBy = l == null ? "no process hosts it now"
+                : "it is now hosted by " + l.process() + " with lease token " + l.token();
+        return Refusal.of(ACTOR_LEASE_LOST, "Cannot " + what + " message " + id + " with token " + token
+                        + ": this process no longer hosts actor " + c.actor() + " (" + hostedBy
+                        + "); its claim can no longer finish the message.")
+                .resource("message", id).actor(c.actor()).presented(token).current(l == null ? null : l.token())
+                .build();
+    }
+
+    // ---- the supervisor's sweep ----
+
+    @Override
+    public List<Claim> sweepExpiredClaims() {
+        return db.write(SqliteMailbox::sweepExpiredClaimsIn);
+    }
+
+    /**
+     * The sweep inside the caller's transaction (for a supervisor that wants it in its own tick):
+     * each expired claim goes back to {@code NEW} by its own compare-and-set on
+     * {@code (state = 'CLAIMED', claim_token, claim_expires_at <= now)}, clearing every claim field,
+     * with one {@code CLAIM_SWEPT} event naming the swept token. A claim granted or renewed before
+     * this transaction took the write lock is unexpired at {@code tx.now()} and never matches.
+     *
+     * @return the claims swept, as they were before the sweep
+     */
+    public static List<Claim> sweepExpiredClaimsIn(Tx tx) throws SQLException {
+        long now = tx.now();
+        List<Claim> expired = tx.query("SELECT id, claim_actor, claim_process, claim_token, claim_expires_at"
+                        + " FROM messages WHERE state = 'CLAIMED' AND claim_expires_at <= ?"
+                        + " ORDER BY claim_expires_at, id",
+                rs -> new Claim(rs.getString("id"), rs.getString("claim_actor"), rs.getString("claim_process"),
+                        rs.getLong("claim_token"), rs.getLong("claim_expires_at")), now);
+        List<Claim> swept = new ArrayList<>();
+        for (Claim c : expired) {
+            int n = tx.update("UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL,"
+                            + " claim_token = NULL, claim_expires_at = NULL, updated_at = ?"
+                            + " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ? AND claim_expires_at <= ?",
+                    now, c.message(), c.token(), now);
+            if (n == 1) {
+                tx.journal(EventKind.CLAIM_SWEPT, "message", c.message(), c.actor(), c.token(), "claim of "
+                        + c.process() + " (token " + c.token() + ") expired at " + at(c.expiresAt())
+                        + "; back to NEW");
+                swept.add(c);
+            }
+        }
+        return swept;
+    }
+
+    // ---- reads ----
+
+    @Override
+    public List<Message> inbox(String actor) {
+        return db.read(tx -> {
+            SqliteActors.requireActor(tx, actor);
+            return tx.query("SELECT " + COLUMNS + " FROM messages WHERE recipient = ? AND state IN ('NEW', 'CLAIMED')"
+                    + " ORDER BY created_at, rowid", SqliteMailbox::map, actor);
+        });
+    }
+
+    @Override
+    public Optional<Message> find(String message) {
+        return db.read(tx -> findIn(tx, message));
+    }
+
+    @Override
+    public List<Message> list() {
+        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM messages ORDER BY created_at DESC, rowid DESC",
+                SqliteMailbox::map));
+    }
+
+    static Optional<Message> findIn(Tx tx, String id) throws SQLException {
+        return tx.one("SELECT " + COLUMNS + " FROM messages WHERE id = ?", SqliteMailbox::map, id);
+    }
+
+    // ---- refusals and small helpers ----
+
+    private static Refusal missing(String id) {
+        return Refusal.of(MESSAGE_MISSING, "There is no message " + id + "; list messages with 'sovereign inbox ACTOR'.")
+                .resource("message", id).build();
+    }
+
+    private static Refusal finished(Message m, String what) {
+        Claim c = m.claim();
+        return Refusal.of(MESSAGE_FINISHED, "Cannot " + what + " message " + m.id() + ": it is already " + m.state()
+                        + (c == null ? "" : " (finished with token " + c.token() + ")")
+                        + " and a finished message never changes.")
+                .resource("message", m.id()).actor(m.recipient()).current(c == null ? null : c.token()).build();
+    }
+
+    private static IllegalStateException changed(String id) {
+        return new IllegalStateException("message " + id + " changed under the write lock");
+    }
+
+    private static String at(long epochMillis) {
+        return Instant.ofEpochMilli(epochMillis).toString();
+    }
+
+    static long claimTtlMillis(Duration ttl) {
+        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "A claim TTL must be a positive duration of at least 1 ms, got " + ttl
+                    + ".").build();
+        }
+        if (ttl.compareTo(Duration.ofDays(365)) > 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "A claim TTL must be at most 365 days, got " + ttl + ".").build();
+        }
+        return ttl.toMillis();
+    }
+}

@@ -1,0 +1,469 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.spi.RunStore;
+import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
+import static dev.sovereign.engine.RefusalCategory.ASSIGNMENT_MISSING;
+import static dev.sovereign.engine.RefusalCategory.ASSIGNMENT_NOT_RETRYABLE;
+import static dev.sovereign.engine.RefusalCategory.ASSIGNMENT_NOT_RUNNABLE;
+import static dev.sovereign.engine.RefusalCategory.EXECUTION_ATTEMPT_HELD;
+import static dev.sovereign.engine.RefusalCategory.EXECUTION_ATTEMPT_LOST;
+import static dev.sovereign.engine.RefusalCategory.INVALID_ARGUMENT;
+
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.actor.Actor;
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.provider.Outcome;
+import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.AssignmentState;
+import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.run.AttemptState;
+import dev.sovereign.engine.run.Receipt;
+import java.security.SecureRandom;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The ledger side of assignments, execution attempts and receipts. Every state change is one
+ * guarded statement inside one {@code BEGIN IMMEDIATE} transaction; tokens are minted in the same
+ * transaction as the compare-and-set they authorise. No files, no providers: the orchestration of a
+ * run lives in {@code internal.run}. Thread-safe (the {@link Database} serialises access).
+ */
+public final class SqliteRuns implements RunStore {
+    static final String ASSIGNMENT_COLUMNS = "id, actor_id, provider_spec, workspace_policy, state, current_attempt,"
+            + " retry_of, acknowledged_at, created_at, updated_at";
+    static final String ATTEMPT_COLUMNS = "id, assignment_id, actor_id, process_identity, token, lease_token, state,"
+            + " ttl_ms, started_at, renewed_at, expires_at, ended_at";
+    static final String RECEIPT_COLUMNS = "id, assignment_id, attempt_id, attempt_token, process_identity, status,"
+            + " failure_category, outcome_known, summary, created_at";
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Database db;
+    private final boolean ignoreTerminalFence;
+
+    /**
+     * @param ignoreTerminalFence the lab's broken-fence switch {@code sovereign.fault.ignoreTerminalFence}:
+     *     when true AND the ledger was created as a lab sandbox, the terminal write is {@code WHERE id = ?}
+     *     only; on any other ledger it is ignored (and the schema's guard would refuse such a write)
+     */
+    public SqliteRuns(Database db, boolean ignoreTerminalFence) {
+        this.db = db;
+        this.ignoreTerminalFence = ignoreTerminalFence && db.isLabSandbox();
+    }
+
+
+    // ---- mapping ----
+
+    public static Assignment mapAssignment(ResultSet rs) throws SQLException {
+        return new Assignment(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
+                rs.getString("workspace_policy"), AssignmentState.valueOf(rs.getString("state")),
+                rs.getString("current_attempt"), rs.getString("retry_of"), Tx.nullableLong(rs, "acknowledged_at"),
+                rs.getLong("created_at"), rs.getLong("updated_at"));
+    }
+
+    public static Attempt mapAttempt(ResultSet rs) throws SQLException {
+        return new Attempt(rs.getString("id"), rs.getString("assignment_id"), rs.getString("actor_id"),
+                rs.getString("process_identity"), rs.getLong("token"), rs.getLong("lease_token"),
+                AttemptState.valueOf(rs.getString("state")), rs.getLong("ttl_ms"), rs.getLong("started_at"),
+                rs.getLong("renewed_at"), rs.getLong("expires_at"), Tx.nullableLong(rs, "ended_at"));
+    }
+
+    public static Receipt mapReceipt(ResultSet rs) throws SQLException {
+        return new Receipt(rs.getLong("id"), rs.getString("assignment_id"), rs.getString("attempt_id"),
+                rs.getLong("attempt_token"), rs.getString("process_identity"), Outcome.fromCode(rs.getString("status")),
+                rs.getString("failure_category"), rs.getInt("outcome_known") == 1, rs.getString("summary"),
+                rs.getLong("created_at"));
+    }
+
+    /** A fresh random id such as {@code asg_3f9c0e1d2b7a4c55}: never derived from a counter or a PID. */
+    static String newId(String prefix) {
+        byte[] b = new byte[8];
+        RANDOM.nextBytes(b);
+        return prefix + HexFormat.of().formatHex(b);
+    }
+
+    // ---- assignments ----
+
+    /**
+     * Inserts a CREATED assignment. The provider spec must have been validated by the caller.
+     * {@code workspacePolicy} null means the actor's own policy.
+     */
+    @Override
+    public Assignment assign(String actor, String providerSpec, String workspacePolicy) {
+        if (workspacePolicy != null) {
+            SqliteActors.requirePolicy(workspacePolicy);
+        }
+        return db.write(tx -> {
+            Actor a = SqliteActors.requireActor(tx, actor);
+            String policy = workspacePolicy != null ? workspacePolicy : a.workspacePolicy();
+            Assignment created = insertAssignment(tx, actor, providerSpec, policy, null);
+            tx.journal(EventKind.ASSIGNMENT_CREATED, "assignment", created.id(), actor, null,
+                    "provider " + providerSpec + "; workspace policy " + policy);
+            return created;
+        });
+    }
+
+    private static Assignment insertAssignment(Tx tx, String actor, String spec, String policy, String retryOf)
+            throws SQLException {
+        return tx.one("INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
+                        + " created_at, updated_at) VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?) RETURNING "
+                        + ASSIGNMENT_COLUMNS,
+                SqliteRuns::mapAssignment, newId("asg_"), actor, spec, policy, retryOf, tx.now(), tx.now())
+                .orElseThrow();
+    }
+
+    /**
+     * Step 1 of a run, read-only: the assignment exists and is runnable (CREATED, or RUNNING with an
+     * expired current attempt), its actor exists and its policy is known.
+     */
+    @Override
+    public Assignment loadRunnable(String assignmentId) {
+        try {
+            return db.read(tx -> loadRunnableIn(tx, assignmentId));
+        } catch (Refusal r) {
+            // a read does not journal by itself; a contested attempt is still recorded
+            throw r.category().isFencing() ? db.journalRejectionOrWarn(r) : r;
+        }
+    }
+
+    /**
+     * Journals a refusal decided outside a transaction (a run-time policy such as the command allow-list)
+     * as a {@code REJECTED} event and returns it to be thrown; a failed journal write becomes its warning.
+     */
+    @Override
+    public Refusal journalRefusal(Refusal r) {
+        return db.journalRejectionOrWarn(r);
+    }
+
+    private static Assignment loadRunnableIn(Tx tx, String assignmentId) throws SQLException {
+        Assignment a = requireAssignment(tx, assignmentId);
+        SqliteActors.requireActor(tx, a.actorId());
+        SqliteActors.requirePolicy(a.workspacePolicy());
+        if (a.state() == AssignmentState.RUNNING) {
+            requireSupersedable(tx, a);
+        } else if (a.state() != AssignmentState.CREATED) {
+            throw notRunnable(a, "it has already ended as " + a.state() + "; retry it to run it again");
+        }
+        return a;
+    }
+
+    private static Attempt requireSupersedable(Tx tx, Assignment a) throws SQLException {
+        if (a.currentAttempt() == null) {
+            throw notRunnable(a, "it is RUNNING but its attempt pointer was cleared by an operator; wait for the"
+                    + " supervisor to recover it, then retry it");
+        }
+        Attempt current = attemptIn(tx, a.currentAttempt()).orElseThrow();
+        if (current.state() == AttemptState.ACTIVE && !current.isExpiredAt(tx.now())) {
+            throw Refusal.of(EXECUTION_ATTEMPT_HELD, "Assignment " + a.id() + " is being run by attempt "
+                            + current.id() + " of " + current.processIdentity() + " (token " + current.token()
+                            + ") until " + Instant.ofEpochMilli(current.expiresAt())
+                            + "; wait for it to finish or expire.")
+                    .resource("assignment", a.id()).actor(a.actorId()).current(current.token()).build();
+        }
+        return current;
+    }
+
+    private static Refusal notRunnable(Assignment a, String why) {
+        return Refusal.of(ASSIGNMENT_NOT_RUNNABLE, "Assignment " + a.id() + " cannot run: " + why + ".")
+                .resource("assignment", a.id()).actor(a.actorId()).build();
+    }
+
+    /**
+     * Step 3 of a run, ONE transaction: re-verifies that {@code leaseToken} is the actor's current,
+     * unexpired lease held by this process (else {@code actor_lease_lost}); refuses a live attempt
+     * ({@code execution_attempt_held}); supersedes an expired one; mints the attempt token; inserts the
+     * attempt bound to {@code leaseToken}; points {@code current_attempt} at it and sets RUNNING.
+     */
+    @Override
+    public Attempt startAttempt(String assignmentId, long leaseToken, long ttlMs) {
+        if (ttlMs <= 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "An attempt TTL must be positive, got " + ttlMs + " ms.").build();
+        }
+        return db.write(tx -> {
+            Assignment a = requireAssignment(tx, assignmentId);
+            long now = tx.now();
+            String me = tx.processIdentity();
+            Optional<Lease> lease = SqliteLeases.currentIn(tx, a.actorId());
+            if (lease.isPresent()) {
+                SqliteLeases.requireSane(tx, lease.get());
+            }
+            if (lease.isEmpty() || lease.get().token() != leaseToken || !lease.get().process().equals(me)
+                    || lease.get().isExpiredAt(now)) {
+                throw leaseNotHeldForAttempt(a, leaseToken, lease.orElse(null), me, now);
+            }
+            String previous = null;
+            if (a.state() == AssignmentState.RUNNING) {
+                Attempt old = requireSupersedable(tx, a);
+                int n = tx.update("UPDATE execution_attempts SET state = 'SUPERSEDED', ended_at = ?"
+                        + " WHERE id = ? AND state = 'ACTIVE' AND expires_at <= ?", now, old.id(), now);
+                if (n == 1) {
+                    tx.journal(EventKind.ATTEMPT_SUPERSEDED, "attempt", old.id(), a.actorId(), me, old.token(),
+                            null, null, null, "expired at " + Instant.ofEpochMilli(old.expiresAt())
+                                    + " while running assignment " + a.id() + " for " + old.processIdentity()
+                                    + "; superseded by a new attempt");
+                }
+                previous = old.id();
+            } else if (a.state() != AssignmentState.CREATED) {
+                throw notRunnable(a, "it has already ended as " + a.state() + "; retry it to run it again");
+            }
+            long token = tx.mintToken();
+            Attempt attempt = tx.one("INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity,"
+                            + " token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?, ?) RETURNING " + ATTEMPT_COLUMNS,
+                    SqliteRuns::mapAttempt, newId("att_"), a.id(), a.actorId(), me, token, leaseToken, ttlMs, now,
+                    now, now + ttlMs).orElseThrow();
+            int moved = tx.update("UPDATE assignments SET state = 'RUNNING', current_attempt = ?, updated_at = ?"
+                            + " WHERE id = ? AND state = ? AND current_attempt IS ?",
+                    attempt.id(), now, a.id(), a.state().name(), previous);
+            if (moved != 1) {
+                throw new IllegalStateException("assignment " + a.id() + " changed under the write lock");
+            }
+            tx.journal(EventKind.ATTEMPT_STARTED, "attempt", attempt.id(), a.actorId(), token,
+                    "assignment " + a.id() + "; bound to actor lease token " + leaseToken + "; ttl " + ttlMs + " ms");
+            return attempt;
+        });
+    }
+
+    private static Refusal leaseNotHeldForAttempt(Assignment a, long presented, Lease current, String me, long now) {
+        String why;
+        if (current == null) {
+            why = "no process holds the lease of actor " + a.actorId() + " now";
+        } else if (current.token() == presented && current.process().equals(me)) {
+            why = "that lease expired at " + Instant.ofEpochMilli(current.expiresAt());
+        } else {
+            why = "the lease of actor " + a.actorId() + " is now held by "
+                    + (current.process().equals(me) ? "this process" : current.process())
+                    + " with token " + current.token();
+        }
+        return Refusal.of(ACTOR_LEASE_LOST, "Cannot start an attempt for assignment " + a.id()
+                        + " under actor lease token " + presented + ": " + why + "; acquire the lease again.")
+                .resource("assignment", a.id()).actor(a.actorId()).presented(presented)
+                .current(current == null ? null : current.token()).build();
+    }
+
+    /**
+     * Step 6 of a run, the terminal write, ONE transaction: a single fenced {@code UPDATE} that moves
+     * the assignment to its terminal state only where {@code current_attempt} is still this attempt
+     * AND the actor lease still carries the attempt's bound token and this process. Zero rows refuses
+     * ({@code actor_lease_lost} when the lease moved, else {@code execution_attempt_lost}): nothing is
+     * written (no receipt) and the refusal is journalled. One row: the receipt, attempt DONE, events.
+     */
+    @Override
+    public Completion finish(Attempt attempt, Outcome status, String failureCategory, boolean outcomeKnown,
+                             String summary) {
+        return db.write(tx -> {
+            long now = tx.now();
+            String me = tx.processIdentity();
+            Optional<Assignment> ended;
+            Optional<Lease> lease = SqliteLeases.currentIn(tx, attempt.actorId());
+            if (lease.isPresent() && !ignoreTerminalFence) {
+                SqliteLeases.requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
+            }
+            if (ignoreTerminalFence) {
+                // FAULT INJECTION (sovereign.fault.ignoreTerminalFence): no fence at all.
+                ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
+                                + " ended_by_attempt = ?, ended_via = 'attempt'"
+                                + " WHERE id = ? RETURNING " + ASSIGNMENT_COLUMNS,
+                        SqliteRuns::mapAssignment, terminalState(status), now, attempt.id(), attempt.assignmentId());
+            } else {
+                // ended_by_attempt states the attempt this write acts for: the schema's own guard
+                // (V0003) checks it against current_attempt and the actor's lease, whatever the WHERE.
+                ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
+                                + " ended_by_attempt = ?, ended_via = 'attempt'"
+                                + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?"
+                                + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = assignments.actor_id"
+                                + " AND l.token = ? AND l.process_identity = ?)"
+                                + " RETURNING " + ASSIGNMENT_COLUMNS,
+                        SqliteRuns::mapAssignment, terminalState(status), now, attempt.id(), attempt.assignmentId(),
+                        attempt.id(), attempt.leaseToken(), me);
+            }
+            if (ended.isEmpty()) {
+                throw terminalWriteRefused(tx, attempt, me);
+            }
+            Receipt receipt = insertReceipt(tx, attempt, attempt.processIdentity(), status, failureCategory,
+                    outcomeKnown, summary);
+            Optional<Attempt> done = tx.one("UPDATE execution_attempts SET state = 'DONE', ended_at = ? WHERE id = ?"
+                    + " AND state = 'ACTIVE' RETURNING " + ATTEMPT_COLUMNS, SqliteRuns::mapAttempt, now, attempt.id());
+            if (done.isEmpty() && !ignoreTerminalFence) {
+                throw new IllegalStateException("attempt " + attempt.id() + " was current but not ACTIVE");
+            }
+            tx.journal(EventKind.ATTEMPT_DONE, "attempt", attempt.id(), attempt.actorId(), attempt.token(),
+                    "assignment " + attempt.assignmentId() + " → " + ended.get().state() + "; receipt "
+                            + receipt.id() + (ignoreTerminalFence ? "; FAULT: terminal fence ignored" : ""));
+            return new Completion(ended.get(), done.orElse(attempt), receipt);
+        });
+    }
+
+    private static String terminalState(Outcome status) {
+        return switch (status) {
+            case COMPLETED -> AssignmentState.COMPLETED.name();
+            case BLOCKED -> AssignmentState.BLOCKED.name();
+            case FAILED -> AssignmentState.FAILED.name();
+        };
+    }
+
+    static Receipt insertReceipt(Tx tx, Attempt attempt, String process, Outcome status, String failureCategory,
+                                 boolean outcomeKnown, String summary) throws SQLException {
+        return tx.one("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
+                        + " failure_category, outcome_known, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " RETURNING " + RECEIPT_COLUMNS,
+                SqliteRuns::mapReceipt, attempt.assignmentId(), attempt.id(), attempt.token(), process,
+                status.code(), failureCategory, outcomeKnown, summary, tx.now()).orElseThrow();
+    }
+
+    /** Says which fence moved under a refused terminal write, for the refusal and its REJECTED event. */
+    private static Refusal terminalWriteRefused(Tx tx, Attempt attempt, String me) throws SQLException {
+        Optional<Lease> lease = SqliteLeases.currentIn(tx, attempt.actorId());
+        String what = "The terminal write of assignment " + attempt.assignmentId() + " by attempt " + attempt.id()
+                + " (token " + attempt.token() + ") was refused and nothing was written: ";
+        if (lease.isEmpty() || lease.get().token() != attempt.leaseToken() || !lease.get().process().equals(me)) {
+            String now = lease.isEmpty() ? "no process holds it now"
+                    : "it is now held by " + lease.get().process() + " with token " + lease.get().token();
+            return Refusal.of(ACTOR_LEASE_LOST, what + "the lease of actor " + attempt.actorId()
+                            + " it was bound to (token " + attempt.leaseToken() + ") is no longer this process's ("
+                            + now + "). Its result is not canonical; see the assignment's current state.")
+                    .resource("assignment", attempt.assignmentId()).actor(attempt.actorId())
+                    .presented(attempt.leaseToken()).current(lease.map(Lease::token).orElse(null)).build();
+        }
+        Assignment a = requireAssignment(tx, attempt.assignmentId());
+        Optional<Attempt> current = a.currentAttempt() == null ? Optional.empty() : attemptIn(tx, a.currentAttempt());
+        String now = current.map(c -> "the current attempt is " + c.id() + " with token " + c.token())
+                .orElse("the assignment has no current attempt and is " + a.state());
+        return Refusal.of(EXECUTION_ATTEMPT_LOST, what + "it is no longer the assignment's current attempt (" + now
+                        + "). Its result is not canonical; see the assignment's current state.")
+                .resource("assignment", attempt.assignmentId()).actor(attempt.actorId())
+                .presented(attempt.token()).current(current.map(Attempt::token).orElse(null)).build();
+    }
+
+    // ---- operator actions ----
+
+    /** A new CREATED assignment retrying a FAILED or BLOCKED one; at most one retry each. */
+    @Override
+    public Assignment retry(String assignmentId) {
+        return db.write(tx -> {
+            Assignment a = requireAssignment(tx, assignmentId);
+            if (a.state() != AssignmentState.FAILED && a.state() != AssignmentState.BLOCKED) {
+                throw Refusal.of(ASSIGNMENT_NOT_RETRYABLE, "Assignment " + a.id() + " is " + a.state()
+                        + "; only a FAILED or BLOCKED assignment can be retried.")
+                        .resource("assignment", a.id()).actor(a.actorId()).build();
+            }
+            Optional<String> earlier = tx.one("SELECT id FROM assignments WHERE retry_of = ?", rs -> rs.getString(1),
+                    a.id());
+            if (earlier.isPresent()) {
+                throw Refusal.of(ASSIGNMENT_NOT_RETRYABLE, "Assignment " + a.id() + " was already retried as "
+                        + earlier.get() + "; retry that one instead.")
+                        .resource("assignment", a.id()).actor(a.actorId()).build();
+            }
+            Assignment retry = insertAssignment(tx, a.actorId(), a.providerSpec(), a.workspacePolicy(), a.id());
+            tx.journal(EventKind.ASSIGNMENT_RETRIED, "assignment", retry.id(), a.actorId(), null,
+                    "retry of " + a.id() + " (which ended " + a.state() + ")");
+            return retry;
+        });
+    }
+
+    /** Sets {@code acknowledged_at} of a FAILED or BLOCKED assignment once. */
+    @Override
+    public Assignment acknowledge(String assignmentId) {
+        return db.write(tx -> {
+            Assignment a = requireAssignment(tx, assignmentId);
+            if (a.state() != AssignmentState.FAILED && a.state() != AssignmentState.BLOCKED) {
+                throw Refusal.of(INVALID_ARGUMENT, "Assignment " + a.id() + " is " + a.state()
+                        + "; only a FAILED or BLOCKED assignment can be acknowledged.")
+                        .resource("assignment", a.id()).actor(a.actorId()).build();
+            }
+            if (a.acknowledgedAt() != null) {
+                return a;
+            }
+            Assignment acked = tx.one("UPDATE assignments SET acknowledged_at = ?, updated_at = ? WHERE id = ?"
+                            + " AND acknowledged_at IS NULL AND state IN ('FAILED', 'BLOCKED') RETURNING "
+                            + ASSIGNMENT_COLUMNS,
+                    SqliteRuns::mapAssignment, tx.now(), tx.now(), a.id()).orElseThrow();
+            tx.journal(EventKind.ASSIGNMENT_ACKNOWLEDGED, "assignment", a.id(), a.actorId(), null,
+                    "acknowledged by an operator (" + a.state() + ")");
+            return acked;
+        });
+    }
+
+    /** Clears the attempt pointer under a RUNNING assignment (state stays RUNNING); journals ATTEMPT_STOLEN. */
+    @Override
+    public Attempt stealFence(String assignmentId) {
+        return db.write(tx -> {
+            Assignment a = requireAssignment(tx, assignmentId);
+            if (a.state() != AssignmentState.RUNNING || a.currentAttempt() == null) {
+                throw Refusal.of(INVALID_ARGUMENT, "Assignment " + a.id() + " is " + a.state()
+                        + " with no current attempt; there is no fence to steal.")
+                        .resource("assignment", a.id()).actor(a.actorId()).build();
+            }
+            Attempt victim = attemptIn(tx, a.currentAttempt()).orElseThrow();
+            int n = tx.update("UPDATE assignments SET current_attempt = NULL, updated_at = ?"
+                    + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?", tx.now(), a.id(), victim.id());
+            if (n != 1) {
+                throw new IllegalStateException("assignment " + a.id() + " changed under the write lock");
+            }
+            tx.journal(EventKind.ATTEMPT_STOLEN, "attempt", victim.id(), a.actorId(), tx.processIdentity(),
+                    victim.token(), null, null, null, "the fence of assignment " + a.id()
+                            + " was cleared by an operator; " + victim.processIdentity() + " can no longer commit it");
+            return victim;
+        });
+    }
+
+    // ---- reads ----
+
+    @Override
+    public Optional<Assignment> get(String assignmentId) {
+        return db.read(tx -> assignmentIn(tx, assignmentId));
+    }
+
+    @Override
+    public List<Assignment> list() {
+        return db.read(tx -> tx.query("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments"
+                + " ORDER BY created_at DESC, id", SqliteRuns::mapAssignment));
+    }
+
+    /**
+     * The actor's runnable assignments, oldest first: CREATED ones, and RUNNING ones whose current
+     * attempt has expired (a takeover may run them again). Served by {@code assignments_by_actor_state}.
+     */
+    @Override
+    public List<Assignment> runnable(String actor, int limit) {
+        return db.read(tx -> tx.query("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments a WHERE a.actor_id = ?"
+                + " AND (a.state = 'CREATED' OR (a.state = 'RUNNING' AND EXISTS (SELECT 1 FROM execution_attempts t"
+                + " WHERE t.id = a.current_attempt AND t.state = 'ACTIVE' AND t.expires_at <= ?)))"
+                + " ORDER BY a.created_at, a.id LIMIT ?", SqliteRuns::mapAssignment, actor, tx.now(), limit));
+    }
+
+    @Override
+    public List<Attempt> attempts(String assignmentId) {
+        return db.read(tx -> tx.query("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE assignment_id = ?"
+                + " ORDER BY started_at, token", SqliteRuns::mapAttempt, assignmentId));
+    }
+
+    @Override
+    public Optional<Attempt> attempt(String attemptId) {
+        return db.read(tx -> attemptIn(tx, attemptId));
+    }
+
+    @Override
+    public Optional<Receipt> receipt(String assignmentId) {
+        return db.read(tx -> tx.one("SELECT " + RECEIPT_COLUMNS + " FROM receipts WHERE assignment_id = ?",
+                SqliteRuns::mapReceipt, assignmentId));
+    }
+
+    static Optional<Assignment> assignmentIn(Tx tx, String id) throws SQLException {
+        return tx.one("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments WHERE id = ?", SqliteRuns::mapAssignment, id);
+    }
+
+    static Assignment requireAssignment(Tx tx, String id) throws SQLException {
+        return assignmentIn(tx, id).orElseThrow(() -> Refusal.of(ASSIGNMENT_MISSING, "There is no assignment '" + id
+                + "'; list them with 'sovereign assignments'.").resource("assignment", String.valueOf(id)).build());
+    }
+
+    static Optional<Attempt> attemptIn(Tx tx, String id) throws SQLException {
+        return tx.one("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE id = ?", SqliteRuns::mapAttempt, id);
+    }
+}
