@@ -1,5 +1,6 @@
 package dev.sovereign.engine.cli;
 
+import dev.sovereign.engine.lab.WorkerControl;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.EngineConfig;
@@ -8,12 +9,7 @@ import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.RefusalCategory;
 import dev.sovereign.engine.worker.Worker;
 import dev.sovereign.engine.worker.WorkerEvent;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -109,7 +105,13 @@ final class WorkerCommand extends EngineCommand {
                     // the worker ended on its own
                 }
             });
-            Thread control = controlStdin ? daemon("worker-control", () -> readControl(worker, out, printLock))
+            Thread control = controlStdin ? daemon("worker-control", () -> WorkerControl.read(System.in, worker,
+                    Converters::parseSignedDuration, offset -> {
+                        clock.setOffset(offset);
+                        synchronized (printLock) {
+                            out.line("skewed    " + actor + " — clock offset now " + offset.toMillis() + " ms");
+                        }
+                    }))
                     : null;
             worker.run();
             stopper.interrupt();
@@ -137,36 +139,6 @@ final class WorkerCommand extends EngineCommand {
             out.emit(n);
         } else {
             out.line(e.kind().equals("started") ? "started " + e.detail() + " actor " + e.actor() : e.toLine());
-        }
-    }
-
-    private void readControl(Worker worker, Output out, Object printLock) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                String[] f = line.trim().split("\\s+");
-                switch (f[0].toLowerCase(Locale.ROOT)) {
-                    case "pause" -> worker.pause();
-                    case "resume" -> worker.resume();
-                    case "stop" -> worker.stop();
-                    case "contend" -> worker.contend();
-                    case "skew" -> {
-                        if (f.length == 2) {
-                            Duration offset = Converters.parseSignedDuration(f[1]);
-                            clock.setOffset(offset);
-                            synchronized (printLock) {
-                                out.line("skewed    " + actor + " — clock offset now " + offset.toMillis() + " ms");
-                            }
-                        }
-                    }
-                    default -> {
-                        // unknown control lines are ignored: the channel is for the lab, not for people
-                    }
-                }
-            }
-            worker.stop(); // end of input: the parent is gone
-        } catch (IOException | RuntimeException e) {
-            worker.stop();
         }
     }
 

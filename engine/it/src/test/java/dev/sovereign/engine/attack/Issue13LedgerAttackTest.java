@@ -11,16 +11,12 @@ import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.testing.RawSql;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.Properties;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,48 +32,32 @@ class Issue13LedgerAttackTest {
     final TempDatabase temp = new TempDatabase();
 
     private final SettableClock clock = new SettableClock();
+    private RawSql raw;
     private Engine a;
     private Engine b;
 
+    private void sql(boolean recursive, String... statements) throws SQLException {
+        raw.run(recursive, statements);
+    }
+
+    private long scalar(String query) throws SQLException {
+        return raw.scalar(query);
+    }
+
+    private String text(String query) throws SQLException {
+        return raw.text(query);
+    }
+
     @BeforeEach
     void open() {
+        raw = new RawSql(temp.file());
         a = temp.open(clock);
         b = temp.open(clock);
         a.actors().add("operator");
     }
 
-    private Connection raw(boolean recursive) throws SQLException {
-        Properties p = new Properties();
-        p.setProperty("busy_timeout", "5000");
-        Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file(), p);
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA recursive_triggers = " + (recursive ? "ON" : "OFF"));
-        }
-        return c;
-    }
 
-    private void sql(boolean recursive, String... statements) throws SQLException {
-        try (Connection c = raw(recursive); Statement s = c.createStatement()) {
-            try {
-                for (String st : statements) {
-                    s.execute(st);
-                }
-            } catch (SQLException e) {
-                try {
-                    s.execute("ROLLBACK");
-                } catch (SQLException ignored) {
-                    // nothing open
-                }
-                throw e;
-            }
-        }
-    }
 
-    private String text(String query) throws SQLException {
-        try (Connection c = raw(false); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
-            return rs.next() ? rs.getString(1) : null;
-        }
-    }
 
     private void refused(boolean recursive, String... statements) {
         assertThatThrownBy(() -> sql(recursive, statements)).as(String.join("; ", statements))

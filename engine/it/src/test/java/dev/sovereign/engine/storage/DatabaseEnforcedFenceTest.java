@@ -14,17 +14,15 @@ import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.testing.RawSql;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,74 +44,41 @@ class DatabaseEnforcedFenceTest {
     final TempDatabase temp = new TempDatabase();
 
     private final SettableClock clock = new SettableClock();
+    private RawSql raw;
     private Engine a;
     private Engine b;
 
     @BeforeEach
     void open() {
+        raw = new RawSql(temp.file());
         a = temp.open(clock);
         b = temp.open(clock);
         a.actors().add("operator");
         a.actors().add("reviewer");
     }
 
-    // ---- a raw connection -----------------------------------------------------------------------
-
-    private Connection raw(boolean recursiveTriggers) throws SQLException {
-        Properties p = new Properties();
-        p.setProperty("busy_timeout", "5000");
-        Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file(), p);
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA recursive_triggers = " + (recursiveTriggers ? "ON" : "OFF"));
-        }
-        return c;
-    }
+    // ---- a raw connection (testing.RawSql) ----------------------------------------------------------
 
     private void sql(boolean recursive, String... statements) throws SQLException {
-        try (Connection c = raw(recursive); Statement s = c.createStatement()) {
-            try {
-                for (String st : statements) {
-                    s.execute(st);
-                }
-            } catch (SQLException e) {
-                if (!c.getAutoCommit() || statements.length > 1) {
-                    try {
-                        s.execute("ROLLBACK");
-                    } catch (SQLException ignored) {
-                        // nothing was open
-                    }
-                }
-                throw e;
-            }
-        }
+        raw.run(recursive, statements);
     }
 
     private long scalar(String query) throws SQLException {
-        try (Connection c = raw(false); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
-            return rs.next() ? rs.getLong(1) : -1;
-        }
+        return raw.scalar(query);
     }
 
     private String text(String query) throws SQLException {
-        try (Connection c = raw(false); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
-            return rs.next() ? rs.getString(1) : null;
-        }
+        return raw.text(query);
     }
 
     private List<String> rows(String query) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection c = raw(false); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    row.append(rs.getString(i)).append('|');
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
+        return raw.rows(query);
     }
+
+
+
+
+
 
     private void refused(boolean recursive, String... statements) {
         assertThatThrownBy(() -> sql(recursive, statements)).as(String.join("; ", statements))

@@ -8,11 +8,7 @@ import dev.sovereign.engine.RefusalCategory;
 import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.provider.CommandAllowList;
 import dev.sovereign.engine.worker.Worker;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,6 +57,11 @@ public final class WorkerMain {
         }
     }
 
+    /** A skew as {@link WorkerProcess} sends it: {@code <n>ms}. */
+    private static Duration millis(String text) {
+        return Duration.ofMillis(Long.parseLong(text.endsWith("ms") ? text.substring(0, text.length() - 2) : text));
+    }
+
     private static int host(String[] args, PrintStream out) {
         if (args.length < 5) {
             throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "usage: WorkerMain DB ACTOR TTL_MS CLOCK_OFFSET_MS"
@@ -104,44 +105,18 @@ public final class WorkerMain {
                     // no such signal here (e.g. on Windows): the end of standard input still stops it
                 }
             }
-            Thread control = new Thread(() -> readControl(worker, clock, actor, out, printLock), "worker-control");
+            Thread control = new Thread(() -> WorkerControl.read(System.in, worker, WorkerMain::millis, offset -> {
+                clock.setOffset(offset);
+                synchronized (printLock) {
+                    out.println("skewed    " + actor + " — clock offset now " + offset.toMillis() + " ms");
+                    out.flush();
+                }
+            }), "worker-control");
             control.setDaemon(true);
             control.start();
             worker.run();
             control.interrupt();
         }
         return 0;
-    }
-
-    private static void readControl(Worker worker, OffsetClock clock, String actor, PrintStream out, Object printLock) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                String[] f = line.trim().split("\\s+");
-                switch (f[0].toLowerCase(Locale.ROOT)) {
-                    case "pause" -> worker.pause();
-                    case "resume" -> worker.resume();
-                    case "stop" -> worker.stop();
-                    case "contend" -> worker.contend();
-                    case "skew" -> {
-                        if (f.length == 2) {
-                            String ms = f[1].endsWith("ms") ? f[1].substring(0, f[1].length() - 2) : f[1];
-                            Duration offset = Duration.ofMillis(Long.parseLong(ms));
-                            clock.setOffset(offset);
-                            synchronized (printLock) {
-                                out.println("skewed    " + actor + " — clock offset now " + offset.toMillis() + " ms");
-                                out.flush();
-                            }
-                        }
-                    }
-                    default -> {
-                        // unknown control lines are ignored: the channel is for the lab, not for people
-                    }
-                }
-            }
-            worker.stop(); // end of input: the parent is gone
-        } catch (IOException | RuntimeException e) {
-            worker.stop();
-        }
     }
 }
