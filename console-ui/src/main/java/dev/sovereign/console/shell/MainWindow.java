@@ -223,28 +223,32 @@ public final class MainWindow {
         return i;
     }
 
+    /**
+     * A fresh {@link Message} per banner: AtlantaFX 2.0.1's skin copies the description into the title
+     * when one is reused (mkpaz/atlantafx#74), which showed the previous message as the headline.
+     */
     private Node banner() {
-        Message message = new Message();
-        message.setId("banner");
-        message.setOnClose(e -> vm.dismissBanner());
-        StackPane holder = new StackPane(message);
+        StackPane holder = new StackPane();
+        holder.setId("banner-holder");
         holder.setPadding(new javafx.geometry.Insets(8, 12, 0, 12));
         Runnable show = () -> {
             Banner b = vm.bannerProperty().get();
             holder.setVisible(b != null);
             holder.setManaged(b != null);
             if (b == null) {
+                holder.getChildren().clear();
                 return;
             }
-            message.setTitle(b.title());
-            message.setDescription(b.text());
-            message.getStyleClass().removeAll(Styles.ACCENT, Styles.SUCCESS, Styles.WARNING, Styles.DANGER);
+            Message message = new Message(b.title(), b.text());
+            message.setId("banner");
+            message.setOnClose(e -> vm.dismissBanner());
             message.getStyleClass().add(switch (b.severity()) {
                 case INFO -> Styles.ACCENT;
                 case SUCCESS -> Styles.SUCCESS;
                 case WARNING -> Styles.WARNING;
                 case DANGER -> Styles.DANGER;
             });
+            holder.getChildren().setAll(message);
         };
         vm.bannerProperty().addListener((obs, o, b) -> show.run());
         show.run();
