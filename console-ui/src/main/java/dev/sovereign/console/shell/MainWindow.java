@@ -300,9 +300,9 @@ public final class MainWindow {
             case REJECTIONS -> Bindings.createStringBinding(() -> vm.ledger().rejections().isEmpty() ? ""
                     : Integer.toString(vm.ledger().rejections().size()), vm.ledger().rejections());
             case RUNS -> Bindings.createStringBinding(() -> {
-                long n = vm.runs().assignments().stream().filter(a -> a.needsOperator()).count();
+                long n = vm.runs().needsOperatorProperty().get(); // counted by the database, not the page
                 return n == 0 ? "" : Long.toString(n);
-            }, vm.runs().assignments());
+            }, vm.runs().needsOperatorProperty());
             default -> null;
         };
         if (text == null) {

@@ -258,6 +258,46 @@ class AdminReaderTest {
     }
 
     @Test
+    void countsComeFromTheDatabaseAndRunsNeedingAnOperatorAreNeverDroppedPastTheCap() {
+        Engine a = temp.open(temp.config(clock).build());
+        a.actors().add("operator");
+        a.actors().add("reviewer");
+        // 12 worker-lost runs first, so 318 newer runs push them out of the 300 most recent
+        SqliteRuns runs = new SqliteRuns(Sqlite.database(a), false);
+        for (int i = 0; i < 12; i++) {
+            Assignment lostRun = a.runs().assign("operator", "scripted:ms=1");
+            Lease l = a.leases().acquire("operator", Duration.ofSeconds(5));
+            runs.startAttempt(lostRun.id(), l.token(), 5_000);
+            clock.advance(Duration.ofSeconds(6));
+            assertThat(a.supervisor().tick().recovered()).hasSize(1);
+        }
+        for (int i = 0; i < 318; i++) {
+            clock.advance(Duration.ofMillis(1));
+            a.runs().assign("operator", "scripted:ms=1");
+        }
+        a.leases().acquire("reviewer", Duration.ofHours(1));
+        for (int i = 0; i < 366; i++) {
+            var m = a.mailbox().send("feeder", "reviewer", "job " + i, null);
+            if (i < 364) {
+                a.mailbox().complete(m.id(), a.mailbox().claim(m.id(), "reviewer").token());
+            }
+        }
+
+        AdminSnapshot s = reader().snapshot();
+
+        assertThat(s.counts().assignments()).isEqualTo(330);
+        assertThat(s.counts().needsOperator()).isEqualTo(12);
+        assertThat(s.counts().running()).isZero();
+        assertThat(s.counts().messagesDone()).isEqualTo(364);
+        assertThat(s.counts().messagesNew()).isEqualTo(2);
+        assertThat(s.counts().messages()).isEqualTo(366);
+        assertThat(s.assignments().stream().filter(AssignmentRow::needsOperator))
+                .as("every run waiting for an operator is in the snapshot, however old").hasSize(12);
+        assertThat(s.assignments()).hasSize(AdminReader.FINISHED_ROWS_SHOWN + 12);
+        assertThat(s.messages()).hasSize(AdminReader.FINISHED_ROWS_SHOWN + 2);
+    }
+
+    @Test
     void theJournalExportsAsRfc4180Csv() throws Exception {
         Engine a = temp.open(temp.config(clock).build());
         Sqlite.database(a).write(tx -> {

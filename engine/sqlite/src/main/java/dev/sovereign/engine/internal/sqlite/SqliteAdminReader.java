@@ -13,6 +13,7 @@ import dev.sovereign.engine.admin.JournalCsv;
 import dev.sovereign.engine.internal.OwnerOnly;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.admin.LedgerCounts;
 import dev.sovereign.engine.admin.MessageRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
@@ -187,7 +188,7 @@ public final class SqliteAdminReader implements AdminReader {
                 LeaseRead leases = leases(processes);
                 AdminSnapshot s = new AdminSnapshot(file, schemaVersion, dataVersion, clock.millis(), lastSeq,
                         lastToken, leases.baseline().rows(), withLeaseCounts(processes, leases.baseline().held()),
-                        assignments(), attempts(), messages(), lastTick());
+                        assignments(), attempts(), messages(), lastTick(), counts());
                 exec("COMMIT");
                 baseline = leases.baseline();
                 leaseRowsReadLastSnapshot = leases.rowsRead();
@@ -443,7 +444,10 @@ public final class SqliteAdminReader implements AdminReader {
                 + " r.summary AS r_summary, r.created_at AS r_created"
                 + " FROM assignments s LEFT JOIN execution_attempts x ON x.id = s.current_attempt"
                 + " LEFT JOIN receipts r ON r.assignment_id = s.id"
-                + " ORDER BY s.updated_at DESC, s.id LIMIT ?", rs -> {
+                // the most recent page, plus every run waiting for an operator however old: never dropped
+                + " WHERE s.id IN (SELECT id FROM (SELECT id FROM assignments ORDER BY updated_at DESC, id LIMIT ?)"
+                + "   UNION SELECT s2.id FROM assignments s2 WHERE " + NEEDS_OPERATOR.replace("s.", "s2.") + ")"
+                + " ORDER BY s.updated_at DESC, s.id", rs -> {
                     ReceiptRow receipt = null;
                     Long rid = nullableLong(rs, "r_id");
                     if (rid != null) {
@@ -459,6 +463,38 @@ public final class SqliteAdminReader implements AdminReader {
                             nullableLong(rs, "acknowledged_at"), rs.getLong("created_at"), rs.getLong("updated_at"),
                             rs.getInt("attempts"), receipt);
                 }, FINISHED_ROWS_SHOWN);
+    }
+
+    /**
+     * A worker-lost failure nobody retried or acknowledged, on an assignment aliased {@code s}: FAILED
+     * narrows it through {@code assignments_by_state}; the receipt and the retry are unique-index look-ups.
+     */
+    private static final String NEEDS_OPERATOR = "s.state = 'FAILED' AND s.acknowledged_at IS NULL"
+            + " AND NOT EXISTS (SELECT 1 FROM assignments rt WHERE rt.retry_of = s.id)"
+            + " AND EXISTS (SELECT 1 FROM receipts wl WHERE wl.assignment_id = s.id"
+            + " AND wl.failure_category = '" + ReceiptRow.WORKER_LOST + "')";
+
+    /** The true totals: index-only counts ({@code assignments_by_state}, {@code messages_inbox}). */
+    private LedgerCounts counts() throws SQLException {
+        long assignments = 0;
+        long running = 0;
+        for (Object[] row : query("SELECT state, count(*) AS n FROM assignments GROUP BY state",
+                rs -> new Object[] {rs.getString("state"), rs.getLong("n")})) {
+            assignments += (Long) row[1];
+            if ("RUNNING".equals(row[0])) {
+                running = (Long) row[1];
+            }
+        }
+        long needsOperator = scalar("SELECT count(*) FROM assignments s WHERE " + NEEDS_OPERATOR);
+        long[] m = new long[4];
+        for (Object[] row : query("SELECT state, count(*) AS n FROM messages GROUP BY state",
+                rs -> new Object[] {rs.getString("state"), rs.getLong("n")})) {
+            int i = List.of("NEW", "CLAIMED", "DONE", "DEAD").indexOf((String) row[0]);
+            if (i >= 0) {
+                m[i] = (Long) row[1];
+            }
+        }
+        return new LedgerCounts(assignments, running, needsOperator, m[0], m[1], m[2], m[3]);
     }
 
     private List<AttemptRow> attempts() throws SQLException {
