@@ -185,6 +185,18 @@ public final class RunsViewModel {
         detail.set(a == null ? "" : describe(a));
     }
 
+    /**
+     * The worker-lost chip: {@code worker lost} while it waits for an operator, then
+     * {@code worker lost · acknowledged} or {@code worker lost · retried}; empty for other runs.
+     */
+    public static String workerLostChip(AssignmentRow a) {
+        if (a == null || !a.isWorkerLost()) {
+            return "";
+        }
+        return a.retriedBy() != null ? "worker lost \u00b7 retried"
+                : a.acknowledgedAt() != null ? "worker lost \u00b7 acknowledged" : "worker lost";
+    }
+
     /** {@code completed}, {@code failed · worker_lost}, or an em dash while there is no receipt. */
     public static String receiptText(AssignmentRow a) {
         ReceiptRow r = a.receipt();
@@ -213,7 +225,10 @@ public final class RunsViewModel {
             sb.append(", written at ").append(formats.time(r.createdAt())).append(" for attempt ")
                     .append(r.attemptId()).append(" with token ").append(r.attemptToken()).append('.');
             if (!r.outcomeKnown()) {
-                sb.append(" Its outcome is unknown: the worker died before it could report.");
+                sb.append(r.fenceStolen()
+                        ? " Its outcome is unknown: an operator stole its fence, so its worker could no longer"
+                        + " report, and the supervisor recovered it when it expired."
+                        : " Its outcome is unknown: the worker died before it could report.");
             }
             if (r.outputDir() != null) {
                 sb.append("\nOutput folder (this attempt's own): ").append(r.outputDir());

@@ -10,7 +10,9 @@ import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.nio.charset.StandardCharsets;
@@ -117,6 +119,34 @@ class AdminReaderTest {
                     + " is current: its lease was taken over by worker B ("
                     + new ProcessRef(b.processIdentity(), null, null, null).shortId() + ") at " + hms(takeoverAt) + ".");
         });
+    }
+
+    @Test
+    void aStolenFenceIsExplainedAsTheStealAndItsRecoveryReceiptSaysSo() {
+        Engine a = temp.open(temp.config(clock).processLabel("worker A").build());
+        Engine desk = temp.open(temp.config(clock).processLabel("operator desk").build());
+        a.actors().add("operator");
+        a.providers().register("thief", arg -> job -> {
+            desk.runs().stealFence(job.assignmentId()); // an operator clears the pointer while the work runs
+            return ProviderResult.completed("finished, but too late");
+        });
+        Assignment x = a.runs().assign("operator", "thief");
+        assertThatThrownBy(() -> a.runs().runAssignment(x.id())).isInstanceOf(Refusal.class);
+        Attempt attempt = a.runs().attempts(x.id()).get(0);
+
+        JournalEntry r = reader().recentRejections(1).get(0);
+
+        assertThat(r.sentence()).isEqualTo("Worker A (" + r.process().shortId() + ") presented token "
+                + attempt.token() + " for assignment " + x.id() + ", but no token is current: an operator stole"
+                + " its fence at " + hms(clock.millis()) + ", through operator desk ("
+                + new ProcessRef(desk.processIdentity(), null, null, null).shortId() + "), so attempt "
+                + attempt.id() + " can no longer commit it.");
+
+        clock.advance(Duration.ofHours(1));
+        assertThat(desk.supervisor().tick().recovered()).hasSize(1);
+        ReceiptRow receipt = reader.snapshot().assignments().get(0).receipt();
+        assertThat(receipt.isWorkerLost()).isTrue();
+        assertThat(receipt.fenceStolen()).as("recovered after an operator stole its fence").isTrue();
     }
 
     @Test
@@ -243,6 +273,7 @@ class AdminReaderTest {
         assertThat(lost.isWorkerLost()).isTrue();
         assertThat(lost.needsOperator()).isTrue();
         assertThat(lost.receipt().outcomeKnown()).isFalse();
+        assertThat(lost.receipt().fenceStolen()).as("its worker died; nobody stole its fence").isFalse();
         assertThat(lost.receipt().outputDir()).as("the recovered attempt's own output folder, derived")
                 .isEqualTo(a.config().dataDirectory().resolve("runs").resolve(lostRun.id())
                         .resolve(lost.receipt().attemptId()).resolve("output"));

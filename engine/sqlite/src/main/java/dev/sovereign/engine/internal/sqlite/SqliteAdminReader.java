@@ -441,7 +441,11 @@ public final class SqliteAdminReader implements AdminReader {
                 + " (SELECT count(*) FROM execution_attempts a WHERE a.assignment_id = s.id) AS attempts,"
                 + " r.id AS r_id, r.attempt_id AS r_attempt, r.attempt_token AS r_token, r.process_identity AS r_process,"
                 + " r.status AS r_status, r.failure_category AS r_failure, r.outcome_known AS r_known,"
-                + " r.summary AS r_summary, r.created_at AS r_created"
+                + " r.summary AS r_summary, r.created_at AS r_created,"
+                // fence_events_by_resource serves it, once per receipt shown
+                + " CASE WHEN r.id IS NULL THEN 0 ELSE EXISTS (SELECT 1 FROM fence_events st"
+                + "   WHERE st.resource_type = 'attempt' AND st.resource_id = r.attempt_id"
+                + "   AND st.kind = 'ATTEMPT_STOLEN') END AS r_stolen"
                 + " FROM assignments s LEFT JOIN execution_attempts x ON x.id = s.current_attempt"
                 + " LEFT JOIN receipts r ON r.assignment_id = s.id"
                 // the most recent page, plus every run waiting for an operator however old: never dropped
@@ -455,7 +459,7 @@ public final class SqliteAdminReader implements AdminReader {
                                 rs.getLong("r_token"), rs.getString("r_process"), rs.getString("r_status"),
                                 rs.getString("r_failure"), rs.getInt("r_known") == 1, rs.getString("r_summary"),
                                 rs.getLong("r_created"), RunFolders.output(dataDirectory, rs.getString("id"),
-                                        rs.getString("r_attempt")));
+                                        rs.getString("r_attempt")), rs.getInt("r_stolen") == 1);
                     }
                     return new AssignmentRow(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
                             rs.getString("workspace_policy"), rs.getString("state"), rs.getString("current_attempt"),
@@ -582,6 +586,16 @@ public final class SqliteAdminReader implements AdminReader {
             ended = first(EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
                     + " AND e.kind NOT IN ('REJECTED', 'LEASE_RENEWED') ORDER BY e.seq DESC LIMIT 1",
                     r.resourceType(), r.resourceId(), r.seq());
+            if (r.presentedToken() != null && r.actor() != null) {
+                // A stolen fence is journalled on the attempt, not on the assignment the worker wrote to:
+                // find it by the token it presented (fence_events_by_actor, newest first).
+                JournalEntry stolen = first(EVENT_SELECT + " WHERE e.actor_id = ? AND e.seq < ?"
+                        + " AND e.kind = 'ATTEMPT_STOLEN' AND e.token = ? ORDER BY e.seq DESC LIMIT 1",
+                        r.actor(), r.seq(), r.presentedToken());
+                if (stolen != null && (ended == null || stolen.seq() > ended.seq())) {
+                    ended = stolen;
+                }
+            }
         }
         return sentences.explainRejection(r, grant, ended);
     }
