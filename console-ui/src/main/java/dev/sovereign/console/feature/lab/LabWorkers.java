@@ -216,6 +216,10 @@ final class LabWorkers {
             }
             Optional<LeaseRow> row = s == null ? Optional.empty()
                     : s.leases().stream().filter(l -> l.actor().equals(item.actor())).findFirst();
+            if (item.isFromScenario() && item.state() != LabWorkerItem.State.STARTING) {
+                // the scenario pauses and resumes its own workers: follow the process
+                item.setState(item.process().isPaused() ? LabWorkerItem.State.PAUSED : LabWorkerItem.State.RUNNING);
+            }
             boolean paused = item.state() == LabWorkerItem.State.PAUSED;
             if (!paused) { // a frozen worker learns nothing: it keeps believing what it last held
                 item.setBelievedToken(row.filter(l -> !l.isFree() && item.identity() != null
