@@ -297,8 +297,8 @@ public final class MainWindow {
 
     private void bindCount(Page p, Label count) {
         javafx.beans.binding.StringBinding text = switch (p) {
-            case REJECTIONS -> Bindings.createStringBinding(() -> vm.ledger().rejections().isEmpty() ? ""
-                    : Integer.toString(vm.ledger().rejections().size()), vm.ledger().rejections());
+            case REJECTIONS -> Bindings.createStringBinding(() -> vm.rejections().totalProperty().get() == 0 ? ""
+                    : Long.toString(vm.rejections().totalProperty().get()), vm.rejections().totalProperty());
             case RUNS -> Bindings.createStringBinding(() -> {
                 long n = vm.runs().needsOperatorProperty().get(); // counted by the database, not the page
                 return n == 0 ? "" : Long.toString(n);

@@ -33,6 +33,7 @@ import org.testfx.util.WaitForAsyncUtils;
 class TrueCountsTest {
     private static final int MORE_RUNS = 330;
     private static final int MORE_DONE = 364;
+    private static final int MORE_REFUSALS = 520;
 
     @RegisterExtension
     final ConsoleFixture fx = new ConsoleFixture();
@@ -55,6 +56,16 @@ class TrueCountsTest {
                     scenario.workerB.mailbox().claim(m.id(), "archivist", Duration.ofMinutes(5)).token());
         }
         scenario.workerB.leases().release("archivist", archivist.token());
+        scenario.workerB.actors().add("contested");
+        scenario.workerB.leases().acquire("contested", Duration.ofHours(1));
+        for (int i = 0; i < MORE_REFUSALS; i++) { // more refused writes than the feed loads on attach
+            try {
+                scenario.workerC.leases().acquire("contested", Duration.ofSeconds(5));
+                throw new AssertionError("the lease is held");
+            } catch (dev.sovereign.engine.Refusal expected) {
+                // journalled REJECTED (actor_lease_held)
+            }
+        }
         vm = fx.shell();
         vm.themeProperty().set(ConsoleTheme.LIGHT);
         MainWindow window = new MainWindow(vm, () -> { });
@@ -87,6 +98,13 @@ class TrueCountsTest {
         WritableImage[] shot = new WritableImage[1];
         robot.interact(() -> shot[0] = scene.snapshot(null));
         ScreenshotTest.write(shot[0], dir.resolve("console-runs-true-counts-light.png"));
+
+        int refusals = 3 + MORE_REFUSALS; // the scenario's three and the new ones
+        assertThat(robot.lookup("#nav-count-rejections").queryAs(Label.class).getText())
+                .isEqualTo(Integer.toString(refusals));
+        assertThat(vm.rejections().summaryProperty().get()).isEqualTo(refusals + " refused writes (latest "
+                + vm.rejections().rows().size() + " shown)");
+        assertThat(vm.rejections().rows().size()).isLessThan(refusals);
 
         robot.interact(() -> vm.pageProperty().set(Page.MAILBOX));
         assertThat(robot.lookup("#mailbox-summary").queryAs(Label.class).getText())

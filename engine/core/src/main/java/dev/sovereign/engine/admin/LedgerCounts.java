@@ -10,14 +10,18 @@ import java.util.List;
  * @param running       assignments in state {@code RUNNING}
  * @param needsOperator worker-lost failures nobody retried or acknowledged ({@link AssignmentRow#needsOperator()})
  * @param messagesNew   mailbox messages in state {@code NEW}; likewise claimed, done and dead
+ * @param rejections    every {@code REJECTED} journal event (refused writes), or 0 where not counted
  */
 public record LedgerCounts(long assignments, long running, long needsOperator, long messagesNew,
-                           long messagesClaimed, long messagesDone, long messagesDead) {
+                           long messagesClaimed, long messagesDone, long messagesDead, long rejections) {
 
     /** No rows at all. */
-    public static final LedgerCounts NONE = new LedgerCounts(0, 0, 0, 0, 0, 0, 0);
+    public static final LedgerCounts NONE = new LedgerCounts(0, 0, 0, 0, 0, 0, 0, 0);
 
-    /** Counted from rows that are known to be all there is (tests and benchmarks building snapshots by hand). */
+    /**
+     * Counted from rows that are known to be all there is (tests and benchmarks building snapshots by
+     * hand); rejections are not among the rows, so they count 0.
+     */
     public static LedgerCounts of(List<AssignmentRow> assignments, List<MessageRow> messages) {
         long[] m = new long[4];
         for (MessageRow r : messages) {
@@ -30,7 +34,7 @@ public record LedgerCounts(long assignments, long running, long needsOperator, l
             }
         }
         return new LedgerCounts(assignments.size(), assignments.stream().filter(a -> a.state().equals("RUNNING")).count(),
-                assignments.stream().filter(AssignmentRow::needsOperator).count(), m[0], m[1], m[2], m[3]);
+                assignments.stream().filter(AssignmentRow::needsOperator).count(), m[0], m[1], m[2], m[3], 0);
     }
 
     /** Every mailbox message. */

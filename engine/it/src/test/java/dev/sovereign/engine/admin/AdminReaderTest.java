@@ -314,8 +314,15 @@ class AdminReaderTest {
             }
         }
 
+        Engine other = temp.open(temp.config(clock).build());
+        for (int i = 0; i < 3; i++) { // reviewer is held by the first engine: three refused writes
+            assertThatThrownBy(() -> other.leases().acquire("reviewer", Duration.ofSeconds(5)))
+                    .isInstanceOf(Refusal.class);
+        }
+
         AdminSnapshot s = reader().snapshot();
 
+        assertThat(s.counts().rejections()).isEqualTo(3);
         assertThat(s.counts().assignments()).isEqualTo(330);
         assertThat(s.counts().needsOperator()).isEqualTo(12);
         assertThat(s.counts().running()).isZero();

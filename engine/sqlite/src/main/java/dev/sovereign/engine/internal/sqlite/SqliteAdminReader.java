@@ -478,7 +478,10 @@ public final class SqliteAdminReader implements AdminReader {
             + " AND EXISTS (SELECT 1 FROM receipts wl WHERE wl.assignment_id = s.id"
             + " AND wl.failure_category = '" + ReceiptRow.WORKER_LOST + "')";
 
-    /** The true totals: index-only counts ({@code assignments_by_state}, {@code messages_inbox}). */
+    /**
+     * The true totals: index-only counts ({@code assignments_by_state}, {@code messages_inbox},
+     * {@code fence_events_rejections}).
+     */
     private LedgerCounts counts() throws SQLException {
         long assignments = 0;
         long running = 0;
@@ -498,7 +501,9 @@ public final class SqliteAdminReader implements AdminReader {
                 m[i] = (Long) row[1];
             }
         }
-        return new LedgerCounts(assignments, running, needsOperator, m[0], m[1], m[2], m[3]);
+        // the partial index fence_events_rejections: only REJECTED rows are visited
+        long rejections = scalar("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
+        return new LedgerCounts(assignments, running, needsOperator, m[0], m[1], m[2], m[3], rejections);
     }
 
     private List<AttemptRow> attempts() throws SQLException {
