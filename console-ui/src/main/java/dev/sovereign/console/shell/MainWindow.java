@@ -273,9 +273,13 @@ public final class MainWindow {
             bindCount(p, count);
             Label key = new Label("Ctrl+" + p.shortcutDigit());
             key.getStyleClass().add("nav-shortcut");
+            // true totals can have four digits: nothing in the row may be cut, the navigation widens instead
+            title.setMinWidth(Region.USE_PREF_SIZE);
+            count.setMinWidth(Region.USE_PREF_SIZE);
+            key.setMinWidth(Region.USE_PREF_SIZE);
             HBox graphic = new HBox(8, title, grow, count, key);
             graphic.setAlignment(Pos.CENTER_LEFT);
-            graphic.setPrefWidth(170);
+            graphic.setMinWidth(170);
             ToggleButton b = new ToggleButton();
             b.setGraphic(graphic);
             b.setId("nav-" + p.id());

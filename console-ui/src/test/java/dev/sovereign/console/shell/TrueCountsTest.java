@@ -11,6 +11,7 @@ import dev.sovereign.engine.mailbox.Message;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
@@ -102,6 +103,15 @@ class TrueCountsTest {
         int refusals = 3 + MORE_REFUSALS; // the scenario's three and the new ones
         assertThat(robot.lookup("#nav-count-rejections").queryAs(Label.class).getText())
                 .isEqualTo(Integer.toString(refusals));
+        for (String id : new String[] {"#nav-rejections", "#nav-runs"}) {
+            // what is drawn: a cut-off label draws an ellipsis instead of its text
+            List<String> drawn = robot.lookup(id).query().lookupAll(".text").stream()
+                    .filter(n -> n instanceof javafx.scene.text.Text)
+                    .map(n -> ((javafx.scene.text.Text) n).getText()).toList();
+            assertThat(drawn).as(id).isNotEmpty();
+            assertThat(drawn).as(id + " draws its title, count and shortcut whole")
+                    .noneMatch(t -> t.contains("\u2026") || t.contains("..."));
+        }
         assertThat(vm.rejections().summaryProperty().get()).isEqualTo(refusals + " refused writes (latest "
                 + vm.rejections().rows().size() + " shown)");
         assertThat(vm.rejections().rows().size()).isLessThan(refusals);
