@@ -33,6 +33,16 @@ public final class ActionStatus {
         set(outcome, sentence);
     }
 
+    /**
+     * Forgets everything, also an action still in flight (its result is dropped by the desk): the
+     * database it was about is no longer attached.
+     */
+    void forget() {
+        running = 0;
+        busy.set(false);
+        set(Tone.NONE, "");
+    }
+
     /** Forgets the last sentence (the view's close button). */
     public void clear() {
         if (!busy.get()) {

@@ -47,6 +47,9 @@ public final class OperatorDesk implements AutoCloseable {
     private final ReadOnlyObjectWrapper<SupervisorTickRow> lastOwnTick = new ReadOnlyObjectWrapper<>(this, "lastOwnTick");
     private final ReadOnlyStringWrapper supervisorProblem = new ReadOnlyStringWrapper(this, "supervisorProblem", "");
     private Session session;
+    /** Every feature's status this desk has reported to; forgotten when the database is let go. */
+    private final java.util.Set<ActionStatus> statuses =
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     public OperatorDesk(UiExecutor ui, ActionsOpener opener) {
         this.ui = ui;
@@ -64,6 +67,8 @@ public final class OperatorDesk implements AutoCloseable {
     public void detach() {
         Session s = session;
         session = null;
+        // a result about the database let go must not show over the next one (issue 17)
+        statuses.forEach(ActionStatus::forget);
         available.set(false);
         supervisorRunning.set(false);
         lastOwnTick.set(null);
@@ -89,14 +94,20 @@ public final class OperatorDesk implements AutoCloseable {
             status.finished(ActionStatus.Tone.FAILED, "No database is attached.");
             return;
         }
+        statuses.add(status);
         status.working(working);
         ui.background(() -> action.apply(s.actions()), result -> {
-            status.finished(ActionStatus.Tone.DONE, done.apply(result));
-            if (s == session) {
-                after.accept(result);
+            if (s != session) {
+                return; // about a database no longer attached: its status was forgotten
             }
-        }, problem -> status.finished(problem instanceof Refusal ? ActionStatus.Tone.REFUSED : ActionStatus.Tone.FAILED,
-                sentence(problem)));
+            status.finished(ActionStatus.Tone.DONE, done.apply(result));
+            after.accept(result);
+        }, problem -> {
+            if (s == session) {
+                status.finished(problem instanceof Refusal ? ActionStatus.Tone.REFUSED : ActionStatus.Tone.FAILED,
+                        sentence(problem));
+            }
+        });
     }
 
     /** Runs one supervisor tick now. */

@@ -13,8 +13,16 @@ public record Banner(Severity severity, String title, String text, boolean conne
 
     public enum Severity { INFO, SUCCESS, WARNING, DANGER }
 
+    /** The title of the demo's notice, which goes when the demo stops. */
+    public static final String DEMO_RUNNING = "Demo running";
+
     public static Banner info(String title, String text) {
         return new Banner(Severity.SUCCESS, title, text, false);
+    }
+
+    /** Whether this is the demo's green notice (it must not outlive the demo). */
+    public boolean isDemoNotice() {
+        return severity == Severity.SUCCESS && DEMO_RUNNING.equals(title);
     }
 
     /** The message for a database that could not be attached. */

@@ -99,7 +99,7 @@ public final class DemoSession {
             narration.set("Started " + d.workers().size() + " worker processes for "
                     + String.join(", ", Demo.ACTORS) + " with a " + OperatorDesk.seconds(d.settings().ttl())
                     + " lease TTL; something happens every few seconds.");
-            showBanner.accept(Banner.info("Demo running", "A fresh database with " + d.workers().size()
+            showBanner.accept(Banner.info(Banner.DEMO_RUNNING, "A fresh database with " + d.workers().size()
                     + " real worker processes, a feeder and this console's supervisor: " + d.database()
                     + ". Leases renew, expire and change hands within seconds; now and then a worker is paused or"
                     + " killed. Everything stops when you close the console."));

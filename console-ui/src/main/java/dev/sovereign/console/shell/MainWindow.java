@@ -223,28 +223,32 @@ public final class MainWindow {
         return i;
     }
 
+    /**
+     * A fresh {@link Message} per banner: AtlantaFX 2.0.1's skin copies the description into the title
+     * when one is reused (mkpaz/atlantafx#74), which showed the previous message as the headline.
+     */
     private Node banner() {
-        Message message = new Message();
-        message.setId("banner");
-        message.setOnClose(e -> vm.dismissBanner());
-        StackPane holder = new StackPane(message);
+        StackPane holder = new StackPane();
+        holder.setId("banner-holder");
         holder.setPadding(new javafx.geometry.Insets(8, 12, 0, 12));
         Runnable show = () -> {
             Banner b = vm.bannerProperty().get();
             holder.setVisible(b != null);
             holder.setManaged(b != null);
             if (b == null) {
+                holder.getChildren().clear();
                 return;
             }
-            message.setTitle(b.title());
-            message.setDescription(b.text());
-            message.getStyleClass().removeAll(Styles.ACCENT, Styles.SUCCESS, Styles.WARNING, Styles.DANGER);
+            Message message = new Message(b.title(), b.text());
+            message.setId("banner");
+            message.setOnClose(e -> vm.dismissBanner());
             message.getStyleClass().add(switch (b.severity()) {
                 case INFO -> Styles.ACCENT;
                 case SUCCESS -> Styles.SUCCESS;
                 case WARNING -> Styles.WARNING;
                 case DANGER -> Styles.DANGER;
             });
+            holder.getChildren().setAll(message);
         };
         vm.bannerProperty().addListener((obs, o, b) -> show.run());
         show.run();
@@ -269,9 +273,13 @@ public final class MainWindow {
             bindCount(p, count);
             Label key = new Label("Ctrl+" + p.shortcutDigit());
             key.getStyleClass().add("nav-shortcut");
+            // true totals can have four digits: nothing in the row may be cut, the navigation widens instead
+            title.setMinWidth(Region.USE_PREF_SIZE);
+            count.setMinWidth(Region.USE_PREF_SIZE);
+            key.setMinWidth(Region.USE_PREF_SIZE);
             HBox graphic = new HBox(8, title, grow, count, key);
             graphic.setAlignment(Pos.CENTER_LEFT);
-            graphic.setPrefWidth(170);
+            graphic.setMinWidth(170);
             ToggleButton b = new ToggleButton();
             b.setGraphic(graphic);
             b.setId("nav-" + p.id());
@@ -293,12 +301,12 @@ public final class MainWindow {
 
     private void bindCount(Page p, Label count) {
         javafx.beans.binding.StringBinding text = switch (p) {
-            case REJECTIONS -> Bindings.createStringBinding(() -> vm.ledger().rejections().isEmpty() ? ""
-                    : Integer.toString(vm.ledger().rejections().size()), vm.ledger().rejections());
+            case REJECTIONS -> Bindings.createStringBinding(() -> vm.rejections().totalProperty().get() == 0 ? ""
+                    : Long.toString(vm.rejections().totalProperty().get()), vm.rejections().totalProperty());
             case RUNS -> Bindings.createStringBinding(() -> {
-                long n = vm.runs().assignments().stream().filter(a -> a.needsOperator()).count();
+                long n = vm.runs().needsOperatorProperty().get(); // counted by the database, not the page
                 return n == 0 ? "" : Long.toString(n);
-            }, vm.runs().assignments());
+            }, vm.runs().needsOperatorProperty());
             default -> null;
         };
         if (text == null) {

@@ -140,6 +140,12 @@ public final class ShellViewModel implements AutoCloseable {
         lab = new LabViewModel(ledger, ui, attached.getReadOnlyProperty(), this::attach,
                 LabViewModel.defaultSandboxDirectory());
         ledger.healthProperty().addListener((obs, old, h) -> onHealth(h));
+        // the demo's notice goes with the demo: not over the sandbox, the welcome page or another file
+        demoSession.runningProperty().addListener((obs, was, running) -> {
+            if (!running && banner.get() != null && banner.get().isDemoNotice()) {
+                banner.set(null);
+            }
+        });
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         refreshText.bind(Bindings.createStringBinding(() -> {

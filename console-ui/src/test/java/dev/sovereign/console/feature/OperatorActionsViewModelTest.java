@@ -58,6 +58,30 @@ class OperatorActionsViewModelTest {
     }
 
     @Test
+    void anActionResultDoesNotFollowTheOperatorToAnotherDatabase() {
+        Scenario s = Scenario.build(fx);
+        ShellViewModel vm = fx.attachedShell();
+        RunsViewModel runs = vm.runs();
+        runs.selectedProperty().set(row(vm, s.lostRun.id()));
+        runs.retrySelected();
+        vm.supervisor().tickNow();
+        assertThat(runs.status().message()).startsWith("Retried " + s.lostRun.id() + " as asg_");
+        assertThat(vm.supervisor().status().message()).isNotEmpty();
+        java.nio.file.Path other = fx.dir().resolve("sandbox.db");
+        try (Engine e = Engine.open(other)) {
+            e.actors().add("operator");
+        }
+
+        vm.attach(other);
+
+        assertThat(vm.attachedProperty().get()).isEqualTo(other.toAbsolutePath().normalize());
+        assertThat(runs.status().message()).as("the demo's retry is not shown on the sandbox's Runs page").isEmpty();
+        assertThat(runs.status().tone()).isEqualTo(ActionStatus.Tone.NONE);
+        assertThat(vm.supervisor().status().message()).isEmpty();
+        assertThat(runs.status().isBusy()).isFalse();
+    }
+
+    @Test
     void acknowledgingAWorkerLostRunClearsTheFlagAndKeepsItFailed() {
         Scenario s = Scenario.build(fx);
         ShellViewModel vm = fx.attachedShell();

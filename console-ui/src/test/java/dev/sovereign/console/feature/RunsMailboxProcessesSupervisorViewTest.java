@@ -102,6 +102,23 @@ class RunsMailboxProcessesSupervisorViewTest {
     }
 
     @Test
+    void anAcknowledgedWorkerLostRunIsNoLongerRed(FxRobot robot) {
+        showTab(robot, 0);
+        String lost = scenario.lostRun.id();
+        assertThat(robot.lookup("#worker-lost-" + lost).query().getStyleClass()).contains("bad");
+        assertThat(robot.lookup("#run-state-" + lost).query().getStyleClass()).contains("bad");
+
+        scenario.workerB.runs().acknowledge(lost);
+        robot.interact(vm::pollNow);
+
+        Label chip = robot.lookup("#worker-lost-" + lost).queryAs(Label.class);
+        assertThat(chip.getText()).isEqualTo("worker lost \u00b7 acknowledged");
+        assertThat(chip.getStyleClass()).contains("quiet").doesNotContain("bad");
+        assertThat(robot.lookup("#run-state-" + lost).query().getStyleClass()).contains("quiet").doesNotContain("bad");
+        assertThat(robot.lookup("#assignment-" + lost).query().getStyleClass()).doesNotContain("worker-lost");
+    }
+
+    @Test
     void processesAreLiveStaleOrStoppedByTheirOwnHeartbeat(FxRobot robot) {
         showTab(robot, 2);
         String a = scenario.workerA.processIdentity();

@@ -9,11 +9,15 @@ import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import javafx.application.Application;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
+import javafx.scene.text.Text;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
@@ -100,6 +104,48 @@ class ConsoleWindowTest {
         assertThat(((Message) banner).getTitle()).isEqualTo("Not a Sovereign database");
         assertThat(((Message) banner).getDescription()).contains(foreign.toString()).doesNotContain("Exception");
         assertThat(robot.lookup("#welcome").tryQuery()).isPresent();
+    }
+
+    @Test
+    void aSecondBannerShowsItsOwnTitleAndTextNotThePreviousOnes(FxRobot robot) throws Exception {
+        Path missing = fx.dir().resolve("nowhere.db");
+        Path foreign = fx.dir().resolve("photos.db");
+        Files.writeString(foreign, "GIF89a definitely not sqlite" + "x".repeat(4096));
+
+        robot.interact(() -> vm.attach(missing));
+        assertThat(bannerTexts(robot)).contains("Database not found");
+
+        robot.interact(() -> vm.attach(foreign));
+
+        List<String> shown = bannerTexts(robot);
+        assertThat(shown).as("the visible headline is the second message's")
+                .contains("Not a Sovereign database").noneMatch(t -> t.contains("nowhere.db"))
+                .noneMatch(t -> t.equals("Database not found"));
+        assertThat(shown.stream().filter(t -> t.contains(foreign.toString()))).hasSize(1);
+    }
+
+    /** Every piece of text the banner shows, as rendered (labels and texts in its skin). */
+    private static List<String> bannerTexts(FxRobot robot) {
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> out = new ArrayList<>();
+        for (Node n : robot.lookup("#banner-holder").query().lookupAll("*")) {
+            if (n instanceof Labeled l && l.isVisible() && l.getText() != null && !l.getText().isBlank()) {
+                out.add(l.getText());
+            } else if (n instanceof Text t && t.isVisible() && t.getText() != null && !t.getText().isBlank()
+                    && !(t.getParent() instanceof Labeled) && !isInsideLabeled(t)) {
+                out.add(t.getText());
+            }
+        }
+        return out;
+    }
+
+    private static boolean isInsideLabeled(Node n) {
+        for (Node p = n.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof Labeled) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test

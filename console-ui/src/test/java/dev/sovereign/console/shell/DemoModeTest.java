@@ -158,8 +158,13 @@ class DemoModeTest {
         assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].recentFiles().contains(db)).get())
                 .as("a demo is not a recent file").isFalse();
         assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].demo().startedPids()).get()).containsAll(started);
+        assertThat(WaitForAsyncUtils.asyncFx(() -> ((atlantafx.base.controls.Message) robot.lookup("#banner").query())
+                .getTitle()).get()).isEqualTo("Demo running");
 
         robot.clickOn("#demo-stop");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup("#banner").tryQuery()).as("the demo's notice goes with the demo").isEmpty();
+        assertThat(vm[0].bannerProperty().get()).isNull();
 
         await("every worker gone", () -> started.stream().noneMatch(pid -> ProcessHandle.of(pid)
                 .map(ProcessHandle::isAlive).orElse(false)));

@@ -101,6 +101,37 @@ public final class LabSentences {
         return new WorkerLedger("waits: " + row.holder().name() + " holds token " + row.token(), false);
     }
 
+    /**
+     * What the ledger says of a worker, knowing whether it is paused (SIGSTOP or cooperatively): a paused
+     * worker waits for nothing; it is frozen and still believes it holds the token it last held, whatever
+     * the ledger says now.
+     *
+     * @param believedToken the token the ledger last showed it holding before it was paused, or null
+     */
+    public static WorkerLedger workerLedger(String actor, String identity, LeaseRow row, boolean paused,
+                                            Long believedToken) {
+        WorkerLedger ledger = workerLedger(actor, identity, row);
+        if (!paused || identity == null) {
+            return ledger;
+        }
+        String belief = believedToken == null ? "paused: it held no token of " + actor
+                : "paused: still believes it holds token " + believedToken;
+        if (row == null) {
+            return new WorkerLedger(belief, false);
+        }
+        if (ledger.hosts()) {
+            return new WorkerLedger(believedToken != null && believedToken == row.token()
+                    ? belief + " (valid until its lease expires)" : belief, true);
+        }
+        return new WorkerLedger(belief + "; the ledger says " + (row.isFree() ? actor + " is free"
+                : row.holder().name() + " holds token " + row.token()), false);
+    }
+
+    /** The label of a worker started by hand on the Lab page; scenario workers are plain {@code worker A}. */
+    public static String manualWorkerLabel(String letter) {
+        return "manual worker " + letter;
+    }
+
     /** How a worker process ended, from its exit code: 137 (or 9) is a SIGKILL. */
     public static String endedHow(int exitCode) {
         return exitCode == 137 || exitCode == 9 ? "killed (SIGKILL)" : exitCode == 0 ? "exited 0" : "exit " + exitCode;

@@ -33,6 +33,8 @@ public final class LabWorkerItem {
     private final ReadOnlyObjectWrapper<Duration> clockOffset;
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyStringWrapper endedHow = new ReadOnlyStringWrapper(this, "endedHow", "");
+    /** The token the ledger last showed it holding while it ran: what a paused worker still believes. */
+    private Long believedToken;
 
     LabWorkerItem(WorkerProcess process, boolean fromScenario) {
         this.process = process;
@@ -90,6 +92,14 @@ public final class LabWorkerItem {
     void setLedger(String text, boolean hosts) {
         ledger.set(text);
         hosting.set(hosts);
+    }
+
+    Long believedToken() {
+        return believedToken;
+    }
+
+    void setBelievedToken(Long token) {
+        believedToken = token;
     }
 
     /** Whether the ledger names this process as the holder of its actor's lease. */

@@ -76,7 +76,7 @@ final class LabWorkers {
             activity.problem("Name the actor the worker should host.");
             return;
         }
-        String label = "worker " + nextLetter();
+        String label = LabSentences.manualWorkerLabel(nextLetter());
         Duration workerTtl = ttl.get();
         Duration offset = clockOffset.get();
         boolean fault = breakFence.get();
@@ -109,6 +109,7 @@ final class LabWorkers {
     void pause(LabWorkerItem item) {
         onWorker(item, LabWorkerItem.State.RUNNING, "Pausing", b -> b.pause(item.process()), () -> {
             item.setState(LabWorkerItem.State.PAUSED);
+            refreshLedgerStatus();
             activity.say(LabSentences.paused(item.label(), WorkerProcess.hasStopSignals()));
         });
     }
@@ -116,6 +117,7 @@ final class LabWorkers {
     void resume(LabWorkerItem item) {
         onWorker(item, LabWorkerItem.State.PAUSED, "Resuming", b -> b.resume(item.process()), () -> {
             item.setState(LabWorkerItem.State.RUNNING);
+            refreshLedgerStatus();
             activity.say(LabSentences.resumed(item.label(), WorkerProcess.hasStopSignals()));
         });
     }
@@ -214,7 +216,17 @@ final class LabWorkers {
             }
             Optional<LeaseRow> row = s == null ? Optional.empty()
                     : s.leases().stream().filter(l -> l.actor().equals(item.actor())).findFirst();
-            LabSentences.WorkerLedger says = LabSentences.workerLedger(item.actor(), item.identity(), row.orElse(null));
+            if (item.isFromScenario() && item.state() != LabWorkerItem.State.STARTING) {
+                // the scenario pauses and resumes its own workers: follow the process
+                item.setState(item.process().isPaused() ? LabWorkerItem.State.PAUSED : LabWorkerItem.State.RUNNING);
+            }
+            boolean paused = item.state() == LabWorkerItem.State.PAUSED;
+            if (!paused) { // a frozen worker learns nothing: it keeps believing what it last held
+                item.setBelievedToken(row.filter(l -> !l.isFree() && item.identity() != null
+                        && l.holder().identity().equals(item.identity())).map(LeaseRow::token).orElse(null));
+            }
+            LabSentences.WorkerLedger says = LabSentences.workerLedger(item.actor(), item.identity(),
+                    row.orElse(null), paused, item.believedToken());
             item.setLedger(says.text(), says.hosts());
         }
     }

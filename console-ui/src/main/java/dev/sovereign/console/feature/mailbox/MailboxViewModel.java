@@ -3,6 +3,7 @@ package dev.sovereign.console.feature.mailbox;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.LedgerCounts;
 import dev.sovereign.engine.admin.MessageRow;
 import java.util.List;
 import javafx.beans.property.ObjectProperty;
@@ -68,13 +69,10 @@ public final class MailboxViewModel {
         if (!shown.equals(rows)) {
             rows.setAll(shown);
         }
-        long[] n = new long[4];
-        for (MessageRow m : all) {
-            int i = STATES.indexOf(m.state()) - 1;
-            if (i >= 0) {
-                n[i]++;
-            }
-        }
-        summary.set(n[0] + " new \u00b7 " + n[1] + " claimed \u00b7 " + n[2] + " done \u00b7 " + n[3] + " dead");
+        // counted by the database: finished messages are a capped page of rows, their totals are not
+        LedgerCounts c = s == null ? LedgerCounts.NONE : s.counts();
+        summary.set(c.messagesNew() + " new \u00b7 " + c.messagesClaimed() + " claimed \u00b7 " + c.messagesDone()
+                + " done \u00b7 " + c.messagesDead() + " dead" + (all.size() < c.messages()
+                ? " (latest " + all.size() + " of " + c.messages() + " shown)" : ""));
     }
 }

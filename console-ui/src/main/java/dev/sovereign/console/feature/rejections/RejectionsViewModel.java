@@ -20,14 +20,24 @@ public final class RejectionsViewModel {
     private final ObjectProperty<JournalEntry> selected = new SimpleObjectProperty<>(this, "selected");
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
+    private final javafx.beans.property.ReadOnlyLongWrapper total =
+            new javafx.beans.property.ReadOnlyLongWrapper(this, "total");
 
     public RejectionsViewModel(LiveLedger ledger, Formats formats) {
         this.ledger = ledger;
         this.formats = formats;
+        // the feed holds the newest few hundred; the total is counted by the database (issue 17)
+        total.bind(Bindings.createLongBinding(() -> {
+            var snapshot = ledger.snapshot();
+            long counted = snapshot == null ? 0 : snapshot.counts().rejections();
+            return Math.max(counted, ledger.rejections().size());
+        }, ledger.rejections(), ledger.snapshotProperty()));
         summary.bind(Bindings.createStringBinding(() -> {
-            int n = ledger.rejections().size();
-            return n == 0 ? "No refused writes yet" : n + (n == 1 ? " refused write" : " refused writes");
-        }, ledger.rejections()));
+            long n = total.get();
+            int shown = ledger.rejections().size();
+            return n == 0 ? "No refused writes yet" : n + (n == 1 ? " refused write" : " refused writes")
+                    + (shown < n ? " (latest " + shown + " shown)" : "");
+        }, ledger.rejections(), total));
         selected.addListener((obs, old, e) -> detail.set(e == null ? "" : describe(e)));
     }
 
@@ -37,6 +47,11 @@ public final class RejectionsViewModel {
 
     public ObjectProperty<JournalEntry> selectedProperty() {
         return selected;
+    }
+
+    /** Every refused write in the database (counted there), not only the ones in the feed. */
+    public javafx.beans.property.ReadOnlyLongProperty totalProperty() {
+        return total.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty summaryProperty() {

@@ -173,13 +173,19 @@ public final class RunsView {
                     setGraphic(null);
                     return;
                 }
-                Ui.retone(state, a.state().toLowerCase(Locale.ROOT), switch (a.state()) {
+                // red only while an operator must act: acknowledged or retried runs are settled
+                boolean settled = a.isWorkerLost() && !a.needsOperator();
+                Ui.retone(state, a.state().toLowerCase(Locale.ROOT), settled ? Tone.QUIET : switch (a.state()) {
                     case "RUNNING" -> Tone.INFO;
                     case "COMPLETED" -> Tone.GOOD;
                     case "BLOCKED" -> Tone.WARN;
                     case "FAILED" -> Tone.BAD;
                     default -> Tone.QUIET;
                 });
+                state.setId("run-state-" + a.id());
+                if (a.isWorkerLost()) {
+                    Ui.retone(lost, RunsViewModel.workerLostChip(a), settled ? Tone.QUIET : Tone.BAD);
+                }
                 lost.setVisible(a.isWorkerLost());
                 lost.setManaged(a.isWorkerLost());
                 lost.setId("worker-lost-" + a.id());

@@ -7,6 +7,7 @@ import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.admin.AttemptRow;
+import dev.sovereign.engine.admin.LedgerCounts;
 import dev.sovereign.engine.admin.ReceiptRow;
 import java.util.List;
 import javafx.beans.binding.Bindings;
@@ -44,6 +45,8 @@ public final class RunsViewModel {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
+    private final javafx.beans.property.ReadOnlyLongWrapper needsOperator =
+            new javafx.beans.property.ReadOnlyLongWrapper(this, "needsOperator");
 
     public RunsViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk) {
         this.ledger = ledger;
@@ -133,6 +136,11 @@ public final class RunsViewModel {
         return attention.getReadOnlyProperty();
     }
 
+    /** How many runs wait for an operator, counted by the database (the navigation badge). */
+    public javafx.beans.property.ReadOnlyLongProperty needsOperatorProperty() {
+        return needsOperator.getReadOnlyProperty();
+    }
+
     /** The selected assignment and its receipt, in words. */
     public ReadOnlyStringProperty detailProperty() {
         return detail.getReadOnlyProperty();
@@ -152,9 +160,13 @@ public final class RunsViewModel {
         selected.set(keepId == null ? null
                 : fresh.stream().filter(a -> a.id().equals(keepId)).findFirst().orElse(null));
         showAttempts();
-        long running = fresh.stream().filter(a -> a.state().equals("RUNNING")).count();
-        long lost = fresh.stream().filter(AssignmentRow::needsOperator).count();
-        summary.set(fresh.size() + " assignments \u00b7 " + running + " running \u00b7 " + lost + " worker lost");
+        // totals from the database's counts, never from the capped page of rows (issue 17)
+        LedgerCounts c = s == null ? LedgerCounts.NONE : s.counts();
+        long lost = c.needsOperator();
+        needsOperator.set(lost);
+        summary.set(c.assignments() + " assignments" + (fresh.size() < c.assignments()
+                ? " (latest " + fresh.size() + " shown)" : "") + " \u00b7 " + c.running() + " running \u00b7 "
+                + lost + " worker lost");
         attention.set(lost == 0 ? "" : lost == 1
                 ? "1 run was recovered after its worker died (worker_lost): its outcome is unknown."
                 + " Read its receipt, then retry it or acknowledge it."
@@ -171,6 +183,18 @@ public final class RunsViewModel {
             attempts.setAll(shown);
         }
         detail.set(a == null ? "" : describe(a));
+    }
+
+    /**
+     * The worker-lost chip: {@code worker lost} while it waits for an operator, then
+     * {@code worker lost · acknowledged} or {@code worker lost · retried}; empty for other runs.
+     */
+    public static String workerLostChip(AssignmentRow a) {
+        if (a == null || !a.isWorkerLost()) {
+            return "";
+        }
+        return a.retriedBy() != null ? "worker lost \u00b7 retried"
+                : a.acknowledgedAt() != null ? "worker lost \u00b7 acknowledged" : "worker lost";
     }
 
     /** {@code completed}, {@code failed · worker_lost}, or an em dash while there is no receipt. */
@@ -201,7 +225,10 @@ public final class RunsViewModel {
             sb.append(", written at ").append(formats.time(r.createdAt())).append(" for attempt ")
                     .append(r.attemptId()).append(" with token ").append(r.attemptToken()).append('.');
             if (!r.outcomeKnown()) {
-                sb.append(" Its outcome is unknown: the worker died before it could report.");
+                sb.append(r.fenceStolen()
+                        ? " Its outcome is unknown: an operator stole its fence, so its worker could no longer"
+                        + " report, and the supervisor recovered it when it expired."
+                        : " Its outcome is unknown: the worker died before it could report.");
             }
             if (r.outputDir() != null) {
                 sb.append("\nOutput folder (this attempt's own): ").append(r.outputDir());

@@ -51,8 +51,8 @@ class LabPageTest {
                 .noneMatch(p -> "console lab".equals(p.process().label()));
         robot.clickOn("#lab-start-worker");
         console.await(() -> console.vm.lab().workers().size() == 1
-                && console.worker("worker A").hostingProperty().get());
-        long pid = console.worker("worker A").pid();
+                && console.worker("manual worker A").hostingProperty().get());
+        long pid = console.worker("manual worker A").pid();
 
         robot.interact(() -> console.vm.attach(other));
 
@@ -77,22 +77,22 @@ class LabPageTest {
         // two workers for the same actor: one hosts it, the other waits
         robot.clickOn("#lab-start-worker");
         console.await(() -> console.vm.lab().workers().size() == 1
-                && console.worker("worker A").hostingProperty().get());
+                && console.worker("manual worker A").hostingProperty().get());
         robot.clickOn("#lab-start-worker");
         console.await(() -> console.vm.lab().workers().size() == 2
-                && console.worker("worker B").ledgerProperty().get().startsWith("waits"));
-        LabWorkerItem a = console.worker("worker A");
-        LabWorkerItem b = console.worker("worker B");
-        assertThat(robot.lookup("#lab-state-worker-A").queryAs(Label.class).getText()).isEqualTo("running");
+                && console.worker("manual worker B").ledgerProperty().get().startsWith("waits"));
+        LabWorkerItem a = console.worker("manual worker A");
+        LabWorkerItem b = console.worker("manual worker B");
+        assertThat(robot.lookup("#lab-state-manual-worker-A").queryAs(Label.class).getText()).isEqualTo("running");
 
         // a job for the actor; A runs it; freeze A in the middle of it
         robot.clickOn("#lab-give-job");
         console.await(() -> console.vm.ledger().snapshot().attempts().stream()
                 .anyMatch(t -> t.process().identity().equals(a.identity()) && t.state().equals("ACTIVE")));
-        robot.clickOn("#lab-pause-worker-A");
+        robot.clickOn("#lab-pause-manual-worker-A");
         console.await(() -> a.state() == LabWorkerItem.State.PAUSED);
-        assertThat(robot.lookup("#lab-pause-worker-A").queryAs(Button.class).getText()).isEqualTo("Resume");
-        assertThat(robot.lookup("#lab-state-worker-A").queryAs(Label.class).getText()).isEqualTo("paused");
+        assertThat(robot.lookup("#lab-pause-manual-worker-A").queryAs(Button.class).getText()).isEqualTo("Resume");
+        assertThat(robot.lookup("#lab-state-manual-worker-A").queryAs(Label.class).getText()).isEqualTo("paused");
 
         // the Leases view shows B taking operator over with a greater token
         long aToken = console.vm.ledger().snapshot().leases().stream().filter(l -> l.actor().equals("operator"))
@@ -103,14 +103,18 @@ class LabPageTest {
         LeaseRow taken = console.vm.leases().rows().stream().filter(r -> r.actor().equals("operator")).findFirst()
                 .orElseThrow().row();
         assertThat(taken.token()).isGreaterThan(aToken);
+        console.await(() -> a.ledgerProperty().get().contains("the ledger says"));
+        assertThat(a.ledgerProperty().get()).as("frozen, it still believes its old token; it waits for nobody")
+                .isEqualTo("paused: still believes it holds token " + aToken + "; the ledger says manual worker B"
+                        + " holds token " + taken.token());
         TableView<?> leases = robot.lookup("#leases-table").queryAs(TableView.class);
-        assertThat(robot.from(leases).lookup((Label l) -> "worker B".equals(l.getText())).tryQuery()).isPresent();
+        assertThat(robot.from(leases).lookup((Label l) -> "manual worker B".equals(l.getText())).tryQuery()).isPresent();
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isIn("live", "expiring");
         console.screenshot(robot, "lab-leases-takeover");
 
         // back on the Lab page, wake A: its late write is refused, and the Rejections view shows it
         robot.clickOn("#nav-lab");
-        robot.clickOn("#lab-pause-worker-A");
+        robot.clickOn("#lab-pause-manual-worker-A");
         console.await(() -> a.state() == LabWorkerItem.State.RUNNING);
         robot.clickOn("#nav-rejections");
         console.await(() -> console.vm.rejections().rows().stream()

@@ -50,6 +50,15 @@ class LabScenarioPageTest {
         assertThat(console.vm.lab().selectedScenarioProperty().get().name()).isEqualTo("gc-pause");
         assertThat(robot.lookup("#lab-step-9").tryQuery()).isPresent();
 
+        List<String> ledgerSays = new CopyOnWriteArrayList<>();
+        robot.interact(() -> console.vm.lab().workers().addListener((ListChangeListener<LabWorkerItem>) c -> {
+            while (c.next()) {
+                for (LabWorkerItem w : c.getAddedSubList()) {
+                    w.ledgerProperty().addListener((obs, o, text) -> ledgerSays.add(w.label() + " ["
+                            + w.state().text() + "]: " + text));
+                }
+            }
+        }));
         robot.clickOn("#lab-run");
         // mid-run: B has re-run the job while A is frozen; picture the page and the timeline
         console.await(() -> console.vm.lab().steps().get(5).status() == LabStep.Status.DONE);
@@ -71,6 +80,11 @@ class LabScenarioPageTest {
         assertThat(console.vm.lab().steps()).allMatch(s -> s.status() == LabStep.Status.DONE);
         // it ticked: one step after another, never all at once
         assertThat(seen).containsSubsequence("R........", "DR.......", "DDDDDR...", "DDDDDDDDR", "DDDDDDDDD");
+        // frozen, worker A is said to be paused with the token it still believes in; it never "waits" then
+        // (whether the console's poll sees B's takeover before A wakes depends on timing: not asserted)
+        assertThat(ledgerSays).as(String.join("\n", ledgerSays))
+                .anyMatch(t -> t.startsWith("worker A (") && t.contains(" [paused]: paused: still believes it holds token 1"))
+                .noneMatch(t -> t.contains(" [paused]: waits"));
         assertThat(console.vm.lab().workers()).isNotEmpty().allMatch(LabWorkerItem::isFromScenario)
                 .noneMatch(LabWorkerItem::isFaultInjected);
         console.await(() -> console.vm.lab().workers().stream().allMatch(w -> w.state() == LabWorkerItem.State.ENDED));

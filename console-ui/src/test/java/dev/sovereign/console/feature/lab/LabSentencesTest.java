@@ -114,6 +114,29 @@ class LabSentencesTest {
     }
 
     @Test
+    void aPausedWorkerIsSaidToBeFrozenWithTheTokenItStillBelievesItHolds() {
+        LeaseRow heldByB = new LeaseRow("operator", WORKER_B, 3, 2000, 0, 0, 5000, 1);
+        LeaseRow heldByA = new LeaseRow("operator", WORKER_A, 1, 2000, 0, 0, 5000, 1);
+
+        assertThat(LabSentences.workerLedger("operator", "proc_a", heldByB, true, 1L))
+                .isEqualTo(new LabSentences.WorkerLedger(
+                        "paused: still believes it holds token 1; the ledger says worker B holds token 3", false));
+        assertThat(LabSentences.workerLedger("operator", "proc_a", heldByA, true, 1L))
+                .isEqualTo(new LabSentences.WorkerLedger(
+                        "paused: still believes it holds token 1 (valid until its lease expires)", true));
+        assertThat(LabSentences.workerLedger("operator", "proc_a", LeaseRow.free("operator"), true, null))
+                .isEqualTo(new LabSentences.WorkerLedger(
+                        "paused: it held no token of operator; the ledger says operator is free", false));
+        assertThat(LabSentences.workerLedger("operator", "proc_a", heldByB, false, null))
+                .as("running, it waits").isEqualTo(LabSentences.workerLedger("operator", "proc_a", heldByB));
+    }
+
+    @Test
+    void workersStartedByHandAreNamedApartFromAScenariosWorkers() {
+        assertThat(LabSentences.manualWorkerLabel("A")).isEqualTo("manual worker A").isNotEqualTo("worker A");
+    }
+
+    @Test
     void anEndedWorkerSaysHowFromItsExitCode() {
         assertThat(LabSentences.endedHow(137)).isEqualTo("killed (SIGKILL)");
         assertThat(LabSentences.endedHow(9)).isEqualTo("killed (SIGKILL)");

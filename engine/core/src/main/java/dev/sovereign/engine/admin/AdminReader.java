@@ -20,8 +20,10 @@ import java.util.List;
  *
  * <p>Caps of a snapshot: every actor, every process that is not stopped plus the
  * {@value #STOPPED_PROCESSES_SHOWN} most recently started stopped ones, the {@value #FINISHED_ROWS_SHOWN}
- * most recently updated assignments and attempts, every unfinished message plus the
- * {@value #FINISHED_ROWS_SHOWN} most recently finished ones.
+ * most recently updated assignments (plus every one that needs an operator, however old) and
+ * attempts, every unfinished message plus the {@value #FINISHED_ROWS_SHOWN} most recently finished
+ * ones. Totals are never the sizes of these lists: {@link AdminSnapshot#counts()} is counted by the
+ * database in the same read transaction.
  *
  * <p>Thread-safe: calls are serialised on the one connection (a CSV export in the background
  * interleaves page by page with a poller).

@@ -9,18 +9,31 @@ import java.util.Optional;
  * with each other and with {@link #dataVersion()}. Immutable (the lists are unmodifiable).
  *
  * <p>Bounded: every actor, every running process and every unfinished message is included; finished
- * work is capped to the most recent rows ({@link AdminReader} documents the caps).
+ * work is capped to the most recent rows ({@link AdminReader} documents the caps), except that every
+ * assignment needing an operator is always included. Totals come from {@link #counts()}, counted by
+ * the database, never from the sizes of these capped lists.
  *
  * @param takenAt   the reader's clock when the snapshot was read, epoch ms
  * @param lastSeq   the highest journal sequence number at that moment
  * @param lastToken the highest fencing token ever minted at that moment
+ * @param counts    the true totals, counted in the same read transaction
  */
 public record AdminSnapshot(Path database, int schemaVersion, long dataVersion, long takenAt, long lastSeq,
                             long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
                             List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
-                            Optional<SupervisorTickRow> lastTick) {
+                            Optional<SupervisorTickRow> lastTick, LedgerCounts counts) {
+
+    /** A snapshot whose rows are all there is (tests, benchmarks): its counts are counted from them. */
+    public AdminSnapshot(Path database, int schemaVersion, long dataVersion, long takenAt, long lastSeq,
+                         long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
+                         List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
+                         Optional<SupervisorTickRow> lastTick) {
+        this(database, schemaVersion, dataVersion, takenAt, lastSeq, lastToken, leases, processes, assignments,
+                attempts, messages, lastTick, LedgerCounts.of(assignments, messages));
+    }
 
     public AdminSnapshot {
+        java.util.Objects.requireNonNull(counts, "counts");
         leases = List.copyOf(leases);
         processes = List.copyOf(processes);
         assignments = List.copyOf(assignments);

@@ -140,6 +140,9 @@ public final class EventSentences {
                 return "the supervisor recovered it as worker_lost at " + at(ended);
             case "ATTEMPT_SUPERSEDED":
                 return "it was superseded at " + at(ended);
+            case "ATTEMPT_STOLEN":
+                return "an operator stole its fence at " + at(ended) + ", through " + who(ended.process())
+                        + ", so attempt " + ended.resourceId() + " can no longer commit it";
             case "ATTEMPT_DONE":
             case "MESSAGE_DONE":
             case "MESSAGE_DEAD":

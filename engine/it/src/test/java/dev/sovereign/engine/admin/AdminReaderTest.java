@@ -10,7 +10,9 @@ import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.nio.charset.StandardCharsets;
@@ -117,6 +119,34 @@ class AdminReaderTest {
                     + " is current: its lease was taken over by worker B ("
                     + new ProcessRef(b.processIdentity(), null, null, null).shortId() + ") at " + hms(takeoverAt) + ".");
         });
+    }
+
+    @Test
+    void aStolenFenceIsExplainedAsTheStealAndItsRecoveryReceiptSaysSo() {
+        Engine a = temp.open(temp.config(clock).processLabel("worker A").build());
+        Engine desk = temp.open(temp.config(clock).processLabel("operator desk").build());
+        a.actors().add("operator");
+        a.providers().register("thief", arg -> job -> {
+            desk.runs().stealFence(job.assignmentId()); // an operator clears the pointer while the work runs
+            return ProviderResult.completed("finished, but too late");
+        });
+        Assignment x = a.runs().assign("operator", "thief");
+        assertThatThrownBy(() -> a.runs().runAssignment(x.id())).isInstanceOf(Refusal.class);
+        Attempt attempt = a.runs().attempts(x.id()).get(0);
+
+        JournalEntry r = reader().recentRejections(1).get(0);
+
+        assertThat(r.sentence()).isEqualTo("Worker A (" + r.process().shortId() + ") presented token "
+                + attempt.token() + " for assignment " + x.id() + ", but no token is current: an operator stole"
+                + " its fence at " + hms(clock.millis()) + ", through operator desk ("
+                + new ProcessRef(desk.processIdentity(), null, null, null).shortId() + "), so attempt "
+                + attempt.id() + " can no longer commit it.");
+
+        clock.advance(Duration.ofHours(1));
+        assertThat(desk.supervisor().tick().recovered()).hasSize(1);
+        ReceiptRow receipt = reader.snapshot().assignments().get(0).receipt();
+        assertThat(receipt.isWorkerLost()).isTrue();
+        assertThat(receipt.fenceStolen()).as("recovered after an operator stole its fence").isTrue();
     }
 
     @Test
@@ -243,6 +273,7 @@ class AdminReaderTest {
         assertThat(lost.isWorkerLost()).isTrue();
         assertThat(lost.needsOperator()).isTrue();
         assertThat(lost.receipt().outcomeKnown()).isFalse();
+        assertThat(lost.receipt().fenceStolen()).as("its worker died; nobody stole its fence").isFalse();
         assertThat(lost.receipt().outputDir()).as("the recovered attempt's own output folder, derived")
                 .isEqualTo(a.config().dataDirectory().resolve("runs").resolve(lostRun.id())
                         .resolve(lost.receipt().attemptId()).resolve("output"));
@@ -255,6 +286,53 @@ class AdminReaderTest {
                 .findFirst().orElseThrow();
         assertThat(retried.retriedBy()).isEqualTo(retry.id());
         assertThat(retried.needsOperator()).isFalse();
+    }
+
+    @Test
+    void countsComeFromTheDatabaseAndRunsNeedingAnOperatorAreNeverDroppedPastTheCap() {
+        Engine a = temp.open(temp.config(clock).build());
+        a.actors().add("operator");
+        a.actors().add("reviewer");
+        // 12 worker-lost runs first, so 318 newer runs push them out of the 300 most recent
+        SqliteRuns runs = new SqliteRuns(Sqlite.database(a), false);
+        for (int i = 0; i < 12; i++) {
+            Assignment lostRun = a.runs().assign("operator", "scripted:ms=1");
+            Lease l = a.leases().acquire("operator", Duration.ofSeconds(5));
+            runs.startAttempt(lostRun.id(), l.token(), 5_000);
+            clock.advance(Duration.ofSeconds(6));
+            assertThat(a.supervisor().tick().recovered()).hasSize(1);
+        }
+        for (int i = 0; i < 318; i++) {
+            clock.advance(Duration.ofMillis(1));
+            a.runs().assign("operator", "scripted:ms=1");
+        }
+        a.leases().acquire("reviewer", Duration.ofHours(1));
+        for (int i = 0; i < 366; i++) {
+            var m = a.mailbox().send("feeder", "reviewer", "job " + i, null);
+            if (i < 364) {
+                a.mailbox().complete(m.id(), a.mailbox().claim(m.id(), "reviewer").token());
+            }
+        }
+
+        Engine other = temp.open(temp.config(clock).build());
+        for (int i = 0; i < 3; i++) { // reviewer is held by the first engine: three refused writes
+            assertThatThrownBy(() -> other.leases().acquire("reviewer", Duration.ofSeconds(5)))
+                    .isInstanceOf(Refusal.class);
+        }
+
+        AdminSnapshot s = reader().snapshot();
+
+        assertThat(s.counts().rejections()).isEqualTo(3);
+        assertThat(s.counts().assignments()).isEqualTo(330);
+        assertThat(s.counts().needsOperator()).isEqualTo(12);
+        assertThat(s.counts().running()).isZero();
+        assertThat(s.counts().messagesDone()).isEqualTo(364);
+        assertThat(s.counts().messagesNew()).isEqualTo(2);
+        assertThat(s.counts().messages()).isEqualTo(366);
+        assertThat(s.assignments().stream().filter(AssignmentRow::needsOperator))
+                .as("every run waiting for an operator is in the snapshot, however old").hasSize(12);
+        assertThat(s.assignments()).hasSize(AdminReader.FINISHED_ROWS_SHOWN + 12);
+        assertThat(s.messages()).hasSize(AdminReader.FINISHED_ROWS_SHOWN + 2);
     }
 
     @Test

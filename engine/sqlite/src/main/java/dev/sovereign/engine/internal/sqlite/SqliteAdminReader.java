@@ -13,6 +13,7 @@ import dev.sovereign.engine.admin.JournalCsv;
 import dev.sovereign.engine.internal.OwnerOnly;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.admin.LedgerCounts;
 import dev.sovereign.engine.admin.MessageRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
@@ -187,7 +188,7 @@ public final class SqliteAdminReader implements AdminReader {
                 LeaseRead leases = leases(processes);
                 AdminSnapshot s = new AdminSnapshot(file, schemaVersion, dataVersion, clock.millis(), lastSeq,
                         lastToken, leases.baseline().rows(), withLeaseCounts(processes, leases.baseline().held()),
-                        assignments(), attempts(), messages(), lastTick());
+                        assignments(), attempts(), messages(), lastTick(), counts());
                 exec("COMMIT");
                 baseline = leases.baseline();
                 leaseRowsReadLastSnapshot = leases.rowsRead();
@@ -440,10 +441,17 @@ public final class SqliteAdminReader implements AdminReader {
                 + " (SELECT count(*) FROM execution_attempts a WHERE a.assignment_id = s.id) AS attempts,"
                 + " r.id AS r_id, r.attempt_id AS r_attempt, r.attempt_token AS r_token, r.process_identity AS r_process,"
                 + " r.status AS r_status, r.failure_category AS r_failure, r.outcome_known AS r_known,"
-                + " r.summary AS r_summary, r.created_at AS r_created"
+                + " r.summary AS r_summary, r.created_at AS r_created,"
+                // fence_events_by_resource serves it, once per receipt shown
+                + " CASE WHEN r.id IS NULL THEN 0 ELSE EXISTS (SELECT 1 FROM fence_events st"
+                + "   WHERE st.resource_type = 'attempt' AND st.resource_id = r.attempt_id"
+                + "   AND st.kind = 'ATTEMPT_STOLEN') END AS r_stolen"
                 + " FROM assignments s LEFT JOIN execution_attempts x ON x.id = s.current_attempt"
                 + " LEFT JOIN receipts r ON r.assignment_id = s.id"
-                + " ORDER BY s.updated_at DESC, s.id LIMIT ?", rs -> {
+                // the most recent page, plus every run waiting for an operator however old: never dropped
+                + " WHERE s.id IN (SELECT id FROM (SELECT id FROM assignments ORDER BY updated_at DESC, id LIMIT ?)"
+                + "   UNION SELECT s2.id FROM assignments s2 WHERE " + NEEDS_OPERATOR.replace("s.", "s2.") + ")"
+                + " ORDER BY s.updated_at DESC, s.id", rs -> {
                     ReceiptRow receipt = null;
                     Long rid = nullableLong(rs, "r_id");
                     if (rid != null) {
@@ -451,7 +459,7 @@ public final class SqliteAdminReader implements AdminReader {
                                 rs.getLong("r_token"), rs.getString("r_process"), rs.getString("r_status"),
                                 rs.getString("r_failure"), rs.getInt("r_known") == 1, rs.getString("r_summary"),
                                 rs.getLong("r_created"), RunFolders.output(dataDirectory, rs.getString("id"),
-                                        rs.getString("r_attempt")));
+                                        rs.getString("r_attempt")), rs.getInt("r_stolen") == 1);
                     }
                     return new AssignmentRow(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
                             rs.getString("workspace_policy"), rs.getString("state"), rs.getString("current_attempt"),
@@ -459,6 +467,43 @@ public final class SqliteAdminReader implements AdminReader {
                             nullableLong(rs, "acknowledged_at"), rs.getLong("created_at"), rs.getLong("updated_at"),
                             rs.getInt("attempts"), receipt);
                 }, FINISHED_ROWS_SHOWN);
+    }
+
+    /**
+     * A worker-lost failure nobody retried or acknowledged, on an assignment aliased {@code s}: FAILED
+     * narrows it through {@code assignments_by_state}; the receipt and the retry are unique-index look-ups.
+     */
+    private static final String NEEDS_OPERATOR = "s.state = 'FAILED' AND s.acknowledged_at IS NULL"
+            + " AND NOT EXISTS (SELECT 1 FROM assignments rt WHERE rt.retry_of = s.id)"
+            + " AND EXISTS (SELECT 1 FROM receipts wl WHERE wl.assignment_id = s.id"
+            + " AND wl.failure_category = '" + ReceiptRow.WORKER_LOST + "')";
+
+    /**
+     * The true totals: index-only counts ({@code assignments_by_state}, {@code messages_inbox},
+     * {@code fence_events_rejections}).
+     */
+    private LedgerCounts counts() throws SQLException {
+        long assignments = 0;
+        long running = 0;
+        for (Object[] row : query("SELECT state, count(*) AS n FROM assignments GROUP BY state",
+                rs -> new Object[] {rs.getString("state"), rs.getLong("n")})) {
+            assignments += (Long) row[1];
+            if ("RUNNING".equals(row[0])) {
+                running = (Long) row[1];
+            }
+        }
+        long needsOperator = scalar("SELECT count(*) FROM assignments s WHERE " + NEEDS_OPERATOR);
+        long[] m = new long[4];
+        for (Object[] row : query("SELECT state, count(*) AS n FROM messages GROUP BY state",
+                rs -> new Object[] {rs.getString("state"), rs.getLong("n")})) {
+            int i = List.of("NEW", "CLAIMED", "DONE", "DEAD").indexOf((String) row[0]);
+            if (i >= 0) {
+                m[i] = (Long) row[1];
+            }
+        }
+        // the partial index fence_events_rejections: only REJECTED rows are visited
+        long rejections = scalar("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
+        return new LedgerCounts(assignments, running, needsOperator, m[0], m[1], m[2], m[3], rejections);
     }
 
     private List<AttemptRow> attempts() throws SQLException {
@@ -546,6 +591,16 @@ public final class SqliteAdminReader implements AdminReader {
             ended = first(EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
                     + " AND e.kind NOT IN ('REJECTED', 'LEASE_RENEWED') ORDER BY e.seq DESC LIMIT 1",
                     r.resourceType(), r.resourceId(), r.seq());
+            if (r.presentedToken() != null && r.actor() != null) {
+                // A stolen fence is journalled on the attempt, not on the assignment the worker wrote to:
+                // find it by the token it presented (fence_events_by_actor, newest first).
+                JournalEntry stolen = first(EVENT_SELECT + " WHERE e.actor_id = ? AND e.seq < ?"
+                        + " AND e.kind = 'ATTEMPT_STOLEN' AND e.token = ? ORDER BY e.seq DESC LIMIT 1",
+                        r.actor(), r.seq(), r.presentedToken());
+                if (stolen != null && (ended == null || stolen.seq() > ended.seq())) {
+                    ended = stolen;
+                }
+            }
         }
         return sentences.explainRejection(r, grant, ended);
     }

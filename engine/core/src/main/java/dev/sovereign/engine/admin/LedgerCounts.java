@@ -1,0 +1,44 @@
+package dev.sovereign.engine.admin;
+
+import java.util.List;
+
+/**
+ * True totals, counted by the database in the same read transaction as the snapshot's rows, so a
+ * page never reports the size of its capped row list as the size of the ledger. Immutable.
+ *
+ * @param assignments   every assignment
+ * @param running       assignments in state {@code RUNNING}
+ * @param needsOperator worker-lost failures nobody retried or acknowledged ({@link AssignmentRow#needsOperator()})
+ * @param messagesNew   mailbox messages in state {@code NEW}; likewise claimed, done and dead
+ * @param rejections    every {@code REJECTED} journal event (refused writes), or 0 where not counted
+ */
+public record LedgerCounts(long assignments, long running, long needsOperator, long messagesNew,
+                           long messagesClaimed, long messagesDone, long messagesDead, long rejections) {
+
+    /** No rows at all. */
+    public static final LedgerCounts NONE = new LedgerCounts(0, 0, 0, 0, 0, 0, 0, 0);
+
+    /**
+     * Counted from rows that are known to be all there is (tests and benchmarks building snapshots by
+     * hand); rejections are not among the rows, so they count 0.
+     */
+    public static LedgerCounts of(List<AssignmentRow> assignments, List<MessageRow> messages) {
+        long[] m = new long[4];
+        for (MessageRow r : messages) {
+            switch (r.state()) {
+                case "NEW" -> m[0]++;
+                case "CLAIMED" -> m[1]++;
+                case "DONE" -> m[2]++;
+                case "DEAD" -> m[3]++;
+                default -> { }
+            }
+        }
+        return new LedgerCounts(assignments.size(), assignments.stream().filter(a -> a.state().equals("RUNNING")).count(),
+                assignments.stream().filter(AssignmentRow::needsOperator).count(), m[0], m[1], m[2], m[3], 0);
+    }
+
+    /** Every mailbox message. */
+    public long messages() {
+        return messagesNew + messagesClaimed + messagesDone + messagesDead;
+    }
+}
