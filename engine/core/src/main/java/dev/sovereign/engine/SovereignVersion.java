@@ -13,7 +13,8 @@ import java.util.Properties;
  * captured at build time into a resource of this jar ({@code sovereign-build.properties}, filtered by
  * Maven; the commit comes from git-commit-id-maven-plugin). A build from a tree with no {@code .git}
  * says {@code unknown} for the commit; a build with uncommitted changes marks the commit
- * {@code -modified}, so a version string never claims a commit the code is not.
+ * {@code -modified}. One known gap: in a linked worktree ({@code git worktree add}) the plugin reads
+ * the main checkout's HEAD, not the worktree's; a clone (CI, users, the package) is stamped right.
  *
  * <p>Read once, immutable, thread-safe.
  */
