@@ -42,7 +42,7 @@ import javafx.stage.Window;
 /**
  * The main window: menu bar, demo strip, banner, navigation, the current page and the status bar.
  * Every page has a Ctrl+digit shortcut; F5 refreshes, Ctrl+T switches the theme, Ctrl+O opens,
- * Ctrl+E exports, Ctrl+D starts a demo; the Actions menu retries (Ctrl+R) or acknowledges (Ctrl+K) the
+ * Ctrl+E exports, Ctrl+D starts a demo, F1 shows the About box (version, commit, schema); the Actions menu retries (Ctrl+R) or acknowledges (Ctrl+K) the
  * selected run and runs a supervisor tick (F6) or toggles this console's supervisor (Shift+F6).
  * Thin: every decision is the {@link ShellViewModel}'s.
  */
@@ -170,7 +170,11 @@ public final class MainWindow {
         MenuItem theme = item("Switch light / dark", "menu-theme", new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN),
                 vm::toggleTheme);
         view.getItems().addAll(new SeparatorMenuItem(), refresh, theme);
-        MenuBar bar = new MenuBar(file, view, actionsMenu());
+        MenuItem about = item("About Sovereign", "menu-about", new KeyCodeCombination(KeyCode.F1),
+                () -> AboutBox.show(window()));
+        Menu help = new Menu("Help", null, about);
+        help.setId("menu-help");
+        MenuBar bar = new MenuBar(file, view, actionsMenu(), help);
         bar.setId("menu-bar");
         return bar;
     }

@@ -6,6 +6,8 @@ import atlantafx.base.controls.Message;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.engine.SovereignVersion;
+import dev.sovereign.engine.admin.AboutSovereign;
 import dev.sovereign.console.testing.Scenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +60,24 @@ class ConsoleWindowTest {
     }
 
     @Test
+    void f1ShowsTheAboutBoxWithTheVersionTheCommitAndTheSchemaLikeTheCommandLine(FxRobot robot) {
+        robot.press(KeyCode.F1).release(KeyCode.F1);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(robot.lookup("#about-box").tryQuery()).isPresent();
+        assertThat(robot.lookup("#about-line-0").queryAs(Label.class).getText())
+                .isEqualTo("sovereign " + SovereignVersion.current().version()).doesNotContain("unknown");
+        assertThat(robot.lookup("#about-line-1").queryAs(Label.class).getText())
+                .isEqualTo("commit " + SovereignVersion.current().commit());
+        assertThat(robot.lookup("#about-line-2").queryAs(Label.class).getText()).isEqualTo("schema sqlite v4");
+        assertThat(AboutSovereign.current().lines()).hasSize(3);
+
+        robot.clickOn("#about-close");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup("#about-box").tryQuery()).isEmpty();
+    }
+
+    @Test
     void aRecentFileAttachesAndTheStatusBarDescribesTheConnection(FxRobot robot) {
         Scenario.build(fx);
         robot.clickOn("#recent-0");
@@ -65,7 +85,7 @@ class ConsoleWindowTest {
 
         assertThat(robot.lookup("#leases-page").tryQuery()).isPresent();
         assertThat(robot.lookup("#status-database").queryAs(Label.class).getText()).isEqualTo(fx.file().toString());
-        assertThat(robot.lookup("#status-schema").queryAs(Label.class).getText()).isEqualTo("schema v3");
+        assertThat(robot.lookup("#status-schema").queryAs(Label.class).getText()).isEqualTo("schema v4");
         assertThat(robot.lookup("#status-data-version").queryAs(Label.class).getText()).startsWith("data version ");
         assertThat(robot.lookup("#status-health").queryAs(Label.class).getText()).isEqualTo("Connected");
         assertThat(robot.lookup("#status-refresh").queryAs(Label.class).getText()).startsWith("refreshed ");

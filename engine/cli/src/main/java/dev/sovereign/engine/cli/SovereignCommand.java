@@ -1,11 +1,10 @@
 package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.EngineConfig;
-import java.io.InputStream;
+import dev.sovereign.engine.admin.AboutSovereign;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -166,22 +165,14 @@ public final class SovereignCommand implements Callable<Integer> {
         return new Output(command.commandLine().getOut(), json, environment);
     }
 
-    /** Reads the version from the jar's Maven metadata; a development build says so. */
+    /**
+     * The version, the Git commit the build was made from and the schema version each backend writes:
+     * the same lines as the console's About box ({@link AboutSovereign}).
+     */
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = "development build";
-            try (InputStream in = SovereignCommand.class.getResourceAsStream(
-                    "/META-INF/maven/dev.sovereign/sovereign-cli/pom.properties")) {
-                if (in != null) {
-                    Properties p = new Properties();
-                    p.load(in);
-                    v = p.getProperty("version", v);
-                }
-            } catch (java.io.IOException ignored) {
-                // keep "development build"
-            }
-            return new String[] {"sovereign " + v};
+            return AboutSovereign.current().lines().toArray(String[]::new);
         }
     }
 }

@@ -44,6 +44,16 @@ final class StatusCommand extends EngineCommand {
             ObjectNode o = JsonShapes.object();
             o.put("database", s.database().toString());
             o.put("schema_version", s.schemaVersion());
+            LedgerSummary.LastMigration m0 = s.lastMigration();
+            if (m0 == null) {
+                o.putNull("last_migrated_by");
+            } else {
+                ObjectNode mb = o.putObject("last_migrated_by");
+                mb.put("version", m0.version());
+                mb.put("commit", m0.commit());
+                mb.put("schema_version", m0.schemaVersion());
+                mb.put("at", m0.migratedAt());
+            }
             o.put("lab_sandbox", engine.isLabSandbox());
             o.put("now", now);
             o.put("last_token", s.lastToken());
@@ -69,6 +79,10 @@ final class StatusCommand extends EngineCommand {
         f.add(new String[] {"database", s.database() + " (schema version " + s.schemaVersion()
                 + (engine.isLabSandbox() ? "; a lab sandbox: its terminal fence can be switched off for teaching" : "")
                 + ")"});
+        LedgerSummary.LastMigration m0 = s.lastMigration();
+        f.add(new String[] {"migrated by", m0 == null ? "not recorded (no Sovereign has migrated it since schema version 4)"
+                : "sovereign " + m0.version() + " (commit " + m0.commit() + "), to schema version " + m0.schemaVersion()
+                        + ", " + out.times().wall(m0.migratedAt())});
         f.add(new String[] {"last token", Long.toString(s.lastToken())});
         f.add(new String[] {"journal", count(s.events(), "event") + ", " + count(s.rejections(), "rejection")
                 + ", last seq " + s.lastSeq()});

@@ -14,6 +14,8 @@ import java.util.Map;
  *
  * @param database           the database file
  * @param schemaVersion      {@code PRAGMA user_version}
+ * @param lastMigration      which Sovereign last migrated the file; null only for a file no
+ *                           Sovereign has migrated since the record began (schema version 4)
  * @param lastToken          the highest fencing token ever minted (0 before the first grant)
  * @param lastSeq            the highest journal sequence number (0 for an empty journal)
  * @param events             how many fence events the journal holds
@@ -27,6 +29,7 @@ import java.util.Map;
 public record LedgerSummary(
         Path database,
         int schemaVersion,
+        LastMigration lastMigration,
         long lastToken,
         long lastSeq,
         long events,
@@ -40,6 +43,17 @@ public record LedgerSummary(
     public LedgerSummary {
         assignmentsByState = Collections.unmodifiableMap(new LinkedHashMap<>(assignmentsByState));
         messagesByState = Collections.unmodifiableMap(new LinkedHashMap<>(messagesByState));
+    }
+
+    /**
+     * The Sovereign that applied the file's latest recorded migration (forward-only, so the newest).
+     *
+     * @param schemaVersion the schema version it migrated the file to
+     * @param version       its version, e.g. {@code 0.1.0}
+     * @param commit        its Git commit, or {@code unknown}
+     * @param migratedAt    when (epoch ms, the migrating process's clock)
+     */
+    public record LastMigration(int schemaVersion, String version, String commit, long migratedAt) {
     }
 
     /** Reads the summary of the database {@code engine} is attached to. */

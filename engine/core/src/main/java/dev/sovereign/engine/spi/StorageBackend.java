@@ -19,6 +19,12 @@ public interface StorageBackend {
     /** A short name for messages and docs, e.g. {@code sqlite}. */
     String name();
 
+    /**
+     * The latest schema version this backend writes and understands: what it migrates a database to,
+     * and the newest one it opens (a newer file is refused: schema versions are forward-only).
+     */
+    int schemaVersion();
+
     /** Whether this backend serves {@code database} as the user named it (a path or a URL). */
     boolean accepts(String database);
 

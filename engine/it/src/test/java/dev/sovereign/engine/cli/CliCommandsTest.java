@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.SovereignVersion;
 import dev.sovereign.engine.cli.CliHarness.Result;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
@@ -48,9 +49,29 @@ class CliCommandsTest {
     void initCreatesTheDatabaseAndSaysSo() {
         Result r = cli.ok("init");
 
-        assertThat(r.out()).isEqualTo("Created " + temp.file() + " (schema version 3)." + System.lineSeparator());
+        assertThat(r.out()).isEqualTo("Created " + temp.file() + " (schema version 4)." + System.lineSeparator());
         assertThat(r.err()).isEmpty();
         assertThat(temp.file()).exists();
+    }
+
+    @Test
+    void versionNamesTheReleaseTheCommitItWasBuiltFromAndTheSchemaItWrites() {
+        Result r = cli.ok("--version");
+
+        assertThat(r.outLines()).hasSize(3);
+        assertThat(r.outLines().get(0)).matches("sovereign \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+        // Built from a Git clone (CI, a developer's tree): the commit is a real one, not "unknown".
+        assertThat(r.outLines().get(1)).matches(insideAGitTree() ? "commit [0-9a-f]{12}(-modified)?" : "commit unknown");
+        assertThat(r.outLines().get(2)).isEqualTo("schema sqlite v4");
+    }
+
+    private static boolean insideAGitTree() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.exists(p.resolve(".git"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test
@@ -60,7 +81,7 @@ class CliCommandsTest {
 
         assertThat(fieldNames(again)).containsExactly("database", "created", "schema_version");
         assertThat(again.get("created").asBoolean()).isFalse();
-        assertThat(again.get("schema_version").asInt()).isEqualTo(3);
+        assertThat(again.get("schema_version").asInt()).isEqualTo(4);
         assertThat(again.get("database").asText()).isEqualTo(temp.file().toString());
     }
 
@@ -268,7 +289,7 @@ class CliCommandsTest {
         clock.advance(Duration.ofSeconds(10));
 
         Result human = cli.ok("status");
-        assertThat(human.out()).contains("database     " + temp.file() + " (schema version 3)")
+        assertThat(human.out()).contains("database     " + temp.file() + " (schema version 4)")
                 .contains("last token   1")
                 .contains("journal      2 events, 1 rejection, last seq 2")
                 .contains("actors       1")
@@ -278,10 +299,18 @@ class CliCommandsTest {
         assertThat(human.out()).containsPattern("processes +0 live, 2 stale, \\d+ stopped");
 
         JsonNode json = cli.ok("status", "--json").onlyJson();
-        assertThat(fieldNames(json)).containsExactly("database", "schema_version", "lab_sandbox", "now", "last_token", "last_seq",
+        assertThat(fieldNames(json)).containsExactly("database", "schema_version", "last_migrated_by", "lab_sandbox", "now",
+                "last_token", "last_seq",
                 "events", "rejections", "actors", "processes", "leases", "active_attempts", "assignments",
                 "messages");
         assertThat(json.get("last_token").asLong()).isEqualTo(1);
+        JsonNode migrated = json.get("last_migrated_by");
+        assertThat(fieldNames(migrated)).containsExactly("version", "commit", "schema_version", "at");
+        assertThat(migrated.get("version").asText()).isEqualTo(SovereignVersion.current().version()).isNotEqualTo("unknown");
+        assertThat(migrated.get("commit").asText()).isEqualTo(SovereignVersion.current().commit());
+        assertThat(migrated.get("schema_version").asInt()).isEqualTo(4);
+        assertThat(human.out()).contains("migrated by  sovereign " + SovereignVersion.current().version() + " (commit "
+                + SovereignVersion.current().commit() + "), to schema version 4, ");
         assertThat(json.get("lab_sandbox").asBoolean()).isFalse();
         assertThat(json.get("rejections").asLong()).isEqualTo(1);
         assertThat(fieldNames(json.get("processes"))).containsExactly("live", "stale", "stopped");

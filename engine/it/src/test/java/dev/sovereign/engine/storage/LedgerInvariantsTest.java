@@ -213,8 +213,9 @@ class LedgerInvariantsTest {
                     assertThat(s.executeQuery("SELECT count(*) FROM token_counter").getInt(1)).isEqualTo(1);
                     assertThat(s.executeQuery("SELECT count(*) FROM lease_change_counter").getInt(1)).isEqualTo(1);
                     assertThat(s.executeQuery("SELECT count(*) FROM processes").getInt(1)).isEqualTo(n);
-                    assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(3);
+                    assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(4);
                     assertThat(s.executeQuery("SELECT count(*) FROM ledger_mark").getInt(1)).isEqualTo(1);
+                    assertThat(s.executeQuery("SELECT count(*) FROM schema_migrations").getInt(1)).isEqualTo(1);
                 }
             }
         } finally {

@@ -135,7 +135,7 @@ class LeaseChangeMarkerTest {
 
         Engine e = temp.open(clock);
 
-        assertThat(scalar("PRAGMA user_version")).isEqualTo(3);
+        assertThat(scalar("PRAGMA user_version")).isEqualTo(Migrator.LATEST);
         assertThat(leaseRows()).isEqualTo(before);
         assertThat(scalar("SELECT count(*) FROM actor_leases WHERE change_seq = 0")).isEqualTo(4);
         assertThat(scalar("SELECT last_change FROM lease_change_counter WHERE id = 1")).isZero();

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.SovereignVersion;
 import dev.sovereign.engine.StorageException;
 import dev.sovereign.engine.StorageException.Problem;
 import java.io.IOException;
@@ -28,10 +29,12 @@ import java.util.regex.Pattern;
  */
 final class Migrator {
     static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__lease_changes.sql",
-            "V0003__database_enforced_fence.sql");
+            "V0003__database_enforced_fence.sql", "V0004__migration_record.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;
+    /** The first version whose transaction records which Sovereign applied it ({@code schema_migrations}). */
+    static final int MIGRATION_RECORD_VERSION = 4;
 
     private static final Pattern TRIGGER_NAME = Pattern.compile("(?i)CREATE\\s+TRIGGER\\s+(\\w+)");
     private static final Pattern TRIGGER_TABLE = Pattern.compile(
@@ -131,6 +134,9 @@ final class Migrator {
                     if (version == LEDGER_MARK_VERSION) {
                         writeLedgerMark(c);
                     }
+                    if (version >= MIGRATION_RECORD_VERSION) {
+                        recordMigration(c, version);
+                    }
                     s.execute("PRAGMA application_id = " + Database.APPLICATION_ID);
                     s.execute("PRAGMA user_version = " + version);
                 }
@@ -157,6 +163,19 @@ final class Migrator {
                 "INSERT INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, ?, ?)")) {
             ps.setInt(1, sandbox ? 1 : 0);
             ps.setLong(2, db.clock().millis());
+            ps.executeUpdate();
+        }
+    }
+
+    /** Which Sovereign applied {@code version}: in the migration's own transaction, so it commits with it. */
+    private void recordMigration(Connection c, int version) throws SQLException {
+        SovereignVersion me = SovereignVersion.current();
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO schema_migrations"
+                + " (schema_version, sovereign_version, sovereign_commit, migrated_at) VALUES (?, ?, ?, ?)")) {
+            ps.setInt(1, version);
+            ps.setString(2, me.version());
+            ps.setString(3, me.commit());
+            ps.setLong(4, db.clock().millis());
             ps.executeUpdate();
         }
     }

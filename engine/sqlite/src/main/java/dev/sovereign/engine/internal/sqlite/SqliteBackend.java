@@ -19,6 +19,11 @@ public final class SqliteBackend implements StorageBackend {
         return "sqlite";
     }
 
+    @Override
+    public int schemaVersion() {
+        return Migrator.LATEST;
+    }
+
     /** Everything that is not a JDBC URL of another database is a file path. */
     @Override
     public boolean accepts(String database) {

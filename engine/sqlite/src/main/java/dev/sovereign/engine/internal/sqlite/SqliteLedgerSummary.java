@@ -18,6 +18,7 @@ public final class SqliteLedgerSummary {
         return db.read(tx -> new LedgerSummary(
                 db.file(),
                 (int) tx.scalarLong("PRAGMA user_version"),
+                lastMigration(tx),
                 tx.lastToken(),
                 tx.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events"),
                 tx.scalarLong("SELECT count(*) FROM fence_events"),
@@ -27,6 +28,12 @@ public final class SqliteLedgerSummary {
                 countByState(tx, "assignments", ASSIGNMENT_STATES),
                 countByState(tx, "messages", MESSAGE_STATES),
                 tx.now()));
+    }
+
+    private static LedgerSummary.LastMigration lastMigration(Tx tx) throws SQLException {
+        return tx.one("SELECT schema_version, sovereign_version, sovereign_commit, migrated_at FROM schema_migrations"
+                + " ORDER BY schema_version DESC LIMIT 1", rs -> new LedgerSummary.LastMigration(
+                        rs.getInt(1), rs.getString(2), rs.getString(3), rs.getLong(4))).orElse(null);
     }
 
     private static Map<String, Long> countByState(Tx tx, String table, List<String> states) throws SQLException {

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Exercises the desktop package the way a user gets it: no clone, no Maven, no Java on the PATH.
+# Copies the app image to a scratch folder and runs its `sovereign --version`, `init`, `actor add`,
+# `lease acquire`, and `sovereign console` under Xvfb for a few seconds; unpacks the .deb (when built)
+# into a scratch root and checks its files, the /usr/bin link, the desktop entry and icon, and runs
+# the unpacked `sovereign --version`. Run by .ci/run after `mvn -B -ntp verify`, after
+# `mvn -B -ntp -Pdist package`. Usage: test-dist.sh [DIST_DIR] (default console-ui/target/dist)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+dist="${1:-$root/console-ui/target/dist}"
+[ -x "$dist/sovereign/bin/sovereign" ] || { echo "test-dist: no app image in $dist (build it with mvn -B -ntp -Pdist package)" >&2; exit 2; }
+
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "test-dist: FAIL: $*" >&2; exit 1; }
+pass() { echo "test-dist: ok: $*"; }
+
+cp -a "$dist/sovereign" "$scratch/app"
+mkdir -p "$scratch/home" "$scratch/work"
+# Nothing from this machine's environment: no JAVA_HOME, no java or mvn on the PATH, no clone around.
+run() { (cd "$scratch/work" && env -i HOME="$scratch/home" PATH=/nonexistent "$@"); }
+sovereign="$scratch/app/bin/sovereign"
+
+version="$(run "$sovereign" --version)" || fail "--version exited $?"
+echo "$version" | sed 's/^/  /'
+echo "$version" | grep -Eq '^sovereign [0-9]+\.[0-9]+\.[0-9]+' || fail "--version has no release line"
+echo "$version" | grep -Eq '^commit ([0-9a-f]{12}(-modified)?|unknown)$' || fail "--version has no commit line"
+echo "$version" | grep -Eq '^schema sqlite v[0-9]+$' || fail "--version has no schema line"
+pass "sovereign --version"
+
+run "$sovereign" --db ledger.db init | grep -q "^Created .*ledger.db (schema version" || fail "init"
+[ "$(stat -c %a "$scratch/work/ledger.db")" = 600 ] || fail "init made the database readable by others"
+pass "sovereign init"
+run "$sovereign" --db ledger.db actor add operator >/dev/null || fail "actor add"
+lease="$(run "$sovereign" --db ledger.db --json lease acquire operator --ttl 1m)" || fail "lease acquire exited $?"
+echo "$lease" | grep -q '"token":1' || fail "lease acquire did not grant token 1: $lease"
+pass "sovereign lease acquire (token 1)"
+status="$(run "$sovereign" --db ledger.db --json status)" || fail "status"
+echo "$status" | grep -q '"last_migrated_by":{"version":"' || fail "status has no last_migrated_by: $status"
+pass "sovereign status records who migrated the file"
+
+# The console, started by the CLI with the package's own runtime, alive under Xvfb for 8 seconds.
+if command -v xvfb-run >/dev/null; then
+  log="$scratch/console.log"
+  # The CLI's pid: sh writes its own, then execs env, which execs the launcher (the JVM runs in it).
+  (cd "$scratch/work" && exec xvfb-run -a sh -c 'echo $$ > "$4"; exec env -i DISPLAY="$DISPLAY" XAUTHORITY="$XAUTHORITY" HOME="$1" \
+      PATH=/nonexistent "$2" --db "$3" console' console "$scratch/home" "$sovereign" "$scratch/work/ledger.db" \
+      "$scratch/cli.pid") >"$log" 2>&1 &
+  xvfb=$!
+  sleep 8
+  cli="$(cat "$scratch/cli.pid" 2>/dev/null || true)"
+  [ -n "$cli" ] && kill -0 "$cli" 2>/dev/null || { cat "$log" >&2; fail "sovereign console ended within 8 s"; }
+  # Its child must be the console: the package's runtime running the package's console jar.
+  gui="$(pgrep -P "$cli" || true)"
+  [ -n "$gui" ] && tr '\0' ' ' < "/proc/$gui/cmdline" | grep -q "^$scratch/app/lib/runtime/bin/java -jar $scratch/app/lib/app/sovereign-console.jar" \
+    || { cat "$log" >&2; fail "the console JVM (the package's runtime, the package's jar) is not running"; }
+  # SIGTERM to the CLI: its shutdown hook ends the console (by ids this script started; nothing else).
+  kill -TERM "$cli"
+  for _ in $(seq 1 30); do kill -0 "$gui" 2>/dev/null || break; sleep 0.5; done
+  kill -0 "$gui" 2>/dev/null && { kill -KILL "$gui"; fail "the console outlived the CLI's SIGTERM"; }
+  wait "$xvfb" 2>/dev/null || true
+  ! grep -q "Exception" "$log" || { cat "$log" >&2; fail "the console logged an exception"; }
+  pass "sovereign console ran 8 s under Xvfb"
+else
+  echo "test-dist: SKIPPED: sovereign console (no xvfb-run; apt-get install xvfb libgtk-3-0)"
+fi
+
+deb="$(ls "$dist"/sovereign_*_amd64.deb 2>/dev/null | head -1 || true)"
+if [ -n "$deb" ]; then
+  dpkg-deb -x "$deb" "$scratch/root"
+  [ "$(readlink "$scratch/root/usr/bin/sovereign")" = /opt/sovereign/bin/sovereign ] || fail ".deb: /usr/bin/sovereign"
+  [ -x "$scratch/root/opt/sovereign/bin/sovereign-console" ] || fail ".deb: sovereign-console"
+  grep -q '^Exec=/opt/sovereign/bin/sovereign-console$' "$scratch/root/usr/share/applications/sovereign-console.desktop" \
+    || fail ".deb: desktop entry"
+  [ -s "$scratch/root/usr/share/icons/hicolor/256x256/apps/sovereign.png" ] || fail ".deb: icon"
+  [ -s "$scratch/root/usr/share/man/man1/sovereign.1.gz" ] || fail ".deb: man page"
+  [ -s "$scratch/root/usr/share/bash-completion/completions/sovereign" ] || fail ".deb: completion"
+  run "$scratch/root/opt/sovereign/bin/sovereign" --version | grep -q '^schema sqlite v' || fail ".deb: --version"
+  pass ".deb $(basename "$deb"): files, PATH link, desktop entry, icon, man page, completion, --version"
+else
+  echo "test-dist: no .deb built (no dpkg-deb/fakeroot): app image only"
+fi
+echo "test-dist: all checks passed"
