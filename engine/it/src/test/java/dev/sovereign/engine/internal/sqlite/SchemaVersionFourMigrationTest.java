@@ -8,9 +8,6 @@ import dev.sovereign.engine.SovereignVersion;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -34,31 +31,13 @@ class SchemaVersionFourMigrationTest {
         return DriverManager.getConnection("jdbc:sqlite:" + temp.file());
     }
 
-    private static String script(int version) {
-        try (InputStream in = Migrator.class.getResourceAsStream("migrations/" + Migrator.MIGRATIONS.get(version - 1))) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** A file exactly as a version-3 Sovereign leaves it: migrations 1-3, its mark (not a sandbox), an actor. */
     private void createVersionThreeFileOnly() throws Exception {
         long now = clock.millis();
-        try (Connection c = plain(); Statement s = c.createStatement()) {
-            s.execute("PRAGMA journal_mode = WAL");
-            s.execute("BEGIN IMMEDIATE");
-            for (int v = 1; v <= 3; v++) {
-                for (String statement : Migrator.statements(script(v))) {
-                    s.execute(statement);
-                }
-            }
+        OlderSchema.create(temp.file(), 3, s -> {
             s.execute("INSERT INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, 0, " + now + ")");
-            s.execute("PRAGMA application_id = " + Database.APPLICATION_ID);
-            s.execute("PRAGMA user_version = 3");
             s.execute("INSERT INTO actors (id, created_at) VALUES ('operator', " + now + ")");
-            s.execute("COMMIT");
-        }
+        });
     }
 
     private long scalar(String sql) throws SQLException {

@@ -11,9 +11,6 @@ import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -40,26 +37,9 @@ class SchemaVersionThreeMigrationTest {
         return DriverManager.getConnection("jdbc:sqlite:" + temp.file());
     }
 
-    private static String script(int version) {
-        try (InputStream in = Migrator.class.getResourceAsStream("migrations/" + Migrator.MIGRATIONS.get(version - 1))) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private void createVersionTwoFileWithWorkInFlight() throws Exception {
         long now = clock.millis();
-        try (Connection c = plain(); Statement s = c.createStatement()) {
-            s.execute("PRAGMA journal_mode = WAL");
-            s.execute("BEGIN IMMEDIATE");
-            for (int v = 1; v <= 2; v++) {
-                for (String statement : Migrator.statements(script(v))) {
-                    s.execute(statement);
-                }
-            }
-            s.execute("PRAGMA application_id = " + Database.APPLICATION_ID);
-            s.execute("PRAGMA user_version = 2");
+        OlderSchema.create(temp.file(), 2, s -> {
             s.execute("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
                     + " heartbeat_interval_ms) VALUES ('proc_old', 1, 'h', 'worker', 'old worker', " + now + ", "
                     + now + ", 1000)");
@@ -91,8 +71,7 @@ class SchemaVersionThreeMigrationTest {
                     + " VALUES ('msg_done', 'x', 'operator', 's', 'DONE', " + now + ", " + now + ")");
             s.execute("INSERT INTO fence_events (at, kind, resource_type, resource_id) VALUES (" + now
                     + ", 'LEASE_ACQUIRED', 'actor', 'operator')");
-            s.execute("COMMIT");
-        }
+        });
     }
 
     private List<String> everyRow() throws SQLException {
