@@ -8,9 +8,6 @@ import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -74,21 +71,8 @@ class LeaseChangeMarkerTest {
 
     /** A file as version 1 left it: only V0001 applied, stamped version 1, with leases in it. */
     private void createVersionOneFileWithLeases() throws Exception {
-        String script;
-        try (InputStream in = Migrator.class.getResourceAsStream("migrations/" + Migrator.MIGRATIONS.get(0))) {
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
         long now = clock.millis();
-        try (Connection c = plain(); Statement s = c.createStatement()) {
-            s.execute("PRAGMA journal_mode = WAL");
-            s.execute("BEGIN IMMEDIATE");
-            for (String statement : Migrator.statements(script)) {
-                s.execute(statement);
-            }
-            s.execute("PRAGMA application_id = " + Database.APPLICATION_ID);
-            s.execute("PRAGMA user_version = 1");
+        OlderSchema.create(temp.file(), 1, s -> {
             s.execute("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
                     + " heartbeat_interval_ms) VALUES ('proc_old', 1, 'h', 'worker', 'old worker', " + now + ", "
                     + now + ", 1000)");
@@ -101,8 +85,7 @@ class LeaseChangeMarkerTest {
                         + " expires_at, renewals, renewal_journalled_at) VALUES ('actor-" + i + "', 'proc_old', "
                         + (i + 1) + ", 5000, " + now + ", " + now + ", " + (now + 5000) + ", " + i + ", " + now + ")");
             }
-            s.execute("COMMIT");
-        }
+        });
     }
 
     private List<String> leaseRows() throws SQLException {
