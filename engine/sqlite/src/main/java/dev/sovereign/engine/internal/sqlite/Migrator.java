@@ -208,21 +208,14 @@ final class Migrator {
         }
         List<String> problems = new ArrayList<>();
         for (int v = 1; v <= Math.min(version, LATEST); v++) {
-            for (String statement : statements(load(MIGRATIONS.get(v - 1)))) {
-                Matcher name = TRIGGER_NAME.matcher(statement);
-                if (!name.lookingAt()) {
-                    continue;
-                }
-                String trigger = name.group(1);
-                String[] found = present.get(trigger);
-                Matcher on = TRIGGER_TABLE.matcher(statement);
-                String table = on.find() ? on.group(1) : null;
+            for (Guard g : GUARDS.get(v - 1)) {
+                String[] found = present.get(g.name());
                 if (found == null) {
-                    problems.add("guard " + trigger + " is missing");
-                } else if (!found[0].equals(table)) {
-                    problems.add("guard " + trigger + " now guards " + found[0] + " instead of " + table);
-                } else if (!normalized(found[1]).equals(normalized(statement))) {
-                    problems.add("guard " + trigger + " was replaced by different code");
+                    problems.add("guard " + g.name() + " is missing");
+                } else if (!found[0].equals(g.table())) {
+                    problems.add("guard " + g.name() + " now guards " + found[0] + " instead of " + g.table());
+                } else if (!normalized(found[1]).equals(g.normalizedSql())) {
+                    problems.add("guard " + g.name() + " was replaced by different code");
                 }
             }
         }
@@ -233,6 +226,29 @@ final class Migrator {
             }
         }
         return problems;
+    }
+
+    /** A trigger a migration creates: what every open expects to find in {@code sqlite_master}. */
+    private record Guard(String name, String table, String normalizedSql) {
+    }
+
+    /** The guards of each migration, read from its script once per JVM (every open checks them). */
+    private static final List<List<Guard>> GUARDS = guardsOfEachMigration();
+
+    private static List<List<Guard>> guardsOfEachMigration() {
+        List<List<Guard>> all = new ArrayList<>();
+        for (String migration : MIGRATIONS) {
+            List<Guard> guards = new ArrayList<>();
+            for (String statement : statements(load(migration))) {
+                Matcher name = TRIGGER_NAME.matcher(statement);
+                if (name.lookingAt()) {
+                    Matcher on = TRIGGER_TABLE.matcher(statement);
+                    guards.add(new Guard(name.group(1), on.find() ? on.group(1) : null, normalized(statement)));
+                }
+            }
+            all.add(List.copyOf(guards));
+        }
+        return List.copyOf(all);
     }
 
     private static String normalized(String sql) {
