@@ -19,6 +19,8 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.RefusalCategory;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -30,28 +32,46 @@ import java.util.Set;
 @AnalyzeClasses(packages = "dev.sovereign.engine", importOptions = ImportOption.DoNotIncludeTests.class)
 class EngineLayeringTest {
     private static final String SQLITE = "dev.sovereign.engine.internal.sqlite..";
+    private static final String POSTGRES = "dev.sovereign.engine.internal.postgres..";
     private static final String LAB = "dev.sovereign.engine.lab..";
     private static final String CLI = "dev.sovereign.engine.cli..";
 
     @ArchTest
     static final ArchRule sqlOnlyInTheStorageLayer = noClasses()
-            .that().resideOutsideOfPackage(SQLITE)
-            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "org.sqlite..")
+            .that().resideOutsideOfPackages(SQLITE, POSTGRES)
+            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "org.sqlite..", "org.postgresql..")
             .because("SQL and the database file are touched only by a backend, so every write goes through"
                     + " its one guarded transaction");
 
     @ArchTest
     static final ArchRule theCoreNamesNoBackendNoLabNoCli = noClasses()
-            .that().resideOutsideOfPackages(SQLITE, LAB, CLI)
-            .should().dependOnClassesThat().resideInAnyPackage(SQLITE, LAB, CLI)
+            .that().resideOutsideOfPackages(SQLITE, POSTGRES, LAB, CLI)
+            .should().dependOnClassesThat().resideInAnyPackage(SQLITE, POSTGRES, LAB, CLI)
             .because("the core finds its backend through the storage port (ServiceLoader), and the lab and the"
                     + " CLI are its clients: an agent embeds core + one backend and carries nothing else");
 
     @ArchTest
     static final ArchRule aBackendNamesNoLabNoCli = noClasses()
-            .that().resideInAPackage(SQLITE)
+            .that().resideInAnyPackage(SQLITE, POSTGRES)
             .should().dependOnClassesThat().resideInAnyPackage(LAB, CLI)
             .because("a backend implements the port for the core; the lab and the CLI sit above it");
+
+    @ArchTest
+    static final ArchRule backendsWordNoRefusal = noClasses()
+            .that().resideInAnyPackage(SQLITE, POSTGRES)
+            .should().callMethod(Refusal.class, "of", RefusalCategory.class, String.class)
+            .because("who may do what, the refusal categories and their sentences are written once, in the"
+                    + " core's rule book (dev.sovereign.engine.rules); a backend reads rows, asks the rules and"
+                    + " performs the compare-and-set they allow, so a second backend cannot drift in wording or"
+                    + " in judgement");
+
+    @ArchTest
+    static final ArchRule theRuleBookTouchesNoStorage = noClasses()
+            .that().resideInAPackage("dev.sovereign.engine.rules..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.sovereign.engine.spi..",
+                    "dev.sovereign.engine.internal..", "java.sql..")
+            .orShould().dependOnClassesThat().areAssignableTo(java.time.Clock.class)
+            .because("the rules are pure functions of what a transaction read: no storage, no clock, no state");
 
     @ArchTest
     static final ArchRule theLabNeverStartsTheCli = noClasses()

@@ -3,12 +3,12 @@ package dev.sovereign.engine.internal.sqlite;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.rules.LeaseRules;
+import dev.sovereign.engine.rules.RunRules;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
-import dev.sovereign.engine.run.AttemptState;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -107,20 +107,11 @@ public final class Heartbeat {
      */
     private static void journalLostLease(Tx tx, String me, String actor, long token) throws SQLException {
         Lease current = SqliteLeases.currentIn(tx, actor).orElse(null);
-        Refusal refusal;
-        if (current != null && current.process().equals(me) && current.token() == token) {
-            try {
-                SqliteLeases.requireSane(tx, current);
-                return; // renewed by another path meanwhile; nothing was refused
-            } catch (Refusal corrupt) {
-                refusal = corrupt;
-            }
-        } else if (current == null && releasedByMe(tx, me, actor, token)) {
-            return;
-        } else {
-            refusal = SqliteLeases.lost(actor, token, current, "renew (heartbeat)");
+        Refusal refusal = LeaseRules.beatRefused(actor, token, current, me, tx.lastToken(),
+                current == null && releasedByMe(tx, me, actor, token));
+        if (refusal != null) {
+            journalRejection(tx, refusal);
         }
-        journalRejection(tx, refusal);
     }
 
     private static boolean releasedByMe(Tx tx, String me, String actor, long token) throws SQLException {
@@ -132,31 +123,15 @@ public final class Heartbeat {
     /** Journals the refused renewal of an attempt, unless it ended normally (its terminal write committed). */
     private static void journalLostAttempt(Tx tx, String attemptId, long token) throws SQLException {
         Attempt a = SqliteRuns.attemptIn(tx, attemptId).orElse(null);
-        if (a == null || a.state() == AttemptState.DONE) {
+        if (a == null) {
             return;
         }
         Assignment assignment = SqliteRuns.assignmentIn(tx, a.assignmentId()).orElse(null);
         Lease lease = SqliteLeases.currentIn(tx, a.actorId()).orElse(null);
-        String prefix = "The heartbeat renewal of attempt " + attemptId + " (token " + token + ") of assignment "
-                + a.assignmentId() + " was refused: ";
-        Refusal refusal;
-        if (lease == null || lease.token() != a.leaseToken() || !lease.process().equals(tx.processIdentity())) {
-            String now = lease == null ? "no process holds it now"
-                    : "it is now held by " + lease.process() + " with token " + lease.token();
-            refusal = Refusal.of(RefusalCategory.ACTOR_LEASE_LOST, prefix + "the lease of actor " + a.actorId()
-                            + " it was bound to (token " + a.leaseToken() + ") is no longer this process's (" + now
-                            + "); its run was cancelled and its result can no longer commit.")
-                    .resource("assignment", a.assignmentId()).actor(a.actorId()).presented(a.leaseToken())
-                    .current(lease == null ? null : lease.token()).build();
-        } else {
-            String current = assignment == null || assignment.currentAttempt() == null
-                    ? "the assignment has no current attempt"
-                    : "the current attempt is " + assignment.currentAttempt();
-            refusal = Refusal.of(RefusalCategory.EXECUTION_ATTEMPT_LOST, prefix + "the attempt is " + a.state()
-                            + " and " + current + "; its run was cancelled and its result can no longer commit.")
-                    .resource("assignment", a.assignmentId()).actor(a.actorId()).presented(token).build();
+        Refusal refusal = RunRules.beatRefused(a, token, lease, assignment, tx.processIdentity());
+        if (refusal != null) {
+            journalRejection(tx, refusal);
         }
-        journalRejection(tx, refusal);
     }
 
     private static void journalRejection(Tx tx, Refusal r) throws SQLException {

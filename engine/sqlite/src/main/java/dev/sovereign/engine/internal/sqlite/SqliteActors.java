@@ -1,23 +1,17 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import static dev.sovereign.engine.RefusalCategory.ACTOR_EXISTS;
-import static dev.sovereign.engine.RefusalCategory.INVALID_ARGUMENT;
-import static dev.sovereign.engine.RefusalCategory.UNKNOWN_ACTOR;
-import static dev.sovereign.engine.RefusalCategory.UNKNOWN_WORKSPACE_POLICY;
 
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.rules.ActorRules;
+import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.actor.Actors;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** The actor registry on the {@code actors} table. Thread-safe. */
 public final class SqliteActors implements Actors {
-    public static final Set<String> WORKSPACE_POLICIES = Set.of("temporary", "persistent");
-
     private final Database db;
 
     public SqliteActors(Database db) {
@@ -30,12 +24,12 @@ public final class SqliteActors implements Actors {
 
     @Override
     public Actor add(String id, String workspacePolicy) {
-        requireValidId(id, "actor id");
-        String policy = workspacePolicy == null ? "temporary" : workspacePolicy;
-        requirePolicy(policy);
+        Arguments.requireValidId(id, "actor id");
+        String policy = workspacePolicy == null ? Arguments.DEFAULT_WORKSPACE_POLICY : workspacePolicy;
+        Arguments.requirePolicy(policy);
         return db.write(tx -> {
             if (findIn(tx, id).isPresent()) {
-                throw Refusal.of(ACTOR_EXISTS, "Actor " + id + " already exists.").resource("actor", id).build();
+                throw ActorRules.exists(id);
             }
             tx.update("INSERT INTO actors (id, workspace_policy, created_at) VALUES (?, ?, ?)", id, policy, tx.now());
             return new Actor(id, policy, tx.now());
@@ -59,22 +53,6 @@ public final class SqliteActors implements Actors {
 
     /** Refuses {@code unknown_actor} unless the actor exists. */
     public static Actor requireActor(Tx tx, String id) throws SQLException {
-        return findIn(tx, id).orElseThrow(() -> Refusal.of(UNKNOWN_ACTOR, "There is no actor named '" + id
-                + "'; add it with 'sovereign actor add " + id + "'.").resource("actor", id).build());
-    }
-
-    public static void requirePolicy(String policy) {
-        if (!WORKSPACE_POLICIES.contains(policy)) {
-            throw Refusal.of(UNKNOWN_WORKSPACE_POLICY, "Unknown workspace policy '" + policy
-                    + "'; use 'temporary' or 'persistent'.").build();
-        }
-    }
-
-    /** Ids are 1-200 printable characters without control characters. */
-    public static void requireValidId(String id, String what) {
-        if (id == null || id.isBlank() || id.length() > 200 || id.chars().anyMatch(Character::isISOControl)) {
-            throw Refusal.of(INVALID_ARGUMENT, "An " + what + " must be 1 to 200 printable characters, got "
-                    + (id == null ? "nothing" : "'" + id.replaceAll("\\p{Cntrl}", "?") + "'") + ".").build();
-        }
+        return findIn(tx, id).orElseThrow(() -> ActorRules.unknown(id));
     }
 }

@@ -1,12 +1,11 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.spi.Grants;
-import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_HELD;
 import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
-import static dev.sovereign.engine.RefusalCategory.CORRUPT_LEASE_STATE;
-import static dev.sovereign.engine.RefusalCategory.INVALID_ARGUMENT;
 
 import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.rules.Arguments;
+import dev.sovereign.engine.rules.LeaseRules;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.Lease;
@@ -43,7 +42,7 @@ public final class SqliteLeases implements ActorLeases {
 
     @Override
     public Lease acquire(String actor, Duration ttl) {
-        long ttlMs = ttlMillis(ttl);
+        long ttlMs = Arguments.leaseTtlMillis(ttl);
         Lease lease = db.write(tx -> acquireIn(tx, actor, ttlMs));
         grants.holdLease(lease);
         return lease;
@@ -51,7 +50,7 @@ public final class SqliteLeases implements ActorLeases {
 
     @Override
     public Lease renew(String actor, long token, Duration ttl) {
-        long ttlMs = ttlMillis(ttl);
+        long ttlMs = Arguments.leaseTtlMillis(ttl);
         return renewAndTrack(actor, token, ttlMs);
     }
 
@@ -83,7 +82,7 @@ public final class SqliteLeases implements ActorLeases {
                 requireSane(tx, before.get()); // a corrupt row is evidence: never delete it
             }
             int n = 0;
-            if (before.isPresent() && before.get().token() == token && before.get().process().equals(me)) {
+            if (LeaseRules.mayRelease(before.orElse(null), token, me)) {
                 // The release states its token in the row first (the schema refuses a bare DELETE,
                 // V0003), then deletes it; both statements carry the same fence in their WHERE.
                 long change = tx.nextLeaseChange();
@@ -105,30 +104,20 @@ public final class SqliteLeases implements ActorLeases {
         }
         // Refused, whether a newer holder has the row or the row is gone: the token was stale either way
         // (docs/decisions/0005).
-        Lease current = outcome.current();
-        db.journalRejection(Refusal.of(ACTOR_LEASE_LOST, describeLostRelease(actor, token, current))
-                .resource("actor", actor).actor(actor).presented(token)
-                .current(current == null ? null : current.token()).build());
+        db.journalRejection(LeaseRules.lostRelease(actor, token, outcome.current()));
         return false;
     }
 
     private record ReleaseOutcome(boolean released, Lease current) {
     }
 
-    private String describeLostRelease(String actor, long token, Lease current) {
-        String now = current == null ? "no process holds the lease now (it was released or taken over and"
-                + " released)" : "the lease is now held by " + current.process() + " with token " + current.token();
-        return "Release of actor " + actor + " with token " + token + " was refused: " + now
-                + "; nothing was released.";
-    }
-
     @Override
     public Lease acquireOrRenew(String actor, Duration ttl) {
-        long ttlMs = ttlMillis(ttl);
+        long ttlMs = Arguments.leaseTtlMillis(ttl);
         String me = db.processIdentity();
         Lease lease = db.write(tx -> {
             Optional<Lease> current = currentIn(tx, actor);
-            if (current.isPresent() && current.get().process().equals(me)) {
+            if (LeaseRules.heldBy(current.orElse(null), me)) {
                 return renewIn(tx, actor, current.get().token(), ttlMs);
             }
             return acquireIn(tx, actor, ttlMs);
@@ -139,11 +128,11 @@ public final class SqliteLeases implements ActorLeases {
 
     @Override
     public Lease acquireOrRenewKeepingTtl(String actor, Duration ttlIfAcquired) {
-        long ttlMs = ttlMillis(ttlIfAcquired);
+        long ttlMs = Arguments.leaseTtlMillis(ttlIfAcquired);
         String me = db.processIdentity();
         Lease lease = db.write(tx -> {
             Optional<Lease> current = currentIn(tx, actor);
-            if (current.isPresent() && current.get().process().equals(me)) {
+            if (LeaseRules.heldBy(current.orElse(null), me)) {
                 return renewIn(tx, actor, current.get().token(), -1);
             }
             return acquireIn(tx, actor, ttlMs);
@@ -187,16 +176,9 @@ public final class SqliteLeases implements ActorLeases {
         long now = tx.now();
         String me = tx.processIdentity();
         if (current.isPresent()) {
-            Lease c = current.get();
-            requireSane(tx, c);
-            if (!c.isExpiredAt(now)) {
-                String whose = c.process().equals(me) ? "this process itself" : c.process();
-                throw Refusal.of(ACTOR_LEASE_HELD, "Actor " + actor + " is hosted by " + whose + " with token "
-                                + c.token() + " until " + Instant.ofEpochMilli(c.expiresAt())
-                                + "; wait for it to be released or to expire.")
-                        .resource("actor", actor).actor(actor).current(c.token()).build();
-            }
+            requireSane(tx, current.get());
         }
+        LeaseRules.requireFree(actor, current.orElse(null), now, me);
         long token = tx.mintToken();
         long change = tx.nextLeaseChange();
         Optional<Lease> granted;
@@ -222,8 +204,7 @@ public final class SqliteLeases implements ActorLeases {
         } else {
             Lease old = current.get();
             tx.journal(EventKind.LEASE_TAKEN_OVER, "actor", actor, actor, me, token, null, null, null,
-                    "taken over from " + old.process() + " (token " + old.token() + ", expired at "
-                            + Instant.ofEpochMilli(old.expiresAt()) + "); ttl " + ttlMs + " ms");
+                    LeaseRules.takeoverNote(old, ttlMs));
         }
         return lease;
     }
@@ -247,53 +228,15 @@ public final class SqliteLeases implements ActorLeases {
                 tx.processIdentity(), token);
         if (renewed.isEmpty()) {
             SqliteActors.requireActor(tx, actor);
-            throw lost(actor, token, current.orElse(null), "renew");
+            throw LeaseRules.lost(actor, token, current.orElse(null), "renew");
         }
         tx.journal(EventKind.LEASE_RENEWED, "actor", actor, actor, token, "renewed until "
                 + Instant.ofEpochMilli(renewed.get().expiresAt()));
         return renewed.get();
     }
 
-    /** The {@code actor_lease_lost} refusal for a write that presented {@code token}. */
-    static Refusal lost(String actor, long token, Lease current, String what) {
-        String now = current == null
-                ? "no process holds it now"
-                : "it is now held by " + current.process() + " with token " + current.token();
-        return Refusal.of(ACTOR_LEASE_LOST, "Cannot " + what + " actor " + actor + " with token " + token
-                        + ": this process no longer holds that lease (" + now + "); acquire it again.")
-                .resource("actor", actor).actor(actor).presented(token)
-                .current(current == null ? null : current.token()).build();
-    }
-
-    /**
-     * Fails closed on a lease row the engine cannot have written: a token the counter never minted,
-     * or an expiry beyond what its TTL allows. A renewal stamped before the acquisition is NOT
-     * corruption: the holder's clock stepped back between the two (docs/decisions/0600).
-     */
+    /** Fails closed on a lease row the engine cannot have written (the rule: {@link LeaseRules#requireSane}). */
     static void requireSane(Tx tx, Lease l) throws SQLException {
-        long last = tx.lastToken();
-        String problem = null;
-        if (l.token() <= 0 || l.token() > last) {
-            problem = "its token " + l.token() + " was never issued by the counter (last issued " + last + ")";
-        } else if (l.ttlMs() <= 0 || l.expiresAt() > l.renewedAt() + l.ttlMs()) {
-            problem = "its expiry " + l.expiresAt() + " is impossible for a " + l.ttlMs() + " ms lease renewed at "
-                    + l.renewedAt();
-        }
-        if (problem != null) {
-            throw Refusal.of(CORRUPT_LEASE_STATE, "The lease row of actor " + l.actor() + " is corrupt (" + problem
-                            + "); refusing to grant, renew, release or write under it until an operator repairs the ledger.")
-                    .resource("actor", l.actor()).actor(l.actor()).current(l.token()).build();
-        }
-    }
-
-    static long ttlMillis(Duration ttl) {
-        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be a positive duration of at least 1 ms, got " + ttl
-                    + ".").build();
-        }
-        if (ttl.compareTo(Duration.ofDays(365)) > 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "A lease TTL must be at most 365 days, got " + ttl + ".").build();
-        }
-        return ttl.toMillis();
+        LeaseRules.requireSane(l, tx.lastToken());
     }
 }

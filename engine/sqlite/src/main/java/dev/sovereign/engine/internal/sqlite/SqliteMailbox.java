@@ -1,16 +1,10 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.spi.Grants;
-import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
-import static dev.sovereign.engine.RefusalCategory.FENCING_TOKEN_STALE;
-import static dev.sovereign.engine.RefusalCategory.INVALID_ARGUMENT;
-import static dev.sovereign.engine.RefusalCategory.MESSAGE_CLAIMED;
-import static dev.sovereign.engine.RefusalCategory.MESSAGE_FINISHED;
-import static dev.sovereign.engine.RefusalCategory.MESSAGE_MISSING;
-import static dev.sovereign.engine.RefusalCategory.NOT_HOSTING;
-import static dev.sovereign.engine.RefusalCategory.NOT_RECIPIENT;
 
 import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.rules.Arguments;
+import dev.sovereign.engine.rules.MailboxRules;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
@@ -90,14 +84,10 @@ public final class SqliteMailbox implements Mailbox {
 
     @Override
     public Message send(String sender, String recipient, String subject, String body, int maxRetries) {
-        requireText(sender, "sender");
-        requireText(recipient, "recipient");
-        if (subject == null) {
-            throw Refusal.of(INVALID_ARGUMENT, "A message needs a subject (it may be empty, not missing).").build();
-        }
-        if (maxRetries < 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "Max retries must be zero or more, got " + maxRetries + ".").build();
-        }
+        Arguments.requireMessageText(sender, "sender");
+        Arguments.requireMessageText(recipient, "recipient");
+        Arguments.requireSubject(subject);
+        Arguments.requireMaxRetries(maxRetries);
         String id = "msg_" + UUID.randomUUID();
         return db.write(tx -> {
             SqliteActors.requireActor(tx, recipient);
@@ -111,14 +101,6 @@ public final class SqliteMailbox implements Mailbox {
         });
     }
 
-    private static void requireText(String value, String what) {
-        if (value == null || value.isBlank() || value.length() > 200
-                || value.chars().anyMatch(Character::isISOControl)) {
-            throw Refusal.of(INVALID_ARGUMENT, "A message " + what + " must be 1 to 200 printable characters, got "
-                    + (value == null ? "nothing" : "'" + value.replaceAll("\\p{Cntrl}", "?") + "'") + ".").build();
-        }
-    }
-
     // ---- claim ----
 
     @Override
@@ -128,7 +110,7 @@ public final class SqliteMailbox implements Mailbox {
 
     @Override
     public Claim claim(String message, String actor, Duration ttl) {
-        long ttlMs = claimTtlMillis(ttl);
+        long ttlMs = Arguments.claimTtlMillis(ttl);
         // What this engine believes it holds only chooses the refusal's words (lost vs never hosted);
         // the grant itself is decided by the lease row inside the transaction.
         Lease believed = actor == null ? null : grants.lease(actor);
@@ -136,21 +118,20 @@ public final class SqliteMailbox implements Mailbox {
     }
 
     private static Claim claimIn(Tx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
-        Message m = findIn(tx, id).orElseThrow(() -> missing(id));
-        if (!m.recipient().equals(actor)) {
-            throw Refusal.of(NOT_RECIPIENT, "Message " + id + " is addressed to " + m.recipient() + ", not to "
-                            + actor + "; only the recipient actor may claim it.")
-                    .resource("message", id).actor(actor).build();
-        }
-        if (m.state().isFinished()) {
-            throw finished(m, "claim");
-        }
-        requireHosting(tx, m, believed);
+        Message m = findIn(tx, id).orElseThrow(() -> MailboxRules.missing(id));
         long now = tx.now();
         String me = tx.processIdentity();
+        Lease recipientLease = null;
+        if (m.recipient().equals(actor) && !m.state().isFinished()) {
+            recipientLease = SqliteLeases.currentIn(tx, actor).orElse(null);
+            if (recipientLease != null) {
+                SqliteLeases.requireSane(tx, recipientLease);
+            }
+        }
+        MailboxRules.ClaimKind kind = MailboxRules.decideClaim(m, actor, recipientLease, believed, me, now);
         long until = now + ttlMs;
         Claim current = m.claim();
-        if (m.state() == MessageState.NEW) {
+        if (kind == MailboxRules.ClaimKind.GRANT) {
             long token = tx.mintToken();
             Message granted = tx.one("UPDATE messages SET state = 'CLAIMED', claim_actor = ?, claim_process = ?,"
                             + " claim_token = ?, claim_expires_at = ?, updated_at = ?"
@@ -159,13 +140,7 @@ public final class SqliteMailbox implements Mailbox {
             tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, token, "claimed until " + at(until));
             return granted.claim();
         }
-        if (!current.isExpiredAt(now)) {
-            if (!current.process().equals(me)) {
-                throw Refusal.of(MESSAGE_CLAIMED, "Message " + id + " is claimed by " + current.process()
-                                + " with token " + current.token() + " until " + at(current.expiresAt())
-                                + "; wait for the claim to be finished or to expire.")
-                        .resource("message", id).actor(actor).current(current.token()).build();
-            }
+        if (kind == MailboxRules.ClaimKind.RENEW_OWN) {
             // A retried worker: the same claim and the same token, kept alive for another TTL.
             Message renewed = tx.one("UPDATE messages SET claim_expires_at = ?, updated_at = ?"
                             + " WHERE id = ? AND state = 'CLAIMED' AND claim_process = ? AND claim_token = ?"
@@ -188,39 +163,6 @@ public final class SqliteMailbox implements Mailbox {
                 + (current.process().equals(me) ? "this process" : current.process()) + " (token "
                 + current.token() + ", expired at " + at(current.expiresAt()) + "); claimed until " + at(until));
         return taken.claim();
-    }
-
-    /** Only a process holding a live lease on the recipient actor may claim for it. */
-    private static void requireHosting(Tx tx, Message m, Lease believed) throws SQLException {
-        String actor = m.recipient();
-        String me = tx.processIdentity();
-        long now = tx.now();
-        Optional<Lease> lease = SqliteLeases.currentIn(tx, actor);
-        if (lease.isPresent()) {
-            SqliteLeases.requireSane(tx, lease.get());
-        }
-        Lease l = lease.orElse(null);
-        if (l != null && l.process().equals(me) && !l.isExpiredAt(now)) {
-            return;
-        }
-        Long current = l == null ? null : l.token();
-        if (l != null && l.process().equals(me)) {
-            throw Refusal.of(ACTOR_LEASE_LOST, "Cannot claim message " + m.id() + ": this process's lease on actor "
-                            + actor + " (token " + l.token() + ") expired at " + at(l.expiresAt())
-                            + "; renew or acquire the lease, then claim again.")
-                    .resource("message", m.id()).actor(actor).presented(l.token()).current(current).build();
-        }
-        String hostedBy = l == null ? "no process hosts it now"
-                : "it is hosted by " + l.process() + " with token " + l.token();
-        if (believed != null) {
-            throw Refusal.of(ACTOR_LEASE_LOST, "Cannot claim message " + m.id() + ": this process no longer hosts actor "
-                            + actor + " (its lease token " + believed.token() + " is gone; " + hostedBy
-                            + "); acquire the lease again.")
-                    .resource("message", m.id()).actor(actor).presented(believed.token()).current(current).build();
-        }
-        throw Refusal.of(NOT_HOSTING, "Cannot claim message " + m.id() + ": this process does not host actor "
-                        + actor + " (" + hostedBy + "); acquire its lease first.")
-                .resource("message", m.id()).actor(actor).current(current).build();
     }
 
     // ---- complete and dead-letter ----
@@ -283,39 +225,9 @@ public final class SqliteMailbox implements Mailbox {
      */
     private static Refusal refuseFinish(Tx tx, String id, long token, String what) throws SQLException {
         Message m = findIn(tx, id).orElse(null);
-        if (m == null) {
-            return missing(id);
-        }
-        String me = tx.processIdentity();
-        Claim c = m.claim();
-        if (c == null) {
-            return Refusal.of(FENCING_TOKEN_STALE, "Cannot " + what + " message " + id + " with token " + token
-                            + ": the message is " + m.state() + " with no claim (it was swept or re-queued);"
-                            + " claim it again for a fresh token.")
-                    .resource("message", id).actor(m.recipient()).presented(token).build();
-        }
-        if (c.token() != token || !c.process().equals(me)) {
-            String owner = c.process().equals(me) ? "this process" : c.process();
-            String reason = c.token() != token
-                    ? "its " + (m.state().isFinished() ? "last" : "current") + " claim is token " + c.token()
-                            + " of " + owner
-                    : "token " + token + " belongs to " + c.process() + ", not to this process";
-            return Refusal.of(FENCING_TOKEN_STALE, "Cannot " + what + " message " + id + " with token " + token
-                            + ": " + reason + " and the message is " + m.state()
-                            + "; the result of the stale claim is discarded.")
-                    .resource("message", id).actor(m.recipient()).presented(token).current(c.token()).build();
-        }
-        if (m.state().isFinished()) {
-            return finished(m, what);
-        }
-        Lease l = SqliteLeases.currentIn(tx, c.actor()).orElse(null);
-        String hostedBy = l == null ? "no process hosts it now"
-                : "it is now hosted by " + l.process() + " with lease token " + l.token();
-        return Refusal.of(ACTOR_LEASE_LOST, "Cannot " + what + " message " + id + " with token " + token
-                        + ": this process no longer hosts actor " + c.actor() + " (" + hostedBy
-                        + "); its claim can no longer finish the message.")
-                .resource("message", id).actor(c.actor()).presented(token).current(l == null ? null : l.token())
-                .build();
+        Lease claimActorLease = m == null || m.claim() == null ? null
+                : SqliteLeases.currentIn(tx, m.claim().actor()).orElse(null);
+        return MailboxRules.finishRefused(id, m, token, what, tx.processIdentity(), claimActorLease);
     }
 
     // ---- the supervisor's sweep ----
@@ -385,19 +297,6 @@ public final class SqliteMailbox implements Mailbox {
 
     // ---- refusals and small helpers ----
 
-    private static Refusal missing(String id) {
-        return Refusal.of(MESSAGE_MISSING, "There is no message " + id + "; list messages with 'sovereign inbox ACTOR'.")
-                .resource("message", id).build();
-    }
-
-    private static Refusal finished(Message m, String what) {
-        Claim c = m.claim();
-        return Refusal.of(MESSAGE_FINISHED, "Cannot " + what + " message " + m.id() + ": it is already " + m.state()
-                        + (c == null ? "" : " (finished with token " + c.token() + ")")
-                        + " and a finished message never changes.")
-                .resource("message", m.id()).actor(m.recipient()).current(c == null ? null : c.token()).build();
-    }
-
     private static IllegalStateException changed(String id) {
         return new IllegalStateException("message " + id + " changed under the write lock");
     }
@@ -406,14 +305,5 @@ public final class SqliteMailbox implements Mailbox {
         return Instant.ofEpochMilli(epochMillis).toString();
     }
 
-    static long claimTtlMillis(Duration ttl) {
-        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "A claim TTL must be a positive duration of at least 1 ms, got " + ttl
-                    + ".").build();
-        }
-        if (ttl.compareTo(Duration.ofDays(365)) > 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "A claim TTL must be at most 365 days, got " + ttl + ".").build();
-        }
-        return ttl.toMillis();
-    }
+
 }

@@ -1,15 +1,10 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.spi.RunStore;
-import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
-import static dev.sovereign.engine.RefusalCategory.ASSIGNMENT_MISSING;
-import static dev.sovereign.engine.RefusalCategory.ASSIGNMENT_NOT_RETRYABLE;
-import static dev.sovereign.engine.RefusalCategory.ASSIGNMENT_NOT_RUNNABLE;
-import static dev.sovereign.engine.RefusalCategory.EXECUTION_ATTEMPT_HELD;
-import static dev.sovereign.engine.RefusalCategory.EXECUTION_ATTEMPT_LOST;
-import static dev.sovereign.engine.RefusalCategory.INVALID_ARGUMENT;
 
 import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.rules.Arguments;
+import dev.sovereign.engine.rules.RunRules;
 import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
@@ -96,7 +91,7 @@ public final class SqliteRuns implements RunStore {
     @Override
     public Assignment assign(String actor, String providerSpec, String workspacePolicy) {
         if (workspacePolicy != null) {
-            SqliteActors.requirePolicy(workspacePolicy);
+            Arguments.requirePolicy(workspacePolicy);
         }
         return db.write(tx -> {
             Actor a = SqliteActors.requireActor(tx, actor);
@@ -143,34 +138,20 @@ public final class SqliteRuns implements RunStore {
     private static Assignment loadRunnableIn(Tx tx, String assignmentId) throws SQLException {
         Assignment a = requireAssignment(tx, assignmentId);
         SqliteActors.requireActor(tx, a.actorId());
-        SqliteActors.requirePolicy(a.workspacePolicy());
+        Arguments.requirePolicy(a.workspacePolicy());
+        RunRules.requireRunnableState(a);
         if (a.state() == AssignmentState.RUNNING) {
             requireSupersedable(tx, a);
-        } else if (a.state() != AssignmentState.CREATED) {
-            throw notRunnable(a, "it has already ended as " + a.state() + "; retry it to run it again");
         }
         return a;
     }
 
+    /** The attempt a RUNNING assignment's pointer names, once the rules allow running it again. */
     private static Attempt requireSupersedable(Tx tx, Assignment a) throws SQLException {
-        if (a.currentAttempt() == null) {
-            throw notRunnable(a, "it is RUNNING but its attempt pointer was cleared by an operator; wait for the"
-                    + " supervisor to recover it, then retry it");
-        }
+        RunRules.requireRunnableState(a);
         Attempt current = attemptIn(tx, a.currentAttempt()).orElseThrow();
-        if (current.state() == AttemptState.ACTIVE && !current.isExpiredAt(tx.now())) {
-            throw Refusal.of(EXECUTION_ATTEMPT_HELD, "Assignment " + a.id() + " is being run by attempt "
-                            + current.id() + " of " + current.processIdentity() + " (token " + current.token()
-                            + ") until " + Instant.ofEpochMilli(current.expiresAt())
-                            + "; wait for it to finish or expire.")
-                    .resource("assignment", a.id()).actor(a.actorId()).current(current.token()).build();
-        }
+        RunRules.requireSupersedable(a, current, tx.now());
         return current;
-    }
-
-    private static Refusal notRunnable(Assignment a, String why) {
-        return Refusal.of(ASSIGNMENT_NOT_RUNNABLE, "Assignment " + a.id() + " cannot run: " + why + ".")
-                .resource("assignment", a.id()).actor(a.actorId()).build();
     }
 
     /**
@@ -181,9 +162,7 @@ public final class SqliteRuns implements RunStore {
      */
     @Override
     public Attempt startAttempt(String assignmentId, long leaseToken, long ttlMs) {
-        if (ttlMs <= 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "An attempt TTL must be positive, got " + ttlMs + " ms.").build();
-        }
+        Arguments.requireAttemptTtl(ttlMs);
         return db.write(tx -> {
             Assignment a = requireAssignment(tx, assignmentId);
             long now = tx.now();
@@ -192,10 +171,7 @@ public final class SqliteRuns implements RunStore {
             if (lease.isPresent()) {
                 SqliteLeases.requireSane(tx, lease.get());
             }
-            if (lease.isEmpty() || lease.get().token() != leaseToken || !lease.get().process().equals(me)
-                    || lease.get().isExpiredAt(now)) {
-                throw leaseNotHeldForAttempt(a, leaseToken, lease.orElse(null), me, now);
-            }
+            RunRules.requireLeaseForAttempt(a, leaseToken, lease.orElse(null), me, now);
             String previous = null;
             if (a.state() == AssignmentState.RUNNING) {
                 Attempt old = requireSupersedable(tx, a);
@@ -208,8 +184,8 @@ public final class SqliteRuns implements RunStore {
                                     + "; superseded by a new attempt");
                 }
                 previous = old.id();
-            } else if (a.state() != AssignmentState.CREATED) {
-                throw notRunnable(a, "it has already ended as " + a.state() + "; retry it to run it again");
+            } else {
+                RunRules.requireRunnableState(a);
             }
             long token = tx.mintToken();
             Attempt attempt = tx.one("INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity,"
@@ -227,23 +203,6 @@ public final class SqliteRuns implements RunStore {
                     "assignment " + a.id() + "; bound to actor lease token " + leaseToken + "; ttl " + ttlMs + " ms");
             return attempt;
         });
-    }
-
-    private static Refusal leaseNotHeldForAttempt(Assignment a, long presented, Lease current, String me, long now) {
-        String why;
-        if (current == null) {
-            why = "no process holds the lease of actor " + a.actorId() + " now";
-        } else if (current.token() == presented && current.process().equals(me)) {
-            why = "that lease expired at " + Instant.ofEpochMilli(current.expiresAt());
-        } else {
-            why = "the lease of actor " + a.actorId() + " is now held by "
-                    + (current.process().equals(me) ? "this process" : current.process())
-                    + " with token " + current.token();
-        }
-        return Refusal.of(ACTOR_LEASE_LOST, "Cannot start an attempt for assignment " + a.id()
-                        + " under actor lease token " + presented + ": " + why + "; acquire the lease again.")
-                .resource("assignment", a.id()).actor(a.actorId()).presented(presented)
-                .current(current == null ? null : current.token()).build();
     }
 
     /**
@@ -269,7 +228,7 @@ public final class SqliteRuns implements RunStore {
                 ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
                                 + " ended_by_attempt = ?, ended_via = 'attempt'"
                                 + " WHERE id = ? RETURNING " + ASSIGNMENT_COLUMNS,
-                        SqliteRuns::mapAssignment, terminalState(status), now, attempt.id(), attempt.assignmentId());
+                        SqliteRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(), attempt.assignmentId());
             } else {
                 // ended_by_attempt states the attempt this write acts for: the schema's own guard
                 // (V0003) checks it against current_attempt and the actor's lease, whatever the WHERE.
@@ -279,7 +238,7 @@ public final class SqliteRuns implements RunStore {
                                 + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = assignments.actor_id"
                                 + " AND l.token = ? AND l.process_identity = ?)"
                                 + " RETURNING " + ASSIGNMENT_COLUMNS,
-                        SqliteRuns::mapAssignment, terminalState(status), now, attempt.id(), attempt.assignmentId(),
+                        SqliteRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(), attempt.assignmentId(),
                         attempt.id(), attempt.leaseToken(), me);
             }
             if (ended.isEmpty()) {
@@ -299,14 +258,6 @@ public final class SqliteRuns implements RunStore {
         });
     }
 
-    private static String terminalState(Outcome status) {
-        return switch (status) {
-            case COMPLETED -> AssignmentState.COMPLETED.name();
-            case BLOCKED -> AssignmentState.BLOCKED.name();
-            case FAILED -> AssignmentState.FAILED.name();
-        };
-    }
-
     static Receipt insertReceipt(Tx tx, Attempt attempt, String process, Outcome status, String failureCategory,
                                  boolean outcomeKnown, String summary) throws SQLException {
         return tx.one("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
@@ -316,28 +267,15 @@ public final class SqliteRuns implements RunStore {
                 status.code(), failureCategory, outcomeKnown, summary, tx.now()).orElseThrow();
     }
 
-    /** Says which fence moved under a refused terminal write, for the refusal and its REJECTED event. */
+    /** Says which fence moved under a refused terminal write (the words: {@link RunRules#terminalWriteRefused}). */
     private static Refusal terminalWriteRefused(Tx tx, Attempt attempt, String me) throws SQLException {
-        Optional<Lease> lease = SqliteLeases.currentIn(tx, attempt.actorId());
-        String what = "The terminal write of assignment " + attempt.assignmentId() + " by attempt " + attempt.id()
-                + " (token " + attempt.token() + ") was refused and nothing was written: ";
-        if (lease.isEmpty() || lease.get().token() != attempt.leaseToken() || !lease.get().process().equals(me)) {
-            String now = lease.isEmpty() ? "no process holds it now"
-                    : "it is now held by " + lease.get().process() + " with token " + lease.get().token();
-            return Refusal.of(ACTOR_LEASE_LOST, what + "the lease of actor " + attempt.actorId()
-                            + " it was bound to (token " + attempt.leaseToken() + ") is no longer this process's ("
-                            + now + "). Its result is not canonical; see the assignment's current state.")
-                    .resource("assignment", attempt.assignmentId()).actor(attempt.actorId())
-                    .presented(attempt.leaseToken()).current(lease.map(Lease::token).orElse(null)).build();
+        Lease lease = SqliteLeases.currentIn(tx, attempt.actorId()).orElse(null);
+        if (!RunRules.leaseFenceStands(attempt, lease, me)) {
+            return RunRules.terminalWriteRefused(attempt, lease, me, null, null);
         }
         Assignment a = requireAssignment(tx, attempt.assignmentId());
-        Optional<Attempt> current = a.currentAttempt() == null ? Optional.empty() : attemptIn(tx, a.currentAttempt());
-        String now = current.map(c -> "the current attempt is " + c.id() + " with token " + c.token())
-                .orElse("the assignment has no current attempt and is " + a.state());
-        return Refusal.of(EXECUTION_ATTEMPT_LOST, what + "it is no longer the assignment's current attempt (" + now
-                        + "). Its result is not canonical; see the assignment's current state.")
-                .resource("assignment", attempt.assignmentId()).actor(attempt.actorId())
-                .presented(attempt.token()).current(current.map(Attempt::token).orElse(null)).build();
+        Attempt current = a.currentAttempt() == null ? null : attemptIn(tx, a.currentAttempt()).orElse(null);
+        return RunRules.terminalWriteRefused(attempt, lease, me, a, current);
     }
 
     // ---- operator actions ----
@@ -347,18 +285,10 @@ public final class SqliteRuns implements RunStore {
     public Assignment retry(String assignmentId) {
         return db.write(tx -> {
             Assignment a = requireAssignment(tx, assignmentId);
-            if (a.state() != AssignmentState.FAILED && a.state() != AssignmentState.BLOCKED) {
-                throw Refusal.of(ASSIGNMENT_NOT_RETRYABLE, "Assignment " + a.id() + " is " + a.state()
-                        + "; only a FAILED or BLOCKED assignment can be retried.")
-                        .resource("assignment", a.id()).actor(a.actorId()).build();
-            }
+            RunRules.requireRetryable(a, null);
             Optional<String> earlier = tx.one("SELECT id FROM assignments WHERE retry_of = ?", rs -> rs.getString(1),
                     a.id());
-            if (earlier.isPresent()) {
-                throw Refusal.of(ASSIGNMENT_NOT_RETRYABLE, "Assignment " + a.id() + " was already retried as "
-                        + earlier.get() + "; retry that one instead.")
-                        .resource("assignment", a.id()).actor(a.actorId()).build();
-            }
+            RunRules.requireRetryable(a, earlier.orElse(null));
             Assignment retry = insertAssignment(tx, a.actorId(), a.providerSpec(), a.workspacePolicy(), a.id());
             tx.journal(EventKind.ASSIGNMENT_RETRIED, "assignment", retry.id(), a.actorId(), null,
                     "retry of " + a.id() + " (which ended " + a.state() + ")");
@@ -371,11 +301,7 @@ public final class SqliteRuns implements RunStore {
     public Assignment acknowledge(String assignmentId) {
         return db.write(tx -> {
             Assignment a = requireAssignment(tx, assignmentId);
-            if (a.state() != AssignmentState.FAILED && a.state() != AssignmentState.BLOCKED) {
-                throw Refusal.of(INVALID_ARGUMENT, "Assignment " + a.id() + " is " + a.state()
-                        + "; only a FAILED or BLOCKED assignment can be acknowledged.")
-                        .resource("assignment", a.id()).actor(a.actorId()).build();
-            }
+            RunRules.requireAcknowledgeable(a);
             if (a.acknowledgedAt() != null) {
                 return a;
             }
@@ -394,11 +320,7 @@ public final class SqliteRuns implements RunStore {
     public Attempt stealFence(String assignmentId) {
         return db.write(tx -> {
             Assignment a = requireAssignment(tx, assignmentId);
-            if (a.state() != AssignmentState.RUNNING || a.currentAttempt() == null) {
-                throw Refusal.of(INVALID_ARGUMENT, "Assignment " + a.id() + " is " + a.state()
-                        + " with no current attempt; there is no fence to steal.")
-                        .resource("assignment", a.id()).actor(a.actorId()).build();
-            }
+            RunRules.requireStealable(a);
             Attempt victim = attemptIn(tx, a.currentAttempt()).orElseThrow();
             int n = tx.update("UPDATE assignments SET current_attempt = NULL, updated_at = ?"
                     + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?", tx.now(), a.id(), victim.id());
@@ -459,8 +381,7 @@ public final class SqliteRuns implements RunStore {
     }
 
     static Assignment requireAssignment(Tx tx, String id) throws SQLException {
-        return assignmentIn(tx, id).orElseThrow(() -> Refusal.of(ASSIGNMENT_MISSING, "There is no assignment '" + id
-                + "'; list them with 'sovereign assignments'.").resource("assignment", String.valueOf(id)).build());
+        return assignmentIn(tx, id).orElseThrow(() -> RunRules.missing(id));
     }
 
     static Optional<Attempt> attemptIn(Tx tx, String id) throws SQLException {

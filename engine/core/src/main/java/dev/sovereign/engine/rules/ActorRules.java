@@ -1,0 +1,23 @@
+package dev.sovereign.engine.rules;
+
+import static dev.sovereign.engine.RefusalCategory.ACTOR_EXISTS;
+import static dev.sovereign.engine.RefusalCategory.UNKNOWN_ACTOR;
+
+import dev.sovereign.engine.Refusal;
+
+/** The actor registry's refusals. */
+public final class ActorRules {
+    private ActorRules() {
+    }
+
+    /** {@code unknown_actor}: a write or read named an actor the registry does not have. */
+    public static Refusal unknown(String id) {
+        return Refusal.of(UNKNOWN_ACTOR, "There is no actor named '" + id + "'; add it with 'sovereign actor add "
+                + id + "'.").resource("actor", id).build();
+    }
+
+    /** {@code actor_exists}: an add named an actor that is already registered. */
+    public static Refusal exists(String id) {
+        return Refusal.of(ACTOR_EXISTS, "Actor " + id + " already exists.").resource("actor", id).build();
+    }
+}
