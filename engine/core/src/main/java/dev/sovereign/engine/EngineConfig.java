@@ -17,7 +17,7 @@ public final class EngineConfig {
 
     private static final Pattern PROCESS_ID = Pattern.compile("proc_[A-Za-z0-9_-]{1,95}");
 
-    private final Path database;
+    private final LedgerLocation location;
     private final Path dataDirectory;
     private final Clock clock;
     private final Durability durability;
@@ -35,8 +35,8 @@ public final class EngineConfig {
     private final CommandAllowList allowedCommands;
 
     private EngineConfig(Builder b) {
-        this.database = b.database.toAbsolutePath().normalize();
-        this.dataDirectory = (b.dataDirectory != null ? b.dataDirectory : defaultDataDirectory(this.database))
+        this.location = b.location;
+        this.dataDirectory = (b.dataDirectory != null ? b.dataDirectory : defaultDataDirectory(this.location))
                 .toAbsolutePath().normalize();
         this.clock = b.clock;
         this.durability = b.durability;
@@ -65,12 +65,49 @@ public final class EngineConfig {
         return (parent == null ? Path.of(".") : parent).resolve(stem + ".data");
     }
 
-    public static Builder forDatabase(Path database) {
-        return new Builder(database);
+    /**
+     * The data directory of a ledger when none is configured: beside a file ({@link #defaultDataDirectory(Path)});
+     * for a server, a folder of this host's user named after the server and database
+     * ({@code ~/.local/share/sovereign/<host>-<port>-<db>.data}): workspaces are local to the host that runs
+     * the attempt (SPEC 15).
+     */
+    public static Path defaultDataDirectory(LedgerLocation location) {
+        if (location.isFile()) {
+            return defaultDataDirectory(location.file().orElseThrow());
+        }
+        String rest = location.text().replaceFirst("(?i)^jdbc:[a-z0-9]+:(//)?", "").replaceFirst("^[^@/]*@", "");
+        rest = rest.replaceFirst("[?;#].*$", "");
+        String name = rest.replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^-+|-+$", "");
+        return Path.of(System.getProperty("user.home"), ".local", "share", "sovereign",
+                (name.isEmpty() ? "server" : name) + ".data");
     }
 
+    public static Builder forDatabase(Path database) {
+        return new Builder(database == null ? null : LedgerLocation.file(database));
+    }
+
+    /** A ledger named as a user typed it: a file path or a {@code jdbc:} URL ({@link LedgerLocation#parse}). */
+    public static Builder forDatabase(String database) {
+        return new Builder(database == null ? null : LedgerLocation.parse(database));
+    }
+
+    public static Builder forDatabase(LedgerLocation location) {
+        return new Builder(location);
+    }
+
+    /** Where the ledger lives: a file or a server URL. */
+    public LedgerLocation location() {
+        return location;
+    }
+
+    /**
+     * The ledger's file, for a file-based ledger (SQLite).
+     *
+     * @throws IllegalStateException for a server URL: use {@link #location()}
+     */
     public Path database() {
-        return database;
+        return location.file().orElseThrow(() -> new IllegalStateException("The ledger " + location
+                + " is a server, not a file."));
     }
 
     /** Where run workspaces ({@code runs/<assignment>/}) and receipt files live. */
@@ -165,7 +202,7 @@ public final class EngineConfig {
 
     /** Mutable builder; not thread-safe. */
     public static final class Builder {
-        private final Path database;
+        private final LedgerLocation location;
         private Path dataDirectory;
         private Clock clock = Clock.systemUTC();
         private Durability durability = Durability.FULL;
@@ -182,8 +219,8 @@ public final class EngineConfig {
         private boolean createAsLabSandbox;
         private CommandAllowList allowedCommands = CommandAllowList.none();
 
-        private Builder(Path database) {
-            this.database = database;
+        private Builder(LedgerLocation location) {
+            this.location = location;
         }
 
         public Builder dataDirectory(Path dir) {
@@ -271,7 +308,7 @@ public final class EngineConfig {
          *     durability; a duration outside 1 ms to 365 days; a blank process kind; a malformed actAs
          */
         public EngineConfig build() {
-            require(database != null, "database must not be null");
+            require(location != null, "database must not be null");
             require(clock != null, "clock must not be null");
             require(durability != null, "durability must not be null");
             require(allowedCommands != null, "allowedCommands must not be null (use CommandAllowList.none())");

@@ -21,7 +21,12 @@ public final class Ledgers {
 
     /** A read-only view of {@code database}; see {@link AdminReader#open(Path, Path, Clock, ZoneId)}. */
     public static AdminReader openReader(Path database, Path dataDirectory, Clock clock, ZoneId zone) {
-        return Backends.forDatabase(database).openReader(database, dataDirectory, clock, zone);
+        return openReader(LedgerLocation.file(database), dataDirectory, clock, zone);
+    }
+
+    /** A read-only view of the ledger at {@code location} (a file or a server URL). */
+    public static AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone) {
+        return Backends.forDatabase(location).openReader(location, dataDirectory, clock, zone);
     }
 
     /** The operator's actions on an existing {@code database}; see {@link OperatorActions#open(Path, Clock)}. */

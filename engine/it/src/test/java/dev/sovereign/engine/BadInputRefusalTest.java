@@ -11,12 +11,14 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
 /**
  * Bad inputs the API fuzzer (reliability/fuzz/ApiFuzzTest) found crashing the engine, each pinned
  * down: they must be clear refusals (or a plain "no"), never a NullPointerException or a storage
  * error, and must change nothing.
  */
+@Contract
 class BadInputRefusalTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -85,7 +87,7 @@ class BadInputRefusalTest {
 
     @Test
     void aConfigurationWithoutADatabaseIsRefusedByNameLikeEveryOtherBadValue() {
-        assertThatThrownBy(() -> EngineConfig.forDatabase(null).build())
+        assertThatThrownBy(() -> EngineConfig.forDatabase((java.nio.file.Path) null).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database");
     }
 

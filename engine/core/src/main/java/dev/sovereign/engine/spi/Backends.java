@@ -1,6 +1,7 @@
 package dev.sovereign.engine.spi;
 
 import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.LedgerLocation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,14 +35,22 @@ public final class Backends {
      *     and the backends there are, so an embedder who forgot the backend's jar knows what to add
      */
     public static StorageBackend forDatabase(Path database) {
-        String named = database.toString();
+        return forDatabase(LedgerLocation.file(database));
+    }
+
+    /**
+     * The backend that serves {@code location}: a file path or a server URL as the user named it.
+     *
+     * @throws StorageException (problem {@code IO}) when none does, as {@link #forDatabase(Path)}
+     */
+    public static StorageBackend forDatabase(LedgerLocation location) {
         for (StorageBackend b : all()) {
-            if (b.accepts(named)) {
+            if (b.accepts(location.text())) {
                 return b;
             }
         }
-        throw new StorageException(StorageException.Problem.IO, database, "No storage backend can open "
-                + database + (all().isEmpty() ? ": none is on the class path (add sovereign-engine-sqlite)."
+        throw new StorageException(StorageException.Problem.IO, location.file().orElse(null),
+                "No storage backend can open " + location + (all().isEmpty() ? ": none is on the class path (add sovereign-engine-sqlite)."
                 : ": the backends on the class path are " + all().stream().map(StorageBackend::name).toList() + "."),
                 null);
     }

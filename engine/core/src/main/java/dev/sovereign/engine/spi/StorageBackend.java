@@ -2,6 +2,7 @@ package dev.sovereign.engine.spi;
 
 import dev.sovereign.engine.EngineConfig;
 import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.LedgerLocation;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -25,7 +26,10 @@ public interface StorageBackend {
      */
     int schemaVersion();
 
-    /** Whether this backend serves {@code database} as the user named it (a path or a URL). */
+    /**
+     * Whether this backend serves {@code database} as the user named it: an absolute file path, or a URL
+     * verbatim ({@link LedgerLocation#text()}).
+     */
     boolean accepts(String database);
 
     /**
@@ -42,5 +46,5 @@ public interface StorageBackend {
      *
      * @throws dev.sovereign.engine.StorageException as {@link AdminReader#open(Path, Clock, ZoneId)} says
      */
-    AdminReader openReader(Path database, Path dataDirectory, Clock clock, ZoneId zone);
+    AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone);
 }

@@ -5,6 +5,7 @@ import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.spi.StorageBackend;
+import dev.sovereign.engine.LedgerLocation;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -36,7 +37,7 @@ public final class SqliteBackend implements StorageBackend {
     }
 
     @Override
-    public AdminReader openReader(Path database, Path dataDirectory, Clock clock, ZoneId zone) {
-        return SqliteAdminReader.open(database, dataDirectory, clock, zone);
+    public AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone) {
+        return SqliteAdminReader.open(location.file().orElseThrow(), dataDirectory, clock, zone);
     }
 }
