@@ -439,7 +439,7 @@ class ConsoleBenchmark {
         for (long done = events; done < EVENTS; done += perTx) {
             long from = done;
             clock.advance(Duration.ofMillis(100));
-            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) first.ledger()).database().write(tx -> {
+            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) dev.sovereign.engine.spi.EngineAccess.ledger(first)).database().write(tx -> {
                 for (long i = from; i < from + perTx && i < EVENTS; i++) {
                     Lease l = leases.get((int) (i % leases.size()));
                     Engine holder = engines.get((int) (i % leases.size()) % HOLDERS);

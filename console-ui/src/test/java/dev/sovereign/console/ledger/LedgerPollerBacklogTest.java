@@ -31,7 +31,7 @@ class LedgerPollerBacklogTest {
             poller.pollOnce();
             long before = ledger.events().isEmpty() ? 0 : ledger.events().get(ledger.events().size() - 1).seq();
             int burst = 2 * LedgerPoller.MAX_EVENTS_PER_POLL + 1_234;
-            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) worker.ledger()).database().write(tx -> {
+            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) dev.sovereign.engine.spi.EngineAccess.ledger(worker)).database().write(tx -> {
                 for (int i = 0; i < burst; i++) {
                     tx.journal(EventKind.LEASE_RENEWED, "actor", "operator", "operator", worker.processIdentity(),
                             1L, null, null, null, "burst " + i);

@@ -14,6 +14,7 @@ import dev.sovereign.engine.process.Processes;
 import dev.sovereign.engine.provider.Providers;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.spi.Backends;
+import dev.sovereign.engine.spi.EngineAccess;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.supervisor.Supervisor;
@@ -53,11 +54,17 @@ public final class Engine implements AutoCloseable {
     private volatile boolean closed;
     private volatile boolean heartbeatSuspended;
 
+    static {
+        // The backend's ledger is reachable for backends, their tests and tools through the port
+        // (spi.EngineAccess), never from the embedder's API.
+        EngineAccess.install(engine -> engine.ledger, engine -> engine.grants);
+    }
+
     private Engine(EngineConfig config, boolean createIfMissing) {
         this.config = config;
         // The backend that serves the database the user named (a ServiceLoader look-up): the core
         // never names one, so a new backend is a new module, not a change here (docs/architecture.md).
-        this.ledger = Backends.forDatabase(config.database()).open(config, grants, createIfMissing);
+        this.ledger = Backends.forDatabase(config.location()).open(config, grants, createIfMissing);
         try {
             this.identity = ledger.processIdentity();
             this.processes = ledger.processes();
@@ -207,13 +214,6 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /**
-     * The backend's ledger under this engine (the storage port, {@link dev.sovereign.engine.spi}): for
-     * backends, their tests and tools. Embedders use the methods above; everything they need is there.
-     */
-    public Ledger ledger() {
-        return ledger;
-    }
 
     @Override
     public void close() {

@@ -1,5 +1,7 @@
 package dev.sovereign.engine.admin;
 
+import dev.sovereign.engine.spi.RunStore;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.ProviderResult;
@@ -264,7 +265,7 @@ class AdminReaderTest {
         // a run whose worker dies, recovered by the supervisor (the schema refuses a forged one)
         Assignment lostRun = a.runs().assign("operator", "scripted:ms=1");
         Lease l = a.leases().acquire("operator", Duration.ofSeconds(5));
-        new SqliteRuns(Sqlite.database(a), false).startAttempt(lostRun.id(), l.token(), 5_000);
+        Port.runs(a).startAttempt(lostRun.id(), l.token(), 5_000);
         clock.advance(Duration.ofSeconds(6));
         assertThat(a.supervisor().tick().recovered()).hasSize(1);
         AdminReader r = reader();
@@ -294,7 +295,7 @@ class AdminReaderTest {
         a.actors().add("operator");
         a.actors().add("reviewer");
         // 12 worker-lost runs first, so 318 newer runs push them out of the 300 most recent
-        SqliteRuns runs = new SqliteRuns(Sqlite.database(a), false);
+        RunStore runs = Port.runs(a);
         for (int i = 0; i < 12; i++) {
             Assignment lostRun = a.runs().assign("operator", "scripted:ms=1");
             Lease l = a.leases().acquire("operator", Duration.ofSeconds(5));

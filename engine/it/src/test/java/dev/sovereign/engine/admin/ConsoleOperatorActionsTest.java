@@ -1,6 +1,6 @@
 package dev.sovereign.engine.admin;
 
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,7 +8,6 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.RefusalCategory;
 import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
@@ -55,7 +54,7 @@ class ConsoleOperatorActionsTest {
     private Attempt abandonedRun() {
         Assignment x = worker.runs().assign("operator", "scripted:ms=10,outcome=completed");
         Lease lease = worker.leases().acquire("operator", Duration.ofSeconds(10));
-        return new SqliteRuns(Sqlite.database(worker), false).startAttempt(x.id(), lease.token(), 10_000);
+        return Port.runs(worker).startAttempt(x.id(), lease.token(), 10_000);
     }
 
     @Test

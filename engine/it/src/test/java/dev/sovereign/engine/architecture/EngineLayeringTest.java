@@ -19,8 +19,10 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.spi.EngineAccess;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -64,6 +66,14 @@ class EngineLayeringTest {
                     + " core's rule book (dev.sovereign.engine.rules); a backend reads rows, asks the rules and"
                     + " performs the compare-and-set they allow, so a second backend cannot drift in wording or"
                     + " in judgement");
+
+    @ArchTest
+    static final ArchRule onlyBackendsReachBelowTheEngine = noClasses()
+            .that().resideOutsideOfPackages(SQLITE, POSTGRES)
+            .should().callMethod(EngineAccess.class, "ledger", Engine.class)
+            .orShould().callMethod(EngineAccess.class, "grants", Engine.class)
+            .because("the ledger under an engine is for backends, their tests and tools: the lab, the CLI, the"
+                    + " admin API and the core's own orchestration use the engine, never the stores beneath it");
 
     @ArchTest
     static final ArchRule theRuleBookTouchesNoStorage = noClasses()

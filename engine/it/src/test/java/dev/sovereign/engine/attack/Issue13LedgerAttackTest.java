@@ -6,14 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.EngineConfig;
 import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.RawSql;
 import dev.sovereign.engine.testing.SettableClock;
-import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -70,7 +69,7 @@ class Issue13LedgerAttackTest {
 
     private Attempt runningUnderA(Assignment x) {
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(5));
-        return new SqliteRuns(Sqlite.database(a), false).startAttempt(x.id(), lease.token(), 5_000);
+        return Port.runs(a).startAttempt(x.id(), lease.token(), 5_000);
     }
 
     private String end(String state, String attempt, String via, String where) {

@@ -1,13 +1,12 @@
 package dev.sovereign.engine.cli;
 
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.testing.Port;
 import static dev.sovereign.engine.cli.CliHarness.fieldNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.cli.CliHarness.Result;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
@@ -279,7 +278,7 @@ class CliRunCommandsTest {
         try (Engine worker = temp.open(clock)) {
             Assignment x = worker.runs().assign("operator", "scripted");
             Lease lease = worker.leases().acquire("operator", Duration.ofSeconds(5));
-            running = new SqliteRuns(Sqlite.database(worker), false).startAttempt(x.id(), lease.token(), 5_000);
+            running = Port.runs(worker).startAttempt(x.id(), lease.token(), 5_000);
         }
         Result list = cli.ok("assignments", "--state", "running");
         assertThat(list.outLines().get(1)).contains("RUNNING").contains(" " + running.token() + " ");

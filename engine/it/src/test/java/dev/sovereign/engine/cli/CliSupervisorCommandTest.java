@@ -1,13 +1,12 @@
 package dev.sovereign.engine.cli;
 
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.testing.Port;
 import static dev.sovereign.engine.cli.CliHarness.fieldNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.cli.CliHarness.Result;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;
@@ -53,7 +52,7 @@ class CliSupervisorCommandTest {
     private Attempt abandonedRun(long ttlMs) {
         Assignment x = worker.runs().assign("operator", "scripted:ms=60000");
         Lease lease = worker.leases().acquire("operator", Duration.ofMillis(ttlMs));
-        return new SqliteRuns(Sqlite.database(worker), false).startAttempt(x.id(), lease.token(), ttlMs);
+        return Port.runs(worker).startAttempt(x.id(), lease.token(), ttlMs);
     }
 
     @Test

@@ -16,7 +16,9 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
+@Contract
 class ActorLeaseTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();

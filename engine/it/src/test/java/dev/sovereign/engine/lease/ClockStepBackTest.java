@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
 /**
  * A holder whose clock steps back (NTP, a VM resumed, an operator) renews with an earlier
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * takeover-able once expired, or a holder dying while skewed would lock its actor out forever.
  * Found by the torture run (docs/reliability.md); see docs/decisions/0600.
  */
+@Contract
 class ClockStepBackTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();

@@ -1,14 +1,13 @@
 package dev.sovereign.engine.lease;
 
 import dev.sovereign.engine.lease.Beat;
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.RefusalCategory;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.run.Assignment;
@@ -19,12 +18,14 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
 /**
  * Every refused presentation of a token or pointer leaves a REJECTED row (SPEC 8/9, decision 0005): the
  * heartbeat's refused renewals, a stale release whose row is gone, a claim by a process that hosts nothing.
  * Real SQLite file, two engines (two processes for fencing), a settable clock.
  */
+@Contract
 class RefusedRenewalJournalTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -73,8 +74,8 @@ class RefusedRenewalJournalTest {
         a.actors().add("operator");
         Assignment x = a.runs().assign("operator", "scripted");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(30));
-        Attempt attempt = new SqliteRuns(Sqlite.database(a), false).startAttempt(x.id(), lease.token(), 30_000);
-        Sqlite.grants(a).holdAttempt(attempt.id(), attempt.token());
+        Attempt attempt = Port.runs(a).startAttempt(x.id(), lease.token(), 30_000);
+        Port.grants(a).holdAttempt(attempt.id(), attempt.token());
         operator.runs().stealFence(x.id());
 
         Beat beat = a.heartbeatNow();
@@ -95,7 +96,7 @@ class RefusedRenewalJournalTest {
         a.actors().add("operator");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(30));
         assertThat(a.leases().release("operator", lease.token())).isTrue();
-        Sqlite.grants(a).holdLease(lease); // a beat that read its beliefs before the release dropped them
+        Port.grants(a).holdLease(lease); // a beat that read its beliefs before the release dropped them
 
         Beat beat = a.heartbeatNow();
 

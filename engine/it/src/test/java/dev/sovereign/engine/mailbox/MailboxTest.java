@@ -18,7 +18,10 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.SqliteOnly;
 
+@Contract
 class MailboxTest {
     private static final Duration TTL = Duration.ofSeconds(5);
 
@@ -349,6 +352,7 @@ class MailboxTest {
     }
 
     @Test
+    @SqliteOnly
     void theSchemaItselfRefusesToMoveAFinishedMessage() {
         a.leases().acquire("operator", TTL);
         Message m = a.mailbox().send("x", "operator", "done", null);

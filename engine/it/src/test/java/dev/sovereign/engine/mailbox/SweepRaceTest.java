@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
 /**
  * The supervisor's sweep and a fresh claim race on real threads, each on its own engine (its own
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * survive: the sweep's compare-and-set only matches a claim that is expired inside its own
  * transaction.
  */
+@Contract
 class SweepRaceTest {
     private static final int ROUNDS = 300;
     private static final Duration CLAIM_TTL = Duration.ofSeconds(1);

@@ -15,11 +15,13 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
 /**
  * Commands from the ledger are not a remote shell (issue 19, decision 0800): an engine runs a
  * {@code command:} spec only when its allow-list matches it, on real SQLite files and real shells.
  */
+@Contract
 class CommandAllowListTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();

@@ -22,7 +22,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
+@Contract
 class CommandProviderTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();

@@ -16,8 +16,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
 /** The real background heartbeat, on the real clock, with TTLs much shorter than the run. */
+@Contract
 class HeartbeatRunTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();

@@ -1,6 +1,6 @@
 package dev.sovereign.engine.run;
 
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,7 +16,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
+@Contract
 class OperatorActionsTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -99,7 +101,7 @@ class OperatorActionsTest {
     void stealingTheFenceClearsThePointerKeepsRunningAndJournalsIt() {
         Assignment x = a.runs().assign("operator", "scripted");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));
-        Attempt attempt = new dev.sovereign.engine.internal.sqlite.SqliteRuns(Sqlite.database(a), false)
+        Attempt attempt = Port.runs(a)
                 .startAttempt(x.id(), lease.token(), 10_000);
 
         Attempt stolen = a.runs().stealFence(x.id());

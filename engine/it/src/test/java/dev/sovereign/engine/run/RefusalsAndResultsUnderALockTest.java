@@ -1,6 +1,6 @@
 package dev.sovereign.engine.run;
 
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -61,7 +61,7 @@ class RefusalsAndResultsUnderALockTest {
         holder.actors().add("operator");
         Assignment x = holder.runs().assign("operator", "scripted");
         Lease lease = holder.leases().acquire("operator", Duration.ofSeconds(30));
-        Attempt live = new SqliteRuns(Sqlite.database(holder), false).startAttempt(x.id(), lease.token(), 30_000);
+        Attempt live = Port.runs(holder).startAttempt(x.id(), lease.token(), 30_000);
         Statement lock = takeTheLock();
 
         // the refusal is decided by a read (no lock needed); its REJECTED row needs the lock

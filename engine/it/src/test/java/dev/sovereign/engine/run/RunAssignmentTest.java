@@ -1,5 +1,6 @@
 package dev.sovereign.engine.run;
 
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -20,7 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.SqliteOnly;
 
+@Contract
 class RunAssignmentTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -63,7 +67,7 @@ class RunAssignmentTest {
         assertThat(r.receipt().attemptToken()).isEqualTo(r.attempt().token());
         assertThat(a.runs().receipt(x.id())).contains(r.receipt());
         assertThat(a.leases().current("operator")).isEmpty();
-        assertThat(Sqlite.grants(a).attempts()).isEmpty();
+        assertThat(Port.grants(a).attempts()).isEmpty();
         assertThat(a.journal().forResource("attempt", r.attempt().id())).extracting(FenceEvent::kind)
                 .containsExactly(EventKind.ATTEMPT_STARTED, EventKind.ATTEMPT_DONE);
     }
@@ -159,7 +163,7 @@ class RunAssignmentTest {
     void aRunningAssignmentWithALiveAttemptIsHeldAndAnExpiredOneIsSuperseded() {
         Assignment x = a.runs().assign("operator", "counting");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));
-        Attempt first = new dev.sovereign.engine.internal.sqlite.SqliteRuns(Sqlite.database(a), false)
+        Attempt first = Port.runs(a)
                 .startAttempt(x.id(), lease.token(), 10_000);
         // process a "dies": nothing renews its lease or attempt any more
 
@@ -238,7 +242,7 @@ class RunAssignmentTest {
             }
         });
         dev.sovereign.engine.testing.ChildOutput.await("the attempt started", Duration.ofSeconds(10),
-                () -> !Sqlite.grants(a).attempts().isEmpty());
+                () -> !Port.grants(a).attempts().isEmpty());
         b.runs().stealFence(x.id());
 
         assertThat(a.heartbeatNow().lostAttempts()).hasSize(1);
@@ -258,7 +262,7 @@ class RunAssignmentTest {
         });
         caller.start();
         dev.sovereign.engine.testing.ChildOutput.await("the attempt started", Duration.ofSeconds(10),
-                () -> !Sqlite.grants(a).attempts().isEmpty());
+                () -> !Port.grants(a).attempts().isEmpty());
         caller.interrupt();
 
         Object[] done = outcome.get(10, java.util.concurrent.TimeUnit.SECONDS);
@@ -270,6 +274,7 @@ class RunAssignmentTest {
     }
 
     @Test
+    @SqliteOnly
     void theFaultSwitchLetsAStaleHolderCommitWhichIsWhatTheFencePrevents() {
         // only on a lab sandbox (decision 0006); DatabaseEnforcedFenceTest shows it ignored elsewhere
         java.nio.file.Path sandbox = temp.dir().resolve("sandbox.db");

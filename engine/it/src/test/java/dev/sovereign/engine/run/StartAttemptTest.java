@@ -1,13 +1,13 @@
 package dev.sovereign.engine.run;
 
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.spi.RunStore;
+import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.RefusalCategory;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.SettableClock;
@@ -16,11 +16,13 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
 /**
  * Step 3 of a run on its own: the attempt transaction re-verifies the presented actor-lease token
  * inside itself, so a token that was valid a moment ago is worthless once it is not.
  */
+@Contract
 class StartAttemptTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -28,8 +30,8 @@ class StartAttemptTest {
     private final SettableClock clock = new SettableClock();
     private Engine a;
     private Engine b;
-    private SqliteRuns runsOfA;
-    private SqliteRuns runsOfB;
+    private RunStore runsOfA;
+    private RunStore runsOfB;
     private Assignment x;
 
     @BeforeEach
@@ -37,8 +39,8 @@ class StartAttemptTest {
         a = temp.open(clock);
         b = temp.open(clock);
         a.actors().add("operator");
-        runsOfA = new SqliteRuns(Sqlite.database(a), false);
-        runsOfB = new SqliteRuns(Sqlite.database(b), false);
+        runsOfA = Port.runs(a);
+        runsOfB = Port.runs(b);
         x = a.runs().assign("operator", "scripted");
     }
 

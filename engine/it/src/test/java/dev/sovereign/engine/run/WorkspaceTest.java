@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.sovereign.engine.testing.Contract;
 
+@Contract
 class WorkspaceTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();

@@ -1,14 +1,14 @@
 package dev.sovereign.engine.storage;
 
 import dev.sovereign.engine.lease.Beat;
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.spi.RunStore;
+import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.RefusalCategory;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
@@ -102,7 +102,7 @@ class CorruptLeaseFailsClosedEverywhereTest {
     @Test
     void aTerminalWriteUnderACorruptRowFailsClosedAndWritesNoReceipt() throws Exception {
         Assignment x = engine.runs().assign("operator", "scripted");
-        SqliteRuns runs = new SqliteRuns(Sqlite.database(engine), false);
+        RunStore runs = Port.runs(engine);
         Attempt attempt = runs.startAttempt(x.id(), lease.token(), 30_000);
         corruptTheLease();
 

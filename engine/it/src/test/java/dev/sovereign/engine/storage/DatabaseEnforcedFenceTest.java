@@ -1,5 +1,6 @@
 package dev.sovereign.engine.storage;
 
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -253,7 +254,7 @@ class DatabaseEnforcedFenceTest {
     /** A RUNNING assignment of {@code operator} whose current attempt belongs to {@code a}. */
     private Attempt runningUnderA(Assignment x) {
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(5));
-        return new SqliteRuns(Sqlite.database(a), false).startAttempt(x.id(), lease.token(), 5_000);
+        return Port.runs(a).startAttempt(x.id(), lease.token(), 5_000);
     }
 
     private String end(String state, String attempt, String via, String where) {

@@ -1,6 +1,7 @@
 package dev.sovereign.engine.supervisor;
 
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.spi.RunStore;
+import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,7 +9,6 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Refusal;
 import dev.sovereign.engine.RefusalCategory;
 import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
@@ -43,9 +43,9 @@ class LockedIsNotDeadTest {
         worker.actors().add("operator");
         Assignment x = worker.runs().assign("operator", "scripted");
         Lease lease = worker.leases().acquire("operator", Duration.ofSeconds(5));
-        SqliteRuns runs = new SqliteRuns(Sqlite.database(worker), false);
+        RunStore runs = Port.runs(worker);
         Attempt attempt = runs.startAttempt(x.id(), lease.token(), 5_000);
-        Sqlite.grants(worker).holdAttempt(attempt.id(), attempt.token());
+        Port.grants(worker).holdAttempt(attempt.id(), attempt.token());
         worker.heartbeatNow(); // alive and well just before the lock
 
         try (Connection rogue = DriverManager.getConnection("jdbc:sqlite:" + temp.file());

@@ -12,8 +12,10 @@ import dev.sovereign.engine.testing.TempDatabase;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
 /** Step 2 of the tick: the supervisor sweeps expired mailbox claims, and only those. */
+@Contract
 class SupervisorSweepTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();

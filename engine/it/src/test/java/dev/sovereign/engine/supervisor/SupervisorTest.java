@@ -1,5 +1,6 @@
 package dev.sovereign.engine.supervisor;
 
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +52,7 @@ class SupervisorTest {
     private Attempt abandonedRun(Engine e, String actor, long ttlMs) {
         Assignment x = e.runs().assign(actor, "scripted");
         Lease lease = e.leases().acquire(actor, Duration.ofMillis(ttlMs));
-        return new SqliteRuns(Sqlite.database(e), false).startAttempt(x.id(), lease.token(), ttlMs);
+        return Port.runs(e).startAttempt(x.id(), lease.token(), ttlMs);
     }
 
     @Test
@@ -234,7 +235,7 @@ class SupervisorTest {
         Engine taker = temp.open(dev.sovereign.engine.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
                 .build());
         Lease lease = taker.leases().acquire("operator", Duration.ofSeconds(5));
-        Attempt current = new SqliteRuns(Sqlite.database(taker), false).startAttempt(stale.assignmentId(), lease.token(),
+        Attempt current = Port.runs(taker).startAttempt(stale.assignmentId(), lease.token(),
                 5_000);
         new SqliteRuns(Sqlite.database(worker), true).finish(stale, Outcome.COMPLETED, null, true, "FAULT: unfenced");
         clock.advance(Duration.ofSeconds(5));

@@ -3,6 +3,7 @@ package dev.sovereign.engine.testing;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.internal.sqlite.Database;
 import dev.sovereign.engine.internal.sqlite.SqliteLedger;
+import dev.sovereign.engine.spi.EngineAccess;
 import dev.sovereign.engine.spi.Grants;
 
 /**
@@ -14,7 +15,7 @@ public final class Sqlite {
     }
 
     public static SqliteLedger ledger(Engine engine) {
-        return (SqliteLedger) engine.ledger();
+        return (SqliteLedger) EngineAccess.ledger(engine);
     }
 
     public static Database database(Engine engine) {

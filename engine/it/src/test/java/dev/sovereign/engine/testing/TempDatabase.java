@@ -2,6 +2,7 @@ package dev.sovereign.engine.testing;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.LedgerLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -13,16 +14,22 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A fresh real SQLite file per test (never an in-memory or shared-cache database), plus engines on
- * it that are closed after the test. Register with {@code @RegisterExtension}.
+ * A fresh, real, empty ledger per test of the backend under test ({@link TestBackend#selected()}: a real
+ * SQLite file by default, never an in-memory or shared-cache database), plus engines on it that are closed
+ * after the test. Register with {@code @RegisterExtension}. {@link #file()} is the SQLite file itself, for
+ * SQLite-only tests; contract tests use {@link #location()} and {@link #config}.
  */
 public final class TempDatabase implements BeforeEachCallback, AfterEachCallback {
+    private static final TestBackend BACKEND = TestBackend.selected();
+
     private Path dir;
+    private LedgerLocation location;
     private final List<Engine> engines = new ArrayList<>();
 
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
         dir = Files.createTempDirectory("sovereign-test-");
+        location = null;
     }
 
     @Override
@@ -41,13 +48,28 @@ public final class TempDatabase implements BeforeEachCallback, AfterEachCallback
         return dir;
     }
 
+    /** This test's SQLite file (SQLite-only tests); see {@link #location()}. */
     public Path file() {
         return dir.resolve("sovereign.db");
     }
 
-    /** A config builder on this test's file with no background heartbeat (tests beat by hand). */
+    /** This test's ledger on the backend under test, created empty on first use. */
+    public LedgerLocation location() {
+        if (location == null) {
+            location = BACKEND.freshLedger(dir, "sovereign");
+        }
+        return location;
+    }
+
+    /** The backend under test. */
+    public static TestBackend backend() {
+        return BACKEND;
+    }
+
+    /** A config builder on this test's ledger with no background heartbeat (tests beat by hand). */
     public EngineConfig.Builder config(Clock clock) {
-        return EngineConfig.forDatabase(file()).clock(clock).heartbeat(false)
+        return EngineConfig.forDatabase(location()).dataDirectory(dir.resolve("sovereign.data"))
+                .clock(clock).heartbeat(false)
                 .heartbeatInterval(Duration.ofSeconds(1)).busyBound(Duration.ofSeconds(10));
     }
 

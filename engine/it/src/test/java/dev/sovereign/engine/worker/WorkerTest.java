@@ -15,8 +15,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.Contract;
 
 /** Two workers, two engines (two processes for fencing), one actor, real heartbeats. */
+@Contract
 class WorkerTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();

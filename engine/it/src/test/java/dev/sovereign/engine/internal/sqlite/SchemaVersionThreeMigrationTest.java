@@ -1,6 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.testing.Sqlite;
+import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -134,7 +134,7 @@ class SchemaVersionThreeMigrationTest {
 
         // the work in flight still finishes, through the fenced paths, by the process that holds it
         Attempt running = oldWorker.runs().attempts("asg_running").get(0);
-        new SqliteRuns(Sqlite.database(oldWorker), false).finish(running, Outcome.COMPLETED, null, true, "after upgrade");
+        Port.runs(oldWorker).finish(running, Outcome.COMPLETED, null, true, "after upgrade");
         assertThat(oldWorker.runs().get("asg_running")).get().extracting(Assignment::state)
                 .isEqualTo(AssignmentState.COMPLETED);
         assertThat(oldWorker.runs().receipt("asg_running")).isPresent();

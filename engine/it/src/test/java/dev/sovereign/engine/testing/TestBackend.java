@@ -1,0 +1,44 @@
+package dev.sovereign.engine.testing;
+
+import dev.sovereign.engine.LedgerLocation;
+import java.nio.file.Path;
+import java.util.ServiceLoader;
+
+/**
+ * Supplies the contract suite with fresh, empty ledgers of one backend. The backend under test is chosen by
+ * the system property {@code sovereign.test.backend} (default {@code sqlite}) among the implementations on
+ * the test class path ({@code META-INF/services/dev.sovereign.engine.testing.TestBackend}): the SQLite one is
+ * here; a server backend's module adds its own (a fresh database per call on its test server) and runs the
+ * classes tagged {@link Contract} with the property set. See docs/decisions/0009.
+ */
+public interface TestBackend {
+    /** The backend's short name, as {@code sovereign.test.backend} names it. */
+    String name();
+
+    /** A fresh, empty ledger for one test; {@code dir} is the test's own temporary folder. */
+    LedgerLocation freshLedger(Path dir, String name);
+
+    /** The backend selected for this JVM. */
+    static TestBackend selected() {
+        String wanted = System.getProperty("sovereign.test.backend", "sqlite");
+        for (TestBackend b : ServiceLoader.load(TestBackend.class)) {
+            if (b.name().equals(wanted)) {
+                return b;
+            }
+        }
+        throw new IllegalStateException("No test backend named '" + wanted + "' is on the test class path.");
+    }
+
+    /** The embedded default: a real SQLite file in the test's folder. */
+    final class SqliteFiles implements TestBackend {
+        @Override
+        public String name() {
+            return "sqlite";
+        }
+
+        @Override
+        public LedgerLocation freshLedger(Path dir, String name) {
+            return LedgerLocation.file(dir.resolve(name + ".db"));
+        }
+    }
+}
