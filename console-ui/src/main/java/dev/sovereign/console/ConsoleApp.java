@@ -14,6 +14,7 @@ import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * The desktop console: attaches to the database named on the command line, or opens the demo (with
@@ -37,7 +38,7 @@ public final class ConsoleApp extends Application {
         ConsoleSettings settings = node == null ? ConsoleSettings.forUser()
                 : new ConsoleSettings(java.util.prefs.Preferences.userRoot().node(node));
         vm = new ShellViewModel(settings, new FxUiExecutor(), clock, ZoneId.systemDefault(),
-                AdminReader::open, LedgerPoller.DEFAULT_INTERVAL);
+                Ledgers::openReader, LedgerPoller.DEFAULT_INTERVAL);
         MainWindow window = new MainWindow(vm, Platform::exit);
         Scene scene = new Scene(window.create(), 1320, 820);
         window.install(scene);

@@ -1,8 +1,8 @@
 package dev.sovereign.console.actions;
 
 import dev.sovereign.console.fx.UiExecutor;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.admin.SupervisorTickRow;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.sovereign.console.ledger;
 
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.JournalEntry;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.sovereign.console.shell;
 
-import dev.sovereign.engine.admin.AboutSovereign;
+import dev.sovereign.engine.AboutSovereign;
 import javafx.geometry.Insets;
 import javafx.scene.Parent;
 import javafx.scene.Scene;

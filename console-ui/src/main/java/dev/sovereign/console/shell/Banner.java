@@ -1,6 +1,6 @@
 package dev.sovereign.console.shell;
 
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.StorageException;
 import java.nio.file.Path;
 
 /**

@@ -35,6 +35,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * The console's top-level state and commands: which database is attached (and attaching one),
@@ -111,7 +112,7 @@ public final class ShellViewModel implements AutoCloseable {
      */
     public ShellViewModel(ConsoleSettings settings, UiExecutor ui, Clock clock, ZoneId zone, ReaderOpener opener,
                           Duration pollInterval) {
-        this(settings, ui, clock, zone, opener, pollInterval, database -> OperatorActions.open(database, clock),
+        this(settings, ui, clock, zone, opener, pollInterval, database -> Ledgers.openOperatorActions(database, clock),
                 () -> Demo.start(Demo.Settings.defaults(Demo.newDatabase(demoFolder(), clock))));
     }
 

@@ -20,9 +20,9 @@ class ConsoleLayeringTest {
      * {@code Engine} itself: the console reads through {@code AdminReader} and acts through
      * {@code OperatorActions}.
      */
-    private static final Set<String> ALLOWED_TOP_LEVEL = Set.of("dev.sovereign.engine.StorageException",
-            "dev.sovereign.engine.StorageException$Problem", "dev.sovereign.engine.Refusal",
-            "dev.sovereign.engine.RefusalCategory");
+    private static final Set<String> ALLOWED_TOP_LEVEL = Set.of("dev.sovereign.engine.base.StorageException",
+            "dev.sovereign.engine.base.StorageException$Problem", "dev.sovereign.engine.base.Refusal",
+            "dev.sovereign.engine.base.RefusalCategory");
 
     /** What only views may use: the scene graph, stages and the theme's controls. */
     private static final String[] SCENE_PACKAGES = {"javafx.scene..", "javafx.stage..", "atlantafx.."};

@@ -6,9 +6,9 @@ import dev.sovereign.console.shell.MainWindow;
 import dev.sovereign.console.shell.Page;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.SettableClock;
-import dev.sovereign.engine.Durability;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
@@ -36,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * How much a refresh costs with 10,000 leases and 1,000,000 journal rows: the idle poll, a poll
@@ -189,7 +190,7 @@ class ConsoleBenchmark {
         prefs = Preferences.userRoot().node("dev/sovereign/console-bench/" + UUID.randomUUID());
         WaitForAsyncUtils.asyncFx(() -> {
             vm = new ShellViewModel(new ConsoleSettings(prefs), ui, clock, ZoneOffset.UTC,
-                    p -> reader = new TimingReader(AdminReader.open(p, clock, ZoneOffset.UTC)), Duration.ZERO);
+                    p -> reader = new TimingReader(Ledgers.openReader(p, clock, ZoneOffset.UTC)), Duration.ZERO);
             MainWindow window = new MainWindow(vm, () -> { });
             scene = new Scene(window.create(), 1320, 820);
             window.install(scene);
@@ -439,7 +440,7 @@ class ConsoleBenchmark {
         for (long done = events; done < EVENTS; done += perTx) {
             long from = done;
             clock.advance(Duration.ofMillis(100));
-            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) dev.sovereign.engine.spi.EngineAccess.ledger(first)).database().write(tx -> {
+            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) dev.sovereign.engine.EngineAccess.ledger(first)).database().write(tx -> {
                 for (long i = from; i < from + perTx && i < EVENTS; i++) {
                     Lease l = leases.get((int) (i % leases.size()));
                     Engine holder = engines.get((int) (i % leases.size()) % HOLDERS);

@@ -7,7 +7,7 @@ import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
 import dev.sovereign.console.testing.ViewHarness;
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.admin.JournalEntry;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;

@@ -11,7 +11,7 @@ import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
 import dev.sovereign.console.testing.ViewHarness;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.ProcessRow;
 import javafx.scene.control.Label;
 import javafx.scene.control.TabPane;

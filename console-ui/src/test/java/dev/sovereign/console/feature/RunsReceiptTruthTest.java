@@ -7,7 +7,7 @@ import dev.sovereign.console.feature.runs.RunsViewModel;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.run.Assignment;

@@ -11,6 +11,7 @@ import dev.sovereign.engine.journal.EventKind;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * A burst in the journal (every holder's renewals journalled at once) is taken in shares of at most
@@ -26,12 +27,12 @@ class LedgerPollerBacklogTest {
         Engine worker = fx.engine("worker 7101");
         worker.actors().add("operator");
         LiveLedger ledger = new LiveLedger();
-        try (AdminReader reader = AdminReader.open(fx.file(), fx.clock, ZoneOffset.UTC);
+        try (AdminReader reader = Ledgers.openReader(fx.file(), fx.clock, ZoneOffset.UTC);
              LedgerPoller poller = new LedgerPoller(reader, ledger, new CurrentThreadUiExecutor(), fx.clock)) {
             poller.pollOnce();
             long before = ledger.events().isEmpty() ? 0 : ledger.events().get(ledger.events().size() - 1).seq();
             int burst = 2 * LedgerPoller.MAX_EVENTS_PER_POLL + 1_234;
-            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) dev.sovereign.engine.spi.EngineAccess.ledger(worker)).database().write(tx -> {
+            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) dev.sovereign.engine.EngineAccess.ledger(worker)).database().write(tx -> {
                 for (int i = 0; i < burst; i++) {
                     tx.journal(EventKind.LEASE_RENEWED, "actor", "operator", "operator", worker.processIdentity(),
                             1L, null, null, null, "burst " + i);

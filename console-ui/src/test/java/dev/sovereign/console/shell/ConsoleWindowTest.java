@@ -7,7 +7,7 @@ import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.engine.SovereignVersion;
-import dev.sovereign.engine.admin.AboutSovereign;
+import dev.sovereign.engine.AboutSovereign;
 import dev.sovereign.console.testing.Scenario;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * The demo as a newcomer gets it: the console started with no file runs real {@code sovereign worker}
@@ -119,7 +120,7 @@ class DemoModeTest {
             await(actor + " hosted, live in the leases view", onFx(() -> robot.lookup("#state-" + actor).tryQuery()
                     .map(n -> "live".equals(((Label) n).getText())).orElse(false)));
         }
-        try (AdminReader reader = AdminReader.open(db, Clock.systemUTC(), ZoneId.systemDefault())) {
+        try (AdminReader reader = Ledgers.openReader(db, Clock.systemUTC(), ZoneId.systemDefault())) {
             await("every lease held by a demo worker and a tick by this console's supervisor", () -> {
                 AdminSnapshot s = reader.snapshot();
                 Set<Long> holders = new HashSet<>();
@@ -176,8 +177,7 @@ class DemoModeTest {
 
     private void showWindow(Stage stage, ShellViewModel[] vm, Demo.Settings[] used) {
         vm[0] = new ShellViewModel(fx.settings(), new FxUiExecutor(), Clock.systemUTC(), ZoneId.systemDefault(),
-                AdminReader::open, Duration.ofMillis(100), database -> dev.sovereign.engine.admin.OperatorActions
-                .open(database), () -> {
+                Ledgers::openReader, Duration.ofMillis(100), database -> Ledgers.openOperatorActions(database), () -> {
                     used[0] = Demo.Settings.defaults(Demo.newDatabase(demoFolder, Clock.systemUTC())).withoutChaos();
                     return Demo.start(used[0]);
                 });

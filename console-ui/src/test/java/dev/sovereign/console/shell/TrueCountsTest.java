@@ -63,7 +63,7 @@ class TrueCountsTest {
             try {
                 scenario.workerC.leases().acquire("contested", Duration.ofSeconds(5));
                 throw new AssertionError("the lease is held");
-            } catch (dev.sovereign.engine.Refusal expected) {
+            } catch (dev.sovereign.engine.base.Refusal expected) {
                 // journalled REJECTED (actor_lease_held)
             }
         }

@@ -5,7 +5,7 @@ import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.shell.ConsoleSettings;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.AdminReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +25,7 @@ import java.util.prefs.Preferences;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * A fresh real SQLite file per test, real engines on it (heartbeat off: tests beat by hand), a
@@ -189,7 +190,7 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
     /** A shell view model whose poller runs on its own thread every {@code interval}. */
     public ShellViewModel shell(UiExecutor ui, Duration interval) {
         ShellViewModel vm = new ShellViewModel(settings(), ui, clock, ZoneOffset.UTC, path -> {
-            reader = new CountingReader(AdminReader.open(path, clock, ZoneOffset.UTC));
+            reader = new CountingReader(Ledgers.openReader(path, clock, ZoneOffset.UTC));
             return reader;
         }, interval);
         shells.add(vm);

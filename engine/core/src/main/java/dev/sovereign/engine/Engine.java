@@ -14,7 +14,6 @@ import dev.sovereign.engine.process.Processes;
 import dev.sovereign.engine.provider.Providers;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.spi.Backends;
-import dev.sovereign.engine.spi.EngineAccess;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.supervisor.Supervisor;
@@ -22,6 +21,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import dev.sovereign.engine.base.EngineConfig;
 
 /**
  * One engine instance is one <em>process</em> for fencing: it mints a fresh identity

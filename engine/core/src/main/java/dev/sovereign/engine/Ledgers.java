@@ -2,24 +2,46 @@ package dev.sovereign.engine;
 
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.OperatorActions;
-import dev.sovereign.engine.internal.run.EngineOperatorActions;
 import dev.sovereign.engine.spi.Backends;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.StorageException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * Opens a ledger for operators — the read-only view and the actions the console uses — through the
- * backend that serves the database named. The admin API's own factories ({@link AdminReader#open},
- * {@link OperatorActions#open}) delegate here, so no interface names its implementation and the admin
- * API never names the storage port beneath it: the facade package is the one place that wires them.
+ * backend that serves the database named. The admin API's interfaces name no implementation and no
+ * factory: the facade package is the one place that wires them to the storage port (so the packages form
+ * no circle).
  * Stateless and thread-safe.
  */
 public final class Ledgers {
     private Ledgers() {
     }
 
-    /** A read-only view of {@code database}; see {@link AdminReader#open(Path, Path, Clock, ZoneId)}. */
+    /** A read-only view of {@code database} with the system clock and time zone. */
+    public static AdminReader openReader(Path database) {
+        return openReader(database, Clock.systemUTC(), ZoneId.systemDefault());
+    }
+
+    /**
+     * A read-only view of {@code database}; {@code clock} stamps snapshots, {@code zone} formats times in
+     * sentences. Never writes, migrates or creates.
+     *
+     * @throws StorageException when the file is missing, not a Sovereign database, newer than this code,
+     *                          corrupt or unreadable
+     */
+    public static AdminReader openReader(Path database, Clock clock, ZoneId zone) {
+        Path file = database.toAbsolutePath().normalize();
+        return openReader(file, EngineConfig.defaultDataDirectory(file), clock, zone);
+    }
+
+    /**
+     * {@link #openReader(Path, Clock, ZoneId)} for an engine configured with its own data directory
+     * ({@code EngineConfig.Builder.dataDirectory}): the receipts' output folders are derived from it.
+     */
     public static AdminReader openReader(Path database, Path dataDirectory, Clock clock, ZoneId zone) {
         return openReader(LedgerLocation.file(database), dataDirectory, clock, zone);
     }
@@ -29,7 +51,17 @@ public final class Ledgers {
         return Backends.forDatabase(location).openReader(location, dataDirectory, clock, zone);
     }
 
-    /** The operator's actions on an existing {@code database}; see {@link OperatorActions#open(Path, Clock)}. */
+    /**
+     * The operator's actions on an existing Sovereign database with the system clock. Never creates a file;
+     * refuses a missing, foreign or newer one as {@link #openReader(Path)} does.
+     *
+     * @throws StorageException when the file cannot be used
+     */
+    public static OperatorActions openOperatorActions(Path database) {
+        return openOperatorActions(database, Clock.systemUTC());
+    }
+
+    /** As {@link #openOperatorActions(Path)}, with the clock that stamps the writes (tests pass a settable one). */
     public static OperatorActions openOperatorActions(Path database, Clock clock) {
         return EngineOperatorActions.open(database, clock);
     }

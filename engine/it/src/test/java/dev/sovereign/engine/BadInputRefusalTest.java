@@ -12,6 +12,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 
 /**
  * Bad inputs the API fuzzer (reliability/fuzz/ApiFuzzTest) found crashing the engine, each pinned

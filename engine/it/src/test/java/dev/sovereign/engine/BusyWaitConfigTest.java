@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import dev.sovereign.engine.base.EngineConfig;
 
 /** The busy-wait settings (decision 0501) are validated eagerly and default to decision 0004's. */
 class BusyWaitConfigTest {

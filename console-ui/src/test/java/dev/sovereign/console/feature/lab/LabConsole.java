@@ -29,6 +29,7 @@ import javafx.stage.Stage;
 import javax.imageio.ImageIO;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * The whole console as the app builds it, on real time (the lab's workers are real processes on the
@@ -56,7 +57,7 @@ final class LabConsole {
     /** ... {@code height} pixels tall (the docs' pictures are taller than the default window). */
     void show(Stage stage, double height) {
         vm = new ShellViewModel(new ConsoleSettings(prefs), new FxUiExecutor(), Clock.systemUTC(), ZoneId.of("UTC"),
-                AdminReader::open, Duration.ofMillis(100));
+                Ledgers::openReader, Duration.ofMillis(100));
         vm.themeProperty().set(ConsoleTheme.LIGHT);
         vm.lab().useSandboxDirectory(dir.resolve("sandboxes"));
         vm.lab().workers().addListener((javafx.collections.ListChangeListener<LabWorkerItem>) c -> {

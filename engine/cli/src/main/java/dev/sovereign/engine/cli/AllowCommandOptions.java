@@ -1,6 +1,6 @@
 package dev.sovereign.engine.cli;
 
-import dev.sovereign.engine.provider.CommandAllowList;
+import dev.sovereign.engine.base.CommandAllowList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.concurrent.Callable;

@@ -1,8 +1,8 @@
 package dev.sovereign.engine.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.sovereign.engine.cli;
 
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.RefusalCategory;
 import java.util.EnumSet;
 import java.util.Set;
 

@@ -24,7 +24,7 @@ final class InitCommand extends EngineCommand {
 
     @Override
     protected int run(Engine engine, Output out) {
-        LedgerSummary s = LedgerSummary.read(engine);
+        LedgerSummary s = engine.summary();
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
             o.put("database", s.database().toString());

@@ -1,6 +1,6 @@
 package dev.sovereign.engine.cli;
 
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import java.time.Duration;
 import java.util.ArrayList;

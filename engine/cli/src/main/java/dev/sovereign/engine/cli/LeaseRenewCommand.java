@@ -1,8 +1,8 @@
 package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.lease.Lease;
 import java.time.Duration;
 import picocli.CommandLine.Command;

@@ -1,8 +1,8 @@
 package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.RunResult;

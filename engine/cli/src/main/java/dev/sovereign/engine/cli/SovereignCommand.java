@@ -1,7 +1,7 @@
 package dev.sovereign.engine.cli;
 
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.admin.AboutSovereign;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.AboutSovereign;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.sovereign.engine.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
 final class StatusCommand extends EngineCommand {
     @Override
     protected int run(Engine engine, Output out) {
-        LedgerSummary s = LedgerSummary.read(engine);
+        LedgerSummary s = engine.summary();
         long now = s.readAt();
         boolean ownIsEphemeral = SovereignCommand.of(spec).process() == null;
         Map<Liveness, Long> processes = new EnumMap<>(Liveness.class);

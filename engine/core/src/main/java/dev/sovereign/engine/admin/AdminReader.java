@@ -1,8 +1,7 @@
 package dev.sovereign.engine.admin;
 
-import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.Ledgers;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.base.EngineConfig;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -31,31 +30,6 @@ import java.util.List;
 public interface AdminReader extends AutoCloseable {
     int STOPPED_PROCESSES_SHOWN = 100;
     int FINISHED_ROWS_SHOWN = 300;
-
-    /** Opens {@code database} with the system clock and time zone. */
-    static AdminReader open(Path database) {
-        return open(database, Clock.systemUTC(), ZoneId.systemDefault());
-    }
-
-    /**
-     * Opens {@code database}; {@code clock} stamps snapshots, {@code zone} formats times in sentences.
-     *
-     * @throws StorageException when the file is missing, not a Sovereign database, newer than this
-     *                          code, corrupt or unreadable
-     */
-    static AdminReader open(Path database, Clock clock, ZoneId zone) {
-        Path file = database.toAbsolutePath().normalize();
-        return open(file, EngineConfig.defaultDataDirectory(file), clock, zone);
-    }
-
-    /**
-     * {@link #open(Path, Clock, ZoneId)} for an engine configured with its own data directory
-     * ({@code EngineConfig.Builder.dataDirectory}): the receipts' {@link ReceiptRow#outputDir()} are
-     * derived from it. The other overloads use the default, {@code <stem>.data} beside the database.
-     */
-    static AdminReader open(Path database, Path dataDirectory, Clock clock, ZoneId zone) {
-        return Ledgers.openReader(database, dataDirectory, clock, zone);
-    }
 
     /** The absolute path of the database file. */
     Path database();

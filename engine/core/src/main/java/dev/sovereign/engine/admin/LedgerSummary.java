@@ -1,6 +1,5 @@
 package dev.sovereign.engine.admin;
 
-import dev.sovereign.engine.Engine;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -54,10 +53,5 @@ public record LedgerSummary(
      * @param migratedAt    when (epoch ms, the migrating process's clock)
      */
     public record LastMigration(int schemaVersion, String version, String commit, long migratedAt) {
-    }
-
-    /** Reads the summary of the database {@code engine} is attached to. */
-    public static LedgerSummary read(Engine engine) {
-        return engine.summary();
     }
 }

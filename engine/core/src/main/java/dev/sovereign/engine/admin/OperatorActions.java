@@ -1,6 +1,5 @@
 package dev.sovereign.engine.admin;
 
-import dev.sovereign.engine.Ledgers;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,27 +14,12 @@ import java.time.Duration;
  * stopped.
  *
  * <p>Every method is a write: it may block on the database lock, so callers run it off the UI thread.
- * Refusals ({@code dev.sovereign.engine.Refusal}) come back as exceptions carrying their category and
+ * Refusals ({@code dev.sovereign.engine.base.Refusal}) come back as exceptions carrying their category and
  * sentence; storage failures as {@code StorageException}. Implementations are thread-safe.
  */
 public interface OperatorActions extends AutoCloseable {
     /** The shortest interval {@link #startSupervisor} accepts. */
     Duration MIN_SUPERVISOR_INTERVAL = Duration.ofMillis(100);
-
-    /**
-     * Opens the actions on an existing Sovereign database with the system clock. Never creates a file;
-     * refuses a missing, foreign or newer one like {@link AdminReader#open(Path)} does.
-     *
-     * @throws dev.sovereign.engine.StorageException when the file cannot be used
-     */
-    static OperatorActions open(Path database) {
-        return open(database, Clock.systemUTC());
-    }
-
-    /** As {@link #open(Path)}, with the clock that stamps the writes (tests pass a settable one). */
-    static OperatorActions open(Path database, Clock clock) {
-        return Ledgers.openOperatorActions(database, clock);
-    }
 
     /** This console's process identity ({@code proc_<uuid>}): every action is journalled under it. */
     String processIdentity();
@@ -45,7 +29,7 @@ public interface OperatorActions extends AutoCloseable {
      * set (never automatic, at most one retry each).
      *
      * @return the new assignment's id
-     * @throws dev.sovereign.engine.Refusal {@code assignment_missing}, {@code assignment_not_retryable}
+     * @throws dev.sovereign.engine.base.Refusal {@code assignment_missing}, {@code assignment_not_retryable}
      */
     String retry(String assignmentId);
 
@@ -53,7 +37,7 @@ public interface OperatorActions extends AutoCloseable {
      * Marks a worker-lost (or otherwise failed) assignment as seen by an operator, without retrying it.
      * A second call changes nothing.
      *
-     * @throws dev.sovereign.engine.Refusal {@code assignment_missing}; {@code invalid_argument} for an
+     * @throws dev.sovereign.engine.base.Refusal {@code assignment_missing}; {@code invalid_argument} for an
      *     assignment that has not ended as FAILED or BLOCKED
      */
     void acknowledge(String assignmentId);

@@ -1,6 +1,6 @@
 package dev.sovereign.engine.admin;
 
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import java.util.Objects;
 
 /**

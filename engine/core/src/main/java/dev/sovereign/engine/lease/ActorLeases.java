@@ -24,7 +24,7 @@ public interface ActorLeases {
      * Grants the actor's lease to this process with a freshly minted, strictly greater token, when
      * there is no lease row or the row is expired (a takeover, also by this same process).
      *
-     * @throws dev.sovereign.engine.Refusal {@code actor_lease_held} (naming the holder, its token and
+     * @throws dev.sovereign.engine.base.Refusal {@code actor_lease_held} (naming the holder, its token and
      *     its expiry) when a live lease exists, even this process's own; {@code unknown_actor};
      *     {@code corrupt_lease_state} when the row cannot have been written by the engine
      */
@@ -33,7 +33,7 @@ public interface ActorLeases {
     /**
      * Extends the lease where it still names this process and {@code token}; keeps the token.
      *
-     * @throws dev.sovereign.engine.Refusal {@code actor_lease_lost} otherwise (journalled)
+     * @throws dev.sovereign.engine.base.Refusal {@code actor_lease_lost} otherwise (journalled)
      */
     Lease renew(String actor, long token, Duration ttl);
 

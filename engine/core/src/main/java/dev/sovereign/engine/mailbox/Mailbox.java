@@ -38,7 +38,7 @@ public interface Mailbox {
     /**
      * Sends a message. Any non-empty sender id is accepted (senders need not be actors).
      *
-     * @throws dev.sovereign.engine.Refusal {@code unknown_actor} for an unknown recipient;
+     * @throws dev.sovereign.engine.base.Refusal {@code unknown_actor} for an unknown recipient;
      *     {@code invalid_argument} for an empty sender, a missing subject or negative max retries
      */
     Message send(String sender, String recipient, String subject, String body, int maxRetries);
@@ -66,7 +66,7 @@ public interface Mailbox {
      *       with a fresh, greater token.</li>
      * </ul>
      *
-     * @throws dev.sovereign.engine.Refusal {@code message_missing}; {@code not_recipient} when
+     * @throws dev.sovereign.engine.base.Refusal {@code message_missing}; {@code not_recipient} when
      *     {@code actor} is not the recipient; {@code message_finished} for {@code DONE}/{@code DEAD};
      *     {@code not_hosting} when this process does not host the actor, or {@code actor_lease_lost}
      *     when it did but its lease expired or was taken over (journalled); {@code message_claimed}
@@ -79,7 +79,7 @@ public interface Mailbox {
      * with state {@code CLAIMED}, the claiming process and this process still hosting the actor.
      *
      * @return the finished message
-     * @throws dev.sovereign.engine.Refusal {@code message_missing}; {@code fencing_token_stale} when
+     * @throws dev.sovereign.engine.base.Refusal {@code message_missing}; {@code fencing_token_stale} when
      *     {@code token} is not the message's current claim token of this process (journalled);
      *     {@code actor_lease_lost} when the token is current but the actor's lease no longer names
      *     this process (journalled); {@code message_finished} when the message is already finished
@@ -98,7 +98,7 @@ public interface Mailbox {
     /**
      * The actor's unfinished messages ({@code NEW} and {@code CLAIMED}), oldest first. Read-only.
      *
-     * @throws dev.sovereign.engine.Refusal {@code unknown_actor}
+     * @throws dev.sovereign.engine.base.Refusal {@code unknown_actor}
      */
     List<Message> inbox(String actor);
 

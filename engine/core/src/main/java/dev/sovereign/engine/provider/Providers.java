@@ -1,7 +1,7 @@
 package dev.sovereign.engine.provider;
 
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;

@@ -1,9 +1,9 @@
 package dev.sovereign.engine.rules;
 
-import static dev.sovereign.engine.RefusalCategory.ACTOR_EXISTS;
-import static dev.sovereign.engine.RefusalCategory.UNKNOWN_ACTOR;
+import static dev.sovereign.engine.base.RefusalCategory.ACTOR_EXISTS;
+import static dev.sovereign.engine.base.RefusalCategory.UNKNOWN_ACTOR;
 
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 
 /** The actor registry's refusals. */
 public final class ActorRules {

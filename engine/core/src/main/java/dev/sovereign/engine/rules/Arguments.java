@@ -1,9 +1,9 @@
 package dev.sovereign.engine.rules;
 
-import static dev.sovereign.engine.RefusalCategory.INVALID_ARGUMENT;
-import static dev.sovereign.engine.RefusalCategory.UNKNOWN_WORKSPACE_POLICY;
+import static dev.sovereign.engine.base.RefusalCategory.INVALID_ARGUMENT;
+import static dev.sovereign.engine.base.RefusalCategory.UNKNOWN_WORKSPACE_POLICY;
 
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import java.time.Duration;
 import java.util.Set;
 

@@ -1,10 +1,10 @@
 package dev.sovereign.engine.rules;
 
-import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_HELD;
-import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
-import static dev.sovereign.engine.RefusalCategory.CORRUPT_LEASE_STATE;
+import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_HELD;
+import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
+import static dev.sovereign.engine.base.RefusalCategory.CORRUPT_LEASE_STATE;
 
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import java.time.Instant;
 

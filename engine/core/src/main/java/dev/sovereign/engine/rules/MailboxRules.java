@@ -1,14 +1,14 @@
 package dev.sovereign.engine.rules;
 
-import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
-import static dev.sovereign.engine.RefusalCategory.FENCING_TOKEN_STALE;
-import static dev.sovereign.engine.RefusalCategory.MESSAGE_CLAIMED;
-import static dev.sovereign.engine.RefusalCategory.MESSAGE_FINISHED;
-import static dev.sovereign.engine.RefusalCategory.MESSAGE_MISSING;
-import static dev.sovereign.engine.RefusalCategory.NOT_HOSTING;
-import static dev.sovereign.engine.RefusalCategory.NOT_RECIPIENT;
+import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
+import static dev.sovereign.engine.base.RefusalCategory.FENCING_TOKEN_STALE;
+import static dev.sovereign.engine.base.RefusalCategory.MESSAGE_CLAIMED;
+import static dev.sovereign.engine.base.RefusalCategory.MESSAGE_FINISHED;
+import static dev.sovereign.engine.base.RefusalCategory.MESSAGE_MISSING;
+import static dev.sovereign.engine.base.RefusalCategory.NOT_HOSTING;
+import static dev.sovereign.engine.base.RefusalCategory.NOT_RECIPIENT;
 
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;

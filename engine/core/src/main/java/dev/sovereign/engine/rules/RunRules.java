@@ -1,14 +1,14 @@
 package dev.sovereign.engine.rules;
 
-import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
-import static dev.sovereign.engine.RefusalCategory.ASSIGNMENT_MISSING;
-import static dev.sovereign.engine.RefusalCategory.ASSIGNMENT_NOT_RETRYABLE;
-import static dev.sovereign.engine.RefusalCategory.ASSIGNMENT_NOT_RUNNABLE;
-import static dev.sovereign.engine.RefusalCategory.EXECUTION_ATTEMPT_HELD;
-import static dev.sovereign.engine.RefusalCategory.EXECUTION_ATTEMPT_LOST;
-import static dev.sovereign.engine.RefusalCategory.INVALID_ARGUMENT;
+import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
+import static dev.sovereign.engine.base.RefusalCategory.ASSIGNMENT_MISSING;
+import static dev.sovereign.engine.base.RefusalCategory.ASSIGNMENT_NOT_RETRYABLE;
+import static dev.sovereign.engine.base.RefusalCategory.ASSIGNMENT_NOT_RUNNABLE;
+import static dev.sovereign.engine.base.RefusalCategory.EXECUTION_ATTEMPT_HELD;
+import static dev.sovereign.engine.base.RefusalCategory.EXECUTION_ATTEMPT_LOST;
+import static dev.sovereign.engine.base.RefusalCategory.INVALID_ARGUMENT;
 
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;

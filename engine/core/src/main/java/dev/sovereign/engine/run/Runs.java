@@ -51,7 +51,7 @@ public interface Runs {
      * Creates a CREATED assignment for {@code actor}. {@code workspacePolicy} null means the actor's
      * own policy.
      *
-     * @throws dev.sovereign.engine.Refusal {@code unknown_actor}, {@code unknown_provider},
+     * @throws dev.sovereign.engine.base.Refusal {@code unknown_actor}, {@code unknown_provider},
      *     {@code unknown_workspace_policy}
      */
     Assignment assign(String actor, String providerSpec, String workspacePolicy);
@@ -69,7 +69,7 @@ public interface Runs {
      * SUPERSEDED). Blocks until the provider finished and the terminal write committed.
      *
      * @param ttl the TTL of the actor lease and of the attempt for this run
-     * @throws dev.sovereign.engine.Refusal {@code assignment_missing}, {@code assignment_not_runnable},
+     * @throws dev.sovereign.engine.base.Refusal {@code assignment_missing}, {@code assignment_not_runnable},
      *     {@code unknown_actor}, {@code unknown_workspace_policy}, {@code unknown_provider},
      *     {@code actor_lease_held}, {@code actor_lease_lost}, {@code execution_attempt_held},
      *     {@code execution_attempt_lost}; and {@code symlinked_workspace} or {@code workspace_not_directory},
@@ -81,7 +81,7 @@ public interface Runs {
      * Creates a new CREATED assignment with {@code retry_of} = this FAILED or BLOCKED one (same actor,
      * spec and policy). Never automatic; each assignment is retried at most once.
      *
-     * @throws dev.sovereign.engine.Refusal {@code assignment_missing}, {@code assignment_not_retryable}
+     * @throws dev.sovereign.engine.base.Refusal {@code assignment_missing}, {@code assignment_not_retryable}
      */
     Assignment retry(String assignmentId);
 
@@ -90,7 +90,7 @@ public interface Runs {
      * recovery): sets {@code acknowledged_at} once and journals {@code ASSIGNMENT_ACKNOWLEDGED}; a
      * second call changes nothing.
      *
-     * @throws dev.sovereign.engine.Refusal {@code assignment_missing}; {@code invalid_argument} for an
+     * @throws dev.sovereign.engine.base.Refusal {@code assignment_missing}; {@code invalid_argument} for an
      *     assignment that has not ended as FAILED or BLOCKED
      */
     Assignment acknowledge(String assignmentId);
@@ -102,7 +102,7 @@ public interface Runs {
      * {@code worker_lost}.
      *
      * @return the attempt whose fence was stolen
-     * @throws dev.sovereign.engine.Refusal {@code assignment_missing}; {@code invalid_argument} when the
+     * @throws dev.sovereign.engine.base.Refusal {@code assignment_missing}; {@code invalid_argument} when the
      *     assignment has no current attempt
      */
     Attempt stealFence(String assignmentId);

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.spi;
 
-import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.LedgerLocation;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

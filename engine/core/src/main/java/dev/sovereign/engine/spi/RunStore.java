@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * The ledger side of assignments, execution attempts and receipts, as a backend provides it. Every
  * state change is ONE compare-and-set inside one write transaction, with any token it needs minted in
- * that same transaction; a refusal is a {@link dev.sovereign.engine.Refusal} and nothing is written
+ * that same transaction; a refusal is a {@link dev.sovereign.engine.base.Refusal} and nothing is written
  * (fencing refusals are journalled as REJECTED). No files and no providers: the order of a run
  * (SPEC 6) is the core's {@code AssignmentRunner}. Implementations are thread-safe.
  */
@@ -27,7 +27,7 @@ public interface RunStore {
      * allow-list) as a REJECTED event and returns it to be thrown; a failed journal write becomes the
      * refusal's warning instead of replacing it (decision 0109).
      */
-    dev.sovereign.engine.Refusal journalRefusal(dev.sovereign.engine.Refusal refusal);
+    dev.sovereign.engine.base.Refusal journalRefusal(dev.sovereign.engine.base.Refusal refusal);
 
     /** Step 1 of a run, read-only: the assignment exists and is runnable, its actor and policy known. */
     Assignment loadRunnable(String assignmentId);

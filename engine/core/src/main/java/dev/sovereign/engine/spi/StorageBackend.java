@@ -1,8 +1,8 @@
 package dev.sovereign.engine.spi;
 
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.AdminReader;
-import dev.sovereign.engine.LedgerLocation;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -36,7 +36,7 @@ public interface StorageBackend {
      * Opens (creating and migrating when allowed) the ledger named by {@code config}, registers this
      * process in it and returns it.
      *
-     * @throws dev.sovereign.engine.StorageException when the database is missing (and may not be
+     * @throws dev.sovereign.engine.base.StorageException when the database is missing (and may not be
      *     created), not ours, newer than this code, corrupt, changed by hand, or unreachable
      */
     Ledger open(EngineConfig config, Grants grants, boolean createIfMissing);
@@ -44,7 +44,7 @@ public interface StorageBackend {
     /**
      * Opens a read-only view for operators (the console's door): never writes, migrates or creates.
      *
-     * @throws dev.sovereign.engine.StorageException as {@link AdminReader#open(Path, Clock, ZoneId)} says
+     * @throws dev.sovereign.engine.base.StorageException as {@link AdminReader#open(Path, Clock, ZoneId)} says
      */
     AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone);
 }

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.ProviderResult;
@@ -30,6 +30,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.Ledgers;
 
 class AdminReaderTest {
     @RegisterExtension
@@ -46,7 +47,7 @@ class AdminReaderTest {
     }
 
     private AdminReader reader() {
-        reader = AdminReader.open(temp.file(), clock, ZoneOffset.UTC);
+        reader = Ledgers.openReader(temp.file(), clock, ZoneOffset.UTC);
         return reader;
     }
 
@@ -216,7 +217,7 @@ class AdminReaderTest {
     @Test
     void aMissingFileIsRefusedAndNotCreated() {
         Path missing = temp.dir().resolve("nope.db");
-        assertThatThrownBy(() -> AdminReader.open(missing)).isInstanceOfSatisfying(StorageException.class,
+        assertThatThrownBy(() -> Ledgers.openReader(missing)).isInstanceOfSatisfying(StorageException.class,
                 e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.MISSING_FILE));
         assertThat(missing).doesNotExist();
     }
@@ -230,7 +231,7 @@ class AdminReaderTest {
         }
         byte[] before = Files.readAllBytes(foreign);
 
-        assertThatThrownBy(() -> AdminReader.open(foreign)).isInstanceOfSatisfying(StorageException.class, e -> {
+        assertThatThrownBy(() -> Ledgers.openReader(foreign)).isInstanceOfSatisfying(StorageException.class, e -> {
             assertThat(e.problem()).isEqualTo(StorageException.Problem.NOT_OURS);
             assertThat(e.getMessage()).contains(foreign.toString()).contains("did not create");
         });
@@ -241,7 +242,7 @@ class AdminReaderTest {
     void aFileThatIsNotSqliteIsRefused() throws Exception {
         Path text = temp.dir().resolve("notes.db");
         Files.writeString(text, "this is not a database, it is a shopping list ".repeat(100));
-        assertThatThrownBy(() -> AdminReader.open(text)).isInstanceOfSatisfying(StorageException.class,
+        assertThatThrownBy(() -> Ledgers.openReader(text)).isInstanceOfSatisfying(StorageException.class,
                 e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.NOT_OURS));
     }
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.Ledgers;
 
 /** The console's write side: retry, acknowledge and the supervisor, on a real engine of kind console. */
 class ConsoleOperatorActionsTest {
@@ -42,7 +43,7 @@ class ConsoleOperatorActionsTest {
     void open() {
         worker = temp.open(clock);
         worker.actors().add("operator");
-        actions = OperatorActions.open(temp.file(), clock);
+        actions = Ledgers.openOperatorActions(temp.file(), clock);
     }
 
     @AfterEach
@@ -166,7 +167,7 @@ class ConsoleOperatorActionsTest {
     void aMissingFileIsRefusedAndNotCreated() {
         Path missing = temp.dir().resolve("nope.db");
 
-        assertThatThrownBy(() -> OperatorActions.open(missing, clock)).isInstanceOfSatisfying(StorageException.class,
+        assertThatThrownBy(() -> Ledgers.openOperatorActions(missing, clock)).isInstanceOfSatisfying(StorageException.class,
                 e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.MISSING_FILE));
         assertThat(Files.exists(missing)).isFalse();
     }

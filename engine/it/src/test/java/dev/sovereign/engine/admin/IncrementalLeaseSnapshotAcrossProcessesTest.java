@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.internal.sqlite.SqliteAdminReader;
 import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.TempDatabase;

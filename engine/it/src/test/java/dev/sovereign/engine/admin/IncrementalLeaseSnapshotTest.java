@@ -6,7 +6,7 @@ import static dev.sovereign.engine.admin.LeaseSnapshots.fullRead;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.internal.sqlite.SqliteAdminReader;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.SettableClock;

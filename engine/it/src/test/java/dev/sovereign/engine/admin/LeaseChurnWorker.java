@@ -1,8 +1,8 @@
 package dev.sovereign.engine.admin;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import java.nio.file.Files;
 import java.nio.file.Path;

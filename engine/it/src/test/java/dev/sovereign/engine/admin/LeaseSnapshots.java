@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
+import dev.sovereign.engine.Ledgers;
 
 /** Compares a long-lived reader's (incremental) snapshot with a full read by a reader opened just now. */
 final class LeaseSnapshots {
@@ -15,7 +16,7 @@ final class LeaseSnapshots {
 
     /** A full read: a fresh reader has no previous snapshot, so it reads every actor's lease. */
     static AdminSnapshot fullRead(Path database, Clock clock) {
-        try (AdminReader fresh = AdminReader.open(database, clock, ZoneOffset.UTC)) {
+        try (AdminReader fresh = Ledgers.openReader(database, clock, ZoneOffset.UTC)) {
             return fresh.snapshot();
         }
     }

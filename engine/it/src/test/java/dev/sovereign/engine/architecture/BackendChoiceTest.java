@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.LedgerLocation;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.internal.sqlite.SqliteBackend;
 import dev.sovereign.engine.spi.Backends;
 import java.nio.file.Path;

@@ -20,9 +20,9 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
-import dev.sovereign.engine.spi.EngineAccess;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.EngineAccess;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -166,10 +166,11 @@ class EngineLayeringTest {
             .because("a public field of an internal type is a leak like a method's");
 
     /**
-     * One slice per package below {@code dev.sovereign.engine} ({@code internal.run} and {@code internal.sqlite}
-     * apart). The root package is left out on purpose: it is the facade ({@code Engine}, the one place that
-     * chooses a backend) and the shared vocabulary ({@code Refusal}, {@code EngineConfig}, ...), which every
-     * package uses and which uses every package (decision 0007 says what would take it apart).
+     * No circle between the engine's packages, the facade included: {@code dev.sovereign.engine} holds only
+     * the facade ({@code Engine}, {@code Ledgers}, {@code EngineAccess}), which may use every package and
+     * which only the clients above it use; the shared vocabulary ({@code Refusal}, {@code EngineConfig},
+     * {@code StorageException}, {@code LedgerLocation}, ...) is the leaf package {@code base}, which uses none
+     * (decision 0010).
      */
     @ArchTest
     static final ArchRule thePackagesFormNoCircle = slices()
@@ -177,6 +178,9 @@ class EngineLayeringTest {
                 @Override
                 public SliceIdentifier getIdentifierOf(JavaClass c) {
                     String p = c.getPackageName();
+                    if (p.equals("dev.sovereign.engine")) {
+                        return SliceIdentifier.of("(facade)");
+                    }
                     if (!p.startsWith("dev.sovereign.engine.")) {
                         return SliceIdentifier.ignore();
                     }
@@ -187,9 +191,16 @@ class EngineLayeringTest {
 
                 @Override
                 public String getDescription() {
-                    return "the packages below dev.sovereign.engine";
+                    return "the packages of dev.sovereign.engine, the facade included";
                 }
             })
             .should().beFreeOfCycles()
             .because("a circle between packages is a module that cannot be split or understood on its own");
+
+    @ArchTest
+    static final ArchRule theVocabularyIsALeaf = noClasses()
+            .that().resideInAPackage("dev.sovereign.engine.base..")
+            .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.sovereign.engine..")
+                    .and(DescribedPredicate.not(JavaClass.Predicates.resideInAPackage("dev.sovereign.engine.base.."))))
+            .because("every package uses the vocabulary, so it may use none of them");
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;

@@ -1,8 +1,8 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.Durability;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.Durability;
+import dev.sovereign.engine.base.Durability;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

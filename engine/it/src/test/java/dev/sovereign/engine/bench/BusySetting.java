@@ -1,6 +1,6 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import java.time.Duration;
 
 /**

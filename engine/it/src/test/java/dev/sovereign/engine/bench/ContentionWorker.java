@@ -1,10 +1,10 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.Durability;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;

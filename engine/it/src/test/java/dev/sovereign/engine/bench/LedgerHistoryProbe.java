@@ -1,6 +1,6 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.Durability;
+import dev.sovereign.engine.base.Durability;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

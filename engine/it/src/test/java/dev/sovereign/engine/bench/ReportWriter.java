@@ -2,7 +2,7 @@ package dev.sovereign.engine.bench;
 
 import static dev.sovereign.engine.bench.BenchmarkReport.fmt;
 
-import dev.sovereign.engine.Durability;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.bench.BenchmarkReport.Machine;
 import dev.sovereign.engine.bench.BenchmarkReport.Measured;
 import dev.sovereign.engine.bench.BenchmarkReport.Operation;

@@ -1,6 +1,6 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.Durability;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.supervisor.TickReport;
 import java.io.IOException;

@@ -3,8 +3,8 @@ package dev.sovereign.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.provider.CommandAllowList;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.CommandAllowList;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.cli.RealCli.Finished;
 import dev.sovereign.engine.cli.RealCli.Running;
 import dev.sovereign.engine.run.Assignment;

@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * Identity claims (issue 19, decision 0802): {@code --process ID} lets a CLI call act as a live worker's
@@ -68,7 +69,7 @@ class CliIdentityClaimTest {
             assertThat(renewed.get("process_identity").asText()).isEqualTo(worker);
             assertThat(renewed.get("detail").asText()).contains("by --process: OS user " + user + " on host ");
 
-            try (AdminReader reader = AdminReader.open(temp.file(), clock, ZoneOffset.UTC)) {
+            try (AdminReader reader = Ledgers.openReader(temp.file(), clock, ZoneOffset.UTC)) {
                 ProcessRow row = reader.snapshot().processes().stream()
                         .filter(p -> p.process().identity().equals(worker)).findFirst().orElseThrow();
                 assertThat(row.lastClaimedBy()).startsWith("OS user " + user + " on host ").contains("lease renew")
@@ -101,7 +102,7 @@ class CliIdentityClaimTest {
         assertThat(claims()).isEmpty();
         assertThat(cli.ok("events", "--json").json()).allSatisfy(e ->
                 assertThat(e.path("detail").asText("")).doesNotContain("by --process"));
-        try (AdminReader reader = AdminReader.open(temp.file(), clock, ZoneOffset.UTC)) {
+        try (AdminReader reader = Ledgers.openReader(temp.file(), clock, ZoneOffset.UTC)) {
             assertThat(reader.snapshot().processes()).allSatisfy(p -> assertThat(p.lastClaimedBy()).isEmpty());
         }
     }

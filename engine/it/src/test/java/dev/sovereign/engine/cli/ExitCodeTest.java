@@ -3,7 +3,7 @@ package dev.sovereign.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.RefusalCategory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.provider.CommandAllowList;
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;

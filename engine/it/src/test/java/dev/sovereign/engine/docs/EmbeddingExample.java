@@ -1,8 +1,8 @@
 package dev.sovereign.engine.docs;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.RunResult;

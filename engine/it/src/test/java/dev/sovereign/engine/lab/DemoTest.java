@@ -3,7 +3,7 @@ package dev.sovereign.engine.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;

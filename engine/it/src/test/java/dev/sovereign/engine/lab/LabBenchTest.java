@@ -3,7 +3,7 @@ package dev.sovereign.engine.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.storage.LockHolder;

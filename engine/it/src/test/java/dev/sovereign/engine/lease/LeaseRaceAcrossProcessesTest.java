@@ -62,7 +62,7 @@ class LeaseRaceAcrossProcessesTest {
             barrier.await(30, TimeUnit.SECONDS);
             try {
                 won.add(e.leases().acquire("actor-" + i, Duration.ofMinutes(5)).token());
-            } catch (dev.sovereign.engine.Refusal r) {
+            } catch (dev.sovereign.engine.base.Refusal r) {
                 won.add(-1L);
             }
         }

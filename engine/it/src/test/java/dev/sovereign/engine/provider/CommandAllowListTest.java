@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
@@ -16,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.base.CommandAllowList;
 
 /**
  * Commands from the ledger are not a remote shell (issue 19, decision 0800): an engine runs a

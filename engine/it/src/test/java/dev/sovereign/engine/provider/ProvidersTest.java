@@ -3,8 +3,8 @@ package dev.sovereign.engine.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

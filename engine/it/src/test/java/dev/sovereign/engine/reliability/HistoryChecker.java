@@ -1,6 +1,6 @@
 package dev.sovereign.engine.reliability;
 
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.reliability.HistoryOp.Outcome;
 import dev.sovereign.engine.reliability.Ledger.AssignmentRow;
 import dev.sovereign.engine.reliability.Ledger.AttemptRow;

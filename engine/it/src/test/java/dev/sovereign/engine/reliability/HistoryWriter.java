@@ -2,8 +2,8 @@ package dev.sovereign.engine.reliability;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

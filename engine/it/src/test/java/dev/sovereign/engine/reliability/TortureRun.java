@@ -1,7 +1,7 @@
 package dev.sovereign.engine.reliability;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.supervisor.TickReport;
 import dev.sovereign.engine.testing.ChildJvm;

@@ -1,11 +1,11 @@
 package dev.sovereign.engine.reliability;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.OffsetClock;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.provider.CommandAllowList;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.OffsetClock;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.CommandAllowList;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.run;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.lease.Lease;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
@@ -278,9 +278,9 @@ class RunAssignmentTest {
     void theFaultSwitchLetsAStaleHolderCommitWhichIsWhatTheFencePrevents() {
         // only on a lab sandbox (decision 0006); DatabaseEnforcedFenceTest shows it ignored elsewhere
         java.nio.file.Path sandbox = temp.dir().resolve("sandbox.db");
-        a = temp.open(dev.sovereign.engine.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
+        a = temp.open(dev.sovereign.engine.base.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
                 .createAsLabSandbox(true).build());
-        b = temp.open(dev.sovereign.engine.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false).build());
+        b = temp.open(dev.sovereign.engine.base.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false).build());
         a.actors().add("operator");
         Assignment x = a.runs().assign("operator", "scripted");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));

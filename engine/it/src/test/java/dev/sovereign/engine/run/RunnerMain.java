@@ -1,9 +1,9 @@
 package dev.sovereign.engine.run;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.provider.CommandAllowList;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.testing.AnnounceProvider;
 import java.nio.file.Path;
 import java.time.Duration;

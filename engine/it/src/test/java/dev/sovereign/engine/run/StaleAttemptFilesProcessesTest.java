@@ -4,8 +4,8 @@ import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.provider.CommandAllowList;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.CommandAllowList;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.testing.ChildJvm;
@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * Issue 13, item 1, reproduced with real processes: P (a child JVM) runs a {@code command:} assignment;
@@ -114,7 +115,7 @@ class StaleAttemptFilesProcessesTest {
         assertThat(receipt.attemptId()).isEqualTo(qAttempt);
         Path canonical = RunFolders.output(setup.runs().workspace(x.id()), receipt.attemptId());
         assertThat(canonical).isEqualTo(taken.outputDirectory());
-        try (AdminReader reader = AdminReader.open(temp.file(), Clock.systemUTC(), ZoneOffset.UTC)) {
+        try (AdminReader reader = Ledgers.openReader(temp.file(), Clock.systemUTC(), ZoneOffset.UTC)) {
             AssignmentRow row = reader.snapshot().assignments().stream().filter(a -> a.id().equals(x.id()))
                     .findFirst().orElseThrow();
             assertThat(row.receipt().outputDir()).as("the admin read model names the same folder").isEqualTo(canonical);

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.internal.sqlite.SqliteRuns;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
@@ -474,7 +474,7 @@ class DatabaseEnforcedFenceTest {
 
         SqliteRuns broken = new SqliteRuns(Sqlite.database(a), true);
         assertThatThrownBy(() -> broken.finish(stale, Outcome.COMPLETED, null, true, "stale"))
-                .isInstanceOf(dev.sovereign.engine.Refusal.class);
+                .isInstanceOf(dev.sovereign.engine.base.Refusal.class);
         assertThat(a.runs().receipt(x.id())).isEmpty();
         assertThat(a.runs().get(x.id()).orElseThrow().state()).isEqualTo(AssignmentState.RUNNING);
     }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
@@ -201,7 +201,7 @@ class LedgerInvariantsTest {
                 for (int i = 0; i < n; i++) {
                     ids.add(pool.submit(() -> {
                         barrier.await(30, TimeUnit.SECONDS);
-                        return temp.open(dev.sovereign.engine.EngineConfig.forDatabase(file).clock(clock)
+                        return temp.open(dev.sovereign.engine.base.EngineConfig.forDatabase(file).clock(clock)
                                 .heartbeat(false).build()).processIdentity();
                     }));
                 }

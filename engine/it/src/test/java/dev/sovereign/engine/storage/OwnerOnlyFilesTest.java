@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.lab.Demo;
 import dev.sovereign.engine.lab.Lab;
-import dev.sovereign.engine.provider.CommandAllowList;
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.run.RunResult;
 import dev.sovereign.engine.testing.ChildOutput;
 import dev.sovereign.engine.testing.SettableClock;
@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.Ledgers;
 
 /**
  * Files on the workstation (issue 19, decision 0801): what Sovereign creates is its owner's only — the
@@ -107,7 +108,7 @@ class OwnerOnlyFilesTest {
         Files.writeString(csv, "old");
         Files.setPosixFilePermissions(csv, PosixFilePermissions.fromString("rw-r--r--"));
 
-        try (AdminReader reader = AdminReader.open(temp.file(), clock, ZoneOffset.UTC)) {
+        try (AdminReader reader = Ledgers.openReader(temp.file(), clock, ZoneOffset.UTC)) {
             assertThat(reader.exportJournalCsv(csv, ExportProgress.NONE)).isPositive();
         }
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.StorageException.Problem;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
@@ -51,7 +51,7 @@ class StorageRefusalTest {
     @Test
     void theDefaultDurabilityIsSynchronousFull() {
         assertThat(EngineConfig.forDatabase(temp.file()).build().durability())
-                .isEqualTo(dev.sovereign.engine.Durability.FULL);
+                .isEqualTo(dev.sovereign.engine.base.Durability.FULL);
     }
 
     @Test

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.supervisor;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 

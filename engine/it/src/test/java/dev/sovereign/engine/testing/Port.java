@@ -1,7 +1,7 @@
 package dev.sovereign.engine.testing;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.spi.EngineAccess;
+import dev.sovereign.engine.EngineAccess;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.spi.RunStore;

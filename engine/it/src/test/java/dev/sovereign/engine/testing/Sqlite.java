@@ -3,7 +3,7 @@ package dev.sovereign.engine.testing;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.internal.sqlite.Database;
 import dev.sovereign.engine.internal.sqlite.SqliteLedger;
-import dev.sovereign.engine.spi.EngineAccess;
+import dev.sovereign.engine.EngineAccess;
 import dev.sovereign.engine.spi.Grants;
 
 /**

@@ -1,8 +1,8 @@
 package dev.sovereign.engine.testing;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.LedgerLocation;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

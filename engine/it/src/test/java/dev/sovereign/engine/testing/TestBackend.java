@@ -1,6 +1,6 @@
 package dev.sovereign.engine.testing;
 
-import dev.sovereign.engine.LedgerLocation;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.ServiceLoader;
 

@@ -84,7 +84,7 @@ class WorkerTest {
             try {
                 thief.leases().acquire("operator", Duration.ofSeconds(30));
                 return true;
-            } catch (dev.sovereign.engine.Refusal r) {
+            } catch (dev.sovereign.engine.base.Refusal r) {
                 return false;
             }
         });

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.internal.OwnerOnly;

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.internal.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;

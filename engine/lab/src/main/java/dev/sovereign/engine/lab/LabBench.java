@@ -1,10 +1,10 @@
 package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.run.Assignment;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.journal.FenceEvent;
 import java.io.IOException;

@@ -1,12 +1,12 @@
 package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.OffsetClock;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
-import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.provider.CommandAllowList;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.OffsetClock;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.worker.Worker;
 import java.io.PrintStream;
 import java.nio.file.Path;

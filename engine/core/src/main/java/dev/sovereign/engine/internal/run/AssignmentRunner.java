@@ -1,8 +1,8 @@
 package dev.sovereign.engine.internal.run;
 
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.RunStore;
 import dev.sovereign.engine.spi.RunStore.Completion;
@@ -10,7 +10,7 @@ import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.GrantLossListener;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Cancellation;
-import dev.sovereign.engine.provider.CommandAllowList;
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.provider.CommandProvider;
 import dev.sovereign.engine.provider.Job;
 import dev.sovereign.engine.provider.Outcome;

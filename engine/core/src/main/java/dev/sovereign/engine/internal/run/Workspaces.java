@@ -2,8 +2,8 @@ package dev.sovereign.engine.internal.run;
 
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.RefusalCategory;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.internal.Json;
 import dev.sovereign.engine.internal.OwnerOnly;
 import dev.sovereign.engine.run.Assignment;

@@ -62,7 +62,7 @@ class SchemaVersionFourMigrationTest {
         long openedAt = clock.millis();
         try (Engine e = temp.open(temp.config(clock).build())) {
             assertThat(e.leases().acquire("operator", java.time.Duration.ofMinutes(1))).isNotNull();
-            LedgerSummary s = LedgerSummary.read(e);
+            LedgerSummary s = e.summary();
             assertThat(s.schemaVersion()).isEqualTo(4);
             assertThat(s.lastMigration()).isEqualTo(new LedgerSummary.LastMigration(4,
                     SovereignVersion.current().version(), SovereignVersion.current().commit(), openedAt));

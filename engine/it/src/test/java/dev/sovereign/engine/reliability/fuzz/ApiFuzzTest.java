@@ -3,9 +3,9 @@ package dev.sovereign.engine.reliability.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.StorageException;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.reliability.fuzz;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;

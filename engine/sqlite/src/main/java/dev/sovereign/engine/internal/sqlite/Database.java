@@ -1,10 +1,10 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.Durability;
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.Refusal;
-import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.StorageException.Problem;
+import dev.sovereign.engine.base.Durability;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.internal.OwnerOnly;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.spi.Grants;
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.rules.LeaseRules;
 import dev.sovereign.engine.rules.RunRules;
 import dev.sovereign.engine.journal.EventKind;

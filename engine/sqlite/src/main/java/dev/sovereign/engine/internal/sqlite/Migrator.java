@@ -1,8 +1,8 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.SovereignVersion;
-import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.StorageException.Problem;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.base.StorageException.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.EngineConfig;
-import dev.sovereign.engine.StorageException;
-import dev.sovereign.engine.StorageException.Problem;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.AssignmentRow;
@@ -108,7 +108,7 @@ public final class SqliteAdminReader implements AdminReader {
             throw new StorageException(Problem.MISSING_FILE, file, "There is no database at " + file
                     + " (create one with 'sovereign init').", null);
         }
-        Connection c = Database.connect(file, dev.sovereign.engine.Durability.FULL);
+        Connection c = Database.connect(file, dev.sovereign.engine.base.Durability.FULL);
         try {
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA query_only = ON");

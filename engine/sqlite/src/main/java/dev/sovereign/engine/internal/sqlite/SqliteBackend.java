@@ -1,11 +1,11 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.spi.StorageBackend;
-import dev.sovereign.engine.LedgerLocation;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;

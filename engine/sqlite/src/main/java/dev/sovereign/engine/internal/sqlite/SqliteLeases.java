@@ -1,9 +1,9 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.spi.Grants;
-import static dev.sovereign.engine.RefusalCategory.ACTOR_LEASE_LOST;
+import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
 
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.rules.LeaseRules;
 import dev.sovereign.engine.journal.EventKind;

@@ -1,6 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.run.Runs;

@@ -1,6 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.process.Processes;
 import java.sql.ResultSet;

@@ -2,7 +2,7 @@ package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.spi.RunStore;
 
-import dev.sovereign.engine.Refusal;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.rules.RunRules;
 import dev.sovereign.engine.actor.Actor;

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.spi.RecoveryStore;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;

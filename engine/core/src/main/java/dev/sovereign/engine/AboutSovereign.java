@@ -1,4 +1,4 @@
-package dev.sovereign.engine.admin;
+package dev.sovereign.engine;
 
 import dev.sovereign.engine.SovereignVersion;
 import java.util.ArrayList;

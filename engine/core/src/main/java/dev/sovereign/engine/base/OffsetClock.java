@@ -1,4 +1,4 @@
-package dev.sovereign.engine;
+package dev.sovereign.engine.base;
 
 import java.time.Clock;
 import java.time.Duration;

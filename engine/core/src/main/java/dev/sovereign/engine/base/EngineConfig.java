@@ -1,6 +1,5 @@
-package dev.sovereign.engine;
+package dev.sovereign.engine.base;
 
-import dev.sovereign.engine.provider.CommandAllowList;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

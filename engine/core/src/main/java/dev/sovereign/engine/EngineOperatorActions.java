@@ -1,7 +1,7 @@
-package dev.sovereign.engine.internal.run;
+package dev.sovereign.engine;
 
-import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.EngineConfig;
+import dev.sovereign.engine.internal.run.EngineSupervisor;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.SupervisorTickRow;
@@ -25,7 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * serialised on this object (a listener may still ask {@link #isSupervisorRunning()} while a stop
  * waits for the tick that called it); everything else is the engine's, which is thread-safe.
  */
-public final class EngineOperatorActions implements OperatorActions {
+final class EngineOperatorActions implements OperatorActions {
     private final Engine engine;
     private final EngineSupervisor supervisor;
     private final ProcessRef self;

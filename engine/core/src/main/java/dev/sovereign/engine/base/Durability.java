@@ -1,4 +1,4 @@
-package dev.sovereign.engine;
+package dev.sovereign.engine.base;
 
 /**
  * How hard SQLite pushes each commit to disk.

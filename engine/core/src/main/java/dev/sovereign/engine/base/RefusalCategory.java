@@ -1,4 +1,4 @@
-package dev.sovereign.engine;
+package dev.sovereign.engine.base;
 
 import java.util.Arrays;
 import java.util.Locale;

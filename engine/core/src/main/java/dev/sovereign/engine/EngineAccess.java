@@ -1,6 +1,7 @@
-package dev.sovereign.engine.spi;
+package dev.sovereign.engine;
 
-import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.Ledger;
 import java.util.function.Function;
 
 /**
