@@ -1,0 +1,460 @@
+package dev.sovereign.engine.internal.postgres;
+
+import dev.sovereign.engine.internal.postgres.PgSchemaException.Problem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Forward-only schema migrations of a PostgreSQL ledger, and the check every open makes that the
+ * database still enforces the fence.
+ *
+ * <p>The ledger lives in the connection's {@code current_schema()}. Each migration runs in one READ
+ * COMMITTED transaction that first takes a transaction-scoped advisory lock and then re-reads the
+ * version, so two processes opening a fresh database at once apply each migration exactly once (the
+ * second waits, then sees the first one's commit). PostgreSQL's DDL is transactional: a migration that
+ * fails leaves nothing behind. The version stamp is the migration's row in {@code schema_migrations},
+ * written in the same transaction.
+ *
+ * <p>Before anything is written a schema that holds tables but no Sovereign migration record is
+ * refused ({@link Problem#NOT_OURS}), as is one migrated by a newer Sovereign
+ * ({@link Problem#SCHEMA_TOO_NEW}). After migrating, every open compares each guard the migrations
+ * created with the catalog: the trigger on its table, with its definition, enabled ALWAYS, and its
+ * function with the migration's body and language, and its search_path pinned to the
+ * built-ins first, then the ledger; no other trigger or rule on a ledger table; and no foreign key
+ * whose triggers were switched off. A dropped, disabled or replaced guard is refused ({@link Problem#CORRUPT}).
+ *
+ * <p>Stateless apart from its options; one instance may be used from several threads, each with its
+ * own connection. The connection's auto-commit and isolation are restored afterwards.
+ */
+public final class PgMigrator {
+    /** The migration scripts, in order; an applied one is never edited. */
+    public static final List<String> MIGRATIONS = List.of("V0001__initial.sql");
+    /** The schema version this code writes and understands. */
+    public static final int LATEST = MIGRATIONS.size();
+
+    /** The advisory lock (per database) that migrating processes queue on: "Sovereign" in ASCII. */
+    static final long MIGRATION_LOCK = 0x536f7665726569L;
+
+    private static final Pattern FUNCTION = Pattern.compile(
+            "CREATE FUNCTION (\\w+)\\(\\) RETURNS (\\w+) LANGUAGE (\\w+)[^$]*?AS \\$\\$(.*?)\\$\\$", Pattern.DOTALL);
+    private static final Pattern TRIGGER = Pattern.compile(
+            "CREATE TRIGGER (\\w+) [A-Z ]+? ON (\\w+) FOR EACH [^;]*?\\)(?=;)", Pattern.DOTALL);
+    private static final Pattern LEDGER_TABLE = Pattern.compile("CREATE TABLE (\\w+)");
+    /** A key sequence beyond this was wound forward by hand: the journal could not take another row. */
+    private static final long SEQUENCE_LIMIT = 1L << 62;
+
+    private final boolean labSandbox;
+    private final String sovereignVersion;
+    private final String sovereignCommit;
+    private final int lockTimeoutMillis;
+
+    /**
+     * @param labSandbox whether a ledger this migrator creates is marked as a lab sandbox (only a new,
+     *     empty ledger can be; an existing one keeps its mark)
+     * @param sovereignVersion the Sovereign version recorded in {@code schema_migrations}
+     * @param sovereignCommit the Git commit recorded beside it
+     * @param lockTimeoutMillis how long to wait for another process's migration before giving up
+     */
+    public PgMigrator(boolean labSandbox, String sovereignVersion, String sovereignCommit, int lockTimeoutMillis) {
+        if (lockTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("lockTimeoutMillis must be positive, was " + lockTimeoutMillis);
+        }
+        this.labSandbox = labSandbox;
+        this.sovereignVersion = sovereignVersion;
+        this.sovereignCommit = sovereignCommit;
+        this.lockTimeoutMillis = lockTimeoutMillis;
+    }
+
+    /** Checks the ledger, applies what is missing, then checks every guard. Returns the schema version. */
+    public int migrate(Connection c) {
+        String where = where(c);
+        boolean autoCommit = true;
+        int isolation = Connection.TRANSACTION_READ_COMMITTED;
+        try {
+            autoCommit = c.getAutoCommit();
+            isolation = c.getTransactionIsolation();
+            int version = check(c, where);
+            for (int next = version + 1; next <= LATEST; next++) {
+                apply(c, next, where);
+            }
+        } catch (SQLException e) {
+            throw translate(e, where);
+        } finally {
+            restore(c, autoCommit, isolation);
+        }
+        verify(c);
+        return LATEST;
+    }
+
+    /** Refuses, with one sentence, a ledger whose guards are no longer what the migrations created. */
+    public static void verify(Connection c) {
+        String where = where(c);
+        List<String> problems;
+        try {
+            problems = guardProblems(c);
+        } catch (SQLException e) {
+            throw translate(e, where);
+        }
+        if (!problems.isEmpty()) {
+            throw new PgSchemaException(Problem.CORRUPT, "The PostgreSQL ledger " + where + " was changed by hand ("
+                    + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
+                    + (problems.size() > 3 ? "; ..." : "") + "), so it no longer enforces the fence; refusing to"
+                    + " write to it (see docs/decisions/0900-postgresql-schema-and-guards.md).", null);
+        }
+    }
+
+    /** The schema version of the ledger in the connection's current schema; 0 when it has none yet. */
+    public static int schemaVersion(Connection c) throws SQLException {
+        if (!hasMigrationRecord(c)) {
+            return 0;
+        }
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT coalesce(max(schema_version), 0) FROM "
+                     + quotedSchema(c) + ".schema_migrations")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** The version of a ledger this code may open; refuses a foreign or newer one. Reads only. */
+    private static int check(Connection c, String where) throws SQLException {
+        if (currentSchema(c) == null) {
+            throw new PgSchemaException(Problem.IO, "The PostgreSQL connection to " + where + " has no schema on its"
+                    + " search_path to hold the ledger; create one or fix search_path.", null);
+        }
+        int version = schemaVersion(c);
+        if (version == 0 && objectsInSchema(c) > 0) {
+            throw new PgSchemaException(Problem.NOT_OURS, "The PostgreSQL schema " + where + " holds tables that"
+                    + " Sovereign did not create; refusing to touch it (name an empty database or schema).", null);
+        }
+        if (version > LATEST) {
+            throw new PgSchemaException(Problem.SCHEMA_TOO_NEW, "The PostgreSQL ledger " + where + " has schema version "
+                    + version + ", newer than this Sovereign understands (" + LATEST + "); upgrade Sovereign.", null);
+        }
+        return version;
+    }
+
+    private void apply(Connection c, int version, String where) throws SQLException {
+        c.setAutoCommit(false);
+        c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL lock_timeout = " + lockTimeoutMillis);
+            s.execute("SELECT pg_advisory_xact_lock(" + MIGRATION_LOCK + ")");
+            // Under the lock, each statement sees what committed before it: another process may have
+            // migrated while this one waited.
+            int current = check(c, where);
+            if (current < version) {
+                s.execute("SELECT set_config('search_path', quote_ident(current_schema()) || ', pg_catalog, pg_temp',"
+                        + " true)");
+                s.execute(load(MIGRATIONS.get(version - 1)));
+                if (version == 1) {
+                    writeLedgerMark(c);
+                }
+                recordMigration(c, version);
+            }
+            c.commit();
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // the connection is gone; the transaction with it
+            }
+            throw e;
+        }
+    }
+
+    /** The one ledger_mark row, with version 1: a sandbox only when asked for (the guard also wants it empty). */
+    private void writeLedgerMark(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, ?, sovereign_now_ms())")) {
+            ps.setInt(1, labSandbox ? 1 : 0);
+            ps.executeUpdate();
+        }
+    }
+
+    private void recordMigration(Connection c, int version) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO schema_migrations"
+                + " (schema_version, sovereign_version, sovereign_commit, migrated_at) VALUES (?, ?, ?, sovereign_now_ms())")) {
+            ps.setInt(1, version);
+            ps.setString(2, sovereignVersion);
+            ps.setString(3, sovereignCommit);
+            ps.executeUpdate();
+        }
+    }
+
+    // ---- the guards ------------------------------------------------------------------------------------
+
+    /** A guard trigger a migration creates: its table and its definition with whitespace folded. */
+    record Trigger(String name, String table, String definition) {
+    }
+
+    /** A function a migration creates: what {@code pg_proc} must still say about it. */
+    record Function(String name, String language, String body) {
+    }
+
+    /** What every open expects: the triggers and functions of the applied migrations and their tables. */
+    record Expected(Map<String, Trigger> triggers, Map<String, Function> functions, List<String> tables) {
+    }
+
+    /** Read from the scripts once per JVM. */
+    private static final List<Expected> EXPECTED = expectedOfEachMigration();
+
+    private static List<Expected> expectedOfEachMigration() {
+        List<Expected> all = new ArrayList<>();
+        for (String migration : MIGRATIONS) {
+            String raw = load(migration);
+            String script = withoutComments(raw);
+            Map<String, Trigger> triggers = new LinkedHashMap<>();
+            Matcher t = TRIGGER.matcher(script);
+            while (t.find()) {
+                triggers.put(t.group(1), new Trigger(t.group(1), t.group(2), folded(t.group())));
+            }
+            Map<String, Function> functions = new LinkedHashMap<>();
+            Matcher f = FUNCTION.matcher(raw); // a body keeps its comments in prosrc
+            while (f.find()) {
+                functions.put(f.group(1), new Function(f.group(1), f.group(3), folded(f.group(4))));
+            }
+            List<String> tables = new ArrayList<>();
+            Matcher tb = LEDGER_TABLE.matcher(script);
+            while (tb.find()) {
+                tables.add(tb.group(1));
+            }
+            all.add(new Expected(Collections.unmodifiableMap(triggers), Collections.unmodifiableMap(functions),
+                    List.copyOf(tables))); // in script order, so a sentence names the first problem first
+        }
+        return List.copyOf(all);
+    }
+
+    /** The guards each migration creates, by name: for tests and for {@code sovereign status}. */
+    static List<String> guardNames() {
+        return EXPECTED.stream().flatMap(e -> e.triggers().keySet().stream()).sorted().toList();
+    }
+
+    /** What is wrong with the guards of the applied migrations, in words; empty when nothing is. */
+    public static List<String> guardProblems(Connection c) throws SQLException {
+        int version = Math.min(schemaVersion(c), LATEST);
+        String schema = currentSchema(c);
+        String qualifier = quoteIdent(c, schema) + ".";
+        String expectedPath = "search_path=pg_catalog, " + quoteIdent(c, schema) + ", pg_temp";
+
+        Map<String, String[]> triggers = new HashMap<>(); // name -> table, enabled, definition
+        try (PreparedStatement ps = c.prepareStatement("SELECT g.tgname, r.relname, g.tgenabled, pg_get_triggerdef(g.oid)"
+                + " FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace"
+                + " WHERE NOT g.tgisinternal AND n.nspname = ?")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    triggers.put(rs.getString(1), new String[] {rs.getString(2), rs.getString(3),
+                            folded(rs.getString(4).replace(qualifier, ""))});
+                }
+            }
+        }
+        Map<String, String[]> functions = new HashMap<>(); // name -> language, body, config, security definer
+        try (PreparedStatement ps = c.prepareStatement("SELECT p.proname, l.lanname, p.prosrc,"
+                + " array_to_string(p.proconfig, '|'), p.prosecdef FROM pg_proc p"
+                + " JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang"
+                + " WHERE n.nspname = ? AND p.pronargs = 0")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    functions.put(rs.getString(1), new String[] {rs.getString(2), folded(rs.getString(3)),
+                            rs.getString(4), rs.getBoolean(5) ? "definer" : "invoker"});
+                }
+            }
+        }
+
+        List<String> problems = new ArrayList<>();
+        List<String> tables = new ArrayList<>();
+        for (int v = 1; v <= version; v++) {
+            Expected expected = EXPECTED.get(v - 1);
+            tables.addAll(expected.tables());
+            for (Function f : expected.functions().values()) {
+                String[] found = functions.get(f.name());
+                if (found == null) {
+                    problems.add("guard function " + f.name() + " is missing");
+                } else if (!found[0].equals(f.language()) || !found[1].equals(f.body())) {
+                    problems.add("guard function " + f.name() + " was replaced by different code");
+                } else if (!expectedPath.equals(found[2]) || !"invoker".equals(found[3])) {
+                    problems.add("guard function " + f.name() + " runs with other settings than its migration gave it");
+                }
+            }
+            for (Trigger t : expected.triggers().values()) {
+                String[] found = triggers.remove(t.name());
+                if (found == null) {
+                    problems.add("guard " + t.name() + " is missing");
+                } else if (!found[0].equals(t.table())) {
+                    problems.add("guard " + t.name() + " now guards " + found[0] + " instead of " + t.table());
+                } else if (!found[2].equals(t.definition())) {
+                    problems.add("guard " + t.name() + " was replaced by a different trigger");
+                } else if (!"A".equals(found[1])) {
+                    problems.add("guard " + t.name() + ("D".equals(found[1]) ? " is disabled"
+                            : " no longer fires in every session (tgenabled " + found[1] + ")"));
+                }
+            }
+        }
+        for (Map.Entry<String, String[]> extra : triggers.entrySet()) {
+            if (tables.contains(extra.getValue()[0])) {
+                problems.add("trigger " + extra.getKey() + " on " + extra.getValue()[0] + " is not one of Sovereign's");
+            }
+        }
+        // a key sequence wound to its end bricks every journalled write (nextval fails), for good
+        try (PreparedStatement ps = c.prepareStatement("SELECT sequencename, last_value FROM pg_sequences"
+                + " WHERE schemaname = ? AND last_value > ? ORDER BY 1")) {
+            ps.setString(1, schema);
+            ps.setLong(2, SEQUENCE_LIMIT);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    problems.add("the key sequence " + rs.getString(1) + " was wound to " + rs.getLong(2));
+                }
+            }
+        }
+        // DISABLE TRIGGER ALL (superuser) also switches off the triggers that enforce foreign keys
+        try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT k.conname, r.relname FROM pg_trigger g"
+                + " JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace"
+                + " JOIN pg_constraint k ON k.oid = g.tgconstraint"
+                + " WHERE g.tgisinternal AND g.tgenabled = 'D' AND n.nspname = ? ORDER BY 1, 2")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (tables.contains(rs.getString(2))) {
+                        problems.add("constraint " + rs.getString(1) + " is switched off on " + rs.getString(2));
+                    }
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT rulename, tablename FROM pg_rules WHERE schemaname = ?"
+                + " ORDER BY 1")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (tables.contains(rs.getString(2))) {
+                        problems.add("rule " + rs.getString(1) + " rewrites statements on " + rs.getString(2));
+                    }
+                }
+            }
+        }
+        return problems;
+    }
+
+    // ---- small helpers --------------------------------------------------------------------------------
+
+    private static boolean hasMigrationRecord(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM information_schema.columns WHERE table_schema ="
+                     + " current_schema() AND table_name = 'schema_migrations'"
+                     + " AND column_name IN ('schema_version', 'sovereign_version', 'sovereign_commit')")) {
+            rs.next();
+            return rs.getInt(1) == 3;
+        }
+    }
+
+    private static long objectsInSchema(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace"
+                     + " WHERE n.nspname = current_schema() AND r.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static String currentSchema(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_schema()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static String quotedSchema(Connection c) throws SQLException {
+        return quoteIdent(c, currentSchema(c));
+    }
+
+    private static String quoteIdent(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT quote_ident(?)")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    /** "database sov_x, schema public" for sentences; never fails. */
+    private static String where(Connection c) {
+        try {
+            return c.getCatalog() + " (schema " + currentSchema(c) + ")";
+        } catch (SQLException e) {
+            return "(unreachable)";
+        }
+    }
+
+    private static PgSchemaException translate(SQLException e, String where) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (state.equals("55P03")) {
+            return new PgSchemaException(Problem.BUSY, "Another process kept the PostgreSQL ledger " + where
+                    + " locked for its migration for too long; try again.", e);
+        }
+        if (state.equals("42501")) {
+            return new PgSchemaException(Problem.IO, "The PostgreSQL role may not create or read the ledger in "
+                    + where + " (" + firstLine(e) + ").", e);
+        }
+        return new PgSchemaException(Problem.IO, "The PostgreSQL ledger " + where + " could not be opened ("
+                + firstLine(e) + ").", e);
+    }
+
+    private static String firstLine(SQLException e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return (nl < 0 ? m : m.substring(0, nl)).strip();
+    }
+
+    private static void restore(Connection c, boolean autoCommit, int isolation) {
+        try {
+            if (!c.isClosed()) {
+                c.setTransactionIsolation(isolation);
+                c.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException ignored) {
+            // the connection is broken; its owner will find out on its next statement
+        }
+    }
+
+    private static String withoutComments(String script) {
+        StringBuilder out = new StringBuilder();
+        for (String line : script.split("\n")) {
+            if (!line.strip().startsWith("--")) {
+                out.append(line).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String folded(String sql) {
+        return sql.replaceAll("\\s+", " ").strip();
+    }
+
+    static String load(String name) {
+        String path = "migrations/" + name;
+        try (InputStream in = PgMigrator.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing migration resource " + path);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read migration resource " + path, e);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.sovereign.engine.internal.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sovereign.engine.internal.postgres.PgSchemaException.Problem;
+import dev.sovereign.engine.testing.PgTestServer;
+import dev.sovereign.engine.testing.RawPg;
+import java.sql.Connection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the tables' owner (or a superuser) can still do — DDL switches a trigger off, PostgreSQL cannot
+ * refuse it to them — and that every open notices it: a dropped, disabled, narrowed, replaced or
+ * out-voted guard makes {@link PgMigrator#migrate} refuse the ledger with one sentence naming it.
+ */
+class PgGuardVerificationTest {
+    private static final PgMigrator MIGRATOR = new PgMigrator(false, "test", "abc123", 10_000);
+
+    private Connection c;
+    private RawPg sql;
+
+    @BeforeEach
+    void open() throws Exception {
+        c = PgTestServer.freshDatabase().connect();
+        MIGRATOR.migrate(c);
+        sql = new RawPg(c);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        c.close();
+    }
+
+    private void refusedOnOpen(String problem) {
+        assertThatThrownBy(() -> MIGRATOR.migrate(c)).isInstanceOfSatisfying(PgSchemaException.class, e -> {
+            assertThat(e.problem()).isEqualTo(Problem.CORRUPT);
+            assertThat(e.getMessage()).contains("was changed by hand (").contains(problem)
+                    .contains("no longer enforces the fence; refusing to write to it").doesNotContain("\n");
+        });
+    }
+
+    @Test
+    void anIntactLedgerOpensAgainAndAgain() {
+        MIGRATOR.migrate(c);
+        PgMigrator.verify(c);
+    }
+
+    @Test
+    void aDroppedGuardIsRefused() {
+        sql.exec("DROP TRIGGER token_counter_guard ON token_counter");
+        sql.passes("UPDATE token_counter SET last_token = 0"); // what the owner can do meanwhile
+        refusedOnOpen("guard token_counter_guard is missing");
+    }
+
+    @Test
+    void aDisabledGuardIsRefused() {
+        sql.exec("ALTER TABLE fence_events DISABLE TRIGGER fence_events_never_changed");
+        sql.passes("INSERT INTO fence_events (at, kind, resource_type, resource_id) VALUES (0, 'REJECTED', 'actor', 'x')",
+                "DELETE FROM fence_events");
+        refusedOnOpen("guard fence_events_never_changed is disabled");
+    }
+
+    @Test
+    void disablingEveryTriggerOfATableIsRefusedToo() {
+        sql.exec("ALTER TABLE assignments DISABLE TRIGGER ALL"); // as superuser this includes the foreign keys'
+        refusedOnOpen("guard assignments_guard_insert is disabled");
+        sql.exec("ALTER TABLE assignments ENABLE TRIGGER ALL");
+        // back on, but only for sessions in the origin role: session_replication_role = replica would skip them
+        refusedOnOpen("guard assignments_guard_insert no longer fires in every session (tgenabled O)");
+    }
+
+    @Test
+    void aForeignKeySwitchedOffBehindGuardsThatWereSwitchedBackOnIsRefused() {
+        sql.exec("ALTER TABLE actor_leases DISABLE TRIGGER ALL");
+        for (String guard : new String[] {"actor_leases_guard_insert", "actor_leases_guard_update",
+                "actor_leases_guard_delete", "actor_leases_never_truncated", "actor_leases_delete_leaves_tombstone"}) {
+            sql.exec("ALTER TABLE actor_leases ENABLE ALWAYS TRIGGER " + guard);
+        }
+        refusedOnOpen("constraint actor_leases_actor_id_fkey is switched off on actor_leases");
+    }
+
+    @Test
+    void aGuardedTableRenamedAwayAndReplacedByAnUnguardedCopyIsRefused() {
+        // the triggers follow the renamed table; the guard functions' "token_counter" now means the copy
+        sql.exec("ALTER TABLE token_counter RENAME TO token_counter_old",
+                "CREATE TABLE token_counter (id int PRIMARY KEY, last_token bigint, last_xact bigint)",
+                "INSERT INTO token_counter VALUES (1, 0, 0)");
+        refusedOnOpen("guard token_counter_guard now guards token_counter_old instead of token_counter");
+    }
+
+    @Test
+    void aJournalSequenceWoundToItsEndIsRefusedForWhatItIs() {
+        sql.exec("SELECT setval(pg_get_serial_sequence('fence_events', 'seq'), 9223372036854775806)");
+        refusedOnOpen("the key sequence fence_events_seq_seq was wound to 9223372036854775806");
+    }
+
+    @Test
+    void aGuardFunctionWhoseBodyWasReplacedIsRefused() {
+        sql.exec("CREATE OR REPLACE FUNCTION token_counter_guard() RETURNS trigger LANGUAGE plpgsql"
+                + " SET search_path FROM CURRENT AS $$ BEGIN RETURN NEW; END $$");
+        sql.passes("UPDATE token_counter SET last_token = 0");
+        refusedOnOpen("guard function token_counter_guard was replaced by different code");
+    }
+
+    @Test
+    void theServerClockReplacedByAFutureOneIsRefused() {
+        // a clock a year ahead would make every live lease look expired to the takeover guard
+        sql.exec("CREATE OR REPLACE FUNCTION sovereign_now_ms() RETURNS bigint LANGUAGE sql VOLATILE"
+                + " SET search_path FROM CURRENT AS $$ SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+                + " + 31536000000 $$");
+        refusedOnOpen("guard function sovereign_now_ms was replaced by different code");
+    }
+
+    @Test
+    void aGuardFunctionWithTheSameBodyButAnotherSearchPathOrSecurityIsRefused() {
+        sql.exec("ALTER FUNCTION assignments_guard_update() SET search_path = pg_temp, public");
+        refusedOnOpen("guard function assignments_guard_update runs with other settings than its migration gave it");
+        sql.exec("ALTER FUNCTION assignments_guard_update() RESET search_path",
+                "ALTER FUNCTION assignments_guard_update() SET search_path FROM CURRENT");
+        // FROM CURRENT in this session is 'public' (the default path), not what the migration set
+        refusedOnOpen("guard function assignments_guard_update runs with other settings");
+    }
+
+    @Test
+    void aGuardReplacedByAWeakerTriggerOfTheSameNameIsRefused() {
+        // same name, same function, but no longer fires on DELETE
+        sql.exec("DROP TRIGGER receipts_never_changed ON receipts",
+                "CREATE TRIGGER receipts_never_changed BEFORE UPDATE ON receipts FOR EACH ROW"
+                        + " EXECUTE FUNCTION sovereign_refuse('receipts are immutable')",
+                "ALTER TABLE receipts ENABLE ALWAYS TRIGGER receipts_never_changed");
+        refusedOnOpen("guard receipts_never_changed was replaced by a different trigger");
+    }
+
+    @Test
+    void aTriggerOrRuleAddedToALedgerTableIsRefused() {
+        // a BEFORE trigger named to fire after the guard could rewrite the row the guard just passed
+        sql.exec("CREATE FUNCTION rewind() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.last_token := 0;"
+                + " RETURN NEW; END $$",
+                "CREATE TRIGGER zz_rewind BEFORE UPDATE ON token_counter FOR EACH ROW EXECUTE FUNCTION rewind()");
+        refusedOnOpen("trigger zz_rewind on token_counter is not one of Sovereign's");
+        sql.exec("DROP TRIGGER zz_rewind ON token_counter",
+                "CREATE RULE forget AS ON DELETE TO fence_events DO INSTEAD NOTHING");
+        refusedOnOpen("rule forget rewrites statements on fence_events");
+        sql.exec("DROP RULE forget ON fence_events");
+        MIGRATOR.migrate(c);
+    }
+}

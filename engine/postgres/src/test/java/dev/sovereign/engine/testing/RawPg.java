@@ -1,0 +1,159 @@
+package dev.sovereign.engine.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.postgresql.PGConnection;
+
+/**
+ * Raw SQL against a PostgreSQL ledger from a plain JDBC connection: what a badly behaved client (a
+ * bug, a hand-typed statement in psql) can send, with none of the engine in between. Each call runs
+ * its statements as ONE transaction; {@link #refused} expects the database to refuse it and rolls it
+ * back, {@link #passes} commits it. Not thread-safe: one per connection.
+ */
+public final class RawPg {
+    /** Mints a token, as every grant does in its own transaction. */
+    public static final String MINT = "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1";
+    /** The token just minted (or the last one). */
+    public static final String TOKEN = "(SELECT last_token FROM token_counter WHERE id = 1)";
+    /** Raises the lease change marker, as every lease write does in its own transaction. */
+    public static final String BUMP = "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1";
+    /** The lease change marker just raised. */
+    public static final String CHANGE = "(SELECT last_change FROM lease_change_counter WHERE id = 1)";
+    /** The server's clock in epoch milliseconds. */
+    public static final String NOW = "sovereign_now_ms()";
+
+    private final Connection c;
+
+    public RawPg(Connection c) {
+        this.c = c;
+    }
+
+    public Connection connection() {
+        return c;
+    }
+
+    /** Runs the statements in one transaction and commits it; fails the test if any is refused. */
+    public void passes(String... statements) {
+        try {
+            run(statements);
+            c.commit();
+        } catch (SQLException e) {
+            rollbackQuietly();
+            fail("expected to pass, but was refused: " + e.getMessage() + "\n  in: " + String.join(";\n      ", statements));
+        } finally {
+            autoCommit();
+        }
+    }
+
+    /**
+     * Runs the statements in one transaction and expects the database to refuse one of them with a
+     * message containing {@code expected}; rolls back either way.
+     */
+    public void refused(String expected, String... statements) {
+        try {
+            run(statements);
+            rollbackQuietly();
+            fail("expected to be refused (" + expected + "), but went through: " + String.join(";\n  ", statements));
+        } catch (SQLException e) {
+            rollbackQuietly();
+            assertThat(e.getMessage()).as("refusal of %s", String.join("; ", statements)).contains(expected);
+        } finally {
+            autoCommit();
+        }
+    }
+
+    /** COPY ... FROM STDIN with {@code data} (tab-separated lines) in one transaction, expected refused. */
+    public void copyRefused(String expected, String copy, String data) {
+        try {
+            c.setAutoCommit(false);
+            c.unwrap(PGConnection.class).getCopyAPI().copyIn(copy, new StringReader(data));
+            rollbackQuietly();
+            fail("expected COPY to be refused (" + expected + "), but it went through: " + copy);
+        } catch (SQLException e) {
+            rollbackQuietly();
+            assertThat(e.getMessage()).contains(expected);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            autoCommit();
+        }
+    }
+
+    /** COPY ... FROM STDIN with {@code data}, committed; returns the rows copied. */
+    public long copyPasses(String copy, String data) {
+        try {
+            c.setAutoCommit(false);
+            long rows = c.unwrap(PGConnection.class).getCopyAPI().copyIn(copy, new StringReader(data));
+            c.commit();
+            return rows;
+        } catch (SQLException | java.io.IOException e) {
+            rollbackQuietly();
+            throw new AssertionError("expected COPY to pass: " + e.getMessage(), e);
+        } finally {
+            autoCommit();
+        }
+    }
+
+    public long scalar(String sql) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            return rs.next() ? rs.getLong(1) : 0;
+        } catch (SQLException e) {
+            throw new AssertionError(e.getMessage() + " in " + sql, e);
+        }
+    }
+
+    public String text(String sql) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        } catch (SQLException e) {
+            throw new AssertionError(e.getMessage() + " in " + sql, e);
+        }
+    }
+
+    /** Runs the statements outside any transaction of ours (auto-commit), e.g. DDL or SET. */
+    public void exec(String... statements) {
+        try (Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        } catch (SQLException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    /** {@code 'text'} as an SQL literal. */
+    public static String q(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+
+    private void run(String... statements) throws SQLException {
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
+    private void rollbackQuietly() {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // nothing to roll back
+        }
+    }
+
+    private void autoCommit() {
+        try {
+            c.setAutoCommit(true);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
