@@ -2,11 +2,11 @@ package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.mailbox.Claim;
-import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign --process ID claim MSG --actor A [--ttl DUR]}. Only a process hosting the recipient
@@ -27,7 +27,7 @@ final class ClaimCommand extends EngineCommand {
     Duration ttl;
 
     @Override
-    protected void beforeOpen(Path database) {
+    protected void beforeOpen(LedgerLocation database) {
         MessageOutput.requireProcess(spec, "only the process hosting actor " + actor + " may claim its messages,"
                 + " and a call without --process is a new process that hosts nothing; acquire the lease with"
                 + " 'sovereign --process ID lease acquire " + actor + "' and claim with the same --process ID");

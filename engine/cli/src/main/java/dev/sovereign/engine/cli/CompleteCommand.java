@@ -2,10 +2,10 @@ package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.mailbox.Message;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign --process ID complete MSG --token N}: finishes a message as DONE. The token is
@@ -23,7 +23,7 @@ final class CompleteCommand extends EngineCommand {
     long token;
 
     @Override
-    protected void beforeOpen(Path database) {
+    protected void beforeOpen(LedgerLocation database) {
         MessageOutput.requireProcess(spec, "only the process holding the claim may finish message " + message
                 + ", and a call without --process is a new process that holds no claim; pass the identity that"
                 + " claimed it");

@@ -35,7 +35,7 @@ final class ConsoleCommand implements Callable<Integer> {
                     + " with 'mvn -B -ntp -DskipTests package' in the repository, which ./sovereign does on first use");
         }
         List<String> command = new ArrayList<>(List.of(env.java().toString(), "-jar", jar.toString()));
-        Path database = root.database();
+        Path database = root.database("console");
         if (root.databaseNamed() || Files.exists(database)) {
             command.add("--db");
             command.add(database.toString());

@@ -3,10 +3,10 @@ package dev.sovereign.engine.cli;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.mailbox.MessageState;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign --process ID dead-letter MSG --token N}: gives a claimed message back. It is NEW
@@ -23,7 +23,7 @@ final class DeadLetterCommand extends EngineCommand {
     long token;
 
     @Override
-    protected void beforeOpen(Path database) {
+    protected void beforeOpen(LedgerLocation database) {
         MessageOutput.requireProcess(spec, "only the process holding the claim may dead-letter message " + message
                 + ", and a call without --process is a new process that holds no claim; pass the identity that"
                 + " claimed it");

@@ -2,11 +2,11 @@ package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
-import java.nio.file.Path;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * A command that works on the ledger: opens an {@link Engine} on the chosen database, runs, closes.
@@ -39,7 +39,7 @@ abstract class EngineCommand implements Callable<Integer> {
     public final Integer call() throws Exception {
         SovereignCommand root = SovereignCommand.of(spec);
         Output out = root.output(spec);
-        Path database = root.database();
+        LedgerLocation database = root.location();
         beforeOpen(database);
         EngineConfig config = config(root, database);
         try (Engine engine = createsDatabase() ? Engine.open(config) : Engine.openExisting(config)) {
@@ -47,8 +47,8 @@ abstract class EngineCommand implements Callable<Integer> {
         }
     }
 
-    /** Called with the resolved database path before the engine opens it; nothing is open yet. */
-    protected void beforeOpen(Path database) {
+    /** Called with the resolved database (a file or a server) before the engine opens it; nothing is open yet. */
+    protected void beforeOpen(LedgerLocation database) {
     }
 
     /** Does the command's work; returns its exit code (normally {@link ExitCode#OK}). */
@@ -81,7 +81,7 @@ abstract class EngineCommand implements Callable<Integer> {
         return identity() == Identity.DURABLE ? "proc_" + UUID.randomUUID() : null;
     }
 
-    private EngineConfig config(SovereignCommand root, Path database) {
+    private EngineConfig config(SovereignCommand root, LedgerLocation database) {
         EngineConfig.Builder b = EngineConfig.forDatabase(database)
                 .clock(root.environment().clock())
                 .busyBound(root.busyTimeout())

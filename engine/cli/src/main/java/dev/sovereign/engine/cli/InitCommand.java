@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.admin.LedgerSummary;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /** {@code sovereign init}: create the database, or migrate an older one to this code's schema. */
 @Command(name = "init", description = "Create the database, or migrate it to this version's schema.")
@@ -18,8 +18,8 @@ final class InitCommand extends EngineCommand {
     }
 
     @Override
-    protected void beforeOpen(Path database) {
-        existed = Files.exists(database);
+    protected void beforeOpen(LedgerLocation database) {
+        existed = database.file().map(Files::exists).orElse(false);
     }
 
     @Override

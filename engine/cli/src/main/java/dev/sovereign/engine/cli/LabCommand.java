@@ -86,7 +86,7 @@ final class LabCommand implements Callable<Integer> {
                 + scenario + "'; the scenarios are " + String.join(", ", Lab.scenarios().stream()
                 .map(ScenarioInfo::name).toList()) + " (see 'sovereign lab list')"));
         boolean sandbox = !root.databaseNamed();
-        Path database = sandbox ? Lab.createSandbox(sandboxDirectory()) : root.database();
+        Path database = sandbox ? Lab.createSandbox(sandboxDirectory()) : root.database("lab");
         if (!out.json()) {
             out.line("lab " + info.name() + ": " + info.title());
             out.line("database  " + database + (sandbox ? "  (a fresh sandbox, kept for inspection)" : ""));

@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign}: the top-level command. It holds the global options, which are
@@ -138,18 +139,48 @@ public final class SovereignCommand implements Callable<Integer> {
         return database != null || environment.variable(CliEnvironment.DB_VARIABLE).isPresent();
     }
 
-    /** {@code --db}, else {@code $SOVEREIGN_DB}, else {@code ./sovereign.db}, resolved against the working directory. */
+    /**
+     * {@code --db}, else {@code $SOVEREIGN_DB}, else {@code ./sovereign.db}: a {@code jdbc:} URL as typed (a
+     * server, shown only with its secrets hidden), or a file resolved against the working directory.
+     */
+    LedgerLocation location() {
+        String named = named();
+        if (named.regionMatches(true, 0, "jdbc:", 0, 5)) {
+            return LedgerLocation.parse(named);
+        }
+        return LedgerLocation.file(database());
+    }
+
+    /**
+     * The database FILE: for the commands that work on a SQLite file only (the console's door, the lab).
+     * A {@code jdbc:} URL is refused in one sentence.
+     */
     Path database() {
-        String named = database != null ? database
-                : environment.variable(CliEnvironment.DB_VARIABLE).orElse("sovereign.db");
-        if (named.isBlank()) {
-            throw new ParameterException(spec.commandLine(), "The database path given with --db is empty");
+        return database(null);
+    }
+
+    /** {@link #database()} for the subcommand {@code command}, which the refusal of a URL names. */
+    Path database(String command) {
+        String named = named();
+        if (named.regionMatches(true, 0, "jdbc:", 0, 5)) {
+            throw new ParameterException(spec.commandLine(), (command == null ? "This command" : "'" + command + "'")
+                    + " works on a SQLite file, not on a server: " + LedgerLocation.redact(named)
+                    + " is a jdbc: URL");
         }
         try {
             return environment.workingDirectory().resolve(named).normalize();
         } catch (InvalidPathException e) {
             throw new ParameterException(spec.commandLine(), "'" + named + "' is not a usable file path");
         }
+    }
+
+    private String named() {
+        String named = database != null ? database
+                : environment.variable(CliEnvironment.DB_VARIABLE).orElse("sovereign.db");
+        if (named.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "The database path given with --db is empty");
+        }
+        return named;
     }
 
     /** The identity given with {@code --process}, checked; null when none was given. */

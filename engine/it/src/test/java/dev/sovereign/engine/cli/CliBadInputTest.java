@@ -200,8 +200,18 @@ class CliBadInputTest {
                 bad("supervisor with an unknown option", 2, "bad usage: Unknown option '--forever'",
                         "supervisor", "--forever"),
                 bad("supervisor on a missing database", 3, "storage error (missing_file): ",
-                        t -> new String[] {"--db", t.temp.dir().resolve("absent.db").toString(), "supervisor", "--once"}));
+                        t -> new String[] {"--db", t.temp.dir().resolve("absent.db").toString(), "supervisor", "--once"}),
+                bad("a server URL no backend on the class path serves", 3, "storage error (io): No storage backend can"
+                        + " open jdbc:postgresql://op:***@db.example:5432/ledger?password=***: the backends on the class"
+                        + " path are [sqlite]", "--db", "jdbc:postgresql://op:" + SECRET + "@db.example:5432/ledger?password="
+                        + SECRET, "status"),
+                bad("the lab on a server URL", 2, "bad usage: 'lab' works on a SQLite file, not on a server:"
+                        + " jdbc:postgresql://db.example/ledger?password=*** is a jdbc: URL",
+                        "--db", "jdbc:postgresql://db.example/ledger?password=" + SECRET, "lab", "two-racers"));
     }
+
+    /** A password planted in a URL: it must never come back in any output. */
+    private static final String SECRET = "hunter2-planted";
 
     @ParameterizedTest(name = "{0} -> exit {1}")
     @MethodSource("cases")
@@ -210,6 +220,11 @@ class CliBadInputTest {
         String[] args = arrange.args(this);
 
         Result r = cli.run(args);
+        assertThat(r.out() + r.err()).doesNotContain(SECRET);
+        try (var files = Files.list(temp.dir())) {
+            assertThat(files.map(f -> f.getFileName().toString())).as("no file named after a URL")
+                    .noneMatch(f -> f.startsWith("jdbc"));
+        }
 
         assertThat(r.exit()).as("exit; stderr: %s", r.err()).isEqualTo(exit);
         assertThat(r.errLines()).as("stderr").hasSize(1);
