@@ -42,7 +42,7 @@ class LeaseChangeMarkerTest {
                 e.leases().release(l.actor(), l.token());
             }
         }
-        List<String> plan = plan(SqliteAdminReader.CHANGED_LEASES_SQL);
+        List<String> plan = plan(AdminLeases.CHANGED_LEASES_SQL);
         assertThat(plan).as("query plan %s", plan)
                 .anySatisfy(d -> assertThat(d).startsWith("SEARCH l USING")
                         .contains("INDEX actor_leases_by_change (change_seq>?)"))
@@ -50,7 +50,7 @@ class LeaseChangeMarkerTest {
                         .contains("INDEX lease_tombstones_by_change (change_seq>?)"))
                 .anySatisfy(d -> assertThat(d).startsWith("SEARCH j USING").contains("(actor_id=?)"))
                 .noneSatisfy(d -> assertThat(d).startsWith("SCAN"));
-        assertThat(plan(SqliteAdminReader.COUNT_CHANGED_SQL)).singleElement().satisfies(d -> assertThat(d)
+        assertThat(plan(AdminLeases.COUNT_CHANGED_SQL)).singleElement().satisfies(d -> assertThat(d)
                 .isEqualTo("SEARCH actor_leases USING COVERING INDEX actor_leases_by_change (change_seq>?)"));
     }
 

@@ -1,0 +1,101 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.admin.EventSentences;
+import dev.sovereign.engine.admin.JournalEntry;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The journal as operators read it: rows after a sequence number, the newest rejections, each with its
+ * sentence — for a rejection, the one that explains it from the grant that minted the current token (or, when
+ * nothing was current, from what ended the resource). Stateless; not thread-safe (its
+ * {@link SqliteAdminReader} serialises every use).
+ */
+final class AdminJournal {
+    private static final String EVENT_SELECT = "SELECT e.seq, e.at, e.kind, e.resource_type, e.resource_id,"
+            + " e.actor_id, e.process_identity, e.token, e.presented_token, e.current_token, e.category, e.detail,"
+            + " p.label AS p_label, p.pid AS p_pid, p.host AS p_host"
+            + " FROM fence_events e LEFT JOIN processes p ON p.identity = e.process_identity";
+
+    private final ReadConnection db;
+    private final EventSentences sentences;
+
+    AdminJournal(ReadConnection db, EventSentences sentences) {
+        this.db = db;
+        this.sentences = sentences;
+    }
+
+    /** Journal rows after {@code afterSeq}, oldest first, each with its sentence. */
+    List<JournalEntry> eventsSince(long afterSeq, int limit) throws SQLException {
+        return explainAll(db.query(EVENT_SELECT + " WHERE e.seq > ? ORDER BY e.seq LIMIT ?",
+                AdminJournal::rawEvent, afterSeq, limit));
+    }
+
+    /** The newest rejections first, each with the sentence that explains it. */
+    List<JournalEntry> recentRejections(int limit) throws SQLException {
+        return explainAll(db.query(EVENT_SELECT
+                + " WHERE e.kind = 'REJECTED' ORDER BY e.seq DESC LIMIT ?", AdminJournal::rawEvent, limit));
+    }
+
+    private List<JournalEntry> explainAll(List<JournalEntry> raw) throws SQLException {
+        List<JournalEntry> out = new ArrayList<>(raw.size());
+        for (JournalEntry e : raw) {
+            out.add(withSentence(e, e.isRejection() ? explain(e) : sentences.describe(e)));
+        }
+        return out;
+    }
+
+    /**
+     * Finds why a rejection happened: the event that minted the current token (tokens come from one
+     * counter, so at most one grant carries it), looked up on the same resource first (indexed), then
+     * anywhere before the rejection; or, when nothing was current, the last event on the resource.
+     */
+    private String explain(JournalEntry r) throws SQLException {
+        JournalEntry grant = null;
+        JournalEntry ended = null;
+        if (r.currentToken() != null) {
+            grant = first(EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
+                    + " AND e.token = ? AND e.kind <> 'REJECTED' ORDER BY e.seq LIMIT 1",
+                    r.resourceType(), r.resourceId(), r.seq(), r.currentToken());
+            if (grant == null) {
+                grant = first(EVENT_SELECT + " WHERE e.token = ? AND e.seq < ? AND e.kind <> 'REJECTED'"
+                        + " ORDER BY e.seq LIMIT 1", r.currentToken(), r.seq());
+            }
+        } else {
+            ended = first(EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
+                    + " AND e.kind NOT IN ('REJECTED', 'LEASE_RENEWED') ORDER BY e.seq DESC LIMIT 1",
+                    r.resourceType(), r.resourceId(), r.seq());
+            if (r.presentedToken() != null && r.actor() != null) {
+                // A stolen fence is journalled on the attempt, not on the assignment the worker wrote to:
+                // find it by the token it presented (fence_events_by_actor, newest first).
+                JournalEntry stolen = first(EVENT_SELECT + " WHERE e.actor_id = ? AND e.seq < ?"
+                        + " AND e.kind = 'ATTEMPT_STOLEN' AND e.token = ? ORDER BY e.seq DESC LIMIT 1",
+                        r.actor(), r.seq(), r.presentedToken());
+                if (stolen != null && (ended == null || stolen.seq() > ended.seq())) {
+                    ended = stolen;
+                }
+            }
+        }
+        return sentences.explainRejection(r, grant, ended);
+    }
+
+    private JournalEntry first(String sql, Object... args) throws SQLException {
+        List<JournalEntry> rows = db.query(sql, AdminJournal::rawEvent, args);
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    private static JournalEntry withSentence(JournalEntry e, String sentence) {
+        return new JournalEntry(e.seq(), e.at(), e.kind(), e.resourceType(), e.resourceId(), e.actor(), e.process(),
+                e.token(), e.presentedToken(), e.currentToken(), e.category(), e.detail(), sentence);
+    }
+
+    private static JournalEntry rawEvent(ResultSet rs) throws SQLException {
+        String process = rs.getString("process_identity");
+        return new JournalEntry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getString("resource_type"),
+                rs.getString("resource_id"), rs.getString("actor_id"), process == null ? null : ReadConnection.ref(rs, process),
+                Tx.nullableLong(rs, "token"), Tx.nullableLong(rs, "presented_token"), Tx.nullableLong(rs, "current_token"),
+                rs.getString("category"), rs.getString("detail"), null);
+    }
+}
