@@ -28,7 +28,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
  * <p>UI-thread confined; the session behind it is touched only by background threads.
  */
 public final class OperatorDesk implements AutoCloseable {
-    /** Opens the actions on a database; the app uses {@link OperatorActions#open(Path)}. */
+    /** Opens the actions on a database; the app uses {@code Ledgers.openOperatorActions(Path)}. */
     @FunctionalInterface
     public interface ActionsOpener {
         OperatorActions open(Path database);

@@ -52,7 +52,7 @@ import dev.sovereign.engine.Ledgers;
  * <p>UI-thread confined.
  */
 public final class ShellViewModel implements AutoCloseable {
-    /** Opens a reader on a file; the app uses {@link AdminReader#open(Path)}, tests may count calls. */
+    /** Opens a reader on a file; the app uses {@code Ledgers.openReader(Path)}, tests may count calls. */
     @FunctionalInterface
     public interface ReaderOpener {
         AdminReader open(Path database);

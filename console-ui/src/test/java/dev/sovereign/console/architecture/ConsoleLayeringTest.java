@@ -16,13 +16,16 @@ import java.util.stream.Stream;
 @AnalyzeClasses(packages = "dev.sovereign.console", importOptions = ImportOption.DoNotIncludeTests.class)
 class ConsoleLayeringTest {
     /**
-     * The top-level engine types the console may name: the exception family a reader throws. Not
-     * {@code Engine} itself: the console reads through {@code AdminReader} and acts through
-     * {@code OperatorActions}.
+     * The engine types outside {@code admin} the console may name: the exception family a reader throws, and the
+     * facade's two doors to the admin API — {@code Ledgers} (opens an {@code AdminReader} and the
+     * {@code OperatorActions}) and {@code AboutSovereign} (the About box). Not {@code Engine} itself and not
+     * {@code EngineAccess}: the console reads through {@code AdminReader} and acts through
+     * {@code OperatorActions} (decision 0010).
      */
     private static final Set<String> ALLOWED_TOP_LEVEL = Set.of("dev.sovereign.engine.base.StorageException",
             "dev.sovereign.engine.base.StorageException$Problem", "dev.sovereign.engine.base.Refusal",
-            "dev.sovereign.engine.base.RefusalCategory");
+            "dev.sovereign.engine.base.RefusalCategory", "dev.sovereign.engine.Ledgers",
+            "dev.sovereign.engine.AboutSovereign");
 
     /** What only views may use: the scene graph, stages and the theme's controls. */
     private static final String[] SCENE_PACKAGES = {"javafx.scene..", "javafx.stage..", "atlantafx.."};

@@ -56,7 +56,7 @@ public final class Engine implements AutoCloseable {
 
     static {
         // The backend's ledger is reachable for backends, their tests and tools through the port
-        // (spi.EngineAccess), never from the embedder's API.
+        // (EngineAccess, for them only), never from the embedder's API.
         EngineAccess.install(engine -> engine.ledger, engine -> engine.grants);
     }
 
@@ -99,7 +99,7 @@ public final class Engine implements AutoCloseable {
         return new Engine(config, true);
     }
 
-    /** Opens an existing database; a missing file is a {@link StorageException}, not a new file. */
+    /** Opens an existing database; a missing file is a {@link dev.sovereign.engine.base.StorageException}, not a new file. */
     public static Engine openExisting(EngineConfig config) {
         return new Engine(config, false);
     }

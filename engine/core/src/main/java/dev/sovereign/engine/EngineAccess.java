@@ -47,6 +47,9 @@ public final class EngineAccess {
      * @throws IllegalStateException on a second call
      */
     public static synchronized void install(Function<Engine, Ledger> ledger, Function<Engine, Grants> grants) {
+        if (StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass() != Engine.class) {
+            throw new IllegalStateException("only Engine installs the accessor to its ledger");
+        }
         if (access != null) {
             throw new IllegalStateException("the engine's ledger accessor is installed once, by Engine");
         }

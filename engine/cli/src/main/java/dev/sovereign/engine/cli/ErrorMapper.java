@@ -1,10 +1,12 @@
 package dev.sovereign.engine.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -106,7 +108,10 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
         PrintWriter err = cl.getErr();
         err.println(label + ": " + sentence);
         if (trace != null) {
-            trace.printStackTrace(err);
+            // --debug: the whole trace, but exception messages may carry what was typed, secrets and all
+            StringWriter t = new StringWriter();
+            trace.printStackTrace(new PrintWriter(t));
+            err.print(LedgerLocation.redactUrlsIn(t.toString()));
         }
         err.flush();
     }
@@ -188,7 +193,8 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
 
     /** Exactly one line, ending with a full stop. */
     static String sentence(String text) {
-        String s = String.valueOf(text).replaceAll("\\s+", " ").strip();
+        // a sentence may quote what the user typed (picocli's "Unexpected argument '…'"): never a URL's secret
+        String s = LedgerLocation.redactUrlsIn(String.valueOf(text)).replaceAll("\\s+", " ").strip();
         if (s.isEmpty()) {
             return "No further detail is available.";
         }

@@ -145,8 +145,12 @@ public final class SovereignCommand implements Callable<Integer> {
      */
     LedgerLocation location() {
         String named = named();
-        if (named.regionMatches(true, 0, "jdbc:", 0, 5)) {
-            return LedgerLocation.parse(named);
+        if (LedgerLocation.looksLikeUrl(named)) {
+            try {
+                return LedgerLocation.parse(named);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage().replaceFirst("\\.$", ""));
+            }
         }
         return LedgerLocation.file(database());
     }
@@ -162,10 +166,10 @@ public final class SovereignCommand implements Callable<Integer> {
     /** {@link #database()} for the subcommand {@code command}, which the refusal of a URL names. */
     Path database(String command) {
         String named = named();
-        if (named.regionMatches(true, 0, "jdbc:", 0, 5)) {
+        if (LedgerLocation.looksLikeUrl(named)) {
             throw new ParameterException(spec.commandLine(), (command == null ? "This command" : "'" + command + "'")
-                    + " works on a SQLite file, not on a server: " + LedgerLocation.redact(named)
-                    + " is a jdbc: URL");
+                    + " works on a SQLite file, not on a server: " + LedgerLocation.redact(named.strip())
+                    + " is a " + (named.strip().regionMatches(true, 0, "jdbc:", 0, 5) ? "jdbc: " : "") + "URL");
         }
         try {
             return environment.workingDirectory().resolve(named).normalize();

@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Everything an {@link Engine} needs, validated eagerly by {@link Builder#build()} (a bad value
+ * Everything an {@link dev.sovereign.engine.Engine} needs, validated eagerly by {@link Builder#build()} (a bad value
  * is reported by name before any file is touched) and immutable afterwards.
  */
 public final class EngineConfig {
@@ -74,8 +74,8 @@ public final class EngineConfig {
         if (location.isFile()) {
             return defaultDataDirectory(location.file().orElseThrow());
         }
-        String rest = location.text().replaceFirst("(?i)^jdbc:[a-z0-9]+:(//)?", "").replaceFirst("^[^@/]*@", "");
-        rest = rest.replaceFirst("[?;#].*$", "");
+        String rest = location.text().replaceFirst("(?i)^jdbc:[a-z0-9]+:(//)?", "").replaceFirst("[?].*$", "");
+        rest = rest.substring(rest.lastIndexOf('@') + 1); // never any part of a user-info password
         String name = rest.replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^-+|-+$", "");
         return Path.of(System.getProperty("user.home"), ".local", "share", "sovereign",
                 (name.isEmpty() ? "server" : name) + ".data");

@@ -4,6 +4,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -15,9 +16,17 @@ import java.util.regex.Pattern;
  * sentence or a log. Immutable.
  */
 public final class LedgerLocation {
-    private static final Pattern USERINFO_PASSWORD = Pattern.compile("(//[^/@:?#]*:)[^/@?#]*@");
-    private static final Pattern SECRET_PARAMETER =
-            Pattern.compile("(?i)([?&;](?:[a-z]*password|[a-z]*token|[a-z]*secret)=)[^&;#]*");
+    /**
+     * A parameter whose name mentions a password, token, secret or key (any case, any other letters, digits,
+     * {@code _} or {@code -} around it). Its value runs to the next {@code &} or the end: the PostgreSQL driver
+     * splits parameters on {@code &} only, so a {@code ;} or {@code #} belongs to the value.
+     */
+    private static final Pattern SECRET_PARAMETER = Pattern.compile(
+            "(?i)([?&;][a-z0-9_.-]*(?:password|passwd|pwd|token|secret|key)[a-z0-9_.-]*=)[^&]*");
+    /** A URL anywhere in a sentence: a {@code jdbc:} URL, or any {@code scheme://}, up to whitespace or a quote. */
+    private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)(?:jdbc:[a-z0-9]+:|\\b[a-z][a-z0-9+.-]*://)[^\\s'\"]*");
+    /** A URL as a whole: {@code scheme://…} (PostgreSQL's own form) or {@code jdbc:…}. */
+    private static final Pattern LOOKS_LIKE_URL = Pattern.compile("(?i)^(?:jdbc:|[a-z][a-z0-9+.-]*://).*");
 
     private final String text;
     private final Path file;
@@ -42,8 +51,13 @@ public final class LedgerLocation {
         if (typed == null || typed.isBlank()) {
             throw new IllegalArgumentException("A database must be a file path or a jdbc: URL, got nothing.");
         }
-        if (typed.regionMatches(true, 0, "jdbc:", 0, 5)) {
-            return new LedgerLocation(typed, null);
+        String t = typed.strip(); // a pasted $SOVEREIGN_DB may carry blanks
+        if (t.regionMatches(true, 0, "jdbc:", 0, 5)) {
+            return new LedgerLocation(t, null);
+        }
+        if (LOOKS_LIKE_URL.matcher(t).matches()) {
+            throw new IllegalArgumentException("'" + redact(t) + "' is a URL but not a jdbc: URL; name a server as"
+                    + " jdbc:postgresql://host:port/database (the password in PGPASSFILE or a password= parameter).");
         }
         try {
             return file(Path.of(typed));
@@ -51,6 +65,11 @@ public final class LedgerLocation {
             throw new IllegalArgumentException("'" + typed + "' is neither a usable file path nor a jdbc: URL ("
                     + e.getReason() + ").", e);
         }
+    }
+
+    /** Whether {@code typed} names a server (a URL of any kind) rather than a file path. */
+    public static boolean looksLikeUrl(String typed) {
+        return typed != null && LOOKS_LIKE_URL.matcher(typed.strip()).matches();
     }
 
     /** Whether this is a file (SQLite) rather than a server URL. */
@@ -77,13 +96,53 @@ public final class LedgerLocation {
         return file != null ? text : redact(text);
     }
 
-    /** {@code text} with user-info passwords and password/token/secret parameters replaced by {@code ***}. */
-    public static String redact(String text) {
-        if (text == null) {
+    /**
+     * {@code url} with its user-info password and every password/token/secret/key parameter replaced by
+     * {@code ***}. The user-info is everything between {@code //} and the LAST {@code @} before the query (a
+     * host has no {@code @}; a password may hold {@code /} or {@code @}); its password is what follows its first
+     * {@code :}.
+     */
+    public static String redact(String url) {
+        if (url == null) {
             return null;
         }
-        String out = USERINFO_PASSWORD.matcher(text).replaceAll("$1***@");
+        String out = url;
+        int start = out.indexOf("//");
+        if (start >= 0) {
+            int query = out.indexOf('?', start);
+            int end = query < 0 ? out.length() : query;
+            int at = out.lastIndexOf('@', end - 1);
+            if (at > start) {
+                int colon = out.indexOf(':', start + 2);
+                if (colon >= 0 && colon < at) {
+                    out = out.substring(0, colon + 1) + "***" + out.substring(at);
+                }
+            }
+        }
         return SECRET_PARAMETER.matcher(out).replaceAll("$1***");
+    }
+
+    /**
+     * {@code sentence} with every URL in it {@linkplain #redact redacted}: for messages that may quote what a
+     * user typed (a parser's "Unexpected argument '…'"), so no secret in a URL is ever printed back.
+     */
+    public static String redactUrlsIn(String sentence) {
+        if (sentence == null) {
+            return null;
+        }
+        Matcher m = URL_IN_TEXT.matcher(sentence);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            // punctuation that ends the sentence's clause is not part of the URL ("… ledger?password=x: the …")
+            String url = m.group();
+            int end = url.length();
+            while (end > 0 && ".,:;)]}!".indexOf(url.charAt(end - 1)) >= 0) {
+                end--;
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(redact(url.substring(0, end)) + url.substring(end)));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     @Override

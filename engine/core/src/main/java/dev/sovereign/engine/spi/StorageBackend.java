@@ -44,7 +44,7 @@ public interface StorageBackend {
     /**
      * Opens a read-only view for operators (the console's door): never writes, migrates or creates.
      *
-     * @throws dev.sovereign.engine.base.StorageException as {@link AdminReader#open(Path, Clock, ZoneId)} says
+     * @throws dev.sovereign.engine.base.StorageException as {@link dev.sovereign.engine.Ledgers#openReader(java.nio.file.Path, Clock, ZoneId)} says
      */
     AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone);
 }

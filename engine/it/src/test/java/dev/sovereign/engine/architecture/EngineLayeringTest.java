@@ -20,9 +20,10 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineAccess;
+import dev.sovereign.engine.spi.StorageBackend;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
-import dev.sovereign.engine.EngineAccess;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -69,11 +70,13 @@ class EngineLayeringTest {
 
     @ArchTest
     static final ArchRule onlyBackendsReachBelowTheEngine = noClasses()
-            .that().resideOutsideOfPackages(SQLITE, POSTGRES)
-            .should().callMethod(EngineAccess.class, "ledger", Engine.class)
-            .orShould().callMethod(EngineAccess.class, "grants", Engine.class)
+            .that().resideOutsideOfPackages(SQLITE, POSTGRES, "dev.sovereign.engine.spi")
+            .and().resideOutsideOfPackage("dev.sovereign.engine") // the facade: Engine installs, Ledgers opens
+            .should().dependOnClassesThat().belongToAnyOf(EngineAccess.class, StorageBackend.class)
             .because("the ledger under an engine is for backends, their tests and tools: the lab, the CLI, the"
-                    + " admin API and the core's own orchestration use the engine, never the stores beneath it");
+                    + " admin API and the core's own orchestration use the engine (or Ledgers), never the stores"
+                    + " beneath it — not by a call, not by a method reference, and not by opening a backend"
+                    + " through the port with a Grants of their own");
 
     @ArchTest
     static final ArchRule theRuleBookTouchesNoStorage = noClasses()

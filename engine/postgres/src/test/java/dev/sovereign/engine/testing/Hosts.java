@@ -8,11 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Real "other hosts" for multi-host tests: each host is a Linux network namespace joined to this one by its own
- * veth pair, with a /30 of its own in 10.201.0.0/16 — the namespace side is the host, this side is the address
+ * veth pair, with a /30 of its own in 10.201.0.0/16 (chosen at random among those no interface here uses) — the namespace side is the host, this side is the address
  * the host reaches the server on. A worker runs on a host by starting under {@code ip netns exec}; a partition
  * is the link set down on this side ({@link #cut}), healing is setting it up again ({@link #heal}). Addresses
  * exist only inside the namespaces and links this class made; no traffic goes anywhere else.
@@ -25,7 +24,7 @@ public final class Hosts implements AutoCloseable {
     public record Host(String name, String namespace, String address, String serverAddress, String link) {
     }
 
-    private static final AtomicInteger NEXT = new AtomicInteger();
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     private final Map<String, Host> hosts = new LinkedHashMap<>();
 
     private Hosts() {
@@ -59,15 +58,22 @@ public final class Hosts implements AutoCloseable {
     }
 
     private void add(String name) throws IOException {
-        long pid = ProcessHandle.current().pid();
-        int n = NEXT.getAndIncrement() % 64;
-        String tag = "sv" + pid + "x" + n; // an interface name is at most 15 characters
+        // a /30 and interface names no other test JVM on this machine is using right now
+        String used = run(List.of("ip", "-o", "addr", "show")).output + run(List.of("ip", "-o", "link", "show")).output;
+        String tag;
+        String prefix;
+        int slot;
+        do {
+            tag = "sv" + Integer.toHexString(0x100000 + RANDOM.nextInt(0xEFFFFF)); // interface names: at most 15 chars
+            prefix = "10.201." + RANDOM.nextInt(250) + ".";
+            slot = RANDOM.nextInt(64);
+        } while (used.contains(" " + prefix + (slot * 4 + 1) + "/") || used.contains(" " + prefix + (slot * 4 + 2) + "/")
+                || used.contains(" " + tag + "r") || used.contains(" " + tag + "h"));
         String ns = "sovereign-" + tag + "-" + name;
         String here = tag + "r";
         String there = tag + "h";
-        String prefix = "10.201." + pid % 250 + ".";
-        String serverAddress = prefix + (n * 4 + 1);
-        String address = prefix + (n * 4 + 2);
+        String serverAddress = prefix + (slot * 4 + 1);
+        String address = prefix + (slot * 4 + 2);
         must(List.of("ip", "netns", "add", ns));
         hosts.put(name, new Host(name, ns, address, serverAddress, here));
         must(List.of("ip", "link", "add", here, "type", "veth", "peer", "name", there));
@@ -116,7 +122,7 @@ public final class Hosts implements AutoCloseable {
                 run(List.of("ip", "netns", "del", h.namespace()));
                 run(List.of("ip", "link", "del", h.link())); // normally gone with its peer already
             } catch (IOException ignored) {
-                // best effort: a leftover namespace is named after this JVM's pid
+                // best effort: a leftover namespace is named sovereign-sv…, easy to find and remove
             }
         }
         hosts.clear();

@@ -28,7 +28,8 @@ public final class SqliteBackend implements StorageBackend {
     /** Everything that is not a JDBC URL of another database is a file path. */
     @Override
     public boolean accepts(String database) {
-        return database != null && !database.startsWith("jdbc:");
+        // a file path: a URL of any kind, in any case, is some server backend's, never a SQLite file
+        return database != null && !LedgerLocation.looksLikeUrl(database);
     }
 
     @Override
