@@ -98,7 +98,7 @@ public final class BenchmarkReport {
             new Operation("message claim + complete", "MailboxBenchmark.claimComplete", Map.of(), 2, null),
             new Operation("runAssignment, scripted provider 0 ms", "RunAssignmentBenchmark.runAssignment", Map.of(), 4,
                     null),
-            new Operation(IDLE_TICK, "SupervisorTickBenchmark.idleTick", Map.of(), 2, null),
+            new Operation(IDLE_TICK, "SupervisorTickBenchmark.idleTick", Map.of(), 1, null),
             new Operation("peer: ShedLock JDBC lock + unlock", "ShedLockBenchmark.lockUnlock", Map.of(), 2, null));
 
     private BenchmarkReport() {
@@ -130,6 +130,8 @@ public final class BenchmarkReport {
             history = Optional.of(LedgerHistory.template(work));
         }
 
+        log("measuring the physical floor: write + fdatasync of one 4 KiB page");
+        FsyncFloor fsyncBefore = FsyncFloor.measure(work, quick ? 100 : 1_000);
         log("counting WAL pages per operation");
         Map<String, Double> walPages = WalCensus.take();
         List<Measured> measured = runJmh(settings, include, work, history);
@@ -137,12 +139,13 @@ public final class BenchmarkReport {
         if ("Contention".matches(include)) {
             contention = runContention(settings);
         }
+        FsyncFloor fsyncAfter = FsyncFloor.measure(work, quick ? 100 : 1_000);
         String loadAfter = loadAverage();
         log("load after: " + loadAfter);
         Instant finished = Instant.now();
 
         String md = new ReportWriter(settings, machine, loadBefore, loadAfter, started, finished, measured,
-                contention, walPages).render();
+                contention, walPages, fsyncBefore, fsyncAfter).render();
         Files.createDirectories(report.toAbsolutePath().getParent());
         Files.writeString(report, md);
         log("wrote " + report.toAbsolutePath());

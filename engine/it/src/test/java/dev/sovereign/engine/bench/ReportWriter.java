@@ -34,11 +34,13 @@ final class ReportWriter {
     private final List<Measured> measured;
     private final List<ContentionDriver.Result> contention;
     private final Map<String, Double> walPages;
+    private final FsyncFloor fsyncBefore;
+    private final FsyncFloor fsyncAfter;
     private final StringBuilder md = new StringBuilder();
 
     ReportWriter(Settings settings, Machine machine, String loadBefore, String loadAfter, Instant started,
                  Instant finished, List<Measured> measured, List<ContentionDriver.Result> contention,
-                 Map<String, Double> walPages) {
+                 Map<String, Double> walPages, FsyncFloor fsyncBefore, FsyncFloor fsyncAfter) {
         this.settings = settings;
         this.machine = machine;
         this.loadBefore = loadBefore;
@@ -48,6 +50,13 @@ final class ReportWriter {
         this.measured = measured;
         this.contention = contention;
         this.walPages = walPages;
+        this.fsyncBefore = fsyncBefore;
+        this.fsyncAfter = fsyncAfter;
+    }
+
+    /** One fdatasync, the mean of the medians measured before and after the run. */
+    private double fsyncMicros() {
+        return (fsyncBefore.medianMicros() + fsyncAfter.medianMicros()) / 2;
     }
 
     String render() throws IOException {
@@ -178,6 +187,15 @@ final class ReportWriter {
                     + f.map(m -> fmt("%,.0f", 1e6 / m.median())).orElse("") + " |");
         }
         line();
+        line("**The physical floor**: one 4 KiB write + `fdatasync` of a file in the same directory (`FsyncFloor`),"
+                + " what a commit at FULL costs at the least: " + fsync(fsyncBefore) + " before the run, "
+                + fsync(fsyncAfter) + " after it. The *FULL ×disk* column below is (write transactions × one such"
+                + " fsync) ÷ the operation's time: 1.00× would be an operation that costs nothing but its fsyncs.");
+        line();
+    }
+
+    private static String fsync(FsyncFloor f) {
+        return fmt("%.0f µs median (%.0f–%,.0f, %d runs)", f.medianMicros(), f.minMicros(), f.maxMicros(), f.runs());
     }
 
     private void operations() {
@@ -185,11 +203,12 @@ final class ReportWriter {
         line();
         line("Through the public API on one engine (heartbeat thread off; the benchmark beats by hand).");
         line();
-        line("| operation | write tx | WAL pages | FULL µs, median (min–max) | FULL ×floor | NORMAL µs, median (min–max) |"
-                + " NORMAL ×floor |");
-        line("| --- | --- | --- | --- | --- | --- | --- |");
+        line("| operation | write tx | WAL pages | FULL µs, median (min–max) | FULL ×floor | FULL ×disk |"
+                + " NORMAL µs, median (min–max) | NORMAL ×floor |");
+        line("| --- | --- | --- | --- | --- | --- | --- | --- |");
         line("| *floor* | 1 | " + pages("floor") + " | " + floor(Durability.FULL).map(ReportWriter::timing).orElse("—")
-                + " | 1.00× | " + floor(Durability.NORMAL).map(ReportWriter::timing).orElse("—") + " | 1.00× |");
+                + " | 1.00× | " + floor(Durability.FULL).map(m -> fmt("%.2f×", fsyncMicros() / m.median())).orElse("—")
+                + " | " + floor(Durability.NORMAL).map(ReportWriter::timing).orElse("—") + " | 1.00× |");
         for (Operation o : BenchmarkReport.OPERATIONS) {
             StringBuilder row = new StringBuilder("| " + o.label() + " | " + o.transactions() + " | " + pages(o.label())
                     + " |");
@@ -199,10 +218,14 @@ final class ReportWriter {
                 any |= m.isPresent();
                 row.append(' ').append(m.map(ReportWriter::timing).orElse("—")).append(" | ")
                         .append(perTransactionRatio(o, d).map(r -> fmt("%.2f×", r)).orElse("—")).append(" |");
+                if (d == Durability.FULL) {
+                    row.append(' ').append(m.map(x -> fmt("%.2f×", o.transactions() * fsyncMicros() / x.median()))
+                            .orElse("—")).append(" |");
+                }
             }
             if (!any && o.needs() != null) {
                 row = new StringBuilder("| " + o.label() + " | " + o.transactions() + " | " + pages(o.label())
-                        + " | not measured: needs " + o.needs() + " | | | |");
+                        + " | not measured: needs " + o.needs() + " | | | | |");
             }
             line(row.toString());
         }
@@ -213,9 +236,9 @@ final class ReportWriter {
                 + " (one per 1,000 pages, with two fsyncs), at FULL roughly one fsync.");
         line();
         line("Write transactions per operation: acquire + release and claim + complete are two; runAssignment is at"
-                + " least four (lease, attempt + RUNNING, terminal write + receipt, release); the idle tick is two (the"
-                + " claim sweep, which takes the write lock even when nothing expired, and its report row) besides its"
-                + " reads (its WAL pages were counted on a small file); ShedLock's lock and unlock are one autocommit UPDATE each.");
+                + " least four (lease, attempt + RUNNING, terminal write + receipt, release); the idle tick is one (its"
+                + " report row: the claim sweep reads its index and takes the write lock only when a claim has expired)"
+                + " besides its reads (its WAL pages were counted on a small file); ShedLock's lock and unlock are one autocommit UPDATE each.");
         line();
     }
 
