@@ -18,6 +18,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.Properties;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -63,6 +66,10 @@ public final class Database implements AutoCloseable {
     /** Whether the claim's PROCESS_STARTED event is committed; guarded by {@link #lock}. */
     private boolean claimJournalled;
     private volatile boolean closed;
+    /** Writes handed in and not yet run (group commit); guarded by its own monitor. */
+    private final ArrayDeque<Pending<?>> queue = new ArrayDeque<>();
+    /** Write transactions committed; guarded by {@link #lock}. */
+    private long batches;
 
     private Database(Path file, EngineConfig config, Connection connection) {
         this.file = file;
@@ -249,68 +256,270 @@ public final class Database implements AutoCloseable {
      * Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction. {@code now} is read from the
      * clock after the lock is held. The body may run more than once (busy retries), so it must not
      * have effects outside the transaction.
+     *
+     * <p><b>Group commit</b> (issue 16): writes that other threads of this engine hand in while one is
+     * running wait in a queue, and the next thread to hold the connection runs them all in ONE
+     * transaction — each work in its own {@code SAVEPOINT}, so each is still its own compare-and-set with
+     * its own outcome, a refusal or failure rolls back only its own savepoint, and the journal rows of
+     * fencing refusals are written in the same transaction after their work was rolled back. One
+     * {@code COMMIT} (one fsync at FULL) then makes the whole batch durable; no caller returns before it.
+     * Works run in the order they were handed in, each seeing the ones before it, exactly as if they had
+     * run one by one; a failed {@code COMMIT} fails every work of the batch.
      */
     public <T> T write(Work<T> work) {
         return write(work, true);
     }
 
     private <T> T write(Work<T> work, boolean mayJournalClaim) {
-        Refusal refusal;
+        Pending<T> mine = new Pending<>(work, mayJournalClaim);
+        synchronized (queue) {
+            queue.add(mine);
+        }
         lock.lock();
         try {
-            ensureOpen();
-            refusal = null;
-            long deadline = System.nanoTime() + busyBoundMs * 1_000_000L;
-            while (true) {
-                try {
-                    exec("BEGIN IMMEDIATE");
-                } catch (SQLException e) {
-                    if (isBusy(e) && System.nanoTime() < deadline) {
-                        pause();
-                        continue;
-                    }
-                    throw translate(file, e, "begin a transaction on");
+            if (!mine.done) {
+                List<Pending<?>> batch;
+                synchronized (queue) {
+                    batch = new ArrayList<>(queue);
+                    queue.clear();
                 }
-                try {
-                    Tx tx = new Tx(this, statements, clock.millis(),
-                            mayJournalClaim && !claimJournalled ? claim : null);
-                    T result = work.run(tx);
-                    exec("COMMIT");
-                    claimJournalled |= tx.claimWritten();
-                    return result;
-                } catch (Refusal r) {
-                    rollbackQuietly();
-                    refusal = r;
-                    break;
-                } catch (SQLException e) {
-                    rollbackQuietly();
-                    if (isBusy(e) && System.nanoTime() < deadline) {
-                        pause();
-                        continue;
-                    }
-                    throw translate(file, e, "write to");
-                } catch (RuntimeException | Error e) {
-                    rollbackQuietly();
-                    throw e;
-                }
-            }
-            if (refusal.category().isFencing()) {
-                refusal = journalRejectionOrWarn(refusal);
+                runBatch(batch, mine);
             }
         } finally {
             lock.unlock();
         }
-        throw refusal;
+        return mine.outcome();
+    }
+
+    /** A write handed in, and once its batch is done, what became of it. */
+    private static final class Pending<T> {
+        final Work<T> work;
+        final boolean mayJournalClaim;
+        T result;
+        Refusal refusal;
+        RuntimeException failure;
+        Error error;
+        volatile boolean done;
+
+        Pending(Work<T> work, boolean mayJournalClaim) {
+            this.work = work;
+            this.mayJournalClaim = mayJournalClaim;
+        }
+
+        void reset() {
+            result = null;
+            refusal = null;
+            failure = null;
+            error = null;
+        }
+
+        boolean committedWork() {
+            return refusal == null && failure == null && error == null;
+        }
+
+        T outcome() {
+            if (error != null) {
+                throw error;
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            if (refusal != null) {
+                throw refusal;
+            }
+            return result;
+        }
+    }
+
+    /**
+     * Runs {@code batch} in one transaction, retrying the whole of it while the file is busy, and marks each
+     * done. {@code leader} is the calling thread's own write: if that thread is interrupted while it waits
+     * out a busy file, only its write fails, and the others go back to the queue for the next thread.
+     */
+    private void runBatch(List<Pending<?>> batch, Pending<?> leader) {
+        List<Pending<?>> finished = batch;
+        try {
+            ensureOpen();
+            long deadline = System.nanoTime() + busyBoundMs * 1_000_000L;
+            while (!attemptBatch(batch, deadline)) {
+                if (!pauseUnlessInterrupted()) {
+                    finished = List.of(leader);
+                    leader.reset();
+                    leader.failure = new StorageException(Problem.BUSY, null,
+                            "Interrupted while waiting for the database lock.", new InterruptedException());
+                    synchronized (queue) {
+                        for (int i = batch.size() - 1; i >= 0; i--) {
+                            if (batch.get(i) != leader) {
+                                batch.get(i).reset();
+                                queue.addFirst(batch.get(i));
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+        } catch (RuntimeException e) { // closed, or busy past the bound
+            for (Pending<?> p : batch) {
+                p.reset();
+                p.failure = e;
+            }
+        } finally {
+            for (Pending<?> p : finished) {
+                p.done = true;
+            }
+        }
+    }
+
+    /** {@link #pause()}, but false instead of an exception when this thread is interrupted. */
+    private boolean pauseUnlessInterrupted() {
+        try {
+            pause();
+            return true;
+        } catch (StorageException interrupted) {
+            return false;
+        }
+    }
+
+    /**
+     * One attempt at a batch: false when it met a busy file before {@code deadline} and must be tried again
+     * whole; true when every work has its outcome.
+     *
+     * @throws StorageException when the file stayed busy past {@code deadline}
+     */
+    private boolean attemptBatch(List<Pending<?>> batch, long deadline) {
+        try {
+            exec("BEGIN IMMEDIATE");
+        } catch (SQLException e) {
+            if (isBusy(e) && System.nanoTime() < deadline) {
+                return false;
+            }
+            throw translate(file, e, "begin a transaction on");
+        }
+        boolean claimWritten = false;
+        for (Pending<?> p : batch) {
+            p.reset();
+            try {
+                exec("SAVEPOINT sovereign_work");
+            } catch (SQLException e) {
+                rollbackQuietly();
+                throw translate(file, e, "write to");
+            }
+            try {
+                Tx tx = new Tx(this, statements, clock.millis(),
+                        p.mayJournalClaim && !claimJournalled && !claimWritten ? claim : null);
+                run(p, tx);
+                exec("RELEASE sovereign_work");
+                claimWritten |= tx.claimWritten();
+            } catch (Refusal r) {
+                undoWork();
+                p.refusal = r;
+            } catch (SQLException e) {
+                undoWork();
+                if (isBusy(e)) {
+                    rollbackQuietly();
+                    if (System.nanoTime() < deadline) {
+                        return false; // the whole batch again, from BEGIN
+                    }
+                    throw translate(file, e, "write to");
+                }
+                p.failure = translate(file, e, "write to");
+            } catch (RuntimeException e) {
+                undoWork();
+                p.failure = e;
+            } catch (Error e) {
+                undoWork();
+                p.error = e;
+            }
+        }
+        // the refusals the fence decided are journalled after their work was undone, in this transaction
+        for (Pending<?> p : batch) {
+            if (p.refusal != null && p.refusal.category().isFencing()) {
+                try {
+                    exec("SAVEPOINT sovereign_rejection");
+                    journalRejectionIn(new Tx(this, statements, clock.millis(), null), p.refusal);
+                    exec("RELEASE sovereign_rejection");
+                } catch (SQLException e) {
+                    try {
+                        exec("ROLLBACK TO sovereign_rejection");
+                        exec("RELEASE sovereign_rejection");
+                    } catch (SQLException ignored) {
+                        // the COMMIT below decides
+                    }
+                    p.refusal = p.refusal.withWarning(missingRejectionRow(translate(file, e, "write to")));
+                }
+            }
+        }
+        try {
+            exec("COMMIT");
+        } catch (SQLException e) {
+            rollbackQuietly();
+            if (isBusy(e) && System.nanoTime() < deadline) {
+                return false;
+            }
+            StorageException failed = translate(file, e, "write to");
+            for (Pending<?> p : batch) {
+                if (p.committedWork()) {
+                    p.failure = failed;
+                } else if (p.refusal != null && p.refusal.category().isFencing()) {
+                    p.refusal = p.refusal.withWarning(missingRejectionRow(failed));
+                }
+            }
+            return true;
+        }
+        claimJournalled |= claimWritten;
+        batches++;
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void run(Pending<T> p, Tx tx) throws SQLException {
+        p.result = p.work.run(tx);
+    }
+
+    /** Undoes the current work's savepoint (its statements), keeping the batch's transaction open. */
+    private void undoWork() {
+        try {
+            exec("ROLLBACK TO sovereign_work");
+            exec("RELEASE sovereign_work");
+        } catch (SQLException ignored) {
+            // the transaction itself is gone: the COMMIT (or the next BEGIN) will say so
+        }
+    }
+
+    private static String missingRejectionRow(StorageException e) {
+        return "the REJECTED journal row for this refusal could not be written, so the console will not show it: "
+                + e.getMessage();
+    }
+
+    /** Diagnostics for tests and benchmarks: how many write transactions (batches) this engine committed. */
+    public long batchesCommitted() {
+        lock.lock();
+        try {
+            return batches;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Diagnostics for tests: how many writes are waiting to be run by the next batch. */
+    public int writesWaiting() {
+        synchronized (queue) {
+            return queue.size();
+        }
     }
 
     /** Journals a refusal as a {@code REJECTED} fence event in its own transaction. */
     public void journalRejection(Refusal r) {
         write(tx -> {
-            tx.journal(EventKind.REJECTED, r.resourceType() == null ? "actor" : r.resourceType(),
-                    r.resourceId() == null ? "?" : r.resourceId(), r.actorId(), processIdentity,
-                    null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
+            journalRejectionIn(tx, r);
             return null;
         }, false);
+    }
+
+    private void journalRejectionIn(Tx tx, Refusal r) throws SQLException {
+        tx.journal(EventKind.REJECTED, r.resourceType() == null ? "actor" : r.resourceType(),
+                r.resourceId() == null ? "?" : r.resourceId(), r.actorId(), processIdentity,
+                null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
     }
 
     /**
@@ -323,8 +532,7 @@ public final class Database implements AutoCloseable {
             journalRejection(r);
             return r;
         } catch (StorageException e) {
-            return r.withWarning("the REJECTED journal row for this refusal could not be written, so the console"
-                    + " will not show it: " + e.getMessage());
+            return r.withWarning(missingRejectionRow(e));
         }
     }
 
