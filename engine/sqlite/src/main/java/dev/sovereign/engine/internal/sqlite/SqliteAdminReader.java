@@ -77,6 +77,13 @@ public final class SqliteAdminReader implements AdminReader {
     private boolean closed;
     /** What the last snapshot knew of the leases, or null before the first (confined to this reader's monitor). */
     private LeaseBaseline baseline;
+    /**
+     * Refused writes per category up to {@link #categoriesCountedTo} (a journal seq): the journal only
+     * grows, so each snapshot counts only the rejections after it, through the partial index
+     * {@code fence_events_rejections}. Recounted whole if the total ever disagrees.
+     */
+    private final Map<String, Long> rejectionsByCategory = new java.util.TreeMap<>();
+    private long categoriesCountedTo;
     private int leaseRowsReadLastSnapshot;
     private long fullLeaseReads;
 
@@ -485,9 +492,11 @@ public final class SqliteAdminReader implements AdminReader {
     private LedgerCounts counts() throws SQLException {
         long assignments = 0;
         long running = 0;
+        Map<String, Long> byState = new java.util.TreeMap<>();
         for (Object[] row : query("SELECT state, count(*) AS n FROM assignments GROUP BY state",
                 rs -> new Object[] {rs.getString("state"), rs.getLong("n")})) {
             assignments += (Long) row[1];
+            byState.put((String) row[0], (Long) row[1]);
             if ("RUNNING".equals(row[0])) {
                 running = (Long) row[1];
             }
@@ -503,7 +512,30 @@ public final class SqliteAdminReader implements AdminReader {
         }
         // the partial index fence_events_rejections: only REJECTED rows are visited
         long rejections = scalar("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
-        return new LedgerCounts(assignments, running, needsOperator, m[0], m[1], m[2], m[3], rejections);
+        countRejectionsByCategory(rejections);
+        return new LedgerCounts(assignments, running, needsOperator, m[0], m[1], m[2], m[3], rejections, byState,
+                rejectionsByCategory);
+    }
+
+    /** Brings {@link #rejectionsByCategory} up to date: the new rejections only, or all if the total disagrees. */
+    private void countRejectionsByCategory(long total) throws SQLException {
+        long counted = rejectionsByCategory.values().stream().mapToLong(Long::longValue).sum();
+        if (counted == total) {
+            return;
+        }
+        if (counted > total) { // never expected (the journal only grows): start again
+            rejectionsByCategory.clear();
+            categoriesCountedTo = 0;
+        }
+        long after = categoriesCountedTo;
+        long last = after;
+        for (Object[] row : query("SELECT coalesce(category, 'unknown') AS c, count(*) AS n, max(seq) AS last"
+                        + " FROM fence_events WHERE kind = 'REJECTED' AND seq > ? GROUP BY c",
+                rs -> new Object[] {rs.getString("c"), rs.getLong("n"), rs.getLong("last")}, after)) {
+            rejectionsByCategory.merge((String) row[0], (Long) row[1], Long::sum);
+            last = Math.max(last, (Long) row[2]);
+        }
+        categoriesCountedTo = last;
     }
 
     private List<AttemptRow> attempts() throws SQLException {
