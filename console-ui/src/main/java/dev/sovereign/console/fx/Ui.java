@@ -94,6 +94,7 @@ public final class Ui {
         c.setPrefWidth(width);
         c.setMinWidth(Math.min(width, 120));
         c.setCellValueFactory(f -> new SimpleStringProperty(f.getValue() == null ? "" : text.apply(f.getValue())));
+        c.setComparator(SortedRows.NATURAL);
         return c;
     }
 

@@ -263,6 +263,7 @@ public final class MainWindow {
         VBox nav = new VBox();
         nav.setId("navigation");
         nav.getStyleClass().add("console-nav");
+        nav.getChildren().add(searchBox());
         Label caption = new Label("VIEWS");
         caption.getStyleClass().add("nav-caption");
         nav.getChildren().add(caption);
@@ -303,8 +304,66 @@ public final class MainWindow {
         return nav;
     }
 
+    /**
+     * The search: an actor, process, assignment, message or token, on every page at once. While it holds
+     * something, each page shows only what matches, the navigation counts the matches per page, and a
+     * line says where they are; Enter goes to the first page with a match, Escape clears it.
+     */
+    private Node searchBox() {
+        javafx.scene.control.TextField field = new javafx.scene.control.TextField();
+        field.setId("search-field");
+        field.setPromptText("Find actor, process, id, token");
+        field.setTooltip(new javafx.scene.control.Tooltip("Shows on every page only what matches: an actor, a"
+                + " process (label or identity), an assignment, attempt or message id, or a token (#5). Ctrl+F;"
+                + " Enter goes to the first page with a match; Escape clears."));
+        field.textProperty().bindBidirectional(vm.searchQueryProperty());
+        field.disableProperty().bind(vm.attachedProperty().isNull());
+        field.setOnAction(e -> vm.showFirstSearchHit());
+        field.setOnKeyPressed(e -> {
+            if (e.getCode() == KeyCode.ESCAPE) {
+                field.clear();
+                e.consume();
+            }
+        });
+        Label found = new Label();
+        found.setId("search-summary");
+        found.setWrapText(true);
+        found.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+        found.textProperty().bind(vm.searchSummaryProperty());
+        found.visibleProperty().bind(found.textProperty().isNotEmpty());
+        found.managedProperty().bind(found.visibleProperty());
+        found.setMaxWidth(190);
+        VBox box = new VBox(4, field, found);
+        box.setId("search-box");
+        box.setPadding(new javafx.geometry.Insets(0, 0, 8, 0));
+        field.sceneProperty().addListener((obs, o, scene) -> {
+            if (scene != null) {
+                scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN),
+                        field::requestFocus);
+            }
+        });
+        return box;
+    }
+
     private void bindCount(Page p, Label count) {
-        javafx.beans.binding.StringBinding text = switch (p) {
+        if (vm.searchHits(p) >= 0) {
+            javafx.beans.binding.StringBinding usual = usualCount(p);
+            javafx.beans.binding.StringBinding text = Bindings.createStringBinding(() ->
+                    !vm.searchSummaryProperty().get().isEmpty() ? Integer.toString(vm.searchHits(p))
+                            : usual == null ? "" : usual.get(),
+                    usual == null ? new javafx.beans.Observable[] {vm.searchSummaryProperty()}
+                            : new javafx.beans.Observable[] {vm.searchSummaryProperty(), usual});
+            count.textProperty().bind(text);
+            count.visibleProperty().bind(count.textProperty().isNotEmpty());
+            count.managedProperty().bind(count.visibleProperty());
+            return;
+        }
+        count.setVisible(false);
+        count.setManaged(false);
+    }
+
+    private javafx.beans.binding.StringBinding usualCount(Page p) {
+        return switch (p) {
             case REJECTIONS -> Bindings.createStringBinding(() -> vm.rejections().totalProperty().get() == 0 ? ""
                     : Long.toString(vm.rejections().totalProperty().get()), vm.rejections().totalProperty());
             case RUNS -> Bindings.createStringBinding(() -> {
@@ -313,14 +372,6 @@ public final class MainWindow {
             }, vm.runs().needsOperatorProperty());
             default -> null;
         };
-        if (text == null) {
-            count.setVisible(false);
-            count.setManaged(false);
-            return;
-        }
-        count.textProperty().bind(text);
-        count.visibleProperty().bind(count.textProperty().isNotEmpty());
-        count.managedProperty().bind(count.visibleProperty());
     }
 
     private Window window() {

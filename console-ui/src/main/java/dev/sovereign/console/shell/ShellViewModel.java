@@ -14,6 +14,7 @@ import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.Health;
 import dev.sovereign.console.ledger.LedgerPoller;
 import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.lab.Demo;
@@ -31,6 +32,7 @@ import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
@@ -74,6 +76,7 @@ public final class ShellViewModel implements AutoCloseable {
     private final Duration pollInterval;
     private final Formats formats;
     private final LiveLedger ledger = new LiveLedger();
+    private final ReadOnlyStringWrapper searchSummary = new ReadOnlyStringWrapper(this, "searchSummary", "");
     private final OperatorDesk desk;
     private final DemoSession demoSession;
 
@@ -146,6 +149,8 @@ public final class ShellViewModel implements AutoCloseable {
                 banner.set(null);
             }
         });
+        searchSummary.bind(Bindings.createStringBinding(this::describeSearch, ledger.search().queryProperty(),
+                leases.rows(), runs.assignments(), mailbox.rows(), processes.rows(), rejections.rows()));
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         refreshText.bind(Bindings.createStringBinding(() -> {
@@ -153,6 +158,58 @@ public final class ShellViewModel implements AutoCloseable {
             return at == 0 ? "not refreshed yet"
                     : "refreshed " + formats.time(at) + " (" + Formats.age(at, ledger.now()) + ")";
         }, ledger.lastRefreshProperty(), ledger.nowProperty()));
+    }
+
+    // ---- search ----
+
+    /** What the search box holds: every table page shows only its rows that match (see {@link Search}). */
+    public StringProperty searchQueryProperty() {
+        return ledger.search().queryProperty();
+    }
+
+    /** {@code ""} while nothing is searched; else where it was found, or that nothing matches. */
+    public ReadOnlyStringProperty searchSummaryProperty() {
+        return searchSummary.getReadOnlyProperty();
+    }
+
+    /** How many rows of {@code page} the search finds; -1 for pages without a table of their own. */
+    public int searchHits(Page page) {
+        return switch (page) {
+            case LEASES -> leases.rows().size();
+            case RUNS -> runs.assignments().size();
+            case MAILBOX -> mailbox.rows().size();
+            case PROCESSES -> processes.rows().size();
+            case REJECTIONS -> rejections.rows().size();
+            default -> -1;
+        };
+    }
+
+    /** Shows the first page with a hit, unless the page shown has one. */
+    public void showFirstSearchHit() {
+        if (!ledger.search().isActive() || searchHits(page.get()) > 0) {
+            return;
+        }
+        for (Page p : Page.values()) {
+            if (searchHits(p) > 0) {
+                page.set(p);
+                return;
+            }
+        }
+    }
+
+    private String describeSearch() {
+        if (!ledger.search().isActive()) {
+            return "";
+        }
+        StringBuilder found = new StringBuilder();
+        for (Page p : Page.values()) {
+            int n = searchHits(p);
+            if (n > 0) {
+                found.append(found.length() == 0 ? "" : " \u00b7 ").append(p.title()).append(' ').append(n);
+            }
+        }
+        return found.length() == 0 ? "Nothing matches \u201c" + ledger.search().queryProperty().get().strip()
+                + "\u201d." : "Found in " + found + ".";
     }
 
     // ---- attaching ----

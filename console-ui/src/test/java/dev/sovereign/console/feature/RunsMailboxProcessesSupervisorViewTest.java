@@ -164,4 +164,71 @@ class RunsMailboxProcessesSupervisorViewTest {
         assertThat(robot.lookup("#supervisor-report").queryAs(Label.class).getText())
                 .contains("as failed / worker_lost");
     }
+
+    private static String text(FxRobot robot, String id) {
+        return robot.lookup(id).queryAs(javafx.scene.control.Labeled.class).getText();
+    }
+
+    @Test
+    void runsFilterByStateWithTheDatabasesCountsAndSortByAnyHeader(FxRobot robot) {
+        showTab(robot, 0);
+        @SuppressWarnings("unchecked")
+        TableView<dev.sovereign.engine.admin.AssignmentRow> table =
+                robot.lookup("#assignments-table").queryAs(TableView.class);
+        assertThat(text(robot, "#runs-filter-all")).isEqualTo("All 5");
+        assertThat(text(robot, "#runs-filter-created")).isEqualTo("Created 1");
+        assertThat(text(robot, "#runs-filter-running")).isEqualTo("Running 1");
+        assertThat(text(robot, "#runs-filter-completed")).isEqualTo("Completed 1");
+        assertThat(text(robot, "#runs-filter-blocked")).isEqualTo("Blocked 0");
+        assertThat(text(robot, "#runs-filter-failed")).isEqualTo("Failed 2");
+        assertThat(text(robot, "#runs-filter-worker_lost")).isEqualTo("Worker lost 1");
+
+        robot.clickOn("#runs-filter-failed");
+        assertThat(table.getItems()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
+                .containsExactlyInAnyOrder(scenario.lostRun.id(), scenario.failedRun.id());
+        robot.clickOn("#runs-filter-worker_lost");
+        assertThat(table.getItems()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
+                .containsExactly(scenario.lostRun.id());
+
+        robot.clickOn("#runs-filter-all");
+        robot.clickOn(robot.lookup(".column-header .label").match(n -> n instanceof Label l
+                && l.getText().equals("Actor")).queryAs(Label.class));
+        assertThat(table.getItems()).extracting(dev.sovereign.engine.admin.AssignmentRow::actor)
+                .isSortedAccordingTo(String::compareTo).hasSize(5);
+    }
+
+    @Test
+    void mailboxFilterButtonsCarryTheDatabasesCounts(FxRobot robot) {
+        showTab(robot, 1);
+        assertThat(text(robot, "#mailbox-filter-all")).isEqualTo("All 4");
+        assertThat(text(robot, "#mailbox-filter-new")).isEqualTo("New 1");
+        assertThat(text(robot, "#mailbox-filter-dead")).isEqualTo("Dead 1");
+        robot.clickOn("#mailbox-filter-claimed");
+        assertThat(robot.lookup("#messages-table").queryAs(TableView.class).getItems()).singleElement()
+                .isEqualTo(vm.mailbox().rows().get(0));
+        assertThat(vm.mailbox().rows().get(0).id()).isEqualTo(scenario.claimedMessage.id());
+    }
+
+    @Test
+    void theSearchFindsAnAssignmentAMessageAndAProcessOnTheirPages(FxRobot robot) {
+        showTab(robot, 0);
+        robot.interact(() -> vm.searchQueryProperty().set(scenario.runningRun.id().substring(0, 10)));
+        assertThat(robot.lookup("#assignments-table").queryAs(TableView.class).getItems()).hasSize(1);
+        assertThat(vm.runs().assignments()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
+                .containsExactly(scenario.runningRun.id());
+        assertThat(vm.searchSummaryProperty().get()).isEqualTo("Found in Runs 1.");
+
+        robot.interact(() -> vm.searchQueryProperty().set("rotate the KEYS"));
+        assertThat(vm.mailbox().rows()).extracting(dev.sovereign.engine.admin.MessageRow::id)
+                .containsExactly(scenario.claimedMessage.id());
+
+        robot.interact(() -> vm.searchQueryProperty().set("supervisor 7110"));
+        assertThat(vm.processes().rows()).singleElement().extracting(r -> r.process().label())
+                .isEqualTo("supervisor 7110");
+        assertThat(vm.searchSummaryProperty().get()).isEqualTo("Found in Processes 1.");
+
+        robot.interact(() -> vm.searchQueryProperty().set("no such thing"));
+        assertThat(vm.searchSummaryProperty().get()).isEqualTo("Nothing matches \u201cno such thing\u201d.");
+        assertThat(vm.runs().assignments()).isEmpty();
+    }
 }

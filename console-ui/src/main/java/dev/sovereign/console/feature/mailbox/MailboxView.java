@@ -2,6 +2,8 @@ package dev.sovereign.console.feature.mailbox;
 
 import atlantafx.base.theme.Styles;
 import dev.sovereign.console.fx.ClockedCells;
+import dev.sovereign.console.fx.FilterBar;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
@@ -30,26 +32,11 @@ public final class MailboxView {
     }
 
     public Parent create() {
-        HBox filter = new HBox();
-        ToggleGroup group = new ToggleGroup();
-        for (int i = 0; i < MailboxViewModel.STATES.size(); i++) {
-            String state = MailboxViewModel.STATES.get(i);
-            ToggleButton b = new ToggleButton(state.charAt(0) + state.substring(1).toLowerCase(Locale.ROOT));
-            b.setId("mailbox-filter-" + state.toLowerCase(Locale.ROOT));
-            b.setToggleGroup(group);
-            b.getStyleClass().add(i == 0 ? Styles.LEFT_PILL
-                    : i == MailboxViewModel.STATES.size() - 1 ? Styles.RIGHT_PILL : Styles.CENTER_PILL);
-            b.setSelected(state.equals(vm.stateFilterProperty().get()));
-            b.setOnAction(e -> {
-                vm.stateFilterProperty().set(state);
-                b.setSelected(true);
-            });
-            filter.getChildren().add(b);
-        }
+        HBox filter = FilterBar.create("mailbox-filter-", vm.filterChoices(), vm.stateFilterProperty());
 
         TableView<MessageRow> table = Ui.table("messages-table",
                 "No messages. Send one with 'sovereign send --from A --to B --subject S'.");
-        table.setItems(vm.rows());
+        SortedRows.install(table, vm.rows());
         ClockedCells<MessageRow> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
         TableColumn<MessageRow, String> id = Ui.column("Message", 85, MessageRow::id);
         id.getStyleClass().add("mono");

@@ -1,6 +1,7 @@
 package dev.sovereign.console.feature.processes;
 
 import dev.sovereign.console.fx.ClockedCells;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
@@ -25,7 +26,7 @@ public final class ProcessesView {
 
     public Parent create() {
         TableView<ProcessRow> table = Ui.table("processes-table", "No process has registered with this database yet.");
-        table.setItems(vm.rows());
+        SortedRows.install(table, vm.rows());
         ClockedCells<ProcessRow> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
         table.getColumns().add(stateColumn(clocked));
         table.getColumns().add(Ui.column("Label", 130, r -> r.process().label() == null ? "" : r.process().label()));

@@ -1,6 +1,7 @@
 package dev.sovereign.console.feature.processes;
 
 import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.admin.ProcessState;
@@ -20,11 +21,14 @@ public final class ProcessesViewModel {
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<ProcessRow> rowsView = FXCollections.unmodifiableObservableList(rows);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
+    /** Every process of the snapshot, whatever the search: the summary counts them all. */
+    private List<ProcessRow> all = List.of();
 
     public ProcessesViewModel(LiveLedger ledger) {
         this.ledger = ledger;
         ledger.snapshotProperty().addListener((obs, old, s) -> refresh(s));
         ledger.nowProperty().addListener((obs, old, now) -> updateSummary());
+        ledger.search().queryProperty().addListener((obs, old, q) -> refresh(ledger.snapshot()));
         refresh(ledger.snapshot());
     }
 
@@ -45,7 +49,9 @@ public final class ProcessesViewModel {
     }
 
     private void refresh(AdminSnapshot s) {
-        List<ProcessRow> fresh = s == null ? List.of() : s.processes();
+        all = s == null ? List.of() : s.processes();
+        List<ProcessRow> fresh = all.stream().filter(r -> ledger.search().matches(new long[0],
+                Search.concat(Search.names(r.process()), r.kind(), r.lastClaimedBy()))).toList();
         if (!fresh.equals(rows)) {
             rows.setAll(fresh);
         }
@@ -55,7 +61,7 @@ public final class ProcessesViewModel {
     private void updateSummary() {
         long now = ledger.now();
         int[] n = new int[ProcessState.values().length];
-        rows.forEach(r -> n[r.stateAt(now).ordinal()]++);
+        all.forEach(r -> n[r.stateAt(now).ordinal()]++);
         summary.set(n[ProcessState.LIVE.ordinal()] + " live \u00b7 " + n[ProcessState.STALE.ordinal()] + " stale \u00b7 "
                 + n[ProcessState.STOPPED.ordinal()] + " stopped");
     }

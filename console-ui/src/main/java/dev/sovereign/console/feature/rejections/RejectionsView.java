@@ -1,5 +1,7 @@
 package dev.sovereign.console.feature.rejections;
 
+import dev.sovereign.console.fx.FilterBar;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.engine.admin.JournalEntry;
@@ -24,8 +26,19 @@ public final class RejectionsView {
         TableView<JournalEntry> table = Ui.table("rejections-table",
                 "No refused writes yet. When a process presents a stale token (its lease was taken over, its claim"
                         + " expired), the refusal appears here at once.");
-        table.setItems(vm.rows());
-        table.getColumns().add(Ui.column("Time", 112, vm::time));
+        SortedRows.install(table, vm.rows());
+        TableColumn<JournalEntry, JournalEntry> time = new TableColumn<>("Time");
+        time.setPrefWidth(112);
+        time.setCellValueFactory(f -> new javafx.beans.property.ReadOnlyObjectWrapper<>(f.getValue()));
+        time.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(JournalEntry e, boolean empty) {
+                super.updateItem(e, empty);
+                setText(empty || e == null ? null : vm.time(e));
+            }
+        });
+        time.setComparator(java.util.Comparator.comparingLong(JournalEntry::seq)); // journal order, across days too
+        table.getColumns().add(time);
         TableColumn<JournalEntry, String> category = Ui.column("Category", 160, JournalEntry::category);
         category.setCellFactory(c -> new TableCell<>() {
             private final Label badge = Ui.badge("", Tone.BAD);
@@ -79,7 +92,10 @@ public final class RejectionsView {
         VBox detailPane = new VBox(6, hint, detail);
         detailPane.getStyleClass().add("detail-pane");
 
-        SplitPane split = new SplitPane(table, detailPane);
+        VBox upper = new VBox(8, FilterBar.create("rejections-filter-", vm.filterChoices(), vm.categoryFilterProperty()),
+                table);
+        javafx.scene.layout.VBox.setVgrow(table, javafx.scene.layout.Priority.ALWAYS);
+        SplitPane split = new SplitPane(upper, detailPane);
         split.setOrientation(javafx.geometry.Orientation.VERTICAL);
         split.setDividerPositions(0.72);
         return Ui.page("rejections", "Rejections",

@@ -1,6 +1,8 @@
 package dev.sovereign.console.feature.runs;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.FilterBar;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
@@ -76,7 +78,7 @@ public final class RunsView {
         VBox.setVgrow(assignments, javafx.scene.layout.Priority.ALWAYS);
         SplitPane split = new SplitPane(upper, lower);
         split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(0.5);
+        split.setDividerPositions(0.62);
         VBox body = new VBox(10, attentionBox, split);
         VBox.setVgrow(split, javafx.scene.layout.Priority.ALWAYS);
         return Ui.page("runs", "Runs",
@@ -96,9 +98,13 @@ public final class RunsView {
         acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K)"));
         acknowledge.disableProperty().bind(vm.canAcknowledgeProperty().not());
         acknowledge.setOnAction(e -> vm.acknowledgeSelected());
-        HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status()));
+        // the state filter shares the row with the actions: every line of height goes to the table
+        HBox filter = FilterBar.create("runs-filter-", vm.filterChoices(), vm.stateFilterProperty());
+        HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status()), filter);
+        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         bar.getStyleClass().add("action-bar");
         HBox.setHgrow(bar.getChildren().get(2), javafx.scene.layout.Priority.ALWAYS);
+        filter.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         return bar;
     }
 
@@ -115,7 +121,7 @@ public final class RunsView {
     private TableView<AssignmentRow> assignmentsTable() {
         TableView<AssignmentRow> t = Ui.table("assignments-table",
                 "No assignments yet. Create one with 'sovereign assign ACTOR --provider SPEC'.");
-        t.setItems(vm.assignments());
+        SortedRows.install(t, vm.assignments());
         TableColumn<AssignmentRow, String> id = Ui.column("Assignment", 120, AssignmentRow::id);
         id.getStyleClass().add("mono");
         t.getColumns().add(id);
@@ -197,7 +203,7 @@ public final class RunsView {
 
     private TableView<AttemptRow> attemptsTable() {
         TableView<AttemptRow> t = Ui.table("attempts-table", "No attempts.");
-        t.setItems(vm.attempts());
+        SortedRows.install(t, vm.attempts());
         TableColumn<AttemptRow, String> id = Ui.column("Attempt", 110, AttemptRow::id);
         id.getStyleClass().add("mono");
         t.getColumns().add(id);

@@ -2,6 +2,8 @@ package dev.sovereign.console.feature.runs;
 
 import dev.sovereign.console.actions.ActionStatus;
 import dev.sovereign.console.actions.OperatorDesk;
+import dev.sovereign.console.ledger.FilterChoice;
+import dev.sovereign.console.ledger.Search;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -35,6 +37,8 @@ public final class RunsViewModel {
     private final BooleanBinding canAcknowledge;
     /** The id of a retry just created, selected when it first appears. */
     private String selectWhenSeen;
+    /** Set while the filter is widened from inside a refresh, so it does not refresh itself again. */
+    private boolean widening;
     private final ObservableList<AssignmentRow> assignments = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<AssignmentRow> assignmentsView = FXCollections.unmodifiableObservableList(assignments);
@@ -47,12 +51,23 @@ public final class RunsViewModel {
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
     private final javafx.beans.property.ReadOnlyLongWrapper needsOperator =
             new javafx.beans.property.ReadOnlyLongWrapper(this, "needsOperator");
+    /** The state filter's choice: {@link #ALL}, a state, or {@link #WORKER_LOST} (runs needing an operator). */
+    private final ObjectProperty<String> stateFilter = new SimpleObjectProperty<>(this, "stateFilter", ALL);
+    private final ObservableList<FilterChoice> filterChoices = FXCollections.observableArrayList();
+
+    /** The state filter's keys, in button order. */
+    public static final String ALL = "ALL";
+    public static final String WORKER_LOST = "WORKER_LOST";
+    public static final List<String> STATES = List.of(ALL, "CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED",
+            WORKER_LOST);
 
     public RunsViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk) {
         this.ledger = ledger;
         this.formats = formats;
         this.desk = desk;
         ledger.snapshotProperty().addListener((obs, old, s) -> refresh(s));
+        stateFilter.addListener((obs, old, f) -> refreshUnlessWidening());
+        ledger.search().queryProperty().addListener((obs, old, q) -> refreshUnlessWidening());
         selected.addListener((obs, old, a) -> showAttempts());
         canRetry = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
                 && isRetryable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
@@ -98,7 +113,62 @@ public final class RunsViewModel {
 
     /** Selects the first run that waits for an operator (the notice's "Review" button). */
     public void selectFirstNeedingOperator() {
-        assignments.stream().filter(AssignmentRow::needsOperator).findFirst().ifPresent(selected::set);
+        AdminSnapshot s = ledger.snapshot();
+        AssignmentRow first = s == null ? null
+                : s.assignments().stream().filter(AssignmentRow::needsOperator).findFirst().orElse(null);
+        if (first == null) {
+            return;
+        }
+        if (widenUntilShown(first)) {
+            refresh(s);
+        }
+        assignments.stream().filter(a -> a.id().equals(first.id())).findFirst().ifPresent(selected::set);
+    }
+
+    /**
+     * Widens the state filter, then clears the search, until {@code a} passes; the caller refreshes.
+     * Returns whether anything was widened.
+     */
+    private boolean widenUntilShown(AssignmentRow a) {
+        boolean widened = false;
+        widening = true;
+        try {
+            if (!shows(a) && !ALL.equals(stateFilter.get())) {
+                stateFilter.set(ALL);
+                widened = true;
+            }
+            if (!shows(a) && ledger.search().isActive()) {
+                ledger.search().queryProperty().set("");
+                widened = true;
+            }
+        } finally {
+            widening = false;
+        }
+        return widened;
+    }
+
+    private void refreshUnlessWidening() {
+        if (!widening) {
+            refresh(ledger.snapshot());
+        }
+    }
+
+    /** Which runs are shown: {@link #ALL}, one state, or {@link #WORKER_LOST}. */
+    public ObjectProperty<String> stateFilterProperty() {
+        return stateFilter;
+    }
+
+    /** The filter's buttons with the database's counts: {@code All 335}, {@code Failed 12}, ... */
+    public ObservableList<FilterChoice> filterChoices() {
+        return filterChoices;
+    }
+
+    /** Whether the state filter and the search let {@code a} through. */
+    boolean shows(AssignmentRow a) {
+        String f = stateFilter.get();
+        boolean byState = f == null || f.equals(ALL) || (f.equals(WORKER_LOST) ? a.needsOperator() : a.state().equals(f));
+        return byState && ledger.search().matches(Search.tokens(a.currentAttemptToken()), a.id(), a.actor(),
+                a.retryOf(), a.retriedBy(), a.currentAttempt(), a.receipt() == null ? null : a.receipt().attemptId());
     }
 
     public BooleanBinding canRetryProperty() {
@@ -149,21 +219,33 @@ public final class RunsViewModel {
     private void refresh(AdminSnapshot s) {
         List<AssignmentRow> fresh = s == null ? List.of() : s.assignments();
         String keep = selected.get() == null ? null : selected.get().id();
-        if (selectWhenSeen != null && fresh.stream().anyMatch(a -> a.id().equals(selectWhenSeen))) {
+        AssignmentRow retried = selectWhenSeen == null ? null
+                : fresh.stream().filter(a -> a.id().equals(selectWhenSeen)).findFirst().orElse(null);
+        if (retried != null) {
             keep = selectWhenSeen;
             selectWhenSeen = null;
+            widenUntilShown(retried); // a retry just made is shown whatever the filter
         }
-        if (!fresh.equals(assignments)) {
-            assignments.setAll(fresh);
+        List<AssignmentRow> shown = fresh.stream().filter(this::shows).toList();
+        if (!shown.equals(assignments)) {
+            assignments.setAll(shown);
         }
         String keepId = keep;
         selected.set(keepId == null ? null
-                : fresh.stream().filter(a -> a.id().equals(keepId)).findFirst().orElse(null));
+                : shown.stream().filter(a -> a.id().equals(keepId)).findFirst().orElse(null));
         showAttempts();
         // totals from the database's counts, never from the capped page of rows (issue 17)
         LedgerCounts c = s == null ? LedgerCounts.NONE : s.counts();
         long lost = c.needsOperator();
         needsOperator.set(lost);
+        List<FilterChoice> choices = STATES.stream().map(k -> new FilterChoice(k, label(k) + " " + switch (k) {
+            case ALL -> c.assignments();
+            case WORKER_LOST -> lost;
+            default -> c.assignmentsIn(k);
+        })).toList();
+        if (!choices.equals(filterChoices)) {
+            filterChoices.setAll(choices);
+        }
         summary.set(c.assignments() + " assignments" + (fresh.size() < c.assignments()
                 ? " (latest " + fresh.size() + " shown)" : "") + " \u00b7 " + c.running() + " running \u00b7 "
                 + lost + " worker lost");
@@ -174,11 +256,22 @@ public final class RunsViewModel {
                 + " Read their receipts, then retry or acknowledge each.");
     }
 
+    private static String label(String key) {
+        return switch (key) {
+            case ALL -> "All";
+            case WORKER_LOST -> "Worker lost";
+            default -> key.charAt(0) + key.substring(1).toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+
     private void showAttempts() {
         AdminSnapshot s = ledger.snapshot();
         List<AttemptRow> all = s == null ? List.of() : s.attempts();
         AssignmentRow a = selected.get();
-        List<AttemptRow> shown = a == null ? all : all.stream().filter(x -> x.assignmentId().equals(a.id())).toList();
+        List<AttemptRow> shown = a == null
+                ? all.stream().filter(x -> ledger.search().matches(Search.tokens(x.token(), x.leaseToken()),
+                        Search.concat(Search.names(x.process()), x.id(), x.assignmentId(), x.actor()))).toList()
+                : all.stream().filter(x -> x.assignmentId().equals(a.id())).toList();
         if (!shown.equals(attempts)) {
             attempts.setAll(shown);
         }
