@@ -9,11 +9,11 @@ import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
-import javafx.scene.layout.HBox;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Region;
 
 /**
- * A row of pill buttons, one per filter choice, each labelled with its count ({@code Failed 12}). When
+ * A row of pill buttons (wrapping when narrow), one per filter choice, each labelled with its count ({@code Failed 12}). When
  * only the counts change the buttons keep their place and get new text; when the choices change (a new
  * refusal category appears) the row is rebuilt. Ids: {@code <prefix><key, lower case>}. FX-thread confined.
  */
@@ -21,8 +21,9 @@ public final class FilterBar {
     private FilterBar() {
     }
 
-    public static HBox create(String idPrefix, ObservableList<FilterChoice> choices, Property<String> selected) {
-        HBox bar = new HBox();
+    public static FlowPane create(String idPrefix, ObservableList<FilterChoice> choices, Property<String> selected) {
+        // wraps when the window is narrow instead of widening the page
+        FlowPane bar = new FlowPane(0, 4);
         bar.setId(idPrefix + "bar");
         ToggleGroup group = new ToggleGroup();
         Runnable build = () -> {
@@ -39,6 +40,7 @@ public final class FilterBar {
                 FilterChoice c = now.get(i);
                 ToggleButton b = new ToggleButton(c.label());
                 b.setUserData(c.key());
+                b.setMnemonicParsing(false); // fencing_token_stale: an underscore is text here, not a mnemonic
                 b.setId(idPrefix + c.key().toLowerCase(Locale.ROOT));
                 b.setMinWidth(Region.USE_PREF_SIZE);
                 b.setToggleGroup(group);
@@ -59,7 +61,7 @@ public final class FilterBar {
         return bar;
     }
 
-    private static boolean sameKeys(HBox bar, List<FilterChoice> now) {
+    private static boolean sameKeys(FlowPane bar, List<FilterChoice> now) {
         if (bar.getChildren().size() != now.size()) {
             return false;
         }

@@ -57,6 +57,11 @@ public final class Formats {
     }
 
     /** A nullable token as text: {@code 42} or an em dash. */
+    /** {@code msg_5fcb432f…}: a long id cut after its prefix and 8 characters (ids up to 13 stay whole). */
+    public static String shortId(String id) {
+        return id == null || id.length() <= 13 ? id : id.substring(0, 12) + "\u2026";
+    }
+
     public static String token(Long token) {
         return token == null ? "\u2014" : token.toString();
     }

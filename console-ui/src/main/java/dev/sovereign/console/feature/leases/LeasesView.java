@@ -61,6 +61,7 @@ public final class LeasesView {
         table.getColumns().add(state);
         TableColumn<LeaseItem, ProcessRef> holder = LeasesView.<ProcessRef>column("Holder (pid, host)", 220,
                 f -> f.getValue().holderProperty(), c -> new HolderCell());
+        holder.setMinWidth(250); // label over "proc_… · pid · host": never cut
         holder.setComparator(Comparator.nullsLast(Comparator.comparing(ProcessRef::name, SortedRows.NATURAL)));
         table.getColumns().add(holder);
         TableColumn<LeaseItem, Number> token = LeasesView.<Number>column("Token", 70, f -> f.getValue().tokenProperty(),

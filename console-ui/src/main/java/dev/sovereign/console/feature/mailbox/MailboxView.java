@@ -32,13 +32,14 @@ public final class MailboxView {
     }
 
     public Parent create() {
-        HBox filter = FilterBar.create("mailbox-filter-", vm.filterChoices(), vm.stateFilterProperty());
+        javafx.scene.layout.FlowPane filter = FilterBar.create("mailbox-filter-", vm.filterChoices(), vm.stateFilterProperty());
 
         TableView<MessageRow> table = Ui.table("messages-table",
                 "No messages. Send one with 'sovereign send --from A --to B --subject S'.");
         SortedRows.install(table, vm.rows());
         ClockedCells<MessageRow> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
-        TableColumn<MessageRow, String> id = Ui.column("Message", 85, MessageRow::id);
+        // msg_ + a UUID is 40 characters: the first 8 hex digits tell messages apart (the search takes the whole id)
+        TableColumn<MessageRow, String> id = Ui.column("Message", 85, m -> Formats.shortId(m.id()));
         id.getStyleClass().add("mono");
         table.getColumns().add(id);
         table.getColumns().add(stateColumn());
@@ -51,7 +52,7 @@ public final class MailboxView {
         token.getStyleClass().add("token");
         token.setMinWidth(112);
         table.getColumns().add(token);
-        table.getColumns().add(clocked.textColumn("Claim expires", 140, "claim-expires-", MessageRow::id,
+        table.getColumns().add(clocked.textColumn("Claim expires", 175, "claim-expires-", MessageRow::id,
                 (m, now) -> vm.claimCountdown(m, now)));
         table.getColumns().add(Ui.column("Retries", 75, m -> m.retryCount() + " / " + m.maxRetries()));
         table.getColumns().add(Ui.column("Updated", 80, m -> formats.time(m.updatedAt())));

@@ -29,6 +29,7 @@ public final class RejectionsView {
         SortedRows.install(table, vm.rows());
         TableColumn<JournalEntry, JournalEntry> time = new TableColumn<>("Time");
         time.setPrefWidth(112);
+        time.setMinWidth(112);
         time.setCellValueFactory(f -> new javafx.beans.property.ReadOnlyObjectWrapper<>(f.getValue()));
         time.setCellFactory(c -> new TableCell<>() {
             @Override
@@ -54,6 +55,7 @@ public final class RejectionsView {
                 }
             }
         });
+        category.setMinWidth(180);
         table.getColumns().add(category);
         table.getColumns().add(Ui.column("Resource", 115, RejectionsViewModel::resource));
         table.getColumns().add(Ui.column("Process", 105, e -> e.process() == null ? "\u2014" : e.process().name()));

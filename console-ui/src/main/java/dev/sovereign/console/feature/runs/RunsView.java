@@ -47,6 +47,7 @@ public final class RunsView {
         review.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         review.setOnAction(e -> vm.selectFirstNeedingOperator());
         attention.setMinWidth(0);
+        attention.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wraps, never "… then ..."
         attention.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(attention, javafx.scene.layout.Priority.ALWAYS);
         HBox attentionBox = new HBox(10, attention, review);
@@ -74,7 +75,9 @@ public final class RunsView {
         VBox lower = new VBox(8, title("Attempts"), attempts, detailPane);
         VBox.setVgrow(attempts, javafx.scene.layout.Priority.ALWAYS);
 
-        VBox upper = new VBox(8, actionBar(), assignments);
+        // the state filter on its own row: beside the actions it made the page wider than a 1024-px window
+        VBox upper = new VBox(8, actionBar(), FilterBar.create("runs-filter-", vm.filterChoices(),
+                vm.stateFilterProperty()), assignments);
         VBox.setVgrow(assignments, javafx.scene.layout.Priority.ALWAYS);
         SplitPane split = new SplitPane(upper, lower);
         split.setOrientation(Orientation.VERTICAL);
@@ -98,13 +101,9 @@ public final class RunsView {
         acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K)"));
         acknowledge.disableProperty().bind(vm.canAcknowledgeProperty().not());
         acknowledge.setOnAction(e -> vm.acknowledgeSelected());
-        // the state filter shares the row with the actions: every line of height goes to the table
-        HBox filter = FilterBar.create("runs-filter-", vm.filterChoices(), vm.stateFilterProperty());
-        HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status()), filter);
-        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status()));
         bar.getStyleClass().add("action-bar");
         HBox.setHgrow(bar.getChildren().get(2), javafx.scene.layout.Priority.ALWAYS);
-        filter.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         return bar;
     }
 
@@ -162,6 +161,7 @@ public final class RunsView {
     private static TableColumn<AssignmentRow, AssignmentRow> stateColumn() {
         TableColumn<AssignmentRow, AssignmentRow> c = new TableColumn<>("State");
         c.setPrefWidth(175);
+        c.setMinWidth(175);
         c.setCellValueFactory(f -> new javafx.beans.property.SimpleObjectProperty<>(f.getValue()));
         c.setCellFactory(col -> new TableCell<>() {
             private final Label state = Ui.badge("", Tone.QUIET);
