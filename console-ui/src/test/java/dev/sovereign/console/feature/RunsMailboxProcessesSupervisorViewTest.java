@@ -126,7 +126,7 @@ class RunsMailboxProcessesSupervisorViewTest {
         assertThat(robot.lookup("#process-state-" + a).queryAs(Label.class).getText()).isEqualTo("stale");
         assertThat(robot.lookup("#process-state-" + b).queryAs(Label.class).getText()).isEqualTo("live");
         assertThat(robot.lookup("#processes-summary").queryAs(Label.class).getText())
-                .isEqualTo("2 live \u00b7 2 stale \u00b7 2 stopped");
+                .isEqualTo("2 live \u00b7 2 stale \u00b7 2 stopped (hidden)");
 
         robot.interact(() -> vm.tick(fx.clock.millis() + 3_001));
 
@@ -230,5 +230,42 @@ class RunsMailboxProcessesSupervisorViewTest {
         robot.interact(() -> vm.searchQueryProperty().set("no such thing"));
         assertThat(vm.searchSummaryProperty().get()).isEqualTo("Nothing matches \u201cno such thing\u201d.");
         assertThat(vm.runs().assignments()).isEmpty();
+    }
+
+    @Test
+    void stoppedProcessesAreHiddenUntilTheToggleShowsThem(FxRobot robot) {
+        showTab(robot, 2);
+        TableView<?> table = robot.lookup("#processes-table").queryAs(TableView.class);
+        assertThat(table.getItems()).hasSize(4).noneSatisfy(item ->
+                assertThat(((ProcessRow) item).stoppedAt()).isNotNull());
+        assertThat(text(robot, "#processes-show-stopped")).isEqualTo("Show stopped (2)");
+
+        robot.clickOn("#processes-show-stopped");
+
+        assertThat(table.getItems()).hasSize(6);
+        assertThat(robot.lookup("#processes-summary").queryAs(Label.class).getText())
+                .isEqualTo("2 live \u00b7 2 stale \u00b7 2 stopped");
+    }
+
+    @Test
+    void aCliIdentityThatNeverBeatSaysNoHeartbeatInsteadOfStale(FxRobot robot) {
+        showTab(robot, 2);
+        // what 'sovereign lease acquire' leaves: a durable CLI identity that holds a lease and never beats
+        try (Engine cli = Engine.open(EngineConfig.forDatabase(fx.file()).clock(fx.clock).heartbeat(false)
+                .processKind("cli").processLabel("sovereign lease acquire").actAs("proc_durable-cli").build())) {
+            cli.leases().acquire("archivist", java.time.Duration.ofMinutes(5));
+        }
+        fx.clock.advance(java.time.Duration.ofSeconds(30));
+        robot.interact(vm::pollNow);
+        robot.interact(() -> vm.tick(fx.clock.millis()));
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(robot.lookup("#process-state-proc_durable-cli").queryAs(Label.class).getText())
+                .isEqualTo("no heartbeat (CLI)");
+        ProcessRow row = vm.processes().rows().stream().filter(r -> r.process().identity().equals("proc_durable-cli"))
+                .findFirst().orElseThrow();
+        assertThat(dev.sovereign.console.feature.processes.ProcessesViewModel.beatsEvery(row)).isEqualTo("\u2014");
+        assertThat(robot.lookup("#processes-summary").queryAs(Label.class).getText())
+                .contains("1 CLI without heartbeat");
     }
 }
