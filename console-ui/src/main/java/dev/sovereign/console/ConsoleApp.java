@@ -38,7 +38,7 @@ public final class ConsoleApp extends Application {
                 : new ConsoleSettings(java.util.prefs.Preferences.userRoot().node(node));
         vm = new ShellViewModel(settings, new FxUiExecutor(), clock, ZoneId.systemDefault(),
                 AdminReader::open, LedgerPoller.DEFAULT_INTERVAL);
-        MainWindow window = new MainWindow(vm, Platform::exit);
+        MainWindow window = new MainWindow(vm, Platform::exit, getHostServices()::showDocument);
         Scene scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         ticker = new FxTicker(clock, vm::tick);

@@ -54,9 +54,18 @@ public final class MainWindow {
     private Node welcome;
     private Node connecting;
 
+    private final java.util.function.Consumer<String> browser;
+    private MenuBar menuBar;
+
     public MainWindow(ShellViewModel vm, Runnable quit) {
+        this(vm, quit, address -> { });
+    }
+
+    /** {@code browser} opens a document's address (the app's {@code HostServices.showDocument}). */
+    public MainWindow(ShellViewModel vm, Runnable quit, java.util.function.Consumer<String> browser) {
         this.vm = vm;
         this.quit = quit;
+        this.browser = browser;
     }
 
     /** Builds the whole window's content. */
@@ -169,14 +178,40 @@ public final class MainWindow {
         MenuItem refresh = item("Refresh now", "menu-refresh", new KeyCodeCombination(KeyCode.F5), vm::refresh);
         MenuItem theme = item("Switch light / dark", "menu-theme", new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN),
                 vm::toggleTheme);
-        view.getItems().addAll(new SeparatorMenuItem(), refresh, theme);
+        MenuItem find = item("Find\u2026 (actor, process, id, token)", "menu-find",
+                new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), this::focusSearch);
+        view.getItems().addAll(new SeparatorMenuItem(), find, refresh, theme);
+        MenuBar bar = new MenuBar(file, view, actionsMenu(), helpMenu());
+        bar.setId("menu-bar");
+        menuBar = bar;
+        return bar;
+    }
+
+    /** The shortcut sheet (read from the menus), the docs, the About box. */
+    private Menu helpMenu() {
+        MenuItem shortcuts = item("Keyboard shortcuts", "menu-shortcuts",
+                new KeyCodeCombination(KeyCode.SLASH, KeyCombination.SHORTCUT_DOWN), () -> ShortcutSheet.show(window(), menuBar));
+        Menu help = new Menu("Help", null, shortcuts, new SeparatorMenuItem());
+        help.setId("menu-help");
+        java.util.Optional<HelpDocs> docs = HelpDocs.find();
+        for (String[] doc : HelpDocs.DOCUMENTS) {
+            MenuItem i = new MenuItem(doc[0] + (docs.isPresent() ? "" : " (docs not installed)"));
+            i.setId("menu-doc-" + doc[1].replace(".md", ""));
+            i.setDisable(docs.isEmpty());
+            docs.ifPresent(d -> i.setOnAction(e -> browser.accept(d.address(doc[1]))));
+            help.getItems().add(i);
+        }
         MenuItem about = item("About Sovereign", "menu-about", new KeyCodeCombination(KeyCode.F1),
                 () -> AboutBox.show(window()));
-        Menu help = new Menu("Help", null, about);
-        help.setId("menu-help");
-        MenuBar bar = new MenuBar(file, view, actionsMenu(), help);
-        bar.setId("menu-bar");
-        return bar;
+        help.getItems().addAll(new SeparatorMenuItem(), about);
+        return help;
+    }
+
+    private void focusSearch() {
+        if (content.getScene() != null && content.getScene().lookup("#search-field") instanceof javafx.scene.control.TextField f) {
+            f.requestFocus();
+            f.selectAll();
+        }
     }
 
     /** Operator actions, with shortcuts that work from every page (they act on the selected run). */
@@ -336,12 +371,6 @@ public final class MainWindow {
         VBox box = new VBox(4, field, found);
         box.setId("search-box");
         box.setPadding(new javafx.geometry.Insets(0, 0, 8, 0));
-        field.sceneProperty().addListener((obs, o, scene) -> {
-            if (scene != null) {
-                scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN),
-                        field::requestFocus);
-            }
-        });
         return box;
     }
 

@@ -77,6 +77,8 @@ public final class ShellViewModel implements AutoCloseable {
     private final Formats formats;
     private final LiveLedger ledger = new LiveLedger();
     private final ReadOnlyStringWrapper searchSummary = new ReadOnlyStringWrapper(this, "searchSummary", "");
+    /** Set while the supervisor stops because the database is let go: then no warning is due. */
+    private boolean supervisorStoppedByDetach;
     private final OperatorDesk desk;
     private final DemoSession demoSession;
 
@@ -151,6 +153,16 @@ public final class ShellViewModel implements AutoCloseable {
         });
         searchSummary.bind(Bindings.createStringBinding(this::describeSearch, ledger.search().queryProperty(),
                 leases.rows(), runs.assignments(), mailbox.rows(), processes.rows(), rejections.rows()));
+        // Shift+F6 works on every page: stopping the supervisor is said once, across the top
+        supervisor.autoTickingProperty().addListener((obs, was, ticking) -> {
+            if (ticking) {
+                if (banner.get() != null && banner.get().isAutoTickWarning()) {
+                    banner.set(null);
+                }
+            } else if (attached.get() != null && !supervisorStoppedByDetach) {
+                banner.set(Banner.autoTickOff());
+            }
+        });
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         refreshText.bind(Bindings.createStringBinding(() -> {
@@ -276,7 +288,12 @@ public final class ShellViewModel implements AutoCloseable {
 
     private void detachFile() {
         attachGeneration++;
-        desk.detach();
+        supervisorStoppedByDetach = true;
+        try {
+            desk.detach();
+        } finally {
+            supervisorStoppedByDetach = false;
+        }
         if (poller != null) {
             poller.close();
             poller = null;
@@ -500,6 +517,7 @@ public final class ShellViewModel implements AutoCloseable {
     public void close() {
         lab.close(); // every process the Lab page started, before anything else goes
         Demo d = demoSession.release();
+        supervisorStoppedByDetach = true;
         desk.close(); // first: detaching would close the actions in the background, maybe too late
         detachFile();
         if (d != null) {

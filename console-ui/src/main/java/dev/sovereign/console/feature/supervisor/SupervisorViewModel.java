@@ -206,7 +206,7 @@ public final class SupervisorViewModel {
         String state = desk.supervisorRunningProperty().get()
                 ? "This console's supervisor ticks every " + OperatorDesk.seconds(desk.supervisorIntervalProperty().get())
                 + "."
-                : "This console's supervisor is off: ticks happen only when asked.";
+                : "This console's supervisor is off: ticks happen only when asked (F6), or by another supervisor.";
         ownSupervisor.set(problem.isEmpty() ? state : state + " Its last tick failed: " + problem);
     }
 
