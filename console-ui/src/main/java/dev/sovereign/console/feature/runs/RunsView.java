@@ -50,7 +50,21 @@ public final class RunsView {
         attention.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wraps, never "… then ..."
         attention.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(attention, javafx.scene.layout.Priority.ALWAYS);
-        HBox attentionBox = new HBox(10, attention, review);
+        Button retryAll = new Button("Retry all");
+        retryAll.setId("runs-retry-all");
+        retryAll.getStyleClass().add(Styles.SMALL);
+        retryAll.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        retryAll.setTooltip(new Tooltip("Retry every run that waits for an operator (asks first, saying how many)"));
+        retryAll.disableProperty().bind(vm.canBulkProperty().not());
+        retryAll.setOnAction(e -> vm.askRetryAllWorkerLost());
+        Button acknowledgeAll = new Button("Acknowledge all");
+        acknowledgeAll.setId("runs-acknowledge-all");
+        acknowledgeAll.getStyleClass().add(Styles.SMALL);
+        acknowledgeAll.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        acknowledgeAll.setTooltip(new Tooltip("Acknowledge every run that waits for an operator (asks first)"));
+        acknowledgeAll.disableProperty().bind(vm.canBulkProperty().not());
+        acknowledgeAll.setOnAction(e -> vm.askAcknowledgeAllWorkerLost());
+        HBox attentionBox = new HBox(10, attention, review, retryAll, acknowledgeAll);
         attentionBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         attentionBox.setId("runs-attention");
         attentionBox.getStyleClass().add("attention");
@@ -76,7 +90,7 @@ public final class RunsView {
         VBox.setVgrow(attempts, javafx.scene.layout.Priority.ALWAYS);
 
         // the state filter on its own row: beside the actions it made the page wider than a 1024-px window
-        VBox upper = new VBox(8, actionBar(), FilterBar.create("runs-filter-", vm.filterChoices(),
+        VBox upper = new VBox(8, actionBar(), confirmBar(), FilterBar.create("runs-filter-", vm.filterChoices(),
                 vm.stateFilterProperty()), assignments);
         VBox.setVgrow(assignments, javafx.scene.layout.Priority.ALWAYS);
         SplitPane split = new SplitPane(upper, lower);
@@ -90,17 +104,72 @@ public final class RunsView {
                 vm.summaryProperty(), body);
     }
 
-    /** Retry and acknowledge the selected run; the outcome in one sentence beside them. */
+    /** A bulk action's question, in the page (never a modal dialog): how many, and what it does. */
+    private HBox confirmBar() {
+        Label question = new Label();
+        question.setId("runs-bulk-question");
+        question.setWrapText(true);
+        question.setMinWidth(0);
+        question.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        question.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
+                vm.pendingBulkProperty().get() == null ? "" : vm.pendingBulkProperty().get().question(),
+                vm.pendingBulkProperty()));
+        Button confirm = Ui.button("runs-bulk-confirm", "");
+        confirm.getStyleClass().add(Styles.DANGER);
+        confirm.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
+                vm.pendingBulkProperty().get() == null ? "" : vm.pendingBulkProperty().get().confirmText(),
+                vm.pendingBulkProperty()));
+        confirm.setOnAction(e -> vm.confirmBulk());
+        Button cancel = Ui.button("runs-bulk-cancel", "Cancel");
+        cancel.setOnAction(e -> vm.cancelBulk());
+        HBox.setHgrow(question, javafx.scene.layout.Priority.ALWAYS);
+        question.setMaxWidth(Double.MAX_VALUE);
+        HBox bar = new HBox(10, question, confirm, cancel);
+        bar.setId("runs-bulk-confirm-bar");
+        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        bar.getStyleClass().add("attention");
+        bar.visibleProperty().bind(vm.pendingBulkProperty().isNotNull());
+        bar.managedProperty().bind(bar.visibleProperty());
+        return bar;
+    }
+
+    /**
+     * Retry and acknowledge the selected run — or, with several selected, all of them after a
+     * confirmation; the outcome in one sentence beside them.
+     */
     private HBox actionBar() {
+        javafx.beans.binding.IntegerBinding many = javafx.beans.binding.Bindings.size(vm.selection());
         Button retry = Ui.button("run-retry", "Retry");
         retry.getStyleClass().add(Styles.ACCENT);
-        retry.setTooltip(new Tooltip("Create a new assignment that retries the selected failed run (Ctrl+R)"));
-        retry.disableProperty().bind(vm.canRetryProperty().not());
-        retry.setOnAction(e -> vm.retrySelected());
+        retry.setTooltip(new Tooltip("Create a new assignment that retries the selected failed run (Ctrl+R);"
+                + " with several selected, each of them that can be retried"));
+        retry.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> many.get() > 1
+                ? "Retry " + many.get() + "\u2026" : "Retry", many));
+        retry.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> many.get() > 1
+                ? !vm.canBulkProperty().get() || vm.selection().stream().noneMatch(RunsViewModel::isRetryable)
+                : !vm.canRetryProperty().get(), many, vm.canBulkProperty(), vm.canRetryProperty()));
+        retry.setOnAction(e -> {
+            if (vm.selection().size() > 1) {
+                vm.askRetrySelected();
+            } else {
+                vm.retrySelected();
+            }
+        });
         Button acknowledge = Ui.button("run-acknowledge", "Acknowledge");
-        acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K)"));
-        acknowledge.disableProperty().bind(vm.canAcknowledgeProperty().not());
-        acknowledge.setOnAction(e -> vm.acknowledgeSelected());
+        acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K);"
+                + " with several selected, each of them that can be acknowledged"));
+        acknowledge.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> many.get() > 1
+                ? "Acknowledge " + many.get() + "\u2026" : "Acknowledge", many));
+        acknowledge.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> many.get() > 1
+                ? !vm.canBulkProperty().get() || vm.selection().stream().noneMatch(RunsViewModel::isAcknowledgeable)
+                : !vm.canAcknowledgeProperty().get(), many, vm.canBulkProperty(), vm.canAcknowledgeProperty()));
+        acknowledge.setOnAction(e -> {
+            if (vm.selection().size() > 1) {
+                vm.askAcknowledgeSelected();
+            } else {
+                vm.acknowledgeSelected();
+            }
+        });
         HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status()));
         bar.getStyleClass().add("action-bar");
         HBox.setHgrow(bar.getChildren().get(2), javafx.scene.layout.Priority.ALWAYS);
@@ -145,6 +214,10 @@ public final class RunsView {
                 }
             }
         });
+        t.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
+        t.getSelectionModel().getSelectedItems().addListener((javafx.collections.ListChangeListener<AssignmentRow>) c ->
+                vm.selection().setAll(t.getSelectionModel().getSelectedItems().stream()
+                        .filter(java.util.Objects::nonNull).toList()));
         t.getSelectionModel().selectedItemProperty().addListener((obs, o, a) -> {
             if (a != null || vm.selectedProperty().get() != null) {
                 vm.selectedProperty().set(a);

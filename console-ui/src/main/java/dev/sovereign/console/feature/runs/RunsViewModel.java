@@ -15,6 +15,7 @@ import java.util.List;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -46,6 +47,10 @@ public final class RunsViewModel {
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<AttemptRow> attemptsView = FXCollections.unmodifiableObservableList(attempts);
     private final ObjectProperty<AssignmentRow> selected = new SimpleObjectProperty<>(this, "selected");
+    private final ObservableList<AssignmentRow> selection = FXCollections.observableArrayList();
+    private final javafx.beans.property.ReadOnlyObjectWrapper<BulkAction> pendingBulk =
+            new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "pendingBulk");
+    private final BooleanBinding canBulk;
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
@@ -73,6 +78,14 @@ public final class RunsViewModel {
                 && isRetryable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
         canAcknowledge = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
                 && isAcknowledgeable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
+        canBulk = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy(),
+                status.busyProperty(), desk.availableProperty());
+        // a question about another database's runs must not be answered on this one
+        ledger.snapshotProperty().addListener((obs, old, s) -> {
+            if (s == null || old == null || !s.database().equals(old.database())) {
+                pendingBulk.set(null);
+            }
+        });
         refresh(ledger.snapshot());
     }
 
@@ -109,6 +122,106 @@ public final class RunsViewModel {
             return a.id();
         }, id -> "Acknowledged " + id + ": it stays " + a.state().toLowerCase(java.util.Locale.ROOT)
                 + " and is no longer flagged.", id -> { });
+    }
+
+    // ---- bulk actions (issue 17, item 8): several runs at once, after a confirmation that says how many ----
+
+    /** What a bulk action would do, awaiting the operator's confirmation. */
+    public record BulkAction(boolean retry, List<String> ids, String question, String confirmText) {
+    }
+
+    /** Retries the selected runs that can be retried, once confirmed. */
+    public void askRetrySelected() {
+        ask(true, selection.stream().filter(RunsViewModel::isRetryable).map(AssignmentRow::id).toList(), "selected");
+    }
+
+    /** Acknowledges the selected runs that can be acknowledged, once confirmed. */
+    public void askAcknowledgeSelected() {
+        ask(false, selection.stream().filter(RunsViewModel::isAcknowledgeable).map(AssignmentRow::id).toList(),
+                "selected");
+    }
+
+    /** Retries every run waiting for an operator (worker lost, not retried or acknowledged), once confirmed. */
+    public void askRetryAllWorkerLost() {
+        ask(true, needingOperator(), "worker-lost");
+    }
+
+    /** Acknowledges every run waiting for an operator, once confirmed. */
+    public void askAcknowledgeAllWorkerLost() {
+        ask(false, needingOperator(), "worker-lost");
+    }
+
+    private List<String> needingOperator() {
+        AdminSnapshot s = ledger.snapshot();
+        // the snapshot always carries every run that waits for an operator, however old (AdminReader)
+        return s == null ? List.of() : s.assignments().stream().filter(AssignmentRow::needsOperator)
+                .map(AssignmentRow::id).toList();
+    }
+
+    private void ask(boolean retry, List<String> ids, String which) {
+        if (ids.isEmpty() || !desk.availableProperty().get() || status.isBusy()) {
+            return;
+        }
+        int n = ids.size();
+        String runs = n == 1 ? "1 " + which + " run" : n + " " + which + " runs";
+        pendingBulk.set(new BulkAction(retry, List.copyOf(ids), retry
+                ? "Retry " + runs + "? Each gets a new assignment that a worker will run again."
+                : "Acknowledge " + runs + "? They stay failed and are no longer flagged.",
+                (retry ? "Retry " : "Acknowledge ") + n));
+    }
+
+    /** The bulk action waiting for confirmation, or null. */
+    public ReadOnlyObjectProperty<BulkAction> pendingBulkProperty() {
+        return pendingBulk.getReadOnlyProperty();
+    }
+
+    public void cancelBulk() {
+        pendingBulk.set(null);
+    }
+
+    /**
+     * Does the confirmed bulk action in the background, one run at a time; a run another operator
+     * already handled is counted, not fatal. One sentence at the end says how many were done.
+     */
+    public void confirmBulk() {
+        BulkAction b = pendingBulk.get();
+        pendingBulk.set(null);
+        if (b == null) {
+            return;
+        }
+        int n = b.ids().size();
+        desk.run(status, (b.retry() ? "Retrying " : "Acknowledging ") + n + (n == 1 ? " run\u2026" : " runs\u2026"),
+                actions -> {
+                    int done = 0;
+                    List<String> refused = new java.util.ArrayList<>();
+                    for (String id : b.ids()) {
+                        try {
+                            if (b.retry()) {
+                                actions.retry(id);
+                            } else {
+                                actions.acknowledge(id);
+                            }
+                            done++;
+                        } catch (dev.sovereign.engine.Refusal r) {
+                            refused.add(id + ": " + r.getMessage());
+                        }
+                    }
+                    return new int[] {done, refused.size()};
+                },
+                r -> (b.retry() ? "Retried " : "Acknowledged ") + r[0] + " of " + n + (n == 1 ? " run" : " runs")
+                        + (r[1] == 0 ? "." : "; " + r[1] + (r[1] == 1 ? " was" : " were")
+                        + " refused (already handled by someone else)."),
+                r -> { });
+    }
+
+    /** The rows selected in the table (several with Shift or Ctrl); the view keeps it current. */
+    public ObservableList<AssignmentRow> selection() {
+        return selection;
+    }
+
+    /** How many runs wait for an operator (counted by the database): the "all worker-lost" buttons' number. */
+    public BooleanBinding canBulkProperty() {
+        return canBulk;
     }
 
     /** Selects the first run that waits for an operator (the notice's "Review" button). */
