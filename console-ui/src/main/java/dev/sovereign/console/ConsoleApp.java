@@ -37,7 +37,17 @@ public final class ConsoleApp extends Application {
         ConsoleSettings settings = node == null ? ConsoleSettings.forUser()
                 : new ConsoleSettings(java.util.prefs.Preferences.userRoot().node(node));
         vm = new ShellViewModel(settings, new FxUiExecutor(), clock, ZoneId.systemDefault(),
-                AdminReader::open, LedgerPoller.DEFAULT_INTERVAL);
+                new ShellViewModel.ReaderOpener() {
+                    @Override
+                    public AdminReader open(java.nio.file.Path database) {
+                        return open(database, ZoneId.systemDefault());
+                    }
+
+                    @Override
+                    public AdminReader open(java.nio.file.Path database, ZoneId zone) {
+                        return AdminReader.open(database, clock, zone); // its sentences in the zone shown
+                    }
+                }, LedgerPoller.DEFAULT_INTERVAL);
         MainWindow window = new MainWindow(vm, Platform::exit, getHostServices()::showDocument);
         Scene scene = new Scene(window.create(), 1320, 820);
         window.install(scene);

@@ -13,6 +13,7 @@ import java.util.prefs.Preferences;
 public final class ConsoleSettings {
     public static final int MAX_RECENT = 8;
     private static final String THEME = "theme";
+    private static final String UTC_TIMES = "utcTimes";
     private static final String RECENT = "recentFiles";
     private static final String LAST_DIRECTORY = "lastDirectory";
 
@@ -33,6 +34,15 @@ public final class ConsoleSettings {
         } catch (IllegalArgumentException e) {
             return ConsoleTheme.LIGHT;
         }
+    }
+
+    /** Whether times are shown in UTC rather than the machine's zone (off by default). */
+    public boolean utcTimes() {
+        return node.getBoolean(UTC_TIMES, false);
+    }
+
+    public void setUtcTimes(boolean utc) {
+        node.putBoolean(UTC_TIMES, utc);
     }
 
     public void setTheme(ConsoleTheme theme) {

@@ -180,7 +180,11 @@ public final class MainWindow {
                 vm::toggleTheme);
         MenuItem find = item("Find\u2026 (actor, process, id, token)", "menu-find",
                 new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), this::focusSearch);
-        view.getItems().addAll(new SeparatorMenuItem(), find, refresh, theme);
+        javafx.scene.control.CheckMenuItem utc = new javafx.scene.control.CheckMenuItem("Show times in UTC");
+        utc.setId("menu-utc");
+        utc.setAccelerator(new KeyCodeCombination(KeyCode.U, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN));
+        utc.selectedProperty().bindBidirectional(vm.utcTimesProperty());
+        view.getItems().addAll(new SeparatorMenuItem(), find, refresh, theme, utc);
         MenuBar bar = new MenuBar(file, view, actionsMenu(), helpMenu());
         bar.setId("menu-bar");
         menuBar = bar;

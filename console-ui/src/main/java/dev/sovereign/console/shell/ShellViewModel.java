@@ -57,6 +57,11 @@ public final class ShellViewModel implements AutoCloseable {
     @FunctionalInterface
     public interface ReaderOpener {
         AdminReader open(Path database);
+
+        /** Opens a reader whose sentences write times in {@code zone}; by default the same as {@link #open(Path)}. */
+        default AdminReader open(Path database, ZoneId zone) {
+            return open(database);
+        }
     }
 
     /** Starts a demo on a fresh database; the app's makes one in the user's data folder. */
@@ -77,6 +82,9 @@ public final class ShellViewModel implements AutoCloseable {
     private final Formats formats;
     private final LiveLedger ledger = new LiveLedger();
     private final ReadOnlyStringWrapper searchSummary = new ReadOnlyStringWrapper(this, "searchSummary", "");
+    private final javafx.beans.property.BooleanProperty utcTimes =
+            new javafx.beans.property.SimpleBooleanProperty(this, "utcTimes");
+    private final ReadOnlyStringWrapper zoneText = new ReadOnlyStringWrapper(this, "zoneText", "");
     /** Set while the supervisor stops because the database is let go: then no warning is due. */
     private boolean supervisorStoppedByDetach;
     private final OperatorDesk desk;
@@ -131,6 +139,9 @@ public final class ShellViewModel implements AutoCloseable {
         this.opener = opener;
         this.pollInterval = pollInterval;
         this.formats = new Formats(zone);
+        formats.showUtc(settings.utcTimes());
+        utcTimes.set(settings.utcTimes());
+        utcTimes.addListener((obs, was, utc) -> switchZone(utc));
         ledger.tick(clock.millis());
         theme.set(settings.theme());
         theme.addListener((obs, old, t) -> settings.setTheme(t));
@@ -163,13 +174,68 @@ public final class ShellViewModel implements AutoCloseable {
                 banner.set(Banner.autoTickOff());
             }
         });
+        zoneText.set(formats.zoneText(clock.millis()));
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         refreshText.bind(Bindings.createStringBinding(() -> {
             long at = ledger.lastRefreshProperty().get();
             return at == 0 ? "not refreshed yet"
-                    : "refreshed " + formats.time(at) + " (" + Formats.age(at, ledger.now()) + ")";
-        }, ledger.lastRefreshProperty(), ledger.nowProperty()));
+                    : "refreshed " + formats.time(at) + (formats.isUtc() ? " UTC" : "") + " ("
+                    + Formats.age(at, ledger.now()) + ")";
+        }, ledger.lastRefreshProperty(), ledger.nowProperty(), utcTimes));
+    }
+
+    // ---- time zone ----
+
+    /** Whether times are shown in UTC (View → Show times in UTC); remembered. Off: the machine's zone. */
+    public javafx.beans.property.BooleanProperty utcTimesProperty() {
+        return utcTimes;
+    }
+
+    /** {@code local times (UTC+01:00)} or {@code times in UTC}, for the status bar. */
+    public ReadOnlyStringProperty zoneTextProperty() {
+        return zoneText.getReadOnlyProperty();
+    }
+
+    /**
+     * Shows every time in the other zone. The journal's sentences are written by the reader, so the reader
+     * is opened again with the new zone and the picture re-read (a moment; what this console is doing —
+     * its supervisor, an action — goes on untouched).
+     */
+    private void switchZone(boolean utc) {
+        formats.showUtc(utc);
+        settings.setUtcTimes(utc);
+        zoneText.set(formats.zoneText(clock.millis()));
+        supervisor.zoneChanged();
+        Path target = attached.get();
+        if (target == null) {
+            return;
+        }
+        long generation = attachGeneration;
+        ui.background(() -> opener.open(target, formats.zone()), r -> {
+            if (generation != attachGeneration || !target.equals(attached.get())) {
+                r.close();
+                return;
+            }
+            if (poller != null) {
+                poller.close();
+            }
+            AdminReader old = reader;
+            reader = r;
+            if (old != null) {
+                ui.background(() -> {
+                    old.close();
+                    return null;
+                }, x -> { }, x -> { });
+            }
+            ledger.connecting();
+            poller = new LedgerPoller(r, ledger, ui, clock);
+            if (pollInterval.isZero()) {
+                poller.pollOnce();
+            } else {
+                poller.start(pollInterval);
+            }
+        }, problem -> banner.set(Banner.cannotOpen(target, problem)));
     }
 
     // ---- search ----
@@ -246,7 +312,7 @@ public final class ShellViewModel implements AutoCloseable {
         long generation = ++attachGeneration;
         attaching.set(target);
         ledger.connecting();
-        ui.background(() -> opener.open(target), r -> {
+        ui.background(() -> opener.open(target, formats.zone()), r -> {
             if (generation != attachGeneration) {
                 r.close();
                 return;

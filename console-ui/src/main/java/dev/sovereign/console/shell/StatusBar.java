@@ -67,6 +67,11 @@ final class StatusBar {
 
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
+        // the zone is said where a time is: "refreshed 08:01:40 UTC" (nothing added for local times)
+        javafx.scene.control.Tooltip zone = new javafx.scene.control.Tooltip();
+        zone.textProperty().bind(Bindings.concat("Shown in ", vm.zoneTextProperty(),
+                "; View \u2192 Show times in UTC (Ctrl+Shift+U) switches."));
+        refreshed.setTooltip(zone);
         HBox bar = new HBox(healthBox, path, schema, version, grow, exportBox, refreshed);
         bar.setId("status-bar");
         bar.getStyleClass().add("status-bar");

@@ -63,7 +63,7 @@ public final class RejectionsView {
         tokens.getStyleClass().add("token");
         tokens.setMinWidth(190);
         table.getColumns().add(tokens);
-        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380, JournalEntry::sentence);
+        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380, vm::sentence);
         sentence.setCellFactory(c -> new WrappingCell());
         table.getColumns().add(sentence);
         table.setRowFactory(t -> {

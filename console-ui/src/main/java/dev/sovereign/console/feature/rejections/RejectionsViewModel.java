@@ -115,6 +115,11 @@ public final class RejectionsViewModel {
         return detail.getReadOnlyProperty();
     }
 
+    /** The refusal's sentence, its times in the console's format. */
+    public String sentence(JournalEntry e) {
+        return formats.humanize(e.sentence());
+    }
+
     public String time(JournalEntry e) {
         return formats.preciseTime(e.at());
     }
@@ -134,9 +139,9 @@ public final class RejectionsViewModel {
 
     private String describe(JournalEntry e) {
         StringBuilder sb = new StringBuilder();
-        sb.append(e.sentence());
+        sb.append(sentence(e));
         if (e.detail() != null && !e.detail().isBlank()) {
-            sb.append("\n\nThe refusal said: ").append(e.detail());
+            sb.append("\n\nThe refusal said: ").append(formats.humanize(e.detail()));
         }
         sb.append("\n\nJournal seq ").append(e.seq()).append(" at ").append(formats.preciseTime(e.at()))
                 .append(", category ").append(e.category()).append('.');

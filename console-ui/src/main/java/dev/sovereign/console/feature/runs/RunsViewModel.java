@@ -440,7 +440,7 @@ public final class RunsViewModel {
                 sb.append("\nOutput folder (this attempt's own): ").append(r.outputDir());
             }
             if (r.summary() != null && !r.summary().isBlank()) {
-                sb.append("\n").append(r.summary());
+                sb.append("\n").append(formats.humanize(r.summary()));
             }
         }
         if (a.isWorkerLost()) {

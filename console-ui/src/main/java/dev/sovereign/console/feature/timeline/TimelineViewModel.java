@@ -196,7 +196,7 @@ public final class TimelineViewModel {
             case TAKEOVER -> "Takeover";
             case RECOVERY -> "Recovery";
         };
-        return what + " at " + formats.preciseTime(e.at()) + " (journal seq " + e.seq() + "): " + e.sentence();
+        return what + " at " + formats.preciseTime(e.at()) + " (journal seq " + e.seq() + "): " + formats.humanize(e.sentence());
     }
 
     /**
