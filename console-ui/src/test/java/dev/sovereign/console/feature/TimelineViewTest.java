@@ -112,4 +112,25 @@ class TimelineViewTest {
         robot.clickOn("#timeline-follow");
         assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 10_000);
     }
+
+    @Test
+    void fitToDataOpensTheWindowFromTheOldestEventToNow(FxRobot robot) {
+        long oldest = vm.ledger().events().get(0).at();
+        robot.clickOn("#timeline-zoom-in");
+        robot.clickOn("#timeline-zoom-in");
+        assertThat(vm.timeline().windowStart()).isGreaterThan(oldest);
+
+        robot.clickOn("#timeline-fit");
+
+        assertThat(vm.timeline().windowStart()).isLessThanOrEqualTo(oldest);
+        assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(vm.ledger().now());
+        // not the 2-minute default step: the data's own extent, with a margin
+        long extent = vm.ledger().now() - oldest;
+        assertThat(vm.timeline().spanProperty().get()).isBetween(extent, extent + extent / 10 + 1_000);
+        assertThat(robot.lookup("#segment-reviewer-2").query().isVisible()).isTrue();
+
+        robot.clickOn("#timeline-zoom-in");
+        assertThat(vm.timeline().spanProperty().get()).as("zooming in from a fitted span takes the step below it")
+                .isLessThan(extent).isIn(dev.sovereign.console.feature.timeline.TimelineViewModel.SPANS);
+    }
 }

@@ -133,15 +133,46 @@ public final class TimelineViewModel {
         return formats;
     }
 
+    /** The next smaller zoom step (a fitted span goes to the step below it). */
     public void zoomIn() {
-        int i = SPANS.indexOf(span.get());
-        span.set(SPANS.get(Math.max(0, i - 1)));
+        long now = span.get();
+        span.set(SPANS.stream().filter(x -> x < now).reduce((a, b) -> b).orElse(SPANS.get(0)));
     }
 
+    /** The next larger zoom step. */
     public void zoomOut() {
-        int i = SPANS.indexOf(span.get());
-        span.set(SPANS.get(Math.min(SPANS.size() - 1, i + 1)));
+        long now = span.get();
+        span.set(SPANS.stream().filter(x -> x > now).findFirst().orElse(SPANS.get(SPANS.size() - 1)));
     }
+
+    /**
+     * Fit to data: the window ends now and starts just before the oldest thing there is to see — the
+     * oldest journal event the console holds, or the oldest lease still held — so a quiet database is not
+     * a strip of empty time and a busy one is not cut (issue 17, item 13). Between 15 s and 24 h.
+     */
+    public void fitToData() {
+        long now = ledger.now();
+        long oldest = now;
+        if (!ledger.events().isEmpty()) {
+            oldest = Math.min(oldest, ledger.events().get(0).at());
+        }
+        var s = ledger.snapshot();
+        if (s != null) {
+            for (var l : s.leases()) {
+                if (!l.isFree()) {
+                    oldest = Math.min(oldest, l.acquiredAt());
+                }
+            }
+        }
+        long extent = now - oldest;
+        long fitted = Math.max(SPANS.get(0), Math.min(MAX_FIT, extent + Math.max(1_000, extent / 20)));
+        following.set(true);
+        windowEnd.set(now);
+        span.set(fitted);
+    }
+
+    /** The widest window "fit to data" opens. */
+    static final long MAX_FIT = 24 * 3_600_000L;
 
     /** Looks half a window further back in time; stops following now. */
     public void panBack() {
