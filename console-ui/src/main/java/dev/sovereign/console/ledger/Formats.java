@@ -109,6 +109,16 @@ public final class Formats {
         return d >= 0 ? duration(d) + " ago" : "in " + duration(-d);
     }
 
+    /** {@code just now}, {@code 3 s ago}, {@code 2 min ago}: an age that changes at most once a second. */
+    public static String secondsAgo(long then, long now) {
+        if (then == 0) {
+            return "";
+        }
+        long s = Math.abs(now - then) / 1000;
+        String span = s < 120 ? s + " s" : s / 60 + " min";
+        return s == 0 ? "just now" : now >= then ? span + " ago" : "in " + span; // ahead: a skewed writer clock
+    }
+
     /** A nullable token as text: {@code 42} or an em dash. */
     /** {@code msg_5fcb432f…}: a long id cut after its prefix and 8 characters (ids up to 13 stay whole). */
     public static String shortId(String id) {

@@ -177,12 +177,20 @@ public final class ShellViewModel implements AutoCloseable {
         zoneText.set(formats.zoneText(clock.millis()));
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
-        refreshText.bind(Bindings.createStringBinding(() -> {
+        // whole seconds: a text that changed ten times a second laid the status bar out ten times a second
+        javafx.beans.InvalidationListener showRefresh = o -> {
             long at = ledger.lastRefreshProperty().get();
-            return at == 0 ? "not refreshed yet"
+            String text = at == 0 ? "not refreshed yet"
                     : "refreshed " + formats.time(at) + (formats.isUtc() ? " UTC" : "") + " ("
-                    + Formats.age(at, ledger.now()) + ")";
-        }, ledger.lastRefreshProperty(), ledger.nowProperty(), utcTimes));
+                    + Formats.secondsAgo(at, ledger.now()) + ")";
+            if (!text.equals(refreshText.get())) {
+                refreshText.set(text);
+            }
+        };
+        ledger.lastRefreshProperty().addListener(showRefresh);
+        ledger.nowProperty().addListener(showRefresh);
+        utcTimes.addListener(showRefresh);
+        showRefresh.invalidated(null);
     }
 
     // ---- time zone ----

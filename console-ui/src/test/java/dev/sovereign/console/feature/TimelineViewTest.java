@@ -133,4 +133,14 @@ class TimelineViewTest {
         assertThat(vm.timeline().spanProperty().get()).as("zooming in from a fitted span takes the step below it")
                 .isLessThan(extent).isIn(dev.sovereign.console.feature.timeline.TimelineViewModel.SPANS);
     }
+
+    @Test
+    void aFollowingWindowSlidesInStepsOfASecondNotOnEveryTick(FxRobot robot) {
+        long end = vm.timeline().windowEndProperty().get();
+        robot.interact(() -> vm.tick(end + 300));
+        assertThat(vm.timeline().windowEndProperty().get()).as("a 100-ms tick lays no lane out").isEqualTo(end);
+
+        robot.interact(() -> vm.tick(end + 1_000)); // 1/120 of the default 2-minute window
+        assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 1_000);
+    }
 }

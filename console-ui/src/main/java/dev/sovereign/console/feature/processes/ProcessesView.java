@@ -39,7 +39,7 @@ public final class ProcessesView {
         table.getColumns().add(Ui.column("Started", 80, r -> formats.time(r.startedAt())));
         table.getColumns().add(clocked.textColumn("Last heartbeat", 140, "heartbeat-", r -> r.process().identity(),
                 (r, now) -> r.stoppedAt() != null ? "stopped " + formats.time(r.stoppedAt())
-                        : Formats.age(r.heartbeatAt(), now)));
+                        : Formats.secondsAgo(r.heartbeatAt(), now)));
         table.getColumns().add(Ui.column("Beats every", 95, ProcessesViewModel::beatsEvery));
         table.getColumns().add(Ui.column("Holds", 140, r -> r.leasesHeld() + (r.leasesHeld() == 1 ? " lease" : " leases")
                 + (r.activeAttempts() == 0 ? "" : ", " + r.activeAttempts() + " attempts")));

@@ -203,7 +203,7 @@ public final class SupervisorViewModel {
                     + " supervisor, or run 'sovereign supervisor'.");
             return;
         }
-        headline.set("Last tick at " + formats.time(t.at()) + " (" + Formats.age(t.at(), ledger.now()) + ") by "
+        headline.set("Last tick at " + formats.time(t.at()) + " (" + Formats.secondsAgo(t.at(), ledger.now()) + ") by "
                 + t.process().displayName());
     }
 
