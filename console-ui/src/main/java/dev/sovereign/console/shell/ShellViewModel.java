@@ -175,6 +175,11 @@ public final class ShellViewModel implements AutoCloseable {
             }
         });
         zoneText.set(formats.zoneText(clock.millis()));
+        timeline.spanProperty().addListener((obs, o, ms) -> {
+            if (attached.get() != null) {
+                settings.setTimelineSpan(attached.get(), ms.longValue());
+            }
+        });
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         // whole seconds: a text that changed ten times a second laid the status bar out ten times a second
@@ -328,6 +333,8 @@ public final class ShellViewModel implements AutoCloseable {
             attaching.set(null);
             reader = r;
             poller = new LedgerPoller(r, ledger, ui, clock);
+            long zoom = settings.timelineSpan(target); // each database keeps its own timeline zoom
+            timeline.setSpan(zoom > 0 ? zoom : TimelineViewModel.DEFAULT_WINDOW);
             attached.set(target);
             desk.attach(target);
             if (!isDemo) {

@@ -143,4 +143,40 @@ class TimelineViewTest {
         robot.interact(() -> vm.tick(end + 1_000)); // 1/120 of the default 2-minute window
         assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 1_000);
     }
+
+    @Test
+    void aMarkerIsSelectedEvenWhenTheWindowSlidesBetweenPressAndRelease(FxRobot robot) {
+        // the supervisor's recovery: a marker alone at its time (two refusals share one instant)
+        var marker = vm.timeline().lanes().stream().flatMap(l -> l.markers().stream())
+                .filter(m -> m.kind() == dev.sovereign.console.feature.timeline.TimelineMarker.Kind.RECOVERY)
+                .findFirst().orElseThrow();
+        long end = vm.timeline().windowEndProperty().get();
+        robot.moveTo("#marker-" + marker.seq());
+        robot.press(javafx.scene.input.MouseButton.PRIMARY);
+        robot.interact(() -> vm.tick(end + 5_000)); // following: the window slides under the pointer
+        robot.release(javafx.scene.input.MouseButton.PRIMARY);
+
+        assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 5_000);
+        assertThat(vm.timeline().selectedProperty().get()).isEqualTo(marker);
+    }
+
+    @Test
+    void eachDatabaseKeepsItsOwnZoom(FxRobot robot) throws Exception {
+        java.nio.file.Path other = fx.dir().resolve("other.db");
+        try (dev.sovereign.engine.Engine e = dev.sovereign.engine.Engine.open(other)) {
+            e.actors().add("operator");
+        }
+        robot.interact(() -> vm.timeline().zoomOut()); // this database: 5 minutes
+        long here = vm.timeline().spanProperty().get();
+
+        robot.interact(() -> vm.attach(other));
+        assertThat(vm.timeline().spanProperty().get()).as("a database never seen opens at the default")
+                .isEqualTo(dev.sovereign.console.feature.timeline.TimelineViewModel.DEFAULT_WINDOW);
+        robot.interact(() -> vm.timeline().zoomIn());
+
+        robot.interact(() -> vm.attach(fx.file()));
+        assertThat(vm.timeline().spanProperty().get()).isEqualTo(here).isEqualTo(300_000L);
+        robot.interact(() -> vm.attach(other));
+        assertThat(vm.timeline().spanProperty().get()).isEqualTo(60_000L);
+    }
 }

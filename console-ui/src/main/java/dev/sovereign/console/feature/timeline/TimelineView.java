@@ -255,7 +255,9 @@ public final class TimelineView {
                 r.getStyleClass().addAll("marker", m.kind().name().toLowerCase(Locale.ROOT));
                 r.setOnMouseEntered(e -> tooltip.setText(m.event().sentence()));
                 Tooltip.install(r, tooltip);
-                r.setOnMouseClicked(e -> vm.selectedProperty().set(m));
+                // on press, not click: while following, the window may slide between press and release,
+                // and a click needs both on the same node
+                r.setOnMousePressed(e -> vm.selectedProperty().set(m));
                 markers.add(r);
             }
             getChildren().addAll(markers);

@@ -31,6 +31,8 @@ public final class TimelineViewModel {
     public static final List<Long> SPANS = List.of(15_000L, 30_000L, 60_000L, 120_000L, 300_000L, 900_000L,
             3_600_000L);
     static final int DEFAULT_SPAN = 3;
+    /** The window a database opens with when none was remembered for it: two minutes. */
+    public static final long DEFAULT_WINDOW = SPANS.get(DEFAULT_SPAN);
     /** More lanes than this would make every refresh and every frame slow; the rest are counted. */
     public static final int MAX_LANES = 50;
 
@@ -140,6 +142,11 @@ public final class TimelineViewModel {
 
     public Formats formats() {
         return formats;
+    }
+
+    /** Shows a window of {@code ms} (a remembered zoom), within 15 s and 24 h. */
+    public void setSpan(long ms) {
+        span.set(Math.max(SPANS.get(0), Math.min(MAX_FIT, ms)));
     }
 
     /** The next smaller zoom step (a fitted span goes to the step below it). */
