@@ -1,5 +1,7 @@
 package dev.sovereign.console.feature;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.feature.mailbox.MailboxView;
@@ -267,5 +269,23 @@ class RunsMailboxProcessesSupervisorViewTest {
         assertThat(dev.sovereign.console.feature.processes.ProcessesViewModel.beatsEvery(row)).isEqualTo("\u2014");
         assertThat(robot.lookup("#processes-summary").queryAs(Label.class).getText())
                 .contains("1 CLI without heartbeat");
+    }
+
+    @Test
+    void aSelectedRunShowsItsHistoryFromTheJournalOldestFirst(FxRobot robot) {
+        showTab(robot, 0);
+        String lost = scenario.lostRun.id();
+        robot.interact(() -> vm.runs().selectedProperty().set(vm.runs().assignments().stream()
+                .filter(a -> a.id().equals(lost)).findFirst().orElseThrow()));
+
+        List<String> lines = List.of(vm.runs().historyProperty().get().split("\n"));
+        assertThat(lines).hasSizeGreaterThanOrEqualTo(3);
+        // #seq in order: created, its attempt started, the refused late write, the recovery
+        List<Long> seqs = lines.stream().map(l -> Long.parseLong(l.replaceFirst("^\\S+  #(\\d+) .*$", "$1"))).toList();
+        assertThat(seqs).isSorted().doesNotHaveDuplicates();
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("presented token 1 for assignment " + lost));
+        assertThat(lines).anySatisfy(l -> assertThat(l).containsIgnoringCase("recover"));
+        assertThat(robot.lookup("#run-history").queryAs(Label.class).getText()).isEqualTo(
+                vm.runs().historyProperty().get());
     }
 }

@@ -84,10 +84,33 @@ public final class RunsView {
         hint.setWrapText(true);
         hint.visibleProperty().bind(vm.detailProperty().isEmpty());
         hint.managedProperty().bind(hint.visibleProperty());
-        VBox detailPane = new VBox(6, hint, detail);
+        Label historyTitle = new Label("History (journal, oldest first)");
+        historyTitle.getStyleClass().add(Styles.TEXT_BOLD);
+        Label history = new Label();
+        history.setId("run-history");
+        history.setWrapText(true);
+        history.getStyleClass().add("mono");
+        history.textProperty().bind(vm.historyProperty());
+        history.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        historyTitle.visibleProperty().bind(vm.historyProperty().isNotEmpty());
+        historyTitle.managedProperty().bind(historyTitle.visibleProperty());
+        history.visibleProperty().bind(historyTitle.visibleProperty());
+        history.managedProperty().bind(historyTitle.visibleProperty());
+        VBox detailPane = new VBox(6, hint, detail, historyTitle, history);
         detailPane.getStyleClass().add("detail-pane");
-        VBox lower = new VBox(8, title("Attempts"), attempts, detailPane);
-        VBox.setVgrow(attempts, javafx.scene.layout.Priority.ALWAYS);
+        // the receipt and a long history scroll; the attempts keep their rows
+        javafx.scene.control.ScrollPane detailScroll = new javafx.scene.control.ScrollPane(detailPane);
+        detailScroll.setId("run-detail-scroll");
+        detailScroll.setFitToWidth(true);
+        detailScroll.setPrefViewportHeight(150);
+        detailScroll.getStyleClass().add("edge-to-edge");
+        VBox lower = new VBox(8, title("Attempts"), attempts, detailScroll);
+        // a run has a few attempts; the room below goes to its receipt and history
+        attempts.setPrefHeight(130);
+        attempts.setMinHeight(90);
+        VBox.setVgrow(attempts, javafx.scene.layout.Priority.SOMETIMES);
+        detailScroll.setMinHeight(90);
+        VBox.setVgrow(detailScroll, javafx.scene.layout.Priority.ALWAYS);
 
         // the state filter on its own row: beside the actions it made the page wider than a 1024-px window
         VBox upper = new VBox(8, actionBar(), confirmBar(), FilterBar.create("runs-filter-", vm.filterChoices(),

@@ -54,6 +54,9 @@ public final class RunsViewModel {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
+    private final ReadOnlyStringWrapper history = new ReadOnlyStringWrapper(this, "history", "");
+    /** The most history lines shown; older ones are counted. */
+    static final int HISTORY_LINES = 40;
     private final javafx.beans.property.ReadOnlyLongWrapper needsOperator =
             new javafx.beans.property.ReadOnlyLongWrapper(this, "needsOperator");
     /** The state filter's choice: {@link #ALL}, a state, or {@link #WORKER_LOST} (runs needing an operator). */
@@ -71,6 +74,7 @@ public final class RunsViewModel {
         this.formats = formats;
         this.desk = desk;
         ledger.snapshotProperty().addListener((obs, old, s) -> refresh(s));
+        ledger.journalRevisionProperty().addListener((obs, old, r) -> showHistory());
         stateFilter.addListener((obs, old, f) -> refreshUnlessWidening());
         ledger.search().queryProperty().addListener((obs, old, q) -> refreshUnlessWidening());
         selected.addListener((obs, old, a) -> showAttempts());
@@ -389,6 +393,48 @@ public final class RunsViewModel {
             attempts.setAll(shown);
         }
         detail.set(a == null ? "" : describe(a));
+        showHistory();
+    }
+
+    /**
+     * The selected assignment's history, oldest first, like Temporal's event history: every journal row
+     * of the console's window that is about it — its own rows (created, retried, acknowledged, refused
+     * terminal writes), its attempts' rows (started, done, superseded, recovered, stolen), and any row whose
+     * sentence names it. Empty without a selection.
+     */
+    public ReadOnlyStringProperty historyProperty() {
+        return history.getReadOnlyProperty();
+    }
+
+    private void showHistory() {
+        AssignmentRow a = selected.get();
+        if (a == null) {
+            history.set("");
+            return;
+        }
+        AdminSnapshot s = ledger.snapshot();
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        ids.add(a.id());
+        if (s != null) {
+            s.attempts().stream().filter(x -> x.assignmentId().equals(a.id())).forEach(x -> ids.add(x.id()));
+        }
+        if (a.currentAttempt() != null) {
+            ids.add(a.currentAttempt());
+        }
+        List<String> lines = new java.util.ArrayList<>();
+        for (var e : ledger.events()) {
+            if (ids.contains(e.resourceId()) || (e.sentence() != null && e.sentence().contains(a.id()))) {
+                lines.add(formats.preciseTime(e.at()) + "  #" + e.seq() + "  " + formats.humanize(e.sentence()));
+            }
+        }
+        if (lines.isEmpty()) {
+            history.set("No journal rows about it in the console's window of the journal (the last "
+                    + LiveLedger.MAX_EVENTS + " events); 'sovereign events' shows older ones.");
+            return;
+        }
+        int hidden = Math.max(0, lines.size() - HISTORY_LINES);
+        history.set((hidden == 0 ? "" : hidden + " older rows not shown.\n")
+                + String.join("\n", lines.subList(hidden, lines.size())));
     }
 
     /**
