@@ -15,6 +15,7 @@ public final class ConsoleSettings {
     private static final String THEME = "theme";
     private static final String UTC_TIMES = "utcTimes";
     private static final String ZOOMS = "timelineSpans";
+    private static final String ALERTS = "alerts";
     private static final String RECENT = "recentFiles";
     private static final String LAST_DIRECTORY = "lastDirectory";
 
@@ -49,6 +50,15 @@ public final class ConsoleSettings {
     /** A preferences key for a path (keys are at most 80 characters): a hash of it. */
     private static String key(Path database) {
         return Integer.toHexString(database.toAbsolutePath().normalize().toString().hashCode());
+    }
+
+    /** Whether alerts (a run turned worker-lost, a spike of refused writes) are raised; on by default. */
+    public boolean alerts() {
+        return node.getBoolean(ALERTS, true);
+    }
+
+    public void setAlerts(boolean on) {
+        node.putBoolean(ALERTS, on);
     }
 
     /** Whether times are shown in UTC rather than the machine's zone (off by default). */

@@ -184,7 +184,11 @@ public final class MainWindow {
         utc.setId("menu-utc");
         utc.setAccelerator(new KeyCodeCombination(KeyCode.U, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN));
         utc.selectedProperty().bindBidirectional(vm.utcTimesProperty());
-        view.getItems().addAll(new SeparatorMenuItem(), find, refresh, theme, utc);
+        javafx.scene.control.CheckMenuItem alerts = new javafx.scene.control.CheckMenuItem(
+                "Alerts: worker-lost runs, refusal spikes");
+        alerts.setId("menu-alerts");
+        alerts.selectedProperty().bindBidirectional(vm.alerts().enabledProperty());
+        view.getItems().addAll(new SeparatorMenuItem(), find, refresh, theme, utc, alerts);
         MenuBar bar = new MenuBar(file, view, actionsMenu(), helpMenu());
         bar.setId("menu-bar");
         menuBar = bar;

@@ -85,6 +85,7 @@ public final class ShellViewModel implements AutoCloseable {
     private final javafx.beans.property.BooleanProperty utcTimes =
             new javafx.beans.property.SimpleBooleanProperty(this, "utcTimes");
     private final ReadOnlyStringWrapper zoneText = new ReadOnlyStringWrapper(this, "zoneText", "");
+    private final Alerts alerts;
     /** Set while the supervisor stops because the database is let go: then no warning is due. */
     private boolean supervisorStoppedByDetach;
     private final OperatorDesk desk;
@@ -175,6 +176,14 @@ public final class ShellViewModel implements AutoCloseable {
             }
         });
         zoneText.set(formats.zoneText(clock.millis()));
+        alerts = new Alerts(ledger);
+        alerts.enabledProperty().set(settings.alerts());
+        alerts.enabledProperty().addListener((obs, was, on) -> settings.setAlerts(on));
+        alerts.unseenProperty().addListener((obs, was, n) -> {
+            if (n.intValue() > was.intValue()) {
+                notifyDesktop(alerts.latestProperty().get());
+            }
+        });
         timeline.spanProperty().addListener((obs, o, ms) -> {
             if (attached.get() != null) {
                 settings.setTimelineSpan(attached.get(), ms.longValue());
@@ -249,6 +258,44 @@ public final class ShellViewModel implements AutoCloseable {
                 poller.start(pollInterval);
             }
         }, problem -> banner.set(Banner.cannotOpen(target, problem)));
+    }
+
+    /** A run turned worker-lost, refused writes spiked: one sentence each, counted in the status bar. */
+    public Alerts alerts() {
+        return alerts;
+    }
+
+    /** The status bar's alert button: the last alert across the top, and the page it is about. */
+    public void showAlerts() {
+        String said = alerts.latestProperty().get();
+        if (said.isEmpty()) {
+            return;
+        }
+        banner.set(new Banner(Banner.Severity.WARNING, "Alert", said, false));
+        page.set(said.startsWith("Run ") ? Page.RUNS : Page.REJECTIONS);
+        alerts.seen();
+    }
+
+    /**
+     * Also on the desktop, where the desktop offers it: Linux's {@code notify-send}, started in the
+     * background; without it the status bar is the only sign.
+     */
+    private void notifyDesktop(String sentence) {
+        java.nio.file.Path tool = null;
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            java.nio.file.Path p = java.nio.file.Path.of(dir, "notify-send");
+            if (java.nio.file.Files.isExecutable(p)) {
+                tool = p;
+                break;
+            }
+        }
+        if (tool == null || Boolean.getBoolean("sovereign.console.noDesktopNotifications")) {
+            return;
+        }
+        java.nio.file.Path found = tool;
+        ui.background(() -> new ProcessBuilder(found.toString(), "--app-name=Sovereign console", "Sovereign console",
+                sentence).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start(),
+                p -> { }, problem -> { });
     }
 
     // ---- search ----
