@@ -118,6 +118,7 @@ public final class MainWindow {
             case PROCESSES -> new ProcessesView(vm.processes(), vm.formats()).create();
             case SUPERVISOR -> new SupervisorView(vm.supervisor()).create();
             case LAB -> new LabView(vm.lab()).create();
+            case TRENDS -> new dev.sovereign.console.feature.trends.TrendsView(vm.trends(), vm.formats()).create();
         };
     }
 

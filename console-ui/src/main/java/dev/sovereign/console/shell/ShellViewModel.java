@@ -86,6 +86,7 @@ public final class ShellViewModel implements AutoCloseable {
             new javafx.beans.property.SimpleBooleanProperty(this, "utcTimes");
     private final ReadOnlyStringWrapper zoneText = new ReadOnlyStringWrapper(this, "zoneText", "");
     private final Alerts alerts;
+    private final dev.sovereign.console.feature.trends.TrendsViewModel trends;
     /** Set while the supervisor stops because the database is let go: then no warning is due. */
     private boolean supervisorStoppedByDetach;
     private final OperatorDesk desk;
@@ -154,6 +155,7 @@ public final class ShellViewModel implements AutoCloseable {
         mailbox = new MailboxViewModel(ledger);
         processes = new ProcessesViewModel(ledger);
         supervisor = new SupervisorViewModel(ledger, formats, desk);
+        trends = new dev.sovereign.console.feature.trends.TrendsViewModel(ledger);
         lab = new LabViewModel(ledger, ui, attached.getReadOnlyProperty(), this::attach,
                 LabViewModel.defaultSandboxDirectory());
         ledger.healthProperty().addListener((obs, old, h) -> onHealth(h));
@@ -191,6 +193,7 @@ public final class ShellViewModel implements AutoCloseable {
         });
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
+        trends.activeProperty().bind(page.isEqualTo(Page.TRENDS));
         // whole seconds: a text that changed ten times a second laid the status bar out ten times a second
         javafx.beans.InvalidationListener showRefresh = o -> {
             long at = ledger.lastRefreshProperty().get();
@@ -258,6 +261,10 @@ public final class ShellViewModel implements AutoCloseable {
                 poller.start(pollInterval);
             }
         }, problem -> banner.set(Banner.cannotOpen(target, problem)));
+    }
+
+    public dev.sovereign.console.feature.trends.TrendsViewModel trends() {
+        return trends;
     }
 
     /** A run turned worker-lost, refused writes spiked: one sentence each, counted in the status bar. */
