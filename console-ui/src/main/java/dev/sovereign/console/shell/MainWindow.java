@@ -112,7 +112,7 @@ public final class MainWindow {
         return switch (p) {
             case LEASES -> new LeasesView(vm.leases(), vm.formats()).create();
             case TIMELINE -> new TimelineView(vm.timeline()).create();
-            case REJECTIONS -> new RejectionsView(vm.rejections()).create();
+            case REJECTIONS -> new RejectionsView(vm.rejections(), vm).create();
             case RUNS -> new RunsView(vm.runs(), vm.formats()).create();
             case MAILBOX -> new MailboxView(vm.mailbox(), vm.formats()).create();
             case PROCESSES -> new ProcessesView(vm.processes(), vm.formats()).create();
@@ -189,7 +189,13 @@ public final class MainWindow {
                 "Alerts: worker-lost runs, refusal spikes");
         alerts.setId("menu-alerts");
         alerts.selectedProperty().bindBidirectional(vm.alerts().enabledProperty());
-        view.getItems().addAll(new SeparatorMenuItem(), find, refresh, theme, utc, alerts);
+        MenuItem back = item("Back", "menu-back", new KeyCodeCombination(KeyCode.LEFT, KeyCombination.ALT_DOWN), vm::back);
+        back.disableProperty().bind(vm.canBackProperty().not());
+        MenuItem forward = item("Forward", "menu-forward", new KeyCodeCombination(KeyCode.RIGHT, KeyCombination.ALT_DOWN),
+                vm::forward);
+        forward.disableProperty().bind(vm.canForwardProperty().not());
+        view.getItems().addAll(new SeparatorMenuItem(), back, forward, new SeparatorMenuItem(), find, refresh, theme, utc,
+                alerts);
         MenuBar bar = new MenuBar(file, view, actionsMenu(), helpMenu());
         bar.setId("menu-bar");
         menuBar = bar;

@@ -52,7 +52,7 @@ import javafx.collections.ObservableList;
  *
  * <p>UI-thread confined.
  */
-public final class ShellViewModel implements AutoCloseable {
+public final class ShellViewModel implements AutoCloseable, dev.sovereign.console.ledger.Links {
     /** Opens a reader on a file; the app uses {@link AdminReader#open(Path)}, tests may count calls. */
     @FunctionalInterface
     public interface ReaderOpener {
@@ -86,6 +86,14 @@ public final class ShellViewModel implements AutoCloseable {
             new javafx.beans.property.SimpleBooleanProperty(this, "utcTimes");
     private final ReadOnlyStringWrapper zoneText = new ReadOnlyStringWrapper(this, "zoneText", "");
     private final Alerts alerts;
+    private final java.util.Deque<Place> backStack = new java.util.ArrayDeque<>();
+    private final java.util.Deque<Place> forwardStack = new java.util.ArrayDeque<>();
+    private final ReadOnlyBooleanWrapper canBack = new ReadOnlyBooleanWrapper(this, "canBack");
+    private final ReadOnlyBooleanWrapper canForward = new ReadOnlyBooleanWrapper(this, "canForward");
+    /** Set while Back or Forward moves, so the move itself is not recorded. */
+    private boolean moving;
+    /** The search as it was when the page last changed (typing is not a move; changing page is). */
+    private String searchAtLastMove = "";
     private final dev.sovereign.console.feature.trends.TrendsViewModel trends;
     /** Set while the supervisor stops because the database is let go: then no warning is due. */
     private boolean supervisorStoppedByDetach;
@@ -178,6 +186,18 @@ public final class ShellViewModel implements AutoCloseable {
             }
         });
         zoneText.set(formats.zoneText(clock.millis()));
+        page.addListener((obs, from, to) -> {
+            if (!moving && from != null) {
+                backStack.push(new Place(from, searchAtLastMove));
+                if (backStack.size() > 50) {
+                    backStack.removeLast();
+                }
+                forwardStack.clear();
+                canBack.set(true);
+                canForward.set(false);
+            }
+            searchAtLastMove = ledger.search().queryProperty().get();
+        });
         alerts = new Alerts(ledger);
         alerts.enabledProperty().set(settings.alerts());
         alerts.enabledProperty().addListener((obs, was, on) -> settings.setAlerts(on));
@@ -303,6 +323,75 @@ public final class ShellViewModel implements AutoCloseable {
         ui.background(() -> new ProcessBuilder(found.toString(), "--app-name=Sovereign console", "Sovereign console",
                 sentence).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start(),
                 p -> { }, problem -> { });
+    }
+
+    // ---- links between things, Back and Forward (issue 17, item 7, a first part) ----
+
+    /**
+     * Opens what a link names: an assignment on the Runs page (selected, whatever the filter), an actor on
+     * the Leases page and a process on the Processes page (each found with the search). Back returns.
+     */
+    @Override
+    public void openAssignment(String id) {
+        page.set(Page.RUNS);
+        if (!runs.select(id)) {
+            ledger.search().queryProperty().set(id);
+        }
+    }
+
+    @Override
+    public void openActor(String actor) {
+        ledger.search().queryProperty().set(actor);
+        page.set(Page.LEASES);
+    }
+
+    @Override
+    public void openProcess(String identity) {
+        ledger.search().queryProperty().set(identity);
+        page.set(Page.PROCESSES);
+    }
+
+    /** Where the operator was: a page and what the search held. */
+    record Place(Page page, String search) {
+    }
+
+    private Place here() {
+        return new Place(page.get(), ledger.search().queryProperty().get());
+    }
+
+    /** Goes back to the page (and search) shown before the last move. */
+    public void back() {
+        if (!backStack.isEmpty()) {
+            forwardStack.push(here());
+            go(backStack.pop());
+        }
+    }
+
+    public void forward() {
+        if (!forwardStack.isEmpty()) {
+            backStack.push(here());
+            go(forwardStack.pop());
+        }
+    }
+
+    private void go(Place p) {
+        moving = true;
+        try {
+            ledger.search().queryProperty().set(p.search());
+            page.set(p.page());
+        } finally {
+            moving = false;
+        }
+        canBack.set(!backStack.isEmpty());
+        canForward.set(!forwardStack.isEmpty());
+    }
+
+    public ReadOnlyBooleanProperty canBackProperty() {
+        return canBack.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty canForwardProperty() {
+        return canForward.getReadOnlyProperty();
     }
 
     // ---- search ----

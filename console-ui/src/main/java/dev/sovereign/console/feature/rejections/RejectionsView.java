@@ -18,8 +18,16 @@ import javafx.scene.text.Text;
 public final class RejectionsView {
     private final RejectionsViewModel vm;
 
+    private final dev.sovereign.console.ledger.Links links;
+
     public RejectionsView(RejectionsViewModel vm) {
+        this(vm, dev.sovereign.console.ledger.Links.NONE);
+    }
+
+    /** {@code links} opens the assignment, actor or process a refusal names (its detail pane's links). */
+    public RejectionsView(RejectionsViewModel vm, dev.sovereign.console.ledger.Links links) {
         this.vm = vm;
+        this.links = links;
     }
 
     public Parent create() {
@@ -91,7 +99,7 @@ public final class RejectionsView {
         hint.getStyleClass().add("text-muted");
         hint.visibleProperty().bind(vm.detailProperty().isEmpty());
         hint.managedProperty().bind(hint.visibleProperty());
-        VBox detailPane = new VBox(6, hint, detail);
+        VBox detailPane = new VBox(6, hint, detail, linkBar());
         detailPane.getStyleClass().add("detail-pane");
 
         VBox upper = new VBox(8, FilterBar.create("rejections-filter-", vm.filterChoices(), vm.categoryFilterProperty()),
@@ -103,6 +111,41 @@ public final class RejectionsView {
         return Ui.page("rejections", "Rejections",
                 "Every write refused because it presented a stale or contested token, as it happens.",
                 vm.summaryProperty(), split);
+    }
+
+    /** Links to what the selected refusal is about: its assignment or actor, and the refused process. */
+    private javafx.scene.layout.HBox linkBar() {
+        javafx.scene.control.Hyperlink resource = new javafx.scene.control.Hyperlink();
+        resource.setId("rejection-link-resource");
+        javafx.scene.control.Hyperlink process = new javafx.scene.control.Hyperlink();
+        process.setId("rejection-link-process");
+        javafx.scene.layout.HBox bar = new javafx.scene.layout.HBox(12, resource, process);
+        Runnable show = () -> {
+            JournalEntry e = vm.selectedProperty().get();
+            bar.setVisible(e != null);
+            bar.setManaged(e != null);
+            if (e == null) {
+                return;
+            }
+            boolean assignment = "assignment".equals(e.resourceType());
+            resource.setText("Open " + e.resourceType() + " " + e.resourceId());
+            resource.setOnAction(a -> {
+                if (assignment) {
+                    links.openAssignment(e.resourceId());
+                } else {
+                    links.openActor(e.actor() != null ? e.actor() : e.resourceId());
+                }
+            });
+            process.setVisible(e.process() != null);
+            process.setManaged(e.process() != null);
+            if (e.process() != null) {
+                process.setText("Open process " + e.process().displayName());
+                process.setOnAction(a -> links.openProcess(e.process().identity()));
+            }
+        };
+        vm.selectedProperty().addListener((obs, o, n) -> show.run());
+        show.run();
+        return bar;
     }
 
     /** A cell whose text wraps to the column width, so the sentence reads in full. */

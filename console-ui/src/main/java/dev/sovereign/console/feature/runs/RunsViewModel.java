@@ -228,6 +228,21 @@ public final class RunsViewModel {
         return canBulk;
     }
 
+    /** Selects the assignment {@code id} (a link from another page), widening the filter if it hid it. */
+    public boolean select(String id) {
+        AdminSnapshot s = ledger.snapshot();
+        AssignmentRow a = s == null ? null : s.assignments().stream().filter(x -> x.id().equals(id)).findFirst()
+                .orElse(null);
+        if (a == null) {
+            return false;
+        }
+        if (widenUntilShown(a)) {
+            refresh(s);
+        }
+        assignments.stream().filter(x -> x.id().equals(id)).findFirst().ifPresent(selected::set);
+        return true;
+    }
+
     /** Selects the first run that waits for an operator (the notice's "Review" button). */
     public void selectFirstNeedingOperator() {
         AdminSnapshot s = ledger.snapshot();
