@@ -38,8 +38,18 @@ public final class ConsoleApp extends Application {
         ConsoleSettings settings = node == null ? ConsoleSettings.forUser()
                 : new ConsoleSettings(java.util.prefs.Preferences.userRoot().node(node));
         vm = new ShellViewModel(settings, new FxUiExecutor(), clock, ZoneId.systemDefault(),
-                Ledgers::openReader, LedgerPoller.DEFAULT_INTERVAL);
-        MainWindow window = new MainWindow(vm, Platform::exit);
+                new ShellViewModel.ReaderOpener() {
+                    @Override
+                    public AdminReader open(java.nio.file.Path database) {
+                        return open(database, ZoneId.systemDefault());
+                    }
+
+                    @Override
+                    public AdminReader open(java.nio.file.Path database, ZoneId zone) {
+                        return Ledgers.openReader(database, clock, zone); // its sentences in the zone shown
+                    }
+                }, LedgerPoller.DEFAULT_INTERVAL);
+        MainWindow window = new MainWindow(vm, Platform::exit, getHostServices()::showDocument);
         Scene scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         ticker = new FxTicker(clock, vm::tick);

@@ -132,7 +132,7 @@ public final class OperatorDesk implements AutoCloseable {
         run(status, "Stopping the supervisor\u2026", a -> {
             a.stopSupervisor();
             return Boolean.TRUE;
-        }, x -> "This console's supervisor stopped; ticks now happen only when asked.",
+        }, x -> "Stopped this console's supervisor.",
                 x -> supervisorRunning.set(false));
     }
 

@@ -98,6 +98,7 @@ public final class ClockedCells<S> {
                                         Function<ClockedCells<S>, Cell<S, T>> cell) {
         TableColumn<S, T> c = new TableColumn<>(title);
         c.setPrefWidth(width);
+        c.setMinWidth(width); // painted content cannot ask for room: the width given is what it needs
         c.setCellValueFactory(value);
         c.setCellFactory(col -> cell.apply(this));
         return c;

@@ -41,7 +41,8 @@ public final class CountdownGauge extends PaintedRegion {
     public void show(double newFraction, String newText, Tone newTone) {
         double f = Double.isNaN(newFraction) ? 0 : Math.max(0, Math.min(1, newFraction));
         String t = newText == null ? "" : newText;
-        boolean changed = f != fraction || !t.equals(text);
+        // a repaint only when a pixel would change: an hour-long lease moves its bar by 1/36,000 per tick
+        boolean changed = barPixels(f) != barPixels(fraction) || !t.equals(text);
         fraction = f;
         text = t;
         if (newTone != tone) {
@@ -53,6 +54,11 @@ public final class CountdownGauge extends PaintedRegion {
             setAccessibleText(t);
             repaint();
         }
+    }
+
+    private long barPixels(double f) {
+        double barWidth = Math.max(0, getWidth() - snappedLeftInset() - snappedRightInset());
+        return f <= 0 ? -1 : Math.round(Math.max(BAR_HEIGHT, barWidth * f) * 2); // half pixels: smooth enough
     }
 
     @Override

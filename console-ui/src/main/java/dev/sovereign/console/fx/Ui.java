@@ -92,8 +92,9 @@ public final class Ui {
     public static <T> TableColumn<T, String> column(String title, double width, Function<T, String> text) {
         TableColumn<T, String> c = new TableColumn<>(title);
         c.setPrefWidth(width);
-        c.setMinWidth(Math.min(width, 120));
         c.setCellValueFactory(f -> new SimpleStringProperty(f.getValue() == null ? "" : text.apply(f.getValue())));
+        c.setComparator(SortedRows.NATURAL);
+        c.getProperties().put(ColumnFit.TEXT, text);
         return c;
     }
 
@@ -169,6 +170,7 @@ public final class Ui {
         p.setWrapText(true);
         p.setPadding(new Insets(24));
         t.setPlaceholder(p);
+        ColumnFit.install(t);
         return t;
     }
 }

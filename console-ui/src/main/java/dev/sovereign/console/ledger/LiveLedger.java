@@ -50,6 +50,13 @@ public final class LiveLedger {
     private final LongProperty dataVersion = new SimpleLongProperty(this, "dataVersion", -1);
     private final LongProperty journalRevision = new SimpleLongProperty(this, "journalRevision");
     private final LongProperty revision = new SimpleLongProperty(this, "revision");
+    /** What the operator is looking for: every page filters its rows by it (the search box). */
+    private final Search search = new Search();
+
+    /** The search every page's rows are filtered by (an empty query: every row). */
+    public Search search() {
+        return search;
+    }
 
     public ReadOnlyObjectProperty<AdminSnapshot> snapshotProperty() {
         return snapshot;

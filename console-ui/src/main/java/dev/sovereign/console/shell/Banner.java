@@ -20,6 +20,24 @@ public record Banner(Severity severity, String title, String text, boolean conne
         return new Banner(Severity.SUCCESS, title, text, false);
     }
 
+    /** The title of the warning shown when this console's supervisor is stopped (Shift+F6). */
+    public static final String AUTO_TICK_OFF = "Auto-tick is off";
+
+    /**
+     * Said once, across the top, wherever Shift+F6 was pressed: what stops with the supervisor. Goes when
+     * auto-tick starts again.
+     */
+    public static Banner autoTickOff() {
+        return new Banner(Severity.WARNING, AUTO_TICK_OFF, "This console's supervisor stopped. Until a supervisor"
+                + " ticks again (F6 for one tick, Shift+F6 to restart, or 'sovereign supervisor'), nothing recovers"
+                + " the runs of dead workers, sweeps expired claims or reports expired leases.", false);
+    }
+
+    /** Whether this is the auto-tick warning (it goes when auto-tick starts again). */
+    public boolean isAutoTickWarning() {
+        return severity == Severity.WARNING && AUTO_TICK_OFF.equals(title);
+    }
+
     /** Whether this is the demo's green notice (it must not outlive the demo). */
     public boolean isDemoNotice() {
         return severity == Severity.SUCCESS && DEMO_RUNNING.equals(title);

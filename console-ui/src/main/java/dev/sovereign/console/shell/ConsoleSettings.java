@@ -13,6 +13,9 @@ import java.util.prefs.Preferences;
 public final class ConsoleSettings {
     public static final int MAX_RECENT = 8;
     private static final String THEME = "theme";
+    private static final String UTC_TIMES = "utcTimes";
+    private static final String ZOOMS = "timelineSpans";
+    private static final String ALERTS = "alerts";
     private static final String RECENT = "recentFiles";
     private static final String LAST_DIRECTORY = "lastDirectory";
 
@@ -33,6 +36,38 @@ public final class ConsoleSettings {
         } catch (IllegalArgumentException e) {
             return ConsoleTheme.LIGHT;
         }
+    }
+
+    /** The timeline's window last used on {@code database}, in ms, or 0 if none was remembered. */
+    public long timelineSpan(Path database) {
+        return node.node(ZOOMS).getLong(key(database), 0);
+    }
+
+    public void setTimelineSpan(Path database, long ms) {
+        node.node(ZOOMS).putLong(key(database), ms);
+    }
+
+    /** A preferences key for a path (keys are at most 80 characters): a hash of it. */
+    private static String key(Path database) {
+        return Integer.toHexString(database.toAbsolutePath().normalize().toString().hashCode());
+    }
+
+    /** Whether alerts (a run turned worker-lost, a spike of refused writes) are raised; on by default. */
+    public boolean alerts() {
+        return node.getBoolean(ALERTS, true);
+    }
+
+    public void setAlerts(boolean on) {
+        node.putBoolean(ALERTS, on);
+    }
+
+    /** Whether times are shown in UTC rather than the machine's zone (off by default). */
+    public boolean utcTimes() {
+        return node.getBoolean(UTC_TIMES, false);
+    }
+
+    public void setUtcTimes(boolean utc) {
+        node.putBoolean(UTC_TIMES, utc);
     }
 
     public void setTheme(ConsoleTheme theme) {

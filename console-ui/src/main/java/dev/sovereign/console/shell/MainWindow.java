@@ -54,9 +54,18 @@ public final class MainWindow {
     private Node welcome;
     private Node connecting;
 
+    private final java.util.function.Consumer<String> browser;
+    private MenuBar menuBar;
+
     public MainWindow(ShellViewModel vm, Runnable quit) {
+        this(vm, quit, address -> { });
+    }
+
+    /** {@code browser} opens a document's address (the app's {@code HostServices.showDocument}). */
+    public MainWindow(ShellViewModel vm, Runnable quit, java.util.function.Consumer<String> browser) {
         this.vm = vm;
         this.quit = quit;
+        this.browser = browser;
     }
 
     /** Builds the whole window's content. */
@@ -103,12 +112,13 @@ public final class MainWindow {
         return switch (p) {
             case LEASES -> new LeasesView(vm.leases(), vm.formats()).create();
             case TIMELINE -> new TimelineView(vm.timeline()).create();
-            case REJECTIONS -> new RejectionsView(vm.rejections()).create();
+            case REJECTIONS -> new RejectionsView(vm.rejections(), vm).create();
             case RUNS -> new RunsView(vm.runs(), vm.formats()).create();
             case MAILBOX -> new MailboxView(vm.mailbox(), vm.formats()).create();
             case PROCESSES -> new ProcessesView(vm.processes(), vm.formats()).create();
             case SUPERVISOR -> new SupervisorView(vm.supervisor()).create();
             case LAB -> new LabView(vm.lab()).create();
+            case TRENDS -> new dev.sovereign.console.feature.trends.TrendsView(vm.trends(), vm.formats()).create();
         };
     }
 
@@ -169,14 +179,54 @@ public final class MainWindow {
         MenuItem refresh = item("Refresh now", "menu-refresh", new KeyCodeCombination(KeyCode.F5), vm::refresh);
         MenuItem theme = item("Switch light / dark", "menu-theme", new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN),
                 vm::toggleTheme);
-        view.getItems().addAll(new SeparatorMenuItem(), refresh, theme);
+        MenuItem find = item("Find\u2026 (actor, process, id, token)", "menu-find",
+                new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), this::focusSearch);
+        javafx.scene.control.CheckMenuItem utc = new javafx.scene.control.CheckMenuItem("Show times in UTC");
+        utc.setId("menu-utc");
+        utc.setAccelerator(new KeyCodeCombination(KeyCode.U, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN));
+        utc.selectedProperty().bindBidirectional(vm.utcTimesProperty());
+        javafx.scene.control.CheckMenuItem alerts = new javafx.scene.control.CheckMenuItem(
+                "Alerts: worker-lost runs, refusal spikes");
+        alerts.setId("menu-alerts");
+        alerts.selectedProperty().bindBidirectional(vm.alerts().enabledProperty());
+        MenuItem back = item("Back", "menu-back", new KeyCodeCombination(KeyCode.LEFT, KeyCombination.ALT_DOWN), vm::back);
+        back.disableProperty().bind(vm.canBackProperty().not());
+        MenuItem forward = item("Forward", "menu-forward", new KeyCodeCombination(KeyCode.RIGHT, KeyCombination.ALT_DOWN),
+                vm::forward);
+        forward.disableProperty().bind(vm.canForwardProperty().not());
+        view.getItems().addAll(new SeparatorMenuItem(), back, forward, new SeparatorMenuItem(), find, refresh, theme, utc,
+                alerts);
+        MenuBar bar = new MenuBar(file, view, actionsMenu(), helpMenu());
+        bar.setId("menu-bar");
+        menuBar = bar;
+        return bar;
+    }
+
+    /** The shortcut sheet (read from the menus), the docs, the About box. */
+    private Menu helpMenu() {
+        MenuItem shortcuts = item("Keyboard shortcuts", "menu-shortcuts",
+                new KeyCodeCombination(KeyCode.SLASH, KeyCombination.SHORTCUT_DOWN), () -> ShortcutSheet.show(window(), menuBar));
+        Menu help = new Menu("Help", null, shortcuts, new SeparatorMenuItem());
+        help.setId("menu-help");
+        java.util.Optional<HelpDocs> docs = HelpDocs.find();
+        for (String[] doc : HelpDocs.DOCUMENTS) {
+            MenuItem i = new MenuItem(doc[0] + (docs.isPresent() ? "" : " (docs not installed)"));
+            i.setId("menu-doc-" + doc[1].replace(".md", ""));
+            i.setDisable(docs.isEmpty());
+            docs.ifPresent(d -> i.setOnAction(e -> browser.accept(d.address(doc[1]))));
+            help.getItems().add(i);
+        }
         MenuItem about = item("About Sovereign", "menu-about", new KeyCodeCombination(KeyCode.F1),
                 () -> AboutBox.show(window()));
-        Menu help = new Menu("Help", null, about);
-        help.setId("menu-help");
-        MenuBar bar = new MenuBar(file, view, actionsMenu(), help);
-        bar.setId("menu-bar");
-        return bar;
+        help.getItems().addAll(new SeparatorMenuItem(), about);
+        return help;
+    }
+
+    private void focusSearch() {
+        if (content.getScene() != null && content.getScene().lookup("#search-field") instanceof javafx.scene.control.TextField f) {
+            f.requestFocus();
+            f.selectAll();
+        }
     }
 
     /** Operator actions, with shortcuts that work from every page (they act on the selected run). */
@@ -263,6 +313,7 @@ public final class MainWindow {
         VBox nav = new VBox();
         nav.setId("navigation");
         nav.getStyleClass().add("console-nav");
+        nav.getChildren().add(searchBox());
         Label caption = new Label("VIEWS");
         caption.getStyleClass().add("nav-caption");
         nav.getChildren().add(caption);
@@ -303,8 +354,60 @@ public final class MainWindow {
         return nav;
     }
 
+    /**
+     * The search: an actor, process, assignment, message or token, on every page at once. While it holds
+     * something, each page shows only what matches, the navigation counts the matches per page, and a
+     * line says where they are; Enter goes to the first page with a match, Escape clears it.
+     */
+    private Node searchBox() {
+        javafx.scene.control.TextField field = new javafx.scene.control.TextField();
+        field.setId("search-field");
+        field.setPromptText("Find actor, process, id, token");
+        field.setTooltip(new javafx.scene.control.Tooltip("Shows on every page only what matches: an actor, a"
+                + " process (label or identity), an assignment, attempt or message id, or a token (#5). Ctrl+F;"
+                + " Enter goes to the first page with a match; Escape clears."));
+        field.textProperty().bindBidirectional(vm.searchQueryProperty());
+        field.disableProperty().bind(vm.attachedProperty().isNull());
+        field.setOnAction(e -> vm.showFirstSearchHit());
+        field.setOnKeyPressed(e -> {
+            if (e.getCode() == KeyCode.ESCAPE) {
+                field.clear();
+                e.consume();
+            }
+        });
+        Label found = new Label();
+        found.setId("search-summary");
+        found.setWrapText(true);
+        found.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+        found.textProperty().bind(vm.searchSummaryProperty());
+        found.visibleProperty().bind(found.textProperty().isNotEmpty());
+        found.managedProperty().bind(found.visibleProperty());
+        found.setMaxWidth(190);
+        VBox box = new VBox(4, field, found);
+        box.setId("search-box");
+        box.setPadding(new javafx.geometry.Insets(0, 0, 8, 0));
+        return box;
+    }
+
     private void bindCount(Page p, Label count) {
-        javafx.beans.binding.StringBinding text = switch (p) {
+        if (vm.searchHits(p) >= 0) {
+            javafx.beans.binding.StringBinding usual = usualCount(p);
+            javafx.beans.binding.StringBinding text = Bindings.createStringBinding(() ->
+                    !vm.searchSummaryProperty().get().isEmpty() ? Integer.toString(vm.searchHits(p))
+                            : usual == null ? "" : usual.get(),
+                    usual == null ? new javafx.beans.Observable[] {vm.searchSummaryProperty()}
+                            : new javafx.beans.Observable[] {vm.searchSummaryProperty(), usual});
+            count.textProperty().bind(text);
+            count.visibleProperty().bind(count.textProperty().isNotEmpty());
+            count.managedProperty().bind(count.visibleProperty());
+            return;
+        }
+        count.setVisible(false);
+        count.setManaged(false);
+    }
+
+    private javafx.beans.binding.StringBinding usualCount(Page p) {
+        return switch (p) {
             case REJECTIONS -> Bindings.createStringBinding(() -> vm.rejections().totalProperty().get() == 0 ? ""
                     : Long.toString(vm.rejections().totalProperty().get()), vm.rejections().totalProperty());
             case RUNS -> Bindings.createStringBinding(() -> {
@@ -313,14 +416,6 @@ public final class MainWindow {
             }, vm.runs().needsOperatorProperty());
             default -> null;
         };
-        if (text == null) {
-            count.setVisible(false);
-            count.setManaged(false);
-            return;
-        }
-        count.textProperty().bind(text);
-        count.visibleProperty().bind(count.textProperty().isNotEmpty());
-        count.managedProperty().bind(count.visibleProperty());
     }
 
     private Window window() {

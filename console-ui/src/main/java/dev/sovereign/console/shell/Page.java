@@ -9,7 +9,8 @@ public enum Page {
     MAILBOX("Mailbox", "Messages by state with claim holder, token and expiry"),
     PROCESSES("Processes", "Registered processes: live, stale or stopped"),
     SUPERVISOR("Supervisor", "The last supervisor tick's report"),
-    LAB("Lab", "Real contention on demand: start, pause, kill and skew workers; run teaching scenarios");
+    LAB("Lab", "Real contention on demand: start, pause, kill and skew workers; run teaching scenarios"),
+    TRENDS("Trends", "The last hour a minute at a time: grants, takeovers, refusals, lost runs, journal size");
 
     private final String title;
     private final String description;
@@ -27,7 +28,7 @@ public enum Page {
         return description;
     }
 
-    /** The digit of this page's Ctrl shortcut (1..8). */
+    /** The digit of this page's Ctrl shortcut (1..9). */
     public int shortcutDigit() {
         return ordinal() + 1;
     }

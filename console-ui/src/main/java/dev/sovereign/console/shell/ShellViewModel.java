@@ -14,6 +14,7 @@ import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.Health;
 import dev.sovereign.console.ledger.LedgerPoller;
 import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.lab.Demo;
@@ -31,6 +32,7 @@ import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
@@ -51,11 +53,16 @@ import dev.sovereign.engine.Ledgers;
  *
  * <p>UI-thread confined.
  */
-public final class ShellViewModel implements AutoCloseable {
-    /** Opens a reader on a file; the app uses {@code Ledgers.openReader(Path)}, tests may count calls. */
+public final class ShellViewModel implements AutoCloseable, dev.sovereign.console.ledger.Links {
+    /** Opens a reader on a file; the app uses {@code Ledgers.openReader}, tests may count calls. */
     @FunctionalInterface
     public interface ReaderOpener {
         AdminReader open(Path database);
+
+        /** Opens a reader whose sentences write times in {@code zone}; by default the same as {@link #open(Path)}. */
+        default AdminReader open(Path database, ZoneId zone) {
+            return open(database);
+        }
     }
 
     /** Starts a demo on a fresh database; the app's makes one in the user's data folder. */
@@ -75,6 +82,22 @@ public final class ShellViewModel implements AutoCloseable {
     private final Duration pollInterval;
     private final Formats formats;
     private final LiveLedger ledger = new LiveLedger();
+    private final ReadOnlyStringWrapper searchSummary = new ReadOnlyStringWrapper(this, "searchSummary", "");
+    private final javafx.beans.property.BooleanProperty utcTimes =
+            new javafx.beans.property.SimpleBooleanProperty(this, "utcTimes");
+    private final ReadOnlyStringWrapper zoneText = new ReadOnlyStringWrapper(this, "zoneText", "");
+    private final Alerts alerts;
+    private final java.util.Deque<Place> backStack = new java.util.ArrayDeque<>();
+    private final java.util.Deque<Place> forwardStack = new java.util.ArrayDeque<>();
+    private final ReadOnlyBooleanWrapper canBack = new ReadOnlyBooleanWrapper(this, "canBack");
+    private final ReadOnlyBooleanWrapper canForward = new ReadOnlyBooleanWrapper(this, "canForward");
+    /** Set while Back or Forward moves, so the move itself is not recorded. */
+    private boolean moving;
+    /** The search as it was when the page last changed (typing is not a move; changing page is). */
+    private String searchAtLastMove = "";
+    private final dev.sovereign.console.feature.trends.TrendsViewModel trends;
+    /** Set while the supervisor stops because the database is let go: then no warning is due. */
+    private boolean supervisorStoppedByDetach;
     private final OperatorDesk desk;
     private final DemoSession demoSession;
 
@@ -127,6 +150,9 @@ public final class ShellViewModel implements AutoCloseable {
         this.opener = opener;
         this.pollInterval = pollInterval;
         this.formats = new Formats(zone);
+        formats.showUtc(settings.utcTimes());
+        utcTimes.set(settings.utcTimes());
+        utcTimes.addListener((obs, was, utc) -> switchZone(utc));
         ledger.tick(clock.millis());
         theme.set(settings.theme());
         theme.addListener((obs, old, t) -> settings.setTheme(t));
@@ -138,6 +164,7 @@ public final class ShellViewModel implements AutoCloseable {
         mailbox = new MailboxViewModel(ledger);
         processes = new ProcessesViewModel(ledger);
         supervisor = new SupervisorViewModel(ledger, formats, desk);
+        trends = new dev.sovereign.console.feature.trends.TrendsViewModel(ledger);
         lab = new LabViewModel(ledger, ui, attached.getReadOnlyProperty(), this::attach,
                 LabViewModel.defaultSandboxDirectory());
         ledger.healthProperty().addListener((obs, old, h) -> onHealth(h));
@@ -147,13 +174,277 @@ public final class ShellViewModel implements AutoCloseable {
                 banner.set(null);
             }
         });
+        searchSummary.bind(Bindings.createStringBinding(this::describeSearch, ledger.search().queryProperty(),
+                leases.rows(), runs.assignments(), mailbox.rows(), processes.rows(), rejections.rows()));
+        // Shift+F6 works on every page: stopping the supervisor is said once, across the top
+        supervisor.autoTickingProperty().addListener((obs, was, ticking) -> {
+            if (ticking) {
+                if (banner.get() != null && banner.get().isAutoTickWarning()) {
+                    banner.set(null);
+                }
+            } else if (attached.get() != null && !supervisorStoppedByDetach) {
+                banner.set(Banner.autoTickOff());
+            }
+        });
+        zoneText.set(formats.zoneText(clock.millis()));
+        page.addListener((obs, from, to) -> {
+            if (!moving && from != null) {
+                backStack.push(new Place(from, searchAtLastMove));
+                if (backStack.size() > 50) {
+                    backStack.removeLast();
+                }
+                forwardStack.clear();
+                canBack.set(true);
+                canForward.set(false);
+            }
+            searchAtLastMove = ledger.search().queryProperty().get();
+        });
+        alerts = new Alerts(ledger);
+        alerts.enabledProperty().set(settings.alerts());
+        alerts.enabledProperty().addListener((obs, was, on) -> settings.setAlerts(on));
+        alerts.unseenProperty().addListener((obs, was, n) -> {
+            if (n.intValue() > was.intValue()) {
+                notifyDesktop(alerts.latestProperty().get());
+            }
+        });
+        timeline.spanProperty().addListener((obs, o, ms) -> {
+            if (attached.get() != null) {
+                settings.setTimelineSpan(attached.get(), ms.longValue());
+            }
+        });
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
-        refreshText.bind(Bindings.createStringBinding(() -> {
+        trends.activeProperty().bind(page.isEqualTo(Page.TRENDS));
+        // whole seconds: a text that changed ten times a second laid the status bar out ten times a second
+        javafx.beans.InvalidationListener showRefresh = o -> {
             long at = ledger.lastRefreshProperty().get();
-            return at == 0 ? "not refreshed yet"
-                    : "refreshed " + formats.time(at) + " (" + Formats.age(at, ledger.now()) + ")";
-        }, ledger.lastRefreshProperty(), ledger.nowProperty()));
+            String text = at == 0 ? "not refreshed yet"
+                    : "refreshed " + formats.time(at) + (formats.isUtc() ? " UTC" : "") + " ("
+                    + Formats.secondsAgo(at, ledger.now()) + ")";
+            if (!text.equals(refreshText.get())) {
+                refreshText.set(text);
+            }
+        };
+        ledger.lastRefreshProperty().addListener(showRefresh);
+        ledger.nowProperty().addListener(showRefresh);
+        utcTimes.addListener(showRefresh);
+        showRefresh.invalidated(null);
+    }
+
+    // ---- time zone ----
+
+    /** Whether times are shown in UTC (View → Show times in UTC); remembered. Off: the machine's zone. */
+    public javafx.beans.property.BooleanProperty utcTimesProperty() {
+        return utcTimes;
+    }
+
+    /** {@code local times (UTC+01:00)} or {@code times in UTC}, for the status bar. */
+    public ReadOnlyStringProperty zoneTextProperty() {
+        return zoneText.getReadOnlyProperty();
+    }
+
+    /**
+     * Shows every time in the other zone. The journal's sentences are written by the reader, so the reader
+     * is opened again with the new zone and the picture re-read (a moment; what this console is doing —
+     * its supervisor, an action — goes on untouched).
+     */
+    private void switchZone(boolean utc) {
+        formats.showUtc(utc);
+        settings.setUtcTimes(utc);
+        zoneText.set(formats.zoneText(clock.millis()));
+        supervisor.zoneChanged();
+        Path target = attached.get();
+        if (target == null) {
+            return;
+        }
+        long generation = attachGeneration;
+        ui.background(() -> opener.open(target, formats.zone()), r -> {
+            if (generation != attachGeneration || !target.equals(attached.get())) {
+                r.close();
+                return;
+            }
+            if (poller != null) {
+                poller.close();
+            }
+            AdminReader old = reader;
+            reader = r;
+            if (old != null) {
+                ui.background(() -> {
+                    old.close();
+                    return null;
+                }, x -> { }, x -> { });
+            }
+            ledger.connecting();
+            poller = new LedgerPoller(r, ledger, ui, clock);
+            if (pollInterval.isZero()) {
+                poller.pollOnce();
+            } else {
+                poller.start(pollInterval);
+            }
+        }, problem -> banner.set(Banner.cannotOpen(target, problem)));
+    }
+
+    public dev.sovereign.console.feature.trends.TrendsViewModel trends() {
+        return trends;
+    }
+
+    /** A run turned worker-lost, refused writes spiked: one sentence each, counted in the status bar. */
+    public Alerts alerts() {
+        return alerts;
+    }
+
+    /** The status bar's alert button: the last alert across the top, and the page it is about. */
+    public void showAlerts() {
+        String said = alerts.latestProperty().get();
+        if (said.isEmpty()) {
+            return;
+        }
+        banner.set(new Banner(Banner.Severity.WARNING, "Alert", said, false));
+        page.set(said.startsWith("Run ") ? Page.RUNS : Page.REJECTIONS);
+        alerts.seen();
+    }
+
+    /**
+     * Also on the desktop, where the desktop offers it: Linux's {@code notify-send}, started in the
+     * background; without it the status bar is the only sign.
+     */
+    private void notifyDesktop(String sentence) {
+        java.nio.file.Path tool = null;
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            java.nio.file.Path p = java.nio.file.Path.of(dir, "notify-send");
+            if (java.nio.file.Files.isExecutable(p)) {
+                tool = p;
+                break;
+            }
+        }
+        if (tool == null || Boolean.getBoolean("sovereign.console.noDesktopNotifications")) {
+            return;
+        }
+        java.nio.file.Path found = tool;
+        ui.background(() -> new ProcessBuilder(found.toString(), "--app-name=Sovereign console", "Sovereign console",
+                sentence).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start(),
+                p -> { }, problem -> { });
+    }
+
+    // ---- links between things, Back and Forward (issue 17, item 7, a first part) ----
+
+    /**
+     * Opens what a link names: an assignment on the Runs page (selected, whatever the filter), an actor on
+     * the Leases page and a process on the Processes page (each found with the search). Back returns.
+     */
+    @Override
+    public void openAssignment(String id) {
+        page.set(Page.RUNS);
+        if (!runs.select(id)) {
+            ledger.search().queryProperty().set(id);
+        }
+    }
+
+    @Override
+    public void openActor(String actor) {
+        ledger.search().queryProperty().set(actor);
+        page.set(Page.LEASES);
+    }
+
+    @Override
+    public void openProcess(String identity) {
+        ledger.search().queryProperty().set(identity);
+        page.set(Page.PROCESSES);
+    }
+
+    /** Where the operator was: a page and what the search held. */
+    record Place(Page page, String search) {
+    }
+
+    private Place here() {
+        return new Place(page.get(), ledger.search().queryProperty().get());
+    }
+
+    /** Goes back to the page (and search) shown before the last move. */
+    public void back() {
+        if (!backStack.isEmpty()) {
+            forwardStack.push(here());
+            go(backStack.pop());
+        }
+    }
+
+    public void forward() {
+        if (!forwardStack.isEmpty()) {
+            backStack.push(here());
+            go(forwardStack.pop());
+        }
+    }
+
+    private void go(Place p) {
+        moving = true;
+        try {
+            ledger.search().queryProperty().set(p.search());
+            page.set(p.page());
+        } finally {
+            moving = false;
+        }
+        canBack.set(!backStack.isEmpty());
+        canForward.set(!forwardStack.isEmpty());
+    }
+
+    public ReadOnlyBooleanProperty canBackProperty() {
+        return canBack.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty canForwardProperty() {
+        return canForward.getReadOnlyProperty();
+    }
+
+    // ---- search ----
+
+    /** What the search box holds: every table page shows only its rows that match (see {@link Search}). */
+    public StringProperty searchQueryProperty() {
+        return ledger.search().queryProperty();
+    }
+
+    /** {@code ""} while nothing is searched; else where it was found, or that nothing matches. */
+    public ReadOnlyStringProperty searchSummaryProperty() {
+        return searchSummary.getReadOnlyProperty();
+    }
+
+    /** How many rows of {@code page} the search finds; -1 for pages without a table of their own. */
+    public int searchHits(Page page) {
+        return switch (page) {
+            case LEASES -> leases.rows().size();
+            case RUNS -> runs.assignments().size();
+            case MAILBOX -> mailbox.rows().size();
+            case PROCESSES -> processes.rows().size();
+            case REJECTIONS -> rejections.rows().size();
+            default -> -1;
+        };
+    }
+
+    /** Shows the first page with a hit, unless the page shown has one. */
+    public void showFirstSearchHit() {
+        if (!ledger.search().isActive() || searchHits(page.get()) > 0) {
+            return;
+        }
+        for (Page p : Page.values()) {
+            if (searchHits(p) > 0) {
+                page.set(p);
+                return;
+            }
+        }
+    }
+
+    private String describeSearch() {
+        if (!ledger.search().isActive()) {
+            return "";
+        }
+        StringBuilder found = new StringBuilder();
+        for (Page p : Page.values()) {
+            int n = searchHits(p);
+            if (n > 0) {
+                found.append(found.length() == 0 ? "" : " \u00b7 ").append(p.title()).append(' ').append(n);
+            }
+        }
+        return found.length() == 0 ? "Nothing matches \u201c" + ledger.search().queryProperty().get().strip()
+                + "\u201d." : "Found in " + found + ".";
     }
 
     // ---- attaching ----
@@ -178,7 +469,7 @@ public final class ShellViewModel implements AutoCloseable {
         long generation = ++attachGeneration;
         attaching.set(target);
         ledger.connecting();
-        ui.background(() -> opener.open(target), r -> {
+        ui.background(() -> opener.open(target, formats.zone()), r -> {
             if (generation != attachGeneration) {
                 r.close();
                 return;
@@ -186,6 +477,8 @@ public final class ShellViewModel implements AutoCloseable {
             attaching.set(null);
             reader = r;
             poller = new LedgerPoller(r, ledger, ui, clock);
+            long zoom = settings.timelineSpan(target); // each database keeps its own timeline zoom
+            timeline.setSpan(zoom > 0 ? zoom : TimelineViewModel.DEFAULT_WINDOW);
             attached.set(target);
             desk.attach(target);
             if (!isDemo) {
@@ -220,7 +513,12 @@ public final class ShellViewModel implements AutoCloseable {
 
     private void detachFile() {
         attachGeneration++;
-        desk.detach();
+        supervisorStoppedByDetach = true;
+        try {
+            desk.detach();
+        } finally {
+            supervisorStoppedByDetach = false;
+        }
         if (poller != null) {
             poller.close();
             poller = null;
@@ -444,6 +742,7 @@ public final class ShellViewModel implements AutoCloseable {
     public void close() {
         lab.close(); // every process the Lab page started, before anything else goes
         Demo d = demoSession.release();
+        supervisorStoppedByDetach = true;
         desk.close(); // first: detaching would close the actions in the background, maybe too late
         detachFile();
         if (d != null) {

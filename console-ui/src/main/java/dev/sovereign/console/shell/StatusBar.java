@@ -67,7 +67,24 @@ final class StatusBar {
 
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
-        HBox bar = new HBox(healthBox, path, schema, version, grow, exportBox, refreshed);
+        // the zone is said where a time is: "refreshed 08:01:40 UTC" (nothing added for local times)
+        javafx.scene.control.Tooltip zone = new javafx.scene.control.Tooltip();
+        zone.textProperty().bind(Bindings.concat("Shown in ", vm.zoneTextProperty(),
+                "; View \u2192 Show times in UTC (Ctrl+Shift+U) switches."));
+        refreshed.setTooltip(zone);
+        javafx.scene.control.Button alert = new javafx.scene.control.Button();
+        alert.setId("status-alerts");
+        alert.getStyleClass().addAll(atlantafx.base.theme.Styles.SMALL, atlantafx.base.theme.Styles.DANGER);
+        alert.setMinWidth(Region.USE_PREF_SIZE);
+        alert.textProperty().bind(Bindings.createStringBinding(() -> vm.alerts().unseenProperty().get() == 1
+                ? "1 alert" : vm.alerts().unseenProperty().get() + " alerts", vm.alerts().unseenProperty()));
+        alert.visibleProperty().bind(vm.alerts().unseenProperty().greaterThan(0));
+        alert.managedProperty().bind(alert.visibleProperty());
+        javafx.scene.control.Tooltip said = new javafx.scene.control.Tooltip();
+        said.textProperty().bind(vm.alerts().latestProperty());
+        alert.setTooltip(said);
+        alert.setOnAction(e -> vm.showAlerts());
+        HBox bar = new HBox(healthBox, path, schema, version, grow, exportBox, alert, refreshed);
         bar.setId("status-bar");
         bar.getStyleClass().add("status-bar");
         return bar;

@@ -77,7 +77,7 @@ class LeasesViewTest {
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("expired");
         assertThat(gauge.getText()).isEqualTo("expired 1.0 s ago");
         assertThat(robot.lookup("#renewal-operator").queryAs(TickingText.class).getText())
-                .endsWith("(11.0 s ago)");
+                .endsWith("(11 s ago)");
     }
 
     @Test
@@ -94,7 +94,7 @@ class LeasesViewTest {
 
         assertThat(gauge.getText()).isEqualTo("10.0 s of 10.0 s");
         assertThat(gauge.getFraction()).isCloseTo(1.0, within(1e-9));
-        assertThat(robot.lookup("#renewal-operator").queryAs(TickingText.class).getText()).endsWith("(0 ms ago)");
+        assertThat(robot.lookup("#renewal-operator").queryAs(TickingText.class).getText()).endsWith("(just now)");
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("live");
     }
 
@@ -111,5 +111,72 @@ class LeasesViewTest {
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("live");
         assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof javafx.scene.control.Labeled l
                 && Long.toString(taken.token()).equals(l.getText()));
+    }
+
+    private static java.util.List<String> actors(TableView<?> table) {
+        return table.getItems().stream().map(i -> ((LeaseItem) i).actor()).toList();
+    }
+
+    @Test
+    void clickingExpiresInSortsSoonestFirstWithAnArrowAndARenewalMovesItsRow(FxRobot robot) {
+        @SuppressWarnings("unchecked")
+        TableView<LeaseItem> table = robot.lookup("#leases-table").queryAs(TableView.class);
+        assertThat(actors(table)).containsExactly("archivist", "indexer", "operator", "planner", "reviewer");
+
+        robot.clickOn(robot.lookup("#leases-column-expires").queryAs(javafx.scene.Node.class));
+
+        // planner expired, then operator (10 s TTL), indexer (12 s), reviewer (15 s); archivist is free: last
+        assertThat(actors(table)).containsExactly("planner", "operator", "indexer", "reviewer", "archivist");
+        assertThat(table.getSortOrder()).singleElement().extracting(javafx.scene.control.TableColumn::getText)
+                .isEqualTo("Expires in");
+        java.util.Set<javafx.scene.Node> arrows = robot.lookup("#leases-column-expires .arrow").queryAll();
+        assertThat(arrows).as("the header shows its arrow").anyMatch(n -> n.isVisible());
+
+        // 4 s later only operator is renewed: it now expires after indexer, and the poll moves it
+        fx.clock.advance(Duration.ofSeconds(4));
+        scenario.workerB.leases().renew("operator", scenario.operatorSecond.token());
+        robot.interact(vm::pollNow);
+        assertThat(actors(table)).containsExactly("planner", "indexer", "operator", "reviewer", "archivist");
+
+        robot.clickOn(robot.lookup("#leases-column-expires").queryAs(javafx.scene.Node.class));
+        assertThat(actors(table)).as("descending").containsExactly("archivist", "reviewer", "operator", "indexer",
+                "planner");
+    }
+
+    @Test
+    void aRenewalThatKeepsTheSortedOrderChangesNoRowOfTheTable(FxRobot robot) {
+        @SuppressWarnings("unchecked")
+        TableView<LeaseItem> table = robot.lookup("#leases-table").queryAs(TableView.class);
+        robot.clickOn(robot.lookup("#leases-column-expires").queryAs(javafx.scene.Node.class));
+        int[] changes = new int[1];
+        table.getItems().addListener((javafx.collections.ListChangeListener<LeaseItem>) c -> changes[0]++);
+
+        // every holder beats: every lease is renewed, and the order by expiry stays the same
+        fx.clock.advance(Duration.ofSeconds(1));
+        scenario.workerB.heartbeatNow();
+        scenario.workerC.heartbeatNow();
+        robot.interact(vm::pollNow);
+
+        assertThat(row("operator").renewedAt()).isEqualTo(fx.clock.millis());
+        assertThat(changes[0]).as("decision 0415: a renewal lays out no row, sorted or not").isZero();
+        assertThat(actors(table)).containsExactly("planner", "operator", "indexer", "reviewer", "archivist");
+    }
+
+    @Test
+    void theSearchShowsOnlyTheActorsItFindsByActorHolderOrToken(FxRobot robot) {
+        @SuppressWarnings("unchecked")
+        TableView<LeaseItem> table = robot.lookup("#leases-table").queryAs(TableView.class);
+
+        robot.interact(() -> vm.searchQueryProperty().set("7103"));
+        assertThat(actors(table)).as("worker 7103 (worker C) holds reviewer").containsExactly("reviewer");
+
+        robot.interact(() -> vm.searchQueryProperty().set("#" + scenario.operatorSecond.token()));
+        assertThat(actors(table)).containsExactly("operator");
+
+        robot.interact(() -> vm.searchQueryProperty().set("INDEX"));
+        assertThat(actors(table)).containsExactly("indexer");
+
+        robot.interact(() -> vm.searchQueryProperty().set(""));
+        assertThat(table.getItems()).hasSize(5);
     }
 }

@@ -70,4 +70,25 @@ class RejectionsViewTest {
                 () -> robot.lookup("#rejection-" + newest.seq()).tryQuery().isPresent());
         assertThat(robot.lookup("#rejections-summary").queryAs(Label.class).getText()).isEqualTo("4 refused writes");
     }
+
+    @Test
+    void categoryFiltersCarryTheDatabasesCountsAndTheTimeHeaderSortsInJournalOrder(FxRobot robot) {
+        @SuppressWarnings("unchecked")
+        TableView<JournalEntry> table = robot.lookup("#rejections-table").queryAs(TableView.class);
+        java.util.Map<String, Long> byCategory = new java.util.TreeMap<>();
+        table.getItems().forEach(e -> byCategory.merge(e.category(), 1L, Long::sum));
+        assertThat(vm.rejections().filterChoices()).extracting(dev.sovereign.console.ledger.FilterChoice::label)
+                .first().isEqualTo("All 3");
+        byCategory.forEach((category, n) -> assertThat(robot.lookup("#rejections-filter-" + category)
+                .queryAs(javafx.scene.control.ToggleButton.class).getText()).isEqualTo(category + " " + n));
+
+        robot.clickOn("#rejections-filter-actor_lease_lost");
+        assertThat(table.getItems()).isNotEmpty().allSatisfy(e -> assertThat(e.category()).isEqualTo("actor_lease_lost"))
+                .hasSize(byCategory.get("actor_lease_lost").intValue());
+
+        robot.clickOn("#rejections-filter-all");
+        robot.clickOn(robot.lookup(".column-header .label").match(n -> n instanceof Label l
+                && l.getText().equals("Time")).queryAs(Label.class));
+        assertThat(table.getItems()).extracting(JournalEntry::seq).isSorted().hasSize(3);
+    }
 }

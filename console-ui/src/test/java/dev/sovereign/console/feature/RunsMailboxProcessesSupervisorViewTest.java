@@ -1,5 +1,7 @@
 package dev.sovereign.console.feature;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.feature.mailbox.MailboxView;
@@ -126,7 +128,7 @@ class RunsMailboxProcessesSupervisorViewTest {
         assertThat(robot.lookup("#process-state-" + a).queryAs(Label.class).getText()).isEqualTo("stale");
         assertThat(robot.lookup("#process-state-" + b).queryAs(Label.class).getText()).isEqualTo("live");
         assertThat(robot.lookup("#processes-summary").queryAs(Label.class).getText())
-                .isEqualTo("2 live \u00b7 2 stale \u00b7 2 stopped");
+                .isEqualTo("2 live \u00b7 2 stale \u00b7 2 stopped (hidden)");
 
         robot.interact(() -> vm.tick(fx.clock.millis() + 3_001));
 
@@ -163,5 +165,127 @@ class RunsMailboxProcessesSupervisorViewTest {
                 .isEqualTo("1");
         assertThat(robot.lookup("#supervisor-report").queryAs(Label.class).getText())
                 .contains("as failed / worker_lost");
+    }
+
+    private static String text(FxRobot robot, String id) {
+        return robot.lookup(id).queryAs(javafx.scene.control.Labeled.class).getText();
+    }
+
+    @Test
+    void runsFilterByStateWithTheDatabasesCountsAndSortByAnyHeader(FxRobot robot) {
+        showTab(robot, 0);
+        @SuppressWarnings("unchecked")
+        TableView<dev.sovereign.engine.admin.AssignmentRow> table =
+                robot.lookup("#assignments-table").queryAs(TableView.class);
+        assertThat(text(robot, "#runs-filter-all")).isEqualTo("All 5");
+        assertThat(text(robot, "#runs-filter-created")).isEqualTo("Created 1");
+        assertThat(text(robot, "#runs-filter-running")).isEqualTo("Running 1");
+        assertThat(text(robot, "#runs-filter-completed")).isEqualTo("Completed 1");
+        assertThat(text(robot, "#runs-filter-blocked")).isEqualTo("Blocked 0");
+        assertThat(text(robot, "#runs-filter-failed")).isEqualTo("Failed 2");
+        assertThat(text(robot, "#runs-filter-worker_lost")).isEqualTo("Worker lost 1");
+
+        robot.clickOn("#runs-filter-failed");
+        assertThat(table.getItems()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
+                .containsExactlyInAnyOrder(scenario.lostRun.id(), scenario.failedRun.id());
+        robot.clickOn("#runs-filter-worker_lost");
+        assertThat(table.getItems()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
+                .containsExactly(scenario.lostRun.id());
+
+        robot.clickOn("#runs-filter-all");
+        robot.clickOn(robot.lookup(".column-header .label").match(n -> n instanceof Label l
+                && l.getText().equals("Actor")).queryAs(Label.class));
+        assertThat(table.getItems()).extracting(dev.sovereign.engine.admin.AssignmentRow::actor)
+                .isSortedAccordingTo(String::compareTo).hasSize(5);
+    }
+
+    @Test
+    void mailboxFilterButtonsCarryTheDatabasesCounts(FxRobot robot) {
+        showTab(robot, 1);
+        assertThat(text(robot, "#mailbox-filter-all")).isEqualTo("All 4");
+        assertThat(text(robot, "#mailbox-filter-new")).isEqualTo("New 1");
+        assertThat(text(robot, "#mailbox-filter-dead")).isEqualTo("Dead 1");
+        robot.clickOn("#mailbox-filter-claimed");
+        assertThat(robot.lookup("#messages-table").queryAs(TableView.class).getItems()).singleElement()
+                .isEqualTo(vm.mailbox().rows().get(0));
+        assertThat(vm.mailbox().rows().get(0).id()).isEqualTo(scenario.claimedMessage.id());
+    }
+
+    @Test
+    void theSearchFindsAnAssignmentAMessageAndAProcessOnTheirPages(FxRobot robot) {
+        showTab(robot, 0);
+        robot.interact(() -> vm.searchQueryProperty().set(scenario.runningRun.id().substring(0, 10)));
+        assertThat(robot.lookup("#assignments-table").queryAs(TableView.class).getItems()).hasSize(1);
+        assertThat(vm.runs().assignments()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
+                .containsExactly(scenario.runningRun.id());
+        assertThat(vm.searchSummaryProperty().get()).isEqualTo("Found in Runs 1.");
+
+        robot.interact(() -> vm.searchQueryProperty().set("rotate the KEYS"));
+        assertThat(vm.mailbox().rows()).extracting(dev.sovereign.engine.admin.MessageRow::id)
+                .containsExactly(scenario.claimedMessage.id());
+
+        robot.interact(() -> vm.searchQueryProperty().set("supervisor 7110"));
+        assertThat(vm.processes().rows()).singleElement().extracting(r -> r.process().label())
+                .isEqualTo("supervisor 7110");
+        assertThat(vm.searchSummaryProperty().get()).isEqualTo("Found in Processes 1.");
+
+        robot.interact(() -> vm.searchQueryProperty().set("no such thing"));
+        assertThat(vm.searchSummaryProperty().get()).isEqualTo("Nothing matches \u201cno such thing\u201d.");
+        assertThat(vm.runs().assignments()).isEmpty();
+    }
+
+    @Test
+    void stoppedProcessesAreHiddenUntilTheToggleShowsThem(FxRobot robot) {
+        showTab(robot, 2);
+        TableView<?> table = robot.lookup("#processes-table").queryAs(TableView.class);
+        assertThat(table.getItems()).hasSize(4).noneSatisfy(item ->
+                assertThat(((ProcessRow) item).stoppedAt()).isNotNull());
+        assertThat(text(robot, "#processes-show-stopped")).isEqualTo("Show stopped (2)");
+
+        robot.clickOn("#processes-show-stopped");
+
+        assertThat(table.getItems()).hasSize(6);
+        assertThat(robot.lookup("#processes-summary").queryAs(Label.class).getText())
+                .isEqualTo("2 live \u00b7 2 stale \u00b7 2 stopped");
+    }
+
+    @Test
+    void aCliIdentityThatNeverBeatSaysNoHeartbeatInsteadOfStale(FxRobot robot) {
+        showTab(robot, 2);
+        // what 'sovereign lease acquire' leaves: a durable CLI identity that holds a lease and never beats
+        try (Engine cli = Engine.open(EngineConfig.forDatabase(fx.file()).clock(fx.clock).heartbeat(false)
+                .processKind("cli").processLabel("sovereign lease acquire").actAs("proc_durable-cli").build())) {
+            cli.leases().acquire("archivist", java.time.Duration.ofMinutes(5));
+        }
+        fx.clock.advance(java.time.Duration.ofSeconds(30));
+        robot.interact(vm::pollNow);
+        robot.interact(() -> vm.tick(fx.clock.millis()));
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(robot.lookup("#process-state-proc_durable-cli").queryAs(Label.class).getText())
+                .isEqualTo("no heartbeat (CLI)");
+        ProcessRow row = vm.processes().rows().stream().filter(r -> r.process().identity().equals("proc_durable-cli"))
+                .findFirst().orElseThrow();
+        assertThat(dev.sovereign.console.feature.processes.ProcessesViewModel.beatsEvery(row)).isEqualTo("\u2014");
+        assertThat(robot.lookup("#processes-summary").queryAs(Label.class).getText())
+                .contains("1 CLI without heartbeat");
+    }
+
+    @Test
+    void aSelectedRunShowsItsHistoryFromTheJournalOldestFirst(FxRobot robot) {
+        showTab(robot, 0);
+        String lost = scenario.lostRun.id();
+        robot.interact(() -> vm.runs().selectedProperty().set(vm.runs().assignments().stream()
+                .filter(a -> a.id().equals(lost)).findFirst().orElseThrow()));
+
+        List<String> lines = List.of(vm.runs().historyProperty().get().split("\n"));
+        assertThat(lines).hasSizeGreaterThanOrEqualTo(3);
+        // #seq in order: created, its attempt started, the refused late write, the recovery
+        List<Long> seqs = lines.stream().map(l -> Long.parseLong(l.replaceFirst("^\\S+  #(\\d+) .*$", "$1"))).toList();
+        assertThat(seqs).isSorted().doesNotHaveDuplicates();
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("presented token 1 for assignment " + lost));
+        assertThat(lines).anySatisfy(l -> assertThat(l).containsIgnoringCase("recover"));
+        assertThat(robot.lookup("#run-history").queryAs(Label.class).getText()).isEqualTo(
+                vm.runs().historyProperty().get());
     }
 }

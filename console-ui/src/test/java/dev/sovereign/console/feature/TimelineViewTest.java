@@ -112,4 +112,71 @@ class TimelineViewTest {
         robot.clickOn("#timeline-follow");
         assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 10_000);
     }
+
+    @Test
+    void fitToDataOpensTheWindowFromTheOldestEventToNow(FxRobot robot) {
+        long oldest = vm.ledger().events().get(0).at();
+        robot.clickOn("#timeline-zoom-in");
+        robot.clickOn("#timeline-zoom-in");
+        assertThat(vm.timeline().windowStart()).isGreaterThan(oldest);
+
+        robot.clickOn("#timeline-fit");
+
+        assertThat(vm.timeline().windowStart()).isLessThanOrEqualTo(oldest);
+        assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(vm.ledger().now());
+        // not the 2-minute default step: the data's own extent, with a margin
+        long extent = vm.ledger().now() - oldest;
+        assertThat(vm.timeline().spanProperty().get()).isBetween(extent, extent + extent / 10 + 1_000);
+        assertThat(robot.lookup("#segment-reviewer-2").query().isVisible()).isTrue();
+
+        robot.clickOn("#timeline-zoom-in");
+        assertThat(vm.timeline().spanProperty().get()).as("zooming in from a fitted span takes the step below it")
+                .isLessThan(extent).isIn(dev.sovereign.console.feature.timeline.TimelineViewModel.SPANS);
+    }
+
+    @Test
+    void aFollowingWindowSlidesInStepsOfASecondNotOnEveryTick(FxRobot robot) {
+        long end = vm.timeline().windowEndProperty().get();
+        robot.interact(() -> vm.tick(end + 300));
+        assertThat(vm.timeline().windowEndProperty().get()).as("a 100-ms tick lays no lane out").isEqualTo(end);
+
+        robot.interact(() -> vm.tick(end + 1_000)); // 1/120 of the default 2-minute window
+        assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 1_000);
+    }
+
+    @Test
+    void aMarkerIsSelectedEvenWhenTheWindowSlidesBetweenPressAndRelease(FxRobot robot) {
+        // the supervisor's recovery: a marker alone at its time (two refusals share one instant)
+        var marker = vm.timeline().lanes().stream().flatMap(l -> l.markers().stream())
+                .filter(m -> m.kind() == dev.sovereign.console.feature.timeline.TimelineMarker.Kind.RECOVERY)
+                .findFirst().orElseThrow();
+        long end = vm.timeline().windowEndProperty().get();
+        robot.moveTo("#marker-" + marker.seq());
+        robot.press(javafx.scene.input.MouseButton.PRIMARY);
+        robot.interact(() -> vm.tick(end + 5_000)); // following: the window slides under the pointer
+        robot.release(javafx.scene.input.MouseButton.PRIMARY);
+
+        assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 5_000);
+        assertThat(vm.timeline().selectedProperty().get()).isEqualTo(marker);
+    }
+
+    @Test
+    void eachDatabaseKeepsItsOwnZoom(FxRobot robot) throws Exception {
+        java.nio.file.Path other = fx.dir().resolve("other.db");
+        try (dev.sovereign.engine.Engine e = dev.sovereign.engine.Engine.open(other)) {
+            e.actors().add("operator");
+        }
+        robot.interact(() -> vm.timeline().zoomOut()); // this database: 5 minutes
+        long here = vm.timeline().spanProperty().get();
+
+        robot.interact(() -> vm.attach(other));
+        assertThat(vm.timeline().spanProperty().get()).as("a database never seen opens at the default")
+                .isEqualTo(dev.sovereign.console.feature.timeline.TimelineViewModel.DEFAULT_WINDOW);
+        robot.interact(() -> vm.timeline().zoomIn());
+
+        robot.interact(() -> vm.attach(fx.file()));
+        assertThat(vm.timeline().spanProperty().get()).isEqualTo(here).isEqualTo(300_000L);
+        robot.interact(() -> vm.attach(other));
+        assertThat(vm.timeline().spanProperty().get()).isEqualTo(60_000L);
+    }
 }

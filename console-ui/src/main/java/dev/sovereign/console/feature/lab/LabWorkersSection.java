@@ -83,7 +83,7 @@ final class LabWorkersSection {
     private TableView<LabWorkerItem> createTable() {
         TableView<LabWorkerItem> table = Ui.table("lab-workers", "No worker processes yet. Start one (or two, for the"
                 + " same actor) and watch them contend for its lease.");
-        table.setItems(vm.workers());
+        dev.sovereign.console.fx.SortedRows.install(table, vm.workers());
         TableColumn<LabWorkerItem, String> name = Ui.column("Worker", 170, w -> w.label()
                 + (w.isFaultInjected() ? "  (fence off)" : ""));
         name.setMinWidth(170);

@@ -120,6 +120,6 @@ public final class LeaseItem {
 
     /** {@code 10:42:07  (3 s ago)}, or empty for a free actor. */
     static String lastRenewalAt(LeaseRow r, long now, Formats formats) {
-        return r.isFree() ? "" : formats.time(r.renewedAt()) + "  (" + Formats.age(r.renewedAt(), now) + ")";
+        return r.isFree() ? "" : formats.time(r.renewedAt()) + "  (" + Formats.secondsAgo(r.renewedAt(), now) + ")";
     }
 }

@@ -2,12 +2,14 @@ package dev.sovereign.console.feature.leases;
 
 import dev.sovereign.console.fx.ClockedCells;
 import dev.sovereign.console.fx.CountdownGauge;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.LeaseState;
 import dev.sovereign.engine.admin.ProcessRef;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.function.Function;
 import javafx.beans.value.ObservableValue;
@@ -46,25 +48,37 @@ public final class LeasesView {
         TableView<LeaseItem> table = Ui.table("leases-table",
                 "No actors yet. Add one with 'sovereign actor add NAME'; its lease shows here as soon as a"
                         + " process acquires it.");
-        table.setItems(vm.rows());
+        // sortable by any column; rows updated in place move only when a sorted column's order changed
+        SortedRows.install(table, vm.rows(), vm.revisionProperty());
         table.setFixedCellSize(44);
         ClockedCells<LeaseItem> clocked = new ClockedCells<>(table, vm.ledger().nowProperty())
                 .refreshOn(vm.revisionProperty());
         TableColumn<LeaseItem, String> actor = Ui.column("Actor", 120, LeaseItem::actor);
         actor.getStyleClass().add("text-bold");
         table.getColumns().add(actor);
-        table.getColumns().add(clocked.column("State", 90, SELF, StateCell::new));
-        table.getColumns().add(LeasesView.<ProcessRef>column("Holder (pid, host)", 220, f -> f.getValue().holderProperty(),
-                c -> new HolderCell()));
+        TableColumn<LeaseItem, LeaseItem> state = clocked.column("State", 90, SELF, StateCell::new);
+        state.setComparator(Comparator.comparing(i -> i.row().stateAt(vm.ledger().now())));
+        table.getColumns().add(state);
+        TableColumn<LeaseItem, ProcessRef> holder = LeasesView.<ProcessRef>column("Holder (pid, host)", 220,
+                f -> f.getValue().holderProperty(), c -> new HolderCell());
+        holder.setMinWidth(250); // label over "proc_… · pid · host": never cut
+        holder.setComparator(Comparator.nullsLast(Comparator.comparing(ProcessRef::name, SortedRows.NATURAL)));
+        table.getColumns().add(holder);
         TableColumn<LeaseItem, Number> token = LeasesView.<Number>column("Token", 70, f -> f.getValue().tokenProperty(),
                 c -> new TextCell<>(t -> t.longValue() == 0 ? "\u2014" : Long.toString(t.longValue())));
         token.getStyleClass().add("token");
         table.getColumns().add(token);
         table.getColumns().add(LeasesView.<Number>column("Acquired", 90, f -> f.getValue().acquiredAtProperty(),
                 c -> new TextCell<>(t -> t.longValue() == 0 ? "" : formats.time(t.longValue()))));
-        table.getColumns().add(clocked.textColumn("Last renewal", 195, "renewal-", LeaseItem::actor,
-                (item, now) -> LeaseItem.lastRenewalAt(item.row(), now, formats)));
-        table.getColumns().add(clocked.column("Expires in", 240, SELF, CountdownCell::new));
+        TableColumn<LeaseItem, LeaseItem> renewal = clocked.textColumn("Last renewal", 195, "renewal-",
+                LeaseItem::actor, (item, now) -> LeaseItem.lastRenewalAt(item.row(), now, formats));
+        renewal.setComparator(Comparator.comparing(i -> i.row().isFree() ? Long.MIN_VALUE : i.row().renewedAt()));
+        table.getColumns().add(renewal);
+        TableColumn<LeaseItem, LeaseItem> expires = clocked.column("Expires in", 240, SELF, CountdownCell::new);
+        expires.setId("leases-column-expires");
+        // soonest first; free actors (nothing to expire) last
+        expires.setComparator(Comparator.comparingLong(i -> i.row().isFree() ? Long.MAX_VALUE : i.row().expiresAt()));
+        table.getColumns().add(expires);
         return Ui.page("leases", "Leases",
                 "Which process hosts each actor, with which fencing token, and how long until its lease expires.",
                 vm.summaryProperty(), table);

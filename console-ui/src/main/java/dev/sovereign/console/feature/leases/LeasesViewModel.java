@@ -1,6 +1,7 @@
 package dev.sovereign.console.feature.leases;
 
 import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.LeaseState;
@@ -14,6 +15,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
 
 /**
  * Every actor and its lease: holder, token, times and a countdown against the lease's real TTL.
@@ -28,6 +30,8 @@ public final class LeasesViewModel {
     private final ObservableList<LeaseItem> rows = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<LeaseItem> rowsView = FXCollections.unmodifiableObservableList(rows);
+    /** The rows the search lets through; every row while nothing is searched (no predicate, no cost). */
+    private final FilteredList<LeaseItem> shown = new FilteredList<>(rowsView);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     /** Moves after every merge of a snapshot, once its rows are in the items. */
     private final ReadOnlyLongWrapper revision = new ReadOnlyLongWrapper(this, "revision");
@@ -39,11 +43,29 @@ public final class LeasesViewModel {
         this.ledger = ledger;
         ledger.snapshotProperty().addListener((obs, old, s) -> merge(s));
         ledger.nowProperty().addListener((obs, old, now) -> tick(now.longValue()));
+        ledger.search().queryProperty().addListener((obs, old, q) -> filter());
         merge(ledger.snapshot());
     }
 
+    /** The rows shown: every actor, or those the search finds (by actor, holder or token). */
     public ObservableList<LeaseItem> rows() {
-        return rowsView;
+        return shown;
+    }
+
+    /**
+     * Filters again. A search is checked against rows updated in place (a takeover changes the holder),
+     * so while one is active each merge filters again; without one, nothing is done.
+     */
+    private void filter() {
+        if (!ledger.search().isActive()) {
+            if (shown.getPredicate() != null) {
+                shown.setPredicate(null);
+            }
+            return;
+        }
+        String q = ledger.search().queryProperty().get();
+        shown.setPredicate(i -> Search.matches(q, i.row().isFree() ? new long[0] : new long[] {i.row().token()},
+                Search.concat(Search.names(i.row().holder()), i.actor())));
     }
 
     /** {@code 3 live · 1 expiring · 0 expired · 2 free}. */
@@ -83,6 +105,9 @@ public final class LeasesViewModel {
             rows.setAll(next);
         }
         updateSummary(now);
+        if (ledger.search().isActive()) {
+            filter();
+        }
         revision.set(revision.get() + 1);
     }
 

@@ -2,6 +2,8 @@ package dev.sovereign.console.feature.mailbox;
 
 import atlantafx.base.theme.Styles;
 import dev.sovereign.console.fx.ClockedCells;
+import dev.sovereign.console.fx.FilterBar;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
@@ -30,28 +32,14 @@ public final class MailboxView {
     }
 
     public Parent create() {
-        HBox filter = new HBox();
-        ToggleGroup group = new ToggleGroup();
-        for (int i = 0; i < MailboxViewModel.STATES.size(); i++) {
-            String state = MailboxViewModel.STATES.get(i);
-            ToggleButton b = new ToggleButton(state.charAt(0) + state.substring(1).toLowerCase(Locale.ROOT));
-            b.setId("mailbox-filter-" + state.toLowerCase(Locale.ROOT));
-            b.setToggleGroup(group);
-            b.getStyleClass().add(i == 0 ? Styles.LEFT_PILL
-                    : i == MailboxViewModel.STATES.size() - 1 ? Styles.RIGHT_PILL : Styles.CENTER_PILL);
-            b.setSelected(state.equals(vm.stateFilterProperty().get()));
-            b.setOnAction(e -> {
-                vm.stateFilterProperty().set(state);
-                b.setSelected(true);
-            });
-            filter.getChildren().add(b);
-        }
+        javafx.scene.layout.FlowPane filter = FilterBar.create("mailbox-filter-", vm.filterChoices(), vm.stateFilterProperty());
 
         TableView<MessageRow> table = Ui.table("messages-table",
                 "No messages. Send one with 'sovereign send --from A --to B --subject S'.");
-        table.setItems(vm.rows());
+        SortedRows.install(table, vm.rows());
         ClockedCells<MessageRow> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
-        TableColumn<MessageRow, String> id = Ui.column("Message", 85, MessageRow::id);
+        // msg_ + a UUID is 40 characters: the first 8 hex digits tell messages apart (the search takes the whole id)
+        TableColumn<MessageRow, String> id = Ui.column("Message", 85, m -> Formats.shortId(m.id()));
         id.getStyleClass().add("mono");
         table.getColumns().add(id);
         table.getColumns().add(stateColumn());
@@ -64,7 +52,7 @@ public final class MailboxView {
         token.getStyleClass().add("token");
         token.setMinWidth(112);
         table.getColumns().add(token);
-        table.getColumns().add(clocked.textColumn("Claim expires", 140, "claim-expires-", MessageRow::id,
+        table.getColumns().add(clocked.textColumn("Claim expires", 175, "claim-expires-", MessageRow::id,
                 (m, now) -> vm.claimCountdown(m, now)));
         table.getColumns().add(Ui.column("Retries", 75, m -> m.retryCount() + " / " + m.maxRetries()));
         table.getColumns().add(Ui.column("Updated", 80, m -> formats.time(m.updatedAt())));

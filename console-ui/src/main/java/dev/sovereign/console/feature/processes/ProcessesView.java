@@ -1,12 +1,11 @@
 package dev.sovereign.console.feature.processes;
 
 import dev.sovereign.console.fx.ClockedCells;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.engine.admin.ProcessRow;
-import dev.sovereign.engine.admin.ProcessState;
-import java.util.Locale;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.Parent;
 import javafx.scene.control.Label;
@@ -25,7 +24,7 @@ public final class ProcessesView {
 
     public Parent create() {
         TableView<ProcessRow> table = Ui.table("processes-table", "No process has registered with this database yet.");
-        table.setItems(vm.rows());
+        SortedRows.install(table, vm.rows());
         ClockedCells<ProcessRow> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
         table.getColumns().add(stateColumn(clocked));
         table.getColumns().add(Ui.column("Label", 130, r -> r.process().label() == null ? "" : r.process().label()));
@@ -40,28 +39,36 @@ public final class ProcessesView {
         table.getColumns().add(Ui.column("Started", 80, r -> formats.time(r.startedAt())));
         table.getColumns().add(clocked.textColumn("Last heartbeat", 140, "heartbeat-", r -> r.process().identity(),
                 (r, now) -> r.stoppedAt() != null ? "stopped " + formats.time(r.stoppedAt())
-                        : Formats.age(r.heartbeatAt(), now)));
-        table.getColumns().add(Ui.column("Beats every", 95, r -> Formats.duration(r.heartbeatIntervalMs())));
+                        : Formats.secondsAgo(r.heartbeatAt(), now)));
+        table.getColumns().add(Ui.column("Beats every", 95, ProcessesViewModel::beatsEvery));
         table.getColumns().add(Ui.column("Holds", 140, r -> r.leasesHeld() + (r.leasesHeld() == 1 ? " lease" : " leases")
                 + (r.activeAttempts() == 0 ? "" : ", " + r.activeAttempts() + " attempts")));
+        javafx.scene.control.ToggleButton stopped = new javafx.scene.control.ToggleButton();
+        stopped.setId("processes-show-stopped");
+        stopped.textProperty().bind(vm.showStoppedTextProperty());
+        stopped.selectedProperty().bindBidirectional(vm.showStoppedProperty());
+        stopped.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        javafx.scene.layout.VBox body = new javafx.scene.layout.VBox(8, stopped, table);
+        javafx.scene.layout.VBox.setVgrow(table, javafx.scene.layout.Priority.ALWAYS);
         return Ui.page("processes", "Processes",
                 "Every registered process. Stale means it missed 3 of its own heartbeats; stopped means it closed"
-                        + " cleanly.", vm.summaryProperty(), table);
+                        + " cleanly (hidden unless shown); a CLI identity that never beat has no heartbeat to miss.",
+                vm.summaryProperty(), body);
     }
 
     /** The state badge, judged again on every tick (a process turns stale by the clock alone). */
     private TableColumn<ProcessRow, ProcessRow> stateColumn(ClockedCells<ProcessRow> clocked) {
-        return clocked.column("State", 90, f -> new ReadOnlyObjectWrapper<>(f.getValue()),
+        return clocked.column("State", 150, f -> new ReadOnlyObjectWrapper<>(f.getValue()),
                 cells -> new ClockedCells.Cell<>(cells) {
                     private final Label badge = Ui.badge("", Tone.QUIET);
 
                     @Override
                     protected void show(ProcessRow r, long now) {
-                        ProcessState s = vm.stateOf(r);
-                        Ui.retone(badge, s.name().toLowerCase(Locale.ROOT), switch (s) {
+                        ProcessesViewModel.Shown s = vm.shownOf(r);
+                        Ui.retone(badge, s.text(), switch (s) {
                             case LIVE -> Tone.GOOD;
                             case STALE -> Tone.WARN;
-                            case STOPPED -> Tone.QUIET;
+                            case STOPPED, NO_HEARTBEAT -> Tone.QUIET;
                         });
                         badge.setId("process-state-" + r.process().identity());
                         setGraphic(badge);

@@ -1,5 +1,7 @@
 package dev.sovereign.console.feature.rejections;
 
+import dev.sovereign.console.fx.FilterBar;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.engine.admin.JournalEntry;
@@ -16,16 +18,36 @@ import javafx.scene.text.Text;
 public final class RejectionsView {
     private final RejectionsViewModel vm;
 
+    private final dev.sovereign.console.ledger.Links links;
+
     public RejectionsView(RejectionsViewModel vm) {
+        this(vm, dev.sovereign.console.ledger.Links.NONE);
+    }
+
+    /** {@code links} opens the assignment, actor or process a refusal names (its detail pane's links). */
+    public RejectionsView(RejectionsViewModel vm, dev.sovereign.console.ledger.Links links) {
         this.vm = vm;
+        this.links = links;
     }
 
     public Parent create() {
         TableView<JournalEntry> table = Ui.table("rejections-table",
                 "No refused writes yet. When a process presents a stale token (its lease was taken over, its claim"
                         + " expired), the refusal appears here at once.");
-        table.setItems(vm.rows());
-        table.getColumns().add(Ui.column("Time", 112, vm::time));
+        SortedRows.install(table, vm.rows());
+        TableColumn<JournalEntry, JournalEntry> time = new TableColumn<>("Time");
+        time.setPrefWidth(112);
+        time.setMinWidth(112);
+        time.setCellValueFactory(f -> new javafx.beans.property.ReadOnlyObjectWrapper<>(f.getValue()));
+        time.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(JournalEntry e, boolean empty) {
+                super.updateItem(e, empty);
+                setText(empty || e == null ? null : vm.time(e));
+            }
+        });
+        time.setComparator(java.util.Comparator.comparingLong(JournalEntry::seq)); // journal order, across days too
+        table.getColumns().add(time);
         TableColumn<JournalEntry, String> category = Ui.column("Category", 160, JournalEntry::category);
         category.setCellFactory(c -> new TableCell<>() {
             private final Label badge = Ui.badge("", Tone.BAD);
@@ -41,6 +63,7 @@ public final class RejectionsView {
                 }
             }
         });
+        category.setMinWidth(180);
         table.getColumns().add(category);
         table.getColumns().add(Ui.column("Resource", 115, RejectionsViewModel::resource));
         table.getColumns().add(Ui.column("Process", 105, e -> e.process() == null ? "\u2014" : e.process().name()));
@@ -48,7 +71,7 @@ public final class RejectionsView {
         tokens.getStyleClass().add("token");
         tokens.setMinWidth(190);
         table.getColumns().add(tokens);
-        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380, JournalEntry::sentence);
+        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380, vm::sentence);
         sentence.setCellFactory(c -> new WrappingCell());
         table.getColumns().add(sentence);
         table.setRowFactory(t -> {
@@ -76,15 +99,53 @@ public final class RejectionsView {
         hint.getStyleClass().add("text-muted");
         hint.visibleProperty().bind(vm.detailProperty().isEmpty());
         hint.managedProperty().bind(hint.visibleProperty());
-        VBox detailPane = new VBox(6, hint, detail);
+        VBox detailPane = new VBox(6, hint, detail, linkBar());
         detailPane.getStyleClass().add("detail-pane");
 
-        SplitPane split = new SplitPane(table, detailPane);
+        VBox upper = new VBox(8, FilterBar.create("rejections-filter-", vm.filterChoices(), vm.categoryFilterProperty()),
+                table);
+        javafx.scene.layout.VBox.setVgrow(table, javafx.scene.layout.Priority.ALWAYS);
+        SplitPane split = new SplitPane(upper, detailPane);
         split.setOrientation(javafx.geometry.Orientation.VERTICAL);
         split.setDividerPositions(0.72);
         return Ui.page("rejections", "Rejections",
                 "Every write refused because it presented a stale or contested token, as it happens.",
                 vm.summaryProperty(), split);
+    }
+
+    /** Links to what the selected refusal is about: its assignment or actor, and the refused process. */
+    private javafx.scene.layout.HBox linkBar() {
+        javafx.scene.control.Hyperlink resource = new javafx.scene.control.Hyperlink();
+        resource.setId("rejection-link-resource");
+        javafx.scene.control.Hyperlink process = new javafx.scene.control.Hyperlink();
+        process.setId("rejection-link-process");
+        javafx.scene.layout.HBox bar = new javafx.scene.layout.HBox(12, resource, process);
+        Runnable show = () -> {
+            JournalEntry e = vm.selectedProperty().get();
+            bar.setVisible(e != null);
+            bar.setManaged(e != null);
+            if (e == null) {
+                return;
+            }
+            boolean assignment = "assignment".equals(e.resourceType());
+            resource.setText("Open " + e.resourceType() + " " + e.resourceId());
+            resource.setOnAction(a -> {
+                if (assignment) {
+                    links.openAssignment(e.resourceId());
+                } else {
+                    links.openActor(e.actor() != null ? e.actor() : e.resourceId());
+                }
+            });
+            process.setVisible(e.process() != null);
+            process.setManaged(e.process() != null);
+            if (e.process() != null) {
+                process.setText("Open process " + e.process().displayName());
+                process.setOnAction(a -> links.openProcess(e.process().identity()));
+            }
+        };
+        vm.selectedProperty().addListener((obs, o, n) -> show.run());
+        show.run();
+        return bar;
     }
 
     /** A cell whose text wraps to the column width, so the sentence reads in full. */

@@ -1,7 +1,9 @@
 package dev.sovereign.console.feature.rejections;
 
 import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.FilterChoice;
 import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.JournalEntry;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
@@ -9,6 +11,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
 
 /**
  * The live feed of refused writes, newest first: time, category, resource, the refused process,
@@ -22,10 +25,16 @@ public final class RejectionsViewModel {
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
     private final javafx.beans.property.ReadOnlyLongWrapper total =
             new javafx.beans.property.ReadOnlyLongWrapper(this, "total");
+    /** The category filter's "every category" key. */
+    public static final String ALL = "ALL";
+    private final ObjectProperty<String> categoryFilter = new SimpleObjectProperty<>(this, "categoryFilter", ALL);
+    private final ObservableList<FilterChoice> filterChoices = javafx.collections.FXCollections.observableArrayList();
+    private final FilteredList<JournalEntry> shown;
 
     public RejectionsViewModel(LiveLedger ledger, Formats formats) {
         this.ledger = ledger;
         this.formats = formats;
+        this.shown = new FilteredList<>(ledger.rejections());
         // the feed holds the newest few hundred; the total is counted by the database (issue 17)
         total.bind(Bindings.createLongBinding(() -> {
             var snapshot = ledger.snapshot();
@@ -39,10 +48,53 @@ public final class RejectionsViewModel {
                     + (shown < n ? " (latest " + shown + " shown)" : "");
         }, ledger.rejections(), total));
         selected.addListener((obs, old, e) -> detail.set(e == null ? "" : describe(e)));
+        categoryFilter.addListener((obs, old, f) -> filter());
+        ledger.search().queryProperty().addListener((obs, old, q) -> filter());
+        ledger.snapshotProperty().addListener((obs, old, s) -> updateChoices());
+        total.addListener((obs, old, n) -> updateChoices());
+        updateChoices();
     }
 
+    /** The feed, as filtered by category and by the search. */
     public ObservableList<JournalEntry> rows() {
-        return ledger.rejections();
+        return shown;
+    }
+
+    /** {@link #ALL} or one refusal category ({@code fencing_token_stale}, ...). */
+    public ObjectProperty<String> categoryFilterProperty() {
+        return categoryFilter;
+    }
+
+    /** The filter's buttons: {@code All 523}, then each category that occurs with its count (the database's). */
+    public ObservableList<FilterChoice> filterChoices() {
+        return filterChoices;
+    }
+
+    private void filter() {
+        String f = categoryFilter.get();
+        if ((f == null || f.equals(ALL)) && !ledger.search().isActive()) {
+            shown.setPredicate(null);
+            return;
+        }
+        String q = ledger.search().queryProperty().get();
+        shown.setPredicate(e -> (f == null || f.equals(ALL) || f.equals(e.category()))
+                && Search.matches(q, Search.tokens(e.presentedToken(), e.currentToken(), e.token()),
+                Search.concat(Search.names(e.process()), e.actor(), e.resourceId(), e.category())));
+    }
+
+    private void updateChoices() {
+        var s = ledger.snapshot();
+        var byCategory = s == null ? java.util.Map.<String, Long>of() : s.counts().rejectionsByCategory();
+        java.util.List<FilterChoice> choices = new java.util.ArrayList<>();
+        choices.add(new FilterChoice(ALL, "All " + total.get()));
+        new java.util.TreeMap<>(byCategory).forEach((k, n) -> choices.add(new FilterChoice(k, k + " " + n)));
+        String f = categoryFilter.get();
+        if (f != null && !f.equals(ALL) && !byCategory.containsKey(f)) {
+            choices.add(new FilterChoice(f, f + " 0")); // the chosen one stays, even when another database has none
+        }
+        if (!choices.equals(filterChoices)) {
+            filterChoices.setAll(choices);
+        }
     }
 
     public ObjectProperty<JournalEntry> selectedProperty() {
@@ -61,6 +113,11 @@ public final class RejectionsViewModel {
     /** The selected rejection in full: sentence, then the refusal's own message. */
     public ReadOnlyStringProperty detailProperty() {
         return detail.getReadOnlyProperty();
+    }
+
+    /** The refusal's sentence, its times in the console's format. */
+    public String sentence(JournalEntry e) {
+        return formats.humanize(e.sentence());
     }
 
     public String time(JournalEntry e) {
@@ -82,9 +139,9 @@ public final class RejectionsViewModel {
 
     private String describe(JournalEntry e) {
         StringBuilder sb = new StringBuilder();
-        sb.append(e.sentence());
+        sb.append(sentence(e));
         if (e.detail() != null && !e.detail().isBlank()) {
-            sb.append("\n\nThe refusal said: ").append(e.detail());
+            sb.append("\n\nThe refusal said: ").append(formats.humanize(e.detail()));
         }
         sb.append("\n\nJournal seq ").append(e.seq()).append(" at ").append(formats.preciseTime(e.at()))
                 .append(", category ").append(e.category()).append('.');

@@ -1,6 +1,8 @@
 package dev.sovereign.console.feature.runs;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.FilterBar;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
@@ -45,9 +47,24 @@ public final class RunsView {
         review.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         review.setOnAction(e -> vm.selectFirstNeedingOperator());
         attention.setMinWidth(0);
+        attention.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wraps, never "… then ..."
         attention.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(attention, javafx.scene.layout.Priority.ALWAYS);
-        HBox attentionBox = new HBox(10, attention, review);
+        Button retryAll = new Button("Retry all");
+        retryAll.setId("runs-retry-all");
+        retryAll.getStyleClass().add(Styles.SMALL);
+        retryAll.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        retryAll.setTooltip(new Tooltip("Retry every run that waits for an operator (asks first, saying how many)"));
+        retryAll.disableProperty().bind(vm.canBulkProperty().not());
+        retryAll.setOnAction(e -> vm.askRetryAllWorkerLost());
+        Button acknowledgeAll = new Button("Acknowledge all");
+        acknowledgeAll.setId("runs-acknowledge-all");
+        acknowledgeAll.getStyleClass().add(Styles.SMALL);
+        acknowledgeAll.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        acknowledgeAll.setTooltip(new Tooltip("Acknowledge every run that waits for an operator (asks first)"));
+        acknowledgeAll.disableProperty().bind(vm.canBulkProperty().not());
+        acknowledgeAll.setOnAction(e -> vm.askAcknowledgeAllWorkerLost());
+        HBox attentionBox = new HBox(10, attention, review, retryAll, acknowledgeAll);
         attentionBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         attentionBox.setId("runs-attention");
         attentionBox.getStyleClass().add("attention");
@@ -67,16 +84,41 @@ public final class RunsView {
         hint.setWrapText(true);
         hint.visibleProperty().bind(vm.detailProperty().isEmpty());
         hint.managedProperty().bind(hint.visibleProperty());
-        VBox detailPane = new VBox(6, hint, detail);
+        Label historyTitle = new Label("History (journal, oldest first)");
+        historyTitle.getStyleClass().add(Styles.TEXT_BOLD);
+        Label history = new Label();
+        history.setId("run-history");
+        history.setWrapText(true);
+        history.getStyleClass().add("mono");
+        history.textProperty().bind(vm.historyProperty());
+        history.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        historyTitle.visibleProperty().bind(vm.historyProperty().isNotEmpty());
+        historyTitle.managedProperty().bind(historyTitle.visibleProperty());
+        history.visibleProperty().bind(historyTitle.visibleProperty());
+        history.managedProperty().bind(historyTitle.visibleProperty());
+        VBox detailPane = new VBox(6, hint, detail, historyTitle, history);
         detailPane.getStyleClass().add("detail-pane");
-        VBox lower = new VBox(8, title("Attempts"), attempts, detailPane);
-        VBox.setVgrow(attempts, javafx.scene.layout.Priority.ALWAYS);
+        // the receipt and a long history scroll; the attempts keep their rows
+        javafx.scene.control.ScrollPane detailScroll = new javafx.scene.control.ScrollPane(detailPane);
+        detailScroll.setId("run-detail-scroll");
+        detailScroll.setFitToWidth(true);
+        detailScroll.setPrefViewportHeight(150);
+        detailScroll.getStyleClass().add("edge-to-edge");
+        VBox lower = new VBox(8, title("Attempts"), attempts, detailScroll);
+        // a run has a few attempts; the room below goes to its receipt and history
+        attempts.setPrefHeight(130);
+        attempts.setMinHeight(90);
+        VBox.setVgrow(attempts, javafx.scene.layout.Priority.SOMETIMES);
+        detailScroll.setMinHeight(90);
+        VBox.setVgrow(detailScroll, javafx.scene.layout.Priority.ALWAYS);
 
-        VBox upper = new VBox(8, actionBar(), assignments);
+        // the state filter on its own row: beside the actions it made the page wider than a 1024-px window
+        VBox upper = new VBox(8, actionBar(), confirmBar(), FilterBar.create("runs-filter-", vm.filterChoices(),
+                vm.stateFilterProperty()), assignments);
         VBox.setVgrow(assignments, javafx.scene.layout.Priority.ALWAYS);
         SplitPane split = new SplitPane(upper, lower);
         split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(0.5);
+        split.setDividerPositions(0.62);
         VBox body = new VBox(10, attentionBox, split);
         VBox.setVgrow(split, javafx.scene.layout.Priority.ALWAYS);
         return Ui.page("runs", "Runs",
@@ -85,17 +127,72 @@ public final class RunsView {
                 vm.summaryProperty(), body);
     }
 
-    /** Retry and acknowledge the selected run; the outcome in one sentence beside them. */
+    /** A bulk action's question, in the page (never a modal dialog): how many, and what it does. */
+    private HBox confirmBar() {
+        Label question = new Label();
+        question.setId("runs-bulk-question");
+        question.setWrapText(true);
+        question.setMinWidth(0);
+        question.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        question.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
+                vm.pendingBulkProperty().get() == null ? "" : vm.pendingBulkProperty().get().question(),
+                vm.pendingBulkProperty()));
+        Button confirm = Ui.button("runs-bulk-confirm", "");
+        confirm.getStyleClass().add(Styles.DANGER);
+        confirm.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
+                vm.pendingBulkProperty().get() == null ? "" : vm.pendingBulkProperty().get().confirmText(),
+                vm.pendingBulkProperty()));
+        confirm.setOnAction(e -> vm.confirmBulk());
+        Button cancel = Ui.button("runs-bulk-cancel", "Cancel");
+        cancel.setOnAction(e -> vm.cancelBulk());
+        HBox.setHgrow(question, javafx.scene.layout.Priority.ALWAYS);
+        question.setMaxWidth(Double.MAX_VALUE);
+        HBox bar = new HBox(10, question, confirm, cancel);
+        bar.setId("runs-bulk-confirm-bar");
+        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        bar.getStyleClass().add("attention");
+        bar.visibleProperty().bind(vm.pendingBulkProperty().isNotNull());
+        bar.managedProperty().bind(bar.visibleProperty());
+        return bar;
+    }
+
+    /**
+     * Retry and acknowledge the selected run — or, with several selected, all of them after a
+     * confirmation; the outcome in one sentence beside them.
+     */
     private HBox actionBar() {
+        javafx.beans.binding.IntegerBinding many = javafx.beans.binding.Bindings.size(vm.selection());
         Button retry = Ui.button("run-retry", "Retry");
         retry.getStyleClass().add(Styles.ACCENT);
-        retry.setTooltip(new Tooltip("Create a new assignment that retries the selected failed run (Ctrl+R)"));
-        retry.disableProperty().bind(vm.canRetryProperty().not());
-        retry.setOnAction(e -> vm.retrySelected());
+        retry.setTooltip(new Tooltip("Create a new assignment that retries the selected failed run (Ctrl+R);"
+                + " with several selected, each of them that can be retried"));
+        retry.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> many.get() > 1
+                ? "Retry " + many.get() + "\u2026" : "Retry", many));
+        retry.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> many.get() > 1
+                ? !vm.canBulkProperty().get() || vm.selection().stream().noneMatch(RunsViewModel::isRetryable)
+                : !vm.canRetryProperty().get(), many, vm.canBulkProperty(), vm.canRetryProperty()));
+        retry.setOnAction(e -> {
+            if (vm.selection().size() > 1) {
+                vm.askRetrySelected();
+            } else {
+                vm.retrySelected();
+            }
+        });
         Button acknowledge = Ui.button("run-acknowledge", "Acknowledge");
-        acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K)"));
-        acknowledge.disableProperty().bind(vm.canAcknowledgeProperty().not());
-        acknowledge.setOnAction(e -> vm.acknowledgeSelected());
+        acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K);"
+                + " with several selected, each of them that can be acknowledged"));
+        acknowledge.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> many.get() > 1
+                ? "Acknowledge " + many.get() + "\u2026" : "Acknowledge", many));
+        acknowledge.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> many.get() > 1
+                ? !vm.canBulkProperty().get() || vm.selection().stream().noneMatch(RunsViewModel::isAcknowledgeable)
+                : !vm.canAcknowledgeProperty().get(), many, vm.canBulkProperty(), vm.canAcknowledgeProperty()));
+        acknowledge.setOnAction(e -> {
+            if (vm.selection().size() > 1) {
+                vm.askAcknowledgeSelected();
+            } else {
+                vm.acknowledgeSelected();
+            }
+        });
         HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status()));
         bar.getStyleClass().add("action-bar");
         HBox.setHgrow(bar.getChildren().get(2), javafx.scene.layout.Priority.ALWAYS);
@@ -115,7 +212,7 @@ public final class RunsView {
     private TableView<AssignmentRow> assignmentsTable() {
         TableView<AssignmentRow> t = Ui.table("assignments-table",
                 "No assignments yet. Create one with 'sovereign assign ACTOR --provider SPEC'.");
-        t.setItems(vm.assignments());
+        SortedRows.install(t, vm.assignments());
         TableColumn<AssignmentRow, String> id = Ui.column("Assignment", 120, AssignmentRow::id);
         id.getStyleClass().add("mono");
         t.getColumns().add(id);
@@ -140,6 +237,10 @@ public final class RunsView {
                 }
             }
         });
+        t.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
+        t.getSelectionModel().getSelectedItems().addListener((javafx.collections.ListChangeListener<AssignmentRow>) c ->
+                vm.selection().setAll(t.getSelectionModel().getSelectedItems().stream()
+                        .filter(java.util.Objects::nonNull).toList()));
         t.getSelectionModel().selectedItemProperty().addListener((obs, o, a) -> {
             if (a != null || vm.selectedProperty().get() != null) {
                 vm.selectedProperty().set(a);
@@ -156,6 +257,7 @@ public final class RunsView {
     private static TableColumn<AssignmentRow, AssignmentRow> stateColumn() {
         TableColumn<AssignmentRow, AssignmentRow> c = new TableColumn<>("State");
         c.setPrefWidth(175);
+        c.setMinWidth(175);
         c.setCellValueFactory(f -> new javafx.beans.property.SimpleObjectProperty<>(f.getValue()));
         c.setCellFactory(col -> new TableCell<>() {
             private final Label state = Ui.badge("", Tone.QUIET);
@@ -197,7 +299,7 @@ public final class RunsView {
 
     private TableView<AttemptRow> attemptsTable() {
         TableView<AttemptRow> t = Ui.table("attempts-table", "No attempts.");
-        t.setItems(vm.attempts());
+        SortedRows.install(t, vm.attempts());
         TableColumn<AttemptRow, String> id = Ui.column("Attempt", 110, AttemptRow::id);
         id.getStyleClass().add("mono");
         t.getColumns().add(id);

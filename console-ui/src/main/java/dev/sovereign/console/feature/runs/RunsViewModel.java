@@ -2,6 +2,8 @@ package dev.sovereign.console.feature.runs;
 
 import dev.sovereign.console.actions.ActionStatus;
 import dev.sovereign.console.actions.OperatorDesk;
+import dev.sovereign.console.ledger.FilterChoice;
+import dev.sovereign.console.ledger.Search;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -13,6 +15,7 @@ import java.util.List;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
@@ -35,6 +38,8 @@ public final class RunsViewModel {
     private final BooleanBinding canAcknowledge;
     /** The id of a retry just created, selected when it first appears. */
     private String selectWhenSeen;
+    /** Set while the filter is widened from inside a refresh, so it does not refresh itself again. */
+    private boolean widening;
     private final ObservableList<AssignmentRow> assignments = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<AssignmentRow> assignmentsView = FXCollections.unmodifiableObservableList(assignments);
@@ -42,22 +47,49 @@ public final class RunsViewModel {
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<AttemptRow> attemptsView = FXCollections.unmodifiableObservableList(attempts);
     private final ObjectProperty<AssignmentRow> selected = new SimpleObjectProperty<>(this, "selected");
+    private final ObservableList<AssignmentRow> selection = FXCollections.observableArrayList();
+    private final javafx.beans.property.ReadOnlyObjectWrapper<BulkAction> pendingBulk =
+            new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "pendingBulk");
+    private final BooleanBinding canBulk;
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
+    private final ReadOnlyStringWrapper history = new ReadOnlyStringWrapper(this, "history", "");
+    /** The most history lines shown; older ones are counted. */
+    static final int HISTORY_LINES = 40;
     private final javafx.beans.property.ReadOnlyLongWrapper needsOperator =
             new javafx.beans.property.ReadOnlyLongWrapper(this, "needsOperator");
+    /** The state filter's choice: {@link #ALL}, a state, or {@link #WORKER_LOST} (runs needing an operator). */
+    private final ObjectProperty<String> stateFilter = new SimpleObjectProperty<>(this, "stateFilter", ALL);
+    private final ObservableList<FilterChoice> filterChoices = FXCollections.observableArrayList();
+
+    /** The state filter's keys, in button order. */
+    public static final String ALL = "ALL";
+    public static final String WORKER_LOST = "WORKER_LOST";
+    public static final List<String> STATES = List.of(ALL, "CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED",
+            WORKER_LOST);
 
     public RunsViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk) {
         this.ledger = ledger;
         this.formats = formats;
         this.desk = desk;
         ledger.snapshotProperty().addListener((obs, old, s) -> refresh(s));
+        ledger.journalRevisionProperty().addListener((obs, old, r) -> showHistory());
+        stateFilter.addListener((obs, old, f) -> refreshUnlessWidening());
+        ledger.search().queryProperty().addListener((obs, old, q) -> refreshUnlessWidening());
         selected.addListener((obs, old, a) -> showAttempts());
         canRetry = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
                 && isRetryable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
         canAcknowledge = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
                 && isAcknowledgeable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
+        canBulk = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy(),
+                status.busyProperty(), desk.availableProperty());
+        // a question about another database's runs must not be answered on this one
+        ledger.snapshotProperty().addListener((obs, old, s) -> {
+            if (s == null || old == null || !s.database().equals(old.database())) {
+                pendingBulk.set(null);
+            }
+        });
         refresh(ledger.snapshot());
     }
 
@@ -96,9 +128,179 @@ public final class RunsViewModel {
                 + " and is no longer flagged.", id -> { });
     }
 
+    // ---- bulk actions (issue 17, item 8): several runs at once, after a confirmation that says how many ----
+
+    /** What a bulk action would do, awaiting the operator's confirmation. */
+    public record BulkAction(boolean retry, List<String> ids, String question, String confirmText) {
+    }
+
+    /** Retries the selected runs that can be retried, once confirmed. */
+    public void askRetrySelected() {
+        ask(true, selection.stream().filter(RunsViewModel::isRetryable).map(AssignmentRow::id).toList(), "selected");
+    }
+
+    /** Acknowledges the selected runs that can be acknowledged, once confirmed. */
+    public void askAcknowledgeSelected() {
+        ask(false, selection.stream().filter(RunsViewModel::isAcknowledgeable).map(AssignmentRow::id).toList(),
+                "selected");
+    }
+
+    /** Retries every run waiting for an operator (worker lost, not retried or acknowledged), once confirmed. */
+    public void askRetryAllWorkerLost() {
+        ask(true, needingOperator(), "worker-lost");
+    }
+
+    /** Acknowledges every run waiting for an operator, once confirmed. */
+    public void askAcknowledgeAllWorkerLost() {
+        ask(false, needingOperator(), "worker-lost");
+    }
+
+    private List<String> needingOperator() {
+        AdminSnapshot s = ledger.snapshot();
+        // the snapshot always carries every run that waits for an operator, however old (AdminReader)
+        return s == null ? List.of() : s.assignments().stream().filter(AssignmentRow::needsOperator)
+                .map(AssignmentRow::id).toList();
+    }
+
+    private void ask(boolean retry, List<String> ids, String which) {
+        if (ids.isEmpty() || !desk.availableProperty().get() || status.isBusy()) {
+            return;
+        }
+        int n = ids.size();
+        String runs = n == 1 ? "1 " + which + " run" : n + " " + which + " runs";
+        pendingBulk.set(new BulkAction(retry, List.copyOf(ids), retry
+                ? "Retry " + runs + "? Each gets a new assignment that a worker will run again."
+                : "Acknowledge " + runs + "? They stay failed and are no longer flagged.",
+                (retry ? "Retry " : "Acknowledge ") + n));
+    }
+
+    /** The bulk action waiting for confirmation, or null. */
+    public ReadOnlyObjectProperty<BulkAction> pendingBulkProperty() {
+        return pendingBulk.getReadOnlyProperty();
+    }
+
+    public void cancelBulk() {
+        pendingBulk.set(null);
+    }
+
+    /**
+     * Does the confirmed bulk action in the background, one run at a time; a run another operator
+     * already handled is counted, not fatal. One sentence at the end says how many were done.
+     */
+    public void confirmBulk() {
+        BulkAction b = pendingBulk.get();
+        pendingBulk.set(null);
+        if (b == null) {
+            return;
+        }
+        int n = b.ids().size();
+        desk.run(status, (b.retry() ? "Retrying " : "Acknowledging ") + n + (n == 1 ? " run\u2026" : " runs\u2026"),
+                actions -> {
+                    int done = 0;
+                    List<String> refused = new java.util.ArrayList<>();
+                    for (String id : b.ids()) {
+                        try {
+                            if (b.retry()) {
+                                actions.retry(id);
+                            } else {
+                                actions.acknowledge(id);
+                            }
+                            done++;
+                        } catch (dev.sovereign.engine.base.Refusal r) {
+                            refused.add(id + ": " + r.getMessage());
+                        }
+                    }
+                    return new int[] {done, refused.size()};
+                },
+                r -> (b.retry() ? "Retried " : "Acknowledged ") + r[0] + " of " + n + (n == 1 ? " run" : " runs")
+                        + (r[1] == 0 ? "." : "; " + r[1] + (r[1] == 1 ? " was" : " were")
+                        + " refused (already handled by someone else)."),
+                r -> { });
+    }
+
+    /** The rows selected in the table (several with Shift or Ctrl); the view keeps it current. */
+    public ObservableList<AssignmentRow> selection() {
+        return selection;
+    }
+
+    /** How many runs wait for an operator (counted by the database): the "all worker-lost" buttons' number. */
+    public BooleanBinding canBulkProperty() {
+        return canBulk;
+    }
+
+    /** Selects the assignment {@code id} (a link from another page), widening the filter if it hid it. */
+    public boolean select(String id) {
+        AdminSnapshot s = ledger.snapshot();
+        AssignmentRow a = s == null ? null : s.assignments().stream().filter(x -> x.id().equals(id)).findFirst()
+                .orElse(null);
+        if (a == null) {
+            return false;
+        }
+        if (widenUntilShown(a)) {
+            refresh(s);
+        }
+        assignments.stream().filter(x -> x.id().equals(id)).findFirst().ifPresent(selected::set);
+        return true;
+    }
+
     /** Selects the first run that waits for an operator (the notice's "Review" button). */
     public void selectFirstNeedingOperator() {
-        assignments.stream().filter(AssignmentRow::needsOperator).findFirst().ifPresent(selected::set);
+        AdminSnapshot s = ledger.snapshot();
+        AssignmentRow first = s == null ? null
+                : s.assignments().stream().filter(AssignmentRow::needsOperator).findFirst().orElse(null);
+        if (first == null) {
+            return;
+        }
+        if (widenUntilShown(first)) {
+            refresh(s);
+        }
+        assignments.stream().filter(a -> a.id().equals(first.id())).findFirst().ifPresent(selected::set);
+    }
+
+    /**
+     * Widens the state filter, then clears the search, until {@code a} passes; the caller refreshes.
+     * Returns whether anything was widened.
+     */
+    private boolean widenUntilShown(AssignmentRow a) {
+        boolean widened = false;
+        widening = true;
+        try {
+            if (!shows(a) && !ALL.equals(stateFilter.get())) {
+                stateFilter.set(ALL);
+                widened = true;
+            }
+            if (!shows(a) && ledger.search().isActive()) {
+                ledger.search().queryProperty().set("");
+                widened = true;
+            }
+        } finally {
+            widening = false;
+        }
+        return widened;
+    }
+
+    private void refreshUnlessWidening() {
+        if (!widening) {
+            refresh(ledger.snapshot());
+        }
+    }
+
+    /** Which runs are shown: {@link #ALL}, one state, or {@link #WORKER_LOST}. */
+    public ObjectProperty<String> stateFilterProperty() {
+        return stateFilter;
+    }
+
+    /** The filter's buttons with the database's counts: {@code All 335}, {@code Failed 12}, ... */
+    public ObservableList<FilterChoice> filterChoices() {
+        return filterChoices;
+    }
+
+    /** Whether the state filter and the search let {@code a} through. */
+    boolean shows(AssignmentRow a) {
+        String f = stateFilter.get();
+        boolean byState = f == null || f.equals(ALL) || (f.equals(WORKER_LOST) ? a.needsOperator() : a.state().equals(f));
+        return byState && ledger.search().matches(Search.tokens(a.currentAttemptToken()), a.id(), a.actor(),
+                a.retryOf(), a.retriedBy(), a.currentAttempt(), a.receipt() == null ? null : a.receipt().attemptId());
     }
 
     public BooleanBinding canRetryProperty() {
@@ -149,21 +351,33 @@ public final class RunsViewModel {
     private void refresh(AdminSnapshot s) {
         List<AssignmentRow> fresh = s == null ? List.of() : s.assignments();
         String keep = selected.get() == null ? null : selected.get().id();
-        if (selectWhenSeen != null && fresh.stream().anyMatch(a -> a.id().equals(selectWhenSeen))) {
+        AssignmentRow retried = selectWhenSeen == null ? null
+                : fresh.stream().filter(a -> a.id().equals(selectWhenSeen)).findFirst().orElse(null);
+        if (retried != null) {
             keep = selectWhenSeen;
             selectWhenSeen = null;
+            widenUntilShown(retried); // a retry just made is shown whatever the filter
         }
-        if (!fresh.equals(assignments)) {
-            assignments.setAll(fresh);
+        List<AssignmentRow> shown = fresh.stream().filter(this::shows).toList();
+        if (!shown.equals(assignments)) {
+            assignments.setAll(shown);
         }
         String keepId = keep;
         selected.set(keepId == null ? null
-                : fresh.stream().filter(a -> a.id().equals(keepId)).findFirst().orElse(null));
+                : shown.stream().filter(a -> a.id().equals(keepId)).findFirst().orElse(null));
         showAttempts();
         // totals from the database's counts, never from the capped page of rows (issue 17)
         LedgerCounts c = s == null ? LedgerCounts.NONE : s.counts();
         long lost = c.needsOperator();
         needsOperator.set(lost);
+        List<FilterChoice> choices = STATES.stream().map(k -> new FilterChoice(k, label(k) + " " + switch (k) {
+            case ALL -> c.assignments();
+            case WORKER_LOST -> lost;
+            default -> c.assignmentsIn(k);
+        })).toList();
+        if (!choices.equals(filterChoices)) {
+            filterChoices.setAll(choices);
+        }
         summary.set(c.assignments() + " assignments" + (fresh.size() < c.assignments()
                 ? " (latest " + fresh.size() + " shown)" : "") + " \u00b7 " + c.running() + " running \u00b7 "
                 + lost + " worker lost");
@@ -174,15 +388,68 @@ public final class RunsViewModel {
                 + " Read their receipts, then retry or acknowledge each.");
     }
 
+    private static String label(String key) {
+        return switch (key) {
+            case ALL -> "All";
+            case WORKER_LOST -> "Worker lost";
+            default -> key.charAt(0) + key.substring(1).toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+
     private void showAttempts() {
         AdminSnapshot s = ledger.snapshot();
         List<AttemptRow> all = s == null ? List.of() : s.attempts();
         AssignmentRow a = selected.get();
-        List<AttemptRow> shown = a == null ? all : all.stream().filter(x -> x.assignmentId().equals(a.id())).toList();
+        List<AttemptRow> shown = a == null
+                ? all.stream().filter(x -> ledger.search().matches(Search.tokens(x.token(), x.leaseToken()),
+                        Search.concat(Search.names(x.process()), x.id(), x.assignmentId(), x.actor()))).toList()
+                : all.stream().filter(x -> x.assignmentId().equals(a.id())).toList();
         if (!shown.equals(attempts)) {
             attempts.setAll(shown);
         }
         detail.set(a == null ? "" : describe(a));
+        showHistory();
+    }
+
+    /**
+     * The selected assignment's history, oldest first, like Temporal's event history: every journal row
+     * of the console's window that is about it — its own rows (created, retried, acknowledged, refused
+     * terminal writes), its attempts' rows (started, done, superseded, recovered, stolen), and any row whose
+     * sentence names it. Empty without a selection.
+     */
+    public ReadOnlyStringProperty historyProperty() {
+        return history.getReadOnlyProperty();
+    }
+
+    private void showHistory() {
+        AssignmentRow a = selected.get();
+        if (a == null) {
+            history.set("");
+            return;
+        }
+        AdminSnapshot s = ledger.snapshot();
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        ids.add(a.id());
+        if (s != null) {
+            s.attempts().stream().filter(x -> x.assignmentId().equals(a.id())).forEach(x -> ids.add(x.id()));
+        }
+        if (a.currentAttempt() != null) {
+            ids.add(a.currentAttempt());
+        }
+        List<String> lines = new java.util.ArrayList<>();
+        for (var e : ledger.events()) {
+            if (ids.contains(e.resourceId()) || (e.sentence() != null && e.sentence().contains(a.id()))) {
+                lines.add(formats.preciseTime(e.at()) + "  #" + e.seq() + "  " + formats.humanize(e.sentence()));
+            }
+        }
+        if (lines.isEmpty()) {
+            history.set("No journal rows about it in the console's window of the journal (the last "
+                    + LiveLedger.MAX_EVENTS + " events); 'sovereign events' shows older ones.");
+            return;
+        }
+        int hidden = Math.max(0, lines.size() - HISTORY_LINES);
+        history.set((hidden == 0 ? "" : hidden + " older rows not shown.\n")
+                + String.join("\n", lines.subList(hidden, lines.size())));
     }
 
     /**
@@ -234,7 +501,7 @@ public final class RunsViewModel {
                 sb.append("\nOutput folder (this attempt's own): ").append(r.outputDir());
             }
             if (r.summary() != null && !r.summary().isBlank()) {
-                sb.append("\n").append(r.summary());
+                sb.append("\n").append(formats.humanize(r.summary()));
             }
         }
         if (a.isWorkerLost()) {

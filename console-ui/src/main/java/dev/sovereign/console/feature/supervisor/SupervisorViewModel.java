@@ -33,7 +33,7 @@ public final class SupervisorViewModel {
     private final LiveLedger ledger;
     private final Formats formats;
     private final OperatorDesk desk;
-    private final TickReportText reportText;
+    private TickReportText reportText;
     private final ActionStatus status = new ActionStatus();
     private final ReadOnlyObjectWrapper<SupervisorTickRow> lastTick = new ReadOnlyObjectWrapper<>(this, "lastTick");
     private final ReadOnlyStringWrapper headline = new ReadOnlyStringWrapper(this, "headline", "");
@@ -61,6 +61,12 @@ public final class SupervisorViewModel {
                 desk.availableProperty(), status.busyProperty());
         refresh(ledger.snapshot());
         updateOwn();
+    }
+
+    /** The times in the report follow the console's zone (View → Show times in UTC). */
+    public void zoneChanged() {
+        reportText = new TickReportText(formats.zone(), processNames::get);
+        show(lastTick.get());
     }
 
     /** Runs one tick now, on this console's process; its report shows as soon as it returns. */
@@ -197,7 +203,7 @@ public final class SupervisorViewModel {
                     + " supervisor, or run 'sovereign supervisor'.");
             return;
         }
-        headline.set("Last tick at " + formats.time(t.at()) + " (" + Formats.age(t.at(), ledger.now()) + ") by "
+        headline.set("Last tick at " + formats.time(t.at()) + " (" + Formats.secondsAgo(t.at(), ledger.now()) + ") by "
                 + t.process().displayName());
     }
 
@@ -206,7 +212,7 @@ public final class SupervisorViewModel {
         String state = desk.supervisorRunningProperty().get()
                 ? "This console's supervisor ticks every " + OperatorDesk.seconds(desk.supervisorIntervalProperty().get())
                 + "."
-                : "This console's supervisor is off: ticks happen only when asked.";
+                : "This console's supervisor is off: ticks happen only when asked (F6), or by another supervisor.";
         ownSupervisor.set(problem.isEmpty() ? state : state + " Its last tick failed: " + problem);
     }
 

@@ -11,7 +11,7 @@ import java.util.List;
  *                   {@code min(now, expiresAt)}, then as an expired tail); else null
  * @param endReason  how the hold ended
  * @param renewals   times of journalled renewals (sampled, see the journal folding decision)
- * @param colour     a stable small index per holding process, for telling holders apart
+ * @param colour     a small index per hold (0..7), never the same as the hold just before it on its lane
  */
 public record HolderSegment(String actor, ProcessRef holder, long token, long start, Long end, Long expiresAt,
                             EndReason endReason, List<Long> renewals, int colour) {

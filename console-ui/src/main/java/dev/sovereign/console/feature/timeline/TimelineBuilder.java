@@ -7,7 +7,6 @@ import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ToIntFunction;
 
 /**
  * Builds one actor's lane from its journal events (grants, renewals, releases, takeovers,
@@ -44,10 +43,8 @@ final class TimelineBuilder {
      * @param events  the actor's events in the console's window, oldest first
      * @param row     its lease row in the snapshot, or null when the snapshot does not have the actor
      * @param takenAt when the snapshot was read (ends a hold the journal shows but the table no longer has)
-     * @param colour  the colour index of a holding process
      */
-    static TimelineLane lane(String actor, Iterable<JournalEntry> events, LeaseRow row, long takenAt,
-                             ToIntFunction<ProcessRef> colour) {
+    static TimelineLane lane(String actor, Iterable<JournalEntry> events, LeaseRow row, long takenAt) {
         LaneBuilder lane = new LaneBuilder(actor);
         for (JournalEntry e : events) {
             switch (e.kind()) {
@@ -55,7 +52,7 @@ final class TimelineBuilder {
                     boolean takeover = e.kind().equals("LEASE_TAKEN_OVER");
                     lane.close(e.at(), takeover ? EndReason.TAKEN_OVER : EndReason.UNKNOWN);
                     ProcessRef holder = e.process() == null ? ProcessRef.unknown("?") : e.process();
-                    lane.open = new Open(holder, e.token() == null ? 0 : e.token(), e.at(), colour.applyAsInt(holder));
+                    lane.open = new Open(holder, e.token() == null ? 0 : e.token(), e.at());
                     if (takeover) {
                         lane.markers.add(new TimelineMarker(TimelineMarker.Kind.TAKEOVER, actor, e));
                     }
@@ -81,7 +78,7 @@ final class TimelineBuilder {
             if (lane.open == null || lane.open.token != row.token()) {
                 // The grant is older than the events read (or still on its way): start from the row.
                 lane.close(row.acquiredAt(), EndReason.UNKNOWN);
-                lane.open = new Open(row.holder(), row.token(), row.acquiredAt(), colour.applyAsInt(row.holder()));
+                lane.open = new Open(row.holder(), row.token(), row.acquiredAt());
             }
             lane.segments.add(lane.open.toSegment(actor, null, row.expiresAt(), EndReason.HOLDING));
             lane.open = null;
@@ -89,7 +86,31 @@ final class TimelineBuilder {
             // The journal says held, the table says not: it ended between the two reads.
             lane.close(Math.max(lane.open.start, takenAt), EndReason.UNKNOWN);
         }
-        return new TimelineLane(actor, lane.segments, lane.markers);
+        return new TimelineLane(actor, coloured(lane.segments), lane.markers);
+    }
+
+    /**
+     * Colours by hold, not by process (issue 17, item 13): a hold's colour follows from its token, and a
+     * hold never takes the colour of the one just before it on its lane — so two holds side by side always
+     * differ, also when one process holds twice in a row or two processes' colours would coincide. The
+     * process is named in the bar's label. A colour depends only on the hold and its predecessor, so bars
+     * keep their colours as the window slides (except a bar whose predecessor just slid out, rarely).
+     */
+    static List<HolderSegment> coloured(List<HolderSegment> segments) {
+        List<HolderSegment> out = new ArrayList<>(segments.size());
+        int previous = -1;
+        for (HolderSegment s : segments) {
+            int c = colourOf(s.token(), previous);
+            out.add(s.colour() == c ? s : new HolderSegment(s.actor(), s.holder(), s.token(), s.start(), s.end(),
+                    s.expiresAt(), s.endReason(), s.renewals(), c));
+            previous = c;
+        }
+        return out;
+    }
+
+    static int colourOf(long token, int previous) {
+        int c = (int) Math.floorMod(token, (long) TimelineViewModel.COLOURS);
+        return c == previous ? (c + 1) % TimelineViewModel.COLOURS : c;
     }
 
     private static final class LaneBuilder {
@@ -114,18 +135,16 @@ final class TimelineBuilder {
         final ProcessRef holder;
         final long token;
         final long start;
-        final int colour;
         final List<Long> renewals = new ArrayList<>();
 
-        Open(ProcessRef holder, long token, long start, int colour) {
+        Open(ProcessRef holder, long token, long start) {
             this.holder = holder;
             this.token = token;
             this.start = start;
-            this.colour = colour;
         }
 
         HolderSegment toSegment(String actor, Long end, Long expiresAt, EndReason reason) {
-            return new HolderSegment(actor, holder, token, start, end, expiresAt, reason, renewals, colour);
+            return new HolderSegment(actor, holder, token, start, end, expiresAt, reason, renewals, -1);
         }
     }
 }

@@ -23,8 +23,8 @@ import java.util.TreeSet;
  *
  * <p>It keeps, per actor, its events in seq order and the seq of its last change (a grant,
  * takeover, release, rejection or recovery — not a renewal); the actors ordered by that change;
- * every actor ever seen (actors are never deleted); a colour per holding process, given in the
- * order processes first appear and never changed; and the last lane built per shown actor.
+ * every actor ever seen (actors are never deleted); and the last lane built per shown actor. (Colours
+ * are by hold, chosen when a lane is built: {@link TimelineBuilder#coloured}.)
  *
  * <p>Which lanes are drawn: at most {@code max}, the actors whose last change is newest, filled up
  * with unchanged actors in actor order, and drawn in actor order. Events leave the index in the
@@ -47,7 +47,6 @@ final class TimelineIndex {
     /** Known actors without a change in the window, in actor order. */
     private final TreeSet<String> quiet = new TreeSet<>();
     private final Set<String> known = new HashSet<>();
-    private final Map<String, Integer> colours = new HashMap<>();
     /** Bumped whenever an actor's events change: a lane is rebuilt only when its version or row moved. */
     private final Map<String, Long> versions = new HashMap<>();
     private final Map<String, Built> built = new HashMap<>();
@@ -63,9 +62,6 @@ final class TimelineIndex {
         know(actor);
         byActor.computeIfAbsent(actor, a -> new ArrayDeque<>()).addLast(e);
         versions.put(actor, ++nextVersion);
-        if (e.process() != null && (e.kind().equals("LEASE_ACQUIRED") || e.kind().equals("LEASE_TAKEN_OVER"))) {
-            colour(e.process());
-        }
         if (!e.kind().equals("LEASE_RENEWED")) {
             setLastChange(actor, e.seq());
         }
@@ -104,7 +100,6 @@ final class TimelineIndex {
         lastChange.clear();
         quiet.clear();
         known.clear();
-        colours.clear();
         versions.clear();
         built.clear();
         actorsInLastSnapshot = -1;
@@ -128,7 +123,7 @@ final class TimelineIndex {
             Built b = built.get(actor);
             if (b == null || b.version() != version || !Objects.equals(b.row(), row)) {
                 Iterable<JournalEntry> events = byActor.containsKey(actor) ? byActor.get(actor) : NO_EVENTS;
-                b = new Built(version, row, TimelineBuilder.lane(actor, events, row, takenAt, this::colour));
+                b = new Built(version, row, TimelineBuilder.lane(actor, events, row, takenAt));
             }
             keep.put(actor, b);
             out.add(b.lane());
@@ -175,10 +170,6 @@ final class TimelineIndex {
         } else {
             quiet.add(actor);
         }
-    }
-
-    private int colour(ProcessRef p) {
-        return colours.computeIfAbsent(p.identity(), k -> colours.size() % TimelineViewModel.COLOURS);
     }
 
     /**

@@ -121,8 +121,12 @@ public final class TimelineView {
         forward.setId("timeline-forward");
         forward.setOnAction(e -> vm.panForward());
         forward.disableProperty().bind(vm.followingProperty());
-        HBox bar = new HBox(8, zoomOut, span, zoomIn, new Separator(javafx.geometry.Orientation.VERTICAL), back, follow,
-                forward);
+        Button fit = new Button("Fit to data");
+        fit.setId("timeline-fit");
+        fit.setTooltip(new javafx.scene.control.Tooltip("From the oldest event or lease there is to see, to now"));
+        fit.setOnAction(e -> vm.fitToData());
+        HBox bar = new HBox(8, zoomOut, span, zoomIn, fit, new Separator(javafx.geometry.Orientation.VERTICAL), back,
+                follow, forward);
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;
     }
@@ -251,7 +255,9 @@ public final class TimelineView {
                 r.getStyleClass().addAll("marker", m.kind().name().toLowerCase(Locale.ROOT));
                 r.setOnMouseEntered(e -> tooltip.setText(m.event().sentence()));
                 Tooltip.install(r, tooltip);
-                r.setOnMouseClicked(e -> vm.selectedProperty().set(m));
+                // on press, not click: while following, the window may slide between press and release,
+                // and a click needs both on the same node
+                r.setOnMousePressed(e -> vm.selectedProperty().set(m));
                 markers.add(r);
             }
             getChildren().addAll(markers);

@@ -31,6 +31,8 @@ public final class TimelineViewModel {
     public static final List<Long> SPANS = List.of(15_000L, 30_000L, 60_000L, 120_000L, 300_000L, 900_000L,
             3_600_000L);
     static final int DEFAULT_SPAN = 3;
+    /** The window a database opens with when none was remembered for it: two minutes. */
+    public static final long DEFAULT_WINDOW = SPANS.get(DEFAULT_SPAN);
     /** More lanes than this would make every refresh and every frame slow; the rest are counted. */
     public static final int MAX_LANES = 50;
 
@@ -63,7 +65,11 @@ public final class TimelineViewModel {
             }
         });
         ledger.nowProperty().addListener((obs, o, now) -> {
-            if (following.get()) {
+            // While following, the window slides in steps of 1/120 of its span (a second at the default
+            // 2 min, a few pixels): sliding on every 100 ms tick laid out every lane ten times a second, a fifth of
+            // a core on an idle console (issue 17, item 15). A new event still shows at once (rebuild).
+            if (following.get() && (now.longValue() - windowEnd.get() >= slideStep()
+                    || now.longValue() < windowEnd.get())) {
                 windowEnd.set(now.longValue());
             }
         });
@@ -77,6 +83,11 @@ public final class TimelineViewModel {
         spanText.set(Formats.duration(span.get()));
         windowEnd.set(ledger.now());
         rebuild();
+    }
+
+    /** How far the clock moves before a following window slides: 1/120 of the span, at least 100 ms. */
+    long slideStep() {
+        return Math.max(100, span.get() / 120);
     }
 
     public ObservableList<TimelineLane> lanes() {
@@ -133,15 +144,51 @@ public final class TimelineViewModel {
         return formats;
     }
 
-    public void zoomIn() {
-        int i = SPANS.indexOf(span.get());
-        span.set(SPANS.get(Math.max(0, i - 1)));
+    /** Shows a window of {@code ms} (a remembered zoom), within 15 s and 24 h. */
+    public void setSpan(long ms) {
+        span.set(Math.max(SPANS.get(0), Math.min(MAX_FIT, ms)));
     }
 
-    public void zoomOut() {
-        int i = SPANS.indexOf(span.get());
-        span.set(SPANS.get(Math.min(SPANS.size() - 1, i + 1)));
+    /** The next smaller zoom step (a fitted span goes to the step below it). */
+    public void zoomIn() {
+        long now = span.get();
+        span.set(SPANS.stream().filter(x -> x < now).reduce((a, b) -> b).orElse(SPANS.get(0)));
     }
+
+    /** The next larger zoom step. */
+    public void zoomOut() {
+        long now = span.get();
+        span.set(SPANS.stream().filter(x -> x > now).findFirst().orElse(SPANS.get(SPANS.size() - 1)));
+    }
+
+    /**
+     * Fit to data: the window ends now and starts just before the oldest thing there is to see — the
+     * oldest journal event the console holds, or the oldest lease still held — so a quiet database is not
+     * a strip of empty time and a busy one is not cut (issue 17, item 13). Between 15 s and 24 h.
+     */
+    public void fitToData() {
+        long now = ledger.now();
+        long oldest = now;
+        if (!ledger.events().isEmpty()) {
+            oldest = Math.min(oldest, ledger.events().get(0).at());
+        }
+        var s = ledger.snapshot();
+        if (s != null) {
+            for (var l : s.leases()) {
+                if (!l.isFree()) {
+                    oldest = Math.min(oldest, l.acquiredAt());
+                }
+            }
+        }
+        long extent = now - oldest;
+        long fitted = Math.max(SPANS.get(0), Math.min(MAX_FIT, extent + Math.max(1_000, extent / 20)));
+        following.set(true);
+        windowEnd.set(now);
+        span.set(fitted);
+    }
+
+    /** The widest window "fit to data" opens. */
+    static final long MAX_FIT = 24 * 3_600_000L;
 
     /** Looks half a window further back in time; stops following now. */
     public void panBack() {
@@ -196,7 +243,7 @@ public final class TimelineViewModel {
             case TAKEOVER -> "Takeover";
             case RECOVERY -> "Recovery";
         };
-        return what + " at " + formats.preciseTime(e.at()) + " (journal seq " + e.seq() + "): " + e.sentence();
+        return what + " at " + formats.preciseTime(e.at()) + " (journal seq " + e.seq() + "): " + formats.humanize(e.sentence());
     }
 
     /**

@@ -82,7 +82,7 @@ public final class SovereignCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--db", paramLabel = "PATH", scope = ScopeType.INHERIT,
-            description = "Database file; default $SOVEREIGN_DB or ./sovereign.db")
+            description = "Database file; default $SOVEREIGN_DB, else ./sovereign.db (for lab: a fresh sandbox database)")
     private String database;
 
     @Option(names = "--json", scope = ScopeType.INHERIT,

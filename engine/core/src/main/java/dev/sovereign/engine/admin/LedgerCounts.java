@@ -1,6 +1,8 @@
 package dev.sovereign.engine.admin;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * True totals, counted by the database in the same read transaction as the snapshot's rows, so a
@@ -11,12 +13,39 @@ import java.util.List;
  * @param needsOperator worker-lost failures nobody retried or acknowledged ({@link AssignmentRow#needsOperator()})
  * @param messagesNew   mailbox messages in state {@code NEW}; likewise claimed, done and dead
  * @param rejections    every {@code REJECTED} journal event (refused writes), or 0 where not counted
+ * @param assignmentsByState  assignments per state ({@code CREATED}, {@code RUNNING}, ...), only the states
+ *                            that occur; empty where not counted
+ * @param rejectionsByCategory refused writes per refusal category ({@code fencing_token_stale}, ...), only
+ *                            the categories that occur; empty where not counted
  */
 public record LedgerCounts(long assignments, long running, long needsOperator, long messagesNew,
-                           long messagesClaimed, long messagesDone, long messagesDead, long rejections) {
+                           long messagesClaimed, long messagesDone, long messagesDead, long rejections,
+                           Map<String, Long> assignmentsByState, Map<String, Long> rejectionsByCategory) {
 
     /** No rows at all. */
     public static final LedgerCounts NONE = new LedgerCounts(0, 0, 0, 0, 0, 0, 0, 0);
+
+    public LedgerCounts {
+        assignmentsByState = Map.copyOf(assignmentsByState);
+        rejectionsByCategory = Map.copyOf(rejectionsByCategory);
+    }
+
+    /** Totals without the per-state and per-category counts (an adapter that does not count them). */
+    public LedgerCounts(long assignments, long running, long needsOperator, long messagesNew, long messagesClaimed,
+                        long messagesDone, long messagesDead, long rejections) {
+        this(assignments, running, needsOperator, messagesNew, messagesClaimed, messagesDone, messagesDead,
+                rejections, Map.of(), Map.of());
+    }
+
+    /** Assignments in {@code state}, 0 when none (or not counted). */
+    public long assignmentsIn(String state) {
+        return assignmentsByState.getOrDefault(state, 0L);
+    }
+
+    /** Refused writes of {@code category}, 0 when none (or not counted). */
+    public long rejectionsOf(String category) {
+        return rejectionsByCategory.getOrDefault(category, 0L);
+    }
 
     /**
      * Counted from rows that are known to be all there is (tests and benchmarks building snapshots by
@@ -33,8 +62,11 @@ public record LedgerCounts(long assignments, long running, long needsOperator, l
                 default -> { }
             }
         }
+        Map<String, Long> byState = new TreeMap<>();
+        assignments.forEach(a -> byState.merge(a.state(), 1L, Long::sum));
         return new LedgerCounts(assignments.size(), assignments.stream().filter(a -> a.state().equals("RUNNING")).count(),
-                assignments.stream().filter(AssignmentRow::needsOperator).count(), m[0], m[1], m[2], m[3], 0);
+                assignments.stream().filter(AssignmentRow::needsOperator).count(), m[0], m[1], m[2], m[3], 0,
+                byState, Map.of());
     }
 
     /** Every mailbox message. */

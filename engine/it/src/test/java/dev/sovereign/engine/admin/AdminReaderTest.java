@@ -335,6 +335,18 @@ class AdminReaderTest {
                 .as("every run waiting for an operator is in the snapshot, however old").hasSize(12);
         assertThat(s.assignments()).hasSize(AdminReader.FINISHED_ROWS_SHOWN + 12);
         assertThat(s.messages()).hasSize(AdminReader.FINISHED_ROWS_SHOWN + 2);
+        // per state and per category, for the console's filters (issue 17, item 6)
+        assertThat(s.counts().assignmentsByState()).containsOnlyKeys("CREATED", "FAILED")
+                .containsEntry("FAILED", 12L).containsEntry("CREATED", 318L);
+        assertThat(s.counts().rejectionsByCategory()).hasSize(1);
+        String category = s.counts().rejectionsByCategory().keySet().iterator().next();
+        assertThat(s.counts().rejectionsOf(category)).isEqualTo(3);
+
+        // counted again after one more refusal: only the new one is read, the total stays right
+        assertThatThrownBy(() -> other.leases().acquire("reviewer", Duration.ofSeconds(5))).isInstanceOf(Refusal.class);
+        AdminSnapshot next = reader.snapshot(); // the same reader: its second count is incremental
+        assertThat(next.counts().rejectionsOf(category)).isEqualTo(4);
+        assertThat(next.counts().rejections()).isEqualTo(4);
     }
 
     @Test

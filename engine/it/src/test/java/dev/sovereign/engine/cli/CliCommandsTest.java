@@ -473,4 +473,24 @@ class CliCommandsTest {
         assertThat(r.exit()).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(r.onlyJson().get("error").asText()).isEqualTo("bad_usage");
     }
+
+    @Test
+    void helpRegistersNoProcess() {
+        initWithOperator();
+        int before = processCount();
+
+        for (String[] help : new String[][] {{"--help"}, {"status", "--help"}, {"events", "--help"},
+                {"lease", "list", "--help"}, {"lease", "acquire", "--help"}}) {
+            cli.ok(help);
+        }
+
+        assertThat(processCount()).as("--help only prints: no process is registered").isEqualTo(before);
+    }
+
+    private int processCount() {
+        try (dev.sovereign.engine.admin.AdminReader r = dev.sovereign.engine.Ledgers.openReader(
+                temp.dir().resolve("sovereign.db"))) {
+            return r.snapshot().processes().size();
+        }
+    }
 }

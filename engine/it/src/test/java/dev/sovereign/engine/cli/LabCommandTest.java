@@ -49,6 +49,15 @@ class LabCommandTest {
     }
 
     @Test
+    void labHelpSaysOnceWhatHappensWithoutDbAndTheOptionAgrees() {
+        String help = cli.ok("lab", "--help").out().replaceAll("\\s+", " ");
+        assertThat(help).contains("Without --db (or $SOVEREIGN_DB) it runs in a fresh sandbox database, kept for"
+                + " inspection.");
+        assertThat(help).contains("--db=PATH Database file; default $SOVEREIGN_DB, else ./sovereign.db (for lab: a"
+                + " fresh sandbox database)");
+    }
+
+    @Test
     void aScenarioPrintsItsNarrativeStepByStepThenTheVerdictAndExitsZeroWhenTheFenceHeld() {
         CliHarness.Result r = cli.ok("lab", "expired-self-reclaim", "--db", sandbox.toString());
         List<String> lines = r.outLines();

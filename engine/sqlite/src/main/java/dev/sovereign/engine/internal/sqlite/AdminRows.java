@@ -14,18 +14,28 @@ import dev.sovereign.engine.run.RunFolders;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 
 /**
  * The rows and true counts of one operators' snapshot other than the leases ({@link AdminLeases}): processes,
  * assignments with their receipts, attempts, messages, the last supervisor tick, and the counts the console's
  * badges show. Each a query or two served by an index; called inside the snapshot's read transaction.
- * Stateless; not thread-safe (its {@link SqliteAdminReader} serialises every use).
+ * Keeps one piece of state, the refusals counted per category so far; not thread-safe (its
+ * {@link SqliteAdminReader} serialises every use).
  */
 final class AdminRows {
     private final ReadConnection db;
     /** Where the run folders are: the receipts' output folders are derived from it. */
     private final Path dataDirectory;
+    /**
+     * Refused writes per category up to {@link #categoriesCountedTo} (a journal seq): the journal only
+     * grows, so each snapshot counts only the rejections after it, through the partial index
+     * {@code fence_events_rejections}. Recounted whole if the total ever disagrees.
+     */
+    private final Map<String, Long> rejectionsByCategory = new TreeMap<>();
+    private long categoriesCountedTo;
 
     AdminRows(ReadConnection db, Path dataDirectory) {
         this.db = db;
@@ -102,9 +112,11 @@ final class AdminRows {
     LedgerCounts counts() throws SQLException {
         long assignments = 0;
         long running = 0;
+        Map<String, Long> byState = new TreeMap<>();
         for (Object[] row : db.query("SELECT state, count(*) AS n FROM assignments GROUP BY state",
                 rs -> new Object[] {rs.getString("state"), rs.getLong("n")})) {
             assignments += (Long) row[1];
+            byState.put((String) row[0], (Long) row[1]);
             if ("RUNNING".equals(row[0])) {
                 running = (Long) row[1];
             }
@@ -120,7 +132,30 @@ final class AdminRows {
         }
         // the partial index fence_events_rejections: only REJECTED rows are visited
         long rejections = db.scalar("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
-        return new LedgerCounts(assignments, running, needsOperator, m[0], m[1], m[2], m[3], rejections);
+        countRejectionsByCategory(rejections);
+        return new LedgerCounts(assignments, running, needsOperator, m[0], m[1], m[2], m[3], rejections, byState,
+                rejectionsByCategory);
+    }
+
+    /** Brings {@link #rejectionsByCategory} up to date: the new rejections only, or all if the total disagrees. */
+    private void countRejectionsByCategory(long total) throws SQLException {
+        long counted = rejectionsByCategory.values().stream().mapToLong(Long::longValue).sum();
+        if (counted == total) {
+            return;
+        }
+        if (counted > total) { // never expected (the journal only grows): start again
+            rejectionsByCategory.clear();
+            categoriesCountedTo = 0;
+        }
+        long after = categoriesCountedTo;
+        long last = after;
+        for (Object[] row : db.query("SELECT coalesce(category, 'unknown') AS c, count(*) AS n, max(seq) AS last"
+                        + " FROM fence_events WHERE kind = 'REJECTED' AND seq > ? GROUP BY c",
+                rs -> new Object[] {rs.getString("c"), rs.getLong("n"), rs.getLong("last")}, after)) {
+            rejectionsByCategory.merge((String) row[0], (Long) row[1], Long::sum);
+            last = Math.max(last, (Long) row[2]);
+        }
+        categoriesCountedTo = last;
     }
 
     List<AttemptRow> attempts() throws SQLException {

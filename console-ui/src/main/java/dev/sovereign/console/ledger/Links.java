@@ -1,0 +1,25 @@
+package dev.sovereign.console.ledger;
+
+/** Where a link to a thing goes: the page that shows it, with it selected or found. */
+public interface Links {
+    void openAssignment(String id);
+
+    void openActor(String actor);
+
+    void openProcess(String identity);
+
+    /** Links that go nowhere (a view shown on its own, in tests). */
+    Links NONE = new Links() {
+        @Override
+        public void openAssignment(String id) {
+        }
+
+        @Override
+        public void openActor(String actor) {
+        }
+
+        @Override
+        public void openProcess(String identity) {
+        }
+    };
+}

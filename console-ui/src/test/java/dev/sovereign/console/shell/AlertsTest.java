@@ -1,0 +1,86 @@
+package dev.sovereign.console.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.Scenario;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.run.Assignment;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Issue 17, item 10: an alert when a run becomes worker-lost or refused writes spike; it can be turned off. */
+class AlertsTest {
+    @RegisterExtension
+    final ConsoleFixture fx = new ConsoleFixture();
+
+    private Assignment loseARun(String label, String actor) {
+        Engine silent = fx.engine(label);
+        silent.leases().acquire(actor, Duration.ofSeconds(5));
+        Assignment run = fx.gatedRun(silent, actor, Duration.ofSeconds(5), label);
+        fx.clock.advance(Duration.ofSeconds(6));
+        try (Engine supervisor = fx.engine("supervisor of " + label)) {
+            supervisor.supervisor().tick();
+        }
+        return run;
+    }
+
+    @Test
+    void aRunTurningWorkerLostRaisesOneAlertAndThePastIsNotNews() {
+        Scenario.build(fx); // one run is worker-lost already: the database's past
+        ShellViewModel vm = fx.attachedShell();
+        assertThat(vm.alerts().unseenProperty().get()).isZero();
+
+        Assignment lost = loseARun("worker 7105", "archivist");
+        vm.pollNow();
+
+        assertThat(vm.alerts().unseenProperty().get()).isEqualTo(1);
+        assertThat(vm.alerts().latestProperty().get()).isEqualTo("Run " + lost.id() + " of actor archivist needs an"
+                + " operator: its worker died and the supervisor recovered it as worker_lost.");
+        vm.pollNow();
+        assertThat(vm.alerts().unseenProperty().get()).as("told once").isEqualTo(1);
+
+        vm.showAlerts();
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
+        assertThat(vm.bannerProperty().get().text()).contains(lost.id());
+        assertThat(vm.alerts().unseenProperty().get()).isZero();
+    }
+
+    @Test
+    void tenRefusedWritesWithinAMinuteAreASpike() {
+        Scenario s = Scenario.build(fx);
+        ShellViewModel vm = fx.attachedShell();
+        for (int i = 0; i < 9; i++) {
+            assertThatThrownBy(() -> s.workerA.leases().acquire("operator", Duration.ofSeconds(5)))
+                    .isInstanceOf(Refusal.class);
+        }
+        vm.tick(fx.clock.millis());
+        vm.pollNow();
+        assertThat(vm.alerts().unseenProperty().get()).as("nine are not a spike").isZero();
+
+        assertThatThrownBy(() -> s.workerA.leases().acquire("operator", Duration.ofSeconds(5)))
+                .isInstanceOf(Refusal.class);
+        vm.pollNow();
+
+        assertThat(vm.alerts().latestProperty().get()).isEqualTo("10 refused writes in the last minute: see the"
+                + " Rejections page.");
+        vm.showAlerts();
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.REJECTIONS);
+    }
+
+    @Test
+    void turnedOffThereAreNoAlertsAndTheChoiceIsRemembered() {
+        Scenario.build(fx);
+        ShellViewModel vm = fx.attachedShell();
+        vm.alerts().enabledProperty().set(false);
+
+        loseARun("worker 7106", "archivist");
+        vm.pollNow();
+
+        assertThat(vm.alerts().unseenProperty().get()).isZero();
+        assertThat(fx.settings().alerts()).isFalse();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.sovereign.console.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.Scenario;
+import dev.sovereign.engine.admin.JournalEntry;
+import javafx.scene.Scene;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** Issue 17, item 7 (a first part): a refusal links to its assignment and process; Back and Forward return. */
+@ExtendWith(ApplicationExtension.class)
+class LinksAndBackTest {
+    @RegisterExtension
+    final ConsoleFixture fx = new ConsoleFixture();
+
+    private ShellViewModel vm;
+    private Scenario scenario;
+
+    @Start
+    void start(Stage stage) {
+        scenario = Scenario.build(fx);
+        vm = fx.shell();
+        MainWindow window = new MainWindow(vm, () -> { });
+        Scene scene = new Scene(window.create(), 1320, 820);
+        window.install(scene);
+        stage.setScene(scene);
+        stage.show();
+        vm.attach(fx.file());
+    }
+
+    @Test
+    void aRefusalLinksToItsAssignmentAndProcessAndBackAndForwardReturn(FxRobot robot) {
+        JournalEntry late = vm.rejections().rows().stream().filter(e -> "assignment".equals(e.resourceType()))
+                .findFirst().orElseThrow();
+        robot.interact(() -> {
+            vm.pageProperty().set(Page.REJECTIONS);
+            vm.runs().stateFilterProperty().set("COMPLETED"); // the link must show the run anyway
+            vm.rejections().selectedProperty().set(late);
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+
+        robot.clickOn("#rejection-link-resource");
+
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
+        assertThat(vm.runs().selectedProperty().get().id()).isEqualTo(scenario.lostRun.id()).isEqualTo(late.resourceId());
+
+        robot.press(KeyCode.ALT, KeyCode.LEFT).release(KeyCode.LEFT, KeyCode.ALT);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.REJECTIONS);
+        robot.press(KeyCode.ALT, KeyCode.RIGHT).release(KeyCode.RIGHT, KeyCode.ALT);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
+
+        robot.interact(() -> vm.pageProperty().set(Page.REJECTIONS));
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.clickOn("#rejection-link-process");
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.PROCESSES);
+        assertThat(vm.processes().rows()).singleElement().extracting(r -> r.process().identity())
+                .isEqualTo(late.process().identity());
+
+        robot.interact(vm::back);
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.REJECTIONS);
+        assertThat(vm.searchQueryProperty().get()).as("the search as it was on that page").isEmpty();
+    }
+}
