@@ -19,6 +19,7 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import org.junit.jupiter.api.Tag;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
@@ -31,6 +32,7 @@ import java.util.Set;
  * storage port) names no backend, no lab and no CLI; a backend names no lab and no CLI; the lab names
  * no CLI; the public API never leaks an internal type; and no module's packages form a circle.
  */
+@Tag("architecture") // run again by engine/postgres, where the PostgreSQL adapter is on the class path
 @AnalyzeClasses(packages = "dev.sovereign.engine", importOptions = ImportOption.DoNotIncludeTests.class)
 class EngineLayeringTest {
     private static final String SQLITE = "dev.sovereign.engine.internal.sqlite..";
