@@ -43,6 +43,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe.
  */
 public final class PgDatabase implements AutoCloseable {
+    /** How long the server lets this engine's session sit idle inside a transaction before ending it. */
+    static final long IDLE_IN_TRANSACTION_MS = 60_000;
+
     private final LedgerLocation location;
     private final long busyBoundMs;
     private final long pauseMinNanos;
@@ -73,7 +76,7 @@ public final class PgDatabase implements AutoCloseable {
         LedgerLocation location = config.location();
         PgDatabase db = new PgDatabase(location, config);
         try {
-            db.connection = connect(location);
+            db.connection = db.connect();
             if (!createIfMissing && PgMigrator.schemaVersion(db.connection) == 0) {
                 throw new StorageException(Problem.MISSING_FILE, null, "There is no Sovereign ledger in the PostgreSQL"
                         + " database " + location + " (create one with 'sovereign init').", null);
@@ -104,6 +107,30 @@ public final class PgDatabase implements AutoCloseable {
             case BUSY -> Problem.BUSY;
             case IO -> Problem.IO;
         };
+    }
+
+    /**
+     * A connection for this engine. Two session settings bound what another process can cost it:
+     * {@code lock_timeout} (the busy bound) turns a lock held too long into 55P03, retried until the bound and
+     * then {@code BUSY}, never an endless wait; {@code idle_in_transaction_session_timeout} lets the server
+     * end the session of a client that stopped in the middle of a transaction (a frozen or suspended
+     * process), so the token counter it holds is not held for ever; that client then finds its write lost
+     * before its commit.
+     */
+    private Connection connect() {
+        Connection c = connect(location);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET lock_timeout = " + Math.max(1, busyBoundMs));
+            s.execute("SET idle_in_transaction_session_timeout = " + IDLE_IN_TRANSACTION_MS);
+        } catch (SQLException e) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // closing a connection that failed its set-up
+            }
+            throw translate(location, e, "open");
+        }
+        return c;
     }
 
     static Connection connect(LedgerLocation location) {
@@ -293,9 +320,31 @@ public final class PgDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a read in one REPEATABLE READ, READ ONLY transaction: every statement of {@code work} sees the same
+     * snapshot (the counts of a summary agree with each other).
+     */
+    public <T> T snapshot(Work<T> work) {
+        return read(tx -> {
+            Connection c = tx.connection();
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            c.setReadOnly(true);
+            try {
+                T result = work.run(tx);
+                c.commit();
+                return result;
+            } finally {
+                rollbackQuietly(c);
+                c.setReadOnly(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+        });
+    }
+
     private Connection connection() {
         if (connection == null) {
-            connection = connect(location);
+            connection = connect();
         }
         return connection;
     }

@@ -18,7 +18,7 @@ public final class PgLedgerSummary {
     }
 
     public static LedgerSummary read(PgDatabase db) {
-        return db.read(tx -> new LedgerSummary(
+        return db.snapshot(tx -> new LedgerSummary(
                 null,
                 (int) tx.scalarLong("SELECT coalesce(max(schema_version), 0) FROM schema_migrations"),
                 lastMigration(tx),

@@ -41,6 +41,10 @@ public final class PgTx {
         return db.processIdentity();
     }
 
+    Connection connection() {
+        return c;
+    }
+
     boolean claimWritten() {
         return claimWritten;
     }
