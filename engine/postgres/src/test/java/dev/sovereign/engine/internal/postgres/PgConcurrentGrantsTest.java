@@ -7,6 +7,7 @@ import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.testing.PgTestBackend;
 import dev.sovereign.engine.testing.PgTestServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,6 +88,45 @@ class PgConcurrentGrantsTest {
         List<Long> journalled = engines.get(0).journal().since(0, 10_000).stream()
                 .filter(ev -> ev.kind().name().equals("LEASE_ACQUIRED")).map(ev -> ev.token()).toList();
         assertThat(journalled).hasSize(ENGINES * perEngine).isSortedAccordingTo(Long::compare);
+    }
+
+    @Test
+    void ofManyConnectionsRacingToTakeOverOneExpiredLeaseExactlyOneWinsWithAGreaterToken() throws Exception {
+        // the server's clock, pinned by the ledger's owner (the engines were opened before it was pinned)
+        long now = 1_900_000_000_000L;
+        for (int round = 0; round < 5; round++) {
+            String actor = "expired-" + round;
+            engines.get(0).actors().add(actor);
+            PgTestBackend.pin(db, now);
+            Lease old = engines.get(0).leases().acquire(actor, Duration.ofSeconds(10));
+            now += 10_000;
+            PgTestBackend.pin(db, now); // expires_at <= now: the lease has just expired
+            CountDownLatch gate = new CountDownLatch(1);
+            List<Future<Object>> results = new ArrayList<>();
+            for (Engine e : engines.subList(1, ENGINES)) {
+                results.add(pool.submit(() -> {
+                    gate.await();
+                    try {
+                        return e.leases().acquire(actor, Duration.ofMinutes(1));
+                    } catch (Refusal r) {
+                        return r;
+                    }
+                }));
+            }
+            gate.countDown();
+            List<Lease> winners = new ArrayList<>();
+            for (Future<Object> f : results) {
+                Object o = f.get(60, TimeUnit.SECONDS);
+                if (o instanceof Lease l) {
+                    winners.add(l);
+                } else {
+                    assertThat(((Refusal) o).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD);
+                }
+            }
+            assertThat(winners).singleElement().satisfies(l -> assertThat(l.token()).isGreaterThan(old.token()));
+            assertThat(engines.get(0).journal().forResource("actor", actor).stream()
+                    .filter(ev -> ev.kind().name().equals("LEASE_TAKEN_OVER")).count()).isEqualTo(1);
+        }
     }
 
     @Test
