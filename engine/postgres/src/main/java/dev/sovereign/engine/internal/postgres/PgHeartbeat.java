@@ -149,7 +149,7 @@ public final class PgHeartbeat {
         held.forEach(l -> tokens.add(l.token()));
         long change = tx.nextLeaseChange();
         // Each row states the token this beat presents for it (presented.value, from the beat's own
-        // list), which the schema's guard compares with the row's token (V0003); the join keeps a row
+        // list), which the schema's guard compares with the row's token (V0001); the join keeps a row
         // whose token moved out of the statement instead of letting the guard abort the whole beat.
         List<Object[]> rows = tx.query("UPDATE actor_leases SET renewed_at = ?, expires_at = ? + ttl_ms,"
                         + " renewals = renewals + 1, change_seq = ?,"

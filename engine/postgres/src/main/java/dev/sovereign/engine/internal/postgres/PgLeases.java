@@ -87,7 +87,7 @@ public final class PgLeases implements ActorLeases {
             int n = 0;
             if (LeaseRules.mayRelease(before.orElse(null), token, me)) {
                 // The release states its token in the row first (the schema refuses a bare DELETE,
-                // V0003), then deletes it; both statements carry the same fence in their WHERE.
+                // V0001), then deletes it; both statements carry the same fence in their WHERE.
                 long change = tx.nextLeaseChange();
                 int stated = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?"
                         + " WHERE actor_id = ? AND process_identity = ? AND token = ?",

@@ -45,7 +45,7 @@ public final class PgMailbox implements Mailbox {
             + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = messages.claim_actor"
             + " AND l.process_identity = ?)";
 
-    // finished_with states the claim token the finish presents; the schema's guard (V0003) compares it
+    // finished_with states the claim token the finish presents; the schema's guard (V0001) compares it
     // with claim_token and the actor's lease whatever the WHERE says.
     private static final String COMPLETE = "UPDATE messages SET state = 'DONE', updated_at = ?, finished_with = ?"
             + FINISH_GUARD
@@ -252,7 +252,8 @@ public final class PgMailbox implements Mailbox {
      * each expired claim goes back to {@code NEW} by its own compare-and-set on
      * {@code (state = 'CLAIMED', claim_token, claim_expires_at <= now)}, clearing every claim field,
      * with one {@code CLAIM_SWEPT} event naming the swept token. A claim granted or renewed before
-     * this transaction took the write lock is unexpired at {@code tx.now()} and never matches.
+     * this transaction locked the message is unexpired at {@code tx.now()} and never matches (the rows are
+     * locked FOR UPDATE; a claim committed meanwhile is re-checked by the statement itself).
      *
      * @return the claims swept, as they were before the sweep
      */

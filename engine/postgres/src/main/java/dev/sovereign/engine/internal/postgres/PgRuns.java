@@ -245,7 +245,7 @@ public final class PgRuns implements RunStore {
                         PgRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(), attempt.assignmentId());
             } else {
                 // ended_by_attempt states the attempt this write acts for: the schema's own guard
-                // (V0003) checks it against current_attempt and the actor's lease, whatever the WHERE.
+                // (V0001) checks it against current_attempt and the actor's lease, whatever the WHERE.
                 ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
                                 + " ended_by_attempt = ?, ended_via = 'attempt'"
                                 + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?"
