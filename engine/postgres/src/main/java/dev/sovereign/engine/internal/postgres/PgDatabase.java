@@ -219,8 +219,12 @@ public final class PgDatabase implements AutoCloseable {
                         hook.run();
                     }
                     c.commit();
-                    c.setAutoCommit(true);
                     claimJournalled |= tx.claimWritten();
+                    try {
+                        c.setAutoCommit(true);
+                    } catch (SQLException lostAfterCommit) {
+                        dropConnection(); // the commit was acknowledged: the write stands; the next call reconnects
+                    }
                     return result;
                 } catch (Refusal r) {
                     rollbackQuietly(c);
