@@ -32,7 +32,7 @@ final class AboutBox {
             l.setId("about-line-" + i++);
             box.getChildren().add(l);
         }
-        Label what = new Label("Lease fencing on a single SQLite file.");
+        Label what = new Label("Lease fencing on a SQLite file or a PostgreSQL server.");
         what.setId("about-what");
         Button ok = new Button("Close");
         ok.setId("about-close");

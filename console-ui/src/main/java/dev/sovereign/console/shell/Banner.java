@@ -53,6 +53,7 @@ public record Banner(Severity severity, String title, String text, boolean conne
                 case BUSY -> "Database is locked";
                 case CORRUPT -> "Database is corrupt";
                 case READ_ONLY, IO -> "Cannot read the database";
+                case COMMIT_OUTCOME_UNKNOWN -> "Write outcome unknown";
             };
             return new Banner(Severity.DANGER, title, se.getMessage(), false);
         }

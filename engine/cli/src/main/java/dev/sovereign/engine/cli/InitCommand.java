@@ -19,7 +19,7 @@ final class InitCommand extends EngineCommand {
 
     @Override
     protected void beforeOpen(LedgerLocation database) {
-        existed = database.file().map(Files::exists).orElse(false);
+        existed = database.file().map(Files::exists).orElse(true); // a server database: created by its operator
     }
 
     @Override
@@ -27,12 +27,12 @@ final class InitCommand extends EngineCommand {
         LedgerSummary s = engine.summary();
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
-            o.put("database", s.database().toString());
+            o.put("database", s.location().toString());
             o.put("created", !existed);
             o.put("schema_version", s.schemaVersion());
             out.emit(o);
         } else {
-            out.line((existed ? "Ready: " : "Created ") + s.database() + " (schema version " + s.schemaVersion() + ").");
+            out.line((existed ? "Ready: " : "Created ") + s.location() + " (schema version " + s.schemaVersion() + ").");
         }
         return ExitCode.OK;
     }

@@ -35,7 +35,7 @@ import dev.sovereign.engine.base.LedgerLocation;
         scope = ScopeType.INHERIT,
         sortOptions = false,
         usageHelpAutoWidth = true,
-        description = {"Lease fencing on a single SQLite file: drives the Sovereign ledger headlessly,"
+        description = {"Lease fencing on a SQLite file or a PostgreSQL server: drives the Sovereign ledger headlessly,"
                 + " for operators, agents and scripts.",
             "",
             "The options --db, --json, --process and --debug may come before or after the command."},
@@ -81,8 +81,9 @@ public final class SovereignCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--db", paramLabel = "PATH", scope = ScopeType.INHERIT,
-            description = "Database file; default $SOVEREIGN_DB, else ./sovereign.db (for lab: a fresh sandbox database)")
+    @Option(names = "--db", paramLabel = "DB", scope = ScopeType.INHERIT,
+            description = "Database file or jdbc:postgresql:// URL; default $SOVEREIGN_DB, else ./sovereign.db"
+                    + " (for lab: a fresh sandbox database)")
     private String database;
 
     @Option(names = "--json", scope = ScopeType.INHERIT,

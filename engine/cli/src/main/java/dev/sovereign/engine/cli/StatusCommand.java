@@ -42,7 +42,7 @@ final class StatusCommand extends EngineCommand {
 
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
-            o.put("database", s.database().toString());
+            o.put("database", s.location().toString());
             o.put("schema_version", s.schemaVersion());
             LedgerSummary.LastMigration m0 = s.lastMigration();
             if (m0 == null) {
@@ -76,7 +76,7 @@ final class StatusCommand extends EngineCommand {
         }
 
         List<String[]> f = new ArrayList<>();
-        f.add(new String[] {"database", s.database() + " (schema version " + s.schemaVersion()
+        f.add(new String[] {"database", s.location() + " (schema version " + s.schemaVersion()
                 + (engine.isLabSandbox() ? "; a lab sandbox: its terminal fence can be switched off for teaching" : "")
                 + ")"});
         LedgerSummary.LastMigration m0 = s.lastMigration();

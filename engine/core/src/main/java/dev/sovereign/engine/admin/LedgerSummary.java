@@ -1,6 +1,6 @@
 package dev.sovereign.engine.admin;
 
-import java.nio.file.Path;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,7 +11,7 @@ import java.util.Map;
  * separate autocommit reads, so under concurrent writers they may be a few commits apart from each
  * other; they are for display, never for decisions. Immutable and thread-safe.
  *
- * @param database           the database file
+ * @param location           where the ledger lives: its file, or its server (shown with no secret)
  * @param schemaVersion      {@code PRAGMA user_version}
  * @param lastMigration      which Sovereign last migrated the file; null only for a file no
  *                           Sovereign has migrated since the record began (schema version 4)
@@ -26,7 +26,7 @@ import java.util.Map;
  * @param readAt             the engine clock's reading when the summary was taken (epoch ms)
  */
 public record LedgerSummary(
-        Path database,
+        LedgerLocation location,
         int schemaVersion,
         LastMigration lastMigration,
         long lastToken,

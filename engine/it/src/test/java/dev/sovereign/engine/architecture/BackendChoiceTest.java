@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** The core finds its backend by what the user named, through ServiceLoader, and says so when none serves it. */
 class BackendChoiceTest {
-    private static final String URL = "jdbc:postgresql://db.example:5432/ledger?user=op&password=hunter2";
+    private static final String URL = "jdbc:mysql://db.example:5432/ledger?user=op&password=hunter2";
 
     @Test
     void aFilePathIsServedByTheSqliteBackendFoundOnTheClassPath() {
@@ -27,8 +27,9 @@ class BackendChoiceTest {
     void aDatabaseNoBackendServesIsOneSentenceNamingTheBackendsThereAreAndNoSecret() {
         assertThatThrownBy(() -> Backends.forDatabase(LedgerLocation.parse(URL)))
                 .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage())
-                        .isEqualTo("No storage backend can open jdbc:postgresql://db.example:5432/ledger?user=op"
-                                + "&password=***: the backends on the class path are [sqlite]."));
+                        .startsWith("No storage backend can open jdbc:mysql://db.example:5432/ledger?user=op"
+                                + "&password=***: the backends on the class path are [")
+                        .contains("sqlite").contains("postgres").doesNotContain("hunter2"));
     }
 
     @Test
@@ -36,7 +37,7 @@ class BackendChoiceTest {
         // A URL typed where a file would do must never become a SQLite file named "jdbc:postgresql:…".
         assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(URL).heartbeat(false).build()))
                 .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage())
-                        .startsWith("No storage backend can open jdbc:postgresql://db.example:5432/ledger")
+                        .startsWith("No storage backend can open jdbc:mysql://db.example:5432/ledger")
                         .doesNotContain("hunter2"));
     }
 }

@@ -202,9 +202,11 @@ class CliBadInputTest {
                 bad("supervisor on a missing database", 3, "storage error (missing_file): ",
                         t -> new String[] {"--db", t.temp.dir().resolve("absent.db").toString(), "supervisor", "--once"}),
                 bad("a server URL no backend on the class path serves", 3, "storage error (io): No storage backend can"
-                        + " open jdbc:postgresql://op:***@db.example:5432/ledger?password=***: the backends on the class"
-                        + " path are [sqlite]", "--db", "jdbc:postgresql://op:" + SECRET + "@db.example:5432/ledger?password="
-                        + SECRET, "status"),
+                        + " open jdbc:mysql://op:***@localhost:1/ledger?password=***: the backends on the class path are",
+                        "--db", "jdbc:mysql://op:" + SECRET + "@localhost:1/ledger?password=" + SECRET, "status"),
+                bad("a PostgreSQL server that does not answer", 3, "storage error (io): Cannot connect to the PostgreSQL"
+                        + " ledger jdbc:postgresql://localhost:1/ledger?user=op&password=***",
+                        "--db", "jdbc:postgresql://localhost:1/ledger?user=op&password=" + SECRET, "status"),
                 bad("the lab on a server URL", 2, "bad usage: 'lab' works on a SQLite file, not on a server:"
                         + " jdbc:postgresql://db.example/ledger?password=*** is a jdbc: URL",
                         "--db", "jdbc:postgresql://db.example/ledger?password=" + SECRET, "lab", "two-racers"));

@@ -25,7 +25,7 @@ class CliUpperCaseJdbcUrlTest {
 
     @Test
     void noBackendOnTheClassPathClaimsAnUpperCaseServerUrl() {
-        LedgerLocation url = LedgerLocation.parse("JDBC:postgresql://db.example/ledger");
+        LedgerLocation url = LedgerLocation.parse("JDBC:postgresql://localhost:1/ledger");
         assertThat(url.isFile()).isFalse();
         assertThatThrownBy(() -> Backends.forDatabase(url)).isInstanceOf(StorageException.class)
                 .hasMessageStartingWith("No storage backend can open");
@@ -34,8 +34,8 @@ class CliUpperCaseJdbcUrlTest {
     @Test
     void anUpperCaseUrlGetsTheSameStorageErrorAsALowerCaseOne() {
         CliHarness cli = new CliHarness(temp.dir(), new SettableClock());
-        Result lower = cli.run("--db", "jdbc:postgresql://db.example/ledger", "status");
-        Result upper = cli.run("--db", "JDBC:postgresql://db.example/ledger", "status");
+        Result lower = cli.run("--db", "jdbc:postgresql://localhost:1/ledger", "status");
+        Result upper = cli.run("--db", "JDBC:postgresql://localhost:1/ledger", "status");
         assertThat(lower.exit()).isEqualTo(3);
         assertThat(upper.exit()).as("stderr: %s", upper.err()).isEqualTo(3);
         assertThat(upper.err()).startsWith("storage error (io): No storage backend can open");

@@ -66,8 +66,14 @@ public final class TempDatabase implements BeforeEachCallback, AfterEachCallback
         return BACKEND;
     }
 
-    /** A config builder on this test's ledger with no background heartbeat (tests beat by hand). */
+    /**
+     * A config builder on this test's ledger with no background heartbeat (tests beat by hand). A settable
+     * clock is also handed to the backend ({@link TestBackend#clockFor}), so a server's clock follows it.
+     */
     public EngineConfig.Builder config(Clock clock) {
+        if (clock instanceof SettableClock settable) {
+            BACKEND.clockFor(location(), settable);
+        }
         return EngineConfig.forDatabase(location()).dataDirectory(dir.resolve("sovereign.data"))
                 .clock(clock).heartbeat(false)
                 .heartbeatInterval(Duration.ofSeconds(1)).busyBound(Duration.ofSeconds(10));

@@ -18,6 +18,15 @@ public interface TestBackend {
     /** A fresh, empty ledger for one test; {@code dir} is the test's own temporary folder. */
     LedgerLocation freshLedger(Path dir, String name);
 
+    /**
+     * Makes the ledger at {@code location} judge time by {@code clock}, for a backend whose expiry decisions
+     * read the database server's clock rather than the engine's (PostgreSQL pins its server clock to the
+     * test's and follows every move). Called by {@link TempDatabase#config} for every settable clock a
+     * test opens an engine with. The default does nothing: SQLite's time is the engine's clock.
+     */
+    default void clockFor(LedgerLocation location, SettableClock clock) {
+    }
+
     /** The backend selected for this JVM. */
     static TestBackend selected() {
         String wanted = System.getProperty("sovereign.test.backend", "sqlite");

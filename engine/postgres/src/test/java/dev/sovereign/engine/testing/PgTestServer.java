@@ -119,4 +119,18 @@ public final class PgTestServer {
         }
         return server;
     }
+
+    /**
+     * Pins the server clock of {@code db} to {@code millis}, as the ledger's owner (schema version 2, decision
+     * 0901): every expiry decision of that database then reads this time until it is pinned again.
+     */
+    public static void pinClock(Database db, long millis) {
+        try (java.sql.Connection c = db.connect();
+             java.sql.PreparedStatement ps = c.prepareStatement("UPDATE server_clock SET pinned_ms = ? WHERE id = 1")) {
+            ps.setLong(1, millis);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot pin the server clock of " + db.name(), e);
+        }
+    }
 }

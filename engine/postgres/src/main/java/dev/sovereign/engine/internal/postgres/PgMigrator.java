@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
  */
 public final class PgMigrator {
     /** The migration scripts, in order; an applied one is never edited. */
-    public static final List<String> MIGRATIONS = List.of("V0001__initial.sql");
+    public static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__server_clock_offset.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 
@@ -50,7 +50,7 @@ public final class PgMigrator {
     static final long MIGRATION_LOCK = 0x536f7665726569L;
 
     private static final Pattern FUNCTION = Pattern.compile(
-            "CREATE FUNCTION (\\w+)\\(\\) RETURNS (\\w+) LANGUAGE (\\w+)[^$]*?AS \\$\\$(.*?)\\$\\$", Pattern.DOTALL);
+            "CREATE (?:OR REPLACE )?FUNCTION (\\w+)\\(\\) RETURNS (\\w+) LANGUAGE (\\w+)[^$]*?AS \\$\\$(.*?)\\$\\$", Pattern.DOTALL);
     private static final Pattern TRIGGER = Pattern.compile(
             "CREATE TRIGGER (\\w+) [A-Z ]+? ON (\\w+) FOR EACH [^;]*?\\)(?=;)", Pattern.DOTALL);
     private static final Pattern LEDGER_TABLE = Pattern.compile("CREATE TABLE (\\w+)");
@@ -279,19 +279,24 @@ public final class PgMigrator {
 
         List<String> problems = new ArrayList<>();
         List<String> tables = new ArrayList<>();
+        // A later migration may replace a function (CREATE OR REPLACE): the last body applied is the one expected.
+        Map<String, Function> expectedFunctions = new LinkedHashMap<>();
+        for (int v = 1; v <= version; v++) {
+            expectedFunctions.putAll(EXPECTED.get(v - 1).functions());
+        }
+        for (Function f : expectedFunctions.values()) {
+            String[] found = functions.get(f.name());
+            if (found == null) {
+                problems.add("guard function " + f.name() + " is missing");
+            } else if (!found[0].equals(f.language()) || !found[1].equals(f.body())) {
+                problems.add("guard function " + f.name() + " was replaced by different code");
+            } else if (!expectedPath.equals(found[2]) || !"invoker".equals(found[3])) {
+                problems.add("guard function " + f.name() + " runs with other settings than its migration gave it");
+            }
+        }
         for (int v = 1; v <= version; v++) {
             Expected expected = EXPECTED.get(v - 1);
             tables.addAll(expected.tables());
-            for (Function f : expected.functions().values()) {
-                String[] found = functions.get(f.name());
-                if (found == null) {
-                    problems.add("guard function " + f.name() + " is missing");
-                } else if (!found[0].equals(f.language()) || !found[1].equals(f.body())) {
-                    problems.add("guard function " + f.name() + " was replaced by different code");
-                } else if (!expectedPath.equals(found[2]) || !"invoker".equals(found[3])) {
-                    problems.add("guard function " + f.name() + " runs with other settings than its migration gave it");
-                }
-            }
             for (Trigger t : expected.triggers().values()) {
                 String[] found = triggers.remove(t.name());
                 if (found == null) {

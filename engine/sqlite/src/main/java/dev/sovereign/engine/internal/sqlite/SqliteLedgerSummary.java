@@ -1,6 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +17,7 @@ public final class SqliteLedgerSummary {
 
     public static LedgerSummary read(Database db) {
         return db.read(tx -> new LedgerSummary(
-                db.file(),
+                LedgerLocation.file(db.file()),
                 (int) tx.scalarLong("PRAGMA user_version"),
                 lastMigration(tx),
                 tx.lastToken(),

@@ -1,0 +1,67 @@
+package dev.sovereign.engine.testing;
+
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.internal.postgres.PgMigrator;
+import dev.sovereign.engine.internal.postgres.PgServerClock;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The contract suite's ledgers on PostgreSQL ({@code sovereign.test.backend=postgres}): a fresh database
+ * per ledger on this JVM's one {@link PgTestServer}, migrated at once as its owner (the superuser), so that
+ * the test's clock can be followed before the first engine opens it. The server's clock is pinned to the
+ * test's {@link SettableClock} and moved with it (docs/decisions/0901); this JVM is therefore allowed to
+ * open ledgers with a pinned clock ({@link PgServerClock#ALLOW_PINNED}). Thread-safe.
+ */
+public final class PgTestBackend implements TestBackend {
+    static {
+        System.setProperty(PgServerClock.ALLOW_PINNED, "true");
+    }
+
+    private static final PgMigrator MIGRATOR = new PgMigrator(false, "test", "test", 10_000);
+    /** Which clocks already drive which ledger: a test may build several configs with one clock. */
+    private final Map<LedgerLocation, Set<SettableClock>> followed = new ConcurrentHashMap<>();
+    private final Map<LedgerLocation, PgTestServer.Database> databases = new ConcurrentHashMap<>();
+
+    @Override
+    public String name() {
+        return "postgres";
+    }
+
+    @Override
+    public LedgerLocation freshLedger(Path dir, String name) {
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        try (Connection c = db.connect()) {
+            MIGRATOR.migrate(c);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot migrate the test ledger " + db.name(), e);
+        }
+        LedgerLocation location = LedgerLocation.parse(db.url());
+        databases.put(location, db);
+        return location;
+    }
+
+    @Override
+    public void clockFor(LedgerLocation location, SettableClock clock) {
+        PgTestServer.Database db = databases.get(location);
+        if (db == null) {
+            throw new IllegalStateException("not a ledger of this test backend: " + location);
+        }
+        Set<SettableClock> clocks = followed.computeIfAbsent(location,
+                l -> Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>())));
+        if (clocks.add(clock)) {
+            pin(db, clock.millis());
+            clock.onMove(now -> pin(db, now));
+        }
+    }
+
+    private static void pin(PgTestServer.Database db, long millis) {
+        PgTestServer.pinClock(db, millis);
+    }
+}

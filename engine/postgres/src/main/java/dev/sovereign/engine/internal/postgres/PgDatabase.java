@@ -1,0 +1,451 @@
+package dev.sovereign.engine.internal.postgres;
+
+import dev.sovereign.engine.SovereignVersion;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.base.StorageException.Problem;
+import dev.sovereign.engine.journal.EventKind;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The one door to a PostgreSQL ledger for one engine: a single connection, guarded by a fair lock so the
+ * heartbeat thread and callers take turns (as SQLite's {@code Database}). Every write runs in {@link #write}
+ * as ONE READ COMMITTED transaction: the store locks the rows its rule needs ({@code SELECT … FOR UPDATE},
+ * in the order of decision 0900: token counter, lease change counter, lease, attempt, assignment, message),
+ * asks the rule book, and sends the one compare-and-set the rule allows. {@code now} is the server's clock
+ * ({@code sovereign_now_ms()}), read inside the transaction ({@link PgTx#now()}); the Java clock is never
+ * used for a stamp or an expiry decision.
+ *
+ * <p>What can go wrong, and what this class makes of it:
+ * <ul>
+ *   <li>a deadlock (40P01), a serialization failure (40001), a lock timeout (55P03), or a compare-and-set
+ *       that lost a race the row locks should have excluded ({@link PgConflict}): the WHOLE transaction is
+ *       rolled back and run again, re-reading everything, after a short random pause, until the configured
+ *       busy bound; then a {@code BUSY} storage error;</li>
+ *   <li>a refusal thrown by the rule book: rolled back; a fencing refusal is then journalled as
+ *       {@code REJECTED} in its own transaction, so other processes see it;</li>
+ *   <li>a guard's {@code SV001}: the database refused a write this engine made, which is a bug or a hand
+ *       change to the ledger, never an expected race: a {@code CORRUPT} storage error naming the guard;</li>
+ *   <li>the connection lost during the body: nothing was committed; an {@code IO} storage error, and the next
+ *       call connects again;</li>
+ *   <li>the connection lost while COMMIT was in flight: this process cannot know whether the write took
+ *       effect, so {@code COMMIT_OUTCOME_UNKNOWN}: never success, never plain failure; the ledger decides.</li>
+ * </ul>
+ *
+ * <p>Thread-safe.
+ */
+public final class PgDatabase implements AutoCloseable {
+    /** How long the server lets this engine's session sit idle inside a transaction before ending it. */
+    static final long IDLE_IN_TRANSACTION_MS = 60_000;
+
+    private final LedgerLocation location;
+    private final long busyBoundMs;
+    private final long pauseMinNanos;
+    private final long pauseMaxNanos;
+    private final ReentrantLock lock = new ReentrantLock(true);
+    private Connection connection; // guarded by lock; null after a lost connection until the next call
+    private volatile boolean labSandbox;
+    private volatile String processIdentity;
+    private volatile PgIdentityClaim claim;
+    private boolean claimJournalled; // guarded by lock
+    private volatile boolean closed;
+    /** A test's hook run just before COMMIT is sent (to kill the connection at commit); null in production. */
+    private volatile Runnable beforeCommit;
+
+    private PgDatabase(LedgerLocation location, EngineConfig config) {
+        this.location = location;
+        this.busyBoundMs = config.busyBound().toMillis();
+        this.pauseMinNanos = config.busyRetryPauseMin().toNanos();
+        this.pauseMaxNanos = config.busyRetryPauseMax().toNanos();
+    }
+
+    /**
+     * Connects, migrates (creating the schema in an empty database when allowed) and checks every guard.
+     * A PostgreSQL database is created by its administrator, never by Sovereign: {@code createIfMissing}
+     * decides only whether an empty one may be given a ledger.
+     */
+    public static PgDatabase open(EngineConfig config, boolean createIfMissing) {
+        LedgerLocation location = config.location();
+        PgDatabase db = new PgDatabase(location, config);
+        try {
+            db.connection = db.connect();
+            if (!createIfMissing && PgMigrator.schemaVersion(db.connection) == 0) {
+                throw new StorageException(Problem.MISSING_FILE, null, "There is no Sovereign ledger in the PostgreSQL"
+                        + " database " + location + " (create one with 'sovereign init').", null);
+            }
+            new PgMigrator(config.createAsLabSandbox(), SovereignVersion.current().version(), SovereignVersion.current().commit(), (int) Math.max(1,
+                    config.busyBound().toMillis())).migrate(db.connection);
+            PgServerClock.requireUnmoved(db.connection, location);
+            db.labSandbox = db.read(tx -> tx.one("SELECT lab_sandbox FROM ledger_mark WHERE id = 1",
+                    rs -> rs.getInt(1) == 1).orElse(false));
+        } catch (PgSchemaException e) {
+            db.close();
+            throw new StorageException(problemOf(e.problem()), null, e.getMessage(), e);
+        } catch (SQLException e) {
+            db.close();
+            throw translate(location, e, "open");
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return db;
+    }
+
+    private static Problem problemOf(PgSchemaException.Problem p) {
+        return switch (p) {
+            case NOT_OURS -> Problem.NOT_OURS;
+            case SCHEMA_TOO_NEW -> Problem.SCHEMA_TOO_NEW;
+            case CORRUPT -> Problem.CORRUPT;
+            case BUSY -> Problem.BUSY;
+            case IO -> Problem.IO;
+        };
+    }
+
+    /**
+     * A connection for this engine. Two session settings bound what another process can cost it:
+     * {@code lock_timeout} (the busy bound) turns a lock held too long into 55P03, retried until the bound and
+     * then {@code BUSY}, never an endless wait; {@code idle_in_transaction_session_timeout} lets the server
+     * end the session of a client that stopped in the middle of a transaction (a frozen or suspended
+     * process), so the token counter it holds is not held for ever; that client then finds its write lost
+     * before its commit.
+     */
+    private Connection connect() {
+        Connection c = connect(location);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET lock_timeout = " + Math.max(1, busyBoundMs));
+            s.execute("SET idle_in_transaction_session_timeout = " + IDLE_IN_TRANSACTION_MS);
+        } catch (SQLException e) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // closing a connection that failed its set-up
+            }
+            throw translate(location, e, "open");
+        }
+        return c;
+    }
+
+    static Connection connect(LedgerLocation location) {
+        try {
+            Connection c = DriverManager.getConnection(location.text());
+            c.setAutoCommit(true);
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            return c;
+        } catch (SQLException e) {
+            throw new StorageException(Problem.IO, null, "Cannot connect to the PostgreSQL ledger " + location + ": "
+                    + firstLine(e) + ".", e);
+        }
+    }
+
+    public LedgerLocation location() {
+        return location;
+    }
+
+    /** Whether this ledger was created as a lab sandbox (its durable {@code ledger_mark} row). */
+    public boolean isLabSandbox() {
+        return labSandbox;
+    }
+
+    /** Set once by the engine so refusals are journalled under this process's identity. */
+    void setProcessIdentity(String identity) {
+        this.processIdentity = identity;
+    }
+
+    public String processIdentity() {
+        return processIdentity;
+    }
+
+    /** This engine acts as an identity another process registered (decision 0802); see SQLite's Database. */
+    void setClaim(PgIdentityClaim claim) {
+        lock.lock();
+        try {
+            this.claim = claim;
+            this.claimJournalled = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    PgIdentityClaim claim() {
+        return claim;
+    }
+
+    /** For tests: runs {@code hook} on the engine's thread just before each COMMIT is sent. */
+    public void beforeCommit(Runnable hook) {
+        this.beforeCommit = hook;
+    }
+
+    /** The backend process id of the current connection (for tests that kill it); connects if needed. */
+    public int backendPid() {
+        return read(tx -> (int) tx.scalarLong("SELECT pg_backend_pid()"));
+    }
+
+    /** A body of work inside one transaction; it may run more than once, so it has no effects outside it. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run(PgTx tx) throws SQLException;
+    }
+
+    /** Runs {@code work} as one READ COMMITTED transaction, retried whole on a conflict (see the class comment). */
+    public <T> T write(Work<T> work) {
+        return write(work, true);
+    }
+
+    private <T> T write(Work<T> work, boolean mayJournalClaim) {
+        Refusal refusal;
+        lock.lock();
+        try {
+            ensureOpen();
+            long deadline = System.nanoTime() + busyBoundMs * 1_000_000L;
+            while (true) {
+                Connection c = connection();
+                PgTx tx = null;
+                boolean committing = false;
+                try {
+                    c.setAutoCommit(false);
+                    tx = new PgTx(this, c, mayJournalClaim && !claimJournalled ? claim : null);
+                    T result = work.run(tx);
+                    committing = true;
+                    Runnable hook = beforeCommit;
+                    if (hook != null) {
+                        hook.run();
+                    }
+                    c.commit();
+                    claimJournalled |= tx.claimWritten();
+                    try {
+                        c.setAutoCommit(true);
+                    } catch (SQLException lostAfterCommit) {
+                        dropConnection(); // the commit was acknowledged: the write stands; the next call reconnects
+                    }
+                    return result;
+                } catch (Refusal r) {
+                    rollbackQuietly(c);
+                    refusal = r;
+                    break;
+                } catch (PgConflict e) {
+                    rollbackQuietly(c);
+                    if (System.nanoTime() < deadline) {
+                        pause();
+                        continue;
+                    }
+                    throw new StorageException(Problem.BUSY, null, "The PostgreSQL ledger " + location + " kept"
+                            + " changing under this write past the wait bound (" + e.getMessage() + "); try again.", e);
+                } catch (SQLException e) {
+                    if (isConnectionLost(c, e)) {
+                        dropConnection();
+                        if (committing) {
+                            throw commitOutcomeUnknown(e);
+                        }
+                        throw new StorageException(Problem.IO, null, "The connection to the PostgreSQL ledger "
+                                + location + " was lost during a write, before its commit, so nothing of it was"
+                                + " written (" + firstLine(e) + "); the next call connects again.", e);
+                    }
+                    rollbackQuietly(c);
+                    if (isRetryable(e) && System.nanoTime() < deadline) {
+                        pause();
+                        continue;
+                    }
+                    throw translate(location, e, "write to");
+                } catch (RuntimeException | Error e) {
+                    rollbackQuietly(c);
+                    throw e;
+                }
+            }
+            if (refusal.category().isFencing()) {
+                refusal = journalRejectionOrWarn(refusal);
+            }
+        } finally {
+            lock.unlock();
+        }
+        throw refusal;
+    }
+
+    private StorageException commitOutcomeUnknown(SQLException e) {
+        return new StorageException(Problem.COMMIT_OUTCOME_UNKNOWN, null, "The connection to the PostgreSQL ledger "
+                + location + " was lost while a commit was in flight (" + firstLine(e) + "), so whether that write"
+                + " took effect is unknown: the ledger decides; read it (the lease, the attempt, the journal) before"
+                + " acting on it.", e);
+    }
+
+    /** Journals a refusal as a {@code REJECTED} fence event in its own transaction. */
+    public void journalRejection(Refusal r) {
+        write(tx -> {
+            tx.journal(EventKind.REJECTED, r.resourceType() == null ? "actor" : r.resourceType(),
+                    r.resourceId() == null ? "?" : r.resourceId(), r.actorId(), processIdentity,
+                    null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
+            return null;
+        }, false);
+    }
+
+    /** As SQLite's: a failed journal write does not replace the refusal, it becomes its warning (decision 0109). */
+    public Refusal journalRejectionOrWarn(Refusal r) {
+        try {
+            journalRejection(r);
+            return r;
+        } catch (StorageException e) {
+            return r.withWarning("the REJECTED journal row for this refusal could not be written, so the console"
+                    + " will not show it: " + e.getMessage());
+        }
+    }
+
+    /** Runs a read in auto-commit mode: each statement sees the latest committed state. */
+    public <T> T read(Work<T> work) {
+        lock.lock();
+        try {
+            ensureOpen();
+            long deadline = System.nanoTime() + busyBoundMs * 1_000_000L;
+            while (true) {
+                Connection c = connection();
+                try {
+                    return work.run(new PgTx(this, c, null));
+                } catch (SQLException e) {
+                    if (isConnectionLost(c, e)) {
+                        dropConnection();
+                        throw new StorageException(Problem.IO, null, "The connection to the PostgreSQL ledger "
+                                + location + " was lost during a read (" + firstLine(e) + ").", e);
+                    }
+                    if (isRetryable(e) && System.nanoTime() < deadline) {
+                        pause();
+                        continue;
+                    }
+                    throw translate(location, e, "read");
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Runs a read in one REPEATABLE READ, READ ONLY transaction: every statement of {@code work} sees the same
+     * snapshot (the counts of a summary agree with each other).
+     */
+    public <T> T snapshot(Work<T> work) {
+        return read(tx -> {
+            Connection c = tx.connection();
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            c.setReadOnly(true);
+            try {
+                T result = work.run(tx);
+                c.commit();
+                return result;
+            } finally {
+                rollbackQuietly(c);
+                c.setReadOnly(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+        });
+    }
+
+    private Connection connection() {
+        if (connection == null) {
+            connection = connect();
+        }
+        return connection;
+    }
+
+    private void dropConnection() {
+        Connection c = connection;
+        connection = null;
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // it is gone already
+            }
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the engine for " + location + " is closed");
+        }
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+            c.setAutoCommit(true);
+        } catch (SQLException ignored) {
+            // the connection is broken; the server rolls the transaction back with it
+        }
+    }
+
+    private void pause() {
+        long nanos = pauseMinNanos == pauseMaxNanos ? pauseMinNanos
+                : ThreadLocalRandom.current().nextLong(pauseMinNanos, pauseMaxNanos + 1);
+        LockSupport.parkNanos(nanos);
+        if (Thread.currentThread().isInterrupted()) {
+            throw new StorageException(Problem.BUSY, null, "Interrupted while waiting to retry a write.",
+                    new InterruptedException());
+        }
+    }
+
+    /** 40001 serialization failure, 40P01 deadlock, 55P03 lock not available: run the whole transaction again. */
+    static boolean isRetryable(SQLException e) {
+        String state = e.getSQLState();
+        return "40001".equals(state) || "40P01".equals(state) || "55P03".equals(state);
+    }
+
+    /** Class 08 (connection exception) or an administrator's termination (57P01..57P03). */
+    static boolean isConnectionLost(Connection c, SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+            return true;
+        }
+        try {
+            return c.isClosed();
+        } catch (SQLException ignored) {
+            return true;
+        }
+    }
+
+    /** Wraps a JDBC failure once, as one sentence naming the ledger (never its password). */
+    static StorageException translate(LedgerLocation location, SQLException e, String doing) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (state.equals("SV001")) {
+            return new StorageException(Problem.CORRUPT, null, "The PostgreSQL ledger " + location + " refused a write"
+                    + " this engine made (" + firstLine(e) + "): its fence caught either a bug in Sovereign or a"
+                    + " ledger changed by hand; nothing of that write was kept.", e);
+        }
+        if (isRetryable(e)) {
+            return new StorageException(Problem.BUSY, null, "The PostgreSQL ledger " + location + " stayed busy"
+                    + " past the wait bound (" + firstLine(e) + "); try again later.", e);
+        }
+        if (state.equals("42501")) {
+            return new StorageException(Problem.READ_ONLY, null, "The PostgreSQL role may not " + doing + " the ledger "
+                    + location + " (" + firstLine(e) + ").", e);
+        }
+        return new StorageException(Problem.IO, null, "Could not " + doing + " the PostgreSQL ledger " + location
+                + ": " + firstLine(e) + ".", e);
+    }
+
+    static String firstLine(SQLException e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        String line = (nl >= 0 ? m.substring(0, nl) : m).trim();
+        return line.startsWith("ERROR: ") ? line.substring("ERROR: ".length()) : line;
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                dropConnection();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,267 @@
+package dev.sovereign.engine.internal.postgres;
+
+import dev.sovereign.engine.spi.Grants;
+import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
+
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.rules.Arguments;
+import dev.sovereign.engine.rules.LeaseRules;
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.lease.ActorLeases;
+import dev.sovereign.engine.lease.Lease;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Actor leases on the {@code actor_leases} table (PostgreSQL). Every grant, renewal and release is one
+ * READ COMMITTED transaction that first locks what it will write, in the order of decision 0900 (the token
+ * counter when it may mint, the lease change counter, the lease row), reads the row under the lock, asks
+ * the rule book, and sends the one compare-and-set in the shape the schema's guards accept: the token
+ * minted and the change marker raised in the same transaction, the row stating the token it presents.
+ * Locking the counter first matters for a free actor: there is no lease row to lock yet, so a second
+ * grant waits on the counter and then sees the first one's row. Times are the server's. Thread-safe.
+ */
+public final class PgLeases implements ActorLeases {
+    static final String LEASE_COLUMNS =
+            "actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at";
+
+    private final PgDatabase db;
+    private final Grants grants;
+
+    public PgLeases(PgDatabase db, Grants grants) {
+        this.db = db;
+        this.grants = grants;
+    }
+
+    static Lease mapLease(ResultSet rs) throws SQLException {
+        return new Lease(rs.getString("actor_id"), rs.getString("process_identity"), rs.getLong("token"),
+                rs.getLong("ttl_ms"), rs.getLong("acquired_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"));
+    }
+
+    @Override
+    public Lease acquire(String actor, Duration ttl) {
+        long ttlMs = Arguments.leaseTtlMillis(ttl);
+        Lease lease = db.write(tx -> acquireIn(tx, actor, ttlMs));
+        grants.holdLease(lease);
+        return lease;
+    }
+
+    @Override
+    public Lease renew(String actor, long token, Duration ttl) {
+        long ttlMs = Arguments.leaseTtlMillis(ttl);
+        return renewAndTrack(actor, token, ttlMs);
+    }
+
+    @Override
+    public Lease renew(String actor, long token) {
+        return renewAndTrack(actor, token, -1);
+    }
+
+    private Lease renewAndTrack(String actor, long token, long ttlMs) {
+        try {
+            Lease lease = db.write(tx -> renewIn(tx, actor, token, ttlMs));
+            grants.holdLease(lease);
+            return lease;
+        } catch (Refusal r) {
+            if (r.category() == ACTOR_LEASE_LOST && grants.lease(actor) != null
+                    && grants.lease(actor).token() == token) {
+                grants.leaseLost(actor, token);
+            }
+            throw r;
+        }
+    }
+
+    @Override
+    public boolean release(String actor, long token) {
+        String me = db.processIdentity();
+        ReleaseOutcome outcome = db.write(tx -> {
+            tx.lockLeaseChanges();
+            Optional<Lease> before = lockedIn(tx, actor);
+            if (before.isPresent()) {
+                requireSane(tx, before.get()); // a corrupt row is evidence: never delete it
+            }
+            int n = 0;
+            if (LeaseRules.mayRelease(before.orElse(null), token, me)) {
+                // The release states its token in the row first (the schema refuses a bare DELETE,
+                // V0001), then deletes it; both statements carry the same fence in their WHERE.
+                long change = tx.nextLeaseChange();
+                int stated = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?"
+                        + " WHERE actor_id = ? AND process_identity = ? AND token = ?",
+                        change, token, change, actor, me, token);
+                n = stated == 1 ? tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ?"
+                        + " AND token = ?", actor, me, token) : 0;
+                if (n != 1) {
+                    throw new PgConflict("lease row for " + actor + " changed under its row lock");
+                }
+            }
+            if (n == 1) {
+                tx.journal(EventKind.LEASE_RELEASED, "actor", actor, actor, token, null);
+                return new ReleaseOutcome(true, null);
+            }
+            return new ReleaseOutcome(false, before.orElse(null));
+        });
+        grants.dropLease(actor, token);
+        if (outcome.released()) {
+            return true;
+        }
+        // Refused, whether a newer holder has the row or the row is gone: the token was stale either way
+        // (docs/decisions/0005).
+        db.journalRejection(LeaseRules.lostRelease(actor, token, outcome.current()));
+        return false;
+    }
+
+    private record ReleaseOutcome(boolean released, Lease current) {
+    }
+
+    @Override
+    public Lease acquireOrRenew(String actor, Duration ttl) {
+        long ttlMs = Arguments.leaseTtlMillis(ttl);
+        String me = db.processIdentity();
+        Lease lease = db.write(tx -> {
+            tx.lockTokenCounter();
+            tx.lockLeaseChanges();
+            Optional<Lease> current = lockedIn(tx, actor);
+            if (LeaseRules.heldBy(current.orElse(null), me)) {
+                return renewIn(tx, actor, current.get().token(), ttlMs);
+            }
+            return acquireIn(tx, actor, ttlMs);
+        });
+        grants.holdLease(lease);
+        return lease;
+    }
+
+    @Override
+    public Lease acquireOrRenewKeepingTtl(String actor, Duration ttlIfAcquired) {
+        long ttlMs = Arguments.leaseTtlMillis(ttlIfAcquired);
+        String me = db.processIdentity();
+        Lease lease = db.write(tx -> {
+            tx.lockTokenCounter();
+            tx.lockLeaseChanges();
+            Optional<Lease> current = lockedIn(tx, actor);
+            if (LeaseRules.heldBy(current.orElse(null), me)) {
+                return renewIn(tx, actor, current.get().token(), -1);
+            }
+            return acquireIn(tx, actor, ttlMs);
+        });
+        grants.holdLease(lease);
+        return lease;
+    }
+
+    @Override
+    public boolean abandon(String actor, long token) {
+        return grants.dropLease(actor, token);
+    }
+
+    @Override
+    public Optional<Lease> current(String actor) {
+        return db.read(tx -> currentIn(tx, actor));
+    }
+
+    @Override
+    public List<Lease> list() {
+        return db.read(tx -> tx.query("SELECT " + LEASE_COLUMNS + " FROM actor_leases ORDER BY actor_id",
+                PgLeases::mapLease));
+    }
+
+    @Override
+    public List<Lease> held() {
+        return grants.leases();
+    }
+
+    // ---- transaction-level operations, reused by runs and the mailbox ----
+
+    static Optional<Lease> currentIn(PgTx tx, String actor) throws SQLException {
+        return tx.one("SELECT " + LEASE_COLUMNS + " FROM actor_leases WHERE actor_id = ?", PgLeases::mapLease,
+                actor);
+    }
+
+    /** The lease row, locked FOR UPDATE until the end of {@code tx} (after the counters, decision 0900). */
+    static Optional<Lease> lockedIn(PgTx tx, String actor) throws SQLException {
+        return tx.one("SELECT " + LEASE_COLUMNS + " FROM actor_leases WHERE actor_id = ? FOR UPDATE",
+                PgLeases::mapLease, actor);
+    }
+
+    /** The lease row, locked FOR SHARE: a writer that relies on it (an attempt, a claim) waits for a takeover. */
+    static Optional<Lease> sharedIn(PgTx tx, String actor) throws SQLException {
+        return tx.one("SELECT " + LEASE_COLUMNS + " FROM actor_leases WHERE actor_id = ? FOR SHARE",
+                PgLeases::mapLease, actor);
+    }
+
+    /** Acquires inside {@code tx}; refuses a live lease. */
+    static Lease acquireIn(PgTx tx, String actor, long ttlMs) throws SQLException {
+        PgActors.requireActor(tx, actor);
+        tx.lockTokenCounter();
+        tx.lockLeaseChanges();
+        Optional<Lease> current = lockedIn(tx, actor);
+        long now = tx.now();
+        String me = tx.processIdentity();
+        if (current.isPresent()) {
+            requireSane(tx, current.get());
+        }
+        LeaseRules.requireFree(actor, current.orElse(null), now, me);
+        long token = tx.mintToken();
+        long change = tx.nextLeaseChange();
+        Optional<Lease> granted;
+        if (current.isEmpty()) {
+            granted = tx.one("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
+                            + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"
+                            + " RETURNING " + LEASE_COLUMNS,
+                    PgLeases::mapLease, actor, me, token, ttlMs, now, now, now + ttlMs, now, change);
+        } else {
+            granted = tx.one("UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
+                            + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?,"
+                            + " presented_token = ?, presented_change = ?"
+                            + " WHERE actor_id = ? AND token = ? AND expires_at <= ?"
+                            + " RETURNING " + LEASE_COLUMNS,
+                    PgLeases::mapLease, me, token, ttlMs, now, now, now + ttlMs, now, change,
+                    current.get().token(), change, actor, current.get().token(), now);
+        }
+        Lease lease = granted.orElseThrow(() -> new PgConflict(
+                "lease row for " + actor + " changed under its row lock"));
+        if (current.isEmpty()) {
+            tx.journal(EventKind.LEASE_ACQUIRED, "actor", actor, actor, token, "ttl " + ttlMs + " ms");
+        } else {
+            Lease old = current.get();
+            tx.journal(EventKind.LEASE_TAKEN_OVER, "actor", actor, actor, me, token, null, null, null,
+                    LeaseRules.takeoverNote(old, ttlMs));
+        }
+        return lease;
+    }
+
+    /** Renews inside {@code tx}; {@code ttlMs < 0} keeps the lease's own TTL. */
+    static Lease renewIn(PgTx tx, String actor, long token, long ttlMs) throws SQLException {
+        tx.lockLeaseChanges();
+        Optional<Lease> current = lockedIn(tx, actor);
+        if (current.isPresent()) {
+            requireSane(tx, current.get());
+        }
+        long now = tx.now();
+        long change = tx.nextLeaseChange();
+        Optional<Lease> renewed = tx.one("UPDATE actor_leases SET renewed_at = ?,"
+                        + " ttl_ms = CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
+                        + " expires_at = ? + CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
+                        + " renewals = renewals + 1, renewal_journalled_at = ?, change_seq = ?,"
+                        + " presented_token = ?, presented_change = ?"
+                        + " WHERE actor_id = ? AND process_identity = ? AND token = ?"
+                        + " RETURNING " + LEASE_COLUMNS,
+                PgLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor,
+                tx.processIdentity(), token);
+        if (renewed.isEmpty()) {
+            PgActors.requireActor(tx, actor);
+            throw LeaseRules.lost(actor, token, current.orElse(null), "renew");
+        }
+        tx.journal(EventKind.LEASE_RENEWED, "actor", actor, actor, token, "renewed until "
+                + Instant.ofEpochMilli(renewed.get().expiresAt()));
+        return renewed.get();
+    }
+
+    /** Fails closed on a lease row the engine cannot have written (the rule: {@link LeaseRules#requireSane}). */
+    static void requireSane(PgTx tx, Lease l) throws SQLException {
+        LeaseRules.requireSane(l, tx.lastToken());
+    }
+}

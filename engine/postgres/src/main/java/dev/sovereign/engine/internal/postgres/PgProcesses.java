@@ -1,0 +1,93 @@
+package dev.sovereign.engine.internal.postgres;
+
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.process.ProcessInfo;
+import dev.sovereign.engine.process.Processes;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The process registry on the {@code processes} table (PostgreSQL). Thread-safe. */
+public final class PgProcesses implements Processes {
+    static final String COLUMNS =
+            "identity, pid, host, kind, label, started_at, heartbeat_at, heartbeat_interval_ms, stopped_at";
+
+    private final PgDatabase db;
+
+    public PgProcesses(PgDatabase db) {
+        this.db = db;
+    }
+
+    public static ProcessInfo map(ResultSet rs) throws SQLException {
+        return new ProcessInfo(rs.getString("identity"), PgTx.nullableLong(rs, "pid"), rs.getString("host"),
+                rs.getString("kind"), rs.getString("label"), rs.getLong("started_at"), rs.getLong("heartbeat_at"),
+                rs.getLong("heartbeat_interval_ms"), PgTx.nullableLong(rs, "stopped_at"));
+    }
+
+    /** A fresh identity: {@code proc_} and a random UUID. Never derived from the PID. */
+    public static String newIdentity() {
+        return "proc_" + UUID.randomUUID();
+    }
+
+    /**
+     * Registers this engine's process (or, with {@code actAs}, makes sure that identity exists,
+     * registering it if needed) and returns its identity. Acting as an identity that was already
+     * registered is a claim: the database journals who made it ({@link PgIdentityClaim}).
+     */
+    public String register(EngineConfig config) {
+        String identity = config.actAs().orElseGet(PgProcesses::newIdentity);
+        long pid = ProcessHandle.current().pid();
+        String host = hostName();
+        String label = config.processLabel() != null ? config.processLabel() : config.processKind() + " " + pid;
+        Optional<ProcessInfo> registered = db.write(tx -> {
+            Optional<ProcessInfo> before = config.actAs().isPresent()
+                    ? tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", PgProcesses::map, identity)
+                    : Optional.empty();
+            tx.update("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
+                            + " heartbeat_interval_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                            + " ON CONFLICT (identity) DO NOTHING",
+                    identity, pid, host, config.processKind(), label, tx.now(), tx.now(),
+                    config.heartbeatInterval().toMillis());
+            return before;
+        });
+        // Acting as an identity another process registered (--process): journal who does (decision 0802).
+        registered.ifPresent(p -> db.setClaim(PgIdentityClaim.of(p, label)));
+        return identity;
+    }
+
+    public void markStopped(String identity) {
+        db.write(tx -> tx.update("UPDATE processes SET stopped_at = ? WHERE identity = ? AND stopped_at IS NULL",
+                tx.now(), identity));
+    }
+
+    @Override
+    public Optional<ProcessInfo> find(String identity) {
+        return db.read(tx -> tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", PgProcesses::map,
+                identity));
+    }
+
+    @Override
+    public List<ProcessInfo> list() {
+        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM processes ORDER BY started_at DESC",
+                PgProcesses::map));
+    }
+
+    /** The host name for display; never a DNS look-up (it can hang on a machine without network). */
+    static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env.strip();
+        }
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "localhost";
+        }
+    }
+
+    static int staleAfter() {
+        return EngineConfig.STALE_AFTER_MISSED_BEATS;
+    }
+}

@@ -1,0 +1,190 @@
+package dev.sovereign.engine.internal.postgres;
+
+import dev.sovereign.engine.journal.EventKind;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One transaction (or one auto-commit read) on the engine's PostgreSQL connection. {@link #now()} is the
+ * SERVER's clock, read once per transaction on first use (after the store has locked its rows), and every
+ * stamp the stores write is that value. The lock helpers take the rows in the order of decision 0900.
+ * Not thread-safe; lives only inside {@link PgDatabase#write} or {@link PgDatabase#read}.
+ */
+public final class PgTx {
+    private final PgDatabase db;
+    private final Connection c;
+    private final PgIdentityClaim claimToJournal;
+    private boolean claimWritten;
+    private Long now;
+
+    PgTx(PgDatabase db, Connection c, PgIdentityClaim claimToJournal) {
+        this.db = db;
+        this.c = c;
+        this.claimToJournal = claimToJournal;
+    }
+
+    /** The server's clock ({@code sovereign_now_ms()}), read once in this transaction. */
+    public long now() throws SQLException {
+        if (now == null) {
+            now = scalarLong("SELECT sovereign_now_ms()");
+        }
+        return now;
+    }
+
+    public String processIdentity() {
+        return db.processIdentity();
+    }
+
+    Connection connection() {
+        return c;
+    }
+
+    boolean claimWritten() {
+        return claimWritten;
+    }
+
+    /** Maps the current row of a result set. */
+    @FunctionalInterface
+    public interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    public int update(String sql, Object... args) throws SQLException {
+        int n;
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, args);
+            n = ps.executeUpdate();
+        }
+        afterChange(n);
+        return n;
+    }
+
+    public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
+        List<T> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
+            }
+        }
+        if (!out.isEmpty() && isChange(sql)) {
+            afterChange(out.size());
+        }
+        return out;
+    }
+
+    private static boolean isChange(String sql) {
+        String head = sql.stripLeading();
+        return head.regionMatches(true, 0, "UPDATE", 0, 6) || head.regionMatches(true, 0, "INSERT", 0, 6)
+                || head.regionMatches(true, 0, "DELETE", 0, 6);
+    }
+
+    /** The claim is journalled with the first change this transaction makes (a refused call rolls both back). */
+    private void afterChange(int n) throws SQLException {
+        if (n > 0 && claimToJournal != null && !claimWritten) {
+            claimWritten = true;
+            journal(EventKind.PROCESS_STARTED, "process", processIdentity(), null, processIdentity(), null, null,
+                    null, PgIdentityClaim.CATEGORY, claimToJournal.sentence(processIdentity()));
+        }
+    }
+
+    public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
+        List<T> rows = query(sql, mapper, args);
+        if (rows.size() > 1) {
+            throw new IllegalStateException("expected at most one row, got " + rows.size() + " for: " + sql);
+        }
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    public long scalarLong(String sql, Object... args) throws SQLException {
+        return one(sql, rs -> rs.getLong(1), args).orElseThrow(
+                () -> new IllegalStateException("no row for: " + sql));
+    }
+
+    // ---- the locks, in the order of decision 0900 ----
+
+    /**
+     * Locks the token counter row for the rest of this transaction: first, in every transaction that may
+     * mint, so grants are serialised in commit order and a second grant of a free actor waits for the first
+     * and then sees its row (there is no lease row to lock yet).
+     */
+    public void lockTokenCounter() throws SQLException {
+        query("SELECT last_token FROM token_counter WHERE id = 1 FOR UPDATE", rs -> rs.getLong(1));
+    }
+
+    /** Locks the lease change counter row (second in the order), for transactions that write a lease. */
+    public void lockLeaseChanges() throws SQLException {
+        query("SELECT last_change FROM lease_change_counter WHERE id = 1 FOR UPDATE", rs -> rs.getLong(1));
+    }
+
+    /**
+     * Mints the next fencing token from the one counter, in this transaction: committed (or rolled back)
+     * with the compare-and-set it authorises; the counter's guard stamps this transaction on it.
+     */
+    public long mintToken() throws SQLException {
+        return one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
+                rs -> rs.getLong(1)).orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
+    }
+
+    /** Raises the lease change counter in this transaction; every lease write carries the value (decision 0414). */
+    public long nextLeaseChange() throws SQLException {
+        return one("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1 RETURNING last_change",
+                rs -> rs.getLong(1)).orElseThrow(
+                        () -> new IllegalStateException("the lease change counter row is missing"));
+    }
+
+    /** The highest token ever minted. */
+    public long lastToken() throws SQLException {
+        return scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
+    }
+
+    /** Appends one fence event in this transaction, stamped with the server's {@link #now()}. */
+    public void journal(EventKind kind, String resourceType, String resourceId, String actorId,
+                        String process, Long token, Long presented, Long current, String category, String detail)
+            throws SQLException {
+        update("INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
+                        + " token, presented_token, current_token, category, detail)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                now(), kind.name(), resourceType, resourceId, actorId, process, token, presented, current,
+                category, PgIdentityClaim.CATEGORY.equals(category) ? detail
+                        : PgIdentityClaim.attribute(detail, db.claim()));
+    }
+
+    /** Shorthand for a grant-like event by this process. */
+    public void journal(EventKind kind, String resourceType, String resourceId, String actorId, Long token,
+                        String detail) throws SQLException {
+        journal(kind, resourceType, resourceId, actorId, processIdentity(), token, null, null, null, detail);
+    }
+
+    /** Binds positional arguments: null, Long, Integer, Boolean (as 0/1) or anything else as text. */
+    static void bind(PreparedStatement ps, Object... args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            Object a = args[i];
+            if (a == null) {
+                ps.setNull(i + 1, Types.NULL); // unspecified: the server infers the column's type
+            } else if (a instanceof Long l) {
+                ps.setLong(i + 1, l);
+            } else if (a instanceof Integer n) {
+                ps.setInt(i + 1, n);
+            } else if (a instanceof Boolean b) {
+                ps.setInt(i + 1, b ? 1 : 0);
+            } else {
+                ps.setString(i + 1, a.toString());
+            }
+        }
+    }
+
+    /** Reads a nullable BIGINT column. */
+    public static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+}

@@ -1,0 +1,47 @@
+package dev.sovereign.engine.internal.postgres;
+
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.base.StorageException.Problem;
+import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.Ledger;
+import dev.sovereign.engine.spi.StorageBackend;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneId;
+
+/**
+ * The backend for more than one machine (SPEC 15): a PostgreSQL database named by its
+ * {@code jdbc:postgresql:} URL, kept verbatim for the driver. Registered for {@link java.util.ServiceLoader}
+ * in {@code META-INF/services}. Stateless and thread-safe.
+ */
+public final class PostgresBackend implements StorageBackend {
+    @Override
+    public String name() {
+        return "postgres";
+    }
+
+    @Override
+    public int schemaVersion() {
+        return PgMigrator.LATEST;
+    }
+
+    @Override
+    public boolean accepts(String database) {
+        return database != null && database.startsWith("jdbc:postgresql:");
+    }
+
+    @Override
+    public Ledger open(EngineConfig config, Grants grants, boolean createIfMissing) {
+        return new PgLedger(config, grants, createIfMissing);
+    }
+
+    /** Not yet: the console's reader is SQLite's alone (issue 15 leaves it for a later step). */
+    @Override
+    public AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone) {
+        throw new StorageException(Problem.IO, null, "The console cannot read a PostgreSQL ledger yet (" + location
+                + "); use the command line, which can.", null);
+    }
+}
