@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Keeps a {@link LiveLedger} current from an {@link AdminReader}, on ONE background thread: every
- * interval it reads {@code dataVersion()} (microseconds); only when that moved (or a refresh was
+ * interval it reads {@code changeMarker()} (microseconds); only when that moved (or a refresh was
  * requested) it reads a snapshot and the journal after the last seq it saw. Results are applied on
  * the UI thread through the {@link UiExecutor}; the UI thread never touches the database.
  *
@@ -43,7 +43,7 @@ public final class LedgerPoller implements AutoCloseable {
     private final Clock clock;
     private final AtomicBoolean refreshRequested = new AtomicBoolean();
     private ScheduledExecutorService thread;
-    private long lastDataVersion = Long.MIN_VALUE;
+    private long lastChangeMarker = Long.MIN_VALUE;
     private long lastSeq = -1;
 
     public LedgerPoller(AdminReader reader, LiveLedger ledger, UiExecutor ui, Clock clock) {
@@ -67,7 +67,7 @@ public final class LedgerPoller implements AutoCloseable {
         thread.scheduleWithFixedDelay(this::pollQuietly, 0, every, TimeUnit.MILLISECONDS);
     }
 
-    /** Makes the next poll read a snapshot even if the data version did not move (F5). */
+    /** Makes the next poll read a snapshot even if the change marker did not move (F5). */
     public void requestRefresh() {
         refreshRequested.set(true);
     }
@@ -81,15 +81,15 @@ public final class LedgerPoller implements AutoCloseable {
     }
 
     /**
-     * One poll, on the calling thread. Reads a snapshot only when the data version moved or a refresh
+     * One poll, on the calling thread. Reads a snapshot only when the change marker moved or a refresh
      * was requested; posts the result (or the failure) to the UI thread.
      */
     public void pollOnce() {
         try {
-            long version = reader.dataVersion();
+            long version = reader.changeMarker();
             boolean forced = refreshRequested.getAndSet(false);
             long polledAt = clock.millis();
-            if (version == lastDataVersion && !forced) {
+            if (version == lastChangeMarker && !forced) {
                 PollResult unchanged = new PollResult(polledAt, version, null, List.of(), List.of());
                 ui.onUi(() -> ledger.apply(unchanged));
                 return;
@@ -112,7 +112,7 @@ public final class LedgerPoller implements AutoCloseable {
                 }
             }
             // Only a complete catch-up counts as seen: a capped backlog makes the next poll read on.
-            lastDataVersion = fresh.size() >= MAX_EVENTS_PER_POLL ? Long.MIN_VALUE : snapshot.dataVersion();
+            lastChangeMarker = fresh.size() >= MAX_EVENTS_PER_POLL ? Long.MIN_VALUE : snapshot.changeMarker();
             PollResult result = new PollResult(polledAt, version, snapshot, fresh, seed);
             ui.onUi(() -> ledger.apply(result));
         } catch (RuntimeException e) {

@@ -47,7 +47,7 @@ public final class LiveLedger {
     private final StringProperty healthDetail = new SimpleStringProperty(this, "healthDetail", "");
     private final LongProperty lastRefresh = new SimpleLongProperty(this, "lastRefresh");
     private final LongProperty lastPoll = new SimpleLongProperty(this, "lastPoll");
-    private final LongProperty dataVersion = new SimpleLongProperty(this, "dataVersion", -1);
+    private final LongProperty changeMarker = new SimpleLongProperty(this, "changeMarker", -1);
     private final LongProperty journalRevision = new SimpleLongProperty(this, "journalRevision");
     private final LongProperty revision = new SimpleLongProperty(this, "revision");
     /** What the operator is looking for: every page filters its rows by it (the search box). */
@@ -117,7 +117,7 @@ public final class LiveLedger {
     }
 
     public ReadOnlyLongProperty dataVersionProperty() {
-        return dataVersion;
+        return changeMarker;
     }
 
     /** Advances the console clock (called by the ticker; tests call it by hand). */
@@ -145,7 +145,7 @@ public final class LiveLedger {
         rejections.clear();
         lastRefresh.set(0);
         lastPoll.set(0);
-        dataVersion.set(-1);
+        changeMarker.set(-1);
         journalRevision.set(journalRevision.get() + 1);
         revision.set(revision.get() + 1);
     }
@@ -153,7 +153,7 @@ public final class LiveLedger {
     /** Applies one poll's result. */
     public void apply(PollResult r) {
         lastPoll.set(r.polledAt());
-        dataVersion.set(r.dataVersion());
+        changeMarker.set(r.changeMarker());
         health.set(Health.CONNECTED);
         healthDetail.set("Connected");
         if (now.get() < r.polledAt()) {

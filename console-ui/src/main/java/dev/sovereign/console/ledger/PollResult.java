@@ -8,13 +8,13 @@ import java.util.List;
  * What one poll found, handed from the poller thread to the UI thread. Immutable.
  *
  * @param polledAt       the console's clock at the poll, epoch ms
- * @param dataVersion    {@code PRAGMA data_version} at the poll
- * @param snapshot       a fresh snapshot, or null when the data version had not moved
+ * @param changeMarker    the reader's change marker at the poll (SQLite: its data_version)
+ * @param snapshot       a fresh snapshot, or null when the change marker had not moved
  * @param newEvents      journal events after the last one seen, oldest first
  * @param rejectionSeed  on the first poll only: the newest rejections (newest first), which may be older
  *                       than the events read; empty afterwards
  */
-public record PollResult(long polledAt, long dataVersion, AdminSnapshot snapshot, List<JournalEntry> newEvents,
+public record PollResult(long polledAt, long changeMarker, AdminSnapshot snapshot, List<JournalEntry> newEvents,
                          List<JournalEntry> rejectionSeed) {
     public PollResult {
         newEvents = List.copyOf(newEvents);

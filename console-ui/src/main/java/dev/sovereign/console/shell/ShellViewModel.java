@@ -130,7 +130,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
      * With the real operator actions (on {@code clock}) and the real demo (in the user's data folder, or
      * the folder named by {@value #DEMO_FOLDER_PROPERTY}).
      *
-     * @param pollInterval how often the poller checks {@code data_version}; {@link Duration#ZERO} means
+     * @param pollInterval how often the poller checks the reader's change marker; {@link Duration#ZERO} means
      *                     never by itself (tests call {@link #pollNow()})
      */
     public ShellViewModel(ConsoleSettings settings, UiExecutor ui, Clock clock, ZoneId zone, ReaderOpener opener,

@@ -12,7 +12,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 
-/** Database path, schema version, data version, last refresh and connection health. */
+/** Database, schema version, change marker, last refresh and connection health. */
 final class StatusBar {
     private final ShellViewModel vm;
 
@@ -47,9 +47,9 @@ final class StatusBar {
         schema.textProperty().bind(Bindings.createStringBinding(() -> ledger.snapshot() == null ? ""
                 : "schema v" + ledger.snapshot().schemaVersion(), ledger.snapshotProperty()));
         Label version = new Label();
-        version.setId("status-data-version");
+        version.setId("status-change-marker");
         version.textProperty().bind(Bindings.createStringBinding(() -> ledger.dataVersionProperty().get() < 0 ? ""
-                : "data version " + ledger.dataVersionProperty().get(), ledger.dataVersionProperty()));
+                : "change " + ledger.dataVersionProperty().get(), ledger.dataVersionProperty()));
         Label refreshed = new Label();
         refreshed.setId("status-refresh");
         refreshed.textProperty().bind(Bindings.when(vm.attachedProperty().isNull()).then("")

@@ -99,8 +99,8 @@ class ConsoleBenchmark {
         }
 
         @Override
-        public long dataVersion() {
-            return timed(real::dataVersion);
+        public long changeMarker() {
+            return timed(real::changeMarker);
         }
 
         volatile long snapshotNanos;

@@ -103,7 +103,7 @@ class LiveViewModelTest {
     }
 
     @Test
-    void nothingIsReReadWhenDataVersionDidNotChange() {
+    void nothingIsReReadWhenChangeMarkerDidNotChange() {
         Engine a = fx.engine("worker A");
         a.actors().add("operator");
         ShellViewModel vm = fx.attachedShell();

@@ -86,7 +86,7 @@ class ConsoleWindowTest {
         assertThat(robot.lookup("#leases-page").tryQuery()).isPresent();
         assertThat(robot.lookup("#status-database").queryAs(Label.class).getText()).isEqualTo(fx.file().toString());
         assertThat(robot.lookup("#status-schema").queryAs(Label.class).getText()).isEqualTo("schema v4");
-        assertThat(robot.lookup("#status-data-version").queryAs(Label.class).getText()).startsWith("data version ");
+        assertThat(robot.lookup("#status-change-marker").queryAs(Label.class).getText()).startsWith("change ");
         assertThat(robot.lookup("#status-health").queryAs(Label.class).getText()).isEqualTo("Connected");
         assertThat(robot.lookup("#status-refresh").queryAs(Label.class).getText()).startsWith("refreshed ");
         assertThat(robot.lookup("#nav-count-rejections").queryAs(Label.class).getText()).isEqualTo("3");

@@ -32,10 +32,10 @@ public final class CountingReader implements AdminReader {
     }
 
     @Override
-    public long dataVersion() {
+    public long changeMarker() {
         dataVersions.incrementAndGet();
         threads.add(Thread.currentThread().getName());
-        return real.dataVersion();
+        return real.changeMarker();
     }
 
     @Override

@@ -13,9 +13,11 @@ import java.util.List;
  * never migrates, never creates a file, and refuses a file that is missing, not ours or newer than
  * this code with a {@link StorageException} whose message is one sentence naming the file.
  *
- * <p>Change detection: {@link #dataVersion()} is SQLite's {@code PRAGMA data_version} on this
- * reader's connection. It changes when any other connection or process commits, and costs a few
- * microseconds, so a poller can call it often and read a {@link #snapshot()} only when it moved.
+ * <p>Change detection: {@link #changeMarker()} is a number that moves whenever another connection or
+ * process commits a change to the ledger (it may also move without a visible change) and costs a few
+ * microseconds, so a poller can call it often and read a {@link #snapshot()} only when it moved. What it is
+ * belongs to the backend: SQLite's {@code PRAGMA data_version} on the reader's connection; a server
+ * backend's own change counter. Compare it for equality only.
  *
  * <p>Caps of a snapshot: every actor, every process that is not stopped plus the
  * {@value #STOPPED_PROCESSES_SHOWN} most recently started stopped ones, the {@value #FINISHED_ROWS_SHOWN}
@@ -38,10 +40,11 @@ public interface AdminReader extends AutoCloseable {
     int schemaVersion();
 
     /**
-     * SQLite's {@code PRAGMA data_version} on this reader's connection: equal values mean no other
-     * connection committed in between. Also checks that the file is still there.
+     * The ledger's change marker: equal values mean no other connection committed a change in between (a
+     * different value may also come without a visible change); compare for equality only. SQLite: its
+     * {@code PRAGMA data_version} on this reader's connection (and a check that the file is still there).
      */
-    long dataVersion();
+    long changeMarker();
 
     /** Reads everything but the journal in one read transaction. */
     AdminSnapshot snapshot();

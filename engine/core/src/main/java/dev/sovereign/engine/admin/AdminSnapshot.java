@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * Everything the console shows except the journal, read in ONE read transaction, so the rows agree
- * with each other and with {@link #dataVersion()}. Immutable (the lists are unmodifiable).
+ * with each other and with {@link #changeMarker()}. Immutable (the lists are unmodifiable).
  *
  * <p>Bounded: every actor, every running process and every unfinished message is included; finished
  * work is capped to the most recent rows ({@link AdminReader} documents the caps), except that every
@@ -18,17 +18,17 @@ import java.util.Optional;
  * @param lastToken the highest fencing token ever minted at that moment
  * @param counts    the true totals, counted in the same read transaction
  */
-public record AdminSnapshot(Path database, int schemaVersion, long dataVersion, long takenAt, long lastSeq,
+public record AdminSnapshot(Path database, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
                             long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
                             List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
                             Optional<SupervisorTickRow> lastTick, LedgerCounts counts) {
 
     /** A snapshot whose rows are all there is (tests, benchmarks): its counts are counted from them. */
-    public AdminSnapshot(Path database, int schemaVersion, long dataVersion, long takenAt, long lastSeq,
+    public AdminSnapshot(Path database, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
                          long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
                          List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
                          Optional<SupervisorTickRow> lastTick) {
-        this(database, schemaVersion, dataVersion, takenAt, lastSeq, lastToken, leases, processes, assignments,
+        this(database, schemaVersion, changeMarker, takenAt, lastSeq, lastToken, leases, processes, assignments,
                 attempts, messages, lastTick, LedgerCounts.of(assignments, messages));
     }
 

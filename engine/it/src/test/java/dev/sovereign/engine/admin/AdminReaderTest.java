@@ -202,16 +202,16 @@ class AdminReaderTest {
     void dataVersionMovesOnlyWhenSomeoneElseCommits() {
         Engine a = temp.open(temp.config(clock).build());
         AdminReader r = reader();
-        long v0 = r.dataVersion();
+        long v0 = r.changeMarker();
         r.snapshot();
         r.eventsSince(0, 10);
-        assertThat(r.dataVersion()).isEqualTo(v0);
+        assertThat(r.changeMarker()).isEqualTo(v0);
 
         a.actors().add("operator");
 
-        long v1 = r.dataVersion();
+        long v1 = r.changeMarker();
         assertThat(v1).isNotEqualTo(v0);
-        assertThat(r.snapshot().dataVersion()).isEqualTo(v1);
+        assertThat(r.snapshot().changeMarker()).isEqualTo(v1);
     }
 
     @Test

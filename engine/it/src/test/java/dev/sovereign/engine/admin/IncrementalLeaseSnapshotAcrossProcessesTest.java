@@ -127,7 +127,7 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
             try {
                 AdminSnapshot incremental = reader.snapshot();
                 AdminSnapshot full = fullRead(temp.file(), clock);
-                if (reader.dataVersion() == incremental.dataVersion()) {
+                if (reader.changeMarker() == incremental.changeMarker()) {
                     assertSameLeases(incremental, full, context);
                     return;
                 }

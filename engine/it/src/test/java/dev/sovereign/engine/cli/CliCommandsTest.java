@@ -437,7 +437,7 @@ class CliCommandsTest {
                 "run", "retry", "acknowledge", "steal-fence", "assignments", "worker", "supervisor", "status",
                 "events", "rejections", "lab", "console", "help");
         assertThat(commandLines).as("one line each").allMatch(l -> l.matches("  \\S+ +\\S.*"));
-        assertThat(r.out()).contains("--db=PATH").contains("--json").contains("--process=ID").contains("--debug")
+        assertThat(r.out()).contains("--db=DB").contains("--json").contains("--process=ID").contains("--debug")
                 .doesNotContain("--busy-timeout");
         assertThat(r.out()).contains("Exit codes:").contains("130");
         assertThat(cli.ok("lease", "--help").out()).contains("acquire").contains("renew").contains("release")

@@ -53,8 +53,8 @@ class LabCommandTest {
         String help = cli.ok("lab", "--help").out().replaceAll("\\s+", " ");
         assertThat(help).contains("Without --db (or $SOVEREIGN_DB) it runs in a fresh sandbox database, kept for"
                 + " inspection.");
-        assertThat(help).contains("--db=PATH Database file; default $SOVEREIGN_DB, else ./sovereign.db (for lab: a"
-                + " fresh sandbox database)");
+        assertThat(help).contains("--db=DB Database file or jdbc:postgresql:// URL; default $SOVEREIGN_DB, else"
+                + " ./sovereign.db (for lab: a fresh sandbox database)");
     }
 
     @Test

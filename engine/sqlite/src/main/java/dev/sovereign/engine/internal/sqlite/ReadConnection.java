@@ -112,7 +112,7 @@ final class ReadConnection implements AutoCloseable {
     }
 
     /** SQLite's {@code PRAGMA data_version}: moves when another connection committed a change. */
-    long dataVersion() throws SQLException {
+    long changeMarker() throws SQLException {
         return Migrator.pragma(connection, "data_version");
     }
 

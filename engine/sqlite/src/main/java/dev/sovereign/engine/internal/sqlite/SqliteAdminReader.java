@@ -76,13 +76,13 @@ public final class SqliteAdminReader implements AdminReader {
     }
 
     @Override
-    public synchronized long dataVersion() {
+    public synchronized long changeMarker() {
         ensureOpen();
         if (!Files.exists(db.file())) {
             throw new StorageException(Problem.MISSING_FILE, db.file(), "The database file " + db.file()
                     + " is gone (moved or deleted); what is shown is its last state.", null);
         }
-        return db.read("read", db::dataVersion);
+        return db.read("read", db::changeMarker);
     }
 
     @Override
@@ -92,11 +92,11 @@ public final class SqliteAdminReader implements AdminReader {
             AdminLeases.Read[] read = new AdminLeases.Read[1];
             AdminSnapshot s = db.inReadTransaction(() -> {
                 long lastSeq = db.scalar("SELECT coalesce(max(seq), 0) FROM fence_events");
-                long dataVersion = db.dataVersion();
+                long changeMarker = db.changeMarker();
                 long lastToken = db.scalar("SELECT last_token FROM token_counter WHERE id = 1");
                 List<ProcessRow> processes = rows.processes();
                 read[0] = leases.read(processes);
-                return new AdminSnapshot(db.file(), db.schemaVersion(), dataVersion, clock.millis(), lastSeq,
+                return new AdminSnapshot(db.file(), db.schemaVersion(), changeMarker, clock.millis(), lastSeq,
                         lastToken, read[0].baseline().rows(),
                         AdminLeases.withLeaseCounts(processes, read[0].baseline().held()),
                         rows.assignments(), rows.attempts(), rows.messages(), rows.lastTick(), rows.counts());
