@@ -60,4 +60,29 @@ class CliOnPostgresTest {
                     .noneMatch(f -> f.endsWith(".db"));
         }
     }
+
+    @Test
+    void initCreatesTheWorkerAndOperatorRolesAndAWorkerLoginRunsTheEnginesCommandsButAddsNoActor() throws Exception {
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        CliHarness owner = new CliHarness(dir, new SettableClock())
+                .with(b -> b.variables(Map.of("SOVEREIGN_DB", db.url())));
+        owner.ok("init");
+        owner.ok("actor", "add", "operator");
+        String host = PgTestServer.freshRole("host_a");
+        try (java.sql.Connection c = db.connect(); java.sql.Statement s = c.createStatement()) {
+            s.execute("GRANT sovereign_" + db.name() + "_worker TO " + host);
+        }
+        String asHost = "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + host + "&password=" + host;
+        CliHarness worker = new CliHarness(dir, new SettableClock())
+                .with(b -> b.variables(Map.of("SOVEREIGN_DB", asHost)));
+
+        long token = worker.ok("--process", "proc_host_a", "lease", "acquire", "operator", "--ttl", "30s", "--json")
+                .onlyJson().get("token").asLong();
+        worker.ok("--process", "proc_host_a", "lease", "release", "operator", "--token", String.valueOf(token));
+        Result refused = worker.run("actor", "add", "intruder");
+        assertThat(refused.exit()).as("a worker login adds an actor: %s", refused.err()).isNotZero();
+        assertThat(refused.err()).contains("may not write", "permission denied for table actors")
+                .doesNotContain("password=" + host);
+        assertThat(owner.ok("actor", "list").out()).doesNotContain("intruder");
+    }
 }

@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
  */
 public final class PgMigrator {
     /** The migration scripts, in order; an applied one is never edited. */
-    public static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__server_clock_offset.sql");
+    public static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__server_clock_offset.sql", "V0003__roles.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 
