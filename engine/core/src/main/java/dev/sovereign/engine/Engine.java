@@ -169,6 +169,18 @@ public final class Engine implements AutoCloseable {
         return supervisor;
     }
 
+    /**
+     * An operator action: marks another process (or this one) stopped, as its own clean close would, and
+     * journals it as {@code PROCESS_STOPPED} under this engine's identity. Its leases and attempts are NOT
+     * released: they expire on their own, and the fence keeps a stale holder out of anything it lost.
+     *
+     * @return the process as it was before the stop
+     * @throws dev.sovereign.engine.base.Refusal {@code unknown_process}, {@code process_stopped}
+     */
+    public dev.sovereign.engine.process.ProcessInfo stopProcess(String identity) {
+        return ledger.stopProcess(identity);
+    }
+
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */
     public void addGrantLossListener(GrantLossListener listener) {
         grants.addListener(listener);

@@ -45,8 +45,22 @@ public interface Ledger extends AutoCloseable {
      */
     Beat beat();
 
-    /** Marks this process stopped: the last write of a clean close. */
+    /**
+     * Marks this process stopped: the last write of a clean close. A process opened with
+     * {@code EngineConfig.registerLazily} that never wrote has no row, and this writes nothing.
+     */
     void markStopped();
+
+    /**
+     * An operator's stop of any process ({@code sovereign process stop ID}): in one write transaction, reads the
+     * row, asks {@code ProcessRules.whyNotStoppable} (refusing {@code unknown_process} or {@code process_stopped}),
+     * sets {@code stopped_at} where it is still null, and journals a {@code PROCESS_STOPPED} event (resource
+     * {@code process}/ID, written under this process's identity, detail {@code ProcessRules.stoppedByOperator}).
+     * Releases nothing: the stopped process's leases and attempts expire on their own.
+     *
+     * @return the row as it was before the stop
+     */
+    dev.sovereign.engine.process.ProcessInfo stopProcess(String identity);
 
     /** The counts a {@code status} shows, read in one snapshot. */
     LedgerSummary summary();
