@@ -26,7 +26,9 @@ import dev.sovereign.engine.base.EngineConfig;
 /**
  * One engine instance is one <em>process</em> for fencing: it mints a fresh identity
  * ({@code proc_<uuid>}, never a PID) when it opens, registers it, heartbeats it, and marks it
- * stopped when it closes. Two engines in one JVM are two processes; tests rely on this.
+ * stopped when it closes. Two engines in one JVM are two processes; tests rely on this. With
+ * {@link EngineConfig#registerLazily()} the row is written only with the first write that commits, so an
+ * engine that only reads (a CLI {@code status}) leaves the registry as it found it (docs/decisions/0304).
  *
  * <p>Lifecycle: {@code open → (heartbeating) → close}. {@link #close()} stops the heartbeat,
  * cancels the providers of runs still in progress (their attempts count as lost), releases the leases this instance still holds (each by compare-and-set on its token) and marks

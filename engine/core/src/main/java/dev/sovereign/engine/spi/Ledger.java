@@ -15,7 +15,8 @@ import dev.sovereign.engine.process.Processes;
  * minted in that same transaction; every refusal of a presented token or pointer is journalled as
  * REJECTED. The contract is SPEC sections 3-10 and 14; the SQLite backend is the reference.
  *
- * <p>Lifecycle: opened by {@link StorageBackend#open}, which registers the process; closed once by the
+ * <p>Lifecycle: opened by {@link StorageBackend#open}, which registers the process (or, with
+ * {@code EngineConfig.registerLazily}, defers its row to the first write that commits); closed once by the
  * engine, after it released what it holds. Implementations are thread-safe.
  */
 public interface Ledger extends AutoCloseable {
