@@ -26,7 +26,9 @@ import dev.sovereign.engine.base.EngineConfig;
 /**
  * One engine instance is one <em>process</em> for fencing: it mints a fresh identity
  * ({@code proc_<uuid>}, never a PID) when it opens, registers it, heartbeats it, and marks it
- * stopped when it closes. Two engines in one JVM are two processes; tests rely on this.
+ * stopped when it closes. Two engines in one JVM are two processes; tests rely on this. With
+ * {@link EngineConfig#registerLazily()} the row is written only with the first write that commits, so an
+ * engine that only reads (a CLI {@code status}) leaves the registry as it found it (docs/decisions/0304).
  *
  * <p>Lifecycle: {@code open → (heartbeating) → close}. {@link #close()} stops the heartbeat,
  * cancels the providers of runs still in progress (their attempts count as lost), releases the leases this instance still holds (each by compare-and-set on its token) and marks
@@ -167,6 +169,18 @@ public final class Engine implements AutoCloseable {
     /** The supervisor (SPEC section 10): {@code tick()} on demand, or wrap it in a {@code SupervisorLoop}. */
     public Supervisor supervisor() {
         return supervisor;
+    }
+
+    /**
+     * An operator action: marks another process (or this one) stopped, as its own clean close would, and
+     * journals it as {@code PROCESS_STOPPED} under this engine's identity. Its leases and attempts are NOT
+     * released: they expire on their own, and the fence keeps a stale holder out of anything it lost.
+     *
+     * @return the process as it was before the stop
+     * @throws dev.sovereign.engine.base.Refusal {@code unknown_process}, {@code process_stopped}
+     */
+    public dev.sovereign.engine.process.ProcessInfo stopProcess(String identity) {
+        return ledger.stopProcess(identity);
     }
 
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */

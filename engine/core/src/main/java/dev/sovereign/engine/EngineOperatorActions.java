@@ -71,6 +71,11 @@ final class EngineOperatorActions implements OperatorActions {
     }
 
     @Override
+    public void stopProcess(String identity) {
+        engine.stopProcess(identity);
+    }
+
+    @Override
     public SupervisorTickRow tickSupervisor() {
         return tickAndTell().row();
     }

@@ -21,6 +21,9 @@ import dev.sovereign.engine.base.LedgerLocation;
  * mints one, acts as it, and prints it so later calls can pass it. See
  * docs/decisions/0301-cli-process-identity.md.
  *
+ * <p>A call that does not heartbeat registers its identity lazily: with its first write that commits, never
+ * for a call that only reads or is refused (docs/decisions/0304-read-only-calls-register-no-process.md).
+ *
  * <p>Not thread-safe: picocli creates one instance per command line and runs it once.
  */
 abstract class EngineCommand implements Callable<Integer> {
@@ -86,6 +89,9 @@ abstract class EngineCommand implements Callable<Integer> {
                 .clock(root.environment().clock())
                 .busyBound(root.busyTimeout())
                 .heartbeat(heartbeats())
+                // a call that only reads registers no process; one that writes registers with its first
+                // write that commits (docs/decisions/0304); long-running commands register when they open
+                .registerLazily(!heartbeats())
                 .processKind("cli")
                 .processLabel(spec.qualifiedName());
         String actAs = actAs(root);

@@ -68,6 +68,7 @@ import dev.sovereign.engine.base.LedgerLocation;
             WorkerCommand.class,
             SupervisorCommand.class,
             StatusCommand.class,
+            ProcessCommand.class,
             EventsCommand.class,
             RejectionsCommand.class,
             LabCommand.class,

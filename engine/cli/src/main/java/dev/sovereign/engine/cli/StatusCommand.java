@@ -17,8 +17,9 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code sovereign status}: the database, its schema version, the processes (live / stale / stopped,
- * on their own recorded heartbeat interval), the leases, the counts and the last token. This call's
- * own short-lived process is left out of the process counts: it is not what anyone asked about.
+ * on their own recorded heartbeat interval), the leases, the counts and the last token. This call only
+ * reads, so it registers no process of its own (docs/decisions/0304); the filter below still leaves its
+ * identity out, should a future change make it write.
  */
 @Command(name = "status", description = "Show the database, processes, leases, counts and last token.")
 final class StatusCommand extends EngineCommand {

@@ -42,6 +42,14 @@ public interface OperatorActions extends AutoCloseable {
      */
     void acknowledge(String assignmentId);
 
+    /**
+     * Marks a process stopped, as its own clean close would, and journals it ({@code PROCESS_STOPPED}); its
+     * leases are not released (they expire on their own, and the fence keeps a stale holder out).
+     *
+     * @throws dev.sovereign.engine.base.Refusal {@code unknown_process}, {@code process_stopped}
+     */
+    void stopProcess(String identity);
+
     /** Runs one supervisor tick now and returns its report, as stored. */
     SupervisorTickRow tickSupervisor();
 

@@ -30,6 +30,7 @@ public final class EngineConfig {
     private final String processKind;
     private final String processLabel;
     private final String actAs;
+    private final boolean registerLazily;
     private final boolean createAsLabSandbox;
     private final CommandAllowList allowedCommands;
 
@@ -49,6 +50,7 @@ public final class EngineConfig {
         this.processKind = b.processKind;
         this.processLabel = b.processLabel;
         this.actAs = b.actAs;
+        this.registerLazily = b.registerLazily;
         this.createAsLabSandbox = b.createAsLabSandbox;
         this.allowedCommands = b.allowedCommands;
     }
@@ -177,6 +179,17 @@ public final class EngineConfig {
     }
 
     /**
+     * Whether the process row is written only with this engine's first write that commits, instead of when it
+     * opens (docs/decisions/0304-read-only-calls-register-no-process.md). The identity is minted (or taken from
+     * {@link #actAs()}) at open either way; an engine that only reads, or whose every write is refused, leaves
+     * no row in {@code processes} (a refusal's REJECTED row still names the identity). Off by default: an
+     * embedded engine, a worker or the console registers when it opens.
+     */
+    public boolean registerLazily() {
+        return registerLazily;
+    }
+
+    /**
      * Whether a database file that this open CREATES is marked as a lab sandbox. The mark is written
      * once, with the schema, and only into a new empty ledger: on an existing file this setting
      * changes nothing, so no configuration can turn an operator's ledger into a sandbox.
@@ -215,6 +228,7 @@ public final class EngineConfig {
         private String processKind = "engine";
         private String processLabel;
         private String actAs;
+        private boolean registerLazily;
         private boolean createAsLabSandbox;
         private CommandAllowList allowedCommands = CommandAllowList.none();
 
@@ -282,6 +296,12 @@ public final class EngineConfig {
 
         public Builder actAs(String identity) {
             this.actAs = identity;
+            return this;
+        }
+
+        /** See {@link EngineConfig#registerLazily()}; off unless set. */
+        public Builder registerLazily(boolean lazily) {
+            this.registerLazily = lazily;
             return this;
         }
 

@@ -32,6 +32,8 @@ public enum RefusalCategory {
     UNKNOWN_ACTOR(false),
     ACTOR_EXISTS(false),
     UNKNOWN_PROCESS(false),
+    /** An operator asked to stop a process the registry already shows stopped ({@code sovereign process stop}). */
+    PROCESS_STOPPED(false),
     UNKNOWN_WORKSPACE_POLICY(false),
     UNKNOWN_PROVIDER(false),
     SYMLINKED_WORKSPACE(false),

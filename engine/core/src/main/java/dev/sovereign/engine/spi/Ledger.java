@@ -15,7 +15,8 @@ import dev.sovereign.engine.process.Processes;
  * minted in that same transaction; every refusal of a presented token or pointer is journalled as
  * REJECTED. The contract is SPEC sections 3-10 and 14; the SQLite backend is the reference.
  *
- * <p>Lifecycle: opened by {@link StorageBackend#open}, which registers the process; closed once by the
+ * <p>Lifecycle: opened by {@link StorageBackend#open}, which registers the process (or, with
+ * {@code EngineConfig.registerLazily}, defers its row to the first write that commits); closed once by the
  * engine, after it released what it holds. Implementations are thread-safe.
  */
 public interface Ledger extends AutoCloseable {
@@ -45,8 +46,22 @@ public interface Ledger extends AutoCloseable {
      */
     Beat beat();
 
-    /** Marks this process stopped: the last write of a clean close. */
+    /**
+     * Marks this process stopped: the last write of a clean close. A process opened with
+     * {@code EngineConfig.registerLazily} that never wrote has no row, and this writes nothing.
+     */
     void markStopped();
+
+    /**
+     * An operator's stop of any process ({@code sovereign process stop ID}): in one write transaction, reads the
+     * row, asks {@code ProcessRules.whyNotStoppable} (refusing {@code unknown_process} or {@code process_stopped}),
+     * sets {@code stopped_at} where it is still null, and journals a {@code PROCESS_STOPPED} event (resource
+     * {@code process}/ID, written under this process's identity, detail {@code ProcessRules.stoppedByOperator}).
+     * Releases nothing: the stopped process's leases and attempts expire on their own.
+     *
+     * @return the row as it was before the stop
+     */
+    dev.sovereign.engine.process.ProcessInfo stopProcess(String identity);
 
     /** The counts a {@code status} shows, read in one snapshot. */
     LedgerSummary summary();

@@ -59,6 +59,26 @@ class ConsoleOperatorActionsTest {
     }
 
     @Test
+    void stopProcessMarksAnotherProcessStoppedUnderTheConsolesIdentityAndReleasesNothing() {
+        Lease held = worker.leases().acquire("operator", Duration.ofMinutes(1));
+
+        actions.stopProcess(worker.processIdentity());
+
+        assertThat(worker.processes().find(worker.processIdentity()))
+                .hasValueSatisfying(p -> assertThat(p.stoppedAt()).isNotNull());
+        assertThat(worker.leases().current("operator")).hasValue(held);
+        assertThat(worker.journal().since(0, 100)).filteredOn(e -> e.kind() == EventKind.PROCESS_STOPPED)
+                .singleElement().satisfies(e -> {
+                    assertThat(e.resourceId()).isEqualTo(worker.processIdentity());
+                    assertThat(e.processIdentity()).isEqualTo(actions.processIdentity());
+                });
+        assertThatThrownBy(() -> actions.stopProcess(worker.processIdentity())).isInstanceOfSatisfying(Refusal.class,
+                r -> assertThat(r.category()).isEqualTo(RefusalCategory.PROCESS_STOPPED));
+        assertThatThrownBy(() -> actions.stopProcess("proc_nobody")).isInstanceOfSatisfying(Refusal.class,
+                r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROCESS));
+    }
+
+    @Test
     void tickNowRecoversAnExpiredAttemptAndReturnsTheStoredReport() {
         Attempt abandoned = abandonedRun();
         clock.advance(Duration.ofSeconds(10));

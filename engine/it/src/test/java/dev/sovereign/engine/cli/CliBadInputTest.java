@@ -269,7 +269,8 @@ class CliBadInputTest {
         Poll.until(() -> contains(log, LockHolder.READY) || !holder.isAlive(), Duration.ofSeconds(30),
                 () -> "the lock holder to take the lock");
         assertThat(holder.isAlive()).as("lock holder alive; log: %s", read(log)).isTrue();
-        return new String[] {"--busy-timeout", "300ms", "actor", "list"};
+        // a write: a call that only reads takes no write lock and registers no process (decision 0304)
+        return new String[] {"--busy-timeout", "300ms", "actor", "add", "locked"};
     }
 
     private static boolean contains(Path file, String text) {

@@ -296,7 +296,8 @@ class CliCommandsTest {
                 .contains("leases       1 live, 0 expired")
                 .contains("assignments  none")
                 .contains("messages     none");
-        assertThat(human.out()).containsPattern("processes +0 live, 2 stale, \\d+ stopped");
+        // proc_b's acquire was refused, so it registered nothing (decision 0304): only proc_a is stale
+        assertThat(human.out()).containsPattern("processes +0 live, 1 stale, \\d+ stopped");
 
         JsonNode json = cli.ok("status", "--json").onlyJson();
         assertThat(fieldNames(json)).containsExactly("database", "schema_version", "last_migrated_by", "lab_sandbox", "now",
@@ -314,7 +315,7 @@ class CliCommandsTest {
         assertThat(json.get("lab_sandbox").asBoolean()).isFalse();
         assertThat(json.get("rejections").asLong()).isEqualTo(1);
         assertThat(fieldNames(json.get("processes"))).containsExactly("live", "stale", "stopped");
-        assertThat(json.get("processes").get("stale").asLong()).isEqualTo(2);
+        assertThat(json.get("processes").get("stale").asLong()).isEqualTo(1);
         assertThat(fieldNames(json.get("assignments")))
                 .containsExactly("created", "running", "completed", "blocked", "failed");
         assertThat(fieldNames(json.get("messages"))).containsExactly("new", "claimed", "done", "dead");
@@ -434,7 +435,7 @@ class CliCommandsTest {
                 .takeWhile(l -> !l.isBlank()).toList();
         assertThat(commandLines).extracting(l -> l.strip().split("\\s+")[0]).containsExactly(
                 "init", "actor", "lease", "send", "inbox", "messages", "claim", "complete", "dead-letter", "assign",
-                "run", "retry", "acknowledge", "steal-fence", "assignments", "worker", "supervisor", "status",
+                "run", "retry", "acknowledge", "steal-fence", "assignments", "worker", "supervisor", "status", "process",
                 "events", "rejections", "lab", "console", "help");
         assertThat(commandLines).as("one line each").allMatch(l -> l.matches("  \\S+ +\\S.*"));
         assertThat(r.out()).contains("--db=DB").contains("--json").contains("--process=ID").contains("--debug")

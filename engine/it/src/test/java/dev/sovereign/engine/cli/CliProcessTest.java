@@ -225,7 +225,8 @@ class CliProcessTest {
         children.add(holder);
         Poll.until(() -> RealCli.read(log).contains(LockHolder.READY), Duration.ofSeconds(30),
                 () -> "the lock holder; log: " + RealCli.read(log));
-        Running waiting = cli.start("--busy-timeout", "1h", "actor", "list");
+        // a write waits for the lock; a call that only reads does not (it registers no process, decision 0304)
+        Running waiting = cli.start("--busy-timeout", "1h", "actor", "add", "waiting");
         children.add(waiting.process());
         // Interrupt it only once it is inside the engine, waiting for the lock: it has the file open.
         Poll.until(() -> hasOpen(waiting.process(), temp.file()) || !waiting.process().isAlive(),
@@ -255,7 +256,7 @@ class CliProcessTest {
         Finished help = ok(cli.run("--help"));
         for (String command : List.of("init", "actor", "lease", "send", "inbox", "messages", "claim", "complete",
                 "dead-letter", "assign", "run", "retry", "acknowledge", "steal-fence", "assignments", "worker",
-                "supervisor", "status", "events", "rejections", "console")) {
+                "supervisor", "status", "process", "events", "rejections", "console")) {
             assertThat(help.out()).containsPattern("(?m)^  " + command + " +\\S");
         }
     }

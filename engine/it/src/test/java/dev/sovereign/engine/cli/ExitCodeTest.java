@@ -37,6 +37,7 @@ class ExitCodeTest {
             case SYMLINKED_WORKSPACE:
             case WORKSPACE_NOT_DIRECTORY:
             case COMMAND_NOT_ALLOWED:
+            case PROCESS_STOPPED:
                 return ExitCode.REFUSED;
             case UNKNOWN_ACTOR:
             case UNKNOWN_PROCESS:

@@ -56,6 +56,8 @@ public final class PgDatabase implements AutoCloseable {
     private volatile String processIdentity;
     private volatile PgIdentityClaim claim;
     private boolean claimJournalled; // guarded by lock
+    /** The insert of this process's row, run in the first write that commits (registerLazily, decision 0304). */
+    private volatile Work<?> pendingRegistration;
     private volatile boolean closed;
     /** A test's hook run just before COMMIT is sent (to kill the connection at commit); null in production. */
     private volatile Runnable beforeCommit;
@@ -178,6 +180,16 @@ public final class PgDatabase implements AutoCloseable {
         return claim;
     }
 
+    /** As SQLite's: {@code registration} runs inside the first write that commits, before its own statements. */
+    void registerWithFirstWrite(Work<?> registration) {
+        this.pendingRegistration = registration;
+    }
+
+    /** Whether this process's row is written (always, for an engine that registered when it opened). */
+    public boolean isRegistered() {
+        return pendingRegistration == null;
+    }
+
     /** For tests: runs {@code hook} on the engine's thread just before each COMMIT is sent. */
     public void beforeCommit(Runnable hook) {
         this.beforeCommit = hook;
@@ -212,6 +224,10 @@ public final class PgDatabase implements AutoCloseable {
                 try {
                     c.setAutoCommit(false);
                     tx = new PgTx(this, c, mayJournalClaim && !claimJournalled ? claim : null);
+                    Work<?> registration = mayJournalClaim ? pendingRegistration : null;
+                    if (registration != null) {
+                        registration.run(tx); // the first write registers the process; rolled back with it if refused
+                    }
                     T result = work.run(tx);
                     committing = true;
                     Runnable hook = beforeCommit;
@@ -220,6 +236,9 @@ public final class PgDatabase implements AutoCloseable {
                     }
                     c.commit();
                     claimJournalled |= tx.claimWritten();
+                    if (registration != null) {
+                        pendingRegistration = null;
+                    }
                     try {
                         c.setAutoCommit(true);
                     } catch (SQLException lostAfterCommit) {

@@ -110,6 +110,11 @@ public final class PgLedger implements Ledger {
     }
 
     @Override
+    public dev.sovereign.engine.process.ProcessInfo stopProcess(String identity) {
+        return processes.stop(identity);
+    }
+
+    @Override
     public LedgerSummary summary() {
         return PgLedgerSummary.read(db);
     }

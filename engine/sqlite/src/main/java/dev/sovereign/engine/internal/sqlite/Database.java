@@ -65,6 +65,11 @@ public final class Database implements AutoCloseable {
     private volatile IdentityClaim claim;
     /** Whether the claim's PROCESS_STARTED event is committed; guarded by {@link #lock}. */
     private boolean claimJournalled;
+    /**
+     * The insert of this process's row, run at the start of the first write that commits, for an engine that
+     * registers lazily (docs/decisions/0304); null once that write committed, and always for an eager engine.
+     */
+    private volatile Work<?> pendingRegistration;
     private volatile boolean closed;
     /** Writes handed in and not yet run (group commit); guarded by its own monitor. */
     private final ArrayDeque<Pending<?>> queue = new ArrayDeque<>();
@@ -237,6 +242,20 @@ public final class Database implements AutoCloseable {
         this.claim = claim;
     }
 
+    /**
+     * Defers this process's registration to its first write that commits: {@code registration} runs inside
+     * that write's transaction (its savepoint), before the write's own statements, so a refused write takes
+     * it back with itself and a read never runs it (docs/decisions/0304).
+     */
+    void registerWithFirstWrite(Work<?> registration) {
+        this.pendingRegistration = registration;
+    }
+
+    /** Whether this process's row is written (always, for an engine that registered when it opened). */
+    public boolean isRegistered() {
+        return pendingRegistration == null;
+    }
+
     /** The claim this engine acts under, or null. */
     IdentityClaim claim() {
         return claim;
@@ -396,6 +415,8 @@ public final class Database implements AutoCloseable {
             throw translate(file, e, "begin a transaction on");
         }
         boolean claimWritten = false;
+        Work<?> registration = pendingRegistration;
+        boolean registeredNow = false;
         for (Pending<?> p : batch) {
             p.reset();
             try {
@@ -407,9 +428,14 @@ public final class Database implements AutoCloseable {
             try {
                 Tx tx = new Tx(this, statements, clock.millis(),
                         p.mayJournalClaim && !claimJournalled && !claimWritten ? claim : null);
+                boolean registers = p.mayJournalClaim && registration != null && !registeredNow;
+                if (registers) {
+                    registration.run(tx); // the first write registers the process; undone with it if refused
+                }
                 run(p, tx);
                 exec("RELEASE sovereign_work");
                 claimWritten |= tx.claimWritten();
+                registeredNow |= registers;
             } catch (Refusal r) {
                 undoWork();
                 p.refusal = r;
@@ -467,6 +493,9 @@ public final class Database implements AutoCloseable {
             return true;
         }
         claimJournalled |= claimWritten;
+        if (registeredNow) {
+            pendingRegistration = null;
+        }
         batches++;
         return true;
     }

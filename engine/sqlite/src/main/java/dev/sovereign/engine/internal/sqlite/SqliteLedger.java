@@ -108,6 +108,11 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
+    public dev.sovereign.engine.process.ProcessInfo stopProcess(String identity) {
+        return processes.stop(identity);
+    }
+
+    @Override
     public LedgerSummary summary() {
         return SqliteLedgerSummary.read(db);
     }

@@ -1,6 +1,9 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.rules.ProcessRules;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.process.Processes;
 import java.sql.ResultSet;
@@ -41,6 +44,17 @@ public final class SqliteProcesses implements Processes {
         long pid = ProcessHandle.current().pid();
         String host = hostName();
         String label = config.processLabel() != null ? config.processLabel() : config.processKind() + " " + pid;
+        if (config.registerLazily()) {
+            // Nothing is written now: the row goes in with this engine's first write that commits (0304).
+            Optional<ProcessInfo> before = config.actAs().isPresent() ? find(identity) : Optional.empty();
+            db.registerWithFirstWrite(tx -> tx.update("INSERT INTO processes (identity, pid, host, kind, label,"
+                            + " started_at, heartbeat_at, heartbeat_interval_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                            + " ON CONFLICT (identity) DO NOTHING",
+                    identity, pid, host, config.processKind(), label, tx.now(), tx.now(),
+                    config.heartbeatInterval().toMillis()));
+            before.ifPresent(p -> db.setClaim(IdentityClaim.of(p, label)));
+            return identity;
+        }
         Optional<ProcessInfo> registered = db.write(tx -> {
             Optional<ProcessInfo> before = config.actAs().isPresent()
                     ? tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", SqliteProcesses::map, identity)
@@ -58,8 +72,34 @@ public final class SqliteProcesses implements Processes {
     }
 
     public void markStopped(String identity) {
+        if (!db.isRegistered()) {
+            return; // a lazily registering engine that never wrote: there is no row to stop (decision 0304)
+        }
         db.write(tx -> tx.update("UPDATE processes SET stopped_at = ? WHERE identity = ? AND stopped_at IS NULL",
                 tx.now(), identity));
+    }
+
+    /**
+     * An operator's stop of {@code identity} (see {@code Ledger.stopProcess}): refused by the rule book when the
+     * row is missing or already stopped; else {@code stopped_at} is set and a {@code PROCESS_STOPPED} event
+     * journalled, in one transaction. Releases nothing.
+     */
+    public ProcessInfo stop(String identity) {
+        return db.write(tx -> {
+            Optional<ProcessInfo> row = tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?",
+                    SqliteProcesses::map, identity);
+            Optional<Refusal> no = ProcessRules.whyNotStoppable(identity, row);
+            if (no.isPresent()) {
+                throw no.get();
+            }
+            if (tx.update("UPDATE processes SET stopped_at = ? WHERE identity = ? AND stopped_at IS NULL",
+                    tx.now(), identity) != 1) {
+                throw new IllegalStateException("process " + identity + " changed under its stop");
+            }
+            tx.journal(EventKind.PROCESS_STOPPED, "process", identity, null, null,
+                    ProcessRules.stoppedByOperator(row.get()));
+            return row.get();
+        });
     }
 
     @Override
