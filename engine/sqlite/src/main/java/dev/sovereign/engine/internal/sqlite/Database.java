@@ -500,7 +500,6 @@ public final class Database implements AutoCloseable {
         return true;
     }
 
-    @SuppressWarnings("unchecked")
     private static <T> void run(Pending<T> p, Tx tx) throws SQLException {
         p.result = p.work.run(tx);
     }
