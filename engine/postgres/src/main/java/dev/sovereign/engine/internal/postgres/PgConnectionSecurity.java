@@ -4,7 +4,10 @@ import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.ConnectionSecurity.Kind;
 import dev.sovereign.engine.admin.ConnectionSecurity.Verification;
 import dev.sovereign.engine.base.LedgerLocation;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Locale;
 import java.util.Properties;
 import org.postgresql.Driver;
@@ -19,7 +22,7 @@ import org.postgresql.util.PSQLException;
  * driver applied to the URL ({@code prefer} when none is given; {@code ssl=true} alone means {@code verify-full}).
  * Stateless and thread-safe.
  */
-final class PgConnectionSecurity {
+public final class PgConnectionSecurity {
     /** The driver's own factory, which verifies as {@code sslmode} says; anything else decides for itself. */
     private static final String DRIVER_FACTORY = "org.postgresql.ssl.LibPQFactory";
 
@@ -27,13 +30,19 @@ final class PgConnectionSecurity {
     }
 
     static ConnectionSecurity of(PgTx tx, LedgerLocation location) throws SQLException {
+        return of(tx.connection(), location);
+    }
+
+    /** For any reader of a ledger (a console's, too): what protects the session of {@code c}, opened from {@code location}. */
+    public static ConnectionSecurity of(Connection c, LedgerLocation location) throws SQLException {
         String mode = sslmode(location);
-        return tx.one("SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()", rs -> {
-            if (!rs.getBoolean(1)) {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()")) {
+            if (!rs.next() || !rs.getBoolean(1)) {
                 return new ConnectionSecurity(Kind.NOT_ENCRYPTED, null, null, mode, Verification.NONE);
             }
             return new ConnectionSecurity(Kind.TLS, rs.getString(2), rs.getString(3), mode, verification(location, mode));
-        }).orElse(new ConnectionSecurity(Kind.NOT_ENCRYPTED, null, null, mode, Verification.NONE));
+        }
     }
 
     /** The sslmode the driver applies to this URL, e.g. {@code verify-full}; {@code prefer} by default. */
