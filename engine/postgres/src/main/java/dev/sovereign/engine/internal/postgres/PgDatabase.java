@@ -46,6 +46,9 @@ public final class PgDatabase implements AutoCloseable {
     /** How long the server lets this engine's session sit idle inside a transaction before ending it. */
     static final long IDLE_IN_TRANSACTION_MS = 60_000;
 
+    /** A user-info part ({@code user:password@}) before the host of a URL: anything up to an {@code @} before the query. */
+    private static final java.util.regex.Pattern USER_INFO = java.util.regex.Pattern.compile("(?i)^jdbc:postgresql://[^?]*@");
+
     private final LedgerLocation location;
     private final long busyBoundMs;
     private final long pauseMinNanos;
@@ -136,6 +139,13 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     static Connection connect(LedgerLocation location) {
+        if (USER_INFO.matcher(location.text()).find()) {
+            // pgjdbc would take 'user:password@host' for a host name and put it, password and all, in the message
+            // of the UnknownHostException it causes: refuse before it sees it, with no cause to print
+            throw new StorageException(Problem.IO, null, "Cannot connect to the PostgreSQL ledger " + location + ": the"
+                    + " PostgreSQL driver does not understand user:password@ before the host; give ?user=…&password=…"
+                    + " or, better, keep the password in a password file (PGPASSFILE, ~/.pgpass).", null);
+        }
         try {
             Connection c = DriverManager.getConnection(location.text());
             c.setAutoCommit(true);
