@@ -129,6 +129,11 @@ public final class PgTlsServer {
                     } catch (IOException ignored) {
                         // the JVM is going away; the data directory is a temporary one
                     }
+                    try (var files = Files.walk(dir)) {
+                        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                    } catch (IOException | UncheckedIOException ignored) {
+                        // a temporary folder of test certificates; the OS cleans /tmp
+                    }
                 }, "pg-tls-server-stop"));
                 started = s;
             } catch (IOException e) {
