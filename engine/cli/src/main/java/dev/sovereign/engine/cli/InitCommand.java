@@ -2,6 +2,7 @@ package dev.sovereign.engine.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.LedgerSummary;
 import java.nio.file.Files;
 import picocli.CommandLine.Command;
@@ -34,6 +35,42 @@ final class InitCommand extends EngineCommand {
         } else {
             out.line((existed ? "Ready: " : "Created ") + s.location() + " (schema version " + s.schemaVersion() + ").");
         }
+        unverifiedWarning(s.location(), s.connection()).ifPresent(w -> {
+            spec.commandLine().getErr().println("warning: " + w);
+            spec.commandLine().getErr().flush();
+        });
         return ExitCode.OK;
+    }
+
+    /**
+     * Decision 0906: the ledger is set up once, by its owner, with the URL every host will copy; if that URL
+     * reaches a server on another machine without {@code sslmode=verify-full}, say so then, once, on stderr. A
+     * loopback server (localhost, 127.0.0.0/8, ::1) and a file need no TLS.
+     */
+    static java.util.Optional<String> unverifiedWarning(LedgerLocation location, ConnectionSecurity cs) {
+        if (cs.kind() == ConnectionSecurity.Kind.LOCAL_FILE
+                || cs.verification() == ConnectionSecurity.Verification.CERTIFICATE_AND_HOST
+                || cs.verification() == ConnectionSecurity.Verification.CUSTOM_FACTORY
+                || isLoopback(location)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("the connection to this server is " + cs.describe() + "; give every host the URL"
+                + " with sslmode=verify-full&sslrootcert=<the server's CA file> (docs/postgres.md, TLS).");
+    }
+
+    private static boolean isLoopback(LedgerLocation location) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)^jdbc:[a-z0-9]+://([^/?]*)").matcher(location.text());
+        if (!m.find()) {
+            return false;
+        }
+        String hosts = m.group(1).substring(m.group(1).lastIndexOf('@') + 1);
+        for (String hostPort : hosts.split(",")) {
+            String host = hostPort.startsWith("[") ? hostPort.substring(0, hostPort.indexOf(']') + 1)
+                    : hostPort.replaceFirst(":\\d*$", "");
+            if (!(host.isEmpty() || host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]"))) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -3,6 +3,7 @@ package dev.sovereign.engine.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
@@ -16,7 +17,8 @@ import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 
 /**
- * {@code sovereign status}: the database, its schema version, the processes (live / stale / stopped,
+ * {@code sovereign status}: the database, how it is reached (a local file, or a server connection with or
+ * without TLS and certificate verification, decision 0906), its schema version, the processes (live / stale / stopped,
  * on their own recorded heartbeat interval), the leases, the counts and the last token. This call only
  * reads, so it registers no process of its own (docs/decisions/0304); the filter below still leaves its
  * identity out, should a future change make it write.
@@ -72,6 +74,16 @@ final class StatusCommand extends EngineCommand {
             s.assignmentsByState().forEach((k, v) -> a.put(k.toLowerCase(Locale.ROOT), v));
             ObjectNode m = o.putObject("messages");
             s.messagesByState().forEach((k, v) -> m.put(k.toLowerCase(Locale.ROOT), v));
+            // added last, so every earlier field keeps its place (decision 0906)
+            ConnectionSecurity cs = s.connection();
+            ObjectNode conn = o.putObject("connection");
+            conn.put("kind", cs.kind().name().toLowerCase(Locale.ROOT));
+            conn.put("encrypted", cs.encrypted());
+            conn.put("protocol", cs.protocol());
+            conn.put("cipher", cs.cipher());
+            conn.put("sslmode", cs.sslmode());
+            conn.put("verification", cs.verification().name().toLowerCase(Locale.ROOT));
+            conn.put("text", cs.describe());
             out.emit(o);
             return ExitCode.OK;
         }
@@ -80,6 +92,7 @@ final class StatusCommand extends EngineCommand {
         f.add(new String[] {"database", s.location() + " (schema version " + s.schemaVersion()
                 + (engine.isLabSandbox() ? "; a lab sandbox: its terminal fence can be switched off for teaching" : "")
                 + ")"});
+        f.add(new String[] {"connection", s.connection().describe()});
         LedgerSummary.LastMigration m0 = s.lastMigration();
         f.add(new String[] {"migrated by", m0 == null ? "not recorded (no Sovereign has migrated it since schema version 4)"
                 : "sovereign " + m0.version() + " (commit " + m0.commit() + "), to schema version " + m0.schemaVersion()

@@ -46,6 +46,14 @@ public interface AdminReader extends AutoCloseable {
      */
     long changeMarker();
 
+    /**
+     * How this reader reaches the ledger, for the window to show (decision 0906): {@link ConnectionSecurity#LOCAL_FILE}
+     * for a file; a server's reader says whether its session is encrypted and what its client verified.
+     */
+    default ConnectionSecurity connection() {
+        return ConnectionSecurity.LOCAL_FILE;
+    }
+
     /** Reads everything but the journal in one read transaction. */
     AdminSnapshot snapshot();
 

@@ -12,6 +12,8 @@ import java.util.Map;
  * other; they are for display, never for decisions. Immutable and thread-safe.
  *
  * @param location           where the ledger lives: its file, or its server (shown with no secret)
+ * @param connection         how this engine reaches it: a local file, or a server connection with or without
+ *                           TLS and certificate verification (decision 0906)
  * @param schemaVersion      {@code PRAGMA user_version}
  * @param lastMigration      which Sovereign last migrated the file; null only for a file no
  *                           Sovereign has migrated since the record began (schema version 4)
@@ -27,6 +29,7 @@ import java.util.Map;
  */
 public record LedgerSummary(
         LedgerLocation location,
+        ConnectionSecurity connection,
         int schemaVersion,
         LastMigration lastMigration,
         long lastToken,
@@ -40,6 +43,7 @@ public record LedgerSummary(
         long readAt) {
 
     public LedgerSummary {
+        java.util.Objects.requireNonNull(connection, "connection");
         assignmentsByState = Collections.unmodifiableMap(new LinkedHashMap<>(assignmentsByState));
         messagesByState = Collections.unmodifiableMap(new LinkedHashMap<>(messagesByState));
     }

@@ -307,7 +307,11 @@ class CliCommandsTest {
         assertThat(fieldNames(json)).containsExactly("database", "schema_version", "last_migrated_by", "lab_sandbox", "now",
                 "last_token", "last_seq",
                 "events", "rejections", "actors", "processes", "leases", "active_attempts", "assignments",
-                "messages");
+                "messages", "connection");
+        assertThat(fieldNames(json.get("connection"))).containsExactly("kind", "encrypted", "protocol", "cipher",
+                "sslmode", "verification", "text");
+        assertThat(json.get("connection").get("text").asText()).isEqualTo("local file");
+        assertThat(human.out()).contains("connection   local file");
         assertThat(json.get("last_token").asLong()).isEqualTo(1);
         JsonNode migrated = json.get("last_migrated_by");
         assertThat(fieldNames(migrated)).containsExactly("version", "commit", "schema_version", "at");

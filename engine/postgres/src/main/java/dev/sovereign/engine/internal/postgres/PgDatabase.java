@@ -46,6 +46,9 @@ public final class PgDatabase implements AutoCloseable {
     /** How long the server lets this engine's session sit idle inside a transaction before ending it. */
     static final long IDLE_IN_TRANSACTION_MS = 60_000;
 
+    /** A user-info part ({@code user:password@}) before the host of a URL: anything up to an {@code @} before the query. */
+    private static final java.util.regex.Pattern USER_INFO = java.util.regex.Pattern.compile("(?i)^jdbc:postgresql://[^?]*@");
+
     private final LedgerLocation location;
     private final long busyBoundMs;
     private final long pauseMinNanos;
@@ -136,6 +139,13 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     static Connection connect(LedgerLocation location) {
+        if (USER_INFO.matcher(location.text()).find()) {
+            // pgjdbc would take 'user:password@host' for a host name and put it, password and all, in the message
+            // of the UnknownHostException it causes: refuse before it sees it, with no cause to print
+            throw new StorageException(Problem.IO, null, "Cannot connect to the PostgreSQL ledger " + location + ": the"
+                    + " PostgreSQL driver does not understand user:password@ before the host; give ?user=…&password=…"
+                    + " or, better, keep the password in a password file (PGPASSFILE, ~/.pgpass).", null);
+        }
         try {
             Connection c = DriverManager.getConnection(location.text());
             c.setAutoCommit(true);
@@ -143,8 +153,36 @@ public final class PgDatabase implements AutoCloseable {
             return c;
         } catch (SQLException e) {
             throw new StorageException(Problem.IO, null, "Cannot connect to the PostgreSQL ledger " + location + ": "
-                    + firstLine(e) + ".", e);
+                    + whyNotConnected(location, e) + ".", e);
         }
+    }
+
+    /**
+     * Why a connection failed, in words an operator can act on: the TLS failures the driver reports as a Java
+     * exception's name or a verifier's class get their own clause (decision 0906); anything else is the driver's
+     * first line. Never the URL as typed: callers name the location, which hides its secrets.
+     */
+    static String whyNotConnected(LedgerLocation location, SQLException e) {
+        String mode = PgConnectionSecurity.sslmode(location);
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.security.cert.CertPathBuilderException
+                    || t instanceof java.security.cert.CertPathValidatorException) {
+                return "the server's certificate is not trusted: no certificate in the file sslrootcert names (or"
+                        + " ~/.postgresql/root.crt) signed it, so sslmode=" + mode + " refused the server before"
+                        + " anything was sent";
+            }
+        }
+        String first = firstLine(e);
+        if (first.contains("could not be verified by hostnameverifier")) {
+            return "the server's certificate is trusted but does not name the host this URL connects to, so"
+                    + " sslmode=" + mode + " refused it before anything was sent (connect by a name the certificate"
+                    + " lists)";
+        }
+        if ("28000".equals(e.getSQLState()) && first.contains("no encryption")) {
+            return "the server accepts this login only over TLS and the URL's sslmode=" + mode + " sent none ("
+                    + first + "); use sslmode=verify-full with sslrootcert";
+        }
+        return first;
     }
 
     public LedgerLocation location() {

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Reads a {@link LedgerSummary}: counts only, no writes; its location is the server's URL (shown without its
- * secrets). Thread-safe.
+ * secrets), its connection what protects this engine's session (decision 0906). Thread-safe.
  */
 public final class PgLedgerSummary {
     static final List<String> ASSIGNMENT_STATES = List.of("CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED");
@@ -20,6 +20,7 @@ public final class PgLedgerSummary {
     public static LedgerSummary read(PgDatabase db) {
         return db.snapshot(tx -> new LedgerSummary(
                 db.location(),
+                PgConnectionSecurity.of(tx, db.location()),
                 (int) tx.scalarLong("SELECT coalesce(max(schema_version), 0) FROM schema_migrations"),
                 lastMigration(tx),
                 tx.lastToken(),

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.base.LedgerLocation;
 import java.sql.SQLException;
@@ -18,6 +19,7 @@ public final class SqliteLedgerSummary {
     public static LedgerSummary read(Database db) {
         return db.read(tx -> new LedgerSummary(
                 LedgerLocation.file(db.file()),
+                ConnectionSecurity.LOCAL_FILE,
                 (int) tx.scalarLong("PRAGMA user_version"),
                 lastMigration(tx),
                 tx.lastToken(),
