@@ -145,7 +145,7 @@ class LedgerCopyToPostgresTest {
     }
 
     @Test
-    void everyRowOfEveryTableArrivesAndTheCopiedLedgerKeepsFencing() throws Exception {
+    void everyRowOfEveryTableArrivesAndTheSourceIsNotChanged() throws Exception {
         History h = history();
         FileTime modified = Files.getLastModifiedTime(h.file());
         String bytes = digest(h.file());
@@ -187,6 +187,14 @@ class LedgerCopyToPostgresTest {
             assertThat(scalar(pg, "SELECT count(*) FROM receipts WHERE failure_category = 'worker_lost'")).isEqualTo(1);
             assertThat(scalar(pg, "SELECT lab_sandbox FROM ledger_mark")).isZero();
         }
+
+    }
+
+    @Test
+    void theNextGrantOnTheServerMintsAGreaterTokenAndAStaleHolderOfTheCopiedHistoryIsRefused() throws Exception {
+        History h = history();
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        LedgerCopyReport report = LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url()));
 
         // the engine opens the copy (every guard verified on open) and fences as it did on the file
         Engine onPg = Engine.open(EngineConfig.forDatabase(LedgerLocation.parse(db.url())).heartbeat(false).build());
