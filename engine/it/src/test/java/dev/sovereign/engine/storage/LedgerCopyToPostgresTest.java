@@ -279,6 +279,32 @@ class LedgerCopyToPostgresTest {
     }
 
     @Test
+    void aWorkerLoginCannotSwitchTheGuardsOffSoItsCopyIsRefusedWithNothingWritten() throws Exception {
+        History h = history();
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        try (Connection owner = db.connect()) {
+            new dev.sovereign.engine.internal.postgres.PgMigrator(false, "test", "test", 5_000).migrate(owner);
+        }
+        String host = PgTestServer.freshRole("host_a");
+        try (Connection owner = db.connect(); Statement s = owner.createStatement()) {
+            s.execute("GRANT sovereign_" + db.name() + "_operator TO " + host);
+        }
+        String asHost = "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + host + "&password=" + host;
+
+        assertThatThrownBy(() -> LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(asHost)))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.problem()).isEqualTo(StorageException.Problem.READ_ONLY);
+                    assertThat(e.getMessage()).contains("must be owner").doesNotContain("password=" + host);
+                });
+        try (Connection pg = db.connect()) {
+            assertThat(scalar(pg, "SELECT count(*) FROM actors") + scalar(pg, "SELECT count(*) FROM fence_events")
+                    + scalar(pg, "SELECT last_token FROM token_counter")).isZero();
+            assertThat(scalar(pg, "SELECT count(*) FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
+                    + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'")).isZero();
+        }
+    }
+
+    @Test
     void aLabSandboxAFileTargetAURLSourceAndAForeignFileAreRefusedByName() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         LedgerLocation target = LedgerLocation.parse(db.url());
