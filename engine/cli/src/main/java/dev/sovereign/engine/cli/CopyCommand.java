@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
  * source is only read. Not an engine command: it registers no process on either ledger.
  */
 @Command(name = "copy", description = {
-        "Copy a whole ledger from a SQLite file into a new, empty PostgreSQL ledger, in one transaction.",
-        "Every row is kept (every token, the whole journal with its seq values); the target's counters are raised"
+        "Copy a ledger file into an empty PostgreSQL ledger.",
+        "One transaction: it commits whole or leaves the target as it was. Every row is kept (every token, the whole journal with its seq values); the target's counters are raised"
                 + " past the highest copied values. Stop the workers first; the file is only read."},
         footer = {"", "Example:", "  sovereign copy --from ./sovereign.db --to 'jdbc:postgresql://db.example/ledger?user=owner'"})
 final class CopyCommand implements Callable<Integer> {
@@ -54,7 +54,7 @@ final class CopyCommand implements Callable<Integer> {
         } else {
             List<String[]> pairs = new ArrayList<>();
             for (Map.Entry<String, Long> t : r.rows().entrySet()) {
-                pairs.add(new String[] {t.getKey(), t.getValue() + " rows"});
+                pairs.add(new String[] {t.getKey(), t.getValue() + (t.getValue() == 1 ? " row" : " rows")});
             }
             pairs.add(new String[] {"highest token", r.highestToken() + " (the next grant mints a greater one)"});
             pairs.add(new String[] {"journal", r.rows().getOrDefault("fence_events", 0L) + " rows, last seq " + r.lastJournalSeq()});

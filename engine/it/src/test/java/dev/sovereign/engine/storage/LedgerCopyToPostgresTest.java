@@ -322,6 +322,25 @@ class LedgerCopyToPostgresTest {
         }
     }
 
+    @Test
+    void aColumnOrTableTheServerLedgerHasNoPlaceForRefusesTheCopyInsteadOfBeingDropped() throws Exception {
+        History h = history();
+        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file()); Statement s = lite.createStatement()) {
+            s.execute("ALTER TABLE actors ADD COLUMN nickname TEXT");
+            s.execute("CREATE TABLE actor_notes (actor_id TEXT, note TEXT)");
+        }
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+
+        assertThatThrownBy(() -> LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url())))
+                .isInstanceOfSatisfying(LedgerCopyRefusal.class, r -> {
+                    assertThat(r.category()).isEqualTo("source_not_understood");
+                    assertThat(r.getMessage()).contains("column actors.nickname", "table actor_notes");
+                });
+        try (Connection pg = db.connect()) {
+            assertThat(scalar(pg, "SELECT count(*) FROM actors")).isZero();
+        }
+    }
+
     private static void assertRefused(LedgerLocation from, LedgerLocation to, String category) {
         assertThatThrownBy(() -> LedgerCopy.copy(from, to)).isInstanceOfSatisfying(LedgerCopyRefusal.class,
                 r -> assertThat(r.category()).as(r.getMessage()).isEqualTo(category));
