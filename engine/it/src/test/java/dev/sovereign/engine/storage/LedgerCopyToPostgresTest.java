@@ -320,6 +320,20 @@ class LedgerCopyToPostgresTest {
             assertThat(scalar(pg, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"))
                     .as("a refused copy does not even create the schema").isZero();
         }
+
+        // a ledger of an older schema version is not migrated by a copy that may then refuse it
+        PgTestServer.Database older = PgTestServer.freshDatabase();
+        try (Connection pg = older.connect(); Statement s = pg.createStatement()) {
+            s.execute("CREATE TABLE schema_migrations (schema_version INTEGER PRIMARY KEY, sovereign_version TEXT,"
+                    + " sovereign_commit TEXT, migrated_at BIGINT)");
+            s.execute("INSERT INTO schema_migrations VALUES (1, 'old', 'old', 0)");
+        }
+        Path source = dir.resolve("source.db");
+        sqlite(source).close();
+        assertRefused(LedgerLocation.file(source), LedgerLocation.parse(older.url()), "target_not_current");
+        try (Connection pg = older.connect()) {
+            assertThat(scalar(pg, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).isEqualTo(1);
+        }
     }
 
     @Test

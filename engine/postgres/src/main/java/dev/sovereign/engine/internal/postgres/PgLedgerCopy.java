@@ -64,6 +64,13 @@ final class PgLedgerCopy {
     static LedgerCopyReport copy(LedgerLocation to, LedgerRows source, int lockTimeoutMillis) {
         try (Connection c = PgDatabase.connect(to)) {
             try {
+                int version = PgMigrator.schemaVersion(c);
+                if (version > 0 && version < PgMigrator.LATEST) {
+                    // migrating it here would change a ledger the copy may then refuse as not empty
+                    throw new LedgerCopyRefusal("target_not_current", "The PostgreSQL ledger " + to + " has the older"
+                            + " schema version " + version + "; a copy goes into a new database or a ledger of schema"
+                            + " version " + PgMigrator.LATEST + " (run 'sovereign init' on it first), and nothing was changed.");
+                }
                 new PgMigrator(false, SovereignVersion.current().version(), SovereignVersion.current().commit(),
                         lockTimeoutMillis).migrate(c);
                 try (Statement s = c.createStatement()) {
