@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.spi.LedgerCopyRefusal;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -73,6 +74,15 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
             r.warnings().forEach(w -> cl.getErr().println("warning: " + sentence(w)));
             cl.getErr().flush();
             return code;
+        }
+        if (ex instanceof LedgerCopyRefusal r) {
+            String text = sentence(r.getMessage());
+            ObjectNode o = JsonShapes.object();
+            o.put("refused", true);
+            o.put("category", r.category());
+            o.put("message", text);
+            report(cl, json, "refused (" + r.category() + ")", text, o, trace);
+            return ExitCode.REFUSED;
         }
         if (ex instanceof StorageException s) {
             String label = "storage error (" + s.problem().name().toLowerCase(Locale.ROOT) + ")";

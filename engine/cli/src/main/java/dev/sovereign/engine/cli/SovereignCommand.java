@@ -69,6 +69,7 @@ import dev.sovereign.engine.base.LedgerLocation;
             SupervisorCommand.class,
             StatusCommand.class,
             ProcessCommand.class,
+            CopyCommand.class,
             EventsCommand.class,
             RejectionsCommand.class,
             LabCommand.class,

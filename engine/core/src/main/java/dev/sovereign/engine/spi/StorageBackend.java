@@ -47,4 +47,30 @@ public interface StorageBackend {
      * @throws dev.sovereign.engine.base.StorageException as {@link dev.sovereign.engine.Ledgers#openReader(java.nio.file.Path, Clock, ZoneId)} says
      */
     AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone);
+
+    /**
+     * Reads every row of the ledger at {@code location} as one consistent snapshot (one read transaction) and
+     * hands it to {@code body}; never writes, migrates or creates. A backend that cannot be a copy's source
+     * refuses.
+     *
+     * @throws LedgerCopyRefusal when the ledger cannot be a copy's source (not ours, newer, a sandbox...)
+     * @throws dev.sovereign.engine.base.StorageException when it cannot be read
+     */
+    default <T> T readAll(LedgerLocation location, java.util.function.Function<LedgerRows, T> body) {
+        throw new LedgerCopyRefusal("unsupported_source", "A " + name() + " ledger (" + location
+                + ") cannot be the source of a copy; copy from a SQLite file.");
+    }
+
+    /**
+     * Copies every row of {@code source} into the empty ledger at {@code target} (creating its schema when the
+     * database has none) in ONE transaction: it commits whole or leaves the target as it was. Every token and
+     * the whole journal are kept; every counter is raised past the highest copied value.
+     *
+     * @throws LedgerCopyRefusal when the target is not empty or the source holds what the target would not keep
+     * @throws dev.sovereign.engine.base.StorageException when the target cannot be written
+     */
+    default LedgerCopyReport copyInto(LedgerLocation target, LedgerRows source) {
+        throw new LedgerCopyRefusal("unsupported_target", "A " + name() + " ledger (" + target
+                + ") cannot be the target of a copy; copy to a jdbc:postgresql: URL.");
+    }
 }

@@ -104,7 +104,7 @@ public final class PgDatabase implements AutoCloseable {
         return db;
     }
 
-    private static Problem problemOf(PgSchemaException.Problem p) {
+    static Problem problemOf(PgSchemaException.Problem p) {
         return switch (p) {
             case NOT_OURS -> Problem.NOT_OURS;
             case SCHEMA_TOO_NEW -> Problem.SCHEMA_TOO_NEW;

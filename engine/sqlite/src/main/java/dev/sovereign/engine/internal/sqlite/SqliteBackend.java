@@ -41,4 +41,9 @@ public final class SqliteBackend implements StorageBackend {
     public AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone) {
         return SqliteAdminReader.open(location.file().orElseThrow(), dataDirectory, clock, zone);
     }
+
+    @Override
+    public <T> T readAll(LedgerLocation location, java.util.function.Function<dev.sovereign.engine.spi.LedgerRows, T> body) {
+        return SqliteLedgerRows.read(location.file().orElseThrow(), body);
+    }
 }

@@ -1,0 +1,35 @@
+package dev.sovereign.engine.spi;
+
+import dev.sovereign.engine.base.LedgerLocation;
+
+/**
+ * Moves a whole ledger from a SQLite file into an empty PostgreSQL ledger (issue 15, decision 0907): the
+ * source backend reads one consistent snapshot, the target backend writes it in one transaction. Neither
+ * backend sees the other; this class only chooses them. Stateless, thread-safe.
+ */
+public final class LedgerCopy {
+    private LedgerCopy() {
+    }
+
+    /**
+     * Copies every row of {@code from} into {@code to}.
+     *
+     * @throws LedgerCopyRefusal when the copy is refused before anything was written (the source is a URL, the
+     *     target a file, the target not empty, the source a lab sandbox, not ours or newer...)
+     * @throws dev.sovereign.engine.base.StorageException when either ledger cannot be used; the target is then
+     *     as it was
+     */
+    public static LedgerCopyReport copy(LedgerLocation from, LedgerLocation to) {
+        if (!from.isFile()) {
+            throw new LedgerCopyRefusal("source_is_url", "The source of a copy is a ledger file, not " + from
+                    + "; name the .db file the workers used.");
+        }
+        if (to.isFile()) {
+            throw new LedgerCopyRefusal("target_is_file", "The target of a copy is a jdbc:postgresql: URL, not the file "
+                    + to + "; to copy a file, copy the file (with the workers stopped).");
+        }
+        StorageBackend source = Backends.forDatabase(from);
+        StorageBackend target = Backends.forDatabase(to);
+        return source.readAll(from, rows -> target.copyInto(to, rows));
+    }
+}

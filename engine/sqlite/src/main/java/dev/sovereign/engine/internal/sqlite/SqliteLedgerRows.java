@@ -1,0 +1,118 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.spi.LedgerCopyRefusal;
+import dev.sovereign.engine.spi.LedgerRows;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A ledger file as the source of a copy (decision 0907): opened through the operators' query-only
+ * {@link ReadConnection} (so the open refuses a file that is missing, not ours, older or newer, and nothing
+ * on it can write), read inside ONE read transaction, so every table is seen at the same commit even when a
+ * worker is still writing. Not thread-safe; valid only inside {@link #read}.
+ */
+final class SqliteLedgerRows implements LedgerRows {
+    private final ReadConnection connection;
+    private final LedgerLocation location;
+    private final Map<String, List<String>> tables;
+
+    private SqliteLedgerRows(ReadConnection connection, LedgerLocation location, Map<String, List<String>> tables) {
+        this.connection = connection;
+        this.location = location;
+        this.tables = tables;
+    }
+
+    static <T> T read(Path file, Function<LedgerRows, T> body) {
+        LedgerLocation location = LedgerLocation.file(file);
+        try (ReadConnection c = openAsSource(file)) {
+            return c.read("read", () -> c.inReadTransaction(() -> {
+                if (c.scalar("SELECT coalesce((SELECT lab_sandbox FROM ledger_mark WHERE id = 1), 0)") == 1) {
+                    throw new LedgerCopyRefusal("source_is_sandbox", "The ledger " + file + " is a lab sandbox, whose"
+                            + " fence the lab may switch off; a sandbox is for experiments and is never moved to a server.");
+                }
+                return body.apply(new SqliteLedgerRows(c, location, tablesOf(c)));
+            }));
+        }
+    }
+
+    /** The read connection's refusals of a file that is not a ledger this code may read, as a copy's refusals. */
+    private static ReadConnection openAsSource(Path file) {
+        try {
+            return ReadConnection.open(file);
+        } catch (StorageException e) {
+            String category = switch (e.problem()) {
+                case NOT_OURS -> "source_not_ours";
+                case SCHEMA_TOO_NEW -> "source_too_new";
+                case MISSING_FILE -> "source_missing";
+                default -> null;
+            };
+            if (category == null) {
+                throw e;
+            }
+            throw new LedgerCopyRefusal(category, e.getMessage());
+        }
+    }
+
+    private static Map<String, List<String>> tablesOf(ReadConnection c) throws SQLException {
+        List<String> names = c.query("SELECT name FROM sqlite_master WHERE type = 'table'"
+                + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid", rs -> rs.getString(1));
+        Map<String, List<String>> tables = new LinkedHashMap<>();
+        for (String name : names) {
+            List<String> columns = c.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", rs -> rs.getString(1), name);
+            tables.put(name, List.copyOf(columns));
+        }
+        return Collections.unmodifiableMap(tables);
+    }
+
+    @Override
+    public LedgerLocation location() {
+        return location;
+    }
+
+    @Override
+    public int schemaVersion() {
+        return connection.schemaVersion();
+    }
+
+    @Override
+    public Map<String, List<String>> tables() {
+        return tables;
+    }
+
+    @Override
+    public void forEachRow(String table, Consumer<List<Object>> row) {
+        List<String> columns = tables.get(table);
+        if (columns == null) {
+            throw new IllegalArgumentException("no table " + table + " in " + location);
+        }
+        String sql = "SELECT " + String.join(", ", columns.stream().map(SqliteLedgerRows::quoted).toList())
+                + " FROM " + quoted(table) + " ORDER BY rowid";
+        try (PreparedStatement ps = connection.prepare(sql); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                List<Object> values = new ArrayList<>(columns.size());
+                for (int i = 1; i <= columns.size(); i++) {
+                    Object v = rs.getObject(i);
+                    values.add(v instanceof Integer n ? Long.valueOf(n) : v);
+                }
+                row.accept(Collections.unmodifiableList(values));
+            }
+        } catch (SQLException e) {
+            throw Database.translate(connection.file(), e, "read");
+        }
+    }
+
+    private static String quoted(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+}
