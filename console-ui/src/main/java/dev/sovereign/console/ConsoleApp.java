@@ -52,7 +52,7 @@ public final class ConsoleApp extends Application {
         MainWindow window = new MainWindow(vm, Platform::exit, getHostServices()::showDocument);
         Scene scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
-        ticker = new FxTicker(clock, vm::tick);
+        ticker = new FxTicker(clock, vm::tick, vm::wantsFineTicks);
         ticker.start();
         stage.setTitle("Sovereign console");
         vm.attachedProperty().addListener((obs, o, p) -> stage.setTitle(p == null ? "Sovereign console"

@@ -4,8 +4,14 @@ import java.time.Clock;
 import java.util.function.LongConsumer;
 
 /**
- * Drives the countdowns: ten times a second, hands the console clock's reading to a consumer (the
- * ledger's {@code tick}) on the FX thread. Nothing is re-read from the database for this.
+ * Drives the countdowns: hands the console clock's reading to a consumer (the ledger's {@code tick}) on the
+ * FX thread, ten times a second while something on screen shows tenths of a second or moves visibly within
+ * one ({@code wantsFineTicks}), once a second otherwise. Nothing is re-read from the database for this.
+ *
+ * <p>Once a second is enough for everything else the clock drives: a countdown of more than a minute shows
+ * whole seconds, ages ("12 s ago") change once a second, and a long lease's bar moves by less than a pixel.
+ * Ten ticks a second that change nothing still visit every clocked cell on screen and format its text: on
+ * an idle console that was most of what remained of its CPU (issue 17, item 15; docs/benchmarks-console.md).
  *
  * <p>Not an {@code AnimationTimer}: a running one makes JavaFX run a pulse 60 times a second, with its
  * CSS and layout checks and a render, even when nothing changed — most of an idle console's CPU (issue 17,
@@ -14,16 +20,31 @@ import java.util.function.LongConsumer;
  */
 public final class FxTicker {
     private static final long EVERY_MS = 100;
+    /** The coarse rate: one tick a second when nothing wants the fine one. */
+    static final long COARSE_MS = 1_000;
 
     private final Clock clock;
     private final LongConsumer tick;
+    private final java.util.function.LongPredicate wantsFineTicks;
+    /** The clock reading last handed out; FX-thread confined. */
+    private long lastTick = Long.MIN_VALUE;
     private java.util.concurrent.ScheduledExecutorService timer;
     /** One tick at a time in the FX queue: a busy FX thread gets no backlog of ticks. */
     private final java.util.concurrent.atomic.AtomicBoolean queued = new java.util.concurrent.atomic.AtomicBoolean();
 
+    /** A ticker that always ticks ten times a second. */
     public FxTicker(Clock clock, LongConsumer tick) {
+        this(clock, tick, now -> true);
+    }
+
+    /**
+     * @param wantsFineTicks asked on the FX thread before each tick that would come less than a second
+     *                       after the last one: whether anything on screen needs it now
+     */
+    public FxTicker(Clock clock, LongConsumer tick, java.util.function.LongPredicate wantsFineTicks) {
         this.clock = clock;
         this.tick = tick;
+        this.wantsFineTicks = wantsFineTicks;
     }
 
     public void start() {
@@ -39,10 +60,18 @@ public final class FxTicker {
             if (queued.compareAndSet(false, true)) {
                 javafx.application.Platform.runLater(() -> {
                     queued.set(false);
-                    tick.accept(clock.millis());
+                    offer(clock.millis());
                 });
             }
         }, 0, EVERY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** Hands {@code now} to the consumer when it is due: a second after the last tick, or when fine ticks are wanted. */
+    void offer(long now) {
+        if (lastTick == Long.MIN_VALUE || now - lastTick >= COARSE_MS || now < lastTick || wantsFineTicks.test(now)) {
+            lastTick = now;
+            tick.accept(now);
+        }
     }
 
     public void stop() {

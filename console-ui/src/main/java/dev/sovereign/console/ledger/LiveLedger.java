@@ -52,6 +52,8 @@ public final class LiveLedger {
     private final LongProperty revision = new SimpleLongProperty(this, "revision");
     /** What the operator is looking for: every page filters its rows by it (the search box). */
     private final Search search = new Search();
+    /** When the snapshot's countdowns need the fine tick rate; see {@link #wantsFineTicks}. */
+    private FineTicks fineTicks = FineTicks.NONE;
 
     /** The search every page's rows are filtered by (an empty query: every row). */
     public Search search() {
@@ -125,6 +127,15 @@ public final class LiveLedger {
         now.set(nowMillis);
     }
 
+    /**
+     * Whether a countdown of the last snapshot (a held lease, an ACTIVE attempt, a message claim) shows tenths
+     * of a second at {@code now} — less than a minute before or after its expiry — or is short enough for
+     * its bar to move visibly within a second. Otherwise one tick a second shows everything the clock drives.
+     */
+    public boolean wantsFineTicks(long now) {
+        return fineTicks.wanted(now);
+    }
+
     /** A database is being attached: forget the last one's picture. */
     public void connecting() {
         clear();
@@ -141,6 +152,7 @@ public final class LiveLedger {
 
     private void clear() {
         snapshot.set(null);
+        fineTicks = FineTicks.NONE;
         events.clear();
         rejections.clear();
         lastRefresh.set(0);
@@ -170,6 +182,7 @@ public final class LiveLedger {
         }
         if (r.snapshot() != null) {
             lastRefresh.set(r.polledAt());
+            fineTicks = FineTicks.of(r.snapshot());
             snapshot.set(r.snapshot());
         }
         if (journalChanged) {

@@ -89,6 +89,19 @@ public final class MainWindow {
 
     /** Adds the console stylesheet and applies (and follows) the theme. Call once the scene exists. */
     public void install(Scene scene) {
+        // JavaFX gives the first focus to the first field it finds, the search box; the page gets it instead
+        // (see focusInto). Once: a later click into the search box stays there.
+        scene.focusOwnerProperty().addListener(new javafx.beans.value.ChangeListener<Node>() {
+            @Override
+            public void changed(javafx.beans.value.ObservableValue<? extends Node> obs, Node was, Node now) {
+                if (was == null && now != null) {
+                    scene.focusOwnerProperty().removeListener(this);
+                    if (!content.getChildren().isEmpty()) {
+                        javafx.application.Platform.runLater(() -> focusInto(content.getChildren().get(0)));
+                    }
+                }
+            }
+        });
         scene.getStylesheets().add(ThemeManager.consoleStylesheet());
         ThemeManager.apply(vm.themeProperty().get());
         vm.themeProperty().addListener((obs, o, t) -> ThemeManager.apply(t));
@@ -105,7 +118,31 @@ public final class MainWindow {
         }
         if (content.getChildren().size() != 1 || content.getChildren().get(0) != show) {
             content.getChildren().setAll(show);
+            focusInto(show);
         }
+    }
+
+    /**
+     * Gives the keyboard to the page just shown (its first table, else the page) unless the operator is typing a
+     * search. Left where JavaFX puts it on start, the focus sits in the empty search box, whose blinking caret
+     * runs the scene's pulse — CSS, layout and a render — 60 times a second while nothing changes (issue 17,
+     * item 15: that was most of an idle console's CPU). Ctrl+F still goes to the search box.
+     */
+    private void focusInto(Node page) {
+        Scene scene = content.getScene();
+        if (scene == null) {
+            return;
+        }
+        Node owner = scene.getFocusOwner();
+        boolean typingASearch = owner instanceof javafx.scene.control.TextField f && "search-field".equals(f.getId())
+                && !f.getText().isEmpty();
+        boolean stillShown = owner != null && owner.getScene() == scene; // not on the page just taken away
+        if (stillShown && owner != scene.lookup("#search-field") || typingASearch) {
+            return; // a button, a table, a field of a dialog row: where the operator put it
+        }
+        page.applyCss(); // a page shown for the first time has no skins yet: a split pane's table is not a child before
+        Node table = page.lookup(".table-view");
+        (table != null ? table : page).requestFocus();
     }
 
     private Node createPage(Page p) {

@@ -560,9 +560,18 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         }
     }
 
-    /** Advances the console clock; the app's ticker calls this ten times a second. */
+    /** Advances the console clock; the app's ticker calls this once or ten times a second ({@link #wantsFineTicks}). */
     public void tick(long now) {
         ledger.tick(now);
+    }
+
+    /**
+     * Whether the ticker should tick ten times a second now rather than once: a countdown of the attached
+     * ledger shows tenths or moves visibly within a second, or the timeline shows and slides in steps of
+     * less than a second. Asked by the ticker on the FX thread.
+     */
+    public boolean wantsFineTicks(long now) {
+        return ledger.wantsFineTicks(now) || timeline.wantsFineTicks();
     }
 
     // ---- the demo (its lifecycle is the DemoSession's) ----

@@ -85,6 +85,11 @@ public final class TimelineViewModel {
         rebuild();
     }
 
+    /** Whether the timeline shows, follows the clock and slides in steps shorter than a second (a narrow zoom). */
+    public boolean wantsFineTicks() {
+        return active.get() && following.get() && slideStep() < 1_000;
+    }
+
     /** How far the clock moves before a following window slides: 1/120 of the span, at least 100 ms. */
     long slideStep() {
         return Math.max(100, span.get() / 120);
