@@ -69,7 +69,7 @@ class CliCommandsTest {
         assertThat(r.outLines().subList(2, 4)).containsExactlyInAnyOrderElementsOf(
                 dev.sovereign.engine.spi.Backends.all().stream().map(b -> "schema " + b.name() + " v" + b.schemaVersion())
                         .toList())
-                .contains("schema sqlite v4");
+                .contains("schema sqlite v5", "schema postgres v4"); // the attempt guard (decision 0113)
     }
 
     private static boolean insideAGitTree() {
@@ -88,7 +88,7 @@ class CliCommandsTest {
 
         assertThat(fieldNames(again)).containsExactly("database", "created", "schema_version");
         assertThat(again.get("created").asBoolean()).isFalse();
-        assertThat(again.get("schema_version").asInt()).isEqualTo(4);
+        assertThat(again.get("schema_version").asInt()).isEqualTo(SQLITE_SCHEMA);
         assertThat(again.get("database").asText()).isEqualTo(temp.file().toString());
     }
 

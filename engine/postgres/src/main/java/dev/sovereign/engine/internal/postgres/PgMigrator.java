@@ -36,6 +36,8 @@ import java.util.regex.Pattern;
  * function with the migration's body and language, and its search_path pinned to the
  * built-ins first, then the ledger; no other trigger or rule on a ledger table; and no foreign key
  * whose triggers were switched off. A dropped, disabled or replaced guard is refused ({@link Problem#CORRUPT}).
+ * So is a grant that lets a role other than the owner get around the fence (decision 0903,
+ * {@link #grantProblems}).
  *
  * <p>Stateless apart from its options; one instance may be used from several threads, each with its
  * own connection. The connection's auto-commit and isolation are restored afterwards.
@@ -101,7 +103,10 @@ public final class PgMigrator {
         return LATEST;
     }
 
-    /** Refuses, with one sentence, a ledger whose guards are no longer what the migrations created. */
+    /**
+     * Refuses, with one sentence, a ledger whose guards are no longer what the migrations created, or whose
+     * grants let a role other than its owner around them.
+     */
     public static void verify(Connection c) {
         String where = where(c);
         List<String> problems;
