@@ -22,6 +22,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Every command through picocli, in-process, on a real database file: output, JSON shape, exit code. */
 class CliCommandsTest {
+    /** The schema version this build writes to a SQLite file, asked from the backend. */
+    private static final int SQLITE_SCHEMA = new dev.sovereign.engine.internal.sqlite.SqliteBackend().schemaVersion();
+
     static final List<String> LEASE_FIELDS =
             List.of("actor", "process", "token", "ttl_ms", "acquired_at", "renewed_at", "expires_at", "expired");
     static final List<String> EVENT_FIELDS = List.of("seq", "at", "kind", "resource_type", "resource_id", "actor_id",
@@ -49,7 +52,7 @@ class CliCommandsTest {
     void initCreatesTheDatabaseAndSaysSo() {
         Result r = cli.ok("init");
 
-        assertThat(r.out()).isEqualTo("Created " + temp.file() + " (schema version 4)." + System.lineSeparator());
+        assertThat(r.out()).isEqualTo("Created " + temp.file() + " (schema version " + SQLITE_SCHEMA + ")." + System.lineSeparator());
         assertThat(r.err()).isEmpty();
         assertThat(temp.file()).exists();
     }
@@ -66,7 +69,7 @@ class CliCommandsTest {
         assertThat(r.outLines().subList(2, 4)).containsExactlyInAnyOrderElementsOf(
                 dev.sovereign.engine.spi.Backends.all().stream().map(b -> "schema " + b.name() + " v" + b.schemaVersion())
                         .toList())
-                .contains("schema sqlite v4");
+                .contains("schema sqlite v5", "schema postgres v4"); // the attempt guard (decision 0113)
     }
 
     private static boolean insideAGitTree() {
@@ -85,7 +88,7 @@ class CliCommandsTest {
 
         assertThat(fieldNames(again)).containsExactly("database", "created", "schema_version");
         assertThat(again.get("created").asBoolean()).isFalse();
-        assertThat(again.get("schema_version").asInt()).isEqualTo(4);
+        assertThat(again.get("schema_version").asInt()).isEqualTo(SQLITE_SCHEMA);
         assertThat(again.get("database").asText()).isEqualTo(temp.file().toString());
     }
 
@@ -293,7 +296,7 @@ class CliCommandsTest {
         clock.advance(Duration.ofSeconds(10));
 
         Result human = cli.ok("status");
-        assertThat(human.out()).contains("database     " + temp.file() + " (schema version 4)")
+        assertThat(human.out()).contains("database     " + temp.file() + " (schema version " + SQLITE_SCHEMA + ")")
                 .contains("last token   1")
                 .contains("journal      2 events, 1 rejection, last seq 2")
                 .contains("actors       1")
@@ -317,9 +320,9 @@ class CliCommandsTest {
         assertThat(fieldNames(migrated)).containsExactly("version", "commit", "schema_version", "at");
         assertThat(migrated.get("version").asText()).isEqualTo(SovereignVersion.current().version()).isNotEqualTo("unknown");
         assertThat(migrated.get("commit").asText()).isEqualTo(SovereignVersion.current().commit());
-        assertThat(migrated.get("schema_version").asInt()).isEqualTo(4);
+        assertThat(migrated.get("schema_version").asInt()).isEqualTo(SQLITE_SCHEMA);
         assertThat(human.out()).contains("migrated by  sovereign " + SovereignVersion.current().version() + " (commit "
-                + SovereignVersion.current().commit() + "), to schema version 4, ");
+                + SovereignVersion.current().commit() + "), to schema version " + SQLITE_SCHEMA + ", ");
         assertThat(json.get("lab_sandbox").asBoolean()).isFalse();
         assertThat(json.get("rejections").asLong()).isEqualTo(1);
         assertThat(fieldNames(json.get("processes"))).containsExactly("live", "stale", "stopped");

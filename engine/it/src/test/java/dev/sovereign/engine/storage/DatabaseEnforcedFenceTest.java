@@ -372,6 +372,91 @@ class DatabaseEnforcedFenceTest {
         refused(false, "UPDATE assignments SET current_attempt = " + q(current.id()) + " WHERE id = " + q(x.id()));
     }
 
+    private void refused(String words, boolean recursive, String... statements) {
+        assertThatThrownBy(() -> sql(recursive, statements)).as(String.join("; ", statements))
+                .isInstanceOf(SQLException.class).hasMessageContaining("SQLITE_CONSTRAINT_TRIGGER")
+                .hasMessageContaining(words);
+    }
+
+    /**
+     * Issue 19 (V0005): someone else's ACTIVE attempt cannot be ended by hand, nor its expiry moved, by any
+     * statement form; each refusal is paired with the write it resembles that the engine makes, passing.
+     */
+    @ParameterizedTest(name = "recursive_triggers={0}")
+    @ValueSource(booleans = {false, true})
+    void anActiveAttemptEndsOnlyThroughItsFenceOrOnceExpiredAndIsRenewedOnlyForwardUnderItsLease(boolean recursive)
+            throws Exception {
+        Lease lease = a.leases().acquire("operator", Duration.ofSeconds(5));
+        Assignment x = a.runs().assign("operator", "scripted");
+        Assignment y = a.runs().assign("operator", "scripted");
+        Assignment z = a.runs().assign("operator", "scripted");
+        Assignment w = a.runs().assign("operator", "scripted");
+        Attempt t = Port.runs(a).startAttempt(x.id(), lease.token(), 5_000);
+        Attempt u = Port.runs(a).startAttempt(y.id(), lease.token(), 5_000);
+        Attempt v = Port.runs(a).startAttempt(z.id(), lease.token(), 5_000);
+        Attempt o = Port.runs(a).startAttempt(w.id(), lease.token(), 5_000);
+        long now = clock.millis();
+        String set = "UPDATE execution_attempts SET ";
+        String ends = "fence: an ACTIVE attempt ends";
+        String renews = "fence: an ACTIVE attempt is renewed only forward";
+
+        // live and current: no ended state by hand, by UPDATE or UPDATE OR REPLACE, stamped now or far ahead
+        for (String state : List.of("DONE", "SUPERSEDED", "RECOVERED", "LOST")) {
+            refused(ends, recursive, set + "state = " + q(state) + ", ended_at = " + now + " WHERE id = " + q(t.id()));
+            refused(ends, recursive, "UPDATE OR REPLACE execution_attempts SET state = " + q(state) + ", ended_at = "
+                    + now + " WHERE id = " + q(t.id()));
+        }
+        refused(ends, recursive, set + "state = 'DONE' WHERE id = " + q(t.id())); // stating no end time
+        refused(ends, recursive, set + "state = 'DONE', ended_at = " + now); // every attempt at once
+        // nor by replacing the row (the BEFORE INSERT twins refuse every form; either may fire first)
+        String row = "(id, assignment_id, actor_id, process_identity, token, lease_token, state, ttl_ms, started_at,"
+                + " renewed_at, expires_at, ended_at) VALUES (" + q(t.id()) + ", " + q(x.id()) + ", 'operator', "
+                + q(t.processIdentity()) + ", " + t.token() + ", " + t.leaseToken() + ", 'DONE', 5000, " + t.startedAt()
+                + ", " + t.renewedAt() + ", " + t.expiresAt() + ", " + now + ")";
+        refused("fence: an attempt", recursive, "REPLACE INTO execution_attempts " + row);
+        refused("fence: an attempt", recursive, "INSERT OR REPLACE INTO execution_attempts " + row);
+        refused("fence: an attempt", recursive, "INSERT INTO execution_attempts " + row
+                + " ON CONFLICT (id) DO UPDATE SET state = 'DONE', ended_at = " + now);
+        // its expiry: never backwards (an early recovery), never beyond its ttl (never recovered), ttl fixed
+        refused(renews, recursive, set + "expires_at = " + (now - 1) + " WHERE id = " + q(t.id()));
+        refused(renews, recursive, set + "expires_at = 0"); // every attempt at once
+        refused(renews, recursive, "UPDATE OR REPLACE execution_attempts SET expires_at = 0 WHERE id = " + q(t.id()));
+        refused(renews, recursive, set + "expires_at = expires_at + 86400000 WHERE id = " + q(t.id()));
+        refused(renews, recursive, set + "ttl_ms = 86400000, expires_at = renewed_at + 86400000 WHERE id = " + q(t.id()));
+        refused(renews, recursive, set + "renewed_at = renewed_at - 1 WHERE id = " + q(t.id()));
+        refused(renews, recursive, set + "ended_at = " + now + " WHERE id = " + q(t.id()));
+        // a renewal as the heartbeat writes it, under the lease, for the attempt its assignment points at
+        sql(recursive, set + "renewed_at = " + (now + 1_000) + ", expires_at = " + (now + 6_000) + " WHERE id = " + q(t.id()));
+        assertThat(scalar("SELECT expires_at FROM execution_attempts WHERE id = " + q(t.id()))).isEqualTo(now + 6_000);
+        // ... but not once its fence was stolen
+        sql(recursive, "UPDATE assignments SET current_attempt = NULL WHERE id = " + q(z.id()));
+        refused(renews, recursive, set + "renewed_at = " + (now + 1_000) + ", expires_at = " + (now + 6_000)
+                + " WHERE id = " + q(v.id()));
+
+        // DONE only after the fenced terminal write of its own assignment, in the same transaction
+        String done = set + "state = 'DONE', ended_at = " + now + " WHERE id = " + q(t.id());
+        refused(ends, recursive, "BEGIN IMMEDIATE", done, end("COMPLETED", t.id(), "attempt", "id = " + q(x.id())));
+        refused(ends, recursive, "BEGIN IMMEDIATE", end("COMPLETED", o.id(), "attempt", "id = " + q(w.id())), done);
+        sql(recursive, "BEGIN IMMEDIATE", end("COMPLETED", t.id(), "attempt", "id = " + q(x.id())), done, "COMMIT");
+        assertThat(text("SELECT state FROM execution_attempts WHERE id = " + q(t.id()))).isEqualTo("DONE");
+
+        // expired (at the write's own time): SUPERSEDED; LOST once no longer current; RECOVERED with its recovery
+        clock.advance(Duration.ofSeconds(6));
+        long later = clock.millis();
+        refused(ends, recursive, set + "state = 'SUPERSEDED', ended_at = " + (o.expiresAt() - 1) + " WHERE id = " + q(o.id()));
+        refused(ends, recursive, set + "state = 'DONE', ended_at = " + later + " WHERE id = " + q(u.id()));
+        refused(ends, recursive, set + "state = 'RECOVERED', ended_at = " + later + " WHERE id = " + q(u.id()));
+        refused(ends, recursive, set + "state = 'LOST', ended_at = " + later + " WHERE id = " + q(u.id())); // still current
+        refused(ends, recursive, set + "state = 'SUPERSEDED', ended_at = " + later + ", expires_at = " + later
+                + " WHERE id = " + q(o.id())); // an ending never renews
+        sql(recursive, set + "state = 'SUPERSEDED', ended_at = " + later + " WHERE id = " + q(o.id()));
+        sql(recursive, set + "state = 'LOST', ended_at = " + later + " WHERE id = " + q(v.id()));
+        sql(recursive, "BEGIN IMMEDIATE", end("FAILED", u.id(), "recovery", "id = " + q(y.id())),
+                set + "state = 'RECOVERED', ended_at = " + later + " WHERE id = " + q(u.id()), "COMMIT");
+        assertThat(rows("SELECT state FROM execution_attempts ORDER BY token"))
+                .containsExactly("DONE|", "RECOVERED|", "LOST|", "SUPERSEDED|");
+    }
+
     // ---- messages -------------------------------------------------------------------------------------
 
     @ParameterizedTest(name = "recursive_triggers={0}")

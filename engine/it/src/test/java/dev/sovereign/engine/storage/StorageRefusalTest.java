@@ -43,7 +43,8 @@ class StorageRefusalTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
              Statement s = c.createStatement()) {
             assertThat(s.executeQuery("PRAGMA application_id").getInt(1)).isEqualTo(0x534F5652);
-            assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(4);
+            assertThat(s.executeQuery("PRAGMA user_version").getInt(1))
+                    .isEqualTo(new dev.sovereign.engine.internal.sqlite.SqliteBackend().schemaVersion());
             assertThat(s.executeQuery("PRAGMA journal_mode").getString(1)).isEqualTo("wal");
         }
     }

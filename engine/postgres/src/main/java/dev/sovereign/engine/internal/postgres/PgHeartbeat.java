@@ -177,7 +177,10 @@ public final class PgHeartbeat {
 
     private static Set<String> renewAttempts(PgTx tx, String me, Map<String, Long> held) throws SQLException {
         long now = tx.now();
-        List<String> renewed = tx.query("UPDATE execution_attempts SET renewed_at = ?, expires_at = ? + ttl_ms"
+        // Only forward (V0004's execution_attempts_guard_renewal): after a step back of the server's clock
+        // the attempt keeps the expiry it was already promised instead of having it shortened.
+        List<String> renewed = tx.query("UPDATE execution_attempts SET renewed_at = GREATEST(renewed_at, ?),"
+                        + " expires_at = GREATEST(expires_at, ? + ttl_ms)"
                         + " WHERE process_identity = ? AND state = 'ACTIVE'"
                         + " AND token = ANY (?::bigint[])"
                         + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = execution_attempts.actor_id"

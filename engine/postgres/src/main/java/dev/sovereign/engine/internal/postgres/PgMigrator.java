@@ -36,13 +36,16 @@ import java.util.regex.Pattern;
  * function with the migration's body and language, and its search_path pinned to the
  * built-ins first, then the ledger; no other trigger or rule on a ledger table; and no foreign key
  * whose triggers were switched off. A dropped, disabled or replaced guard is refused ({@link Problem#CORRUPT}).
+ * So is a grant that lets a role other than the owner get around the fence (decision 0903,
+ * {@link #grantProblems}).
  *
  * <p>Stateless apart from its options; one instance may be used from several threads, each with its
  * own connection. The connection's auto-commit and isolation are restored afterwards.
  */
 public final class PgMigrator {
     /** The migration scripts, in order; an applied one is never edited. */
-    public static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__server_clock_offset.sql", "V0003__roles.sql");
+    public static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__server_clock_offset.sql", "V0003__roles.sql",
+            "V0004__attempts_end_through_their_fence.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 
@@ -100,7 +103,10 @@ public final class PgMigrator {
         return LATEST;
     }
 
-    /** Refuses, with one sentence, a ledger whose guards are no longer what the migrations created. */
+    /**
+     * Refuses, with one sentence, a ledger whose guards are no longer what the migrations created, or whose
+     * grants let a role other than its owner around them.
+     */
     public static void verify(Connection c) {
         String where = where(c);
         List<String> problems;
@@ -115,6 +121,143 @@ public final class PgMigrator {
                     + (problems.size() > 3 ? "; ..." : "") + "), so it no longer enforces the fence; refusing to"
                     + " write to it (see docs/decisions/0900-postgresql-schema-and-guards.md).", null);
         }
+        List<String> grants;
+        try {
+            grants = grantProblems(c);
+        } catch (SQLException e) {
+            throw translate(e, where);
+        }
+        if (!grants.isEmpty()) {
+            throw new PgSchemaException(Problem.CORRUPT, "The PostgreSQL ledger " + where + " grants more than"
+                    + " Sovereign's roles allow (" + String.join("; ", grants.subList(0, Math.min(3, grants.size())))
+                    + (grants.size() > 3 ? "; ..." : "") + "), so a role other than its owner could get around the"
+                    + " fence; revoke it, then open again (see docs/decisions/0903-open-time-grant-verification.md).", null);
+        }
+    }
+
+    // ---- the grants (decision 0903) -----------------------------------------------------------------------
+
+    /** The first schema version that creates the worker and operator roles and revokes PUBLIC's privileges. */
+    static final int ROLES_VERSION = 3;
+
+    /**
+     * What the worker group role holds on each ledger table, exactly (decision 0902's table); a grant beyond
+     * it is refused. A migration that adds a table adds it here, with the grant its script gives.
+     */
+    static final Map<String, String> WORKER_TABLE_PRIVILEGES = Map.ofEntries(
+            Map.entry("token_counter", "SELECT,UPDATE"),
+            Map.entry("lease_change_counter", "SELECT,UPDATE"),
+            Map.entry("actor_leases", "DELETE,INSERT,SELECT,UPDATE"),
+            Map.entry("processes", "INSERT,SELECT,UPDATE"),
+            Map.entry("assignments", "INSERT,SELECT,UPDATE"),
+            Map.entry("execution_attempts", "INSERT,SELECT,UPDATE"),
+            Map.entry("messages", "INSERT,SELECT,UPDATE"),
+            Map.entry("lease_tombstones", "INSERT,SELECT,UPDATE"),
+            Map.entry("fence_events", "INSERT,SELECT"),
+            Map.entry("receipts", "INSERT,SELECT"),
+            Map.entry("actors", "SELECT"),
+            Map.entry("supervisor_ticks", "SELECT"),
+            Map.entry("server_clock", "SELECT"),
+            Map.entry("ledger_mark", "SELECT"),
+            Map.entry("schema_migrations", "SELECT"));
+    /** What the operator group role holds directly (it is also a member of the worker). */
+    static final Map<String, String> OPERATOR_TABLE_PRIVILEGES = Map.of("actors", "INSERT", "supervisor_ticks", "INSERT");
+
+    /**
+     * What is wrong with the grants on the ledger, in words; empty when nothing is (decision 0903). Reads the
+     * access lists themselves ({@code aclexplode}), so each sentence names the role that holds the privilege
+     * (PUBLIC included); the owner of the table or schema and superusers are not counted. Ledgers older than
+     * the roles (schema version 2 and below) are not checked: they have no roles yet.
+     */
+    public static List<String> grantProblems(Connection c) throws SQLException {
+        int version = Math.min(schemaVersion(c), LATEST);
+        List<String> problems = new ArrayList<>();
+        if (version < ROLES_VERSION) {
+            return problems;
+        }
+        String schema = currentSchema(c);
+        List<String> tables = new ArrayList<>();
+        for (int v = 1; v <= version; v++) {
+            tables.addAll(EXPECTED.get(v - 1).tables());
+        }
+        String worker;
+        String operator;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT x::name, y::name FROM (SELECT"
+                + " 'sovereign_' || current_database() || CASE WHEN current_schema() = 'public' THEN '' ELSE '_'"
+                + " || current_schema() END AS suffix) n, LATERAL (SELECT n.suffix || '_worker' AS x,"
+                + " n.suffix || '_operator' AS y) r")) {
+            rs.next();
+            worker = rs.getString(1);
+            operator = rs.getString(2);
+        }
+        // grantee -> table -> privileges, for every grant on a ledger table or sequence to someone who is
+        // neither its owner nor a superuser; grantee 0 is PUBLIC
+        String grantee = "CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE g.rolname END";
+        Map<String, Map<String, java.util.TreeSet<String>>> tableGrants = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + grantee + ", r.relname, r.relkind, a.privilege_type"
+                + " FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace"
+                + " CROSS JOIN LATERAL aclexplode(r.relacl) a LEFT JOIN pg_roles g ON g.oid = a.grantee"
+                + " WHERE n.nspname = ? AND r.relkind IN ('r', 'p', 'S') AND a.grantee <> r.relowner"
+                + " AND NOT coalesce(g.rolsuper, false) ORDER BY 1, 2, 4")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String role = rs.getString(1);
+                    String relation = rs.getString(2);
+                    boolean sequence = "S".equals(rs.getString(3));
+                    String privilege = rs.getString(4);
+                    if (sequence) {
+                        // setval needs UPDATE; the worker needs USAGE (the journal's guard reads currval)
+                        if (privilege.equals("UPDATE") || role.equals("PUBLIC")
+                                || ((role.equals(worker) || role.equals(operator)) && !privilege.equals("USAGE"))) {
+                            problems.add(name(role) + " holds " + privilege + " on the sequence " + relation);
+                        }
+                        continue;
+                    }
+                    if (!tables.contains(relation)) {
+                        continue;
+                    }
+                    if (role.equals("PUBLIC") || List.of("TRUNCATE", "TRIGGER", "REFERENCES").contains(privilege)) {
+                        problems.add(name(role) + " holds " + privilege + " on " + relation);
+                    } else {
+                        tableGrants.computeIfAbsent(role, k -> new java.util.TreeMap<>())
+                                .computeIfAbsent(relation, k -> new java.util.TreeSet<>()).add(privilege);
+                    }
+                }
+            }
+        }
+        Map<String, Map<String, String>> exactly = new LinkedHashMap<>();
+        exactly.put(worker, WORKER_TABLE_PRIVILEGES);
+        exactly.put(operator, OPERATOR_TABLE_PRIVILEGES);
+        for (Map.Entry<String, Map<String, String>> group : exactly.entrySet()) {
+            for (Map.Entry<String, java.util.TreeSet<String>> held
+                    : tableGrants.getOrDefault(group.getKey(), Map.of()).entrySet()) {
+                List<String> allowed = List.of(group.getValue().getOrDefault(held.getKey(), "").split(","));
+                for (String privilege : held.getValue()) {
+                    if (!allowed.contains(privilege)) {
+                        problems.add("the role " + group.getKey() + " holds " + privilege + " on " + held.getKey()
+                                + ", beyond decision 0902's table");
+                    }
+                }
+            }
+        }
+        // CREATE on the ledger's schema: a function or table of someone else's beside the guards
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + grantee + ", a.privilege_type FROM pg_namespace n"
+                + " CROSS JOIN LATERAL aclexplode(n.nspacl) a LEFT JOIN pg_roles g ON g.oid = a.grantee"
+                + " WHERE n.nspname = ? AND a.privilege_type = 'CREATE' AND a.grantee <> n.nspowner"
+                + " AND NOT coalesce(g.rolsuper, false) ORDER BY 1")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    problems.add(name(rs.getString(1)) + " holds CREATE on the schema " + schema);
+                }
+            }
+        }
+        return problems;
+    }
+
+    private static String name(String role) {
+        return role.equals("PUBLIC") ? "PUBLIC (every role)" : "the role " + role;
     }
 
     /** The schema version of the ledger in the connection's current schema; 0 when it has none yet. */

@@ -39,6 +39,9 @@ class PgDatabaseEnforcedFenceTest {
     private static final String A = "proc_a";
     private static final String B = "proc_b";
 
+    /** The owner pins the server's clock two minutes ahead: every attempt started here has expired. */
+    private static final String PAST_EVERY_EXPIRY = "UPDATE server_clock SET pinned_ms = " + NOW + " + 120000 WHERE id = 1";
+
     private Connection connection;
     private RawPg sql;
     private PgFenceWrites w;
@@ -327,7 +330,10 @@ class PgDatabaseEnforcedFenceTest {
         // an operator may clear the pointer (steal the fence), but nobody may point it back
         sql.passes("UPDATE assignments SET current_attempt = NULL WHERE id = 'asg_1'");
         sql.refused("current_attempt can only point", MINT, "UPDATE assignments SET current_attempt = 'att_1'");
-        // an ended attempt is final
+        // an ended attempt is final; it ends LOST (no longer current) only once it has expired (V0004)
+        sql.refused("an ACTIVE attempt ends", "UPDATE execution_attempts SET state = 'LOST', ended_at = " + NOW
+                + " WHERE id = 'att_1'");
+        sql.passes(PAST_EVERY_EXPIRY);
         sql.passes("UPDATE execution_attempts SET state = 'LOST', ended_at = " + NOW + " WHERE id = 'att_1'");
         sql.refused("an ended attempt is final", "UPDATE execution_attempts SET state = 'ACTIVE' WHERE id = 'att_1'");
     }
@@ -348,8 +354,78 @@ class PgDatabaseEnforcedFenceTest {
         // pointing at an attempt of another assignment, or at one started in an earlier transaction
         w.assign("asg_2", "operator");
         w.start("att_3", "asg_2", "operator", A, lease, 60_000);
-        sql.refused("current_attempt can only point", "UPDATE execution_attempts SET state = 'SUPERSEDED' WHERE id = 'att_2'",
+        sql.refused("current_attempt can only point", PAST_EVERY_EXPIRY,
+                "UPDATE execution_attempts SET state = 'SUPERSEDED', ended_at = " + NOW + " WHERE id = 'att_2'",
                 MINT, "UPDATE assignments SET current_attempt = 'att_3' WHERE id = 'asg_1'");
+    }
+
+    /**
+     * Issue 19 (V0004): someone else's ACTIVE attempt cannot be ended by hand, nor its expiry moved, by any
+     * statement form; each refusal is paired with the write it resembles that the engine makes, passing.
+     */
+    @Test
+    void anActiveAttemptEndsOnlyThroughItsFenceOrOnceExpiredAndIsRenewedOnlyForwardUnderItsLease() {
+        long lease = w.acquire("operator", A, 600_000);
+        for (String n : new String[] {"1", "2", "3", "4"}) {
+            w.assign("asg_" + n, "operator");
+            w.start("att_" + n, "asg_" + n, "operator", A, lease, 5_000);
+        }
+        String set = "UPDATE execution_attempts SET ";
+        String ends = "fence: an ACTIVE attempt ends";
+        String renews = "fence: an ACTIVE attempt is renewed only forward";
+
+        // live and current: no ended state by hand, whatever end time it states
+        for (String state : new String[] {"DONE", "SUPERSEDED", "RECOVERED", "LOST"}) {
+            sql.refused(ends, set + "state = " + q(state) + ", ended_at = " + NOW + " WHERE id = 'att_1'");
+            sql.refused(ends, set + "state = " + q(state) + ", ended_at = " + NOW + " + 86400000 WHERE id = 'att_1'");
+        }
+        sql.refused(ends, set + "state = 'DONE' WHERE id = 'att_1'"); // stating no end time
+        sql.refused(ends, set + "state = 'DONE', ended_at = " + NOW); // every attempt at once
+        sql.refused(ends, "SET CONSTRAINTS ALL DEFERRED", set + "state = 'DONE', ended_at = " + NOW + " WHERE id = 'att_1'");
+        sql.refused(ends, "SET LOCAL session_replication_role = replica",
+                set + "state = 'DONE', ended_at = " + NOW + " WHERE id = 'att_1'");
+        // nor by an upsert of the row (its BEFORE INSERT guard fires first)
+        sql.refused("never inserted twice", "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity,"
+                + " token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at) SELECT id, assignment_id,"
+                + " actor_id, process_identity, token, lease_token, 'DONE', ttl_ms, started_at, renewed_at, expires_at"
+                + " FROM execution_attempts WHERE id = 'att_1'"
+                + " ON CONFLICT (id) DO UPDATE SET state = 'DONE', ended_at = " + NOW);
+        // its expiry: never backwards (an early recovery), never ahead of the server's clock plus its ttl
+        sql.refused(renews, set + "expires_at = " + NOW + " - 1 WHERE id = 'att_1'");
+        sql.refused(renews, set + "expires_at = 0"); // every attempt at once
+        sql.refused(renews, set + "expires_at = expires_at + 86400000 WHERE id = 'att_1'");
+        sql.refused(renews, set + "renewed_at = " + NOW + " + 86400000, expires_at = " + NOW + " + 86405000"
+                + " WHERE id = 'att_1'"); // a renewal stamped in the future
+        sql.refused(renews, set + "ttl_ms = 86400000, expires_at = renewed_at + 86400000 WHERE id = 'att_1'");
+        sql.refused(renews, set + "renewed_at = renewed_at - 1 WHERE id = 'att_1'");
+        sql.refused(renews, set + "ended_at = " + NOW + " WHERE id = 'att_1'");
+        // a renewal as the heartbeat writes it, under the lease, for the attempt its assignment points at
+        sql.passes(set + "renewed_at = GREATEST(renewed_at, " + NOW + "), expires_at = GREATEST(expires_at, " + NOW
+                + " + ttl_ms) WHERE id = 'att_1'");
+        // ... but not once its fence was stolen
+        sql.passes("UPDATE assignments SET current_attempt = NULL WHERE id = 'asg_3'");
+        sql.refused(renews, set + "renewed_at = " + NOW + " + 1, expires_at = " + NOW + " + 5001 WHERE id = 'att_3'");
+
+        // DONE only after the fenced terminal write of its own assignment, in the same transaction
+        String[] ending = endStatements("asg_1", "att_1", "COMPLETED", "attempt");
+        sql.refused(ends, ending[1], ending[0]);
+        sql.refused(ends, endStatements("asg_4", "att_4", "COMPLETED", "attempt")[0], ending[1]);
+        sql.passes(ending[0], ending[1]);
+        assertThat(sql.text("SELECT state FROM execution_attempts WHERE id = 'att_1'")).isEqualTo("DONE");
+
+        // expired on the server's clock: SUPERSEDED; LOST once no longer current; RECOVERED with its recovery
+        sql.passes(PAST_EVERY_EXPIRY);
+        sql.refused(ends, set + "state = 'DONE', ended_at = " + NOW + " WHERE id = 'att_2'");
+        sql.refused(ends, set + "state = 'RECOVERED', ended_at = " + NOW + " WHERE id = 'att_2'");
+        sql.refused(ends, set + "state = 'LOST', ended_at = " + NOW + " WHERE id = 'att_2'"); // still current
+        sql.refused(ends, set + "state = 'SUPERSEDED', ended_at = " + NOW + ", expires_at = " + NOW + " + 5000"
+                + " WHERE id = 'att_4'"); // an ending never renews
+        sql.passes(set + "state = 'SUPERSEDED', ended_at = " + NOW + " WHERE id = 'att_4'");
+        sql.passes(set + "state = 'LOST', ended_at = " + NOW + " WHERE id = 'att_3'");
+        String[] recovery = endStatements("asg_2", "att_2", "FAILED", "recovery");
+        sql.passes(recovery[0], recovery[1]);
+        assertThat(sql.text("SELECT string_agg(state, ',' ORDER BY token) FROM execution_attempts"))
+                .isEqualTo("DONE,RECOVERED,LOST,SUPERSEDED");
     }
 
     // ---- the terminal fence ----------------------------------------------------------------------------
@@ -450,8 +526,10 @@ class PgDatabaseEnforcedFenceTest {
         sql.refused("ends only by its current attempt", endStatements("asg_1", "att_1", "COMPLETED", "attempt")[0]
                 .replace(" AND current_attempt = 'att_1'", ""));
         sql.refused("ends only by its current attempt", recovery[0]);
-        // once it has expired (here: renewed into the past by its own process), the supervisor may
-        sql.passes("UPDATE execution_attempts SET expires_at = " + NOW + " - 1 WHERE id = 'att_1'");
+        // its expiry cannot be moved into the past by hand (V0004); once it has expired, the supervisor may
+        sql.refused("an ACTIVE attempt is renewed only forward", "UPDATE execution_attempts SET expires_at = " + NOW
+                + " - 1 WHERE id = 'att_1'");
+        sql.passes(PAST_EVERY_EXPIRY);
         sql.passes(recovery[0], recovery[1], receiptStatement("asg_1", "att_1", token, "failed", "worker_lost", 0));
         assertThat(sql.text("SELECT state || '/' || ended_via FROM assignments")).isEqualTo("FAILED/recovery");
     }

@@ -284,14 +284,24 @@ class PgLedgerRolesTest {
                 + RawPg.NOW + " WHERE id = 'asg_other'");
         refusedWith(GUARD, "UPDATE assignments SET state = 'FAILED', current_attempt = NULL, ended_by_attempt = 'att_forged',"
                 + " ended_via = 'attempt', updated_at = " + RawPg.NOW + " WHERE id = 'asg_other'");
-        // Not refused (as on SQLite, decision 0900's open question): ending the ACTIVE attempt row alone. It
-        // makes nothing canonical (the assignment stays RUNNING, no receipt), but it is a way to disturb the
-        // holder; see decision 0902.
+        // ending the holder's ACTIVE attempt row alone, in any ended state, or moving its expiry: refused by
+        // the guard since schema version 4 (decision 0113; before it, this was decision 0902's open hole)
+        for (String state : new String[] {"DONE", "SUPERSEDED", "RECOVERED", "LOST"}) {
+            refusedWith(GUARD, "UPDATE execution_attempts SET state = '" + state + "', ended_at = " + RawPg.NOW
+                    + " WHERE id = 'att_other'");
+        }
+        refusedWith(GUARD, "UPDATE execution_attempts SET expires_at = " + RawPg.NOW + " - 1 WHERE id = 'att_other'");
+        refusedWith(GUARD, "UPDATE execution_attempts SET expires_at = expires_at + 86400000 WHERE id = 'att_other'");
+        refusedWith(GUARD, "INSERT INTO execution_attempts SELECT * FROM execution_attempts WHERE id = 'att_other'"
+                + " ON CONFLICT (id) DO UPDATE SET state = 'DONE', ended_at = " + RawPg.NOW);
+        refusedWith(DENIED, "UPDATE server_clock SET pinned_ms = " + RawPg.NOW + " + 86400000"); // expiring it early
+        assertThat(sql.text("SELECT state FROM execution_attempts WHERE id = 'att_other'")).isEqualTo("ACTIVE");
         refusedWith(DENIED, "DELETE FROM execution_attempts WHERE id = 'att_other'");
         refusedWith(DENIED, "DELETE FROM assignments WHERE id = 'asg_other'");
         // the terminal write that presents the current attempt passes
         sql.passes(endStatements("asg_other", "att_other", "COMPLETED", "attempt"));
         assertThat(sql.text("SELECT state FROM assignments WHERE id = 'asg_other'")).isEqualTo("COMPLETED");
+        assertThat(sql.text("SELECT state FROM execution_attempts WHERE id = 'att_other'")).isEqualTo("DONE");
         sql.passes(PgFenceWrites.releaseStatements("someone_elses", lease));
     }
 }

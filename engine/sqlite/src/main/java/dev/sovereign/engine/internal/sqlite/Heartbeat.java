@@ -173,7 +173,10 @@ public final class Heartbeat {
 
     private static Set<String> renewAttempts(Tx tx, String me, Map<String, Long> held) throws SQLException {
         long now = tx.now();
-        List<String> renewed = tx.query("UPDATE execution_attempts SET renewed_at = ?, expires_at = ? + ttl_ms"
+        // Only forward (V0005's attempts_renewed_only_under_their_lease): after a clock step back the
+        // attempt keeps the expiry it was already promised instead of having it shortened.
+        List<String> renewed = tx.query("UPDATE execution_attempts SET renewed_at = max(renewed_at, ?),"
+                        + " expires_at = max(expires_at, ? + ttl_ms)"
                         + " WHERE process_identity = ? AND state = 'ACTIVE'"
                         + " AND token IN (SELECT value FROM json_each(?))"
                         + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = execution_attempts.actor_id"
