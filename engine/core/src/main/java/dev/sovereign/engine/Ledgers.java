@@ -63,6 +63,15 @@ public final class Ledgers {
 
     /** As {@link #openOperatorActions(Path)}, with the clock that stamps the writes (tests pass a settable one). */
     public static OperatorActions openOperatorActions(Path database, Clock clock) {
-        return EngineOperatorActions.open(database, clock);
+        return openOperatorActions(LedgerLocation.file(database), clock);
+    }
+
+    /**
+     * The operator's actions on the existing ledger at {@code location} (a file or a server URL), through an
+     * engine of kind {@code console}. On a server the engine stamps with the server's clock, whatever
+     * {@code clock} says.
+     */
+    public static OperatorActions openOperatorActions(LedgerLocation location, Clock clock) {
+        return EngineOperatorActions.open(location, clock);
     }
 }
