@@ -131,6 +131,22 @@ class PgAdminReaderTest {
     }
 
     @Test
+    void theConsolesOperatorActionsRunOnAServerAndItsReaderSeesThem() {
+        PgTestServer.Database db = ledger();
+        try (dev.sovereign.engine.admin.OperatorActions actions = Ledgers.openOperatorActions(withPassword(db));
+             AdminReader r = reader(withPassword(db), Clock.systemUTC())) {
+            var tick = actions.tickSupervisor();
+            assertThat(tick.process().identity()).isEqualTo(actions.processIdentity());
+            AdminSnapshot s = r.snapshot();
+            assertThat(s.lastTick()).get().satisfies(t -> assertThat(t.seq()).isEqualTo(tick.seq()));
+            assertThat(s.processes()).anySatisfy(p -> {
+                assertThat(p.process().identity()).isEqualTo(actions.processIdentity());
+                assertThat(p.kind()).isEqualTo("console");
+            });
+        }
+    }
+
+    @Test
     void aSnapshotIsStampedWithTheServersClockAndTheReaderKnowsTheOffset() {
         System.setProperty(PgServerClock.ALLOW_PINNED, "true");
         PgTestServer.Database db = ledger();
