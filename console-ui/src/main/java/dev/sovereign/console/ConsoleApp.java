@@ -8,6 +8,7 @@ import dev.sovereign.console.shell.LaunchArguments;
 import dev.sovereign.console.shell.MainWindow;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.time.Clock;
 import java.time.ZoneId;
 import javafx.application.Application;
@@ -48,6 +49,12 @@ public final class ConsoleApp extends Application {
                     public AdminReader open(java.nio.file.Path database, ZoneId zone) {
                         return Ledgers.openReader(database, clock, zone); // its sentences in the zone shown
                     }
+
+                    @Override
+                    public AdminReader open(LedgerLocation location, ZoneId zone) {
+                        return location.isFile() ? open(location.file().orElseThrow(), zone)
+                                : Ledgers.openReader(location, clock, zone);
+                    }
                 }, LedgerPoller.DEFAULT_INTERVAL);
         MainWindow window = new MainWindow(vm, Platform::exit, getHostServices()::showDocument);
         Scene scene = new Scene(window.create(), 1320, 820);
@@ -55,15 +62,27 @@ public final class ConsoleApp extends Application {
         ticker = new FxTicker(clock, vm::tick, vm::wantsFineTicks);
         ticker.start();
         stage.setTitle("Sovereign console");
-        vm.attachedProperty().addListener((obs, o, p) -> stage.setTitle(p == null ? "Sovereign console"
-                : p.getFileName() + (vm.demoRunningProperty().get() ? " (demo)" : "") + " \u2014 Sovereign console"));
+        vm.attachedLocationProperty().addListener((obs, o, p) -> stage.setTitle(title(p, vm.demoRunningProperty().get())));
         stage.setScene(scene);
         stage.show();
         java.util.List<String> args = getParameters().getRaw();
-        LaunchArguments.database(args).ifPresent(vm::attach);
-        if (LaunchArguments.wantsDemo(args)) {
+        try {
+            LaunchArguments.location(args, System.getenv("SOVEREIGN_DB")).ifPresent(vm::attach);
+        } catch (IllegalArgumentException e) {
+            vm.showProblem("Cannot open the database", e.getMessage());
+        }
+        if (LaunchArguments.wantsDemo(args, System.getenv("SOVEREIGN_DB"))) {
             vm.startDemo();
         }
+    }
+
+    /** The window's title: a file's name, or a server's URL without its secrets. */
+    public static String title(LedgerLocation attached, boolean demo) {
+        if (attached == null) {
+            return "Sovereign console";
+        }
+        String name = attached.file().map(f -> f.getFileName().toString()).orElse(attached.withoutSecrets().toString());
+        return name + (demo ? " (demo)" : "") + " \u2014 Sovereign console";
     }
 
     @Override

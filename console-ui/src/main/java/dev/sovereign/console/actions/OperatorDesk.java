@@ -5,7 +5,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.admin.SupervisorTickRow;
-import java.nio.file.Path;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -28,10 +28,10 @@ import javafx.beans.property.ReadOnlyStringWrapper;
  * <p>UI-thread confined; the session behind it is touched only by background threads.
  */
 public final class OperatorDesk implements AutoCloseable {
-    /** Opens the actions on a database; the app uses {@code Ledgers.openOperatorActions(Path)}. */
+    /** Opens the actions on a ledger; the app uses {@code Ledgers.openOperatorActions(LedgerLocation)}. */
     @FunctionalInterface
     public interface ActionsOpener {
-        OperatorActions open(Path database);
+        OperatorActions open(LedgerLocation database);
     }
 
     /** The supervisor intervals the console offers. */
@@ -57,7 +57,7 @@ public final class OperatorDesk implements AutoCloseable {
     }
 
     /** The file the reader accepted: actions may now be opened on it (lazily). */
-    public void attach(Path database) {
+    public void attach(LedgerLocation database) {
         detach();
         session = new Session(database);
         available.set(true);
@@ -202,11 +202,11 @@ public final class OperatorDesk implements AutoCloseable {
 
     /** One attached file's actions, opened on first use. Thread-safe. */
     private final class Session implements OperatorActions.SupervisorListener {
-        private final Path database;
+        private final LedgerLocation database;
         private OperatorActions actions;
         private boolean closed;
 
-        Session(Path database) {
+        Session(LedgerLocation database) {
             this.database = database;
         }
 

@@ -88,7 +88,7 @@ public final class LedgerPoller implements AutoCloseable {
         try {
             long version = reader.changeMarker();
             boolean forced = refreshRequested.getAndSet(false);
-            long polledAt = clock.millis();
+            long polledAt = clock.millis() + reader.ledgerClockOffsetMillis(); // the ledger's clock (0905)
             if (version == lastChangeMarker && !forced) {
                 PollResult unchanged = new PollResult(polledAt, version, null, List.of(), List.of());
                 ui.onUi(() -> ledger.apply(unchanged));

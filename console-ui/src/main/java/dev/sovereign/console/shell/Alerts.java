@@ -36,7 +36,7 @@ public final class Alerts {
     /** Runs already known to need an operator in this database (so each is told once). */
     private final Set<String> knownLost = new HashSet<>();
     private final Deque<Long> recentRejections = new ArrayDeque<>();
-    private Path database;
+    private dev.sovereign.engine.base.LedgerLocation database;
     /** The journal's last seq when this database was opened: refusals after it are news. */
     private long baselineSeq = Long.MAX_VALUE;
     private long lastSpikeAlert = Long.MIN_VALUE / 2; // half: "now - it" must not overflow
@@ -79,9 +79,9 @@ public final class Alerts {
         if (s == null) {
             return; // detached, or another file is being opened: keep what is known until the next one
         }
-        boolean fresh = !s.database().equals(database);
+        boolean fresh = !s.location().equals(database);
         if (fresh) {
-            database = s.database();
+            database = s.location();
             baselineSeq = s.lastSeq();
             knownLost.clear();
             recentRejections.clear();

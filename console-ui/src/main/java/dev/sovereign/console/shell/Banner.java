@@ -1,5 +1,6 @@
 package dev.sovereign.console.shell;
 
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import java.nio.file.Path;
 
@@ -10,6 +11,10 @@ import java.nio.file.Path;
  * @param connection true for a message about the live connection, cleared when it recovers
  */
 public record Banner(Severity severity, String title, String text, boolean connection) {
+    /** Whatever a banner quotes (an error's sentence, a URL), it never shows a secret of a URL. */
+    public Banner {
+        text = LedgerLocation.redactUrlsIn(text);
+    }
 
     public enum Severity { INFO, SUCCESS, WARNING, DANGER }
 
@@ -45,6 +50,11 @@ public record Banner(Severity severity, String title, String text, boolean conne
 
     /** The message for a database that could not be attached. */
     public static Banner cannotOpen(Path file, Throwable problem) {
+        return cannotOpen(LedgerLocation.file(file), problem);
+    }
+
+    /** Why {@code location} could not be opened, in one sentence that never shows a secret of its URL. */
+    public static Banner cannotOpen(LedgerLocation location, Throwable problem) {
         if (problem instanceof StorageException se) {
             String title = switch (se.problem()) {
                 case MISSING_FILE, MISSING_DIRECTORY -> "Database not found";
@@ -55,21 +65,21 @@ public record Banner(Severity severity, String title, String text, boolean conne
                 case READ_ONLY, IO -> "Cannot read the database";
                 case COMMIT_OUTCOME_UNKNOWN -> "Write outcome unknown";
             };
-            return new Banner(Severity.DANGER, title, se.getMessage(), false);
+            return new Banner(Severity.DANGER, title, LedgerLocation.redactUrlsIn(se.getMessage()), false);
         }
         return new Banner(Severity.DANGER, "Cannot open the database",
-                "Could not open " + file + ": " + oneLine(problem) + ".", false);
+                "Could not open " + location + ": " + oneLine(problem) + ".", false);
     }
 
     /** The message for a live connection that stopped answering; the poller keeps trying. */
     public static Banner connectionTrouble(boolean busy, String detail) {
         return new Banner(Severity.WARNING, busy ? "Database is locked \u2014 retrying" : "Lost the database \u2014 retrying",
-                detail + " The view shows the last state read and recovers by itself.", true);
+                LedgerLocation.redactUrlsIn(detail) + " The view shows the last state read and recovers by itself.", true);
     }
 
     static String oneLine(Throwable t) {
         String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
         int nl = m.indexOf('\n');
-        return nl < 0 ? m : m.substring(0, nl);
+        return LedgerLocation.redactUrlsIn(nl < 0 ? m : m.substring(0, nl)); // a sentence never shows a secret
     }
 }

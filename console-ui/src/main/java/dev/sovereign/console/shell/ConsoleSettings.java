@@ -1,5 +1,6 @@
 package dev.sovereign.console.shell;
 
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,28 +75,51 @@ public final class ConsoleSettings {
         node.put(THEME, theme.name());
     }
 
-    /** Most recent first. */
+    /** The recent FILES, most recent first (a server in the list is left out here). */
     public List<Path> recentFiles() {
         List<Path> out = new ArrayList<>();
+        for (LedgerLocation l : recentLocations()) {
+            l.file().ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /**
+     * Recent ledgers, most recent first: files, and servers' URLs exactly as stored — with every secret REMOVED
+     * ({@link LedgerLocation#withoutSecrets()}), so no password is ever written to the settings (decision 0423).
+     */
+    public List<LedgerLocation> recentLocations() {
+        List<LedgerLocation> out = new ArrayList<>();
         for (String line : node.get(RECENT, "").split("\n")) {
             if (!line.isBlank()) {
-                out.add(Path.of(line));
+                try {
+                    out.add(LedgerLocation.looksLikeUrl(line) ? LedgerLocation.parse(line).withoutSecrets()
+                            : LedgerLocation.file(Path.of(line)));
+                } catch (RuntimeException unusable) {
+                    // a line this version cannot read: left out
+                }
             }
         }
         return out;
     }
 
-    /** Puts {@code file} first, keeping at most {@link #MAX_RECENT}; returns the new list. */
+    /** Puts {@code file} first, keeping at most {@link #MAX_RECENT}; returns the new list of files. */
     public List<Path> addRecent(Path file) {
-        List<Path> list = recentFiles();
-        Path abs = file.toAbsolutePath().normalize();
-        list.remove(abs);
-        list.add(0, abs);
+        addRecent(LedgerLocation.file(file));
+        return recentFiles();
+    }
+
+    /** Puts {@code location} (without its secrets) first, keeping at most {@link #MAX_RECENT}; returns the list. */
+    public List<LedgerLocation> addRecent(LedgerLocation location) {
+        LedgerLocation kept = location.withoutSecrets();
+        List<LedgerLocation> list = recentLocations();
+        list.remove(kept);
+        list.add(0, kept);
         while (list.size() > MAX_RECENT) {
             list.remove(list.size() - 1);
         }
         store(list);
-        Path parent = abs.getParent();
+        Path parent = kept.file().map(Path::getParent).orElse(null);
         if (parent != null) {
             node.put(LAST_DIRECTORY, parent.toString());
         }
@@ -103,8 +127,13 @@ public final class ConsoleSettings {
     }
 
     public List<Path> removeRecent(Path file) {
-        List<Path> list = recentFiles();
-        list.remove(file.toAbsolutePath().normalize());
+        removeRecent(LedgerLocation.file(file));
+        return recentFiles();
+    }
+
+    public List<LedgerLocation> removeRecent(LedgerLocation location) {
+        List<LedgerLocation> list = recentLocations();
+        list.remove(location.withoutSecrets());
         store(list);
         return list;
     }
@@ -114,9 +143,9 @@ public final class ConsoleSettings {
         return dir == null ? null : Path.of(dir);
     }
 
-    private void store(List<Path> list) {
+    private void store(List<LedgerLocation> list) {
         StringBuilder sb = new StringBuilder();
-        list.forEach(p -> sb.append(p).append('\n'));
+        list.forEach(l -> sb.append(l.withoutSecrets().text()).append('\n'));
         node.put(RECENT, sb.toString());
     }
 }

@@ -11,6 +11,7 @@ import dev.sovereign.console.feature.runs.RunsView;
 import dev.sovereign.console.feature.supervisor.SupervisorView;
 import dev.sovereign.console.feature.timeline.TimelineView;
 import java.io.File;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
@@ -80,8 +81,8 @@ public final class MainWindow {
         welcome = new WelcomeView(vm, this::openWithDialog, vm::attach, vm::startDemo).create();
         connecting = connectingPane();
         vm.pageProperty().addListener((obs, o, p) -> showContent());
-        vm.attachedProperty().addListener((obs, o, p) -> showContent());
-        vm.attachingProperty().addListener((obs, o, p) -> showContent());
+        vm.attachedLocationProperty().addListener((obs, o, p) -> showContent());
+        vm.attachingLocationProperty().addListener((obs, o, p) -> showContent());
         vm.demoStartingProperty().addListener((obs, o, p) -> showContent());
         showContent();
         return root;
@@ -109,9 +110,9 @@ public final class MainWindow {
 
     private void showContent() {
         Node show;
-        if (vm.attachedProperty().get() != null) {
+        if (vm.attachedLocationProperty().get() != null) {
             show = pages.computeIfAbsent(vm.pageProperty().get(), this::createPage);
-        } else if (vm.attachingProperty().get() != null || vm.demoStartingProperty().get()) {
+        } else if (vm.attachingLocationProperty().get() != null || vm.demoStartingProperty().get()) {
             show = connecting;
         } else {
             show = welcome;
@@ -163,10 +164,10 @@ public final class MainWindow {
         ProgressIndicator spin = new ProgressIndicator();
         spin.setMaxSize(36, 36);
         Label l = new Label();
-        l.textProperty().bind(Bindings.createStringBinding(() -> vm.attachingProperty().get() != null
-                ? "Opening " + vm.attachingProperty().get() + "\u2026"
+        l.textProperty().bind(Bindings.createStringBinding(() -> vm.attachingLocationProperty().get() != null
+                ? "Opening " + vm.attachingLocationProperty().get() + "\u2026"
                 : vm.demoStartingProperty().get() ? "Starting the demo: a fresh database and five worker processes\u2026"
-                : "", vm.attachingProperty(), vm.demoStartingProperty()));
+                : "", vm.attachingLocationProperty(), vm.demoStartingProperty()));
         VBox box = new VBox(12, spin, l);
         box.setAlignment(Pos.CENTER);
         box.setId("connecting");
@@ -180,14 +181,14 @@ public final class MainWindow {
         recent.setId("menu-recent");
         Runnable fillRecent = () -> {
             recent.getItems().clear();
-            for (Path p : vm.recentFiles()) {
+            for (LedgerLocation p : vm.recentFiles()) {
                 MenuItem i = new MenuItem(p.toString());
                 i.setOnAction(e -> vm.attach(p));
                 recent.getItems().add(i);
             }
             recent.setDisable(recent.getItems().isEmpty());
         };
-        vm.recentFiles().addListener((javafx.collections.ListChangeListener<Path>) c -> fillRecent.run());
+        vm.recentFiles().addListener((javafx.collections.ListChangeListener<LedgerLocation>) c -> fillRecent.run());
         fillRecent.run();
         MenuItem sandbox = item("Open lab sandbox", "menu-lab-sandbox",
                 new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN), () -> {
@@ -199,12 +200,15 @@ public final class MainWindow {
         demo.disableProperty().bind(vm.demoStartingProperty());
         MenuItem export = item("Export journal as CSV\u2026", "menu-export",
                 new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN), this::exportWithDialog);
-        export.disableProperty().bind(vm.attachedProperty().isNull().or(vm.exportingProperty()));
+        export.disableProperty().bind(vm.attachedLocationProperty().isNull().or(vm.exportingProperty()));
         MenuItem close = item("Close database", "menu-close", new KeyCodeCombination(KeyCode.W, KeyCombination.SHORTCUT_DOWN),
                 vm::detach);
-        close.disableProperty().bind(vm.attachedProperty().isNull());
+        close.disableProperty().bind(vm.attachedLocationProperty().isNull());
         MenuItem exit = item("Quit", "menu-quit", new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), quit);
-        Menu file = new Menu("File", null, open, recent, demo, sandbox, new SeparatorMenuItem(), export,
+        MenuItem openServer = item("Open server\u2026", "menu-open-server",
+                new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
+                this::openServerWithDialog);
+        Menu file = new Menu("File", null, open, openServer, recent, demo, sandbox, new SeparatorMenuItem(), export,
                 new SeparatorMenuItem(), close, exit);
 
         Menu view = new Menu("View");
@@ -385,7 +389,7 @@ public final class MainWindow {
                 b.setSelected(true);
             });
             vm.pageProperty().addListener((obs, o, now) -> b.setSelected(now == p));
-            b.disableProperty().bind(vm.attachedProperty().isNull());
+            b.disableProperty().bind(vm.attachedLocationProperty().isNull());
             nav.getChildren().add(b);
         }
         return nav;
@@ -404,7 +408,7 @@ public final class MainWindow {
                 + " process (label or identity), an assignment, attempt or message id, or a token (#5). Ctrl+F;"
                 + " Enter goes to the first page with a match; Escape clears."));
         field.textProperty().bindBidirectional(vm.searchQueryProperty());
-        field.disableProperty().bind(vm.attachedProperty().isNull());
+        field.disableProperty().bind(vm.attachedLocationProperty().isNull());
         field.setOnAction(e -> vm.showFirstSearchHit());
         field.setOnKeyPressed(e -> {
             if (e.getCode() == KeyCode.ESCAPE) {
@@ -474,11 +478,29 @@ public final class MainWindow {
         }
     }
 
+    /**
+     * File → Open server: a PostgreSQL URL typed or pasted (decision 0423). The field is cleared once used; the URL
+     * is shown and remembered only without its secrets.
+     */
+    private void openServerWithDialog() {
+        ServerDialog.ask(window()).ifPresent(url -> {
+            try {
+                vm.attach(LedgerLocation.parse(url));
+            } catch (IllegalArgumentException e) {
+                vm.showProblem("Not a server address", e.getMessage());
+            }
+        });
+    }
+
     private void exportWithDialog() {
-        Path db = vm.attachedProperty().get();
-        if (db == null) {
+        LedgerLocation location = vm.attachedLocationProperty().get();
+        if (location == null) {
             return;
         }
+        // a server's journal is exported to the last folder used, named after the database
+        Path db = location.file().orElse(java.nio.file.Path.of(vm.lastDirectory() == null
+                ? System.getProperty("user.home") : vm.lastDirectory().toString(),
+                location.withoutSecrets().text().replaceFirst("^.*/", "").replaceFirst("[?].*$", "") + ".db"));
         FileChooser chooser = new FileChooser();
         chooser.setTitle("Export the fence journal as CSV");
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("CSV files (*.csv)", "*.csv"));

@@ -16,6 +16,8 @@ import dev.sovereign.console.ledger.LedgerPoller;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.lab.Demo;
 import java.nio.file.Path;
@@ -63,6 +65,15 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         default AdminReader open(Path database, ZoneId zone) {
             return open(database);
         }
+
+        /**
+         * Opens a reader on a file or a server; by default a file through {@link #open(Path, ZoneId)} and a server
+         * refused (the app's opener reads servers through {@code Ledgers.openReader(LedgerLocation, …)}).
+         */
+        default AdminReader open(LedgerLocation location, ZoneId zone) {
+            return open(location.file().orElseThrow(() -> new StorageException(StorageException.Problem.IO, null,
+                    "This console cannot read a server (" + location + ").", null)), zone);
+        }
     }
 
     /** Starts a demo on a fresh database; the app's makes one in the user's data folder. */
@@ -101,14 +112,29 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
     private final OperatorDesk desk;
     private final DemoSession demoSession;
 
+    /** The attached FILE (null while a server is attached): the lab and file-only features follow it. */
     private final ReadOnlyObjectWrapper<Path> attached = new ReadOnlyObjectWrapper<>(this, "attached");
     private final ReadOnlyObjectWrapper<Path> attaching = new ReadOnlyObjectWrapper<>(this, "attaching");
+    /** The attached ledger, file or server: what the window shows as attached. */
+    private final ReadOnlyObjectWrapper<LedgerLocation> attachedLocation = new ReadOnlyObjectWrapper<>(this,
+            "attachedLocation");
+    private final ReadOnlyObjectWrapper<LedgerLocation> attachingLocation = new ReadOnlyObjectWrapper<>(this,
+            "attachingLocation");
+    /** How the attached reader's connection travels ("local file", "TLS (TLSv1.3)", "not encrypted"). */
+    private final ReadOnlyStringWrapper connectionSecurity = new ReadOnlyStringWrapper(this, "connectionSecurity", "");
+    /** The long form of {@link #connectionSecurity}, for its tooltip (decision 0906). */
+    private final ReadOnlyStringWrapper connectionDetail = new ReadOnlyStringWrapper(this, "connectionDetail", "");
+    /**
+     * The servers opened in this session with their secrets, by their URL without them: a recent entry (stored
+     * without its password) reopens with the password typed earlier in this session. Never written anywhere.
+     */
+    private final java.util.Map<LedgerLocation, LedgerLocation> secretsThisSession = new java.util.HashMap<>();
     private final ObjectProperty<Page> page = new SimpleObjectProperty<>(this, "page", Page.LEASES);
     private final ReadOnlyObjectWrapper<Banner> banner = new ReadOnlyObjectWrapper<>(this, "banner");
     private final ObjectProperty<ConsoleTheme> theme = new SimpleObjectProperty<>(this, "theme");
-    private final ObservableList<Path> recentFiles = FXCollections.observableArrayList();
+    private final ObservableList<LedgerLocation> recentFiles = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
-    private final ObservableList<Path> recentFilesView = FXCollections.unmodifiableObservableList(recentFiles);
+    private final ObservableList<LedgerLocation> recentFilesView = FXCollections.unmodifiableObservableList(recentFiles);
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper(this, "exporting");
     private final ReadOnlyDoubleWrapper exportProgress = new ReadOnlyDoubleWrapper(this, "exportProgress");
     private final ReadOnlyStringWrapper refreshText = new ReadOnlyStringWrapper(this, "refreshText", "");
@@ -135,7 +161,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
      */
     public ShellViewModel(ConsoleSettings settings, UiExecutor ui, Clock clock, ZoneId zone, ReaderOpener opener,
                           Duration pollInterval) {
-        this(settings, ui, clock, zone, opener, pollInterval, database -> Ledgers.openOperatorActions(database, clock),
+        this(settings, ui, clock, zone, opener, pollInterval, location -> Ledgers.openOperatorActions(location, clock),
                 () -> Demo.start(Demo.Settings.defaults(Demo.newDatabase(demoFolder(), clock))));
     }
 
@@ -156,7 +182,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         ledger.tick(clock.millis());
         theme.set(settings.theme());
         theme.addListener((obs, old, t) -> settings.setTheme(t));
-        recentFiles.setAll(settings.recentFiles());
+        recentFiles.setAll(settings.recentLocations());
         leases = new LeasesViewModel(ledger);
         timeline = new TimelineViewModel(ledger, formats);
         rejections = new RejectionsViewModel(ledger, formats);
@@ -167,6 +193,8 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         trends = new dev.sovereign.console.feature.trends.TrendsViewModel(ledger);
         lab = new LabViewModel(ledger, ui, attached.getReadOnlyProperty(), this::attach,
                 LabViewModel.defaultSandboxDirectory());
+        lab.serverProperty().bind(Bindings.createObjectBinding(() -> attachedLocation.get() == null
+                || attachedLocation.get().isFile() ? null : attachedLocation.get().toString(), attachedLocation));
         ledger.healthProperty().addListener((obs, old, h) -> onHealth(h));
         // the demo's notice goes with the demo: not over the sandbox, the welcome page or another file
         demoSession.runningProperty().addListener((obs, was, running) -> {
@@ -182,7 +210,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
                 if (banner.get() != null && banner.get().isAutoTickWarning()) {
                     banner.set(null);
                 }
-            } else if (attached.get() != null && !supervisorStoppedByDetach) {
+            } else if (attachedLocation.get() != null && !supervisorStoppedByDetach) {
                 banner.set(Banner.autoTickOff());
             }
         });
@@ -253,13 +281,14 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         settings.setUtcTimes(utc);
         zoneText.set(formats.zoneText(clock.millis()));
         supervisor.zoneChanged();
-        Path target = attached.get();
+        LedgerLocation target = attachedLocation.get();
         if (target == null) {
             return;
         }
         long generation = attachGeneration;
-        ui.background(() -> opener.open(target, formats.zone()), r -> {
-            if (generation != attachGeneration || !target.equals(attached.get())) {
+        LedgerLocation withSecrets = secretsThisSession.getOrDefault(target.withoutSecrets(), target);
+        ui.background(() -> opener.open(withSecrets, formats.zone()), r -> {
+            if (generation != attachGeneration || !target.equals(attachedLocation.get())) {
                 r.close();
                 return;
             }
@@ -459,28 +488,76 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
      * why and nothing stays attached.
      */
     public void attach(Path file) {
+        attach(LedgerLocation.file(file));
+    }
+
+    /**
+     * Attaches the ledger at {@code location} — a file, or a server's URL — in the background (ending a demo, if
+     * one runs); on failure the banner says why (never showing a secret of the URL) and nothing stays attached.
+     * A server URL without a password that was opened with one earlier in this session gets it back; otherwise
+     * the driver finds it ({@code ~/.pgpass}, {@code PGPASSFILE}), or {@code $SOVEREIGN_DB} when it names the
+     * same server with one (decision 0423).
+     */
+    public void attach(LedgerLocation location) {
         demoSession.stop();
-        attachFile(file, false);
+        attachLocation(location, false);
     }
 
     private void attachFile(Path file, boolean isDemo) {
-        Path target = file.toAbsolutePath().normalize();
+        attachLocation(LedgerLocation.file(file), isDemo);
+    }
+
+    /** {@code location} with the password this session or {@code $SOVEREIGN_DB} knows for it, if it has none. */
+    private LedgerLocation withKnownSecrets(LedgerLocation location) {
+        if (location.isFile() || location.hasSecrets()) {
+            return location;
+        }
+        LedgerLocation known = secretsThisSession.get(location);
+        if (known != null) {
+            return known;
+        }
+        String env = System.getenv("SOVEREIGN_DB");
+        if (env != null && LedgerLocation.looksLikeUrl(env)) {
+            try {
+                LedgerLocation fromEnv = LedgerLocation.parse(env);
+                if (fromEnv.withoutSecrets().equals(location)) {
+                    return fromEnv;
+                }
+            } catch (IllegalArgumentException ignored) {
+                // not a usable URL: the location as it is
+            }
+        }
+        return location;
+    }
+
+    private void attachLocation(LedgerLocation location, boolean isDemo) {
+        LedgerLocation opened = withKnownSecrets(location);
+        LedgerLocation target = opened.withoutSecrets(); // what is shown, remembered and compared
+        Path file = target.file().orElse(null);
         detachFile();
         long generation = ++attachGeneration;
-        attaching.set(target);
+        attaching.set(file);
+        attachingLocation.set(target);
         ledger.connecting();
-        ui.background(() -> opener.open(target, formats.zone()), r -> {
+        ui.background(() -> opener.open(opened, formats.zone()), r -> {
             if (generation != attachGeneration) {
                 r.close();
                 return;
             }
             attaching.set(null);
+            attachingLocation.set(null);
             reader = r;
+            if (!opened.isFile()) {
+                secretsThisSession.put(target, opened);
+            }
             poller = new LedgerPoller(r, ledger, ui, clock);
-            long zoom = settings.timelineSpan(target); // each database keeps its own timeline zoom
+            long zoom = file == null ? 0 : settings.timelineSpan(file); // each database keeps its own timeline zoom
             timeline.setSpan(zoom > 0 ? zoom : TimelineViewModel.DEFAULT_WINDOW);
-            attached.set(target);
-            desk.attach(target);
+            connectionSecurity.set(r.connection().brief());
+            connectionDetail.set(r.connection().describe());
+            attached.set(file);
+            attachedLocation.set(target);
+            desk.attach(opened);
             if (!isDemo) {
                 recentFiles.setAll(settings.addRecent(target));
             }
@@ -500,6 +577,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
                 return;
             }
             attaching.set(null);
+            attachingLocation.set(null);
             ledger.detached();
             banner.set(Banner.cannotOpen(target, problem));
         });
@@ -533,6 +611,10 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         }
         attached.set(null);
         attaching.set(null);
+        attachedLocation.set(null);
+        attachingLocation.set(null);
+        connectionSecurity.set("");
+        connectionDetail.set("");
         ledger.detached();
         if (banner.get() != null && banner.get().connection()) {
             banner.set(null);
@@ -540,7 +622,11 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
     }
 
     public void forgetRecent(Path file) {
-        recentFiles.setAll(settings.removeRecent(file));
+        forgetRecent(LedgerLocation.file(file));
+    }
+
+    public void forgetRecent(LedgerLocation location) {
+        recentFiles.setAll(settings.removeRecent(location));
     }
 
     /** Forces the next poll to read a snapshot even if nothing changed (F5). */
@@ -562,7 +648,9 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
 
     /** Advances the console clock; the app's ticker calls this once or ten times a second ({@link #wantsFineTicks}). */
     public void tick(long now) {
-        ledger.tick(now);
+        AdminReader r = reader;
+        // a server decides expiry on its own clock: countdowns follow it (decision 0905)
+        ledger.tick(now + (r == null ? 0 : r.ledgerClockOffsetMillis()));
     }
 
     /**
@@ -637,6 +725,11 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
 
     // ---- banner, theme, page ----
 
+    /** Shows one problem across the top; its text never shows a secret of a URL in it. */
+    public void showProblem(String title, String sentence) {
+        banner.set(new Banner(Banner.Severity.DANGER, title, LedgerLocation.redactUrlsIn(sentence), false));
+    }
+
     public void dismissBanner() {
         banner.set(null);
     }
@@ -655,8 +748,29 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
 
     // ---- properties ----
 
+    /** The attached FILE; null when nothing or a server is attached (see {@link #attachedLocationProperty()}). */
     public ReadOnlyObjectProperty<Path> attachedProperty() {
         return attached.getReadOnlyProperty();
+    }
+
+    /** The attached ledger, file or server (a URL without its secrets); null when nothing is attached. */
+    public ReadOnlyObjectProperty<LedgerLocation> attachedLocationProperty() {
+        return attachedLocation.getReadOnlyProperty();
+    }
+
+    /** The ledger being opened right now, file or server, or null. */
+    public ReadOnlyObjectProperty<LedgerLocation> attachingLocationProperty() {
+        return attachingLocation.getReadOnlyProperty();
+    }
+
+    /** How the attached reader's connection travels, for the status bar; empty when nothing is attached. */
+    public ReadOnlyStringProperty connectionSecurityProperty() {
+        return connectionSecurity.getReadOnlyProperty();
+    }
+
+    /** How the connection is protected, in a sentence (the status bar's tooltip). */
+    public ReadOnlyStringProperty connectionDetailProperty() {
+        return connectionDetail.getReadOnlyProperty();
     }
 
     /** The file being opened right now, or null. */
@@ -676,7 +790,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         return theme;
     }
 
-    public ObservableList<Path> recentFiles() {
+    public ObservableList<LedgerLocation> recentFiles() {
         return recentFilesView;
     }
 

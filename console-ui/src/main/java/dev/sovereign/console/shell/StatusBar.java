@@ -39,9 +39,18 @@ final class StatusBar {
         Label path = new Label();
         path.setId("status-database");
         path.textProperty().bind(Bindings.createStringBinding(() -> {
-            var p = vm.attachedProperty().get() != null ? vm.attachedProperty().get() : vm.attachingProperty().get();
-            return p == null ? "No database attached" : p.toString();
-        }, vm.attachedProperty(), vm.attachingProperty()));
+            var p = vm.attachedLocationProperty().get() != null ? vm.attachedLocationProperty().get()
+                    : vm.attachingLocationProperty().get();
+            return p == null ? "No database attached" : p.toString(); // a URL without its secrets
+        }, vm.attachedLocationProperty(), vm.attachingLocationProperty()));
+        Label security = new Label();
+        security.setId("status-connection-security");
+        security.textProperty().bind(vm.connectionSecurityProperty());
+        security.visibleProperty().bind(vm.connectionSecurityProperty().isNotEmpty());
+        security.managedProperty().bind(security.visibleProperty());
+        javafx.scene.control.Tooltip securityDetail = new javafx.scene.control.Tooltip();
+        securityDetail.textProperty().bind(vm.connectionDetailProperty());
+        security.setTooltip(securityDetail);
         Label schema = new Label();
         schema.setId("status-schema");
         schema.textProperty().bind(Bindings.createStringBinding(() -> ledger.snapshot() == null ? ""
@@ -52,7 +61,7 @@ final class StatusBar {
                 : "change " + ledger.dataVersionProperty().get(), ledger.dataVersionProperty()));
         Label refreshed = new Label();
         refreshed.setId("status-refresh");
-        refreshed.textProperty().bind(Bindings.when(vm.attachedProperty().isNull()).then("")
+        refreshed.textProperty().bind(Bindings.when(vm.attachedLocationProperty().isNull()).then("")
                 .otherwise(vm.refreshTextProperty()));
 
         ProgressBar export = new ProgressBar();
@@ -84,7 +93,7 @@ final class StatusBar {
         said.textProperty().bind(vm.alerts().latestProperty());
         alert.setTooltip(said);
         alert.setOnAction(e -> vm.showAlerts());
-        HBox bar = new HBox(healthBox, path, schema, version, grow, exportBox, alert, refreshed);
+        HBox bar = new HBox(healthBox, path, security, schema, version, grow, exportBox, alert, refreshed);
         bar.setId("status-bar");
         bar.getStyleClass().add("status-bar");
         return bar;

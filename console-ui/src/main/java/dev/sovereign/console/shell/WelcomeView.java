@@ -1,5 +1,6 @@
 package dev.sovereign.console.shell;
 
+import dev.sovereign.engine.base.LedgerLocation;
 import atlantafx.base.theme.Styles;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -16,10 +17,10 @@ import javafx.scene.layout.VBox;
 final class WelcomeView {
     private final ShellViewModel vm;
     private final Runnable openDialog;
-    private final Consumer<Path> openRecent;
+    private final Consumer<LedgerLocation> openRecent;
     private final Runnable startDemo;
 
-    WelcomeView(ShellViewModel vm, Runnable openDialog, Consumer<Path> openRecent, Runnable startDemo) {
+    WelcomeView(ShellViewModel vm, Runnable openDialog, Consumer<LedgerLocation> openRecent, Runnable startDemo) {
         this.vm = vm;
         this.openDialog = openDialog;
         this.openRecent = openRecent;
@@ -59,11 +60,11 @@ final class WelcomeView {
         recentTitle.getStyleClass().add(Styles.TITLE_4);
         VBox recent = new VBox(2);
         recent.setId("welcome-recent");
-        vm.recentFiles().addListener((ListChangeListener<Path>) c -> fillRecent(recent));
+        vm.recentFiles().addListener((ListChangeListener<LedgerLocation>) c -> fillRecent(recent));
         fillRecent(recent);
 
         Label cli = new Label("From a terminal: 'sovereign init' creates a database, 'sovereign console --db PATH'"
-                + " opens it here.");
+                + " (or a jdbc:postgresql:// URL) opens it here.");
         cli.setWrapText(true);
         cli.getStyleClass().add(Styles.TEXT_SUBTLE);
 
@@ -84,7 +85,7 @@ final class WelcomeView {
             return;
         }
         int i = 0;
-        for (Path p : vm.recentFiles()) {
+        for (LedgerLocation p : vm.recentFiles()) {
             Button b = new Button(p.toString());
             b.setId("recent-" + i++);
             b.getStyleClass().addAll(Styles.FLAT, "recent-file");

@@ -89,8 +89,8 @@ class ConsoleBenchmark {
         }
 
         @Override
-        public Path database() {
-            return real.database();
+        public dev.sovereign.engine.base.LedgerLocation location() {
+            return real.location();
         }
 
         @Override

@@ -45,7 +45,7 @@ class LeasesLayoutProbe {
             rows.add(new LeaseRow(String.format(Locale.ROOT, "actor-%05d", i), p, i + 1, 10_000, now - 60_000, renewed,
                     renewed + 10_000, 10));
         }
-        return new AdminSnapshot(Path.of("x.db"), 1, 1, now, 0, n, rows, List.of(), List.of(), List.of(), List.of(),
+        return new AdminSnapshot(dev.sovereign.engine.base.LedgerLocation.file(Path.of("x.db")), 1, 1, now, 0, n, rows, List.of(), List.of(), List.of(), List.of(),
                 Optional.empty());
     }
 

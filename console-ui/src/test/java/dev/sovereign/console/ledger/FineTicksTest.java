@@ -85,7 +85,7 @@ class FineTicksTest {
 
     private static void apply(LiveLedger ledger, List<LeaseRow> leases, List<AttemptRow> attempts, List<MessageRow> messages) {
         polls++;
-        AdminSnapshot s = new AdminSnapshot(Path.of("x.db"), 4, polls, 1_000, 0, 7, leases, List.of(), List.of(),
+        AdminSnapshot s = new AdminSnapshot(dev.sovereign.engine.base.LedgerLocation.file(Path.of("x.db")), 4, polls, 1_000, 0, 7, leases, List.of(), List.of(),
                 attempts, messages, Optional.empty());
         ledger.apply(new PollResult(1_000, polls, s, List.of(), List.of()));
     }

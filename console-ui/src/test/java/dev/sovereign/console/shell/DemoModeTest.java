@@ -156,7 +156,7 @@ class DemoModeTest {
         await("five worker processes", () -> workersOn(db).size() == 5);
         Set<Long> started = pids(workersOn(db));
         await("the demo strip", onFx(() -> robot.lookup("#demo-strip").query().isVisible()));
-        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].recentFiles().contains(db)).get())
+        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].recentFiles().contains(dev.sovereign.engine.base.LedgerLocation.file(db))).get())
                 .as("a demo is not a recent file").isFalse();
         assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].demo().startedPids()).get()).containsAll(started);
         assertThat(WaitForAsyncUtils.asyncFx(() -> ((atlantafx.base.controls.Message) robot.lookup("#banner").query())

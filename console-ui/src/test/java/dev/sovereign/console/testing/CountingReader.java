@@ -22,8 +22,8 @@ public final class CountingReader implements AdminReader {
     }
 
     @Override
-    public Path database() {
-        return real.database();
+    public dev.sovereign.engine.base.LedgerLocation location() {
+        return real.location();
     }
 
     @Override

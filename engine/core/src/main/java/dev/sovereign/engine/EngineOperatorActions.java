@@ -10,7 +10,7 @@ import dev.sovereign.engine.supervisor.Supervisor;
 import dev.sovereign.engine.supervisor.SupervisorLoop;
 import dev.sovereign.engine.supervisor.TickRecord;
 import dev.sovereign.engine.supervisor.TickReport;
-import java.nio.file.Path;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -43,9 +43,9 @@ final class EngineOperatorActions implements OperatorActions {
     }
 
     /** Opens an engine of kind {@code console} on an existing database (never creating one). */
-    public static EngineOperatorActions open(Path database, Clock clock) {
-        Objects.requireNonNull(database, "database");
-        Engine engine = Engine.openExisting(EngineConfig.forDatabase(database).clock(clock).processKind("console")
+    public static EngineOperatorActions open(LedgerLocation location, Clock clock) {
+        Objects.requireNonNull(location, "location");
+        Engine engine = Engine.openExisting(EngineConfig.forDatabase(location).clock(clock).processKind("console")
                 .processLabel("console " + ProcessHandle.current().pid()).build());
         try {
             return new EngineOperatorActions(engine);

@@ -46,6 +46,14 @@ public final class Ledgers {
         return openReader(LedgerLocation.file(database), dataDirectory, clock, zone);
     }
 
+    /**
+     * A read-only view of the ledger at {@code location} (a file or a server URL) whose receipts' folders are
+     * the default data directory of that ledger on this host.
+     */
+    public static AdminReader openReader(LedgerLocation location, Clock clock, ZoneId zone) {
+        return openReader(location, EngineConfig.defaultDataDirectory(location), clock, zone);
+    }
+
     /** A read-only view of the ledger at {@code location} (a file or a server URL). */
     public static AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone) {
         return Backends.forDatabase(location).openReader(location, dataDirectory, clock, zone);
@@ -63,6 +71,19 @@ public final class Ledgers {
 
     /** As {@link #openOperatorActions(Path)}, with the clock that stamps the writes (tests pass a settable one). */
     public static OperatorActions openOperatorActions(Path database, Clock clock) {
-        return EngineOperatorActions.open(database, clock);
+        return openOperatorActions(LedgerLocation.file(database), clock);
+    }
+
+    /**
+     * The operator's actions on the existing ledger at {@code location} (a file or a server URL), through an
+     * engine of kind {@code console}. On a server the engine stamps with the server's clock.
+     */
+    public static OperatorActions openOperatorActions(LedgerLocation location) {
+        return openOperatorActions(location, Clock.systemUTC());
+    }
+
+    /** As {@link #openOperatorActions(LedgerLocation)}, with the clock that stamps a file's writes. */
+    public static OperatorActions openOperatorActions(LedgerLocation location, Clock clock) {
+        return EngineOperatorActions.open(location, clock);
     }
 }

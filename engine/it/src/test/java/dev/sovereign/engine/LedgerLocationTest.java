@@ -58,4 +58,20 @@ class LedgerLocationTest {
                 "db.example-5432-ledger.data"));
         assertThat(dir.toString()).doesNotContain("pw");
     }
+
+    @Test
+    void whatMayBeRememberedHasEverySecretRemovedAndStillOpensTheSameServer() {
+        assertThat(LedgerLocation.parse("jdbc:postgresql://db/ledger?user=ops&password=s3cret&sslmode=verify-full")
+                .withoutSecrets().text()).isEqualTo("jdbc:postgresql://db/ledger?user=ops&sslmode=verify-full");
+        assertThat(LedgerLocation.parse("jdbc:postgresql://db/ledger?password=s3cret&user=ops&apiToken=t0k")
+                .withoutSecrets().text()).isEqualTo("jdbc:postgresql://db/ledger?user=ops");
+        assertThat(LedgerLocation.parse("jdbc:postgresql://ops:s3cret@db/ledger").withoutSecrets().text())
+                .isEqualTo("jdbc:postgresql://ops@db/ledger");
+        assertThat(LedgerLocation.parse("jdbc:postgresql://db/ledger?password=s3cret").withoutSecrets().text())
+                .isEqualTo("jdbc:postgresql://db/ledger");
+        LedgerLocation plain = LedgerLocation.parse("jdbc:postgresql://db/ledger?user=ops");
+        assertThat(plain.withoutSecrets()).isEqualTo(plain);
+        assertThat(plain.hasSecrets()).isFalse();
+        assertThat(LedgerLocation.parse("jdbc:postgresql://db/ledger?password=x").hasSecrets()).isTrue();
+    }
 }

@@ -16,6 +16,12 @@ import java.util.Locale;
  * happens here, not in the view or the view model. Thread-safe (stateless).
  */
 public final class LabSentences {
+    /** The lab page's line while a server is attached: the lab runs on its SQLite sandbox only, for now. */
+    static String labNeedsASandbox(String server) {
+        return "The lab runs on a SQLite sandbox only for now; this console watches the server " + server
+                + ". Open the lab sandbox to run workers and scenarios.";
+    }
+
     /** Every lab action needs a database. */
     public static final String NO_DATABASE = "Attach a database first, or open the lab sandbox.";
     /** The live panel before the first refused write. */

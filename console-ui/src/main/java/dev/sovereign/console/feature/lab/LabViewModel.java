@@ -57,6 +57,8 @@ public final class LabViewModel implements AutoCloseable {
     private final LiveLedger ledger;
     private final UiExecutor ui;
     private final ReadOnlyObjectProperty<Path> target;
+    private final javafx.beans.property.ObjectProperty<String> server =
+            new javafx.beans.property.SimpleObjectProperty<>(this, "server");
     private final Consumer<Path> attach;
     private final LabBenches benches = new LabBenches();
     private final BooleanProperty breakFence = new SimpleBooleanProperty(this, "breakFence");
@@ -84,7 +86,7 @@ public final class LabViewModel implements AutoCloseable {
         this.workers = new LabWorkers(ledger, ui, target, breakFence, benches, activity);
         this.scenario = new LabScenarioRun(ui, target, breakFence, activity, workers::trackScenarioWorker);
         target.addListener((obs, old, now) -> onTargetChanged(old, now));
-        summary.bind(Bindings.createStringBinding(this::describe, target, scenario.runningProperty(),
+        summary.bind(Bindings.createStringBinding(this::describe, target, server, scenario.runningProperty(),
                 scenario.verdictProperty(), workers.items(), scenario.steps(), scenario.scenarioActorProperty(),
                 workers.revisionProperty()));
         liveLease.bind(Bindings.createStringBinding(this::describeLease, ledger.snapshotProperty(),
@@ -113,6 +115,9 @@ public final class LabViewModel implements AutoCloseable {
     /** One line for the page header: the target, the living workers, the run or its verdict. */
     private String describe() {
         Path t = target.get();
+        if (t == null && server.get() != null) {
+            return LabSentences.labNeedsASandbox(server.get());
+        }
         if (t == null) {
             return "No database attached: open the lab sandbox to start.";
         }
@@ -253,6 +258,14 @@ public final class LabViewModel implements AutoCloseable {
     }
 
     // ---- properties ----
+
+    /**
+     * The server the console watches, shown without secrets, or null (a file or nothing): the lab's workers and
+     * scenarios run on a SQLite file (its sandbox), so on a server the page says so and offers the sandbox.
+     */
+    public javafx.beans.property.ObjectProperty<String> serverProperty() {
+        return server;
+    }
 
     public ReadOnlyObjectProperty<Path> targetProperty() {
         return target;

@@ -86,7 +86,7 @@ public final class RunsViewModel {
                 status.busyProperty(), desk.availableProperty());
         // a question about another database's runs must not be answered on this one
         ledger.snapshotProperty().addListener((obs, old, s) -> {
-            if (s == null || old == null || !s.database().equals(old.database())) {
+            if (s == null || old == null || !s.location().equals(old.location())) {
                 pendingBulk.set(null);
             }
         });

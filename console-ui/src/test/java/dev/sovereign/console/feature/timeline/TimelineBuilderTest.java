@@ -39,7 +39,7 @@ class TimelineBuilderTest {
             events.add(new JournalEntry(++seq, 3_000, "LEASE_RENEWED", "actor", actor(i), actor(i), WORKER,
                     (long) i + 1, null, null, null, null, "renewed"));
         }
-        AdminSnapshot snapshot = new AdminSnapshot(Path.of("x.db"), 1, 1, 3_000, seq, 150, rows, List.of(), List.of(),
+        AdminSnapshot snapshot = new AdminSnapshot(dev.sovereign.engine.base.LedgerLocation.file(Path.of("x.db")), 1, 1, 3_000, seq, 150, rows, List.of(), List.of(),
                 List.of(), List.of(), Optional.empty());
 
         TimelineBuilder.Lanes lanes = TimelineBuilder.build(events, snapshot, 100);

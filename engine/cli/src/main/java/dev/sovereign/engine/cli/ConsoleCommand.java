@@ -1,6 +1,7 @@
 package dev.sovereign.engine.cli;
 
 import java.io.IOException;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import picocli.CommandLine.Spec;
  * launcher) as a child process with this terminal's input and output, and waits for it; exits with
  * the console's exit code. The console gets {@code --db} when a database was named ({@code --db} or
  * {@code $SOVEREIGN_DB}) or {@code ./sovereign.db} exists; otherwise none, and it opens its demo.
+ * A server's URL is handed to the console as {@code $SOVEREIGN_DB}, never on its command line (decision 0423).
  * It does not open the database itself: the console reports a missing, locked or foreign file.
  */
 @Command(name = "console", description = "Open the desktop console on the database.")
@@ -35,14 +37,22 @@ final class ConsoleCommand implements Callable<Integer> {
                     + " with 'mvn -B -ntp -DskipTests package' in the repository, which ./sovereign does on first use");
         }
         List<String> command = new ArrayList<>(List.of(env.java().toString(), "-jar", jar.toString()));
-        Path database = root.database("console");
-        if (root.databaseNamed() || Files.exists(database)) {
+        LedgerLocation location = root.location();
+        ProcessBuilder builder = new ProcessBuilder(command);
+        if (!location.isFile()) {
+            // a server's URL goes by the environment, never the command line: a password in it would show in
+            // every user's process list (decision 0423)
+            builder.environment().put(CliEnvironment.DB_VARIABLE, location.text());
+        } else if (root.databaseNamed() || Files.exists(location.file().orElseThrow())) {
+            builder.environment().remove(CliEnvironment.DB_VARIABLE);
             command.add("--db");
-            command.add(database.toString());
+            command.add(location.file().orElseThrow().toString());
+        } else {
+            builder.environment().remove(CliEnvironment.DB_VARIABLE);
         }
         Process console;
         try {
-            console = new ProcessBuilder(command).directory(env.workingDirectory().toFile()).inheritIO().start();
+            console = builder.command(command).directory(env.workingDirectory().toFile()).inheritIO().start();
         } catch (IOException e) {
             throw CliFailure.unavailable("Could not start the desktop console with " + env.java() + ": "
                     + e.getMessage());

@@ -1,17 +1,17 @@
 package dev.sovereign.engine.admin;
 
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.base.EngineConfig;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.ZoneId;
 import java.util.List;
 
 /**
- * Read access to a Sovereign database for operators: the only door the console uses. It owns its
- * own connection to the file, opened for queries only ({@code PRAGMA query_only}): it never writes,
- * never migrates, never creates a file, and refuses a file that is missing, not ours or newer than
- * this code with a {@link StorageException} whose message is one sentence naming the file.
+ * Read access to a Sovereign ledger for operators: the only door the console uses. It owns its
+ * own connection to the file or server, opened for queries only (SQLite: {@code PRAGMA query_only};
+ * PostgreSQL: a read-only session whose snapshots are {@code REPEATABLE READ READ ONLY} transactions): it
+ * never writes, never migrates, never creates a ledger, and refuses one that is missing, not ours or newer
+ * than this code with a {@link StorageException} whose message is one sentence naming the ledger (a
+ * server's URL without its secrets).
  *
  * <p>Change detection: {@link #changeMarker()} is a number that moves whenever another connection or
  * process commits a change to the ledger (it may also move without a visible change) and costs a few
@@ -33,16 +33,29 @@ public interface AdminReader extends AutoCloseable {
     int STOPPED_PROCESSES_SHOWN = 100;
     int FINISHED_ROWS_SHOWN = 300;
 
-    /** The absolute path of the database file. */
-    Path database();
+    /** Where the ledger lives: its absolute file, or its server's URL ({@code toString()} hides every secret). */
+    LedgerLocation location();
 
-    /** The schema version ({@code PRAGMA user_version}) checked when the reader opened. */
+    /** The schema version checked when the reader opened (SQLite: {@code PRAGMA user_version}). */
     int schemaVersion();
+
+
+    /**
+     * The ledger's clock minus this reader's clock, in ms, as last measured (0 when they are one clock, as on
+     * SQLite, where every writer stamps with its own host's clock). A server backend decides expiry on the
+     * SERVER's clock, so a console whose countdowns should agree with those decisions adds this to its own
+     * clock. An estimate (one round trip's accuracy); never used for a decision.
+     */
+    default long ledgerClockOffsetMillis() {
+        return 0;
+    }
 
     /**
      * The ledger's change marker: equal values mean no other connection committed a change in between (a
      * different value may also come without a visible change); compare for equality only. SQLite: its
      * {@code PRAGMA data_version} on this reader's connection (and a check that the file is still there).
+     * PostgreSQL: a number this reader moves whenever the server's transaction snapshot
+     * ({@code pg_current_snapshot()}) differs from the last one it saw (decision 0904).
      */
     long changeMarker();
 

@@ -1,6 +1,6 @@
 package dev.sovereign.engine.admin;
 
-import java.nio.file.Path;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,22 +13,23 @@ import java.util.Optional;
  * assignment needing an operator is always included. Totals come from {@link #counts()}, counted by
  * the database, never from the sizes of these capped lists.
  *
- * @param takenAt   the reader's clock when the snapshot was read, epoch ms
+ * @param location  where the ledger lives (a file, or a server's URL shown without secrets)
+ * @param takenAt   the LEDGER's clock when the snapshot was read, epoch ms (on a server: the server's)
  * @param lastSeq   the highest journal sequence number at that moment
  * @param lastToken the highest fencing token ever minted at that moment
  * @param counts    the true totals, counted in the same read transaction
  */
-public record AdminSnapshot(Path database, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
+public record AdminSnapshot(LedgerLocation location, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
                             long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
                             List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
                             Optional<SupervisorTickRow> lastTick, LedgerCounts counts) {
 
     /** A snapshot whose rows are all there is (tests, benchmarks): its counts are counted from them. */
-    public AdminSnapshot(Path database, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
+    public AdminSnapshot(LedgerLocation location, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
                          long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
                          List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
                          Optional<SupervisorTickRow> lastTick) {
-        this(database, schemaVersion, changeMarker, takenAt, lastSeq, lastToken, leases, processes, assignments,
+        this(location, schemaVersion, changeMarker, takenAt, lastSeq, lastToken, leases, processes, assignments,
                 attempts, messages, lastTick, LedgerCounts.of(assignments, messages));
     }
 

@@ -73,6 +73,24 @@ public record ConnectionSecurity(Kind kind, String protocol, String cipher, Stri
         };
     }
 
+    /**
+     * A few words for a status bar, the long form ({@link #describe()}) in its tooltip: {@code local file},
+     * {@code not encrypted}, {@code TLSv1.3, verified} (certificate and host), {@code TLSv1.3, host not verified},
+     * {@code TLSv1.3, custom check} or {@code TLSv1.3, not verified}.
+     */
+    public String brief() {
+        return switch (kind) {
+            case LOCAL_FILE -> "local file";
+            case NOT_ENCRYPTED -> "not encrypted";
+            case TLS -> (protocol == null ? "TLS" : protocol) + switch (verification) {
+                case CERTIFICATE_AND_HOST -> ", verified";
+                case CERTIFICATE -> ", host not verified";
+                case CUSTOM_FACTORY -> ", custom check";
+                case NONE -> ", not verified";
+            };
+        };
+    }
+
     @Override
     public String toString() {
         return describe();

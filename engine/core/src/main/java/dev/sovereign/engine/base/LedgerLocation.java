@@ -123,6 +123,30 @@ public final class LedgerLocation {
     }
 
     /**
+     * This location with every secret REMOVED rather than masked: a file as it is; a URL without its user-info
+     * password and without its password, token, secret or key parameters. What may be remembered (a recent-files
+     * list, settings) and opened again later: the driver then finds the password itself ({@code ~/.pgpass} or
+     * {@code PGPASSFILE}).
+     */
+    public LedgerLocation withoutSecrets() {
+        if (file != null) {
+            return this;
+        }
+        String out = redact(text);
+        out = out.replaceFirst("(//[^/?@]*?):\\*\\*\\*@", "$1@");
+        // a masked parameter goes with its separator; a first one hands its '?' to the next
+        out = out.replaceAll("&[^&?=]+=\\*\\*\\*(?=&|$)", "");
+        out = out.replaceAll("\\?[^&?=]+=\\*\\*\\*(&|$)", "?");
+        out = out.replaceFirst("\\?$", "");
+        return new LedgerLocation(out, null);
+    }
+
+    /** Whether this location, shown, would hide a secret: {@link #toString()} differs from {@link #text()}. */
+    public boolean hasSecrets() {
+        return file == null && !redact(text).equals(text);
+    }
+
+    /**
      * {@code sentence} with every URL in it {@linkplain #redact redacted}: for messages that may quote what a
      * user typed (a parser's "Unexpected argument '…'"), so no secret in a URL is ever printed back.
      */

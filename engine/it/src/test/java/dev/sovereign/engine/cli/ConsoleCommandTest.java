@@ -78,6 +78,19 @@ class ConsoleCommandTest {
     }
 
     @Test
+    void aServersUrlGoesToTheConsoleByItsEnvironmentNeverOnItsCommandLine() throws IOException {
+        cli.with(b -> b.consoleJar(fakeJar));
+        String url = "jdbc:postgresql://db.example/ledger?user=ops&password=planted-Secret-42";
+
+        Result r = cli.run("console", "--db", url);
+
+        assertThat(r.exit()).isEqualTo(FakeConsole.EXIT);
+        assertThat(Files.readString(temp.dir().resolve(FakeConsole.RECORD))).isEmpty(); // nothing for `ps` to show
+        assertThat(Files.readString(temp.dir().resolve(FakeConsole.ENV_RECORD))).isEqualTo(url);
+        assertThat(r.out() + r.err()).doesNotContain("planted-Secret-42");
+    }
+
+    @Test
     void withNoDatabaseNamedOrPresentTheConsoleGetsNoneAndOpensItsDemo() throws IOException {
         cli.with(b -> b.consoleJar(fakeJar));
 

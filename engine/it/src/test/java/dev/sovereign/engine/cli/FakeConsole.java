@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 /** Stands in for the desktop console jar: records its arguments in its working directory, exits 7. */
 public final class FakeConsole {
     static final String RECORD = "console-args.txt";
+    /** Where it records the {@code SOVEREIGN_DB} it was started with (absent: none). */
+    static final String ENV_RECORD = "console-env.txt";
     static final int EXIT = 7;
 
     private FakeConsole() {
@@ -19,6 +21,10 @@ public final class FakeConsole {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         Files.writeString(Path.of(RECORD), String.join("\n", args));
+        String db = System.getenv("SOVEREIGN_DB");
+        if (db != null) {
+            Files.writeString(Path.of(ENV_RECORD), db);
+        }
         if (Files.exists(Path.of(LINGER))) {
             Files.writeString(Path.of(LINGER), Long.toString(ProcessHandle.current().pid()));
             // Parked until the test signals it (what it is there to show); the bound only keeps a

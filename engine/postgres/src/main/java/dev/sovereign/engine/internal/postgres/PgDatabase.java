@@ -62,11 +62,14 @@ public final class PgDatabase implements AutoCloseable {
     /** The insert of this process's row, run in the first write that commits (registerLazily, decision 0304). */
     private volatile Work<?> pendingRegistration;
     private volatile boolean closed;
+    /** An operators' reader's connection: a read-only session, never migrated (decision 0905). */
+    private final boolean readOnly;
     /** A test's hook run just before COMMIT is sent (to kill the connection at commit); null in production. */
     private volatile Runnable beforeCommit;
 
-    private PgDatabase(LedgerLocation location, EngineConfig config) {
+    private PgDatabase(LedgerLocation location, EngineConfig config, boolean readOnly) {
         this.location = location;
+        this.readOnly = readOnly;
         this.busyBoundMs = config.busyBound().toMillis();
         this.pauseMinNanos = config.busyRetryPauseMin().toNanos();
         this.pauseMaxNanos = config.busyRetryPauseMax().toNanos();
@@ -79,7 +82,7 @@ public final class PgDatabase implements AutoCloseable {
      */
     public static PgDatabase open(EngineConfig config, boolean createIfMissing) {
         LedgerLocation location = config.location();
-        PgDatabase db = new PgDatabase(location, config);
+        PgDatabase db = new PgDatabase(location, config, false);
         try {
             db.connection = db.connect();
             if (!createIfMissing && PgMigrator.schemaVersion(db.connection) == 0) {
@@ -104,8 +107,33 @@ public final class PgDatabase implements AutoCloseable {
         return db;
     }
 
+    /**
+     * Connects for reading only (the operators' reader, decision 0905): the session is read-only
+     * ({@code default_transaction_read_only}), so no statement on it can write; nothing is migrated or created; a
+     * database with no ledger, a schema Sovereign did not create, or a version older or newer than this code is
+     * refused in one sentence. A lost connection is connected again by the next call, read-only again.
+     */
+    public static PgDatabase openForReading(LedgerLocation location) {
+        PgDatabase db = new PgDatabase(location, EngineConfig.forDatabase(location).build(), true);
+        try {
+            db.connection = db.connect();
+            PgMigrator.checkReadable(db.connection, location);
+        } catch (PgSchemaException e) {
+            db.close();
+            throw new StorageException(problemOf(e.problem()), null, e.getMessage(), e);
+        } catch (SQLException e) {
+            db.close();
+            throw translate(location, e, "read");
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return db;
+    }
+
     static Problem problemOf(PgSchemaException.Problem p) {
         return switch (p) {
+            case MISSING -> Problem.MISSING_FILE;
             case NOT_OURS -> Problem.NOT_OURS;
             case SCHEMA_TOO_NEW -> Problem.SCHEMA_TOO_NEW;
             case CORRUPT -> Problem.CORRUPT;
@@ -127,6 +155,9 @@ public final class PgDatabase implements AutoCloseable {
         try (Statement s = c.createStatement()) {
             s.execute("SET lock_timeout = " + Math.max(1, busyBoundMs));
             s.execute("SET idle_in_transaction_session_timeout = " + IDLE_IN_TRANSACTION_MS);
+            if (readOnly) {
+                s.execute("SET default_transaction_read_only = on");
+            }
         } catch (SQLException e) {
             try {
                 c.close();
@@ -397,7 +428,7 @@ public final class PgDatabase implements AutoCloseable {
                 return result;
             } finally {
                 rollbackQuietly(c);
-                c.setReadOnly(false);
+                c.setReadOnly(readOnly);
                 c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             }
         });

@@ -4,6 +4,7 @@ import dev.sovereign.engine.internal.postgres.PgSchemaException.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -271,6 +272,24 @@ public final class PgMigrator {
             rs.next();
             return rs.getInt(1);
         }
+    }
+
+    /**
+     * For a reader that never migrates: refuses a database with no ledger (MISSING), a foreign schema, and a
+     * ledger older or newer than this code, each in one sentence that names the ledger without its secrets.
+     */
+    static int checkReadable(Connection c, LedgerLocation location) throws SQLException {
+        int version = check(c, String.valueOf(location));
+        if (version == 0) {
+            throw new PgSchemaException(Problem.MISSING, "There is no Sovereign ledger in the PostgreSQL database "
+                    + location + " (create one with 'sovereign init').", null);
+        }
+        if (version < LATEST) {
+            throw new PgSchemaException(Problem.IO, "The PostgreSQL ledger " + location + " has the older schema"
+                    + " version " + version + "; run 'sovereign init' against it once (as its owner) to migrate it,"
+                    + " then attach again.", null);
+        }
+        return version;
     }
 
     /** The version of a ledger this code may open; refuses a foreign or newer one. Reads only. */

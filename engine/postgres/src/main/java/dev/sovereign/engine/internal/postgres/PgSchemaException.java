@@ -10,6 +10,8 @@ public final class PgSchemaException extends RuntimeException {
 
     /** What is wrong, as the core's {@code StorageException.Problem} names it where it has a name. */
     public enum Problem {
+        /** The database holds no ledger yet (a reader never creates one). */
+        MISSING,
         /** The schema holds tables, but not a Sovereign ledger. */
         NOT_OURS,
         /** The ledger was migrated by a newer Sovereign. */

@@ -3,8 +3,6 @@ package dev.sovereign.engine.internal.postgres;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
-import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.spi.StorageBackend;
@@ -38,11 +36,10 @@ public final class PostgresBackend implements StorageBackend {
         return new PgLedger(config, grants, createIfMissing);
     }
 
-    /** Not yet: the console's reader is SQLite's alone (issue 15 leaves it for a later step). */
+    /** The operators' read-only view (decision 0905): its own read-only session, never migrating. */
     @Override
     public AdminReader openReader(LedgerLocation location, Path dataDirectory, Clock clock, ZoneId zone) {
-        throw new StorageException(Problem.IO, null, "The console cannot read a PostgreSQL ledger yet (" + location
-                + "); use the command line, which can.", null);
+        return PgAdminReader.open(location, dataDirectory, clock, zone);
     }
 
     /** Copies into an empty ledger in one transaction (decision 0907): {@link PgLedgerCopy}. */

@@ -11,17 +11,14 @@ import dev.sovereign.engine.spi.Backends;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.testing.PgTestServer;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Clock;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /**
  * The backend as the port finds it: chosen for a {@code jdbc:postgresql:} URL, never for a path; an open
  * that may not create refuses an empty database; a database with foreign tables is not ours; a server that
- * cannot be reached is one sentence without the password; the console's reader is not there yet.
+ * cannot be reached is one sentence without the password (the console's reader: {@link PgAdminReaderTest}).
  */
 class PostgresBackendTest {
     private final PostgresBackend backend = new PostgresBackend();
@@ -75,12 +72,5 @@ class PostgresBackendTest {
                     assertThat(e.getMessage()).startsWith("Cannot connect to the PostgreSQL ledger")
                             .doesNotContain("hunter2");
                 });
-    }
-
-    @Test
-    void theConsolesReaderSaysItCannotReadPostgresYet() {
-        assertThatThrownBy(() -> backend.openReader(LedgerLocation.parse("jdbc:postgresql://h/db"), Path.of("/tmp"),
-                Clock.systemUTC(), ZoneOffset.UTC)).isInstanceOfSatisfying(StorageException.class,
-                        e -> assertThat(e.getMessage()).contains("console cannot read a PostgreSQL ledger yet"));
     }
 }

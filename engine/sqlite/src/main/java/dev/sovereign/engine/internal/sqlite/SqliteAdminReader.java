@@ -4,20 +4,15 @@ import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.ExportProgress;
-import dev.sovereign.engine.admin.JournalCsv;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
-import dev.sovereign.engine.internal.OwnerOnly;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.sovereign.engine.internal.JournalExport;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.List;
@@ -34,8 +29,6 @@ import java.util.List;
  * in the background interleaves page by page with a poller).
  */
 public final class SqliteAdminReader implements AdminReader {
-    private static final int EXPORT_PAGE = 1_000;
-
     private final ReadConnection db;
     private final Clock clock;
     private final AdminLeases leases;
@@ -66,8 +59,8 @@ public final class SqliteAdminReader implements AdminReader {
     }
 
     @Override
-    public Path database() {
-        return db.file();
+    public LedgerLocation location() {
+        return LedgerLocation.file(db.file());
     }
 
     @Override
@@ -96,7 +89,7 @@ public final class SqliteAdminReader implements AdminReader {
                 long lastToken = db.scalar("SELECT last_token FROM token_counter WHERE id = 1");
                 List<ProcessRow> processes = rows.processes();
                 read[0] = leases.read(processes);
-                return new AdminSnapshot(db.file(), db.schemaVersion(), changeMarker, clock.millis(), lastSeq,
+                return new AdminSnapshot(LedgerLocation.file(db.file()), db.schemaVersion(), changeMarker, clock.millis(), lastSeq,
                         lastToken, read[0].baseline().rows(),
                         AdminLeases.withLeaseCounts(processes, read[0].baseline().held()),
                         rows.assignments(), rows.attempts(), rows.messages(), rows.lastTick(), rows.counts());
@@ -138,49 +131,12 @@ public final class SqliteAdminReader implements AdminReader {
 
     @Override
     public long exportJournalCsv(Path target, ExportProgress progress) {
-        Path absolute = target.toAbsolutePath().normalize();
-        Path dir = absolute.getParent();
         long total;
         synchronized (this) {
             ensureOpen();
             total = db.read("read", () -> db.scalar("SELECT count(*) FROM fence_events"));
         }
-        Path part = null;
-        try {
-            part = OwnerOnly.createTempFile(dir, absolute.getFileName().toString(), ".part"); // 0600 (decision 0801)
-            long done = 0;
-            try (BufferedWriter w = Files.newBufferedWriter(part, StandardCharsets.UTF_8)) {
-                w.write(JournalCsv.header());
-                long after = 0;
-                while (true) {
-                    List<JournalEntry> page = eventsSince(after, EXPORT_PAGE);
-                    for (JournalEntry e : page) {
-                        w.write(JournalCsv.row(e));
-                        after = e.seq();
-                    }
-                    done += page.size();
-                    total = Math.max(total, done);
-                    progress.progress(done, total);
-                    if (page.size() < EXPORT_PAGE) {
-                        break;
-                    }
-                    if (Thread.currentThread().isInterrupted()) {
-                        throw new IOException("the export was cancelled");
-                    }
-                }
-            }
-            Files.move(part, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            return done;
-        } catch (IOException e) {
-            if (part != null) {
-                try {
-                    Files.deleteIfExists(part);
-                } catch (IOException ignored) {
-                    // leave the temporary file; its name says what it is
-                }
-            }
-            throw new UncheckedIOException("Could not export the journal to " + absolute + ": " + e.getMessage(), e);
-        }
+        return JournalExport.export(target, progress, total, this::eventsSince);
     }
 
     private void ensureOpen() {

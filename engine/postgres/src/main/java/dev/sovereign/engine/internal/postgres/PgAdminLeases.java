@@ -1,0 +1,134 @@
+package dev.sovereign.engine.internal.postgres;
+
+import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.admin.ProcessRef;
+import dev.sovereign.engine.admin.ProcessRow;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every actor's lease for the operators' snapshots, read incrementally by the lease change marker exactly as
+ * SQLite's reader does (decision 0414; the same contract, this backend's SQL): every row the first time, after an
+ * actor was added, or when most rows changed; otherwise only the rows whose {@code change_seq} (or tombstone) is
+ * above the counter the previous snapshot saw. Why that is complete on PostgreSQL too: every lease write locks
+ * {@code lease_change_counter} and bumps it in its own transaction (the guard refuses a row without that
+ * transaction's value), so lease writes commit in counter order, and a snapshot that saw the counter at
+ * {@code v} saw every row marked {@code <= v}.
+ *
+ * <p>Actors are only ever added (no role but the owner may delete one), so their count alone tells that one was.
+ * Ordered by actor id in byte order ({@code COLLATE "C"}), as SQLite orders them, whatever the database's
+ * collation. Not thread-safe: its {@link PgAdminReader} serialises every use, inside the snapshot's transaction.
+ */
+final class PgAdminLeases {
+    private static final String COLUMNS = "l.process_identity, l.token, l.ttl_ms, l.acquired_at, l.renewed_at,"
+            + " l.expires_at, l.renewals";
+    private static final String ALL_LEASES_SQL = "SELECT a.id, " + COLUMNS
+            + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id ORDER BY a.id COLLATE \"C\"";
+    /** The rows marked later, then the actors released later whose row is gone (free). */
+    private static final String CHANGED_LEASES_SQL = "SELECT l.actor_id, " + COLUMNS
+            + " FROM actor_leases l WHERE l.change_seq > ?"
+            + " UNION ALL SELECT t.actor_id, " + COLUMNS.replace("l.", "j.")
+            + " FROM lease_tombstones t LEFT JOIN actor_leases j ON j.actor_id = t.actor_id"
+            + " WHERE t.change_seq > ? AND (j.actor_id IS NULL OR j.change_seq <= ?)";
+    /** As SQLite's: below this many actors a snapshot never switches to a full read because most rows changed. */
+    static final int FULL_READ_MIN_ROWS = 512;
+
+    /** One read: every actor's lease (by actor id), who holds how many, the rows read, and what the next read needs. */
+    record Read(long actorCount, long lastChange, List<LeaseRow> rows, Map<String, Integer> positions,
+                Map<String, Integer> held, int rowsRead) {
+    }
+
+    private Read baseline;
+
+    Read read(PgTx tx, List<ProcessRow> processes) throws SQLException {
+        long actorCount = tx.scalarLong("SELECT count(*) FROM actors");
+        long lastChange = tx.scalarLong("SELECT last_change FROM lease_change_counter WHERE id = 1");
+        Read before = baseline;
+        Map<String, ProcessRef> holders = new HashMap<>();
+        processes.forEach(p -> holders.put(p.process().identity(), p.process()));
+        if (before == null || before.actorCount() != actorCount || lastChange < before.lastChange()) {
+            return fullRead(tx, before, holders, actorCount, lastChange);
+        }
+        if (lastChange == before.lastChange()) {
+            return new Read(actorCount, lastChange, before.rows(), before.positions(), before.held(), 0);
+        }
+        if (actorCount >= FULL_READ_MIN_ROWS && tx.scalarLong("SELECT count(*) FROM actor_leases WHERE change_seq > ?",
+                before.lastChange()) * 2 > actorCount) {
+            return fullRead(tx, before, holders, actorCount, lastChange);
+        }
+        List<LeaseRow> changed = tx.query(CHANGED_LEASES_SQL, rs -> leaseRow(tx, rs, holders),
+                before.lastChange(), before.lastChange(), before.lastChange());
+        List<LeaseRow> rows = new ArrayList<>(before.rows());
+        Map<String, Integer> held = new HashMap<>(before.held());
+        for (LeaseRow row : changed) {
+            Integer at = before.positions().get(row.actor());
+            if (at == null) { // an actor the last full read did not see: read everything rather than guess
+                return fullRead(tx, before, holders, actorCount, lastChange);
+            }
+            LeaseRow previous = rows.get(at);
+            count(held, previous, -1);
+            count(held, row, +1);
+            rows.set(at, row.equals(previous) ? previous : row);
+        }
+        return new Read(actorCount, lastChange, List.copyOf(rows), before.positions(), held, changed.size());
+    }
+
+    /** Makes {@code read} the baseline of the next snapshot (once its transaction committed). */
+    void keep(Read read) {
+        baseline = read;
+    }
+
+    private static Read fullRead(PgTx tx, Read before, Map<String, ProcessRef> holders, long actorCount,
+                                 long lastChange) throws SQLException {
+        List<LeaseRow> rows = tx.query(ALL_LEASES_SQL, rs -> {
+            LeaseRow row = leaseRow(tx, rs, holders);
+            Integer at = before == null ? null : before.positions().get(row.actor());
+            return at != null && row.equals(before.rows().get(at)) ? before.rows().get(at) : row;
+        });
+        Map<String, Integer> positions = new HashMap<>(rows.size() * 2);
+        Map<String, Integer> held = new HashMap<>();
+        for (LeaseRow row : rows) {
+            positions.put(row.actor(), positions.size());
+            count(held, row, +1);
+        }
+        return new Read(actorCount, lastChange, List.copyOf(rows), positions, held, rows.size());
+    }
+
+    private static void count(Map<String, Integer> held, LeaseRow row, int delta) {
+        if (row.holder() != null) {
+            held.merge(row.holder().identity(), delta, (a, b) -> a + b == 0 ? null : a + b);
+        }
+    }
+
+    /** Actor, then the lease columns (null: free); a holder not among the snapshot's processes is looked up once. */
+    private static LeaseRow leaseRow(PgTx tx, ResultSet rs, Map<String, ProcessRef> holders) throws SQLException {
+        String actor = rs.getString(1);
+        String holder = rs.getString(2);
+        if (holder == null) {
+            return LeaseRow.free(actor);
+        }
+        ProcessRef ref = holders.get(holder);
+        if (ref == null) {
+            ref = tx.one("SELECT label, pid, host FROM processes WHERE identity = ?",
+                    r -> new ProcessRef(holder, r.getString(1), PgTx.nullableLong(r, "pid"), r.getString(3)), holder)
+                    .orElse(ProcessRef.unknown(holder));
+            holders.put(holder, ref);
+        }
+        return new LeaseRow(actor, ref, rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getLong(7),
+                rs.getLong(8));
+    }
+
+    /** The processes with how many lease rows name each, from this snapshot's own lease list. */
+    static List<ProcessRow> withLeaseCounts(List<ProcessRow> processes, Map<String, Integer> held) {
+        List<ProcessRow> out = new ArrayList<>(processes.size());
+        for (ProcessRow p : processes) {
+            out.add(new ProcessRow(p.process(), p.kind(), p.startedAt(), p.heartbeatAt(), p.heartbeatIntervalMs(),
+                    p.stoppedAt(), held.getOrDefault(p.process().identity(), 0), p.activeAttempts(), p.lastClaim()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,190 @@
+package dev.sovereign.engine.internal.postgres;
+
+import static dev.sovereign.engine.admin.AdminReader.FINISHED_ROWS_SHOWN;
+import static dev.sovereign.engine.admin.AdminReader.STOPPED_PROCESSES_SHOWN;
+
+import dev.sovereign.engine.admin.AssignmentRow;
+import dev.sovereign.engine.admin.AttemptRow;
+import dev.sovereign.engine.admin.LedgerCounts;
+import dev.sovereign.engine.admin.MessageRow;
+import dev.sovereign.engine.admin.ProcessRef;
+import dev.sovereign.engine.admin.ProcessRow;
+import dev.sovereign.engine.admin.ReceiptRow;
+import dev.sovereign.engine.admin.SupervisorTickRow;
+import dev.sovereign.engine.run.RunFolders;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The rows and true counts of one operators' snapshot other than the leases, with the caps and orders of
+ * SQLite's reader (ids in byte order, {@code COLLATE "C"}); called inside the snapshot's transaction. Keeps the
+ * refusals counted per category (journal {@code seq}s are not in commit order on PostgreSQL, so a total that
+ * disagrees after the incremental count is counted again whole). Not thread-safe: its {@link PgAdminReader}
+ * serialises every use.
+ */
+final class PgAdminRows {
+    private static final String HOLDER = "p.label AS p_label, p.pid AS p_pid, p.host AS p_host";
+    /** A worker-lost failure nobody retried or acknowledged, on an assignment aliased {@code s}. */
+    private static final String NEEDS_OPERATOR = "s.state = 'FAILED' AND s.acknowledged_at IS NULL"
+            + " AND NOT EXISTS (SELECT 1 FROM assignments rt WHERE rt.retry_of = s.id)"
+            + " AND EXISTS (SELECT 1 FROM receipts wl WHERE wl.assignment_id = s.id"
+            + " AND wl.failure_category = '" + ReceiptRow.WORKER_LOST + "')";
+
+    private final Path dataDirectory;
+    private final Map<String, Long> rejectionsByCategory = new TreeMap<>();
+    private long categoriesCountedTo;
+
+    PgAdminRows(Path dataDirectory) {
+        this.dataDirectory = dataDirectory;
+    }
+
+    static ProcessRef ref(ResultSet rs, String identity) throws SQLException {
+        return new ProcessRef(identity, rs.getString("p_label"), PgTx.nullableLong(rs, "p_pid"), rs.getString("p_host"));
+    }
+
+    List<ProcessRow> processes(PgTx tx) throws SQLException {
+        String columns = "p.identity, " + HOLDER + ", p.kind, p.started_at, p.heartbeat_at, p.heartbeat_interval_ms,"
+                + " p.stopped_at, (SELECT count(*) FROM execution_attempts x WHERE x.process_identity = p.identity"
+                + "   AND x.state = 'ACTIVE') AS attempts,"
+                + " (SELECT e.detail FROM fence_events e WHERE e.resource_type = 'process' AND e.resource_id = p.identity"
+                + "   AND e.kind = 'PROCESS_STARTED' AND e.category = '" + PgIdentityClaim.CATEGORY + "'"
+                + "   ORDER BY e.seq DESC LIMIT 1) AS claim";
+        return tx.query("SELECT * FROM ((SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NULL)"
+                + " UNION ALL (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NOT NULL"
+                + " ORDER BY p.started_at DESC LIMIT ?)) shown"
+                + " ORDER BY stopped_at IS NOT NULL, started_at DESC, identity COLLATE \"C\"",
+                rs -> new ProcessRow(ref(rs, rs.getString("identity")), rs.getString("kind"), rs.getLong("started_at"),
+                        rs.getLong("heartbeat_at"), rs.getLong("heartbeat_interval_ms"),
+                        PgTx.nullableLong(rs, "stopped_at"), 0, rs.getInt("attempts"), rs.getString("claim")),
+                STOPPED_PROCESSES_SHOWN);
+    }
+
+    List<AssignmentRow> assignments(PgTx tx) throws SQLException {
+        return tx.query("SELECT s.id, s.actor_id, s.provider_spec, s.workspace_policy, s.state, s.current_attempt,"
+                + " x.token AS current_token, s.retry_of, (SELECT r2.id FROM assignments r2 WHERE r2.retry_of = s.id)"
+                + " AS retried_by, s.acknowledged_at, s.created_at, s.updated_at,"
+                + " (SELECT count(*) FROM execution_attempts a WHERE a.assignment_id = s.id) AS attempts,"
+                + " r.id AS r_id, r.attempt_id AS r_attempt, r.attempt_token AS r_token, r.process_identity AS r_process,"
+                + " r.status AS r_status, r.failure_category AS r_failure, r.outcome_known AS r_known,"
+                + " r.summary AS r_summary, r.created_at AS r_created,"
+                + " (r.id IS NOT NULL AND EXISTS (SELECT 1 FROM fence_events st WHERE st.resource_type = 'attempt'"
+                + "   AND st.resource_id = r.attempt_id AND st.kind = 'ATTEMPT_STOLEN')) AS r_stolen"
+                + " FROM assignments s LEFT JOIN execution_attempts x ON x.id = s.current_attempt"
+                + " LEFT JOIN receipts r ON r.assignment_id = s.id"
+                + " WHERE s.id IN (SELECT id FROM (SELECT id FROM assignments ORDER BY updated_at DESC, id COLLATE \"C\""
+                + "   LIMIT ?) recent UNION SELECT s2.id FROM assignments s2 WHERE " + NEEDS_OPERATOR.replace("s.", "s2.")
+                + ") ORDER BY s.updated_at DESC, s.id COLLATE \"C\"", rs -> {
+                    ReceiptRow receipt = null;
+                    Long rid = PgTx.nullableLong(rs, "r_id");
+                    if (rid != null) {
+                        receipt = new ReceiptRow(rid, rs.getString("id"), rs.getString("r_attempt"),
+                                rs.getLong("r_token"), rs.getString("r_process"), rs.getString("r_status"),
+                                rs.getString("r_failure"), rs.getInt("r_known") == 1, rs.getString("r_summary"),
+                                rs.getLong("r_created"), RunFolders.output(dataDirectory, rs.getString("id"),
+                                        rs.getString("r_attempt")), rs.getBoolean("r_stolen"));
+                    }
+                    return new AssignmentRow(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
+                            rs.getString("workspace_policy"), rs.getString("state"), rs.getString("current_attempt"),
+                            PgTx.nullableLong(rs, "current_token"), rs.getString("retry_of"), rs.getString("retried_by"),
+                            PgTx.nullableLong(rs, "acknowledged_at"), rs.getLong("created_at"), rs.getLong("updated_at"),
+                            rs.getInt("attempts"), receipt);
+                }, FINISHED_ROWS_SHOWN);
+    }
+
+    LedgerCounts counts(PgTx tx) throws SQLException {
+        long[] a = new long[2];
+        Map<String, Long> byState = new TreeMap<>();
+        tx.query("SELECT state, count(*) FROM assignments GROUP BY state", rs -> {
+            byState.put(rs.getString(1), rs.getLong(2));
+            a[0] += rs.getLong(2);
+            if ("RUNNING".equals(rs.getString(1))) {
+                a[1] = rs.getLong(2);
+            }
+            return null;
+        });
+        long needsOperator = tx.scalarLong("SELECT count(*) FROM assignments s WHERE " + NEEDS_OPERATOR);
+        long[] m = new long[4];
+        tx.query("SELECT state, count(*) FROM messages GROUP BY state", rs -> {
+            int i = List.of("NEW", "CLAIMED", "DONE", "DEAD").indexOf(rs.getString(1));
+            if (i >= 0) {
+                m[i] = rs.getLong(2);
+            }
+            return null;
+        });
+        long rejections = tx.scalarLong("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
+        countRejectionsByCategory(tx, rejections);
+        return new LedgerCounts(a[0], a[1], needsOperator, m[0], m[1], m[2], m[3], rejections, byState,
+                rejectionsByCategory);
+    }
+
+    /** The new rejections only; counted again whole when the sum then disagrees (a row committed late). */
+    private void countRejectionsByCategory(PgTx tx, long total) throws SQLException {
+        if (sum() == total) {
+            return;
+        }
+        if (sum() < total) {
+            addRejectionsAfter(tx, categoriesCountedTo);
+        }
+        if (sum() != total) {
+            rejectionsByCategory.clear();
+            categoriesCountedTo = 0;
+            addRejectionsAfter(tx, 0);
+        }
+    }
+
+    private long sum() {
+        return rejectionsByCategory.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private void addRejectionsAfter(PgTx tx, long after) throws SQLException {
+        tx.query("SELECT coalesce(category, 'unknown') AS c, count(*), max(seq) FROM fence_events"
+                + " WHERE kind = 'REJECTED' AND seq > ? GROUP BY c", rs -> {
+                    rejectionsByCategory.merge(rs.getString(1), rs.getLong(2), Long::sum);
+                    categoriesCountedTo = Math.max(categoriesCountedTo, rs.getLong(3));
+                    return null;
+                }, after);
+    }
+
+    List<AttemptRow> attempts(PgTx tx) throws SQLException {
+        return tx.query("SELECT x.id, x.assignment_id, x.actor_id, x.process_identity, " + HOLDER + ","
+                + " x.token, x.lease_token, x.state, x.ttl_ms, x.started_at, x.renewed_at, x.expires_at, x.ended_at,"
+                + " EXISTS (SELECT 1 FROM assignments s WHERE s.current_attempt = x.id) AS is_current"
+                + " FROM execution_attempts x LEFT JOIN processes p ON p.identity = x.process_identity"
+                + " ORDER BY x.started_at DESC, x.token DESC LIMIT ?",
+                rs -> new AttemptRow(rs.getString("id"), rs.getString("assignment_id"), rs.getString("actor_id"),
+                        ref(rs, rs.getString("process_identity")), rs.getLong("token"), rs.getLong("lease_token"),
+                        rs.getString("state"), rs.getBoolean("is_current"), rs.getLong("ttl_ms"),
+                        rs.getLong("started_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"),
+                        PgTx.nullableLong(rs, "ended_at")), FINISHED_ROWS_SHOWN);
+    }
+
+    List<MessageRow> messages(PgTx tx) throws SQLException {
+        String columns = "m.id, m.sender, m.recipient, m.subject, m.state, m.claim_actor, m.claim_process, " + HOLDER
+                + ", m.claim_token, m.claim_expires_at, m.retry_count, m.max_retries, m.created_at, m.updated_at";
+        String from = " FROM messages m LEFT JOIN processes p ON p.identity = m.claim_process";
+        return tx.query("SELECT * FROM ((SELECT " + columns + from + " WHERE m.state IN ('NEW', 'CLAIMED'))"
+                + " UNION ALL (SELECT " + columns + from + " WHERE m.state IN ('DONE', 'DEAD')"
+                + " ORDER BY m.updated_at DESC LIMIT ?)) shown ORDER BY created_at DESC, id COLLATE \"C\"", rs -> {
+                    String claimer = rs.getString("claim_process");
+                    return new MessageRow(rs.getString("id"), rs.getString("sender"), rs.getString("recipient"),
+                            rs.getString("subject"), rs.getString("state"), rs.getString("claim_actor"),
+                            claimer == null ? null : ref(rs, claimer), PgTx.nullableLong(rs, "claim_token"),
+                            PgTx.nullableLong(rs, "claim_expires_at"), rs.getInt("retry_count"),
+                            rs.getInt("max_retries"), rs.getLong("created_at"), rs.getLong("updated_at"));
+                }, FINISHED_ROWS_SHOWN);
+    }
+
+    Optional<SupervisorTickRow> lastTick(PgTx tx) throws SQLException {
+        return tx.one("SELECT t.seq, t.at, t.process_identity, " + HOLDER + ", t.expired_leases, t.stale_processes,"
+                + " t.swept_claims, t.recovered, t.failures, t.report FROM supervisor_ticks t"
+                + " LEFT JOIN processes p ON p.identity = t.process_identity ORDER BY t.seq DESC LIMIT 1",
+                rs -> new SupervisorTickRow(rs.getLong("seq"), rs.getLong("at"), ref(rs, rs.getString("process_identity")),
+                        rs.getInt("expired_leases"), rs.getInt("stale_processes"), rs.getInt("swept_claims"),
+                        rs.getInt("recovered"), rs.getInt("failures"), rs.getString("report")));
+    }
+}
