@@ -4,6 +4,7 @@ import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.journal.JournalTail;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +45,8 @@ public final class LedgerPoller implements AutoCloseable {
     private final AtomicBoolean refreshRequested = new AtomicBoolean();
     private ScheduledExecutorService thread;
     private long lastChangeMarker = Long.MIN_VALUE;
-    private long lastSeq = -1;
+    /** Follows the journal from the first poll on. */
+    private JournalTail<JournalEntry> tail;
 
     public LedgerPoller(AdminReader reader, LiveLedger ledger, UiExecutor ui, Clock clock) {
         this.reader = reader;
@@ -89,24 +91,23 @@ public final class LedgerPoller implements AutoCloseable {
             long version = reader.changeMarker();
             boolean forced = refreshRequested.getAndSet(false);
             long polledAt = clock.millis() + reader.ledgerClockOffsetMillis(); // the ledger's clock (0905)
-            if (version == lastChangeMarker && !forced) {
+            if (version == lastChangeMarker && !forced && (tail == null || !tail.holdsBack())) {
                 PollResult unchanged = new PollResult(polledAt, version, null, List.of(), List.of());
                 ui.onUi(() -> ledger.apply(unchanged));
                 return;
             }
             AdminSnapshot snapshot = reader.snapshot();
             List<JournalEntry> seed = List.of();
-            if (lastSeq < 0) {
-                lastSeq = Math.max(0, snapshot.lastSeq() - INITIAL_EVENTS);
+            if (tail == null) {
+                // a tail, not `seq > last`: on a server a row may commit after one with a greater seq (0900)
+                tail = new JournalTail<>(reader::eventsSince, JournalEntry::seq,
+                        Math.max(0, snapshot.lastSeq() - INITIAL_EVENTS), clock, JournalTail.DEFAULT_MARGIN);
                 seed = reader.recentRejections(INITIAL_REJECTIONS);
             }
             List<JournalEntry> fresh = new ArrayList<>();
             while (fresh.size() < MAX_EVENTS_PER_POLL) {
-                List<JournalEntry> page = reader.eventsSince(lastSeq, PAGE);
+                List<JournalEntry> page = tail.poll(PAGE);
                 fresh.addAll(page);
-                if (!page.isEmpty()) {
-                    lastSeq = page.get(page.size() - 1).seq();
-                }
                 if (page.size() < PAGE) {
                     break;
                 }

@@ -27,7 +27,10 @@ class ConsoleLayeringTest {
             "dev.sovereign.engine.base.RefusalCategory", "dev.sovereign.engine.Ledgers",
             "dev.sovereign.engine.AboutSovereign",
             // the name of a ledger (a file or a server URL) in the admin API, and the one redactor of its secrets
-            "dev.sovereign.engine.base.LedgerLocation");
+            "dev.sovereign.engine.base.LedgerLocation",
+            // how to follow the journal in seq order when rows commit out of order (a server): an algorithm
+            // over AdminReader.eventsSince, no storage of its own
+            "dev.sovereign.engine.journal.JournalTail", "dev.sovereign.engine.journal.JournalTail$Source");
 
     /** What only views may use: the scene graph, stages and the theme's controls. */
     private static final String[] SCENE_PACKAGES = {"javafx.scene..", "javafx.stage..", "atlantafx.."};

@@ -3,6 +3,7 @@ package dev.sovereign.engine.cli;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
+import dev.sovereign.engine.journal.JournalTail;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -62,9 +63,13 @@ final class EventsCommand extends EngineCommand {
         if (!follow) {
             return ExitCode.OK;
         }
+        // A tail, not `seq > last`: on a server a seq is drawn at insert and a row may commit after a later one
+        // (decision 0900); the tail shows it in its place instead of never.
+        JournalTail<FenceEvent> tail = JournalTail.of(engine.journal(), last, engine.config().clock(),
+                JournalTail.DEFAULT_MARGIN);
         try (StopSignals.Stop stop = SovereignCommand.of(spec).environment().stopSignals().listen()) {
             while (!stop.await(pollInterval)) {
-                last = print(engine.journal().since(last, 1_000), out, last, widths);
+                print(tail.poll(1_000), out, last, widths);
             }
         }
         return ExitCode.OK;
