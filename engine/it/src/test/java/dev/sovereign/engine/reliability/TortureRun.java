@@ -39,8 +39,13 @@ import java.util.stream.Collectors;
  * {@link HistoryChecker} holds every history against the ledger, and the output folders the receipts name
  * against their attempts ({@link OutputFolders}).
  *
- * <p>Everything stays in {@link Settings#dir()}: the database, the history files, the worker logs and
- * {@code report.md}.
+ * <p>On PostgreSQL ({@link Settings#onPostgres()}, decision 0908) the workers are the same, given the server's
+ * URL instead of a file; the nemesis adds backend kills and server restarts, the rogue lock is a {@code LOCK TABLE},
+ * clock jumps move no expiry (the server's clock decides) and the final supervisor ticks once the server's clock
+ * has passed every expiry, instead of with a clock a day ahead.
+ *
+ * <p>Everything stays in {@link Settings#dir()}: the database (or the server's {@code pgdata/}), the history
+ * files, the worker logs and {@code report.md}.
  */
 public final class TortureRun {
     /** Operation weights of the workers: everything, with stale tokens now and then. */
