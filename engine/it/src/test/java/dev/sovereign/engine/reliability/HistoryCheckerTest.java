@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -294,6 +295,19 @@ class HistoryCheckerTest {
 
         info(P1, "send", "exception");
         assertThat(check().count(Rule.CRASH)).isEqualTo(1);
+    }
+
+    @Test
+    void aLostConnectionOrAnUnknownCommitOutcomeIsInfoOnAServerButACrashOnAFile() {
+        info(P1, "send", "storage_IO");
+        info(P1, "complete", "storage_COMMIT_OUTCOME_UNKNOWN");
+        Set<String> server = Set.of("busy", "storage_IO", "storage_COMMIT_OUTCOME_UNKNOWN");
+        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, server).violations()).isEmpty();
+        assertThat(check().count(Rule.CRASH)).as("on SQLite neither is expected").isEqualTo(2);
+
+        info(P1, "send", "storage_CORRUPT");
+        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, server).count(Rule.CRASH))
+                .as("a guard's refusal is a crash on a server too").isEqualTo(1);
     }
 
     // ---- building histories ----
