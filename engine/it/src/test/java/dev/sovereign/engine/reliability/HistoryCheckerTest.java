@@ -227,6 +227,21 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void aRefusalThatReportedItsRowMissingDoesNotTakeTheRowOfALaterRefusalWithTheSameKey() {
+        // P1 is refused twice alike; the first said its REJECTED row could not be written, the second has its row
+        fail(P1, "acquire", args("actor", "a", "ttl_ms", 1000), "actor_lease_held", "actor", "a", null, 4L);
+        HistoryOp first = ops.get(ops.size() - 1);
+        Map<String, Object> reported = new LinkedHashMap<>(first.detail());
+        reported.put("journal_missing", true);
+        ops.set(ops.size() - 1, new HistoryOp(first.worker(), first.process(), first.id(), first.op(), first.args(),
+                first.invokedUs(), first.outcome(), reported, first.completedUs()));
+        fail(P1, "acquire", args("actor", "a", "ttl_ms", 1000), "actor_lease_held", "actor", "a", null, 4L);
+        rejected("actor", "a", P1, "actor_lease_held", null, 4L);
+
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
     void aTokenThatWentBackwardsInTheJournalIsCaught() {
         // P2's grant carries token 1 again instead of a fresh 4
         int grant = indexOf("LEASE_ACQUIRED", "a", P2);
