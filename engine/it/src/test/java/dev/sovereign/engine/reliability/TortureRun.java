@@ -679,8 +679,9 @@ public final class TortureRun {
                 .append(outputs.folders().stream().filter(OutputFolders.Folder::exists).count()).append(" on disk, ")
                 .append(outputs.markCount()).append(" attempt markers checked (each must be the receipt's own).\n\n");
         long reportedMissing = ops.stream().filter(o -> "true".equals(o.result("journal_missing"))).count();
-        b.append("Refusals that told their caller their REJECTED row could not be written (the database stayed busy"
-                + " past the bound; decision 0109): ").append(reportedMissing).append(".\n\n");
+        b.append("Refusals that told their caller their REJECTED row could not be written (its write met a storage"
+                + " error: busy past the bound, or on a server a lost connection; decision 0109): ")
+                .append(reportedMissing).append(".\n\n");
         if (s.backend() == Backend.POSTGRES) {
             b.append("Calls that lost their connection or could not reach the server (info: held to no outcome, allowed"
                     + " to explain writes): ").append(counts(ops.stream().filter(o -> !"busy".equals(o.result("reason")))
