@@ -58,7 +58,8 @@ class PartitionOnPostgresTest {
 
     @Test
     void aHostCutOffLosesItsLeaseToTheOtherHostAndEveryLateWriteOfItIsRefusedAndJournalled() throws Exception {
-        Optional<String> noHosts = Hosts.unavailable();
+        Optional<String> noHosts = Boolean.getBoolean("sovereign.partition.loopback")
+                ? Optional.of("-Dsovereign.partition.loopback=true") : Hosts.unavailable();
         boolean real = noHosts.isEmpty();
         if (!real) {
             System.out.println("PartitionOnPostgresTest: no network namespaces here (" + noHosts.get() + "): host A and"
@@ -121,6 +122,7 @@ class PartitionOnPostgresTest {
                 } else {
                     a.thaw();
                 }
+                awaitConnected(local, "host-a"); // A's heartbeat is back on the server: the cut is over for it
                 Files.writeString(Path.of(go + attemptA.token()), "A's command may end now");
                 String runA = a.await("RUN");
                 assertThat(runA).as("A's run after the heal").startsWith("RUN REFUSED");
@@ -181,6 +183,25 @@ class PartitionOnPostgresTest {
             ps.setString(1, applicationName);
             ps.executeQuery().close();
         }
+    }
+
+    /** Waits, reading {@code pg_stat_activity}, until a connection named {@code applicationName} is there. */
+    private static void awaitConnected(String url, String applicationName) throws SQLException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        try (Connection c = java.sql.DriverManager.getConnection(url);
+             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
+            ps.setString(1, applicationName);
+            while (System.nanoTime() < deadline) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getInt(1) > 0) {
+                        return;
+                    }
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+        }
+        throw new AssertionError(applicationName + " did not connect again within " + WAIT);
     }
 
     /** Waits, reading the ledger, until {@code process} has an ACTIVE attempt on {@code assignment}. */
