@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -226,6 +227,21 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void aRefusalThatReportedItsRowMissingDoesNotTakeTheRowOfALaterRefusalWithTheSameKey() {
+        // P1 is refused twice alike; the first said its REJECTED row could not be written, the second has its row
+        fail(P1, "acquire", args("actor", "a", "ttl_ms", 1000), "actor_lease_held", "actor", "a", null, 4L);
+        HistoryOp first = ops.get(ops.size() - 1);
+        Map<String, Object> reported = new LinkedHashMap<>(first.detail());
+        reported.put("journal_missing", true);
+        ops.set(ops.size() - 1, new HistoryOp(first.worker(), first.process(), first.id(), first.op(), first.args(),
+                first.invokedUs(), first.outcome(), reported, first.completedUs()));
+        fail(P1, "acquire", args("actor", "a", "ttl_ms", 1000), "actor_lease_held", "actor", "a", null, 4L);
+        rejected("actor", "a", P1, "actor_lease_held", null, 4L);
+
+        assertThat(check().violations()).isEmpty();
+    }
+
+    @Test
     void aTokenThatWentBackwardsInTheJournalIsCaught() {
         // P2's grant carries token 1 again instead of a fresh 4
         int grant = indexOf("LEASE_ACQUIRED", "a", P2);
@@ -294,6 +310,19 @@ class HistoryCheckerTest {
 
         info(P1, "send", "exception");
         assertThat(check().count(Rule.CRASH)).isEqualTo(1);
+    }
+
+    @Test
+    void aLostConnectionOrAnUnknownCommitOutcomeIsInfoOnAServerButACrashOnAFile() {
+        info(P1, "send", "storage_IO");
+        info(P1, "complete", "storage_COMMIT_OUTCOME_UNKNOWN");
+        Set<String> server = Set.of("busy", "storage_IO", "storage_COMMIT_OUTCOME_UNKNOWN");
+        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, server).violations()).isEmpty();
+        assertThat(check().count(Rule.CRASH)).as("on SQLite neither is expected").isEqualTo(2);
+
+        info(P1, "send", "storage_CORRUPT");
+        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, server).count(Rule.CRASH))
+                .as("a guard's refusal is a crash on a server too").isEqualTo(1);
     }
 
     // ---- building histories ----

@@ -5,6 +5,7 @@ import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.supervisor.TickReport;
 import dev.sovereign.engine.testing.ChildJvm;
+import dev.sovereign.engine.testing.RestartablePgServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,8 +39,13 @@ import java.util.stream.Collectors;
  * {@link HistoryChecker} holds every history against the ledger, and the output folders the receipts name
  * against their attempts ({@link OutputFolders}).
  *
- * <p>Everything stays in {@link Settings#dir()}: the database, the history files, the worker logs and
- * {@code report.md}.
+ * <p>On PostgreSQL ({@link Settings#onPostgres()}, decision 0908) the workers are the same, given the server's
+ * URL instead of a file; the nemesis adds backend kills and server restarts, the rogue lock is a {@code LOCK TABLE},
+ * clock jumps move no expiry (the server's clock decides) and the final supervisor ticks once the server's clock
+ * has passed every expiry, instead of with a clock a day ahead.
+ *
+ * <p>Everything stays in {@link Settings#dir()}: the database (or the server's {@code pgdata/}), the history
+ * files, the worker logs and {@code report.md}.
  */
 public final class TortureRun {
     /** Operation weights of the workers: everything, with stale tokens now and then. */
@@ -58,17 +65,40 @@ public final class TortureRun {
      */
     public record Settings(Path dir, int workers, Duration chaos, long seed, boolean brokenFence, String weights,
                            List<String> actors, long busyBoundMs, long heartbeatMs, long maxPauseMs,
-                           long faultGapMs) {
+                           long faultGapMs, Backend backend) {
 
         public static Settings of(Path dir, int workers, Duration chaos, long seed) {
             return new Settings(dir, workers, chaos, seed, false, MIXED, List.of("a0", "a1", "a2"), 1_000, 150,
-                    2_000, 1_000);
+                    2_000, 1_000, Backend.SQLITE);
         }
 
         public Settings withBrokenFence(String weights) {
             return new Settings(dir, workers, chaos, seed, true, weights, actors, busyBoundMs, heartbeatMs, maxPauseMs,
-                    faultGapMs);
+                    faultGapMs, backend);
         }
+
+        /** The same run on a PostgreSQL server of its own, with the server's nemeses added (decision 0908). */
+        public Settings onPostgres() {
+            return new Settings(dir, workers, chaos, seed, brokenFence, weights, actors, busyBoundMs, heartbeatMs,
+                    maxPauseMs, faultGapMs, Backend.POSTGRES);
+        }
+    }
+
+    /**
+     * Where the ledger lives. The workers are the same either way: each is given a ledger location (a file
+     * path or a {@code jdbc:postgresql:} URL) and {@code Engine.open} picks the backend.
+     */
+    public enum Backend {
+        /** One SQLite file, {@code torture.db}. */
+        SQLITE,
+        /**
+         * A PostgreSQL server started for this run ({@link RestartablePgServer}, data in {@code pgdata/}); besides
+         * the SQLite nemeses: backend kills ({@code pg_terminate_backend} of a worker's connection, in the middle of
+         * a transaction or between two) and server restarts (fast and immediate) while the workers run. The rogue
+         * lock is {@code LOCK TABLE … IN ACCESS EXCLUSIVE MODE}. Clock jumps still move the workers' clocks, but
+         * no expiry reads them: the server's clock decides.
+         */
+        POSTGRES
     }
 
     /** What the nemesis did. */
@@ -83,7 +113,13 @@ public final class TortureRun {
         final AtomicInteger rogueBusy = new AtomicInteger();
         final AtomicInteger unexpectedExits = new AtomicInteger();
         final AtomicInteger killedAtStop = new AtomicInteger();
+        final AtomicInteger backendKillsInTransaction = new AtomicInteger();
+        final AtomicInteger backendKillsBetween = new AtomicInteger();
+        final AtomicInteger backendKillsMissed = new AtomicInteger();
+        final AtomicInteger restartsFast = new AtomicInteger();
+        final AtomicInteger restartsImmediate = new AtomicInteger();
         long pausedMillis;
+        volatile long serverDownMillis;
         long rogueMillis;
 
         public int unexpectedExits() {
@@ -97,6 +133,24 @@ public final class TortureRun {
         public int pauses() {
             return pauses.get();
         }
+
+        public int backendKills() {
+            return backendKillsInTransaction.get() + backendKillsBetween.get();
+        }
+
+        public int backendKillsInTransaction() {
+            return backendKillsInTransaction.get();
+        }
+
+        public int serverRestarts() {
+            return restartsFast.get() + restartsImmediate.get();
+        }
+
+        /** Every fault injected (a restart after a kill is part of the kill). */
+        public int total() {
+            return pauses.get() + kills.get() + clockForward.get() + clockBack.get() + clockReset.get()
+                    + rogueHolds.get() + backendKills() + serverRestarts();
+        }
     }
 
     /** The outcome of a run: the checker's verdict and everything the report says. */
@@ -108,15 +162,20 @@ public final class TortureRun {
     private final Settings s;
     private final Random random;
     private final Faults faults = new Faults();
-    private final Path db;
+    /** The ledger's location as the workers are given it: the file's path or the server's URL. */
+    private String db;
+    private final Path dataDirectory;
     private final Path stop;
+    private RestartablePgServer server;
+    private volatile Thread restarting;
+    private volatile RuntimeException restartFailure;
     private final List<Worker> workers = new ArrayList<>();
     private long chaosEndsAt;
 
     private TortureRun(Settings s) {
         this.s = s;
         this.random = new Random(s.seed());
-        this.db = s.dir().resolve("torture.db");
+        this.dataDirectory = s.dir().resolve("torture.data");
         this.stop = s.dir().resolve("stop");
     }
 
@@ -150,7 +209,7 @@ public final class TortureRun {
                 jvm.add("-D" + Runs.FAULT_IGNORE_TERMINAL_FENCE + "=true");
             }
             ProcessBuilder pb = ChildJvm.builder(jvm, TortureWorker.class,
-                    "db=" + db, "history=" + history(), "control=" + control, "stop=" + stop, "worker=" + name,
+                    "db=" + location(), "data=" + dataDirectory, "history=" + history(), "control=" + control, "stop=" + stop, "worker=" + name,
                     "incarnation=" + incarnation, "seed=" + (s.seed() * 1_000 + name.hashCode() * 31L + incarnation),
                     "until=" + (chaosEndsAt + 60_000), "actors=" + String.join(",", s.actors()),
                     "weights=" + s.weights(), "busy_ms=" + s.busyBoundMs(), "heartbeat_ms=" + s.heartbeatMs());
@@ -161,6 +220,15 @@ public final class TortureRun {
             restartAt = -1;
         }
 
+        /** What this incarnation is told: on a server, its connection carries its name, for the backend kills. */
+        String location() {
+            return s.backend() == Backend.POSTGRES ? db + "&ApplicationName=" + applicationName() : db;
+        }
+
+        String applicationName() {
+            return "torture-" + name + "-" + incarnation;
+        }
+
         boolean started() throws IOException {
             Path h = history();
             return Files.exists(h) && Files.size(h) > 0;
@@ -168,14 +236,30 @@ public final class TortureRun {
     }
 
     private Report run() throws Exception {
-        long began = System.nanoTime();
         Files.createDirectories(s.dir());
+        if (s.backend() == Backend.POSTGRES) {
+            server = RestartablePgServer.start(s.dir().resolve("pgdata"), false);
+            db = server.createDatabase("torture");
+        } else {
+            db = s.dir().resolve("torture.db").toString();
+        }
+        try {
+            return runOn();
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    private Report runOn() throws Exception {
+        long began = System.nanoTime();
         // A broken-fence run needs a lab sandbox: on any other ledger the switch is ignored (SPEC 14).
-        try (Engine setup = Engine.open(EngineConfig.forDatabase(db).heartbeat(false).processKind("torture-setup")
-                .createAsLabSandbox(s.brokenFence()).build())) {
+        try (Engine setup = Engine.open(EngineConfig.forDatabase(db).dataDirectory(dataDirectory).heartbeat(false)
+                .processKind("torture-setup").createAsLabSandbox(s.brokenFence()).build())) {
             s.actors().forEach(a -> setup.actors().add(a));
         }
-        Process rogue = ChildJvm.builder(List.of("-Xmx64m", "-XX:+UseSerialGC"), RogueLock.class, db.toString())
+        Process rogue = ChildJvm.builder(List.of("-Xmx64m", "-XX:+UseSerialGC"), RogueLock.class, db)
                 .redirectErrorStream(true).start();
         Thread rogueReader = readRogue(rogue);
         chaosEndsAt = System.currentTimeMillis() + 120_000 + s.chaos().toMillis(); // provisional, for the start
@@ -199,25 +283,40 @@ public final class TortureRun {
             rogue.waitFor(10, TimeUnit.SECONDS);
             rogueReader.join(5_000);
             Files.writeString(stop, "stop");
+            Thread restart = restarting;
+            if (restart != null) {
+                restart.join(120_000); // a restart in progress finishes before the workers are told to stop
+            }
             stopWorkers();
         }
+        if (restartFailure != null) {
+            throw new IllegalStateException("the server did not come back after a restart", restartFailure);
+        }
 
-        Clock dayAhead = Clock.offset(Clock.systemUTC(), Duration.ofDays(1));
         TickReport finalTick;
         int secondTickRecovered;
         long finalNow;
-        try (Engine supervisor = Engine.open(EngineConfig.forDatabase(db).clock(dayAhead).heartbeat(false)
-                .busyBound(Duration.ofSeconds(30)).processKind("torture-final-supervisor").build())) {
+        Clock clock;
+        if (s.backend() == Backend.POSTGRES) {
+            // The server's clock decides every expiry: no client clock can be set a day ahead. Wait (on the
+            // condition, reading the server) until it has passed every expiry in the ledger.
+            finalNow = PgLedgerReader.awaitEverythingExpired(db, Duration.ofSeconds(90));
+            clock = Clock.systemUTC();
+        } else {
+            clock = Clock.offset(Clock.systemUTC(), Duration.ofDays(1));
+            finalNow = clock.millis();
+        }
+        try (Engine supervisor = Engine.open(EngineConfig.forDatabase(db).dataDirectory(dataDirectory).clock(clock)
+                .heartbeat(false).busyBound(Duration.ofSeconds(30)).processKind("torture-final-supervisor").build())) {
             finalTick = supervisor.supervisor().tick();
             secondTickRecovered = supervisor.supervisor().tick().recovered().size();
-            finalNow = dayAhead.millis();
         }
 
-        Ledger ledger = Ledger.read(db);
+        Ledger ledger = s.backend() == Backend.POSTGRES ? PgLedgerReader.read(db) : Ledger.read(Path.of(db));
         List<HistoryReader.ProcessHistory> histories = HistoryReader.readAll(s.dir());
         List<HistoryOp> ops = histories.stream().flatMap(h -> h.ops().stream()).toList();
-        OutputFolders outputs = OutputFolders.read(EngineConfig.defaultDataDirectory(db), ledger);
-        HistoryChecker.Result result = HistoryChecker.check(ledger, ops, finalNow, outputs);
+        OutputFolders outputs = OutputFolders.read(dataDirectory, ledger);
+        HistoryChecker.Result result = HistoryChecker.check(ledger, ops, finalNow, outputs, expectedInfo());
         Duration wall = Duration.ofNanos(System.nanoTime() - began);
         String text = report(ledger, histories, ops, result, finalTick, secondTickRecovered, wall, outputs);
         Files.writeString(s.dir().resolve("report.md"), text);
@@ -264,13 +363,26 @@ public final class TortureRun {
     // ---- the nemesis ----
 
     /** The faults the nemesis injects. */
-    private enum Fault { PAUSE, CLOCK_FORWARD, CLOCK_BACK, CLOCK_ANY, KILL, ROGUE_LOCK }
+    private enum Fault {
+        PAUSE, CLOCK_FORWARD, CLOCK_BACK, CLOCK_ANY, KILL, ROGUE_LOCK,
+        /** PostgreSQL: {@code pg_terminate_backend} of a worker's connection inside a transaction, or between two. */
+        BACKEND_KILL_IN_TRANSACTION, BACKEND_KILL_BETWEEN, BACKEND_KILL,
+        /** PostgreSQL: stop the server (fast or immediate) and start it again on the same port and data. */
+        SERVER_RESTART
+    }
+
+    /** Restarts are spaced out: the workers must also get work done between them. */
+    private static final long MIN_GAP_BETWEEN_RESTARTS_MS = 12_000;
 
     private Fault nextFault(List<Fault> firstRound) {
         if (!firstRound.isEmpty()) {
             return firstRound.remove(0);
         }
         int dice = random.nextInt(100);
+        if (s.backend() == Backend.POSTGRES) {
+            return dice < 30 ? Fault.PAUSE : dice < 42 ? Fault.CLOCK_ANY : dice < 54 ? Fault.KILL
+                    : dice < 62 ? Fault.ROGUE_LOCK : dice < 94 ? Fault.BACKEND_KILL : Fault.SERVER_RESTART;
+        }
         return dice < 40 ? Fault.PAUSE : dice < 70 ? Fault.CLOCK_ANY : dice < 84 ? Fault.KILL : Fault.ROGUE_LOCK;
     }
 
@@ -280,7 +392,12 @@ public final class TortureRun {
         // every kind of fault at least once, early and in a random order; then at random
         List<Fault> firstRound = new ArrayList<>(List.of(Fault.PAUSE, Fault.CLOCK_FORWARD, Fault.CLOCK_BACK,
                 Fault.KILL, Fault.ROGUE_LOCK));
+        if (s.backend() == Backend.POSTGRES) {
+            firstRound.addAll(List.of(Fault.BACKEND_KILL_IN_TRANSACTION, Fault.BACKEND_KILL_BETWEEN,
+                    Fault.SERVER_RESTART));
+        }
         java.util.Collections.shuffle(firstRound, random);
+        long nextRestartAllowedAt = 0;
         while (System.currentTimeMillis() < chaosEndsAt) {
             long now = System.currentTimeMillis();
             for (Worker w : workers) {
@@ -306,6 +423,15 @@ public final class TortureRun {
                     case CLOCK_BACK -> jumpClock(-1);
                     case CLOCK_ANY -> jumpClock(0);
                     case KILL -> kill(now);
+                    case BACKEND_KILL_IN_TRANSACTION -> killBackend(true);
+                    case BACKEND_KILL_BETWEEN -> killBackend(false);
+                    case BACKEND_KILL -> killBackend(random.nextInt(3) > 0);
+                    case SERVER_RESTART -> {
+                        if (now >= nextRestartAllowedAt && restarting == null) {
+                            restartServer(random.nextBoolean());
+                            nextRestartAllowedAt = now + MIN_GAP_BETWEEN_RESTARTS_MS;
+                        }
+                    }
                     case ROGUE_LOCK -> {
                         if (now >= rogueFreeAt) {
                             long hold = s.busyBoundMs() + 300 + random.nextInt(900);
@@ -360,6 +486,81 @@ public final class TortureRun {
         faults.kills.incrementAndGet();
     }
 
+    /**
+     * Ends a running worker's server connection with {@code pg_terminate_backend}: with {@code inTransaction}
+     * when its backend is inside a transaction (a write in flight, up to its COMMIT), otherwise when it is idle
+     * between two, so the worker's next call finds it gone. Watches {@code pg_stat_activity} for up to 400 ms for
+     * the wanted state; a worker that never shows it is left alone (counted as missed).
+     */
+    private void killBackend(boolean inTransaction) {
+        Worker w = anyWorker(true);
+        if (w == null || restarting != null) {
+            return;
+        }
+        String app = w.applicationName();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(400);
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(db);
+             java.sql.PreparedStatement find = c.prepareStatement("SELECT pid FROM pg_stat_activity"
+                     + " WHERE application_name = ? AND pid <> pg_backend_pid() AND "
+                     + (inTransaction ? "xact_start IS NOT NULL" : "state = 'idle'"));
+             java.sql.PreparedStatement kill = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+            find.setString(1, app);
+            while (System.nanoTime() < deadline) {
+                Integer pid = null;
+                try (java.sql.ResultSet rs = find.executeQuery()) {
+                    if (rs.next()) {
+                        pid = rs.getInt(1);
+                    }
+                }
+                if (pid != null) {
+                    kill.setInt(1, pid);
+                    try (java.sql.ResultSet rs = kill.executeQuery()) {
+                        if (rs.next() && rs.getBoolean(1)) {
+                            (inTransaction ? faults.backendKillsInTransaction : faults.backendKillsBetween)
+                                    .incrementAndGet();
+                            return;
+                        }
+                    }
+                }
+                pace(1);
+            }
+            faults.backendKillsMissed.incrementAndGet();
+        } catch (java.sql.SQLException serverAway) {
+            faults.backendKillsMissed.incrementAndGet(); // the server is restarting: nothing to kill
+        }
+    }
+
+    /**
+     * Stops the server (fast, or immediate: no checkpoint, crash recovery on start) and starts it again on the
+     * same port and data directory, in a thread of its own so pauses keep being resumed on time meanwhile.
+     */
+    private void restartServer(boolean immediate) {
+        (immediate ? faults.restartsImmediate : faults.restartsFast).incrementAndGet();
+        Thread t = new Thread(() -> {
+            long down = System.nanoTime();
+            try {
+                server.stop(immediate);
+                pace(100 + random.nextInt(900)); // the server stays away for a moment: the workers notice
+                server.start();
+            } catch (RuntimeException e) {
+                restartFailure = e;
+            } finally {
+                faults.serverDownMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - down);
+                restarting = null;
+            }
+        }, "server-restart");
+        restarting = t;
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** What an info outcome may be without being a crash: busy always; a lost connection on a server. */
+    private Set<String> expectedInfo() {
+        return s.backend() == Backend.POSTGRES
+                ? Set.of("busy", "storage_IO", "storage_COMMIT_OUTCOME_UNKNOWN")
+                : Set.of("busy");
+    }
+
     /** Moves one worker's clock: {@code direction} 1 forward, -1 back, 0 at random (forward, back or reset). */
     private void jumpClock(int direction) throws IOException {
         Worker w = anyWorker(false);
@@ -406,7 +607,8 @@ public final class TortureRun {
                           HistoryChecker.Result result, TickReport finalTick, int secondTickRecovered, Duration wall,
                           OutputFolders outputs) {
         StringBuilder b = new StringBuilder();
-        b.append("## Torture run ").append(Instant.now()).append("\n\n");
+        b.append("## Torture run ").append(Instant.now()).append(s.backend() == Backend.POSTGRES
+                ? " on PostgreSQL " + PgLedgerReader.serverVersion(db) : " on SQLite").append("\n\n");
         b.append("- workers: ").append(s.workers()).append(" at a time, ").append(histories.size())
                 .append(" worker processes in all (restarts after kills included); actors ")
                 .append(s.actors()).append('\n');
@@ -420,8 +622,22 @@ public final class TortureRun {
                 .append(" restarts), clock jumps ").append(faults.clockForward.get()).append(" forward / ")
                 .append(faults.clockBack.get()).append(" back / ").append(faults.clockReset.get())
                 .append(" reset (1-20 s each), ").append(faults.rogueHolds.get())
-                .append(" rogue BEGIN IMMEDIATE holds (").append(faults.rogueMillis / 1000)
+                .append(s.backend() == Backend.POSTGRES ? " rogue LOCK TABLE … IN ACCESS EXCLUSIVE MODE holds ("
+                        : " rogue BEGIN IMMEDIATE holds (").append(faults.rogueMillis / 1000)
                 .append(" s in all, each longer than the busy bound)");
+        if (s.backend() == Backend.POSTGRES) {
+            b.append("; on PostgreSQL: ").append(faults.backendKills()).append(" backend kills (pg_terminate_backend: ")
+                    .append(faults.backendKillsInTransaction.get()).append(" inside a transaction, ")
+                    .append(faults.backendKillsBetween.get()).append(" between two; ")
+                    .append(faults.backendKillsMissed.get()).append(" found no connection in the wanted state), ")
+                    .append(faults.serverRestarts()).append(" server restarts (").append(faults.restartsFast.get())
+                    .append(" fast, ").append(faults.restartsImmediate.get()).append(" immediate; ")
+                    .append(String.format(java.util.Locale.ROOT, "%.1f", faults.serverDownMillis / 1000.0))
+                    .append(" s down in all)")
+                    .append("; the clock jumps moved only the workers' own clocks: every expiry decision reads the"
+                            + " server's clock (decision 0908)");
+        }
+        b.append(" — ").append(faults.total()).append(" faults");
         if (faults.unexpectedExits.get() > 0 || faults.killedAtStop.get() > 0) {
             b.append("; ").append(faults.unexpectedExits.get()).append(" workers exited by themselves, ")
                     .append(faults.killedAtStop.get()).append(" had to be killed at the stop");
@@ -453,7 +669,9 @@ public final class TortureRun {
                 .append(" worker_lost), messages ").append(countBy(ledger.messages().stream()
                         .map(Ledger.MessageRow::state).toList())).append(", assignments ")
                 .append(countBy(ledger.assignments().stream().map(Ledger.AssignmentRow::state).toList()))
-                .append(".\nFinal supervisor tick (clock a day ahead): recovered ").append(finalTick.recovered().size())
+                .append(s.backend() == Backend.POSTGRES
+                        ? ".\nFinal supervisor tick (once the server's clock had passed every expiry): recovered "
+                        : ".\nFinal supervisor tick (clock a day ahead): recovered ").append(finalTick.recovered().size())
                 .append(", retired ").append(finalTick.retired().size()).append(", swept ")
                 .append(finalTick.sweptClaims().size()).append(" claims; a second tick recovered ")
                 .append(secondTickRecovered).append(".\n\n");
@@ -461,8 +679,14 @@ public final class TortureRun {
                 .append(outputs.folders().stream().filter(OutputFolders.Folder::exists).count()).append(" on disk, ")
                 .append(outputs.markCount()).append(" attempt markers checked (each must be the receipt's own).\n\n");
         long reportedMissing = ops.stream().filter(o -> "true".equals(o.result("journal_missing"))).count();
-        b.append("Refusals that told their caller their REJECTED row could not be written (the database stayed busy"
-                + " past the bound; decision 0109): ").append(reportedMissing).append(".\n\n");
+        b.append("Refusals that told their caller their REJECTED row could not be written (its write met a storage"
+                + " error: busy past the bound, or on a server a lost connection; decision 0109): ")
+                .append(reportedMissing).append(".\n\n");
+        if (s.backend() == Backend.POSTGRES) {
+            b.append("Calls that lost their connection or could not reach the server (info: held to no outcome, allowed"
+                    + " to explain writes): ").append(counts(ops.stream().filter(o -> !"busy".equals(o.result("reason")))
+                    .toList(), HistoryOp.Outcome.INFO, "reason")).append(".\n\n");
+        }
         b.append("**Violations: ").append(result.violations().size()).append("**");
         if (!result.clean()) {
             Map<HistoryChecker.Rule, Long> byRule = result.violations().stream()
@@ -470,7 +694,9 @@ public final class TortureRun {
             b.append(" ").append(byRule).append("\n\n```\n").append(result.summary(25)).append("\n```");
         }
         b.append("\n\nReproduce (same seed, same choices; the timing of a real run is never the same twice):\n\n")
-                .append("```\nmvn -B -ntp -pl engine test -Dtest=TortureTest -Dsovereign.torture.seconds=")
+                .append("```\nmvn -B -ntp -pl engine/it -am test -Dsurefire.failIfNoSpecifiedTests=false -Dtest=")
+                .append(s.backend() == Backend.POSTGRES ? "TortureOnPostgresTest" : "TortureTest")
+                .append(" -Dsovereign.torture.seconds=")
                 .append(s.chaos().toSeconds()).append(" -Dsovereign.torture.workers=").append(s.workers())
                 .append(" -Dsovereign.torture.seed=").append(s.seed()).append("\n```\n");
         return b.toString();

@@ -40,7 +40,8 @@ import java.util.function.Supplier;
  * <p>Every call is written to this incarnation's history file before it is made and again when it
  * ends ({@link HistoryWriter}); the checker holds those histories against the ledger.
  *
- * <p>Arguments are {@code key=value}: {@code db}, {@code history}, {@code control}, {@code stop},
+ * <p>Arguments are {@code key=value}: {@code db} (a file path or a {@code jdbc:postgresql:} URL), {@code data}
+ * (the data directory: run workspaces and outputs), {@code history}, {@code control}, {@code stop},
  * {@code worker}, {@code incarnation}, {@code seed}, {@code until} (epoch ms), {@code actors}
  * (comma-separated), {@code weights} ({@code op:weight,...}), {@code busy_ms}, {@code heartbeat_ms}.
  * The fault switch {@code -Dsovereign.fault.ignoreTerminalFence=true} is a JVM option.
@@ -99,7 +100,9 @@ public final class TortureWorker {
         }
         OffsetClock clock = new OffsetClock(java.time.Clock.systemUTC(),
                 java.time.Duration.ofMillis(readOffset(control)));
-        EngineConfig config = EngineConfig.forDatabase(Path.of(a.get("db"))).clock(clock).heartbeat(true)
+        // a file path or a jdbc:postgresql: URL: Engine.open picks the backend
+        EngineConfig config = EngineConfig.forDatabase(a.get("db")).dataDirectory(Path.of(a.get("data")))
+                .clock(clock).heartbeat(true)
                 .heartbeatInterval(Duration.ofMillis(Long.parseLong(a.get("heartbeat_ms"))))
                 .busyBound(Duration.ofMillis(Long.parseLong(a.get("busy_ms"))))
                 .defaultTtl(Duration.ofSeconds(1)).processKind("torture")
@@ -123,13 +126,18 @@ public final class TortureWorker {
         }
     }
 
-    /** Opening writes (the process registry), so a rogue lock can make it busy: try again until the deadline. */
+    /**
+     * Opening writes (the process registry), so a rogue lock can make it busy, and a server being restarted
+     * cannot be reached for a moment: try again until the deadline.
+     */
     private static Engine openEngine(EngineConfig config, long until) throws InterruptedException {
         while (true) {
             try {
                 return Engine.openExisting(config);
             } catch (StorageException e) {
-                if (e.problem() != StorageException.Problem.BUSY || System.currentTimeMillis() > until) {
+                boolean passing = e.problem() == StorageException.Problem.BUSY
+                        || (!config.location().isFile() && e.problem() == StorageException.Problem.IO);
+                if (!passing || System.currentTimeMillis() > until) {
                     throw e;
                 }
                 TimeUnit.MILLISECONDS.sleep(50);
@@ -178,7 +186,10 @@ public final class TortureWorker {
                     default -> throw new IllegalArgumentException("unknown op " + op);
                 }
             } catch (StorageException busyRead) {
-                // a read that picks the next operation was busy: pick again
+                // a read that picks the next operation was busy (or, on a server, lost its connection): pick again
+                if (busyRead.problem() != StorageException.Problem.BUSY) {
+                    thinkAfterRefusal();
+                }
             }
         }
     }
@@ -475,6 +486,9 @@ public final class TortureWorker {
             thinkAfterRefusal();
         } catch (RuntimeException e) {
             history.info(id, e);
+            if (e instanceof StorageException se && se.problem() != StorageException.Problem.BUSY) {
+                thinkAfterRefusal(); // a server that is restarting refuses connections at once: do not spin
+            }
         }
     }
 
