@@ -50,6 +50,8 @@ public final class LiveLedger {
     private final LongProperty changeMarker = new SimpleLongProperty(this, "changeMarker", -1);
     private final LongProperty journalRevision = new SimpleLongProperty(this, "journalRevision");
     private final LongProperty revision = new SimpleLongProperty(this, "revision");
+    private final ObjectProperty<dev.sovereign.engine.admin.JournalSlice> subjectJournal =
+            new SimpleObjectProperty<>(this, "subjectJournal");
     /** What the operator is looking for: every page filters its rows by it (the search box). */
     private final Search search = new Search();
 
@@ -98,6 +100,14 @@ public final class LiveLedger {
         return revision;
     }
 
+    /**
+     * The newest journal rows about the actor or process a page shows (read by the poller, with their true
+     * count), or null before the first read; a page checks that the slice's subject is its own.
+     */
+    public ReadOnlyObjectProperty<dev.sovereign.engine.admin.JournalSlice> subjectJournalProperty() {
+        return subjectJournal;
+    }
+
     public ReadOnlyObjectProperty<Health> healthProperty() {
         return health;
     }
@@ -141,6 +151,7 @@ public final class LiveLedger {
 
     private void clear() {
         snapshot.set(null);
+        subjectJournal.set(null);
         events.clear();
         rejections.clear();
         lastRefresh.set(0);
@@ -168,6 +179,9 @@ public final class LiveLedger {
             appendEvents(r.newEvents());
             journalChanged = true;
         }
+        if (r.subjectJournal() != null) {
+            subjectJournal.set(r.subjectJournal());
+        }
         if (r.snapshot() != null) {
             lastRefresh.set(r.polledAt());
             snapshot.set(r.snapshot());
@@ -175,7 +189,7 @@ public final class LiveLedger {
         if (journalChanged) {
             journalRevision.set(journalRevision.get() + 1);
         }
-        if (journalChanged || r.snapshot() != null) {
+        if (journalChanged || r.snapshot() != null || r.subjectJournal() != null) {
             revision.set(revision.get() + 1);
         }
     }

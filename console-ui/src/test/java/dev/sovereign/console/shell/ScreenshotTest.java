@@ -67,7 +67,7 @@ class ScreenshotTest {
         Files.createDirectories(dir);
         for (ConsoleTheme theme : ConsoleTheme.values()) {
             robot.interact(() -> vm.themeProperty().set(theme));
-            for (Page page : Page.values()) {
+            for (Page page : Page.navigation()) {
                 robot.interact(() -> {
                     vm.pageProperty().set(page);
                     if (page == Page.REJECTIONS) {

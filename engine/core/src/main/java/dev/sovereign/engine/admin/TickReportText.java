@@ -17,6 +17,12 @@ import java.util.function.Function;
 public final class TickReportText {
     /** At most this many sentences per kind of finding; the rest are counted in one more sentence. */
     public static final int MAX_PER_KIND = 5;
+    /**
+     * A stale process whose last heartbeat is older than this, at the tick, is "long dead" (a crash or a kill,
+     * never stopped): every tick still reports it, but its sentence is not written again — the ticks of the
+     * first minutes after it went silent named it — only counted (decision 0421).
+     */
+    public static final java.time.Duration LONG_DEAD = java.time.Duration.ofMinutes(5);
 
     private final DateTimeFormatter time;
     private final Function<String, String> processName;
@@ -53,7 +59,17 @@ public final class TickReportText {
                     + ". Reported only: the next host takes it over.");
         }
         more(out, leases.size(), "expired leases");
-        List<Map<?, ?>> stale = objects(root.get("stale_processes"));
+        List<Map<?, ?>> stale = new ArrayList<>();
+        int longDead = 0;
+        Object tickAt = root.get("at");
+        for (Map<?, ?> p : objects(root.get("stale_processes"))) {
+            if (tickAt instanceof Number t && p.get("heartbeat_at") instanceof Number beat
+                    && t.longValue() - beat.longValue() > LONG_DEAD.toMillis()) {
+                longDead++;
+            } else {
+                stale.add(p);
+            }
+        }
         for (Map<?, ?> p : capped(stale)) {
             Object label = p.get("label");
             String who = label == null ? name(p.get("process")) : label + " (" + shortId(str(p.get("process"))) + ")";
@@ -61,6 +77,12 @@ public final class TickReportText {
                     + ", is stale: its last heartbeat was at " + at(p.get("heartbeat_at")) + ".");
         }
         more(out, stale.size(), "stale processes");
+        if (longDead > 0) {
+            out.add((longDead == 1 ? "1 more process has" : longDead + " more processes have") + " been silent for"
+                    + " more than " + LONG_DEAD.toMinutes() + " minutes (never stopped: a crash or a kill); not listed"
+                    + " again. The Processes page shows " + (longDead == 1 ? "it" : "them") + "; Stop process marks "
+                    + (longDead == 1 ? "it" : "them") + " stopped.");
+        }
         List<?> swept = list(root.get("swept_claims"));
         for (Object m : capped(swept)) {
             out.add("The expired claim on message " + str(m) + " was swept back to new.");
