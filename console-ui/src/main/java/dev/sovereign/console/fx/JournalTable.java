@@ -26,7 +26,8 @@ public final class JournalTable {
         seq.getStyleClass().add("mono");
         t.getColumns().add(seq);
         t.getColumns().add(Ui.column("Kind", 150, e -> e.kind().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
-        TableColumn<JournalEntry, String> about = Ui.column("About", 140, e -> e.resourceId());
+        TableColumn<JournalEntry, String> about = Ui.column("About", 140,
+                e -> "actor".equals(e.resourceType()) ? e.resourceId() : Formats.shortId(e.resourceId()));
         Ui.linkCells(about, id + "-about-", e -> Long.toString(e.seq()), e -> open(links, e));
         t.getColumns().add(about);
         TableColumn<JournalEntry, String> process = Ui.column("Process", 130,
@@ -60,12 +61,14 @@ public final class JournalTable {
         return t;
     }
 
-    /** Opens what a row is about: its assignment (an attempt's too, by its actor's runs), actor or process. */
+    /** Opens what a row is about: its assignment (an attempt's run), actor, process or message. */
     private static void open(Links links, JournalEntry e) {
         switch (e.resourceType()) {
             case "assignment" -> links.openAssignment(e.resourceId());
             case "actor" -> links.openActor(e.resourceId());
             case "process" -> links.openProcess(e.resourceId());
+            case "message" -> links.openMessage(e.resourceId());
+            case "attempt" -> links.openAttempt(e.resourceId());
             default -> {
                 if (e.actor() != null) {
                     links.openActor(e.actor());

@@ -250,6 +250,9 @@ public final class Ui {
         t.setId(id + "-title");
         t.textProperty().bind(title);
         header.getChildren().add(0, backForward);
+        if (summary == null) {
+            header.getChildren().get(header.getChildren().size() - 1).setManaged(false);
+        }
         return page;
     }
 

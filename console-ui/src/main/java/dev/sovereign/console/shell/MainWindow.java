@@ -111,12 +111,12 @@ public final class MainWindow {
     private Node createPage(Page p) {
         return switch (p) {
             case LEASES -> new LeasesView(vm.leases(), vm.formats(), vm).create();
-            case TIMELINE -> new TimelineView(vm.timeline()).create();
+            case TIMELINE -> new TimelineView(vm.timeline(), vm).create();
             case REJECTIONS -> new RejectionsView(vm.rejections(), vm).create();
             case RUNS -> new RunsView(vm.runs(), vm.formats(), vm).create();
             case MAILBOX -> new MailboxView(vm.mailbox(), vm.formats(), vm).create();
             case PROCESSES -> new ProcessesView(vm.processes(), vm.formats(), vm, vm.stopProcess()).create();
-            case SUPERVISOR -> new SupervisorView(vm.supervisor()).create();
+            case SUPERVISOR -> new SupervisorView(vm.supervisor(), vm).create();
             case LAB -> new LabView(vm.lab()).create();
             case TRENDS -> new dev.sovereign.console.feature.trends.TrendsView(vm.trends(), vm.formats()).create();
             case ACTOR -> new dev.sovereign.console.feature.actor.ActorPageView(vm.actorPage(), vm,

@@ -375,6 +375,25 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         show(Page.PROCESS, dev.sovereign.engine.admin.JournalSubject.process(identity));
     }
 
+    @Override
+    public void openMessage(String id) {
+        ledger.search().queryProperty().set(id);
+        page.set(Page.MAILBOX);
+    }
+
+    @Override
+    public void openAttempt(String id) {
+        dev.sovereign.engine.admin.AdminSnapshot s = ledger.snapshot();
+        String assignment = s == null ? null : s.attempts().stream().filter(a -> a.id().equals(id))
+                .map(dev.sovereign.engine.admin.AttemptRow::assignmentId).findFirst().orElse(null);
+        if (assignment != null) {
+            openAssignment(assignment);
+        } else {
+            ledger.search().queryProperty().set(id);
+            page.set(Page.RUNS);
+        }
+    }
+
     /** Shows {@code p} about {@code about}; the place left goes on the Back stack (also from one actor to another). */
     private void show(Page p, dev.sovereign.engine.admin.JournalSubject about) {
         Place to = new Place(p, ledger.search().queryProperty().get(), about);

@@ -141,7 +141,7 @@ class ActorAndProcessPagesTest {
         robot.clickOn("#process-stop");
         WaitForAsyncUtils.waitForFxEvents();
         String question = robot.lookup("#process-stop-question").queryAs(Label.class).getText();
-        assertThat(question).startsWith("Stop worker worker 7103 (" + id.substring(0, 13) + "\u2026)")
+        assertThat(question).startsWith("Stop process worker 7103 (" + id.substring(0, 13) + "\u2026)")
                 .contains(held.size() == 1 ? "Its lease (" + held.get(0) + ") is not released"
                         : "Its " + held.size() + " leases (" + String.join(", ", held) + ") are not released")
                 .contains("It runs nothing.");
@@ -182,7 +182,7 @@ class ActorAndProcessPagesTest {
         robot.clickOn("#processes-stop");
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(robot.lookup("#processes-stop-question").queryAs(Label.class).getText())
-                .startsWith("Stop worker worker 7104 (");
+                .startsWith("Stop process worker 7104 (");
         robot.clickOn("#processes-stop-cancel");
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(scenario.workerD.processes().find(d).orElseThrow().stoppedAt()).isNull();

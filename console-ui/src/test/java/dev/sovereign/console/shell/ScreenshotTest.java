@@ -120,6 +120,29 @@ class ScreenshotTest {
         assertThat(vm.runs().status().message()).startsWith("Retried " + scenario.lostRun.id());
     }
 
+    @Test
+    void theActorAndProcessPagesRenderInBothThemes(FxRobot robot) throws Exception {
+        Path dir = Path.of("target", "screenshots");
+        Files.createDirectories(dir);
+        for (ConsoleTheme theme : ConsoleTheme.values()) {
+            robot.interact(() -> {
+                vm.themeProperty().set(theme);
+                vm.openActor("operator");
+            });
+            shoot(robot, dir.resolve("console-actor-" + theme.name().toLowerCase() + ".png"));
+            assertThat(vm.actorPage().holds()).isNotEmpty();
+            robot.interact(() -> vm.openProcess(scenario.workerA.processIdentity()));
+            shoot(robot, dir.resolve("console-process-" + theme.name().toLowerCase() + ".png"));
+            assertThat(vm.processPage().journal()).isNotEmpty();
+        }
+        robot.interact(() -> {
+            vm.themeProperty().set(ConsoleTheme.LIGHT);
+            vm.openProcess(scenario.workerC.processIdentity());
+        });
+        robot.clickOn("#process-stop");
+        shoot(robot, dir.resolve("console-process-stop-light.png"));
+    }
+
     private void shoot(FxRobot robot, Path png) throws Exception {
         WaitForAsyncUtils.waitForFxEvents();
         WritableImage[] shot = new WritableImage[1];

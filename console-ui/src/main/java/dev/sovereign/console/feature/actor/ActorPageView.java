@@ -15,7 +15,6 @@ import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
-import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 
@@ -32,6 +31,15 @@ public final class ActorPageView {
         this.vm = vm;
         this.links = links;
         this.backForward = backForward;
+    }
+
+    /** A tab titled with how many rows it has: {@code Runs (2)}. */
+    private static Tab tab(String title, javafx.collections.ObservableList<?> rows, Node content) {
+        Tab t = new Tab();
+        t.setId("actor-tab-" + title.toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
+        t.textProperty().bind(Bindings.createStringBinding(() -> title + " (" + rows.size() + ")", rows));
+        t.setContent(content);
+        return t;
     }
 
     public Parent create() {
@@ -68,34 +76,26 @@ public final class ActorPageView {
         runs.getColumns().add(Ui.column("Receipt", 130, RunsViewModel::receiptText));
         runs.getColumns().add(Ui.column("Updated", 80, a -> formats.time(a.updatedAt())));
 
-        Label runsSummary = new Label();
-        runsSummary.getStyleClass().add("text-muted");
-        runsSummary.textProperty().bind(vm.runsSummaryProperty());
-        VBox left = new VBox(6, Ui.sectionTitle("Holds over time"), holds);
-        VBox right = new VBox(6, new HBox(8, Ui.sectionTitle("Runs"), runsSummary), runs);
+        VBox upper = new VBox(6, Ui.sectionTitle("Holds over time"), holds);
         VBox.setVgrow(holds, Priority.ALWAYS);
-        VBox.setVgrow(runs, Priority.ALWAYS);
-        HBox.setHgrow(left, Priority.ALWAYS);
-        HBox.setHgrow(right, Priority.ALWAYS);
-        left.setPrefWidth(560);
-        right.setPrefWidth(480);
-        HBox upper = new HBox(14, left, right);
-        upper.setPrefHeight(230);
-        upper.setMinHeight(160);
+        upper.setPrefHeight(210);
+        upper.setMinHeight(150);
 
         TableView<JournalEntry> journal = JournalTable.create("actor-journal", vm.journal(), formats, links,
                 "No journal row names this actor yet.");
         TableView<JournalEntry> refused = JournalTable.create("actor-rejections", vm.rejections(), formats, links,
                 "No refused write names this actor among the rows read.");
-        Tab journalTab = new Tab();
-        journalTab.textProperty().bind(Bindings.createStringBinding(() -> "Journal (" + vm.journal().size() + ")",
-                vm.journal()));
-        journalTab.setContent(journal);
-        Tab refusedTab = new Tab();
-        refusedTab.textProperty().bind(Bindings.createStringBinding(() -> "Refused writes (" + vm.rejections().size()
-                + ")", vm.rejections()));
-        refusedTab.setContent(refused);
-        TabPane tabs = new TabPane(journalTab, refusedTab);
+        Label runsSummary = new Label();
+        runsSummary.setId("actor-runs-summary");
+        runsSummary.getStyleClass().add("text-muted");
+        runsSummary.textProperty().bind(vm.runsSummaryProperty());
+        VBox runsBox = new VBox(6, runsSummary, runs);
+        VBox.setVgrow(runs, Priority.ALWAYS);
+        runsBox.setPadding(new javafx.geometry.Insets(6, 0, 0, 0));
+        Tab journalTab = tab("Journal", vm.journal(), journal);
+        Tab runsTab = tab("Runs", vm.runs(), runsBox);
+        Tab refusedTab = tab("Refused writes", vm.rejections(), refused);
+        TabPane tabs = new TabPane(journalTab, runsTab, refusedTab);
         tabs.setId("actor-tabs");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         Label journalSummary = new Label();

@@ -102,7 +102,7 @@ public final class StopProcessAction {
                 .filter(l -> l.holder() != null && l.holder().identity().equals(id)).toList();
         List<AttemptRow> running = s == null ? List.of() : s.attempts().stream()
                 .filter(a -> a.process().identity().equals(id) && "ACTIVE".equals(a.state())).toList();
-        StringBuilder sb = new StringBuilder("Stop ").append(p.kind()).append(' ').append(p.process().displayName())
+        StringBuilder sb = new StringBuilder("Stop process ").append(p.process().displayName())
                 .append(p.process().pid() == null ? "" : ", pid " + p.process().pid())
                 .append(p.process().host() == null ? "" : " on " + p.process().host())
                 .append("? It is marked stopped in the registry and the stop is journalled; the process itself is"

@@ -73,8 +73,8 @@ public final class TickReportText {
         for (Map<?, ?> p : capped(stale)) {
             Object label = p.get("label");
             String who = label == null ? name(p.get("process")) : label + " (" + shortId(str(p.get("process"))) + ")";
-            out.add("Process " + who + (p.get("pid") == null ? "" : ", pid " + str(p.get("pid")))
-                    + ", is stale: its last heartbeat was at " + at(p.get("heartbeat_at")) + ".");
+            out.add("Process " + who + (p.get("pid") == null ? " is stale" : ", pid " + str(p.get("pid")) + ", is stale")
+                    + ": its last heartbeat was at " + at(p.get("heartbeat_at")) + ".");
         }
         more(out, stale.size(), "stale processes");
         if (longDead > 0) {
@@ -108,6 +108,51 @@ public final class TickReportText {
             out.add("Nothing to do: no expired leases, no stale processes, no expired claims, no abandoned attempts.");
         }
         return out;
+    }
+
+    /**
+     * The ids the report's sentences name, for links: {@code process:<identity>} for the tick's own process,
+     * the stale processes named (not the long dead) and the lost processes of recoveries, and
+     * {@code assignment:<id>} for recovered and retired runs; in the order of the sentences, without repeats.
+     * Empty for a report that is not the engine's JSON.
+     */
+    public List<String> idsNamed(String report) {
+        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+        Object parsed;
+        try {
+            parsed = report == null ? null : new Parser(report).parseDocument();
+        } catch (IllegalArgumentException notJson) {
+            return List.of();
+        }
+        if (!(parsed instanceof Map<?, ?> root)) {
+            return List.of();
+        }
+        for (Map<?, ?> l : capped(objects(root.get("expired_leases")))) {
+            if (l.get("process") != null) {
+                ids.add("process:" + l.get("process"));
+            }
+        }
+        Object tickAt = root.get("at");
+        List<Map<?, ?>> named = new ArrayList<>();
+        for (Map<?, ?> p : objects(root.get("stale_processes"))) {
+            if (!(tickAt instanceof Number t && p.get("heartbeat_at") instanceof Number beat
+                    && t.longValue() - beat.longValue() > LONG_DEAD.toMillis())) {
+                named.add(p);
+            }
+        }
+        for (Map<?, ?> p : capped(named)) {
+            ids.add("process:" + p.get("process"));
+        }
+        for (Map<?, ?> r : objects(root.get("recovered"))) {
+            ids.add("assignment:" + r.get("assignment"));
+            if (r.get("lost_process") != null) {
+                ids.add("process:" + r.get("lost_process"));
+            }
+        }
+        for (Map<?, ?> r : objects(root.get("retired"))) {
+            ids.add("assignment:" + r.get("assignment"));
+        }
+        return List.copyOf(ids);
     }
 
     private static <T> List<T> capped(List<T> items) {
