@@ -21,14 +21,18 @@ public final class JournalTable {
                                                  Links links, String placeholder) {
         TableView<JournalEntry> t = Ui.table(id, placeholder);
         t.setItems(rows);
-        t.getColumns().add(Ui.column("Time", 105, e -> formats.preciseTime(e.at())));
-        TableColumn<JournalEntry, String> seq = Ui.column("Seq", 70, e -> "#" + e.seq());
+        // fixed minimums: the sentence wraps in what is left (the kind is in the sentence; refusals are red)
+        TableColumn<JournalEntry, String> time = Ui.column("Time", 125, e -> formats.preciseTime(e.at()));
+        time.setMinWidth(125);
+        t.getColumns().add(time);
+        TableColumn<JournalEntry, String> seq = Ui.column("Seq", 75, e -> "#" + e.seq());
         seq.getStyleClass().add("mono");
+        seq.setMinWidth(75);
         t.getColumns().add(seq);
-        t.getColumns().add(Ui.column("Kind", 150, e -> e.kind().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
         TableColumn<JournalEntry, String> about = Ui.column("About", 140,
                 e -> "actor".equals(e.resourceType()) ? e.resourceId() : Formats.shortId(e.resourceId()));
         Ui.linkCells(about, id + "-about-", e -> Long.toString(e.seq()), e -> open(links, e));
+        about.setMinWidth(150);
         t.getColumns().add(about);
         TableColumn<JournalEntry, String> process = Ui.column("Process", 130,
                 e -> e.process() == null ? "\u2014" : e.process().name());
@@ -37,10 +41,14 @@ public final class JournalTable {
                 links.openProcess(e.process().identity());
             }
         });
+        process.setMinWidth(130);
         t.getColumns().add(process);
         TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380,
                 e -> formats.humanize(e.sentence()));
         sentence.setCellFactory(c -> new WrappingCell());
+        // it wraps: as narrow as its header allows, the rest of the width is its own (nothing else squeezes)
+        sentence.getProperties().remove(ColumnFit.TEXT);
+        sentence.setMinWidth(220);
         t.getColumns().add(sentence);
         t.setRowFactory(tv -> {
             javafx.scene.control.TableRow<JournalEntry> row = new javafx.scene.control.TableRow<>();

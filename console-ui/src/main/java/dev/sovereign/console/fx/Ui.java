@@ -189,10 +189,12 @@ public final class Ui {
                 link.setFocusTraversable(false);
                 link.setOnAction(e -> {
                     T row = row();
+                    link.setVisited(false);
                     if (row != null) {
+                        // the link takes the click: select its row as a click on the row would
+                        getTableView().getSelectionModel().clearAndSelect(getIndex());
                         open.accept(row);
                     }
-                    link.setVisited(false);
                 });
             }
 
@@ -246,6 +248,9 @@ public final class Ui {
                                   ObservableValue<String> summary, Node backForward, Node body) {
         VBox page = page(id, "", description, summary, body);
         VBox header = (VBox) page.getChildren().get(0);
+        Label s = (Label) header.getChildren().get(2);
+        s.setWrapText(true); // a sentence about one actor or process, long at 1024 px
+        s.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         Label t = (Label) header.getChildren().get(0);
         t.setId(id + "-title");
         t.textProperty().bind(title);

@@ -234,6 +234,8 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         trends.activeProperty().bind(page.isEqualTo(Page.TRENDS));
+        actorPage.activeProperty().bind(page.isEqualTo(Page.ACTOR));
+        processPage.activeProperty().bind(page.isEqualTo(Page.PROCESS));
         // whole seconds: a text that changed ten times a second laid the status bar out ten times a second
         javafx.beans.InvalidationListener showRefresh = o -> {
             long at = ledger.lastRefreshProperty().get();

@@ -47,16 +47,37 @@ public final class ActorPageViewModel {
     private final ObservableList<AssignmentRow> runs = FXCollections.observableArrayList();
     private final ObservableList<JournalEntry> rejections = FXCollections.observableArrayList();
     private final ObservableList<JournalEntry> journal = FXCollections.observableArrayList();
+    /** Whether the page shows: only then does it follow the ledger and the clock (idle CPU, issue 17 item 15). */
+    private final javafx.beans.property.BooleanProperty active =
+            new javafx.beans.property.SimpleBooleanProperty(this, "active", true);
+    /** The actor's lease as last read (the clock's ticks look at it, not at every lease). */
+    private LeaseRow lease;
 
     public ActorPageViewModel(LiveLedger ledger, Formats formats, ObservableValue<JournalSubject> subject) {
         this.ledger = ledger;
         this.formats = formats;
         this.subject = subject;
-        ledger.revisionProperty().addListener((obs, o, r) -> refresh());
-        subject.addListener((obs, o, s) -> refresh());
-        // "expires in" and "expired" follow the clock, but only the words that changed are set
-        ledger.nowProperty().addListener((obs, o, t) -> describeNow());
+        ledger.revisionProperty().addListener((obs, o, r) -> refreshIfActive());
+        subject.addListener((obs, o, s) -> refreshIfActive());
+        // "expired" follows the clock, but only the words that changed are set
+        ledger.nowProperty().addListener((obs, o, t) -> {
+            if (active.get()) {
+                describeNow();
+            }
+        });
+        active.addListener((obs, was, on) -> refreshIfActive());
         refresh();
+    }
+
+    /** Whether the page shows (the shell binds it); while it does not, nothing is recomputed. */
+    public javafx.beans.property.BooleanProperty activeProperty() {
+        return active;
+    }
+
+    private void refreshIfActive() {
+        if (active.get()) {
+            refresh();
+        }
     }
 
     /** The actor shown, or null when the page is about something else. */
@@ -80,7 +101,8 @@ public final class ActorPageViewModel {
         setIfChanged(runs, theirRuns);
         setIfChanged(rejections, rows.stream().filter(JournalEntry::isRejection).toList());
         setIfChanged(journal, rows);
-        setIfChanged(holds, holds(rows, lease(s, actor), ledger.now()));
+        lease = lease(s, actor);
+        setIfChanged(holds, holds(rows, lease, ledger.now()));
         journalSummary.set(actor == null ? "" : slice == null ? "Reading the journal\u2026"
                 : slice.total() == 0 ? "No journal row names " + actor + "."
                 : "The newest " + slice.entries().size() + " of " + slice.total() + " journal rows naming " + actor
@@ -99,7 +121,7 @@ public final class ActorPageViewModel {
 
     private void describeNow() {
         String actor = actor();
-        LeaseRow l = lease(ledger.snapshot(), actor);
+        LeaseRow l = lease;
         String text;
         if (actor == null) {
             text = "";

@@ -151,6 +151,9 @@ public final class LeasesView {
             name.setFocusTraversable(false);
             name.setOnAction(e -> {
                 name.setVisited(false);
+                if (getTableView() != null && getIndex() >= 0) {
+                    getTableView().getSelectionModel().clearAndSelect(getIndex());
+                }
                 if (shown != null) {
                     links.openProcess(shown.identity());
                 }

@@ -48,7 +48,6 @@ public final class ProcessPageView {
         TableColumn<LeaseRow, String> token = Ui.column("Token", 70, l -> Long.toString(l.token()));
         token.getStyleClass().add("token");
         leases.getColumns().add(token);
-        leases.getColumns().add(Ui.column("Acquired", 80, l -> formats.time(l.acquiredAt())));
         leases.getColumns().add(Ui.column("Expires", 80, l -> formats.time(l.expiresAt())));
 
         TableView<AttemptRow> attempts = Ui.table("process-attempts-table", "No attempt of it in the snapshot.");
@@ -74,8 +73,9 @@ public final class ProcessPageView {
         VBox.setVgrow(attempts, Priority.ALWAYS);
         HBox.setHgrow(left, Priority.ALWAYS);
         HBox.setHgrow(right, Priority.ALWAYS);
-        left.setPrefWidth(400);
-        right.setPrefWidth(640);
+        left.setPrefWidth(330);
+        left.setMinWidth(300);
+        right.setPrefWidth(700);
         HBox upper = new HBox(14, left, right);
         upper.setPrefHeight(190);
         upper.setMinHeight(140);

@@ -39,6 +39,9 @@ public final class ProcessPageViewModel {
     private final ObservableList<LeaseRow> leases = FXCollections.observableArrayList();
     private final ObservableList<AttemptRow> attempts = FXCollections.observableArrayList();
     private final ObservableList<JournalEntry> journal = FXCollections.observableArrayList();
+    /** Whether the page shows: only then does it follow the ledger and the clock. */
+    private final javafx.beans.property.BooleanProperty active =
+            new javafx.beans.property.SimpleBooleanProperty(this, "active", true);
 
     public ProcessPageViewModel(LiveLedger ledger, Formats formats, ObservableValue<JournalSubject> subject,
                                 StopProcessAction stop) {
@@ -46,10 +49,26 @@ public final class ProcessPageViewModel {
         this.formats = formats;
         this.subject = subject;
         this.stop = stop;
-        ledger.revisionProperty().addListener((obs, o, r) -> refresh());
-        subject.addListener((obs, o, s) -> refresh());
-        ledger.nowProperty().addListener((obs, o, t) -> describe()); // live turns stale by the clock alone
+        ledger.revisionProperty().addListener((obs, o, r) -> refreshIfActive());
+        subject.addListener((obs, o, s) -> refreshIfActive());
+        ledger.nowProperty().addListener((obs, o, t) -> {
+            if (active.get()) {
+                describe(); // live turns stale by the clock alone
+            }
+        });
+        active.addListener((obs, was, on) -> refreshIfActive());
         refresh();
+    }
+
+    /** Whether the page shows (the shell binds it); while it does not, nothing is recomputed. */
+    public javafx.beans.property.BooleanProperty activeProperty() {
+        return active;
+    }
+
+    private void refreshIfActive() {
+        if (active.get()) {
+            refresh();
+        }
     }
 
     /** The identity shown, or null when the page is about something else. */
