@@ -173,4 +173,98 @@ public final class Ui {
         ColumnFit.install(t);
         return t;
     }
+
+    /**
+     * Shows a text column's cells as links that open what they name (an actor's or a process's page, a run);
+     * each link's id is {@code idPrefix} + {@code key} of its row, for tests. An empty text shows nothing.
+     */
+    public static <T> void linkCells(TableColumn<T, String> column, String idPrefix, Function<T, String> key,
+                                     java.util.function.Consumer<T> open) {
+        column.setCellFactory(c -> new javafx.scene.control.TableCell<>() {
+            private final javafx.scene.control.Hyperlink link = new javafx.scene.control.Hyperlink();
+
+            {
+                link.getStyleClass().add("table-link");
+                link.setPadding(Insets.EMPTY);
+                link.setFocusTraversable(false);
+                link.setOnAction(e -> {
+                    T row = row();
+                    link.setVisited(false);
+                    if (row != null) {
+                        // the link takes the click: select its row as a click on the row would
+                        getTableView().getSelectionModel().clearAndSelect(getIndex());
+                        open.accept(row);
+                    }
+                });
+            }
+
+            private T row() {
+                int i = getIndex();
+                return getTableView() == null || i < 0 || i >= getTableView().getItems().size() ? null
+                        : getTableView().getItems().get(i);
+            }
+
+            @Override
+            protected void updateItem(String text, boolean empty) {
+                super.updateItem(text, empty);
+                T row = empty ? null : row();
+                if (row == null || text == null || text.isEmpty() || text.equals("\u2014")) {
+                    setGraphic(null);
+                    setText(empty ? null : text);
+                    return;
+                }
+                setText(null);
+                link.setText(text);
+                link.setId(idPrefix + key.apply(row));
+                setGraphic(link);
+            }
+        });
+    }
+
+    /**
+     * Back and Forward buttons (the View menu's, Alt+Left / Alt+Right) for the header of a page reached by a
+     * link; ids {@code <id>-back}, {@code <id>-forward}.
+     */
+    public static javafx.scene.layout.HBox backForward(String id, Runnable back, Runnable forward,
+                                                       javafx.beans.value.ObservableBooleanValue canBack,
+                                                       javafx.beans.value.ObservableBooleanValue canForward) {
+        javafx.scene.control.Button b = button(id + "-back", "\u2190 Back");
+        b.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
+        b.setTooltip(new javafx.scene.control.Tooltip("Back to the page shown before (Alt+Left)"));
+        b.setOnAction(e -> back.run());
+        b.disableProperty().bind(javafx.beans.binding.Bindings.not(canBack));
+        javafx.scene.control.Button f = button(id + "-forward", "Forward \u2192");
+        f.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
+        f.setTooltip(new javafx.scene.control.Tooltip("Forward again (Alt+Right)"));
+        f.setOnAction(e -> forward.run());
+        f.disableProperty().bind(javafx.beans.binding.Bindings.not(canForward));
+        javafx.scene.layout.HBox box = new javafx.scene.layout.HBox(4, b, f);
+        box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        return box;
+    }
+
+    /** A page reached by a link: {@link #page} whose title follows {@code title}, with Back and Forward above it. */
+    public static VBox linkedPage(String id, ObservableValue<String> title, String description,
+                                  ObservableValue<String> summary, Node backForward, Node body) {
+        VBox page = page(id, "", description, summary, body);
+        VBox header = (VBox) page.getChildren().get(0);
+        Label s = (Label) header.getChildren().get(2);
+        s.setWrapText(true); // a sentence about one actor or process, long at 1024 px
+        s.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        Label t = (Label) header.getChildren().get(0);
+        t.setId(id + "-title");
+        t.textProperty().bind(title);
+        header.getChildren().add(0, backForward);
+        if (summary == null) {
+            header.getChildren().get(header.getChildren().size() - 1).setManaged(false);
+        }
+        return page;
+    }
+
+    /** A small bold title over a table. */
+    public static Label sectionTitle(String text) {
+        Label l = new Label(text);
+        l.getStyleClass().add(Styles.TITLE_4);
+        return l;
+    }
 }

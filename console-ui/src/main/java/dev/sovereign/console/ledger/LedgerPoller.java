@@ -47,6 +47,13 @@ public final class LedgerPoller implements AutoCloseable {
     private long lastChangeMarker = Long.MIN_VALUE;
     /** Follows the journal from the first poll on. */
     private JournalTail<JournalEntry> tail;
+    /** The actor or process a page shows (null: none); its journal rows are read along with the snapshot. */
+    private final java.util.concurrent.atomic.AtomicReference<dev.sovereign.engine.admin.JournalSubject> watched =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    /** The subject whose rows the last poll read (poller thread only). */
+    private dev.sovereign.engine.admin.JournalSubject lastWatched;
+    /** How many journal rows about the watched subject a poll reads at most. */
+    public static final int SUBJECT_ROWS = 200;
 
     public LedgerPoller(AdminReader reader, LiveLedger ledger, UiExecutor ui, Clock clock) {
         this.reader = reader;
@@ -67,6 +74,15 @@ public final class LedgerPoller implements AutoCloseable {
         });
         long every = interval.toMillis();
         thread.scheduleWithFixedDelay(this::pollQuietly, 0, every, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Reads the journal rows about {@code subject} (null: none) with every changed poll, and on the next poll
+     * even if nothing changed: an actor's or a process's page is live through this one poller, with no
+     * thread or timer of its own.
+     */
+    public void watch(dev.sovereign.engine.admin.JournalSubject subject) {
+        watched.set(subject);
     }
 
     /** Makes the next poll read a snapshot even if the change marker did not move (F5). */
@@ -91,8 +107,13 @@ public final class LedgerPoller implements AutoCloseable {
             long version = reader.changeMarker();
             boolean forced = refreshRequested.getAndSet(false);
             long polledAt = clock.millis() + reader.ledgerClockOffsetMillis(); // the ledger's clock (0905)
+            dev.sovereign.engine.admin.JournalSubject subject = watched.get();
+            boolean newSubject = !java.util.Objects.equals(subject, lastWatched);
             if (version == lastChangeMarker && !forced && (tail == null || !tail.holdsBack())) {
-                PollResult unchanged = new PollResult(polledAt, version, null, List.of(), List.of());
+                dev.sovereign.engine.admin.JournalSlice slice = newSubject && subject != null
+                        ? reader.journalAbout(subject, SUBJECT_ROWS) : null;
+                lastWatched = subject;
+                PollResult unchanged = new PollResult(polledAt, version, null, List.of(), List.of(), slice);
                 ui.onUi(() -> ledger.apply(unchanged));
                 return;
             }
@@ -114,7 +135,10 @@ public final class LedgerPoller implements AutoCloseable {
             }
             // Only a complete catch-up counts as seen: a capped backlog makes the next poll read on.
             lastChangeMarker = fresh.size() >= MAX_EVENTS_PER_POLL ? Long.MIN_VALUE : snapshot.changeMarker();
-            PollResult result = new PollResult(polledAt, version, snapshot, fresh, seed);
+            dev.sovereign.engine.admin.JournalSlice slice = subject == null ? null
+                    : reader.journalAbout(subject, SUBJECT_ROWS);
+            lastWatched = subject;
+            PollResult result = new PollResult(polledAt, version, snapshot, fresh, seed, slice);
             ui.onUi(() -> ledger.apply(result));
         } catch (RuntimeException e) {
             ui.onUi(() -> ledger.failed(e));

@@ -8,6 +8,14 @@ public interface Links {
 
     void openProcess(String identity);
 
+    /** A message: the Mailbox page, found with the search. */
+    default void openMessage(String id) {
+    }
+
+    /** An attempt: its assignment on the Runs page. */
+    default void openAttempt(String id) {
+    }
+
     /** Links that go nowhere (a view shown on its own, in tests). */
     Links NONE = new Links() {
         @Override

@@ -50,6 +50,8 @@ public final class LiveLedger {
     private final LongProperty changeMarker = new SimpleLongProperty(this, "changeMarker", -1);
     private final LongProperty journalRevision = new SimpleLongProperty(this, "journalRevision");
     private final LongProperty revision = new SimpleLongProperty(this, "revision");
+    private final ObjectProperty<dev.sovereign.engine.admin.JournalSlice> subjectJournal =
+            new SimpleObjectProperty<>(this, "subjectJournal");
     /** What the operator is looking for: every page filters its rows by it (the search box). */
     private final Search search = new Search();
     /** When the snapshot's countdowns need the fine tick rate; see {@link #wantsFineTicks}. */
@@ -98,6 +100,14 @@ public final class LiveLedger {
      */
     public ReadOnlyLongProperty revisionProperty() {
         return revision;
+    }
+
+    /**
+     * The newest journal rows about the actor or process a page shows (read by the poller, with their true
+     * count), or null before the first read; a page checks that the slice's subject is its own.
+     */
+    public ReadOnlyObjectProperty<dev.sovereign.engine.admin.JournalSlice> subjectJournalProperty() {
+        return subjectJournal;
     }
 
     public ReadOnlyObjectProperty<Health> healthProperty() {
@@ -153,6 +163,7 @@ public final class LiveLedger {
     private void clear() {
         snapshot.set(null);
         fineTicks = FineTicks.NONE;
+        subjectJournal.set(null);
         events.clear();
         rejections.clear();
         lastRefresh.set(0);
@@ -180,6 +191,9 @@ public final class LiveLedger {
             appendEvents(r.newEvents());
             journalChanged = true;
         }
+        if (r.subjectJournal() != null) {
+            subjectJournal.set(r.subjectJournal());
+        }
         if (r.snapshot() != null) {
             lastRefresh.set(r.polledAt());
             fineTicks = FineTicks.of(r.snapshot());
@@ -188,7 +202,7 @@ public final class LiveLedger {
         if (journalChanged) {
             journalRevision.set(journalRevision.get() + 1);
         }
-        if (journalChanged || r.snapshot() != null) {
+        if (journalChanged || r.snapshot() != null || r.subjectJournal() != null) {
             revision.set(revision.get() + 1);
         }
     }

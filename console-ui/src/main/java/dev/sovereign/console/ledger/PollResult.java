@@ -13,12 +13,19 @@ import java.util.List;
  * @param newEvents      journal events after the last one seen, oldest first
  * @param rejectionSeed  on the first poll only: the newest rejections (newest first), which may be older
  *                       than the events read; empty afterwards
+ * @param subjectJournal the journal rows about the actor or process a page shows, read again when the change
+ *                       marker moved or the page's subject changed; null when there was nothing to read
  */
 public record PollResult(long polledAt, long changeMarker, AdminSnapshot snapshot, List<JournalEntry> newEvents,
-                         List<JournalEntry> rejectionSeed) {
+                         List<JournalEntry> rejectionSeed, dev.sovereign.engine.admin.JournalSlice subjectJournal) {
     public PollResult {
         newEvents = List.copyOf(newEvents);
         rejectionSeed = List.copyOf(rejectionSeed);
+    }
+
+    public PollResult(long polledAt, long changeMarker, AdminSnapshot snapshot, List<JournalEntry> newEvents,
+                      List<JournalEntry> rejectionSeed) {
+        this(polledAt, changeMarker, snapshot, newEvents, rejectionSeed, null);
     }
 
     public boolean changed() {

@@ -148,16 +148,25 @@ public final class MainWindow {
 
     private Node createPage(Page p) {
         return switch (p) {
-            case LEASES -> new LeasesView(vm.leases(), vm.formats()).create();
-            case TIMELINE -> new TimelineView(vm.timeline()).create();
+            case LEASES -> new LeasesView(vm.leases(), vm.formats(), vm).create();
+            case TIMELINE -> new TimelineView(vm.timeline(), vm).create();
             case REJECTIONS -> new RejectionsView(vm.rejections(), vm).create();
-            case RUNS -> new RunsView(vm.runs(), vm.formats()).create();
-            case MAILBOX -> new MailboxView(vm.mailbox(), vm.formats()).create();
-            case PROCESSES -> new ProcessesView(vm.processes(), vm.formats()).create();
-            case SUPERVISOR -> new SupervisorView(vm.supervisor()).create();
+            case RUNS -> new RunsView(vm.runs(), vm.formats(), vm).create();
+            case MAILBOX -> new MailboxView(vm.mailbox(), vm.formats(), vm).create();
+            case PROCESSES -> new ProcessesView(vm.processes(), vm.formats(), vm, vm.stopProcess()).create();
+            case SUPERVISOR -> new SupervisorView(vm.supervisor(), vm).create();
             case LAB -> new LabView(vm.lab()).create();
             case TRENDS -> new dev.sovereign.console.feature.trends.TrendsView(vm.trends(), vm.formats()).create();
+            case ACTOR -> new dev.sovereign.console.feature.actor.ActorPageView(vm.actorPage(), vm,
+                    backForward("actor")).create();
+            case PROCESS -> new dev.sovereign.console.feature.process.ProcessPageView(vm.processPage(), vm,
+                    backForward("process")).create();
         };
+    }
+
+    private Node backForward(String id) {
+        return dev.sovereign.console.fx.Ui.backForward(id, vm::back, vm::forward, vm.canBackProperty(),
+                vm.canForwardProperty());
     }
 
     private Node connectingPane() {
@@ -212,7 +221,7 @@ public final class MainWindow {
                 new SeparatorMenuItem(), close, exit);
 
         Menu view = new Menu("View");
-        for (Page p : Page.values()) {
+        for (Page p : Page.navigation()) {
             MenuItem i = item(p.title(), "menu-page-" + p.id(), new KeyCodeCombination(
                     KeyCode.valueOf("DIGIT" + p.shortcutDigit()), KeyCombination.SHORTCUT_DOWN), () -> vm.pageProperty().set(p));
             view.getItems().add(i);
@@ -359,7 +368,7 @@ public final class MainWindow {
         caption.getStyleClass().add("nav-caption");
         nav.getChildren().add(caption);
         ToggleGroup group = new ToggleGroup();
-        for (Page p : Page.values()) {
+        for (Page p : Page.navigation()) {
             Label title = new Label(p.title());
             Region grow = new Region();
             HBox.setHgrow(grow, Priority.ALWAYS);

@@ -10,14 +10,34 @@ public enum Page {
     PROCESSES("Processes", "Registered processes: live, stale or stopped"),
     SUPERVISOR("Supervisor", "The last supervisor tick's report"),
     LAB("Lab", "Real contention on demand: start, pause, kill and skew workers; run teaching scenarios"),
-    TRENDS("Trends", "The last hour a minute at a time: grants, takeovers, refusals, lost runs, journal size");
+    TRENDS("Trends", "The last hour a minute at a time: grants, takeovers, refusals, lost runs, journal size"),
+    /** One actor's page (opened from a link; not in the navigation). */
+    ACTOR("Actor", "One actor: its holds, tokens, runs, refusals and journal rows", false),
+    /** One process's page (opened from a link; not in the navigation). */
+    PROCESS("Process", "One process: what it is, what it holds, what it ran, its journal rows", false);
 
     private final String title;
     private final String description;
+    private final boolean inNavigation;
 
     Page(String title, String description) {
+        this(title, description, true);
+    }
+
+    Page(String title, String description, boolean inNavigation) {
         this.title = title;
         this.description = description;
+        this.inNavigation = inNavigation;
+    }
+
+    /** The pages of the navigation and the View menu, in order (an actor's or a process's page is reached by a link). */
+    public static java.util.List<Page> navigation() {
+        return java.util.Arrays.stream(values()).filter(p -> p.inNavigation).toList();
+    }
+
+    /** Whether the page has a navigation button and a Ctrl+digit shortcut. */
+    public boolean inNavigation() {
+        return inNavigation;
     }
 
     public String title() {

@@ -147,6 +147,12 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
     private final ProcessesViewModel processes;
     private final SupervisorViewModel supervisor;
     private final LabViewModel lab;
+    /** The actor or process the Actor / Process page shows (null before the first link). */
+    private final ObjectProperty<dev.sovereign.engine.admin.JournalSubject> subject =
+            new SimpleObjectProperty<>(this, "subject");
+    private final dev.sovereign.console.feature.actor.ActorPageViewModel actorPage;
+    private final dev.sovereign.console.feature.process.ProcessPageViewModel processPage;
+    private final dev.sovereign.console.feature.processes.StopProcessAction stopProcess;
 
     private AdminReader reader;
     private LedgerPoller poller;
@@ -189,6 +195,19 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         runs = new RunsViewModel(ledger, formats, desk);
         mailbox = new MailboxViewModel(ledger);
         processes = new ProcessesViewModel(ledger);
+        stopProcess = new dev.sovereign.console.feature.processes.StopProcessAction(ledger, desk);
+        actorPage = new dev.sovereign.console.feature.actor.ActorPageViewModel(ledger, formats, subject);
+        processPage = new dev.sovereign.console.feature.process.ProcessPageViewModel(ledger, formats, subject,
+                new dev.sovereign.console.feature.processes.StopProcessAction(ledger, desk));
+        // the poller reads the journal rows about the subject only while its page shows
+        javafx.beans.InvalidationListener watch = o -> {
+            if (poller != null) {
+                Page p = page.get();
+                poller.watch(p == Page.ACTOR || p == Page.PROCESS ? subject.get() : null);
+            }
+        };
+        subject.addListener(watch);
+        page.addListener(watch);
         supervisor = new SupervisorViewModel(ledger, formats, desk);
         trends = new dev.sovereign.console.feature.trends.TrendsViewModel(ledger);
         lab = new LabViewModel(ledger, ui, attached.getReadOnlyProperty(), this::attach,
@@ -217,7 +236,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         zoneText.set(formats.zoneText(clock.millis()));
         page.addListener((obs, from, to) -> {
             if (!moving && from != null) {
-                backStack.push(new Place(from, searchAtLastMove));
+                backStack.push(new Place(from, searchAtLastMove, subject.get()));
                 if (backStack.size() > 50) {
                     backStack.removeLast();
                 }
@@ -243,6 +262,8 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         trends.activeProperty().bind(page.isEqualTo(Page.TRENDS));
+        actorPage.activeProperty().bind(page.isEqualTo(Page.ACTOR));
+        processPage.activeProperty().bind(page.isEqualTo(Page.PROCESS));
         // whole seconds: a text that changed ten times a second laid the status bar out ten times a second
         javafx.beans.InvalidationListener showRefresh = o -> {
             long at = ledger.lastRefreshProperty().get();
@@ -305,12 +326,18 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
             }
             ledger.connecting();
             poller = new LedgerPoller(r, ledger, ui, clock);
+            watchSubject();
             if (pollInterval.isZero()) {
                 poller.pollOnce();
             } else {
                 poller.start(pollInterval);
             }
         }, problem -> banner.set(Banner.cannotOpen(target, problem)));
+    }
+
+    private void watchSubject() {
+        Page p = page.get();
+        poller.watch(p == Page.ACTOR || p == Page.PROCESS ? subject.get() : null);
     }
 
     public dev.sovereign.console.feature.trends.TrendsViewModel trends() {
@@ -358,8 +385,8 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
     // ---- links between things, Back and Forward (issue 17, item 7, a first part) ----
 
     /**
-     * Opens what a link names: an assignment on the Runs page (selected, whatever the filter), an actor on
-     * the Leases page and a process on the Processes page (each found with the search). Back returns.
+     * Opens what a link names: an assignment on the Runs page (selected, whatever the filter), an actor on its
+     * own page, a process on its own page. Back returns.
      */
     @Override
     public void openAssignment(String id) {
@@ -371,22 +398,53 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
 
     @Override
     public void openActor(String actor) {
-        ledger.search().queryProperty().set(actor);
-        page.set(Page.LEASES);
+        show(Page.ACTOR, dev.sovereign.engine.admin.JournalSubject.actor(actor));
     }
 
     @Override
     public void openProcess(String identity) {
-        ledger.search().queryProperty().set(identity);
-        page.set(Page.PROCESSES);
+        show(Page.PROCESS, dev.sovereign.engine.admin.JournalSubject.process(identity));
     }
 
-    /** Where the operator was: a page and what the search held. */
-    record Place(Page page, String search) {
+    @Override
+    public void openMessage(String id) {
+        ledger.search().queryProperty().set(id);
+        page.set(Page.MAILBOX);
+    }
+
+    @Override
+    public void openAttempt(String id) {
+        dev.sovereign.engine.admin.AdminSnapshot s = ledger.snapshot();
+        String assignment = s == null ? null : s.attempts().stream().filter(a -> a.id().equals(id))
+                .map(dev.sovereign.engine.admin.AttemptRow::assignmentId).findFirst().orElse(null);
+        if (assignment != null) {
+            openAssignment(assignment);
+        } else {
+            ledger.search().queryProperty().set(id);
+            page.set(Page.RUNS);
+        }
+    }
+
+    /** Shows {@code p} about {@code about}; the place left goes on the Back stack (also from one actor to another). */
+    private void show(Page p, dev.sovereign.engine.admin.JournalSubject about) {
+        Place to = new Place(p, ledger.search().queryProperty().get(), about);
+        if (to.equals(here())) {
+            return;
+        }
+        backStack.push(here());
+        if (backStack.size() > 50) {
+            backStack.removeLast();
+        }
+        forwardStack.clear();
+        go(to);
+    }
+
+    /** Where the operator was: a page, what the search held, and the actor or process its page was about. */
+    record Place(Page page, String search, dev.sovereign.engine.admin.JournalSubject subject) {
     }
 
     private Place here() {
-        return new Place(page.get(), ledger.search().queryProperty().get());
+        return new Place(page.get(), ledger.search().queryProperty().get(), subject.get());
     }
 
     /** Goes back to the page (and search) shown before the last move. */
@@ -408,12 +466,35 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         moving = true;
         try {
             ledger.search().queryProperty().set(p.search());
+            subject.set(p.subject());
             page.set(p.page());
         } finally {
             moving = false;
         }
+        searchAtLastMove = ledger.search().queryProperty().get();
         canBack.set(!backStack.isEmpty());
         canForward.set(!forwardStack.isEmpty());
+        if ((p.page() == Page.ACTOR || p.page() == Page.PROCESS) && pollInterval.isZero() && poller != null) {
+            poller.pollOnce(); // tests poll by hand: the page's rows at once
+        }
+    }
+
+    /** The actor or process the Actor and Process pages show. */
+    public ReadOnlyObjectProperty<dev.sovereign.engine.admin.JournalSubject> subjectProperty() {
+        return subject;
+    }
+
+    public dev.sovereign.console.feature.actor.ActorPageViewModel actorPage() {
+        return actorPage;
+    }
+
+    public dev.sovereign.console.feature.process.ProcessPageViewModel processPage() {
+        return processPage;
+    }
+
+    /** The Processes page's "Stop process…" (the process page has its own). */
+    public dev.sovereign.console.feature.processes.StopProcessAction stopProcess() {
+        return stopProcess;
     }
 
     public ReadOnlyBooleanProperty canBackProperty() {
@@ -453,7 +534,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         if (!ledger.search().isActive() || searchHits(page.get()) > 0) {
             return;
         }
-        for (Page p : Page.values()) {
+        for (Page p : Page.navigation()) {
             if (searchHits(p) > 0) {
                 page.set(p);
                 return;
@@ -466,7 +547,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
             return "";
         }
         StringBuilder found = new StringBuilder();
-        for (Page p : Page.values()) {
+        for (Page p : Page.navigation()) {
             int n = searchHits(p);
             if (n > 0) {
                 found.append(found.length() == 0 ? "" : " \u00b7 ").append(p.title()).append(' ').append(n);
@@ -551,6 +632,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
                 secretsThisSession.put(target, opened);
             }
             poller = new LedgerPoller(r, ledger, ui, clock);
+            watchSubject();
             long zoom = file == null ? 0 : settings.timelineSpan(file); // each database keeps its own timeline zoom
             timeline.setSpan(zoom > 0 ? zoom : TimelineViewModel.DEFAULT_WINDOW);
             connectionSecurity.set(r.connection().brief());
@@ -608,6 +690,14 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
                 r.close();
                 return null;
             }, x -> { }, x -> { });
+        }
+        if (page.get() == Page.ACTOR || page.get() == Page.PROCESS) {
+            moving = true; // an actor or a process of the database let go: not a place to go back to
+            try {
+                page.set(Page.LEASES);
+            } finally {
+                moving = false;
+            }
         }
         attached.set(null);
         attaching.set(null);
@@ -854,7 +944,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
     }
 
     public List<Page> pages() {
-        return List.of(Page.values());
+        return Page.navigation();
     }
 
     /**

@@ -95,8 +95,8 @@ class RunsMailboxProcessesSupervisorViewTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         assertThat(table.getItems()).hasSize(1);
-        // Cells are laid out on the next pulse: wait for the claimer's cell, with a deadline.
-        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> robot.lookup(".table-cell")
+        // Cells are laid out on the next pulse: wait for the claimer's cell (a link to its process), with a deadline.
+        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> robot.lookup(".table-link")
                 .queryAll().stream().anyMatch(n -> n instanceof javafx.scene.control.Labeled l
                         && "worker 7102".equals(l.getText())));
         assertThat(robot.lookup("#mailbox-summary").queryAs(Label.class).getText())

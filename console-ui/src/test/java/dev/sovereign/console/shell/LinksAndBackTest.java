@@ -63,9 +63,8 @@ class LinksAndBackTest {
         robot.interact(() -> vm.pageProperty().set(Page.REJECTIONS));
         WaitForAsyncUtils.waitForFxEvents();
         robot.clickOn("#rejection-link-process");
-        assertThat(vm.pageProperty().get()).isEqualTo(Page.PROCESSES);
-        assertThat(vm.processes().rows()).singleElement().extracting(r -> r.process().identity())
-                .isEqualTo(late.process().identity());
+        assertThat(vm.pageProperty().get()).as("the process's own page").isEqualTo(Page.PROCESS);
+        assertThat(vm.processPage().identity()).isEqualTo(late.process().identity());
 
         robot.interact(vm::back);
         assertThat(vm.pageProperty().get()).isEqualTo(Page.REJECTIONS);

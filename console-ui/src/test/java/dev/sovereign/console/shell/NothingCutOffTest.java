@@ -37,11 +37,13 @@ class NothingCutOffTest {
     private ShellViewModel vm;
     private Stage stage;
     private Scene scene;
+    private String workerA;
 
     @Start
     void start(Stage stage) {
         this.stage = stage;
         Scenario scenario = Scenario.build(fx);
+        workerA = scenario.workerA.processIdentity();
         for (int i = 0; i < 4; i++) { // more runs than the four the page used to show
             scenario.workerB.runs().assign("planner", "command:./report.sh --day " + i);
         }
@@ -68,12 +70,18 @@ class NothingCutOffTest {
             });
             for (ConsoleTheme theme : ConsoleTheme.values()) {
                 robot.interact(() -> vm.themeProperty().set(theme));
-                for (Page page : Page.values()) {
+                for (Page page : Page.values()) { // the actor's and the process's pages too
                     if (page == Page.LAB) {
                         continue; // the Lab page has its own test and sandbox; not attached here
                     }
                     robot.interact(() -> {
-                        vm.pageProperty().set(page);
+                        if (page == Page.ACTOR) {
+                            vm.openActor("operator");
+                        } else if (page == Page.PROCESS) {
+                            vm.openProcess(workerA);
+                        } else {
+                            vm.pageProperty().set(page);
+                        }
                         if (page == Page.REJECTIONS) {
                             vm.rejections().selectedProperty().set(vm.rejections().rows().get(0));
                         }

@@ -67,7 +67,7 @@ class ScreenshotTest {
         Files.createDirectories(dir);
         for (ConsoleTheme theme : ConsoleTheme.values()) {
             robot.interact(() -> vm.themeProperty().set(theme));
-            for (Page page : Page.values()) {
+            for (Page page : Page.navigation()) {
                 robot.interact(() -> {
                     vm.pageProperty().set(page);
                     if (page == Page.REJECTIONS) {
@@ -118,6 +118,29 @@ class ScreenshotTest {
         });
         shoot(robot, dir.resolve("console-runs-retried-light.png"));
         assertThat(vm.runs().status().message()).startsWith("Retried " + scenario.lostRun.id());
+    }
+
+    @Test
+    void theActorAndProcessPagesRenderInBothThemes(FxRobot robot) throws Exception {
+        Path dir = Path.of("target", "screenshots");
+        Files.createDirectories(dir);
+        for (ConsoleTheme theme : ConsoleTheme.values()) {
+            robot.interact(() -> {
+                vm.themeProperty().set(theme);
+                vm.openActor("operator");
+            });
+            shoot(robot, dir.resolve("console-actor-" + theme.name().toLowerCase() + ".png"));
+            assertThat(vm.actorPage().holds()).isNotEmpty();
+            robot.interact(() -> vm.openProcess(scenario.workerA.processIdentity()));
+            shoot(robot, dir.resolve("console-process-" + theme.name().toLowerCase() + ".png"));
+            assertThat(vm.processPage().journal()).isNotEmpty();
+        }
+        robot.interact(() -> {
+            vm.themeProperty().set(ConsoleTheme.LIGHT);
+            vm.openProcess(scenario.workerC.processIdentity());
+        });
+        robot.clickOn("#process-stop");
+        shoot(robot, dir.resolve("console-process-stop-light.png"));
     }
 
     private void shoot(FxRobot robot, Path png) throws Exception {

@@ -57,6 +57,13 @@ public final class CountingReader implements AdminReader {
     }
 
     @Override
+    public dev.sovereign.engine.admin.JournalSlice journalAbout(dev.sovereign.engine.admin.JournalSubject subject,
+                                                                int limit) {
+        threads.add(Thread.currentThread().getName());
+        return real.journalAbout(subject, limit);
+    }
+
+    @Override
     public long exportJournalCsv(Path target, ExportProgress progress) {
         return real.exportJournalCsv(target, progress);
     }

@@ -39,9 +39,17 @@ public final class LeasesView {
     private final LeasesViewModel vm;
     private final Formats formats;
 
+    private final dev.sovereign.console.ledger.Links links;
+
     public LeasesView(LeasesViewModel vm, Formats formats) {
+        this(vm, formats, dev.sovereign.console.ledger.Links.NONE);
+    }
+
+    /** {@code links} opens an actor's page (the actor's name) and the holder's page (its label). */
+    public LeasesView(LeasesViewModel vm, Formats formats, dev.sovereign.console.ledger.Links links) {
         this.vm = vm;
         this.formats = formats;
+        this.links = links;
     }
 
     public Parent create() {
@@ -55,12 +63,13 @@ public final class LeasesView {
                 .refreshOn(vm.revisionProperty());
         TableColumn<LeaseItem, String> actor = Ui.column("Actor", 120, LeaseItem::actor);
         actor.getStyleClass().add("text-bold");
+        Ui.linkCells(actor, "lease-actor-", LeaseItem::actor, i -> links.openActor(i.actor()));
         table.getColumns().add(actor);
         TableColumn<LeaseItem, LeaseItem> state = clocked.column("State", 90, SELF, StateCell::new);
         state.setComparator(Comparator.comparing(i -> i.row().stateAt(vm.ledger().now())));
         table.getColumns().add(state);
         TableColumn<LeaseItem, ProcessRef> holder = LeasesView.<ProcessRef>column("Holder (pid, host)", 220,
-                f -> f.getValue().holderProperty(), c -> new HolderCell());
+                f -> f.getValue().holderProperty(), c -> new HolderCell(links));
         holder.setMinWidth(250); // label over "proc_… · pid · host": never cut
         holder.setComparator(Comparator.nullsLast(Comparator.comparing(ProcessRef::name, SortedRows.NATURAL)));
         table.getColumns().add(holder);
@@ -128,13 +137,27 @@ public final class LeasesView {
 
     /** The holder's label on top; its identity, PID and host (display only) below, muted; a dash when free. */
     private static final class HolderCell extends TableCell<LeaseItem, ProcessRef> {
-        private final Label name = new Label();
+        private final javafx.scene.control.Hyperlink name = new javafx.scene.control.Hyperlink();
         private final Label where = new Label();
         private final VBox box = new VBox(1, name, where);
         private final Label none = new Label("\u2014");
 
-        HolderCell() {
+        private ProcessRef shown;
+
+        HolderCell(dev.sovereign.console.ledger.Links links) {
             where.getStyleClass().addAll("countdown-text", "mono");
+            name.getStyleClass().add("table-link");
+            name.setPadding(javafx.geometry.Insets.EMPTY);
+            name.setFocusTraversable(false);
+            name.setOnAction(e -> {
+                name.setVisited(false);
+                if (getTableView() != null && getIndex() >= 0) {
+                    getTableView().getSelectionModel().clearAndSelect(getIndex());
+                }
+                if (shown != null) {
+                    links.openProcess(shown.identity());
+                }
+            });
         }
 
         @Override
@@ -148,7 +171,9 @@ public final class LeasesView {
                 setGraphic(none);
                 return;
             }
+            shown = holder;
             name.setText(holder.name());
+            name.setId("lease-holder-" + holder.identity());
             where.setText(holder.shortId() + (holder.pid() == null ? "" : " \u00b7 pid " + holder.pid())
                     + (holder.host() == null ? "" : " \u00b7 " + holder.host()));
             setGraphic(box);

@@ -26,9 +26,17 @@ public final class MailboxView {
     private final MailboxViewModel vm;
     private final Formats formats;
 
+    private final dev.sovereign.console.ledger.Links links;
+
     public MailboxView(MailboxViewModel vm, Formats formats) {
+        this(vm, formats, dev.sovereign.console.ledger.Links.NONE);
+    }
+
+    /** {@code links} opens the sender's, the recipient's and the claiming process's pages. */
+    public MailboxView(MailboxViewModel vm, Formats formats, dev.sovereign.console.ledger.Links links) {
         this.vm = vm;
         this.formats = formats;
+        this.links = links;
     }
 
     public Parent create() {
@@ -43,11 +51,21 @@ public final class MailboxView {
         id.getStyleClass().add("mono");
         table.getColumns().add(id);
         table.getColumns().add(stateColumn());
-        table.getColumns().add(Ui.column("From", 85, MessageRow::sender));
-        table.getColumns().add(Ui.column("To", 85, MessageRow::recipient));
+        TableColumn<MessageRow, String> from = Ui.column("From", 85, MessageRow::sender);
+        Ui.linkCells(from, "message-from-", MessageRow::id, m -> links.openActor(m.sender()));
+        table.getColumns().add(from);
+        TableColumn<MessageRow, String> to = Ui.column("To", 85, MessageRow::recipient);
+        Ui.linkCells(to, "message-to-", MessageRow::id, m -> links.openActor(m.recipient()));
+        table.getColumns().add(to);
         table.getColumns().add(Ui.column("Subject", 150, MessageRow::subject));
-        table.getColumns().add(Ui.column("Claimed by", 140, m -> m.claimProcess() == null ? "\u2014"
-                : m.claimProcess().name()));
+        TableColumn<MessageRow, String> claimedBy = Ui.column("Claimed by", 140, m -> m.claimProcess() == null
+                ? "\u2014" : m.claimProcess().name());
+        Ui.linkCells(claimedBy, "message-claimed-by-", MessageRow::id, m -> {
+            if (m.claimProcess() != null) {
+                links.openProcess(m.claimProcess().identity());
+            }
+        });
+        table.getColumns().add(claimedBy);
         TableColumn<MessageRow, String> token = Ui.column("Claim token", 112, m -> Formats.token(m.claimToken()));
         token.getStyleClass().add("token");
         token.setMinWidth(112);

@@ -17,9 +17,20 @@ public final class ProcessesView {
     private final ProcessesViewModel vm;
     private final Formats formats;
 
+    private final dev.sovereign.console.ledger.Links links;
+    private final StopProcessAction stop;
+
     public ProcessesView(ProcessesViewModel vm, Formats formats) {
+        this(vm, formats, dev.sovereign.console.ledger.Links.NONE, null);
+    }
+
+    /** {@code links} opens a process's page (its label or identity); {@code stop} is "Stop process…" (or null). */
+    public ProcessesView(ProcessesViewModel vm, Formats formats, dev.sovereign.console.ledger.Links links,
+                         StopProcessAction stop) {
         this.vm = vm;
         this.formats = formats;
+        this.links = links;
+        this.stop = stop;
     }
 
     public Parent create() {
@@ -27,9 +38,13 @@ public final class ProcessesView {
         SortedRows.install(table, vm.rows());
         ClockedCells<ProcessRow> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
         table.getColumns().add(stateColumn(clocked));
-        table.getColumns().add(Ui.column("Label", 130, r -> r.process().label() == null ? "" : r.process().label()));
+        TableColumn<ProcessRow, String> label = Ui.column("Label", 130, r -> r.process().label() == null ? ""
+                : r.process().label());
+        Ui.linkCells(label, "process-label-", r -> r.process().identity(), r -> links.openProcess(r.process().identity()));
+        table.getColumns().add(label);
         TableColumn<ProcessRow, String> id = Ui.column("Identity", 140, r -> r.process().shortId());
         id.getStyleClass().add("mono");
+        Ui.linkCells(id, "process-identity-", r -> r.process().identity(), r -> links.openProcess(r.process().identity()));
         table.getColumns().add(id);
         table.getColumns().add(Ui.column("Kind", 70, ProcessRow::kind));
         table.getColumns().add(Ui.column("PID", 70, r -> r.process().pid() == null ? "" : r.process().pid().toString()));
@@ -48,7 +63,22 @@ public final class ProcessesView {
         stopped.textProperty().bind(vm.showStoppedTextProperty());
         stopped.selectedProperty().bindBidirectional(vm.showStoppedProperty());
         stopped.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
-        javafx.scene.layout.VBox body = new javafx.scene.layout.VBox(8, stopped, table);
+        javafx.scene.layout.VBox body;
+        if (stop == null) {
+            body = new javafx.scene.layout.VBox(8, stopped, table);
+        } else {
+            table.getSelectionModel().selectedItemProperty().addListener((obs, o, r) -> stop.targetProperty().set(r));
+            // the selected row, as the snapshot now has it (a stop shows at once)
+            table.getItems().addListener((javafx.collections.ListChangeListener<ProcessRow>) c -> {
+                ProcessRow sel = table.getSelectionModel().getSelectedItem();
+                stop.targetProperty().set(sel);
+            });
+            javafx.scene.layout.HBox top = new javafx.scene.layout.HBox(12, stopped, StopProcessBar.button("processes",
+                    stop));
+            top.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+            javafx.scene.layout.HBox.setHgrow(top.getChildren().get(1), javafx.scene.layout.Priority.ALWAYS);
+            body = new javafx.scene.layout.VBox(8, top, StopProcessBar.question("processes", stop), table);
+        }
         javafx.scene.layout.VBox.setVgrow(table, javafx.scene.layout.Priority.ALWAYS);
         return Ui.page("processes", "Processes",
                 "Every registered process. Stale means it missed 3 of its own heartbeats; stopped means it closed"

@@ -86,7 +86,8 @@ public final class ProcessesViewModel {
         return shownAt(row, ledger.now());
     }
 
-    static Shown shownAt(ProcessRow row, long now) {
+    /** What the State column shows of {@code row} at {@code now}. */
+    public static Shown shownAt(ProcessRow row, long now) {
         ProcessState s = row.stateAt(now);
         if (s == ProcessState.STOPPED) {
             return Shown.STOPPED;

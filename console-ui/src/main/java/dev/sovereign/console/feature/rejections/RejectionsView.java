@@ -65,8 +65,23 @@ public final class RejectionsView {
         });
         category.setMinWidth(180);
         table.getColumns().add(category);
-        table.getColumns().add(Ui.column("Resource", 115, RejectionsViewModel::resource));
-        table.getColumns().add(Ui.column("Process", 105, e -> e.process() == null ? "\u2014" : e.process().name()));
+        TableColumn<JournalEntry, String> resource = Ui.column("Resource", 115, RejectionsViewModel::resource);
+        Ui.linkCells(resource, "rejection-resource-", e -> Long.toString(e.seq()), e -> {
+            if ("assignment".equals(e.resourceType())) {
+                links.openAssignment(e.resourceId());
+            } else if (e.actor() != null || "actor".equals(e.resourceType())) {
+                links.openActor(e.actor() != null ? e.actor() : e.resourceId());
+            }
+        });
+        table.getColumns().add(resource);
+        TableColumn<JournalEntry, String> process = Ui.column("Process", 105,
+                e -> e.process() == null ? "\u2014" : e.process().name());
+        Ui.linkCells(process, "rejection-process-", e -> Long.toString(e.seq()), e -> {
+            if (e.process() != null) {
+                links.openProcess(e.process().identity());
+            }
+        });
+        table.getColumns().add(process);
         TableColumn<JournalEntry, String> tokens = Ui.column("Presented vs current", 165, RejectionsViewModel::tokens);
         tokens.getStyleClass().add("token");
         tokens.setMinWidth(190);

@@ -32,9 +32,17 @@ public final class RunsView {
     private final RunsViewModel vm;
     private final Formats formats;
 
+    private final dev.sovereign.console.ledger.Links links;
+
     public RunsView(RunsViewModel vm, Formats formats) {
+        this(vm, formats, dev.sovereign.console.ledger.Links.NONE);
+    }
+
+    /** {@code links} opens a run's actor, an attempt's process, and the run a retry points to. */
+    public RunsView(RunsViewModel vm, Formats formats, dev.sovereign.console.ledger.Links links) {
         this.vm = vm;
         this.formats = formats;
+        this.links = links;
     }
 
     public Parent create() {
@@ -216,15 +224,20 @@ public final class RunsView {
         TableColumn<AssignmentRow, String> id = Ui.column("Assignment", 120, AssignmentRow::id);
         id.getStyleClass().add("mono");
         t.getColumns().add(id);
-        t.getColumns().add(Ui.column("Actor", 90, AssignmentRow::actor));
+        TableColumn<AssignmentRow, String> actor = Ui.column("Actor", 90, AssignmentRow::actor);
+        Ui.linkCells(actor, "run-actor-", AssignmentRow::id, a -> links.openActor(a.actor()));
+        t.getColumns().add(actor);
         t.getColumns().add(stateColumn());
         t.getColumns().add(Ui.column("Token", 75, a -> Formats.token(a.currentAttemptToken())));
         t.getColumns().add(Ui.column("Tries", 60, a -> Integer.toString(a.attempts())));
         t.getColumns().add(Ui.column("Receipt", 160, RunsViewModel::receiptText));
         t.getColumns().add(Ui.column("Provider", 170, AssignmentRow::providerSpec));
         t.getColumns().add(Ui.column("Updated", 85, a -> formats.time(a.updatedAt())));
-        t.getColumns().add(Ui.column("Retry", 130, a -> a.retriedBy() != null ? "retried as " + a.retriedBy()
-                : a.retryOf() != null ? "retries " + a.retryOf() : ""));
+        TableColumn<AssignmentRow, String> retry = Ui.column("Retry", 130, a -> a.retriedBy() != null
+                ? "retried as " + a.retriedBy() : a.retryOf() != null ? "retries " + a.retryOf() : "");
+        Ui.linkCells(retry, "run-retry-link-", AssignmentRow::id,
+                a -> links.openAssignment(a.retriedBy() != null ? a.retriedBy() : a.retryOf()));
+        t.getColumns().add(retry);
         t.setContextMenu(rowMenu());
         t.setRowFactory(tv -> new TableRow<>() {
             @Override
@@ -309,7 +322,9 @@ public final class RunsView {
         token.getStyleClass().add("token");
         t.getColumns().add(token);
         t.getColumns().add(Ui.column("Lease token", 110, x -> Long.toString(x.leaseToken())));
-        t.getColumns().add(Ui.column("Process", 200, x -> x.process().displayName()));
+        TableColumn<AttemptRow, String> process = Ui.column("Process", 200, x -> x.process().displayName());
+        Ui.linkCells(process, "attempt-process-", AttemptRow::id, x -> links.openProcess(x.process().identity()));
+        t.getColumns().add(process);
         t.getColumns().add(Ui.column("Started", 80, x -> formats.time(x.startedAt())));
         t.getColumns().add(Ui.column("Ended", 80, x -> x.endedAt() == null ? "" : formats.time(x.endedAt())));
         return t;

@@ -26,6 +26,14 @@ import javafx.util.StringConverter;
 public final class SupervisorView {
     private final SupervisorViewModel vm;
 
+    private dev.sovereign.console.ledger.Links links = dev.sovereign.console.ledger.Links.NONE;
+
+    /** {@code links} opens the processes and runs the report names. */
+    public SupervisorView(SupervisorViewModel vm, dev.sovereign.console.ledger.Links links) {
+        this(vm);
+        this.links = links;
+    }
+
     public SupervisorView(SupervisorViewModel vm) {
         this.vm = vm;
     }
@@ -39,7 +47,24 @@ public final class SupervisorView {
         report.setWrapText(true);
         report.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> String.join("\n",
                 vm.reportLines().stream().map(l -> "\u2022  " + l).toList()), vm.reportProperty()));
-        VBox reportPane = new VBox(6, sectionTitle("Report"), report);
+        FlowPane named = new FlowPane(12, 4);
+        named.setId("supervisor-report-links");
+        Runnable fill = () -> named.getChildren().setAll(vm.reportLinks().stream().map(l -> {
+            javafx.scene.control.Hyperlink h = new javafx.scene.control.Hyperlink("Open " + (l.process() ? "process "
+                    : "assignment ") + l.text());
+            h.setId("supervisor-link-" + l.id());
+            h.setOnAction(e -> {
+                if (l.process()) {
+                    links.openProcess(l.id());
+                } else {
+                    links.openAssignment(l.id());
+                }
+            });
+            return (javafx.scene.Node) h;
+        }).toList());
+        vm.reportLinks().addListener((javafx.collections.ListChangeListener<SupervisorViewModel.ReportLink>) c -> fill.run());
+        fill.run();
+        VBox reportPane = new VBox(6, sectionTitle("Report"), report, named);
         reportPane.getStyleClass().add("detail-pane");
         VBox body = new VBox(14, controls(), tiles, reportPane);
         vm.lastTickProperty().addListener((obs, o, t) -> show(t, tiles, reportPane));

@@ -45,6 +45,11 @@ public final class SupervisorViewModel {
             FXCollections.observableArrayList(OperatorDesk.INTERVALS));
     private final BooleanBinding canAct;
     private final Map<String, String> processNames = new HashMap<>();
+    private final ObservableList<ReportLink> reportLinks = FXCollections.observableArrayList();
+
+    /** Something the shown report names, to link to: a process (by identity) or an assignment. */
+    public record ReportLink(boolean process, String id, String text) {
+    }
 
     public SupervisorViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk) {
         this.ledger = ledger;
@@ -184,6 +189,21 @@ public final class SupervisorViewModel {
 
     private void show(SupervisorTickRow t) {
         lastTick.set(t);
+        List<ReportLink> links = new java.util.ArrayList<>();
+        if (t != null) {
+            links.add(new ReportLink(true, t.process().identity(), t.process().displayName()));
+            for (String id : reportText.idsNamed(t.report())) {
+                boolean process = id.startsWith("process:");
+                String bare = id.substring(id.indexOf(':') + 1);
+                if (!(process && bare.equals(t.process().identity()))) {
+                    links.add(new ReportLink(process, bare, process ? processNames.getOrDefault(bare,
+                            new dev.sovereign.engine.admin.ProcessRef(bare, null, null, null).shortId()) : bare));
+                }
+            }
+        }
+        if (!links.equals(reportLinks)) {
+            reportLinks.setAll(links);
+        }
         report.set(t == null ? "" : String.join("\n", reportText.lines(t.report())));
         if (t == null) {
             lastRecovery.set("");
@@ -214,6 +234,11 @@ public final class SupervisorViewModel {
                 + "."
                 : "This console's supervisor is off: ticks happen only when asked (F6), or by another supervisor.";
         ownSupervisor.set(problem.isEmpty() ? state : state + " Its last tick failed: " + problem);
+    }
+
+    /** The processes and runs the shown report names (the ticking supervisor first), for links. */
+    public ObservableList<ReportLink> reportLinks() {
+        return reportLinks;
     }
 
     /** For tests and the view: the report's sentences. */

@@ -48,11 +48,64 @@ public final class TimelineView {
     /** The row drawn for each actor's lane, reused while the lane is unchanged. */
     private final java.util.Map<String, HBox> rowsByActor = new java.util.HashMap<>();
 
+    private final dev.sovereign.console.ledger.Links links;
+
     public TimelineView(TimelineViewModel vm) {
+        this(vm, dev.sovereign.console.ledger.Links.NONE);
+    }
+
+    /** {@code links} opens a lane's actor, and the actor, process and run of the selected marker. */
+    public TimelineView(TimelineViewModel vm, dev.sovereign.console.ledger.Links links) {
         this.vm = vm;
+        this.links = links;
         tooltip.setShowDelay(Duration.millis(150));
         tooltip.setWrapText(true);
         tooltip.setMaxWidth(480);
+    }
+
+    /** Links to what the selected marker is about: its actor, its process, its run. */
+    private HBox markerLinks() {
+        javafx.scene.control.Hyperlink actor = new javafx.scene.control.Hyperlink();
+        actor.setId("timeline-link-actor");
+        javafx.scene.control.Hyperlink process = new javafx.scene.control.Hyperlink();
+        process.setId("timeline-link-process");
+        javafx.scene.control.Hyperlink run = new javafx.scene.control.Hyperlink();
+        run.setId("timeline-link-run");
+        HBox bar = new HBox(12, actor, process, run);
+        Runnable show = () -> {
+            TimelineMarker m = vm.selectedProperty().get();
+            bar.setVisible(m != null);
+            bar.setManaged(m != null);
+            if (m == null) {
+                return;
+            }
+            actor.setText("Open actor " + m.actor());
+            actor.setOnAction(e -> links.openActor(m.actor()));
+            var who = m.event().process();
+            process.setVisible(who != null);
+            process.setManaged(who != null);
+            if (who != null) {
+                process.setText("Open process " + who.displayName());
+                process.setOnAction(e -> links.openProcess(who.identity()));
+            }
+            String type = m.event().resourceType();
+            boolean hasRun = "assignment".equals(type) || "attempt".equals(type);
+            run.setVisible(hasRun);
+            run.setManaged(hasRun);
+            if (hasRun) {
+                run.setText("Open " + type + " " + m.event().resourceId());
+                run.setOnAction(e -> {
+                    if ("assignment".equals(type)) {
+                        links.openAssignment(m.event().resourceId());
+                    } else {
+                        links.openAttempt(m.event().resourceId());
+                    }
+                });
+            }
+        };
+        vm.selectedProperty().addListener((obs, o, n) -> show.run());
+        show.run();
+        return bar;
     }
 
     public Parent create() {
@@ -87,7 +140,7 @@ public final class TimelineView {
         hint.setWrapText(true);
         hint.visibleProperty().bind(vm.detailProperty().isEmpty());
         hint.managedProperty().bind(hint.visibleProperty());
-        VBox detailPane = new VBox(6, hint, detail);
+        VBox detailPane = new VBox(6, hint, detail, markerLinks());
         detailPane.getStyleClass().add("detail-pane");
 
         VBox body = new VBox(10, toolbar(), scroll, detailPane);
@@ -151,8 +204,15 @@ public final class TimelineView {
                 rows.add(old);
                 continue;
             }
-            Label name = new Label(lane.actor());
-            name.getStyleClass().add("lane-label");
+            javafx.scene.control.Hyperlink name = new javafx.scene.control.Hyperlink(lane.actor());
+            name.setId("timeline-lane-link-" + lane.actor());
+            name.getStyleClass().addAll("lane-label", "table-link");
+            name.setFocusTraversable(false);
+            String actor = lane.actor();
+            name.setOnAction(e -> {
+                name.setVisited(false);
+                links.openActor(actor);
+            });
             name.setMinWidth(LABEL_WIDTH);
             name.setPrefWidth(LABEL_WIDTH);
             name.setMaxHeight(Double.MAX_VALUE);

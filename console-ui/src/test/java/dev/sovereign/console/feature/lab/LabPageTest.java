@@ -108,7 +108,8 @@ class LabPageTest {
                 .isEqualTo("paused: still believes it holds token " + aToken + "; the ledger says manual worker B"
                         + " holds token " + taken.token());
         TableView<?> leases = robot.lookup("#leases-table").queryAs(TableView.class);
-        assertThat(robot.from(leases).lookup((Label l) -> "manual worker B".equals(l.getText())).tryQuery()).isPresent();
+        assertThat(robot.from(leases).lookup((javafx.scene.control.Labeled l) -> "manual worker B".equals(l.getText()))
+                .tryQuery()).as("the holder's name (a link to its process)").isPresent();
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isIn("live", "expiring");
         console.screenshot(robot, "lab-leases-takeover");
 

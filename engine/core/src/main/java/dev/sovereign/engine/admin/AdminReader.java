@@ -77,6 +77,48 @@ public interface AdminReader extends AutoCloseable {
     List<JournalEntry> recentRejections(int limit);
 
     /**
+     * How far back {@link #journalAbout} looks for a subject the journal has no index for (a process: the rows
+     * it wrote or that are about it), counted in journal rows from the newest.
+     */
+    int SUBJECT_SCAN_ROWS = 50_000;
+
+    /**
+     * The newest journal rows about {@code subject} (newest first, at most {@code limit}) with how many there
+     * are, each with its sentence. An actor's rows are every row whose actor column names it, over the whole
+     * journal (SQLite: index {@code fence_events_by_actor}); a process's are the rows it wrote or was refused
+     * and the rows about it (started, stopped, identity claims), among the journal's last
+     * {@value #SUBJECT_SCAN_ROWS} rows (the journal has no index by process; rows <em>about</em> a process are
+     * found over the whole journal through {@code fence_events_by_resource}).
+     *
+     * <p>This default reads the journal's tail through {@link #eventsSince} and filters it: correct on any
+     * backend, bounded, never index-backed; backends override it.
+     */
+    default JournalSlice journalAbout(JournalSubject subject, int limit) {
+        long last = snapshot().lastSeq();
+        long from = Math.max(0, last - SUBJECT_SCAN_ROWS);
+        java.util.ArrayDeque<JournalEntry> newest = new java.util.ArrayDeque<>();
+        long total = 0;
+        long after = from;
+        while (true) {
+            List<JournalEntry> page = eventsSince(after, 1_000);
+            for (JournalEntry e : page) {
+                if (subject.names(e)) {
+                    total++;
+                    newest.addFirst(e);
+                    if (newest.size() > limit) {
+                        newest.removeLast();
+                    }
+                }
+            }
+            if (page.size() < 1_000) {
+                break;
+            }
+            after = page.get(page.size() - 1).seq();
+        }
+        return new JournalSlice(subject, List.copyOf(newest), total, from, last);
+    }
+
+    /**
      * Writes the whole journal to {@code target} as CSV (RFC 4180: CRLF line ends, fields quoted when
      * they contain a comma, a quote or a line break, quotes doubled), via a temporary file moved into
      * place at the end, so a failed export never leaves half a file under the target's name. The file is

@@ -17,6 +17,12 @@ import java.util.function.Function;
 public final class TickReportText {
     /** At most this many sentences per kind of finding; the rest are counted in one more sentence. */
     public static final int MAX_PER_KIND = 5;
+    /**
+     * A stale process whose last heartbeat is older than this, at the tick, is "long dead" (a crash or a kill,
+     * never stopped): every tick still reports it, but its sentence is not written again — the ticks of the
+     * first minutes after it went silent named it — only counted (decision 0421).
+     */
+    public static final java.time.Duration LONG_DEAD = java.time.Duration.ofMinutes(5);
 
     private final DateTimeFormatter time;
     private final Function<String, String> processName;
@@ -53,14 +59,30 @@ public final class TickReportText {
                     + ". Reported only: the next host takes it over.");
         }
         more(out, leases.size(), "expired leases");
-        List<Map<?, ?>> stale = objects(root.get("stale_processes"));
+        List<Map<?, ?>> stale = new ArrayList<>();
+        int longDead = 0;
+        Object tickAt = root.get("at");
+        for (Map<?, ?> p : objects(root.get("stale_processes"))) {
+            if (tickAt instanceof Number t && p.get("heartbeat_at") instanceof Number beat
+                    && t.longValue() - beat.longValue() > LONG_DEAD.toMillis()) {
+                longDead++;
+            } else {
+                stale.add(p);
+            }
+        }
         for (Map<?, ?> p : capped(stale)) {
             Object label = p.get("label");
             String who = label == null ? name(p.get("process")) : label + " (" + shortId(str(p.get("process"))) + ")";
-            out.add("Process " + who + (p.get("pid") == null ? "" : ", pid " + str(p.get("pid")))
-                    + ", is stale: its last heartbeat was at " + at(p.get("heartbeat_at")) + ".");
+            out.add("Process " + who + (p.get("pid") == null ? " is stale" : ", pid " + str(p.get("pid")) + ", is stale")
+                    + ": its last heartbeat was at " + at(p.get("heartbeat_at")) + ".");
         }
         more(out, stale.size(), "stale processes");
+        if (longDead > 0) {
+            out.add((longDead == 1 ? "1 more process has" : longDead + " more processes have") + " been silent for"
+                    + " more than " + LONG_DEAD.toMinutes() + " minutes (never stopped: a crash or a kill); not listed"
+                    + " again. The Processes page shows " + (longDead == 1 ? "it" : "them") + "; Stop process marks "
+                    + (longDead == 1 ? "it" : "them") + " stopped.");
+        }
         List<?> swept = list(root.get("swept_claims"));
         for (Object m : capped(swept)) {
             out.add("The expired claim on message " + str(m) + " was swept back to new.");
@@ -86,6 +108,51 @@ public final class TickReportText {
             out.add("Nothing to do: no expired leases, no stale processes, no expired claims, no abandoned attempts.");
         }
         return out;
+    }
+
+    /**
+     * The ids the report's sentences name, for links: {@code process:<identity>} for the tick's own process,
+     * the stale processes named (not the long dead) and the lost processes of recoveries, and
+     * {@code assignment:<id>} for recovered and retired runs; in the order of the sentences, without repeats.
+     * Empty for a report that is not the engine's JSON.
+     */
+    public List<String> idsNamed(String report) {
+        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+        Object parsed;
+        try {
+            parsed = report == null ? null : new Parser(report).parseDocument();
+        } catch (IllegalArgumentException notJson) {
+            return List.of();
+        }
+        if (!(parsed instanceof Map<?, ?> root)) {
+            return List.of();
+        }
+        for (Map<?, ?> l : capped(objects(root.get("expired_leases")))) {
+            if (l.get("process") != null) {
+                ids.add("process:" + l.get("process"));
+            }
+        }
+        Object tickAt = root.get("at");
+        List<Map<?, ?>> named = new ArrayList<>();
+        for (Map<?, ?> p : objects(root.get("stale_processes"))) {
+            if (!(tickAt instanceof Number t && p.get("heartbeat_at") instanceof Number beat
+                    && t.longValue() - beat.longValue() > LONG_DEAD.toMillis())) {
+                named.add(p);
+            }
+        }
+        for (Map<?, ?> p : capped(named)) {
+            ids.add("process:" + p.get("process"));
+        }
+        for (Map<?, ?> r : objects(root.get("recovered"))) {
+            ids.add("assignment:" + r.get("assignment"));
+            if (r.get("lost_process") != null) {
+                ids.add("process:" + r.get("lost_process"));
+            }
+        }
+        for (Map<?, ?> r : objects(root.get("retired"))) {
+            ids.add("assignment:" + r.get("assignment"));
+        }
+        return List.copyOf(ids);
     }
 
     private static <T> List<T> capped(List<T> items) {

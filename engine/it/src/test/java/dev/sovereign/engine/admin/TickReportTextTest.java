@@ -53,4 +53,18 @@ class TickReportTextTest {
         assertThat(lines).hasSize(TickReportText.MAX_PER_KIND);
         assertThat(lines.get(TickReportText.MAX_PER_KIND - 1)).isEqualTo("\u2026 and 8 more stale processes.");
     }
+
+    @Test
+    void aProcessSilentForLongerThanLongDeadIsCountedNotNamed() {
+        long at = 1_800_000_000_000L;
+        String json = "{\"at\":" + at + ",\"stale_processes\":[{\"process\":\"proc_aaaaaaaa-1111\",\"label\":\"worker 7101\","
+                + "\"heartbeat_at\":" + (at - 10_000) + "},{\"process\":\"proc_old1\",\"label\":\"worker 1\",\"heartbeat_at\":"
+                + (at - TickReportText.LONG_DEAD.toMillis() - 1) + "},{\"process\":\"proc_old2\",\"heartbeat_at\":0}],"
+                + "\"recovered\":[]}";
+
+        assertThat(text.lines(json)).containsExactly(
+                "Process worker 7101 (proc_aaaaaaaa…) is stale: its last heartbeat was at 07:59:50.",
+                "2 more processes have been silent for more than 5 minutes (never stopped: a crash or a kill); not listed"
+                        + " again. The Processes page shows them; Stop process marks them stopped.");
+    }
 }

@@ -39,6 +39,40 @@ final class AdminJournal {
                 + " WHERE e.kind = 'REJECTED' ORDER BY e.seq DESC LIMIT ?", AdminJournal::rawEvent, limit));
     }
 
+    /**
+     * The newest rows about one actor or process, with their count (see {@code AdminReader#journalAbout}). An
+     * actor: {@code fence_events_by_actor} for the rows and the count. A process: the rows about it through
+     * {@code fence_events_by_resource} over the whole journal, plus the rows it wrote among the journal's last
+     * {@code scanRows} rows (a range of the primary key: there is no index by writer).
+     */
+    dev.sovereign.engine.admin.JournalSlice journalAbout(dev.sovereign.engine.admin.JournalSubject subject, int limit,
+                                                         int scanRows) throws SQLException {
+        long last = db.scalar("SELECT coalesce(max(seq), 0) FROM fence_events");
+        if (subject.kind() == dev.sovereign.engine.admin.JournalSubject.Kind.ACTOR) {
+            List<JournalEntry> rows = explainAll(db.query(EVENT_SELECT + " WHERE e.actor_id = ? ORDER BY e.seq DESC"
+                    + " LIMIT ?", AdminJournal::rawEvent, subject.id(), limit));
+            long total = db.scalar("SELECT count(*) FROM fence_events WHERE actor_id = ?", subject.id());
+            return new dev.sovereign.engine.admin.JournalSlice(subject, rows, total, 0, last);
+        }
+        long from = Math.max(0, last - scanRows);
+        List<JournalEntry> about = db.query(EVENT_SELECT + " WHERE e.resource_type = 'process' AND e.resource_id = ?"
+                + " ORDER BY e.seq DESC LIMIT ?", AdminJournal::rawEvent, subject.id(), limit);
+        List<JournalEntry> wrote = db.query(EVENT_SELECT + " WHERE e.seq > ? AND e.process_identity = ?"
+                + " AND NOT (e.resource_type = 'process' AND e.resource_id = ?) ORDER BY e.seq DESC LIMIT ?",
+                AdminJournal::rawEvent, from, subject.id(), subject.id(), limit);
+        List<JournalEntry> merged = new ArrayList<>(about);
+        merged.addAll(wrote);
+        merged.sort(java.util.Comparator.comparingLong(JournalEntry::seq).reversed());
+        if (merged.size() > limit) {
+            merged = merged.subList(0, limit);
+        }
+        long total = db.scalar("SELECT count(*) FROM fence_events WHERE resource_type = 'process' AND resource_id = ?",
+                subject.id())
+                + db.scalar("SELECT count(*) FROM fence_events WHERE seq > ? AND process_identity = ?"
+                + " AND NOT (resource_type = 'process' AND resource_id = ?)", from, subject.id(), subject.id());
+        return new dev.sovereign.engine.admin.JournalSlice(subject, explainAll(merged), total, from, last);
+    }
+
     private List<JournalEntry> explainAll(List<JournalEntry> raw) throws SQLException {
         List<JournalEntry> out = new ArrayList<>(raw.size());
         for (JournalEntry e : raw) {

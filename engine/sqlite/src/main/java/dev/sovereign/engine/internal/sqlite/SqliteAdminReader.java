@@ -130,6 +130,14 @@ public final class SqliteAdminReader implements AdminReader {
     }
 
     @Override
+    public synchronized dev.sovereign.engine.admin.JournalSlice journalAbout(
+            dev.sovereign.engine.admin.JournalSubject subject, int limit) {
+        ensureOpen();
+        return db.read("read", () -> db.inReadTransaction(() -> journal.journalAbout(subject, limit,
+                SUBJECT_SCAN_ROWS)));
+    }
+
+    @Override
     public long exportJournalCsv(Path target, ExportProgress progress) {
         long total;
         synchronized (this) {
