@@ -43,7 +43,7 @@ public final class StopProcessAction {
                 status.busyProperty());
         // a question about another database's process must not be answered on this one
         ledger.snapshotProperty().addListener((obs, old, s) -> {
-            if (s == null || old == null || !s.database().equals(old.database())) {
+            if (s == null || old == null || !s.location().equals(old.location())) {
                 pending.set(null);
             }
         });

@@ -99,7 +99,7 @@ class AdminReaderOnEveryBackendTest {
                     ZoneOffset.UTC)) {
                 theirs = render(r, reference);
             }
-            assertThat(mine).isEqualTo(theirs).contains("REJECTED", "MESSAGE_DONE", "COMPLETED", "lease alpha <worker A> 1")
+            assertThat(mine).isEqualTo(theirs).contains("REJECTED", "MESSAGE_DONE", "COMPLETED", "lease alpha <worker A> 1", "about ACTOR", "about PROCESS")
                     .doesNotContain("proc_");
         } finally {
             reference.forEach(Engine::close);
@@ -160,6 +160,16 @@ class AdminReaderOnEveryBackendTest {
                 .append(e.presentedToken()).append(' ').append(e.currentToken()).append(' ').append(e.category())
                 .append(' ').append(e.sentence()).append('\n'));
         reader.recentRejections(10).forEach(r -> out.append("rejection ").append(r.sentence()).append('\n'));
+        // an actor's page and a process's page (issue 17, item 7): the backend's own index-backed reads
+        for (dev.sovereign.engine.admin.JournalSubject subject : List.of(
+                dev.sovereign.engine.admin.JournalSubject.actor("alpha"),
+                dev.sovereign.engine.admin.JournalSubject.process(engines.get(0).processIdentity()))) {
+            dev.sovereign.engine.admin.JournalSlice slice = reader.journalAbout(subject, 5);
+            out.append("about ").append(subject.kind()).append(' ').append(slice.total()).append(' ')
+                    .append(slice.wholeJournal()).append('\n');
+            slice.entries().forEach(e -> out.append("  ").append(e.seq()).append(' ').append(e.kind()).append(' ')
+                    .append(e.sentence()).append('\n'));
+        }
         String text = out.toString();
         // longest first, so a short id inside a longer one is never replaced first
         List<String> ids = new ArrayList<>(names.keySet());

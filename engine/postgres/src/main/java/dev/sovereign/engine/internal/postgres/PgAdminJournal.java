@@ -12,9 +12,7 @@ import java.util.List;
  * a rejection, the one that explains it from the grant that minted the current token, or from what ended the
  * resource. The look-ups are SQLite's (decision 0404). Stateless; its {@link PgAdminReader} serialises every use.
  *
- * <p>Tailing by {@code seq} can miss a row that commits after a higher {@code seq} was read (0900's open
- * question): such a row shows in counts, in rejections read afresh and in an export, not in the console's
- * timeline of that session.
+ * <p>Rows become visible out of {@code seq} order (0900): the console follows them with a {@code JournalTail}.
  */
 final class PgAdminJournal {
     private static final String EVENT_SELECT = "SELECT e.seq, e.at, e.kind, e.resource_type, e.resource_id,"
@@ -36,6 +34,38 @@ final class PgAdminJournal {
     List<JournalEntry> recentRejections(PgTx tx, int limit) throws SQLException {
         return explainAll(tx, tx.query(EVENT_SELECT + " WHERE e.kind = 'REJECTED' ORDER BY e.seq DESC LIMIT ?",
                 PgAdminJournal::rawEvent, limit));
+    }
+
+    /**
+     * The newest rows about one actor or process, with their count ({@code AdminReader#journalAbout}), as on
+     * SQLite: an actor's through {@code fence_events_by_actor}; a process's rows about it through
+     * {@code fence_events_by_resource} over the whole journal, plus the rows it wrote among the journal's last
+     * {@code scanRows} (a range of the primary key: there is no index by writer).
+     */
+    dev.sovereign.engine.admin.JournalSlice journalAbout(PgTx tx, dev.sovereign.engine.admin.JournalSubject subject,
+                                                         int limit, int scanRows) throws SQLException {
+        long last = tx.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events");
+        if (subject.kind() == dev.sovereign.engine.admin.JournalSubject.Kind.ACTOR) {
+            List<JournalEntry> rows = explainAll(tx, tx.query(EVENT_SELECT + " WHERE e.actor_id = ? ORDER BY e.seq DESC"
+                    + " LIMIT ?", PgAdminJournal::rawEvent, subject.id(), limit));
+            long total = tx.scalarLong("SELECT count(*) FROM fence_events WHERE actor_id = ?", subject.id());
+            return new dev.sovereign.engine.admin.JournalSlice(subject, rows, total, 0, last);
+        }
+        long from = Math.max(0, last - scanRows);
+        List<JournalEntry> merged = new ArrayList<>(tx.query(EVENT_SELECT + " WHERE e.resource_type = 'process'"
+                + " AND e.resource_id = ? ORDER BY e.seq DESC LIMIT ?", PgAdminJournal::rawEvent, subject.id(), limit));
+        merged.addAll(tx.query(EVENT_SELECT + " WHERE e.seq > ? AND e.process_identity = ?"
+                + " AND NOT (e.resource_type = 'process' AND e.resource_id = ?) ORDER BY e.seq DESC LIMIT ?",
+                PgAdminJournal::rawEvent, from, subject.id(), subject.id(), limit));
+        merged.sort(java.util.Comparator.comparingLong(JournalEntry::seq).reversed());
+        if (merged.size() > limit) {
+            merged = merged.subList(0, limit);
+        }
+        long total = tx.scalarLong("SELECT count(*) FROM fence_events WHERE resource_type = 'process'"
+                + " AND resource_id = ?", subject.id())
+                + tx.scalarLong("SELECT count(*) FROM fence_events WHERE seq > ? AND process_identity = ?"
+                + " AND NOT (resource_type = 'process' AND resource_id = ?)", from, subject.id(), subject.id());
+        return new dev.sovereign.engine.admin.JournalSlice(subject, explainAll(tx, merged), total, from, last);
     }
 
     private List<JournalEntry> explainAll(PgTx tx, List<JournalEntry> raw) throws SQLException {

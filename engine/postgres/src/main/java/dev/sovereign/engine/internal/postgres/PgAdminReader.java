@@ -151,6 +151,13 @@ public final class PgAdminReader implements AdminReader {
     }
 
     @Override
+    public synchronized dev.sovereign.engine.admin.JournalSlice journalAbout(
+            dev.sovereign.engine.admin.JournalSubject subject, int limit) {
+        ensureOpen();
+        return db.snapshot(tx -> journal.journalAbout(tx, subject, limit, SUBJECT_SCAN_ROWS)); // rows and count agree
+    }
+
+    @Override
     public long exportJournalCsv(Path target, ExportProgress progress) {
         long total;
         synchronized (this) {
