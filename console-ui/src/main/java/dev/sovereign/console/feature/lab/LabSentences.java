@@ -46,7 +46,8 @@ public final class LabSentences {
 
     /** What the checks were read from: the database, the actor, and whether the fence was off. */
     public static String checksTitle(LabVerdict v) {
-        return "What the checker read from the journal and the ledger of " + v.database().getFileName()
+        return "What the checker read from the journal and the ledger of "
+                + (v.location().isFile() ? v.location().file().orElseThrow().getFileName() : v.location().withoutSecrets())
                 + " (actor " + v.actor() + ")"
                 + (v.faultInjected() ? ", with the terminal fence switched OFF in its workers" : "");
     }
