@@ -92,6 +92,12 @@ class CliLabOnPostgresTest {
         assertThat(r.err().strip().lines()).hasSize(1);
         assertThat(r.out()).isEmpty();
         assertThat(cli.ok("--db", url, "events").out()).as("nothing was written").isEqualTo(before);
+
+        // listed as they run there: on a server clock-skew explains (and the fence switch changes nothing in it)
+        String list = cli.ok("--db", url, "lab", "list").out();
+        assertThat(list).containsPattern("clock-skew +- +A fast clock cannot steal a lease here: the server's clock decides")
+                .doesNotContain(SECRET);
+        assertThat(cli.ok("lab", "list").out()).contains("A fast clock can steal a lease early, never a commit");
     }
 
     private static java.util.Optional<String> read(long pid, String what) {
