@@ -26,6 +26,14 @@ public record LabVerdict(String scenario, Verdict verdict, String headline, List
         workerOutput = Collections.unmodifiableMap(new LinkedHashMap<>(workerOutput));
     }
 
+    /** A verdict of a run on a file. */
+    public LabVerdict(String scenario, Verdict verdict, String headline, List<Check> checks, List<LabStep> steps,
+                      Path database, String actor, boolean faultInjected, long startedAt, long durationMs,
+                      Map<String, List<String>> workerOutput) {
+        this(scenario, verdict, headline, checks, steps, LedgerLocation.file(database), actor, faultInjected, startedAt,
+                durationMs, workerOutput);
+    }
+
     /** The ledger's file, or null when it ran on a server ({@link #location()}). */
     public Path database() {
         return location.file().orElse(null);
