@@ -8,10 +8,13 @@ import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.testing.PgTestServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -76,8 +79,9 @@ class LabOnPostgresTest {
         assertThat(v.steps()).allMatch(s -> s.status() == LabStep.Status.DONE);
         assertThat(v.checks()).extracting(Check::statement).contains(
                 "B, its clock 5 s ahead, found A's lease expired and asked for it",
-                "The server's clock decided: B was never granted the actor while A hosted it",
-                "A still holds the actor's lease");
+                "The server's clock decided: B was never granted the actor before A's lease expired by the server's"
+                        + " clock",
+                "A kept the actor all along: B was never granted it, A still holds the lease");
         assertThat(v.checks()).allMatch(Check::passed);
         // the skewed worker really ran 5 s ahead, asked, and was refused
         List<String> b = v.workerOutput().get("worker B (" + v.actor() + ")");
@@ -87,6 +91,29 @@ class LabOnPostgresTest {
         // on a file the same scenario still teaches the skew: its narrative is the takeover
         assertThat(Lab.scenario("clock-skew").orElseThrow().steps())
                 .contains("By B's clock A's lease expired: B takes the actor over while A is alive");
+    }
+
+    @Test
+    void aGrantToTheSkewedWorkerIsAViolationOnlyWhenItCameBeforeTheHoldersLeaseExpiredByTheServersClock() {
+        long expiry = Instant.parse("2026-12-01T14:25:06.891Z").toEpochMilli();
+        String note = "taken over from proc_a (token 1, expired at 2026-12-01T14:25:06.891Z); ttl 1000 ms";
+        FenceEvent aGrant = event(1, expiry - 1_000, EventKind.LEASE_ACQUIRED, "proc_a", 1L, null);
+        FenceEvent early = event(7, expiry - 400, EventKind.LEASE_TAKEN_OVER, "proc_b", 3L, note);
+        FenceEvent lapsed = event(7, expiry + 5, EventKind.LEASE_TAKEN_OVER, "proc_b", 3L, note);
+        FenceEvent acquiredWhileHeld = event(7, expiry + 5, EventKind.LEASE_ACQUIRED, "proc_b", 3L, null);
+        FenceEvent released = event(5, expiry - 200, EventKind.LEASE_RELEASED, "proc_a", 1L, null);
+
+        assertThat(ClockSkew.earlyGrants(List.of(aGrant, early), "proc_a", "proc_b")).containsExactly(early);
+        assertThat(ClockSkew.earlyGrants(List.of(aGrant, lapsed), "proc_a", "proc_b")).isEmpty();
+        assertThat(ClockSkew.earlyGrants(List.of(aGrant, acquiredWhileHeld), "proc_a", "proc_b"))
+                .containsExactly(acquiredWhileHeld);
+        assertThat(ClockSkew.earlyGrants(List.of(aGrant, released, acquiredWhileHeld), "proc_a", "proc_b")).isEmpty();
+        assertThat(ClockSkew.earlyGrants(List.of(aGrant), "proc_a", "proc_b")).isEmpty();
+    }
+
+    private static FenceEvent event(long seq, long at, EventKind kind, String process, Long token, String detail) {
+        return new FenceEvent(seq, at, kind, "actor", "clock-skew-1", "clock-skew-1", process, token, null, null, null,
+                detail);
     }
 
     @Test

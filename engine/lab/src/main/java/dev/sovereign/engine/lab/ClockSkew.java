@@ -7,9 +7,13 @@ import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Attempt;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code clock-skew}: a worker whose clock runs ahead ({@code --clock-offset}) believes the live
@@ -128,7 +132,12 @@ final class ClockSkew implements Scenario {
         return serverChecks(run, facts);
     }
 
-    /** On a server: B asked and was refused, never granted; A kept the lease and its job's result. */
+    /**
+     * On a server: B asked and was refused; the server never granted B the actor before A's lease expired by
+     * its clock; A kept the lease and its job's result. A grant to B after A's lease lapsed (a machine too
+     * slow to heartbeat within the TTL) is the server's correct decision: the run is then inconclusive, not
+     * violated.
+     */
     private List<Check> serverChecks(LabRun run, RunFacts facts) {
         LedgerFacts journal = facts.journal;
         String holder = a.processIdentity();
@@ -137,6 +146,7 @@ final class ClockSkew implements Scenario {
                 && RefusalCategory.ACTOR_LEASE_HELD.code().equals(e.category()));
         Optional<FenceEvent> aGrant = journal.grants().stream().filter(e -> holder.equals(e.processIdentity())).findFirst();
         List<FenceEvent> bGrants = journal.grants().stream().filter(e -> skewed.equals(e.processIdentity())).toList();
+        List<FenceEvent> early = earlyGrants(journal.events(), holder, skewed);
         List<FenceEvent> wrong = asked.stream().filter(e -> aGrant.isEmpty() || e.currentToken() == null
                 || e.currentToken() != aGrant.get().token()).toList();
         Optional<Lease> lease = run.lab().leases().current(run.actor());
@@ -144,19 +154,56 @@ final class ClockSkew implements Scenario {
         checks.add(Check.setup("B, its clock " + SKEW.toSeconds() + " s ahead, found A's lease expired and asked for it",
                 !asked.isEmpty(), asked.isEmpty() ? "B never asked" : asked.size() + " refusal(s): "
                         + LedgerFacts.refs(asked.subList(0, Math.min(3, asked.size())))));
-        checks.add(Check.safety("The server's clock decided: B was never granted the actor while A hosted it",
-                bGrants.isEmpty(), bGrants.isEmpty() ? "no grant to B; grants: " + LedgerFacts.refs(journal.grants())
-                        : "granted to B: " + LedgerFacts.refs(bGrants)));
+        checks.add(Check.safety("The server's clock decided: B was never granted the actor before A's lease expired"
+                        + " by the server's clock", early.isEmpty(),
+                early.isEmpty() ? (bGrants.isEmpty() ? "no grant to B" : "B's grants came after A's lease lapsed: "
+                        + LedgerFacts.refs(bGrants) + " — " + bGrants.get(0).detail())
+                        : "granted early: " + LedgerFacts.refs(early) + " — " + early.get(0).detail()));
         checks.add(Check.safety("Every refusal of B named A's live lease", wrong.isEmpty(),
                 wrong.isEmpty() ? "all " + asked.size() + " name token " + aGrant.map(FenceEvent::token)
                         .map(String::valueOf).orElse("?") : "not A's: " + LedgerFacts.refs(wrong)));
-        checks.add(Check.safety("A still holds the actor's lease", lease.isPresent()
-                        && lease.get().process().equals(holder) && aGrant.isPresent()
+        checks.add(Check.setup("A kept the actor all along: B was never granted it, A still holds the lease",
+                bGrants.isEmpty() && lease.isPresent() && lease.get().process().equals(holder) && aGrant.isPresent()
                         && lease.get().token() == aGrant.get().token(),
-                lease.map(l -> "lease token " + l.token() + " held by " + l.process()).orElse("no lease")));
+                (bGrants.isEmpty() ? "no grant to B" : "granted to B: " + LedgerFacts.refs(bGrants)) + "; "
+                        + lease.map(l -> "lease token " + l.token() + " held by " + l.process()).orElse("no lease")));
         checks.add(facts.atMostOneCommit());
         checks.add(facts.completedBy("A", facts.attemptOf(holder)));
         return checks;
+    }
+
+    private static final Pattern EXPIRED_AT = Pattern.compile("expired at (\\S+?)\\)");
+
+    /**
+     * The grants to {@code taker} that came while {@code holder}'s lease was live by the server's clock: a
+     * takeover stamped (by the server) before the expiry its own journal note names, or an acquisition with
+     * no release of the holder's lease before it. Empty when the server's clock decided.
+     */
+    static List<FenceEvent> earlyGrants(List<FenceEvent> events, String holder, String taker) {
+        List<FenceEvent> early = new ArrayList<>();
+        for (FenceEvent g : events) {
+            if (!taker.equals(g.processIdentity()) || !"actor".equals(g.resourceType())) {
+                continue;
+            }
+            if (g.kind() == EventKind.LEASE_TAKEN_OVER) {
+                Matcher m = EXPIRED_AT.matcher(g.detail() == null ? "" : g.detail());
+                if (!m.find()) {
+                    early.add(g); // a takeover that does not say what it took over proves nothing
+                    continue;
+                }
+                try {
+                    if (g.at() < Instant.parse(m.group(1)).toEpochMilli()) {
+                        early.add(g);
+                    }
+                } catch (DateTimeParseException e) {
+                    early.add(g);
+                }
+            } else if (g.kind() == EventKind.LEASE_ACQUIRED && events.stream().noneMatch(e -> e.seq() < g.seq()
+                    && e.kind() == EventKind.LEASE_RELEASED && holder.equals(e.processIdentity()))) {
+                early.add(g);
+            }
+        }
+        return early;
     }
 
     @Override
