@@ -184,7 +184,7 @@ public final class BenchmarkReport {
         if (!sqlite && Files.isRegularFile(report)) {
             // only PostgreSQL was measured: replace that section, keep every SQLite figure of the report as it was
             Files.writeString(report, PgSection.splice(Files.readString(report),
-                    pgSection.render(loadBefore, loadAfter)));
+                    pgSection.render(settings, started, finished, loadBefore, loadAfter)));
         } else {
             String md = new ReportWriter(settings, machine, loadBefore, loadAfter, started, finished, measured,
                     contention, walPages, fsyncBefore, fsyncAfter, pgSection).render();
@@ -204,7 +204,7 @@ public final class BenchmarkReport {
             "PgShedLockBenchmark.lockUnlock");
 
     private static List<PgContentionDriver.Result> runPgContention(Settings s) throws Exception {
-        PgContentionDriver driver = new PgContentionDriver(s.contentionWarmup(), s.contentionDuration());
+        PgContentionDriver driver = new PgContentionDriver(PgContentionDriver.warmup(s), s.contentionDuration());
         List<PgContentionDriver.Result> out = new ArrayList<>();
         for (ContentionDriver.Target t : List.of(ContentionDriver.Target.DIFFERENT, ContentionDriver.Target.SAME)) {
             for (int n : PgContentionDriver.PROCESSES) {

@@ -15,19 +15,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.provider.jdbc.JdbcLockProvider;
 
 /**
  * Counts what each PostgreSQL operation sends to the server, with {@code pg_stat_statements} (preloaded on the
  * benchmark server, {@code track=top}: statements the client sent, not those run inside functions or
  * triggers): for each operation a fresh database and engine, the operation run {@value #RUNS} times between a
  * reset and a read of the statistics of that database. pgjdbc sends {@code BEGIN} in the same message batch as
- * a transaction's first statement, so <b>round trips</b> = statements other than {@code BEGIN}.
+ * a transaction's first statement, and every transaction it begins ends with one {@code COMMIT} (or
+ * {@code ROLLBACK}) round trip, so <b>round trips</b> = statements other than BEGIN, COMMIT, ROLLBACK, plus one per
+ * BEGIN. (The COMMITs are counted from the BEGINs, not read: {@code pg_stat_statements} recorded pgjdbc's COMMIT for
+ * almost none of the transactions on this server.) Auto-commit statements (ShedLock's) are one round trip each.
  */
 final class PgCensus {
     static final int RUNS = 50;
 
     /** Per-operation counts, per run of the operation; {@code top} = the most frequent statements, for the notes. */
-    record Count(double roundTrips, double statements, double commits, double rollbacks, List<String> top) {
+    record Count(double roundTrips, double statements, double transactions, List<String> top) {
     }
 
     private PgCensus() {
@@ -95,6 +101,7 @@ final class PgCensus {
                 e.mailbox().complete(id, e.mailbox().claim(id, "worker", Duration.ofMinutes(5)).token());
             }
         }));
+        out.put(PgSection.SHEDLOCK, shedLock());
         List<String> assignments = new ArrayList<>();
         out.put("runAssignment, scripted provider 0 ms", engineOp(new Op() {
             public void prepare(Engine e, int runs) {
@@ -125,6 +132,26 @@ final class PgCensus {
                     u.executeUpdate();
                     c.commit();
                 }
+            }
+        }
+        return read(url);
+    }
+
+    private static Count shedLock() throws SQLException {
+        String url = PgBench.freshDatabase();
+        try (Connection c = PgBench.plainConnection(url)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE shedlock (name VARCHAR(64) NOT NULL, lock_until TIMESTAMP NOT NULL,"
+                        + " locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))");
+            }
+            JdbcLockProvider provider = new JdbcLockProvider(new SingleConnectionDataSource(c));
+            LockConfiguration config = new LockConfiguration(ClockProvider.now(), "bench-lock", Duration.ofMinutes(10),
+                    Duration.ZERO);
+            provider.lock(config).orElseThrow().unlock(); // the first lock INSERTs the row; later ones UPDATE it
+            reset();
+            for (int i = 0; i < RUNS; i++) {
+                provider.lock(new LockConfiguration(ClockProvider.now(), "bench-lock", Duration.ofMinutes(10),
+                        Duration.ZERO)).orElseThrow().unlock();
             }
         }
         return read(url);
@@ -180,6 +207,7 @@ final class PgCensus {
                 }
             }
         }
-        return new Count((statements - begins) / RUNS, statements / RUNS, commits / RUNS, rollbacks / RUNS, top);
+        double others = statements - begins - commits - rollbacks;
+        return new Count((others + begins) / RUNS, others / RUNS, begins / RUNS, top);
     }
 }

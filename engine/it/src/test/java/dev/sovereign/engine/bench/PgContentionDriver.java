@@ -31,6 +31,14 @@ final class PgContentionDriver {
     record Result(Case scenario, ContentionDriver.Result figures) {
     }
 
+    /**
+     * The unrecorded warm-up of a case: 16 JVMs compiling their hot paths on 2 cores need longer than the one
+     * second the SQLite cases give their 4, so a full run gives 3 s (a quick run its own short warm-up).
+     */
+    static Duration warmup(BenchmarkReport.Settings s) {
+        return s.contentionWarmup().compareTo(Duration.ofSeconds(1)) >= 0 ? Duration.ofSeconds(3) : s.contentionWarmup();
+    }
+
     private final Duration warmup;
     private final Duration duration;
 

@@ -70,7 +70,7 @@ final class ReportWriter {
         targets();
         contention();
         if (postgres.any()) {
-            md.append(postgres.render(loadBefore, loadAfter));
+            md.append(postgres.render(settings, started, finished, loadBefore, loadAfter));
         }
         analysis();
         return md.toString();
