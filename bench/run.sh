@@ -2,16 +2,22 @@
 # Runs every benchmark once and writes docs/benchmarks.md (about 15 minutes on 2 cores).
 #   bench/run.sh            the full run, for the report
 #   bench/run.sh --quick    a short smoke run, written to engine/it/target/benchmarks-quick.md
+#   bench/run.sh --pg       only the PostgreSQL benchmarks (= -Dbench.include='Pg.*'): starts one durable
+#                           embedded PostgreSQL 16 and replaces only the "PostgreSQL" section of the report,
+#                           keeping every SQLite figure in it as it was (decision 0504)
 # Extra arguments go to Maven, e.g. -Dbench.include='Floor.*|Lease.*' to run only some benchmarks.
 # Measure on a quiet machine: the report records the load average before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 args=()
 for a in "$@"; do
-  if [[ "$a" == "--quick" ]]; then
+  if [[ "$a" == "--pg" ]]; then
+    args+=("-Dbench.include=Pg.*")
+  elif [[ "$a" == "--quick" ]]; then
     args+=("-Dbench.quick=true" "-Dbench.report=$(pwd)/engine/it/target/benchmarks-quick.md")
   else
     args+=("$a")
   fi
 done
-exec mvn -B -ntp -pl engine/it -am -Pbench verify "${args[@]}"
+# -DskipTests: the modules built on the way (-am) need not run their test suites to be measured
+exec mvn -B -ntp -pl engine/it -am -Pbench verify -DskipTests "${args[@]}"

@@ -35,6 +35,15 @@ public interface RecoveryStore {
     record Untouched(String why) implements Settlement {
     }
 
+    /**
+     * The time a tick is stamped with: the clock that decides expiry on this ledger. SQLite: the engine's own
+     * clock (each writer decides with its own); a server backend: the server's clock, so a tick's time agrees
+     * with the expiries it judged (0901). The default is {@code engineClock}'s reading.
+     */
+    default long tickTime(java.time.Clock engineClock) {
+        return engineClock.millis();
+    }
+
     List<Lease> expiredLeases();
 
     List<ProcessInfo> staleProcesses();

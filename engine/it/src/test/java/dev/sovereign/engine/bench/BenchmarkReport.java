@@ -1,6 +1,7 @@
 package dev.sovereign.engine.bench;
 
 import dev.sovereign.engine.base.Durability;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +23,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
@@ -132,9 +135,41 @@ public final class BenchmarkReport {
 
         log("measuring the physical floor: write + fdatasync of one 4 KiB page");
         FsyncFloor fsyncBefore = FsyncFloor.measure(work, quick ? 100 : 1_000);
-        log("counting WAL pages per operation");
-        Map<String, Double> walPages = WalCensus.take();
-        List<Measured> measured = runJmh(settings, include, work, history);
+        boolean sqlite = SQLITE_BENCHMARKS.stream().anyMatch(b -> Pattern.compile("^(" + include + ")").matcher(b).find())
+                || "Contention".matches(include);
+        boolean postgres = PG_BENCHMARKS.stream().anyMatch(b -> Pattern.compile("^(" + include + ")").matcher(b).find())
+                || "PgContention".matches(include);
+        Map<String, Double> walPages = Map.of();
+        if (sqlite) {
+            log("counting WAL pages per operation");
+            walPages = WalCensus.take();
+        }
+        EmbeddedPostgres pg = null;
+        Map<String, PgCensus.Count> pgCensus = Map.of();
+        Map<String, String> pgServer = Map.of();
+        List<PgContentionDriver.Result> pgContention = new ArrayList<>();
+        List<Measured> measured;
+        try {
+            if (postgres) {
+                log("starting the durable PostgreSQL server of the benchmarks");
+                pg = PgBench.start();
+                System.setProperty(PgBench.PORT_PROPERTY, Integer.toString(pg.getPort()));
+                pgServer = PgBench.show();
+                log("PostgreSQL server: " + pgServer);
+                log("counting the statements each PostgreSQL operation sends");
+                pgCensus = PgCensus.take();
+                pgCensus.forEach((op, c) -> log("census " + op + ": " + c));
+            }
+            measured = runJmh(settings, include, work, history, pg == null ? OptionalInt.empty()
+                    : OptionalInt.of(pg.getPort()));
+            if ("PgContention".matches(include)) {
+                pgContention = runPgContention(settings);
+            }
+        } finally {
+            if (pg != null) {
+                pg.close();
+            }
+        }
         List<ContentionDriver.Result> contention = new ArrayList<>();
         if ("Contention".matches(include)) {
             contention = runContention(settings);
@@ -144,11 +179,45 @@ public final class BenchmarkReport {
         log("load after: " + loadAfter);
         Instant finished = Instant.now();
 
-        String md = new ReportWriter(settings, machine, loadBefore, loadAfter, started, finished, measured,
-                contention, walPages, fsyncBefore, fsyncAfter).render();
+        PgSection pgSection = new PgSection(measured, pgContention, pgCensus, pgServer, fsyncBefore);
         Files.createDirectories(report.toAbsolutePath().getParent());
-        Files.writeString(report, md);
+        if (!sqlite && Files.isRegularFile(report)) {
+            // only PostgreSQL was measured: replace that section, keep every SQLite figure of the report as it was
+            Files.writeString(report, PgSection.splice(Files.readString(report),
+                    pgSection.render(settings, started, finished, loadBefore, loadAfter)));
+        } else {
+            String md = new ReportWriter(settings, machine, loadBefore, loadAfter, started, finished, measured,
+                    contention, walPages, fsyncBefore, fsyncAfter, pgSection).render();
+            Files.writeString(report, md);
+        }
         log("wrote " + report.toAbsolutePath());
+    }
+
+    /** One benchmark method of each SQLite class and each PostgreSQL class, to match {@code --include} against. */
+    static final List<String> SQLITE_BENCHMARKS = List.of("FloorBenchmark.beginUpdateCommit",
+            "LeaseBenchmark.acquireRelease", "LeaseBenchmark.renew", "HeartbeatBenchmark.heartbeat",
+            "MailboxBenchmark.claimComplete", "RunAssignmentBenchmark.runAssignment", "SupervisorTickBenchmark.idleTick",
+            "ShedLockBenchmark.lockUnlock");
+    static final List<String> PG_BENCHMARKS = List.of("PgFloorBenchmark.beginUpdateCommit",
+            "PgLeaseBenchmark.acquireRelease", "PgLeaseBenchmark.renew", "PgHeartbeatBenchmark.heartbeat",
+            "PgMailboxBenchmark.claimComplete", "PgRunAssignmentBenchmark.runAssignment",
+            "PgShedLockBenchmark.lockUnlock");
+
+    private static List<PgContentionDriver.Result> runPgContention(Settings s) throws Exception {
+        PgContentionDriver driver = new PgContentionDriver(PgContentionDriver.warmup(s), s.contentionDuration());
+        List<PgContentionDriver.Result> out = new ArrayList<>();
+        for (ContentionDriver.Target t : List.of(ContentionDriver.Target.DIFFERENT, ContentionDriver.Target.SAME)) {
+            for (int n : PgContentionDriver.PROCESSES) {
+                PgContentionDriver.Case c = new PgContentionDriver.Case(t, n);
+                log("PostgreSQL contention " + c);
+                PgContentionDriver.Result r = driver.run(c);
+                log(fmt("  %,.0f grants/s, p99 wait %.2f ms, refusals %d, storage errors %d",
+                        r.figures().grantsPerSecond(), r.figures().waitPercentileMillis(99), r.figures().refusals(),
+                        r.figures().storageErrors()));
+                out.add(r);
+            }
+        }
+        return out;
     }
 
     static boolean present(String simpleName) {
@@ -166,8 +235,8 @@ public final class BenchmarkReport {
      * an fsync drifts over minutes, and interleaving gives the floor and each operation the same
      * share of quiet and busy moments, so their ratio is fair.
      */
-    private static List<Measured> runJmh(Settings s, String include, Path work, Optional<Path> history)
-            throws Exception {
+    private static List<Measured> runJmh(Settings s, String include, Path work, Optional<Path> history,
+                                         OptionalInt pgPort) throws Exception {
         Map<String, Measured> merged = new LinkedHashMap<>();
         for (int round = 1; round <= s.forks(); round++) {
             log("JMH round " + round + " of " + s.forks());
@@ -185,8 +254,11 @@ public final class BenchmarkReport {
                     .result(work.resolve("jmh-results-round-" + round + ".json").toString())
                     .resultFormat(ResultFormatType.JSON)
                     .jvmArgs("-Xmx1g", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
-            if (history.isPresent()) {
-                b = b.jvmArgsAppend("-D" + LedgerHistory.TEMPLATE_PROPERTY + "=" + history.get());
+            List<String> extra = new ArrayList<>();
+            history.ifPresent(h -> extra.add("-D" + LedgerHistory.TEMPLATE_PROPERTY + "=" + h));
+            pgPort.ifPresent(p -> extra.add("-D" + PgBench.PORT_PROPERTY + "=" + p));
+            if (!extra.isEmpty()) {
+                b = b.jvmArgsAppend(extra.toArray(String[]::new));
             }
             Collection<RunResult> results = new Runner(b.build()).run();
             for (RunResult rr : results) {

@@ -36,11 +36,13 @@ final class ReportWriter {
     private final Map<String, Double> walPages;
     private final FsyncFloor fsyncBefore;
     private final FsyncFloor fsyncAfter;
+    private final PgSection postgres;
     private final StringBuilder md = new StringBuilder();
 
     ReportWriter(Settings settings, Machine machine, String loadBefore, String loadAfter, Instant started,
                  Instant finished, List<Measured> measured, List<ContentionDriver.Result> contention,
-                 Map<String, Double> walPages, FsyncFloor fsyncBefore, FsyncFloor fsyncAfter) {
+                 Map<String, Double> walPages, FsyncFloor fsyncBefore, FsyncFloor fsyncAfter,
+                 PgSection postgres) {
         this.settings = settings;
         this.machine = machine;
         this.loadBefore = loadBefore;
@@ -52,6 +54,7 @@ final class ReportWriter {
         this.walPages = walPages;
         this.fsyncBefore = fsyncBefore;
         this.fsyncAfter = fsyncAfter;
+        this.postgres = postgres;
     }
 
     /** One fdatasync, the mean of the medians measured before and after the run. */
@@ -66,6 +69,9 @@ final class ReportWriter {
         operations();
         targets();
         contention();
+        if (postgres.any()) {
+            md.append(postgres.render(settings, started, finished, loadBefore, loadAfter));
+        }
         analysis();
         return md.toString();
     }

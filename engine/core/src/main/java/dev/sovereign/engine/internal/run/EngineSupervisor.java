@@ -53,7 +53,7 @@ public final class EngineSupervisor implements Supervisor {
 
     /** {@link #tick()}, also returning where its report was stored (the operator actions show it). */
     public Recorded tickRecorded() {
-        long at = clock.millis();
+        long at = store.tickTime(clock);
         List<TickFailure> failures = new ArrayList<>();
 
         // 1. Report expired leases and stale processes (read-only: expiry is not a fault).

@@ -147,6 +147,12 @@ public final class PgRecovery implements RecoveryStore {
 
     // ---- the tick's own record ----
 
+    /** The server's clock, which decided every expiry this tick reports (its Java clock may be skewed). */
+    @Override
+    public long tickTime(java.time.Clock engineClock) {
+        return db.read(PgTx::now);
+    }
+
     @Override
     public long recordTick(TickReport report, String reportJson) {
         return db.write(tx -> tx.scalarLong("INSERT INTO supervisor_ticks (at, process_identity, expired_leases,"

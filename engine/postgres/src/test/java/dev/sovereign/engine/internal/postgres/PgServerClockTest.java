@@ -114,4 +114,20 @@ class PgServerClockTest {
             }
         }
     }
+
+    @Test
+    void aSupervisorTickIsStampedWithTheServersClockWhichJudgedItsExpiriesNotTheEnginesSkewedOne() throws Exception {
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        long serverNow = 1_700_000_000_000L;
+        try (Engine engine = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false)
+                .clock(java.time.Clock.fixed(java.time.Instant.ofEpochMilli(serverNow + 3_600_000L), java.time.ZoneOffset.UTC))
+                .build())) { // this host's clock is an hour ahead
+            PgTestServer.pinClock(db, serverNow);
+            var report = engine.supervisor().tick();
+            assertThat(report.at()).isEqualTo(serverNow);
+            try (Connection c = db.connect()) {
+                assertThat(scalar(c, "SELECT at FROM supervisor_ticks ORDER BY seq DESC LIMIT 1")).isEqualTo(serverNow);
+            }
+        }
+    }
 }
