@@ -16,10 +16,14 @@ import java.util.Locale;
  * happens here, not in the view or the view model. Thread-safe (stateless).
  */
 public final class LabSentences {
-    /** The lab page's line while a server is attached: the lab runs on its SQLite sandbox only, for now. */
+    /**
+     * The lab page's line while a server is attached: the page runs the lab on its SQLite sandbox only, for now;
+     * a terminal runs a scenario in a server's lab sandbox (decision 0909), which this console then shows live.
+     */
     static String labNeedsASandbox(String server) {
-        return "The lab runs on a SQLite sandbox only for now; this console watches the server " + server
-                + ". Open the lab sandbox to run workers and scenarios.";
+        return "The lab runs on a SQLite sandbox only for now on this page; this console watches the server " + server
+                + ". Open the lab sandbox to run workers and scenarios here, or run a scenario in a lab sandbox on a"
+                + " server from a terminal: sovereign lab SCENARIO --db URL.";
     }
 
     /** Every lab action needs a database. */
@@ -46,7 +50,8 @@ public final class LabSentences {
 
     /** What the checks were read from: the database, the actor, and whether the fence was off. */
     public static String checksTitle(LabVerdict v) {
-        return "What the checker read from the journal and the ledger of " + v.database().getFileName()
+        return "What the checker read from the journal and the ledger of "
+                + (v.location().isFile() ? v.location().file().orElseThrow().getFileName() : v.location().withoutSecrets())
                 + " (actor " + v.actor() + ")"
                 + (v.faultInjected() ? ", with the terminal fence switched OFF in its workers" : "");
     }

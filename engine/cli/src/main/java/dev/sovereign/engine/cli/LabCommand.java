@@ -2,6 +2,7 @@ package dev.sovereign.engine.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lab.Check;
 import dev.sovereign.engine.lab.Lab;
 import dev.sovereign.engine.lab.LabListener;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Spec;
  * scenarios.
  *
  * <p>Which database: the one named with {@code --db} or {@code $SOVEREIGN_DB} (it must exist; the
- * scenario adds its own fresh actor and touches nothing else), else a fresh sandbox database in a new
+ * scenario adds its own fresh actor and touches nothing else; on a server only a lab sandbox, see
+ * {@link Lab#serverSandbox}), else a fresh sandbox database in a new
  * temporary directory, which is kept so it can be inspected afterwards ({@code sovereign --db PATH
  * events}). See docs/decisions/0700-lab-scenarios-and-verdicts.md.
  *
@@ -46,7 +48,9 @@ import picocli.CommandLine.Spec;
         description = {"Run a teaching scenario with real workers; print its verdict.",
             "SCENARIO is one of: two-racers, gc-pause, hard-kill, expired-self-reclaim, stolen-fence, clock-skew;"
                     + " 'list' describes them.",
-            "Without --db (or $SOVEREIGN_DB) it runs in a fresh sandbox database, kept for inspection."},
+            "Without --db (or $SOVEREIGN_DB) it runs in a fresh sandbox database, kept for inspection.",
+            "On a server (--db jdbc:postgresql://...) it runs only in a lab sandbox: an empty database or schema"
+                    + " (made one) or an existing sandbox; a real ledger is refused."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the fence held",
@@ -79,17 +83,27 @@ final class LabCommand implements Callable<Integer> {
         SovereignCommand root = SovereignCommand.of(spec);
         Output out = root.output(spec);
         if ("list".equals(scenario)) {
-            list(out);
+            // as the scenarios run where --db points (on a server clock-skew explains instead); nothing is opened
+            list(out, root.databaseNamed() ? Lab.scenarios(root.location()) : Lab.scenarios());
             return ExitCode.OK;
         }
-        ScenarioInfo info = Lab.scenario(scenario).orElseThrow(() -> CliFailure.badInput("There is no lab scenario '"
-                + scenario + "'; the scenarios are " + String.join(", ", Lab.scenarios().stream()
-                .map(ScenarioInfo::name).toList()) + " (see 'sovereign lab list')"));
+        if (Lab.scenario(scenario).isEmpty()) {
+            throw CliFailure.badInput("There is no lab scenario '" + scenario + "'; the scenarios are "
+                    + String.join(", ", Lab.scenarios().stream().map(ScenarioInfo::name).toList())
+                    + " (see 'sovereign lab list')");
+        }
         boolean sandbox = !root.databaseNamed();
-        Path database = sandbox ? Lab.createSandbox(sandboxDirectory()) : root.database("lab");
+        LedgerLocation named = sandbox ? null : root.location();
+        boolean server = named != null && !named.isFile();
+        // On a server the lab runs only in a lab sandbox: an empty database or schema is made one, an existing
+        // sandbox is used again, anything else is refused before anything is written (decision 0909).
+        LedgerLocation location = sandbox ? LedgerLocation.file(Lab.createSandbox(sandboxDirectory()))
+                : server ? Lab.serverSandbox(named) : LedgerLocation.file(root.database("lab"));
+        ScenarioInfo info = Lab.scenario(scenario, location).orElseThrow();
         if (!out.json()) {
             out.line("lab " + info.name() + ": " + info.title());
-            out.line("database  " + database + (sandbox ? "  (a fresh sandbox, kept for inspection)" : ""));
+            out.line("database  " + location + (sandbox ? "  (a fresh sandbox, kept for inspection)"
+                    : server ? "  (a lab sandbox on the server; its clock decides every expiry)" : ""));
             out.line("fence     " + (breakFence ? "SWITCHED OFF in the workers (--break-fence): expect violations"
                     : "intact"));
             if (breakFence && !info.faultSwitchApplies()) {
@@ -97,7 +111,7 @@ final class LabCommand implements Callable<Integer> {
             }
             out.line("");
         }
-        LabRun run = Lab.prepare(info.name(), new LabOptions(database, breakFence), printer(out, info));
+        LabRun run = Lab.prepare(info.name(), new LabOptions(location, breakFence), printer(out, info));
         LabVerdict verdict;
         try (StopSignals.Stop stop = root.environment().stopSignals().listen()) {
             Thread canceller = new Thread(() -> {
@@ -129,9 +143,9 @@ final class LabCommand implements Callable<Integer> {
         return Files.createTempDirectory("sovereign-lab-");
     }
 
-    private void list(Output out) {
+    private void list(Output out, List<ScenarioInfo> scenarios) {
         if (out.json()) {
-            for (ScenarioInfo s : Lab.scenarios()) {
+            for (ScenarioInfo s : scenarios) {
                 ObjectNode o = JsonShapes.object();
                 o.put("scenario", s.name()).put("title", s.title()).put("summary", s.summary())
                         .put("fault_switch_applies", s.faultSwitchApplies());
@@ -142,7 +156,7 @@ final class LabCommand implements Callable<Integer> {
             return;
         }
         Table t = new Table("SCENARIO", "BREAK-FENCE", "WHAT IT SHOWS");
-        for (ScenarioInfo s : Lab.scenarios()) {
+        for (ScenarioInfo s : scenarios) {
             t.row(s.name(), s.faultSwitchApplies() ? "violates" : "-", s.title());
         }
         out.table(t);
@@ -182,7 +196,7 @@ final class LabCommand implements Callable<Integer> {
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
             o.put("event", "verdict").put("scenario", v.scenario()).put("verdict", v.verdict().code())
-                    .put("headline", v.headline()).put("database", v.database().toString()).put("sandbox", sandbox)
+                    .put("headline", v.headline()).put("database", v.location().toString()).put("sandbox", sandbox)
                     .put("actor", v.actor()).put("fault_injected", v.faultInjected())
                     .put("started_at", v.startedAt()).put("duration_ms", v.durationMs());
             ArrayNode checks = o.putArray("checks");
@@ -213,7 +227,8 @@ final class LabCommand implements Callable<Integer> {
             });
         }
         out.line("");
-        out.line("See it in the journal: sovereign --db " + v.database() + " events   (or: sovereign console --db "
-                + v.database() + ")");
+        // a server's URL without its password: the driver finds it in ~/.pgpass or PGPASSFILE (decision 0423)
+        String db = v.location().withoutSecrets().toString();
+        out.line("See it in the journal: sovereign --db " + db + " events   (or: sovereign console --db " + db + ")");
     }
 }

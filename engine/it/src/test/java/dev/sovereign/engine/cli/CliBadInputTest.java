@@ -207,9 +207,10 @@ class CliBadInputTest {
                 bad("a PostgreSQL server that does not answer", 3, "storage error (io): Cannot connect to the PostgreSQL"
                         + " ledger jdbc:postgresql://localhost:1/ledger?user=op&password=***",
                         "--db", "jdbc:postgresql://localhost:1/ledger?user=op&password=" + SECRET, "status"),
-                bad("the lab on a server URL", 2, "bad usage: 'lab' works on a SQLite file, not on a server:"
-                        + " jdbc:postgresql://db.example/ledger?password=*** is a jdbc: URL",
-                        "--db", "jdbc:postgresql://db.example/ledger?password=" + SECRET, "lab", "two-racers"));
+                // the lab runs on a server's sandbox (decision 0909): one that does not answer is a storage error
+                bad("the lab on a PostgreSQL server that does not answer", 3, "storage error (io): Cannot connect to"
+                        + " the PostgreSQL ledger jdbc:postgresql://localhost:1/ledger?password=***",
+                        "--db", "jdbc:postgresql://localhost:1/ledger?password=" + SECRET, "lab", "two-racers"));
     }
 
     /** A password planted in a URL: it must never come back in any output. */

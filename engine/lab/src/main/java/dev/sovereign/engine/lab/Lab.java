@@ -2,6 +2,10 @@ package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.internal.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,6 +63,19 @@ public final class Lab {
     }
 
     /**
+     * Scenario {@code name} as it runs on {@code location}: on a server (PostgreSQL) the server's clock
+     * decides every expiry, and {@code clock-skew} then explains why a skewed worker cannot take over.
+     */
+    public static Optional<ScenarioInfo> scenario(String name, LedgerLocation location) {
+        return Optional.ofNullable(SCENARIOS.get(name)).map(s -> s.get().info(!location.isFile()));
+    }
+
+    /** Every scenario as it runs on {@code location}, in teaching order. */
+    public static List<ScenarioInfo> scenarios(LedgerLocation location) {
+        return SCENARIOS.values().stream().map(s -> s.get().info(!location.isFile())).toList();
+    }
+
+    /**
      * A run of scenario {@code name}, ready to {@link LabRun#run()}.
      *
      * @throws IllegalArgumentException when there is no such scenario
@@ -96,6 +113,66 @@ public final class Lab {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a lab sandbox in " + directory + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The lab's sandbox on a server (decision 0909): {@code location} must name a database (or, with
+     * {@code ?currentSchema=NAME}, a schema) that is either <b>empty</b> — then a ledger is created there,
+     * marked as a lab sandbox ({@code ledger_mark}) by the same open, with actors {@code operator} and
+     * {@code reviewer} — or that already holds a <b>lab sandbox</b>, which is used again. Anything else is
+     * refused, before anything is written: a real ledger is never made a sandbox (the schema's guard refuses
+     * that too) and the lab never adds its actors and processes to one. Creating the ledger needs what
+     * {@code sovereign init} needs: CREATE on the schema (its owner has it).
+     *
+     * @return {@code location}, now a lab sandbox
+     * @throws Refusal          {@code invalid_argument}: a ledger that is not a sandbox, or a schema holding
+     *                          other tables
+     * @throws StorageException the server cannot be reached, refuses the login, or the ledger is too new
+     */
+    public static LedgerLocation serverSandbox(LedgerLocation location) {
+        if (location.isFile()) {
+            throw new IllegalArgumentException(location + " is a file: use createSandbox for a file");
+        }
+        EngineConfig.Builder probe = EngineConfig.forDatabase(location).processKind("lab")
+                .processLabel("lab sandbox check").heartbeat(false).registerLazily(true);
+        try (Engine e = Engine.openExisting(probe.build())) {
+            if (e.isLabSandbox()) {
+                return location;
+            }
+            throw notASandbox(location, "holds a Sovereign ledger that is not a lab sandbox");
+        } catch (StorageException e) {
+            if (e.problem() == StorageException.Problem.NOT_OURS) {
+                throw notASandbox(location, "holds tables that are not a Sovereign ledger");
+            }
+            if (e.problem() != StorageException.Problem.MISSING_FILE) {
+                throw e;
+            }
+        }
+        // Empty: this open creates the ledger and marks it a sandbox (PgMigrator marks only what it creates).
+        try (Engine e = Engine.open(EngineConfig.forDatabase(location).processKind("lab")
+                .processLabel("lab sandbox setup").heartbeat(false).createAsLabSandbox(true).build())) {
+            if (!e.isLabSandbox()) {
+                // someone else created a real ledger there in the same moment
+                throw notASandbox(location, "received a Sovereign ledger that is not a lab sandbox");
+            }
+            for (String actor : List.of("operator", "reviewer")) {
+                if (e.actors().find(actor).isEmpty()) {
+                    e.actors().add(actor);
+                }
+            }
+        } catch (StorageException e) {
+            if (e.problem() == StorageException.Problem.NOT_OURS) {
+                throw notASandbox(location, "holds tables that are not a Sovereign ledger");
+            }
+            throw e;
+        }
+        return location;
+    }
+
+    private static Refusal notASandbox(LedgerLocation location, String what) {
+        return Refusal.of(RefusalCategory.INVALID_ARGUMENT, "The lab runs on a server only in a lab sandbox, and "
+                + location + " " + what + "; it was left untouched. Point --db at an empty database, or at an empty"
+                + " schema of one (create it: CREATE SCHEMA lab; then add ?currentSchema=lab to the URL).").build();
     }
 
     /** Whether {@code file} is named like a sandbox {@link #createSandbox} makes. */

@@ -2,6 +2,7 @@ package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
@@ -56,19 +57,47 @@ public final class LabBench implements AutoCloseable {
      * @throws StorageException when the file is missing, not ours or too new
      */
     public static LabBench open(Path database, String label) {
-        return new LabBench(Engine.openExisting(config(database, label, true).build()));
+        return open(LedgerLocation.file(database), label);
     }
 
-    static EngineConfig.Builder config(Path database, String label, boolean heartbeat) {
-        return EngineConfig.forDatabase(database)
+    /**
+     * Opens a bench on an existing ledger, a file or a server's, as a new process of kind {@code lab}.
+     *
+     * @throws StorageException when it is missing, not ours or too new, or the server cannot be reached
+     */
+    public static LabBench open(LedgerLocation location, String label) {
+        return new LabBench(Engine.openExisting(config(location, label, true).build()));
+    }
+
+    static EngineConfig.Builder config(LedgerLocation location, String label, boolean heartbeat) {
+        return EngineConfig.forDatabase(location)
                 .processKind("lab")
                 .processLabel(label)
                 .heartbeat(heartbeat)
                 .busyBound(LOCK_PROBE_BOUND);
     }
 
+    /**
+     * The bench's file.
+     *
+     * @throws IllegalStateException on a server: use {@link #location()}
+     */
     public Path database() {
         return engine.config().database();
+    }
+
+    /** Where the bench's ledger lives: a file or a server (shown only with its secrets hidden). */
+    public LedgerLocation location() {
+        return engine.config().location();
+    }
+
+    /**
+     * Whether expiry on this ledger is decided by the database server's clock (PostgreSQL, decision 0900),
+     * so that a worker's skewed clock moves no expiry; false for a file, where each process's own clock
+     * stamps its writes.
+     */
+    public boolean serverDecidesTime() {
+        return !location().isFile();
     }
 
     /** Whether this bench's database was created as a lab sandbox: only there can the fence be broken. */
@@ -76,14 +105,14 @@ public final class LabBench implements AutoCloseable {
         return engine.isLabSandbox();
     }
 
-    private void requireSandboxForBrokenFence(Path file) {
+    private void requireSandboxForBrokenFence(LedgerLocation file) {
         if (!isSandbox()) {
             throw brokenFenceOutsideSandbox(file);
         }
     }
 
     /** The refusal for the broken-fence mode on a ledger that is not a lab sandbox. */
-    static Refusal brokenFenceOutsideSandbox(Path file) {
+    static Refusal brokenFenceOutsideSandbox(LedgerLocation file) {
         return Refusal.of(RefusalCategory.INVALID_ARGUMENT, "The broken-fence mode works only on a lab sandbox"
                 + " (a database the lab created); " + file + " is not one, so its fence stays on. Run the"
                 + " scenario without --db to get a fresh sandbox.").build();
@@ -104,7 +133,7 @@ public final class LabBench implements AutoCloseable {
      * identity), closed with the bench. Scenarios use one as a starting gate or as a message owner.
      */
     Engine openSideProcess(String label, boolean heartbeat) {
-        Engine e = Engine.openExisting(config(database(), label, heartbeat).build());
+        Engine e = Engine.openExisting(config(location(), label, heartbeat).build());
         sideProcesses.add(e);
         return e;
     }
@@ -120,11 +149,11 @@ public final class LabBench implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the lab bench is closed");
         }
-        if (!spec.database().toAbsolutePath().normalize().equals(database().toAbsolutePath().normalize())) {
+        if (!spec.location().equals(location())) {
             throw new IllegalArgumentException("a bench starts workers on its own database only");
         }
         if (breakFence) {
-            requireSandboxForBrokenFence(database());
+            requireSandboxForBrokenFence(location());
         }
         WorkerProcess w = breakFence ? WorkerProcess.start(spec, WorkerProcess.FAULT_JVM_OPTION)
                 : WorkerProcess.start(spec);

@@ -35,6 +35,8 @@ public final class LabRun {
     private final Scenario scenario;
     private final ScenarioInfo info;
     private final LabOptions options;
+    /** Whether the database server's clock decides every expiry (PostgreSQL), not each process's own. */
+    private final boolean serverClock;
     private final LabListener listener;
     private final LabStep[] steps;
     private final Map<String, WorkerProcess> workers = new LinkedHashMap<>();
@@ -47,7 +49,8 @@ public final class LabRun {
 
     LabRun(Scenario scenario, LabOptions options, LabListener listener) {
         this.scenario = scenario;
-        this.info = scenario.info();
+        this.serverClock = !options.location().isFile();
+        this.info = scenario.info(serverClock);
         this.options = options;
         this.listener = listener == null ? LabListener.NONE : listener;
         this.steps = new LabStep[info.steps().size()];
@@ -80,10 +83,10 @@ public final class LabRun {
             started = true;
         }
         long startedAt = System.currentTimeMillis();
-        bench = LabBench.open(options.database(), "lab: " + info.name());
+        bench = LabBench.open(options.location(), "lab: " + info.name());
         if (options.breakFence() && !bench.isSandbox()) {
             bench.close();
-            throw LabBench.brokenFenceOutsideSandbox(options.database());
+            throw LabBench.brokenFenceOutsideSandbox(options.location());
         }
         try {
             startSeq = lab().journal().lastSeq();
@@ -117,7 +120,7 @@ public final class LabRun {
             long passed = checks.stream().filter(Check::passed).count();
             done(verdict.code() + ": " + passed + " of " + checks.size() + " checks passed");
             scenario.teardown(this);
-            return new LabVerdict(info.name(), verdict, headline, checks, List.of(steps), options.database(), actor,
+            return new LabVerdict(info.name(), verdict, headline, checks, List.of(steps), options.location(), actor,
                     options.breakFence(), startedAt, System.currentTimeMillis() - startedAt, workerOutput());
         } finally {
             bench.close();
@@ -175,6 +178,14 @@ public final class LabRun {
         return bench.engine();
     }
 
+    /**
+     * Whether expiry is decided by the database server's clock (PostgreSQL: a worker's skewed clock
+     * moves no expiry), not by each process's own clock (SQLite).
+     */
+    boolean serverDecidesTime() {
+        return serverClock;
+    }
+
     LabBench bench() {
         return bench;
     }
@@ -227,7 +238,7 @@ public final class LabRun {
     WorkerProcess startWorker(String role, Duration ttl, Duration clockOffset) throws IOException {
         checkCancelledUnchecked();
         String label = "worker " + role + " (" + actor + ")";
-        WorkerProcess w = bench.startWorker(new WorkerProcess.Spec(bench.database(), actor, ttl, clockOffset, label),
+        WorkerProcess w = bench.startWorker(new WorkerProcess.Spec(bench.location(), actor, ttl, clockOffset, label),
                 options.breakFence());
         synchronized (workers) {
             workers.put(label, w);

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.lab;
 
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,17 +12,31 @@ import java.util.Map;
  * ended, and where it ran. Immutable.
  *
  * @param headline      one sentence saying what happened
+ * @param location      where it ran: a file or a server (shown only with its secrets hidden)
  * @param actor         the fresh actor the scenario used
  * @param faultInjected whether its workers ran with the terminal fence switched off
  * @param workerOutput  every line each scenario worker printed, by worker label (for diagnosis)
  */
 public record LabVerdict(String scenario, Verdict verdict, String headline, List<Check> checks, List<LabStep> steps,
-                         Path database, String actor, boolean faultInjected, long startedAt, long durationMs,
+                         LedgerLocation location, String actor, boolean faultInjected, long startedAt, long durationMs,
                          Map<String, List<String>> workerOutput) {
     public LabVerdict {
         checks = List.copyOf(checks);
         steps = List.copyOf(steps);
         workerOutput = Collections.unmodifiableMap(new LinkedHashMap<>(workerOutput));
+    }
+
+    /** A verdict of a run on a file. */
+    public LabVerdict(String scenario, Verdict verdict, String headline, List<Check> checks, List<LabStep> steps,
+                      Path database, String actor, boolean faultInjected, long startedAt, long durationMs,
+                      Map<String, List<String>> workerOutput) {
+        this(scenario, verdict, headline, checks, steps, LedgerLocation.file(database), actor, faultInjected, startedAt,
+                durationMs, workerOutput);
+    }
+
+    /** The ledger's file, or null when it ran on a server ({@link #location()}). */
+    public Path database() {
+        return location.file().orElse(null);
     }
 
     public boolean held() {

@@ -15,6 +15,14 @@ interface Scenario {
 
     ScenarioInfo info();
 
+    /**
+     * What this scenario shows on a ledger whose expiry is decided by the database server's clock
+     * ({@code serverClock}, PostgreSQL) or by each process's own (SQLite). The same for most scenarios.
+     */
+    default ScenarioInfo info(boolean serverClock) {
+        return info();
+    }
+
     /** Plays the situation, one {@link LabRun#begin step} at a time. */
     void play(LabRun run) throws Inconclusive, InterruptedException, IOException;
 

@@ -2,6 +2,7 @@ package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.OffsetClock;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
@@ -22,6 +23,7 @@ import sun.misc.Signal;
  * alone, so the lab, the demo and the console start workers without the CLI (no picocli, no Jackson).
  *
  * <p>Arguments, all from {@link WorkerProcess}: {@code DB ACTOR TTL_MS CLOCK_OFFSET_MS LABEL [PATTERN...]},
+ * DB being a file's path or {@code env:SOVEREIGN_DB} (a server's URL, from the environment: never on a command line),
  * the patterns being the worker's command allow-list (decision 0800). Standard
  * input carries the lab's control lines ({@code pause}, {@code resume}, {@code skew <n>ms},
  * {@code contend}, {@code stop}); its end means the parent is gone and the worker stops. SIGTERM and SIGINT
@@ -46,15 +48,28 @@ public final class WorkerMain {
             return host(args, out);
         } catch (Refusal r) {
             err.println((r.category().isBadInput() ? "bad input" : "refused") + " (" + r.category().code() + "): "
-                    + r.getMessage());
+                    + LedgerLocation.redactUrlsIn(r.getMessage()));
             return r.category().isBadInput() ? 2 : 1;
         } catch (StorageException e) {
-            err.println("storage error (" + e.problem().name().toLowerCase(Locale.ROOT) + "): " + e.getMessage());
+            err.println("storage error (" + e.problem().name().toLowerCase(Locale.ROOT) + "): " + LedgerLocation.redactUrlsIn(e.getMessage()));
             return 3;
         } catch (RuntimeException e) {
-            err.println("internal error: the lab's worker failed unexpectedly (" + e + ").");
+            err.println("internal error: the lab's worker failed unexpectedly (" + LedgerLocation.redactUrlsIn(e.toString()) + ").");
             return 70;
         }
+    }
+
+    /** The worker's ledger: a file's path, or {@code env:SOVEREIGN_DB} for a server's URL (never on a command line). */
+    private static LedgerLocation ledger(String arg) {
+        if (WorkerProcess.FROM_ENVIRONMENT.equals(arg)) {
+            String url = System.getenv(WorkerProcess.DB_VARIABLE);
+            if (url == null || url.isBlank()) {
+                throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "The lab's worker was told to read its database"
+                        + " from $" + WorkerProcess.DB_VARIABLE + ", which is not set.").build();
+            }
+            return LedgerLocation.parse(url);
+        }
+        return LedgerLocation.parse(arg);
     }
 
     /** A skew as {@link WorkerProcess} sends it: {@code <n>ms}. */
@@ -67,7 +82,7 @@ public final class WorkerMain {
             throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "usage: WorkerMain DB ACTOR TTL_MS CLOCK_OFFSET_MS"
                     + " LABEL [ALLOWED_COMMAND_PATTERN...] (started by the lab, not by people).").build();
         }
-        Path db = Path.of(args[0]);
+        LedgerLocation db = ledger(args[0]);
         String actor = args[1];
         Duration ttl = Duration.ofMillis(Long.parseLong(args[2]));
         OffsetClock clock = new OffsetClock(Clock.systemUTC(), Duration.ofMillis(Long.parseLong(args[3])));

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.lab;
 
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.run.Runs;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -36,6 +37,11 @@ public final class WorkerProcess implements AutoCloseable {
      */
     public static final String FAULT_JVM_OPTION = "-D" + Runs.FAULT_IGNORE_TERMINAL_FENCE + "=true";
 
+    /** The environment variable a worker on a server reads its URL from (as {@code sovereign console}, 0423). */
+    public static final String DB_VARIABLE = "SOVEREIGN_DB";
+    /** What a worker on a server is given on its command line instead of the URL. */
+    static final String FROM_ENVIRONMENT = "env:" + DB_VARIABLE;
+
     private final Process process;
     private final Spec spec;
     private final String actor;
@@ -63,20 +69,42 @@ public final class WorkerProcess implements AutoCloseable {
     /**
      * How to start one worker. {@code allowedCommands} are its {@code --allow-command} patterns: empty (the lab
      * and the demo, which assign only {@code scripted:} work) means it runs no {@code command:} spec.
+     * {@code location} is a file or a server's URL; a URL reaches the worker through its environment
+     * ({@link #DB_VARIABLE}), never its command line, where every local user could read a password.
      */
-    public record Spec(Path database, String actor, Duration ttl, Duration clockOffset, String label,
+    public record Spec(LedgerLocation location, String actor, Duration ttl, Duration clockOffset, String label,
                        List<String> allowedCommands) {
         public Spec {
-            Objects.requireNonNull(database, "database");
+            Objects.requireNonNull(location, "location");
             Objects.requireNonNull(actor, "actor");
             Objects.requireNonNull(ttl, "ttl");
             clockOffset = clockOffset == null ? Duration.ZERO : clockOffset;
             allowedCommands = allowedCommands == null ? List.of() : List.copyOf(allowedCommands);
         }
 
+        public Spec(Path database, String actor, Duration ttl, Duration clockOffset, String label,
+                    List<String> allowedCommands) {
+            this(LedgerLocation.file(Objects.requireNonNull(database, "database")), actor, ttl, clockOffset, label,
+                    allowedCommands);
+        }
+
         /** A worker that runs no {@code command:} spec. */
         public Spec(Path database, String actor, Duration ttl, Duration clockOffset, String label) {
             this(database, actor, ttl, clockOffset, label, List.of());
+        }
+
+        /** A worker that runs no {@code command:} spec, on a file or a server. */
+        public Spec(LedgerLocation location, String actor, Duration ttl, Duration clockOffset, String label) {
+            this(location, actor, ttl, clockOffset, label, List.of());
+        }
+
+        /**
+         * The ledger's file.
+         *
+         * @throws IllegalStateException on a server: use {@link #location()}
+         */
+        public Path database() {
+            return location.file().orElseThrow(() -> new IllegalStateException(location + " is a server, not a file"));
         }
     }
 
@@ -94,13 +122,20 @@ public final class WorkerProcess implements AutoCloseable {
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(WorkerMain.class.getName());
-        cmd.add(spec.database().toString());
+        // A file's path is no secret; a server's URL may hold a password: it goes by the environment
+        // (readable only by this user and root), the command line names only the variable.
+        cmd.add(spec.location().isFile() ? spec.location().text() : FROM_ENVIRONMENT);
         cmd.add(spec.actor());
         cmd.add(Long.toString(spec.ttl().toMillis()));
         cmd.add(Long.toString(spec.clockOffset().toMillis()));
         cmd.add(spec.label() != null ? spec.label() : "");
         cmd.addAll(spec.allowedCommands()); // each a pattern of the worker's command allow-list (decision 0800)
         ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (spec.location().isFile()) {
+            pb.environment().remove(DB_VARIABLE);
+        } else {
+            pb.environment().put(DB_VARIABLE, spec.location().text());
+        }
         pb.redirectErrorStream(true);
         boolean fault = List.of(extraJvmOptions).contains(FAULT_JVM_OPTION);
         return new WorkerProcess(pb.start(), spec, fault);
