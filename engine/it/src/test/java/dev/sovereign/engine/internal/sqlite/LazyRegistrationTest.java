@@ -39,14 +39,19 @@ class LazyRegistrationTest {
 
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {
-            // a read holds the engine's connection until both writes wait in the queue: they run as one batch
+            // a read holds the engine's connection until both writes wait in the queue: they run as one batch.
+            // The writes are handed in only once the read holds it: a write that got the connection first would
+            // commit alone (two batches), and the read would wait in vain for two queued writes.
+            java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
             Future<?> gate = pool.submit(() -> db.read(tx -> {
+                holding.countDown();
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (db.writesWaiting() < 2 && System.nanoTime() < until) {
                     Thread.onSpinWait();
                 }
                 return null;
             }));
+            assertThat(holding.await(30, TimeUnit.SECONDS)).as("the read holds the connection").isTrue();
             Future<?> refused = pool.submit(() -> lazy.leases().acquire("held", TTL));
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (db.writesWaiting() < 1 && System.nanoTime() < until) {
