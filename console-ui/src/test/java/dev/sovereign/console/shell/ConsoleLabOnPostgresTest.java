@@ -50,7 +50,7 @@ import org.testfx.util.WaitForAsyncUtils;
  * to run there and says how to make a sandbox.
  */
 @ExtendWith(ApplicationExtension.class)
-class LabOnPostgresTest {
+class ConsoleLabOnPostgresTest {
     private static final String PLANTED = "planted-Lab-Secret-7";
 
     private final Clock clock = Clock.systemUTC();
