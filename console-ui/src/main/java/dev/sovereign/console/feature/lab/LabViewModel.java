@@ -341,8 +341,8 @@ public final class LabViewModel implements AutoCloseable {
     // ---- properties ----
 
     /**
-     * The server the console watches, shown without secrets, or null (a file or nothing): the lab's workers and
-     * scenarios run on a SQLite file (its sandbox), so on a server the page says so and offers the sandbox.
+     * The server the console watches, shown without secrets, or null (a file or nothing): the page names it when it
+     * is not a lab sandbox (decision 0426).
      */
     public javafx.beans.property.ObjectProperty<String> serverProperty() {
         return server;
