@@ -118,6 +118,9 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
     /** The attached ledger, file or server: what the window shows as attached. */
     private final ReadOnlyObjectWrapper<LedgerLocation> attachedLocation = new ReadOnlyObjectWrapper<>(this,
             "attachedLocation");
+    /** The attached SERVER ledger with its password (null for a file or nothing): the lab's workers need it. */
+    private final ReadOnlyObjectWrapper<LedgerLocation> attachedServerWithSecrets = new ReadOnlyObjectWrapper<>(this,
+            "attachedServerWithSecrets");
     private final ReadOnlyObjectWrapper<LedgerLocation> attachingLocation = new ReadOnlyObjectWrapper<>(this,
             "attachingLocation");
     /** How the attached reader's connection travels ("local file", "TLS (TLSv1.3)", "not encrypted"). */
@@ -214,6 +217,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
                 LabViewModel.defaultSandboxDirectory());
         lab.serverProperty().bind(Bindings.createObjectBinding(() -> attachedLocation.get() == null
                 || attachedLocation.get().isFile() ? null : attachedLocation.get().toString(), attachedLocation));
+        lab.serverLedgerProperty().bind(attachedServerWithSecrets);
         ledger.healthProperty().addListener((obs, old, h) -> onHealth(h));
         // the demo's notice goes with the demo: not over the sandbox, the welcome page or another file
         demoSession.runningProperty().addListener((obs, was, running) -> {
@@ -639,6 +643,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
             connectionDetail.set(r.connection().describe());
             attached.set(file);
             attachedLocation.set(target);
+            attachedServerWithSecrets.set(opened.isFile() ? null : opened);
             desk.attach(opened);
             if (!isDemo) {
                 recentFiles.setAll(settings.addRecent(target));
@@ -702,6 +707,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         attached.set(null);
         attaching.set(null);
         attachedLocation.set(null);
+        attachedServerWithSecrets.set(null);
         attachingLocation.set(null);
         connectionSecurity.set("");
         connectionDetail.set("");

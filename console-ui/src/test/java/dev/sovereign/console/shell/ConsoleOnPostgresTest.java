@@ -179,11 +179,12 @@ class ConsoleOnPostgresTest {
                 .doesNotContain("password");
         assertThat(printed.toString(StandardCharsets.UTF_8)).doesNotContain(PLANTED);
 
-        // the Lab page says it runs on a SQLite sandbox only, and shows no secret either
+        // the Lab page says this real ledger is not a lab sandbox and how to make one, and shows no secret either
         robot.interact(() -> vm.pageProperty().set(Page.LAB));
-        WaitForAsyncUtils.waitForFxEvents();
+        await("the lab asked the server", () -> vm.lab().serverLabProperty().get()
+                == dev.sovereign.console.feature.lab.LabViewModel.ServerLab.NOT_A_SANDBOX);
         String lab = WaitForAsyncUtils.asyncFx(() -> vm.lab().summaryProperty().get()).get();
-        assertThat(lab).startsWith("The lab runs on a SQLite sandbox only for now").contains(db.name())
+        assertThat(lab).startsWith("The lab runs on a server only in a lab sandbox").contains(db.name())
                 .doesNotContain(PLANTED);
         robot.interact(() -> vm.pageProperty().set(Page.LEASES));
 

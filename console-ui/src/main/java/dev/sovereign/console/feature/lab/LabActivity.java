@@ -51,13 +51,14 @@ final class LabActivity {
         });
     }
 
+    /** Every sentence passes through here with the secrets of any JDBC URL in it removed (a worker's words too). */
     void say(String text) {
-        message.set(text);
+        message.set(dev.sovereign.engine.base.LedgerLocation.redactUrlsIn(text));
         messageIsProblem.set(false);
     }
 
     void problem(String text) {
-        message.set(text);
+        message.set(dev.sovereign.engine.base.LedgerLocation.redactUrlsIn(text));
         messageIsProblem.set(true);
     }
 

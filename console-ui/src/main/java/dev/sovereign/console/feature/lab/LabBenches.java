@@ -1,10 +1,11 @@
 package dev.sovereign.console.feature.lab;
 
 import dev.sovereign.engine.lab.LabBench;
-import java.nio.file.Path;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
- * The bench (the lab's own process and the workers started by hand) of the attached database, opened
+ * The bench (the lab's own process and the workers started by hand) of the attached ledger (a file, or a lab
+ * sandbox on a server, its location carrying the password the workers get by environment), opened
  * on the first lab action and closed when another database is attached, the sandbox is reset or the
  * console closes. Thread-safe: opened and closed on background threads, asked about on the UI thread.
  */
@@ -13,9 +14,10 @@ final class LabBenches {
     /** Read without the lock, so the UI thread never waits for a bench that is closing. */
     private volatile boolean open;
 
-    synchronized LabBench forTarget(Path database) {
-        Path wanted = database.toAbsolutePath().normalize();
-        if (bench != null && !bench.database().toAbsolutePath().normalize().equals(wanted)) {
+    synchronized LabBench forTarget(LedgerLocation target) {
+        LedgerLocation wanted = target.file().map(f -> LedgerLocation.file(f.toAbsolutePath().normalize()))
+                .orElse(target);
+        if (bench != null && !bench.location().equals(wanted)) {
             bench.close();
             bench = null;
         }

@@ -31,11 +31,13 @@ final class LabSandboxBar {
         Label path = new Label();
         path.setId("lab-target");
         path.getStyleClass().add("mono");
-        path.textProperty().bind(Bindings.createStringBinding(() -> vm.targetProperty().get() == null ? "none attached"
-                : String.valueOf(vm.targetProperty().get().getFileName()), vm.targetProperty()));
+        path.textProperty().bind(Bindings.createStringBinding(() -> vm.targetProperty().get() != null
+                ? String.valueOf(vm.targetProperty().get().getFileName())
+                : vm.labTargetProperty().get() != null ? vm.labTargetProperty().get().withoutSecrets().toString()
+                : "none attached", vm.targetProperty(), vm.labTargetProperty()));
         Tooltip full = new Tooltip();
-        full.textProperty().bind(Bindings.createStringBinding(() -> vm.targetProperty().get() == null ? ""
-                : vm.targetProperty().get().toString(), vm.targetProperty()));
+        full.textProperty().bind(Bindings.createStringBinding(() -> vm.labTargetProperty().get() == null ? ""
+                : vm.labTargetProperty().get().withoutSecrets().toString(), vm.labTargetProperty()));
         path.setTooltip(full);
         path.setMinWidth(Region.USE_PREF_SIZE);
         caption.setMinWidth(Region.USE_PREF_SIZE);
@@ -73,7 +75,11 @@ final class LabSandboxBar {
         Label kind = Ui.badge("", Tone.QUIET);
         kind.setId("lab-target-kind");
         Runnable rekind = () -> {
-            if (vm.targetProperty().get() == null) {
+            if (vm.serverLabProperty().get() == LabViewModel.ServerLab.SANDBOX) {
+                Ui.retone(kind, "lab sandbox on the server", Tone.GOOD);
+            } else if (vm.serverLabProperty().get() == LabViewModel.ServerLab.NOT_A_SANDBOX) {
+                Ui.retone(kind, "not a sandbox", Tone.WARN);
+            } else if (vm.targetProperty().get() == null) {
                 Ui.retone(kind, "nothing attached", Tone.QUIET);
             } else if (vm.targetIsSandboxProperty().get()) {
                 Ui.retone(kind, "lab sandbox", Tone.GOOD);
@@ -83,6 +89,7 @@ final class LabSandboxBar {
         };
         vm.targetProperty().addListener((obs, o, n) -> rekind.run());
         vm.targetIsSandboxProperty().addListener((obs, o, n) -> rekind.run());
+        vm.serverLabProperty().addListener((obs, o, n) -> rekind.run());
         rekind.run();
         return kind;
     }

@@ -1,6 +1,7 @@
 package dev.sovereign.console.feature.lab;
 
 import dev.sovereign.console.fx.UiExecutor;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lab.Lab;
 import dev.sovereign.engine.lab.LabListener;
 import dev.sovereign.engine.lab.LabOptions;
@@ -9,7 +10,6 @@ import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.LabVerdict;
 import dev.sovereign.engine.lab.ScenarioInfo;
 import dev.sovereign.engine.lab.WorkerProcess;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -41,7 +41,7 @@ import javafx.collections.ObservableList;
  */
 final class LabScenarioRun {
     private final UiExecutor ui;
-    private final ReadOnlyObjectProperty<Path> target;
+    private final ReadOnlyObjectProperty<LedgerLocation> target;
     private final BooleanProperty breakFence;
     private final LabActivity activity;
     private final Consumer<WorkerProcess> onWorkerStarted;
@@ -58,7 +58,7 @@ final class LabScenarioRun {
     private CountDownLatch currentRunEnded = new CountDownLatch(0);
 
     /** @param onWorkerStarted shows a worker the current run started (on the UI thread) */
-    LabScenarioRun(UiExecutor ui, ReadOnlyObjectProperty<Path> target, BooleanProperty breakFence,
+    LabScenarioRun(UiExecutor ui, ReadOnlyObjectProperty<LedgerLocation> target, BooleanProperty breakFence,
                    LabActivity activity, Consumer<WorkerProcess> onWorkerStarted) {
         this.ui = ui;
         this.target = target;
@@ -76,15 +76,17 @@ final class LabScenarioRun {
 
     /** Runs the selected scenario against the attached database; its steps tick as they happen. */
     void run() {
-        Path t = target.get();
-        ScenarioInfo info = selected.get();
-        if (running.get() || info == null) {
+        LedgerLocation t = target.get();
+        ScenarioInfo picked = selected.get();
+        if (running.get() || picked == null) {
             return;
         }
         if (t == null) {
             activity.problem(LabSentences.NO_DATABASE);
             return;
         }
+        // on a server a scenario may tell its own story (clock-skew, decision 0909): its steps, as they will tick
+        ScenarioInfo info = Lab.scenario(picked.name(), t).orElse(picked);
         steps.setAll(initialSteps(info));
         verdict.set(null);
         scenarioActor.set("");

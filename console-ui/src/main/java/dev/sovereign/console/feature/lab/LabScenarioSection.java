@@ -74,7 +74,7 @@ final class LabScenarioSection {
         run.setId("lab-run");
         run.getStyleClass().add(Styles.ACCENT);
         run.setOnAction(e -> vm.runScenario());
-        run.disableProperty().bind(vm.runningProperty().or(vm.targetProperty().isNull()));
+        run.disableProperty().bind(vm.runningProperty().or(vm.labTargetProperty().isNull()));
         Button cancel = new Button("Stop");
         cancel.setId("lab-cancel");
         cancel.setOnAction(e -> vm.cancelScenario());

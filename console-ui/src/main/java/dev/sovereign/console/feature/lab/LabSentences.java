@@ -17,13 +17,20 @@ import java.util.Locale;
  */
 public final class LabSentences {
     /**
-     * The lab page's line while a server is attached: the page runs the lab on its SQLite sandbox only, for now;
-     * a terminal runs a scenario in a server's lab sandbox (decision 0909), which this console then shows live.
+     * The lab page's line while a server ledger that is not a lab sandbox is attached: the lab never adds its
+     * actors and processes to a real ledger (decision 0909); an empty database or schema becomes a sandbox.
      */
     static String labNeedsASandbox(String server) {
-        return "The lab runs on a SQLite sandbox only for now on this page; this console watches the server " + server
-                + ". Open the lab sandbox to run workers and scenarios here, or run a scenario in a lab sandbox on a"
-                + " server from a terminal: sovereign lab SCENARIO --db URL.";
+        return "The lab runs on a server only in a lab sandbox, and " + server + " is not one: it is left untouched."
+                + " Make one from an empty database (CREATE DATABASE lab_sandbox) or an empty schema (CREATE SCHEMA"
+                + " lab, then ?currentSchema=lab in the URL): sovereign lab SCENARIO --db URL turns it into a sandbox"
+                + " and runs there; attach it here to run workers and scenarios from this page. Or open the SQLite"
+                + " lab sandbox.";
+    }
+
+    /** While the console asks the attached server whether it is a lab sandbox. */
+    static String checkingServer(String server) {
+        return "Asking " + server + " whether it is a lab sandbox\u2026";
     }
 
     /** Every lab action needs a database. */

@@ -3,6 +3,8 @@ package dev.sovereign.console.feature.lab;
 import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lab.Lab;
 import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.LabVerdict;
@@ -19,6 +21,8 @@ import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -59,6 +63,14 @@ public final class LabViewModel implements AutoCloseable {
     private final ReadOnlyObjectProperty<Path> target;
     private final javafx.beans.property.ObjectProperty<String> server =
             new javafx.beans.property.SimpleObjectProperty<>(this, "server");
+    /** The attached server ledger WITH its password (for the workers' environment), or null: bound by the shell. */
+    private final ObjectProperty<LedgerLocation> serverLedger = new SimpleObjectProperty<>(this, "serverLedger");
+    /** What the lab knows of the attached server: a lab sandbox or not (decision 0426). */
+    private final ReadOnlyObjectWrapper<ServerLab> serverLab = new ReadOnlyObjectWrapper<>(this, "serverLab",
+            ServerLab.NONE);
+    /** Where workers and scenarios run: the attached file, or the attached server when it is a lab sandbox. */
+    private final ReadOnlyObjectWrapper<LedgerLocation> labTarget = new ReadOnlyObjectWrapper<>(this, "labTarget");
+    private long serverCheck;
     private final Consumer<Path> attach;
     private final LabBenches benches = new LabBenches();
     private final BooleanProperty breakFence = new SimpleBooleanProperty(this, "breakFence");
@@ -83,10 +95,18 @@ public final class LabViewModel implements AutoCloseable {
         this.attach = attach;
         this.activity = new LabActivity(ui);
         this.sandbox = new LabSandbox(target, attach, ui, activity, sandboxDirectory);
-        this.workers = new LabWorkers(ledger, ui, target, breakFence, benches, activity);
-        this.scenario = new LabScenarioRun(ui, target, breakFence, activity, workers::trackScenarioWorker);
-        target.addListener((obs, old, now) -> onTargetChanged(old, now));
-        summary.bind(Bindings.createStringBinding(this::describe, target, server, scenario.runningProperty(),
+        this.workers = new LabWorkers(ledger, ui, labTarget.getReadOnlyProperty(), breakFence, benches, activity);
+        this.scenario = new LabScenarioRun(ui, labTarget.getReadOnlyProperty(), breakFence, activity,
+                workers::trackScenarioWorker);
+        target.addListener((obs, old, now) -> {
+            sandbox.targetChanged();
+            relocate();
+        });
+        serverLedger.addListener((obs, old, now) -> checkServer(now));
+        labTarget.addListener((obs, old, now) -> onTargetChanged(old, now));
+        relocate();
+        summary.bind(Bindings.createStringBinding(this::describe, target, server, serverLab, labTarget,
+                scenario.runningProperty(),
                 scenario.verdictProperty(), workers.items(), scenario.steps(), scenario.scenarioActorProperty(),
                 workers.revisionProperty()));
         liveLease.bind(Bindings.createStringBinding(this::describeLease, ledger.snapshotProperty(),
@@ -112,18 +132,80 @@ public final class LabViewModel implements AutoCloseable {
                 .orElse(null), ledger.now());
     }
 
+    /** Whether the attached server is a lab sandbox (decision 0426). */
+    public enum ServerLab {
+        /** A file or nothing is attached. */
+        NONE,
+        /** Being asked, off the UI thread. */
+        CHECKING,
+        /** A lab sandbox on the server: the page runs workers and scenarios there. */
+        SANDBOX,
+        /** A real ledger (or one the lab could not read as a sandbox): the lab leaves it alone. */
+        NOT_A_SANDBOX
+    }
+
+    /**
+     * Where the lab acts: the attached file; else the attached server once it is known to be a lab sandbox; else
+     * nothing.
+     */
+    private void relocate() {
+        Path t = target.get();
+        if (t != null) {
+            labTarget.set(LedgerLocation.file(t));
+            return;
+        }
+        LedgerLocation s = serverLedger.get();
+        labTarget.set(s != null && serverLab.get() == ServerLab.SANDBOX ? s : null);
+    }
+
+    /**
+     * Asks the attached server, off the UI thread, whether its ledger is a lab sandbox: the engine's own mark
+     * ({@code ledger_mark.lab_sandbox}, read by {@link Lab#serverSandbox} without registering or writing
+     * anything on a ledger that exists, as an attached one does), never its name.
+     */
+    private void checkServer(LedgerLocation s) {
+        long generation = ++serverCheck;
+        serverLab.set(s == null ? ServerLab.NONE : ServerLab.CHECKING);
+        relocate();
+        if (s == null) {
+            return;
+        }
+        ui.background(() -> {
+            try {
+                Lab.serverSandbox(s);
+                return ServerLab.SANDBOX;
+            } catch (Refusal notOne) {
+                return ServerLab.NOT_A_SANDBOX;
+            }
+        }, kind -> {
+            if (generation == serverCheck) {
+                serverLab.set(kind);
+                relocate();
+            }
+        }, problem -> {
+            if (generation == serverCheck) {
+                serverLab.set(ServerLab.NOT_A_SANDBOX);
+                relocate();
+                activity.problem(LabSentences.failed("Asking the server whether it is a lab sandbox", problem));
+            }
+        });
+    }
+
     /** One line for the page header: the target, the living workers, the run or its verdict. */
     private String describe() {
         Path t = target.get();
-        if (t == null && server.get() != null) {
-            return LabSentences.labNeedsASandbox(server.get());
+        LedgerLocation where = labTarget.get();
+        if (t == null && server.get() != null && where == null) {
+            return serverLab.get() == ServerLab.CHECKING ? LabSentences.checkingServer(server.get())
+                    : LabSentences.labNeedsASandbox(server.get());
         }
-        if (t == null) {
+        if (where == null) {
             return "No database attached: open the lab sandbox to start.";
         }
         long alive = workers.alive();
-        StringBuilder b = new StringBuilder("Against " + t.getFileName()
-                + (sandbox.targetIsSandboxProperty().get() ? " (the lab sandbox)" : "") + " \u00b7 " + alive
+        StringBuilder b = new StringBuilder("Against " + (t != null ? t.getFileName()
+                + (sandbox.targetIsSandboxProperty().get() ? " (the lab sandbox)" : "")
+                : where.withoutSecrets() + " (a lab sandbox on the server)") + " \u00b7 " + alive
                 + (alive == 1 ? " worker process" : " worker processes"));
         LabVerdict v = scenario.verdictProperty().get();
         if (scenario.runningProperty().get()) {
@@ -190,8 +272,7 @@ public final class LabViewModel implements AutoCloseable {
         });
     }
 
-    private void onTargetChanged(Path old, Path now) {
-        sandbox.targetChanged();
+    private void onTargetChanged(LedgerLocation old, LedgerLocation now) {
         if (old == null || old.equals(now)) {
             return;
         }
@@ -260,8 +341,8 @@ public final class LabViewModel implements AutoCloseable {
     // ---- properties ----
 
     /**
-     * The server the console watches, shown without secrets, or null (a file or nothing): the lab's workers and
-     * scenarios run on a SQLite file (its sandbox), so on a server the page says so and offers the sandbox.
+     * The server the console watches, shown without secrets, or null (a file or nothing): the page names it when it
+     * is not a lab sandbox (decision 0426).
      */
     public javafx.beans.property.ObjectProperty<String> serverProperty() {
         return server;
@@ -269,6 +350,24 @@ public final class LabViewModel implements AutoCloseable {
 
     public ReadOnlyObjectProperty<Path> targetProperty() {
         return target;
+    }
+
+    /**
+     * The attached server ledger with its password, or null (a file or nothing): the shell binds it. The password
+     * reaches the lab's workers by their environment only, never their command line (decision 0909).
+     */
+    public ObjectProperty<LedgerLocation> serverLedgerProperty() {
+        return serverLedger;
+    }
+
+    /** Where workers and scenarios run: the attached file, or a lab sandbox on the attached server; else null. */
+    public ReadOnlyObjectProperty<LedgerLocation> labTargetProperty() {
+        return labTarget.getReadOnlyProperty();
+    }
+
+    /** Whether the attached server is a lab sandbox (NONE for a file or nothing). */
+    public ReadOnlyObjectProperty<ServerLab> serverLabProperty() {
+        return serverLab.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty targetIsSandboxProperty() {

@@ -3,10 +3,10 @@ package dev.sovereign.console.feature.lab;
 import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.lab.LabBench;
 import dev.sovereign.engine.lab.WorkerProcess;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -32,7 +32,7 @@ import javafx.collections.ObservableList;
 final class LabWorkers {
     private final LiveLedger ledger;
     private final UiExecutor ui;
-    private final ReadOnlyObjectProperty<Path> target;
+    private final ReadOnlyObjectProperty<LedgerLocation> target;
     private final BooleanProperty breakFence;
     private final LabBenches benches;
     private final LabActivity activity;
@@ -48,7 +48,7 @@ final class LabWorkers {
     private final ReadOnlyIntegerWrapper revision = new ReadOnlyIntegerWrapper(this, "revision");
     private int letters;
 
-    LabWorkers(LiveLedger ledger, UiExecutor ui, ReadOnlyObjectProperty<Path> target, BooleanProperty breakFence,
+    LabWorkers(LiveLedger ledger, UiExecutor ui, ReadOnlyObjectProperty<LedgerLocation> target, BooleanProperty breakFence,
                LabBenches benches, LabActivity activity) {
         this.ledger = ledger;
         this.ui = ui;
@@ -66,7 +66,7 @@ final class LabWorkers {
 
     /** Starts a real worker for the chosen actor (added if missing), TTL, clock offset and fence switch. */
     void start() {
-        Path t = target.get();
+        LedgerLocation t = target.get();
         String a = formActor();
         if (t == null) {
             activity.problem(LabSentences.NO_DATABASE);
@@ -92,7 +92,7 @@ final class LabWorkers {
 
     /** Gives the chosen actor a {@link LabViewModel#JOB_LENGTH} scripted job; the worker hosting it runs it. */
     void giveJob() {
-        Path t = target.get();
+        LedgerLocation t = target.get();
         String a = formActor();
         if (t == null || a.isEmpty()) {
             activity.problem(t == null ? LabSentences.NO_DATABASE : "Name the actor first.");
@@ -164,7 +164,7 @@ final class LabWorkers {
             return;
         }
         item.setBusy(true);
-        Path t = target.get();
+        LedgerLocation t = target.get();
         activity.act(what + " " + item.label(), () -> {
             action.run(benches.forTarget(t));
             return Boolean.TRUE;

@@ -64,13 +64,13 @@ final class LabWorkersSection {
         start.setId("lab-start-worker");
         start.getStyleClass().add(Styles.ACCENT);
         start.setOnAction(e -> vm.startWorker());
-        start.disableProperty().bind(vm.targetProperty().isNull());
+        start.disableProperty().bind(vm.labTargetProperty().isNull());
         Button job = new Button("Give it a " + LabViewModel.JOB_LENGTH.toSeconds() + " s job");
         job.setId("lab-give-job");
         job.setTooltip(new Tooltip("Assigns a scripted job to the actor: the worker hosting it runs it. Pause that"
                 + " worker mid-job to see its late write refused."));
         job.setOnAction(e -> vm.giveJob());
-        job.disableProperty().bind(vm.targetProperty().isNull());
+        job.disableProperty().bind(vm.labTargetProperty().isNull());
         Button clear = new Button("Clear ended");
         clear.setId("lab-clear-ended");
         clear.getStyleClass().add(Styles.FLAT);

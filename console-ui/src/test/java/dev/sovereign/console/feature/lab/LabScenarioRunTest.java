@@ -6,7 +6,6 @@ import dev.sovereign.console.fx.CurrentThreadUiExecutor;
 import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.ScenarioInfo;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -20,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class LabScenarioRunTest {
     private final CurrentThreadUiExecutor ui = new CurrentThreadUiExecutor();
     private final LabActivity activity = new LabActivity(ui);
-    private final ReadOnlyObjectWrapper<Path> target = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<dev.sovereign.engine.base.LedgerLocation> target = new ReadOnlyObjectWrapper<>();
     private final List<Object> workersShown = new ArrayList<>();
     private final LabScenarioRun scenario = new LabScenarioRun(ui, target.getReadOnlyProperty(),
             new SimpleBooleanProperty(), activity, workersShown::add);
