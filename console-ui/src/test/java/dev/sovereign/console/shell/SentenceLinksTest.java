@@ -166,6 +166,44 @@ class SentenceLinksTest {
     }
 
     @Test
+    void theTimelinesMarkerSentenceAndTheSupervisorsReportLink(FxRobot robot) {
+        robot.interact(() -> vm.pageProperty().set(Page.TIMELINE));
+        WaitForAsyncUtils.waitForFxEvents();
+        dev.sovereign.console.feature.timeline.TimelineMarker refusal = vm.timeline().lanes().stream()
+                .flatMap(l -> l.markers().stream()).filter(m -> m.event().resourceId() != null
+                        && m.event().resourceId().startsWith("asg_")).findFirst().orElseThrow();
+        robot.interact(() -> vm.timeline().selectedProperty().set(refusal));
+        WaitForAsyncUtils.waitForFxEvents();
+        LinkedSentence detail = sentence(robot, "timeline-detail");
+        String run = refusal.event().resourceId();
+        robot.clickOn(link(detail, run).orElseThrow(() -> new AssertionError("no link in " + detail.getText())));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
+        assertThat(vm.runs().selectedProperty().get().id()).isEqualTo(run);
+        robot.interact(vm::back);
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.TIMELINE);
+
+        // the supervisor's report names what it recovered and who went stale: each id links
+        robot.interact(() -> vm.pageProperty().set(Page.SUPERVISOR));
+        WaitForAsyncUtils.waitForFxEvents();
+        LinkedSentence report = sentence(robot, "supervisor-report");
+        Hyperlink first = report.getChildren().stream().filter(Hyperlink.class::isInstance).map(Hyperlink.class::cast)
+                .findFirst().orElseThrow(() -> new AssertionError("no link in " + report.getText()));
+        String named = first.getText().replace("\u2026", "");
+        robot.clickOn(first);
+        WaitForAsyncUtils.waitForFxEvents();
+        if (named.startsWith("proc_")) {
+            assertThat(vm.pageProperty().get()).isEqualTo(Page.PROCESS);
+            assertThat(vm.processPage().identity()).startsWith(named);
+        } else {
+            assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
+            assertThat(vm.runs().selectedProperty().get().id()).startsWith(named);
+        }
+        robot.interact(vm::back);
+        assertThat(vm.pageProperty().get()).isEqualTo(Page.SUPERVISOR);
+    }
+
+    @Test
     void theActionsMenuStopsTheSelectedProcessAfterAskingAndIsOffWithoutOne(FxRobot robot) {
         MenuItem item = menuItem("menu-stop-process");
         assertThat(item.isDisable()).as("no process selected").isTrue();
