@@ -31,8 +31,12 @@ import javafx.scene.text.TextFlow;
  * change, never on a tick that leaves them as they were. Each link's id is {@code <id>-link-<target>}.
  */
 public final class LinkedSentence extends TextFlow {
-    /** The ids the engine mints, in full or shortened with an ellipsis. */
-    public static final Pattern IDS = Pattern.compile("(?<![A-Za-z0-9_])(proc|asg|att|msg)_[A-Za-z0-9_-]+\u2026?");
+    /**
+     * The ids the engine mints, in full or shortened with an ellipsis; not a segment of a file path (a run's
+     * output folder names its assignment and attempt: that is a place on disk, not a link).
+     */
+    public static final Pattern IDS = Pattern.compile(
+            "(?<![A-Za-z0-9_/\\\\])(proc|asg|att|msg)_[A-Za-z0-9_-]+(?:\u2026|(?![A-Za-z0-9_/\\\\-]))");
 
     private final StringProperty text = new SimpleStringProperty(this, "text", "");
     private Supplier<Links> links = () -> Links.NONE;
