@@ -278,6 +278,9 @@ public final class RunsView {
         TableColumn<AssignmentRow, AssignmentRow> c = new TableColumn<>("State");
         c.setPrefWidth(175);
         c.setMinWidth(175);
+        // two chips ("failed", "worker lost · acknowledged") must fit whole: measured with their padding as spaces
+        dev.sovereign.console.fx.ColumnFit.measureBy(c, a -> a.state().toLowerCase(Locale.ROOT)
+                + (a.isWorkerLost() ? "\u2002\u2002\u2002" + RunsViewModel.workerLostChip(a) : ""));
         c.setCellValueFactory(f -> new javafx.beans.property.SimpleObjectProperty<>(f.getValue()));
         c.setCellFactory(col -> new TableCell<>() {
             private final Label state = Ui.badge("", Tone.QUIET);

@@ -131,9 +131,9 @@ public final class SupervisorView {
         own.getStyleClass().add(Styles.TEXT_MUTED);
         own.setWrapText(true);
         own.textProperty().bind(vm.ownSupervisorProperty());
-        Label recovery = new Label();
-        recovery.setId("supervisor-last-recovery");
-        recovery.setWrapText(true);
+        dev.sovereign.console.fx.LinkedSentence recovery = new dev.sovereign.console.fx.LinkedSentence(
+                "supervisor-last-recovery").links(() -> links);
+        recovery.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         recovery.getStyleClass().add("last-recovery");
         recovery.textProperty().bind(vm.lastRecoveryProperty());
         recovery.visibleProperty().bind(vm.lastRecoveryProperty().isNotEmpty());
