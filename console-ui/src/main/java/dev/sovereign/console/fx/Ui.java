@@ -113,16 +113,21 @@ public final class Ui {
      * Ids: {@code <id>-progress}, {@code <id>-message}.
      */
     public static javafx.scene.layout.HBox actionFeedback(String id, ActionStatus status) {
+        return actionFeedback(id, status, dev.sovereign.console.ledger.Links.NONE);
+    }
+
+    /** As above; the ids the sentence names ("Retried asg_… as asg_…") open through {@code links}. */
+    public static javafx.scene.layout.HBox actionFeedback(String id, ActionStatus status,
+                                                          dev.sovereign.console.ledger.Links links) {
         javafx.scene.control.ProgressIndicator spin = new javafx.scene.control.ProgressIndicator();
         spin.setId(id + "-progress");
         spin.setPrefSize(16, 16);
         spin.setMaxSize(16, 16);
         spin.visibleProperty().bind(status.busyProperty());
         spin.managedProperty().bind(spin.visibleProperty());
-        Label message = new Label();
-        message.setId(id + "-message");
-        message.setWrapText(true);
+        LinkedSentence message = new LinkedSentence(id + "-message").links(links);
         message.getStyleClass().add("action-message");
+        message.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         message.textProperty().bind(status.messageProperty());
         javafx.scene.control.Button close = new javafx.scene.control.Button("\u00d7");
         close.setId(id + "-dismiss");

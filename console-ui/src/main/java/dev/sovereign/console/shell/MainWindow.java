@@ -44,7 +44,7 @@ import javafx.stage.Window;
  * The main window: menu bar, demo strip, banner, navigation, the current page and the status bar.
  * Every page has a Ctrl+digit shortcut; F5 refreshes, Ctrl+T switches the theme, Ctrl+O opens,
  * Ctrl+E exports, Ctrl+D starts a demo, F1 shows the About box (version, commit, schema); the Actions menu retries (Ctrl+R) or acknowledges (Ctrl+K) the
- * selected run and runs a supervisor tick (F6) or toggles this console's supervisor (Shift+F6).
+ * selected run, stops the selected process after asking (Ctrl+Shift+S), and runs a supervisor tick (F6) or toggles this console's supervisor (Shift+F6).
  * Thin: every decision is the {@link ShellViewModel}'s.
  */
 public final class MainWindow {
@@ -293,7 +293,12 @@ public final class MainWindow {
         MenuItem auto = item("Start / stop this console's supervisor", "menu-auto-tick",
                 new KeyCodeCombination(KeyCode.F6, KeyCombination.SHIFT_DOWN), vm.supervisor()::toggleAutoTick);
         auto.disableProperty().bind(vm.supervisor().canActProperty().not());
-        Menu m = new Menu("Actions", null, retry, acknowledge, new SeparatorMenuItem(), tick, auto);
+        MenuItem stopProcess = item("Stop selected process\u2026", "menu-stop-process",
+                new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
+                vm::stopSelectedProcess);
+        stopProcess.disableProperty().bind(vm.canStopSelectedProcessProperty().not());
+        Menu m = new Menu("Actions", null, retry, acknowledge, new SeparatorMenuItem(), stopProcess,
+                new SeparatorMenuItem(), tick, auto);
         m.setId("menu-actions");
         return m;
     }

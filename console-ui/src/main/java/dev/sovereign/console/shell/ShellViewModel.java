@@ -156,6 +156,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
     private final dev.sovereign.console.feature.actor.ActorPageViewModel actorPage;
     private final dev.sovereign.console.feature.process.ProcessPageViewModel processPage;
     private final dev.sovereign.console.feature.processes.StopProcessAction stopProcess;
+    private final javafx.beans.binding.BooleanBinding canStopSelected;
 
     private AdminReader reader;
     private LedgerPoller poller;
@@ -202,6 +203,9 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         actorPage = new dev.sovereign.console.feature.actor.ActorPageViewModel(ledger, formats, subject);
         processPage = new dev.sovereign.console.feature.process.ProcessPageViewModel(ledger, formats, subject,
                 new dev.sovereign.console.feature.processes.StopProcessAction(ledger, desk));
+        canStopSelected = javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> stopTarget().canStopProperty().get(), page, stopProcess.canStopProperty(),
+                processPage.stop().canStopProperty());
         // the poller reads the journal rows about the subject only while its page shows
         javafx.beans.InvalidationListener watch = o -> {
             if (poller != null) {
@@ -394,6 +398,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
      */
     @Override
     public void openAssignment(String id) {
+        id = complete(id, s -> s.assignments().stream().map(dev.sovereign.engine.admin.AssignmentRow::id));
         page.set(Page.RUNS);
         if (!runs.select(id)) {
             ledger.search().queryProperty().set(id);
@@ -407,6 +412,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
 
     @Override
     public void openProcess(String identity) {
+        identity = complete(identity, s -> s.processes().stream().map(p -> p.process().identity()));
         show(Page.PROCESS, dev.sovereign.engine.admin.JournalSubject.process(identity));
     }
 
@@ -427,6 +433,22 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
             ledger.search().queryProperty().set(id);
             page.set(Page.RUNS);
         }
+    }
+
+    /**
+     * An id as a sentence shortens it ({@code proc_3f2a1b9c…}), made whole from the snapshot when exactly one
+     * thing starts so; otherwise as it was (the search finds what it can).
+     */
+    private String complete(String id, java.util.function.Function<dev.sovereign.engine.admin.AdminSnapshot,
+            java.util.stream.Stream<String>> known) {
+        dev.sovereign.engine.admin.AdminSnapshot s = ledger.snapshot();
+        if (id == null || !id.endsWith("\u2026") || s == null) {
+            return id;
+        }
+        String prefix = id.substring(0, id.length() - 1);
+        java.util.List<String> found = known.apply(s).filter(x -> x != null && x.startsWith(prefix)).distinct()
+                .limit(2).toList();
+        return found.size() == 1 ? found.get(0) : prefix;
     }
 
     /** Shows {@code p} about {@code about}; the place left goes on the Back stack (also from one actor to another). */
@@ -494,6 +516,31 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
 
     public dev.sovereign.console.feature.process.ProcessPageViewModel processPage() {
         return processPage;
+    }
+
+    /**
+     * Actions → Stop selected process… (Ctrl+Shift+S): the process page's own process while that page shows,
+     * else the process selected on the Processes page. It asks first, in that page (which it shows), as the
+     * page's button does; off when there is no such process, it is stopped already, or the console cannot act.
+     */
+    public void stopSelectedProcess() {
+        dev.sovereign.console.feature.processes.StopProcessAction a = stopTarget();
+        if (!a.canStopProperty().get()) {
+            return;
+        }
+        if (a == stopProcess && page.get() != Page.PROCESSES) {
+            page.set(Page.PROCESSES); // the question is asked where the row is
+        }
+        a.ask();
+    }
+
+    /** Whether {@link #stopSelectedProcess} would act. */
+    public javafx.beans.binding.BooleanBinding canStopSelectedProcessProperty() {
+        return canStopSelected;
+    }
+
+    private dev.sovereign.console.feature.processes.StopProcessAction stopTarget() {
+        return page.get() == Page.PROCESS ? processPage.stop() : stopProcess;
     }
 
     /** The Processes page's "Stop process…" (the process page has its own). */

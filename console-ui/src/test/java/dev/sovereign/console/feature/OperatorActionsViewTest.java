@@ -1,5 +1,6 @@
 package dev.sovereign.console.feature;
 
+import dev.sovereign.console.fx.LinkedSentence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.feature.runs.RunsView;
@@ -88,12 +89,12 @@ class OperatorActionsViewTest {
                 .getSelectedItem() == vm.runs().selectedProperty().get()
                 && vm.runs().selectedProperty().get().id().equals(retry.id()));
         assertThat(retry.state()).isEqualTo("CREATED");
-        assertThat(robot.lookup("#runs-action-message").queryAs(Label.class).getText())
+        assertThat(robot.lookup("#runs-action-message").queryAs(LinkedSentence.class).getText())
                 .isEqualTo("Retried " + lost + " as " + retry.id() + ": a new assignment for operator, waiting for a"
                         + " worker to run it.");
         assertThat(robot.lookup("#runs-action-progress").query().isVisible()).isFalse();
         awaitFx("the notice gone", () -> !robot.lookup("#runs-attention").query().isVisible());
-        assertThat(robot.lookup("#run-detail").queryAs(Label.class).getText()).contains("It retries " + lost);
+        assertThat(robot.lookup("#run-detail").queryAs(LinkedSentence.class).getText()).contains("It retries " + lost);
     }
 
     @Test
@@ -106,11 +107,11 @@ class OperatorActionsViewTest {
 
         robot.clickOn("#supervisor-tick");
 
-        awaitFx("the tick's sentence", () -> robot.lookup("#supervisor-action-message").queryAs(Label.class)
+        awaitFx("the tick's sentence", () -> robot.lookup("#supervisor-action-message").queryAs(LinkedSentence.class)
                 .getText().startsWith("Tick done"));
-        assertThat(robot.lookup("#supervisor-action-message").queryAs(Label.class).getText())
+        assertThat(robot.lookup("#supervisor-action-message").queryAs(LinkedSentence.class).getText())
                 .startsWith("Tick done: 1 run recovered as worker_lost, ");
-        assertThat(robot.lookup("#supervisor-report").queryAs(Label.class).getText())
+        assertThat(robot.lookup("#supervisor-report").queryAs(LinkedSentence.class).getText())
                 .contains("Recovered assignment " + abandoned.id() + " as failed / worker_lost");
         assertThat(robot.lookup("#supervisor-summary").queryAs(Label.class).getText()).contains("console ");
         awaitFx("the run flagged", () -> vm.runs().assignments().stream()

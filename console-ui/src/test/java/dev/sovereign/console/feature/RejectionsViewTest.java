@@ -1,5 +1,6 @@
 package dev.sovereign.console.feature;
 
+import dev.sovereign.console.fx.LinkedSentence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.feature.rejections.RejectionsView;
@@ -45,7 +46,7 @@ class RejectionsViewTest {
         robot.clickOn("#rejection-" + stale.seq());
         WaitForAsyncUtils.waitForFxEvents();
 
-        assertThat(robot.lookup("#rejection-detail").queryAs(Label.class).getText()).startsWith(stale.sentence())
+        assertThat(robot.lookup("#rejection-detail").queryAs(LinkedSentence.class).getText()).startsWith(stale.sentence())
                 .contains("category actor_lease_lost");
         assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof javafx.scene.control.Labeled l
                 && (scenario.operatorFirst.token() + " vs " + scenario.operatorSecond.token()).equals(l.getText()));

@@ -1,5 +1,6 @@
 package dev.sovereign.console.feature;
 
+import dev.sovereign.console.fx.LinkedSentence;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -68,7 +69,7 @@ class RunsMailboxProcessesSupervisorViewTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         assertThat(robot.lookup("#attempts-table").queryAs(TableView.class).getItems()).hasSize(1);
-        assertThat(robot.lookup("#run-detail").queryAs(Label.class).getText()).contains("failed (worker_lost)")
+        assertThat(robot.lookup("#run-detail").queryAs(LinkedSentence.class).getText()).contains("failed (worker_lost)")
                 .contains("outcome is unknown").contains("Needs an operator");
     }
 
@@ -80,7 +81,7 @@ class RunsMailboxProcessesSupervisorViewTest {
         robot.clickOn("#assignment-" + done);
         WaitForAsyncUtils.waitForFxEvents();
 
-        assertThat(robot.lookup("#run-detail").queryAs(Label.class).getText())
+        assertThat(robot.lookup("#run-detail").queryAs(LinkedSentence.class).getText())
                 .contains("Output folder (this attempt's own): ")
                 .containsPattern("runs/" + done + "/att_[0-9a-f]+/output");
     }
@@ -163,7 +164,7 @@ class RunsMailboxProcessesSupervisorViewTest {
                 .startsWith("Last tick at ").contains("supervisor 7110");
         assertThat(robot.lookup("#tile-attempts-recovered").lookup(".tile-number").queryAs(Label.class).getText())
                 .isEqualTo("1");
-        assertThat(robot.lookup("#supervisor-report").queryAs(Label.class).getText())
+        assertThat(robot.lookup("#supervisor-report").queryAs(LinkedSentence.class).getText())
                 .contains("as failed / worker_lost");
     }
 
@@ -285,7 +286,7 @@ class RunsMailboxProcessesSupervisorViewTest {
         assertThat(seqs).isSorted().doesNotHaveDuplicates();
         assertThat(lines).anySatisfy(l -> assertThat(l).contains("presented token 1 for assignment " + lost));
         assertThat(lines).anySatisfy(l -> assertThat(l).containsIgnoringCase("recover"));
-        assertThat(robot.lookup("#run-history").queryAs(Label.class).getText()).isEqualTo(
+        assertThat(robot.lookup("#run-history").queryAs(LinkedSentence.class).getText()).isEqualTo(
                 vm.runs().historyProperty().get());
     }
 }

@@ -1,5 +1,6 @@
 package dev.sovereign.console.feature;
 
+import dev.sovereign.console.fx.LinkedSentence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.feature.timeline.TimelineView;
@@ -60,7 +61,7 @@ class TimelineViewTest {
         robot.clickOn(marker);
         WaitForAsyncUtils.waitForFxEvents();
 
-        assertThat(robot.lookup("#timeline-detail").queryAs(Label.class).getText())
+        assertThat(robot.lookup("#timeline-detail").queryAs(LinkedSentence.class).getText())
                 .startsWith("Rejected write at ").contains(rejection.sentence());
         assertThat(marker.getStyleClass()).contains("selected");
     }

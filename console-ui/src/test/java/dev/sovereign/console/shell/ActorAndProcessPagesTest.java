@@ -1,5 +1,6 @@
 package dev.sovereign.console.shell;
 
+import dev.sovereign.console.fx.LinkedSentence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.feature.actor.ActorPageViewModel;
@@ -154,7 +155,7 @@ class ActorAndProcessPagesTest {
         List<FenceEvent> stops = c.journal().forResource("process", id).stream()
                 .filter(e -> e.kind().name().equals("PROCESS_STOPPED")).toList();
         assertThat(stops).hasSize(1);
-        assertThat(robot.lookup("#process-stop-action-message").queryAs(Label.class).getText())
+        assertThat(robot.lookup("#process-stop-action-message").queryAs(LinkedSentence.class).getText())
                 .startsWith("Marked worker 7103 (").contains("stopped");
         robot.interact(vm::pollNow);
         WaitForAsyncUtils.waitForFxEvents();

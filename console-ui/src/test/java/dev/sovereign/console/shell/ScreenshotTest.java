@@ -118,6 +118,26 @@ class ScreenshotTest {
         });
         shoot(robot, dir.resolve("console-runs-retried-light.png"));
         assertThat(vm.runs().status().message()).startsWith("Retried " + scenario.lostRun.id());
+        // a settled run's two chips ("failed", "worker lost · retried") show whole, as every text must (item 12)
+        java.util.List<String> cut = new java.util.ArrayList<>();
+        robot.interact(() -> {
+            scene.getRoot().applyCss();
+            scene.getRoot().layout();
+            NothingCutOffTest.truncated(scene.getRoot(), cut, "Runs after a retry: ");
+        });
+        assertThat(cut).as("texts cut off (shown with an ellipsis)").isEmpty();
+        // ... and not clipped by their cell either
+        double[] chip = new double[2];
+        robot.interact(() -> {
+            javafx.scene.Node lost = robot.lookup("#worker-lost-" + scenario.lostRun.id()).query();
+            javafx.scene.Node cell = lost;
+            while (!(cell instanceof javafx.scene.control.TableCell<?, ?>)) {
+                cell = cell.getParent();
+            }
+            chip[0] = lost.localToScene(lost.getBoundsInLocal()).getMaxX();
+            chip[1] = cell.localToScene(cell.getBoundsInLocal()).getMaxX();
+        });
+        assertThat(chip[0]).as("the right edge of \"worker lost \u00b7 retried\" inside its cell").isLessThanOrEqualTo(chip[1]);
     }
 
     @Test

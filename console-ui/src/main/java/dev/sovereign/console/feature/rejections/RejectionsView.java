@@ -105,11 +105,17 @@ public final class RejectionsView {
             }
         });
 
-        Label detail = new Label();
-        detail.setId("rejection-detail");
+        dev.sovereign.console.fx.LinkedSentence detail = new dev.sovereign.console.fx.LinkedSentence("rejection-detail")
+                .links(links);
         detail.textProperty().bind(vm.detailProperty());
         detail.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
-        detail.setWrapText(true);
+        // the actor a refusal names comes from its own row, never guessed from the words
+        Runnable actors = () -> {
+            JournalEntry e = vm.selectedProperty().get();
+            detail.setActors(e == null ? java.util.List.of() : java.util.Collections.singletonList(e.actor()));
+        };
+        vm.selectedProperty().addListener((obs, o, n) -> actors.run());
+        actors.run();
         Label hint = new Label("Select a rejection to read it in full.");
         hint.getStyleClass().add("text-muted");
         hint.visibleProperty().bind(vm.detailProperty().isEmpty());

@@ -81,9 +81,8 @@ public final class RunsView {
 
         TableView<AssignmentRow> assignments = assignmentsTable();
         TableView<AttemptRow> attempts = attemptsTable();
-        Label detail = new Label();
-        detail.setId("run-detail");
-        detail.setWrapText(true);
+        dev.sovereign.console.fx.LinkedSentence detail = new dev.sovereign.console.fx.LinkedSentence("run-detail")
+                .links(links);
         detail.textProperty().bind(vm.detailProperty());
         detail.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         Label hint = new Label("Select an assignment to see its attempts and receipt; without a selection every"
@@ -94,11 +93,19 @@ public final class RunsView {
         hint.managedProperty().bind(hint.visibleProperty());
         Label historyTitle = new Label("History (journal, oldest first)");
         historyTitle.getStyleClass().add(Styles.TEXT_BOLD);
-        Label history = new Label();
-        history.setId("run-history");
-        history.setWrapText(true);
+        dev.sovereign.console.fx.LinkedSentence history = new dev.sovereign.console.fx.LinkedSentence("run-history")
+                .links(links);
         history.getStyleClass().add("mono");
         history.textProperty().bind(vm.historyProperty());
+        // the run's actor, from its own row, links where the sentences name it
+        Runnable actors = () -> {
+            AssignmentRow a = vm.selectedProperty().get();
+            java.util.List<String> names = a == null ? java.util.List.of() : java.util.List.of(a.actor());
+            detail.setActors(names);
+            history.setActors(names);
+        };
+        vm.selectedProperty().addListener((obs, o, n) -> actors.run());
+        actors.run();
         history.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         historyTitle.visibleProperty().bind(vm.historyProperty().isNotEmpty());
         historyTitle.managedProperty().bind(historyTitle.visibleProperty());
@@ -201,7 +208,7 @@ public final class RunsView {
                 vm.acknowledgeSelected();
             }
         });
-        HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status()));
+        HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status(), links));
         bar.getStyleClass().add("action-bar");
         HBox.setHgrow(bar.getChildren().get(2), javafx.scene.layout.Priority.ALWAYS);
         return bar;
@@ -271,6 +278,9 @@ public final class RunsView {
         TableColumn<AssignmentRow, AssignmentRow> c = new TableColumn<>("State");
         c.setPrefWidth(175);
         c.setMinWidth(175);
+        // two chips ("failed", "worker lost · acknowledged") must fit whole: measured with their padding as spaces
+        dev.sovereign.console.fx.ColumnFit.measureBy(c, a -> a.state().toLowerCase(Locale.ROOT)
+                + (a.isWorkerLost() ? "\u2002\u2002\u2002" + RunsViewModel.workerLostChip(a) : ""));
         c.setCellValueFactory(f -> new javafx.beans.property.SimpleObjectProperty<>(f.getValue()));
         c.setCellFactory(col -> new TableCell<>() {
             private final Label state = Ui.badge("", Tone.QUIET);

@@ -41,10 +41,11 @@ public final class SupervisorView {
     public Parent create() {
         FlowPane tiles = new FlowPane(12, 12);
         tiles.setId("supervisor-tiles");
-        Label report = new Label();
-        report.setId("supervisor-report");
+        // the processes and runs it names link (short ids too); rebuilt when a tick's words change only
+        dev.sovereign.console.fx.LinkedSentence report = new dev.sovereign.console.fx.LinkedSentence("supervisor-report")
+                .links(() -> links);
         report.getStyleClass().add("report");
-        report.setWrapText(true);
+        report.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         report.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> String.join("\n",
                 vm.reportLines().stream().map(l -> "\u2022  " + l).toList()), vm.reportProperty()));
         FlowPane named = new FlowPane(12, 4);
@@ -122,7 +123,7 @@ public final class SupervisorView {
         });
         every.disableProperty().bind(vm.canActProperty().not());
 
-        HBox bar = new HBox(8, tick, auto, every, Ui.actionFeedback("supervisor-action", vm.status()));
+        HBox bar = new HBox(8, tick, auto, every, Ui.actionFeedback("supervisor-action", vm.status(), links));
         bar.getStyleClass().add("action-bar");
         HBox.setHgrow(bar.getChildren().get(3), Priority.ALWAYS);
         Label own = new Label();
@@ -130,9 +131,9 @@ public final class SupervisorView {
         own.getStyleClass().add(Styles.TEXT_MUTED);
         own.setWrapText(true);
         own.textProperty().bind(vm.ownSupervisorProperty());
-        Label recovery = new Label();
-        recovery.setId("supervisor-last-recovery");
-        recovery.setWrapText(true);
+        dev.sovereign.console.fx.LinkedSentence recovery = new dev.sovereign.console.fx.LinkedSentence(
+                "supervisor-last-recovery").links(() -> links);
+        recovery.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         recovery.getStyleClass().add("last-recovery");
         recovery.textProperty().bind(vm.lastRecoveryProperty());
         recovery.visibleProperty().bind(vm.lastRecoveryProperty().isNotEmpty());

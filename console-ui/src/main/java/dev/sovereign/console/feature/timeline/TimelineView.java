@@ -130,10 +130,17 @@ public final class TimelineView {
         scroll.setFitToWidth(true);
         VBox.setVgrow(scroll, Priority.ALWAYS);
 
-        Label detail = new Label();
-        detail.setId("timeline-detail");
-        detail.setWrapText(true);
+        // its ids link; it changes when another marker is selected, never per tick (decision 0415)
+        dev.sovereign.console.fx.LinkedSentence detail = new dev.sovereign.console.fx.LinkedSentence("timeline-detail")
+                .links(() -> links);
+        detail.setMinHeight(Region.USE_PREF_SIZE);
         detail.textProperty().bind(vm.detailProperty());
+        Runnable actors = () -> {
+            TimelineMarker m = vm.selectedProperty().get();
+            detail.setActors(m == null ? java.util.List.of() : java.util.Collections.singletonList(m.actor()));
+        };
+        vm.selectedProperty().addListener((obs, o, n) -> actors.run());
+        actors.run();
         Label hint = new Label("Click a marker for details. Red dots are refused writes, amber bars takeovers,"
                 + " blue diamonds recoveries; white ticks are journalled renewals.");
         hint.getStyleClass().add(Styles.TEXT_MUTED);
