@@ -83,8 +83,7 @@ class ConsoleLabOnPostgresTest {
         vm.lab().workers().addListener((ListChangeListener<LabWorkerItem>) c -> {
             while (c.next()) {
                 for (LabWorkerItem w : c.getAddedSubList()) {
-                    workerCommandLines.add(ProcessHandle.of(w.pid()).flatMap(h -> h.info().commandLine())
-                            .orElse("(gone)"));
+                    workerCommandLines.add(commandLineOf(w.pid()));
                 }
             }
         });
@@ -151,6 +150,7 @@ class ConsoleLabOnPostgresTest {
             return b.toString();
         }).get();
         assertThat(shown).doesNotContain(PLANTED);
+        assertThat(workerCommandLines).as("read from the OS, not vacuous").allMatch(l -> l.contains("WorkerMain"));
         assertThat(workerCommandLines).noneMatch(l -> l.contains(PLANTED)).noneMatch(l -> l.contains("jdbc:"));
         assertThat(printed.toString(StandardCharsets.UTF_8)).doesNotContain(PLANTED);
     }
@@ -213,6 +213,16 @@ class ConsoleLabOnPostgresTest {
         public synchronized void write(byte[] bytes, int off, int len) throws java.io.IOException {
             a.write(bytes, off, len);
             b.write(bytes, off, len);
+        }
+    }
+
+    /** A live process's whole command line from {@code /proc} (the JDK's ProcessHandle.Info may leave a long one out). */
+    private static String commandLineOf(long pid) {
+        try {
+            byte[] raw = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(pid), "cmdline"));
+            return new String(raw, java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (java.io.IOException gone) {
+            return ProcessHandle.of(pid).flatMap(h -> h.info().commandLine()).orElse("(gone)");
         }
     }
 }

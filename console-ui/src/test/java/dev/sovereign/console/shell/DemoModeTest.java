@@ -66,10 +66,26 @@ class DemoModeTest {
 
     /** This JVM's children running a worker on {@code database} (the lab's WorkerMain): the demo's processes, found from outside. */
     private static List<ProcessHandle> workersOn(Path database) {
-        return ProcessHandle.current().children().filter(ProcessHandle::isAlive).filter(p -> p.info().arguments()
-                .map(List::of).map(args -> args.stream().anyMatch(a -> a.endsWith(".WorkerMain"))
-                        && args.contains(database.toString()))
-                .orElse(false)).toList();
+        return ProcessHandle.current().children().filter(ProcessHandle::isAlive).filter(p -> {
+            List<String> args = argumentsOf(p);
+            return args.stream().anyMatch(a -> a.endsWith(".WorkerMain")) && args.contains(database.toString());
+        }).toList();
+    }
+
+    /**
+     * A child's arguments, from {@code /proc/PID/cmdline} where there is one: {@code ProcessHandle.Info.arguments()}
+     * comes back empty for a command line as long as a test class path with the PostgreSQL backend on it.
+     */
+    private static List<String> argumentsOf(ProcessHandle p) {
+        Path cmdline = Path.of("/proc", Long.toString(p.pid()), "cmdline");
+        try {
+            if (Files.isReadable(cmdline)) {
+                return List.of(new String(Files.readAllBytes(cmdline), java.nio.charset.StandardCharsets.UTF_8).split("\0"));
+            }
+        } catch (IOException gone) {
+            return List.of(); // ended while being looked at
+        }
+        return p.info().arguments().map(List::of).orElse(List.of());
     }
 
     private static void await(String what, Callable<Boolean> condition) throws Exception {

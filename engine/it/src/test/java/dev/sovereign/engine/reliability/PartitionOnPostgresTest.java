@@ -105,7 +105,14 @@ class PartitionOnPostgresTest {
                 pin(local, t0 + 6 * TTL_MS);
 
                 // B takes the actor over with a greater token, runs the same assignment and commits
-                long tokenB = number(b.ask("acquire " + ACTOR + " " + TTL_MS, "ACQUIRE"), "token");
+                // A may have been cut inside a transaction, holding row locks the server keeps until it ends A's
+                // session (idle_in_transaction_session_timeout, PgDatabase): B's grant is then BUSY for a moment,
+                // which says "try again later" — so it tries again, within a bound
+                String grantB = b.ask("acquire " + ACTOR + " " + TTL_MS, "ACQUIRE");
+                for (int i = 0; i < 10 && grantB.startsWith("ACQUIRE ERROR") && grantB.contains("stayed busy"); i++) {
+                    grantB = b.ask("acquire " + ACTOR + " " + TTL_MS, "ACQUIRE");
+                }
+                long tokenB = number(grantB, "token");
                 assertThat(tokenB).as("B's token").isGreaterThan(tokenA);
                 b.send("run " + assignment + " " + TTL_MS);
                 Attempt attemptB = awaitActiveAttempt(local, assignment, b.identity);

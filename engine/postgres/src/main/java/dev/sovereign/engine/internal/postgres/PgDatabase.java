@@ -43,8 +43,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe.
  */
 public final class PgDatabase implements AutoCloseable {
-    /** How long the server lets this engine's session sit idle inside a transaction before ending it. */
-    static final long IDLE_IN_TRANSACTION_MS = 60_000;
+    /**
+     * How long the server lets this engine's session sit idle inside a transaction before ending it (and with it
+     * the transaction and its row locks). The engine never waits for anything inside a transaction, so only a
+     * host that stopped (SIGSTOP, a long GC pause) or was cut off mid-transaction sits there: while it does, the
+     * token counter's row lock it holds stalls every grant of every other host. Safety does not depend on it (the
+     * transaction rolls back); liveness after a partition does, so it is short.
+     */
+    static final long IDLE_IN_TRANSACTION_MS = 5_000;
 
     /** A user-info part ({@code user:password@}) before the host of a URL: anything up to an {@code @} before the query. */
     private static final java.util.regex.Pattern USER_INFO = java.util.regex.Pattern.compile("(?i)^jdbc:postgresql://[^?]*@");
