@@ -5,6 +5,9 @@
 #   bench/run.sh --pg       only the PostgreSQL benchmarks (= -Dbench.include='Pg.*'): starts one durable
 #                           embedded PostgreSQL 16 and replaces only the "PostgreSQL" section of the report,
 #                           keeping every SQLite figure in it as it was (decision 0504)
+#   bench/run.sh -Dbench.include=Concurrency
+#                           only 1 and 16 threads of one JVM, engine vs ShedLock (about 4 minutes): replaces only
+#                           the "Concurrency in one JVM" section of the report (decision 0505)
 # Extra arguments go to Maven, e.g. -Dbench.include='Floor.*|Lease.*' to run only some benchmarks.
 # Measure on a quiet machine: the report records the load average before and after.
 set -euo pipefail

@@ -139,6 +139,9 @@ public final class BenchmarkReport {
                 || "Contention".matches(include);
         boolean postgres = PG_BENCHMARKS.stream().anyMatch(b -> Pattern.compile("^(" + include + ")").matcher(b).find())
                 || "PgContention".matches(include);
+        boolean concurrency = "Concurrency".matches(include);
+        boolean anyJmh = java.util.stream.Stream.concat(SQLITE_BENCHMARKS.stream(), PG_BENCHMARKS.stream())
+                .anyMatch(b -> Pattern.compile("^(" + include + ")").matcher(b).find());
         Map<String, Double> walPages = Map.of();
         if (sqlite) {
             log("counting WAL pages per operation");
@@ -160,8 +163,8 @@ public final class BenchmarkReport {
                 pgCensus = PgCensus.take();
                 pgCensus.forEach((op, c) -> log("census " + op + ": " + c));
             }
-            measured = runJmh(settings, include, work, history, pg == null ? OptionalInt.empty()
-                    : OptionalInt.of(pg.getPort()));
+            measured = !anyJmh ? List.of() : runJmh(settings, include, work, history, pg == null
+                    ? OptionalInt.empty() : OptionalInt.of(pg.getPort()));
             if ("PgContention".matches(include)) {
                 pgContention = runPgContention(settings);
             }
@@ -174,20 +177,34 @@ public final class BenchmarkReport {
         if ("Contention".matches(include)) {
             contention = runContention(settings);
         }
+        List<ConcurrencyDriver.Run> concurrent = new ArrayList<>();
+        if (concurrency) {
+            concurrent = runConcurrency(settings);
+        }
         FsyncFloor fsyncAfter = FsyncFloor.measure(work, quick ? 100 : 1_000);
         String loadAfter = loadAverage();
         log("load after: " + loadAfter);
         Instant finished = Instant.now();
 
         PgSection pgSection = new PgSection(measured, pgContention, pgCensus, pgServer, fsyncBefore);
+        ConcurrencySection concurrencySection = new ConcurrencySection(concurrent, settings.forks(), fsyncBefore,
+                fsyncAfter);
         Files.createDirectories(report.toAbsolutePath().getParent());
         if (!sqlite && Files.isRegularFile(report)) {
-            // only PostgreSQL was measured: replace that section, keep every SQLite figure of the report as it was
-            Files.writeString(report, PgSection.splice(Files.readString(report),
-                    pgSection.render(settings, started, finished, loadBefore, loadAfter)));
+            // only PostgreSQL and/or the one-JVM concurrency was measured: replace those sections, keep every
+            // other figure of the report as it was
+            String text = Files.readString(report);
+            if (postgres) {
+                text = PgSection.splice(text, pgSection.render(settings, started, finished, loadBefore, loadAfter));
+            }
+            if (concurrency) {
+                text = ConcurrencySection.splice(text, concurrencySection.render(settings, started, finished,
+                        loadBefore, loadAfter));
+            }
+            Files.writeString(report, text);
         } else {
             String md = new ReportWriter(settings, machine, loadBefore, loadAfter, started, finished, measured,
-                    contention, walPages, fsyncBefore, fsyncAfter, pgSection).render();
+                    contention, walPages, fsyncBefore, fsyncAfter, pgSection, concurrencySection).render();
             Files.writeString(report, md);
         }
         log("wrote " + report.toAbsolutePath());
@@ -302,6 +319,22 @@ public final class BenchmarkReport {
                         out.add(driver.run(c));
                     }
                 }
+            }
+        }
+        return out;
+    }
+
+    /** The one-JVM concurrency cases (decision 0505), in rounds through every case like the JMH forks. */
+    private static List<ConcurrencyDriver.Run> runConcurrency(Settings s) throws Exception {
+        ConcurrencyDriver driver = new ConcurrencyDriver(ConcurrencyDriver.warmup(s), s.contentionDuration());
+        List<ConcurrencyDriver.Run> out = new ArrayList<>();
+        for (int round = 1; round <= s.forks(); round++) {
+            for (ConcurrencyDriver.Case c : ConcurrencyDriver.cases()) {
+                log("concurrency round " + round + ": " + c);
+                ConcurrencyDriver.Run r = driver.run(c);
+                log(fmt("  %,.0f grants/s, p50 %.2f ms, p99 %.2f ms, %d commits, %d busy retries", r.perSecond(),
+                        r.percentileMillis(50), r.percentileMillis(99), r.batches(), r.busyRetries()));
+                out.add(r);
             }
         }
         return out;

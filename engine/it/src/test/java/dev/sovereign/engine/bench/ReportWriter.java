@@ -37,12 +37,13 @@ final class ReportWriter {
     private final FsyncFloor fsyncBefore;
     private final FsyncFloor fsyncAfter;
     private final PgSection postgres;
+    private final ConcurrencySection concurrency;
     private final StringBuilder md = new StringBuilder();
 
     ReportWriter(Settings settings, Machine machine, String loadBefore, String loadAfter, Instant started,
                  Instant finished, List<Measured> measured, List<ContentionDriver.Result> contention,
                  Map<String, Double> walPages, FsyncFloor fsyncBefore, FsyncFloor fsyncAfter,
-                 PgSection postgres) {
+                 PgSection postgres, ConcurrencySection concurrency) {
         this.settings = settings;
         this.machine = machine;
         this.loadBefore = loadBefore;
@@ -55,6 +56,7 @@ final class ReportWriter {
         this.fsyncBefore = fsyncBefore;
         this.fsyncAfter = fsyncAfter;
         this.postgres = postgres;
+        this.concurrency = concurrency;
     }
 
     /** One fdatasync, the mean of the medians measured before and after the run. */
@@ -69,6 +71,9 @@ final class ReportWriter {
         operations();
         targets();
         contention();
+        if (concurrency.any()) {
+            md.append(concurrency.render(settings, started, finished, loadBefore, loadAfter));
+        }
         if (postgres.any()) {
             md.append(postgres.render(settings, started, finished, loadBefore, loadAfter));
         }
