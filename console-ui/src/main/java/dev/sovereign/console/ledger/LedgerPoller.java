@@ -109,7 +109,8 @@ public final class LedgerPoller implements AutoCloseable {
             long polledAt = clock.millis() + reader.ledgerClockOffsetMillis(); // the ledger's clock (0905)
             dev.sovereign.engine.admin.JournalSubject subject = watched.get();
             boolean newSubject = !java.util.Objects.equals(subject, lastWatched);
-            if (version == lastChangeMarker && !forced && (tail == null || !tail.holdsBack())) {
+            boolean changed = version != lastChangeMarker || forced;
+            if (!changed && (tail == null || !tail.holdsBack())) {
                 dev.sovereign.engine.admin.JournalSlice slice = newSubject && subject != null
                         ? reader.journalAbout(subject, SUBJECT_ROWS) : null;
                 lastWatched = subject;
@@ -117,7 +118,9 @@ public final class LedgerPoller implements AutoCloseable {
                 ui.onUi(() -> ledger.apply(unchanged));
                 return;
             }
-            AdminSnapshot snapshot = reader.snapshot();
+            // Nothing changed but the tail holds rows back behind a hole: only the journal is read again, until the
+            // hole fills or is given up (JournalTail); the snapshot it would re-read is the one already shown.
+            AdminSnapshot snapshot = changed ? reader.snapshot() : null;
             List<JournalEntry> seed = List.of();
             if (tail == null) {
                 // a tail, not `seq > last`: on a server a row may commit after one with a greater seq (0900)
@@ -134,8 +137,13 @@ public final class LedgerPoller implements AutoCloseable {
                 }
             }
             // Only a complete catch-up counts as seen: a capped backlog makes the next poll read on.
-            lastChangeMarker = fresh.size() >= MAX_EVENTS_PER_POLL ? Long.MIN_VALUE : snapshot.changeMarker();
-            dev.sovereign.engine.admin.JournalSlice slice = subject == null ? null
+            if (fresh.size() >= MAX_EVENTS_PER_POLL) {
+                lastChangeMarker = Long.MIN_VALUE;
+            } else if (snapshot != null) {
+                lastChangeMarker = snapshot.changeMarker();
+            }
+            dev.sovereign.engine.admin.JournalSlice slice = subject == null
+                    || (snapshot == null && fresh.isEmpty() && !newSubject) ? null
                     : reader.journalAbout(subject, SUBJECT_ROWS);
             lastWatched = subject;
             PollResult result = new PollResult(polledAt, version, snapshot, fresh, seed, slice);
