@@ -74,6 +74,7 @@ public final class ConsoleApp extends Application {
         if (LaunchArguments.wantsDemo(args, System.getenv("SOVEREIGN_DB"))) {
             vm.startDemo();
         }
+        CloseOnSignal.toolkitStarted();
     }
 
     /** The window's title: a file's name, or a server's URL without its secrets. */

@@ -29,6 +29,7 @@ public final class Launcher {
 
     public static void main(String[] args) {
         quietenClassPathWarning();
+        CloseOnSignal.install();
         try {
             Application.launch(ConsoleApp.class, args);
         } catch (RuntimeException e) {

@@ -1,0 +1,74 @@
+package dev.sovereign.console;
+
+import javafx.application.Platform;
+import sun.misc.Signal;
+
+/**
+ * SIGTERM, SIGINT and SIGHUP close the console as Ctrl+Q does, instead of ending the JVM under it.
+ *
+ * <p>Left to the JVM's default, such a signal runs the shutdown hooks while the JavaFX thread is still
+ * handling events; JavaFX's own hook disposes the graphics pipeline, and the next mouse or pulse event
+ * dies with a {@code NullPointerException} from {@code GraphicsPipeline.getPipeline()} (seen in CI, when
+ * the CLI passed its own SIGTERM on to the console). Here a signal asks the JavaFX thread to exit:
+ * {@link ConsoleApp#stop()} runs (the demo's and the lab's processes stop), {@code launch} returns, and
+ * the launcher exits 0 — the console was closed, as asked. A signal that comes before the toolkit runs
+ * is remembered and honoured as soon as the window exists. If the JavaFX thread does not finish within
+ * {@link #GRACE_MS}, the JVM exits the default way (128 + the signal's number).
+ */
+final class CloseOnSignal {
+    static final long GRACE_MS = 20_000;
+
+    private static final Object LOCK = new Object();
+    private static boolean started;
+    private static boolean requested;
+
+    private CloseOnSignal() {
+    }
+
+    /** Installs the handlers; before {@code Application.launch}. */
+    static void install() {
+        for (String name : new String[] {"TERM", "INT", "HUP"}) {
+            try {
+                Signal.handle(new Signal(name), CloseOnSignal::received);
+            } catch (IllegalArgumentException unavailable) {
+                // this JVM uses the signal itself (e.g. -Xrs): keep its default
+            }
+        }
+    }
+
+    /** Called by {@link ConsoleApp#start} on the JavaFX thread once the window is shown. */
+    static void toolkitStarted() {
+        boolean exitNow;
+        synchronized (LOCK) {
+            started = true;
+            exitNow = requested;
+        }
+        if (exitNow) {
+            Platform.exit();
+        }
+    }
+
+    private static void received(Signal signal) {
+        boolean running;
+        synchronized (LOCK) {
+            if (requested) {
+                return; // a second signal while closing: the watchdog below already waits
+            }
+            requested = true;
+            running = started;
+        }
+        if (running) {
+            Platform.runLater(Platform::exit);
+        }
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(GRACE_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            System.exit(128 + signal.getNumber());
+        }, "close-on-signal-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+}

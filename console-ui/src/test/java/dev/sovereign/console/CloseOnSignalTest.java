@@ -1,0 +1,107 @@
+package dev.sovereign.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real launcher in a child JVM (Monocle's headless screen), ended by a real signal: it closes as Ctrl+Q
+ * does — exit 0, nothing on stderr that looks like a failure, the demo's worker processes gone. Under the
+ * JVM's default a SIGTERM ran JavaFX's shutdown hook beside a live JavaFX thread (exit 143, and in CI a
+ * {@code NullPointerException} from the disposed graphics pipeline).
+ */
+class CloseOnSignalTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigtermWithTheDemoRunningClosesTheConsoleAndItsWorkers() throws Exception {
+        Process console = launch(List.of());
+        List<ProcessHandle> workers = awaitDemoWorkers(console);
+
+        new ProcessBuilder("kill", "-TERM", Long.toString(console.pid())).inheritIO().start().waitFor();
+
+        assertThat(console.waitFor(60, TimeUnit.SECONDS)).as("the console ended within 60 s").isTrue();
+        String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
+        assertThat(console.exitValue()).as("exit code; stderr:%n%s", err).isZero();
+        assertThat(err).doesNotContain("Exception", "\tat ");
+        for (ProcessHandle worker : workers) {
+            worker.onExit().get(30, TimeUnit.SECONDS);
+            assertThat(worker.isAlive()).as("demo worker %d", worker.pid()).isFalse();
+        }
+    }
+
+    @Test
+    void sigintOnAnAttachedLedgerClosesTheConsoleWithExitZero() throws Exception {
+        Path ledger = dir.resolve("ledger.db");
+        Process console = launch(List.of("--db", ledger.toString()));
+        awaitJavaFxThread(console);
+
+        new ProcessBuilder("kill", "-INT", Long.toString(console.pid())).inheritIO().start().waitFor();
+
+        assertThat(console.waitFor(60, TimeUnit.SECONDS)).as("the console ended within 60 s").isTrue();
+        String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
+        assertThat(console.exitValue()).as("exit code; stderr:%n%s", err).isZero();
+        assertThat(err).doesNotContain("Exception", "\tat ");
+    }
+
+    private Process launch(List<String> args) throws IOException {
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", cp, "-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw",
+                "-Dprism.text=t2k", "-Dheadless.geometry=1920x1200-32", "-Djava.awt.headless=true", "-Djava.util.prefs.userRoot=" + dir,
+                "-Dsovereign.console.preferences=test/" + dir.getFileName(),
+                "-Dsovereign.console.demoFolder=" + dir.resolve("demo"), Launcher.class.getName()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+        pb.environment().remove("SOVEREIGN_DB");
+        pb.redirectOutput(dir.resolve("out.txt").toFile());
+        pb.redirectError(dir.resolve("err.txt").toFile());
+        return pb.start();
+    }
+
+    /** Waits (up to 60 s, polling /proc) until the child runs its JavaFX thread: the handlers are installed. */
+    private static void awaitJavaFxThread(Process p) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            assertThat(p.isAlive()).as("the console is running").isTrue();
+            try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(p.pid()), "task"))) {
+                boolean fx = tasks.anyMatch(t -> {
+                    try {
+                        return Files.readString(t.resolve("comm")).startsWith("JavaFX Applicat");
+                    } catch (IOException gone) {
+                        return false;
+                    }
+                });
+                if (fx) {
+                    return;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the console's JavaFX thread did not start within 60 s");
+    }
+
+    /** Waits until the demo's worker JVMs run (children of the console); returns them. */
+    private static List<ProcessHandle> awaitDemoWorkers(Process p) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            assertThat(p.isAlive()).as("the console is running").isTrue();
+            List<ProcessHandle> children = p.toHandle().children().toList();
+            if (children.size() >= 2) {
+                return children;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the demo's workers did not start within 60 s");
+    }
+}
