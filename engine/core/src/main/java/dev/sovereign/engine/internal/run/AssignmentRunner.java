@@ -40,7 +40,9 @@ import java.util.function.Supplier;
 /**
  * {@link Runs} for one engine: the orchestration of SPEC section 6 (lease, attempt, workspace,
  * provider, terminal write, files, release — in that order) over the ledger operations of
- * {@link RunStore}. Thread-safe.
+ * {@link RunStore}. On a backend that writes runs in fewer transactions (SQLite) the lease is written in
+ * the attempt's transaction and the release of a lease the run took in the terminal write's, so the
+ * release comes before the files (decision 0508). Thread-safe.
  */
 public final class AssignmentRunner implements Runs {
     /** How long a cancelled provider may take to stop before the run stops waiting for it. */
