@@ -1,9 +1,11 @@
 package dev.sovereign.engine.spi;
 
+import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.Receipt;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,8 +17,18 @@ import java.util.Optional;
  * (SPEC 6) is the core's {@code AssignmentRunner}. Implementations are thread-safe.
  */
 public interface RunStore {
-    /** What a committed terminal write produced: the assignment, the attempt (DONE) and the receipt. */
-    record Completion(Assignment assignment, Attempt attempt, Receipt receipt) {
+    /**
+     * What a committed terminal write produced: the assignment, the attempt (DONE) and the receipt; and
+     * whether the same transaction also released the actor lease ({@link #finishReleasingTheLease} only).
+     */
+    record Completion(Assignment assignment, Attempt attempt, Receipt receipt, boolean leaseReleased) {
+        public Completion(Assignment assignment, Attempt attempt, Receipt receipt) {
+            this(assignment, attempt, receipt, false);
+        }
+    }
+
+    /** What {@link #startAttemptUnderTheLease} committed: the actor lease (acquired or renewed) and the attempt. */
+    record StartedAttempt(Lease lease, Attempt attempt) {
     }
 
     /** Inserts a CREATED assignment; {@code workspacePolicy} null means the actor's own. */
@@ -45,6 +57,42 @@ public interface RunStore {
      * token and this process; then the receipt, attempt DONE and the events. Else refuses and writes nothing.
      */
     Completion finish(Attempt attempt, Outcome status, String failureCategory, boolean outcomeKnown, String summary);
+
+    /**
+     * Whether this backend writes a run in fewer transactions (issue 16, decision 0508):
+     * {@link #startAttemptUnderTheLease} and {@link #finishReleasingTheLease}. False (the default): the core
+     * runs SPEC 6 as separate transactions — the lease ({@code acquireOrRenewKeepingTtl}), {@link #startAttempt},
+     * {@link #finish}, the release — which is the same contract, one commit slower each.
+     */
+    default boolean writesRunsInFewerTransactions() {
+        return false;
+    }
+
+    /**
+     * Steps 2 and 3 of a run in ONE transaction (only when {@link #writesRunsInFewerTransactions}): exactly
+     * what {@code ActorLeases.acquireOrRenewKeepingTtl(actor, leaseTtlIfAcquired)} for the assignment's actor
+     * and then {@link #startAttempt} with the token it got would write, each part still its own
+     * compare-and-set and its own journal rows in the same order. A refusal of either part rolls back both:
+     * no lease taken or renewed, no attempt, and only the refusal is journalled. The lease is tracked in
+     * {@link Grants} once committed (the attempt is the caller's to track, as after {@link #startAttempt}).
+     */
+    default StartedAttempt startAttemptUnderTheLease(String assignmentId, Duration leaseTtlIfAcquired, long ttlMs) {
+        throw new UnsupportedOperationException("this backend writes a run's lease and attempt separately");
+    }
+
+    /**
+     * Steps 6 and 8 in ONE transaction (only when {@link #writesRunsInFewerTransactions}): {@link #finish},
+     * and, after its terminal write succeeded, the release of the actor lease the attempt is bound to
+     * (compare-and-set on this process and that token, journalled {@code LEASE_RELEASED}), for a caller that
+     * acquired the lease for its run and is its last user (decision 0101). The release cannot turn a
+     * committed outcome into a failure (decision 0109): should it find no row to release, the terminal write
+     * commits alone and {@link Completion#leaseReleased()} is false (the caller then releases as before).
+     * A refused terminal write rolls back everything and releases nothing.
+     */
+    default Completion finishReleasingTheLease(Attempt attempt, Outcome status, String failureCategory,
+                                               boolean outcomeKnown, String summary) {
+        throw new UnsupportedOperationException("this backend writes a run's terminal state and release separately");
+    }
 
     Assignment retry(String assignmentId);
 

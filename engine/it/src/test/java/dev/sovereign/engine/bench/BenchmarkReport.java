@@ -99,7 +99,7 @@ public final class BenchmarkReport {
             new Operation("heartbeat, 100 leases", "HeartbeatBenchmark.heartbeat", Map.of("leases", "100"), 1, null),
             new Operation("heartbeat, 1,000 leases", "HeartbeatBenchmark.heartbeat", Map.of("leases", "1000"), 1, null),
             new Operation("message claim + complete", "MailboxBenchmark.claimComplete", Map.of(), 2, null),
-            new Operation("runAssignment, scripted provider 0 ms", "RunAssignmentBenchmark.runAssignment", Map.of(), 4,
+            new Operation("runAssignment, scripted provider 0 ms", "RunAssignmentBenchmark.runAssignment", Map.of(), 2,
                     null),
             new Operation(IDLE_TICK, "SupervisorTickBenchmark.idleTick", Map.of(), 1, null),
             new Operation("peer: ShedLock JDBC lock + unlock", "ShedLockBenchmark.lockUnlock", Map.of(), 2, null));

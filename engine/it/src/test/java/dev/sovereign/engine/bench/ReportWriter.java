@@ -246,8 +246,9 @@ final class ReportWriter {
                 + " depend on the load: at NORMAL a commit costs roughly its pages plus the checkpoints they bring"
                 + " (one per 1,000 pages, with two fsyncs), at FULL roughly one fsync.");
         line();
-        line("Write transactions per operation: acquire + release and claim + complete are two; runAssignment is at"
-                + " least four (lease, attempt + RUNNING, terminal write + receipt, release); the idle tick is one (its"
+        line("Write transactions per operation: acquire + release and claim + complete are two; runAssignment is"
+                + " two on SQLite (lease + attempt + RUNNING, terminal write + receipt + release: decision 0508; four on"
+                + " PostgreSQL, which still writes them separately); the idle tick is one (its"
                 + " report row: the claim sweep reads its index and takes the write lock only when a claim has expired)"
                 + " besides its reads (its WAL pages were counted on a small file); ShedLock's lock and unlock are one autocommit UPDATE each.");
         line();

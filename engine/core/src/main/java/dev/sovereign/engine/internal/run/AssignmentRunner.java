@@ -40,7 +40,9 @@ import java.util.function.Supplier;
 /**
  * {@link Runs} for one engine: the orchestration of SPEC section 6 (lease, attempt, workspace,
  * provider, terminal write, files, release — in that order) over the ledger operations of
- * {@link RunStore}. Thread-safe.
+ * {@link RunStore}. On a backend that writes runs in fewer transactions (SQLite) the lease is written in
+ * the attempt's transaction and the release of a lease the run took in the terminal write's, so the
+ * release comes before the files (decision 0508). Thread-safe.
  */
 public final class AssignmentRunner implements Runs {
     /** How long a cancelled provider may take to stop before the run stops waiting for it. */
@@ -101,12 +103,22 @@ public final class AssignmentRunner implements Runs {
         workspaces.workspace(assignment.id());
         // 2. The actor lease first. A live lease of another process refuses here (actor_lease_held):
         //    the assignment stays as it is and the provider is never invoked.
-        Lease lease = useLease(assignment.actorId(), ttl);
+        // 3. Attempt + RUNNING in one transaction that re-verifies the lease token. A backend that writes
+        //    runs in fewer transactions takes the lease in that same transaction (decision 0508): a refusal
+        //    of either part then leaves nothing to release.
+        Lease lease;
+        Attempt started = null;
+        if (store.writesRunsInFewerTransactions()) {
+            RunStore.StartedAttempt both = useLeaseStartingTheAttempt(assignment, ttl, ttlMs);
+            lease = both.lease();
+            started = both.attempt();
+        } else {
+            lease = useLease(assignment.actorId(), ttl);
+        }
         boolean[] interrupted = {false};
         RunResult result;
         try {
-            // 3. Attempt + RUNNING in one transaction that re-verifies the lease token.
-            Attempt attempt = store.startAttempt(assignment.id(), lease.token(), ttlMs);
+            Attempt attempt = started != null ? started : store.startAttempt(assignment.id(), lease.token(), ttlMs);
             result = runAttempt(assignment, attempt, provider, interrupted);
         } catch (Refusal r) {
             // 8. On every path after step 2; a failed release never replaces the refusal (decision 0109).
@@ -222,10 +234,10 @@ public final class AssignmentRunner implements Runs {
                     attemptWs.resolve(Workspaces.OUTPUT), cancellation);
             ProviderResult result = invoke(provider, job, interrupted);
             // 6. The terminal write: one fenced UPDATE; a refusal rolls back everything and is journalled.
-            Completion done = deferringInterrupts(() -> store.finish(attempt, result.outcome(),
+            Completion done = deferringInterrupts(() -> finishAndMaybeRelease(attempt, result.outcome(),
                     result.outcome() == Outcome.FAILED ? Optional.ofNullable(result.failureCategory())
                             .orElse("provider_failed") : null,
-                    true, result.summary()), interrupted);
+                    result.summary()), interrupted);
             // 7. Only after the commit: the receipt file and the reclaim. Nothing here can fail the run.
             try {
                 return afterCommit(done, ws);
@@ -236,6 +248,31 @@ public final class AssignmentRunner implements Runs {
         } finally {
             grants.dropAttempt(attempt.id());
             grants.removeListener(onLoss);
+        }
+    }
+
+    /**
+     * Step 6, and step 8 with it when the backend can (decision 0508): the last of this engine's runs
+     * using a lease a run acquired releases it in the terminal write's own transaction. The release then
+     * finds nothing left to do in {@code finally}. Under {@code leaseUses}' lock, so no other run of this
+     * engine can start using the lease between the decision and the commit.
+     */
+    private Completion finishAndMaybeRelease(Attempt attempt, Outcome outcome, String failureCategory,
+                                             String summary) {
+        if (!store.writesRunsInFewerTransactions()) {
+            return store.finish(attempt, outcome, failureCategory, true, summary);
+        }
+        synchronized (leaseUses) {
+            LeaseUse use = leaseUses.get(attempt.actorId());
+            boolean lastUser = use != null && use.token == attempt.leaseToken() && use.runs == 1 && use.acquiredByRuns;
+            if (!lastUser) {
+                return store.finish(attempt, outcome, failureCategory, true, summary);
+            }
+            Completion done = store.finishReleasingTheLease(attempt, outcome, failureCategory, true, summary);
+            if (done.leaseReleased()) {
+                leaseUses.remove(attempt.actorId());
+            }
+            return done;
         }
     }
 
@@ -312,15 +349,30 @@ public final class AssignmentRunner implements Runs {
             // acquired with the run's. No probing renewal first, so a lease lost meanwhile costs one
             // refusal (actor_lease_held) and one REJECTED row, not two.
             Lease lease = leases.acquireOrRenewKeepingTtl(actor, ttl);
-            LeaseUse use = leaseUses.get(actor);
-            if (use == null || use.token != lease.token()) {
-                boolean heldBefore = before != null && before.token() == lease.token();
-                use = new LeaseUse(lease.token(), !heldBefore);
-                leaseUses.put(actor, use);
-            }
-            use.runs++;
+            countUse(actor, before, lease);
             return lease;
         }
+    }
+
+    /** {@link #useLease} and step 3 in one transaction; a refusal changes neither the ledger nor the count. */
+    private RunStore.StartedAttempt useLeaseStartingTheAttempt(Assignment assignment, Duration ttl, long ttlMs) {
+        synchronized (leaseUses) {
+            Lease before = grants.lease(assignment.actorId());
+            RunStore.StartedAttempt started = store.startAttemptUnderTheLease(assignment.id(), ttl, ttlMs);
+            countUse(assignment.actorId(), before, started.lease());
+            return started;
+        }
+    }
+
+    /** One more run of this engine uses {@code lease}; whether a run acquired it is decided by its first user. */
+    private void countUse(String actor, Lease before, Lease lease) {
+        LeaseUse use = leaseUses.get(actor);
+        if (use == null || use.token != lease.token()) {
+            boolean heldBefore = before != null && before.token() == lease.token();
+            use = new LeaseUse(lease.token(), !heldBefore);
+            leaseUses.put(actor, use);
+        }
+        use.runs++;
     }
 
     private void unuseLease(String actor, long token) {

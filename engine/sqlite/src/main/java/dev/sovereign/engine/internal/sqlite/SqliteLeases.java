@@ -75,29 +75,7 @@ public final class SqliteLeases implements ActorLeases {
 
     @Override
     public boolean release(String actor, long token) {
-        String me = db.processIdentity();
-        ReleaseOutcome outcome = db.write(tx -> {
-            Optional<Lease> before = currentIn(tx, actor);
-            if (before.isPresent()) {
-                requireSane(tx, before.get()); // a corrupt row is evidence: never delete it
-            }
-            int n = 0;
-            if (LeaseRules.mayRelease(before.orElse(null), token, me)) {
-                // The release states its token in the row first (the schema refuses a bare DELETE,
-                // V0003), then deletes it; both statements carry the same fence in their WHERE.
-                long change = tx.nextLeaseChange();
-                int stated = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?"
-                        + " WHERE actor_id = ? AND process_identity = ? AND token = ?",
-                        change, token, change, actor, me, token);
-                n = stated == 1 ? tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ?"
-                        + " AND token = ?", actor, me, token) : 0;
-            }
-            if (n == 1) {
-                tx.journal(EventKind.LEASE_RELEASED, "actor", actor, actor, token, null);
-                return new ReleaseOutcome(true, null);
-            }
-            return new ReleaseOutcome(false, before.orElse(null));
-        });
+        ReleaseOutcome outcome = db.write(tx -> releaseIn(tx, actor, token));
         grants.dropLease(actor, token);
         if (outcome.released()) {
             return true;
@@ -108,7 +86,36 @@ public final class SqliteLeases implements ActorLeases {
         return false;
     }
 
-    private record ReleaseOutcome(boolean released, Lease current) {
+    /** Whether a release deleted the row, and if not, the row it found (null: none). */
+    record ReleaseOutcome(boolean released, Lease current) {
+    }
+
+    /**
+     * Releases inside {@code tx}: the compare-and-set delete on (this process, {@code token}), journalled
+     * {@code LEASE_RELEASED}; refuses nothing itself (the caller journals a stale release after the commit).
+     */
+    static ReleaseOutcome releaseIn(Tx tx, String actor, long token) throws SQLException {
+        String me = tx.processIdentity();
+        Optional<Lease> before = currentIn(tx, actor);
+        if (before.isPresent()) {
+            requireSane(tx, before.get()); // a corrupt row is evidence: never delete it
+        }
+        int n = 0;
+        if (LeaseRules.mayRelease(before.orElse(null), token, me)) {
+            // The release states its token in the row first (the schema refuses a bare DELETE,
+            // V0003), then deletes it; both statements carry the same fence in their WHERE.
+            long change = tx.nextLeaseChange();
+            int stated = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?"
+                    + " WHERE actor_id = ? AND process_identity = ? AND token = ?",
+                    change, token, change, actor, me, token);
+            n = stated == 1 ? tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ?"
+                    + " AND token = ?", actor, me, token) : 0;
+        }
+        if (n == 1) {
+            tx.journal(EventKind.LEASE_RELEASED, "actor", actor, actor, token, null);
+            return new ReleaseOutcome(true, null);
+        }
+        return new ReleaseOutcome(false, before.orElse(null));
     }
 
     @Override
@@ -129,14 +136,7 @@ public final class SqliteLeases implements ActorLeases {
     @Override
     public Lease acquireOrRenewKeepingTtl(String actor, Duration ttlIfAcquired) {
         long ttlMs = Arguments.leaseTtlMillis(ttlIfAcquired);
-        String me = db.processIdentity();
-        Lease lease = db.write(tx -> {
-            Optional<Lease> current = currentIn(tx, actor);
-            if (LeaseRules.heldBy(current.orElse(null), me)) {
-                return renewIn(tx, actor, current.get().token(), -1);
-            }
-            return acquireIn(tx, actor, ttlMs);
-        });
+        Lease lease = db.write(tx -> acquireOrRenewKeepingTtlIn(tx, actor, ttlMs));
         grants.holdLease(lease);
         return lease;
     }
@@ -167,6 +167,15 @@ public final class SqliteLeases implements ActorLeases {
     static Optional<Lease> currentIn(Tx tx, String actor) throws SQLException {
         return tx.one("SELECT " + LEASE_COLUMNS + " FROM actor_leases WHERE actor_id = ?", SqliteLeases::mapLease,
                 actor);
+    }
+
+    /** This process's own row renewed with its own TTL, else acquired with {@code ttlMs}, inside {@code tx}. */
+    static Lease acquireOrRenewKeepingTtlIn(Tx tx, String actor, long ttlMs) throws SQLException {
+        Optional<Lease> current = currentIn(tx, actor);
+        if (LeaseRules.heldBy(current.orElse(null), tx.processIdentity())) {
+            return renewIn(tx, actor, current.get().token(), -1);
+        }
+        return acquireIn(tx, actor, ttlMs);
     }
 
     /** Acquires inside {@code tx}; refuses a live lease. */

@@ -39,7 +39,7 @@ public final class SqliteLedger implements Ledger {
             this.heartbeat = new Heartbeat(db, grants);
             this.mailbox = new SqliteMailbox(db, grants, config.defaultTtl());
             // The lab's broken-fence switch: SqliteRuns honours it only on a ledger created as a lab sandbox.
-            this.runs = new SqliteRuns(db, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
+            this.runs = new SqliteRuns(db, grants, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
             this.recovery = new SqliteSupervisor(db);
         } catch (RuntimeException e) {
             db.close();

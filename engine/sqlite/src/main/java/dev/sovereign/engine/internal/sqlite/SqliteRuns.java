@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.RunStore;
 
 import dev.sovereign.engine.base.Refusal;
@@ -17,6 +18,7 @@ import dev.sovereign.engine.run.Receipt;
 import java.security.SecureRandom;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
@@ -39,6 +41,7 @@ public final class SqliteRuns implements RunStore {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Database db;
+    private final Grants grants;
     private final boolean ignoreTerminalFence;
 
     /**
@@ -46,9 +49,15 @@ public final class SqliteRuns implements RunStore {
      *     when true AND the ledger was created as a lab sandbox, the terminal write is {@code WHERE id = ?}
      *     only; on any other ledger it is ignored (and the schema's guard would refuse such a write)
      */
-    public SqliteRuns(Database db, boolean ignoreTerminalFence) {
+    public SqliteRuns(Database db, Grants grants, boolean ignoreTerminalFence) {
         this.db = db;
+        this.grants = grants;
         this.ignoreTerminalFence = ignoreTerminalFence && db.isLabSandbox();
+    }
+
+    /** A store for a test that calls {@link #finish} or {@link #startAttempt} by hand, tracking no grants. */
+    public SqliteRuns(Database db, boolean ignoreTerminalFence) {
+        this(db, new Grants(), ignoreTerminalFence);
     }
 
 
@@ -163,46 +172,73 @@ public final class SqliteRuns implements RunStore {
     @Override
     public Attempt startAttempt(String assignmentId, long leaseToken, long ttlMs) {
         Arguments.requireAttemptTtl(ttlMs);
-        return db.write(tx -> {
+        return db.write(tx -> startAttemptIn(tx, assignmentId, leaseToken, ttlMs));
+    }
+
+    /** SQLite writes a run in two transactions, not four (issue 16, decision 0508). */
+    @Override
+    public boolean writesRunsInFewerTransactions() {
+        return true;
+    }
+
+    /**
+     * Steps 2 and 3 in ONE transaction: {@link SqliteLeases#acquireOrRenewKeepingTtlIn} for the assignment's
+     * actor, then {@link #startAttemptIn} under the token it got; a refusal of either rolls back both (the
+     * work's savepoint) and only the refusal is journalled.
+     */
+    @Override
+    public StartedAttempt startAttemptUnderTheLease(String assignmentId, Duration leaseTtlIfAcquired, long ttlMs) {
+        long leaseTtlMs = Arguments.leaseTtlMillis(leaseTtlIfAcquired);
+        Arguments.requireAttemptTtl(ttlMs);
+        StartedAttempt started = db.write(tx -> {
             Assignment a = requireAssignment(tx, assignmentId);
-            long now = tx.now();
-            String me = tx.processIdentity();
-            Optional<Lease> lease = SqliteLeases.currentIn(tx, a.actorId());
-            if (lease.isPresent()) {
-                SqliteLeases.requireSane(tx, lease.get());
-            }
-            RunRules.requireLeaseForAttempt(a, leaseToken, lease.orElse(null), me, now);
-            String previous = null;
-            if (a.state() == AssignmentState.RUNNING) {
-                Attempt old = requireSupersedable(tx, a);
-                int n = tx.update("UPDATE execution_attempts SET state = 'SUPERSEDED', ended_at = ?"
-                        + " WHERE id = ? AND state = 'ACTIVE' AND expires_at <= ?", now, old.id(), now);
-                if (n == 1) {
-                    tx.journal(EventKind.ATTEMPT_SUPERSEDED, "attempt", old.id(), a.actorId(), me, old.token(),
-                            null, null, null, "expired at " + Instant.ofEpochMilli(old.expiresAt())
-                                    + " while running assignment " + a.id() + " for " + old.processIdentity()
-                                    + "; superseded by a new attempt");
-                }
-                previous = old.id();
-            } else {
-                RunRules.requireRunnableState(a);
-            }
-            long token = tx.mintToken();
-            Attempt attempt = tx.one("INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity,"
-                            + " token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?, ?) RETURNING " + ATTEMPT_COLUMNS,
-                    SqliteRuns::mapAttempt, newId("att_"), a.id(), a.actorId(), me, token, leaseToken, ttlMs, now,
-                    now, now + ttlMs).orElseThrow();
-            int moved = tx.update("UPDATE assignments SET state = 'RUNNING', current_attempt = ?, updated_at = ?"
-                            + " WHERE id = ? AND state = ? AND current_attempt IS ?",
-                    attempt.id(), now, a.id(), a.state().name(), previous);
-            if (moved != 1) {
-                throw new IllegalStateException("assignment " + a.id() + " changed under the write lock");
-            }
-            tx.journal(EventKind.ATTEMPT_STARTED, "attempt", attempt.id(), a.actorId(), token,
-                    "assignment " + a.id() + "; bound to actor lease token " + leaseToken + "; ttl " + ttlMs + " ms");
-            return attempt;
+            Lease lease = SqliteLeases.acquireOrRenewKeepingTtlIn(tx, a.actorId(), leaseTtlMs);
+            return new StartedAttempt(lease, startAttemptIn(tx, assignmentId, lease.token(), ttlMs));
         });
+        grants.holdLease(started.lease());
+        return started;
+    }
+
+    private static Attempt startAttemptIn(Tx tx, String assignmentId, long leaseToken, long ttlMs)
+            throws SQLException {
+        Assignment a = requireAssignment(tx, assignmentId);
+        long now = tx.now();
+        String me = tx.processIdentity();
+        Optional<Lease> lease = SqliteLeases.currentIn(tx, a.actorId());
+        if (lease.isPresent()) {
+            SqliteLeases.requireSane(tx, lease.get());
+        }
+        RunRules.requireLeaseForAttempt(a, leaseToken, lease.orElse(null), me, now);
+        String previous = null;
+        if (a.state() == AssignmentState.RUNNING) {
+            Attempt old = requireSupersedable(tx, a);
+            int n = tx.update("UPDATE execution_attempts SET state = 'SUPERSEDED', ended_at = ?"
+                    + " WHERE id = ? AND state = 'ACTIVE' AND expires_at <= ?", now, old.id(), now);
+            if (n == 1) {
+                tx.journal(EventKind.ATTEMPT_SUPERSEDED, "attempt", old.id(), a.actorId(), me, old.token(),
+                        null, null, null, "expired at " + Instant.ofEpochMilli(old.expiresAt())
+                                + " while running assignment " + a.id() + " for " + old.processIdentity()
+                                + "; superseded by a new attempt");
+            }
+            previous = old.id();
+        } else {
+            RunRules.requireRunnableState(a);
+        }
+        long token = tx.mintToken();
+        Attempt attempt = tx.one("INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity,"
+                        + " token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?, ?) RETURNING " + ATTEMPT_COLUMNS,
+                SqliteRuns::mapAttempt, newId("att_"), a.id(), a.actorId(), me, token, leaseToken, ttlMs, now,
+                now, now + ttlMs).orElseThrow();
+        int moved = tx.update("UPDATE assignments SET state = 'RUNNING', current_attempt = ?, updated_at = ?"
+                        + " WHERE id = ? AND state = ? AND current_attempt IS ?",
+                attempt.id(), now, a.id(), a.state().name(), previous);
+        if (moved != 1) {
+            throw new IllegalStateException("assignment " + a.id() + " changed under the write lock");
+        }
+        tx.journal(EventKind.ATTEMPT_STARTED, "attempt", attempt.id(), a.actorId(), token,
+                "assignment " + a.id() + "; bound to actor lease token " + leaseToken + "; ttl " + ttlMs + " ms");
+        return attempt;
     }
 
     /**
@@ -215,47 +251,71 @@ public final class SqliteRuns implements RunStore {
     @Override
     public Completion finish(Attempt attempt, Outcome status, String failureCategory, boolean outcomeKnown,
                              String summary) {
-        return db.write(tx -> {
-            long now = tx.now();
-            String me = tx.processIdentity();
-            Optional<Assignment> ended;
-            Optional<Lease> lease = SqliteLeases.currentIn(tx, attempt.actorId());
-            if (lease.isPresent() && !ignoreTerminalFence) {
-                SqliteLeases.requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
-            }
-            if (ignoreTerminalFence) {
-                // FAULT INJECTION (sovereign.fault.ignoreTerminalFence): no fence at all.
-                ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
-                                + " ended_by_attempt = ?, ended_via = 'attempt'"
-                                + " WHERE id = ? RETURNING " + ASSIGNMENT_COLUMNS,
-                        SqliteRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(), attempt.assignmentId());
-            } else {
-                // ended_by_attempt states the attempt this write acts for: the schema's own guard
-                // (V0003) checks it against current_attempt and the actor's lease, whatever the WHERE.
-                ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
-                                + " ended_by_attempt = ?, ended_via = 'attempt'"
-                                + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?"
-                                + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = assignments.actor_id"
-                                + " AND l.token = ? AND l.process_identity = ?)"
-                                + " RETURNING " + ASSIGNMENT_COLUMNS,
-                        SqliteRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(), attempt.assignmentId(),
-                        attempt.id(), attempt.leaseToken(), me);
-            }
-            if (ended.isEmpty()) {
-                throw terminalWriteRefused(tx, attempt, me);
-            }
-            Receipt receipt = insertReceipt(tx, attempt, attempt.processIdentity(), status, failureCategory,
-                    outcomeKnown, summary);
-            Optional<Attempt> done = tx.one("UPDATE execution_attempts SET state = 'DONE', ended_at = ? WHERE id = ?"
-                    + " AND state = 'ACTIVE' RETURNING " + ATTEMPT_COLUMNS, SqliteRuns::mapAttempt, now, attempt.id());
-            if (done.isEmpty() && !ignoreTerminalFence) {
-                throw new IllegalStateException("attempt " + attempt.id() + " was current but not ACTIVE");
-            }
-            tx.journal(EventKind.ATTEMPT_DONE, "attempt", attempt.id(), attempt.actorId(), attempt.token(),
-                    "assignment " + attempt.assignmentId() + " → " + ended.get().state() + "; receipt "
-                            + receipt.id() + (ignoreTerminalFence ? "; FAULT: terminal fence ignored" : ""));
-            return new Completion(ended.get(), done.orElse(attempt), receipt);
+        return db.write(tx -> finishIn(tx, attempt, status, failureCategory, outcomeKnown, summary));
+    }
+
+    /**
+     * Steps 6 and 8 in ONE transaction: {@link #finishIn}, then, once its fenced write succeeded, the
+     * release of the lease the attempt is bound to ({@link SqliteLeases#releaseIn}: the same compare-and-set
+     * and the same {@code LEASE_RELEASED} row as a separate release). The terminal write's fence already
+     * required that row to carry this process and that token, so the release finds it; if it does not (the
+     * lab's broken fence), the outcome commits alone and the caller releases as before.
+     */
+    @Override
+    public Completion finishReleasingTheLease(Attempt attempt, Outcome status, String failureCategory,
+                                              boolean outcomeKnown, String summary) {
+        Completion done = db.write(tx -> {
+            Completion c = finishIn(tx, attempt, status, failureCategory, outcomeKnown, summary);
+            boolean released = SqliteLeases.releaseIn(tx, attempt.actorId(), attempt.leaseToken()).released();
+            return new Completion(c.assignment(), c.attempt(), c.receipt(), released);
         });
+        if (done.leaseReleased()) {
+            grants.dropLease(attempt.actorId(), attempt.leaseToken());
+        }
+        return done;
+    }
+
+    private Completion finishIn(Tx tx, Attempt attempt, Outcome status, String failureCategory,
+                                boolean outcomeKnown, String summary) throws SQLException {
+        long now = tx.now();
+        String me = tx.processIdentity();
+        Optional<Assignment> ended;
+        Optional<Lease> lease = SqliteLeases.currentIn(tx, attempt.actorId());
+        if (lease.isPresent() && !ignoreTerminalFence) {
+            SqliteLeases.requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
+        }
+        if (ignoreTerminalFence) {
+            // FAULT INJECTION (sovereign.fault.ignoreTerminalFence): no fence at all.
+            ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
+                            + " ended_by_attempt = ?, ended_via = 'attempt'"
+                            + " WHERE id = ? RETURNING " + ASSIGNMENT_COLUMNS,
+                    SqliteRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(), attempt.assignmentId());
+        } else {
+            // ended_by_attempt states the attempt this write acts for: the schema's own guard
+            // (V0003) checks it against current_attempt and the actor's lease, whatever the WHERE.
+            ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
+                            + " ended_by_attempt = ?, ended_via = 'attempt'"
+                            + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?"
+                            + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = assignments.actor_id"
+                            + " AND l.token = ? AND l.process_identity = ?)"
+                            + " RETURNING " + ASSIGNMENT_COLUMNS,
+                    SqliteRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(), attempt.assignmentId(),
+                    attempt.id(), attempt.leaseToken(), me);
+        }
+        if (ended.isEmpty()) {
+            throw terminalWriteRefused(tx, attempt, me);
+        }
+        Receipt receipt = insertReceipt(tx, attempt, attempt.processIdentity(), status, failureCategory,
+                outcomeKnown, summary);
+        Optional<Attempt> done = tx.one("UPDATE execution_attempts SET state = 'DONE', ended_at = ? WHERE id = ?"
+                + " AND state = 'ACTIVE' RETURNING " + ATTEMPT_COLUMNS, SqliteRuns::mapAttempt, now, attempt.id());
+        if (done.isEmpty() && !ignoreTerminalFence) {
+            throw new IllegalStateException("attempt " + attempt.id() + " was current but not ACTIVE");
+        }
+        tx.journal(EventKind.ATTEMPT_DONE, "attempt", attempt.id(), attempt.actorId(), attempt.token(),
+                "assignment " + attempt.assignmentId() + " → " + ended.get().state() + "; receipt "
+                        + receipt.id() + (ignoreTerminalFence ? "; FAULT: terminal fence ignored" : ""));
+        return new Completion(ended.get(), done.orElse(attempt), receipt);
     }
 
     static Receipt insertReceipt(Tx tx, Attempt attempt, String process, Outcome status, String failureCategory,
