@@ -218,17 +218,21 @@ class Issue13LedgerAttackTest {
     // ---- A4: one UPDATE of sqlite_sequence bricks every journalled write ---------------------------------
 
     /**
-     * sqlite_sequence cannot carry triggers. Setting fence_events' sequence to the maximum makes every
-     * later journal append fail SQLITE_FULL, reported as "database or disk is full" (storage error io):
-     * every acquire, run, claim is refused with a misleading cause. Expected: the open names the real
-     * problem (a corrupt ledger), or the engine keeps working.
+     * Until schema version 5 the journal's key was AUTOINCREMENT, kept in sqlite_sequence, which cannot
+     * carry triggers: setting it to the maximum made every later journal append fail SQLITE_FULL,
+     * reported as "database or disk is full". From version 6 (decision 0507) the next seq is
+     * max(seq) + 1, and the same wind is a hand-inserted journal row with the maximum seq (the
+     * append-only guards allow a row after the last one): every later append would then get a random
+     * key before the last one and be refused. Expected: the open names the real problem (a corrupt
+     * ledger), or the engine keeps working.
      */
     @Test
     void aJournalSequenceWoundToTheMaximumIsReportedForWhatItIs() throws Exception {
         a.leases().acquire("operator", Duration.ofSeconds(5));
         a.close();
         b.close();
-        sql(false, "UPDATE sqlite_sequence SET seq = 9223372036854775807 WHERE name = 'fence_events'");
+        sql(false, "INSERT INTO fence_events (seq, at, kind, resource_type, resource_id) VALUES"
+                + " (9223372036854775807, 0, 'LEASE_ACQUIRED', 'actor', 'operator')");
         try (Engine e = Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false).build())) {
             e.actors().add("other");
             assertThatThrownBy(() -> e.leases().acquire("other", Duration.ofSeconds(5)))

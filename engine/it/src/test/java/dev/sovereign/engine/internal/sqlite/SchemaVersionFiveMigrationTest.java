@@ -61,10 +61,10 @@ class SchemaVersionFiveMigrationTest {
         assertThat(guardsPresent(raw)).isZero();
 
         try (Engine e = temp.open(temp.config(clock).build())) {
-            assertThat(raw.scalar("PRAGMA user_version")).isEqualTo(5);
+            assertThat(raw.scalar("PRAGMA user_version")).isEqualTo(Migrator.LATEST);
             assertThat(guardsPresent(raw)).isEqualTo(2);
             assertThat(raw.rows("SELECT schema_version, sovereign_version FROM schema_migrations ORDER BY 1"))
-                    .hasSize(2).first().isEqualTo("4|0.0.4|");
+                    .hasSize(Migrator.LATEST - 3).first().isEqualTo("4|0.0.4|");
             try (Connection c = raw.connect(false)) {
                 assertThat(Migrator.guardProblems(c)).isEmpty();
             }

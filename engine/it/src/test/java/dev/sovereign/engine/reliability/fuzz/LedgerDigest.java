@@ -33,16 +33,22 @@ public final class LedgerDigest {
             try {
                 MessageDigest sha = MessageDigest.getInstance("SHA-256");
                 List<String> tables = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'"
-                        + " AND name <> 'sqlite_sequence' ORDER BY name")) {
+                List<String> withoutRowid = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery("SELECT m.name, t.wr FROM sqlite_master m"
+                        + " JOIN pragma_table_list t ON t.name = m.name AND t.schema = 'main'"
+                        + " WHERE m.type = 'table' AND m.name <> 'sqlite_sequence' ORDER BY m.name")) {
                     while (rs.next()) {
                         tables.add(rs.getString(1));
+                        if (rs.getInt(2) == 1) {
+                            withoutRowid.add(rs.getString(1));
+                        }
                     }
                 }
                 for (String table : tables) {
                     String where = table.equals("fence_events") ? " WHERE kind <> 'REJECTED'" : "";
                     sha.update(("table " + table + "\n").getBytes(StandardCharsets.UTF_8));
-                    try (ResultSet rs = s.executeQuery("SELECT * FROM " + table + where + " ORDER BY rowid")) {
+                    try (ResultSet rs = s.executeQuery("SELECT * FROM " + table + where + " ORDER BY "
+                            + (withoutRowid.contains(table) ? "1" : "rowid"))) { // actor_leases: keyed by actor_id (v6)
                         int columns = rs.getMetaData().getColumnCount();
                         while (rs.next()) {
                             StringBuilder row = new StringBuilder();

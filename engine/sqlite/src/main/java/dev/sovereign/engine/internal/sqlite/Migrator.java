@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
 final class Migrator {
     static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__lease_changes.sql",
             "V0003__database_enforced_fence.sql", "V0004__migration_record.sql",
-            "V0005__attempts_end_through_their_fence.sql");
+            "V0005__attempts_end_through_their_fence.sql", "V0006__fewer_pages_per_write.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;
@@ -40,6 +40,8 @@ final class Migrator {
     private static final Pattern TRIGGER_NAME = Pattern.compile("(?i)CREATE\\s+TRIGGER\\s+(\\w+)");
     private static final Pattern TRIGGER_TABLE = Pattern.compile(
             "(?i)\\b(?:BEFORE|AFTER|INSTEAD\\s+OF)\\s+(?:INSERT|UPDATE|DELETE)(?:\\s+OF\\s+[\\w, ]+?)?\\s+ON\\s+(\\w+)");
+    /** The first version whose journal has no AUTOINCREMENT (decision 0507). */
+    private static final int JOURNAL_WITHOUT_AUTOINCREMENT_VERSION = 6;
     /** A key sequence beyond this was wound forward by hand: the journal could not take another row. */
     private static final long SEQUENCE_LIMIT = 1L << 62;
 
@@ -224,6 +226,16 @@ final class Migrator {
              ResultSet rs = s.executeQuery("SELECT name, seq FROM sqlite_sequence WHERE seq > " + SEQUENCE_LIMIT)) {
             while (rs.next()) {
                 problems.add("the key sequence of " + rs.getString(1) + " was wound to " + rs.getLong(2));
+            }
+        }
+        if (version >= JOURNAL_WITHOUT_AUTOINCREMENT_VERSION) {
+            // From version 6 the journal's next seq is max(seq) + 1 (no sqlite_sequence row): a row
+            // inserted by hand with a huge explicit seq winds it the same way (decision 0507).
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT max(seq) FROM fence_events")) {
+                if (rs.next() && rs.getLong(1) > SEQUENCE_LIMIT) {
+                    problems.add("the key sequence of fence_events was wound to " + rs.getLong(1));
+                }
             }
         }
         return problems;

@@ -97,7 +97,7 @@ final class SqliteLedgerRows implements LedgerRows {
             throw new IllegalArgumentException("no table " + table + " in " + location);
         }
         String sql = "SELECT " + String.join(", ", columns.stream().map(SqliteLedgerRows::quoted).toList())
-                + " FROM " + quoted(table) + " ORDER BY rowid";
+                + " FROM " + quoted(table) + " ORDER BY " + keyOrder(table);
         try (PreparedStatement ps = connection.prepare(sql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 List<Object> values = new ArrayList<>(columns.size());
@@ -107,6 +107,24 @@ final class SqliteLedgerRows implements LedgerRows {
                 }
                 row.accept(Collections.unmodifiableList(values));
             }
+        } catch (SQLException e) {
+            throw Database.translate(connection.file(), e, "read");
+        }
+    }
+
+    /**
+     * The order rows are read in: insertion order (rowid) where the table has one; a {@code WITHOUT ROWID}
+     * table (actor_leases from schema version 6, decision 0507) has no rowid and is read in key order.
+     */
+    private String keyOrder(String table) {
+        try {
+            boolean withoutRowid = connection.query("SELECT wr FROM pragma_table_list(?)", rs -> rs.getInt(1), table)
+                    .stream().anyMatch(wr -> wr == 1);
+            if (!withoutRowid) {
+                return "rowid";
+            }
+            return String.join(", ", connection.query("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk",
+                    rs -> quoted(rs.getString(1)), table));
         } catch (SQLException e) {
             throw Database.translate(connection.file(), e, "read");
         }
