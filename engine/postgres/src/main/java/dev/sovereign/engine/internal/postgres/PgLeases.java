@@ -25,7 +25,8 @@ import java.util.Optional;
  * Locking the counter first matters for a free actor: there is no lease row to lock yet, so a second
  * grant waits on the counter and then sees the first one's row. Times are the server's.
  *
- * <p>{@link #acquire}, {@link #renew} and {@link #release} first offer the transaction to one of the ledger's
+ * <p>{@link #acquire}, {@link #renew} and {@link #release} (and {@code acquireOrRenew…} of an actor this engine
+ * does not hold) first offer the transaction to one of the ledger's
  * lease functions (schema version 5, decision 0506), which send the same statements from inside the server in
  * one round trip when the case is the common one (a free actor; the caller's own sane row and token) and
  * otherwise write nothing; the full path above then runs in the same transaction and decides. Thread-safe.
@@ -135,7 +136,14 @@ public final class PgLeases implements ActorLeases {
     public Lease acquireOrRenew(String actor, Duration ttl) {
         long ttlMs = Arguments.leaseTtlMillis(ttl);
         String me = db.processIdentity();
+        boolean heldHere = grants.lease(actor) != null;
         Lease lease = db.write(tx -> {
+            // Not held by this engine as far as it knows: most likely free, so offer the grant to the one-call
+            // path first (it takes the token counter first too, so the fall-back below keeps 0900's order).
+            Optional<Lease> granted = heldHere ? Optional.empty() : grantInOneCall(tx, actor, ttlMs);
+            if (granted.isPresent()) {
+                return granted.get();
+            }
             tx.lockTokenCounter();
             tx.lockLeaseChanges();
             Optional<Lease> current = lockedIn(tx, actor);
@@ -152,7 +160,14 @@ public final class PgLeases implements ActorLeases {
     public Lease acquireOrRenewKeepingTtl(String actor, Duration ttlIfAcquired) {
         long ttlMs = Arguments.leaseTtlMillis(ttlIfAcquired);
         String me = db.processIdentity();
+        boolean heldHere = grants.lease(actor) != null;
         Lease lease = db.write(tx -> {
+            // Not held by this engine as far as it knows: most likely free, so offer the grant to the one-call
+            // path first (it takes the token counter first too, so the fall-back below keeps 0900's order).
+            Optional<Lease> granted = heldHere ? Optional.empty() : grantInOneCall(tx, actor, ttlMs);
+            if (granted.isPresent()) {
+                return granted.get();
+            }
             tx.lockTokenCounter();
             tx.lockLeaseChanges();
             Optional<Lease> current = lockedIn(tx, actor);
@@ -280,8 +295,9 @@ public final class PgLeases implements ActorLeases {
     // presented token) with the same statements, locks and journal row as the full path, and otherwise writes
     // nothing and answers "not done": the caller then runs the full path in the same transaction, which asks
     // the rule book and words the refusal, takeover or corruption. Used only as the FIRST work of a
-    // transaction the engine opened for that one operation (acquire, renew, release); runs, the mailbox and
-    // acquireOrRenew keep the full path. The casts pin the overload a call resolves to.
+    // transaction the engine opened for that one operation (acquire, renew, release, and the grant case of
+    // acquireOrRenew…); the transactions of runs and the mailbox keep the full path (acquireIn). The casts pin
+    // the overload a call resolves to.
 
     /** A grant of an actor with no lease row, or empty when the case is not that simple (nothing written). */
     static Optional<Lease> grantInOneCall(PgTx tx, String actor, long ttlMs) throws SQLException {

@@ -86,6 +86,31 @@ class PgLeaseWritesInOneCallTest {
         }
     }
 
+    @Test
+    void acquireOrRenewGrantsAFreeActorInOneCallAndRenewsItsOwnLeaseOnTheFullPath() throws Exception {
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        try (Connection owner = db.connect()) {
+            RawPg sql = new RawPg(owner);
+            sql.exec("ALTER DATABASE " + db.name() + " SET track_functions = 'pl'");
+            try (Engine e = engine(db)) {
+                e.actors().add("beta");
+                e.actors().add("gamma");
+                Lease beta = e.leases().acquireOrRenew("beta", TTL);
+                assertThat(beta.token()).isEqualTo(1);
+                Lease again = e.leases().acquireOrRenew("beta", Duration.ofSeconds(20));
+                assertThat(again.token()).isEqualTo(1);
+                assertThat(again.ttlMs()).isEqualTo(20_000);
+                Lease gamma = e.leases().acquireOrRenewKeepingTtl("gamma", TTL);
+                assertThat(gamma.token()).isEqualTo(2);
+                assertThat(e.leases().acquireOrRenewKeepingTtl("gamma", Duration.ofSeconds(5)).ttlMs()).isEqualTo(30_000);
+                assertThat(sql.text("SELECT string_agg(kind || ':' || actor_id || ':' || token, ',' ORDER BY seq)"
+                        + " FROM fence_events WHERE kind LIKE 'LEASE%'")).isEqualTo(
+                        "LEASE_ACQUIRED:beta:1,LEASE_RENEWED:beta:1,LEASE_ACQUIRED:gamma:2,LEASE_RENEWED:gamma:2");
+            }
+            awaitCalls(sql, "sovereign_lease_grant", 2); // the two grants; the renewals of a held lease did not try
+        }
+    }
+
     private static void awaitCalls(RawPg sql, String function, long calls) {
         long deadline = System.nanoTime() + 20_000_000_000L;
         long seen = -1;
