@@ -23,7 +23,13 @@ import java.util.Optional;
  * the rule book, and sends the one compare-and-set in the shape the schema's guards accept: the token
  * minted and the change marker raised in the same transaction, the row stating the token it presents.
  * Locking the counter first matters for a free actor: there is no lease row to lock yet, so a second
- * grant waits on the counter and then sees the first one's row. Times are the server's. Thread-safe.
+ * grant waits on the counter and then sees the first one's row. Times are the server's.
+ *
+ * <p>{@link #acquire}, {@link #renew} and {@link #release} (and {@code acquireOrRenew…} of an actor this engine
+ * does not hold) first offer the transaction to one of the ledger's
+ * lease functions (schema version 5, decision 0506), which send the same statements from inside the server in
+ * one round trip when the case is the common one (a free actor; the caller's own sane row and token) and
+ * otherwise write nothing; the full path above then runs in the same transaction and decides. Thread-safe.
  */
 public final class PgLeases implements ActorLeases {
     static final String LEASE_COLUMNS =
@@ -45,7 +51,10 @@ public final class PgLeases implements ActorLeases {
     @Override
     public Lease acquire(String actor, Duration ttl) {
         long ttlMs = Arguments.leaseTtlMillis(ttl);
-        Lease lease = db.write(tx -> acquireIn(tx, actor, ttlMs));
+        Lease lease = db.write(tx -> {
+            Optional<Lease> granted = grantInOneCall(tx, actor, ttlMs);
+            return granted.isPresent() ? granted.get() : acquireIn(tx, actor, ttlMs);
+        });
         grants.holdLease(lease);
         return lease;
     }
@@ -63,7 +72,10 @@ public final class PgLeases implements ActorLeases {
 
     private Lease renewAndTrack(String actor, long token, long ttlMs) {
         try {
-            Lease lease = db.write(tx -> renewIn(tx, actor, token, ttlMs));
+            Lease lease = db.write(tx -> {
+                Optional<Lease> renewed = renewInOneCall(tx, actor, token, ttlMs);
+                return renewed.isPresent() ? renewed.get() : renewIn(tx, actor, token, ttlMs);
+            });
             grants.holdLease(lease);
             return lease;
         } catch (Refusal r) {
@@ -79,6 +91,9 @@ public final class PgLeases implements ActorLeases {
     public boolean release(String actor, long token) {
         String me = db.processIdentity();
         ReleaseOutcome outcome = db.write(tx -> {
+            if (releaseInOneCall(tx, actor, me, token)) {
+                return new ReleaseOutcome(true, null);
+            }
             tx.lockLeaseChanges();
             Optional<Lease> before = lockedIn(tx, actor);
             if (before.isPresent()) {
@@ -121,7 +136,14 @@ public final class PgLeases implements ActorLeases {
     public Lease acquireOrRenew(String actor, Duration ttl) {
         long ttlMs = Arguments.leaseTtlMillis(ttl);
         String me = db.processIdentity();
+        boolean heldHere = grants.lease(actor) != null;
         Lease lease = db.write(tx -> {
+            // Not held by this engine as far as it knows: most likely free, so offer the grant to the one-call
+            // path first (it takes the token counter first too, so the fall-back below keeps 0900's order).
+            Optional<Lease> granted = heldHere ? Optional.empty() : grantInOneCall(tx, actor, ttlMs);
+            if (granted.isPresent()) {
+                return granted.get();
+            }
             tx.lockTokenCounter();
             tx.lockLeaseChanges();
             Optional<Lease> current = lockedIn(tx, actor);
@@ -138,7 +160,14 @@ public final class PgLeases implements ActorLeases {
     public Lease acquireOrRenewKeepingTtl(String actor, Duration ttlIfAcquired) {
         long ttlMs = Arguments.leaseTtlMillis(ttlIfAcquired);
         String me = db.processIdentity();
+        boolean heldHere = grants.lease(actor) != null;
         Lease lease = db.write(tx -> {
+            // Not held by this engine as far as it knows: most likely free, so offer the grant to the one-call
+            // path first (it takes the token counter first too, so the fall-back below keeps 0900's order).
+            Optional<Lease> granted = heldHere ? Optional.empty() : grantInOneCall(tx, actor, ttlMs);
+            if (granted.isPresent()) {
+                return granted.get();
+            }
             tx.lockTokenCounter();
             tx.lockLeaseChanges();
             Optional<Lease> current = lockedIn(tx, actor);
@@ -258,6 +287,43 @@ public final class PgLeases implements ActorLeases {
         tx.journal(EventKind.LEASE_RENEWED, "actor", actor, actor, token, "renewed until "
                 + Instant.ofEpochMilli(renewed.get().expiresAt()));
         return renewed.get();
+    }
+
+    // ---- the common case in one round trip (schema version 5, decision 0506) ----
+    //
+    // Each function does the simple case of its operation (a free actor; the caller's own sane row with the
+    // presented token) with the same statements, locks and journal row as the full path, and otherwise writes
+    // nothing and answers "not done": the caller then runs the full path in the same transaction, which asks
+    // the rule book and words the refusal, takeover or corruption. Used only as the FIRST work of a
+    // transaction the engine opened for that one operation (acquire, renew, release, and the grant case of
+    // acquireOrRenew…); the transactions of runs and the mailbox keep the full path (acquireIn). The casts pin
+    // the overload a call resolves to.
+
+    /** A grant of an actor with no lease row, or empty when the case is not that simple (nothing written). */
+    static Optional<Lease> grantInOneCall(PgTx tx, String actor, long ttlMs) throws SQLException {
+        if (!tx.mayDelegateLeaseWrites()) {
+            return Optional.empty();
+        }
+        return tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_grant(?::text, ?::text, ?::bigint)",
+                PgLeases::mapLease, actor, tx.processIdentity(), ttlMs);
+    }
+
+    /** A renewal of the caller's own sane row, or empty when the case is not that simple (nothing written). */
+    static Optional<Lease> renewInOneCall(PgTx tx, String actor, long token, long ttlMs) throws SQLException {
+        if (!tx.mayDelegateLeaseWrites()) {
+            return Optional.empty();
+        }
+        return tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_renew(?::text, ?::text, ?::bigint, ?::bigint)",
+                PgLeases::mapLease, actor, tx.processIdentity(), token, ttlMs);
+    }
+
+    /** Whether the caller's own sane row was released; false when the case is not that simple (nothing written). */
+    static boolean releaseInOneCall(PgTx tx, String actor, String me, long token) throws SQLException {
+        if (!tx.mayDelegateLeaseWrites()) {
+            return false;
+        }
+        return tx.one("SELECT sovereign_lease_release(?::text, ?::text, ?::bigint)", rs -> rs.getBoolean(1),
+                actor, me, token).orElse(false);
     }
 
     /** Fails closed on a lease row the engine cannot have written (the rule: {@link LeaseRules#requireSane}). */

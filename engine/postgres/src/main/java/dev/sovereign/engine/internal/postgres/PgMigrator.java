@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
 public final class PgMigrator {
     /** The migration scripts, in order; an applied one is never edited. */
     public static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__server_clock_offset.sql", "V0003__roles.sql",
-            "V0004__attempts_end_through_their_fence.sql");
+            "V0004__attempts_end_through_their_fence.sql", "V0005__one_round_trip_lease_writes.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 
@@ -54,7 +54,7 @@ public final class PgMigrator {
     static final long MIGRATION_LOCK = 0x536f7665726569L;
 
     private static final Pattern FUNCTION = Pattern.compile(
-            "CREATE (?:OR REPLACE )?FUNCTION (\\w+)\\(\\) RETURNS (\\w+) LANGUAGE (\\w+)[^$]*?AS \\$\\$(.*?)\\$\\$", Pattern.DOTALL);
+            "CREATE (?:OR REPLACE )?FUNCTION (\\w+)\\([^)]*\\) RETURNS ((?:SETOF )?\\w+) LANGUAGE (\\w+)[^$]*?AS \\$\\$(.*?)\\$\\$", Pattern.DOTALL);
     private static final Pattern TRIGGER = Pattern.compile(
             "CREATE TRIGGER (\\w+) [A-Z ]+? ON (\\w+) FOR EACH [^;]*?\\)(?=;)", Pattern.DOTALL);
     private static final Pattern LEDGER_TABLE = Pattern.compile("CREATE TABLE (\\w+)");
@@ -85,6 +85,17 @@ public final class PgMigrator {
 
     /** Checks the ledger, applies what is missing, then checks every guard. Returns the schema version. */
     public int migrate(Connection c) {
+        return migrateTo(c, LATEST);
+    }
+
+    /**
+     * As {@link #migrate}, but only up to schema version {@code target}: how a test builds the ledger an older
+     * Sovereign left behind (never used by the engine, which always migrates to {@link #LATEST}).
+     */
+    int migrateTo(Connection c, int target) {
+        if (target < 1 || target > LATEST) {
+            throw new IllegalArgumentException("no schema version " + target + " (1.." + LATEST + ")");
+        }
         String where = where(c);
         boolean autoCommit = true;
         int isolation = Connection.TRANSACTION_READ_COMMITTED;
@@ -92,7 +103,7 @@ public final class PgMigrator {
             autoCommit = c.getAutoCommit();
             isolation = c.getTransactionIsolation();
             int version = check(c, where);
-            for (int next = version + 1; next <= LATEST; next++) {
+            for (int next = version + 1; next <= target; next++) {
                 apply(c, next, where);
             }
         } catch (SQLException e) {
@@ -101,7 +112,7 @@ public final class PgMigrator {
             restore(c, autoCommit, isolation);
         }
         verify(c);
-        return LATEST;
+        return target;
     }
 
     /**
@@ -426,15 +437,19 @@ public final class PgMigrator {
             }
         }
         Map<String, String[]> functions = new HashMap<>(); // name -> language, body, config, security definer
+        Map<String, Integer> overloads = new HashMap<>(); // name -> how many functions of that name
+        // Every function of the schema, whatever its arguments (the lease writes of version 5 take some): an
+        // overload of one of ours, e.g. taking varchar where ours takes text, could be the one a call resolves to.
         try (PreparedStatement ps = c.prepareStatement("SELECT p.proname, l.lanname, p.prosrc,"
                 + " array_to_string(p.proconfig, '|'), p.prosecdef FROM pg_proc p"
                 + " JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang"
-                + " WHERE n.nspname = ? AND p.pronargs = 0")) {
+                + " WHERE n.nspname = ?")) {
             ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     functions.put(rs.getString(1), new String[] {rs.getString(2), folded(rs.getString(3)),
                             rs.getString(4), rs.getBoolean(5) ? "definer" : "invoker"});
+                    overloads.merge(rs.getString(1), 1, Integer::sum);
                 }
             }
         }
@@ -450,6 +465,8 @@ public final class PgMigrator {
             String[] found = functions.get(f.name());
             if (found == null) {
                 problems.add("guard function " + f.name() + " is missing");
+            } else if (overloads.get(f.name()) > 1) {
+                problems.add("guard function " + f.name() + " has a look-alike with other arguments beside it");
             } else if (!found[0].equals(f.language()) || !found[1].equals(f.body())) {
                 problems.add("guard function " + f.name() + " was replaced by different code");
             } else if (!expectedPath.equals(found[2]) || !"invoker".equals(found[3])) {

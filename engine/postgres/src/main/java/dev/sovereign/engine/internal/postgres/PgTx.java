@@ -49,6 +49,16 @@ public final class PgTx {
         return claimWritten;
     }
 
+    /**
+     * Whether one of the ledger's lease functions (schema version 5, decision 0506) may write this transaction's
+     * rows: only when this engine acts under no identity claim (decision 0802). A claim is journalled with the
+     * first change a transaction makes and named in every fence event it writes; a function's writes are not seen
+     * by {@link #update}, so a claimed transaction takes the full path.
+     */
+    boolean mayDelegateLeaseWrites() {
+        return db.claim() == null;
+    }
+
     /** Maps the current row of a result set. */
     @FunctionalInterface
     public interface RowMapper<T> {
