@@ -69,7 +69,7 @@ class CliCommandsTest {
         assertThat(r.outLines().subList(2, 4)).containsExactlyInAnyOrderElementsOf(
                 dev.sovereign.engine.spi.Backends.all().stream().map(b -> "schema " + b.name() + " v" + b.schemaVersion())
                         .toList())
-                .contains("schema sqlite v6", "schema postgres v4"); // fewer pages per write (decision 0507)
+                .contains("schema sqlite v6", "schema postgres v5"); // sqlite: fewer pages per write (0507); postgres: one-call lease writes (0506)
     }
 
     private static boolean insideAGitTree() {
