@@ -12,11 +12,13 @@ import sun.misc.Signal;
  * the CLI passed its own SIGTERM on to the console). Here a signal asks the JavaFX thread to exit:
  * {@link ConsoleApp#stop()} runs (the demo's and the lab's processes stop), {@code launch} returns, and
  * the launcher exits 0 — the console was closed, as asked. A signal that comes before the toolkit runs
- * is remembered and honoured as soon as the window exists. If the JavaFX thread does not finish within
- * {@link #GRACE_MS}, the JVM exits the default way (128 + the signal's number).
+ * is remembered and honoured as soon as the window exists. A second signal (Ctrl-C twice), or a JavaFX
+ * thread that has not finished within {@link #GRACE_MS}, ends the JVM the default way (128 + the signal's
+ * number; the shutdown hooks still stop the demo's processes). The grace is shorter than the 15 s that
+ * {@code sovereign console} waits for its console after passing a signal on.
  */
 final class CloseOnSignal {
-    static final long GRACE_MS = 20_000;
+    static final long GRACE_MS = 10_000;
 
     private static final Object LOCK = new Object();
     private static boolean started;
@@ -49,13 +51,15 @@ final class CloseOnSignal {
     }
 
     private static void received(Signal signal) {
+        boolean again;
         boolean running;
         synchronized (LOCK) {
-            if (requested) {
-                return; // a second signal while closing: the watchdog below already waits
-            }
+            again = requested;
             requested = true;
             running = started;
+        }
+        if (again) {
+            System.exit(128 + signal.getNumber()); // a second signal while closing: stop waiting
         }
         if (running) {
             Platform.runLater(Platform::exit);
