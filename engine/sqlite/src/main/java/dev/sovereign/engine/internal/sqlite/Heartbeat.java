@@ -139,26 +139,35 @@ public final class Heartbeat {
                 r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
     }
 
+    /**
+     * The beat's lease renewal. Each row is found by its primary key from the beat's own list of (actor,
+     * token) pairs and states the token this beat presents for it ({@code presented.token}), which the
+     * schema's guard compares with the row's token (V0003); the join keeps a row whose token moved out of
+     * the statement instead of letting the guard abort the whole beat. Joining on the actor (the key)
+     * keeps the plan "for each presented pair, one key lookup": joined on the token alone, SQLite 3.50 on
+     * the WITHOUT ROWID table of schema v6 chose "for each of this process's leases, scan the whole JSON
+     * list again" — quadratic, 100 ms for 1,000 leases. The unary {@code +} on {@code process_identity} keeps
+     * the planner from starting at {@code actor_leases_by_process} instead (`HeartbeatPlanTest`).
+     */
+    static final String RENEW_LEASES_SQL = "UPDATE actor_leases SET renewed_at = ?, expires_at = ? + ttl_ms,"
+            + " renewals = renewals + 1, change_seq = ?,"
+            + " renewal_journalled_at = CASE WHEN ? - renewal_journalled_at >= ? THEN ?"
+            + " ELSE renewal_journalled_at END,"
+            + " presented_token = presented.token, presented_change = ?"
+            + " FROM (SELECT json_extract(value, '$[0]') AS actor, json_extract(value, '$[1]') AS token"
+            + " FROM json_each(?)) AS presented"
+            + " WHERE actor_leases.actor_id = presented.actor AND +actor_leases.process_identity = ?"
+            + " AND actor_leases.token = presented.token"
+            + " AND " + saneLease("actor_leases.")
+            + " RETURNING " + SqliteLeases.LEASE_COLUMNS + ", renewals, renewal_journalled_at";
+
     private static List<Lease> renewLeases(Tx tx, String me, List<Lease> held) throws SQLException {
         long now = tx.now();
-        List<Long> tokens = new ArrayList<>();
-        held.forEach(l -> tokens.add(l.token()));
         long change = tx.nextLeaseChange();
-        // Each row states the token this beat presents for it (presented.value, from the beat's own
-        // list), which the schema's guard compares with the row's token (V0003); the join keeps a row
-        // whose token moved out of the statement instead of letting the guard abort the whole beat.
-        List<Object[]> rows = tx.query("UPDATE actor_leases SET renewed_at = ?, expires_at = ? + ttl_ms,"
-                        + " renewals = renewals + 1, change_seq = ?,"
-                        + " renewal_journalled_at = CASE WHEN ? - renewal_journalled_at >= ? THEN ?"
-                        + " ELSE renewal_journalled_at END,"
-                        + " presented_token = presented.value, presented_change = ?"
-                        + " FROM (SELECT value FROM json_each(?)) AS presented"
-                        + " WHERE actor_leases.process_identity = ? AND actor_leases.token = presented.value"
-                        + " AND " + saneLease("actor_leases.")
-                        + " RETURNING " + SqliteLeases.LEASE_COLUMNS + ", renewals, renewal_journalled_at",
+        List<Object[]> rows = tx.query(RENEW_LEASES_SQL,
                 rs -> new Object[] {SqliteLeases.mapLease(rs), rs.getLong("renewals"),
                         rs.getLong("renewal_journalled_at")},
-                now, now, change, now, RENEWAL_JOURNAL_FOLD_MS, now, change, tokens.toString(), me);
+                now, now, change, now, RENEWAL_JOURNAL_FOLD_MS, now, change, presentedPairs(held), me);
         List<Lease> out = new ArrayList<>();
         for (Object[] row : rows) {
             Lease l = (Lease) row[0];
@@ -169,6 +178,36 @@ public final class Heartbeat {
             }
         }
         return out;
+    }
+
+    /** {@code [["actor", token], ...]}: the beat's leases as a JSON array for {@code json_each}. */
+    static String presentedPairs(List<Lease> held) {
+        StringBuilder json = new StringBuilder(held.size() * 32).append('[');
+        for (Lease l : held) {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            json.append('[');
+            appendJsonString(json, l.actor());
+            json.append(',').append(l.token()).append(']');
+        }
+        return json.append(']').toString();
+    }
+
+    /** A JSON string literal (RFC 8259): quote, backslash and control characters escaped. */
+    static void appendJsonString(StringBuilder out, String s) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        out.append('"');
     }
 
     private static Set<String> renewAttempts(Tx tx, String me, Map<String, Long> held) throws SQLException {
