@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -23,10 +25,37 @@ class CloseOnSignalTest {
     @TempDir
     Path dir;
 
+    /**
+     * The signal lands while the demo is still starting (its first worker JVM exists, the others are being
+     * launched): the start finishes after the window has closed, and its workers must still be stopped — the
+     * console's background threads are gone by then (a RejectedExecutionException on the JavaFX thread once).
+     */
+    @Test
+    void sigtermWhileTheDemoStartsClosesTheConsoleAndEveryWorker() throws Exception {
+        Process console = launch(List.of());
+        Set<ProcessHandle> workers = new HashSet<>(awaitDemoWorkers(console, 1));
+
+        new ProcessBuilder("kill", "-TERM", Long.toString(console.pid())).inheritIO().start().waitFor();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (console.isAlive() && System.nanoTime() < deadline) {
+            console.toHandle().children().forEach(workers::add); // workers launched after the signal too
+            Thread.sleep(20);
+        }
+
+        assertThat(console.waitFor(1, TimeUnit.SECONDS)).as("the console ended within 60 s").isTrue();
+        String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
+        assertThat(console.exitValue()).as("exit code; stderr:%n%s", err).isZero();
+        assertThat(err).doesNotContain("Exception", "\tat ");
+        for (ProcessHandle worker : workers) {
+            worker.onExit().get(30, TimeUnit.SECONDS);
+            assertThat(worker.isAlive()).as("demo worker %d", worker.pid()).isFalse();
+        }
+    }
+
     @Test
     void sigtermWithTheDemoRunningClosesTheConsoleAndItsWorkers() throws Exception {
         Process console = launch(List.of());
-        List<ProcessHandle> workers = awaitDemoWorkers(console);
+        List<ProcessHandle> workers = awaitDemoWorkers(console, 2);
 
         new ProcessBuilder("kill", "-TERM", Long.toString(console.pid())).inheritIO().start().waitFor();
 
@@ -91,13 +120,13 @@ class CloseOnSignalTest {
         throw new AssertionError("the console's JavaFX thread did not start within 60 s");
     }
 
-    /** Waits until the demo's worker JVMs run (children of the console); returns them. */
-    private static List<ProcessHandle> awaitDemoWorkers(Process p) throws Exception {
+    /** Waits until at least {@code atLeast} of the demo's worker JVMs run (children of the console); returns them. */
+    private static List<ProcessHandle> awaitDemoWorkers(Process p, int atLeast) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             assertThat(p.isAlive()).as("the console is running").isTrue();
             List<ProcessHandle> children = p.toHandle().children().toList();
-            if (children.size() >= 2) {
+            if (children.size() >= atLeast) {
                 return children;
             }
             Thread.sleep(50);

@@ -6,6 +6,7 @@ import dev.sovereign.engine.lab.Demo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -139,11 +140,20 @@ public final class DemoSession {
         return d;
     }
 
+    /**
+     * Stops a demo's processes off the JavaFX thread — unless the console is closing and its background
+     * threads are gone (a demo that finished starting after the window closed, e.g. on a signal during the
+     * start): then here, so its worker processes never outlive the console.
+     */
     private void closeInBackground(Demo d) {
-        ui.background(() -> {
+        try {
+            ui.background(() -> {
+                d.close();
+                return null;
+            }, x -> { }, x -> { });
+        } catch (RejectedExecutionException closing) {
             d.close();
-            return null;
-        }, x -> { }, x -> { });
+        }
     }
 
     /** Whether a demo is being started (its worker processes launching). */

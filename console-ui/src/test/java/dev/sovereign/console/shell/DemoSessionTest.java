@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.fx.CurrentThreadUiExecutor;
 import dev.sovereign.console.fx.UiExecutor;
+import dev.sovereign.engine.lab.Demo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -13,6 +14,7 @@ import java.util.Queue;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The demo's lifecycle without a toolkit or worker processes: a start that fails says why, a start
@@ -65,6 +67,32 @@ class DemoSessionTest {
         assertThat(demo.narrationProperty().get()).isEmpty();
     }
 
+    /**
+     * The console closed (its background threads gone) while a demo was starting; the start then ends: the
+     * abandoned demo's real worker processes are stopped anyway, here, instead of the close being rejected
+     * on the JavaFX thread (seen in CI as a RejectedExecutionException when a signal closed the console).
+     */
+    @Test
+    void aDemoThatFinishesStartingAfterTheConsoleClosedIsStoppedAnyway(@TempDir Path dir) {
+        LaterExecutor ui = new LaterExecutor();
+        Demo[] started = new Demo[1];
+        DemoSession demo = session(ui, () -> {
+            started[0] = Demo.start(Demo.Settings.defaults(Demo.newDatabase(dir, java.time.Clock.systemUTC()))
+                    .withoutChaos());
+            return started[0];
+        });
+        demo.start();
+        assertThat(demo.release()).as("the console's close: nothing running yet").isNull();
+        ui.closed = true; // the console's executor is shut down
+
+        ui.runAll(); // the start ends after the close
+
+        assertThat(started[0]).isNotNull();
+        assertThat(started[0].workers()).isNotEmpty().allSatisfy(w -> assertThat(w.isAlive())
+                .as("worker %s", w).isFalse());
+        assertThat(attached).isEmpty();
+    }
+
     @Test
     void stoppingOrReleasingWithNoDemoLeavesNothingRunning() {
         DemoSession demo = session(new CurrentThreadUiExecutor(), () -> {
@@ -87,8 +115,13 @@ class DemoSessionTest {
             action.run();
         }
 
+        boolean closed;
+
         @Override
         public <T> void background(Callable<T> work, Consumer<T> onSuccess, Consumer<Throwable> onFailure) {
+            if (closed) {
+                throw new java.util.concurrent.RejectedExecutionException("closed, as FxUiExecutor after close()");
+            }
             pending.add(() -> {
                 T result;
                 try {
