@@ -11,9 +11,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The real launcher in a child JVM (Monocle's headless screen), ended by a real signal: it closes as Ctrl+Q
@@ -36,11 +38,10 @@ class CloseOnSignalTest {
         Set<ProcessHandle> workers = new HashSet<>(awaitDemoWorkers(console, 1));
 
         new ProcessBuilder("kill", "-TERM", Long.toString(console.pid())).inheritIO().start().waitFor();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (console.isAlive() && System.nanoTime() < deadline) {
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> {
             console.toHandle().children().forEach(workers::add); // workers launched after the signal too
-            Thread.sleep(20);
-        }
+            return !console.isAlive();
+        });
 
         assertThat(console.waitFor(1, TimeUnit.SECONDS)).as("the console ended within 60 s").isTrue();
         String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
@@ -98,39 +99,30 @@ class CloseOnSignalTest {
         return pb.start();
     }
 
-    /** Waits (up to 60 s, polling /proc) until the child runs its JavaFX thread: the handlers are installed. */
+    /** Waits (up to 60 s, reading /proc) until the child runs its JavaFX thread: the handlers are installed. */
     private static void awaitJavaFxThread(Process p) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> {
             assertThat(p.isAlive()).as("the console is running").isTrue();
             try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(p.pid()), "task"))) {
-                boolean fx = tasks.anyMatch(t -> {
+                return tasks.anyMatch(t -> {
                     try {
                         return Files.readString(t.resolve("comm")).startsWith("JavaFX Applicat");
                     } catch (IOException gone) {
                         return false;
                     }
                 });
-                if (fx) {
-                    return;
-                }
             }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the console's JavaFX thread did not start within 60 s");
+        });
     }
 
     /** Waits until at least {@code atLeast} of the demo's worker JVMs run (children of the console); returns them. */
     private static List<ProcessHandle> awaitDemoWorkers(Process p, int atLeast) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
+        AtomicReference<List<ProcessHandle>> seen = new AtomicReference<>(List.of());
+        WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> {
             assertThat(p.isAlive()).as("the console is running").isTrue();
-            List<ProcessHandle> children = p.toHandle().children().toList();
-            if (children.size() >= atLeast) {
-                return children;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the demo's workers did not start within 60 s");
+            seen.set(p.toHandle().children().toList());
+            return seen.get().size() >= atLeast;
+        });
+        return seen.get();
     }
 }
