@@ -2,6 +2,7 @@ package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.SessionCheck;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.rules.LeaseRules;
 import dev.sovereign.engine.rules.RunRules;
@@ -11,7 +12,6 @@ import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -25,9 +25,9 @@ import java.util.Set;
  * holds, each presenting its token. A beat writes one row for all its leases, however many.
  *
  * <p>The beat still finds out, every time, whether the database agrees with what the process believes it
- * holds: one covered index read compares the count and two checksums of the tokens attached to this session
- * ({@code actor_leases_by_process}) with those of the beliefs. When they differ, and at least every
- * {@link #VERIFY_EVERY_MS} anyway, it reads the attached rows themselves: a believed lease that is not there
+ * holds ({@link SessionCheck}): one covered index read compares the count and two checksums of the tokens
+ * attached to this session ({@code actor_leases_by_process}) with those of the beliefs. When they differ, and
+ * at least every {@link SessionCheck#VERIFY_EVERY_MS} anyway, it reads the attached rows themselves: a believed lease that is not there
  * (taken over after this session lapsed, or changed by hand) is lost — dropped from {@link Grants}, the
  * listeners told at once and a {@code REJECTED} journalled in the same transaction (docs/decisions/0005); a
  * row attached to this session that the process does not believe it holds (a write whose outcome it never
@@ -39,15 +39,9 @@ import java.util.Set;
  * (decision 0003): a process runs few at a time.
  */
 public final class Heartbeat {
-    /** At least this often a beat reads the attached rows themselves, not only their checksums. */
-    public static final long VERIFY_EVERY_MS = 5_000;
-
     private final Database db;
     private final Grants grants;
-    /** Attached rows not believed, by actor, with their token, as the last verification saw them. */
-    private Map<String, Long> unbelievedLastTime = Map.of();
-    /** When the last verification read the rows; {@code Long.MIN_VALUE}: never (the first beat verifies). */
-    private long lastVerifiedAt = Long.MIN_VALUE;
+    private final SessionCheck check = new SessionCheck();
 
     public Heartbeat(Database db, Grants grants) {
         this.db = db;
@@ -65,8 +59,16 @@ public final class Heartbeat {
             long now = tx.now();
             tx.update("UPDATE processes SET heartbeat_at = ? WHERE identity = ?", now, me);
             Map<String, Long> lostLeases = new HashMap<>();
-            if (verificationDue(now) || !sessionAgrees(tx, me, believed.values())) {
-                verify(tx, me, believed, lostLeases, now);
+            long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}, me)
+                    .orElseThrow();
+            if (check.mustCompare(found, believed.values(), now)) {
+                Map<String, Long> attached = new HashMap<>();
+                tx.query(SESSION_ROWS_SQL, rs -> attached.put(rs.getString(1), rs.getLong(2)), me);
+                SessionCheck.Outcome outcome = check.compare(believed, attached, now);
+                lostLeases.putAll(outcome.lost());
+                for (Map.Entry<String, Long> row : outcome.toDetach().entrySet()) {
+                    SqliteLeases.detachIn(tx, row.getKey(), row.getValue());
+                }
             }
             List<Lease> kept = new ArrayList<>();
             for (Lease l : heldLeases) {
@@ -102,77 +104,20 @@ public final class Heartbeat {
         return beat;
     }
 
-    private boolean verificationDue(long now) {
-        return lastVerifiedAt == Long.MIN_VALUE || now - lastVerifiedAt >= VERIFY_EVERY_MS || now < lastVerifiedAt;
-    }
-
     /**
-     * The attached rows' count and two checksums of their tokens, read from the covering index in one statement
-     * (only sane rows count: a corrupt row is never kept alive as if it were held, {@link #saneLease}),
-     * against those of the beliefs. Tokens are distinct: a lost lease alone, or an unbelieved row alone, changes
-     * the count; one of each changes the first sum; two of each with equal sums change the second. Anything the
-     * checksums could still miss the periodic verification finds.
+     * The session check's values ({@link SessionCheck#columns}) over this process's sane attached rows, from the
+     * covering index {@code actor_leases_by_process}: a corrupt row is never kept as if it were held
+     * ({@link #saneLease}).
      */
-    static final String SESSION_CHECKSUM_SQL = "SELECT count(*), coalesce(sum(token % " + Checksum.P1 + "), 0),"
-            + " coalesce(sum((token % " + Checksum.P2 + ") * (token % " + Checksum.P2 + ")), 0)"
+    static final String SESSION_CHECK_SQL = "SELECT " + SessionCheck.columns("token")
             + " FROM actor_leases WHERE process_identity = ? AND attached = 1 AND " + saneLease("");
 
-    private static boolean sessionAgrees(Tx tx, String me, Iterable<Long> believedTokens) throws SQLException {
-        long[] found = tx.one(SESSION_CHECKSUM_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}, me)
-                .orElseThrow();
-        return Arrays.equals(found, Checksum.of(believedTokens));
-    }
-
-    /** The checksums of {@link #SESSION_CHECKSUM_SQL}, over the tokens a process believes it holds. */
-    static final class Checksum {
-        static final long P1 = 4_294_967_291L; // the largest prime below 2^32: sums of 2^31 terms fit a long
-        static final long P2 = 65_521L;        // the largest prime below 2^16: its squares summed likewise
-
-        static long[] of(Iterable<Long> tokens) {
-            long count = 0;
-            long sum = 0;
-            long squares = 0;
-            for (long t : tokens) {
-                count++;
-                sum += t % P1;
-                squares += (t % P2) * (t % P2);
-            }
-            return new long[] {count, sum, squares};
-        }
-    }
-
-    /**
-     * Reads the sane rows attached to this session and compares them with the beliefs: believed and not there is
-     * lost (into {@code lost}; a corrupt row is journalled as such and left as evidence, still attached: every
-     * write on it fails closed); there and not believed twice in a row (same token) is detached.
-     */
-    private void verify(Tx tx, String me, Map<String, Long> believed, Map<String, Long> lost, long now)
-            throws SQLException {
-        Map<String, Long> attached = new HashMap<>();
-        tx.query("SELECT actor_id, token FROM actor_leases WHERE process_identity = ? AND attached = 1 AND "
-                        + saneLease(""), rs -> attached.put(rs.getString(1), rs.getLong(2)), me);
-        believed.forEach((actor, token) -> {
-            if (!token.equals(attached.get(actor))) {
-                lost.put(actor, token);
-            }
-        });
-        Map<String, Long> unbelieved = new HashMap<>();
-        for (Map.Entry<String, Long> row : attached.entrySet()) {
-            if (!row.getValue().equals(believed.get(row.getKey()))) {
-                if (row.getValue().equals(unbelievedLastTime.get(row.getKey()))) {
-                    SqliteLeases.detachIn(tx, row.getKey(), row.getValue());
-                } else {
-                    unbelieved.put(row.getKey(), row.getValue());
-                }
-            }
-        }
-        // kept only once this transaction commits would be exact; a rolled-back beat at worst delays a detach
-        unbelievedLastTime = Map.copyOf(unbelieved);
-        lastVerifiedAt = now;
-    }
+    /** The rows themselves (actor, token) the check's values are computed over. */
+    static final String SESSION_ROWS_SQL = "SELECT actor_id, token FROM actor_leases"
+            + " WHERE process_identity = ? AND attached = 1 AND " + saneLease("");
 
     /** What the process now believes of a lease its session kept: renewed at the beat, expiring a TTL later. */
-    private static Lease keptBySession(Lease l, long now) {
+    static Lease keptBySession(Lease l, long now) {
         return new Lease(l.actor(), l.process(), l.token(), l.ttlMs(), l.acquiredAt(), Math.max(l.renewedAt(), now),
                 Math.max(l.expiresAt(), now + l.ttlMs()), true);
     }
