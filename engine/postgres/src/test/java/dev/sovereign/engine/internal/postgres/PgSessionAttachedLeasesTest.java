@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Decision 0509 on PostgreSQL, what only this backend shows (the contract part is {@code SessionLeasesTest}): a beat
- * writes its session row and no lease row and finds a lost lease at once; schema version 6's guard refuses a
+ * writes its session row and no lease row and finds a lost lease at once; schema version 7's guard refuses a
  * hand-typed takeover of an attached lease while its holder's session lives on the server's clock, by every statement
  * form, and lets it through once the session lapsed; attaching or detaching by hand must present the token.
  */
@@ -162,15 +162,15 @@ class PgSessionAttachedLeasesTest {
     }
 
     @Test
-    void aVersionFiveLedgerWithALiveLeaseMigratesAndThatLeaseLivesByItsOwnExpiryAsBefore() throws Exception {
+    void aVersionSixLedgerWithALiveLeaseMigratesAndThatLeaseLivesByItsOwnExpiryAsBefore() throws Exception {
         PgTestServer.Database old = PgTestServer.freshDatabase();
         try (Connection c = old.connect()) {
-            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 5)).isEqualTo(5);
+            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 6)).isEqualTo(6);
             RawPg raw = new RawPg(c);
             PgFenceWrites w = new PgFenceWrites(raw);
             w.actor("alpha");
             w.process("proc_old");
-            long token = w.acquire("alpha", "proc_old", 5_000); // held by a version-5 engine when the upgrade came
+            long token = w.acquire("alpha", "proc_old", 5_000); // held by a version-6 engine when the upgrade came
             try (Engine e = Engine.open(EngineConfig.forDatabase(old.url()).heartbeat(false).build())) {
                 assertThat(PgMigrator.schemaVersion(c)).isEqualTo(PgMigrator.LATEST);
                 assertThat(PgMigrator.guardProblems(c)).isEmpty();

@@ -1,4 +1,4 @@
--- Sovereign PostgreSQL schema, version 6: a lease kept alive by its holder's heartbeat (issue 16,
+-- Sovereign PostgreSQL schema, version 7: a lease kept alive by its holder's heartbeat (issue 16,
 -- docs/decisions/0509-leases-attached-to-their-holders-session.md), the twin of the SQLite schema's version 7.
 -- Applied migrations are never edited.
 --
