@@ -25,14 +25,14 @@ import java.util.Set;
  * holds, each presenting its token. A beat writes one row for all its leases, however many.
  *
  * <p>The beat still finds out, every time, whether the database agrees with what the process believes it
- * holds ({@link SessionCheck}): one covered index read compares the count and two checksums of the tokens
- * attached to this session ({@code actor_leases_by_process}) with those of the beliefs. When they differ, and
- * at least every {@link SessionCheck#VERIFY_EVERY_MS} anyway, it reads the attached rows themselves: a believed lease that is not there
- * (taken over after this session lapsed, or changed by hand) is lost — dropped from {@link Grants}, the
- * listeners told at once and a {@code REJECTED} journalled in the same transaction (docs/decisions/0005); a
- * row attached to this session that the process does not believe it holds (a write whose outcome it never
- * learned, a lease it dropped) would otherwise live as long as the process beats: seen so by two
- * verifications in a row, it is detached with the expiry it has then, and expires on its own.
+ * holds ({@link SessionCheck}): one read of the covering index {@code actor_leases_by_process} compares the
+ * count and two checksums of the tokens attached to this session with those of the beliefs; when they differ,
+ * and at least every {@link SessionCheck#VERIFY_EVERY_MS}, it reads the attached rows themselves. A believed
+ * lease that is not there (taken over after this session lapsed, or changed by hand) is lost — dropped from
+ * {@link Grants}, the listeners told at once and a {@code REJECTED} journalled in the same transaction
+ * (docs/decisions/0005); a row attached to this session that the process does not believe it holds (a write
+ * whose outcome it never learned, a lease it dropped) would otherwise live as long as the process beats: seen
+ * so by two comparisons in a row, it is detached with the expiry it has then, and expires on its own.
  *
  * <p>Journal: a beat journals nothing per lease (the process row shows the session's last beat; the
  * journal keeps grants, releases, takeovers and every refusal). Attempts are renewed row by row as before
