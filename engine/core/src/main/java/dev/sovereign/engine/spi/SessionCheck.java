@@ -33,6 +33,24 @@ public final class SessionCheck {
     /** When the last comparison read the rows; {@code Long.MIN_VALUE}: never. */
     private long lastComparedAt = Long.MIN_VALUE;
 
+    /**
+     * A lease row's effective expiry or renewal (decision 0509) as one SQL expression, in the words of a backend's
+     * dialect: for a row attached to its holder's session, the later of the row's own {@code column} and the holder's
+     * last heartbeat (plus the lease's TTL for the expiry); otherwise the row's own. Every reader and takeover of a
+     * backend decides from it; each schema's guard applies the same rule.
+     *
+     * @param row        the lease row's prefix ({@code "l."}, or {@code "actor_leases."})
+     * @param column     {@code expires_at} or {@code renewed_at}
+     * @param greatest   the dialect's two-argument maximum ({@code max} on SQLite, {@code greatest} on PostgreSQL)
+     * @param isAttached the dialect's test of the row's flag ({@code "attached = 1"} or {@code "attached"})
+     */
+    public static String effective(String row, String column, String greatest, String isAttached) {
+        String beat = "(SELECT s.heartbeat_at FROM processes s WHERE s.identity = " + row + "process_identity)";
+        String later = column.equals("expires_at") ? beat + " + " + row + "ttl_ms" : beat;
+        return "(CASE WHEN " + row + isAttached + " THEN " + greatest + "(" + row + column + ", coalesce(" + later + ", "
+                + row + column + ")) ELSE " + row + column + " END)";
+    }
+
     /** The three aggregate columns of the check over a token column, in SQL both backends speak. */
     public static String columns(String token) {
         return "count(*), coalesce(sum(" + token + " % " + P1 + "), 0), coalesce(sum((" + token + " % " + P2 + ") * ("

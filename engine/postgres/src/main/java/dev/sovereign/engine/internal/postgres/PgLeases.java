@@ -1,6 +1,7 @@
 package dev.sovereign.engine.internal.postgres;
 
 import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.SessionCheck;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
 
 import dev.sovereign.engine.base.Refusal;
@@ -39,19 +40,12 @@ public final class PgLeases implements ActorLeases {
      * Every reader and takeover of this backend decides from it; the schema's guard applies the same rule (V0006).
      */
     static String effectiveExpiry(String row) {
-        return "(CASE WHEN " + row + "attached THEN greatest(" + row + "expires_at, coalesce(" + session(row) + " + "
-                + row + "ttl_ms, " + row + "expires_at)) ELSE " + row + "expires_at END)";
+        return SessionCheck.effective(row, "expires_at", "greatest", "attached");
     }
 
     /** A lease row's effective renewal time: for an attached row, its holder's last heartbeat if later. */
     static String effectiveRenewal(String row) {
-        return "(CASE WHEN " + row + "attached THEN greatest(" + row + "renewed_at, coalesce(" + session(row) + ", "
-                + row + "renewed_at)) ELSE " + row + "renewed_at END)";
-    }
-
-    /** The holder's last heartbeat, read from its session (its {@code processes} row); null without one. */
-    private static String session(String row) {
-        return "(SELECT s.heartbeat_at FROM processes s WHERE s.identity = " + row + "process_identity)";
+        return SessionCheck.effective(row, "renewed_at", "greatest", "attached");
     }
 
     /** The lease columns {@link #mapLease} reads, of the row prefixed by {@code row}, effective expiry included. */

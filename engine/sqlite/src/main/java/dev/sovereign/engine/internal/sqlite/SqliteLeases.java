@@ -1,6 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.SessionCheck;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
 
 import dev.sovereign.engine.base.Refusal;
@@ -33,19 +34,12 @@ public final class SqliteLeases implements ActorLeases {
      * figure computed in Java after the read.
      */
     static String effectiveExpiry(String row) {
-        return "(CASE WHEN " + row + "attached = 1 THEN max(" + row + "expires_at, coalesce(" + session(row)
-                + " + " + row + "ttl_ms, " + row + "expires_at)) ELSE " + row + "expires_at END)";
+        return SessionCheck.effective(row, "expires_at", "max", "attached = 1");
     }
 
     /** A lease row's effective renewal time: for an attached row, its holder's last heartbeat if later. */
     static String effectiveRenewal(String row) {
-        return "(CASE WHEN " + row + "attached = 1 THEN max(" + row + "renewed_at, coalesce(" + session(row)
-                + ", " + row + "renewed_at)) ELSE " + row + "renewed_at END)";
-    }
-
-    /** The holder's last heartbeat, read from its session (its {@code processes} row); null without one. */
-    private static String session(String row) {
-        return "(SELECT s.heartbeat_at FROM processes s WHERE s.identity = " + row + "process_identity)";
+        return SessionCheck.effective(row, "renewed_at", "max", "attached = 1");
     }
 
     /** The lease columns {@link #mapLease} reads, of the table's row, effective expiry included. */
