@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.util.WaitForAsyncUtils;
@@ -72,6 +73,11 @@ class CloseOnSignalTest {
 
     @Test
     void sigintOnAnAttachedLedgerClosesTheConsoleWithExitZero() throws Exception {
+        // A process started in the background by a non-interactive shell has SIGINT ignored (Ctrl-C is not for
+        // background jobs), and every child inherits that: the console could not even see this signal. Seen when
+        // the build itself ran in the background; SIGTERM and SIGHUP, tested beside it, are never ignored so.
+        Assumptions.assumeFalse(ignoredByThisProcess(2), "SIGINT is ignored by this test's own process"
+                + " (started in the background), so the console it starts inherits that and never receives it");
         Path ledger = dir.resolve("ledger.db");
         Process console = launch(List.of("--db", ledger.toString()));
         awaitJavaFxThread(console);
@@ -82,6 +88,16 @@ class CloseOnSignalTest {
         String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
         assertThat(console.exitValue()).as("exit code; stderr:%n%s", err).isZero();
         assertThat(err).doesNotContain("Exception", "\tat ");
+    }
+
+    /** Whether signal {@code number} is ignored by this JVM (the {@code SigIgn} mask of /proc/self/status). */
+    private static boolean ignoredByThisProcess(int number) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16) & (1L << (number - 1))) != 0;
+            }
+        }
+        return false;
     }
 
     private Process launch(List<String> args) throws IOException {

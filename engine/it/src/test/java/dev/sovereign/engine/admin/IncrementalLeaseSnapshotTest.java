@@ -181,9 +181,12 @@ class IncrementalLeaseSnapshotTest {
         assertThat(r.leaseRowsReadLastSnapshot()).isZero();
         assertThat(unchanged.leases()).isSameAs(afterRelease.leases());
 
-        b.heartbeatNow(); // one statement renewing b's 499 leases
-        r.snapshot();
+        b.heartbeatNow(); // b's session beat: the effective expiry of b's 499 leases moved with it, no row written
+        assertSameLeases(r.snapshot(), fullRead(temp.file(), clock), "after b's beat");
         assertThat(r.leaseRowsReadLastSnapshot()).isEqualTo(499);
+        b.heartbeatNow(); // again at the same instant: no lease's expiry moved
+        r.snapshot();
+        assertThat(r.leaseRowsReadLastSnapshot()).isZero();
 
         a.actors().add("actor-new");
         AdminSnapshot afterActor = r.snapshot();

@@ -69,7 +69,7 @@ class CliCommandsTest {
         assertThat(r.outLines().subList(2, 4)).containsExactlyInAnyOrderElementsOf(
                 dev.sovereign.engine.spi.Backends.all().stream().map(b -> "schema " + b.name() + " v" + b.schemaVersion())
                         .toList())
-                .contains("schema sqlite v6", "schema postgres v5"); // sqlite: fewer pages per write (0507); postgres: one-call lease writes (0506)
+                .contains("schema sqlite v7", "schema postgres v7"); // both: leases attached to their holder's session (0509)
     }
 
     private static boolean insideAGitTree() {

@@ -128,6 +128,8 @@ class LedgerCopyToPostgresTest {
         Lease delta = b.leases().acquire("delta", Duration.ofMinutes(1));
         b.leases().release("delta", delta.token());
         supervisor.supervisor().tick();
+        clock.advance(Duration.ofSeconds(30));
+        lost.heartbeatNow(); // its gamma lease now lives past its row's own expiry: its session keeps it (decision 0509)
         a.close(); // a stopped process
         supervisor.close();
         b.close();
@@ -170,10 +172,28 @@ class LedgerCopyToPostgresTest {
                 if (table.endsWith("_counter")) {
                     columns = columns.subList(0, 2); // id and the value; PostgreSQL adds last_xact
                 }
-                Map<String, List<Object>> source = rows(lite, table, columns);
+                List<String> sourceColumns = columns;
+                if (table.equals("actor_leases")) {
+                    // a lease attached to its holder's session (decision 0509) arrives as the plain lease a reader
+                    // sees: its effective renewal and expiry, no attached flag
+                    columns = columns.stream().filter(c -> !c.equals("attached")).toList();
+                    sourceColumns = columns.stream().map(c -> switch (c) {
+                        case "renewed_at" -> "CASE WHEN attached = 1 THEN max(renewed_at, coalesce((SELECT p.heartbeat_at"
+                                + " FROM processes p WHERE p.identity = process_identity), renewed_at)) ELSE renewed_at END";
+                        case "expires_at" -> "CASE WHEN attached = 1 THEN max(expires_at, coalesce((SELECT p.heartbeat_at"
+                                + " FROM processes p WHERE p.identity = process_identity) + ttl_ms, expires_at))"
+                                + " ELSE expires_at END";
+                        default -> c;
+                    }).toList();
+                }
+                Map<String, List<Object>> source = rows(lite, table, sourceColumns);
                 Map<String, List<Object>> copied = rows(pg, table, columns);
                 assertThat(source).as("rows of %s in the source", table).isNotEmpty();
                 assertThat(copied).as("every row and column of %s", table).isEqualTo(source);
+                if (table.equals("actor_leases")) {
+                    assertThat(rows(lite, table, columns)).as("the rows' own expiry is not what a reader sees")
+                            .isNotEqualTo(source);
+                }
                 if (!table.endsWith("_counter")) {
                     assertThat(report.rows()).as("reported rows of %s", table).containsEntry(table, (long) source.size());
                 }

@@ -25,6 +25,13 @@ public final class PgFenceWrites {
         return sql;
     }
 
+    /**
+     * The server's clock read once for a whole statement ({@code now.ms}): {@code sovereign_now_ms()} reads
+     * {@code clock_timestamp()}, which moves within a statement, so a row written with three calls could get an expiry
+     * a millisecond beyond its renewal plus its TTL — a row the engine rightly calls corrupt.
+     */
+    private static final String ONE_NOW = "(SELECT " + NOW + " AS ms) AS now";
+
     public void process(String identity) {
         sql.passes("INSERT INTO processes (identity, pid, host, kind, started_at, heartbeat_at, heartbeat_interval_ms)"
                 + " VALUES (" + q(identity) + ", 1, 'test-host', 'test', " + NOW + ", " + NOW + ", 1000)");
@@ -38,8 +45,8 @@ public final class PgFenceWrites {
     public static String[] acquireStatements(String actor, String process, long expiresInMs) {
         return new String[] {MINT, BUMP,
                 "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
-                        + " renewal_journalled_at, change_seq) VALUES (" + q(actor) + ", " + q(process) + ", " + TOKEN
-                        + ", 5000, " + NOW + ", " + NOW + ", " + NOW + " + " + expiresInMs + ", " + NOW + ", " + CHANGE + ")"};
+                        + " renewal_journalled_at, change_seq) SELECT " + q(actor) + ", " + q(process) + ", " + TOKEN
+                        + ", 5000, now.ms, now.ms, now.ms + " + expiresInMs + ", now.ms, " + CHANGE + " FROM " + ONE_NOW};
     }
 
     /** Grants {@code actor} to {@code process}; returns the lease token. */
@@ -55,19 +62,20 @@ public final class PgFenceWrites {
     /** A renewal: the holder presents its token; the row's change marker and presented_change move together. */
     public static String[] renewStatements(String actor, long token, long expiresInMs) {
         return new String[] {BUMP,
-                "UPDATE actor_leases SET expires_at = " + NOW + " + " + expiresInMs + ", renewed_at = " + NOW
+                "UPDATE actor_leases SET expires_at = now.ms + " + expiresInMs + ", renewed_at = now.ms"
                         + ", renewals = renewals + 1, presented_token = " + token + ", change_seq = " + CHANGE
-                        + ", presented_change = " + CHANGE + " WHERE actor_id = " + q(actor) + " AND token = " + token};
+                        + ", presented_change = " + CHANGE + " FROM " + ONE_NOW + " WHERE actor_id = " + q(actor)
+                        + " AND token = " + token};
     }
 
     /** A takeover of an expired lease by {@code process} with a token minted in the same transaction. */
     public static String[] takeOverStatements(String actor, long expiredToken, String process, long expiresInMs) {
         return new String[] {MINT, BUMP,
-                "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(process) + ", acquired_at = " + NOW
-                        + ", renewed_at = " + NOW + ", expires_at = " + NOW + " + " + expiresInMs + ", renewals = 0,"
+                "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(process) + ", acquired_at = now.ms"
+                        + ", renewed_at = now.ms, expires_at = now.ms + " + expiresInMs + ", renewals = 0,"
                         + " presented_token = " + expiredToken + ", change_seq = " + CHANGE + ", presented_change = "
-                        + CHANGE + " WHERE actor_id = " + q(actor) + " AND token = " + expiredToken
-                        + " AND expires_at <= " + NOW};
+                        + CHANGE + " FROM " + ONE_NOW + " WHERE actor_id = " + q(actor) + " AND token = " + expiredToken
+                        + " AND expires_at <= " + NOW}; // tests drop this filter to try a live lease
     }
 
     public long takeOver(String actor, long expiredToken, String process, long expiresInMs) {
@@ -93,9 +101,9 @@ public final class PgFenceWrites {
             long expiresInMs) {
         return new String[] {MINT,
                 "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token, state,"
-                        + " ttl_ms, started_at, renewed_at, expires_at) VALUES (" + q(id) + ", " + q(assignment) + ", "
-                        + q(actor) + ", " + q(process) + ", " + TOKEN + ", " + leaseToken + ", 'ACTIVE', 5000, " + NOW
-                        + ", " + NOW + ", " + NOW + " + " + expiresInMs + ")",
+                        + " ttl_ms, started_at, renewed_at, expires_at) SELECT " + q(id) + ", " + q(assignment) + ", "
+                        + q(actor) + ", " + q(process) + ", " + TOKEN + ", " + leaseToken + ", 'ACTIVE', 5000, now.ms"
+                        + ", now.ms, now.ms + " + expiresInMs + " FROM " + ONE_NOW,
                 "UPDATE assignments SET state = 'RUNNING', current_attempt = " + q(id) + ", updated_at = " + NOW
                         + " WHERE id = " + q(assignment)};
     }

@@ -87,16 +87,20 @@ public final class Workspaces {
         Path ws = workspace(assignmentId);
         Path attempt = attemptWorkspace(assignmentId, attemptId);
         try {
-            OwnerOnly.createDirectories(dataDirectory);
+            // One lstat per folder (it says link, directory, something else or absent): a run creates
+            // three folders, and each file-system call counts on a busy disk (docs/benchmarks.md).
             for (Path dir : new Path[] {runsRoot(), ws, attempt, attempt.resolve(OUTPUT)}) {
-                requirePlainDirectoryOrAbsent(assignmentId, dir);
-                if (!Files.exists(dir, NOFOLLOW_LINKS)) {
-                    try {
-                        OwnerOnly.createDirectory(dir);
-                    } catch (FileAlreadyExistsException raced) {
-                        // another run (or process) created it meanwhile: fine if it is a plain directory
-                        requirePlainDirectoryOrAbsent(assignmentId, dir);
-                    }
+                if (requirePlainDirectoryOrAbsent(assignmentId, dir)) {
+                    continue;
+                }
+                if (dir.equals(runsRoot())) {
+                    OwnerOnly.createDirectories(dataDirectory);
+                }
+                try {
+                    OwnerOnly.createDirectory(dir);
+                } catch (FileAlreadyExistsException raced) {
+                    // another run (or process) created it meanwhile: fine if it is a plain directory
+                    requirePlainDirectoryOrAbsent(assignmentId, dir);
                 }
             }
         } catch (IOException e) {
@@ -105,17 +109,29 @@ public final class Workspaces {
         return attempt;
     }
 
-    private static void requirePlainDirectoryOrAbsent(String assignmentId, Path dir) {
-        if (Files.isSymbolicLink(dir)) {
+    /**
+     * True when {@code dir} is a plain directory, false when it does not exist or cannot be examined (like
+     * {@code Files.exists}: creating it then says why, e.g. a file where the data directory should be);
+     * refuses a link or anything else. One {@code lstat}.
+     */
+    private static boolean requirePlainDirectoryOrAbsent(String assignmentId, Path dir) {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(dir, BasicFileAttributes.class, NOFOLLOW_LINKS);
+        } catch (IOException absentOrUnreadable) {
+            return false;
+        }
+        if (attributes.isSymbolicLink()) {
             throw Refusal.of(RefusalCategory.SYMLINKED_WORKSPACE, "The workspace path " + dir + " of assignment "
                     + assignmentId + " is a symbolic link; the engine never works through one. Remove the link"
                     + " and retry the assignment.").resource("assignment", assignmentId).build();
         }
-        if (Files.exists(dir, NOFOLLOW_LINKS) && !Files.isDirectory(dir, NOFOLLOW_LINKS)) {
+        if (!attributes.isDirectory()) {
             throw Refusal.of(RefusalCategory.WORKSPACE_NOT_DIRECTORY, "The workspace path " + dir
                     + " of assignment " + assignmentId + " exists but is not a directory. Move it away and retry"
                     + " the assignment.").resource("assignment", assignmentId).build();
         }
+        return true;
     }
 
     /**

@@ -24,8 +24,8 @@ import java.util.Map;
  * collation. Not thread-safe: its {@link PgAdminReader} serialises every use, inside the snapshot's transaction.
  */
 final class PgAdminLeases {
-    private static final String COLUMNS = "l.process_identity, l.token, l.ttl_ms, l.acquired_at, l.renewed_at,"
-            + " l.expires_at, l.renewals";
+    private static final String COLUMNS = "l.process_identity, l.token, l.ttl_ms, l.acquired_at, "
+            + PgLeases.effectiveRenewal("l.") + ", " + PgLeases.effectiveExpiry("l.") + ", l.renewals";
     private static final String ALL_LEASES_SQL = "SELECT a.id, " + COLUMNS
             + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id ORDER BY a.id COLLATE \"C\"";
     /** The rows marked later, then the actors released later whose row is gone (free). */
@@ -34,12 +34,22 @@ final class PgAdminLeases {
             + " UNION ALL SELECT t.actor_id, " + COLUMNS.replace("l.", "j.")
             + " FROM lease_tombstones t LEFT JOIN actor_leases j ON j.actor_id = t.actor_id"
             + " WHERE t.change_seq > ? AND (j.actor_id IS NULL OR j.change_seq <= ?)";
+    /**
+     * The sessions that keep leases alive (decision 0509): each process holding an attached lease, with its last
+     * heartbeat. A beat moves every attached lease's effective expiry without writing the lease rows, so a snapshot
+     * re-reads the attached rows of each session whose beat is not the one the previous snapshot saw.
+     */
+    private static final String SESSIONS_SQL = "SELECT p.identity, p.heartbeat_at FROM processes p WHERE EXISTS"
+            + " (SELECT 1 FROM actor_leases l WHERE l.process_identity = p.identity AND l.attached)";
+    /** One session's attached leases not marked after the given marker (those the changed rows read already). */
+    private static final String SESSION_LEASES_SQL = "SELECT l.actor_id, " + COLUMNS
+            + " FROM actor_leases l WHERE l.process_identity = ? AND l.attached AND l.change_seq <= ?";
     /** As SQLite's: below this many actors a snapshot never switches to a full read because most rows changed. */
     static final int FULL_READ_MIN_ROWS = 512;
 
     /** One read: every actor's lease (by actor id), who holds how many, the rows read, and what the next read needs. */
-    record Read(long actorCount, long lastChange, List<LeaseRow> rows, Map<String, Integer> positions,
-                Map<String, Integer> held, int rowsRead) {
+    record Read(long actorCount, long lastChange, Map<String, Long> sessions, List<LeaseRow> rows,
+                Map<String, Integer> positions, Map<String, Integer> held, int rowsRead) {
     }
 
     private Read baseline;
@@ -47,34 +57,53 @@ final class PgAdminLeases {
     Read read(PgTx tx, List<ProcessRow> processes) throws SQLException {
         long actorCount = tx.scalarLong("SELECT count(*) FROM actors");
         long lastChange = tx.scalarLong("SELECT last_change FROM lease_change_counter WHERE id = 1");
+        Map<String, Long> sessions = new HashMap<>();
+        tx.query(SESSIONS_SQL, rs -> sessions.put(rs.getString(1), rs.getLong(2)));
         Read before = baseline;
         Map<String, ProcessRef> holders = new HashMap<>();
         processes.forEach(p -> holders.put(p.process().identity(), p.process()));
         if (before == null || before.actorCount() != actorCount || lastChange < before.lastChange()) {
-            return fullRead(tx, before, holders, actorCount, lastChange);
+            return fullRead(tx, before, holders, actorCount, lastChange, sessions);
         }
-        if (lastChange == before.lastChange()) {
-            return new Read(actorCount, lastChange, before.rows(), before.positions(), before.held(), 0);
+        List<String> beaten = new ArrayList<>();
+        sessions.forEach((process, beat) -> {
+            if (!beat.equals(before.sessions().get(process))) {
+                beaten.add(process);
+            }
+        });
+        if (lastChange == before.lastChange() && beaten.isEmpty()) {
+            return new Read(actorCount, lastChange, before.sessions(), before.rows(), before.positions(), before.held(), 0);
         }
-        if (actorCount >= FULL_READ_MIN_ROWS && tx.scalarLong("SELECT count(*) FROM actor_leases WHERE change_seq > ?",
-                before.lastChange()) * 2 > actorCount) {
-            return fullRead(tx, before, holders, actorCount, lastChange);
+        long toReread = lastChange == before.lastChange() ? 0
+                : tx.scalarLong("SELECT count(*) FROM actor_leases WHERE change_seq > ?", before.lastChange());
+        for (String process : beaten) {
+            toReread += before.held().getOrDefault(process, 0);
         }
-        List<LeaseRow> changed = tx.query(CHANGED_LEASES_SQL, rs -> leaseRow(tx, rs, holders),
-                before.lastChange(), before.lastChange(), before.lastChange());
+        if (actorCount >= FULL_READ_MIN_ROWS && toReread * 2 > actorCount) {
+            return fullRead(tx, before, holders, actorCount, lastChange, sessions);
+        }
+        List<LeaseRow> changed = new ArrayList<>();
+        if (lastChange != before.lastChange()) {
+            changed.addAll(tx.query(CHANGED_LEASES_SQL, rs -> leaseRow(tx, rs, holders),
+                    before.lastChange(), before.lastChange(), before.lastChange()));
+        }
+        for (String process : beaten) {
+            changed.addAll(tx.query(SESSION_LEASES_SQL, rs -> leaseRow(tx, rs, holders), process, before.lastChange()));
+        }
         List<LeaseRow> rows = new ArrayList<>(before.rows());
         Map<String, Integer> held = new HashMap<>(before.held());
         for (LeaseRow row : changed) {
             Integer at = before.positions().get(row.actor());
             if (at == null) { // an actor the last full read did not see: read everything rather than guess
-                return fullRead(tx, before, holders, actorCount, lastChange);
+                return fullRead(tx, before, holders, actorCount, lastChange, sessions);
             }
             LeaseRow previous = rows.get(at);
             count(held, previous, -1);
             count(held, row, +1);
             rows.set(at, row.equals(previous) ? previous : row);
         }
-        return new Read(actorCount, lastChange, List.copyOf(rows), before.positions(), held, changed.size());
+        return new Read(actorCount, lastChange, Map.copyOf(sessions), List.copyOf(rows), before.positions(), held,
+                changed.size());
     }
 
     /** Makes {@code read} the baseline of the next snapshot (once its transaction committed). */
@@ -83,7 +112,7 @@ final class PgAdminLeases {
     }
 
     private static Read fullRead(PgTx tx, Read before, Map<String, ProcessRef> holders, long actorCount,
-                                 long lastChange) throws SQLException {
+                                 long lastChange, Map<String, Long> sessions) throws SQLException {
         List<LeaseRow> rows = tx.query(ALL_LEASES_SQL, rs -> {
             LeaseRow row = leaseRow(tx, rs, holders);
             Integer at = before == null ? null : before.positions().get(row.actor());
@@ -95,7 +124,7 @@ final class PgAdminLeases {
             positions.put(row.actor(), positions.size());
             count(held, row, +1);
         }
-        return new Read(actorCount, lastChange, List.copyOf(rows), positions, held, rows.size());
+        return new Read(actorCount, lastChange, Map.copyOf(sessions), List.copyOf(rows), positions, held, rows.size());
     }
 
     private static void count(Map<String, Integer> held, LeaseRow row, int delta) {

@@ -2,6 +2,7 @@ package dev.sovereign.engine.internal.postgres;
 
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.SessionCheck;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.rules.LeaseRules;
 import dev.sovereign.engine.rules.RunRules;
@@ -18,55 +19,68 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One heartbeat: ONE transaction that stamps this process's {@code heartbeat_at} and renews every
- * lease and attempt it believes it holds, each presenting its token (one set-based statement per
- * table; the lease statement writes one lease change marker, {@link PgTx#nextLeaseChange()}, into every
- * row it renews). Whatever the database did not renew is lost: it is dropped from {@link Grants} and the
- * listeners are told at once. Each refused renewal is journalled as {@code REJECTED} in the same
- * transaction (docs/decisions/0005): a beat where some grants are lost commits the renewals that
- * succeeded together with one rejection per lost grant.
+ * One heartbeat: ONE transaction that stamps this process's {@code heartbeat_at} (the server's clock) — its
+ * session, which keeps every lease it holds alive (each lease is attached to its holder's session, decision 0509:
+ * its effective expiry is the later of its own and the last beat plus its TTL) — and renews every attempt it
+ * believes it holds, each presenting its token. A beat writes one row for all its leases, however many.
  *
- * <p>An attempt is renewed only while the actor lease it was bound to is still this process's and
- * its assignment still points at it: a takeover of the actor, or a stolen fence, therefore also ends
- * the old holder's attempt at its next beat (and its provider is cancelled).
+ * <p>The beat still finds out, every time, whether the database agrees with what the process believes it holds
+ * ({@link SessionCheck}): one read of the covering index {@code actor_leases_by_process} compares the count and
+ * two checksums of the tokens attached to this session with those of the beliefs; when they differ, and at least
+ * every {@link SessionCheck#VERIFY_EVERY_MS}, it reads the attached rows themselves. A believed lease that is not
+ * there is lost — dropped from {@link Grants}, the listeners told at once, {@code REJECTED} journalled in the same
+ * transaction (docs/decisions/0005); a row attached to this session that the process does not believe it holds is
+ * detached at the second sighting, so it expires on its own.
  *
- * <p>Journal folding: a heartbeat renewal is journalled as {@code LEASE_RENEWED} at most once per
- * lease per {@link #RENEWAL_JOURNAL_FOLD_MS}; the lease row counts every renewal. See
- * docs/decisions/0003-journal-renewal-folding.md.
+ * <p>An attempt is renewed only while the actor lease it was bound to is still this process's and its assignment
+ * still points at it: a takeover of the actor, or a stolen fence, therefore also ends the old holder's attempt at
+ * its next beat (and its provider is cancelled). A beat journals nothing per lease.
  */
 public final class PgHeartbeat {
-    public static final long RENEWAL_JOURNAL_FOLD_MS = 5_000;
-
     private final PgDatabase db;
     private final Grants grants;
+    private final SessionCheck check = new SessionCheck();
 
     public PgHeartbeat(PgDatabase db, Grants grants) {
         this.db = db;
         this.grants = grants;
     }
 
-    /** What one beat found. */
-    public Beat beat() {
+    /** What one beat found. Beats of one engine are serialised (the scheduled one and a test's own). */
+    public synchronized Beat beat() {
         List<Lease> heldLeases = grants.leases();
         Map<String, Long> heldAttempts = grants.attempts();
         String me = db.processIdentity();
+        Map<String, Long> believed = new HashMap<>();
+        heldLeases.forEach(l -> believed.put(l.actor(), l.token()));
         Beat beat = db.write(tx -> {
-            // decision 0900's order: the change counter (raised below when there are leases), then the lease rows
-            if (!heldLeases.isEmpty()) {
+            long now = tx.now();
+            long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}, me)
+                    .orElseThrow();
+            boolean compare = check.mustCompare(found, believed.values(), now);
+            if (compare) {
+                // decision 0900's order: the change counter first (a detach below raises it), then the rows
                 tx.lockLeaseChanges();
             }
-            long now = tx.now();
             tx.update("UPDATE processes SET heartbeat_at = ? WHERE identity = ?", now, me);
-            List<Lease> renewed = heldLeases.isEmpty() ? List.of() : renewLeases(tx, me, heldLeases);
-            Set<String> renewedAttempts = heldAttempts.isEmpty() ? Set.of() : renewAttempts(tx, me, heldAttempts);
             Map<String, Long> lostLeases = new HashMap<>();
-            Set<String> renewedActors = new HashSet<>();
-            renewed.forEach(l -> renewedActors.add(l.actor()));
-            for (Lease l : heldLeases) {
-                if (!renewedActors.contains(l.actor())) {
-                    lostLeases.put(l.actor(), l.token());
+            if (compare) {
+                Map<String, Long> attached = new HashMap<>();
+                tx.query(SESSION_ROWS_SQL, rs -> attached.put(rs.getString(1), rs.getLong(2)), me);
+                SessionCheck.Outcome outcome = check.compare(believed, attached, now);
+                lostLeases.putAll(outcome.lost());
+                for (Map.Entry<String, Long> row : outcome.toDetach().entrySet()) {
+                    PgLeases.detachIn(tx, row.getKey(), row.getValue());
                 }
             }
+            List<Lease> kept = new ArrayList<>();
+            for (Lease l : heldLeases) {
+                if (!lostLeases.containsKey(l.actor())) {
+                    kept.add(new Lease(l.actor(), l.process(), l.token(), l.ttlMs(), l.acquiredAt(),
+                            Math.max(l.renewedAt(), now), Math.max(l.expiresAt(), now + l.ttlMs()), true));
+                }
+            }
+            Set<String> renewedAttempts = heldAttempts.isEmpty() ? Set.of() : renewAttempts(tx, me, heldAttempts);
             Map<String, Long> lostAttempts = new HashMap<>();
             heldAttempts.forEach((id, token) -> {
                 if (!renewedAttempts.contains(id)) {
@@ -74,18 +88,18 @@ public final class PgHeartbeat {
                 }
             });
             // Every refused renewal is a refused write of a presented token: journalled here, in the beat's
-            // own transaction, beside the renewals that succeeded (docs/decisions/0005).
+            // own transaction (docs/decisions/0005).
             for (Map.Entry<String, Long> lost : lostLeases.entrySet()) {
                 journalLostLease(tx, me, lost.getKey(), lost.getValue());
             }
             for (Map.Entry<String, Long> lost : lostAttempts.entrySet()) {
                 journalLostAttempt(tx, lost.getKey(), lost.getValue());
             }
-            return new Beat(renewed, renewedAttempts, lostLeases, lostAttempts);
+            return new Beat(kept, renewedAttempts, lostLeases, lostAttempts);
         });
         for (Lease l : beat.renewedLeases()) {
-            Lease believed = grants.lease(l.actor());
-            if (believed != null && believed.token() == l.token()) {
+            Lease believedNow = grants.lease(l.actor());
+            if (believedNow != null && believedNow.token() == l.token()) {
                 grants.holdLease(l);
             }
         }
@@ -93,6 +107,17 @@ public final class PgHeartbeat {
         beat.lostAttempts().forEach(grants::attemptLost);
         return beat;
     }
+
+    /**
+     * The session check's values ({@link SessionCheck#columns}) over this process's sane attached rows, from the
+     * covering index {@code actor_leases_by_process}: a corrupt row is never kept as if it were held.
+     */
+    static final String SESSION_CHECK_SQL = "SELECT " + SessionCheck.columns("token")
+            + " FROM actor_leases WHERE process_identity = ? AND attached AND " + saneLease("");
+
+    /** The rows themselves (actor, token) the check's values are computed over. */
+    static final String SESSION_ROWS_SQL = "SELECT actor_id, token FROM actor_leases"
+            + " WHERE process_identity = ? AND attached AND " + saneLease("");
 
     /**
      * A lease row this process may renew: it names this process and the presented token (in the
@@ -141,38 +166,6 @@ public final class PgHeartbeat {
     private static void journalRejection(PgTx tx, Refusal r) throws SQLException {
         tx.journal(EventKind.REJECTED, r.resourceType(), r.resourceId(), r.actorId(), tx.processIdentity(), null,
                 r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
-    }
-
-    private static List<Lease> renewLeases(PgTx tx, String me, List<Lease> held) throws SQLException {
-        long now = tx.now();
-        List<Long> tokens = new ArrayList<>();
-        held.forEach(l -> tokens.add(l.token()));
-        long change = tx.nextLeaseChange();
-        // Each row states the token this beat presents for it (presented.value, from the beat's own
-        // list), which the schema's guard compares with the row's token (V0001); the join keeps a row
-        // whose token moved out of the statement instead of letting the guard abort the whole beat.
-        List<Object[]> rows = tx.query("UPDATE actor_leases SET renewed_at = ?, expires_at = ? + ttl_ms,"
-                        + " renewals = renewals + 1, change_seq = ?,"
-                        + " renewal_journalled_at = CASE WHEN ? - renewal_journalled_at >= ? THEN ?"
-                        + " ELSE renewal_journalled_at END,"
-                        + " presented_token = presented.value, presented_change = ?"
-                        + " FROM (SELECT unnest(?::bigint[]) AS value) AS presented"
-                        + " WHERE actor_leases.process_identity = ? AND actor_leases.token = presented.value"
-                        + " AND " + saneLease("actor_leases.")
-                        + " RETURNING " + PgLeases.LEASE_COLUMNS + ", renewals, renewal_journalled_at",
-                rs -> new Object[] {PgLeases.mapLease(rs), rs.getLong("renewals"),
-                        rs.getLong("renewal_journalled_at")},
-                now, now, change, now, RENEWAL_JOURNAL_FOLD_MS, now, change, array(tokens), me);
-        List<Lease> out = new ArrayList<>();
-        for (Object[] row : rows) {
-            Lease l = (Lease) row[0];
-            out.add(l);
-            if ((long) row[2] == now) {
-                tx.journal(EventKind.LEASE_RENEWED, "actor", l.actor(), l.actor(), l.token(),
-                        "heartbeat; " + row[1] + " renewals so far");
-            }
-        }
-        return out;
     }
 
     private static Set<String> renewAttempts(PgTx tx, String me, Map<String, Long> held) throws SQLException {

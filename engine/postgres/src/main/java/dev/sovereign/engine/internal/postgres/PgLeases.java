@@ -1,6 +1,7 @@
 package dev.sovereign.engine.internal.postgres;
 
 import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.SessionCheck;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
 
 import dev.sovereign.engine.base.Refusal;
@@ -32,8 +33,29 @@ import java.util.Optional;
  * otherwise write nothing; the full path above then runs in the same transaction and decides. Thread-safe.
  */
 public final class PgLeases implements ActorLeases {
-    static final String LEASE_COLUMNS =
-            "actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at";
+    /**
+     * A lease row's effective expiry (decision 0509), as one SQL expression over the row's columns prefixed by
+     * {@code row}: for a row attached to its holder's session, the later of its own {@code expires_at} and the
+     * holder's last heartbeat (the server's clock) plus the lease's TTL; otherwise its own {@code expires_at}.
+     * Every reader and takeover of this backend decides from it; the schema's guard applies the same rule (V0006).
+     */
+    static String effectiveExpiry(String row) {
+        return SessionCheck.effective(row, "expires_at", "greatest", "attached");
+    }
+
+    /** A lease row's effective renewal time: for an attached row, its holder's last heartbeat if later. */
+    static String effectiveRenewal(String row) {
+        return SessionCheck.effective(row, "renewed_at", "greatest", "attached");
+    }
+
+    /** The lease columns {@link #mapLease} reads, of the row prefixed by {@code row}, effective expiry included. */
+    static String leaseColumns(String row) {
+        return row + "actor_id AS actor_id, " + row + "process_identity AS process_identity, " + row + "token AS token, "
+                + row + "ttl_ms AS ttl_ms, " + row + "acquired_at AS acquired_at, " + effectiveRenewal(row)
+                + " AS renewed_at, " + effectiveExpiry(row) + " AS expires_at, " + row + "attached AS attached";
+    }
+
+    static final String LEASE_COLUMNS = leaseColumns("actor_leases.");
 
     private final PgDatabase db;
     private final Grants grants;
@@ -45,7 +67,8 @@ public final class PgLeases implements ActorLeases {
 
     static Lease mapLease(ResultSet rs) throws SQLException {
         return new Lease(rs.getString("actor_id"), rs.getString("process_identity"), rs.getLong("token"),
-                rs.getLong("ttl_ms"), rs.getLong("acquired_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"));
+                rs.getLong("ttl_ms"), rs.getLong("acquired_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"),
+                rs.getBoolean("attached"));
     }
 
     @Override
@@ -182,7 +205,26 @@ public final class PgLeases implements ActorLeases {
 
     @Override
     public boolean abandon(String actor, long token) {
-        return grants.dropLease(actor, token);
+        boolean believed = grants.dropLease(actor, token);
+        // An attached lease would live on with this process's heartbeat: it is detached, keeping the expiry it
+        // has now, so it expires on its own as an abandoned lease always did (decision 0509). Dropped from the
+        // beliefs first: should this write fail, the beat finds the row it no longer believes in and detaches it.
+        db.write(tx -> detachIn(tx, actor, token));
+        return believed;
+    }
+
+    /**
+     * Detaches this process's attached lease row from its session (one CAS on actor, token, holder and
+     * {@code attached}), freezing its effective renewal and expiry into the row, so it then expires on its own
+     * exactly when it would have without further beats. Whether a row was detached.
+     */
+    static boolean detachIn(PgTx tx, String actor, long token) throws SQLException {
+        tx.lockLeaseChanges();
+        long change = tx.nextLeaseChange();
+        return tx.update("UPDATE actor_leases SET renewed_at = " + effectiveRenewal("actor_leases.") + ", expires_at = "
+                + effectiveExpiry("actor_leases.") + ", attached = false, change_seq = ?, presented_token = ?,"
+                + " presented_change = ? WHERE actor_id = ? AND process_identity = ? AND token = ? AND attached",
+                change, token, change, actor, tx.processIdentity(), token) == 1;
     }
 
     @Override
@@ -237,15 +279,15 @@ public final class PgLeases implements ActorLeases {
         Optional<Lease> granted;
         if (current.isEmpty()) {
             granted = tx.one("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
-                            + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"
+                            + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, attached)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, true)"
                             + " RETURNING " + LEASE_COLUMNS,
                     PgLeases::mapLease, actor, me, token, ttlMs, now, now, now + ttlMs, now, change);
         } else {
             granted = tx.one("UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
                             + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?,"
-                            + " presented_token = ?, presented_change = ?"
-                            + " WHERE actor_id = ? AND token = ? AND expires_at <= ?"
+                            + " presented_token = ?, presented_change = ?, attached = true"
+                            + " WHERE actor_id = ? AND token = ? AND " + effectiveExpiry("actor_leases.") + " <= ?"
                             + " RETURNING " + LEASE_COLUMNS,
                     PgLeases::mapLease, me, token, ttlMs, now, now, now + ttlMs, now, change,
                     current.get().token(), change, actor, current.get().token(), now);
@@ -275,7 +317,7 @@ public final class PgLeases implements ActorLeases {
                         + " ttl_ms = CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " expires_at = ? + CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " renewals = renewals + 1, renewal_journalled_at = ?, change_seq = ?,"
-                        + " presented_token = ?, presented_change = ?"
+                        + " presented_token = ?, presented_change = ?, attached = true"
                         + " WHERE actor_id = ? AND process_identity = ? AND token = ?"
                         + " RETURNING " + LEASE_COLUMNS,
                 PgLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor,
@@ -304,7 +346,7 @@ public final class PgLeases implements ActorLeases {
         if (!tx.mayDelegateLeaseWrites()) {
             return Optional.empty();
         }
-        return tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_grant(?::text, ?::text, ?::bigint)",
+        return tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_grant(?::text, ?::text, ?::bigint) AS actor_leases",
                 PgLeases::mapLease, actor, tx.processIdentity(), ttlMs);
     }
 
@@ -313,7 +355,8 @@ public final class PgLeases implements ActorLeases {
         if (!tx.mayDelegateLeaseWrites()) {
             return Optional.empty();
         }
-        return tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_renew(?::text, ?::text, ?::bigint, ?::bigint)",
+        return tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_renew(?::text, ?::text, ?::bigint, ?::bigint)"
+                + " AS actor_leases",
                 PgLeases::mapLease, actor, tx.processIdentity(), token, ttlMs);
     }
 

@@ -36,8 +36,15 @@ public final class PgRecovery implements RecoveryStore {
 
     @Override
     public List<Lease> expiredLeases() {
-        return db.read(tx -> tx.query("SELECT " + PgLeases.LEASE_COLUMNS + " FROM actor_leases"
-                + " WHERE expires_at <= ? ORDER BY expires_at", PgLeases::mapLease, tx.now()));
+        // Two worklists (decision 0509): a row not attached to a session expires by its own expires_at (the
+        // partial index actor_leases_by_expiry holds only those); an attached one once its holder's last beat
+        // plus its TTL has passed too, found from the sessions (one look-up per process in actor_leases_by_process).
+        return db.read(tx -> tx.query("SELECT * FROM (SELECT " + PgLeases.LEASE_COLUMNS + " FROM actor_leases"
+                + " WHERE NOT attached AND expires_at <= ?"
+                + " UNION ALL SELECT " + PgLeases.leaseColumns("l.") + " FROM processes p"
+                + " JOIN actor_leases l ON l.process_identity = p.identity AND l.attached"
+                + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) AS expired ORDER BY expires_at, actor_id",
+                PgLeases::mapLease, tx.now(), tx.now(), tx.now()));
     }
 
     @Override

@@ -30,10 +30,11 @@ final class AdminLeases {
      * does, where a UNION of actor ids joined back cost half as much again.
      */
     static final String CHANGED_LEASES_SQL = "SELECT l.actor_id, l.process_identity, l.token, l.ttl_ms,"
-            + " l.acquired_at, l.renewed_at, l.expires_at, l.renewals"
-            + " FROM actor_leases l WHERE l.change_seq > ?"
+            + " l.acquired_at, " + SqliteLeases.effectiveRenewal("l.") + ", " + SqliteLeases.effectiveExpiry("l.")
+            + ", l.renewals FROM actor_leases l WHERE l.change_seq > ?"
             + " UNION ALL SELECT t.actor_id, j.process_identity, j.token, j.ttl_ms,"
-            + " j.acquired_at, j.renewed_at, j.expires_at, j.renewals"
+            + " j.acquired_at, " + SqliteLeases.effectiveRenewal("j.") + ", " + SqliteLeases.effectiveExpiry("j.")
+            + ", j.renewals"
             + " FROM lease_tombstones t LEFT JOIN actor_leases j ON j.actor_id = t.actor_id"
             + " WHERE t.change_seq > ? AND (j.actor_id IS NULL OR j.change_seq <= ?)";
 
@@ -46,8 +47,24 @@ final class AdminLeases {
     static final String COUNT_CHANGED_SQL = "SELECT count(*) FROM actor_leases WHERE change_seq > ?";
 
     private static final String ALL_LEASES_SQL = "SELECT a.id, l.process_identity, l.token, l.ttl_ms,"
-            + " l.acquired_at, l.renewed_at, l.expires_at, l.renewals"
-            + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id ORDER BY a.id";
+            + " l.acquired_at, " + SqliteLeases.effectiveRenewal("l.") + ", " + SqliteLeases.effectiveExpiry("l.")
+            + ", l.renewals FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id ORDER BY a.id";
+
+    /**
+     * The sessions that keep leases alive (decision 0509): each process holding an attached lease, with its
+     * last heartbeat. A beat moves every attached lease's effective expiry without writing the lease rows, so
+     * a snapshot re-reads the attached rows of each session whose beat is not the one the previous snapshot saw.
+     */
+    static final String SESSIONS_SQL = "SELECT p.identity, p.heartbeat_at FROM processes p WHERE EXISTS"
+            + " (SELECT 1 FROM actor_leases l WHERE l.process_identity = p.identity AND l.attached = 1)";
+
+    /**
+     * One session's attached leases, in the columns of {@link #CHANGED_LEASES_SQL}, except those marked after the
+     * given marker (the changed rows, read already).
+     */
+    static final String SESSION_LEASES_SQL = "SELECT l.actor_id, l.process_identity, l.token, l.ttl_ms,"
+            + " l.acquired_at, " + SqliteLeases.effectiveRenewal("l.") + ", " + SqliteLeases.effectiveExpiry("l.")
+            + ", l.renewals FROM actor_leases l WHERE l.process_identity = ? AND l.attached = 1 AND l.change_seq <= ?";
 
     /**
      * The leases of one snapshot, kept to make the next one incremental.
@@ -57,12 +74,13 @@ final class AdminLeases {
      *                      the two together change whenever one is)
      * @param lastChange    the lease change counter when read: every lease row written or deleted
      *                      later carries a higher marker
+     * @param sessions      each process holding an attached lease, with its last heartbeat, when read
      * @param rows          every actor's lease, by actor id (unmodifiable)
      * @param positions     each actor's index in {@code rows} (never changed once built)
      * @param held          how many of {@code rows} each holder holds (never changed once built)
      */
-    record Baseline(long actorCount, long actorMaxRowid, long lastChange, List<LeaseRow> rows,
-                    Map<String, Integer> positions, Map<String, Integer> held) {
+    record Baseline(long actorCount, long actorMaxRowid, long lastChange, Map<String, Long> sessions,
+                    List<LeaseRow> rows, Map<String, Integer> positions, Map<String, Integer> held) {
     }
 
     /** One read: the new baseline, how many lease rows it read, whether it read every row. */
@@ -92,46 +110,99 @@ final class AdminLeases {
         long actorCount = db.scalar("SELECT count(*) FROM actors");
         long actorMaxRowid = db.scalar("SELECT coalesce(max(rowid), 0) FROM actors");
         long lastChange = db.scalar("SELECT last_change FROM lease_change_counter WHERE id = 1");
+        Map<String, Long> sessions = sessions();
         Baseline before = baseline;
         Holders holders = new Holders(processes);
         if (before == null || before.actorCount() != actorCount || before.actorMaxRowid() != actorMaxRowid
                 || lastChange < before.lastChange()) {
-            return fullRead(before, holders, actorCount, actorMaxRowid, lastChange);
+            return fullRead(before, holders, actorCount, actorMaxRowid, lastChange, sessions);
         }
-        if (lastChange == before.lastChange()) {
+        List<String> beaten = new ArrayList<>();
+        sessions.forEach((process, beat) -> {
+            if (!beat.equals(before.sessions().get(process))) {
+                beaten.add(process);
+            }
+        });
+        if (lastChange == before.lastChange() && beaten.isEmpty()) {
             return new Read(before, 0, false);
         }
-        if (actorCount >= FULL_READ_MIN_ROWS && db.scalar(COUNT_CHANGED_SQL, before.lastChange()) * 2 > actorCount) {
-            // most rows changed (every holder's heartbeat came round): replacing them one by one in
-            // the previous list costs about a third more than reading them all in order
-            return fullRead(before, holders, actorCount, actorMaxRowid, lastChange);
+        if (actorCount >= FULL_READ_MIN_ROWS && rowsToReread(before, lastChange, beaten) * 2 > actorCount) {
+            // most rows changed (every holder's heartbeat came round): replacing them one by one in the previous
+            // list costs about a third more than reading them all in order
+            return fullRead(before, holders, actorCount, actorMaxRowid, lastChange, sessions);
         }
         List<LeaseRow> rows = new ArrayList<>(before.rows());
         Map<String, Integer> held = new HashMap<>(before.held());
         int read = 0;
-        try (PreparedStatement ps = db.prepare(CHANGED_LEASES_SQL)) {
-            ps.setLong(1, before.lastChange());
-            ps.setLong(2, before.lastChange());
-            ps.setLong(3, before.lastChange());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    read++;
-                    Integer at = before.positions().get(rs.getString(1));
-                    if (at == null) {
-                        // a lease for an actor the last full read did not see: cannot happen while
-                        // actors are only added; read everything rather than guess
-                        return fullRead(before, holders, actorCount, actorMaxRowid, lastChange);
-                    }
-                    LeaseRow row = leaseRow(rs, holders);
-                    LeaseRow previous = rows.get(at);
-                    count(held, previous, -1);
-                    count(held, row, +1);
-                    rows.set(at, row.equals(previous) ? previous : row);
+        if (lastChange != before.lastChange()) {
+            try (PreparedStatement ps = db.prepare(CHANGED_LEASES_SQL)) {
+                ps.setLong(1, before.lastChange());
+                ps.setLong(2, before.lastChange());
+                ps.setLong(3, before.lastChange());
+                int replaced = replace(ps, rows, held, before, holders);
+                if (replaced < 0) {
+                    return fullRead(before, holders, actorCount, actorMaxRowid, lastChange, sessions);
                 }
+                read += replaced;
             }
         }
-        return new Read(new Baseline(actorCount, actorMaxRowid, lastChange, List.copyOf(rows),
+        for (String process : beaten) {
+            try (PreparedStatement ps = db.prepare(SESSION_LEASES_SQL)) {
+                ps.setString(1, process);
+                ps.setLong(2, before.lastChange());
+                int replaced = replace(ps, rows, held, before, holders);
+                if (replaced < 0) {
+                    return fullRead(before, holders, actorCount, actorMaxRowid, lastChange, sessions);
+                }
+                read += replaced;
+            }
+        }
+        return new Read(new Baseline(actorCount, actorMaxRowid, lastChange, sessions, List.copyOf(rows),
                 before.positions(), held), read, false);
+    }
+
+    /**
+     * Replaces in {@code rows} each row {@code ps} reads (actor first, then the lease columns); how many it
+     * read, or -1 for an actor the previous full read did not see (cannot happen while actors are only added:
+     * the caller reads everything rather than guess).
+     */
+    private static int replace(PreparedStatement ps, List<LeaseRow> rows, Map<String, Integer> held, Baseline before,
+                               Holders holders) throws SQLException {
+        int read = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                read++;
+                Integer at = before.positions().get(rs.getString(1));
+                if (at == null) {
+                    return -1;
+                }
+                LeaseRow row = leaseRow(rs, holders);
+                LeaseRow previous = rows.get(at);
+                count(held, previous, -1);
+                count(held, row, +1);
+                rows.set(at, row.equals(previous) ? previous : row);
+            }
+        }
+        return read;
+    }
+
+    /** The rows marked after the baseline, plus the leases the previous snapshot saw each beaten session hold. */
+    private long rowsToReread(Baseline before, long lastChange, List<String> beaten) throws SQLException {
+        long rows = lastChange == before.lastChange() ? 0 : db.scalar(COUNT_CHANGED_SQL, before.lastChange());
+        for (String process : beaten) {
+            rows += before.held().getOrDefault(process, 0);
+        }
+        return rows;
+    }
+
+    private Map<String, Long> sessions() throws SQLException {
+        Map<String, Long> sessions = new HashMap<>();
+        try (PreparedStatement ps = db.prepare(SESSIONS_SQL); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                sessions.put(rs.getString(1), rs.getLong(2));
+            }
+        }
+        return Map.copyOf(sessions);
     }
 
     /** Makes {@code read} the baseline of the next snapshot (once its transaction committed). */
@@ -139,8 +210,8 @@ final class AdminLeases {
         baseline = read.baseline();
     }
 
-    private Read fullRead(Baseline before, Holders holders, long actorCount, long actorMaxRowid, long lastChange)
-            throws SQLException {
+    private Read fullRead(Baseline before, Holders holders, long actorCount, long actorMaxRowid, long lastChange,
+                          Map<String, Long> sessions) throws SQLException {
         int expected = before == null ? 16 : before.rows().size() + 16;
         List<LeaseRow> rows = new ArrayList<>(expected);
         Map<String, Integer> positions = new HashMap<>(expected * 2);
@@ -161,8 +232,8 @@ final class AdminLeases {
             }
         }
         // positions and held are never changed from here on (an incremental read copies held)
-        return new Read(new Baseline(actorCount, actorMaxRowid, lastChange, List.copyOf(rows), positions, held),
-                rows.size(), true);
+        return new Read(new Baseline(actorCount, actorMaxRowid, lastChange, sessions, List.copyOf(rows), positions,
+                held), rows.size(), true);
     }
 
     /** Adds {@code delta} to the count of {@code row}'s holder, if it has one (a count of 0 is removed). */

@@ -104,6 +104,7 @@ public final class Database implements AutoCloseable {
         Database db = new Database(file, config, c);
         try {
             new Migrator(db).migrate();
+            db.keepTemporaryStorageInMemory();
             db.labSandbox = db.readLabSandboxMark();
         } catch (RuntimeException e) {
             db.close();
@@ -176,6 +177,26 @@ public final class Database implements AutoCloseable {
             return c;
         } catch (SQLException e) {
             throw translate(file, e, "open");
+        }
+    }
+
+    /**
+     * {@code temp_store = MEMORY} on the engine's own connection, set after the migrations (whose index
+     * builds may sort a whole table and should keep spilling to disk). Each write runs in a
+     * {@code SAVEPOINT} (group commit, decision 0503), so SQLite keeps a statement journal of the pages it
+     * changes; past 64 KiB (about 16 pages: a run's transactions change ~20) that journal spilled into a
+     * temporary file, created, unlinked, written and closed in every such transaction (decision 0510).
+     * The connection's other temporary structures are the sorts of its reads, which return their rows to
+     * Java anyway. The operators' {@link ReadConnection} is not touched.
+     */
+    private void keepTemporaryStorageInMemory() {
+        lock.lock();
+        try (Statement s = connection.createStatement()) {
+            s.execute("PRAGMA temp_store = MEMORY");
+        } catch (SQLException e) {
+            throw translate(file, e, "open");
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.SessionCheck;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
 
 import dev.sovereign.engine.base.Refusal;
@@ -24,8 +25,31 @@ import java.util.Optional;
  * {@link Database} serialises access).
  */
 public final class SqliteLeases implements ActorLeases {
-    static final String LEASE_COLUMNS =
-            "actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at";
+    /**
+     * A lease row's effective expiry (decision 0509), as one SQL expression over the row's columns
+     * prefixed by {@code row} ({@code ""} or an alias such as {@code "l."}): for a row attached to its
+     * holder's session, the later of its own {@code expires_at} and the holder's last heartbeat plus the
+     * lease's TTL; otherwise its own {@code expires_at}. Every reader and every takeover of this backend
+     * decides from this expression (the schema's guard from the same rule, V0007), never from a
+     * figure computed in Java after the read.
+     */
+    static String effectiveExpiry(String row) {
+        return SessionCheck.effective(row, "expires_at", "max", "attached = 1");
+    }
+
+    /** A lease row's effective renewal time: for an attached row, its holder's last heartbeat if later. */
+    static String effectiveRenewal(String row) {
+        return SessionCheck.effective(row, "renewed_at", "max", "attached = 1");
+    }
+
+    /** The lease columns {@link #mapLease} reads, of the table's row, effective expiry included. */
+    static String leaseColumns(String row) {
+        return row + "actor_id AS actor_id, " + row + "process_identity AS process_identity, " + row + "token AS token, "
+                + row + "ttl_ms AS ttl_ms, " + row + "acquired_at AS acquired_at, " + effectiveRenewal(row)
+                + " AS renewed_at, " + effectiveExpiry(row) + " AS expires_at, " + row + "attached AS attached";
+    }
+
+    static final String LEASE_COLUMNS = leaseColumns("");
 
     private final Database db;
     private final Grants grants;
@@ -37,7 +61,8 @@ public final class SqliteLeases implements ActorLeases {
 
     static Lease mapLease(ResultSet rs) throws SQLException {
         return new Lease(rs.getString("actor_id"), rs.getString("process_identity"), rs.getLong("token"),
-                rs.getLong("ttl_ms"), rs.getLong("acquired_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"));
+                rs.getLong("ttl_ms"), rs.getLong("acquired_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"),
+                rs.getInt("attached") == 1);
     }
 
     @Override
@@ -143,7 +168,25 @@ public final class SqliteLeases implements ActorLeases {
 
     @Override
     public boolean abandon(String actor, long token) {
-        return grants.dropLease(actor, token);
+        boolean believed = grants.dropLease(actor, token);
+        // An attached lease would live on with this process's heartbeat: it is detached, keeping the expiry it
+        // has now, so it expires on its own as an abandoned lease always did (decision 0509). Dropped from the
+        // beliefs first: should this write fail, the beat finds the row it no longer believes in and detaches it.
+        db.write(tx -> detachIn(tx, actor, token));
+        return believed;
+    }
+
+    /**
+     * Detaches this process's attached lease row from its session (one CAS on actor, token, holder and
+     * {@code attached = 1}), freezing its effective renewal and expiry into the row, so it then expires on its
+     * own exactly when it would have without further beats. Whether a row was detached.
+     */
+    static boolean detachIn(Tx tx, String actor, long token) throws SQLException {
+        long change = tx.nextLeaseChange();
+        return tx.update("UPDATE actor_leases SET renewed_at = " + effectiveRenewal("") + ", expires_at = "
+                + effectiveExpiry("") + ", attached = 0, change_seq = ?, presented_token = ?, presented_change = ?"
+                + " WHERE actor_id = ? AND process_identity = ? AND token = ? AND attached = 1",
+                change, token, change, actor, tx.processIdentity(), token) == 1;
     }
 
     @Override
@@ -193,15 +236,15 @@ public final class SqliteLeases implements ActorLeases {
         Optional<Lease> granted;
         if (current.isEmpty()) {
             granted = tx.one("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
-                            + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (actor_id) DO NOTHING"
+                            + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, attached)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 1) ON CONFLICT (actor_id) DO NOTHING"
                             + " RETURNING " + LEASE_COLUMNS,
                     SqliteLeases::mapLease, actor, me, token, ttlMs, now, now, now + ttlMs, now, change);
         } else {
             granted = tx.one("UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
                             + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?,"
-                            + " presented_token = ?, presented_change = ?"
-                            + " WHERE actor_id = ? AND token = ? AND expires_at <= ?"
+                            + " presented_token = ?, presented_change = ?, attached = 1"
+                            + " WHERE actor_id = ? AND token = ? AND " + effectiveExpiry("") + " <= ?"
                             + " RETURNING " + LEASE_COLUMNS,
                     SqliteLeases::mapLease, me, token, ttlMs, now, now, now + ttlMs, now, change,
                     current.get().token(), change, actor, current.get().token(), now);
@@ -230,7 +273,7 @@ public final class SqliteLeases implements ActorLeases {
                         + " ttl_ms = CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " expires_at = ? + CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " renewals = renewals + 1, renewal_journalled_at = ?, change_seq = ?,"
-                        + " presented_token = ?, presented_change = ?"
+                        + " presented_token = ?, presented_change = ?, attached = 1"
                         + " WHERE actor_id = ? AND process_identity = ? AND token = ?"
                         + " RETURNING " + LEASE_COLUMNS,
                 SqliteLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor,

@@ -64,12 +64,20 @@ final class SqliteLedgerRows implements LedgerRows {
         }
     }
 
+    /** The schema version whose lease rows may be attached to their holder's session (V0007). */
+    static final int ATTACHED_LEASES_VERSION = 7;
+
     private static Map<String, List<String>> tablesOf(ReadConnection c) throws SQLException {
         List<String> names = c.query("SELECT name FROM sqlite_master WHERE type = 'table'"
                 + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid", rs -> rs.getString(1));
         Map<String, List<String>> tables = new LinkedHashMap<>();
         for (String name : names) {
             List<String> columns = c.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", rs -> rs.getString(1), name);
+            if (name.equals("actor_leases")) {
+                // A lease attached to its holder's session (decision 0509) is copied as the plain lease a reader
+                // sees: its effective renewal and expiry written into the row (forEachRow), not attached.
+                columns = columns.stream().filter(column -> !column.equals("attached")).toList();
+            }
             tables.put(name, List.copyOf(columns));
         }
         return Collections.unmodifiableMap(tables);
@@ -96,7 +104,11 @@ final class SqliteLedgerRows implements LedgerRows {
         if (columns == null) {
             throw new IllegalArgumentException("no table " + table + " in " + location);
         }
-        String sql = "SELECT " + String.join(", ", columns.stream().map(SqliteLedgerRows::quoted).toList())
+        boolean leases = table.equals("actor_leases") && connection.schemaVersion() >= ATTACHED_LEASES_VERSION;
+        String sql = "SELECT " + String.join(", ", columns.stream().map(column -> !leases ? quoted(column)
+                        : column.equals("renewed_at") ? SqliteLeases.effectiveRenewal("") + " AS renewed_at"
+                        : column.equals("expires_at") ? SqliteLeases.effectiveExpiry("") + " AS expires_at"
+                        : quoted(column)).toList())
                 + " FROM " + quoted(table) + " ORDER BY " + keyOrder(table);
         try (PreparedStatement ps = connection.prepare(sql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {

@@ -193,7 +193,8 @@ public final class SqliteRuns implements RunStore {
         StartedAttempt started = db.write(tx -> {
             Assignment a = requireAssignment(tx, assignmentId);
             Lease lease = SqliteLeases.acquireOrRenewKeepingTtlIn(tx, a.actorId(), leaseTtlMs);
-            return new StartedAttempt(lease, startAttemptIn(tx, assignmentId, lease.token(), ttlMs));
+            // the lease write does not touch the assignment's row: the row read above is still current
+            return new StartedAttempt(lease, startAttemptIn(tx, a, lease.token(), ttlMs));
         });
         grants.holdLease(started.lease());
         return started;
@@ -201,7 +202,11 @@ public final class SqliteRuns implements RunStore {
 
     private static Attempt startAttemptIn(Tx tx, String assignmentId, long leaseToken, long ttlMs)
             throws SQLException {
-        Assignment a = requireAssignment(tx, assignmentId);
+        return startAttemptIn(tx, requireAssignment(tx, assignmentId), leaseToken, ttlMs);
+    }
+
+    /** {@code a}: the assignment's row as read in this same transaction. */
+    private static Attempt startAttemptIn(Tx tx, Assignment a, long leaseToken, long ttlMs) throws SQLException {
         long now = tx.now();
         String me = tx.processIdentity();
         Optional<Lease> lease = SqliteLeases.currentIn(tx, a.actorId());

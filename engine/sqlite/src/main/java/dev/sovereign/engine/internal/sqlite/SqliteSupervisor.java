@@ -35,8 +35,15 @@ public final class SqliteSupervisor implements RecoveryStore {
 
     @Override
     public List<Lease> expiredLeases() {
-        return db.read(tx -> tx.query("SELECT " + SqliteLeases.LEASE_COLUMNS + " FROM actor_leases"
-                + " WHERE expires_at <= ? ORDER BY expires_at", SqliteLeases::mapLease, tx.now()));
+        // Two worklists (decision 0509): a row not attached to a session expires by its own expires_at (the
+        // partial index actor_leases_by_expiry holds only those); an attached one once its holder's last beat
+        // plus its TTL has passed too, found from the sessions (one look-up per process in actor_leases_by_process).
+        return db.read(tx -> tx.query("SELECT * FROM (SELECT " + SqliteLeases.LEASE_COLUMNS + " FROM actor_leases"
+                + " WHERE attached = 0 AND expires_at <= ?"
+                + " UNION ALL SELECT " + SqliteLeases.leaseColumns("l.") + " FROM processes p"
+                + " JOIN actor_leases l ON l.process_identity = p.identity AND l.attached = 1"
+                + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) ORDER BY expires_at, actor_id",
+                SqliteLeases::mapLease, tx.now(), tx.now(), tx.now()));
     }
 
     @Override

@@ -1,0 +1,111 @@
+package dev.sovereign.engine.spi;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What a heartbeat checks of the leases attached to its process's session (decision 0509), the same on every
+ * backend: a beat writes only the session row, so it must still find out whether the database agrees with what
+ * the process believes it holds.
+ *
+ * <p>Every beat compares the count and two checksums of the tokens attached to the session ({@link #columns},
+ * read by the backend from its covering index in one statement) with those of the beliefs ({@link #of}). Tokens
+ * are distinct, so a lost lease alone or an unbelieved row alone changes the count, one of each changes the first
+ * sum, two of each with equal sums the second. When they differ, on the first beat, and at least every
+ * {@link #VERIFY_EVERY_MS} anyway, the backend reads the attached rows themselves and {@link #compare}s them: a
+ * believed lease that is not there is lost; a row there that the process does not believe it holds is detached
+ * once two comparisons in a row saw it with the same token (one sighting could be a grant that committed and has
+ * not reached the beliefs yet).
+ *
+ * <p>One per heartbeat; its beats are serialised (not thread-safe).
+ */
+public final class SessionCheck {
+    /** At least this often a beat reads the attached rows themselves, not only their checksums. */
+    public static final long VERIFY_EVERY_MS = 5_000;
+    /** The largest prime below 2^32: a sum of 2^31 such residues fits a long. */
+    static final long P1 = 4_294_967_291L;
+    /** The largest prime below 2^16: a sum of 2^31 of its squared residues fits a long. */
+    static final long P2 = 65_521L;
+
+    /** Attached rows not believed, by actor, with their token, as the last comparison saw them. */
+    private Map<String, Long> unbelievedLastTime = Map.of();
+    /** When the last comparison read the rows; {@code Long.MIN_VALUE}: never. */
+    private long lastComparedAt = Long.MIN_VALUE;
+
+    /**
+     * A lease row's effective expiry or renewal (decision 0509) as one SQL expression, in the words of a backend's
+     * dialect: for a row attached to its holder's session, the later of the row's own {@code column} and the holder's
+     * last heartbeat (plus the lease's TTL for the expiry); otherwise the row's own. Every reader and takeover of a
+     * backend decides from it; each schema's guard applies the same rule.
+     *
+     * @param row        the lease row's prefix ({@code "l."}, or {@code "actor_leases."})
+     * @param column     {@code expires_at} or {@code renewed_at}
+     * @param greatest   the dialect's two-argument maximum ({@code max} on SQLite, {@code greatest} on PostgreSQL)
+     * @param isAttached the dialect's test of the row's flag ({@code "attached = 1"} or {@code "attached"})
+     */
+    public static String effective(String row, String column, String greatest, String isAttached) {
+        String beat = "(SELECT s.heartbeat_at FROM processes s WHERE s.identity = " + row + "process_identity)";
+        String later = column.equals("expires_at") ? beat + " + " + row + "ttl_ms" : beat;
+        return "(CASE WHEN " + row + isAttached + " THEN " + greatest + "(" + row + column + ", coalesce(" + later + ", "
+                + row + column + ")) ELSE " + row + column + " END)";
+    }
+
+    /** The three aggregate columns of the check over a token column, in SQL both backends speak. */
+    public static String columns(String token) {
+        return "count(*), coalesce(sum(" + token + " % " + P1 + "), 0), coalesce(sum((" + token + " % " + P2 + ") * ("
+                + token + " % " + P2 + ")), 0)";
+    }
+
+    /** The check's three values over the tokens a process believes it holds. */
+    public static long[] of(Iterable<Long> tokens) {
+        long count = 0;
+        long sum = 0;
+        long squares = 0;
+        for (long t : tokens) {
+            count++;
+            sum += t % P1;
+            squares += (t % P2) * (t % P2);
+        }
+        return new long[] {count, sum, squares};
+    }
+
+    /** Whether the rows must be read this beat: the database's values differ from the beliefs', or it is time. */
+    public boolean mustCompare(long[] found, Iterable<Long> believedTokens, long now) {
+        return lastComparedAt == Long.MIN_VALUE || now - lastComparedAt >= VERIFY_EVERY_MS || now < lastComparedAt
+                || !Arrays.equals(found, of(believedTokens));
+    }
+
+    /**
+     * What a comparison of the attached rows (actor → token) with the beliefs found.
+     *
+     * @param lost     believed and not attached to the session with that token (actor → believed token)
+     * @param toDetach attached and not believed, seen so by the previous comparison too (actor → token)
+     */
+    public record Outcome(Map<String, Long> lost, Map<String, Long> toDetach) {
+    }
+
+    /** Compares, and remembers what it saw for the next comparison (kept also if the beat's transaction fails). */
+    public Outcome compare(Map<String, Long> believed, Map<String, Long> attached, long now) {
+        Map<String, Long> lost = new HashMap<>();
+        believed.forEach((actor, token) -> {
+            if (!token.equals(attached.get(actor))) {
+                lost.put(actor, token);
+            }
+        });
+        Map<String, Long> toDetach = new HashMap<>();
+        Map<String, Long> unbelieved = new HashMap<>();
+        attached.forEach((actor, token) -> {
+            if (!token.equals(believed.get(actor))) {
+                if (token.equals(unbelievedLastTime.get(actor))) {
+                    toDetach.put(actor, token);
+                } else {
+                    unbelieved.put(actor, token);
+                }
+            }
+        });
+        unbelievedLastTime = Map.copyOf(unbelieved);
+        lastComparedAt = now;
+        return new Outcome(lost, toDetach);
+    }
+}
