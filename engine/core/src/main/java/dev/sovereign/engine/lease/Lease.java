@@ -25,6 +25,15 @@ public record Lease(
         this(actor, process, token, ttlMs, acquiredAt, renewedAt, expiresAt, false);
     }
 
+    /**
+     * What its holder believes of this lease after a heartbeat at {@code beat} kept it (decision 0509): renewed at
+     * the beat, expiring a TTL after it, never earlier than before, attached.
+     */
+    public Lease keptAliveAt(long beat) {
+        return new Lease(actor, process, token, ttlMs, acquiredAt, Math.max(renewedAt, beat),
+                Math.max(expiresAt, beat + ttlMs), true);
+    }
+
     /** Expiry is derived, never stored: a lease is expired when {@code expiresAt <= now}. */
     public boolean isExpiredAt(long now) {
         return expiresAt <= now;

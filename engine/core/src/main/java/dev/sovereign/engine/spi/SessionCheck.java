@@ -51,6 +51,17 @@ public final class SessionCheck {
                 + row + column + ")) ELSE " + row + column + " END)";
     }
 
+    /**
+     * The lease columns a backend maps into a {@code Lease} (actor, holder, token, TTL, acquired, the effective
+     * renewal and expiry, attached), of the row prefixed by {@code row}, in the dialect of {@link #effective}.
+     */
+    public static String leaseColumns(String row, String greatest, String isAttached) {
+        return row + "actor_id AS actor_id, " + row + "process_identity AS process_identity, " + row + "token AS token, "
+                + row + "ttl_ms AS ttl_ms, " + row + "acquired_at AS acquired_at, "
+                + effective(row, "renewed_at", greatest, isAttached) + " AS renewed_at, "
+                + effective(row, "expires_at", greatest, isAttached) + " AS expires_at, " + row + "attached AS attached";
+    }
+
     /** The three aggregate columns of the check over a token column, in SQL both backends speak. */
     public static String columns(String token) {
         return "count(*), coalesce(sum(" + token + " % " + P1 + "), 0), coalesce(sum((" + token + " % " + P2 + ") * ("

@@ -76,8 +76,7 @@ public final class PgHeartbeat {
             List<Lease> kept = new ArrayList<>();
             for (Lease l : heldLeases) {
                 if (!lostLeases.containsKey(l.actor())) {
-                    kept.add(new Lease(l.actor(), l.process(), l.token(), l.ttlMs(), l.acquiredAt(),
-                            Math.max(l.renewedAt(), now), Math.max(l.expiresAt(), now + l.ttlMs()), true));
+                    kept.add(l.keptAliveAt(now));
                 }
             }
             Set<String> renewedAttempts = heldAttempts.isEmpty() ? Set.of() : renewAttempts(tx, me, heldAttempts);

@@ -50,9 +50,7 @@ public final class PgLeases implements ActorLeases {
 
     /** The lease columns {@link #mapLease} reads, of the row prefixed by {@code row}, effective expiry included. */
     static String leaseColumns(String row) {
-        return row + "actor_id AS actor_id, " + row + "process_identity AS process_identity, " + row + "token AS token, "
-                + row + "ttl_ms AS ttl_ms, " + row + "acquired_at AS acquired_at, " + effectiveRenewal(row)
-                + " AS renewed_at, " + effectiveExpiry(row) + " AS expires_at, " + row + "attached AS attached";
+        return SessionCheck.leaseColumns(row, "greatest", "attached");
     }
 
     static final String LEASE_COLUMNS = leaseColumns("actor_leases.");

@@ -73,7 +73,7 @@ public final class Heartbeat {
             List<Lease> kept = new ArrayList<>();
             for (Lease l : heldLeases) {
                 if (!lostLeases.containsKey(l.actor())) {
-                    kept.add(keptBySession(l, now));
+                    kept.add(l.keptAliveAt(now));
                 }
             }
             Set<String> renewedAttempts = heldAttempts.isEmpty() ? Set.of() : renewAttempts(tx, me, heldAttempts);
@@ -115,12 +115,6 @@ public final class Heartbeat {
     /** The rows themselves (actor, token) the check's values are computed over. */
     static final String SESSION_ROWS_SQL = "SELECT actor_id, token FROM actor_leases"
             + " WHERE process_identity = ? AND attached = 1 AND " + saneLease("");
-
-    /** What the process now believes of a lease its session kept: renewed at the beat, expiring a TTL later. */
-    static Lease keptBySession(Lease l, long now) {
-        return new Lease(l.actor(), l.process(), l.token(), l.ttlMs(), l.acquiredAt(), Math.max(l.renewedAt(), now),
-                Math.max(l.expiresAt(), now + l.ttlMs()), true);
-    }
 
     /**
      * A lease row this process may renew: it names this process and the presented token (in the

@@ -44,9 +44,7 @@ public final class SqliteLeases implements ActorLeases {
 
     /** The lease columns {@link #mapLease} reads, of the table's row, effective expiry included. */
     static String leaseColumns(String row) {
-        return row + "actor_id AS actor_id, " + row + "process_identity AS process_identity, " + row + "token AS token, "
-                + row + "ttl_ms AS ttl_ms, " + row + "acquired_at AS acquired_at, " + effectiveRenewal(row)
-                + " AS renewed_at, " + effectiveExpiry(row) + " AS expires_at, " + row + "attached AS attached";
+        return SessionCheck.leaseColumns(row, "max", "attached = 1");
     }
 
     static final String LEASE_COLUMNS = leaseColumns("");
