@@ -1,7 +1,10 @@
 package dev.sovereign.engine.spi;
 
+import dev.sovereign.engine.lease.Lease;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,7 +15,8 @@ import java.util.Map;
  * <p>Every beat compares the count and two checksums of the tokens attached to the session ({@link #columns},
  * read by the backend from its covering index in one statement) with those of the beliefs ({@link #of}). Tokens
  * are distinct, so a lost lease alone or an unbelieved row alone changes the count, one of each changes the first
- * sum, two of each with equal sums the second. When they differ, on the first beat, and at least every
+ * sum, two of each with equal sums the second. The beliefs' values are kept by {@link Grants} as leases come and
+ * go, so a beat's own work does not grow with the leases it keeps. When they differ, on the first beat, and at least every
  * {@link #VERIFY_EVERY_MS} anyway, the backend reads the attached rows themselves and {@link #compare}s them: a
  * believed lease that is not there is lost; a row there that the process does not believe it holds is detached
  * once two comparisons in a row saw it with the same token (one sighting could be a grant that committed and has
@@ -68,23 +72,43 @@ public final class SessionCheck {
                 + token + " % " + P2 + ")), 0)";
     }
 
-    /** The check's three values over the tokens a process believes it holds. */
+    /** The check's three values over {@code tokens}, as {@link #columns} computes them over the rows. */
     public static long[] of(Iterable<Long> tokens) {
-        long count = 0;
-        long sum = 0;
-        long squares = 0;
+        long[] values = new long[3];
         for (long t : tokens) {
-            count++;
-            sum += t % P1;
-            squares += (t % P2) * (t % P2);
+            add(values, t, +1);
         }
-        return new long[] {count, sum, squares};
+        return values;
+    }
+
+    /**
+     * Adds one token to the check's values ({@code sign} +1), or takes it away (-1): how {@link Grants} keeps the
+     * values over its beliefs as leases come and go, instead of a beat recomputing them over every belief.
+     */
+    static void add(long[] values, long token, int sign) {
+        values[0] += sign;
+        values[1] += sign * (token % P1);
+        values[2] += sign * (token % P2) * (token % P2);
     }
 
     /** Whether the rows must be read this beat: the database's values differ from the beliefs', or it is time. */
-    public boolean mustCompare(long[] found, Iterable<Long> believedTokens, long now) {
+    public boolean mustCompare(long[] found, Grants.Beliefs beliefs, long now) {
         return lastComparedAt == Long.MIN_VALUE || now - lastComparedAt >= VERIFY_EVERY_MS || now < lastComparedAt
-                || !Arrays.equals(found, of(believedTokens));
+                || !Arrays.equals(found, beliefs.values());
+    }
+
+    /**
+     * The leases a beat at {@code now} kept alive: every belief but the {@code lost} ones, as {@link Grants} shows
+     * them once the beat committed.
+     */
+    public static List<Lease> kept(Grants.Beliefs beliefs, Map<String, Long> lost, long now) {
+        List<Lease> kept = new ArrayList<>(beliefs.leases().size());
+        for (Lease l : beliefs.leases()) {
+            if (!lost.containsKey(l.actor())) {
+                kept.add(l.attached() ? l.keptAliveAt(now) : l);
+            }
+        }
+        return kept;
     }
 
     /**
@@ -97,7 +121,9 @@ public final class SessionCheck {
     }
 
     /** Compares, and remembers what it saw for the next comparison (kept also if the beat's transaction fails). */
-    public Outcome compare(Map<String, Long> believed, Map<String, Long> attached, long now) {
+    public Outcome compare(Grants.Beliefs beliefs, Map<String, Long> attached, long now) {
+        Map<String, Long> believed = new HashMap<>();
+        beliefs.leases().forEach(l -> believed.put(l.actor(), l.token()));
         Map<String, Long> lost = new HashMap<>();
         believed.forEach((actor, token) -> {
             if (!token.equals(attached.get(actor))) {

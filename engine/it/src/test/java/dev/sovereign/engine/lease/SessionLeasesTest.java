@@ -149,4 +149,43 @@ class SessionLeasesTest {
         clock.advance(Duration.ofMillis(1));
         assertThat(b.leases().acquire(lease.actor(), Duration.ofSeconds(10)).token()).isGreaterThan(lease.token());
     }
+
+    /**
+     * A holder derives what it believes of each attached lease from its session's last committed beat (a beat
+     * changes one field of its beliefs, not one per lease): that must be, after every beat, exactly what the
+     * database says — for a lease granted before the beat or after it, one renewed explicitly, and after the
+     * holder's clock stepped back (the session row's beat moves back, so the effective expiry the database gives
+     * is shorter than the one the beat before promised; a belief that kept the later one would outlive the row).
+     */
+    @Test
+    void whatTheHolderBelievesOfEachLeaseIsWhatTheDatabaseSaysAfterEveryBeat() {
+        acquire(a, 3, Duration.ofSeconds(10));
+        clock.advance(Duration.ofSeconds(6));
+        a.heartbeatNow();
+        assertBeliefsAreTheDatabases(3);
+        a.actors().add("late");
+        a.leases().acquire("late", Duration.ofSeconds(30));
+        assertBeliefsAreTheDatabases(4);
+        clock.advance(Duration.ofSeconds(2));
+        a.heartbeatNow();
+        assertBeliefsAreTheDatabases(4);
+        clock.advance(Duration.ofSeconds(-5));
+        a.heartbeatNow();
+        assertBeliefsAreTheDatabases(4);
+        Lease one = a.leases().held().stream().filter(l -> l.actor().equals("actor-1")).findFirst().orElseThrow();
+        a.leases().renew(one.actor(), one.token(), Duration.ofSeconds(20));
+        assertBeliefsAreTheDatabases(4);
+        clock.advance(Duration.ofSeconds(4));
+        a.heartbeatNow();
+        assertBeliefsAreTheDatabases(4);
+    }
+
+    private void assertBeliefsAreTheDatabases(int leases) {
+        List<Lease> believed = a.leases().held();
+        assertThat(believed).hasSize(leases);
+        for (Lease l : believed) {
+            assertThat(l).as("%s as its holder believes it and as the database has it", l.actor())
+                    .isEqualTo(b.leases().current(l.actor()).orElseThrow());
+        }
+    }
 }

@@ -11,7 +11,6 @@ import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -48,16 +47,16 @@ public final class PgHeartbeat {
 
     /** What one beat found. Beats of one engine are serialised (the scheduled one and a test's own). */
     public synchronized Beat beat() {
-        List<Lease> heldLeases = grants.leases();
+        Grants.Beliefs beliefs = grants.beliefs();
         Map<String, Long> heldAttempts = grants.attempts();
         String me = db.processIdentity();
-        Map<String, Long> believed = new HashMap<>();
-        heldLeases.forEach(l -> believed.put(l.actor(), l.token()));
+        long[] beatAt = new long[1];
         Beat beat = db.write(tx -> {
             long now = tx.now();
+            beatAt[0] = now;
             long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}, me)
                     .orElseThrow();
-            boolean compare = check.mustCompare(found, believed.values(), now);
+            boolean compare = check.mustCompare(found, beliefs, now);
             if (compare) {
                 // decision 0900's order: the change counter first (a detach below raises it), then the rows
                 tx.lockLeaseChanges();
@@ -67,18 +66,13 @@ public final class PgHeartbeat {
             if (compare) {
                 Map<String, Long> attached = new HashMap<>();
                 tx.query(SESSION_ROWS_SQL, rs -> attached.put(rs.getString(1), rs.getLong(2)), me);
-                SessionCheck.Outcome outcome = check.compare(believed, attached, now);
+                SessionCheck.Outcome outcome = check.compare(beliefs, attached, now);
                 lostLeases.putAll(outcome.lost());
                 for (Map.Entry<String, Long> row : outcome.toDetach().entrySet()) {
                     PgLeases.detachIn(tx, row.getKey(), row.getValue());
                 }
             }
-            List<Lease> kept = new ArrayList<>();
-            for (Lease l : heldLeases) {
-                if (!lostLeases.containsKey(l.actor())) {
-                    kept.add(l.keptAliveAt(now));
-                }
-            }
+            List<Lease> kept = SessionCheck.kept(beliefs, lostLeases, now);
             Set<String> renewedAttempts = heldAttempts.isEmpty() ? Set.of() : renewAttempts(tx, me, heldAttempts);
             Map<String, Long> lostAttempts = new HashMap<>();
             heldAttempts.forEach((id, token) -> {
@@ -96,13 +90,8 @@ public final class PgHeartbeat {
             }
             return new Beat(kept, renewedAttempts, lostLeases, lostAttempts);
         });
-        for (Lease l : beat.renewedLeases()) {
-            Lease believedNow = grants.lease(l.actor());
-            if (believedNow != null && believedNow.token() == l.token()) {
-                grants.holdLease(l);
-            }
-        }
         beat.lostLeases().forEach(grants::leaseLost);
+        grants.sessionKept(beatAt[0]);
         beat.lostAttempts().forEach(grants::attemptLost);
         return beat;
     }
