@@ -143,14 +143,16 @@ class CliProcessTest {
     void aScriptOfTwoProcessIdentitiesCannotCompleteWithTheStaleClaimToken() throws IOException {
         String message = json(ok(cli.run("send", "--from", "ops", "--to", "operator", "--subject", "rotate keys",
                 "--json")).out()).get("message").asText();
-        // Long enough for the next JVM to start and claim; short enough for the test.
-        long leaseA = json(ok(cli.run("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "3s",
+        // A lease long enough for any JVM start on a loaded machine (the claim needs it): the test does not wait
+        // for it to expire, proc_a gives it up below.
+        long leaseA = json(ok(cli.run("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "1m",
                 "--json")).out()).get("token").asLong();
         long claimA = json(ok(cli.run("--process", "proc_a", "claim", message, "--actor", "operator", "--ttl",
                 "500ms", "--json")).out()).get("token").asLong();
         assertThat(claimA).isGreaterThan(leaseA);
+        ok(cli.run("--process", "proc_a", "lease", "release", "operator", "--token", Long.toString(leaseA)));
 
-        // proc_a's lease and claim expire (real time, real processes); proc_b takes both over.
+        // proc_a's claim expires (real time, real processes); proc_b takes the actor and the message over.
         Finished leaseB = retryUntilOk("--process", "proc_b", "lease", "acquire", "operator", "--ttl", "1m", "--json");
         Finished claimedB = retryUntilOk("--process", "proc_b", "claim", message, "--actor", "operator", "--ttl", "1m",
                 "--json");
