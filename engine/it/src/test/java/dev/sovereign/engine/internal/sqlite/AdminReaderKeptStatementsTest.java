@@ -8,7 +8,11 @@ import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -54,7 +58,7 @@ class AdminReaderKeptStatementsTest {
     }
 
     @Test
-    void manySnapshotsPrepareEachStatementOnce() {
+    void manySnapshotsPrepareEachStatementOnce() throws SQLException {
         Engine a = temp.open(clock);
         Engine b = temp.open(clock);
         a.actors().add("shared-0");
@@ -70,6 +74,13 @@ class AdminReaderKeptStatementsTest {
             assertThat(reader.statementsPrepared()).as("statements prepared after 20 more rounds (120 snapshots)")
                     .isEqualTo(afterWarmUp);
             assertThat(reader.readConnection().keptStatements()).hasSize((int) afterWarmUp);
+            // a kept statement is reset between snapshots: it holds no read mark, so a checkpoint can empty the WAL
+            try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
+                 Statement s = raw.createStatement();
+                 ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).as("checkpoint blocked").isZero();
+            }
         }
     }
 
