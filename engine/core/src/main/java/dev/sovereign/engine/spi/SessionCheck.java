@@ -49,10 +49,25 @@ public final class SessionCheck {
      * @param isAttached the dialect's test of the row's flag ({@code "attached = 1"} or {@code "attached"})
      */
     public static String effective(String row, String column, String greatest, String isAttached) {
-        String beat = "(SELECT s.heartbeat_at FROM processes s WHERE s.identity = " + row + "process_identity)";
+        return effective(row, column, greatest, isAttached, holdersBeat(row));
+    }
+
+    /**
+     * {@link #effective(String, String, String, String)} with the holder's last heartbeat read from {@code beat}, an
+     * expression the statement provides: the column of a {@code LEFT JOIN processes s ON s.identity =
+     * <row>process_identity} ({@code "s.heartbeat_at"}), so a reader of many rows looks the holder up once per row by
+     * the join instead of twice by subqueries (the effective renewal and expiry). It must be null exactly when the
+     * holder's row is missing, as the subquery is; the rule is then the row's own value, as it is for a detached row.
+     */
+    public static String effective(String row, String column, String greatest, String isAttached, String beat) {
         String later = column.equals("expires_at") ? beat + " + " + row + "ttl_ms" : beat;
         return "(CASE WHEN " + row + isAttached + " THEN " + greatest + "(" + row + column + ", coalesce(" + later + ", "
                 + row + column + ")) ELSE " + row + column + " END)";
+    }
+
+    /** The holder's last heartbeat of the lease row prefixed by {@code row}, as a correlated subquery (null: no row). */
+    static String holdersBeat(String row) {
+        return "(SELECT s.heartbeat_at FROM processes s WHERE s.identity = " + row + "process_identity)";
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.sovereign.engine.internal.postgres;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -24,15 +26,30 @@ import java.util.Map;
  * collation. Not thread-safe: its {@link PgAdminReader} serialises every use, inside the snapshot's transaction.
  */
 final class PgAdminLeases {
-    private static final String COLUMNS = "l.process_identity, l.token, l.ttl_ms, l.acquired_at, "
-            + PgLeases.effectiveRenewal("l.") + ", " + PgLeases.effectiveExpiry("l.") + ", l.renewals";
-    private static final String ALL_LEASES_SQL = "SELECT a.id, " + COLUMNS
-            + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id ORDER BY a.id COLLATE \"C\"";
+    /** The holder's row of the lease row prefixed by {@code row}, joined by its primary key (null: no such row). */
+    private static String holderOf(String row) {
+        return "LEFT JOIN processes s ON s.identity = " + row + "process_identity";
+    }
+
+    /**
+     * The lease columns after the actor of the row prefixed by {@code row}, the holder's beat read from the join of
+     * {@link #holderOf}: one look-up per row where the engine's lease columns make two subqueries; the same rule
+     * ({@code SessionCheck.effective}), the same values.
+     */
+    private static String columns(String row) {
+        return row + "process_identity, " + row + "token, " + row + "ttl_ms, " + row + "acquired_at, "
+                + PgLeases.effectiveRenewal(row, "s.heartbeat_at") + ", "
+                + PgLeases.effectiveExpiry(row, "s.heartbeat_at") + ", " + row + "renewals";
+    }
+
+    static final String ALL_LEASES_SQL = "SELECT a.id, " + columns("l.")
+            + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id " + holderOf("l.")
+            + " ORDER BY a.id COLLATE \"C\"";
     /** The rows marked later, then the actors released later whose row is gone (free). */
-    private static final String CHANGED_LEASES_SQL = "SELECT l.actor_id, " + COLUMNS
-            + " FROM actor_leases l WHERE l.change_seq > ?"
-            + " UNION ALL SELECT t.actor_id, " + COLUMNS.replace("l.", "j.")
-            + " FROM lease_tombstones t LEFT JOIN actor_leases j ON j.actor_id = t.actor_id"
+    static final String CHANGED_LEASES_SQL = "SELECT l.actor_id, " + columns("l.")
+            + " FROM actor_leases l " + holderOf("l.") + " WHERE l.change_seq > ?"
+            + " UNION ALL SELECT t.actor_id, " + columns("j.")
+            + " FROM lease_tombstones t LEFT JOIN actor_leases j ON j.actor_id = t.actor_id " + holderOf("j.")
             + " WHERE t.change_seq > ? AND (j.actor_id IS NULL OR j.change_seq <= ?)";
     /**
      * The sessions that keep leases alive (decision 0509): each process holding an attached lease, with its last
@@ -42,8 +59,12 @@ final class PgAdminLeases {
     private static final String SESSIONS_SQL = "SELECT p.identity, p.heartbeat_at FROM processes p WHERE EXISTS"
             + " (SELECT 1 FROM actor_leases l WHERE l.process_identity = p.identity AND l.attached)";
     /** One session's attached leases not marked after the given marker (those the changed rows read already). */
-    private static final String SESSION_LEASES_SQL = "SELECT l.actor_id, " + COLUMNS
-            + " FROM actor_leases l WHERE l.process_identity = ? AND l.attached AND l.change_seq <= ?";
+    static final String SESSION_LEASES_SQL = "SELECT l.actor_id, " + columns("l.")
+            + " FROM actor_leases l " + holderOf("l.") + " WHERE l.process_identity = ? AND l.attached"
+            + " AND l.change_seq <= ?";
+    private static final String COUNT_ACTORS_SQL = "SELECT count(*) FROM actors";
+    private static final String LAST_CHANGE_SQL = "SELECT last_change FROM lease_change_counter WHERE id = 1";
+    private static final String COUNT_CHANGED_SQL = "SELECT count(*) FROM actor_leases WHERE change_seq > ?";
     /** As SQLite's: below this many actors a snapshot never switches to a full read because most rows changed. */
     static final int FULL_READ_MIN_ROWS = 512;
 
@@ -53,12 +74,19 @@ final class PgAdminLeases {
     }
 
     private Read baseline;
+    /**
+     * The statements every snapshot runs, prepared once per connection and kept (not one {@code prepareStatement}
+     * per snapshot); dropped when the reader's connection was replaced after a loss, closed by {@link #close}.
+     */
+    private final Map<String, PreparedStatement> kept = new HashMap<>();
+    private Connection keptOn;
+    private long prepared;
 
     Read read(PgTx tx, List<ProcessRow> processes) throws SQLException {
-        long actorCount = tx.scalarLong("SELECT count(*) FROM actors");
-        long lastChange = tx.scalarLong("SELECT last_change FROM lease_change_counter WHERE id = 1");
+        long actorCount = scalar(tx, COUNT_ACTORS_SQL);
+        long lastChange = scalar(tx, LAST_CHANGE_SQL);
         Map<String, Long> sessions = new HashMap<>();
-        tx.query(SESSIONS_SQL, rs -> sessions.put(rs.getString(1), rs.getLong(2)));
+        query(tx, SESSIONS_SQL, rs -> sessions.put(rs.getString(1), rs.getLong(2)));
         Read before = baseline;
         Map<String, ProcessRef> holders = new HashMap<>();
         processes.forEach(p -> holders.put(p.process().identity(), p.process()));
@@ -74,8 +102,7 @@ final class PgAdminLeases {
         if (lastChange == before.lastChange() && beaten.isEmpty()) {
             return new Read(actorCount, lastChange, before.sessions(), before.rows(), before.positions(), before.held(), 0);
         }
-        long toReread = lastChange == before.lastChange() ? 0
-                : tx.scalarLong("SELECT count(*) FROM actor_leases WHERE change_seq > ?", before.lastChange());
+        long toReread = lastChange == before.lastChange() ? 0 : scalar(tx, COUNT_CHANGED_SQL, before.lastChange());
         for (String process : beaten) {
             toReread += before.held().getOrDefault(process, 0);
         }
@@ -84,11 +111,12 @@ final class PgAdminLeases {
         }
         List<LeaseRow> changed = new ArrayList<>();
         if (lastChange != before.lastChange()) {
-            changed.addAll(tx.query(CHANGED_LEASES_SQL, rs -> leaseRow(tx, rs, holders),
+            changed.addAll(query(tx, CHANGED_LEASES_SQL, rs -> leaseRow(tx, rs, holders),
                     before.lastChange(), before.lastChange(), before.lastChange()));
         }
         for (String process : beaten) {
-            changed.addAll(tx.query(SESSION_LEASES_SQL, rs -> leaseRow(tx, rs, holders), process, before.lastChange()));
+            changed.addAll(query(tx, SESSION_LEASES_SQL, rs -> leaseRow(tx, rs, holders), process,
+                    before.lastChange()));
         }
         List<LeaseRow> rows = new ArrayList<>(before.rows());
         Map<String, Integer> held = new HashMap<>(before.held());
@@ -111,9 +139,9 @@ final class PgAdminLeases {
         baseline = read;
     }
 
-    private static Read fullRead(PgTx tx, Read before, Map<String, ProcessRef> holders, long actorCount,
-                                 long lastChange, Map<String, Long> sessions) throws SQLException {
-        List<LeaseRow> rows = tx.query(ALL_LEASES_SQL, rs -> {
+    private Read fullRead(PgTx tx, Read before, Map<String, ProcessRef> holders, long actorCount,
+                          long lastChange, Map<String, Long> sessions) throws SQLException {
+        List<LeaseRow> rows = query(tx, ALL_LEASES_SQL, rs -> {
             LeaseRow row = leaseRow(tx, rs, holders);
             Integer at = before == null ? null : before.positions().get(row.actor());
             return at != null && row.equals(before.rows().get(at)) ? before.rows().get(at) : row;
@@ -125,6 +153,74 @@ final class PgAdminLeases {
             count(held, row, +1);
         }
         return new Read(actorCount, lastChange, Map.copyOf(sessions), List.copyOf(rows), positions, held, rows.size());
+    }
+
+    /**
+     * Runs {@code sql} on its kept statement of {@code tx}'s connection. A statement whose execution or mapping failed
+     * is closed and forgotten (its state is unknown); the next use prepares it again.
+     */
+    private <T> List<T> query(PgTx tx, String sql, PgTx.RowMapper<T> mapper, Object... args) throws SQLException {
+        Connection c = tx.connection();
+        if (c != keptOn) { // the first use, or the connection was lost and replaced: the kept ones are of the old one
+            close();
+            keptOn = c;
+        }
+        PreparedStatement ps = kept.remove(sql);
+        if (ps == null) {
+            ps = c.prepareStatement(sql);
+            prepared++;
+        }
+        boolean completed = false;
+        try {
+            PgTx.bind(ps, args);
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
+            }
+            completed = true;
+            return out;
+        } finally {
+            if (completed) {
+                kept.put(sql, ps);
+            } else {
+                closeQuietly(ps);
+            }
+        }
+    }
+
+    private long scalar(PgTx tx, String sql, Object... args) throws SQLException {
+        List<Long> one = query(tx, sql, rs -> rs.getLong(1), args);
+        if (one.size() != 1) {
+            throw new IllegalStateException("expected one row, got " + one.size() + " for: " + sql);
+        }
+        return one.get(0);
+    }
+
+    /** Diagnostics for tests: how many statements this reader has prepared since it opened. */
+    long statementsPrepared() {
+        return prepared;
+    }
+
+    /** For tests: the statements kept prepared now. */
+    List<PreparedStatement> keptStatements() {
+        return List.copyOf(kept.values());
+    }
+
+    /** Closes the kept statements (the reader closes, or its connection was replaced). */
+    void close() {
+        kept.values().forEach(PgAdminLeases::closeQuietly);
+        kept.clear();
+        keptOn = null;
+    }
+
+    private static void closeQuietly(PreparedStatement ps) {
+        try {
+            ps.close();
+        } catch (SQLException ignored) {
+            // a statement of a lost connection, or already closed: nothing to release
+        }
     }
 
     private static void count(Map<String, Integer> held, LeaseRow row, int delta) {

@@ -138,6 +138,16 @@ public final class PgAdminReader implements AdminReader {
         return leaseRowsReadLastSnapshot;
     }
 
+    /** Diagnostics for tests: how many statements the lease reader has prepared since this reader opened. */
+    public synchronized long leaseStatementsPrepared() {
+        return leases.statementsPrepared();
+    }
+
+    /** For tests of this package: the lease reader. */
+    PgAdminLeases leases() {
+        return leases;
+    }
+
     @Override
     public synchronized List<JournalEntry> eventsSince(long afterSeq, int limit) {
         ensureOpen();
@@ -177,6 +187,7 @@ public final class PgAdminReader implements AdminReader {
     public synchronized void close() {
         if (!closed) {
             closed = true;
+            leases.close();
             db.close();
         }
     }

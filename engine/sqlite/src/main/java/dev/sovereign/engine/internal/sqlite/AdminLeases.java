@@ -3,7 +3,6 @@ package dev.sovereign.engine.internal.sqlite;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -22,6 +21,23 @@ import java.util.Map;
  * serialises every use, inside the snapshot's read transaction.
  */
 final class AdminLeases {
+    /** The holder's row of the lease row prefixed by {@code row}, joined by its primary key (null: no such row). */
+    private static String holderOf(String row) {
+        return "LEFT JOIN processes s ON s.identity = " + row + "process_identity";
+    }
+
+    /**
+     * The lease columns after the actor (holder, token, TTL, acquired, the effective renewal and expiry, renewals)
+     * of the row prefixed by {@code row}, the holder's beat read from the join of {@link #holderOf}: one look-up
+     * per row where the engine's lease columns make two subqueries; the same rule ({@code SessionCheck.effective}),
+     * the same values.
+     */
+    private static String columns(String row) {
+        return row + "process_identity, " + row + "token, " + row + "ttl_ms, " + row + "acquired_at, "
+                + SqliteLeases.effectiveRenewal(row, "s.heartbeat_at") + ", "
+                + SqliteLeases.effectiveExpiry(row, "s.heartbeat_at") + ", " + row + "renewals";
+    }
+
     /**
      * The actors whose lease changed after a given marker (the three parameters), each with its
      * current lease: the lease rows marked later, then the actors released later whose row is gone
@@ -29,13 +45,10 @@ final class AdminLeases {
      * and no join back for the first part: with every row changed this costs about what a full read
      * does, where a UNION of actor ids joined back cost half as much again.
      */
-    static final String CHANGED_LEASES_SQL = "SELECT l.actor_id, l.process_identity, l.token, l.ttl_ms,"
-            + " l.acquired_at, " + SqliteLeases.effectiveRenewal("l.") + ", " + SqliteLeases.effectiveExpiry("l.")
-            + ", l.renewals FROM actor_leases l WHERE l.change_seq > ?"
-            + " UNION ALL SELECT t.actor_id, j.process_identity, j.token, j.ttl_ms,"
-            + " j.acquired_at, " + SqliteLeases.effectiveRenewal("j.") + ", " + SqliteLeases.effectiveExpiry("j.")
-            + ", j.renewals"
-            + " FROM lease_tombstones t LEFT JOIN actor_leases j ON j.actor_id = t.actor_id"
+    static final String CHANGED_LEASES_SQL = "SELECT l.actor_id, " + columns("l.")
+            + " FROM actor_leases l " + holderOf("l.") + " WHERE l.change_seq > ?"
+            + " UNION ALL SELECT t.actor_id, " + columns("j.")
+            + " FROM lease_tombstones t LEFT JOIN actor_leases j ON j.actor_id = t.actor_id " + holderOf("j.")
             + " WHERE t.change_seq > ? AND (j.actor_id IS NULL OR j.change_seq <= ?)";
 
     /**
@@ -46,9 +59,8 @@ final class AdminLeases {
 
     static final String COUNT_CHANGED_SQL = "SELECT count(*) FROM actor_leases WHERE change_seq > ?";
 
-    private static final String ALL_LEASES_SQL = "SELECT a.id, l.process_identity, l.token, l.ttl_ms,"
-            + " l.acquired_at, " + SqliteLeases.effectiveRenewal("l.") + ", " + SqliteLeases.effectiveExpiry("l.")
-            + ", l.renewals FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id ORDER BY a.id";
+    static final String ALL_LEASES_SQL = "SELECT a.id, " + columns("l.")
+            + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id " + holderOf("l.") + " ORDER BY a.id";
 
     /**
      * The sessions that keep leases alive (decision 0509): each process holding an attached lease, with its
@@ -62,9 +74,9 @@ final class AdminLeases {
      * One session's attached leases, in the columns of {@link #CHANGED_LEASES_SQL}, except those marked after the
      * given marker (the changed rows, read already).
      */
-    static final String SESSION_LEASES_SQL = "SELECT l.actor_id, l.process_identity, l.token, l.ttl_ms,"
-            + " l.acquired_at, " + SqliteLeases.effectiveRenewal("l.") + ", " + SqliteLeases.effectiveExpiry("l.")
-            + ", l.renewals FROM actor_leases l WHERE l.process_identity = ? AND l.attached = 1 AND l.change_seq <= ?";
+    static final String SESSION_LEASES_SQL = "SELECT l.actor_id, " + columns("l.")
+            + " FROM actor_leases l " + holderOf("l.")
+            + " WHERE l.process_identity = ? AND l.attached = 1 AND l.change_seq <= ?";
 
     /**
      * The leases of one snapshot, kept to make the next one incremental.
@@ -135,53 +147,44 @@ final class AdminLeases {
         Map<String, Integer> held = new HashMap<>(before.held());
         int read = 0;
         if (lastChange != before.lastChange()) {
-            try (PreparedStatement ps = db.prepare(CHANGED_LEASES_SQL)) {
-                ps.setLong(1, before.lastChange());
-                ps.setLong(2, before.lastChange());
-                ps.setLong(3, before.lastChange());
-                int replaced = replace(ps, rows, held, before, holders);
-                if (replaced < 0) {
-                    return fullRead(before, holders, actorCount, actorMaxRowid, lastChange, sessions);
-                }
-                read += replaced;
+            int replaced = db.walk(CHANGED_LEASES_SQL, rs -> replace(rs, rows, held, before, holders),
+                    before.lastChange(), before.lastChange(), before.lastChange());
+            if (replaced < 0) {
+                return fullRead(before, holders, actorCount, actorMaxRowid, lastChange, sessions);
             }
+            read += replaced;
         }
         for (String process : beaten) {
-            try (PreparedStatement ps = db.prepare(SESSION_LEASES_SQL)) {
-                ps.setString(1, process);
-                ps.setLong(2, before.lastChange());
-                int replaced = replace(ps, rows, held, before, holders);
-                if (replaced < 0) {
-                    return fullRead(before, holders, actorCount, actorMaxRowid, lastChange, sessions);
-                }
-                read += replaced;
+            int replaced = db.walk(SESSION_LEASES_SQL, rs -> replace(rs, rows, held, before, holders), process,
+                    before.lastChange());
+            if (replaced < 0) {
+                return fullRead(before, holders, actorCount, actorMaxRowid, lastChange, sessions);
             }
+            read += replaced;
         }
         return new Read(new Baseline(actorCount, actorMaxRowid, lastChange, sessions, List.copyOf(rows),
                 before.positions(), held), read, false);
     }
 
     /**
-     * Replaces in {@code rows} each row {@code ps} reads (actor first, then the lease columns); how many it
+     * Replaces in {@code rows} each row of {@code rs} (actor first, then the lease columns); how many it
      * read, or -1 for an actor the previous full read did not see (cannot happen while actors are only added:
      * the caller reads everything rather than guess).
      */
-    private static int replace(PreparedStatement ps, List<LeaseRow> rows, Map<String, Integer> held, Baseline before,
+    private static int replace(ResultSet rs, List<LeaseRow> rows, Map<String, Integer> held, Baseline before,
                                Holders holders) throws SQLException {
         int read = 0;
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                read++;
-                Integer at = before.positions().get(rs.getString(1));
-                if (at == null) {
-                    return -1;
-                }
-                LeaseRow row = leaseRow(rs, holders);
-                LeaseRow previous = rows.get(at);
-                count(held, previous, -1);
-                count(held, row, +1);
-                rows.set(at, row.equals(previous) ? previous : row);
+        while (rs.next()) {
+            read++;
+            Integer at = before.positions().get(rs.getString(1));
+            if (at == null) {
+                return -1;
             }
+            LeaseRow row = leaseRow(rs, holders);
+            LeaseRow previous = rows.get(at);
+            count(held, previous, -1);
+            count(held, row, +1);
+            rows.set(at, row.equals(previous) ? previous : row);
         }
         return read;
     }
@@ -196,13 +199,13 @@ final class AdminLeases {
     }
 
     private Map<String, Long> sessions() throws SQLException {
-        Map<String, Long> sessions = new HashMap<>();
-        try (PreparedStatement ps = db.prepare(SESSIONS_SQL); ResultSet rs = ps.executeQuery()) {
+        return db.walk(SESSIONS_SQL, rs -> {
+            Map<String, Long> sessions = new HashMap<>();
             while (rs.next()) {
                 sessions.put(rs.getString(1), rs.getLong(2));
             }
-        }
-        return Map.copyOf(sessions);
+            return Map.copyOf(sessions);
+        });
     }
 
     /** Makes {@code read} the baseline of the next snapshot (once its transaction committed). */
@@ -216,8 +219,7 @@ final class AdminLeases {
         List<LeaseRow> rows = new ArrayList<>(expected);
         Map<String, Integer> positions = new HashMap<>(expected * 2);
         Map<String, Integer> held = new HashMap<>();
-        try (PreparedStatement ps = db.prepare(ALL_LEASES_SQL);
-             ResultSet rs = ps.executeQuery()) {
+        db.walk(ALL_LEASES_SQL, rs -> {
             while (rs.next()) {
                 LeaseRow row = leaseRow(rs, holders);
                 if (before != null) {
@@ -230,7 +232,8 @@ final class AdminLeases {
                 rows.add(row);
                 count(held, row, +1);
             }
-        }
+            return null;
+        });
         // positions and held are never changed from here on (an incremental read copies held)
         return new Read(new Baseline(actorCount, actorMaxRowid, lastChange, sessions, List.copyOf(rows), positions,
                 held), rows.size(), true);

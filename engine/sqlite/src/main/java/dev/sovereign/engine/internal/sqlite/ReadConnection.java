@@ -26,10 +26,21 @@ import java.util.List;
  * private index and may then miss later commits of writers — exactly what a live console must not do. See
  * docs/decisions/0401-admin-reader-connection.md.
  *
+ * <p>Its statements are prepared once and kept for the life of the connection ({@link StatementCache}, as the
+ * engine's connection keeps its own): a console snapshots every second or so with the same few statements, and each
+ * {@code sqlite3_prepare} of a lease statement costs more than running it when nothing changed. {@link #close}
+ * closes them with the connection.
+ *
  * <p>Not thread-safe: its owner ({@link SqliteAdminReader}) serialises every use.
  */
 final class ReadConnection implements AutoCloseable {
     private static final long BUSY_BOUND_MS = 2_000;
+
+    /** Reads a whole result set (positioned before its first row) into one value. */
+    @FunctionalInterface
+    interface Walk<T> {
+        T over(ResultSet rs) throws SQLException;
+    }
 
     /** A read of one or more statements; a busy {@link SQLException} makes {@link #read} try it again. */
     @FunctionalInterface
@@ -40,11 +51,13 @@ final class ReadConnection implements AutoCloseable {
     private final Path file;
     private final Connection connection;
     private final int schemaVersion;
+    private final StatementCache statements;
 
     private ReadConnection(Path file, Connection connection, int schemaVersion) {
         this.file = file;
         this.connection = connection;
         this.schemaVersion = schemaVersion;
+        this.statements = new StatementCache(connection);
     }
 
     /** Opens {@code file} (absolute, normalized) for queries, refusing one that is missing, foreign, older or newer. */
@@ -146,36 +159,72 @@ final class ReadConnection implements AutoCloseable {
     }
 
     <T> List<T> query(String sql, Tx.RowMapper<T> mapper, Object... args) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            Tx.bind(ps, args);
-            try (ResultSet rs = ps.executeQuery()) {
-                List<T> out = new ArrayList<>();
-                while (rs.next()) {
-                    out.add(mapper.map(rs));
-                }
-                return out;
+        return walk(sql, rs -> {
+            List<T> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(mapper.map(rs));
             }
-        }
+            return out;
+        }, args);
     }
 
     /** The first column of the first row of {@code sql} with {@code args}, or 0. */
     long scalar(String sql, Object... args) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+        return walk(sql, rs -> rs.next() ? rs.getLong(1) : 0, args);
+    }
+
+    /**
+     * Runs {@code sql} with {@code args} on its kept statement and hands its result set to {@code walk} (a reader that
+     * walks a large result itself). The result set is closed before the statement is given back; a statement whose
+     * execution or walk failed is closed, not kept (its state is unknown).
+     */
+    <T> T walk(String sql, Walk<T> walk, Object... args) throws SQLException {
+        PreparedStatement ps = statements.take(sql);
+        boolean completed = false;
+        try {
             Tx.bind(ps, args);
+            T result;
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
+                result = walk.over(rs);
+            }
+            completed = true;
+            return result;
+        } finally {
+            if (completed) {
+                statements.giveBack(sql, ps);
+            } else {
+                statements.discard(ps);
             }
         }
     }
 
-    /** A statement prepared on this connection, for a reader that walks a large result itself. */
+    /** A statement prepared on this connection and not kept, for a one-off walk over a whole table (the caller closes it). */
     PreparedStatement prepare(String sql) throws SQLException {
         return connection.prepareStatement(sql);
     }
 
+    /** Diagnostics: how many statements this connection has prepared since it opened. */
+    long statementsPrepared() {
+        return statements.prepared();
+    }
+
+    /** Diagnostics: the statements this connection keeps prepared now. */
+    List<PreparedStatement> keptStatements() {
+        return statements.idle();
+    }
+
     private void exec(String sql) throws SQLException {
-        try (Statement s = connection.createStatement()) {
-            s.execute(sql);
+        PreparedStatement ps = statements.take(sql);
+        boolean completed = false;
+        try {
+            ps.executeUpdate();
+            completed = true;
+        } finally {
+            if (completed) {
+                statements.giveBack(sql, ps);
+            } else {
+                statements.discard(ps);
+            }
         }
     }
 
@@ -200,8 +249,10 @@ final class ReadConnection implements AutoCloseable {
         }
     }
 
+    /** Closes the kept statements, then the connection. */
     @Override
     public void close() {
+        statements.close();
         closeQuietly(connection);
     }
 }

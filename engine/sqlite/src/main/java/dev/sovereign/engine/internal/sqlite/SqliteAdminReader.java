@@ -117,6 +117,16 @@ public final class SqliteAdminReader implements AdminReader {
         return fullLeaseReads;
     }
 
+    /** Diagnostics for tests: how many statements this reader's connection has prepared since it opened. */
+    public synchronized long statementsPrepared() {
+        return db.statementsPrepared();
+    }
+
+    /** For tests of this package: the reader's connection. */
+    ReadConnection readConnection() {
+        return db;
+    }
+
     @Override
     public synchronized List<JournalEntry> eventsSince(long afterSeq, int limit) {
         ensureOpen();

@@ -24,6 +24,7 @@ final class StatementCache implements AutoCloseable {
 
     private final Connection connection;
     private final LinkedHashMap<String, PreparedStatement> idle = new LinkedHashMap<>(64, 0.75f, true);
+    private long prepared;
 
     StatementCache(Connection connection) {
         this.connection = connection;
@@ -32,7 +33,22 @@ final class StatementCache implements AutoCloseable {
     /** The statement for {@code sql}, taken out of the cache (or prepared now). */
     PreparedStatement take(String sql) throws SQLException {
         PreparedStatement ps = idle.remove(sql);
-        return ps != null ? ps : connection.prepareStatement(sql);
+        if (ps != null) {
+            return ps;
+        }
+        ps = connection.prepareStatement(sql);
+        prepared++;
+        return ps;
+    }
+
+    /** Diagnostics: how many statements this cache has prepared since it was made. */
+    long prepared() {
+        return prepared;
+    }
+
+    /** Diagnostics: the statements kept idle now (a copy). */
+    List<PreparedStatement> idle() {
+        return List.copyOf(idle.values());
     }
 
     /** Gives back a statement that completed normally (its result set, if any, closed). */
