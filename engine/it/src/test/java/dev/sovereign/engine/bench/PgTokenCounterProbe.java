@@ -1,0 +1,164 @@
+package dev.sovereign.engine.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A measurement, not a test of the engine (not run by the build: run it with {@code -Dtest=PgTokenCounterProbe}):
+ * how many grant + release cycles per second 1 and 16 connections get on the durable benchmark server when every
+ * grant takes its token from ONE counter row held to its durable COMMIT (the engine's PostgreSQL schema, decision
+ * 0900, with the lease change counter beside it), against the same transactions taking the token from a
+ * SEQUENCE (no row held: concurrent commits can share an fsync). Both are hand-written one-statement
+ * transactions of the engine's shape (lease upsert where free, journal row; release delete + journal row), so
+ * the difference is the counter alone. Issue 16's target: 16 connections ≥ 2× one.
+ */
+class PgTokenCounterProbe {
+    private static final long SECONDS = Long.getLong("probe.seconds", 8);
+
+    private static final String SCHEMA = "CREATE TABLE counter (id int PRIMARY KEY, last bigint NOT NULL);"
+            + " INSERT INTO counter VALUES (1, 0), (2, 0);"
+            + " CREATE SEQUENCE tokens;"
+            + " CREATE TABLE leases (actor text PRIMARY KEY, holder text NOT NULL, token bigint NOT NULL,"
+            + " expires_at bigint NOT NULL, change_seq bigint NOT NULL);"
+            + " CREATE INDEX leases_by_change ON leases (change_seq);"
+            + " CREATE TABLE journal (seq bigserial PRIMARY KEY, kind text NOT NULL, actor text NOT NULL,"
+            + " token bigint NOT NULL);"
+            + " CREATE INDEX journal_by_actor ON journal (actor, seq)";
+
+    /** Counter rows: token (row 1) and change marker (row 2), each held until COMMIT, as the engine's schema. */
+    private static final String GRANT_COUNTER = "WITH t AS (UPDATE counter SET last = last + 1 WHERE id = 1 RETURNING last),"
+            + " c AS (UPDATE counter SET last = last + 1 WHERE id = 2 RETURNING last),"
+            + " l AS (INSERT INTO leases SELECT ?, ?, t.last, 0, c.last FROM t, c ON CONFLICT (actor) DO UPDATE"
+            + " SET holder = excluded.holder, token = excluded.token, change_seq = excluded.change_seq"
+            + " WHERE leases.expires_at <= 0 RETURNING token)"
+            + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_ACQUIRED', ?, token FROM l RETURNING token";
+    private static final String RELEASE_COUNTER = "WITH c AS (UPDATE counter SET last = last + 1 WHERE id = 2 RETURNING last),"
+            + " d AS (DELETE FROM leases WHERE actor = ? AND token = ? RETURNING token)"
+            + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_RELEASED', ?, d.token FROM d, c";
+    /** The same with the token and the change marker from one sequence: no row is held to the COMMIT. */
+    private static final String GRANT_SEQUENCE = "WITH l AS (INSERT INTO leases SELECT ?, ?, nextval('tokens'), 0,"
+            + " currval('tokens') ON CONFLICT (actor) DO UPDATE SET holder = excluded.holder, token = excluded.token,"
+            + " change_seq = excluded.change_seq WHERE leases.expires_at <= 0 RETURNING token)"
+            + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_ACQUIRED', ?, token FROM l RETURNING token";
+    private static final String RELEASE_SEQUENCE = "WITH d AS (DELETE FROM leases WHERE actor = ? AND token = ?"
+            + " RETURNING token) INSERT INTO journal (kind, actor, token) SELECT 'LEASE_RELEASED', ?, d.token FROM d";
+
+    /** The token from the sequence, the change marker still from its row held to COMMIT. */
+    private static final String GRANT_MIXED = "WITH c AS (UPDATE counter SET last = last + 1 WHERE id = 2 RETURNING last),"
+            + " l AS (INSERT INTO leases SELECT ?, ?, nextval('tokens'), 0, c.last FROM c ON CONFLICT (actor) DO UPDATE"
+            + " SET holder = excluded.holder, token = excluded.token, change_seq = excluded.change_seq"
+            + " WHERE leases.expires_at <= 0 RETURNING token)"
+            + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_ACQUIRED', ?, token FROM l RETURNING token";
+
+    private enum Variant {
+        COUNTER_ROWS("token and change marker from their counter rows (the schema today)", GRANT_COUNTER, RELEASE_COUNTER),
+        TOKEN_SEQUENCE("the token from a sequence, the change marker from its counter row", GRANT_MIXED, RELEASE_COUNTER),
+        SEQUENCE("token and change marker from a sequence (no row held to COMMIT)", GRANT_SEQUENCE, RELEASE_SEQUENCE);
+
+        final String label;
+        final String grant;
+        final String release;
+
+        Variant(String label, String grant, String release) {
+            this.label = label;
+            this.grant = grant;
+            this.release = release;
+        }
+    }
+
+    @Test
+    void counterRowAgainstSequence() throws Exception {
+        String url = PgBench.freshDatabase();
+        try (Connection c = PgBench.plainConnection(url); Statement s = c.createStatement()) {
+            s.execute(SCHEMA);
+        }
+        List<String> lines = new ArrayList<>();
+        for (int pass = 0; pass < 2; pass++) {
+            for (Variant variant : Variant.values()) {
+                double one = cyclesPerSecond(url, 1, variant);
+                double sixteen = cyclesPerSecond(url, 16, variant);
+                String line = String.format("pass %d, %s: 1 connection %.0f cycles/s,"
+                        + " 16 connections %.0f cycles/s, 16 / 1 = %.2f", pass, variant.label, one, sixteen,
+                        sixteen / one);
+                lines.add(line);
+                System.out.println("[probe] " + line);
+            }
+        }
+        System.out.println("[probe] server: " + PgBench.show());
+        assertThat(lines).hasSize(2 * Variant.values().length);
+    }
+
+    private static double cyclesPerSecond(String url, int connections, Variant variant) throws Exception {
+        AtomicBoolean measuring = new AtomicBoolean(false);
+        AtomicBoolean stop = new AtomicBoolean(false);
+        AtomicLong cycles = new AtomicLong();
+        CountDownLatch ready = new CountDownLatch(connections);
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            String actor = "actor-" + connections + "-" + i + "-" + variant;
+            Thread t = new Thread(() -> {
+                try (Connection c = PgBench.plainConnection(url)) {
+                    c.setAutoCommit(false);
+                    PreparedStatement grant = c.prepareStatement(variant.grant);
+                    PreparedStatement release = c.prepareStatement(variant.release);
+                    ready.countDown();
+                    while (!stop.get()) {
+                        grant.setString(1, actor);
+                        grant.setString(2, "me");
+                        grant.setString(3, actor);
+                        long token;
+                        try (ResultSet rs = grant.executeQuery()) {
+                            if (!rs.next()) {
+                                throw new IllegalStateException("not granted: " + actor);
+                            }
+                            token = rs.getLong(1);
+                        }
+                        c.commit();
+                        release.setString(1, actor);
+                        release.setLong(2, token);
+                        release.setString(3, actor);
+                        if (release.executeUpdate() != 1) {
+                            throw new IllegalStateException("not released: " + actor);
+                        }
+                        c.commit();
+                        if (measuring.get()) {
+                            cycles.incrementAndGet();
+                        }
+                    }
+                } catch (SQLException | RuntimeException e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                    ready.countDown();
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        ready.await();
+        Thread.sleep(2_000); // warm-up
+        measuring.set(true);
+        long t0 = System.nanoTime();
+        Thread.sleep(SECONDS * 1_000);
+        measuring.set(false);
+        long t1 = System.nanoTime();
+        stop.set(true);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(failures).isEmpty();
+        return cycles.get() / ((t1 - t0) / 1e9);
+    }
+}
