@@ -29,8 +29,8 @@ public final class Grants {
     private final List<GrantLossListener> listeners = new CopyOnWriteArrayList<>();
     /** Guards every change of {@link #leases} together with {@link #believedValues}. */
     private final Object leaseLock = new Object();
-    /** The session check's values over the believed tokens: count, sum and sum of squares of residues. */
-    private final long[] believedValues = new long[3];
+    /** The session check's values over the believed tokens: count and sum of residues. */
+    private final long[] believedValues = new long[2];
     /** The last committed beat of this process's session, in the database's clock; {@code Long.MIN_VALUE}: none. */
     private volatile long sessionBeat = Long.MIN_VALUE;
 

@@ -17,8 +17,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * One heartbeat of a process holding 1, 100 or 1,000 actor leases: ONE transaction that stamps the
  * process row — its session, which keeps every attached lease alive (decision 0509) — and checks the
- * leases attached to it against the engine's beliefs from a covering index (count and two token
- * checksums; the rows themselves on the first beat and every 5 s, so the figure is an average that
+ * leases attached to it against the engine's beliefs from a covering index (count and a token
+ * checksum; the rows themselves on the first beat and every 5 s, so the figure is an average that
  * includes those).
  */
 @State(Scope.Benchmark)

@@ -151,6 +151,28 @@ class SessionLeasesTest {
     }
 
     /**
+     * The check a beat makes between two comparisons of the rows (count and token checksum, decision 0509) must see a
+     * lost lease even when an unbelieved row keeps the count equal: here the engine forgot one lease (its row stays
+     * attached) and another was taken over after the session lapsed — both before the next beat, well within the
+     * 5 s after the last comparison.
+     */
+    @Test
+    void aLostLeaseIsFoundAtOnceEvenWhenAnUnbelievedRowKeepsTheCountEqual() {
+        List<Lease> held = acquire(a, 3, Duration.ofSeconds(1));
+        a.heartbeatNow(); // the first beat compares the rows; the next ones rely on the check until 5 s have passed
+        assertThat(Port.grants(a).dropLease(held.get(0).actor(), held.get(0).token())).isTrue();
+        clock.advance(Duration.ofMillis(1_100));
+        Lease taken = b.leases().acquire(held.get(1).actor(), Duration.ofSeconds(10));
+        assertThat(taken.token()).isGreaterThan(held.get(2).token());
+        clock.advance(Duration.ofMillis(100));
+
+        Beat beat = a.heartbeatNow();
+
+        assertThat(beat.lostLeases()).containsOnlyKeys(held.get(1).actor());
+        assertThat(a.leases().held()).extracting(Lease::actor).containsExactly(held.get(2).actor());
+    }
+
+    /**
      * A holder derives what it believes of each attached lease from its session's last committed beat (a beat
      * changes one field of its beliefs, not one per lease): that must be, after every beat, exactly what the
      * database says — for a lease granted before the beat or after it, one renewed explicitly, and after the

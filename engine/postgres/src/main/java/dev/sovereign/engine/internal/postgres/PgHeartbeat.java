@@ -25,7 +25,7 @@ import java.util.Set;
  *
  * <p>The beat still finds out, every time, whether the database agrees with what the process believes it holds
  * ({@link SessionCheck}): one read of the covering index {@code actor_leases_by_process} compares the count and
- * two checksums of the tokens attached to this session with those of the beliefs; when they differ, and at least
+ * a checksum of the tokens attached to this session with those of the beliefs; when they differ, and at least
  * every {@link SessionCheck#VERIFY_EVERY_MS}, it reads the attached rows themselves. A believed lease that is not
  * there is lost — dropped from {@link Grants}, the listeners told at once, {@code REJECTED} journalled in the same
  * transaction (docs/decisions/0005); a row attached to this session that the process does not believe it holds is
@@ -54,7 +54,7 @@ public final class PgHeartbeat {
         Beat beat = db.write(tx -> {
             long now = tx.now();
             beatAt[0] = now;
-            long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}, me)
+            long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2)}, me)
                     .orElseThrow();
             boolean compare = check.mustCompare(found, beliefs, now);
             if (compare) {

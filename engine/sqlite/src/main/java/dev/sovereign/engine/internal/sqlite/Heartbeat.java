@@ -25,7 +25,7 @@ import java.util.Set;
  *
  * <p>The beat still finds out, every time, whether the database agrees with what the process believes it
  * holds ({@link SessionCheck}): one read of the covering index {@code actor_leases_by_process} compares the
- * count and two checksums of the tokens attached to this session with those of the beliefs; when they differ,
+ * count and a checksum of the tokens attached to this session with those of the beliefs; when they differ,
  * and at least every {@link SessionCheck#VERIFY_EVERY_MS}, it reads the attached rows themselves. A believed
  * lease that is not there (taken over after this session lapsed, or changed by hand) is lost — dropped from
  * {@link Grants}, the listeners told at once and a {@code REJECTED} journalled in the same transaction
@@ -58,7 +58,7 @@ public final class Heartbeat {
             beatAt[0] = now;
             tx.update("UPDATE processes SET heartbeat_at = ? WHERE identity = ?", now, me);
             Map<String, Long> lostLeases = new HashMap<>();
-            long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}, me)
+            long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2)}, me)
                     .orElseThrow();
             if (check.mustCompare(found, beliefs, now)) {
                 Map<String, Long> attached = new HashMap<>();
