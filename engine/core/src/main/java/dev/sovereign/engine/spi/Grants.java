@@ -94,7 +94,7 @@ public final class Grants {
     }
 
     private boolean forget(String actor, long token) {
-        Lease l = leases.get(actor);
+        Lease l = actor == null ? null : leases.get(actor);
         if (l != null && l.token() == token && leases.remove(actor, l)) {
             SessionCheck.add(believedValues, token, -1);
             return true;
