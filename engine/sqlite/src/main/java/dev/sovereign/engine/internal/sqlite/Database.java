@@ -620,18 +620,7 @@ public final class Database implements AutoCloseable {
 
     /** Runs a transaction-control statement (BEGIN IMMEDIATE, COMMIT, ROLLBACK), prepared once. */
     private void exec(String sql) throws SQLException {
-        PreparedStatement ps = statements.take(sql);
-        boolean completed = false;
-        try {
-            ps.executeUpdate();
-            completed = true;
-        } finally {
-            if (completed) {
-                statements.giveBack(sql, ps);
-            } else {
-                statements.discard(ps);
-            }
-        }
+        statements.execute(sql);
     }
 
     private void rollbackQuietly() {

@@ -214,18 +214,7 @@ final class ReadConnection implements AutoCloseable {
     }
 
     private void exec(String sql) throws SQLException {
-        PreparedStatement ps = statements.take(sql);
-        boolean completed = false;
-        try {
-            ps.executeUpdate();
-            completed = true;
-        } finally {
-            if (completed) {
-                statements.giveBack(sql, ps);
-            } else {
-                statements.discard(ps);
-            }
-        }
+        statements.execute(sql);
     }
 
     private void rollbackQuietly() {

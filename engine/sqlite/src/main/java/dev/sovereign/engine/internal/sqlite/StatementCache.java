@@ -64,6 +64,25 @@ final class StatementCache implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a statement without parameters or rows (transaction control: BEGIN, COMMIT, ROLLBACK), kept like the others:
+     * given back when it completed, discarded when it failed.
+     */
+    void execute(String sql) throws SQLException {
+        PreparedStatement ps = take(sql);
+        boolean completed = false;
+        try {
+            ps.executeUpdate();
+            completed = true;
+        } finally {
+            if (completed) {
+                giveBack(sql, ps);
+            } else {
+                discard(ps);
+            }
+        }
+    }
+
     /** Closes a statement whose execution failed: its state is unknown, so it is not reused. */
     void discard(PreparedStatement ps) {
         closeQuietly(ps);
