@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every benchmark once and writes docs/benchmarks.md (about 15 minutes on 2 cores).
+# Runs every benchmark once and writes docs/benchmarks.md (about 20 minutes on 2 cores, PostgreSQL included).
 #   bench/run.sh            the full run, for the report
 #   bench/run.sh --quick    a short smoke run, written to engine/it/target/benchmarks-quick.md
 #   bench/run.sh --pg       only the PostgreSQL benchmarks (= -Dbench.include='Pg.*'): starts one durable
