@@ -121,6 +121,7 @@ public final class BenchmarkReport {
         }
         String include = opts.getOrDefault("include", ".*");
 
+        awaitQuiet(quick ? Duration.ZERO : QUIET_WAIT);
         Instant started = Instant.now();
         String loadBefore = loadAverage();
         log("load before: " + loadBefore);
@@ -338,6 +339,38 @@ public final class BenchmarkReport {
             }
         }
         return out;
+    }
+
+    /** How long a full run waits for the machine to settle before it measures (its own Maven build included). */
+    static final Duration QUIET_WAIT = Duration.ofMinutes(5);
+
+    /**
+     * Waits until the 1-minute load average is below {@link ReportWriter#QUIET_LOAD}, at most {@code limit}: the
+     * build that compiled this run (and anything that ran just before) loads the machine for a minute or two, and a
+     * run measured on a machine that has not settled is not "quiet". It measures anyway after the limit, and the
+     * report then says the machine was not quiet.
+     */
+    static void awaitQuiet(Duration limit) throws InterruptedException {
+        Instant until = Instant.now().plus(limit);
+        double load = firstLoad(loadAverage());
+        if (load < ReportWriter.QUIET_LOAD || limit.isZero()) {
+            return;
+        }
+        log(String.format("waiting for the 1-minute load (%.2f) to fall below %.1f, at most %d s", load,
+                ReportWriter.QUIET_LOAD, limit.toSeconds()));
+        while (load >= ReportWriter.QUIET_LOAD && Instant.now().isBefore(until)) {
+            Thread.sleep(5_000);
+            load = firstLoad(loadAverage());
+        }
+        log(String.format("1-minute load %.2f: measuring", load));
+    }
+
+    static double firstLoad(String load) {
+        try {
+            return Double.parseDouble(load.split(" ")[0]);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
     static String loadAverage() {

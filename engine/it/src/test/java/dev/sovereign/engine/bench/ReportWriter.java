@@ -133,12 +133,11 @@ final class ReportWriter {
         line("| finished | " + finished.truncatedTo(ChronoUnit.SECONDS) + " (" + Duration.between(started, finished)
                 .toMinutes() + " min) |");
         line("| load average before | " + loadBefore + " |");
-        line("| load average after | " + loadAfter + " |");
+        line("| load average after (the run's own processes included) | " + loadAfter + " |");
         line();
         double before = firstLoad(loadBefore);
-        double after = firstLoad(loadAfter);
-        if (before >= QUIET_LOAD || after >= QUIET_LOAD) {
-            line("> **The machine was not quiet** (1-minute load ≥ " + QUIET_LOAD + " before or after): other work shared"
+        if (!(before < QUIET_LOAD)) {
+            line("> **The machine was not quiet** (1-minute load ≥ " + QUIET_LOAD + " when the measurements began): other work shared"
                     + " the 2 cores, so absolute figures are pessimistic and spreads wide. Ratios to the floor were"
                     + " measured under the same conditions, minutes apart.");
             line();
