@@ -3,6 +3,7 @@ package dev.sovereign.engine.internal.postgres;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
+import dev.sovereign.engine.spi.SessionCheck;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,20 +27,13 @@ import java.util.Map;
  * collation. Not thread-safe: its {@link PgAdminReader} serialises every use, inside the snapshot's transaction.
  */
 final class PgAdminLeases {
-    /** The holder's row of the lease row prefixed by {@code row}, joined by its primary key (null: no such row). */
-    private static String holderOf(String row) {
-        return "LEFT JOIN processes s ON s.identity = " + row + "process_identity";
+    /** The lease columns after the actor of the row prefixed by {@code row}, the holder joined ({@link #holderOf}). */
+    private static String columns(String row) {
+        return PgLeases.readerColumns(row);
     }
 
-    /**
-     * The lease columns after the actor of the row prefixed by {@code row}, the holder's beat read from the join of
-     * {@link #holderOf}: one look-up per row where the engine's lease columns make two subqueries; the same rule
-     * ({@code SessionCheck.effective}), the same values.
-     */
-    private static String columns(String row) {
-        return row + "process_identity, " + row + "token, " + row + "ttl_ms, " + row + "acquired_at, "
-                + PgLeases.effectiveRenewal(row, "s.heartbeat_at") + ", "
-                + PgLeases.effectiveExpiry(row, "s.heartbeat_at") + ", " + row + "renewals";
+    private static String holderOf(String row) {
+        return SessionCheck.holderJoin(row);
     }
 
     static final String ALL_LEASES_SQL = "SELECT a.id, " + columns("l.")

@@ -48,18 +48,9 @@ public final class PgLeases implements ActorLeases {
         return SessionCheck.effective(row, "renewed_at", "greatest", "attached");
     }
 
-    /**
-     * {@link #effectiveExpiry(String)} and {@link #effectiveRenewal(String)} with the holder's last beat read from
-     * {@code beat}, the {@code heartbeat_at} of a {@code LEFT JOIN processes} on the row's holder (a reader of many
-     * rows: one look-up per row instead of two subqueries); same rule, same values.
-     */
-    static String effectiveExpiry(String row, String beat) {
-        return SessionCheck.effective(row, "expires_at", "greatest", "attached", beat);
-    }
-
-    /** {@link #effectiveRenewal(String)} over a joined holder's beat; see {@link #effectiveExpiry(String, String)}. */
-    static String effectiveRenewal(String row, String beat) {
-        return SessionCheck.effective(row, "renewed_at", "greatest", "attached", beat);
+    /** The console reader's lease columns after the actor, the holder's beat joined (decision 0511). */
+    static String readerColumns(String row) {
+        return SessionCheck.readerColumns(row, "greatest", "attached");
     }
 
     /** The lease columns {@link #mapLease} reads, of the row prefixed by {@code row}, effective expiry included. */

@@ -3,6 +3,7 @@ package dev.sovereign.engine.internal.sqlite;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
+import dev.sovereign.engine.spi.SessionCheck;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -21,21 +22,13 @@ import java.util.Map;
  * serialises every use, inside the snapshot's read transaction.
  */
 final class AdminLeases {
-    /** The holder's row of the lease row prefixed by {@code row}, joined by its primary key (null: no such row). */
-    private static String holderOf(String row) {
-        return "LEFT JOIN processes s ON s.identity = " + row + "process_identity";
+    /** The lease columns after the actor of the row prefixed by {@code row}, the holder joined ({@link #holderOf}). */
+    private static String columns(String row) {
+        return SqliteLeases.readerColumns(row);
     }
 
-    /**
-     * The lease columns after the actor (holder, token, TTL, acquired, the effective renewal and expiry, renewals)
-     * of the row prefixed by {@code row}, the holder's beat read from the join of {@link #holderOf}: one look-up
-     * per row where the engine's lease columns make two subqueries; the same rule ({@code SessionCheck.effective}),
-     * the same values.
-     */
-    private static String columns(String row) {
-        return row + "process_identity, " + row + "token, " + row + "ttl_ms, " + row + "acquired_at, "
-                + SqliteLeases.effectiveRenewal(row, "s.heartbeat_at") + ", "
-                + SqliteLeases.effectiveExpiry(row, "s.heartbeat_at") + ", " + row + "renewals";
+    private static String holderOf(String row) {
+        return SessionCheck.holderJoin(row);
     }
 
     /**

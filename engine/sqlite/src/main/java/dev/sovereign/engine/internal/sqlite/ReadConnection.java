@@ -179,23 +179,12 @@ final class ReadConnection implements AutoCloseable {
      * execution or walk failed is closed, not kept (its state is unknown).
      */
     <T> T walk(String sql, Walk<T> walk, Object... args) throws SQLException {
-        PreparedStatement ps = statements.take(sql);
-        boolean completed = false;
-        try {
+        return statements.use(sql, ps -> {
             Tx.bind(ps, args);
-            T result;
             try (ResultSet rs = ps.executeQuery()) {
-                result = walk.over(rs);
+                return walk.over(rs);
             }
-            completed = true;
-            return result;
-        } finally {
-            if (completed) {
-                statements.giveBack(sql, ps);
-            } else {
-                statements.discard(ps);
-            }
-        }
+        });
     }
 
     /** A statement prepared on this connection and not kept, for a one-off walk over a whole table (the caller closes it). */

@@ -64,16 +64,23 @@ final class StatementCache implements AutoCloseable {
         }
     }
 
+    /** A use of a kept statement. */
+    @FunctionalInterface
+    interface Use<T> {
+        T with(PreparedStatement ps) throws SQLException;
+    }
+
     /**
-     * Runs a statement without parameters or rows (transaction control: BEGIN, COMMIT, ROLLBACK), kept like the others:
-     * given back when it completed, discarded when it failed.
+     * Runs {@code use} on the statement for {@code sql}: given back when it completed (its result set closed by then),
+     * discarded when it failed (its state is unknown).
      */
-    void execute(String sql) throws SQLException {
+    <T> T use(String sql, Use<T> use) throws SQLException {
         PreparedStatement ps = take(sql);
         boolean completed = false;
         try {
-            ps.executeUpdate();
+            T result = use.with(ps);
             completed = true;
+            return result;
         } finally {
             if (completed) {
                 giveBack(sql, ps);
@@ -81,6 +88,11 @@ final class StatementCache implements AutoCloseable {
                 discard(ps);
             }
         }
+    }
+
+    /** Runs a statement without parameters or rows (transaction control: BEGIN, COMMIT, ROLLBACK), kept like the others. */
+    void execute(String sql) throws SQLException {
+        use(sql, PreparedStatement::executeUpdate);
     }
 
     /** Closes a statement whose execution failed: its state is unknown, so it is not reused. */
