@@ -356,6 +356,51 @@ class LedgerCopyToPostgresTest {
         }
     }
 
+    /**
+     * Issue 32 item 1: a production ledger copied into a server ledger created as a lab sandbox would become a
+     * sandbox (its terminal fence switchable off by the lab). The copy refuses any target that is not marked as a
+     * fresh production ledger, and leaves it as it was.
+     */
+    @Test
+    void aTargetCreatedAsALabSandboxIsRefusedSoAProductionLedgerNeverBecomesOne() throws Exception {
+        History h = history();
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        Engine.open(EngineConfig.forDatabase(db.url()).createAsLabSandbox(true).heartbeat(false).build()).close();
+        // the engine that created it left its (stopped) process row: without it the sandbox is an empty ledger
+        ownerWithGuardsOff(db, "processes", "DELETE FROM processes");
+
+        assertThatThrownBy(() -> LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url())))
+                .isInstanceOfSatisfying(LedgerCopyRefusal.class, r -> {
+                    assertThat(r.category()).as(r.getMessage()).isEqualTo("target_is_sandbox");
+                    assertThat(r.getMessage()).contains("lab sandbox", "nothing was changed");
+                });
+        try (Connection pg = db.connect()) {
+            assertThat(scalar(pg, "SELECT count(*) FROM actors") + scalar(pg, "SELECT count(*) FROM processes")
+                    + scalar(pg, "SELECT last_token FROM token_counter")).isZero();
+            assertThat(scalar(pg, "SELECT lab_sandbox FROM ledger_mark")).isEqualTo(1);
+        }
+
+        // a target whose mark is missing is not a fresh production ledger either
+        PgTestServer.Database unmarked = PgTestServer.freshDatabase();
+        Engine.open(EngineConfig.forDatabase(unmarked.url()).heartbeat(false).build()).close();
+        ownerWithGuardsOff(unmarked, "processes", "DELETE FROM processes");
+        ownerWithGuardsOff(unmarked, "ledger_mark", "DELETE FROM ledger_mark");
+        assertRefused(LedgerLocation.file(h.file()), LedgerLocation.parse(unmarked.url()), "target_is_sandbox");
+    }
+
+    /** A statement by the tables' owner with the table's guards off for its one transaction (a hand-made ledger). */
+    private static void ownerWithGuardsOff(PgTestServer.Database db, String table, String statement) throws SQLException {
+        try (Connection pg = db.connect(); Statement s = pg.createStatement()) {
+            s.execute("BEGIN");
+            s.execute("ALTER TABLE " + table + " DISABLE TRIGGER USER");
+            s.execute(statement);
+            s.execute("DO $$ DECLARE t record; BEGIN FOR t IN SELECT tgname FROM pg_trigger"
+                    + " WHERE tgrelid = '" + table + "'::regclass AND NOT tgisinternal LOOP"
+                    + " EXECUTE format('ALTER TABLE " + table + " ENABLE ALWAYS TRIGGER %I', t.tgname); END LOOP; END $$");
+            s.execute("COMMIT");
+        }
+    }
+
     @Test
     void aColumnOrTableTheServerLedgerHasNoPlaceForRefusesTheCopyInsteadOfBeingDropped() throws Exception {
         History h = history();
