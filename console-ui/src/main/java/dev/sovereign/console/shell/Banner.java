@@ -64,6 +64,7 @@ public record Banner(Severity severity, String title, String text, boolean conne
                 case CORRUPT -> "Database is corrupt";
                 case READ_ONLY, IO -> "Cannot read the database";
                 case COMMIT_OUTCOME_UNKNOWN -> "Write outcome unknown";
+                case RETIRED -> "Ledger moved to a server";
             };
             return new Banner(Severity.DANGER, title, LedgerLocation.redactUrlsIn(se.getMessage()), false);
         }

@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "copy", description = {
         "Copy a ledger file into an empty PostgreSQL ledger.",
         "One transaction: it commits whole or leaves the target as it was. Every row is kept (every token, the whole journal with its seq values); the target's counters are raised"
-                + " past the highest copied values. Stop the workers first; the file is only read."},
+                + " past the highest copied values. Stop the workers first.",
+        "The file's write lock is held for the whole copy, and once the server has committed the file is RETIRED: it records where the ledger went and refuses every"
+                + " later write, so the two can never both mint a token or finish the same work. --keep-source leaves it live (unsafe)."},
         footer = {"", "Example:", "  sovereign copy --from ./sovereign.db --to 'jdbc:postgresql://db.example/ledger?user=owner'"})
 final class CopyCommand implements Callable<Integer> {
     @Spec
@@ -36,11 +38,15 @@ final class CopyCommand implements Callable<Integer> {
             description = "The jdbc:postgresql:// URL of an empty database (or an empty ledger) owned by this login.")
     String to;
 
+    @Option(names = "--keep-source", description = "Only read the file and leave it live. UNSAFE unless its workers are"
+            + " stopped for good: a worker still using the file would mint tokens the server mints too.")
+    boolean keepSource;
+
     @Override
     public Integer call() {
         SovereignCommand root = SovereignCommand.of(spec);
         Output out = root.output(spec);
-        LedgerCopyReport r = LedgerCopy.copy(location("--from", from, root), location("--to", to, root));
+        LedgerCopyReport r = LedgerCopy.copy(location("--from", from, root), location("--to", to, root), keepSource);
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
             o.put("from", r.from().toString());
@@ -50,6 +56,10 @@ final class CopyCommand implements Callable<Integer> {
             o.put("highest_token", r.highestToken());
             o.put("last_journal_seq", r.lastJournalSeq());
             o.put("live_processes", r.liveProcesses());
+            o.put("source_retired", r.sourceRetired());
+            if (r.retirementProblem() != null) {
+                o.put("retirement_problem", r.retirementProblem());
+            }
             out.emit(o);
         } else {
             List<String[]> pairs = new ArrayList<>();
@@ -58,14 +68,24 @@ final class CopyCommand implements Callable<Integer> {
             }
             pairs.add(new String[] {"highest token", r.highestToken() + " (the next grant mints a greater one)"});
             pairs.add(new String[] {"journal", r.rows().getOrDefault("fence_events", 0L) + " rows, last seq " + r.lastJournalSeq()});
+            pairs.add(new String[] {"source", r.sourceRetired() ? "retired: it takes no more writes and names " + r.to()
+                    : "still live (" + (keepSource ? "--keep-source" : "retiring it failed") + ")"});
             out.fields("Copied " + r.from() + " to " + r.to() + " in one transaction:", pairs);
+        }
+        if (r.retirementProblem() != null) {
+            spec.commandLine().getErr().println("warning: the copy committed, but the file could not be retired ("
+                    + r.retirementProblem() + "); it is still live: stop every worker using it now, and move it away.");
+        } else if (keepSource) {
+            spec.commandLine().getErr().println("warning: --keep-source: the file is still live; a worker still using it"
+                    + " mints tokens the server mints too. Stop its workers for good.");
         }
         if (r.liveProcesses() > 0) {
             spec.commandLine().getErr().println("warning: " + r.liveProcesses() + " process(es) of the source had not"
-                    + " stopped; if a worker is still writing to the file, what it writes now is not in the copy"
-                    + " (stop the workers, then copy into a new database).");
-            spec.commandLine().getErr().flush();
+                    + " stopped; " + (r.sourceRetired() ? "the file now refuses their writes: point them at " + r.to()
+                    : "if a worker is still writing to the file, what it writes now is not in the copy")
+                    + " (stop the workers first next time).");
         }
+        spec.commandLine().getErr().flush();
         return ExitCode.OK;
     }
 

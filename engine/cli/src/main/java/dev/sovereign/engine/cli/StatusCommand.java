@@ -58,6 +58,7 @@ final class StatusCommand extends EngineCommand {
                 mb.put("at", m0.migratedAt());
             }
             o.put("lab_sandbox", engine.isLabSandbox());
+            o.put("moved_to", s.movedTo());
             o.put("now", now);
             o.put("last_token", s.lastToken());
             o.put("last_seq", s.lastSeq());
@@ -92,6 +93,10 @@ final class StatusCommand extends EngineCommand {
         f.add(new String[] {"database", s.location() + " (schema version " + s.schemaVersion()
                 + (engine.isLabSandbox() ? "; a lab sandbox: its terminal fence can be switched off for teaching" : "")
                 + ")"});
+        if (s.movedTo() != null) {
+            f.add(new String[] {"moved to", s.movedTo() + " by 'sovereign copy': this ledger takes no more writes; that"
+                    + " one is the live ledger"});
+        }
         f.add(new String[] {"connection", s.connection().describe()});
         LedgerSummary.LastMigration m0 = s.lastMigration();
         f.add(new String[] {"migrated by", m0 == null ? "not recorded (no Sovereign has migrated it since schema version 4)"

@@ -26,6 +26,8 @@ import java.util.Map;
  * @param assignmentsByState every assignment state, in lifecycle order, with its count (zeros included)
  * @param messagesByState    every message state, in lifecycle order, with its count (zeros included)
  * @param readAt             the engine clock's reading when the summary was taken (epoch ms)
+ * @param movedTo            where {@code sovereign copy} moved this ledger (it then takes no more writes, decision
+ *                           0915), shown with no secret; {@code null} for a live ledger
  */
 public record LedgerSummary(
         LedgerLocation location,
@@ -40,7 +42,8 @@ public record LedgerSummary(
         long activeAttempts,
         Map<String, Long> assignmentsByState,
         Map<String, Long> messagesByState,
-        long readAt) {
+        long readAt,
+        String movedTo) {
 
     public LedgerSummary {
         java.util.Objects.requireNonNull(connection, "connection");

@@ -19,7 +19,12 @@ public class StorageException extends RuntimeException {
          * know whether the write took effect: the ledger decides, and reading it (the lease, the attempt, the
          * journal's rows for the resource) says which; never assume success or failure.
          */
-        COMMIT_OUTCOME_UNKNOWN
+        COMMIT_OUTCOME_UNKNOWN,
+        /**
+         * The ledger was moved to another one by {@code sovereign copy} and takes no more writes (decision 0915):
+         * point the process at the ledger it was moved to.
+         */
+        RETIRED
     }
 
     private final Problem problem;

@@ -20,6 +20,21 @@ public final class LedgerCopy {
      *     as it was
      */
     public static LedgerCopyReport copy(LedgerLocation from, LedgerLocation to) {
+        return copy(from, to, false);
+    }
+
+    /**
+     * Copies every row of {@code from} into {@code to} and, unless {@code keepSource}, retires {@code from} in the
+     * same step (decision 0915): the file's write lock is held from before its snapshot is read until the server
+     * committed, then the file records where the ledger went and refuses every later write. With
+     * {@code keepSource} the file is only read and stays live — two ledgers that can both mint the same token:
+     * unsafe unless its workers are stopped for good.
+     *
+     * @throws LedgerCopyRefusal when the copy is refused before anything was written
+     * @throws dev.sovereign.engine.base.StorageException when either ledger cannot be used; the target is then
+     *     as it was
+     */
+    public static LedgerCopyReport copy(LedgerLocation from, LedgerLocation to, boolean keepSource) {
         if (!from.isFile()) {
             throw new LedgerCopyRefusal("source_is_url", "The source of a copy is a ledger file, not " + from
                     + "; name the .db file the workers used.");
@@ -30,6 +45,9 @@ public final class LedgerCopy {
         }
         StorageBackend source = Backends.forDatabase(from);
         StorageBackend target = Backends.forDatabase(to);
-        return source.readAll(from, rows -> target.copyInto(to, rows));
+        if (keepSource) {
+            return source.readAll(from, rows -> target.copyInto(to, rows));
+        }
+        return source.moveFrom(from, to, rows -> target.copyInto(to, rows));
     }
 }

@@ -13,12 +13,26 @@ import java.util.Map;
  *     counter now holds it, so the target's next grant mints a greater one
  * @param lastJournalSeq the highest journal {@code seq} copied (0 for an empty journal); the target's next
  *     journal row gets a greater one
- * @param liveProcesses processes of the source that had not stopped: a source still in use may have moved on
- *     after the snapshot was read
+ * @param liveProcesses processes of the source that had not stopped when it was read
+ * @param sourceRetired whether the source was retired in the same step (decision 0915): it then takes no more
+ *     writes, so the two ledgers can never both mint, finish or end the same thing
+ * @param retirementProblem when the copy committed but retiring the source failed, why, in one sentence (the
+ *     source is then still live: stop its workers before anything else); {@code null} otherwise
  */
 public record LedgerCopyReport(LedgerLocation from, LedgerLocation to, Map<String, Long> rows, long highestToken,
-                               long lastJournalSeq, long liveProcesses) {
+                               long lastJournalSeq, long liveProcesses, boolean sourceRetired, String retirementProblem) {
     public LedgerCopyReport {
         rows = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(rows));
+    }
+
+    /** What the target wrote, before the source's side is known (kept, for now). */
+    public LedgerCopyReport(LedgerLocation from, LedgerLocation to, Map<String, Long> rows, long highestToken,
+                            long lastJournalSeq, long liveProcesses) {
+        this(from, to, rows, highestToken, lastJournalSeq, liveProcesses, false, null);
+    }
+
+    /** This report with the source's side: retired, or why retiring it failed after the copy committed. */
+    public LedgerCopyReport withSource(boolean retired, String problem) {
+        return new LedgerCopyReport(from, to, rows, highestToken, lastJournalSeq, liveProcesses, retired, problem);
     }
 }

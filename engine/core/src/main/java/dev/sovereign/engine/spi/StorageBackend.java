@@ -62,6 +62,21 @@ public interface StorageBackend {
     }
 
     /**
+     * Like {@link #readAll}, for a copy that MOVES the ledger (decision 0915): holds the ledger's write lock from
+     * before the snapshot is read until after {@code copy} returned (so nothing is written to it that the copy
+     * would miss), then retires it in the same step, so that it takes no more writes. The returned report says
+     * whether the retirement committed. A backend that cannot be a copy's source refuses.
+     *
+     * @throws LedgerCopyRefusal when the ledger cannot be a copy's source (not ours, newer, a sandbox, retired...)
+     * @throws dev.sovereign.engine.base.StorageException when it cannot be read or locked (nothing was copied)
+     */
+    default LedgerCopyReport moveFrom(LedgerLocation location, LedgerLocation movedTo,
+                                      java.util.function.Function<LedgerRows, LedgerCopyReport> copy) {
+        throw new LedgerCopyRefusal("unsupported_source", "A " + name() + " ledger (" + location
+                + ") cannot be the source of a copy; copy from a SQLite file.");
+    }
+
+    /**
      * Copies every row of {@code source} into the empty ledger at {@code target} (creating its schema when the
      * database has none) in ONE transaction: it commits whole or leaves the target as it was. Every token and
      * the whole journal are kept; every counter is raised past the highest copied value.

@@ -41,11 +41,18 @@ class CliCopyTest {
                 .onlyJson().get("token").asLong();
         assertThat(next).isGreaterThan(token);
 
+        // the file was retired in the same step: it names the server and refuses every write (exit 3)
+        assertThat(copied.out()).contains("retired: it takes no more writes");
+        assertThat(file.ok("status").out()).contains("moved to", "takes no more writes");
+        Result stale = file.run("--process", "proc_file", "lease", "acquire", "operator", "--ttl", "30s");
+        assertThat(stale.exit()).isEqualTo(3);
+        assertThat(stale.err()).startsWith("storage error (retired): ").contains("was moved to a server").doesNotContain("\tat ");
+
         Result again = file.run("copy", "--from", "sovereign.db", "--to", url, "--json");
         assertThat(again.exit()).isEqualTo(1);
-        assertThat(again.err()).startsWith("refused (target_not_empty): The PostgreSQL ledger");
+        assertThat(again.err()).startsWith("refused (source_retired): The ledger");
         JsonNode refusal = again.onlyJson();
-        assertThat(refusal.get("category").asText()).isEqualTo("target_not_empty");
+        assertThat(refusal.get("category").asText()).isEqualTo("source_retired");
     }
 
     @Test
@@ -55,15 +62,20 @@ class CliCopyTest {
         cli.ok("actor", "add", "operator");
         cli.ok("--process", "proc_still_there", "lease", "acquire", "operator", "--ttl", "30s");
         PgTestServer.Database db = PgTestServer.freshDatabase();
+        String secret = "jdbc:postgresql://localhost:" + db.port() + "/nosuchdb?user=postgres&password=hunter2secret";
+        Result unreachable = cli.run("copy", "--from", "sovereign.db", "--to", secret);
+        assertThat(unreachable.exit()).isEqualTo(3);
+        assertThat(unreachable.err()).startsWith("storage error (").doesNotContain("hunter2secret").doesNotContain("\tat ");
 
         Result copied = cli.ok("copy", "--from", "sovereign.db", "--to", db.url(), "--json");
-        assertThat(copied.err()).startsWith("warning: 1 process(es) of the source had not stopped");
+        assertThat(copied.err()).startsWith("warning: 1 process(es) of the source had not stopped; the file now refuses");
         JsonNode report = copied.onlyJson();
         assertThat(report.get("rows").get("actors").asLong()).isEqualTo(1);
         assertThat(report.get("rows").get("fence_events").asLong()).isPositive();
         assertThat(report.get("live_processes").asLong()).isEqualTo(1);
         assertThat(report.get("highest_token").asLong()).isEqualTo(1);
         assertThat(report.get("last_journal_seq").asLong()).isPositive();
+        assertThat(report.get("source_retired").asBoolean()).isTrue();
 
         Result url = cli.run("copy", "--from", db.url(), "--to", PgTestServer.freshDatabase().url());
         assertThat(url.exit()).isEqualTo(1);
@@ -77,11 +89,17 @@ class CliCopyTest {
         Result usage = cli.run("copy", "--from", "sovereign.db");
         assertThat(usage.exit()).isEqualTo(2);
         assertThat(usage.err()).startsWith("bad usage: ").contains("--to");
+    }
 
-        String secret = "jdbc:postgresql://localhost:" + db.port() + "/nosuchdb?user=postgres&password=hunter2secret";
-        Result unreachable = cli.run("copy", "--from", "sovereign.db", "--to", secret);
-        assertThat(unreachable.exit()).isEqualTo(3);
-        assertThat(unreachable.err()).startsWith("storage error (").doesNotContain("hunter2secret").doesNotContain("\tat ");
+    @Test
+    void keepSourceLeavesTheFileLiveAndSaysItIsUnsafe() {
+        CliHarness cli = new CliHarness(dir, new SettableClock());
+        cli.ok("init");
+        cli.ok("actor", "add", "operator");
+        Result copied = cli.ok("copy", "--from", "sovereign.db", "--to", PgTestServer.freshDatabase().url(), "--keep-source");
+        assertThat(copied.out()).contains("still live (--keep-source)");
+        assertThat(copied.err()).contains("warning: --keep-source: the file is still live");
+        cli.ok("--process", "proc_file", "lease", "acquire", "operator", "--ttl", "30s");
     }
 
     @Test

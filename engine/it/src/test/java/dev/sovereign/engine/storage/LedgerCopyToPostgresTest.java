@@ -50,7 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LedgerCopyToPostgresTest {
     /** The source tables the target keeps for itself (its own mark and migration record). */
-    private static final List<String> NOT_COPIED = List.of("ledger_mark", "schema_migrations");
+    private static final List<String> NOT_COPIED = List.of("ledger_mark", "schema_migrations", "ledger_retirement");
 
     @TempDir
     Path dir;
@@ -147,13 +147,14 @@ class LedgerCopyToPostgresTest {
     }
 
     @Test
-    void everyRowOfEveryTableArrivesAndTheSourceIsNotChanged() throws Exception {
+    void everyRowOfEveryTableArrivesAndAKeptSourceIsNotChanged() throws Exception {
         History h = history();
         FileTime modified = Files.getLastModifiedTime(h.file());
         String bytes = digest(h.file());
         PgTestServer.Database db = PgTestServer.freshDatabase();
 
-        LedgerCopyReport report = LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url()));
+        LedgerCopyReport report = LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url()), true);
+        assertThat(report.sourceRetired()).isFalse();
 
         assertThat(digest(h.file())).as("the source's bytes").isEqualTo(bytes);
         assertThat(Files.getLastModifiedTime(h.file())).as("the source's mtime").isEqualTo(modified);
@@ -245,7 +246,7 @@ class LedgerCopyToPostgresTest {
     void aTargetThatIsNotEmptyIsRefusedAndLeftAsItWas() throws Exception {
         History h = history();
         PgTestServer.Database db = PgTestServer.freshDatabase();
-        LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url()));
+        LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url()), true);
         long events;
         long token;
         try (Connection pg = db.connect()) {
@@ -353,6 +354,125 @@ class LedgerCopyToPostgresTest {
         assertRefused(LedgerLocation.file(source), LedgerLocation.parse(older.url()), "target_not_current");
         try (Connection pg = older.connect()) {
             assertThat(scalar(pg, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Issue 32 item 7: with a worker still writing to the file during the copy, the file went on minting after the
+     * copy (token 10 issued on both ledgers), a message was completed on both, and a run FAILED on the file stayed
+     * RUNNING on the server. A copy now holds the file's write lock from before its snapshot until the server
+     * committed, and retires the file in the same step: nothing the worker commits is missed, and nothing it tries
+     * afterwards is accepted by the file.
+     */
+    @Test
+    void aCopyRetiresTheFileInTheSameStepSoAWorkerStillUsingItCanNeverMintWhatTheServerMints() throws Exception {
+        Path file = dir.resolve("busy.db");
+        Engine worker = sqlite(file);
+        worker.actors().add("alpha");
+        worker.actors().add("beta");
+        Lease held = worker.leases().acquire("beta", Duration.ofMinutes(10));
+        Message m = worker.mailbox().send("ops", "beta", "finish me", "", 3);
+        Claim claim = worker.mailbox().claim(m.id(), "beta");
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+
+        // the worker grants and releases as fast as it can until the file refuses it
+        java.util.concurrent.atomic.AtomicReference<Throwable> stoppedBy = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicLong grants = new java.util.concurrent.atomic.AtomicLong();
+        Thread busy = new Thread(() -> {
+            try {
+                while (true) {
+                    Lease l = worker.leases().acquire("alpha", Duration.ofSeconds(30));
+                    grants.incrementAndGet();
+                    worker.leases().release("alpha", l.token());
+                }
+            } catch (Throwable t) {
+                stoppedBy.set(t);
+            }
+        });
+        busy.setDaemon(true); // a copy that failed to retire the file would leave it looping
+        busy.start();
+        while (grants.get() < 3) {
+            Thread.onSpinWait();
+        }
+        LedgerCopyReport report = LedgerCopy.copy(LedgerLocation.file(file), LedgerLocation.parse(db.url()));
+        busy.join(30_000);
+
+        assertThat(report.sourceRetired()).isTrue();
+        assertThat(report.retirementProblem()).isNull();
+        assertThat(stoppedBy.get()).isInstanceOfSatisfying(dev.sovereign.engine.base.StorageException.class,
+                e -> assertThat(e.problem()).isEqualTo(dev.sovereign.engine.base.StorageException.Problem.RETIRED));
+        assertThat(tokenCounter(file)).as("the file minted nothing after the snapshot the server got")
+                .isEqualTo(report.highestToken());
+        try (Connection pg = db.connect()) {
+            assertThat(scalar(pg, "SELECT last_token FROM token_counter")).isEqualTo(report.highestToken());
+        }
+        // the file refuses everything its holder still tries; the server has it all
+        assertThatThrownBy(() -> worker.mailbox().complete(m.id(), claim.token()))
+                .isInstanceOfSatisfying(dev.sovereign.engine.base.StorageException.class,
+                        e -> assertThat(e.problem()).isEqualTo(dev.sovereign.engine.base.StorageException.Problem.RETIRED));
+        assertThatThrownBy(() -> worker.leases().renew("beta", held.token()))
+                .isInstanceOfSatisfying(dev.sovereign.engine.base.StorageException.class,
+                        e -> assertThat(e.getMessage()).contains("was moved to a server", "takes no more writes"));
+        assertThat(tokenCounter(file)).isEqualTo(report.highestToken());
+        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = lite.createStatement()) {
+            assertThatThrownBy(() -> s.execute("UPDATE token_counter SET last_token = last_token + 1"))
+                    .hasMessageContaining("takes no more writes");
+            assertThatThrownBy(() -> s.execute("DELETE FROM ledger_retirement")).hasMessageContaining("retired once");
+        }
+        // a worker started on the file again is refused at once; the file names where it went (status shows it:
+        // CliCopyTest); a second copy of the frozen file is refused
+        assertThatThrownBy(() -> sqlite(file)).isInstanceOfSatisfying(dev.sovereign.engine.base.StorageException.class,
+                e -> assertThat(e.problem()).isEqualTo(dev.sovereign.engine.base.StorageException.Problem.RETIRED));
+        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = lite.createStatement();
+             ResultSet rs = s.executeQuery("SELECT moved_to FROM ledger_retirement")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo(LedgerLocation.parse(db.url()).toString()).doesNotContain("password");
+        }
+        assertRefused(LedgerLocation.file(file), LedgerLocation.parse(PgTestServer.freshDatabase().url()), "source_retired");
+    }
+
+    /**
+     * Issue 32 item 1: a production ledger copied into a server ledger created as a lab sandbox would become a
+     * sandbox (its terminal fence switchable off by the lab). The copy refuses any target that is not marked as a
+     * fresh production ledger, and leaves it as it was.
+     */
+    @Test
+    void aTargetCreatedAsALabSandboxIsRefusedSoAProductionLedgerNeverBecomesOne() throws Exception {
+        History h = history();
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        Engine.open(EngineConfig.forDatabase(db.url()).createAsLabSandbox(true).heartbeat(false).build()).close();
+        // the engine that created it left its (stopped) process row: without it the sandbox is an empty ledger
+        ownerWithGuardsOff(db, "processes", "DELETE FROM processes");
+
+        assertThatThrownBy(() -> LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url())))
+                .isInstanceOfSatisfying(LedgerCopyRefusal.class, r -> {
+                    assertThat(r.category()).as(r.getMessage()).isEqualTo("target_is_sandbox");
+                    assertThat(r.getMessage()).contains("lab sandbox", "nothing was changed");
+                });
+        try (Connection pg = db.connect()) {
+            assertThat(scalar(pg, "SELECT count(*) FROM actors") + scalar(pg, "SELECT count(*) FROM processes")
+                    + scalar(pg, "SELECT last_token FROM token_counter")).isZero();
+            assertThat(scalar(pg, "SELECT lab_sandbox FROM ledger_mark")).isEqualTo(1);
+        }
+
+        // a target whose mark is missing is not a fresh production ledger either
+        PgTestServer.Database unmarked = PgTestServer.freshDatabase();
+        Engine.open(EngineConfig.forDatabase(unmarked.url()).heartbeat(false).build()).close();
+        ownerWithGuardsOff(unmarked, "processes", "DELETE FROM processes");
+        ownerWithGuardsOff(unmarked, "ledger_mark", "DELETE FROM ledger_mark");
+        assertRefused(LedgerLocation.file(h.file()), LedgerLocation.parse(unmarked.url()), "target_is_sandbox");
+    }
+
+    /** A statement by the tables' owner with the table's guards off for its one transaction (a hand-made ledger). */
+    private static void ownerWithGuardsOff(PgTestServer.Database db, String table, String statement) throws SQLException {
+        try (Connection pg = db.connect(); Statement s = pg.createStatement()) {
+            s.execute("BEGIN");
+            s.execute("ALTER TABLE " + table + " DISABLE TRIGGER USER");
+            s.execute(statement);
+            s.execute("DO $$ DECLARE t record; BEGIN FOR t IN SELECT tgname FROM pg_trigger"
+                    + " WHERE tgrelid = '" + table + "'::regclass AND NOT tgisinternal LOOP"
+                    + " EXECUTE format('ALTER TABLE " + table + " ENABLE ALWAYS TRIGGER %I', t.tgname); END LOOP; END $$");
+            s.execute("COMMIT");
         }
     }
 

@@ -108,6 +108,7 @@ final class PgLedgerCopy {
                 s.execute("SELECT 1 FROM " + q(counter) + " WHERE id = 1 FOR UPDATE");
             }
         }
+        requireProductionMark(c);
         requireEmpty(c, plan.keySet());
 
         Map<String, Long> rows = new LinkedHashMap<>();
@@ -191,6 +192,20 @@ final class PgLedgerCopy {
                     + " place for; nothing was copied (a Sovereign that knows both schemas must make the copy).");
         }
         return plan;
+    }
+
+    /**
+     * The target must be marked as a production ledger: the copy keeps the target's own mark ({@link #NOT_COPIED}),
+     * so a production ledger copied into a ledger created as a lab sandbox would become one, its terminal fence
+     * switchable off by the lab (issue 32; decision 0907). A missing mark is not a production ledger either.
+     */
+    private void requireProductionMark(Connection c) throws SQLException {
+        long marks = scalar(c, "SELECT count(*) FROM ledger_mark WHERE lab_sandbox = 0");
+        if (marks != 1) {
+            throw new LedgerCopyRefusal("target_is_sandbox", "The PostgreSQL ledger " + to + " is not marked as a"
+                    + " production ledger (it was created as a lab sandbox, or its mark is missing); a copy goes only"
+                    + " into a new production ledger, and nothing was changed.");
+        }
     }
 
     private void requireEmpty(Connection c, Set<String> tables) throws SQLException {

@@ -31,7 +31,8 @@ public final class PgLedgerSummary {
                 tx.scalarLong("SELECT count(*) FROM execution_attempts WHERE state = 'ACTIVE'"),
                 countByState(tx, "assignments", ASSIGNMENT_STATES),
                 countByState(tx, "messages", MESSAGE_STATES),
-                tx.now()));
+                tx.now(),
+                null)); // a server ledger is never the source of a move (decision 0915)
     }
 
     private static LedgerSummary.LastMigration lastMigration(PgTx tx) throws SQLException {

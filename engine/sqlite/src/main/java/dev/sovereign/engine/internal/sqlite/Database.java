@@ -671,6 +671,9 @@ public final class Database implements AutoCloseable {
         return e.getErrorCode() & 0xff;
     }
 
+    /** What the retired ledger's guards raise (V0008, decision 0915). */
+    static final String RETIRED_MARK = "fence: retired:";
+
     /** Wraps a JDBC failure once, as one sentence naming the file. */
     public static StorageException translate(Path file, SQLException e, String doing) {
         int code = primaryCode(e);
@@ -690,6 +693,11 @@ public final class Database implements AutoCloseable {
             case 14:
                 return new StorageException(Problem.IO, file, "Cannot open " + file + ": " + firstLine(e) + ".", e);
             case 19:
+                if (String.valueOf(e.getMessage()).contains(RETIRED_MARK)) {
+                    return new StorageException(Problem.RETIRED, file, "The ledger " + file + " was moved to a server by"
+                            + " 'sovereign copy' and takes no more writes; point --db (or SOVEREIGN_DB) at the server"
+                            + " ledger ('sovereign status --db " + file + "' names it).", e);
+                }
                 return new StorageException(Problem.CORRUPT, file, "The database " + file
                         + " refused a write that breaks its rules (" + firstLine(e) + ").", e);
             default:

@@ -46,4 +46,10 @@ public final class SqliteBackend implements StorageBackend {
     public <T> T readAll(LedgerLocation location, java.util.function.Function<dev.sovereign.engine.spi.LedgerRows, T> body) {
         return SqliteLedgerRows.read(location.file().orElseThrow(), body);
     }
+
+    @Override
+    public dev.sovereign.engine.spi.LedgerCopyReport moveFrom(LedgerLocation location, LedgerLocation movedTo,
+            java.util.function.Function<dev.sovereign.engine.spi.LedgerRows, dev.sovereign.engine.spi.LedgerCopyReport> copy) {
+        return SqliteLedgerRows.move(location.file().orElseThrow(), movedTo, copy);
+    }
 }

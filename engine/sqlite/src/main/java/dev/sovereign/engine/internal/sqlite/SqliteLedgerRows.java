@@ -3,11 +3,14 @@ package dev.sovereign.engine.internal.sqlite;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.spi.LedgerCopyRefusal;
+import dev.sovereign.engine.spi.LedgerCopyReport;
 import dev.sovereign.engine.spi.LedgerRows;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -34,15 +37,87 @@ final class SqliteLedgerRows implements LedgerRows {
     }
 
     static <T> T read(Path file, Function<LedgerRows, T> body) {
-        LedgerLocation location = LedgerLocation.file(file);
         try (ReadConnection c = openAsSource(file)) {
-            return c.read("read", () -> c.inReadTransaction(() -> {
-                if (c.scalar("SELECT coalesce((SELECT lab_sandbox FROM ledger_mark WHERE id = 1), 0)") == 1) {
-                    throw new LedgerCopyRefusal("source_is_sandbox", "The ledger " + file + " is a lab sandbox, whose"
-                            + " fence the lab may switch off; a sandbox is for experiments and is never moved to a server.");
+            return readIn(c, file, body);
+        }
+    }
+
+    /** How long a move waits for the file's write lock while workers commit their short transactions. */
+    private static final int MOVE_LOCK_WAIT_MS = 10_000;
+
+    /**
+     * A copy that moves the ledger (decision 0915): takes the file's write lock ({@code BEGIN IMMEDIATE} on a
+     * connection of its own) BEFORE the snapshot is read, so no worker commits anything the copy would miss; runs
+     * {@code copy} (the server's transaction) while holding it; then, in that same file transaction, writes the
+     * retirement row (V0008) and commits. From that commit on the file refuses every write. When the server
+     * refused or failed, the file transaction rolls back: nothing changed on either side. When the server committed
+     * but the retirement could not, the report says so (the copy is not undone: a committed result is never
+     * reported as a failure).
+     */
+    static LedgerCopyReport move(Path file, LedgerLocation movedTo, Function<LedgerRows, LedgerCopyReport> copy) {
+        try (ReadConnection c = openAsSource(file)) {
+            Connection lock = Database.connect(file, MOVE_LOCK_WAIT_MS);
+            try {
+                try (Statement s = lock.createStatement()) {
+                    s.execute("BEGIN IMMEDIATE");
                 }
-                return body.apply(new SqliteLedgerRows(c, location, tablesOf(c)));
-            }));
+            } catch (SQLException e) {
+                closeQuietly(lock);
+                throw Database.translate(file, e, "lock");
+            }
+            try {
+                LedgerCopyReport report = readIn(c, file, copy);
+                try {
+                    try (PreparedStatement ps = lock.prepareStatement(
+                            "INSERT INTO ledger_retirement (id, moved_to, retired_at) VALUES (1, ?, ?)")) {
+                        ps.setString(1, movedTo.toString());
+                        ps.setLong(2, System.currentTimeMillis());
+                        ps.executeUpdate();
+                    }
+                    try (Statement s = lock.createStatement()) {
+                        s.execute("COMMIT");
+                    }
+                    return report.withSource(true, null);
+                } catch (SQLException e) {
+                    return report.withSource(false, Database.translate(file, e, "retire").getMessage());
+                }
+            } finally {
+                rollbackQuietly(lock);
+                closeQuietly(lock);
+            }
+        }
+    }
+
+    private static <T> T readIn(ReadConnection c, Path file, Function<LedgerRows, T> body) {
+        return c.read("read", () -> c.inReadTransaction(() -> {
+            if (c.scalar("SELECT coalesce((SELECT lab_sandbox FROM ledger_mark WHERE id = 1), 0)") == 1) {
+                throw new LedgerCopyRefusal("source_is_sandbox", "The ledger " + file + " is a lab sandbox, whose"
+                        + " fence the lab may switch off; a sandbox is for experiments and is never moved to a server.");
+            }
+            List<String> movedTo = c.query("SELECT moved_to FROM ledger_retirement WHERE id = 1", rs -> rs.getString(1));
+            if (!movedTo.isEmpty()) {
+                throw new LedgerCopyRefusal("source_retired", "The ledger " + file + " was already moved to "
+                        + movedTo.get(0) + " and takes no more writes; that ledger is the live one (copying this"
+                        + " frozen file again would make a second ledger that mints the same tokens), and nothing was"
+                        + " changed.");
+            }
+            return body.apply(new SqliteLedgerRows(c, LedgerLocation.file(file), tablesOf(c)));
+        }));
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try (Statement s = c.createStatement()) {
+            s.execute("ROLLBACK");
+        } catch (SQLException ignored) {
+            // nothing was open (committed already), or the connection is gone: the lock goes with it
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // best effort: the OS releases the file's locks with the handle
         }
     }
 
@@ -72,6 +147,9 @@ final class SqliteLedgerRows implements LedgerRows {
                 + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid", rs -> rs.getString(1));
         Map<String, List<String>> tables = new LinkedHashMap<>();
         for (String name : names) {
+            if (name.equals("ledger_retirement")) {
+                continue; // the file's own state (decision 0915), empty in any file a copy reads
+            }
             List<String> columns = c.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", rs -> rs.getString(1), name);
             if (name.equals("actor_leases")) {
                 // A lease attached to its holder's session (decision 0509) is copied as the plain lease a reader

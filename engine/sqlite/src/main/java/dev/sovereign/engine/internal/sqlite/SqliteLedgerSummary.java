@@ -30,7 +30,8 @@ public final class SqliteLedgerSummary {
                 tx.scalarLong("SELECT count(*) FROM execution_attempts WHERE state = 'ACTIVE'"),
                 countByState(tx, "assignments", ASSIGNMENT_STATES),
                 countByState(tx, "messages", MESSAGE_STATES),
-                tx.now()));
+                tx.now(),
+                tx.one("SELECT moved_to FROM ledger_retirement WHERE id = 1", rs -> rs.getString(1)).orElse(null)));
     }
 
     private static LedgerSummary.LastMigration lastMigration(Tx tx) throws SQLException {
