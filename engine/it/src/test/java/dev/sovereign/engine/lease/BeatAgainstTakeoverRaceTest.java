@@ -27,11 +27,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * effective expiry + 0-2 ms, on the test's clock, which pins the server's on PostgreSQL), A beats while B acquires,
  * released together, many times: afterwards at most one of them believes it holds the lease, and it is the one the
  * row names; B's acquire either took the lease over or was refused {@code actor_lease_held}, journalled; A's beat
- * never fails. {@code -Dsovereign.long=true} runs 1,000 tries instead of 150 (docs/reliability.md).
+ * never fails. {@code -Dsovereign.long=true} runs 1,000 tries instead of 100 (docs/reliability.md).
  */
 @Contract
 class BeatAgainstTakeoverRaceTest {
-    static final int TRIES = Boolean.getBoolean("sovereign.long") ? 1_000 : 150;
+    static final int TRIES = Boolean.getBoolean("sovereign.long") ? 1_000 : 100;
     private static final Duration TTL = Duration.ofSeconds(1);
 
     @RegisterExtension
