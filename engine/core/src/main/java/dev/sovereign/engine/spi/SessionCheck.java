@@ -128,6 +128,15 @@ public final class SessionCheck {
         values[1] += sign * (token % P1);
     }
 
+    /**
+     * Whether the next {@link #compare} may ask for a detach: only a row the previous comparison already saw attached
+     * and not believed can be detached (at its second sighting). A backend whose beat must take a lock before its
+     * session row for a detach (PostgreSQL, decision 0913) takes it only then.
+     */
+    public boolean mayDetach() {
+        return !unbelievedLastTime.isEmpty();
+    }
+
     /** Whether the rows must be read this beat: the database's values differ from the beliefs', or it is time. */
     public boolean mustCompare(long[] found, Grants.Beliefs beliefs, long now) {
         return lastComparedAt == Long.MIN_VALUE || now - lastComparedAt >= VERIFY_EVERY_MS || now < lastComparedAt

@@ -46,7 +46,16 @@ public final class PgFenceWrites {
         return new String[] {MINT, BUMP,
                 "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
                         + " renewal_journalled_at, change_seq) SELECT " + q(actor) + ", " + q(process) + ", " + TOKEN
-                        + ", 5000, now.ms, now.ms, now.ms + " + expiresInMs + ", now.ms, " + CHANGE + " FROM " + ONE_NOW};
+                        + ", " + ttl(expiresInMs) + ", now.ms, now.ms, now.ms + " + expiresInMs + ", now.ms, " + CHANGE
+                        + " FROM " + ONE_NOW};
+    }
+
+    /**
+     * The TTL a hand-written lease row states for an expiry {@code expiresInMs} from now: at least 5 s, and never
+     * shorter than that expiry (a row expiring later than its renewal plus its TTL is refused, schema version 8).
+     */
+    static long ttl(long expiresInMs) {
+        return Math.max(5000, expiresInMs);
     }
 
     /** Grants {@code actor} to {@code process}; returns the lease token. */
@@ -62,7 +71,8 @@ public final class PgFenceWrites {
     /** A renewal: the holder presents its token; the row's change marker and presented_change move together. */
     public static String[] renewStatements(String actor, long token, long expiresInMs) {
         return new String[] {BUMP,
-                "UPDATE actor_leases SET expires_at = now.ms + " + expiresInMs + ", renewed_at = now.ms"
+                "UPDATE actor_leases SET expires_at = now.ms + " + expiresInMs + ", renewed_at = now.ms, ttl_ms = "
+                        + ttl(expiresInMs)
                         + ", renewals = renewals + 1, presented_token = " + token + ", change_seq = " + CHANGE
                         + ", presented_change = " + CHANGE + " FROM " + ONE_NOW + " WHERE actor_id = " + q(actor)
                         + " AND token = " + token};
@@ -72,7 +82,8 @@ public final class PgFenceWrites {
     public static String[] takeOverStatements(String actor, long expiredToken, String process, long expiresInMs) {
         return new String[] {MINT, BUMP,
                 "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(process) + ", acquired_at = now.ms"
-                        + ", renewed_at = now.ms, expires_at = now.ms + " + expiresInMs + ", renewals = 0,"
+                        + ", renewed_at = now.ms, expires_at = now.ms + " + expiresInMs + ", ttl_ms = " + ttl(expiresInMs)
+                        + ", renewals = 0,"
                         + " presented_token = " + expiredToken + ", change_seq = " + CHANGE + ", presented_change = "
                         + CHANGE + " FROM " + ONE_NOW + " WHERE actor_id = " + q(actor) + " AND token = " + expiredToken
                         + " AND expires_at <= " + NOW}; // tests drop this filter to try a live lease

@@ -506,6 +506,13 @@ public final class PgDatabase implements AutoCloseable {
     /** Wraps a JDBC failure once, as one sentence naming the ledger (never its password). */
     static StorageException translate(LedgerLocation location, SQLException e, String doing) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (state.equals("SV001") && firstLine(e).contains("session row is written only by")) {
+            // not a broken ledger: this login acts for a process another login registered (decision 0912)
+            return new StorageException(Problem.READ_ONLY, null, "The PostgreSQL ledger " + location + " refused to let"
+                    + " this login " + doing.replace(" to", "") + " the session row of a process it did not register ("
+                    + firstLine(e) + "); run that process under the login that registered it, or act as the ledger's"
+                    + " operator.", e);
+        }
         if (state.equals("SV001")) {
             return new StorageException(Problem.CORRUPT, null, "The PostgreSQL ledger " + location + " refused a write"
                     + " this engine made (" + firstLine(e) + "): its fence caught either a bug in Sovereign or a"

@@ -52,16 +52,27 @@ public final class PgHeartbeat {
         String me = db.processIdentity();
         long[] beatAt = new long[1];
         Beat beat = db.write(tx -> {
+            // The order (decision 0913): the lease change counter only when this beat may detach a row (a detach
+            // raises it), then — shared — the lease rows the held attempts are bound to, then the session row. A
+            // takeover locks the lease row, then the holder's session row FOR SHARE: so it waits for a beat in
+            // flight and then sees it, or this beat's UPDATE waits for the takeover and every statement after it
+            // sees the takeover. Either way a committed beat and a committed takeover of one lease never both
+            // believe they hold it.
+            if (check.mayDetach()) {
+                tx.lockLeaseChanges();
+            }
+            if (!heldAttempts.isEmpty()) {
+                tx.query("SELECT l.actor_id FROM actor_leases l WHERE l.actor_id IN (SELECT t.actor_id FROM"
+                        + " execution_attempts t WHERE t.id = ANY (?::text[])) ORDER BY l.actor_id FOR SHARE",
+                        rs -> rs.getString(1), textArray(heldAttempts.keySet()));
+            }
             long now = tx.now();
-            beatAt[0] = now;
+            // the session's guard (V0008) stamps the server's clock whatever is written: its value is the beat
+            beatAt[0] = tx.one("UPDATE processes SET heartbeat_at = ? WHERE identity = ? RETURNING heartbeat_at",
+                    rs -> rs.getLong(1), now, me).orElse(now);
             long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2)}, me)
                     .orElseThrow();
             boolean compare = check.mustCompare(found, beliefs, now);
-            if (compare) {
-                // decision 0900's order: the change counter first (a detach below raises it), then the rows
-                tx.lockLeaseChanges();
-            }
-            tx.update("UPDATE processes SET heartbeat_at = ? WHERE identity = ?", now, me);
             Map<String, Long> lostLeases = new HashMap<>();
             if (compare) {
                 Map<String, Long> attached = new HashMap<>();
@@ -72,7 +83,7 @@ public final class PgHeartbeat {
                     PgLeases.detachIn(tx, row.getKey(), row.getValue());
                 }
             }
-            List<Lease> kept = SessionCheck.kept(beliefs, lostLeases, now);
+            List<Lease> kept = SessionCheck.kept(beliefs, lostLeases, beatAt[0]);
             Set<String> renewedAttempts = heldAttempts.isEmpty() ? Set.of() : renewAttempts(tx, me, heldAttempts);
             Map<String, Long> lostAttempts = new HashMap<>();
             heldAttempts.forEach((id, token) -> {
@@ -172,6 +183,16 @@ public final class PgHeartbeat {
                         + " RETURNING id",
                 rs -> rs.getString(1), now, now, me, array(held.values()), me);
         return new HashSet<>(renewed);
+    }
+
+    /** A PostgreSQL array literal of ids, bound as text and cast in the statement: {@code {"att_1","att_2"}}. */
+    private static String textArray(java.util.Collection<String> ids) {
+        StringBuilder b = new StringBuilder("{");
+        for (String id : ids) {
+            b.append(b.length() > 1 ? "," : "").append('"')
+                    .append(id.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        }
+        return b.append('}').toString();
     }
 
     /** A PostgreSQL array literal of tokens, bound as text and cast in the statement: {@code {1,2,3}}. */

@@ -265,12 +265,28 @@ public final class PgLeases implements ActorLeases {
                 PgLeases::mapLease, actor);
     }
 
+    /**
+     * Locks a holder's session row (its {@code processes} row) FOR SHARE until the end of {@code tx}: after the
+     * lease row, in decision 0900's order as amended by 0913. It conflicts with the holder's beat (an UPDATE of that
+     * row), so a takeover and a beat of the same lease are never both in flight.
+     */
+    static void lockSession(PgTx tx, String process) throws SQLException {
+        tx.query("SELECT 1 FROM processes WHERE identity = ? FOR SHARE", rs -> rs.getInt(1), process);
+    }
+
     /** Acquires inside {@code tx}; refuses a live lease. */
     static Lease acquireIn(PgTx tx, String actor, long ttlMs) throws SQLException {
         PgActors.requireActor(tx, actor);
         tx.lockTokenCounter();
         tx.lockLeaseChanges();
         Optional<Lease> current = lockedIn(tx, actor);
+        if (current.isPresent() && current.get().attached()) {
+            // An attached lease lives as long as its holder's session beats: lock that row too (decision 0913), so
+            // a beat in flight is waited for, and read the lease again, now with the beat that committed. No beat
+            // can commit until this transaction has: the decision below and the guard's read the same session.
+            lockSession(tx, current.get().process());
+            current = currentIn(tx, actor);
+        }
         long now = tx.now();
         String me = tx.processIdentity();
         if (current.isPresent()) {

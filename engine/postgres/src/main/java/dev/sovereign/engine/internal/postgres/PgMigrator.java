@@ -47,7 +47,8 @@ public final class PgMigrator {
     /** The migration scripts, in order; an applied one is never edited. */
     public static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__server_clock_offset.sql", "V0003__roles.sql",
             "V0004__attempts_end_through_their_fence.sql", "V0005__one_round_trip_lease_writes.sql",
-            "V0006__a_cheaper_server_clock.sql", "V0007__leases_attached_to_their_holder.sql");
+            "V0006__a_cheaper_server_clock.sql", "V0007__leases_attached_to_their_holder.sql",
+            "V0008__sessions_bound_to_their_login.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 
@@ -59,6 +60,11 @@ public final class PgMigrator {
     private static final Pattern TRIGGER = Pattern.compile(
             "CREATE TRIGGER (\\w+) [A-Z ]+? ON (\\w+) FOR EACH [^;]*?\\)(?=;)", Pattern.DOTALL);
     private static final Pattern LEDGER_TABLE = Pattern.compile("CREATE TABLE (\\w+)");
+    /** An index a script creates or drops, in the order the script does it. */
+    private static final Pattern INDEX = Pattern.compile("(CREATE (?:UNIQUE )?INDEX|DROP INDEX) (\\w+)");
+    /** A table's definition, for the indexes its key and unique columns get from PostgreSQL. */
+    private static final Pattern TABLE_BODY = Pattern.compile("CREATE TABLE (\\w+) \\((.*?)\\n\\);", Pattern.DOTALL);
+    private static final Pattern UNIQUE_COLUMN = Pattern.compile("(?m)^\\s*(\\w+)\\s+\\w+[^\\n]*\\bUNIQUE\\b");
     /** A key sequence beyond this was wound forward by hand: the journal could not take another row. */
     private static final long SEQUENCE_LIMIT = 1L << 62;
 
@@ -380,8 +386,13 @@ public final class PgMigrator {
     record Function(String name, String language, String body) {
     }
 
-    /** What every open expects: the triggers and functions of the applied migrations and their tables. */
-    record Expected(Map<String, Trigger> triggers, Map<String, Function> functions, List<String> tables) {
+    /**
+     * What every open expects: the triggers and functions of the applied migrations and their tables, and the
+     * indexes each creates or drops ({@code "+name"} / {@code "-name"}, in order; a key or unique column's own index
+     * under PostgreSQL's name for it).
+     */
+    record Expected(Map<String, Trigger> triggers, Map<String, Function> functions, List<String> tables,
+                    List<String> indexChanges) {
     }
 
     /** Read from the scripts once per JVM. */
@@ -407,8 +418,23 @@ public final class PgMigrator {
             while (tb.find()) {
                 tables.add(tb.group(1));
             }
+            List<String> indexChanges = new ArrayList<>();
+            Matcher body = TABLE_BODY.matcher(script);
+            while (body.find()) {
+                if (body.group(2).contains("PRIMARY KEY")) {
+                    indexChanges.add("+" + body.group(1) + "_pkey");
+                }
+                Matcher unique = UNIQUE_COLUMN.matcher(body.group(2));
+                while (unique.find()) {
+                    indexChanges.add("+" + body.group(1) + "_" + unique.group(1) + "_key");
+                }
+            }
+            Matcher ix = INDEX.matcher(script);
+            while (ix.find()) {
+                indexChanges.add((ix.group(1).startsWith("DROP") ? "-" : "+") + ix.group(2));
+            }
             all.add(new Expected(Collections.unmodifiableMap(triggers), Collections.unmodifiableMap(functions),
-                    List.copyOf(tables))); // in script order, so a sentence names the first problem first
+                    List.copyOf(tables), List.copyOf(indexChanges))); // in script order: the first problem first
         }
         return List.copyOf(all);
     }
@@ -491,11 +517,17 @@ public final class PgMigrator {
                 }
             }
         }
-        for (Map.Entry<String, String[]> extra : triggers.entrySet()) {
-            if (tables.contains(extra.getValue()[0])) {
-                problems.add("trigger " + extra.getKey() + " on " + extra.getValue()[0] + " is not one of Sovereign's");
+        // Anything else in the ledger's schema that could run code on, rewrite, hide or refuse a write — a trigger, a
+        // rule, a policy, a view, an index, a function — that no applied migration created (decision 0914).
+        for (Map.Entry<String, String[]> extra : new java.util.TreeMap<>(triggers).entrySet()) {
+            problems.add("trigger " + extra.getKey() + " on " + extra.getValue()[0] + " is not one of Sovereign's");
+        }
+        for (String name : new java.util.TreeSet<>(functions.keySet())) {
+            if (!expectedFunctions.containsKey(name)) {
+                problems.add("function " + name + " is not one of Sovereign's");
             }
         }
+        problems.addAll(unknownObjects(c, schema, version));
         // a key sequence wound to its end bricks every journalled write (nextval fails), for good
         try (PreparedStatement ps = c.prepareStatement("SELECT sequencename, last_value FROM pg_sequences"
                 + " WHERE schemaname = ? AND last_value > ? ORDER BY 1")) {
@@ -526,8 +558,71 @@ public final class PgMigrator {
             ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    if (tables.contains(rs.getString(2))) {
-                        problems.add("rule " + rs.getString(1) + " rewrites statements on " + rs.getString(2));
+                    problems.add("rule " + rs.getString(1) + " rewrites statements on " + rs.getString(2));
+                }
+            }
+        }
+        return problems;
+    }
+
+    /**
+     * The views, policies, row-level security switches and indexes of the ledger's schema that no applied migration
+     * created (decision 0914): a view can stand where a reader expects a table, a policy or row-level security hides
+     * rows from a guard that reads them as its caller, and an index can refuse writes or evaluate an expression on
+     * every insert. The indexes expected are the migrations' own, by name, and those of each table's key and unique
+     * columns.
+     */
+    private static List<String> unknownObjects(Connection c, String schema, int version) throws SQLException {
+        java.util.Set<String> expectedIndexes = new java.util.HashSet<>();
+        for (int v = 1; v <= version; v++) {
+            for (String change : EXPECTED.get(v - 1).indexChanges()) {
+                if (change.startsWith("+")) {
+                    expectedIndexes.add(change.substring(1));
+                } else {
+                    expectedIndexes.remove(change.substring(1));
+                }
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT c.relname, c.relkind FROM pg_class c"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('v', 'm')"
+                + " ORDER BY 1")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    problems.add(("m".equals(rs.getString(2)) ? "materialized view " : "view ") + rs.getString(1)
+                            + " is not one of Sovereign's");
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT p.polname, c.relname FROM pg_policy p"
+                + " JOIN pg_class c ON c.oid = p.polrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE n.nspname = ? ORDER BY 2, 1")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    problems.add("policy " + rs.getString(1) + " on " + rs.getString(2) + " is not one of Sovereign's");
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT c.relname FROM pg_class c"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ?"
+                + " AND (c.relrowsecurity OR c.relforcerowsecurity) ORDER BY 1")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    problems.add("row-level security is switched on for " + rs.getString(1));
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT i.relname, t.relname FROM pg_index x"
+                + " JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid"
+                + " JOIN pg_namespace n ON n.oid = i.relnamespace WHERE n.nspname = ? ORDER BY 1")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (!expectedIndexes.contains(rs.getString(1))) {
+                        problems.add("index " + rs.getString(1) + " on " + rs.getString(2) + " is not one of Sovereign's");
                     }
                 }
             }

@@ -239,9 +239,11 @@ class PgDatabaseEnforcedFenceTest {
 
         sql.passes(renewStatements("operator", current, 60_000));
         assertThat(sql.scalar("SELECT expires_at FROM actor_leases")).isGreaterThan(expires);
-        // a heartbeat renews every lease of its process in one statement, presenting each row's own token
+        // a heartbeat renews every lease of its process in one statement, presenting each row's own token (and, since
+        // schema version 8, renewing it now: an expiry is never later than the renewal plus the TTL)
         w.acquire("reviewer", B, 5_000);
-        sql.passes(BUMP, "UPDATE actor_leases SET expires_at = " + NOW + " + 5000, presented_token = token,"
+        sql.passes(BUMP, "UPDATE actor_leases SET renewed_at = " + NOW + ", expires_at = " + NOW + " + 5000,"
+                + " presented_token = token,"
                 + " change_seq = " + CHANGE + ", presented_change = " + CHANGE + " WHERE process_identity = " + q(B));
     }
 

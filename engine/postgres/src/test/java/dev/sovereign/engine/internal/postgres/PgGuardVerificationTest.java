@@ -145,6 +145,36 @@ class PgGuardVerificationTest {
                 "CREATE RULE forget AS ON DELETE TO fence_events DO INSTEAD NOTHING");
         refusedOnOpen("rule forget rewrites statements on fence_events");
         sql.exec("DROP RULE forget ON fence_events");
+        refusedOnOpen("function rewind is not one of Sovereign's"); // the trigger's function, left behind
+        sql.exec("DROP FUNCTION rewind()");
+        MIGRATOR.migrate(c);
+    }
+
+    /**
+     * Issue 26 item 6 (decision 0914): anything in the ledger's schema that could run code on a write, rewrite it,
+     * hide rows from a guard or refuse a write, and that no migration created, is refused on open and named — a
+     * function, a view, a policy (and row-level security), an index, a trigger or rule on a table that is not the
+     * ledger's own. Each is removed again and the ledger opens.
+     */
+    @Test
+    void anythingElseInTheLedgersSchemaThatNoMigrationCreatedIsRefusedByName() {
+        sql.exec("CREATE FUNCTION helper() RETURNS bigint LANGUAGE sql AS $$ SELECT 0::bigint $$");
+        refusedOnOpen("function helper is not one of Sovereign's");
+        sql.exec("DROP FUNCTION helper()", "CREATE VIEW live_leases AS SELECT * FROM actor_leases");
+        refusedOnOpen("view live_leases is not one of Sovereign's");
+        sql.exec("DROP VIEW live_leases",
+                "CREATE POLICY hide_rejections ON fence_events USING (kind <> 'REJECTED')");
+        refusedOnOpen("policy hide_rejections on fence_events is not one of Sovereign's");
+        sql.exec("DROP POLICY hide_rejections ON fence_events", "ALTER TABLE fence_events ENABLE ROW LEVEL SECURITY");
+        refusedOnOpen("row-level security is switched on for fence_events");
+        // an index that refuses every second REJECTED row: the journal falls silent without a guard touched
+        sql.exec("ALTER TABLE fence_events DISABLE ROW LEVEL SECURITY",
+                "CREATE UNIQUE INDEX one_rejection ON fence_events (kind) WHERE kind = 'REJECTED'");
+        refusedOnOpen("index one_rejection on fence_events is not one of Sovereign's");
+        sql.exec("DROP INDEX one_rejection", "CREATE TABLE notes (id int PRIMARY KEY)",
+                "CREATE TRIGGER zz_notes BEFORE INSERT ON notes FOR EACH ROW EXECUTE FUNCTION sovereign_refuse('x')");
+        refusedOnOpen("trigger zz_notes on notes is not one of Sovereign's");
+        sql.exec("DROP TABLE notes");
         MIGRATOR.migrate(c);
     }
 }

@@ -106,11 +106,11 @@ class PgSessionAttachedLeasesTest {
         pinAhead(0);
         List<Lease> held = acquire(3, Duration.ofSeconds(1));
         a.heartbeatNow(); // the first beat compares the rows; the next ones rely on the checksums for 5 s
-        // a takeover nobody could make through the engine while a beats: by hand, after winding a's session back
-        sql.passes("UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(a.processIdentity()));
-        moveClock(1_000); // the row's own expiry passed; well inside the 5 s between periodic comparisons
+        // a takeover by hand once the row and the session both lapsed (nobody can wind a's session back: version 8
+        // stamps the server's clock on it), well inside the 5 s between periodic comparisons
+        moveClock(1_000);
         sql.passes(MINT, BUMP, "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(B)
-                + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW + " + 10000,"
+                + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW + " + 10000, ttl_ms = 10000,"
                 + " presented_token = " + held.get(1).token() + ", change_seq = " + CHANGE + ", presented_change = "
                 + CHANGE + ", attached = false WHERE actor_id = 'actor-1'");
         moveClock(100);
@@ -125,7 +125,7 @@ class PgSessionAttachedLeasesTest {
      */
     private String[] takeoverByHand(Lease old) {
         return new String[] {MINT, BUMP, "UPDATE actor_leases SET process_identity = " + q(B) + ", token = " + TOKEN
-                + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW + " + 10000,"
+                + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW + " + 10000, ttl_ms = 10000,"
                 + " presented_token = " + old.token() + ", change_seq = " + CHANGE + ", presented_change = " + CHANGE
                 + " WHERE actor_id = 'actor-0'"};
     }
