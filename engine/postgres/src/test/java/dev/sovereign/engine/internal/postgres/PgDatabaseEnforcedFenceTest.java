@@ -495,9 +495,10 @@ class PgDatabaseEnforcedFenceTest {
         sql.refused("created in state CREATED", "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy,"
                 + " state, created_at, updated_at) VALUES ('asg_forged', 'operator', 'scripted', 'temporary', 'COMPLETED', 0, 0)");
         assertThat(sql.text("SELECT status FROM receipts")).isEqualTo("completed");
-        // an acknowledgement is the one thing an ended assignment still takes, once
-        sql.passes("UPDATE assignments SET acknowledged_at = " + NOW + " WHERE id = 'asg_1'");
-        sql.refused("an ended assignment is final", "UPDATE assignments SET acknowledged_at = 1 WHERE id = 'asg_1'");
+        // an acknowledgement is the one thing an ended assignment may still take, and since schema version 9 only a
+        // FAILED or BLOCKED one (decision 0916): not this COMPLETED one (a FAILED one: the test of decision 0916)
+        sql.refused("only a FAILED or BLOCKED assignment is acknowledged",
+                "UPDATE assignments SET acknowledged_at = " + NOW + " WHERE id = 'asg_1'");
     }
 
     @Test
