@@ -513,6 +513,14 @@ public final class PgDatabase implements AutoCloseable {
                     + firstLine(e) + "); run that process under the login that registered it, or act as the ledger's"
                     + " operator.", e);
         }
+        if (state.equals("SV001") && (firstLine(e).contains("only by the login that registered")
+                || firstLine(e).contains("only by the ledger's operator role or its owner"))) {
+            // not a broken ledger either: this login acts for another login's process, or does the operator's work
+            // (a retry, an acknowledgement; decision 0916)
+            return new StorageException(Problem.READ_ONLY, null, "The PostgreSQL ledger " + location + " refused to let"
+                    + " this login " + doing + " it (" + firstLine(e) + "); run that process under the login that"
+                    + " registered it, or act as the ledger's operator.", e);
+        }
         if (state.equals("SV001")) {
             return new StorageException(Problem.CORRUPT, null, "The PostgreSQL ledger " + location + " refused a write"
                     + " this engine made (" + firstLine(e) + "): its fence caught either a bug in Sovereign or a"
