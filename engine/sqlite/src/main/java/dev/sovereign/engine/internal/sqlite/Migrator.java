@@ -32,7 +32,7 @@ final class Migrator {
     static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__lease_changes.sql",
             "V0003__database_enforced_fence.sql", "V0004__migration_record.sql",
             "V0005__attempts_end_through_their_fence.sql", "V0006__fewer_pages_per_write.sql",
-            "V0007__leases_attached_to_their_holder.sql");
+            "V0007__leases_attached_to_their_holder.sql", "V0008__every_input_of_the_fence_guarded.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;

@@ -76,7 +76,10 @@ final class SqliteLedgerRows implements LedgerRows {
             if (name.equals("actor_leases")) {
                 // A lease attached to its holder's session (decision 0509) is copied as the plain lease a reader
                 // sees: its effective renewal and expiry written into the row (forEachRow), not attached.
-                columns = columns.stream().filter(column -> !column.equals("attached")).toList();
+                // A release marker (released_at, released_note; V0008) never outlives the statement that writes it,
+                // so no committed row carries one: the columns are not part of the ledger's state.
+                columns = columns.stream().filter(column -> !column.equals("attached")
+                        && !column.equals("released_at") && !column.equals("released_note")).toList();
             }
             tables.put(name, List.copyOf(columns));
         }
