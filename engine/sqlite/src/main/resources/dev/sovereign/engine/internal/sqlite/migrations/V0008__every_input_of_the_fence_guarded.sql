@@ -71,3 +71,44 @@ CREATE TRIGGER processes_kept_while_they_hold_a_lease BEFORE DELETE ON processes
 WHEN EXISTS (SELECT 1 FROM actor_leases WHERE process_identity = OLD.identity)
 BEGIN SELECT RAISE(ABORT, 'fence: a process is never deleted while a lease names it: its session keeps that lease alive'); END;
 
+-- ---- message claims: an expiry guarded like an attempt's (version 5) ----------------------------------------------
+-- Version 3 let a live claim be taken over or swept only once expired at the write's own time, but nothing guarded the
+-- expiry itself: a bare UPDATE could move a live claim's claim_expires_at into the past (then sweep it back to NEW, or
+-- mint a new claim over it, in the same transaction) or far into the future (frozen: nobody may claim the message
+-- again and the supervisor never sweeps it). Now, when a claim's expiry is written: under the same claim token it only
+-- moves forward, and only while the claim is still live at the write's own time (updated_at) — an expired claim is
+-- not revived, it gets a new token; and any expiry written, for the same or a new claim, is an integer later than the
+-- write's own time and at most 365 days after it, the longest claim TTL the API allows (decision 0602). The engine's
+-- re-claim by the holder writes max(claim_expires_at, now + ttl), so a shorter TTL or a clock step back keeps the
+-- expiry already promised (decision 0600).
+CREATE TRIGGER messages_claims_expire_forward_within_a_year BEFORE UPDATE ON messages
+WHEN NEW.state = 'CLAIMED'
+    AND (NEW.claim_expires_at IS NOT OLD.claim_expires_at OR NEW.claim_token IS NOT OLD.claim_token)
+    AND NOT (typeof(NEW.claim_expires_at) = 'integer' AND typeof(NEW.updated_at) = 'integer'
+        AND NEW.claim_expires_at > NEW.updated_at AND NEW.claim_expires_at <= NEW.updated_at + 31536000000
+        AND (NEW.claim_token IS NOT OLD.claim_token
+             OR (NEW.claim_expires_at > OLD.claim_expires_at AND OLD.claim_expires_at > NEW.updated_at)))
+BEGIN SELECT RAISE(ABORT, 'fence: a claim''s expiry is written later than the write''s own time and at most 365 days after it, and under the same claim only forward while the claim is live'); END;
+
+-- ---- assignments: retry and acknowledge by the guards, not by who may write ----------------------------------------
+-- A retry is a new CREATED assignment (assignments_start_as_created) of a FAILED or BLOCKED one, with that one's actor,
+-- provider and workspace policy, and there is at most one: the unique index assignments_one_retry_each alone would let
+-- INSERT OR REPLACE delete the earlier retry (its implicit delete fires no trigger unless recursive_triggers is on).
+-- An acknowledgement is stamped once, on a FAILED or BLOCKED assignment, as an integer time not before the assignment
+-- ended (its updated_at); never on insert. The engine stamps max(now, updated_at). Both are journalled by the engine
+-- (ASSIGNMENT_RETRIED, ASSIGNMENT_ACKNOWLEDGED); one written by hand within these rules shows in the assignment only.
+CREATE TRIGGER assignments_retry_only_a_failure_once BEFORE INSERT ON assignments
+WHEN NEW.retry_of IS NOT NULL
+    AND (NOT EXISTS (SELECT 1 FROM assignments o WHERE o.id = NEW.retry_of AND o.state IN ('FAILED', 'BLOCKED')
+             AND o.actor_id IS NEW.actor_id AND o.provider_spec IS NEW.provider_spec
+             AND o.workspace_policy IS NEW.workspace_policy)
+         OR EXISTS (SELECT 1 FROM assignments r WHERE r.retry_of = NEW.retry_of))
+BEGIN SELECT RAISE(ABORT, 'fence: a retry is of a FAILED or BLOCKED assignment, with its actor, provider and workspace policy, and an assignment is retried at most once'); END;
+CREATE TRIGGER assignments_created_unacknowledged BEFORE INSERT ON assignments
+WHEN NEW.acknowledged_at IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'fence: an assignment is created unacknowledged; only a FAILED or BLOCKED one is acknowledged'); END;
+CREATE TRIGGER assignments_acknowledged_once_after_a_failure BEFORE UPDATE ON assignments
+WHEN NEW.acknowledged_at IS NOT OLD.acknowledged_at
+    AND NOT (OLD.acknowledged_at IS NULL AND OLD.state IN ('FAILED', 'BLOCKED') AND NEW.state IS OLD.state
+             AND typeof(NEW.acknowledged_at) = 'integer' AND NEW.acknowledged_at >= OLD.updated_at)
+BEGIN SELECT RAISE(ABORT, 'fence: an acknowledgement is stamped once, on a FAILED or BLOCKED assignment, not before it ended'); END;
