@@ -13,13 +13,11 @@ import dev.sovereign.engine.testing.TempDatabase;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Issue 26 item 1 on SQLite: a lease row is deleted only by its release, whatever the last operation on the
@@ -93,10 +91,6 @@ class LeaseRowDeletionTest {
         };
     }
 
-    static Stream<Arguments> everyOperationBothTriggerModes() {
-        return Stream.of(Before.values()).flatMap(op -> Stream.of(Arguments.of(op, false), Arguments.of(op, true)));
-    }
-
     private void refused(boolean recursive, String... statements) {
         assertThatThrownBy(() -> raw.run(recursive, statements)).as(String.join("; ", statements))
                 .isInstanceOf(SQLException.class).hasMessageContaining("fence: a lease is released only");
@@ -110,25 +104,28 @@ class LeaseRowDeletionTest {
      * After every kind of operation, neither a bare {@code DELETE} nor {@code DELETE} + mint + {@code INSERT} naming
      * another process in one transaction frees or takes over the live lease, and neither writes a journal row.
      */
-    @ParameterizedTest(name = "after {0}, recursive_triggers={1}")
-    @MethodSource("everyOperationBothTriggerModes")
-    void aLiveLeaseRowIsNeverDeletedButByItsRelease(Before op, boolean recursive) throws Exception {
+    @ParameterizedTest(name = "after {0}")
+    @EnumSource(Before.class)
+    void aLiveLeaseRowIsNeverDeletedButByItsRelease(Before op) throws Exception {
         Held held = after(op);
         Engine thief = held.holder() == a ? b : a;
         long now = clock.millis();
         String row = leaseRow();
         long events = raw.scalar("SELECT count(*) FROM fence_events");
 
-        refused(recursive, "DELETE FROM actor_leases WHERE actor_id = 'w'");
-        refused(recursive, "DELETE FROM actor_leases");
-        refused(recursive, "BEGIN IMMEDIATE", "DELETE FROM actor_leases WHERE actor_id = 'w'",
-                "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1",
-                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
-                "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
-                        + " renewals, renewal_journalled_at, change_seq, attached) SELECT 'w', '" + thief.processIdentity()
-                        + "', t.last_token, 600000, " + now + ", " + now + ", " + (now + 600_000) + ", 0, " + now
-                        + ", c.last_change, 1 FROM token_counter t, lease_change_counter c",
-                "COMMIT");
+        for (boolean recursive : new boolean[] {false, true}) {
+            refused(recursive, "DELETE FROM actor_leases WHERE actor_id = 'w'");
+            refused(recursive, "DELETE FROM actor_leases");
+            refused(recursive, "BEGIN IMMEDIATE", "DELETE FROM actor_leases WHERE actor_id = 'w'",
+                    "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1",
+                    "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+                    "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at,"
+                            + " expires_at, renewals, renewal_journalled_at, change_seq, attached) SELECT 'w', '"
+                            + thief.processIdentity() + "', t.last_token, 600000, " + now + ", " + now + ", "
+                            + (now + 600_000) + ", 0, " + now + ", c.last_change, 1"
+                            + " FROM token_counter t, lease_change_counter c",
+                    "COMMIT");
+        }
 
         assertThat(leaseRow()).isEqualTo(row).isEqualTo(held.holder().processIdentity() + " " + held.token());
         assertThat(raw.scalar("SELECT count(*) FROM fence_events")).isEqualTo(events);
