@@ -35,7 +35,8 @@ class ClockStepBackTest {
         holderClock.advance(Duration.ofSeconds(-20));
         holder.heartbeatNow();
         Lease renewed = holder.leases().renew("operator", acquired.token());
-        assertThat(renewed.renewedAt()).isLessThan(renewed.acquiredAt());
+        // the row's own renewal is the earlier time; a session that only moves forward keeps the beat already stamped
+        assertThat(renewed.renewedAt()).isLessThanOrEqualTo(renewed.acquiredAt());
         assertThat(renewed.token()).isEqualTo(acquired.token());
 
         // the holder dies skewed; once the lease has expired for everyone else, it can be taken over

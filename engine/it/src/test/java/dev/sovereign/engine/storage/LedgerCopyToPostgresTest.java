@@ -176,8 +176,10 @@ class LedgerCopyToPostgresTest {
                 List<String> sourceColumns = columns;
                 if (table.equals("actor_leases")) {
                     // a lease attached to its holder's session (decision 0509) arrives as the plain lease a reader
-                    // sees: its effective renewal and expiry, no attached flag
-                    columns = columns.stream().filter(c -> !c.equals("attached")).toList();
+                    // sees: its effective renewal and expiry, no attached flag; a release marker (released_at,
+                    // released_note) never outlives the statement that writes it, so no committed row has one
+                    columns = columns.stream().filter(c -> !c.equals("attached") && !c.equals("released_at")
+                            && !c.equals("released_note")).toList();
                     sourceColumns = columns.stream().map(c -> switch (c) {
                         case "renewed_at" -> "CASE WHEN attached = 1 THEN max(renewed_at, coalesce((SELECT p.heartbeat_at"
                                 + " FROM processes p WHERE p.identity = process_identity), renewed_at)) ELSE renewed_at END";

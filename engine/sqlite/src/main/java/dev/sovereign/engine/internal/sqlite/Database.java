@@ -671,7 +671,7 @@ public final class Database implements AutoCloseable {
         return e.getErrorCode() & 0xff;
     }
 
-    /** What the retired ledger's guards raise (V0008, decision 0915). */
+    /** What the retired ledger's guards raise (the a_copied_ledger_is_retired migration, decision 0915). */
     static final String RETIRED_MARK = "fence: retired:";
 
     /** Wraps a JDBC failure once, as one sentence naming the file. */

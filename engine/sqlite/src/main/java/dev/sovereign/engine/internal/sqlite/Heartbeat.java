@@ -55,8 +55,13 @@ public final class Heartbeat {
         long[] beatAt = new long[1];
         Beat beat = db.write(tx -> {
             long now = tx.now();
-            beatAt[0] = now;
-            tx.update("UPDATE processes SET heartbeat_at = ? WHERE identity = ?", now, me);
+            // Only forward (V0008's processes_beat_only_forward): after a clock step back the session keeps the
+            // beat already stamped, as an attempt keeps the expiry it was promised (decision 0600); what the process
+            // believes is the session the database has.
+            tx.update("UPDATE processes SET heartbeat_at = max(heartbeat_at, ?) WHERE identity = ?", now, me);
+            long session = tx.one("SELECT heartbeat_at FROM processes WHERE identity = ?", rs -> rs.getLong(1), me)
+                    .orElse(now);
+            beatAt[0] = session;
             Map<String, Long> lostLeases = new HashMap<>();
             long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2)}, me)
                     .orElseThrow();
@@ -69,7 +74,7 @@ public final class Heartbeat {
                     SqliteLeases.detachIn(tx, row.getKey(), row.getValue());
                 }
             }
-            List<Lease> kept = SessionCheck.kept(beliefs, lostLeases, now);
+            List<Lease> kept = SessionCheck.kept(beliefs, lostLeases, session);
             Set<String> renewedAttempts = heldAttempts.isEmpty() ? Set.of() : renewAttempts(tx, me, heldAttempts);
             Map<String, Long> lostAttempts = new HashMap<>();
             heldAttempts.forEach((id, token) -> {

@@ -12,9 +12,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,7 +32,8 @@ final class Migrator {
     static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__lease_changes.sql",
             "V0003__database_enforced_fence.sql", "V0004__migration_record.sql",
             "V0005__attempts_end_through_their_fence.sql", "V0006__fewer_pages_per_write.sql",
-            "V0007__leases_attached_to_their_holder.sql", "V0008__a_copied_ledger_is_retired.sql");
+            "V0007__leases_attached_to_their_holder.sql", "V0008__every_input_of_the_fence_guarded.sql",
+            "V0009__a_copied_ledger_is_retired.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;
@@ -185,42 +187,66 @@ final class Migrator {
     }
 
     /**
-     * Fails closed on a ledger whose guards were changed by hand (SPEC 14): every trigger the migrations
-     * created must still be there, on its table, with its text — dropped, replaced by a look-alike, or
-     * following a renamed table, the database no longer enforces the fence — and the journal's sequence
-     * must not have been wound to its end. The engine refuses to write to such a ledger.
+     * Fails closed on a ledger whose guards were changed by hand (SPEC 14, 16): every trigger and index the
+     * migrations created must still be there, on its table, with its text — dropped, replaced by a look-alike, or
+     * following a renamed table, the database no longer enforces the fence — no trigger or view the schema did not
+     * create may be in the file (one could silence the journal or undo a guard's work), nor an index on one of the
+     * ledger's tables, and the journal's sequence must not have been wound to its end. The engine refuses to open
+     * such a ledger, also for reading (decision 0012): what it would read may itself be what the foreign code left.
      */
     private void requireGuards(Connection c) throws SQLException {
         List<String> problems = guardProblems(c);
         if (!problems.isEmpty()) {
             throw new StorageException(Problem.CORRUPT, db.file(), "The database " + db.file() + " was changed"
                     + " by hand (" + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
-                    + (problems.size() > 3 ? "; ..." : "") + "), so it no longer enforces the fence; refusing to"
-                    + " write to it (see docs/schema.md, 'Guards').", null);
+                    + (problems.size() > 3 ? "; and " + (problems.size() - 3) + " more" : "")
+                    + "), so it no longer enforces the fence; refusing to open it, also for reading"
+                    + " (see docs/schema.md, 'Guards').", null);
         }
     }
 
-    /** What is wrong with the guards the applied migrations created, in words; empty when nothing is. */
+    /**
+     * What is wrong with the schema objects of the file's version, in words; empty when nothing is. A trigger the
+     * schema created is a "guard"; an extra table (and an index on it) is left alone: it holds data, runs no code
+     * and names none of the ledger's tables (decision 0012).
+     */
     static List<String> guardProblems(Connection c) throws SQLException {
         int version = pragma(c, "user_version");
-        Map<String, String[]> present = new HashMap<>();
+        Schema expected = version < 1 ? Schema.EMPTY : EXPECTED.get(Math.min(version, LATEST) - 1);
+        Map<String, String[]> present = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")) {
+             ResultSet rs = s.executeQuery("SELECT type, name, tbl_name, sql FROM sqlite_master"
+                     + " WHERE type IN ('trigger', 'index', 'view') ORDER BY rowid")) {
             while (rs.next()) {
-                present.put(rs.getString(1), new String[] {rs.getString(2), rs.getString(3)});
+                String type = rs.getString(1);
+                String name = rs.getString(2);
+                String table = rs.getString(3);
+                String sql = rs.getString(4);
+                SchemaObject mine = expected.objects().get(name);
+                if (mine != null && mine.type().equals(type)) {
+                    present.put(name, new String[] {table, sql});
+                } else if (type.equals("index") && sql == null && name.startsWith("sqlite_autoindex_")) {
+                    continue; // a UNIQUE or PRIMARY KEY constraint's own index, part of its table
+                } else if (type.equals("index") && !expected.tables().contains(table)) {
+                    continue; // an index on a table that is not the ledger's
+                } else if (type.equals("view")) {
+                    problems.add("view " + name + " was not created by Sovereign's schema");
+                } else {
+                    problems.add(type + " " + name + " on " + table + " was not created by Sovereign's schema");
+                }
             }
         }
-        List<String> problems = new ArrayList<>();
-        for (int v = 1; v <= Math.min(version, LATEST); v++) {
-            for (Guard g : GUARDS.get(v - 1)) {
-                String[] found = present.get(g.name());
-                if (found == null) {
-                    problems.add("guard " + g.name() + " is missing");
-                } else if (!found[0].equals(g.table())) {
-                    problems.add("guard " + g.name() + " now guards " + found[0] + " instead of " + g.table());
-                } else if (!normalized(found[1]).equals(g.normalizedSql())) {
-                    problems.add("guard " + g.name() + " was replaced by different code");
-                }
+        for (SchemaObject o : expected.objects().values()) {
+            String what = o.type().equals("trigger") ? "guard " : "index ";
+            String[] found = present.get(o.name());
+            if (found == null) {
+                problems.add(what + o.name() + " is missing");
+            } else if (!found[0].equals(o.table())) {
+                problems.add(what + o.name() + " now " + (o.type().equals("trigger") ? "guards " : "indexes ") + found[0]
+                        + " instead of " + o.table());
+            } else if (found[1] == null || !normalized(found[1]).equals(o.normalizedSql())) {
+                problems.add(what + o.name() + " was replaced by different code");
             }
         }
         try (Statement s = c.createStatement();
@@ -242,25 +268,61 @@ final class Migrator {
         return problems;
     }
 
-    /** A trigger a migration creates: what every open expects to find in {@code sqlite_master}. */
-    private record Guard(String name, String table, String normalizedSql) {
+    /** A trigger or index a migration creates: what every open expects to find in {@code sqlite_master}. */
+    private record SchemaObject(String type, String name, String table, String normalizedSql) {
     }
 
-    /** The guards of each migration, read from its script once per JVM (every open checks them). */
-    private static final List<List<Guard>> GUARDS = guardsOfEachMigration();
+    /** The ledger's tables and the triggers and indexes on them after some version, by name in creation order. */
+    private record Schema(Set<String> tables, Map<String, SchemaObject> objects) {
+        static final Schema EMPTY = new Schema(Set.of(), Map.of());
+    }
 
-    private static List<List<Guard>> guardsOfEachMigration() {
-        List<List<Guard>> all = new ArrayList<>();
+    private static final Pattern CREATE_TABLE = Pattern.compile("(?i)CREATE\\s+TABLE\\s+(\\w+)");
+    private static final Pattern CREATE_INDEX = Pattern.compile(
+            "(?i)CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+(\\w+)\\s+ON\\s+(\\w+)");
+    private static final Pattern DROP = Pattern.compile("(?i)DROP\\s+(TABLE|INDEX|TRIGGER)\\s+(?:IF\\s+EXISTS\\s+)?(\\w+)");
+    private static final Pattern RENAME_TABLE = Pattern.compile("(?i)ALTER\\s+TABLE\\s+(\\w+)\\s+RENAME\\s+TO\\s+(\\w+)");
+
+    /**
+     * The schema each version leaves (index {@code v - 1}), read once per JVM from the scripts in order: a
+     * {@code CREATE} adds a table, index or trigger, a {@code DROP} removes one (dropping a table removes its
+     * indexes and triggers), a rename moves a table. A later version that re-creates an object by the same name
+     * replaces what the earlier one created, so a file is checked against the text of the version that last wrote it.
+     */
+    private static final List<Schema> EXPECTED = schemaAfterEachMigration();
+
+    private static List<Schema> schemaAfterEachMigration() {
+        List<Schema> all = new ArrayList<>();
+        Set<String> tables = new java.util.LinkedHashSet<>();
+        Map<String, SchemaObject> objects = new LinkedHashMap<>();
         for (String migration : MIGRATIONS) {
-            List<Guard> guards = new ArrayList<>();
             for (String statement : statements(load(migration))) {
-                Matcher name = TRIGGER_NAME.matcher(statement);
-                if (name.lookingAt()) {
+                Matcher m;
+                if ((m = TRIGGER_NAME.matcher(statement)).lookingAt()) {
                     Matcher on = TRIGGER_TABLE.matcher(statement);
-                    guards.add(new Guard(name.group(1), on.find() ? on.group(1) : null, normalized(statement)));
+                    String name = m.group(1);
+                    objects.remove(name);
+                    objects.put(name, new SchemaObject("trigger", name, on.find() ? on.group(1) : null,
+                            normalized(statement)));
+                } else if ((m = CREATE_INDEX.matcher(statement)).lookingAt()) {
+                    objects.remove(m.group(1));
+                    objects.put(m.group(1), new SchemaObject("index", m.group(1), m.group(2), normalized(statement)));
+                } else if ((m = CREATE_TABLE.matcher(statement)).lookingAt()) {
+                    tables.add(m.group(1));
+                } else if ((m = DROP.matcher(statement)).lookingAt()) {
+                    String name = m.group(2);
+                    if (m.group(1).equalsIgnoreCase("TABLE")) {
+                        tables.remove(name);
+                        objects.values().removeIf(o -> name.equals(o.table()));
+                    } else {
+                        objects.remove(name);
+                    }
+                } else if ((m = RENAME_TABLE.matcher(statement)).lookingAt()) {
+                    tables.remove(m.group(1));
+                    tables.add(m.group(2));
                 }
             }
-            all.add(List.copyOf(guards));
+            all.add(new Schema(Set.copyOf(tables), java.util.Collections.unmodifiableMap(new LinkedHashMap<>(objects))));
         }
         return List.copyOf(all);
     }
@@ -275,7 +337,7 @@ final class Migrator {
 
     /** The guard triggers the applied migrations created that the file no longer has, in order. */
     static List<String> missingGuards(Connection c) throws SQLException {
-        return guardProblems(c).stream().filter(p -> p.endsWith(" is missing"))
+        return guardProblems(c).stream().filter(p -> p.startsWith("guard ") && p.endsWith(" is missing"))
                 .map(p -> p.substring("guard ".length(), p.length() - " is missing".length())).toList();
     }
 

@@ -119,8 +119,9 @@ public final class SqliteLeases implements ActorLeases {
     }
 
     /**
-     * Releases inside {@code tx}: the compare-and-set delete on (this process, {@code token}), journalled
-     * {@code LEASE_RELEASED}; refuses nothing itself (the caller journals a stale release after the commit).
+     * Releases inside {@code tx}: the compare-and-set on (this process, {@code token}) that states the release, which
+     * the schema carries out by deleting the row and journalling {@code LEASE_RELEASED} (V0008); refuses nothing
+     * itself (the caller journals a stale release after the commit).
      */
     static ReleaseOutcome releaseIn(Tx tx, String actor, long token) throws SQLException {
         String me = tx.processIdentity();
@@ -130,17 +131,16 @@ public final class SqliteLeases implements ActorLeases {
         }
         int n = 0;
         if (LeaseRules.mayRelease(before.orElse(null), token, me)) {
-            // The release states its token in the row first (the schema refuses a bare DELETE,
-            // V0003), then deletes it; both statements carry the same fence in their WHERE.
+            // The release states itself in the row — its token, its time and the journal row's detail — and the
+            // schema removes the row in this same statement and journals LEASE_RELEASED (V0008): the only way a
+            // lease row is ever deleted, so a bare DELETE is refused whatever came before it.
             long change = tx.nextLeaseChange();
-            int stated = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?"
-                    + " WHERE actor_id = ? AND process_identity = ? AND token = ?",
-                    change, token, change, actor, me, token);
-            n = stated == 1 ? tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ?"
-                    + " AND token = ?", actor, me, token) : 0;
+            tx.journalClaim(); // before the release's own row, as before any row the engine journals (decision 0802)
+            n = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?,"
+                    + " released_at = ?, released_note = ? WHERE actor_id = ? AND process_identity = ? AND token = ?",
+                    change, token, change, tx.now(), tx.attributed(null), actor, me, token);
         }
         if (n == 1) {
-            tx.journal(EventKind.LEASE_RELEASED, "actor", actor, actor, token, null);
             return new ReleaseOutcome(true, null);
         }
         return new ReleaseOutcome(false, before.orElse(null));

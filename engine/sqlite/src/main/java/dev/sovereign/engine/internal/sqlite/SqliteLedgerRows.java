@@ -49,7 +49,7 @@ final class SqliteLedgerRows implements LedgerRows {
      * A copy that moves the ledger (decision 0915): takes the file's write lock ({@code BEGIN IMMEDIATE} on a
      * connection of its own) BEFORE the snapshot is read, so no worker commits anything the copy would miss; runs
      * {@code copy} (the server's transaction) while holding it; then, in that same file transaction, writes the
-     * retirement row (V0008) and commits. From that commit on the file refuses every write. When the server
+     * retirement row (the `a_copied_ledger_is_retired` migration) and commits. From that commit on the file refuses every write. When the server
      * refused or failed, the file transaction rolls back: nothing changed on either side. When the server committed
      * but the retirement could not, the report says so (the copy is not undone: a committed result is never
      * reported as a failure).
@@ -154,7 +154,10 @@ final class SqliteLedgerRows implements LedgerRows {
             if (name.equals("actor_leases")) {
                 // A lease attached to its holder's session (decision 0509) is copied as the plain lease a reader
                 // sees: its effective renewal and expiry written into the row (forEachRow), not attached.
-                columns = columns.stream().filter(column -> !column.equals("attached")).toList();
+                // A release marker (released_at, released_note; V0008) never outlives the statement that writes it,
+                // so no committed row carries one: the columns are not part of the ledger's state.
+                columns = columns.stream().filter(column -> !column.equals("attached")
+                        && !column.equals("released_at") && !column.equals("released_note")).toList();
             }
             tables.put(name, List.copyOf(columns));
         }

@@ -370,7 +370,10 @@ public final class SqliteRuns implements RunStore {
             if (a.acknowledgedAt() != null) {
                 return a;
             }
-            Assignment acked = tx.one("UPDATE assignments SET acknowledged_at = ?, updated_at = ? WHERE id = ?"
+            // Never before the assignment ended (V0008's assignments_acknowledged_once_after_a_failure), also
+            // after a clock step back: every SET expression reads the row's old updated_at, the end.
+            Assignment acked = tx.one("UPDATE assignments SET acknowledged_at = max(?, updated_at), updated_at = ?"
+                            + " WHERE id = ?"
                             + " AND acknowledged_at IS NULL AND state IN ('FAILED', 'BLOCKED') RETURNING "
                             + ASSIGNMENT_COLUMNS,
                     SqliteRuns::mapAssignment, tx.now(), tx.now(), a.id()).orElseThrow();

@@ -60,15 +60,25 @@ public final class Tx {
         try {
             int n = ps.executeUpdate();
             completed = true;
-            if (n > 0 && claimToJournal != null && !claimWritten) {
+            if (n > 0) {
                 // the claim is journalled with the first change it makes (a refused call rolls both back)
-                claimWritten = true;
-                journal(EventKind.PROCESS_STARTED, "process", processIdentity(), null, processIdentity(), null, null,
-                        null, IdentityClaim.CATEGORY, claimToJournal.sentence(processIdentity()));
+                journalClaim();
             }
             return n;
         } finally {
             release(sql, ps, completed);
+        }
+    }
+
+    /**
+     * Journals the identity claim this transaction carries, once, if it has not yet: for a change whose journal row the
+     * schema itself writes inside the statement (a lease's release, V0008), so that the claim still comes first.
+     */
+    void journalClaim() throws SQLException {
+        if (claimToJournal != null && !claimWritten) {
+            claimWritten = true;
+            journal(EventKind.PROCESS_STARTED, "process", processIdentity(), null, processIdentity(), null, null,
+                    null, IdentityClaim.CATEGORY, claimToJournal.sentence(processIdentity()));
         }
     }
 
@@ -145,6 +155,15 @@ public final class Tx {
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 now, kind.name(), resourceType, resourceId, actorId, process, token, presented, current,
                 category, IdentityClaim.CATEGORY.equals(category) ? detail : IdentityClaim.attribute(detail, db.claim()));
+    }
+
+    /**
+     * The detail of a journal row this transaction writes, as {@link #journal} would write it: with the claimant
+     * named when this process acts as a borrowed identity (decision 0802). For a row the schema writes itself from
+     * what the statement states (a lease's release, V0008).
+     */
+    public String attributed(String detail) {
+        return IdentityClaim.attribute(detail, db.claim());
     }
 
     /** Shorthand for a grant-like event by this process. */
