@@ -170,6 +170,21 @@ class MailboxTest {
         assertThat(a.mailbox().complete(m.id(), first.token()).state()).isEqualTo(MessageState.DONE);
     }
 
+    /** Both backends alike (decision 0011): a re-claim with a shorter TTL keeps the expiry already promised. */
+    @Test
+    void aReClaimWithAShorterTtlNeverShortensTheClaim() {
+        a.leases().acquire("operator", Duration.ofSeconds(60));
+        Message m = a.mailbox().send("x", "operator", "hello", null);
+        Claim first = a.mailbox().claim(m.id(), "operator", Duration.ofSeconds(30));
+        clock.advance(Duration.ofSeconds(1));
+        Claim again = a.mailbox().claim(m.id(), "operator", Duration.ofSeconds(2));
+
+        assertThat(again.token()).isEqualTo(first.token());
+        assertThat(again.expiresAt()).isEqualTo(first.expiresAt());
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(b.mailbox().sweepExpiredClaims()).as("still live until the first promise").isEmpty();
+    }
+
     @Test
     void aSameOwnerExpiredReClaimReturnsAGreaterTokenAndTheOldOneCannotComplete() {
         a.leases().acquire("operator", Duration.ofSeconds(60));

@@ -149,13 +149,14 @@ public final class PgMailbox implements Mailbox {
             return granted.claim();
         }
         if (kind == MailboxRules.ClaimKind.RENEW_OWN) {
-            // A retried worker: the same claim and the same token, kept alive for another TTL.
-            Message renewed = tx.one("UPDATE messages SET claim_expires_at = ?, updated_at = ?"
+            // A retried worker: the same claim and the same token, kept alive for another TTL — only forward, as on
+            // SQLite (decision 0011): a shorter TTL keeps the expiry already promised, on both backends alike.
+            Message renewed = tx.one("UPDATE messages SET claim_expires_at = greatest(claim_expires_at, ?), updated_at = ?"
                             + " WHERE id = ? AND state = 'CLAIMED' AND claim_process = ? AND claim_token = ?"
                             + " AND claim_expires_at > ? RETURNING " + COLUMNS,
                     PgMailbox::map, until, now, id, me, current.token(), now).orElseThrow(() -> changed(id));
             tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, current.token(),
-                    "re-claimed by its holder: same token, renewed until " + at(until));
+                    "re-claimed by its holder: same token, renewed until " + at(renewed.claim().expiresAt()));
             return renewed.claim();
         }
         // Expired — also when it is this process's own claim: a fresh, greater token, so whatever the
