@@ -188,12 +188,16 @@ class CliRunConnectionLossOnPostgresTest {
     }
 
     /** The backend of this database waiting for a lock (the run's), other than {@code locker}'s own. */
-    private static int waitingBackend(Connection locker) throws Exception {
+    private int waitingBackend(Connection locker) throws Exception {
+        int lockerPid = pid(locker);
         int[] pid = {0};
         Poll.until(() -> {
-            try (PreparedStatement ps = locker.prepareStatement("SELECT pid FROM pg_stat_activity WHERE datname ="
-                    + " current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'");
-                 ResultSet rs = ps.executeQuery()) {
+            // a new connection each time: inside a transaction pg_stat_activity is one snapshot
+            try (Connection look = db.connect();
+                 PreparedStatement ps = look.prepareStatement("SELECT pid FROM pg_stat_activity WHERE datname ="
+                         + " current_database() AND pid <> ? AND wait_event_type = 'Lock'")) {
+                ps.setInt(1, lockerPid);
+                ResultSet rs = ps.executeQuery();
                 if (rs.next()) {
                     pid[0] = rs.getInt(1);
                     return true;
@@ -221,6 +225,13 @@ class CliRunConnectionLossOnPostgresTest {
                     throw new IllegalStateException(e);
                 }
             }, DEADLINE, () -> "backend " + pid + " to end");
+        }
+    }
+
+    private static int pid(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1);
         }
     }
 
