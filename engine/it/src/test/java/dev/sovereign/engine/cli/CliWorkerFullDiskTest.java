@@ -83,7 +83,7 @@ class CliWorkerFullDiskTest {
         cli.ok("--db", db.toString(), "init");
         cli.ok("--db", db.toString(), "actor", "add", "operator");
         worker = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), "--db", db.toString(), "worker", "--actor", "operator", "--ttl", "3s",
+                new PrintWriter(err, true), "--db", db.toString(), "worker", "--actor", "operator", "--ttl", "300ms",
                 "--idle", "10ms"));
         worker.start();
         Poll.until(() -> !lines("hosting").isEmpty(), Duration.ofSeconds(20), () -> "hosting; out: " + out + err);
@@ -95,7 +95,7 @@ class CliWorkerFullDiskTest {
         }
         Path filler = disk.resolve("filler");
         fill(filler);
-        // Time passes for the ledger: the lease (3 s) lapses while every heartbeat fails.
+        // Time passes for the ledger: the lease (300 ms; a beat every 100 ms) lapses while every heartbeat fails.
         clock.advance(Duration.ofSeconds(10));
         Poll.until(() -> !lines("lost").isEmpty(), Duration.ofSeconds(30), () -> "lost; out: " + out + err);
         // The worker now tries to host again at every idle wait (10 ms), and every try fails the same way: one
