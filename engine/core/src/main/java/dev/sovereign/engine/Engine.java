@@ -55,6 +55,12 @@ public final class Engine implements AutoCloseable {
     private volatile RuntimeException lastHeartbeatFailure;
     private volatile boolean closed;
     private volatile boolean heartbeatSuspended;
+    /**
+     * Whether the background heartbeat beats. An engine that registers lazily starts beating with its first
+     * grant (a run's lease) or its first explicit {@link #heartbeatNow()}, not when it opens: a beat is a write,
+     * and it would register a process whose every call was refused (decision 0315).
+     */
+    private volatile boolean beating;
 
     static {
         // The backend's ledger is reachable for backends, their tests and tools through the port
@@ -64,6 +70,7 @@ public final class Engine implements AutoCloseable {
 
     private Engine(EngineConfig config, boolean createIfMissing) {
         this.config = config;
+        this.beating = !config.registerLazily();
         // The backend that serves the database the user named (a ServiceLoader look-up): the core
         // never names one, so a new backend is a new module, not a change here (docs/architecture.md).
         this.ledger = Backends.forDatabase(config.location()).open(config, grants, createIfMissing);
@@ -76,7 +83,7 @@ public final class Engine implements AutoCloseable {
             this.mailbox = ledger.mailbox();
             Workspaces workspaces = new Workspaces(config.dataDirectory());
             this.runs = new AssignmentRunner(ledger.runs(), leases, grants, providers, workspaces, config.defaultTtl(),
-                    config.allowedCommands());
+                    config.heartbeat() ? config.heartbeatInterval() : null, config.allowedCommands());
             this.supervisor = new EngineSupervisor(ledger.recovery(), mailbox, workspaces, config.clock(), identity);
         } catch (RuntimeException e) {
             ledger.close();
@@ -197,6 +204,7 @@ public final class Engine implements AutoCloseable {
      * with a settable clock call this instead of waiting for the heartbeat thread.
      */
     public Beat heartbeatNow() {
+        beating = true;
         return ledger.beat();
     }
 
@@ -217,6 +225,12 @@ public final class Engine implements AutoCloseable {
     private void scheduledBeat() {
         if (closed || heartbeatSuspended) {
             return;
+        }
+        if (!beating) {
+            if (grants.leases().isEmpty() && grants.attempts().isEmpty()) {
+                return; // registered lazily and holding nothing: nothing to keep alive, and no row to stamp yet
+            }
+            beating = true;
         }
         try {
             ledger.beat();

@@ -5,6 +5,7 @@ import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.run.RunFolders;
+import dev.sovereign.engine.run.RunResult;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -14,11 +15,12 @@ import java.util.List;
  * the parts may be a moment apart (the CLI prints, it decides nothing from them). Immutable.
  *
  * @param currentAttemptToken the token of the attempt {@code current_attempt} points at, or null
+ * @param attempts            how many attempts it had, or null when the ledger could not be read
  * @param receipt             the canonical receipt, or null while there is none
  * @param retriedBy           the assignment whose {@code retry_of} is this one, or null
  * @param outputDir           the output folder of the attempt the receipt names, or null without a receipt
  */
-record AssignmentFacts(Assignment assignment, Long currentAttemptToken, int attempts, Receipt receipt,
+record AssignmentFacts(Assignment assignment, Long currentAttemptToken, Integer attempts, Receipt receipt,
                        String retriedBy, Path outputDir) {
 
     /** Reads the facts of {@code a}; {@code all} is the assignment list to look for a retry in. */
@@ -35,6 +37,15 @@ record AssignmentFacts(Assignment assignment, Long currentAttemptToken, int atte
 
     static AssignmentFacts read(Engine engine, Assignment a) {
         return read(engine, a, engine.runs().list());
+    }
+
+    /**
+     * The facts of a committed run from what the run itself returned, without reading the ledger (which could
+     * not be read after the commit): its attempt, its receipt; the attempt count and a retry are unknown.
+     */
+    static AssignmentFacts committed(RunResult r) {
+        Path output = r.receipt() == null ? null : RunFolders.output(r.workspace(), r.receipt().attemptId());
+        return new AssignmentFacts(r.assignment(), null, null, r.receipt(), null, output);
     }
 
     /** The supervisor recovered it after its process died ({@code failed / worker_lost}). */

@@ -71,7 +71,7 @@ final class AssignmentOutput {
         if (a.currentAttempt() != null) {
             fields.add(new String[] {"current attempt", a.currentAttempt() + " (token " + f.currentAttemptToken() + ")"});
         }
-        fields.add(new String[] {"attempts", Integer.toString(f.attempts())});
+        fields.add(new String[] {"attempts", f.attempts() == null ? "-" : f.attempts().toString()});
         if (a.retryOf() != null) {
             fields.add(new String[] {"retry of", a.retryOf()});
         }

@@ -2,6 +2,7 @@ package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.rules.Arguments;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,11 +44,22 @@ abstract class EngineCommand implements Callable<Integer> {
         SovereignCommand root = SovereignCommand.of(spec);
         Output out = root.output(spec);
         LedgerLocation database = root.location();
+        // what was typed is checked before anything is opened or registered: a bad value is one sentence and
+        // exit 2, and leaves the ledger as it was (no process row; decisions 0304, 0315)
+        Arguments.durationMillis(root.busyTimeout(), "busy timeout (--busy-timeout)");
+        checkArguments();
         beforeOpen(database);
         EngineConfig config = config(root, database);
         try (Engine engine = createsDatabase() ? Engine.open(config) : Engine.openExisting(config)) {
             return run(engine, out);
         }
+    }
+
+    /**
+     * Checks the command's own arguments against the rule book ({@code Arguments}) before the engine opens;
+     * a bad value throws a {@code Refusal} ({@code invalid_argument}: exit 2). Nothing is open yet.
+     */
+    protected void checkArguments() {
     }
 
     /** Called with the resolved database (a file or a server) before the engine opens it; nothing is open yet. */
@@ -71,6 +83,15 @@ abstract class EngineCommand implements Callable<Integer> {
         return false;
     }
 
+    /**
+     * Whether the process row is written when the engine opens (long-running commands, so they show as live at
+     * once) or only with the first write that commits (every other call, and a {@code run} or {@code worker},
+     * which check what was typed with a read first; decisions 0304, 0315).
+     */
+    protected boolean registersWhenOpened() {
+        return heartbeats();
+    }
+
     /** Lets a long-running command set its own process kind, label, clock or heartbeat interval. */
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
     }
@@ -91,7 +112,7 @@ abstract class EngineCommand implements Callable<Integer> {
                 .heartbeat(heartbeats())
                 // a call that only reads registers no process; one that writes registers with its first
                 // write that commits (docs/decisions/0304); long-running commands register when they open
-                .registerLazily(!heartbeats())
+                .registerLazily(!registersWhenOpened())
                 .processKind("cli")
                 .processLabel(spec.qualifiedName());
         String actAs = actAs(root);

@@ -4,6 +4,7 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.journal.JournalTail;
+import dev.sovereign.engine.rules.Arguments;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -38,6 +39,11 @@ final class EventsCommand extends EngineCommand {
     @Override
     protected boolean heartbeats() {
         return follow;
+    }
+
+    @Override
+    protected void checkArguments() {
+        Arguments.durationMillis(pollInterval, "poll interval (--poll-interval)");
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.rules.ActorRules;
 import dev.sovereign.engine.lease.Lease;
 import java.util.List;
 import java.util.Optional;
@@ -28,8 +29,7 @@ final class LeaseReleaseCommand extends EngineCommand {
     @Override
     protected int run(Engine engine, Output out) {
         if (engine.actors().find(actor).isEmpty()) {
-            throw Refusal.of(RefusalCategory.UNKNOWN_ACTOR, "There is no actor named '" + actor
-                    + "'; add it with 'sovereign actor add " + actor + "'.").resource("actor", actor).build();
+            throw ActorRules.unknown(actor);
         }
         if (!engine.leases().release(actor, token)) {
             // The release was refused (and journalled by the engine when a newer holder exists);

@@ -3,9 +3,11 @@ package dev.sovereign.engine.cli;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.RunResult;
+import dev.sovereign.engine.rules.Arguments;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -59,10 +61,34 @@ final class RunCommand extends EngineCommand {
         return true;
     }
 
+    /** A third of the TTL, from 50 ms to 1 s (decision 0311). */
+    static Duration beat(Duration ttl) {
+        return Duration.ofMillis(Math.max(50, Math.min(1_000, ttl.toMillis() / 3)));
+    }
+
+    /**
+     * The TTL within the rule book's limits and long enough for this call's heartbeat (decision 0114): exit 2
+     * before anything is opened.
+     */
+    @Override
+    protected void checkArguments() {
+        Arguments.runTtlMillis(ttl());
+        Arguments.runTtlMillis(ttl(), beat(ttl()));
+    }
+
+    /**
+     * A run registers its process with its first write (the lease), so an assignment id that names nothing,
+     * or a run refused before it wrote, leaves no process row (decision 0315); its heartbeat starts with the
+     * lease.
+     */
+    @Override
+    protected boolean registersWhenOpened() {
+        return false;
+    }
+
     @Override
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
-        long beat = Math.max(50, Math.min(1_000, ttl().toMillis() / 3));
-        config.heartbeatInterval(Duration.ofMillis(beat)).defaultTtl(ttl()).allowCommands(allowCommands.allowList());
+        config.heartbeatInterval(beat(ttl())).defaultTtl(ttl()).allowCommands(allowCommands.allowList());
     }
 
     @Override
@@ -94,8 +120,21 @@ final class RunCommand extends EngineCommand {
                 watcher.interrupt();
             }
         }
-        AssignmentOutput.printRun(out, AssignmentFacts.read(engine, result.assignment()), result);
-        // The result is committed: from here on only warnings, never a failure (decision 0109).
+        // The result is committed: from here on only warnings, never a failure (decisions 0109, 0115).
+        AssignmentFacts facts;
+        try {
+            facts = AssignmentFacts.read(engine, result.assignment());
+        } catch (StorageException lostAfterCommit) {
+            facts = readAgain(engine, result);
+            result = result.withWarning(facts == null ? "the run's end is committed, but the ledger could not be"
+                    + " read back (" + lostAfterCommit.getMessage() + "); shown above is what this run committed"
+                    : "the run's end is committed, but reading it back failed (" + lostAfterCommit.getMessage()
+                    + "); the result above was read again");
+            if (facts == null) {
+                facts = AssignmentFacts.committed(result);
+            }
+        }
+        AssignmentOutput.printRun(out, facts, result);
         PrintWriter err = spec.commandLine().getErr();
         result.warnings().forEach(w -> err.println("warning: " + ErrorMapper.sentence(w)));
         try {
@@ -111,6 +150,18 @@ final class RunCommand extends EngineCommand {
             return ExitCode.OK;
         } finally {
             err.flush();
+        }
+    }
+
+    /**
+     * The committed run's facts read once more (a lost connection is connected again by the next call), or null
+     * when the ledger still cannot be read: the caller then shows what the run itself committed.
+     */
+    private static AssignmentFacts readAgain(Engine engine, RunResult result) {
+        try {
+            return AssignmentFacts.read(engine, result.assignment());
+        } catch (StorageException again) {
+            return null;
         }
     }
 

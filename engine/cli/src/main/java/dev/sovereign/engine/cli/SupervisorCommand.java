@@ -6,6 +6,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
+import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.supervisor.SupervisorLoop;
 import dev.sovereign.engine.supervisor.TickReport;
 import dev.sovereign.engine.supervisor.TickReport.Recovery;
@@ -49,6 +50,11 @@ final class SupervisorCommand extends EngineCommand {
     }
 
     @Override
+    protected void checkArguments() {
+        Arguments.durationMillis(interval, "supervisor interval (--interval)");
+    }
+
+    @Override
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
         config.processKind("supervisor")
                 .processLabel(label != null ? label : "supervisor " + ProcessHandle.current().pid());
@@ -63,6 +69,8 @@ final class SupervisorCommand extends EngineCommand {
         PrintWriter err = spec.commandLine().getErr();
         Object printLock = new Object();
         Reported previous = new Reported();
+        RuntimeException[] cannotTick = {null};
+        SupervisorLoop[] self = {null};
         SupervisorLoop loop = new SupervisorLoop(engine.supervisor(), interval, report -> {
             synchronized (printLock) {
                 if (previous.worthALine(report)) {
@@ -70,13 +78,20 @@ final class SupervisorCommand extends EngineCommand {
                 }
             }
         }, failure -> {
+            if (failure instanceof StorageException s && s.problem() == StorageException.Problem.READ_ONLY) {
+                // this login may never tick (decision 0316): no tick did anything; one sentence, exit 3
+                cannotTick[0] = failure;
+                self[0].stop();
+                return;
+            }
             synchronized (printLock) {
                 err.println("tick failed, " + describe(failure));
                 err.flush();
             }
         });
+        self[0] = loop;
         if (!out.json()) {
-            out.line("supervising " + engine.config().database() + " as " + engine.processIdentity() + " (pid "
+            out.line("supervising " + engine.config().location() + " as " + engine.processIdentity() + " (pid "
                     + ProcessHandle.current().pid() + "), a tick every " + Times.span(interval)
                     + "; stop with Ctrl-C or SIGTERM");
         }
@@ -93,6 +108,9 @@ final class SupervisorCommand extends EngineCommand {
             stopper.start();
             loop.run();
             stopper.interrupt();
+        }
+        if (cannotTick[0] != null) {
+            throw cannotTick[0];
         }
         if (!out.json()) {
             synchronized (printLock) {

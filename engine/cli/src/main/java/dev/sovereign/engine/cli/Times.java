@@ -28,19 +28,43 @@ final class Times {
         return now;
     }
 
-    /** Local time, with the date when it is not today, and the distance from now. */
+    /** Beyond this many years from now a time is not a date anyone plans for: it was pinned there (by hand). */
+    private static final long FAR_YEARS = 1_000;
+
+    /**
+     * Local time, with the date when it is not today, and the distance from now; a time beyond the year 9999
+     * (or before the year 1), which only a hand-made row can hold, in words.
+     */
     String at(long epochMillis) {
+        if (isFar(epochMillis)) {
+            return wall(epochMillis);
+        }
         return wall(epochMillis) + " (" + relative(epochMillis) + ")";
     }
 
     String wall(long epochMillis) {
         ZonedDateTime t = Instant.ofEpochMilli(epochMillis).atZone(zone);
+        if (isFar(epochMillis)) {
+            return "the year " + t.getYear() + " (pinned far in the " + (epochMillis > now ? "future" : "past") + ")";
+        }
         LocalDate today = Instant.ofEpochMilli(now).atZone(zone).toLocalDate();
         return (t.toLocalDate().equals(today) ? TIME : DATE_TIME).format(t);
     }
 
-    /** {@code in 12s}, {@code 3s ago} or {@code now}. */
+    /** A time outside the years 1-9999, or more than a thousand years from now. */
+    private boolean isFar(long epochMillis) {
+        int year = Instant.ofEpochMilli(epochMillis).atZone(zone).getYear();
+        int thisYear = Instant.ofEpochMilli(now).atZone(zone).getYear();
+        return year > 9999 || year < 1 || Math.abs((long) year - thisYear) > FAR_YEARS;
+    }
+
+    /** {@code in 12s}, {@code 3s ago} or {@code now}; {@code in 126702 years} for a time pinned far away. */
     String relative(long epochMillis) {
+        if (isFar(epochMillis)) {
+            long years = Math.abs(Instant.ofEpochMilli(epochMillis).atZone(zone).getYear()
+                    - (long) Instant.ofEpochMilli(now).atZone(zone).getYear());
+            return epochMillis > now ? "in " + years + " years" : years + " years ago";
+        }
         long delta = epochMillis - now;
         if (delta == 0) {
             return "now";

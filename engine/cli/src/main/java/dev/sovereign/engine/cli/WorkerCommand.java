@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.OffsetClock;
-import dev.sovereign.engine.base.Refusal;
-import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.rules.ActorRules;
+import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.worker.Worker;
 import dev.sovereign.engine.worker.WorkerEvent;
 import java.time.Duration;
@@ -64,14 +64,38 @@ final class WorkerCommand extends EngineCommand {
         return true;
     }
 
+    /**
+     * The worker's TTL is its lease's, its claims' and its runs': within the rule book's limits and long enough
+     * for its heartbeat; the clock offset and the idle wait within 365 days. Exit 2 before anything is opened.
+     */
+    @Override
+    protected void checkArguments() {
+        Arguments.leaseTtlMillis(ttl());
+        Arguments.runTtlMillis(ttl(), RunCommand.beat(ttl()));
+        if (clockOffset != null) {
+            Arguments.offsetMillis(clockOffset, "clock offset (--clock-offset)");
+        }
+        if (idle != null) {
+            Arguments.durationMillis(idle, "idle wait (--idle)");
+        }
+    }
+
+    /**
+     * The worker registers once it checked its actor (a read), so a typo leaves no process row (decision 0315);
+     * it then beats at once, so it shows as live while it waits for the lease.
+     */
+    @Override
+    protected boolean registersWhenOpened() {
+        return false;
+    }
+
     @Override
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
         clock = new OffsetClock(environment.clock(), clockOffset != null ? clockOffset : Duration.ZERO);
-        long beat = Math.max(50, Math.min(1_000, ttl().toMillis() / 3));
         config.clock(clock)
                 .processKind("worker")
                 .processLabel(label != null ? label : "worker " + ProcessHandle.current().pid())
-                .heartbeatInterval(Duration.ofMillis(beat))
+                .heartbeatInterval(RunCommand.beat(ttl()))
                 .defaultTtl(ttl())
                 .allowCommands(allowCommands.allowList());
     }
@@ -79,10 +103,10 @@ final class WorkerCommand extends EngineCommand {
     @Override
     protected int run(Engine engine, Output out) throws Exception {
         if (engine.actors().find(actor).isEmpty()) {
-            // Before the "started" line, so a typo is one sentence and nothing on stdout.
-            throw Refusal.of(RefusalCategory.UNKNOWN_ACTOR, "There is no actor named '" + actor
-                    + "'; add it with 'sovereign actor add " + actor + "'.").resource("actor", actor).build();
+            // Before the "started" line, so a typo is one sentence and nothing on stdout, and no process row.
+            throw ActorRules.unknown(actor);
         }
+        engine.heartbeatNow(); // registers the process: a worker is visible while it waits
         Object printLock = new Object();
         Worker worker = new Worker(engine, actor, ttl(), idle != null ? idle : Duration.ofMillis(200), event -> {
             synchronized (printLock) {

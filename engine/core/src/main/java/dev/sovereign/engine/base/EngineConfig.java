@@ -183,7 +183,10 @@ public final class EngineConfig {
      * opens (docs/decisions/0304-read-only-calls-register-no-process.md). The identity is minted (or taken from
      * {@link #actAs()}) at open either way; an engine that only reads, or whose every write is refused, leaves
      * no row in {@code processes} (a refusal's REJECTED row still names the identity). Off by default: an
-     * embedded engine, a worker or the console registers when it opens.
+     * embedded engine, a worker or the console registers when it opens. With the {@linkplain #heartbeat()
+     * background heartbeat} on, the heartbeat starts beating only once the engine holds a grant or was beaten
+     * by hand ({@code Engine.heartbeatNow()}), since a beat is a write that would register the process
+     * (decision 0315).
      */
     public boolean registerLazily() {
         return registerLazily;

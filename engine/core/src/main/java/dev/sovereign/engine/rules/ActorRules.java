@@ -12,6 +12,12 @@ public final class ActorRules {
 
     /** {@code unknown_actor}: a write or read named an actor the registry does not have. */
     public static Refusal unknown(String id) {
+        if (!Arguments.isValidId(id)) {
+            // no 'actor add' to suggest: that id could never be added (1 to 200 printable characters)
+            return Refusal.of(UNKNOWN_ACTOR, "There is no actor named " + Arguments.shown(id) + ", and there cannot"
+                    + " be: an actor id is 1 to 200 printable characters; list the actors with 'sovereign actor"
+                    + " list'.").resource("actor", id).build();
+        }
         return Refusal.of(UNKNOWN_ACTOR, "There is no actor named '" + id + "'; add it with 'sovereign actor add "
                 + id + "'.").resource("actor", id).build();
     }

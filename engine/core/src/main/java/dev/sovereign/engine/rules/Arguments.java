@@ -18,6 +18,16 @@ public final class Arguments {
     private Arguments() {
     }
 
+    /**
+     * The longest duration Sovereign takes anywhere (a TTL, a busy bound, a heartbeat or supervisor interval,
+     * a clock offset): 365 days (decision 0602). One place for the limit: the engine's checks and the CLI's
+     * options both ask this class.
+     */
+    public static final Duration LONGEST = Duration.ofDays(365);
+
+    /** The shortest: 1 ms, the unit every time is stored in. */
+    public static final Duration SHORTEST = Duration.ofMillis(1);
+
     /** A lease TTL in milliseconds: at least 1 ms, at most 365 days (decision 0602). */
     public static long leaseTtlMillis(Duration ttl) {
         return ttlMillis(ttl, "lease");
@@ -28,15 +38,94 @@ public final class Arguments {
         return ttlMillis(ttl, "claim");
     }
 
+    /** A run's TTL (its attempt's, and its lease's when the run acquires it): at least 1 ms, at most 365 days. */
+    public static long runTtlMillis(Duration ttl) {
+        return ttlMillis(ttl, "run");
+    }
+
     private static long ttlMillis(Duration ttl, String what) {
-        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "A " + what + " TTL must be a positive duration of at least 1 ms, got "
-                    + ttl + ".").build();
+        return durationMillis(ttl, what + " TTL");
+    }
+
+    /**
+     * Any other duration a caller passes ({@code what}: "busy timeout", "supervisor interval", …) in
+     * milliseconds: at least {@link #SHORTEST}, at most {@link #LONGEST}; else {@code invalid_argument} naming
+     * {@code what} and the limit.
+     */
+    public static long durationMillis(Duration d, String what) {
+        if (d == null || d.compareTo(SHORTEST) < 0) {
+            throw Refusal.of(INVALID_ARGUMENT, a(what) + " must be a positive duration of at least 1 ms, got "
+                    + shown(d) + ".").build();
         }
-        if (ttl.compareTo(Duration.ofDays(365)) > 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "A " + what + " TTL must be at most 365 days, got " + ttl + ".").build();
+        if (d.compareTo(LONGEST) > 0) {
+            throw Refusal.of(INVALID_ARGUMENT, a(what) + " must be at most 365 days, got " + shown(d) + ".")
+                    .build();
         }
-        return ttl.toMillis();
+        return d.toMillis();
+    }
+
+    /**
+     * A signed duration (a clock offset: ahead, or behind with a minus) of at most {@link #LONGEST} either
+     * way; zero is allowed.
+     */
+    public static long offsetMillis(Duration d, String what) {
+        if (d == null || d.abs().compareTo(LONGEST) > 0) {
+            throw Refusal.of(INVALID_ARGUMENT, a(what) + " must be at most 365 days either way, got " + shown(d)
+                    + ".").build();
+        }
+        return d.toMillis();
+    }
+
+    /**
+     * How many heartbeat intervals a run's TTL must span at least (decision 0114): the attempt is renewed only
+     * by the beat, so a TTL under one interval expires between two beats and a healthy run is recovered as
+     * {@code worker_lost}; two intervals let one late beat pass.
+     */
+    public static final int RUN_TTL_MIN_BEATS = 2;
+
+    /**
+     * A run's TTL on an engine that beats every {@code heartbeatInterval} (null: no background heartbeat, the
+     * caller beats by hand, nothing to check): at least {@link #RUN_TTL_MIN_BEATS} intervals, else
+     * {@code invalid_argument} saying why and what to do.
+     */
+    public static long runTtlMillis(Duration ttl, Duration heartbeatInterval) {
+        long ttlMs = runTtlMillis(ttl);
+        if (heartbeatInterval != null && ttl.compareTo(heartbeatInterval.multipliedBy(RUN_TTL_MIN_BEATS)) < 0) {
+            throw Refusal.of(INVALID_ARGUMENT, "A run TTL must be at least " + RUN_TTL_MIN_BEATS + " heartbeat"
+                    + " intervals (this engine beats every " + shown(heartbeatInterval) + "), got " + shown(ttl)
+                    + ": the attempt would expire between two beats and a healthy run would be recovered as"
+                    + " worker_lost; give a longer TTL or beat more often.").build();
+        }
+        return ttlMs;
+    }
+
+    /**
+     * A duration as a person typed it: {@code 8761h}, {@code 90s}, {@code 1500ms} (the largest whole unit),
+     * instead of {@code PT8761H}.
+     */
+    public static String shown(Duration d) {
+        if (d == null) {
+            return "nothing";
+        }
+        String sign = d.isNegative() ? "-" : "";
+        Duration a = d.abs();
+        if (a.getNano() % 1_000_000 != 0) {
+            return sign + a.toNanos() + "ns";
+        }
+        long ms = a.toMillis();
+        if (ms == 0) {
+            return "0ms";
+        }
+        if (ms % 3_600_000 == 0) {
+            return sign + ms / 3_600_000 + "h";
+        }
+        if (ms % 60_000 == 0) {
+            return sign + ms / 60_000 + "m";
+        }
+        if (ms % 1_000 == 0) {
+            return sign + ms / 1_000 + "s";
+        }
+        return sign + ms + "ms";
     }
 
     /** An execution attempt's TTL, already in milliseconds (it is the lease's). */
@@ -48,10 +137,15 @@ public final class Arguments {
 
     /** Ids are 1-200 printable characters without control characters. */
     public static void requireValidId(String id, String what) {
-        if (id == null || id.isBlank() || id.length() > 200 || id.chars().anyMatch(Character::isISOControl)) {
+        if (!isValidId(id)) {
             throw Refusal.of(INVALID_ARGUMENT, "An " + what + " must be 1 to 200 printable characters, got "
                     + shown(id) + ".").build();
         }
+    }
+
+    /** 1-200 printable characters without control characters (an actor's id). */
+    public static boolean isValidId(String id) {
+        return id != null && !id.isBlank() && id.length() <= 200 && id.chars().noneMatch(Character::isISOControl);
     }
 
     public static void requirePolicy(String policy) {
@@ -82,7 +176,13 @@ public final class Arguments {
         }
     }
 
-    private static String shown(String value) {
+    /** {@code what} with its article, capitalised: "A busy timeout", "An idle wait". */
+    private static String a(String what) {
+        return ("aeiou".indexOf(Character.toLowerCase(what.charAt(0))) >= 0 ? "An " : "A ") + what;
+    }
+
+    /** A value as typed, quoted, its control characters as {@code ?}; {@code nothing} for null. */
+    public static String shown(String value) {
         return value == null ? "nothing" : "'" + value.replaceAll("\\p{Cntrl}", "?") + "'";
     }
 }

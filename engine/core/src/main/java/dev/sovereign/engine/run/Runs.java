@@ -68,8 +68,16 @@ public interface Runs {
      * and RUNNING ones whose current attempt has expired (a takeover: the old attempt becomes
      * SUPERSEDED). Blocks until the provider finished and the terminal write committed.
      *
-     * @param ttl the TTL of the actor lease and of the attempt for this run
-     * @throws dev.sovereign.engine.base.Refusal {@code assignment_missing}, {@code assignment_not_runnable},
+     * <p>A connection lost on the way to the terminal write's commit is settled by the ledger (decision 0115):
+     * a receipt of this attempt means the end is committed, else the same fenced write is sent again; either way
+     * the result carries a warning saying so. Only a ledger that cannot be asked again ends the run in a
+     * {@link dev.sovereign.engine.base.StorageException}: {@code COMMIT_OUTCOME_UNKNOWN} when the lost write may
+     * have committed, {@code IO} when it certainly did not.
+     *
+     * @param ttl the TTL of the actor lease and of the attempt for this run: 1 ms to 365 days, and at least two
+     *     of this engine's heartbeat intervals when it beats in the background (decision 0114)
+     * @throws dev.sovereign.engine.base.Refusal {@code invalid_argument} (the TTL), {@code assignment_missing},
+     *     {@code assignment_not_runnable},
      *     {@code unknown_actor}, {@code unknown_workspace_policy}, {@code unknown_provider},
      *     {@code actor_lease_held}, {@code actor_lease_lost}, {@code execution_attempt_held},
      *     {@code execution_attempt_lost}; and {@code symlinked_workspace} or {@code workspace_not_directory},

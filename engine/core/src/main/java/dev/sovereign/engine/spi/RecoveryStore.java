@@ -44,6 +44,16 @@ public interface RecoveryStore {
         return engineClock.millis();
     }
 
+    /**
+     * Refuses, before a tick has done anything, a login that could not record the tick's report at its end
+     * (decision 0316: a pass is whole or not at all). A backend whose every writer may record ticks (SQLite: who
+     * can write the file can write every table) checks nothing; a server backend checks the login's privilege.
+     *
+     * @throws dev.sovereign.engine.base.StorageException {@code READ_ONLY}, naming the login and the role it needs
+     */
+    default void requireMayRecordTicks() {
+    }
+
     List<Lease> expiredLeases();
 
     List<ProcessInfo> staleProcesses();

@@ -80,6 +80,30 @@ class CliBadInputTest {
                         "lease", "acquire", "operator", "--ttl", "0s"),
                 bad("duration too long for a lease", 2, "bad input (invalid_argument): A lease TTL must be at most 365 days",
                         "lease", "acquire", "operator", "--ttl", "9000h"),
+                // every duration within the rule book's limits, checked before anything opens (issue 26; was exit 70)
+                bad("a worker's ttl beyond a year", 2, "bad input (invalid_argument): A lease TTL must be at most 365"
+                        + " days, got 8761h", "worker", "--actor", "operator", "--ttl", "8761h"),
+                bad("a run's ttl beyond a year", 2, "bad input (invalid_argument): A run TTL must be at most 365 days,"
+                        + " got 8761h", "run", "asg_nope", "--ttl", "8761h"),
+                bad("a busy timeout beyond a year", 2, "bad input (invalid_argument): A busy timeout (--busy-timeout)"
+                        + " must be at most 365 days, got 99999999h", "--busy-timeout", "99999999h", "lease", "list"),
+                bad("a clock offset beyond a year", 2, "bad input (invalid_argument): A clock offset (--clock-offset)"
+                        + " must be at most 365 days either way, got 9999999h", "worker", "--actor", "operator",
+                        "--clock-offset=9999999h"),
+                bad("a worker's idle wait beyond a year", 2, "bad input (invalid_argument): An idle wait (--idle) must"
+                        + " be at most 365 days", "worker", "--actor", "operator", "--idle", "9000h"),
+                bad("a supervisor interval beyond a year", 2, "bad input (invalid_argument): A supervisor interval"
+                        + " (--interval) must be at most 365 days, got 9000h", "supervisor", "--interval", "9000h"),
+                // a run's TTL must span two of its heartbeats (decision 0114; the CLI beats at a third, at least 50 ms)
+                bad("a run's ttl shorter than two beats", 2, "bad input (invalid_argument): A run TTL must be at least"
+                        + " 2 heartbeat intervals (this engine beats every 50ms), got 60ms", "run", "asg_nope",
+                        "--ttl", "60ms"),
+                bad("a worker's ttl shorter than two beats", 2, "bad input (invalid_argument): A run TTL must be at"
+                        + " least 2 heartbeat intervals (this engine beats every 50ms), got 99ms", "worker", "--actor",
+                        "operator", "--ttl", "99ms"),
+                // an id that can never name an actor gets no 'actor add' suggestion (issue 26)
+                bad("an empty actor on acquire", 2, "bad input (unknown_actor): There is no actor named '', and there"
+                        + " cannot be: an actor id is 1 to 200 printable characters", "lease", "acquire", ""),
                 bad("non-numeric token", 2, "bad usage: Invalid value for option '--token': 'abc' is not a fencing token",
                         "lease", "renew", "operator", "--token", "abc"),
                 bad("negative token", 2, "bad usage: Invalid value for option '--token': '-3' is not a fencing token",

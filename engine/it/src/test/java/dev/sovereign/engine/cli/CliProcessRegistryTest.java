@@ -96,6 +96,38 @@ class CliProcessRegistryTest {
         assertThat(process(minted)).as("the minted identity is named only by its REJECTED row").isEmpty();
     }
 
+    /**
+     * Refused input changes nothing, not even the registry (issue 26): {@code run} and {@code worker} heartbeat,
+     * and used to register when they opened, so {@code run ""} or {@code run asg_nope} left a stopped row.
+     */
+    @Test
+    void refusedInputToRunAndWorkerRegistersNoProcess() {
+        String command = cli.ok("assign", "operator", "--provider", "command:true", "--json").onlyJson()
+                .get("assignment").asText();
+        List<ProcessRow> before = processes();
+
+        for (String[] refused : new String[][] {{"run", ""}, {"run", "asg_nope"}, {"run", "asg_nope", "--json"},
+                {"run", "asg_nope", "--ttl", "8761h"}, {"run", "asg_nope", "--ttl", "60ms"},
+                {"run", command}, // command_not_allowed: journalled, nothing else written
+                {"worker", "--actor", "ghost"}, {"worker", "--actor", ""},
+                {"worker", "--actor", "operator", "--ttl", "8761h"}, {"--busy-timeout", "9000h", "run", command},
+                {"lease", "acquire", ""}}) {
+            Result r = cli.run(refused);
+            assertThat(r.exit()).as("%s: %s", String.join(" ", refused), r.err()).isIn(1, 2);
+            assertThat(processes()).as("after %s", String.join(" ", refused)).isEqualTo(before);
+        }
+
+        // a run that writes still registers (with its first write) and ends stopped
+        String scripted = cli.ok("assignments", "--state", "CREATED", "--json").json().stream()
+                .filter(a -> a.get("provider").asText().startsWith("scripted")).findFirst().orElseThrow()
+                .get("assignment").asText();
+        String runner = cli.ok("run", scripted, "--json").onlyJson().get("attempt").get("process").asText();
+        assertThat(process(runner)).hasValueSatisfying(p -> {
+            assertThat(p.process().label()).isEqualTo("sovereign run");
+            assertThat(p.stoppedAt()).isNotNull();
+        });
+    }
+
     @Test
     void processStopMarksItStoppedJournalsItAndReleasesNothing() {
         long token = cli.ok("--process", "proc_holder", "lease", "acquire", "operator", "--ttl", "1m", "--json")

@@ -133,6 +133,33 @@ class CliWorkerCommandTest {
         assertThat(lines().get(0).get("at").asLong()).isEqualTo(clock.millis() + 60_000);
     }
 
+    /**
+     * A worker says {@code running} only for what it may run (issue 26): a {@code command:} assignment its
+     * allow-list does not match is refused ({@code command_not_allowed}, journalled) without a {@code running}
+     * line before it, and an allowed one is announced as before.
+     */
+    @Test
+    void aWorkerSaysRunningOnlyForAnAssignmentItMayRun() throws Exception {
+        String forbidden = cli.ok("assign", "operator", "--provider", "command:false", "--json").onlyJson()
+                .get("assignment").asText();
+        Thread worker = start("worker", "--actor", "operator", "--ttl", "3s", "--idle", "20ms", "--json",
+                "--allow-command", "true");
+        Poll.until(() -> printed("refused"), Duration.ofSeconds(20), () -> "the refusal; out: " + out + err);
+        String allowed = cli.ok("assign", "operator", "--provider", "command:true", "--json").onlyJson()
+                .get("assignment").asText();
+        Poll.until(() -> printed("ran"), Duration.ofSeconds(20), () -> "the allowed run; out: " + out + err);
+        stop.request();
+        worker.join(20_000);
+
+        assertThat(exit[0]).isZero();
+        List<JsonNode> aboutForbidden = lines().stream().filter(e -> e.has("resource")
+                && e.get("resource").asText().equals(forbidden)).toList();
+        assertThat(aboutForbidden).extracting(e -> e.get("event").asText()).containsExactly("refused");
+        assertThat(aboutForbidden.get(0).get("detail").asText()).startsWith("command_not_allowed: ");
+        assertThat(lines().stream().filter(e -> e.has("resource") && e.get("resource").asText().equals(allowed)))
+                .extracting(e -> e.get("event").asText()).containsExactly("running", "ran");
+    }
+
     @Test
     void aWorkerForAnUnknownActorIsBadInput() {
         CliHarness.Result r = cli.run("worker", "--actor", "ghost");

@@ -31,6 +31,22 @@ class TimesTest {
         assertThat(new Times(ZoneOffset.UTC, NOW).at(NOW + delta)).isEqualTo(expected);
     }
 
+    /**
+     * An expiry pinned by hand far beyond any real TTL (issue 26: {@code heartbeat_at = 4000000000000000} on a
+     * server made a lease "live" until {@code +128724-12-15}) is said in words, not as a date with a sign.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "4000000000000000 | the year 128724 (pinned far in the future)",
+        "9223372036854775807 | the year 292278994 (pinned far in the future)",
+        "-9000000000000000 | the year -283229 (pinned far in the past)"})
+    void aTimePinnedFarAwayIsSaidInWords(long pinned, String expected) {
+        Times t = new Times(ZoneOffset.UTC, NOW);
+        assertThat(t.at(pinned)).isEqualTo(expected);
+        assertThat(t.wall(pinned)).isEqualTo(expected);
+        assertThat(t.relative(pinned)).matches("in \\d+ years|\\d+ years ago");
+    }
+
     @ParameterizedTest
     @CsvSource({"1, 1ms", "1000, 1s", "60000, 1m", "3600000, 1h", "90061000, 1d 1h"})
     void spansAreCompact(long millis, String expected) {

@@ -7,6 +7,8 @@ import dev.sovereign.engine.base.OffsetClock;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.rules.ActorRules;
+import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.worker.Worker;
 import java.io.PrintStream;
@@ -88,14 +90,16 @@ public final class WorkerMain {
         OffsetClock clock = new OffsetClock(Clock.systemUTC(), Duration.ofMillis(Long.parseLong(args[3])));
         String label = args[4].isEmpty() ? "worker " + ProcessHandle.current().pid() : args[4];
         long beat = Math.max(50, Math.min(1_000, ttl.toMillis() / 3));
+        // the same limits as 'sovereign worker --ttl' (decisions 0602, 0114): one sentence, exit 2
+        Arguments.leaseTtlMillis(ttl);
+        Arguments.runTtlMillis(ttl, Duration.ofMillis(beat));
         CommandAllowList allowed = CommandAllowList.of(Arrays.asList(args).subList(5, args.length));
         EngineConfig config = EngineConfig.forDatabase(db).clock(clock).processKind("worker").processLabel(label)
                 .heartbeatInterval(Duration.ofMillis(beat)).defaultTtl(ttl).allowCommands(allowed).build();
         try (Engine engine = Engine.openExisting(config)) {
             if (engine.actors().find(actor).isEmpty()) {
                 // Before the "started" line, as the CLI's worker: a typo is one sentence and nothing on stdout.
-                throw Refusal.of(RefusalCategory.UNKNOWN_ACTOR, "There is no actor named '" + actor
-                        + "'; add it with 'sovereign actor add " + actor + "'.").resource("actor", actor).build();
+                throw ActorRules.unknown(actor);
             }
             Object printLock = new Object();
             Worker worker = new Worker(engine, actor, ttl, Duration.ofMillis(200), event -> {

@@ -3,6 +3,7 @@ package dev.sovereign.engine.internal.run;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.RunStore;
 import dev.sovereign.engine.spi.RunStore.Completion;
@@ -55,13 +56,21 @@ public final class AssignmentRunner implements Runs {
     private final Providers providers;
     private final Workspaces workspaces;
     private final Duration defaultTtl;
+    /** The engine's background heartbeat interval, or null when it has none (its caller beats by hand). */
+    private final Duration heartbeatInterval;
     private final CommandAllowList allowedCommands;
     /** actor → this engine's runs sharing its lease; guarded by itself. */
     private final Map<String, LeaseUse> leaseUses = new HashMap<>();
 
+    /**
+     * @param heartbeatInterval how often the engine's background heartbeat renews what runs hold, or null
+     *     without one; a run's TTL must span {@link Arguments#RUN_TTL_MIN_BEATS} of them (decision 0114)
+     */
     public AssignmentRunner(RunStore store, ActorLeases leases, Grants grants, Providers providers,
-                            Workspaces workspaces, Duration defaultTtl, CommandAllowList allowedCommands) {
+                            Workspaces workspaces, Duration defaultTtl, Duration heartbeatInterval,
+                            CommandAllowList allowedCommands) {
         this.store = store;
+        this.heartbeatInterval = heartbeatInterval;
         this.allowedCommands = allowedCommands;
         this.leases = leases;
         this.grants = grants;
@@ -95,7 +104,7 @@ public final class AssignmentRunner implements Runs {
 
     @Override
     public RunResult runAssignment(String assignmentId, Duration ttl) {
-        long ttlMs = requireTtl(ttl);
+        long ttlMs = Arguments.runTtlMillis(ttl, heartbeatInterval);
         // 1. Load and validate. Nothing is written.
         Assignment assignment = store.loadRunnable(assignmentId);
         Provider provider = providers.create(assignment.providerSpec());
@@ -233,22 +242,107 @@ public final class AssignmentRunner implements Runs {
             Job job = new Job(assignment.id(), attempt.id(), attempt.token(), attempt.actorId(), attemptWs,
                     attemptWs.resolve(Workspaces.OUTPUT), cancellation);
             ProviderResult result = invoke(provider, job, interrupted);
-            // 6. The terminal write: one fenced UPDATE; a refusal rolls back everything and is journalled.
-            Completion done = deferringInterrupts(() -> finishAndMaybeRelease(attempt, result.outcome(),
-                    result.outcome() == Outcome.FAILED ? Optional.ofNullable(result.failureCategory())
-                            .orElse("provider_failed") : null,
-                    result.summary()), interrupted);
+            // 6. The terminal write: one fenced UPDATE; a refusal rolls back everything and is journalled. A
+            //    connection lost on the way is settled by the ledger, never guessed (decision 0115).
+            String category = result.outcome() == Outcome.FAILED
+                    ? Optional.ofNullable(result.failureCategory()).orElse("provider_failed") : null;
+            List<String> warnings = new ArrayList<>();
+            Completion done = deferringInterrupts(() -> finishSettled(attempt, result.outcome(), category,
+                    result.summary(), warnings), interrupted);
             // 7. Only after the commit: the receipt file and the reclaim. Nothing here can fail the run.
+            RunResult committed;
             try {
-                return afterCommit(done, ws);
+                committed = afterCommit(done, ws);
             } catch (RuntimeException e) {
-                return new RunResult(done.assignment(), done.attempt(), done.receipt(), ws, null,
+                committed = new RunResult(done.assignment(), done.attempt(), done.receipt(), ws, null,
                         List.of("the files after the commit could not be written: " + e));
             }
+            for (String w : warnings) {
+                committed = committed.withWarning(w);
+            }
+            return committed;
         } finally {
             grants.dropAttempt(attempt.id());
             grants.removeListener(onLoss);
         }
+    }
+
+    /**
+     * Step 6, settled by the ledger when the connection was lost on the way (decision 0115). A write lost before
+     * its commit wrote nothing; a write lost while its COMMIT was in flight may or may not have taken effect. In
+     * both cases the ledger is asked on a new connection: a receipt of this attempt means the end is committed
+     * (the run's result, with a warning); otherwise the same fenced write is sent again (it waits for any
+     * transaction of the lost connection still holding the rows, and commits only if this attempt is still the
+     * fence), and a refusal of it is checked once more for this attempt's receipt. Only when the ledger cannot
+     * be reached at all does the run end in a storage error: {@code IO} when nothing was written,
+     * {@code COMMIT_OUTCOME_UNKNOWN} when it may have been.
+     */
+    private Completion finishSettled(Attempt attempt, Outcome outcome, String failureCategory, String summary,
+                                     List<String> warnings) {
+        try {
+            return finishAndMaybeRelease(attempt, outcome, failureCategory, summary);
+        } catch (StorageException lost) {
+            if (lost.problem() != StorageException.Problem.COMMIT_OUTCOME_UNKNOWN
+                    && lost.problem() != StorageException.Problem.IO
+                    || lost.getCause() instanceof InterruptedException) {
+                throw lost;
+            }
+            return settle(attempt, outcome, failureCategory, summary, lost, warnings);
+        }
+    }
+
+    private Completion settle(Attempt attempt, Outcome outcome, String failureCategory, String summary,
+                              StorageException lost, List<String> warnings) {
+        boolean mayHaveCommitted = lost.problem() == StorageException.Problem.COMMIT_OUTCOME_UNKNOWN;
+        String what = "the end of the run of assignment " + attempt.assignmentId() + " (" + outcome + ", attempt "
+                + attempt.id() + " token " + attempt.token() + ")";
+        try {
+            Optional<Completion> committed = committedEnd(attempt);
+            if (committed.isPresent()) {
+                warnings.add("the connection to the ledger was lost while " + what + " was being committed ("
+                        + lost.getMessage() + "); read again on a new connection, the ledger shows it committed");
+                return committed.get();
+            }
+            try {
+                Completion again = finishAndMaybeRelease(attempt, outcome, failureCategory, summary);
+                warnings.add("the connection to the ledger was lost while " + what + " was being written ("
+                        + lost.getMessage() + "); the ledger showed it not committed, so it was written again on a"
+                        + " new connection (fenced as before)");
+                return again;
+            } catch (Refusal refused) {
+                Optional<Completion> meanwhile = committedEnd(attempt);
+                if (meanwhile.isPresent()) {
+                    warnings.add("the connection to the ledger was lost while " + what + " was being committed ("
+                            + lost.getMessage() + "); the lost commit took effect after all, as the ledger shows");
+                    return meanwhile.get();
+                }
+                throw refused;
+            }
+        } catch (StorageException stillLost) {
+            if (!mayHaveCommitted) {
+                throw new StorageException(lost.problem(), lost.file(), "Nothing of " + what + " was written: "
+                        + lost.getMessage() + " Writing it again failed too ("
+                        + stillLost.getMessage() + "), so the attempt stays RUNNING until it expires and a supervisor"
+                        + " recovers it as worker_lost.", lost);
+            }
+            throw new StorageException(StorageException.Problem.COMMIT_OUTCOME_UNKNOWN, lost.file(), "Whether "
+                    + what + " was committed is unknown: the connection to the ledger was lost while it was being"
+                    + " committed (" + lost.getMessage() + "), and the ledger could not be read again ("
+                    + stillLost.getMessage() + "). The ledger decides: once it can be reached, 'sovereign assignments'"
+                    + " shows the assignment ended with a receipt of this attempt, or RUNNING until a supervisor"
+                    + " recovers it as worker_lost; do not run it again before looking.", lost);
+        }
+    }
+
+    /** The committed end of {@code attempt}, read from the ledger: its assignment's receipt names it. */
+    private Optional<Completion> committedEnd(Attempt attempt) {
+        Optional<Receipt> receipt = store.receipt(attempt.assignmentId());
+        if (receipt.isEmpty() || !receipt.get().attemptId().equals(attempt.id())) {
+            return Optional.empty();
+        }
+        Assignment assignment = store.get(attempt.assignmentId()).orElseThrow(() -> new IllegalStateException(
+                "a receipt without its assignment " + attempt.assignmentId()));
+        return Optional.of(new Completion(assignment, store.attempt(attempt.id()).orElse(attempt), receipt.get()));
     }
 
     /**
@@ -389,14 +483,6 @@ public final class AssignmentRunner implements Runs {
                 }
             }
         }
-    }
-
-    private static long requireTtl(Duration ttl) {
-        if (ttl == null || ttl.compareTo(Duration.ofMillis(1)) < 0 || ttl.compareTo(Duration.ofDays(365)) > 0) {
-            throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "A run TTL must be a duration from 1 ms to"
-                    + " 365 days, got " + ttl + ".").build();
-        }
-        return ttl.toMillis();
     }
 
     // ---- operator actions and reads ----

@@ -53,6 +53,8 @@ public final class EngineSupervisor implements Supervisor {
 
     /** {@link #tick()}, also returning where its report was stored (the operator actions show it). */
     public Recorded tickRecorded() {
+        // A login that could not record the report at the end does nothing at all (decision 0316): never half.
+        store.requireMayRecordTicks();
         long at = store.tickTime(clock);
         List<TickFailure> failures = new ArrayList<>();
 

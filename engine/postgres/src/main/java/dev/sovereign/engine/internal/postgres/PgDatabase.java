@@ -492,8 +492,7 @@ public final class PgDatabase implements AutoCloseable {
 
     /** Class 08 (connection exception) or an administrator's termination (57P01..57P03). */
     static boolean isConnectionLost(Connection c, SQLException e) {
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
-        if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+        if (isConnectionState(e)) {
             return true;
         }
         try {
@@ -503,9 +502,26 @@ public final class PgDatabase implements AutoCloseable {
         }
     }
 
+    /** The SQL state of a connection that failed or was ended: class 08, or 57P01..57P03 (an administrator's). */
+    static boolean isConnectionState(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");
+    }
+
+    /**
+     * The one sentence for a server that could not be reached or kept while the ledger was being opened, whatever
+     * step it was at (decision 0315): the same words as a connection refused, naming the URL without its secrets.
+     */
+    static String cannotConnect(Object where, SQLException e) {
+        return "Cannot connect to the PostgreSQL ledger " + where + ": " + firstLine(e) + ".";
+    }
+
     /** Wraps a JDBC failure once, as one sentence naming the ledger (never its password). */
     static StorageException translate(LedgerLocation location, SQLException e, String doing) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (isConnectionState(e)) {
+            return new StorageException(Problem.IO, null, cannotConnect(location, e), e);
+        }
         if (state.equals("SV001") && firstLine(e).contains("session row is written only by")) {
             // not a broken ledger: this login acts for a process another login registered (decision 0912)
             return new StorageException(Problem.READ_ONLY, null, "The PostgreSQL ledger " + location + " refused to let"

@@ -135,10 +135,11 @@ public final class PgMigrator {
             throw translate(e, where);
         }
         if (!problems.isEmpty()) {
+            problems = eachGuardOnce(problems);
             throw new PgSchemaException(Problem.CORRUPT, "The PostgreSQL ledger " + where + " was changed by hand ("
                     + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
                     + (problems.size() > 3 ? "; ..." : "") + "), so it no longer enforces the fence; refusing to"
-                    + " write to it (see docs/decisions/0900-postgresql-schema-and-guards.md).", null);
+                    + " open it, also for reading (see docs/decisions/0900-postgresql-schema-and-guards.md).", null);
         }
         List<String> grants;
         try {
@@ -152,6 +153,32 @@ public final class PgMigrator {
                     + (grants.size() > 3 ? "; ..." : "") + "), so a role other than its owner could get around the"
                     + " fence; revoke it, then open again (see docs/decisions/0903-open-time-grant-verification.md).", null);
         }
+    }
+
+    /**
+     * A guard dropped with its function ({@code DROP FUNCTION … CASCADE} takes the trigger along) is one problem,
+     * named once: "guard X is missing (its trigger and its function)", not "guard function X is missing; guard X is
+     * missing" (issue 26).
+     */
+    static List<String> eachGuardOnce(List<String> problems) {
+        List<String> out = new ArrayList<>();
+        for (String p : problems) {
+            if (p.startsWith("guard function ") && p.endsWith(" is missing")) {
+                String name = p.substring("guard function ".length(), p.length() - " is missing".length());
+                if (problems.contains("guard " + name + " is missing")) {
+                    out.add("guard " + name + " is missing (its trigger and its function)");
+                    continue;
+                }
+            }
+            if (p.startsWith("guard ") && p.endsWith(" is missing") && !p.startsWith("guard function ")) {
+                String name = p.substring("guard ".length(), p.length() - " is missing".length());
+                if (problems.contains("guard function " + name + " is missing")) {
+                    continue; // said with its function above
+                }
+            }
+            out.add(p);
+        }
+        return out;
     }
 
     // ---- the grants (decision 0903) -----------------------------------------------------------------------
@@ -672,17 +699,31 @@ public final class PgMigrator {
         }
     }
 
-    /** "database sov_x, schema public" for sentences; never fails. */
+    /**
+     * The ledger for sentences: the URL this connection was made with, without its secrets, and the schema when it
+     * is not {@code public} ({@code jdbc:postgresql://db1:5432/ledger?user=ops&password=*** (schema tenant_a)}); a
+     * database named "ledger" once made "the PostgreSQL ledger ledger (schema public)" (issue 26). Never fails.
+     */
     private static String where(Connection c) {
+        String url;
         try {
-            return c.getCatalog() + " (schema " + currentSchema(c) + ")";
+            url = String.valueOf(LedgerLocation.parse(c.getMetaData().getURL()));
+        } catch (SQLException | RuntimeException e) {
+            url = "(unknown URL)";
+        }
+        try {
+            String schema = currentSchema(c);
+            return schema == null || schema.equals("public") ? url : url + " (schema " + schema + ")";
         } catch (SQLException e) {
-            return "(unreachable)";
+            return url;
         }
     }
 
     private static PgSchemaException translate(SQLException e, String where) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (PgDatabase.isConnectionState(e)) {
+            return new PgSchemaException(Problem.IO, PgDatabase.cannotConnect(where, e), e);
+        }
         if (state.equals("55P03")) {
             return new PgSchemaException(Problem.BUSY, "Another process kept the PostgreSQL ledger " + where
                     + " locked for its migration for too long; try again.", e);

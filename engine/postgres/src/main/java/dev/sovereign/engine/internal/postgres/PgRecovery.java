@@ -2,6 +2,7 @@ package dev.sovereign.engine.internal.postgres;
 
 import dev.sovereign.engine.spi.RecoveryStore;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
@@ -30,6 +31,25 @@ public final class PgRecovery implements RecoveryStore {
 
     public PgRecovery(PgDatabase db) {
         this.db = db;
+    }
+
+    /**
+     * A tick ends by recording its report in {@code supervisor_ticks}, which only the operator role may INSERT
+     * (decision 0902). A login without that privilege (a worker host's) is refused here, before the tick swept
+     * or recovered anything, instead of recovering runs and then failing at the end (decision 0316).
+     */
+    @Override
+    public void requireMayRecordTicks() {
+        String[] who = db.read(tx -> tx.one("SELECT current_user::text, has_table_privilege('supervisor_ticks',"
+                + " 'INSERT')::text, 'sovereign_' || current_database() || CASE WHEN current_schema() = 'public'"
+                + " THEN '' ELSE '_' || current_schema() END || '_operator'",
+                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}).orElseThrow());
+        if (!"true".equals(who[1])) {
+            throw new StorageException(StorageException.Problem.READ_ONLY, null, "The PostgreSQL login " + who[0]
+                    + " may not run the supervisor on the ledger " + db.location() + ": a tick records its report in"
+                    + " supervisor_ticks, which only the operator role may write, so nothing was swept or recovered;"
+                    + " run it as a login that is a member of " + who[2] + ".", null);
+        }
     }
 
     // ---- step 1: read-only reports ----

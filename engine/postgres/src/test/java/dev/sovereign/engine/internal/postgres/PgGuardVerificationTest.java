@@ -38,7 +38,7 @@ class PgGuardVerificationTest {
         assertThatThrownBy(() -> MIGRATOR.migrate(c)).isInstanceOfSatisfying(PgSchemaException.class, e -> {
             assertThat(e.problem()).isEqualTo(Problem.CORRUPT);
             assertThat(e.getMessage()).contains("was changed by hand (").contains(problem)
-                    .contains("no longer enforces the fence; refusing to write to it").doesNotContain("\n");
+                    .contains("no longer enforces the fence; refusing to open it, also for reading").doesNotContain("\n");
         });
     }
 

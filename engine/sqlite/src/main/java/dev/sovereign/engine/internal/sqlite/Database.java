@@ -149,6 +149,12 @@ public final class Database implements AutoCloseable {
             throw new StorageException(Problem.MISSING_FILE, file,
                     "There is no database at " + file + " (create one with 'sovereign init').", null);
         }
+        if (Files.exists(file) && !Files.isReadable(file)) {
+            // not "read-only": this user may not even read it (issue 26)
+            throw new StorageException(Problem.IO, file, "Cannot open " + file + ": this user may not read it"
+                    + " (permission denied); its owner can grant access, or run Sovereign as the user who owns it.",
+                    null);
+        }
         if (Files.exists(file) && !Files.isWritable(file)) {
             throw new StorageException(Problem.READ_ONLY, file,
                     "Cannot write to " + file + ": the file is read-only.", null);
