@@ -183,6 +183,19 @@ public final class Engine implements AutoCloseable {
         return ledger.stopProcess(identity);
     }
 
+    /**
+     * An operator action, {@code sovereign fence bump} (decision 0604): starts a new epoch of the token counter, above
+     * every token the ledger has issued or any engine reported seeing, and voids every lease (their holders must
+     * acquire them again; attempts and claims of older epochs can no longer finish and expire). Run it after a
+     * PostgreSQL ledger was restored with {@code pg_restore}, or when an engine found the ledger gone backwards. On
+     * PostgreSQL only the ledger's owner may run it.
+     *
+     * @param aboveEpoch an epoch the new one must exceed too (the epoch of a ledger this one replaced), or -1
+     */
+    public dev.sovereign.engine.admin.EpochStart bumpFence(long aboveEpoch) {
+        return ledger.bumpFence(aboveEpoch);
+    }
+
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */
     public void addGrantLossListener(GrantLossListener listener) {
         grants.addListener(listener);

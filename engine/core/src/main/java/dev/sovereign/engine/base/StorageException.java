@@ -19,7 +19,17 @@ public class StorageException extends RuntimeException {
          * know whether the write took effect: the ledger decides, and reading it (the lease, the attempt, the
          * journal's rows for the resource) says which; never assume success or failure.
          */
-        COMMIT_OUTCOME_UNKNOWN
+        COMMIT_OUTCOME_UNKNOWN,
+        /**
+         * The ledger went backwards: its token counter is below a token an engine had seen (the file or database
+         * was put back without {@code sovereign restore}). It issues no token until an operator runs
+         * {@code sovereign fence bump} (decision 0605).
+         */
+        WENT_BACKWARDS,
+        /** The counter has issued every token of its epoch: {@code sovereign fence bump} starts the next (decision 0603). */
+        EPOCH_EXHAUSTED,
+        /** The file is a copy made by {@code sovereign backup}: it becomes a ledger only through {@code sovereign restore}. */
+        A_BACKUP
     }
 
     private final Problem problem;

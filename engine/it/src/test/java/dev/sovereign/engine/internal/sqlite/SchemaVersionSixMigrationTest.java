@@ -127,6 +127,7 @@ class SchemaVersionSixMigrationTest {
             Map<String, List<String>> after = everyRow(raw);
             after.get("processes").removeIf(row -> !row.startsWith(OLD));
             after.put("fence_events", after.get("fence_events").subList(0, 7)); // the open may journal its start
+            after.remove("ledger_history"); // version 8's table, empty
             assertThat(after).isEqualTo(before);
             assertThat(raw.rows("SELECT schema_version, sovereign_commit FROM schema_migrations ORDER BY 1"))
                     .hasSize(Migrator.LATEST - 3).startsWith("4|older|", "5|older|");

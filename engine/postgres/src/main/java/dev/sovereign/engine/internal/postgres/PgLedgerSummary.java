@@ -31,7 +31,8 @@ public final class PgLedgerSummary {
                 tx.scalarLong("SELECT count(*) FROM execution_attempts WHERE state = 'ACTIVE'"),
                 countByState(tx, "assignments", ASSIGNMENT_STATES),
                 countByState(tx, "messages", MESSAGE_STATES),
-                tx.now()));
+                tx.now(),
+                PgLedgerHistory.read(tx, String.valueOf(db.location()))));
     }
 
     private static LedgerSummary.LastMigration lastMigration(PgTx tx) throws SQLException {

@@ -22,7 +22,7 @@ public final class SqliteLedgerSummary {
                 ConnectionSecurity.LOCAL_FILE,
                 (int) tx.scalarLong("PRAGMA user_version"),
                 lastMigration(tx),
-                tx.lastToken(),
+                SqliteLedgerHistory.counter(tx::query) == null ? -1 : tx.lastToken(),
                 tx.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events"),
                 tx.scalarLong("SELECT count(*) FROM fence_events"),
                 tx.scalarLong("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'"),
@@ -30,7 +30,8 @@ public final class SqliteLedgerSummary {
                 tx.scalarLong("SELECT count(*) FROM execution_attempts WHERE state = 'ACTIVE'"),
                 countByState(tx, "assignments", ASSIGNMENT_STATES),
                 countByState(tx, "messages", MESSAGE_STATES),
-                tx.now()));
+                tx.now(),
+                SqliteLedgerHistory.read(tx::query, db.file().toString())));
     }
 
     private static LedgerSummary.LastMigration lastMigration(Tx tx) throws SQLException {
