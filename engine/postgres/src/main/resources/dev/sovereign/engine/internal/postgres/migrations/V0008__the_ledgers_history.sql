@@ -10,6 +10,7 @@
 --   * a mint: one step, within the epoch (never onto the next epoch's start), while the ledger is not halted;
 --   * a new epoch's start, when ledger_history holds the row that states this very jump (from the counter's
 --     current value); only the ledger's owner may write such a row (sovereign fence bump, after a pg_restore);
+--     it ends a halt;
 --   * a halt: the counter unchanged, halted set, when ledger_history holds a 'backwards' row stating the counter
 --     (an engine had seen a token above it). A halted counter steps no more until a new epoch starts.
 -- sovereign copy writes the counter of a new ledger with this guard switched off inside its one transaction, as it
@@ -97,10 +98,10 @@ BEGIN
     END IF;
     IF NEW.last_token = OLD.last_token + 1 AND NEW.last_token % 1099511627776 <> 0 AND NOT OLD.halted AND NOT NEW.halted THEN
         NULL; -- a mint
-    ELSIF NEW.last_token > OLD.last_token AND NOT NEW.halted
+    ELSIF NEW.last_token > OLD.last_token
             AND EXISTS (SELECT 1 FROM ledger_history h WHERE h.kind IN ('restore', 'bump')
                         AND h.from_token = OLD.last_token AND h.to_token = NEW.last_token) THEN
-        NULL; -- a new epoch's start, as the history states it
+        NEW.halted := false; -- a new epoch's start, as the history states it: it ends a halt
     ELSIF NEW.last_token = OLD.last_token AND NEW.halted AND NOT OLD.halted
             AND EXISTS (SELECT 1 FROM ledger_history h WHERE h.kind = 'backwards' AND h.from_token = OLD.last_token) THEN
         NULL; -- the halt of a ledger gone backwards
