@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  * PostgreSQL ledger it says, in one sentence, that pg_dump is the tool and what must follow a pg_restore (exit 2).
  */
 @Command(name = "backup", description = {
-        "Copy the ledger file into a new file, consistently, while workers keep running.",
+        "Copy the ledger file to a new file while workers run.",
         "The copy records when and at which token it was taken. It is not a ledger until 'sovereign restore' puts it"
                 + " in place: never copy it (or any copy of the file) back by hand, or tokens are issued twice."},
         footer = {"", "Example:", "  sovereign backup /backups/sovereign-$(date +%F).db"})

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  * backup is voided; the journal says so. Refused while processes are live on the target. Not an engine command.
  */
 @Command(name = "restore", description = {
-        "Put a backup in place as the ledger, in a new epoch, so that no token is ever issued twice.",
+        "Put a backup in place, in a new epoch of tokens.",
         "Every lease the backup held is voided (its holder must acquire it again), and its attempts and claims can no"
                 + " longer finish: they expire and the supervisor recovers them. Stop the workers first: a restore over a"
                 + " ledger with live processes is refused. Each restore is recorded beside the backup (BACKUP.restores);"
