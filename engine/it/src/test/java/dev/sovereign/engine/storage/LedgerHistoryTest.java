@@ -211,6 +211,28 @@ class LedgerHistoryTest {
     }
 
     @Test
+    void aHolderThatOnlyBeatsDetectsTheLedgerPutBackBeforeAnyoneIsGrantedItsTokenAgain() throws Exception {
+        Engine one = open();
+        one.actors().add("a");
+        one.actors().add("b");
+        one.leases().acquire("a", TTL);
+        Path copy = backupFile("raw.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file()); Statement s = c.createStatement()) {
+            s.executeUpdate("backup to " + copy);
+        }
+        Engine two = open();
+        assertThat(two.leases().acquire("b", TTL).token()).isEqualTo(2);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file()); Statement s = c.createStatement()) {
+            s.executeUpdate("restore from " + copy);
+        }
+        assertThatThrownBy(two::heartbeatNow).isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
+                .isEqualTo(StorageException.Problem.WENT_BACKWARDS));
+        assertThatThrownBy(() -> one.leases().acquire("b", TTL)).isInstanceOf(StorageException.class)
+                .hasMessageContaining("went backwards");
+        assertThat(new RawSql(temp.file()).scalar("SELECT last_token FROM token_counter")).isEqualTo(1);
+    }
+
+    @Test
     void aLedgerPutBackByHandIsDetectedByTheEngineThatSawMoreAndHaltsUntilABump() throws Exception {
         Engine one = open();
         one.actors().add("a");

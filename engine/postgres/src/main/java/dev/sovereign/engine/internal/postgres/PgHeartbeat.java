@@ -61,7 +61,10 @@ public final class PgHeartbeat {
                 // decision 0900's order: the change counter first (a detach below raises it), then the rows
                 tx.lockLeaseChanges();
             }
-            tx.update("UPDATE processes SET heartbeat_at = ? WHERE identity = ?", now, me);
+            // the same statement reads the counter: below a token this engine saw, the ledger went backwards (0605)
+            tx.query("UPDATE processes SET heartbeat_at = ? WHERE identity = ?"
+                    + " RETURNING (SELECT last_token FROM token_counter WHERE id = 1)", rs -> rs.getLong(1), now, me)
+                    .forEach(db::requireCounterNotBelowSeen);
             Map<String, Long> lostLeases = new HashMap<>();
             if (compare) {
                 Map<String, Long> attached = new HashMap<>();

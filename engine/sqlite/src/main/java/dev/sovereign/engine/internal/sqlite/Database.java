@@ -417,6 +417,14 @@ public final class Database implements AutoCloseable {
      * counter went backwards (the file was put back without {@code sovereign restore}); the transaction must not
      * commit.
      */
+    /** A beat read the counter: below a token this engine saw committed, the ledger went backwards (decision 0605). */
+    void requireCounterNotBelowSeen(long counter) {
+        long seen = highestSeen;
+        if (counter < seen) {
+            throw new WentBackwards(seen, seen, wentBackwardsSentence(seen, counter));
+        }
+    }
+
     void requireForward(long minted) {
         long seen = highestSeen;
         if (minted <= seen) {
