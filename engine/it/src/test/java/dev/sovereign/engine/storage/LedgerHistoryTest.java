@@ -16,6 +16,7 @@ import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.spi.LedgerBackups;
 import dev.sovereign.engine.spi.LedgerCopyRefusal;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.RawSql;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
@@ -180,6 +181,8 @@ class LedgerHistoryTest {
         Lease held = one.leases().acquire("a", TTL);
         String message = one.mailbox().send("x", "a", "s", "b").id();
         Claim claim = one.mailbox().claim(message, "a");
+        dev.sovereign.engine.run.Assignment job = one.runs().assign("a", "scripted", "temporary");
+        dev.sovereign.engine.run.Attempt attempt = Port.runs(one).startAttempt(job.id(), held.token(), TTL.toMillis());
         Path backup = backupFile("b.db");
         LedgerBackups.backup(temp.location(), backup, clock);
         one.close();
@@ -190,8 +193,12 @@ class LedgerHistoryTest {
             assertThatThrownBy(() -> back.leases().renew("a", held.token(), TTL))
                     .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.category())
                             .isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
-            // it hosts the actor again, in the new epoch: the claim of the old one can neither finish nor be renewed
+            // it hosts the actor again, in the new epoch: the attempt bound to the old lease token cannot end ...
             back.leases().acquire("a", TTL);
+            assertThatThrownBy(() -> Port.runs(back).finish(attempt, dev.sovereign.engine.provider.Outcome.COMPLETED,
+                    null, true, "late")).isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.category())
+                            .isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
+            // ... and the claim of the old epoch can neither finish nor be renewed
             assertThatThrownBy(() -> back.mailbox().complete(message, claim.token()))
                     .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.category())
                             .isEqualTo(RefusalCategory.FENCING_TOKEN_STALE))
