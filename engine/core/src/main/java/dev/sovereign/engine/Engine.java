@@ -96,7 +96,10 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** Opens (creating and migrating when needed) the database named by {@code config}. */
+    /**
+     * Opens (creating and migrating when needed) the database named by {@code config}. Only a path where no file exists
+     * becomes a new ledger; an existing empty file, or any file that is not a ledger, is refused and left as it was.
+     */
     public static Engine open(EngineConfig config) {
         return new Engine(config, true);
     }

@@ -92,6 +92,27 @@ class LedgerHistoryTest {
     }
 
     @Test
+    void aCopyNotMadeByBackupIsRestoredTheSameWay() throws Exception {
+        Engine one = open();
+        one.actors().add("a");
+        one.actors().add("b");
+        one.leases().acquire("a", TTL);
+        Path copy = backupFile("raw.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file()); Statement s = c.createStatement()) {
+            s.executeUpdate("backup to " + copy); // sqlite3 r.db ".backup b.db", as in the issue
+        }
+        one.leases().acquire("b", TTL);
+        one.close();
+        LedgerBackups.Restore r = LedgerBackups.restore(copy, temp.location(), -1, clock);
+        assertThat(r.takenAt()).isEqualTo(-1);
+        assertThat(r.takenToken()).isEqualTo(1);
+        assertThat(r.start().epoch()).isEqualTo(1);
+        try (Engine e = open()) {
+            assertThat(e.leases().acquire("b", TTL).token()).isEqualTo(FencingTokens.firstTokenOf(1));
+        }
+    }
+
+    @Test
     void restoringTheSameBackupAgainGoesAboveEveryEarlierRestoreEvenWhenTheLedgerWasLost() throws Exception {
         Path backup = tokenOneBackupTokenTwo(backupFile("b.db"));
         assertThat(LedgerBackups.restore(backup, temp.location(), -1, clock).start().epoch()).isEqualTo(1);
