@@ -65,6 +65,9 @@ public record Banner(Severity severity, String title, String text, boolean conne
                 case READ_ONLY, IO -> "Cannot read the database";
                 case COMMIT_OUTCOME_UNKNOWN -> "Write outcome unknown";
                 case RETIRED -> "Ledger moved to a server";
+                case WENT_BACKWARDS -> "The ledger went backwards";
+                case EPOCH_EXHAUSTED -> "Every token of this epoch is issued";
+                case A_BACKUP -> "A backup, not a ledger";
             };
             return new Banner(Severity.DANGER, title, LedgerLocation.redactUrlsIn(se.getMessage()), false);
         }

@@ -141,6 +141,9 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper(this, "exporting");
     private final ReadOnlyDoubleWrapper exportProgress = new ReadOnlyDoubleWrapper(this, "exportProgress");
     private final ReadOnlyStringWrapper refreshText = new ReadOnlyStringWrapper(this, "refreshText", "");
+    /** What the ledger's history says needs an operator (it went backwards; its counter is damaged); empty: nothing. */
+    private final ReadOnlyStringWrapper ledgerAlarm = new ReadOnlyStringWrapper(this, "ledgerAlarm", "");
+    private final ReadOnlyStringWrapper ledgerAlarmShort = new ReadOnlyStringWrapper(this, "ledgerAlarmShort", "");
 
     private final LeasesViewModel leases;
     private final TimelineViewModel timeline;
@@ -223,6 +226,8 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
                 || attachedLocation.get().isFile() ? null : attachedLocation.get().toString(), attachedLocation));
         lab.serverLedgerProperty().bind(attachedServerWithSecrets);
         ledger.healthProperty().addListener((obs, old, h) -> onHealth(h));
+        // decisions 0604/0605: a ledger that went backwards issues no token until a fence bump; the status bar says so
+        ledger.snapshotProperty().addListener((obs, old, snapshot) -> showLedgerAlarm(snapshot));
         // the demo's notice goes with the demo: not over the sandbox, the welcome page or another file
         demoSession.runningProperty().addListener((obs, was, running) -> {
             if (!running && banner.get() != null && banner.get().isDemoNotice()) {
@@ -286,6 +291,29 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         ledger.nowProperty().addListener(showRefresh);
         utcTimes.addListener(showRefresh);
         showRefresh.invalidated(null);
+    }
+
+    // ---- the ledger's history ----
+
+    private void showLedgerAlarm(dev.sovereign.engine.admin.AdminSnapshot snapshot) {
+        String alarm = snapshot == null ? null : snapshot.history().alarm();
+        ledgerAlarm.set(alarm == null ? "" : alarm);
+        ledgerAlarmShort.set(alarm == null ? "" : snapshot.history().isWentBackwards()
+                ? "Ledger went backwards: run 'sovereign fence bump'" : "Token counter damaged: restore a backup");
+    }
+
+    /**
+     * The sentence of what the attached ledger's history needs from an operator — it went backwards (an engine had
+     * seen a token above its counter: it issues no token until {@code sovereign fence bump}), or its token counter
+     * is damaged — for the status bar's tooltip; empty when it needs nothing.
+     */
+    public ReadOnlyStringProperty ledgerAlarmProperty() {
+        return ledgerAlarm.getReadOnlyProperty();
+    }
+
+    /** The same in a few words, for the status bar itself; empty when the ledger needs nothing. */
+    public ReadOnlyStringProperty ledgerAlarmShortProperty() {
+        return ledgerAlarmShort.getReadOnlyProperty();
     }
 
     // ---- time zone ----

@@ -103,7 +103,10 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** Opens (creating and migrating when needed) the database named by {@code config}. */
+    /**
+     * Opens (creating and migrating when needed) the database named by {@code config}. Only a path where no file exists
+     * becomes a new ledger; an existing empty file, or any file that is not a ledger, is refused and left as it was.
+     */
     public static Engine open(EngineConfig config) {
         return new Engine(config, true);
     }
@@ -188,6 +191,19 @@ public final class Engine implements AutoCloseable {
      */
     public dev.sovereign.engine.process.ProcessInfo stopProcess(String identity) {
         return ledger.stopProcess(identity);
+    }
+
+    /**
+     * An operator action, {@code sovereign fence bump} (decision 0604): starts a new epoch of the token counter, above
+     * every token the ledger has issued or any engine reported seeing, and voids every lease (their holders must
+     * acquire them again; attempts and claims of older epochs can no longer finish and expire). Run it after a
+     * PostgreSQL ledger was restored with {@code pg_restore}, or when an engine found the ledger gone backwards. On
+     * PostgreSQL only the ledger's owner may run it.
+     *
+     * @param aboveEpoch an epoch the new one must exceed too (the epoch of a ledger this one replaced), or -1
+     */
+    public dev.sovereign.engine.admin.EpochStart bumpFence(long aboveEpoch) {
+        return ledger.bumpFence(aboveEpoch);
     }
 
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */

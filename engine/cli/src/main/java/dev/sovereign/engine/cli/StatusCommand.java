@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.ConnectionSecurity;
+import dev.sovereign.engine.admin.LedgerHistory;
 import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.process.ProcessInfo.Liveness;
@@ -85,6 +87,12 @@ final class StatusCommand extends EngineCommand {
             conn.put("sslmode", cs.sslmode());
             conn.put("verification", cs.verification().name().toLowerCase(Locale.ROOT));
             conn.put("text", cs.describe());
+            // added after connection, so every earlier field keeps its place (decisions 0604, 0605)
+            LedgerHistory h = s.history();
+            o.put("epoch", h.epoch());
+            o.set("last_epoch_start", entry(h.lastEpochStart()));
+            o.set("went_backwards", entry(h.wentBackwards()));
+            o.put("alarm", h.alarm());
             out.emit(o);
             return ExitCode.OK;
         }
@@ -102,7 +110,14 @@ final class StatusCommand extends EngineCommand {
         f.add(new String[] {"migrated by", m0 == null ? "not recorded (no Sovereign has migrated it since schema version 4)"
                 : "sovereign " + m0.version() + " (commit " + m0.commit() + "), to schema version " + m0.schemaVersion()
                         + ", " + out.times().wall(m0.migratedAt())});
-        f.add(new String[] {"last token", Long.toString(s.lastToken())});
+        f.add(new String[] {"last token", FencingTokens.describe(s.lastToken())});
+        LedgerHistory h = s.history();
+        LedgerHistory.Entry start = h.lastEpochStart();
+        f.add(new String[] {"epoch", h.epoch() + (start == null ? " (never restored or bumped)"
+                : " (since the " + start.kind() + " at " + out.times().wall(start.at()) + ")")});
+        if (h.alarm() != null) {
+            f.add(new String[] {"ALARM", h.alarm()});
+        }
         f.add(new String[] {"journal", count(s.events(), "event") + ", " + count(s.rejections(), "rejection")
                 + ", last seq " + s.lastSeq()});
         f.add(new String[] {"processes", processes.get(Liveness.LIVE) + " live, " + processes.get(Liveness.STALE)
@@ -118,6 +133,24 @@ final class StatusCommand extends EngineCommand {
             out.table(LeaseListCommand.table(leases, new Times(SovereignCommand.of(spec).environment().zone(), now)));
         }
         return ExitCode.OK;
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode entry(LedgerHistory.Entry e) {
+        if (e == null) {
+            return com.fasterxml.jackson.databind.node.NullNode.getInstance();
+        }
+        ObjectNode o = JsonShapes.object();
+        o.put("seq", e.seq());
+        o.put("at", e.at());
+        o.put("kind", e.kind());
+        o.put("epoch", e.epoch());
+        o.put("from_token", e.fromToken());
+        o.put("to_token", e.toToken());
+        o.put("seen_token", e.seenToken());
+        o.put("process", e.process());
+        o.put("backup_id", e.backupId());
+        o.put("detail", e.detail());
+        return o;
     }
 
     private static String count(long n, String noun) {

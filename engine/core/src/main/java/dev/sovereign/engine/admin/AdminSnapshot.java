@@ -18,11 +18,21 @@ import java.util.Optional;
  * @param lastSeq   the highest journal sequence number at that moment
  * @param lastToken the highest fencing token ever minted at that moment
  * @param counts    the true totals, counted in the same read transaction
+ * @param history   the counter's epoch and the ledger's history (a restore, a bump, a report that it went backwards)
  */
 public record AdminSnapshot(LedgerLocation location, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
                             long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
                             List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
-                            Optional<SupervisorTickRow> lastTick, LedgerCounts counts) {
+                            Optional<SupervisorTickRow> lastTick, LedgerCounts counts, LedgerHistory history) {
+
+    /** A snapshot of a ledger with no history to show (tests, benchmarks, ledgers before the history: SQLite schema version 9, PostgreSQL 10). */
+    public AdminSnapshot(LedgerLocation location, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
+                         long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
+                         List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
+                         Optional<SupervisorTickRow> lastTick, LedgerCounts counts) {
+        this(location, schemaVersion, changeMarker, takenAt, lastSeq, lastToken, leases, processes, assignments,
+                attempts, messages, lastTick, counts, LedgerHistory.NONE);
+    }
 
     /** A snapshot whose rows are all there is (tests, benchmarks): its counts are counted from them. */
     public AdminSnapshot(LedgerLocation location, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
@@ -35,6 +45,7 @@ public record AdminSnapshot(LedgerLocation location, int schemaVersion, long cha
 
     public AdminSnapshot {
         java.util.Objects.requireNonNull(counts, "counts");
+        java.util.Objects.requireNonNull(history, "history");
         leases = List.copyOf(leases);
         processes = List.copyOf(processes);
         assignments = List.copyOf(assignments);

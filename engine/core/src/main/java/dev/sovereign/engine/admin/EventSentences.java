@@ -48,6 +48,12 @@ public final class EventSentences {
                 return who + " swept the expired claim of " + res + " back to NEW.";
             case "MESSAGE_DONE":
                 return who + " completed " + res + token + ".";
+            case "LEDGER_RESTORED":
+                return who + " restored the ledger from a backup: " + String.valueOf(e.detail()) + ".";
+            case "FENCE_BUMPED":
+                return who + " bumped the fence: " + String.valueOf(e.detail()) + ".";
+            case "LEDGER_WENT_BACKWARDS":
+                return "The ledger went backwards: " + String.valueOf(e.detail()) + ".";
             case "PROCESS_STARTED":
                 return "identity_claimed".equals(e.category()) && e.detail() != null
                         ? "Identity claimed with --process: " + e.detail() + "."

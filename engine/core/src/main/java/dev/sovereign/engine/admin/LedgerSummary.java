@@ -26,6 +26,8 @@ import java.util.Map;
  * @param assignmentsByState every assignment state, in lifecycle order, with its count (zeros included)
  * @param messagesByState    every message state, in lifecycle order, with its count (zeros included)
  * @param readAt             the engine clock's reading when the summary was taken (epoch ms)
+ * @param history            the counter's epoch and the ledger's history: the last restore or bump, a report that
+ *                           it went backwards (decisions 0604, 0605)
  * @param movedTo            where {@code sovereign copy} moved this ledger (it then takes no more writes, decision
  *                           0915), shown with no secret; {@code null} for a live ledger
  */
@@ -43,10 +45,12 @@ public record LedgerSummary(
         Map<String, Long> assignmentsByState,
         Map<String, Long> messagesByState,
         long readAt,
+        LedgerHistory history,
         String movedTo) {
 
     public LedgerSummary {
         java.util.Objects.requireNonNull(connection, "connection");
+        java.util.Objects.requireNonNull(history, "history");
         assignmentsByState = Collections.unmodifiableMap(new LinkedHashMap<>(assignmentsByState));
         messagesByState = Collections.unmodifiableMap(new LinkedHashMap<>(messagesByState));
     }

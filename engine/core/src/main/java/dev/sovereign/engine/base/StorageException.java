@@ -24,7 +24,17 @@ public class StorageException extends RuntimeException {
          * The ledger was moved to another one by {@code sovereign copy} and takes no more writes (decision 0915):
          * point the process at the ledger it was moved to.
          */
-        RETIRED
+        RETIRED,
+        /**
+         * The ledger went backwards: its token counter is below a token an engine had seen (the file or database
+         * was put back without {@code sovereign restore}). It issues no token until an operator runs
+         * {@code sovereign fence bump} (decision 0605).
+         */
+        WENT_BACKWARDS,
+        /** The counter has issued every token of its epoch: {@code sovereign fence bump} starts the next (decision 0603). */
+        EPOCH_EXHAUSTED,
+        /** The file is a copy made by {@code sovereign backup}: it becomes a ledger only through {@code sovereign restore}. */
+        A_BACKUP
     }
 
     private final Problem problem;

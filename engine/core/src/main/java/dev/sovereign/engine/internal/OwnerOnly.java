@@ -69,6 +69,21 @@ public final class OwnerOnly {
         }
     }
 
+    /**
+     * Appends {@code line} and a line break (UTF-8) to {@code file}, created {@code 0600} if missing, and forces it to
+     * the disk before returning: a record that must survive a crash right after it.
+     */
+    public static void appendDurably(Path file, String line) throws IOException {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, EnumSet.of(
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE), attributes(file, FILE))) {
+            ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining()) {
+                ch.write(bytes);
+            }
+            ch.force(true);
+        }
+    }
+
     private static FileAttribute<?>[] attributes(Path path, Set<PosixFilePermission> mode) {
         return posix(path) ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(mode)}
                 : new FileAttribute<?>[0];

@@ -25,5 +25,14 @@ public enum EventKind {
     PROCESS_STARTED,
     PROCESS_STOPPED,
     /** A refused write caused by a stale, missing or contested token or pointer. */
-    REJECTED
+    REJECTED,
+    /** {@code sovereign restore} put a backup in place and started a new epoch (resource {@code ledger}). */
+    LEDGER_RESTORED,
+    /** {@code sovereign fence bump} started a new epoch (resource {@code ledger}). */
+    FENCE_BUMPED,
+    /**
+     * An engine found the token counter below a token it had seen (the ledger was put back without
+     * {@code sovereign restore}): the ledger issues no token until a fence bump (resource {@code ledger}).
+     */
+    LEDGER_WENT_BACKWARDS
 }

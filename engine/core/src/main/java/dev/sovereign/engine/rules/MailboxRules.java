@@ -77,6 +77,9 @@ public final class MailboxRules {
                                 + "; wait for the claim to be finished or to expire.")
                         .resource("message", m.id()).actor(actor).current(current.token()).build();
             }
+            if (olderEpoch(current.token(), recipientLease)) {
+                throw lostToANewEpoch(m.id(), current, actor, "claim");
+            }
             return ClaimKind.RENEW_OWN;
         }
         return ClaimKind.TAKE_OVER;
@@ -140,6 +143,9 @@ public final class MailboxRules {
             return finished(m, what);
         }
         Lease l = claimActorLease;
+        if (l != null && l.process().equals(me) && olderEpoch(token, l)) {
+            return lostToANewEpoch(id, c, c.actor(), what);
+        }
         String hostedBy = l == null ? "no process hosts it now"
                 : "it is now hosted by " + l.process() + " with lease token " + l.token();
         return Refusal.of(ACTOR_LEASE_LOST, "Cannot " + what + " message " + id + " with token " + token
@@ -147,6 +153,23 @@ public final class MailboxRules {
                         + "); its claim can no longer finish the message.")
                 .resource("message", id).actor(c.actor()).presented(token).current(l == null ? null : l.token())
                 .build();
+    }
+
+    /**
+     * Whether a claim's token is of an earlier epoch than the recipient's lease (decision 0604): a restore or a fence
+     * bump came between them, so the claim is lost to its holder even though it now hosts the actor again.
+     */
+    public static boolean olderEpoch(long claimToken, Lease recipientLease) {
+        return recipientLease != null && dev.sovereign.engine.base.FencingTokens.epochOf(recipientLease.token())
+                > dev.sovereign.engine.base.FencingTokens.epochOf(claimToken);
+    }
+
+    private static Refusal lostToANewEpoch(String id, Claim c, String actor, String what) {
+        return Refusal.of(FENCING_TOKEN_STALE, "Cannot " + what + " message " + id + " with token " + c.token()
+                        + ": the claim was granted before the ledger's current epoch began (a restore or a fence bump),"
+                        + " so it is lost; it expires at " + at(c.expiresAt()) + " and the supervisor sweeps it, then"
+                        + " claim it again for a token of this epoch.")
+                .resource("message", id).actor(actor).presented(c.token()).current(c.token()).build();
     }
 
     private static String at(long epochMillis) {

@@ -63,6 +63,17 @@ public interface Ledger extends AutoCloseable {
      */
     dev.sovereign.engine.process.ProcessInfo stopProcess(String identity);
 
+    /**
+     * {@code sovereign fence bump} (decision 0604): in one write transaction, starts a new epoch of the token counter
+     * above every epoch the ledger has been in or heard of and above {@code aboveEpoch}, records it in the ledger's
+     * history and journal ({@code FENCE_BUMPED}), and deletes every lease row through the release path (journalled
+     * {@code LEASE_RELEASED}), so every grant of an older epoch is lost to its holder. The next grant gets the new
+     * epoch's first token. Also ends a halt after a ledger went backwards (decision 0605).
+     *
+     * @param aboveEpoch an epoch the operator knows was used (by a ledger this one replaced); -1 for none
+     */
+    dev.sovereign.engine.admin.EpochStart bumpFence(long aboveEpoch);
+
     /** The counts a {@code status} shows, read in one snapshot. */
     LedgerSummary summary();
 

@@ -41,7 +41,7 @@ public final class LedgerCopy {
         }
         if (to.isFile()) {
             throw new LedgerCopyRefusal("target_is_file", "The target of a copy is a jdbc:postgresql: URL, not the file "
-                    + to + "; to copy a file, copy the file (with the workers stopped).");
+                    + to + "; to copy a file, use 'sovereign backup' (and 'sovereign restore' to put it back).");
         }
         StorageBackend source = Backends.forDatabase(from);
         StorageBackend target = Backends.forDatabase(to);

@@ -88,4 +88,26 @@ public interface StorageBackend {
         throw new LedgerCopyRefusal("unsupported_target", "A " + name() + " ledger (" + target
                 + ") cannot be the target of a copy; copy to a jdbc:postgresql: URL.");
     }
+
+    /**
+     * {@code sovereign backup}: a consistent copy of the ledger at {@code ledger} in the new file {@code copy}, taken
+     * while workers may be writing, that records in itself when and at which token it was taken (decision 0604).
+     *
+     * @throws LedgerCopyRefusal when this backend has no backup of its own, or {@code copy} exists
+     */
+    default LedgerBackups.Backup backup(LedgerLocation ledger, Path copy, Clock clock) {
+        throw new LedgerCopyRefusal("unsupported_backup", "A " + name() + " ledger (" + ledger + ") is backed up with"
+                + " its own tools, not 'sovereign backup'.");
+    }
+
+    /**
+     * {@code sovereign restore}: puts the backup file {@code backup} in place at {@code target} in a new epoch, so
+     * that no token is ever issued twice (decision 0604).
+     *
+     * @throws LedgerCopyRefusal when this backend restores with its own tools, or the target cannot be replaced
+     */
+    default LedgerBackups.Restore restore(Path backup, LedgerLocation target, long aboveEpoch, Clock clock) {
+        throw new LedgerCopyRefusal("unsupported_restore", "A " + name() + " ledger (" + target + ") is restored with"
+                + " its own tools, then 'sovereign fence bump'.");
+    }
 }

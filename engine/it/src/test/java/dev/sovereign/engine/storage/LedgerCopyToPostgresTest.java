@@ -81,7 +81,7 @@ class LedgerCopyToPostgresTest {
     }
 
     /**
-     * Grants, a takeover, a refused stale renewal (journalled), a completed run with its receipt, a worker-lost
+     * A fence bump, grants, a takeover, a refused stale renewal (journalled), a completed run with its receipt, a worker-lost
      * recovery, messages NEW, CLAIMED, DONE, DEAD and re-queued, a released lease (tombstone), a stopped process
      * and supervisor ticks; one worker is still open (a live process) when the copy reads the file.
      */
@@ -94,6 +94,8 @@ class LedgerCopyToPostgresTest {
         for (String actor : List.of("alpha", "beta", "gamma", "delta")) {
             a.actors().add(actor);
         }
+        // a fence bump first (ledger_history, a FENCE_BUMPED journal row): every token below is of epoch 1
+        a.bumpFence(-1);
         Lease first = a.leases().acquire("alpha", Duration.ofSeconds(10));
         clock.advance(Duration.ofSeconds(11));
         Lease takeover = b.leases().acquire("alpha", Duration.ofMinutes(10));

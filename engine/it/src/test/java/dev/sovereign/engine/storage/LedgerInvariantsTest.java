@@ -141,8 +141,9 @@ class LedgerInvariantsTest {
     void theCounterRowCannotBeDeletedOrWoundBack() throws Exception {
         temp.open(clock).close();
         assertThatThrownBy(() -> sql("DELETE FROM token_counter")).hasMessageContaining("cannot be deleted");
-        sql("UPDATE token_counter SET last_token = 10");
-        assertThatThrownBy(() -> sql("UPDATE token_counter SET last_token = 3")).hasMessageContaining("only increases");
+        // one step, as a mint moves it (a jump is refused since version 8: CounterGuardTest)
+        sql("UPDATE token_counter SET last_token = last_token + 1");
+        assertThatThrownBy(() -> sql("UPDATE token_counter SET last_token = 0")).hasMessageContaining("only increases");
     }
 
     @Test

@@ -124,13 +124,15 @@ public final class PgAdminReader implements AdminReader {
             read[0] = leases.read(tx, processes);
             return new AdminSnapshot(db.location(), schemaVersion, 0, now, lastSeq, lastToken,
                     read[0].rows(), PgAdminLeases.withLeaseCounts(processes, read[0].held()),
-                    rows.assignments(tx), rows.attempts(tx), rows.messages(tx), rows.lastTick(tx), rows.counts(tx));
+                    rows.assignments(tx), rows.attempts(tx), rows.messages(tx), rows.lastTick(tx), rows.counts(tx),
+                    PgLedgerHistory.read(tx, String.valueOf(db.location())));
         });
         leases.keep(read[0]);
         leaseRowsReadLastSnapshot = read[0].rowsRead();
         long marker = markerFor(seen[0]);
         return new AdminSnapshot(s.location(), s.schemaVersion(), marker, s.takenAt(), s.lastSeq(), s.lastToken(),
-                s.leases(), s.processes(), s.assignments(), s.attempts(), s.messages(), s.lastTick(), s.counts());
+                s.leases(), s.processes(), s.assignments(), s.attempts(), s.messages(), s.lastTick(), s.counts(),
+                s.history());
     }
 
     /** Diagnostics for tests and benchmarks: lease rows the last {@link #snapshot()} read (0: none changed). */

@@ -70,6 +70,10 @@ public final class PgDatabase implements AutoCloseable {
     private volatile boolean closed;
     /** An operators' reader's connection: a read-only session, never migrated (decision 0905). */
     private final boolean readOnly;
+    /** The highest token of this engine's committed transactions (decision 0605); written under {@link #lock}. */
+    private volatile long highestSeen;
+    /** Whether this engine found the ledger gone backwards and refuses to write until a new epoch starts. */
+    private volatile boolean wentBackwards;
     /** A test's hook run just before COMMIT is sent (to kill the connection at commit); null in production. */
     private volatile Runnable beforeCommit;
 
@@ -98,6 +102,10 @@ public final class PgDatabase implements AutoCloseable {
             new PgMigrator(config.createAsLabSandbox(), SovereignVersion.current().version(), SovereignVersion.current().commit(), (int) Math.max(1,
                     config.busyBound().toMillis())).migrate(db.connection);
             PgServerClock.requireUnmoved(db.connection, location);
+            db.read(tx -> {
+                PgLedgerHistory.requireUsable(tx, String.valueOf(location));
+                return null;
+            });
             db.labSandbox = db.read(tx -> tx.one("SELECT lab_sandbox FROM ledger_mark WHERE id = 1",
                     rs -> rs.getInt(1) == 1).orElse(false));
         } catch (PgSchemaException e) {
@@ -287,6 +295,77 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     private <T> T write(Work<T> work, boolean mayJournalClaim) {
+        requireNotGoneBackwards();
+        try {
+            return writeAnyway(work, mayJournalClaim);
+        } catch (WentBackwards e) {
+            wentBackwards = true;
+            try {
+                writeAnyway(tx -> {
+                    PgLedgerHistory.recordWentBackwards(tx, e.seen);
+                    return null;
+                }, false);
+            } catch (RuntimeException ignored) {
+                // the refusal below is the answer; the record is best effort (another engine may have made it)
+            }
+            throw new StorageException(Problem.WENT_BACKWARDS, null, e.getMessage(), null);
+        }
+    }
+
+    /** As SQLite's {@code Database.requireForward} (decision 0605). */
+    /** A beat read the counter: below a token this engine saw committed, the ledger went backwards (decision 0605). */
+    void requireCounterNotBelowSeen(long counter) {
+        long seen = highestSeen;
+        if (counter < seen) {
+            throw new WentBackwards(seen, wentBackwardsSentence(seen, counter));
+        }
+    }
+
+    void requireForward(long minted) {
+        long seen = highestSeen;
+        if (minted <= seen) {
+            throw new WentBackwards(seen, wentBackwardsSentence(seen, minted - 1));
+        }
+    }
+
+    /** As SQLite's: refuses every write while this engine knows the ledger went backwards and no new epoch started. */
+    private void requireNotGoneBackwards() {
+        if (!wentBackwards) {
+            return;
+        }
+        long counter = read(tx -> tx.lastToken());
+        long seen = highestSeen;
+        if (dev.sovereign.engine.base.FencingTokens.epochOf(counter) > dev.sovereign.engine.base.FencingTokens.epochOf(seen)) {
+            wentBackwards = false;
+            return;
+        }
+        throw new StorageException(Problem.WENT_BACKWARDS, null, wentBackwardsSentence(seen, counter), null);
+    }
+
+    private String wentBackwardsSentence(long seen, long counter) {
+        return "The PostgreSQL ledger " + location + " went backwards: this engine (process " + processIdentity
+                + ") had seen token " + dev.sovereign.engine.base.FencingTokens.describe(seen) + ", but the counter is at "
+                + dev.sovereign.engine.base.FencingTokens.describe(Math.max(0, counter)) + ", so it was put back (a"
+                + " pg_restore) without a fence bump; it refuses to write until its owner runs 'sovereign fence bump'.";
+    }
+
+    /** A mint found the counter below a token this engine saw; rolls its transaction back like any failure. */
+    private static final class WentBackwards extends StorageException {
+        private static final long serialVersionUID = 1L;
+        private final long seen;
+
+        WentBackwards(long seen, String sentence) {
+            super(Problem.WENT_BACKWARDS, null, sentence, null);
+            this.seen = seen;
+        }
+    }
+
+    /** The highest token this engine minted in a committed transaction (decision 0605); 0 before its first. */
+    public long highestTokenSeen() {
+        return highestSeen;
+    }
+
+    private <T> T writeAnyway(Work<T> work, boolean mayJournalClaim) {
         Refusal refusal;
         lock.lock();
         try {
@@ -310,6 +389,9 @@ public final class PgDatabase implements AutoCloseable {
                         hook.run();
                     }
                     c.commit();
+                    if (tx.minted() > highestSeen) {
+                        highestSeen = tx.minted();
+                    }
                     claimJournalled |= tx.claimWritten();
                     if (registration != null) {
                         pendingRegistration = null;
@@ -536,6 +618,15 @@ public final class PgDatabase implements AutoCloseable {
             return new StorageException(Problem.READ_ONLY, null, "The PostgreSQL ledger " + location + " refused to let"
                     + " this login " + doing + " it (" + firstLine(e) + "); run that process under the login that"
                     + " registered it, or act as the ledger's operator.", e);
+        }
+        if (state.equals("SV001") && firstLine(e).contains("the ledger went backwards")) {
+            return new StorageException(Problem.WENT_BACKWARDS, null, "The PostgreSQL ledger " + location + " went"
+                    + " backwards (an engine that had seen a token above its counter said so in its history), so it"
+                    + " issues no token until its owner runs 'sovereign fence bump'.", e);
+        }
+        if (state.equals("SV001") && firstLine(e).contains("has issued every token of its epoch")) {
+            return new StorageException(Problem.EPOCH_EXHAUSTED, null, "The PostgreSQL ledger " + location + " has"
+                    + " issued every token of its epoch (2^40 - 1 of them); its owner must run 'sovereign fence bump'.", e);
         }
         if (state.equals("SV001")) {
             return new StorageException(Problem.CORRUPT, null, "The PostgreSQL ledger " + location + " refused a write"

@@ -67,9 +67,15 @@ public final class PgHeartbeat {
                         rs -> rs.getString(1), textArray(heldAttempts.keySet()));
             }
             long now = tx.now();
-            // the session's guard (V0008) stamps the server's clock whatever is written: its value is the beat
-            beatAt[0] = tx.one("UPDATE processes SET heartbeat_at = ? WHERE identity = ? RETURNING heartbeat_at",
-                    rs -> rs.getLong(1), now, me).orElse(now);
+            // the session's guard (V0008) stamps the server's clock whatever is written: its value is the beat; the
+            // same statement reads the counter: below a token this engine saw, the ledger went backwards (0605)
+            long[] stamped = tx.one("UPDATE processes SET heartbeat_at = ? WHERE identity = ?"
+                    + " RETURNING heartbeat_at, (SELECT last_token FROM token_counter WHERE id = 1)",
+                    rs -> new long[] {rs.getLong(1), rs.getLong(2)}, now, me).orElse(null);
+            beatAt[0] = stamped == null ? now : stamped[0];
+            if (stamped != null) {
+                db.requireCounterNotBelowSeen(stamped[1]);
+            }
             long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2)}, me)
                     .orElseThrow();
             boolean compare = check.mustCompare(found, beliefs, now);

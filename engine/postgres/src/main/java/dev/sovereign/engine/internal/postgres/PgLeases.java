@@ -365,8 +365,10 @@ public final class PgLeases implements ActorLeases {
         if (!tx.mayDelegateLeaseWrites()) {
             return Optional.empty();
         }
-        return tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_grant(?::text, ?::text, ?::bigint) AS actor_leases",
-                PgLeases::mapLease, actor, tx.processIdentity(), ttlMs);
+        Optional<Lease> granted = tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_grant(?::text, ?::text,"
+                + " ?::bigint) AS actor_leases", PgLeases::mapLease, actor, tx.processIdentity(), ttlMs);
+        granted.ifPresent(l -> tx.sawMinted(l.token()));
+        return granted;
     }
 
     /** A renewal of the caller's own sane row, or empty when the case is not that simple (nothing written). */

@@ -49,6 +49,12 @@ public final class PgLedger implements Ledger {
         }
     }
 
+    @Override
+    public dev.sovereign.engine.admin.EpochStart bumpFence(long aboveEpoch) {
+        return db.write(tx -> PgLedgerHistory.startEpoch(tx, "bump", aboveEpoch,
+                "sovereign fence bump by process " + tx.processIdentity()));
+    }
+
     /** The storage door, for this backend's own tools and tests. */
     public PgDatabase database() {
         return db;

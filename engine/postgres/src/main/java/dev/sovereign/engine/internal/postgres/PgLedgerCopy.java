@@ -128,26 +128,36 @@ final class PgLedgerCopy {
         }
         try (Statement s = c.createStatement()) {
             for (String[] t : triggers) {
-                s.execute("ALTER TABLE " + q(t[0]) + " " + switch (t[2]) {
-                    case "A" -> "ENABLE ALWAYS";
-                    case "R" -> "ENABLE REPLICA";
-                    case "D" -> "DISABLE";
-                    default -> "ENABLE";
-                } + " TRIGGER " + q(t[1]));
+                s.execute("ALTER TABLE " + q(t[0]) + " " + enable(t[2]) + " TRIGGER " + q(t[1]));
             }
         }
         long highestToken = 0;
         for (Map.Entry<String, String> counter : COUNTERS.entrySet()) {
             long value = Math.max(sourceCounter(counter.getKey(), counter.getValue()), highest.getOrDefault(counter.getKey(), 0L));
+            boolean tokens = counter.getKey().equals("token_counter");
+            if (tokens) {
+                requireCounterInRange(value);
+            }
             if (value > 0) {
-                // through the counter's own guard (only increases; stamps the transaction)
-                try (PreparedStatement ps = c.prepareStatement("UPDATE " + q(counter.getKey()) + " SET "
-                        + q(counter.getValue()) + " = ? WHERE id = 1")) {
-                    ps.setLong(1, value);
-                    ps.executeUpdate();
+                // The token counter's guard lets it move only by minting or to an epoch the history records (decision
+                // 0603): a new ledger's counter is seeded with its guard off, inside this transaction like every table
+                // above (and back on before the commit). The lease change counter goes through its own guard.
+                List<String[]> guards = tokens ? triggers(c, Set.of("token_counter")) : List.of();
+                try (Statement s = c.createStatement()) {
+                    if (tokens) {
+                        s.execute("ALTER TABLE token_counter DISABLE TRIGGER USER");
+                    }
+                    try (PreparedStatement ps = c.prepareStatement("UPDATE " + q(counter.getKey()) + " SET "
+                            + q(counter.getValue()) + " = ? WHERE id = 1")) {
+                        ps.setLong(1, value);
+                        ps.executeUpdate();
+                    }
+                    for (String[] t : guards) {
+                        s.execute("ALTER TABLE " + q(t[0]) + " " + enable(t[2]) + " TRIGGER " + q(t[1]));
+                    }
                 }
             }
-            if (counter.getKey().equals("token_counter")) {
+            if (tokens) {
                 highestToken = value;
             }
         }
@@ -155,6 +165,43 @@ final class PgLedgerCopy {
         long lastSeq = scalar(c, "SELECT coalesce(max(seq), 0) FROM fence_events");
         long live = scalar(c, "SELECT count(*) FROM processes WHERE stopped_at IS NULL");
         return new LedgerCopyReport(source.location(), to, rows, highestToken, lastSeq, live);
+    }
+
+    private static String enable(String tgenabled) {
+        return switch (tgenabled) {
+            case "A" -> "ENABLE ALWAYS";
+            case "R" -> "ENABLE REPLICA";
+            case "D" -> "DISABLE";
+            default -> "ENABLE";
+        };
+    }
+
+    /**
+     * The source's counter must be a whole number in an epoch its history started (decision 0603): else it was
+     * written by hand, and the copy would carry the damage to the server.
+     */
+    private void requireCounterInRange(long value) {
+        int at = source.tables().get("token_counter").indexOf("last_token");
+        boolean[] whole = {true};
+        source.forEachRow("token_counter", row -> whole[0] &= row.get(at) instanceof Long);
+        long started = 0;
+        List<String> history = source.tables().get("ledger_history");
+        if (history != null) {
+            int kind = history.indexOf("kind");
+            int epoch = history.indexOf("epoch");
+            long[] max = {0};
+            source.forEachRow("ledger_history", row -> {
+                if (("restore".equals(row.get(kind)) || "bump".equals(row.get(kind))) && row.get(epoch) instanceof Long e) {
+                    max[0] = Math.max(max[0], e);
+                }
+            });
+            started = max[0];
+        }
+        if (!whole[0] || dev.sovereign.engine.base.FencingTokens.epochOf(value) > started) {
+            throw new LedgerCopyRefusal("source_not_understood", "The source " + source.location() + " has a fencing-token"
+                    + " counter that is not a whole number in an epoch its history started (" + value + "): it was written"
+                    + " by hand; nothing was copied (restore the file from a backup first).");
+        }
     }
 
     /** The tables to write, in order, each with the source columns to copy; refuses what would be lost. */

@@ -32,6 +32,7 @@ public final class PgLedgerSummary {
                 countByState(tx, "assignments", ASSIGNMENT_STATES),
                 countByState(tx, "messages", MESSAGE_STATES),
                 tx.now(),
+                PgLedgerHistory.read(tx, String.valueOf(db.location())),
                 null)); // a server ledger is never the source of a move (decision 0915)
     }
 

@@ -48,7 +48,8 @@ public final class PgMigrator {
     public static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__server_clock_offset.sql", "V0003__roles.sql",
             "V0004__attempts_end_through_their_fence.sql", "V0005__one_round_trip_lease_writes.sql",
             "V0006__a_cheaper_server_clock.sql", "V0007__leases_attached_to_their_holder.sql",
-            "V0008__sessions_bound_to_their_login.sql", "V0009__claims_attempts_and_operator_actions_bound.sql");
+            "V0008__sessions_bound_to_their_login.sql", "V0009__claims_attempts_and_operator_actions_bound.sql",
+            "V0010__the_ledgers_history.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 
@@ -200,6 +201,7 @@ public final class PgMigrator {
             Map.entry("messages", "INSERT,SELECT,UPDATE"),
             Map.entry("lease_tombstones", "INSERT,SELECT,UPDATE"),
             Map.entry("fence_events", "INSERT,SELECT"),
+            Map.entry("ledger_history", "INSERT,SELECT"),
             Map.entry("receipts", "INSERT,SELECT"),
             Map.entry("actors", "SELECT"),
             Map.entry("supervisor_ticks", "SELECT"),

@@ -22,6 +22,8 @@ public final class PgTx {
     private final PgIdentityClaim claimToJournal;
     private boolean claimWritten;
     private Long now;
+    /** The highest token minted in this transaction (0: none). */
+    private long minted;
 
     PgTx(PgDatabase db, Connection c, PgIdentityClaim claimToJournal) {
         this.db = db;
@@ -140,8 +142,24 @@ public final class PgTx {
      * with the compare-and-set it authorises; the counter's guard stamps this transaction on it.
      */
     public long mintToken() throws SQLException {
-        return one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
+        long token = one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
                 rs -> rs.getLong(1)).orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
+        sawMinted(token);
+        return token;
+    }
+
+    /**
+     * A token this transaction minted (here or in one of the ledger's functions): one this engine already saw
+     * committed means the ledger went backwards (decision 0605) and the transaction must not commit.
+     */
+    void sawMinted(long token) {
+        db.requireForward(token);
+        minted = Math.max(minted, token);
+    }
+
+    /** The highest token this transaction minted, 0 when none. */
+    long minted() {
+        return minted;
     }
 
     /** Raises the lease change counter in this transaction; every lease write carries the value (decision 0414). */

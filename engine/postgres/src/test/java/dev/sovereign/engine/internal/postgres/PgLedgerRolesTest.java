@@ -120,6 +120,7 @@ class PgLedgerRolesTest {
                 Map.entry("fence_events", "INSERT,SELECT"),
                 Map.entry("lease_change_counter", "SELECT,UPDATE"),
                 Map.entry("lease_tombstones", "INSERT,SELECT,UPDATE"),
+                Map.entry("ledger_history", "INSERT,SELECT"), // its 'backwards' reports; restore and bump rows are the owner's
                 Map.entry("ledger_mark", "SELECT"),
                 Map.entry("messages", "INSERT,SELECT,UPDATE"),
                 Map.entry("processes", "INSERT,SELECT,UPDATE"),

@@ -71,10 +71,19 @@ public final class Database implements AutoCloseable {
      */
     private volatile Work<?> pendingRegistration;
     private volatile boolean closed;
+    /** Whether this connection builds a new ledger in a temporary file ({@link #createLedger}): only then may it migrate an empty file. */
+    private boolean creating;
     /** Writes handed in and not yet run (group commit); guarded by its own monitor. */
     private final ArrayDeque<Pending<?>> queue = new ArrayDeque<>();
     /** Write transactions committed; guarded by {@link #lock}. */
     private long batches;
+    /**
+     * The highest token this engine minted in a transaction that committed (decision 0605): a mint that returns a
+     * token not above it means the counter went backwards. Written under {@link #lock}.
+     */
+    private volatile long highestSeen;
+    /** Whether this engine found the ledger gone backwards and refuses to write until a new epoch starts. */
+    private volatile boolean wentBackwards;
 
     private Database(Path file, EngineConfig config, Connection connection) {
         this.file = file;
@@ -94,11 +103,27 @@ public final class Database implements AutoCloseable {
      * or are newer than this code.
      */
     public static Database open(EngineConfig config, boolean createIfMissing) {
+        return open(config, createIfMissing, false);
+    }
+
+    /**
+     * As {@link #open(EngineConfig, boolean)}; {@code restoring}: the restore's own open of the copy it is about to
+     * put in place, which may still be marked as a backup (every other open refuses a backup).
+     *
+     * <p>Only a path where no file exists becomes a ledger, and it appears there whole: the new ledger is built in
+     * a temporary file beside it and linked into place ({@link #createLedger}). So a file that exists is always
+     * either a ledger or something that is not one; an empty file (0 bytes, perhaps a ledger that lost its
+     * contents) or an SQLite file without a ledger is refused and left as it was (SPEC 16).
+     */
+    static Database open(EngineConfig config, boolean createIfMissing, boolean restoring) {
         Path file = config.database();
         checkPath(file, createIfMissing);
+        if (createIfMissing && !Files.exists(file)) {
+            createLedger(config);
+        }
+        requireNotEmpty(file);
         Connection c;
         synchronized (CREATING) {
-            createOwnerOnly(file, createIfMissing);
             c = connect(file, (int) config.sqliteBusyTimeout().toMillis());
         }
         Database db = new Database(file, config, c);
@@ -106,6 +131,10 @@ public final class Database implements AutoCloseable {
             new Migrator(db).migrate();
             db.keepTemporaryStorageInMemory();
             db.labSandbox = db.readLabSandboxMark();
+            db.read(tx -> {
+                SqliteLedgerHistory.requireUsable(tx, restoring);
+                return null;
+            });
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -114,24 +143,74 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * A new database file is created here, empty and {@code 0600}, before SQLite opens it: SQLite would
-     * create it by the umask (often world-readable), and it gives the {@code -wal}, {@code -shm} and
-     * {@code -journal} files the mode of the database file (docs/decisions/0801). An existing file keeps its
-     * mode. Under {@link #CREATING}, with the connect, so that no other connection of this JVM can hold
-     * SQLite locks on the file while the descriptor of the create is closed (closing any descriptor of a
-     * file drops this process's POSIX locks on it).
+     * Builds a new ledger at {@code config.database()}: created {@code 0600} (SQLite would create it by the umask,
+     * often world-readable, and it gives the {@code -wal}, {@code -shm} and {@code -journal} files the mode of the
+     * database file, docs/decisions/0801) under a temporary name in the same folder, migrated there to the latest
+     * version (with the lab-sandbox mark when asked for), closed (which checkpoints it whole into the file), then
+     * linked to its name, which fails if another process put a ledger there meanwhile (theirs is then opened). No
+     * other process ever sees an empty or half-made file under the ledger's name, and no connection of this JVM
+     * has the new file open while its descriptors are closed (closing any descriptor of a file drops this process's
+     * POSIX locks on it).
      */
-    private static void createOwnerOnly(Path file, boolean createIfMissing) {
-        if (!createIfMissing || Files.exists(file)) {
-            return;
-        }
+    private static void createLedger(EngineConfig config) {
+        Path file = config.database();
+        Path building = file.resolveSibling("." + file.getFileName() + ".creating-" + java.util.UUID.randomUUID());
         try {
-            OwnerOnly.createFile(file);
-        } catch (FileAlreadyExistsException raced) {
-            // another process created it meanwhile: SQLite opens theirs
+            OwnerOnly.createFile(building);
         } catch (IOException e) {
             throw new StorageException(Problem.MISSING_DIRECTORY, file, "Cannot create " + file + ": "
                     + e.getMessage() + ".", e);
+        }
+        try {
+            Database db = new Database(building, config, connect(building, (int) config.sqliteBusyTimeout().toMillis()));
+            db.creating = true;
+            try {
+                new Migrator(db).migrate();
+            } finally {
+                db.close();
+            }
+            try {
+                Files.createLink(file, building);
+            } catch (FileAlreadyExistsException raced) {
+                // another process created the ledger meanwhile: that one is opened
+            } catch (UnsupportedOperationException | IOException noLinks) {
+                try {
+                    Files.move(building, file); // no hard links here: a rename that refuses to replace a file
+                } catch (FileAlreadyExistsException raced) {
+                    // as above
+                }
+            }
+        } catch (IOException e) {
+            throw new StorageException(Problem.IO, file, "Cannot create " + file + ": " + e.getMessage() + ".", e);
+        } finally {
+            deleteQuietly(building);
+        }
+    }
+
+    /** Removes a file Sovereign made for itself and the files SQLite keeps beside it; best effort. */
+    static void deleteQuietly(Path file) {
+        for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+            try {
+                Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
+            } catch (IOException ignored) {
+                // left behind: a name starting with '.', never opened as a ledger
+            }
+        }
+    }
+
+    /** An empty file is not a ledger (SPEC 16): refused, never turned into one, left as it was. */
+    private static void requireNotEmpty(Path file) {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            return; // SQLite says what is wrong with it
+        }
+        if (size == 0) {
+            throw new StorageException(Problem.NOT_OURS, file, "The file " + file + " is empty (0 bytes), so it is not a"
+                    + " Sovereign ledger (a ledger is never empty: this may be one that lost its contents); it was left as"
+                    + " it was: put a backup in place with 'sovereign restore', or delete it and run 'sovereign init' for"
+                    + " a new ledger.", null);
         }
     }
 
@@ -226,6 +305,11 @@ public final class Database implements AutoCloseable {
         return file;
     }
 
+    /** Whether this connection builds a new ledger (the only case in which an empty file may be migrated). */
+    boolean creating() {
+        return creating;
+    }
+
     /** Whether the open asked to mark a file it creates as a lab sandbox ({@link EngineConfig#createAsLabSandbox()}). */
     boolean labSandboxRequested() {
         return labSandboxRequested;
@@ -317,6 +401,86 @@ public final class Database implements AutoCloseable {
     }
 
     private <T> T write(Work<T> work, boolean mayJournalClaim) {
+        requireNotGoneBackwards();
+        try {
+            return writeAnyway(work, mayJournalClaim);
+        } catch (WentBackwards e) {
+            wentBackwards = true;
+            try {
+                writeAnyway(tx -> {
+                    SqliteLedgerHistory.recordWentBackwards(tx, e.seen);
+                    return null;
+                }, false);
+            } catch (RuntimeException ignored) {
+                // the refusal below is the answer; the record is best effort (another engine may have made it)
+            }
+            throw new StorageException(Problem.WENT_BACKWARDS, file, e.getMessage(), null);
+        }
+    }
+
+    /**
+     * Decision 0605: a mint returned {@code minted}, not above a token this engine already saw committed, so the
+     * counter went backwards (the file was put back without {@code sovereign restore}); the transaction must not
+     * commit.
+     */
+    /** A beat read the counter: below a token this engine saw committed, the ledger went backwards (decision 0605). */
+    void requireCounterNotBelowSeen(long counter) {
+        long seen = highestSeen;
+        if (counter < seen) {
+            throw new WentBackwards(seen, seen, wentBackwardsSentence(seen, counter));
+        }
+    }
+
+    void requireForward(long minted) {
+        long seen = highestSeen;
+        if (minted <= seen) {
+            throw new WentBackwards(seen, minted, wentBackwardsSentence(seen, minted - 1));
+        }
+    }
+
+    /**
+     * While this engine knows the ledger went backwards it refuses every write, until the counter is in an epoch
+     * above every token it saw (an operator ran {@code sovereign fence bump}, or restored a backup).
+     */
+    private void requireNotGoneBackwards() {
+        if (!wentBackwards) {
+            return;
+        }
+        Long counter = read(tx -> SqliteLedgerHistory.counter(tx::query));
+        long seen = highestSeen;
+        if (counter != null && dev.sovereign.engine.base.FencingTokens.epochOf(counter)
+                > dev.sovereign.engine.base.FencingTokens.epochOf(seen)) {
+            wentBackwards = false;
+            return;
+        }
+        throw new StorageException(Problem.WENT_BACKWARDS, file, wentBackwardsSentence(seen, counter == null ? -1 : counter), null);
+    }
+
+    private String wentBackwardsSentence(long seen, long counter) {
+        return "The ledger " + file + " went backwards: this engine (process " + processIdentity + ") had seen token "
+                + dev.sovereign.engine.base.FencingTokens.describe(seen) + ", but the counter is at "
+                + (counter < 0 ? "a value that is not a token" : dev.sovereign.engine.base.FencingTokens.describe(counter))
+                + ", so the file was put back without 'sovereign restore'; it refuses to write until an operator runs"
+                + " 'sovereign fence bump'.";
+    }
+
+    /** A mint found the counter below a token this engine saw; rolls its work back like any failure. */
+    private static final class WentBackwards extends StorageException {
+        private static final long serialVersionUID = 1L;
+        private final long seen;
+
+        WentBackwards(long seen, long minted, String sentence) {
+            super(Problem.WENT_BACKWARDS, null, sentence, null);
+            this.seen = seen;
+        }
+    }
+
+    /** The highest token this engine minted in a committed transaction (decision 0605); 0 before its first. */
+    public long highestTokenSeen() {
+        return highestSeen;
+    }
+
+    private <T> T writeAnyway(Work<T> work, boolean mayJournalClaim) {
         Pending<T> mine = new Pending<>(work, mayJournalClaim);
         synchronized (queue) {
             queue.add(mine);
@@ -442,6 +606,7 @@ public final class Database implements AutoCloseable {
             throw translate(file, e, "begin a transaction on");
         }
         boolean claimWritten = false;
+        long minted = 0;
         Work<?> registration = pendingRegistration;
         boolean registeredNow = false;
         for (Pending<?> p : batch) {
@@ -461,6 +626,7 @@ public final class Database implements AutoCloseable {
                 }
                 run(p, tx);
                 exec("RELEASE sovereign_work");
+                minted = Math.max(minted, tx.minted());
                 claimWritten |= tx.claimWritten();
                 registeredNow |= registers;
             } catch (Refusal r) {
@@ -520,6 +686,9 @@ public final class Database implements AutoCloseable {
             return true;
         }
         claimJournalled |= claimWritten;
+        if (minted > highestSeen) {
+            highestSeen = minted;
+        }
         if (registeredNow) {
             pendingRegistration = null;
         }
@@ -703,6 +872,15 @@ public final class Database implements AutoCloseable {
                     return new StorageException(Problem.RETIRED, file, "The ledger " + file + " was moved to a server by"
                             + " 'sovereign copy' and takes no more writes; point --db (or SOVEREIGN_DB) at the server"
                             + " ledger ('sovereign status --db " + file + "' names it).", e);
+                }
+                if (firstLine(e).contains("the ledger went backwards")) {
+                    return new StorageException(Problem.WENT_BACKWARDS, file, "The ledger " + file + " went backwards"
+                            + " (an engine that had seen a token above its counter said so in its history, docs/reliability.md),"
+                            + " so it issues no token until an operator runs 'sovereign fence bump'.", e);
+                }
+                if (firstLine(e).contains("has issued every token of its epoch")) {
+                    return new StorageException(Problem.EPOCH_EXHAUSTED, file, "The ledger " + file + " has issued every"
+                            + " token of its epoch (2^40 - 1 of them); run 'sovereign fence bump' to start the next.", e);
                 }
                 return new StorageException(Problem.CORRUPT, file, "The database " + file
                         + " refused a write that breaks its rules (" + firstLine(e) + ").", e);

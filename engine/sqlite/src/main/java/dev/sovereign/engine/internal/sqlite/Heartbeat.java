@@ -62,6 +62,11 @@ public final class Heartbeat {
             long session = tx.one("SELECT heartbeat_at FROM processes WHERE identity = ?", rs -> rs.getLong(1), me)
                     .orElse(now);
             beatAt[0] = session;
+            // the counter below a token this engine saw: the ledger went backwards (decision 0605); a read of one
+            // row of a page the beat's transaction holds anyway
+            if (db.highestTokenSeen() > 0) {
+                db.requireCounterNotBelowSeen(tx.lastToken());
+            }
             Map<String, Long> lostLeases = new HashMap<>();
             long[] found = tx.one(SESSION_CHECK_SQL, rs -> new long[] {rs.getLong(1), rs.getLong(2)}, me)
                     .orElseThrow();

@@ -33,7 +33,7 @@ final class Migrator {
             "V0003__database_enforced_fence.sql", "V0004__migration_record.sql",
             "V0005__attempts_end_through_their_fence.sql", "V0006__fewer_pages_per_write.sql",
             "V0007__leases_attached_to_their_holder.sql", "V0008__every_input_of_the_fence_guarded.sql",
-            "V0009__a_copied_ledger_is_retired.sql");
+            "V0009__the_ledgers_history.sql", "V0010__a_copied_ledger_is_retired.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;
@@ -105,6 +105,12 @@ final class Migrator {
         if (appId == 0 && objects > 0) {
             throw new StorageException(Problem.NOT_OURS, db.file(), "The file " + db.file()
                     + " is an SQLite database that Sovereign did not create; refusing to touch it.", null);
+        }
+        if (appId == 0 && !db.creating()) {
+            // only a new ledger is built from nothing, in a file of its own (Database.createLedger)
+            throw new StorageException(Problem.NOT_OURS, db.file(), "The file " + db.file() + " is an SQLite database"
+                    + " with no Sovereign ledger in it; refusing to turn it into one (only 'sovereign init' on a path"
+                    + " where no file exists creates a ledger).", null);
         }
         if (appId != 0 && appId != Database.APPLICATION_ID) {
             throw new StorageException(Problem.NOT_OURS, db.file(), "The file " + db.file()

@@ -86,13 +86,15 @@ public final class SqliteAdminReader implements AdminReader {
             AdminSnapshot s = db.inReadTransaction(() -> {
                 long lastSeq = db.scalar("SELECT coalesce(max(seq), 0) FROM fence_events");
                 long changeMarker = db.changeMarker();
-                long lastToken = db.scalar("SELECT last_token FROM token_counter WHERE id = 1");
+                Long counter = SqliteLedgerHistory.counter(db::query);
+                long lastToken = counter == null ? -1 : counter; // never a damaged counter shown as 0
+                dev.sovereign.engine.admin.LedgerHistory history = SqliteLedgerHistory.read(db::query, db.file().toString());
                 List<ProcessRow> processes = rows.processes();
                 read[0] = leases.read(processes);
                 return new AdminSnapshot(LedgerLocation.file(db.file()), db.schemaVersion(), changeMarker, clock.millis(), lastSeq,
                         lastToken, read[0].baseline().rows(),
                         AdminLeases.withLeaseCounts(processes, read[0].baseline().held()),
-                        rows.assignments(), rows.attempts(), rows.messages(), rows.lastTick(), rows.counts());
+                        rows.assignments(), rows.attempts(), rows.messages(), rows.lastTick(), rows.counts(), history);
             });
             leases.keep(read[0]);
             leaseRowsReadLastSnapshot = read[0].rowsRead();

@@ -43,6 +43,17 @@ public final class SqliteBackend implements StorageBackend {
     }
 
     @Override
+    public dev.sovereign.engine.spi.LedgerBackups.Backup backup(LedgerLocation ledger, Path copy, Clock clock) {
+        return SqliteBackups.backup(ledger.file().orElseThrow(), copy, clock);
+    }
+
+    @Override
+    public dev.sovereign.engine.spi.LedgerBackups.Restore restore(Path backup, LedgerLocation target, long aboveEpoch,
+                                                                 Clock clock) {
+        return SqliteBackups.restore(backup, target.file().orElseThrow(), aboveEpoch, clock);
+    }
+
+    @Override
     public <T> T readAll(LedgerLocation location, java.util.function.Function<dev.sovereign.engine.spi.LedgerRows, T> body) {
         return SqliteLedgerRows.read(location.file().orElseThrow(), body);
     }

@@ -113,6 +113,12 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
+    public dev.sovereign.engine.admin.EpochStart bumpFence(long aboveEpoch) {
+        return db.write(tx -> SqliteLedgerHistory.startEpoch(tx, "bump", aboveEpoch, null,
+                "sovereign fence bump by process " + tx.processIdentity()));
+    }
+
+    @Override
     public LedgerSummary summary() {
         return SqliteLedgerSummary.read(db);
     }

@@ -101,6 +101,15 @@ final class SqliteLedgerRows implements LedgerRows {
                         + " frozen file again would make a second ledger that mints the same tokens), and nothing was"
                         + " changed.");
             }
+            dev.sovereign.engine.admin.LedgerHistory.Entry last = SqliteLedgerHistory.last(c::query);
+            if (last != null && "backup".equals(last.kind())) {
+                throw new LedgerCopyRefusal("source_is_backup", "The file " + file + " is a backup made by 'sovereign"
+                        + " backup', not a live ledger; put it in place with 'sovereign restore' first, then copy that.");
+            }
+            if (SqliteLedgerHistory.read(c::query, file.toString()).isWentBackwards()) {
+                throw new LedgerCopyRefusal("source_went_backwards", "The ledger " + file + " went backwards (an engine"
+                        + " had seen a token above its counter); run 'sovereign fence bump' on it first, then copy it.");
+            }
             return body.apply(new SqliteLedgerRows(c, LedgerLocation.file(file), tablesOf(c)));
         }));
     }

@@ -22,7 +22,7 @@ public final class SqliteLedgerSummary {
                 ConnectionSecurity.LOCAL_FILE,
                 (int) tx.scalarLong("PRAGMA user_version"),
                 lastMigration(tx),
-                tx.lastToken(),
+                SqliteLedgerHistory.counter(tx::query) == null ? -1 : tx.lastToken(),
                 tx.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events"),
                 tx.scalarLong("SELECT count(*) FROM fence_events"),
                 tx.scalarLong("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'"),
@@ -31,6 +31,7 @@ public final class SqliteLedgerSummary {
                 countByState(tx, "assignments", ASSIGNMENT_STATES),
                 countByState(tx, "messages", MESSAGE_STATES),
                 tx.now(),
+                SqliteLedgerHistory.read(tx::query, db.file().toString()),
                 tx.one("SELECT moved_to FROM ledger_retirement WHERE id = 1", rs -> rs.getString(1)).orElse(null)));
     }
 

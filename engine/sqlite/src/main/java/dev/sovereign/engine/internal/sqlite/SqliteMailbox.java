@@ -41,7 +41,8 @@ public final class SqliteMailbox implements Mailbox {
     private static final String FINISH_GUARD = " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ?"
             + " AND claim_process = ?"
             + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = messages.claim_actor"
-            + " AND l.process_identity = ?)";
+            + " AND l.process_identity = ? AND l.token / " + dev.sovereign.engine.base.FencingTokens.EPOCH_SPAN
+            + " <= messages.claim_token / " + dev.sovereign.engine.base.FencingTokens.EPOCH_SPAN + ")";
 
     // finished_with states the claim token the finish presents; the schema's guard (V0003) compares it
     // with claim_token and the actor's lease whatever the WHERE says.

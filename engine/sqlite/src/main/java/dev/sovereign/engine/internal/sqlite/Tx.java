@@ -22,6 +22,8 @@ public final class Tx {
     /** A claim to journal before this transaction's first change, or null (decision 0802). */
     private final IdentityClaim claimToJournal;
     private boolean claimWritten;
+    /** The highest token minted in this transaction (0: none). */
+    private long minted;
 
     Tx(Database db, StatementCache statements, long now) {
         this(db, statements, now, null);
@@ -41,6 +43,11 @@ public final class Tx {
 
     public String processIdentity() {
         return db.processIdentity();
+    }
+
+    /** The ledger file this transaction writes. */
+    public java.nio.file.Path file() {
+        return db.file();
     }
 
     /** Whether this transaction journalled the claim it was given. */
@@ -125,8 +132,16 @@ public final class Tx {
      * committed (or rolled back) together with the compare-and-set it authorises.
      */
     public long mintToken() throws SQLException {
-        return one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
+        long token = one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
                 rs -> rs.getLong(1)).orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
+        db.requireForward(token); // a token this engine already saw: the ledger went backwards (decision 0605)
+        minted = Math.max(minted, token);
+        return token;
+    }
+
+    /** The highest token this transaction minted, 0 when none: the engine remembers it once it commits. */
+    long minted() {
+        return minted;
     }
 
     /**
