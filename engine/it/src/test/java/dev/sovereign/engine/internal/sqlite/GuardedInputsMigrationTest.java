@@ -31,7 +31,8 @@ class GuardedInputsMigrationTest {
 
     private final SettableClock clock = new SettableClock();
     private static final String OLD = "proc_old-host-1";
-    private static final int BEFORE = Migrator.LATEST - 1;
+    /** The version before the one this test is about (V0008): later versions add their own tables and columns. */
+    private static final int BEFORE = Migrator.MIGRATIONS.indexOf("V0008__every_input_of_the_fence_guarded.sql");
 
     private void createOlderFile() throws Exception {
         long now = clock.millis();
@@ -94,7 +95,9 @@ class GuardedInputsMigrationTest {
         try (Engine e = Engine.openExisting(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false)
                 .registerLazily(true).build())) {
             assertThat(raw.scalar("PRAGMA user_version")).isEqualTo(Migrator.LATEST);
-            assertThat(everyRow(raw)).isEqualTo(before);
+            Map<String, List<String>> after = everyRow(raw);
+            after.keySet().retainAll(before.keySet()); // tables a later version adds are not this migration's concern
+            assertThat(after).isEqualTo(before);
             try (Connection c = raw.connect(false)) {
                 assertThat(Migrator.guardProblems(c)).isEmpty();
             }

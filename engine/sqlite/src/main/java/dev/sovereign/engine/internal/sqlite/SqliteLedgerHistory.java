@@ -156,12 +156,12 @@ final class SqliteLedgerHistory {
         for (String[] l : leases) {
             long change = tx.nextLeaseChange();
             long token = Long.parseLong(l[2]);
-            tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ? WHERE actor_id = ?"
-                    + " AND token = ?", change, token, change, l[0], token);
-            tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND token = ?", l[0], token);
-            tx.journal(EventKind.LEASE_RELEASED, "actor", l[0], l[0], l[1], token, null, null, null,
+            // the one way a lease row is deleted (V0008, decision 0011): a release that states itself in the row;
+            // the schema removes the row in this statement and journals LEASE_RELEASED with this detail
+            tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?, released_at = ?,"
+                    + " released_note = ? WHERE actor_id = ? AND token = ?", change, token, change, tx.now(),
                     "voided by the " + ("restore".equals(kind) ? "restore" : "fence bump") + " that started epoch "
-                            + epoch + ": its holder must acquire it again");
+                            + epoch + ": its holder must acquire it again", l[0], token);
         }
         tx.journal("restore".equals(kind) ? EventKind.LEDGER_RESTORED : EventKind.FENCE_BUMPED, "ledger", "ledger", null,
                 tx.processIdentity(), start + 1, null, counter, null, said + "; " + leases.size()

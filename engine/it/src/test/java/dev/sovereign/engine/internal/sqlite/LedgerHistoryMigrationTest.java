@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * journal keeps every row (the table is rebuilt for the new kinds), and a counter a raw writer left damaged before
  * version 8 guarded it is named in one sentence by every open, and never shown as token 0.
  */
-class SchemaVersionEightMigrationTest {
+class LedgerHistoryMigrationTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
 
