@@ -166,7 +166,7 @@ public final class Engine implements AutoCloseable {
         return mailbox;
     }
 
-    /** Assignments, execution attempts and receipts; {@code runAssignment} runs one (SPEC section 6). */
+    /** Assignments, execution attempts and receipts; {@code runAssignment} runs one (contract §6). */
     public Runs runs() {
         return runs;
     }
@@ -176,7 +176,7 @@ public final class Engine implements AutoCloseable {
         return providers;
     }
 
-    /** The supervisor (SPEC section 10): {@code tick()} on demand, or wrap it in a {@code SupervisorLoop}. */
+    /** The supervisor (contract §10): {@code tick()} on demand, or wrap it in a {@code SupervisorLoop}. */
     public Supervisor supervisor() {
         return supervisor;
     }

@@ -5,7 +5,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The exit codes of {@code sovereign}. They are part of the CLI contract (SPEC section 11); scripts
+ * The exit codes of {@code sovereign}. They are part of the CLI contract (contract §11); scripts
  * branch on them. See docs/decisions/0300-cli-exit-codes-for-refusals.md.
  */
 public final class ExitCode {

@@ -20,7 +20,7 @@ import java.util.Locale;
 
 /**
  * The JSON objects the CLI prints with {@code --json}, one per result, one per line. Field names are
- * snake_case and stable (SPEC section 11): they are built here by hand, never derived from Java
+ * snake_case and stable (contract §11): they are built here by hand, never derived from Java
  * names, so renaming a record component cannot change the contract. Times are epoch milliseconds;
  * absent values are {@code null}, never missing, so every object of a kind has the same keys.
  */
@@ -65,7 +65,7 @@ final class JsonShapes {
         return o;
     }
 
-    /** The columns of {@code fence_events} (SPEC section 9), under their column names. */
+    /** The columns of {@code fence_events} (contract §9), under their column names. */
     static ObjectNode event(FenceEvent e) {
         ObjectNode o = object();
         o.put("seq", e.seq());
@@ -83,7 +83,7 @@ final class JsonShapes {
         return o;
     }
 
-    /** {@code message, actor, process, token, expires_at}: a claim (SPEC section 11). */
+    /** {@code message, actor, process, token, expires_at}: a claim (contract §11). */
     static ObjectNode claim(Claim c) {
         ObjectNode o = object();
         o.put("message", c.message());

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sovereign run ASSIGNMENT [--ttl DUR]}: runs one assignment in this process, in the order of
- * SPEC section 6 (actor lease first, attempt + RUNNING, workspace, provider, fenced terminal write,
+ * contract §6 (actor lease first, attempt + RUNNING, workspace, provider, fenced terminal write,
  * files, lease released), with the heartbeat renewing the lease and the attempt while the provider
  * works. Blocks until the terminal write committed. A {@code command:} assignment runs only when an
  * {@code --allow-command} pattern matches it; otherwise exit 1 ({@code command_not_allowed}, journalled)

@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sovereign supervisor [--once] [--interval DUR]}: the supervisor of SPEC section 10.
+ * {@code sovereign supervisor [--once] [--interval DUR]}: the supervisor of contract §10.
  *
  * <p>{@code --once} runs one tick and prints its whole report. Without it, a loop (process kind
  * {@code supervisor}, heartbeat on) ticks every interval and prints one line per tick that did

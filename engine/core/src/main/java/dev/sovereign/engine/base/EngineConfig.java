@@ -70,7 +70,7 @@ public final class EngineConfig {
      * The data directory of a ledger when none is configured: beside a file ({@link #defaultDataDirectory(Path)});
      * for a server, a folder of this host's user named after the server and database
      * ({@code ~/.local/share/sovereign/<host>-<port>-<db>.data}): workspaces are local to the host that runs
-     * the attempt (SPEC 15).
+     * the attempt (contract §15).
      */
     public static Path defaultDataDirectory(LedgerLocation location) {
         if (location.isFile()) {

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * Where a ledger lives, as a user named it: a SQLite file path (the embedded default) or a server's JDBC
- * URL ({@code jdbc:postgresql://host:port/db?...}). A backend is chosen by it (SPEC 15). A path is made
+ * URL ({@code jdbc:postgresql://host:port/db?...}). A backend is chosen by it (contract §15). A path is made
  * absolute and normalized; a URL is kept verbatim for the driver, and is never printed as typed:
  * {@link #toString()} hides every password and token in it (user-info passwords and {@code password},
  * {@code sslpassword} or {@code *token*} parameters), so a secret never reaches a status line, a title, a

@@ -9,7 +9,7 @@ import dev.sovereign.engine.lease.Lease;
 import java.time.Instant;
 
 /**
- * The actor lease rules (SPEC 3, 4): who may take a lease, who may renew and release it, and the row a
+ * The actor lease rules (contract §3, 4): who may take a lease, who may renew and release it, and the row a
  * backend must refuse to act under. A backend reads the actor's lease row and the counter's last issued
  * token inside its write transaction, asks these, and only then performs its one compare-and-set.
  */

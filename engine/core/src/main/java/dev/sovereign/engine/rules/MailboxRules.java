@@ -16,7 +16,7 @@ import dev.sovereign.engine.mailbox.MessageState;
 import java.time.Instant;
 
 /**
- * The mailbox rules (SPEC 8, decisions 0200-0203): who may claim a message, what a claim of a claimed
+ * The mailbox rules (contract §8, decisions 0200-0203): who may claim a message, what a claim of a claimed
  * message does, and why a finishing write that matched no row was refused. A backend reads the message and
  * the recipient's lease inside its write transaction, asks these, and performs its one compare-and-set.
  */

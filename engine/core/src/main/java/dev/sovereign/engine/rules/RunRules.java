@@ -18,7 +18,7 @@ import dev.sovereign.engine.run.AttemptState;
 import java.time.Instant;
 
 /**
- * The rules of assignments and execution attempts (SPEC 5, 6): which assignment may run, when an attempt
+ * The rules of assignments and execution attempts (contract §5, 6): which assignment may run, when an attempt
  * may start under a lease, which attempt's terminal write may commit, and the operator actions' limits.
  * A backend reads the rows inside its write transaction, asks these, and performs its one compare-and-set.
  */
@@ -111,7 +111,7 @@ public final class RunRules {
     }
 
     /**
-     * Says which fence moved under a refused terminal write (SPEC 6 step 6), for the refusal and its
+     * Says which fence moved under a refused terminal write (contract §6 step 6), for the refusal and its
      * REJECTED row. {@code assignment} and {@code current} (the attempt its pointer names, or null) are read
      * only when the lease fence still stands.
      */

@@ -11,7 +11,7 @@ import java.util.Optional;
  * the last of them ends, and only if a run acquired it); another process can run nothing for that
  * actor meanwhile.
  *
- * <p>{@link #runAssignment} follows SPEC section 6 in exactly this order — the order is the
+ * <p>{@link #runAssignment} follows contract §6 in exactly this order — the order is the
  * contract:
  * <ol>
  *   <li>load and validate (assignment exists and is runnable, actor exists, policy and provider

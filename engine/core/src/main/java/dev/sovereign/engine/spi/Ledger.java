@@ -13,7 +13,7 @@ import dev.sovereign.engine.process.Processes;
  * all writing under this process's identity and tracking what it holds in the engine's {@link Grants}.
  * Every consequential write is ONE compare-and-set statement in one short write transaction, its token
  * minted in that same transaction; every refusal of a presented token or pointer is journalled as
- * REJECTED. The contract is SPEC sections 3-10 and 14; the SQLite backend is the reference.
+ * REJECTED. The contract is docs/contract.md, sections 3-10 and 14; the SQLite backend is the reference.
  *
  * <p>Lifecycle: opened by {@link StorageBackend#open}, which registers the process (or, with
  * {@code EngineConfig.registerLazily}, defers its row to the first write that commits); closed once by the

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The supervisor's side of the ledger (SPEC 10), as a backend provides it: read-only reports, and the
+ * The supervisor's side of the ledger (contract §10), as a backend provides it: read-only reports, and the
  * settlement of one expired attempt as ONE transaction whose fenced update comes first (a lost race
  * writes nothing). The tick's order and its report are the core's {@code EngineSupervisor}.
  * Implementations are thread-safe.

@@ -14,7 +14,7 @@ import java.util.Optional;
  * state change is ONE compare-and-set inside one write transaction, with any token it needs minted in
  * that same transaction; a refusal is a {@link dev.sovereign.engine.base.Refusal} and nothing is written
  * (fencing refusals are journalled as REJECTED). No files and no providers: the order of a run
- * (SPEC 6) is the core's {@code AssignmentRunner}. Implementations are thread-safe.
+ * (contract §6) is the core's {@code AssignmentRunner}. Implementations are thread-safe.
  */
 public interface RunStore {
     /**
@@ -61,7 +61,7 @@ public interface RunStore {
     /**
      * Whether this backend writes a run in fewer transactions (issue 16, decision 0508):
      * {@link #startAttemptUnderTheLease} and {@link #finishReleasingTheLease}. False (the default): the core
-     * runs SPEC 6 as separate transactions — the lease ({@code acquireOrRenewKeepingTtl}), {@link #startAttempt},
+     * runs contract §6 as separate transactions — the lease ({@code acquireOrRenewKeepingTtl}), {@link #startAttempt},
      * {@link #finish}, the release — which is the same contract, one commit slower each.
      */
     default boolean writesRunsInFewerTransactions() {

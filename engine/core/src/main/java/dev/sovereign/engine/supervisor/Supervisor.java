@@ -7,7 +7,7 @@ import java.util.Optional;
  * supervisors (threads, engines or processes) may tick at once: every recovery is a fenced
  * compare-and-set, so a lost race writes nothing.
  *
- * <p>{@link #tick()} runs SPEC section 10 in this order:
+ * <p>{@link #tick()} runs contract §10 in this order:
  * <ol>
  *   <li>report expired actor leases and stale processes (read-only: expiry is not a fault);</li>
  *   <li>sweep expired mailbox claims back to NEW;</li>

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Attack review of issue 13 (branch attack-13). Each test asserts what SPEC 1/10/14 promise; a red test
+ * Attack review of issue 13 (branch attack-13). Each test asserts what contract §1/10/14 promise; a red test
  * is an open hole. All writes come from a plain JDBC connection, as a buggy client or the sqlite3 shell.
  */
 class Issue13LedgerAttackTest {
@@ -90,8 +90,8 @@ class Issue13LedgerAttackTest {
      * P's attempt expired (P was paused past its TTL) and Q took the actor over. P's own stale attempt,
      * presenting only its OWN (stale) attempt id and token — nothing read from the current ledger —
      * ends the assignment COMPLETED with a completed, outcome-known receipt, because the terminal guard's
-     * 'recovery' branch accepts any terminal state and the receipt guard any status. SPEC 10: a recovery
-     * is FAILED / worker_lost / outcome_known=false and "never guesses success"; SPEC 14: a terminal state
+     * 'recovery' branch accepts any terminal state and the receipt guard any status. contract §10: a recovery
+     * is FAILED / worker_lost / outcome_known=false and "never guesses success"; contract §14: a terminal state
      * or a receipt only from the current attempt under the current lease token.
      */
     @ParameterizedTest(name = "recursive_triggers={0}")
@@ -142,7 +142,7 @@ class Issue13LedgerAttackTest {
      * live lease, but actor_leases has no DELETE guard: a client deletes the live holder's row and inserts
      * its own with a freshly minted token in the same transaction. Then the assignment pointer can be moved
      * off the holder's LIVE attempt to a new one (the pointer guard never asks whether the old attempt is
-     * still live: SPEC 6 execution_attempt_held). The live holder's commit is then refused. No double
+     * still live: contract §6 execution_attempt_held). The live holder's commit is then refused. No double
      * commit, but a live holder evicted and two processes working the same actor at once.
      */
     @Test

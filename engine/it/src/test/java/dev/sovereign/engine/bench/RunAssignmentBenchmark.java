@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * A whole {@code runAssignment} (SPEC 6, in its order: lease, attempt + RUNNING, workspace, provider,
+ * A whole {@code runAssignment} (contract §6, in its order: lease, attempt + RUNNING, workspace, provider,
  * terminal write + receipt, receipt file, workspace reclaim, release) with the {@code scripted}
  * provider sleeping 0 ms, so what is measured is the engine's own work. The assignment is created
  * before each invocation, outside the measured time.

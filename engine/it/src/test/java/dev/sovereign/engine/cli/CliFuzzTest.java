@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Bad input to every command of SPEC 11 that takes input, through picocli in-process on a real
+ * Bad input to every command of contract §11 that takes input, through picocli in-process on a real
  * database: always exit 0, 1 (a refusal, at most one REJECTED row) or 2 (bad input, nothing
  * written), one sentence on stderr and never a stack trace; never a storage error for bad input, and
  * a refused call never changes the ledger. The calls act as one fixed {@code --process} identity, so

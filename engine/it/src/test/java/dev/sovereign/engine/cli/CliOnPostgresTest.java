@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The CLI on a real PostgreSQL server (SPEC 15): the same commands, the same output and exit codes as on a
+ * The CLI on a real PostgreSQL server (contract §15): the same commands, the same output and exit codes as on a
  * SQLite file, with the database named by a jdbc:postgresql: URL in --db or $SOVEREIGN_DB. The server comes
  * from Maven (PgTestServer); a fresh, empty database per test.
  */

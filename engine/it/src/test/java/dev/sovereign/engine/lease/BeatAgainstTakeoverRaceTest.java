@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * SPEC 16: a committed beat and a committed takeover of the same lease exclude each other. Issue 26 items 3 and 4: on
+ * contract §16: a committed beat and a committed takeover of the same lease exclude each other. Issue 26 items 3 and 4: on
  * PostgreSQL a late beat racing a takeover at the lease's effective expiry left both holders believing (64 of 280
  * tries: B's takeover committed, A's beat committed without seeing it, A's {@code held()} still naming the lease), and
  * sometimes ended B's acquire in a storage error instead of a refusal. Here, at the boundary (A's lease at its

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.sovereign.engine.testing.Contract;
 
 /**
- * Every refused presentation of a token or pointer leaves a REJECTED row (SPEC 8/9, decision 0005): the
+ * Every refused presentation of a token or pointer leaves a REJECTED row (contract §8/9, decision 0005): the
  * heartbeat's refused renewals, a stale release whose row is gone, a claim by a process that hosts nothing.
  * Real SQLite file, two engines (two processes for fencing), a settable clock.
  */

@@ -65,7 +65,7 @@ public record HistoryOp(
     /**
      * For INFO: a crash unless its reason is one the run expects — busy always; on a server whose connections the
      * nemesis kills, also a lost connection ({@code storage_IO}) and a commit whose outcome is unknown
-     * ({@code storage_COMMIT_OUTCOME_UNKNOWN}): the engine said it does not know, which is its contract (SPEC 15).
+     * ({@code storage_COMMIT_OUTCOME_UNKNOWN}): the engine said it does not know, which is its contract (contract §15).
      */
     public boolean isCrash(java.util.Set<String> expectedReasons) {
         return outcome == Outcome.INFO && !expectedReasons.contains(result("reason"));

@@ -254,7 +254,7 @@ public final class TortureRun {
 
     private Report runOn() throws Exception {
         long began = System.nanoTime();
-        // A broken-fence run needs a lab sandbox: on any other ledger the switch is ignored (SPEC 14).
+        // A broken-fence run needs a lab sandbox: on any other ledger the switch is ignored (contract §14).
         try (Engine setup = Engine.open(EngineConfig.forDatabase(db).dataDirectory(dataDirectory).heartbeat(false)
                 .processKind("torture-setup").createAsLabSandbox(s.brokenFence()).build())) {
             s.actors().forEach(a -> setup.actors().add(a));

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * SPEC 14: the database refuses what a badly behaved client writes, whatever that client's WHERE
+ * contract §14: the database refuses what a badly behaved client writes, whatever that client's WHERE
  * clause says. Every statement here comes from a plain JDBC connection of its own — no engine, no
  * pragmas unless the test sets them — the way a hand-typed statement in the sqlite3 shell, a buggy
  * client or a fault switch would arrive. Each guard is tried against every statement form that can

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * An empty file is not a ledger (issue 26 item 8, SPEC 16): an open that may create a ledger (init, the API's
+ * An empty file is not a ledger (issue 26 item 8, contract §16): an open that may create a ledger (init, the API's
  * {@code Engine.open}) and one that may not both refuse an empty (0-byte) file and an SQLite file with no ledger in
  * it, in one sentence, and leave it as it was; only a path where no file exists becomes a ledger, and it appears
  * there whole (built beside it, linked into place), so several processes opening a new path at once all open the

@@ -13,7 +13,7 @@ import java.util.Properties;
 /**
  * Statements from a plain JDBC connection of their own — no engine, no pragmas but the ones asked for —
  * the way a hand-typed statement in the sqlite3 shell or a buggy client would reach the file. For the
- * tests of the database's own guards (SPEC 14).
+ * tests of the database's own guards (contract §14).
  */
 public final class RawSql {
     private final Path file;

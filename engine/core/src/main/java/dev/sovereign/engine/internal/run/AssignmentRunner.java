@@ -39,7 +39,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * {@link Runs} for one engine: the orchestration of SPEC section 6 (lease, attempt, workspace,
+ * {@link Runs} for one engine: the orchestration of contract §6 (lease, attempt, workspace,
  * provider, terminal write, files, release — in that order) over the ledger operations of
  * {@link RunStore}. On a backend that writes runs in fewer transactions (SQLite) the lease is written in
  * the attempt's transaction and the release of a lease the run took in the terminal write's, so the

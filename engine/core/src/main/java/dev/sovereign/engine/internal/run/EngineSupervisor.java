@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@link Supervisor} for one engine: the tick of SPEC section 10 over {@link RecoveryStore},
+ * {@link Supervisor} for one engine: the tick of contract §10 over {@link RecoveryStore},
  * plus the workspace work after each committed recovery. Thread-safe.
  */
 public final class EngineSupervisor implements Supervisor {

@@ -6,13 +6,13 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * A command line as a fuzz target, for the CLI (SPEC 11) once it lands: give it a function from
+ * A command line as a fuzz target, for the CLI (contract §11) once it lands: give it a function from
  * arguments to {@link Outcome} (exit code, stdout, stderr) — e.g. one that runs picocli in-process
  * on the test's database — and command templates whose placeholders are filled with bad words:
  * {@code {actor}}, {@code {message}}, {@code {assignment}}, {@code {text}}, {@code {token}},
  * {@code {duration}}, {@code {spec}}, {@code {policy}}, {@code {count}}.
  *
- * <p>Judged by SPEC 11: exit 0 done (a read for {@link #READ_COMMANDS}); 1 refused (may add one
+ * <p>Judged by contract §11: exit 0 done (a read for {@link #READ_COMMANDS}); 1 refused (may add one
  * REJECTED row); 2 bad usage or bad input (adds nothing); 3 a storage error — a crash when the input
  * was the only thing wrong; anything else a crash. stderr must be at most one line and never a stack
  * trace. Use with {@code Fuzzer.run(new CliTarget(cli, CliTarget.SPEC_COMMANDS), database, seed, n)}.
@@ -22,7 +22,7 @@ public final class CliTarget implements FuzzTarget {
     public record Outcome(int exitCode, String stdout, String stderr) {
     }
 
-    /** The commands of SPEC 11 that take input, with placeholders for the bad words. */
+    /** The commands of contract §11 that take input, with placeholders for the bad words. */
     public static final List<String> SPEC_COMMANDS = List.of(
             "actor add {text} --workspace-policy {policy}",
             "lease acquire {actor} --ttl {duration}",

@@ -11,7 +11,7 @@ import java.time.Clock;
 import java.time.ZoneId;
 
 /**
- * The backend for more than one machine (SPEC 15): a PostgreSQL database named by its
+ * The backend for more than one machine (contract §15): a PostgreSQL database named by its
  * {@code jdbc:postgresql:} URL, kept verbatim for the driver. Registered for {@link java.util.ServiceLoader}
  * in {@code META-INF/services}. Stateless and thread-safe.
  */

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC 14 on PostgreSQL: raw SQL from a plain JDBC connection (the superuser's, the strongest client
+ * contract §14 on PostgreSQL: raw SQL from a plain JDBC connection (the superuser's, the strongest client
  * short of DDL) against every guard, by every statement form PostgreSQL offers — UPDATE, DELETE,
  * INSERT ... ON CONFLICT DO UPDATE / DO NOTHING, TRUNCATE (also CASCADE), COPY FROM, a key change,
  * deferred constraints, a temporary table shadowing a guarded one, session_replication_role = replica

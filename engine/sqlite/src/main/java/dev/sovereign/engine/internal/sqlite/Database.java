@@ -113,7 +113,7 @@ public final class Database implements AutoCloseable {
      * <p>Only a path where no file exists becomes a ledger, and it appears there whole: the new ledger is built in
      * a temporary file beside it and linked into place ({@link #createLedger}). So a file that exists is always
      * either a ledger or something that is not one; an empty file (0 bytes, perhaps a ledger that lost its
-     * contents) or an SQLite file without a ledger is refused and left as it was (SPEC 16).
+     * contents) or an SQLite file without a ledger is refused and left as it was (contract §16).
      */
     static Database open(EngineConfig config, boolean createIfMissing, boolean restoring) {
         Path file = config.database();
@@ -198,7 +198,7 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** An empty file is not a ledger (SPEC 16): refused, never turned into one, left as it was. */
+    /** An empty file is not a ledger (contract §16): refused, never turned into one, left as it was. */
     private static void requireNotEmpty(Path file) {
         long size;
         try {
@@ -255,7 +255,7 @@ public final class Database implements AutoCloseable {
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA busy_timeout = " + sqliteBusyTimeoutMs);
                 s.execute("PRAGMA foreign_keys = ON");
-                // REPLACE's implicit delete then fires the DELETE guards too (SPEC 14). The schema does
+                // REPLACE's implicit delete then fires the DELETE guards too (contract §14). The schema does
                 // not rely on it: every guard has a BEFORE INSERT twin for clients that leave it off.
                 s.execute("PRAGMA recursive_triggers = ON");
             }

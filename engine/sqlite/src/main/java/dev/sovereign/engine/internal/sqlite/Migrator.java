@@ -193,7 +193,7 @@ final class Migrator {
     }
 
     /**
-     * Fails closed on a ledger whose guards were changed by hand (SPEC 14, 16): every trigger and index the
+     * Fails closed on a ledger whose guards were changed by hand (contract §14, 16): every trigger and index the
      * migrations created must still be there, on its table, with its text — dropped, replaced by a look-alike, or
      * following a renamed table, the database no longer enforces the fence — no trigger or view the schema did not
      * create may be in the file (one could silence the journal or undo a guard's work), nor an index on one of the

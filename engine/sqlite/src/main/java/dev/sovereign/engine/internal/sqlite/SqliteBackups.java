@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
 
 /**
  * {@code sovereign backup} and {@code sovereign restore} on a ledger file (decision 0604). Neither ever opens the
- * live ledger file with plain file I/O (SPEC 3): a backup reads it through SQLite ({@code VACUUM INTO}, one read
+ * live ledger file with plain file I/O (contract §3): a backup reads it through SQLite ({@code VACUUM INTO}, one read
  * transaction, while workers write), and a restore writes it through SQLite's backup API (page by page under its
  * locks) or, when no file is there, links a finished file into place. Stateless.
  */
