@@ -69,7 +69,7 @@ public final class Arguments {
      * way; zero is allowed.
      */
     public static long offsetMillis(Duration d, String what) {
-        if (d == null || d.abs().compareTo(LONGEST) > 0) {
+        if (d == null || d.compareTo(LONGEST) > 0 || d.compareTo(LONGEST.negated()) < 0) { // abs() overflows at the extreme
             throw Refusal.of(INVALID_ARGUMENT, a(what) + " must be at most 365 days either way, got " + shown(d)
                     + ".").build();
         }
@@ -106,6 +106,9 @@ public final class Arguments {
     public static String shown(Duration d) {
         if (d == null) {
             return "nothing";
+        }
+        if (d.getSeconds() >= Long.MAX_VALUE / 1_000 - 1 || d.getSeconds() <= Long.MIN_VALUE / 1_000 + 1) {
+            return d.toString(); // beyond what milliseconds can say (a sentence must never fail on what it reports)
         }
         String sign = d.isNegative() ? "-" : "";
         Duration a = d.abs();
