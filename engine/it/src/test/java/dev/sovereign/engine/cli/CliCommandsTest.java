@@ -307,7 +307,7 @@ class CliCommandsTest {
         assertThat(human.out()).containsPattern("processes +0 live, 1 stale, \\d+ stopped");
 
         JsonNode json = cli.ok("status", "--json").onlyJson();
-        assertThat(fieldNames(json)).containsExactly("database", "schema_version", "last_migrated_by", "lab_sandbox", "now",
+        assertThat(fieldNames(json)).containsExactly("database", "schema_version", "last_migrated_by", "lab_sandbox", "moved_to", "now",
                 "last_token", "last_seq",
                 "events", "rejections", "actors", "processes", "leases", "active_attempts", "assignments",
                 "messages", "connection", "epoch", "last_epoch_start", "went_backwards", "alarm");
@@ -324,6 +324,7 @@ class CliCommandsTest {
         assertThat(human.out()).contains("migrated by  sovereign " + SovereignVersion.current().version() + " (commit "
                 + SovereignVersion.current().commit() + "), to schema version " + SQLITE_SCHEMA + ", ");
         assertThat(json.get("lab_sandbox").asBoolean()).isFalse();
+        assertThat(json.get("moved_to").isNull()).as("a live ledger was moved nowhere (decision 0915)").isTrue();
         assertThat(json.get("rejections").asLong()).isEqualTo(1);
         assertThat(fieldNames(json.get("processes"))).containsExactly("live", "stale", "stopped");
         assertThat(json.get("processes").get("stale").asLong()).isEqualTo(1);
