@@ -27,6 +27,28 @@ public interface TestBackend {
     default void clockFor(LedgerLocation location, SettableClock clock) {
     }
 
+    /**
+     * The ledger at {@code location} as a worker host named {@code host} reaches it: on a server, a login role of
+     * its own that is a member of the ledger's worker role (not the owner, not a superuser); a file has no logins,
+     * so the default is the location itself. Each call makes a new login. For tests that play several hosts, one
+     * of them hostile (the standing attack suite).
+     */
+    default LedgerLocation workerLogin(LedgerLocation location, String host) {
+        return location;
+    }
+
+    /** As {@link #workerLogin}, for a member of the ledger's operator role (the supervisor, retries). */
+    default LedgerLocation operatorLogin(LedgerLocation location, String host) {
+        return location;
+    }
+
+    /**
+     * Removes a ledger {@link #freshLedger} made, and the logins made for it, for a test that makes many (one per
+     * try); every connection to it must be closed. The default does nothing: a file goes with its folder.
+     */
+    default void dispose(LedgerLocation location) {
+    }
+
     /** The backend selected for this JVM. */
     static TestBackend selected() {
         String wanted = System.getProperty("sovereign.test.backend", "sqlite");

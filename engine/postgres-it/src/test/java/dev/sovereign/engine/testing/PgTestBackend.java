@@ -6,6 +6,7 @@ import dev.sovereign.engine.internal.postgres.PgServerClock;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -28,6 +29,8 @@ public final class PgTestBackend implements TestBackend {
     /** Which clocks already drive which ledger: a test may build several configs with one clock. */
     private final Map<LedgerLocation, Set<SettableClock>> followed = new ConcurrentHashMap<>();
     private final Map<LedgerLocation, PgTestServer.Database> databases = new ConcurrentHashMap<>();
+    /** The login roles made for each ledger ({@link #workerLogin}, {@link #operatorLogin}), dropped with it. */
+    private final Map<LedgerLocation, Set<String>> logins = new ConcurrentHashMap<>();
 
     @Override
     public String name() {
@@ -49,16 +52,65 @@ public final class PgTestBackend implements TestBackend {
 
     @Override
     public void clockFor(LedgerLocation location, SettableClock clock) {
-        PgTestServer.Database db = databases.get(location);
-        if (db == null) {
-            throw new IllegalStateException("not a ledger of this test backend: " + location);
-        }
+        PgTestServer.Database db = database(location);
         Set<SettableClock> clocks = followed.computeIfAbsent(location,
                 l -> Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>())));
         if (clocks.add(clock)) {
             pin(db, clock.millis());
             clock.onMove(now -> pin(db, now));
         }
+    }
+
+    @Override
+    public LedgerLocation workerLogin(LedgerLocation location, String host) {
+        return login(location, host, "worker");
+    }
+
+    @Override
+    public LedgerLocation operatorLogin(LedgerLocation location, String host) {
+        return login(location, host, "operator");
+    }
+
+    /** A new login role that is a member of the ledger's {@code sovereign_<db>_<group>} role (decision 0902). */
+    private LedgerLocation login(LedgerLocation location, String host, String group) {
+        PgTestServer.Database db = database(location);
+        String role = PgTestServer.freshRole(host);
+        logins.computeIfAbsent(location, l -> ConcurrentHashMap.newKeySet()).add(role);
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            s.execute("GRANT sovereign_" + db.name() + "_" + group + " TO " + role);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot make " + role + " a " + group + " of " + db.name(), e);
+        }
+        return LedgerLocation.parse("jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + role
+                + "&password=" + role);
+    }
+
+    @Override
+    public void dispose(LedgerLocation location) {
+        PgTestServer.Database db = databases.remove(location);
+        followed.remove(location);
+        Set<String> roles = logins.remove(location);
+        if (db == null) {
+            return;
+        }
+        try (Connection c = PgTestServer.maintenance().getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + db.name() + " WITH (FORCE)");
+            for (String role : roles == null ? Set.<String>of() : roles) {
+                s.execute("DROP ROLE IF EXISTS " + role);
+            }
+            s.execute("DROP ROLE IF EXISTS sovereign_" + db.name() + "_operator");
+            s.execute("DROP ROLE IF EXISTS sovereign_" + db.name() + "_worker");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot drop the test ledger " + db.name(), e);
+        }
+    }
+
+    private PgTestServer.Database database(LedgerLocation location) {
+        PgTestServer.Database db = databases.get(location);
+        if (db == null) {
+            throw new IllegalStateException("not a ledger of this test backend: " + location);
+        }
+        return db;
     }
 
     private static void pin(PgTestServer.Database db, long millis) {

@@ -139,14 +139,12 @@ final class PgLedgerCopy {
                 requireCounterInRange(value);
             }
             if (value > 0) {
-                // The token counter's guard lets it move only by minting or to an epoch the history records (decision
-                // 0603): a new ledger's counter is seeded with its guard off, inside this transaction like every table
-                // above (and back on before the commit). The lease change counter goes through its own guard.
-                List<String[]> guards = tokens ? triggers(c, Set.of("token_counter")) : List.of();
+                // Both counters' guards let them move only one step at a time (the token counter also to an epoch the
+                // history records: decisions 0603, 0013): a new ledger's counters are seeded with their guards off,
+                // inside this transaction like every table above, and back on before the commit.
+                List<String[]> guards = triggers(c, Set.of(counter.getKey()));
                 try (Statement s = c.createStatement()) {
-                    if (tokens) {
-                        s.execute("ALTER TABLE token_counter DISABLE TRIGGER USER");
-                    }
+                    s.execute("ALTER TABLE " + q(counter.getKey()) + " DISABLE TRIGGER USER");
                     try (PreparedStatement ps = c.prepareStatement("UPDATE " + q(counter.getKey()) + " SET "
                             + q(counter.getValue()) + " = ? WHERE id = 1")) {
                         ps.setLong(1, value);
