@@ -44,6 +44,9 @@ class TortureOnPostgresTest {
         assertThat(report.faults().kills()).isPositive();
         assertThat(report.faults().backendKills()).as("backend kills").isPositive();
         assertThat(report.faults().serverRestarts()).as("server restarts").isPositive();
+        // a compromised worker host typing SQL during the run (issue 26): every statement that found a row refused
+        assertThat(report.faults().handSqlAccepted()).as("hand-written worker-login SQL the database accepted").isEmpty();
+        assertThat(report.faults().handSqlRefused()).as("hand-written worker-login SQL refused").isPositive();
         assertThat(report.ops().stream().filter(o -> o.outcome() == HistoryOp.Outcome.INFO
                 && !"busy".equals(o.result("reason")))).as("calls that lost their connection").isNotEmpty();
         assertThat(report.secondTickRecovered()).as("a second final tick recovers nothing").isZero();

@@ -118,6 +118,12 @@ public final class TortureRun {
         final AtomicInteger backendKillsMissed = new AtomicInteger();
         final AtomicInteger restartsFast = new AtomicInteger();
         final AtomicInteger restartsImmediate = new AtomicInteger();
+        /** PostgreSQL: hand-written statements of another host's worker login, refused by the database. */
+        final AtomicInteger handSqlRefused = new AtomicInteger();
+        /** PostgreSQL: hand-written statements that found no row to act on (nothing for the guards to judge). */
+        final AtomicInteger handSqlNoTarget = new AtomicInteger();
+        /** PostgreSQL: hand-written statements the database ACCEPTED on rows it should have guarded: a hole. */
+        final java.util.List<String> handSqlAccepted = java.util.Collections.synchronizedList(new ArrayList<>());
         long pausedMillis;
         volatile long serverDownMillis;
         long rogueMillis;
@@ -146,10 +152,19 @@ public final class TortureRun {
             return restartsFast.get() + restartsImmediate.get();
         }
 
+        public int handSqlRefused() {
+            return handSqlRefused.get();
+        }
+
+        /** The hand-written statements the database accepted, each as sent: must be none. */
+        public java.util.List<String> handSqlAccepted() {
+            return java.util.List.copyOf(handSqlAccepted);
+        }
+
         /** Every fault injected (a restart after a kill is part of the kill). */
         public int total() {
             return pauses.get() + kills.get() + clockForward.get() + clockBack.get() + clockReset.get()
-                    + rogueHolds.get() + backendKills() + serverRestarts();
+                    + rogueHolds.get() + backendKills() + serverRestarts() + handSqlRefused.get() + handSqlAccepted.size();
         }
     }
 
@@ -258,6 +273,9 @@ public final class TortureRun {
         try (Engine setup = Engine.open(EngineConfig.forDatabase(db).dataDirectory(dataDirectory).heartbeat(false)
                 .processKind("torture-setup").createAsLabSandbox(s.brokenFence()).build())) {
             s.actors().forEach(a -> setup.actors().add(a));
+        }
+        if (s.backend() == Backend.POSTGRES) {
+            createHandSqlLogin();
         }
         Process rogue = ChildJvm.builder(List.of("-Xmx64m", "-XX:+UseSerialGC"), RogueLock.class, db)
                 .redirectErrorStream(true).start();
@@ -368,8 +386,29 @@ public final class TortureRun {
         /** PostgreSQL: {@code pg_terminate_backend} of a worker's connection inside a transaction, or between two. */
         BACKEND_KILL_IN_TRANSACTION, BACKEND_KILL_BETWEEN, BACKEND_KILL,
         /** PostgreSQL: stop the server (fast or immediate) and start it again on the same port and data. */
-        SERVER_RESTART
+        SERVER_RESTART,
+        /**
+         * PostgreSQL: a hand-written statement from another host's WORKER login (issue 26): a session moved, a counter
+         * wound, a live lease deleted, a claim or attempt expired, an unfinished run acknowledged.
+         */
+        HAND_SQL
     }
+
+    /** What a compromised worker host types (each in its own transaction), against whatever the workers hold now. */
+    private static final List<String> HAND_SQL = List.of(
+            "UPDATE processes SET heartbeat_at = 0 WHERE identity IN (SELECT process_identity FROM actor_leases)",
+            "UPDATE processes SET heartbeat_at = 4000000000000000 WHERE identity IN (SELECT process_identity FROM actor_leases)",
+            "UPDATE token_counter SET last_token = 9223372036854775807",
+            "UPDATE lease_change_counter SET last_change = 9223372036854775806",
+            "DELETE FROM actor_leases WHERE actor_id IN (SELECT actor_id FROM actor_leases LIMIT 1)",
+            "UPDATE actor_leases SET expires_at = 0, renewed_at = 0, attached = false",
+            "UPDATE messages SET claim_expires_at = 0 WHERE state = 'CLAIMED'",
+            "UPDATE messages SET claim_expires_at = 9000000000000 WHERE state = 'CLAIMED'",
+            "UPDATE execution_attempts SET expires_at = 0 WHERE state = 'ACTIVE'",
+            "UPDATE assignments SET acknowledged_at = 1 WHERE state IN ('RUNNING', 'COMPLETED')");
+
+    /** The worker login the hand-written statements come from (PostgreSQL), created once the ledger exists. */
+    private String handSqlUrl;
 
     /** Restarts are spaced out: the workers must also get work done between them. */
     private static final long MIN_GAP_BETWEEN_RESTARTS_MS = 12_000;
@@ -380,8 +419,9 @@ public final class TortureRun {
         }
         int dice = random.nextInt(100);
         if (s.backend() == Backend.POSTGRES) {
-            return dice < 30 ? Fault.PAUSE : dice < 42 ? Fault.CLOCK_ANY : dice < 54 ? Fault.KILL
-                    : dice < 62 ? Fault.ROGUE_LOCK : dice < 94 ? Fault.BACKEND_KILL : Fault.SERVER_RESTART;
+            return dice < 28 ? Fault.PAUSE : dice < 40 ? Fault.CLOCK_ANY : dice < 50 ? Fault.KILL
+                    : dice < 58 ? Fault.ROGUE_LOCK : dice < 70 ? Fault.HAND_SQL : dice < 94 ? Fault.BACKEND_KILL
+                    : Fault.SERVER_RESTART;
         }
         return dice < 40 ? Fault.PAUSE : dice < 70 ? Fault.CLOCK_ANY : dice < 84 ? Fault.KILL : Fault.ROGUE_LOCK;
     }
@@ -394,7 +434,7 @@ public final class TortureRun {
                 Fault.KILL, Fault.ROGUE_LOCK));
         if (s.backend() == Backend.POSTGRES) {
             firstRound.addAll(List.of(Fault.BACKEND_KILL_IN_TRANSACTION, Fault.BACKEND_KILL_BETWEEN,
-                    Fault.SERVER_RESTART));
+                    Fault.SERVER_RESTART, Fault.HAND_SQL));
         }
         java.util.Collections.shuffle(firstRound, random);
         long nextRestartAllowedAt = 0;
@@ -426,6 +466,7 @@ public final class TortureRun {
                     case BACKEND_KILL_IN_TRANSACTION -> killBackend(true);
                     case BACKEND_KILL_BETWEEN -> killBackend(false);
                     case BACKEND_KILL -> killBackend(random.nextInt(3) > 0);
+                    case HAND_SQL -> handSql();
                     case SERVER_RESTART -> {
                         if (now >= nextRestartAllowedAt && restarting == null) {
                             restartServer(random.nextBoolean());
@@ -492,6 +533,43 @@ public final class TortureRun {
      * between two, so the worker's next call finds it gone. Watches {@code pg_stat_activity} for up to 400 ms for
      * the wanted state; a worker that never shows it is left alone (counted as missed).
      */
+    /**
+     * One hand-written statement of {@link #HAND_SQL}, sent by another host's worker login in its own transaction:
+     * refused by the database (SV001 or 42501) is what the guards promise; a statement that acted on a row is a hole,
+     * recorded for the test to name; one that found no row (nothing held at that moment) judges nothing.
+     */
+    private void handSql() {
+        if (handSqlUrl == null || restarting != null) {
+            return;
+        }
+        String sql = HAND_SQL.get(random.nextInt(HAND_SQL.size()));
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(handSqlUrl);
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("SET statement_timeout = 2000"); // a row a worker holds locked must not stall the nemesis
+            int rows = st.executeUpdate(sql);
+            if (rows > 0) {
+                faults.handSqlAccepted.add(sql + " (" + rows + " rows)");
+            } else {
+                faults.handSqlNoTarget.incrementAndGet();
+            }
+        } catch (java.sql.SQLException e) {
+            String state = String.valueOf(e.getSQLState());
+            if (state.equals("SV001") || state.equals("42501") || state.equals("22003")) {
+                faults.handSqlRefused.incrementAndGet(); // 22003: the counter's bigint range itself
+            } else {
+                faults.handSqlNoTarget.incrementAndGet(); // the server restarting, a timeout: judged nothing
+            }
+        }
+    }
+
+    /** A worker login of the ledger's own worker role, as a compromised host holds one (decision 0902). */
+    private void createHandSqlLogin() throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(db); java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE ROLE torture_nemesis LOGIN PASSWORD 'torture_nemesis' IN ROLE sovereign_torture_worker");
+        }
+        handSqlUrl = db.substring(0, db.indexOf('?')) + "?user=torture_nemesis&password=torture_nemesis";
+    }
+
     private void killBackend(boolean inTransaction) {
         Worker w = anyWorker(true);
         if (w == null || restarting != null) {
@@ -633,7 +711,10 @@ public final class TortureRun {
                     .append(faults.serverRestarts()).append(" server restarts (").append(faults.restartsFast.get())
                     .append(" fast, ").append(faults.restartsImmediate.get()).append(" immediate; ")
                     .append(String.format(java.util.Locale.ROOT, "%.1f", faults.serverDownMillis / 1000.0))
-                    .append(" s down in all)")
+                    .append(" s down in all), ").append(faults.handSqlRefused()).append(" hand-written statements of"
+                            + " another host's worker login refused by the database (")
+                    .append(faults.handSqlNoTarget.get()).append(" found nothing to act on, ")
+                    .append(faults.handSqlAccepted.size()).append(" accepted)")
                     .append("; the clock jumps moved only the workers' own clocks: every expiry decision reads the"
                             + " server's clock (decision 0908)");
         }
