@@ -6,8 +6,10 @@
 --   lease write, and holds a whole number.
 -- * A process's row could be deleted while the process runs (with no lease naming it, version 8's guard let it):
 --   its next grant then failed on its foreign key. A process row is deleted only once it has stopped.
+-- (A value of another type or a step back is refused by the guards of versions 1 and 9, with their own words.)
 CREATE TRIGGER lease_change_counter_moves_by_one_step BEFORE UPDATE ON lease_change_counter
-WHEN typeof(NEW.last_change) IS NOT 'integer' OR NEW.last_change IS NOT OLD.last_change + 1
+WHEN typeof(NEW.last_change) = 'integer' AND typeof(OLD.last_change) = 'integer'
+    AND NEW.last_change > OLD.last_change + 1
 BEGIN SELECT RAISE(ABORT, 'fence: the lease change counter moves by one step per lease write'); END;
 CREATE TRIGGER processes_running_never_deleted BEFORE DELETE ON processes
 WHEN OLD.stopped_at IS NULL
