@@ -83,13 +83,18 @@ class AdminLeasesJoinedHolderTest {
             s.execute("UPDATE processes SET stopped_at = heartbeat_at + 1 WHERE identity = '" + bIdentity + "'");
             // The schema keeps a session row while a lease names it: a row missing under its lease is a file
             // changed by hand around that guard, which is put back as it was.
-            String guard;
-            try (ResultSet rs = s.executeQuery("SELECT sql FROM sqlite_master WHERE name = 'processes_kept_while_they_hold_a_lease'")) {
-                guard = rs.getString(1);
+            // (and a running process's row, V0011): both guards are dropped for the statement and put back
+            List<String> guards = new ArrayList<>();
+            for (String name : List.of("processes_kept_while_they_hold_a_lease", "processes_running_never_deleted")) {
+                try (ResultSet rs = s.executeQuery("SELECT sql FROM sqlite_master WHERE name = '" + name + "'")) {
+                    guards.add(rs.getString(1));
+                }
+                s.execute("DROP TRIGGER " + name);
             }
-            s.execute("DROP TRIGGER processes_kept_while_they_hold_a_lease");
             assertThat(s.executeUpdate("DELETE FROM processes WHERE identity = '" + cIdentity + "'")).isEqualTo(1);
-            s.execute(guard);
+            for (String guard : guards) {
+                s.execute(guard);
+            }
             try (ResultSet rs = s.executeQuery("SELECT actor_id, expires_at FROM actor_leases")) {
                 while (rs.next()) {
                     ownExpiry.put(rs.getString(1), rs.getLong(2));
