@@ -297,6 +297,9 @@ public final class TortureRun {
                     w.paused = false;
                 }
             }
+            if (generated != null) {
+                generated.close();
+            }
             rogue.destroyForcibly(); // SIGKILL: the OS drops its lock at once
             rogue.waitFor(10, TimeUnit.SECONDS);
             rogueReader.join(5_000);
@@ -409,6 +412,11 @@ public final class TortureRun {
 
     /** The worker login the hand-written statements come from (PostgreSQL), created once the ledger exists. */
     private String handSqlUrl;
+    /**
+     * The standing attack suite's generated strikes (decision 0013), from a worker login of their own with a session
+     * row of its own: every other hand-written statement is one of them rather than one of {@link #HAND_SQL}.
+     */
+    private dev.sovereign.engine.attack.standing.HostileSql generated;
 
     /** Restarts are spaced out: the workers must also get work done between them. */
     private static final long MIN_GAP_BETWEEN_RESTARTS_MS = 12_000;
@@ -466,7 +474,11 @@ public final class TortureRun {
                     case BACKEND_KILL_IN_TRANSACTION -> killBackend(true);
                     case BACKEND_KILL_BETWEEN -> killBackend(false);
                     case BACKEND_KILL -> killBackend(random.nextInt(3) > 0);
-                    case HAND_SQL -> handSql();
+                    case HAND_SQL -> {
+                        if (!handSql() && faults.handSqlRefused.get() + faults.handSqlAccepted.size() == 0) {
+                            firstRound.add(Fault.HAND_SQL); // until one statement was judged: again at the next fault
+                        }
+                    }
                     case SERVER_RESTART -> {
                         if (now >= nextRestartAllowedAt && restarting == null) {
                             restartServer(random.nextBoolean());
@@ -534,13 +546,25 @@ public final class TortureRun {
      * the wanted state; a worker that never shows it is left alone (counted as missed).
      */
     /**
-     * One hand-written statement of {@link #HAND_SQL}, sent by another host's worker login in its own transaction:
-     * refused by the database (SV001 or 42501) is what the guards promise; a statement that acted on a row is a hole,
-     * recorded for the test to name; one that found no row (nothing held at that moment) judges nothing.
+     * One hand-written statement, sent by another host's worker login in its own transaction — half the time one of
+     * {@link #HAND_SQL}, half the time a strike the standing attack suite generates ({@code HostileSql}: a bare
+     * DELETE, a row deleted and forged again, a fence column moved to the past, years ahead or a wrong type, aimed
+     * at a row a live worker uses): refused by the database (SV001 or 42501) is what the guards promise; a
+     * statement that acted on a row is a hole, recorded for the test to name; one that found no row (nothing held at
+     * that moment) judges nothing.
      */
-    private void handSql() {
+    private boolean handSql() {
         if (handSqlUrl == null || restarting != null) {
-            return;
+            return false;
+        }
+        if (generated != null && random.nextBoolean()) {
+            var result = generated.strike();
+            switch (result.outcome()) {
+                case REFUSED -> faults.handSqlRefused.incrementAndGet();
+                case ACCEPTED -> faults.handSqlAccepted.add("generated: " + result.what());
+                case NOTHING -> faults.handSqlNoTarget.incrementAndGet();
+            }
+            return result.outcome() != dev.sovereign.engine.attack.standing.HostileSql.Outcome.NOTHING;
         }
         String sql = HAND_SQL.get(random.nextInt(HAND_SQL.size()));
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(handSqlUrl);
@@ -549,16 +573,18 @@ public final class TortureRun {
             int rows = st.executeUpdate(sql);
             if (rows > 0) {
                 faults.handSqlAccepted.add(sql + " (" + rows + " rows)");
-            } else {
-                faults.handSqlNoTarget.incrementAndGet();
+                return true;
             }
+            faults.handSqlNoTarget.incrementAndGet();
+            return false;
         } catch (java.sql.SQLException e) {
             String state = String.valueOf(e.getSQLState());
             if (state.equals("SV001") || state.equals("42501") || state.equals("22003")) {
                 faults.handSqlRefused.incrementAndGet(); // 22003: the counter's bigint range itself
-            } else {
-                faults.handSqlNoTarget.incrementAndGet(); // the server restarting, a timeout: judged nothing
+                return true;
             }
+            faults.handSqlNoTarget.incrementAndGet(); // the server restarting, a timeout: judged nothing
+            return false;
         }
     }
 
@@ -568,6 +594,7 @@ public final class TortureRun {
             st.execute("CREATE ROLE torture_nemesis LOGIN PASSWORD 'torture_nemesis' IN ROLE sovereign_torture_worker");
         }
         handSqlUrl = db.substring(0, db.indexOf('?')) + "?user=torture_nemesis&password=torture_nemesis";
+        generated = dev.sovereign.engine.attack.standing.HostileSql.onPostgres(db, "torture", s.actors(), s.seed());
     }
 
     private void killBackend(boolean inTransaction) {

@@ -29,7 +29,7 @@ final class Attacks {
                 strike(d, table, forms).list().ofSize(strikes)).as(Attack::new));
     }
 
-    private static Arbitrary<Strike> strike(Dialect d, String table, List<Form> forms) {
+    static Arbitrary<Strike> strike(Dialect d, String table, List<Form> forms) {
         Arbitrary<Tuple.Tuple2<String, Value>> columnAndValue = firstMoreOften(Columns.attacked(table))
                 .flatMap(column -> values(table, column).map(v -> Tuple.of(column, v)));
         boolean ddl = forms.contains(Form.DDL);

@@ -30,9 +30,9 @@ import java.util.Set;
  *
  * <p>What differs by backend is the clock. On PostgreSQL the server's clock (pinned to the test's) is the only
  * one, and the attacker is another host's worker login: it may not move another process's session row at all,
- * nor its own but forward to the server's time; no expiry moves backwards, none is stamped ahead of the server's
- * clock; attempts and claims it writes are in its own process's name; retries and acknowledgements are the
- * operator's. On SQLite the file has no clock but its writers' and no logins (decision 0006, docs/schema.md): a
+ * nor its own (the processes its login registered) but forward to the server's time; no live lease's expiry
+ * moves backwards, nothing is stamped ahead of the server's clock; attempts and claims it writes are in its own
+ * processes' names; retries and acknowledgements are the operator's. On SQLite the file has no clock but its writers' and no logins (decision 0006, docs/schema.md): a
  * writer's own stamps are taken as the time, so the oracle judges time there only where no clock is needed —
  * types, an expiry against the row's own renewal plus its TTL, a claim's or an attempt's expiry never moving
  * backwards under the same grant — and liveness by the times the ledger states after the attack.
@@ -47,6 +47,8 @@ final class Oracle {
     private final Facts after;
     private final long now;
     private final String attacker;
+    /** The attacker's login on a server (null on SQLite): the processes it registers are its own too. */
+    private final String attackerLogin;
     private final List<String> out = new ArrayList<>();
 
     private Oracle(World world, Facts before, Facts after) {
@@ -56,6 +58,7 @@ final class Oracle {
         this.after = after;
         this.now = world.now();
         this.attacker = world.b().processIdentity();
+        this.attackerLogin = world.attackerLogin();
     }
 
     /** The violations of an attack the database accepted ({@code refused} false) or refused. */
@@ -69,7 +72,6 @@ final class Oracle {
         }
         if (strike.form() != Strike.Form.DDL && !before.schema().equals(after.schema())) {
             o.v("schema.changed", "the schema changed: " + before.differences(new Facts(before.tables(), after.schema())));
-            // (only the schema line: the rows are judged by the rules below)
         }
         o.counters();
         o.leases();
@@ -95,6 +97,26 @@ final class Oracle {
 
     private boolean pg() {
         return d == Dialect.POSTGRES;
+    }
+
+    /**
+     * Whether a process is the attacker's own: its host's engine, or on a server any process its login registered
+     * (the {@code login} a session row records from schema version 8 on), which it may write as its own.
+     */
+    private boolean ownedByAttacker(Object process) {
+        if (attacker.equals(process)) {
+            return true;
+        }
+        if (attackerLogin == null) {
+            return false;
+        }
+        for (Facts f : List.of(before, after)) {
+            Map<String, Object> p = f.row("processes", process);
+            if (p != null && attackerLogin.equals(p.get("login"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String who(Object process) {
@@ -343,7 +365,7 @@ final class Oracle {
             }
             boolean moved = !sameCell(p0.get("heartbeat_at"), p1.get("heartbeat_at"))
                     || !sameCell(p0.get("stopped_at"), p1.get("stopped_at"));
-            if (!id.equals(attacker)) {
+            if (!ownedByAttacker(id)) {
                 if (moved) {
                     v("session.moved-by-another-login", "another host's login moved the session row of " + who(id)
                             + ": heartbeat_at " + p0.get("heartbeat_at") + " -> " + p1.get("heartbeat_at")
@@ -442,7 +464,7 @@ final class Oracle {
                 v("attempt.forged", "the new attempt " + t1.get("id") + " is not an ACTIVE one bound to its actor's"
                         + " current lease held by its process: " + t1 + " (lease " + lease + ")");
             }
-            if (pg() && !attacker.equals(t1.get("process_identity"))) {
+            if (pg() && !ownedByAttacker(t1.get("process_identity"))) {
                 v("attempt.in-another-process-name", "another host's login started attempt " + t1.get("id")
                         + " in the name of " + who(t1.get("process_identity")));
             }
@@ -691,7 +713,7 @@ final class Oracle {
             v("claim.beyond-limit", "the new claim on message " + id + " expires at "
                     + describe(m1.get("claim_expires_at")) + ", more than a year after " + stamp);
         }
-        if (pg() && !attacker.equals(m1.get("claim_process"))) {
+        if (pg() && !ownedByAttacker(m1.get("claim_process"))) {
             v("claim.in-another-process-name", "another host's login claimed message " + id + " in the name of "
                     + who(m1.get("claim_process")));
         }

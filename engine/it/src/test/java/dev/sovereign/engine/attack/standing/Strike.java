@@ -52,7 +52,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
     static final List<String> DDL_KINDS = List.of("trigger", "view", "index", "rule", "policy", "function");
 
     /** The row of {@link #table} this attack targets, in the rows {@code facts} holds; null when the table is empty. */
-    Map<String, Object> target(World world, Facts facts) {
+    Map<String, Object> target(Scene world, Facts facts) {
         List<Map<String, Object>> rows = facts.rows(table);
         if (rows.isEmpty()) {
             return null;
@@ -71,8 +71,8 @@ record Strike(String table, String column, Value value, Form form, int pick, int
      * The victim's live row in the table — its lease, session, claim, running attempt or assignment — of this
      * try's actors if it has one there, else of an earlier try's.
      */
-    private Map<String, Object> victimsGrant(World world, Facts facts) {
-        String victim = world.a().processIdentity();
+    private Map<String, Object> victimsGrant(Scene world, Facts facts) {
+        String victim = world.victim();
         long now = world.now();
         Map<String, Object> found = null;
         Map<String, Object> earlier = null;
@@ -105,7 +105,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
      * The attack's statements, in order, as sent in one transaction (the dialect's BEGIN/COMMIT around them on
      * SQLite; a JDBC transaction on PostgreSQL). Empty when the table has no row to attack.
      */
-    List<String> statements(World world, Facts facts) throws SQLException {
+    List<String> statements(Scene world, Facts facts) throws SQLException {
         Dialect d = world.dialect();
         Map<String, Object> row = target(world, facts);
         if (form == Form.DDL) {
@@ -155,7 +155,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
     private static final String CHANGE = "(SELECT last_change FROM lease_change_counter WHERE id = 1)";
 
     /** The UPDATE that also states what the table's guard asks for, from the row's own values. */
-    private List<String> stated(World world, Map<String, Object> row, String v, String where) {
+    private List<String> stated(Scene world, Map<String, Object> row, String v, String where) {
         Dialect d = world.dialect();
         String now = Long.toString(world.now());
         Map<String, String> set = new LinkedHashMap<>();
@@ -207,14 +207,14 @@ record Strike(String table, String column, Value value, Form form, int pick, int
      * column set to the value. {@code newKey}: beside the row (a new key) rather than in its place;
      * {@code replace} ≥ 0: written by the dialect's replacing form of that number.
      */
-    private String forged(World world, Facts facts, Map<String, Object> row, String v, boolean newKey, int replace)
+    private String forged(Scene world, Facts facts, Map<String, Object> row, String v, boolean newKey, int replace)
             throws SQLException {
         if (row == null) {
             return null;
         }
         Dialect d = world.dialect();
         long now = world.now();
-        String owner = variant % 2 == 1 ? world.a().processIdentity() : world.b().processIdentity();
+        String owner = variant % 2 == 1 ? world.victim() : world.attacker();
         List<String> identity = Dialect.identityColumns(world.owner(), d, table);
         List<String> columns = new ArrayList<>();
         List<String> values = new ArrayList<>();
@@ -276,7 +276,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
      * B (a minted token, the old one presented, the true time); a claim re-minted in the name of the process that
      * hosts its recipient; an attempt superseded and a forged one started and pointed at.
      */
-    private List<String> take(World world, Facts facts, Map<String, Object> row) {
+    private List<String> take(Scene world, Facts facts, Map<String, Object> row) {
         Dialect d = world.dialect();
         long now = world.now();
         List<String> out = new ArrayList<>();
@@ -310,7 +310,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                 }
                 out.addAll(mintAndBump());
                 out.add("UPDATE actor_leases SET token = " + TOKEN + ", process_identity = "
-                        + Literals.of(d, world.b().processIdentity()) + ", acquired_at = " + now + ", renewed_at = " + now
+                        + Literals.of(d, world.attacker()) + ", acquired_at = " + now + ", renewed_at = " + now
                         + ", expires_at = " + (now + 60_000) + ", renewals = 0, renewal_journalled_at = " + now
                         + ", presented_token = token, change_seq = " + CHANGE + ", presented_change = " + CHANGE
                         + ", attached = " + d.bool(true) + " WHERE actor_id = " + Literals.of(d, w));

@@ -61,7 +61,7 @@ record Value(Kind kind, long n, String text) {
      * The SQL literal this value is in {@code world} for {@code column} of {@code row} (the target row's cells,
      * null for a row that does not exist) among {@code rows} (the whole table).
      */
-    String render(World world, String column, Map<String, Object> row, List<Map<String, Object>> rows) {
+    String render(Scene world, String column, Map<String, Object> row, List<Map<String, Object>> rows) {
         return switch (kind) {
             case LITERAL -> text;
             case ROW_PLUS -> {
@@ -74,8 +74,8 @@ record Value(Kind kind, long n, String text) {
             case NOW_PLUS -> plus(world.now(), n);
             case COUNTER_PLUS -> "((SELECT last_token FROM token_counter WHERE id = 1) + " + n + ")";
             case PROCESS -> Literals.of(world.dialect(), switch (text) {
-                case "A" -> world.a().processIdentity();
-                case "B" -> world.b().processIdentity();
+                case "A" -> world.victim();
+                case "B" -> world.attacker();
                 default -> "proc_forged_by_hand";
             });
             case OTHER_ROW -> {

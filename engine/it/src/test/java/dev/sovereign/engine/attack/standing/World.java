@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * retries, acknowledgements) — and the test's clock, which a PostgreSQL server is pinned to. The owner's
  * connection reads the facts; it never writes but the actors' rows. Closing removes everything. Not thread-safe.
  */
-final class World implements AutoCloseable {
+final class World implements Scene, AutoCloseable {
     /** The actor the hosts fight over and another one (a write to another lease), named anew for each try. */
     static final List<String> ACTORS = List.of("w", "x");
 
@@ -132,7 +132,8 @@ final class World implements AutoCloseable {
     }
 
     /** This try's name for the actor the operations call {@code name} ("w": the one fought over; "x": another). */
-    String actor(String name) {
+    @Override
+    public String actor(String name) {
         return name + tries;
     }
 
@@ -170,12 +171,33 @@ final class World implements AutoCloseable {
     }
 
     /** The ledger's owner, for what a worker login may not do (PostgreSQL's DDL), and for reading the facts. */
-    Connection owner() {
+    @Override
+    public Connection owner() {
         return owner;
     }
 
-    Dialect dialect() {
+    @Override
+    public Dialect dialect() {
         return dialect;
+    }
+
+    @Override
+    public String victim() {
+        return a.processIdentity();
+    }
+
+    @Override
+    public String attacker() {
+        return b.processIdentity();
+    }
+
+    /** The login role the attacker's statements come from on a server (B's), or null for a file. */
+    String attackerLogin() {
+        if (loginB.isFile()) {
+            return null;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]user=([^&]+)").matcher(loginB.text());
+        return m.find() ? m.group(1) : null;
     }
 
     LedgerLocation location() {
@@ -216,7 +238,8 @@ final class World implements AutoCloseable {
     }
 
     /** The true time: the test's clock, which every engine here reads and a server's clock is pinned to. */
-    long now() {
+    @Override
+    public long now() {
         return clock.millis();
     }
 
