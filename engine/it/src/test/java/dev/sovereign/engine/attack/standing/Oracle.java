@@ -30,8 +30,8 @@ import java.util.Set;
  *
  * <p>What differs by backend is the clock. On PostgreSQL the server's clock (pinned to the test's) is the only
  * one, and the attacker is another host's worker login: it may not move another process's session row at all,
- * nor its own (the processes its login registered) but forward to the server's time; no live lease's expiry
- * moves backwards, nothing is stamped ahead of the server's clock; attempts and claims it writes are in its own
+ * nor its own (the processes its login registered) but forward to the server's time; no live lease of another
+ * login's process moves its expiry backwards (its holder's own login may shorten it), nothing is stamped ahead of the server's clock; attempts and claims it writes are in its own
  * processes' names; retries and acknowledgements are the operator's. On SQLite the file has no clock but its writers' and no logins (decision 0006, docs/schema.md): a
  * writer's own stamps are taken as the time, so the oracle judges time there only where no clock is needed —
  * types, an expiry against the row's own renewal plus its TTL, a claim's or an attempt's expiry never moving
@@ -117,6 +117,16 @@ final class Oracle {
             }
         }
         return false;
+    }
+
+    /** Whether a lease row's TTL, times and attachment are as they were (what its holder's writes move). */
+    private static boolean sameFence(Map<String, Object> l0, Map<String, Object> l1) {
+        for (String column : List.of("ttl_ms", "acquired_at", "renewed_at", "expires_at", "attached")) {
+            if (!sameCell(l0.get(column), l1.get(column))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private String who(Object process) {
@@ -282,7 +292,13 @@ final class Oracle {
             if (!sameCell(l0.get("token"), l1.get("token"))) {
                 freshToken("lease.token-not-minted", "the lease of " + actor, l1.get("token"), counterBefore);
             }
-            if (pg() && live && sameGrant) {
+            if (pg() && sameGrant && !ownedByAttacker(l0.get("process_identity")) && !sameFence(l0, l1)) {
+                v("lease.written-by-another-login", was + ": its times or attachment were rewritten by another host's"
+                        + " login (schema version 12 binds a lease's writes to its holder's login)");
+            }
+            // the holder's own login may shorten its lease (a renewal with a shorter TTL, an abandon); another login
+            // may not touch it at all (schema version 12, decision 0917)
+            if (pg() && live && sameGrant && !ownedByAttacker(l0.get("process_identity"))) {
                 Long eff0 = effectiveExpiry(l0, beat(before, l0.get("process_identity")));
                 Long eff1 = effectiveExpiry(l1, beat(after, l1.get("process_identity")));
                 if (eff1 != null && eff1 < eff0) {

@@ -198,12 +198,20 @@ final class Probes {
                 Map<String, Object> t0 = before.row("execution_attempts", attempt);
                 Map<String, Object> t1 = after.row("execution_attempts", attempt);
                 if (t0 != null && Facts.same(t0, t1) && "ACTIVE".equals(t0.get("state"))
-                        && integer(t0.get("expires_at")) > now && stillBound(t0)) {
+                        && integer(t0.get("expires_at")) > now && stillBound(t0) && leaseLeftAsItWas(t0)) {
                     v("probe.beat-lost-an-attempt", who(e) + "'s beat lost its live attempt " + attempt + ", which the"
-                            + " attack left as it was");
+                            + " attack left as it was, and the lease it runs under too");
                 }
             }
         }
+    }
+
+    /**
+     * Whether the attack left the lease an attempt runs under as it was: a write presenting the lease's token (on
+     * SQLite anyone who can read the file can present it) may end the lease, and the attempt then ends with it.
+     */
+    private boolean leaseLeftAsItWas(Map<String, Object> t) {
+        return Facts.same(before.row("actor_leases", t.get("actor_id")), after.row("actor_leases", t.get("actor_id")));
     }
 
     /** Whether an attempt's assignment still points at it and its actor's lease still carries its token and holder. */

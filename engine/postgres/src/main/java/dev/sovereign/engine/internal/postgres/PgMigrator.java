@@ -49,7 +49,8 @@ public final class PgMigrator {
             "V0004__attempts_end_through_their_fence.sql", "V0005__one_round_trip_lease_writes.sql",
             "V0006__a_cheaper_server_clock.sql", "V0007__leases_attached_to_their_holder.sql",
             "V0008__sessions_bound_to_their_login.sql", "V0009__claims_attempts_and_operator_actions_bound.sql",
-            "V0010__the_ledgers_history.sql", "V0011__the_change_counter_steps.sql");
+            "V0010__the_ledgers_history.sql", "V0011__the_change_counter_steps.sql",
+            "V0012__leases_bound_to_their_holders_login.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 

@@ -242,9 +242,11 @@ class PgDatabaseEnforcedFenceTest {
         // a heartbeat renews every lease of its process in one statement, presenting each row's own token (and, since
         // schema version 8, renewing it now: an expiry is never later than the renewal plus the TTL)
         w.acquire("reviewer", B, 5_000);
-        sql.passes(BUMP, "UPDATE actor_leases SET renewed_at = " + NOW + ", expires_at = " + NOW + " + 5000,"
+        // (one reading of the clock: two in one statement can be a millisecond apart on a loaded machine)
+        sql.passes(BUMP, "UPDATE actor_leases SET renewed_at = n.ms, expires_at = n.ms + 5000,"
                 + " presented_token = token,"
-                + " change_seq = " + CHANGE + ", presented_change = " + CHANGE + " WHERE process_identity = " + q(B));
+                + " change_seq = " + CHANGE + ", presented_change = " + CHANGE + " FROM (SELECT " + NOW + " AS ms) n"
+                + " WHERE process_identity = " + q(B));
     }
 
     @Test
@@ -402,8 +404,10 @@ class PgDatabaseEnforcedFenceTest {
         sql.refused(renews, set + "renewed_at = renewed_at - 1 WHERE id = 'att_1'");
         sql.refused(renews, set + "ended_at = " + NOW + " WHERE id = 'att_1'");
         // a renewal as the heartbeat writes it, under the lease, for the attempt its assignment points at
-        sql.passes(set + "renewed_at = GREATEST(renewed_at, " + NOW + "), expires_at = GREATEST(expires_at, " + NOW
-                + " + ttl_ms) WHERE id = 'att_1'");
+        // (one reading of the clock for both times, as the heartbeat binds one value: two readings in one statement
+        // can be a millisecond apart on a loaded machine, and the later expiry is then past renewal + TTL)
+        sql.passes(set + "renewed_at = GREATEST(renewed_at, n.ms), expires_at = GREATEST(expires_at, n.ms + ttl_ms)"
+                + " FROM (SELECT " + NOW + " AS ms) n WHERE id = 'att_1'");
         // ... but not once its fence was stolen
         sql.passes("UPDATE assignments SET current_attempt = NULL WHERE id = 'asg_3'");
         sql.refused(renews, set + "renewed_at = " + NOW + " + 1, expires_at = " + NOW + " + 5001 WHERE id = 'att_3'");

@@ -14,6 +14,8 @@ import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.PgFenceWrites;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.RawPg;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -186,6 +188,50 @@ class PgSessionRowBoundToItsLoginTest {
         // the operator may (decision 0912: it may act for any process, as --process always could)
         try (Engine operator = engineAs(ops, a.processIdentity())) {
             operator.heartbeatNow();
+        }
+    }
+
+    /**
+     * Issue 26, found by the standing attack suite's longer runs: another host's login, presenting a live lease's
+     * token (it can read it), renewed it with an expiry in the past, so a lease it did not hold ended with no takeover
+     * and no rejection in the journal. Since schema version 12 (decision 0917) a lease is granted, renewed, detached
+     * and released only by its holder's login, the operator or the owner: by hand and through the functions alike.
+     */
+    @Test
+    void anotherHostsLoginCannotShortenDetachReleaseOrGrantALeaseInItsHoldersName() {
+        String alpha = actor("alpha");
+        String beta = actor("beta");
+        String holder = a.processIdentity();
+        Lease lease = a.leases().acquire(alpha, Duration.ofMinutes(10));
+        String row = "SELECT row_to_json(l)::text FROM actor_leases l WHERE actor_id = " + q(alpha);
+        String asGranted = owner.text(row);
+        String stated = "UPDATE actor_leases SET change_seq = " + CHANGE + ", presented_change = " + CHANGE
+                + ", presented_token = token, ";
+        String where = " WHERE actor_id = " + q(alpha);
+        String notYours = "only by the login that registered its holder (" + hostA + ")";
+        // the suite's finding: a renewal that ends the lease now
+        asB.refused(notYours, BUMP, stated + "renewed_at = " + NOW + " - 600000, expires_at = " + NOW + where);
+        asB.refused(notYours, BUMP, stated + "ttl_ms = 1" + where);
+        asB.refused(notYours, "SELECT * FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
+                + lease.token() + ", 1)");
+        asB.refused(notYours, BUMP, stated + "attached = false" + where);
+        asB.refused(notYours, "SELECT sovereign_lease_release(" + q(alpha) + ", " + q(holder) + ", " + lease.token()
+                + ")");
+        asB.refused(notYours, PgFenceWrites.releaseStatements(alpha, lease.token()));
+        // nor grant a free actor in A's process's name (A would hold a lease it never asked for)
+        asB.refused(notYours, "SELECT * FROM sovereign_lease_grant(" + q(beta) + ", " + q(holder) + ", 60000)");
+        asB.refused(notYours, PgFenceWrites.acquireStatements(beta, holder, 60_000));
+        assertThat(owner.text(row)).isEqualTo(asGranted);
+        assertThat(owner.scalar("SELECT count(*) FROM actor_leases WHERE actor_id = " + q(beta))).isZero();
+
+        // the holder's own login may shorten its own lease (a renewal with a shorter TTL), and the operator may act
+        assertThat(asA.scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
+                + lease.token() + ", 1000)")).isEqualTo(1);
+        try (Connection c = db.dataSource(ops, ops).getConnection()) {
+            assertThat(new RawPg(c).scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
+                    + lease.token() + ", 60000)")).isEqualTo(1);
+        } catch (SQLException e) {
+            throw new AssertionError(e);
         }
     }
 

@@ -33,8 +33,6 @@ class PgWorkerRoleTest {
         owner = db.connect();
         new PgMigrator(false, "test", "abc123", 10_000).migrate(owner);
         PgFenceWrites setup = new PgFenceWrites(new RawPg(owner));
-        setup.process("proc_a");
-        setup.process("proc_b");
         setup.actor("operator");
         String role = PgTestServer.freshRole("sov_worker");
         new RawPg(owner).exec("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + role,
@@ -43,6 +41,10 @@ class PgWorkerRoleTest {
                 "GRANT CREATE ON SCHEMA public TO " + role);
         worker = db.dataSource(role, role).getConnection();
         sql = new RawPg(worker);
+        // the processes the worker writes leases for are its own: registered by its login (schema version 12)
+        PgFenceWrites own = new PgFenceWrites(sql);
+        own.process("proc_a");
+        own.process("proc_b");
     }
 
     @AfterAll

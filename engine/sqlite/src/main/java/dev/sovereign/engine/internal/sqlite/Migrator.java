@@ -34,7 +34,8 @@ final class Migrator {
             "V0005__attempts_end_through_their_fence.sql", "V0006__fewer_pages_per_write.sql",
             "V0007__leases_attached_to_their_holder.sql", "V0008__every_input_of_the_fence_guarded.sql",
             "V0009__the_ledgers_history.sql", "V0010__a_copied_ledger_is_retired.sql",
-            "V0011__the_change_counter_steps_and_a_live_process_stays.sql");
+            "V0011__the_change_counter_steps_and_a_live_process_stays.sql",
+            "V0012__lease_times_and_stop_times_typed.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;
