@@ -17,7 +17,7 @@ import dev.sovereign.engine.mailbox.MessageState;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.testing.PgFenceWrites;
-import dev.sovereign.engine.testing.PgTestServer;
+import dev.sovereign.engine.testing.PgLogins;
 import dev.sovereign.engine.testing.RawPg;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class PgClaimsAttemptsAndOperatorActionsBoundTest {
     private static final long YEAR = 365L * 86_400_000L;
 
-    private static PgTestServer.Database db;
+    private static PgLogins logins;
     private static RawPg owner;
     private static String hostA;
     private static String hostB;
@@ -52,29 +52,24 @@ class PgClaimsAttemptsAndOperatorActionsBoundTest {
 
     @BeforeAll
     static void ledger() throws Exception {
-        db = PgTestServer.freshDatabase();
-        Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build()).close();
-        owner = new RawPg(db.connect());
-        hostA = PgTestServer.freshRole("host_a");
-        hostB = PgTestServer.freshRole("host_b");
-        ops = PgTestServer.freshRole("ops");
-        owner.exec("GRANT sovereign_" + db.name() + "_worker TO " + hostA + ", " + hostB,
-                "GRANT sovereign_" + db.name() + "_operator TO " + ops);
-        asA = new RawPg(db.dataSource(hostA, hostA).getConnection());
-        asB = new RawPg(db.dataSource(hostB, hostB).getConnection());
-        asOps = new RawPg(db.dataSource(ops, ops).getConnection());
+        logins = PgLogins.open();
+        owner = logins.owner();
+        hostA = logins.hostA();
+        hostB = logins.hostB();
+        ops = logins.ops();
+        asA = logins.asA();
+        asB = logins.asB();
+        asOps = logins.asOps();
     }
 
     @AfterAll
     static void closeLedger() throws Exception {
-        for (RawPg c : new RawPg[] {owner, asA, asB, asOps}) {
-            c.connection().close();
-        }
+        logins.close();
     }
 
     @BeforeEach
     void open() {
-        a = engineAs(hostA);
+        a = logins.engineAs(hostA);
     }
 
     @AfterEach
@@ -93,12 +88,11 @@ class PgClaimsAttemptsAndOperatorActionsBoundTest {
     }
 
     private Engine engineAs(String login) {
-        return Engine.openExisting(EngineConfig.forDatabase("jdbc:postgresql://localhost:" + db.port() + "/"
-                + db.name() + "?user=" + login + "&password=" + login).heartbeat(false).build());
+        return logins.engineAs(login);
     }
 
     private static long serverNow() {
-        return owner.scalar("SELECT " + NOW);
+        return logins.serverNow();
     }
 
     // ---- item 4: claims ----

@@ -12,7 +12,7 @@ import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.PgFenceWrites;
-import dev.sovereign.engine.testing.PgTestServer;
+import dev.sovereign.engine.testing.PgLogins;
 import dev.sovereign.engine.testing.RawPg;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class PgSessionRowBoundToItsLoginTest {
     private static final long DAY = 86_400_000L;
 
-    private static PgTestServer.Database db;
+    private static PgLogins logins;
     private static RawPg owner;
     private static String hostA;
     private static String hostB;
@@ -47,26 +47,21 @@ class PgSessionRowBoundToItsLoginTest {
     private static int actors;
     private Engine a;
 
-    /** One ledger for the class (a fresh database costs about 2 s here); each test has its own process and actors. */
+    /** One ledger for the class; each test has its own process and actors. */
     @BeforeAll
     static void ledger() throws Exception {
-        db = PgTestServer.freshDatabase();
-        Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build()).close();
-        owner = new RawPg(db.connect());
-        hostA = PgTestServer.freshRole("host_a");
-        hostB = PgTestServer.freshRole("host_b");
-        ops = PgTestServer.freshRole("ops");
-        owner.exec("GRANT sovereign_" + db.name() + "_worker TO " + hostA + ", " + hostB,
-                "GRANT sovereign_" + db.name() + "_operator TO " + ops);
-        asA = new RawPg(db.dataSource(hostA, hostA).getConnection());
-        asB = new RawPg(db.dataSource(hostB, hostB).getConnection());
+        logins = PgLogins.open();
+        owner = logins.owner();
+        hostA = logins.hostA();
+        hostB = logins.hostB();
+        ops = logins.ops();
+        asA = logins.asA();
+        asB = logins.asB();
     }
 
     @AfterAll
     static void closeLedger() throws Exception {
-        for (RawPg c : new RawPg[] {owner, asA, asB}) {
-            c.connection().close();
-        }
+        logins.close();
     }
 
     @BeforeEach
@@ -87,8 +82,7 @@ class PgSessionRowBoundToItsLoginTest {
     }
 
     private Engine engineAs(String login, String actAs) {
-        EngineConfig.Builder config = EngineConfig.forDatabase("jdbc:postgresql://localhost:" + db.port() + "/"
-                + db.name() + "?user=" + login + "&password=" + login).heartbeat(false);
+        EngineConfig.Builder config = logins.configAs(login);
         if (actAs != null) {
             config.actAs(actAs);
         }
@@ -100,7 +94,7 @@ class PgSessionRowBoundToItsLoginTest {
     }
 
     private long serverNow() {
-        return owner.scalar("SELECT " + NOW);
+        return logins.serverNow();
     }
 
     @Test
@@ -227,7 +221,7 @@ class PgSessionRowBoundToItsLoginTest {
         // the holder's own login may shorten its own lease (a renewal with a shorter TTL), and the operator may act
         assertThat(asA.scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
                 + lease.token() + ", 1000)")).isEqualTo(1);
-        try (Connection c = db.dataSource(ops, ops).getConnection()) {
+        try (Connection c = logins.db().dataSource(ops, ops).getConnection()) {
             assertThat(new RawPg(c).scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
                     + lease.token() + ", 60000)")).isEqualTo(1);
         } catch (SQLException e) {
