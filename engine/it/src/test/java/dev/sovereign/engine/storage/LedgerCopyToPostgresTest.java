@@ -294,10 +294,16 @@ class LedgerCopyToPostgresTest {
             assertThat(scalar(pg, "SELECT count(*) FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
                     + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'")).isZero();
         }
-        // and the same target takes the copy once the source is right again: nothing of the failed one is left
+        // and the same target takes the copy once the source is right again: nothing of the failed one is left (the
+        // row goes with its guard lifted and put back as it was: a source without it is refused, as every reader does)
         try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file()); Statement s = lite.createStatement()) {
+            String guard;
+            try (var rs = s.executeQuery("SELECT sql FROM sqlite_master WHERE name = 'supervisor_ticks_never_deleted'")) {
+                guard = rs.getString(1);
+            }
             s.execute("DROP TRIGGER supervisor_ticks_never_deleted");
             s.execute("DELETE FROM supervisor_ticks WHERE at = 'not a time'");
+            s.execute(guard);
         }
         assertThat(LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url())).rows())
                 .containsKey("supervisor_ticks");

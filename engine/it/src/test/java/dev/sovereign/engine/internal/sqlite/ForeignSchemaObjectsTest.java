@@ -11,6 +11,7 @@ import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -62,6 +63,26 @@ class ForeignSchemaObjectsTest {
                 + " BEGIN SELECT RAISE(IGNORE); END");
 
         refusedAtOpen("trigger quiet on fence_events was not created by Sovereign's schema");
+    }
+
+    /**
+     * The console attaches through the admin reader, and a backup, a restore and a copy read through the same
+     * connection: until schema version 12's round they checked ownership and version only, so the console showed a
+     * ledger whose journal a foreign trigger silenced as if nothing were wrong.
+     */
+    @Test
+    void theConsolesReaderRefusesItToo() throws Exception {
+        raw.run(false, "CREATE TRIGGER quiet BEFORE INSERT ON fence_events WHEN NEW.kind = 'REJECTED'"
+                + " BEGIN SELECT RAISE(IGNORE); END");
+
+        assertThatThrownBy(() -> SqliteAdminReader.open(temp.file(), clock, ZoneOffset.UTC).close())
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.problem()).isEqualTo(StorageException.Problem.CORRUPT);
+                    assertThat(e.getMessage()).contains("trigger quiet on fence_events was not created by Sovereign's"
+                            + " schema").contains("refusing to open it, also for reading");
+                });
+        raw.run(false, "DROP TRIGGER quiet");
+        SqliteAdminReader.open(temp.file(), clock, ZoneOffset.UTC).close();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -189,12 +189,13 @@ class PgLeaseWritesInOneCallTest {
         RawPg owner = new RawPg(db.connect());
         PgFenceWrites w = new PgFenceWrites(owner);
         w.process("proc_holder");
-        w.process("proc_attacker");
         long live = w.acquire("held", "proc_holder", 5_000);
         long expired = w.acquire("expired", "proc_holder", -1);
         String login = PgTestServer.freshRole("host_x");
         owner.exec("GRANT sovereign_" + db.name() + "_worker TO " + login);
         RawPg worker = new RawPg(db.dataSource(login, login).getConnection());
+        // the attacker's own process, registered by its login (schema version 12 binds a lease to its holder's login)
+        new PgFenceWrites(worker).process("proc_attacker");
         return new Attack(db, owner, worker, live, expired);
     }
 

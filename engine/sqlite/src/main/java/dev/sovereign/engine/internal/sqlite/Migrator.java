@@ -6,6 +6,7 @@ import dev.sovereign.engine.base.StorageException.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -203,9 +204,17 @@ final class Migrator {
      * such a ledger, also for reading (decision 0012): what it would read may itself be what the foreign code left.
      */
     private void requireGuards(Connection c) throws SQLException {
+        requireGuards(c, db.file());
+    }
+
+    /**
+     * The same check for any connection to {@code file} — the engine's own at open, and a reader's (the console,
+     * the admin reader, a backup's or a copy's source): what a reader shows may itself be what foreign code left.
+     */
+    static void requireGuards(Connection c, Path file) throws SQLException {
         List<String> problems = guardProblems(c);
         if (!problems.isEmpty()) {
-            throw new StorageException(Problem.CORRUPT, db.file(), "The database " + db.file() + " was changed"
+            throw new StorageException(Problem.CORRUPT, file, "The database " + file + " was changed"
                     + " by hand (" + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
                     + (problems.size() > 3 ? "; and " + (problems.size() - 3) + " more" : "")
                     + "), so it no longer enforces the fence; refusing to open it, also for reading"

@@ -60,7 +60,10 @@ final class ReadConnection implements AutoCloseable {
         this.statements = new StatementCache(connection);
     }
 
-    /** Opens {@code file} (absolute, normalized) for queries, refusing one that is missing, foreign, older or newer. */
+    /**
+     * Opens {@code file} (absolute, normalized) for queries, refusing one that is missing, foreign, older or newer, or
+     * whose guards were changed by hand.
+     */
     static ReadConnection open(Path file) {
         if (Files.isDirectory(file)) {
             throw new StorageException(Problem.NOT_OURS, file,
@@ -113,6 +116,7 @@ final class ReadConnection implements AutoCloseable {
             throw new StorageException(Problem.IO, file, "The database " + file + " has the older schema version "
                     + version + "; open it once with 'sovereign init' to migrate it, then attach again.", null);
         }
+        Migrator.requireGuards(c, file); // a reader refuses a file changed by hand as the engine does (decision 0012)
         return version;
     }
 
