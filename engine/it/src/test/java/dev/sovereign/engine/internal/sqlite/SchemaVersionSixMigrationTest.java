@@ -188,8 +188,8 @@ class SchemaVersionSixMigrationTest {
                     + " ttl_ms, acquired_at, renewed_at, expires_at, renewal_journalled_at, change_seq) VALUES ('held',"
                     + " 'proc_x', 99, 1, 0, 0, 1, 0, 99)")).hasMessageMatching(GUARD);
             assertThatThrownBy(() -> raw.run(recursive, "UPDATE lease_change_counter SET last_change = last_change + 1",
-                    "UPDATE actor_leases SET expires_at = expires_at + 1000000, change_seq = (SELECT last_change FROM"
-                    + " lease_change_counter) WHERE actor_id = 'held'"))
+                    "UPDATE actor_leases SET expires_at = expires_at + 1000000, renewed_at = renewed_at + 1000000,"
+                    + " change_seq = (SELECT last_change FROM lease_change_counter) WHERE actor_id = 'held'"))
                     .hasMessageContaining("fence: a lease is renewed or taken over only");
             assertThatThrownBy(() -> raw.run(recursive, "UPDATE actor_leases SET expires_at = expires_at + 1"
                     + " WHERE actor_id = 'held'")).hasMessageMatching(GUARD);
