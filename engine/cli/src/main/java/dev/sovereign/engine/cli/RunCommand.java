@@ -52,8 +52,13 @@ final class RunCommand extends EngineCommand {
     @Mixin
     AllowCommandOptions allowCommands;
 
+    /** The TTL given, else a serve process's own (its {@code --ttl}), else 10s. */
     private Duration ttl() {
-        return ttl != null ? ttl : Duration.ofSeconds(10);
+        if (ttl != null) {
+            return ttl;
+        }
+        Engine host = SovereignCommand.of(spec).host();
+        return host != null ? host.config().defaultTtl() : Duration.ofSeconds(10);
     }
 
     @Override
@@ -73,7 +78,8 @@ final class RunCommand extends EngineCommand {
     @Override
     protected void checkArguments() {
         Arguments.runTtlMillis(ttl());
-        Arguments.runTtlMillis(ttl(), beat(ttl()));
+        // a request of a serve process runs under that process's heartbeat, not one of its own
+        Arguments.runTtlMillis(ttl(), hostHeartbeat() != null ? hostHeartbeat() : beat(ttl()));
     }
 
     /**
