@@ -79,6 +79,14 @@ abstract class EngineCommand implements Callable<Integer> {
         return host == null ? null : host.config().heartbeatInterval();
     }
 
+    /** Starts a daemon thread of a long-running command (its stop watcher, its input reader). */
+    protected static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
     /** Called with the resolved database (a file or a server) before the engine opens it; nothing is open yet. */
     protected void beforeOpen(LedgerLocation database) {
     }

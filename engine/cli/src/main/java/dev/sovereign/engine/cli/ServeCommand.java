@@ -3,7 +3,6 @@ package dev.sovereign.engine.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
-import dev.sovereign.engine.rules.Arguments;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -33,7 +32,7 @@ import dev.sovereign.engine.base.LedgerLocation;
  *
  * <p>Not thread-safe: one instance serves one input stream; requests are answered one at a time, in order.
  */
-@Command(name = "serve", description = "Answer JSON requests line by line on stdin as one long-lived process.")
+@Command(name = "serve", description = "Answer JSON requests on stdin, one line each, as one process.")
 final class ServeCommand extends EngineCommand {
     /** What the queue hands the serving loop when input ended or a stop was requested. */
     private static final String END = new String("end of input");
@@ -53,19 +52,16 @@ final class ServeCommand extends EngineCommand {
     @Mixin
     AllowCommandOptions allowCommands;
 
-    private Duration ttl() {
-        return ttl != null ? ttl : Duration.ofSeconds(10);
+    /** Its TTL within the rule book's limits and spanning two of its own beats, as a worker's (exit 2). */
+    @Override
+    protected void checkArguments() {
+        RunCommand.checkHostingTtl(RunCommand.hostingTtl(ttl));
     }
 
+    /** Beats while open, so what it holds stays alive between requests. */
     @Override
     protected boolean heartbeats() {
         return true;
-    }
-
-    @Override
-    protected void checkArguments() {
-        Arguments.leaseTtlMillis(ttl());
-        Arguments.runTtlMillis(ttl(), RunCommand.beat(ttl()));
     }
 
     /** A serve process is its own identity for its whole life: it cannot act as another one. */
@@ -79,11 +75,8 @@ final class ServeCommand extends EngineCommand {
 
     @Override
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
-        config.processKind("serve")
-                .processLabel(label != null ? label : "serve " + ProcessHandle.current().pid())
-                .heartbeatInterval(RunCommand.beat(ttl()))
-                .defaultTtl(ttl())
-                .allowCommands(allowCommands.allowList());
+        RunCommand.hosting(config, RunCommand.hostingTtl(ttl), allowCommands).processKind("serve")
+                .processLabel(label != null ? label : "serve " + ProcessHandle.current().pid());
     }
 
     @Override
@@ -134,12 +127,5 @@ final class ServeCommand extends EngineCommand {
         } finally {
             lines.add(END);
         }
-    }
-
-    private static Thread daemon(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        t.start();
-        return t;
     }
 }

@@ -39,8 +39,8 @@ import picocli.CommandLine;
  *
  * <p>What a request cannot do: name the database, the identity, {@code --allow-command} or {@code --debug} (they
  * belong to the serve process), or run a command that is not listed in {@link #OPS}. Values are placed where
- * picocli cannot read them as options ({@code --name=value}, parameters after {@code --}) and {@code @file}
- * arguments are off, so a value is only ever a value.
+ * picocli cannot read them as options ({@code --name=value}, also when the value looks like an option or a
+ * command; parameters after {@code --}) and {@code @file} arguments are off, so a value is only ever a value.
  *
  * <p>Not thread-safe, except {@link #stopRuns()}: the serving loop answers one request at a time.
  */
@@ -123,6 +123,9 @@ final class ServeRequests {
         });
         this.commandLine = Cli.create(requestEnvironment, new PrintWriter(out, true), new PrintWriter(err, true));
         commandLine.setExpandAtFiles(false);
+        // a value is attached to its option: one that looks like an option or a command is still only a value
+        commandLine.setAllowOptionsAsOptionParameters(true);
+        commandLine.setAllowSubcommandsAsOptionParameters(true);
         ((SovereignCommand) commandLine.getCommand()).host(engine);
     }
 
