@@ -1,5 +1,6 @@
 package dev.sovereign.engine.cli;
 
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -10,7 +11,8 @@ import java.util.Optional;
 /**
  * What the CLI takes from the world around it, gathered in one place so tests can hand it a
  * different world: environment variables, the working directory, the clock and time zone, where the
- * desktop console jar is, and how long-running commands hear SIGINT/SIGTERM. Immutable.
+ * desktop console jar is, how long-running commands hear SIGINT/SIGTERM, and standard input (which
+ * {@code serve --stdio} reads its requests from). Immutable.
  */
 public final class CliEnvironment {
     /** Environment variable naming the database when {@code --db} is not given. */
@@ -25,6 +27,7 @@ public final class CliEnvironment {
     private final Path consoleJar;
     private final Path java;
     private final StopSignals stopSignals;
+    private final InputStream input;
 
     private CliEnvironment(Builder b) {
         this.variables = Map.copyOf(b.variables);
@@ -34,6 +37,7 @@ public final class CliEnvironment {
         this.consoleJar = b.consoleJar;
         this.java = b.java;
         this.stopSignals = b.stopSignals;
+        this.input = b.input;
     }
 
     /** The real world of this JVM. */
@@ -44,6 +48,7 @@ public final class CliEnvironment {
                 .workingDirectory(Path.of(""))
                 .consoleJar(jar == null || jar.isBlank() ? null : Path.of(jar))
                 .stopSignals(StopSignals.posix())
+                .input(System.in)
                 .build();
     }
 
@@ -81,6 +86,18 @@ public final class CliEnvironment {
         return stopSignals;
     }
 
+    /** Standard input: the requests of {@code serve --stdio}. */
+    public InputStream input() {
+        return input;
+    }
+
+    /** This world with other stop signals (a {@code serve} hands its requests its own stop). */
+    CliEnvironment withStopSignals(StopSignals signals) {
+        Builder b = builder().variables(variables).workingDirectory(workingDirectory).clock(clock).zone(zone)
+                .consoleJar(consoleJar).java(java).stopSignals(signals).input(input);
+        return b.build();
+    }
+
     /** Mutable builder; not thread-safe. */
     public static final class Builder {
         private Map<String, String> variables = Map.of();
@@ -90,6 +107,7 @@ public final class CliEnvironment {
         private Path consoleJar;
         private Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         private StopSignals stopSignals = () -> new StopSignals.Stop();
+        private InputStream input = InputStream.nullInputStream();
 
         public Builder variables(Map<String, String> variables) {
             this.variables = Objects.requireNonNull(variables);
@@ -123,6 +141,11 @@ public final class CliEnvironment {
 
         public Builder stopSignals(StopSignals signals) {
             this.stopSignals = Objects.requireNonNull(signals);
+            return this;
+        }
+
+        public Builder input(InputStream input) {
+            this.input = Objects.requireNonNull(input);
             return this;
         }
 

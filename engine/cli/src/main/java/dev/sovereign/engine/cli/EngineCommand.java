@@ -3,6 +3,7 @@ package dev.sovereign.engine.cli;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.rules.Arguments;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,6 +44,13 @@ abstract class EngineCommand implements Callable<Integer> {
     public final Integer call() throws Exception {
         SovereignCommand root = SovereignCommand.of(spec);
         Output out = root.output(spec);
+        if (root.host() != null) {
+            // one request of a serve process: its engine, identity and heartbeat, opened and closed by the
+            // serve command, never by the request (docs/decisions/0317)
+            checkArguments();
+            beforeOpen(root.host().config().location());
+            return run(root.host(), out);
+        }
         LedgerLocation database = root.location();
         // what was typed is checked before anything is opened or registered: a bad value is one sentence and
         // exit 2, and leaves the ledger as it was (no process row; decisions 0304, 0315)
@@ -60,6 +68,23 @@ abstract class EngineCommand implements Callable<Integer> {
      * a bad value throws a {@code Refusal} ({@code invalid_argument}: exit 2). Nothing is open yet.
      */
     protected void checkArguments() {
+    }
+
+    /**
+     * The heartbeat interval of the serve process this call is a request of, or null for a call that opens its
+     * own engine: a TTL a request gives must span two of its beats.
+     */
+    protected final Duration hostHeartbeat() {
+        Engine host = SovereignCommand.of(spec).host();
+        return host == null ? null : host.config().heartbeatInterval();
+    }
+
+    /** Starts a daemon thread of a long-running command (its stop watcher, its input reader). */
+    protected static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     /** Called with the resolved database (a file or a server) before the engine opens it; nothing is open yet. */

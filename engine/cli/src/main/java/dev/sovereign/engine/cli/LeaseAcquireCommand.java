@@ -20,6 +20,12 @@ final class LeaseAcquireCommand extends EngineCommand {
             description = "How long the lease lives unless renewed, e.g. 500ms, 30s, 5m (default: 10s).")
     Duration ttl;
 
+    /** In a serve process the heartbeat keeps the lease alive: its TTL must span two beats. */
+    @Override
+    protected void checkArguments() {
+        ServeRequests.requireTwoBeats(ttl, hostHeartbeat());
+    }
+
     @Override
     protected Identity identity() {
         return Identity.DURABLE;

@@ -23,6 +23,12 @@ final class LeaseRenewCommand extends EngineCommand {
             description = "A new TTL from now (default: the lease's own).")
     Duration ttl;
 
+    /** In a serve process the heartbeat keeps the lease alive: its TTL must span two beats. */
+    @Override
+    protected void checkArguments() {
+        ServeRequests.requireTwoBeats(ttl, hostHeartbeat());
+    }
+
     @Override
     protected int run(Engine engine, Output out) {
         Lease l;

@@ -52,8 +52,13 @@ final class RunCommand extends EngineCommand {
     @Mixin
     AllowCommandOptions allowCommands;
 
+    /** The TTL given, else a serve process's own (its {@code --ttl}), else 10s. */
     private Duration ttl() {
-        return ttl != null ? ttl : Duration.ofSeconds(10);
+        if (ttl != null) {
+            return ttl;
+        }
+        Engine host = SovereignCommand.of(spec).host();
+        return host != null ? host.config().defaultTtl() : Duration.ofSeconds(10);
     }
 
     @Override
@@ -66,6 +71,25 @@ final class RunCommand extends EngineCommand {
         return Duration.ofMillis(Math.max(50, Math.min(1_000, ttl.toMillis() / 3)));
     }
 
+    /** The TTL of a process that hosts actors ({@code worker}, {@code serve}): the one given, else 10s. */
+    static Duration hostingTtl(Duration given) {
+        return given != null ? given : Duration.ofSeconds(10);
+    }
+
+    /**
+     * A hosting process's TTL is its leases', claims' and runs': within the rule book's limits and long enough
+     * for its own heartbeat ({@link #beat}); exit 2 before anything is opened.
+     */
+    static void checkHostingTtl(Duration ttl) {
+        Arguments.leaseTtlMillis(ttl);
+        Arguments.runTtlMillis(ttl, beat(ttl));
+    }
+
+    /** A hosting process beats at {@link #beat}, gives {@code ttl} where a call names none, runs what is allowed. */
+    static EngineConfig.Builder hosting(EngineConfig.Builder config, Duration ttl, AllowCommandOptions allowed) {
+        return config.heartbeatInterval(beat(ttl)).defaultTtl(ttl).allowCommands(allowed.allowList());
+    }
+
     /**
      * The TTL within the rule book's limits and long enough for this call's heartbeat (decision 0114): exit 2
      * before anything is opened.
@@ -73,7 +97,8 @@ final class RunCommand extends EngineCommand {
     @Override
     protected void checkArguments() {
         Arguments.runTtlMillis(ttl());
-        Arguments.runTtlMillis(ttl(), beat(ttl()));
+        // a request of a serve process runs under that process's heartbeat, not one of its own
+        Arguments.runTtlMillis(ttl(), hostHeartbeat() != null ? hostHeartbeat() : beat(ttl()));
     }
 
     /**

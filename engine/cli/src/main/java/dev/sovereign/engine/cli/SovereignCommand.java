@@ -1,5 +1,6 @@
 package dev.sovereign.engine.cli;
 
+import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.AboutSovereign;
 import java.nio.file.InvalidPathException;
@@ -75,6 +76,7 @@ import dev.sovereign.engine.base.LedgerLocation;
             FenceCommand.class,
             EventsCommand.class,
             RejectionsCommand.class,
+            ServeCommand.class,
             LabCommand.class,
             ConsoleCommand.class,
             HelpCommand.class})
@@ -82,6 +84,9 @@ public final class SovereignCommand implements Callable<Integer> {
     static final Duration DEFAULT_BUSY_BOUND = Duration.ofSeconds(5);
 
     private final CliEnvironment environment;
+
+    /** The engine of a {@code serve} process this command line runs one request on; null for a plain call. */
+    private Engine host;
 
     @Spec
     private CommandSpec spec;
@@ -126,6 +131,19 @@ public final class SovereignCommand implements Callable<Integer> {
 
     CliEnvironment environment() {
         return environment;
+    }
+
+    /**
+     * Makes this command line run its command on {@code engine}, the open engine of a {@code serve} process,
+     * instead of opening one of its own (docs/decisions/0317).
+     */
+    void host(Engine engine) {
+        this.host = engine;
+    }
+
+    /** The serving process's engine this call runs on, or null when the call opens its own. */
+    Engine host() {
+        return host;
     }
 
     boolean json() {

@@ -56,7 +56,7 @@ final class WorkerCommand extends EngineCommand {
     private OffsetClock clock;
 
     private Duration ttl() {
-        return ttl != null ? ttl : Duration.ofSeconds(10);
+        return RunCommand.hostingTtl(ttl);
     }
 
     @Override
@@ -70,8 +70,7 @@ final class WorkerCommand extends EngineCommand {
      */
     @Override
     protected void checkArguments() {
-        Arguments.leaseTtlMillis(ttl());
-        Arguments.runTtlMillis(ttl(), RunCommand.beat(ttl()));
+        RunCommand.checkHostingTtl(ttl());
         if (clockOffset != null) {
             Arguments.offsetMillis(clockOffset, "clock offset (--clock-offset)");
         }
@@ -92,12 +91,9 @@ final class WorkerCommand extends EngineCommand {
     @Override
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
         clock = new OffsetClock(environment.clock(), clockOffset != null ? clockOffset : Duration.ZERO);
-        config.clock(clock)
+        RunCommand.hosting(config, ttl(), allowCommands).clock(clock)
                 .processKind("worker")
-                .processLabel(label != null ? label : "worker " + ProcessHandle.current().pid())
-                .heartbeatInterval(RunCommand.beat(ttl()))
-                .defaultTtl(ttl())
-                .allowCommands(allowCommands.allowList());
+                .processLabel(label != null ? label : "worker " + ProcessHandle.current().pid());
     }
 
     @Override
@@ -164,12 +160,5 @@ final class WorkerCommand extends EngineCommand {
         } else {
             out.line(e.kind().equals("started") ? "started " + e.detail() + " actor " + e.actor() : e.toLine());
         }
-    }
-
-    private static Thread daemon(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        t.start();
-        return t;
     }
 }

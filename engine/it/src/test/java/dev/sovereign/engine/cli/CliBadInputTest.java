@@ -223,6 +223,11 @@ class CliBadInputTest {
                         + " zero", "supervisor", "--interval", "0s"),
                 bad("supervisor with an unknown option", 2, "bad usage: Unknown option '--forever'",
                         "supervisor", "--forever"),
+                bad("serve without --stdio", 2, "bad usage: Missing required option: '--stdio'", "serve"),
+                bad("serve as another identity", 2, "bad usage: 'serve' is a process of its own and takes no --process",
+                        "--process", "proc_other", "serve", "--stdio"),
+                bad("serve on a missing database", 3, "storage error (missing_file): ",
+                        t -> new String[] {"--db", t.temp.dir().resolve("absent.db").toString(), "serve", "--stdio"}),
                 bad("supervisor on a missing database", 3, "storage error (missing_file): ",
                         t -> new String[] {"--db", t.temp.dir().resolve("absent.db").toString(), "supervisor", "--once"}),
                 bad("a server URL no backend on the class path serves", 3, "storage error (io): No storage backend can"

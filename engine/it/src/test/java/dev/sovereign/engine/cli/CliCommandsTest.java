@@ -448,7 +448,7 @@ class CliCommandsTest {
         assertThat(commandLines).extracting(l -> l.strip().split("\\s+")[0]).containsExactly(
                 "init", "actor", "lease", "send", "inbox", "messages", "claim", "complete", "dead-letter", "assign",
                 "run", "retry", "acknowledge", "steal-fence", "assignments", "worker", "supervisor", "status", "process", "copy",
-                "backup", "restore", "fence", "events", "rejections", "lab", "console", "help");
+                "backup", "restore", "fence", "events", "rejections", "serve", "lab", "console", "help");
         assertThat(commandLines).as("one line each").allMatch(l -> l.matches("  \\S+ +\\S.*"));
         assertThat(r.out()).contains("--db=DB").contains("--json").contains("--process=ID").contains("--debug")
                 .doesNotContain("--busy-timeout");
