@@ -50,8 +50,9 @@ class TortureOnPostgresTest {
         assertThat(report.ops().stream().filter(o -> o.outcome() == HistoryOp.Outcome.INFO
                 && !"busy".equals(o.result("reason")))).as("calls that lost their connection").isNotEmpty();
         assertThat(report.secondTickRecovered()).as("a second final tick recovers nothing").isZero();
-        // the run did work between the faults (a floor, not a speed: 164-200 at load 7-14 with another run beside it)
-        assertThat(report.ops().stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK)).hasSizeGreaterThan(120);
+        // the run did work between the faults (a floor, not a speed: 164-200 at load 7-14 with another run beside it,
+        // 94 at load 13 with two; a run that did nothing but fail would have a handful)
+        assertThat(report.ops().stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK)).hasSizeGreaterThan(40);
         assertThat(report.ops().stream().filter(o -> o.op().equals("run") && o.outcome() == HistoryOp.Outcome.OK))
                 .isNotEmpty();
         assertThat(report.ops().stream().filter(o -> o.op().equals("complete") && o.outcome() == HistoryOp.Outcome.OK))
