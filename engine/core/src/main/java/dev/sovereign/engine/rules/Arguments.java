@@ -151,10 +151,11 @@ public final class Arguments {
         return id != null && !id.isBlank() && id.length() <= 200 && id.chars().noneMatch(Character::isISOControl);
     }
 
+    /** {@code temporary} or {@code persistent}; anything else (nothing included) is {@code unknown_workspace_policy}. */
     public static void requirePolicy(String policy) {
-        if (!WORKSPACE_POLICIES.contains(policy)) {
-            throw Refusal.of(UNKNOWN_WORKSPACE_POLICY, "Unknown workspace policy '" + policy
-                    + "'; use 'temporary' or 'persistent'.").build();
+        if (policy == null || !WORKSPACE_POLICIES.contains(policy)) { // Set.of's contains(null) throws
+            throw Refusal.of(UNKNOWN_WORKSPACE_POLICY, "Unknown workspace policy " + shown(policy)
+                    + "; use 'temporary' or 'persistent'.").build();
         }
     }
 
