@@ -112,7 +112,12 @@ public final class RunsViewModel {
         desk.run(status, "Retrying " + a.id() + "\u2026", actions -> actions.retry(a.id()),
                 id -> "Retried " + a.id() + " as " + id + ": a new assignment for " + a.actor()
                         + ", waiting for a worker to run it.",
-                id -> selectWhenSeen = id);
+                id -> {
+                    // the snapshot that shows the new row may have come in before this answer: look at the latest
+                    // one now, and at every later one until the row is there
+                    selectWhenSeen = id;
+                    refresh(ledger.snapshot());
+                });
     }
 
     /** Acknowledges the selected run: an operator has seen it; it is no longer flagged. */
