@@ -52,6 +52,10 @@ public final class RunsViewModel {
             new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "pendingBulk");
     private final BooleanBinding canBulk;
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
+    /** What the empty table says: "no assignments yet", or that the search or the filter hides them all. */
+    private final ReadOnlyStringWrapper emptyText = new ReadOnlyStringWrapper(this, "emptyText", NO_ASSIGNMENTS);
+    /** The empty table's text when the ledger has no assignment at all. */
+    public static final String NO_ASSIGNMENTS = "No assignments yet. Create one with 'sovereign assign ACTOR --provider SPEC'.";
     private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
     private final ReadOnlyStringWrapper history = new ReadOnlyStringWrapper(this, "history", "");
@@ -378,6 +382,7 @@ public final class RunsViewModel {
         if (!choices.equals(filterChoices)) {
             filterChoices.setAll(choices);
         }
+        emptyText.set(emptyText(c.assignments()));
         summary.set(c.assignments() + " assignments" + (fresh.size() < c.assignments()
                 ? " (latest " + fresh.size() + " shown)" : "") + " \u00b7 " + c.running() + " running \u00b7 "
                 + lost + " worker lost");
@@ -386,6 +391,25 @@ public final class RunsViewModel {
                 + " Read its receipt, then retry it or acknowledge it."
                 : lost + " runs were recovered after their workers died (worker_lost): their outcomes are unknown."
                 + " Read their receipts, then retry or acknowledge each.");
+    }
+
+    private String emptyText(long total) {
+        String f = stateFilter.get();
+        boolean filtered = f != null && !f.equals(ALL);
+        if (ledger.search().isActive()) {
+            return "No assignment matches the search '" + ledger.search().queryProperty().get().strip() + "'"
+                    + (filtered ? " among the " + label(f).toLowerCase(java.util.Locale.ROOT) + " runs" : "") + " (of " + total
+                    + "). Clear the search (Esc in the search field) to see them all.";
+        }
+        if (filtered && total > 0) {
+            return "No run is " + label(f).toLowerCase(java.util.Locale.ROOT) + " now (of " + total + "). Choose All to see them all.";
+        }
+        return NO_ASSIGNMENTS;
+    }
+
+    /** What the assignments table shows when it has no row. */
+    public ReadOnlyStringProperty emptyTextProperty() {
+        return emptyText.getReadOnlyProperty();
     }
 
     private static String label(String key) {
