@@ -82,6 +82,16 @@ public final class RunsViewModel {
         stateFilter.addListener((obs, old, f) -> refreshUnlessWidening());
         ledger.search().queryProperty().addListener((obs, old, q) -> refreshUnlessWidening());
         selected.addListener((obs, old, a) -> showAttempts());
+        // a running run's holder goes silent past its TTL by the clock alone: its page says so (issue 31)
+        ledger.nowProperty().addListener((obs, old, now) -> {
+            AssignmentRow a = selected.get();
+            if (a != null && "RUNNING".equals(a.state())) {
+                String d = describe(a);
+                if (!d.equals(detail.get())) {
+                    detail.set(d);
+                }
+            }
+        });
         canRetry = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
                 && isRetryable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
         canAcknowledge = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
@@ -497,6 +507,27 @@ public final class RunsViewModel {
         return r.failureCategory() == null ? r.status() : r.status() + " \u00b7 " + r.failureCategory();
     }
 
+    /**
+     * For a RUNNING run whose current attempt is past its expiry: that its holder has been silent past its TTL,
+     * read from the ledger as it is (the attempt's own expiry), with nothing written; else null.
+     */
+    String silentHolder(AssignmentRow a) {
+        AdminSnapshot s = ledger.snapshot();
+        if (s == null || !"RUNNING".equals(a.state()) || a.currentAttempt() == null) {
+            return null;
+        }
+        long now = ledger.now();
+        AttemptRow at = s.attempts().stream().filter(x -> x.id().equals(a.currentAttempt())).findFirst().orElse(null);
+        if (at == null || !at.isAbandonedAt(now)) {
+            return null;
+        }
+        return "Its holder " + at.process().displayName() + " has been silent past its TTL: attempt " + at.id()
+                + " (token " + at.token() + ", TTL " + Formats.duration(at.ttlMs()) + ") expired at "
+                + formats.time(at.expiresAt()) + ", " + Formats.duration(now - at.expiresAt())
+                + " ago, without a renewal. It is still RUNNING in the ledger until a supervisor tick recovers it"
+                + " as FAILED (worker_lost); a late write of that holder will be refused.";
+    }
+
     private String describe(AssignmentRow a) {
         StringBuilder sb = new StringBuilder();
         sb.append("Assignment ").append(a.id()).append(" for actor ").append(a.actor()).append(" is ")
@@ -527,6 +558,10 @@ public final class RunsViewModel {
             if (r.summary() != null && !r.summary().isBlank()) {
                 sb.append("\n").append(formats.humanize(r.summary()));
             }
+        }
+        String silent = silentHolder(a);
+        if (silent != null) {
+            sb.append('\n').append(silent);
         }
         if (a.isWorkerLost()) {
             if (a.retriedBy() != null) {
