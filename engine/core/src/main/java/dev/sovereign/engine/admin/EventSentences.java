@@ -186,9 +186,17 @@ public final class EventSentences {
         return time.format(Instant.ofEpochMilli(e.at()));
     }
 
-    /** Sentences start with a capital even when they start with a lower-case process label. */
-    private static String capitalised(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    /**
+     * Sentences start with a capital even when they start with a lower-case process label, but never change an
+     * id ({@code proc_bob}, {@code asg_…}): a word with an underscore is written as the ledger has it.
+     */
+    public static String capitalised(String s) {
+        if (s.isEmpty()) {
+            return s;
+        }
+        int space = s.indexOf(' ');
+        String first = space < 0 ? s : s.substring(0, space);
+        return first.indexOf('_') >= 0 ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static String who(ProcessRef p) {
