@@ -23,12 +23,18 @@ public final class Launcher {
      * because java.util.logging keeps loggers only weakly.
      */
     private static final Logger JAVAFX_LOG = Logger.getLogger("javafx");
+    /**
+     * The JDK's preferences say "INFO: Created user preferences directory." on a first start, on stderr, in
+     * the JDK's log format: a fact about the JDK, not the console (issue 31). Only its warnings stay.
+     */
+    private static final Logger PREFS_LOG = Logger.getLogger("java.util.prefs");
 
     private Launcher() {
     }
 
     public static void main(String[] args) {
         quietenClassPathWarning();
+        quietenPreferencesNotice();
         CloseOnSignal.install();
         try {
             Application.launch(ConsoleApp.class, args);
@@ -45,6 +51,10 @@ public final class Launcher {
     static void quietenClassPathWarning() {
         JAVAFX_LOG.setFilter(r -> r.getMessage() == null
                 || !r.getMessage().startsWith("Unsupported JavaFX configuration: classes were loaded from"));
+    }
+
+    static void quietenPreferencesNotice() {
+        PREFS_LOG.setLevel(java.util.logging.Level.WARNING);
     }
 
     /** One sentence for a start-up failure that is the machine's, not the console's; empty otherwise. */

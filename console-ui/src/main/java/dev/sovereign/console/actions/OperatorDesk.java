@@ -121,7 +121,7 @@ public final class OperatorDesk implements AutoCloseable {
         run(status, "Starting the supervisor\u2026", a -> {
             a.startSupervisor(interval);
             return interval;
-        }, i -> "This console's supervisor now ticks every " + seconds(i) + ".", i -> {
+        }, i -> "Started this console's supervisor.", i -> { // the page says how often, once (issue 31)
             supervisorInterval.set(i);
             supervisorRunning.set(true);
         });

@@ -116,8 +116,8 @@ public final class LinkedSentence extends TextFlow {
             while ((from = s.indexOf(actor, from)) >= 0) {
                 int start = from;
                 int end = from + actor.length();
-                if (wordEdge(s, start - 1) && wordEdge(s, end) && spans.stream().noneMatch(
-                        x -> x[0] < end && start < x[1])) {
+                if (wordEdge(s, start - 1) && wordEdge(s, end) && !insideProcessLabel(s, start, end)
+                        && spans.stream().noneMatch(x -> x[0] < end && start < x[1])) {
                     spans.add(new int[] {start, end, 1});
                 }
                 from = end;
@@ -140,6 +140,21 @@ public final class LinkedSentence extends TextFlow {
             out.add(text(s.substring(at)));
         }
         return out;
+    }
+
+    /** The rest of a process's label up to its {@code (proc_…)}: words, numbers and parentheses, no punctuation. */
+    private static final Pattern LABEL_REST = Pattern.compile("[ A-Za-z0-9()#-]*?\\((?:proc_)");
+
+    /**
+     * Whether the word at {@code [start, end)} is part of a process's label ({@code operator worker 1 (restart 1)
+     * (proc_3f2a1b9c…)}): then it names the process, not an actor (issue 31). A word right after "actor " is the
+     * actor whatever follows it.
+     */
+    static boolean insideProcessLabel(String s, int start, int end) {
+        if (start >= 6 && s.regionMatches(true, start - 6, "actor ", 0, 6)) {
+            return false;
+        }
+        return LABEL_REST.matcher(s).region(end, s.length()).lookingAt();
     }
 
     private static boolean wordEdge(String s, int i) {

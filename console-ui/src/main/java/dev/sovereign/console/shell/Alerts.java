@@ -36,6 +36,12 @@ public final class Alerts {
     /** Runs already known to need an operator in this database (so each is told once). */
     private final Set<String> knownLost = new HashSet<>();
     private final Deque<Long> recentRejections = new ArrayDeque<>();
+    /** Unseen alerts about runs, by run id, oldest first: one goes when its run no longer needs an operator. */
+    private final java.util.LinkedHashMap<String, String> unseenRuns = new java.util.LinkedHashMap<>();
+    /** Unseen alerts about no run (refusal spikes). */
+    private int unseenOther;
+    /** The run the latest alert is about, or null. */
+    private String latestRun;
     private dev.sovereign.engine.base.LedgerLocation database;
     /** The journal's last seq when this database was opened: refusals after it are news. */
     private long baselineSeq = Long.MAX_VALUE;
@@ -72,7 +78,14 @@ public final class Alerts {
 
     /** The operator looked: the status bar's count goes back to zero. */
     public void seen() {
+        unseenRuns.clear();
+        unseenOther = 0;
         unseen.set(0);
+    }
+
+    /** The run the latest alert is about (to open it selected), or null when it is about none. */
+    public String latestRun() {
+        return latestRun;
     }
 
     private void onSnapshot(AdminSnapshot s) {
@@ -86,12 +99,26 @@ public final class Alerts {
             knownLost.clear();
             recentRejections.clear();
             latest.set("");
-            unseen.set(0);
+            latestRun = null;
+            seen();
+        }
+        // a run retried or acknowledged meanwhile is no longer news: its alert goes (issue 31)
+        java.util.Set<String> waiting = new HashSet<>();
+        s.assignments().stream().filter(AssignmentRow::needsOperator).forEach(a -> waiting.add(a.id()));
+        if (unseenRuns.keySet().removeIf(id -> !waiting.contains(id) && s.assignments().stream()
+                .anyMatch(a -> a.id().equals(id)))) {
+            unseen.set(unseenRuns.size() + unseenOther);
+        }
+        if (latestRun != null && !waiting.contains(latestRun)
+                && s.assignments().stream().anyMatch(a -> a.id().equals(latestRun))) {
+            var next = unseenRuns.entrySet().stream().reduce((a, b) -> b).orElse(null);
+            latestRun = next == null ? null : next.getKey();
+            latest.set(next == null ? "" : next.getValue());
         }
         for (AssignmentRow a : s.assignments()) {
             if (a.needsOperator() && knownLost.add(a.id()) && !fresh) {
                 alert("Run " + a.id() + " of actor " + a.actor() + " needs an operator: its worker died and the"
-                        + " supervisor recovered it as worker_lost.");
+                        + " supervisor recovered it as worker_lost.", a.id());
             }
         }
     }
@@ -103,15 +130,21 @@ public final class Alerts {
         }
         if (recentRejections.size() >= SPIKE && now - lastSpikeAlert >= SPIKE_WINDOW_MS) {
             lastSpikeAlert = now;
-            alert(recentRejections.size() + " refused writes in the last minute: see the Rejections page.");
+            alert(recentRejections.size() + " refused writes in the last minute: see the Rejections page.", null);
         }
     }
 
-    private void alert(String sentence) {
+    private void alert(String sentence, String run) {
         if (!enabled.get()) {
             return;
         }
+        latestRun = run;
         latest.set(sentence);
-        unseen.set(unseen.get() + 1);
+        if (run == null) {
+            unseenOther++;
+        } else {
+            unseenRuns.put(run, sentence);
+        }
+        unseen.set(unseenRuns.size() + unseenOther);
     }
 }

@@ -453,6 +453,10 @@ public final class MainWindow {
                     usual == null ? new javafx.beans.Observable[] {vm.searchSummaryProperty()}
                             : new javafx.beans.Observable[] {vm.searchSummaryProperty(), usual});
             count.textProperty().bind(text);
+            // during a search the count is of hits, not an alarm: styled quietly (issue 31)
+            javafx.css.PseudoClass searching = javafx.css.PseudoClass.getPseudoClass("search");
+            count.pseudoClassStateChanged(searching, !vm.searchSummaryProperty().get().isEmpty());
+            vm.searchSummaryProperty().addListener((obs, old, q) -> count.pseudoClassStateChanged(searching, !q.isEmpty()));
             count.visibleProperty().bind(count.textProperty().isNotEmpty());
             count.managedProperty().bind(count.visibleProperty());
             return;

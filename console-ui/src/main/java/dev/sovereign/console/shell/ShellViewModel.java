@@ -98,6 +98,9 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
             new javafx.beans.property.SimpleBooleanProperty(this, "utcTimes");
     private final ReadOnlyStringWrapper zoneText = new ReadOnlyStringWrapper(this, "zoneText", "");
     private final Alerts alerts;
+    /** The banner {@link #showAlerts} put up about a run, and that run. */
+    private Banner alertBanner;
+    private String alertRun;
     private final java.util.Deque<Place> backStack = new java.util.ArrayDeque<>();
     private final java.util.Deque<Place> forwardStack = new java.util.ArrayDeque<>();
     private final ReadOnlyBooleanWrapper canBack = new ReadOnlyBooleanWrapper(this, "canBack");
@@ -260,6 +263,7 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
             searchAtLastMove = ledger.search().queryProperty().get();
         });
         alerts = new Alerts(ledger);
+        ledger.snapshotProperty().addListener((obs, old, s) -> dropResolvedAlertBanner(s));
         alerts.enabledProperty().set(settings.alerts());
         alerts.enabledProperty().addListener((obs, was, on) -> settings.setAlerts(on));
         alerts.unseenProperty().addListener((obs, was, n) -> {
@@ -391,9 +395,30 @@ public final class ShellViewModel implements AutoCloseable, dev.sovereign.consol
         if (said.isEmpty()) {
             return;
         }
-        banner.set(new Banner(Banner.Severity.WARNING, "Alert", said, false));
-        page.set(said.startsWith("Run ") ? Page.RUNS : Page.REJECTIONS);
+        String run = alerts.latestRun();
+        Banner b = new Banner(Banner.Severity.WARNING, "Alert", said, false);
+        banner.set(b);
+        alertBanner = run == null ? null : b;
+        alertRun = run;
+        if (run != null) {
+            openAssignment(run); // the run itself, selected, whatever the filter or the search (issue 31)
+        } else {
+            page.set(Page.REJECTIONS);
+        }
         alerts.seen();
+    }
+
+    /** The alert banner about a run, gone once that run is retried or acknowledged. */
+    private void dropResolvedAlertBanner(dev.sovereign.engine.admin.AdminSnapshot s) {
+        if (s == null || alertBanner == null || banner.get() != alertBanner) {
+            return;
+        }
+        s.assignments().stream().filter(a -> a.id().equals(alertRun)).findFirst().ifPresent(a -> {
+            if (!a.needsOperator()) {
+                banner.set(null);
+                alertBanner = null;
+            }
+        });
     }
 
     /**

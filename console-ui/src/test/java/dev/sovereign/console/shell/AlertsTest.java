@@ -49,6 +49,40 @@ class AlertsTest {
         assertThat(vm.alerts().unseenProperty().get()).isZero();
     }
 
+    /**
+     * Issue 31, item 10: the alert opens Runs with its run selected; a run retried or acknowledged is no longer
+     * counted in the status bar, and the banner about it goes.
+     */
+    @Test
+    void theAlertOpensItsRunSelectedAndGoesOnceTheRunIsSeenTo() throws Exception {
+        fx.engine("admin").actors().add("archivist");
+        fx.engine("admin 2").actors().add("indexer");
+        ShellViewModel vm = fx.attachedShell();
+        Assignment first = loseARun("worker 7107", "archivist");
+        vm.pollNow();
+        Assignment second = loseARun("worker 7108", "indexer");
+        vm.pollNow();
+        assertThat(vm.alerts().unseenProperty().get()).isEqualTo(2);
+
+        try (dev.sovereign.engine.admin.OperatorActions ops =
+                dev.sovereign.engine.Ledgers.openOperatorActions(fx.file(), fx.clock)) {
+            ops.acknowledge(second.id());
+            vm.pollNow();
+            assertThat(vm.alerts().unseenProperty().get()).as("the acknowledged run's alert is no longer counted")
+                    .isEqualTo(1);
+
+            vm.showAlerts();
+            assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
+            assertThat(vm.runs().selectedProperty().get()).as("the run the alert is about, selected").isNotNull();
+            assertThat(vm.runs().selectedProperty().get().id()).isEqualTo(first.id());
+            assertThat(vm.bannerProperty().get().text()).contains(first.id());
+
+            ops.retry(first.id());
+            vm.pollNow();
+            assertThat(vm.bannerProperty().get()).as("the banner about a run retried since").isNull();
+        }
+    }
+
     @Test
     void tenRefusedWritesWithinAMinuteAreASpike() {
         Scenario s = Scenario.build(fx);

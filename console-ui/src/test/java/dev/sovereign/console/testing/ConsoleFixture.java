@@ -128,6 +128,12 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
         return e;
     }
 
+    /** An engine the test opened itself, closed with the others at the end. */
+    public Engine track(Engine e) {
+        engines.add(e);
+        return e;
+    }
+
     /**
      * Starts {@code engine} running a new assignment of {@code actor} whose provider waits until
      * {@link #openGate(String) the gate} {@code name} opens (or the test ends), on a thread of its own,

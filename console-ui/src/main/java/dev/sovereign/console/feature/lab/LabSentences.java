@@ -269,7 +269,8 @@ public final class LabSentences {
         return nl < 0 ? m : m.substring(0, nl);
     }
 
+    /** A capital first letter, but an id ({@code proc_bob}) as the ledger writes it. */
     static String capitalise(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+        return dev.sovereign.engine.admin.EventSentences.capitalised(s);
     }
 }

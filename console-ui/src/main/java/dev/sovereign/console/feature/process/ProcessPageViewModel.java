@@ -54,6 +54,7 @@ public final class ProcessPageViewModel {
         ledger.nowProperty().addListener((obs, o, t) -> {
             if (active.get()) {
                 describe(); // live turns stale by the clock alone
+                showLeases(); // and a held lease expires by the clock alone
             }
         });
         active.addListener((obs, was, on) -> refreshIfActive());
@@ -88,8 +89,7 @@ public final class ProcessPageViewModel {
                 .filter(p -> p.process().identity().equals(id)).findFirst().orElse(null);
         row.set(r);
         title.set(id == null ? "" : "Process " + (r == null ? id : r.process().displayName()));
-        setIfChanged(leases, s == null || id == null ? List.of() : s.leases().stream()
-                .filter(l -> l.holder() != null && l.holder().identity().equals(id)).toList());
+        showLeases();
         setIfChanged(attempts, s == null || id == null ? List.of() : s.attempts().stream()
                 .filter(a -> a.process().identity().equals(id)).toList());
         List<JournalEntry> rows = slice == null ? List.of() : new ArrayList<>(slice.entries());
@@ -105,6 +105,16 @@ public final class ProcessPageViewModel {
             stop.targetProperty().set(r);
         }
         describe();
+    }
+
+    /** The leases it holds now: an expired one is no longer held (issue 31), whatever its row still names. */
+    private void showLeases() {
+        String id = identity();
+        AdminSnapshot s = ledger.snapshot();
+        long now = ledger.now();
+        setIfChanged(leases, s == null || id == null ? List.of() : s.leases().stream()
+                .filter(l -> l.holder() != null && l.holder().identity().equals(id))
+                .filter(l -> l.stateAt(now) != dev.sovereign.engine.admin.LeaseState.EXPIRED).toList());
     }
 
     private void describe() {

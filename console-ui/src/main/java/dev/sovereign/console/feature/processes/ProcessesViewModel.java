@@ -88,19 +88,18 @@ public final class ProcessesViewModel {
 
     /** What the State column shows of {@code row} at {@code now}. */
     public static Shown shownAt(ProcessRow row, long now) {
-        ProcessState s = row.stateAt(now);
-        if (s == ProcessState.STOPPED) {
-            return Shown.STOPPED;
-        }
-        if (neverBeatingCli(row)) {
-            return Shown.NO_HEARTBEAT;
-        }
-        return s == ProcessState.LIVE ? Shown.LIVE : Shown.STALE;
+        // the engine's one definition (Staleness): the supervisor's tick counts the same stale processes
+        return switch (row.stateAt(now)) {
+            case STOPPED -> Shown.STOPPED;
+            case NO_HEARTBEAT -> Shown.NO_HEARTBEAT;
+            case STALE -> Shown.STALE;
+            case LIVE -> Shown.LIVE;
+        };
     }
 
     /** A CLI identity that has never sent a heartbeat: its interval means nothing. */
     public static boolean neverBeatingCli(ProcessRow row) {
-        return "cli".equals(row.kind()) && row.heartbeatAt() <= row.startedAt();
+        return !row.promisedToBeat();
     }
 
     /** The "Beats every" column: the interval, or a dash for a CLI identity that does not beat. */

@@ -141,7 +141,9 @@ public final class RejectionsViewModel {
         StringBuilder sb = new StringBuilder();
         sb.append(sentence(e));
         if (e.detail() != null && !e.detail().isBlank()) {
-            sb.append("\n\nThe refusal said: ").append(formats.humanize(e.detail()));
+            // a ledger written before the fix may still say "….; by --process: …"
+            sb.append("\n\nThe refusal said: ")
+                    .append(formats.humanize(e.detail().replace(".; by --process", "; by --process")));
         }
         sb.append("\n\nJournal seq ").append(e.seq()).append(" at ").append(formats.preciseTime(e.at()))
                 .append(", category ").append(e.category()).append('.');

@@ -225,8 +225,11 @@ public final class RunsView {
     }
 
     private TableView<AssignmentRow> assignmentsTable() {
-        TableView<AssignmentRow> t = Ui.table("assignments-table",
-                "No assignments yet. Create one with 'sovereign assign ACTOR --provider SPEC'.");
+        TableView<AssignmentRow> t = Ui.table("assignments-table", RunsViewModel.NO_ASSIGNMENTS);
+        if (t.getPlaceholder() instanceof javafx.scene.control.Label empty) {
+            empty.setId("assignments-empty");
+            empty.textProperty().bind(vm.emptyTextProperty()); // a search or a filter says so (issue 31)
+        }
         SortedRows.install(t, vm.assignments());
         TableColumn<AssignmentRow, String> id = Ui.column("Assignment", 120, AssignmentRow::id);
         id.getStyleClass().add("mono");

@@ -52,6 +52,10 @@ public final class RunsViewModel {
             new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "pendingBulk");
     private final BooleanBinding canBulk;
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
+    /** What the empty table says: "no assignments yet", or that the search or the filter hides them all. */
+    private final ReadOnlyStringWrapper emptyText = new ReadOnlyStringWrapper(this, "emptyText", NO_ASSIGNMENTS);
+    /** The empty table's text when the ledger has no assignment at all. */
+    public static final String NO_ASSIGNMENTS = "No assignments yet. Create one with 'sovereign assign ACTOR --provider SPEC'.";
     private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
     private final ReadOnlyStringWrapper history = new ReadOnlyStringWrapper(this, "history", "");
@@ -78,6 +82,16 @@ public final class RunsViewModel {
         stateFilter.addListener((obs, old, f) -> refreshUnlessWidening());
         ledger.search().queryProperty().addListener((obs, old, q) -> refreshUnlessWidening());
         selected.addListener((obs, old, a) -> showAttempts());
+        // a running run's holder goes silent past its TTL by the clock alone: its page says so (issue 31)
+        ledger.nowProperty().addListener((obs, old, now) -> {
+            AssignmentRow a = selected.get();
+            if (a != null && "RUNNING".equals(a.state())) {
+                String d = describe(a);
+                if (!d.equals(detail.get())) {
+                    detail.set(d);
+                }
+            }
+        });
         canRetry = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
                 && isRetryable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
         canAcknowledge = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
@@ -383,6 +397,7 @@ public final class RunsViewModel {
         if (!choices.equals(filterChoices)) {
             filterChoices.setAll(choices);
         }
+        emptyText.set(emptyText(c.assignments()));
         summary.set(c.assignments() + " assignments" + (fresh.size() < c.assignments()
                 ? " (latest " + fresh.size() + " shown)" : "") + " \u00b7 " + c.running() + " running \u00b7 "
                 + lost + " worker lost");
@@ -391,6 +406,25 @@ public final class RunsViewModel {
                 + " Read its receipt, then retry it or acknowledge it."
                 : lost + " runs were recovered after their workers died (worker_lost): their outcomes are unknown."
                 + " Read their receipts, then retry or acknowledge each.");
+    }
+
+    private String emptyText(long total) {
+        String f = stateFilter.get();
+        boolean filtered = f != null && !f.equals(ALL);
+        if (ledger.search().isActive()) {
+            return "No assignment matches the search '" + ledger.search().queryProperty().get().strip() + "'"
+                    + (filtered ? " among the " + label(f).toLowerCase(java.util.Locale.ROOT) + " runs" : "") + " (of " + total
+                    + "). Clear the search (Esc in the search field) to see them all.";
+        }
+        if (filtered && total > 0) {
+            return "No run is " + label(f).toLowerCase(java.util.Locale.ROOT) + " now (of " + total + "). Choose All to see them all.";
+        }
+        return NO_ASSIGNMENTS;
+    }
+
+    /** What the assignments table shows when it has no row. */
+    public ReadOnlyStringProperty emptyTextProperty() {
+        return emptyText.getReadOnlyProperty();
     }
 
     private static String label(String key) {
@@ -478,6 +512,27 @@ public final class RunsViewModel {
         return r.failureCategory() == null ? r.status() : r.status() + " \u00b7 " + r.failureCategory();
     }
 
+    /**
+     * For a RUNNING run whose current attempt is past its expiry: that its holder has been silent past its TTL,
+     * read from the ledger as it is (the attempt's own expiry), with nothing written; else null.
+     */
+    String silentHolder(AssignmentRow a) {
+        AdminSnapshot s = ledger.snapshot();
+        if (s == null || !"RUNNING".equals(a.state()) || a.currentAttempt() == null) {
+            return null;
+        }
+        long now = ledger.now();
+        AttemptRow at = s.attempts().stream().filter(x -> x.id().equals(a.currentAttempt())).findFirst().orElse(null);
+        if (at == null || !at.isAbandonedAt(now)) {
+            return null;
+        }
+        return "Its holder " + at.process().displayName() + " has been silent past its TTL: attempt " + at.id()
+                + " (token " + at.token() + ", TTL " + Formats.duration(at.ttlMs()) + ") expired at "
+                + formats.time(at.expiresAt()) + ", " + Formats.duration(now - at.expiresAt())
+                + " ago, without a renewal. It is still RUNNING in the ledger until a supervisor tick recovers it"
+                + " as FAILED (worker_lost); a late write of that holder will be refused.";
+    }
+
     private String describe(AssignmentRow a) {
         StringBuilder sb = new StringBuilder();
         sb.append("Assignment ").append(a.id()).append(" for actor ").append(a.actor()).append(" is ")
@@ -508,6 +563,10 @@ public final class RunsViewModel {
             if (r.summary() != null && !r.summary().isBlank()) {
                 sb.append("\n").append(formats.humanize(r.summary()));
             }
+        }
+        String silent = silentHolder(a);
+        if (silent != null) {
+            sb.append('\n').append(silent);
         }
         if (a.isWorkerLost()) {
             if (a.retriedBy() != null) {

@@ -12,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sovereign console [--db PATH]}: starts the desktop console (its own jar, named by the
+ * {@code sovereign console [--db PATH] [--no-demo]}: starts the desktop console (its own jar, named by the
  * launcher) as a child process with this terminal's input and output, and waits for it; exits with
  * the console's exit code. The console gets {@code --db} when a database was named ({@code --db} or
  * {@code $SOVEREIGN_DB}) or {@code ./sovereign.db} exists; otherwise none, and it opens its demo.
@@ -23,6 +23,10 @@ import picocli.CommandLine.Spec;
 final class ConsoleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @picocli.CommandLine.Option(names = "--no-demo",
+            description = "With no database named or present, show the welcome page instead of the demo.")
+    boolean noDemo;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -49,6 +53,9 @@ final class ConsoleCommand implements Callable<Integer> {
             command.add(location.file().orElseThrow().toString());
         } else {
             builder.environment().remove(CliEnvironment.DB_VARIABLE);
+        }
+        if (noDemo) {
+            command.add("--no-demo");
         }
         Process console;
         try {

@@ -121,7 +121,9 @@ final class StatusCommand extends EngineCommand {
         f.add(new String[] {"journal", count(s.events(), "event") + ", " + count(s.rejections(), "rejection")
                 + ", last seq " + s.lastSeq()});
         f.add(new String[] {"processes", processes.get(Liveness.LIVE) + " live, " + processes.get(Liveness.STALE)
-                + " stale, " + processes.get(Liveness.STOPPED) + " stopped"});
+                + " stale, " + (processes.get(Liveness.NO_HEARTBEAT) == 0 ? ""
+                : processes.get(Liveness.NO_HEARTBEAT) + " CLI without heartbeat, ")
+                + processes.get(Liveness.STOPPED) + " stopped"});
         f.add(new String[] {"actors", Long.toString(s.actors())});
         f.add(new String[] {"leases", live + " live, " + expired + " expired"});
         f.add(new String[] {"attempts", s.activeAttempts() + " active"});

@@ -103,6 +103,9 @@ public final class EventSentences {
         }
         if (presented != null) {
             String head = who + " presented token " + presented + " for " + res;
+            if (current != null && current.equals(presented)) {
+                return head + notTheHolder(rejection, grant, current);
+            }
             if (current != null) {
                 return head + ", but " + current + " is current" + (grant == null ? "." : ": " + because(grant) + ".");
             }
@@ -110,6 +113,25 @@ public final class EventSentences {
         }
         return who + " was refused (" + category + ") on " + res
                 + (current == null ? "" : "; token " + current + " is current") + ".";
+    }
+
+    /**
+     * The rest of the sentence when the presented token IS the current one: the token was not wrong, the
+     * presenter was — it is not the process the token was granted to (or no longer hosts what it names).
+     */
+    private String notTheHolder(JournalEntry rejection, JournalEntry grant, long current) {
+        ProcessRef me = rejection.process();
+        if (grant != null && grant.process() != null
+                && (me == null || !grant.process().identity().equals(me.identity()))) {
+            return "; token " + current + " is current, but it was granted to " + who(grant.process()) + " at "
+                    + at(grant) + ", not to " + who(me) + ": only the process holding a token may write with it.";
+        }
+        if (grant == null) {
+            return "; token " + current + " is current, but this process is not its holder (it was granted to another"
+                    + " process): only the process holding a token may write with it.";
+        }
+        return "; token " + current + " is current and was granted to this process at " + at(grant)
+                + ", but it no longer holds what the token fenced.";
     }
 
     private String holder(JournalEntry grant, Long current) {
@@ -164,9 +186,17 @@ public final class EventSentences {
         return time.format(Instant.ofEpochMilli(e.at()));
     }
 
-    /** Sentences start with a capital even when they start with a lower-case process label. */
-    private static String capitalised(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    /**
+     * Sentences start with a capital even when they start with a lower-case process label, but never change an
+     * id ({@code proc_bob}, {@code asg_…}): a word with an underscore is written as the ledger has it.
+     */
+    public static String capitalised(String s) {
+        if (s.isEmpty()) {
+            return s;
+        }
+        int space = s.indexOf(' ');
+        String first = space < 0 ? s : s.substring(0, space);
+        return first.indexOf('_') >= 0 ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static String who(ProcessRef p) {

@@ -26,9 +26,16 @@ public record ProcessRef(String identity, String label, Long pid, String host) {
         return identity.length() > 13 ? identity.substring(0, 13) + "\u2026" : identity;
     }
 
-    /** The label when there is one ({@code worker 4242}), else the short id. */
+    /**
+     * The label when there is one ({@code worker 4242}), else the short id. A CLI call's label is its command
+     * ({@code sovereign lease acquire}), the same for every call: it gets the short id too, so two CLI holders
+     * never look alike ({@code sovereign lease acquire (proc_alice)}).
+     */
     public String name() {
-        return label == null || label.isBlank() ? shortId() : label;
+        if (label == null || label.isBlank()) {
+            return shortId();
+        }
+        return label.startsWith("sovereign ") ? displayName() : label;
     }
 
     /** {@code worker 4242 (proc_3f2a1b9c…)}, or just the short id when there is no label. */

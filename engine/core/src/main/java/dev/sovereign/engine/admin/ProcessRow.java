@@ -1,6 +1,7 @@
 package dev.sovereign.engine.admin;
 
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.process.Staleness;
 import java.util.Objects;
 
 /**
@@ -45,11 +46,20 @@ public record ProcessRow(ProcessRef process, String kind, long startedAt, long h
         return heartbeatIntervalMs * EngineConfig.STALE_AFTER_MISSED_BEATS;
     }
 
-    /** live / stale / stopped at {@code now} (epoch ms). */
+    /** Whether this process was meant to heartbeat at all (not a CLI identity that never beat). */
+    public boolean promisedToBeat() {
+        return Staleness.promisedToBeat(kind, startedAt, heartbeatAt);
+    }
+
+    /** live / stale / stopped / no heartbeat at {@code now} (epoch ms); stale as {@link Staleness} defines it. */
     public ProcessState stateAt(long now) {
         if (stoppedAt != null) {
             return ProcessState.STOPPED;
         }
-        return now - heartbeatAt > staleAfterMs() ? ProcessState.STALE : ProcessState.LIVE;
+        if (!promisedToBeat()) {
+            return ProcessState.NO_HEARTBEAT;
+        }
+        return Staleness.isStale(kind, startedAt, heartbeatAt, heartbeatIntervalMs, stoppedAt, now)
+                ? ProcessState.STALE : ProcessState.LIVE;
     }
 }

@@ -7,5 +7,7 @@ public enum ProcessState {
     /** Not stopped, but it missed {@code EngineConfig.STALE_AFTER_MISSED_BEATS} of its own heartbeats. */
     STALE,
     /** Closed cleanly ({@code stopped_at} is set). */
-    STOPPED
+    STOPPED,
+    /** A CLI identity that never sent a heartbeat: it never promised to beat, so it is neither live nor stale. */
+    NO_HEARTBEAT
 }

@@ -15,13 +15,20 @@ public record ProcessInfo(
         long heartbeatIntervalMs,
         Long stoppedAt) {
 
-    /** live, stale (missed {@code staleAfterBeats} heartbeats) or stopped, as of {@code now}. */
+    /**
+     * live, stale (missed {@code staleAfterBeats} heartbeats), stopped, or a CLI identity that never promised to
+     * beat, as of {@code now}; see {@link Staleness} for the one definition.
+     */
     public Liveness livenessAt(long now, int staleAfterBeats) {
         if (stoppedAt != null) {
             return Liveness.STOPPED;
         }
+        if (!Staleness.promisedToBeat(kind, startedAt, heartbeatAt)) {
+            return Liveness.NO_HEARTBEAT;
+        }
         return now - heartbeatAt > heartbeatIntervalMs * staleAfterBeats ? Liveness.STALE : Liveness.LIVE;
     }
 
-    public enum Liveness { LIVE, STALE, STOPPED }
+    /** {@code NO_HEARTBEAT}: a CLI identity that never beat, neither live nor stale ({@link Staleness}). */
+    public enum Liveness { LIVE, STALE, STOPPED, NO_HEARTBEAT }
 }

@@ -303,8 +303,9 @@ class CliCommandsTest {
                 .contains("leases       1 live, 0 expired")
                 .contains("assignments  none")
                 .contains("messages     none");
-        // proc_b's acquire was refused, so it registered nothing (decision 0304): only proc_a is stale
-        assertThat(human.out()).containsPattern("processes +0 live, 1 stale, \\d+ stopped");
+        // proc_b's acquire was refused, so it registered nothing (decision 0304); proc_a, a CLI identity that never
+        // beat, is not stale but "without heartbeat" (issue 31: one definition, Staleness)
+        assertThat(human.out()).containsPattern("processes +0 live, 0 stale, 1 CLI without heartbeat, \\d+ stopped");
 
         JsonNode json = cli.ok("status", "--json").onlyJson();
         assertThat(fieldNames(json)).containsExactly("database", "schema_version", "last_migrated_by", "lab_sandbox", "moved_to", "now",
@@ -326,8 +327,9 @@ class CliCommandsTest {
         assertThat(json.get("lab_sandbox").asBoolean()).isFalse();
         assertThat(json.get("moved_to").isNull()).as("a live ledger was moved nowhere (decision 0915)").isTrue();
         assertThat(json.get("rejections").asLong()).isEqualTo(1);
-        assertThat(fieldNames(json.get("processes"))).containsExactly("live", "stale", "stopped");
-        assertThat(json.get("processes").get("stale").asLong()).isEqualTo(1);
+        assertThat(fieldNames(json.get("processes"))).containsExactly("live", "stale", "stopped", "no_heartbeat");
+        assertThat(json.get("processes").get("stale").asLong()).isZero();
+        assertThat(json.get("processes").get("no_heartbeat").asLong()).isEqualTo(1);
         assertThat(fieldNames(json.get("assignments")))
                 .containsExactly("created", "running", "completed", "blocked", "failed");
         assertThat(fieldNames(json.get("messages"))).containsExactly("new", "claimed", "done", "dead");
@@ -340,7 +342,8 @@ class CliCommandsTest {
         cli.ok("--process", "proc_a", "status");
 
         JsonNode status = cli.ok("status", "--json").onlyJson();
-        assertThat(status.get("processes").get("live").asLong()).isEqualTo(1);
+        // proc_a is not stopped: a CLI identity that never beat counts as "no heartbeat", neither live nor stale
+        assertThat(status.get("processes").get("no_heartbeat").asLong()).isEqualTo(1);
         assertThat(status.get("leases").get("live").asLong()).isEqualTo(1);
     }
 

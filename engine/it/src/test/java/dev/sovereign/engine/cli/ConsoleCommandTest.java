@@ -90,6 +90,17 @@ class ConsoleCommandTest {
         assertThat(r.out() + r.err()).doesNotContain("planted-Secret-42");
     }
 
+    /** Issue 31, item 22: docs/console.md documents {@code ./sovereign console --no-demo}; it is accepted and passed on. */
+    @Test
+    void noDemoIsAcceptedAndPassedToTheConsole() throws IOException {
+        cli.with(b -> b.consoleJar(fakeJar));
+
+        Result r = cli.run("console", "--no-demo");
+
+        assertThat(r.exit()).as(r.err()).isEqualTo(FakeConsole.EXIT);
+        assertThat(Files.readString(temp.dir().resolve(FakeConsole.RECORD))).isEqualTo("--no-demo");
+    }
+
     @Test
     void withNoDatabaseNamedOrPresentTheConsoleGetsNoneAndOpensItsDemo() throws IOException {
         cli.with(b -> b.consoleJar(fakeJar));

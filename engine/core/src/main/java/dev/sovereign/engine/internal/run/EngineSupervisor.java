@@ -8,6 +8,7 @@ import dev.sovereign.engine.spi.RecoveryStore.Settlement;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Mailbox;
 import dev.sovereign.engine.process.ProcessInfo;
+import dev.sovereign.engine.process.Staleness;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.supervisor.Supervisor;
 import dev.sovereign.engine.supervisor.TickRecord;
@@ -60,7 +61,10 @@ public final class EngineSupervisor implements Supervisor {
 
         // 1. Report expired leases and stale processes (read-only: expiry is not a fault).
         List<Lease> expiredLeases = store.expiredLeases();
-        List<ProcessInfo> staleProcesses = store.staleProcesses();
+        // The store's worklist has every running process past its missed beats; a CLI identity that never
+        // beat is not stale (the one definition, Staleness), so the tick counts what the Processes page counts.
+        List<ProcessInfo> staleProcesses = store.staleProcesses().stream()
+                .filter(p -> Staleness.promisedToBeat(p.kind(), p.startedAt(), p.heartbeatAt())).toList();
 
         // 2. Sweep expired mailbox claims back to NEW.
         List<String> sweptClaims = sweepExpiredClaims(failures);

@@ -44,6 +44,11 @@ public record PgIdentityClaim(String user, String host, long pid, String command
             return detail;
         }
         String by = "by --process: " + claim.claimant();
-        return detail == null || detail.isBlank() ? by : detail + "; " + by;
+        if (detail == null || detail.isBlank()) {
+            return by;
+        }
+        // "…acquire it again." + "; by …" would read ".; by": the refusal's own full stop gives way
+        String d = detail.strip();
+        return (d.endsWith(".") ? d.substring(0, d.length() - 1) : d) + "; " + by;
     }
 }
