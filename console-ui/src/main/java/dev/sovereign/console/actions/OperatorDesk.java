@@ -96,7 +96,14 @@ public final class OperatorDesk implements AutoCloseable {
         }
         statuses.add(status);
         status.working(working);
-        ui.background(() -> action.apply(s.actions()), result -> {
+        ui.background(() -> {
+            OperatorActions actions = s.borrow();
+            try {
+                return action.apply(actions);
+            } finally {
+                s.giveBack();
+            }
+        }, result -> {
             if (s != session) {
                 return; // about a database no longer attached: its status was forgotten
             }
@@ -200,17 +207,24 @@ public final class OperatorDesk implements AutoCloseable {
         }
     }
 
-    /** One attached file's actions, opened on first use. Thread-safe. */
+    /**
+     * One attached file's actions, opened for an action and closed when the last action in flight is done, unless
+     * this console's supervisor ticks by itself (issue 31 item 9): the console writes only while it acts. Its process
+     * registers with the action and stops after it, as a CLI call's does; only a running supervisor keeps one process
+     * beating. Thread-safe.
+     */
     private final class Session implements OperatorActions.SupervisorListener {
         private final LedgerLocation database;
         private OperatorActions actions;
+        private int inUse;
         private boolean closed;
 
         Session(LedgerLocation database) {
             this.database = database;
         }
 
-        synchronized OperatorActions actions() {
+        /** The actions for one action, opened if none are: give them back when the action is done. */
+        synchronized OperatorActions borrow() {
             if (closed) {
                 throw new IllegalStateException("The database was closed before the action ran.");
             }
@@ -218,7 +232,18 @@ public final class OperatorDesk implements AutoCloseable {
                 actions = opener.open(database);
                 actions.addSupervisorListener(this);
             }
+            inUse++;
             return actions;
+        }
+
+        /** One action done: the last one closes the actions (its process stops) unless the supervisor runs. */
+        synchronized void giveBack() {
+            inUse--;
+            if (inUse == 0 && actions != null && !actions.isSupervisorRunning()) {
+                OperatorActions done = actions;
+                actions = null;
+                done.close();
+            }
         }
 
         synchronized void close() {

@@ -32,7 +32,8 @@ final class WelcomeView {
         title.getStyleClass().add(Styles.TITLE_1);
         Label lead = new Label("Watch leases, fencing tokens and refused writes on a Sovereign database as they"
                 + " happen. Attaching only reads the file; the console writes only when you act (retry, acknowledge,"
-                + " tick the supervisor), as a process of its own.");
+                + " tick the supervisor), as a process of its own that stops when the action is done; only this"
+                + " console's own supervisor, while you keep it on, keeps writing.");
         lead.setWrapText(true);
         lead.getStyleClass().add(Styles.TEXT_MUTED);
         Button open = new Button("Open database\u2026");
