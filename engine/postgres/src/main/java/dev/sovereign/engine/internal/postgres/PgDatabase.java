@@ -312,7 +312,6 @@ public final class PgDatabase implements AutoCloseable {
         }
     }
 
-    /** As SQLite's {@code Database.requireForward} (decision 0605). */
     /** A beat read the counter: below a token this engine saw committed, the ledger went backwards (decision 0605). */
     void requireCounterNotBelowSeen(long counter) {
         long seen = highestSeen;
@@ -321,6 +320,7 @@ public final class PgDatabase implements AutoCloseable {
         }
     }
 
+    /** As SQLite's {@code Database.requireForward} (decision 0605). */
     void requireForward(long minted) {
         long seen = highestSeen;
         if (minted <= seen) {

@@ -418,11 +418,6 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /**
-     * Decision 0605: a mint returned {@code minted}, not above a token this engine already saw committed, so the
-     * counter went backwards (the file was put back without {@code sovereign restore}); the transaction must not
-     * commit.
-     */
     /** A beat read the counter: below a token this engine saw committed, the ledger went backwards (decision 0605). */
     void requireCounterNotBelowSeen(long counter) {
         long seen = highestSeen;
@@ -431,6 +426,11 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * Decision 0605: a mint returned {@code minted}, not above a token this engine already saw committed, so the
+     * counter went backwards (the file was put back without {@code sovereign restore}); the transaction must not
+     * commit.
+     */
     void requireForward(long minted) {
         long seen = highestSeen;
         if (minted <= seen) {
