@@ -102,6 +102,12 @@ class LeaseTimesAndStopTimesTypedTest {
             refused(recursive, words, STEP, "UPDATE OR REPLACE actor_leases SET change_seq = (SELECT last_change FROM"
                     + " lease_change_counter), presented_change = (SELECT last_change FROM lease_change_counter),"
                     + " presented_token = token, expires_at = '' WHERE actor_id = 'w'");
+            // an upsert's update goes through the same guards (the grant's own guards refuse it first)
+            refused(recursive, "fence", STEP, "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms,"
+                    + " acquired_at, renewed_at, expires_at, renewal_journalled_at, change_seq) SELECT actor_id,"
+                    + " process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at, renewal_journalled_at,"
+                    + " change_seq FROM actor_leases WHERE actor_id = 'w' ON CONFLICT (actor_id) DO UPDATE SET"
+                    + " expires_at = '', ttl_ms = " + (YEAR + 1));
             assertThat(raw.text("SELECT quote(ttl_ms) || quote(acquired_at) || quote(renewed_at) || quote(expires_at)"
                     + " FROM actor_leases WHERE actor_id = 'w'")).as(preceding).isEqualTo(row);
             // the engine's own writes go on: a renewal by its holder, and a stranger's acquire is a refusal
@@ -142,6 +148,20 @@ class LeaseTimesAndStopTimesTypedTest {
         String words = "a process stops once, at a whole-number time";
         for (String garbage : List.of("'abc'", "''", "0.5", "x'01'", "'99999999999999999999'")) {
             refused(recursive, words, "UPDATE processes SET stopped_at = " + garbage + where);
+        }
+        // nor through an upsert or a replace of the row (whichever guard answers, the stop time stays as it was)
+        for (String other : List.of(
+                "INSERT INTO processes (identity, kind, started_at, heartbeat_at, heartbeat_interval_ms) SELECT identity,"
+                        + " kind, started_at, heartbeat_at, heartbeat_interval_ms FROM processes" + where
+                        + " ON CONFLICT (identity) DO UPDATE SET stopped_at = 'abc'",
+                "REPLACE INTO processes (identity, kind, started_at, heartbeat_at, heartbeat_interval_ms, stopped_at)"
+                        + " SELECT identity, kind, started_at, heartbeat_at, heartbeat_interval_ms, 'abc' FROM processes"
+                        + where)) {
+            try {
+                raw.run(recursive, other);
+            } catch (SQLException refusedByAGuard) {
+                assertThat(refusedByAGuard.getMessage()).contains("fence");
+            }
         }
         assertThat(raw.text("SELECT quote(stopped_at) FROM processes" + where)).isEqualTo("NULL");
         b.close();

@@ -218,6 +218,17 @@ class PgSessionRowBoundToItsLoginTest {
         assertThat(owner.text(row)).isEqualTo(asGranted);
         assertThat(owner.scalar("SELECT count(*) FROM actor_leases WHERE actor_id = " + q(beta))).isZero();
 
+        // an expired lease may be taken over by anyone, but only in the taker's own process's name
+        String gamma = actor("gamma");
+        asA.passes(PgFenceWrites.acquireStatements(gamma, holder, -1)); // A's own grant, expired at once
+        long expired = owner.scalar("SELECT token FROM actor_leases WHERE actor_id = " + q(gamma));
+        asB.refused(notYours, PgFenceWrites.takeOverStatements(gamma, expired, holder, 60_000));
+        try (Engine b = engineAs(hostB, null)) {
+            asB.passes(PgFenceWrites.takeOverStatements(gamma, expired, b.processIdentity(), 60_000));
+            assertThat(owner.text("SELECT process_identity FROM actor_leases WHERE actor_id = " + q(gamma)))
+                    .isEqualTo(b.processIdentity());
+        }
+
         // the holder's own login may shorten its own lease (a renewal with a shorter TTL), and the operator may act
         assertThat(asA.scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
                 + lease.token() + ", 1000)")).isEqualTo(1);
