@@ -47,32 +47,41 @@ class EngineLayeringTest {
 
     private static final String SQLITE = "dev.sovereign.engine.internal.sqlite..";
     private static final String POSTGRES = "dev.sovereign.engine.internal.postgres..";
+    /** The store layer both backends share (decision 0014). */
+    private static final String JDBC = "dev.sovereign.engine.internal.jdbc..";
     private static final String LAB = "dev.sovereign.engine.lab..";
     private static final String CLI = "dev.sovereign.engine.cli..";
 
     @ArchTest
     static final ArchRule sqlOnlyInTheStorageLayer = noClasses()
-            .that().resideOutsideOfPackages(SQLITE, POSTGRES)
+            .that().resideOutsideOfPackages(SQLITE, POSTGRES, JDBC)
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "org.sqlite..", "org.postgresql..")
             .because("SQL and the database file are touched only by a backend, so every write goes through"
                     + " its one guarded transaction");
 
     @ArchTest
     static final ArchRule theCoreNamesNoBackendNoLabNoCli = noClasses()
-            .that().resideOutsideOfPackages(SQLITE, POSTGRES, LAB, CLI)
-            .should().dependOnClassesThat().resideInAnyPackage(SQLITE, POSTGRES, LAB, CLI)
+            .that().resideOutsideOfPackages(SQLITE, POSTGRES, JDBC, LAB, CLI)
+            .should().dependOnClassesThat().resideInAnyPackage(SQLITE, POSTGRES, JDBC, LAB, CLI)
             .because("the core finds its backend through the storage port (ServiceLoader), and the lab and the"
                     + " CLI are its clients: an agent embeds core + one backend and carries nothing else");
 
     @ArchTest
+    static final ArchRule theStoreLayerNamesNoBackendAndNoDriver = noClasses()
+            .that().resideInAPackage(JDBC)
+            .should().dependOnClassesThat().resideInAnyPackage(SQLITE, POSTGRES, "org.sqlite..", "org.postgresql..")
+            .because("the shared stores are written once against JdbcTx and a Dialect; what differs between the"
+                    + " backends is a hook a backend implements, never a branch on which backend it is");
+
+    @ArchTest
     static final ArchRule aBackendNamesNoLabNoCli = noClasses()
-            .that().resideInAnyPackage(SQLITE, POSTGRES)
+            .that().resideInAnyPackage(SQLITE, POSTGRES, JDBC)
             .should().dependOnClassesThat().resideInAnyPackage(LAB, CLI)
             .because("a backend implements the port for the core; the lab and the CLI sit above it");
 
     @ArchTest
     static final ArchRule backendsWordNoRefusal = noClasses()
-            .that().resideInAnyPackage(SQLITE, POSTGRES)
+            .that().resideInAnyPackage(SQLITE, POSTGRES, JDBC)
             .should().callMethod(Refusal.class, "of", RefusalCategory.class, String.class)
             .because("who may do what, the refusal categories and their sentences are written once, in the"
                     + " core's rule book (dev.sovereign.engine.rules); a backend reads rows, asks the rules and"
@@ -81,7 +90,7 @@ class EngineLayeringTest {
 
     @ArchTest
     static final ArchRule onlyBackendsReachBelowTheEngine = noClasses()
-            .that().resideOutsideOfPackages(SQLITE, POSTGRES, "dev.sovereign.engine.spi")
+            .that().resideOutsideOfPackages(SQLITE, POSTGRES, JDBC, "dev.sovereign.engine.spi")
             .and().resideOutsideOfPackage("dev.sovereign.engine") // the facade: Engine installs, Ledgers opens
             .should().dependOnClassesThat().belongToAnyOf(EngineAccess.class, StorageBackend.class)
             .because("the ledger under an engine is for backends, their tests and tools: the lab, the CLI, the"

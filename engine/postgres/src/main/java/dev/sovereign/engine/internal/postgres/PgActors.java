@@ -1,6 +1,7 @@
 package dev.sovereign.engine.internal.postgres;
 
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.rules.ActorRules;
 import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.actor.Actor;
@@ -46,12 +47,12 @@ public final class PgActors implements Actors {
                 PgActors::map));
     }
 
-    static Optional<Actor> findIn(PgTx tx, String id) throws SQLException {
+    static Optional<Actor> findIn(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT id, workspace_policy, created_at FROM actors WHERE id = ?", PgActors::map, id);
     }
 
     /** Refuses {@code unknown_actor} unless the actor exists. */
-    public static Actor requireActor(PgTx tx, String id) throws SQLException {
+    public static Actor requireActor(JdbcTx tx, String id) throws SQLException {
         return findIn(tx, id).orElseThrow(() -> ActorRules.unknown(id));
     }
 }

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.JournalEntry;
 import java.sql.ResultSet;
@@ -26,12 +27,12 @@ final class PgAdminJournal {
         this.sentences = sentences;
     }
 
-    List<JournalEntry> eventsSince(PgTx tx, long afterSeq, int limit) throws SQLException {
+    List<JournalEntry> eventsSince(JdbcTx tx, long afterSeq, int limit) throws SQLException {
         return explainAll(tx, tx.query(EVENT_SELECT + " WHERE e.seq > ? ORDER BY e.seq LIMIT ?",
                 PgAdminJournal::rawEvent, afterSeq, limit));
     }
 
-    List<JournalEntry> recentRejections(PgTx tx, int limit) throws SQLException {
+    List<JournalEntry> recentRejections(JdbcTx tx, int limit) throws SQLException {
         return explainAll(tx, tx.query(EVENT_SELECT + " WHERE e.kind = 'REJECTED' ORDER BY e.seq DESC LIMIT ?",
                 PgAdminJournal::rawEvent, limit));
     }
@@ -42,7 +43,7 @@ final class PgAdminJournal {
      * {@code fence_events_by_resource} over the whole journal, plus the rows it wrote among the journal's last
      * {@code scanRows} (a range of the primary key: there is no index by writer).
      */
-    dev.sovereign.engine.admin.JournalSlice journalAbout(PgTx tx, dev.sovereign.engine.admin.JournalSubject subject,
+    dev.sovereign.engine.admin.JournalSlice journalAbout(JdbcTx tx, dev.sovereign.engine.admin.JournalSubject subject,
                                                          int limit, int scanRows) throws SQLException {
         long last = tx.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events");
         if (subject.kind() == dev.sovereign.engine.admin.JournalSubject.Kind.ACTOR) {
@@ -68,7 +69,7 @@ final class PgAdminJournal {
         return new dev.sovereign.engine.admin.JournalSlice(subject, explainAll(tx, merged), total, from, last);
     }
 
-    private List<JournalEntry> explainAll(PgTx tx, List<JournalEntry> raw) throws SQLException {
+    private List<JournalEntry> explainAll(JdbcTx tx, List<JournalEntry> raw) throws SQLException {
         List<JournalEntry> out = new ArrayList<>(raw.size());
         for (JournalEntry e : raw) {
             String sentence = e.isRejection() ? explain(tx, e) : sentences.describe(e);
@@ -78,7 +79,7 @@ final class PgAdminJournal {
         return out;
     }
 
-    private String explain(PgTx tx, JournalEntry r) throws SQLException {
+    private String explain(JdbcTx tx, JournalEntry r) throws SQLException {
         JournalEntry grant = null;
         JournalEntry ended = null;
         if (r.currentToken() != null) {
@@ -104,7 +105,7 @@ final class PgAdminJournal {
         return sentences.explainRejection(r, grant, ended);
     }
 
-    private JournalEntry first(PgTx tx, String where, Object... args) throws SQLException {
+    private JournalEntry first(JdbcTx tx, String where, Object... args) throws SQLException {
         return tx.one(EVENT_SELECT + where, PgAdminJournal::rawEvent, args).orElse(null);
     }
 
@@ -112,8 +113,8 @@ final class PgAdminJournal {
         String process = rs.getString("process_identity");
         return new JournalEntry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getString("resource_type"),
                 rs.getString("resource_id"), rs.getString("actor_id"),
-                process == null ? null : PgAdminRows.ref(rs, process), PgTx.nullableLong(rs, "token"),
-                PgTx.nullableLong(rs, "presented_token"), PgTx.nullableLong(rs, "current_token"),
+                process == null ? null : PgAdminRows.ref(rs, process), JdbcTx.nullableLong(rs, "token"),
+                JdbcTx.nullableLong(rs, "presented_token"), JdbcTx.nullableLong(rs, "current_token"),
                 rs.getString("category"), rs.getString("detail"), null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
@@ -76,7 +77,7 @@ final class PgAdminLeases {
     private Connection keptOn;
     private long prepared;
 
-    Read read(PgTx tx, List<ProcessRow> processes) throws SQLException {
+    Read read(JdbcTx tx, List<ProcessRow> processes) throws SQLException {
         long actorCount = scalar(tx, COUNT_ACTORS_SQL);
         long lastChange = scalar(tx, LAST_CHANGE_SQL);
         Map<String, Long> sessions = new HashMap<>();
@@ -133,7 +134,7 @@ final class PgAdminLeases {
         baseline = read;
     }
 
-    private Read fullRead(PgTx tx, Read before, Map<String, ProcessRef> holders, long actorCount,
+    private Read fullRead(JdbcTx tx, Read before, Map<String, ProcessRef> holders, long actorCount,
                           long lastChange, Map<String, Long> sessions) throws SQLException {
         List<LeaseRow> rows = query(tx, ALL_LEASES_SQL, rs -> {
             LeaseRow row = leaseRow(tx, rs, holders);
@@ -153,8 +154,8 @@ final class PgAdminLeases {
      * Runs {@code sql} on its kept statement of {@code tx}'s connection. A statement whose execution or mapping failed
      * is closed and forgotten (its state is unknown); the next use prepares it again.
      */
-    private <T> List<T> query(PgTx tx, String sql, PgTx.RowMapper<T> mapper, Object... args) throws SQLException {
-        Connection c = tx.connection();
+    private <T> List<T> query(JdbcTx tx, String sql, PgTx.RowMapper<T> mapper, Object... args) throws SQLException {
+        Connection c = ((PgTx) tx).connection();
         if (c != keptOn) { // the first use, or the connection was lost and replaced: the kept ones are of the old one
             close();
             keptOn = c;
@@ -184,7 +185,7 @@ final class PgAdminLeases {
         }
     }
 
-    private long scalar(PgTx tx, String sql, Object... args) throws SQLException {
+    private long scalar(JdbcTx tx, String sql, Object... args) throws SQLException {
         List<Long> one = query(tx, sql, rs -> rs.getLong(1), args);
         if (one.size() != 1) {
             throw new IllegalStateException("expected one row, got " + one.size() + " for: " + sql);
@@ -224,7 +225,7 @@ final class PgAdminLeases {
     }
 
     /** Actor, then the lease columns (null: free); a holder not among the snapshot's processes is looked up once. */
-    private static LeaseRow leaseRow(PgTx tx, ResultSet rs, Map<String, ProcessRef> holders) throws SQLException {
+    private static LeaseRow leaseRow(JdbcTx tx, ResultSet rs, Map<String, ProcessRef> holders) throws SQLException {
         String actor = rs.getString(1);
         String holder = rs.getString(2);
         if (holder == null) {
@@ -233,7 +234,7 @@ final class PgAdminLeases {
         ProcessRef ref = holders.get(holder);
         if (ref == null) {
             ref = tx.one("SELECT label, pid, host FROM processes WHERE identity = ?",
-                    r -> new ProcessRef(holder, r.getString(1), PgTx.nullableLong(r, "pid"), r.getString(3)), holder)
+                    r -> new ProcessRef(holder, r.getString(1), JdbcTx.nullableLong(r, "pid"), r.getString(3)), holder)
                     .orElse(ProcessRef.unknown(holder));
             holders.put(holder, ref);
         }

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -96,7 +97,7 @@ public final class PgAdminReader implements AdminReader {
     }
 
     /** The server's transaction snapshot as text: {@code xmin:xmax:running,ids}. */
-    static String serverSnapshot(PgTx tx) throws SQLException {
+    static String serverSnapshot(JdbcTx tx) throws SQLException {
         return tx.one("SELECT pg_current_snapshot()::text", rs -> rs.getString(1)).orElseThrow();
     }
 

@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.IdentityClaim;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import static dev.sovereign.engine.admin.AdminReader.FINISHED_ROWS_SHOWN;
 import static dev.sovereign.engine.admin.AdminReader.STOPPED_PROCESSES_SHOWN;
 
@@ -44,15 +46,15 @@ final class PgAdminRows {
     }
 
     static ProcessRef ref(ResultSet rs, String identity) throws SQLException {
-        return new ProcessRef(identity, rs.getString("p_label"), PgTx.nullableLong(rs, "p_pid"), rs.getString("p_host"));
+        return new ProcessRef(identity, rs.getString("p_label"), JdbcTx.nullableLong(rs, "p_pid"), rs.getString("p_host"));
     }
 
-    List<ProcessRow> processes(PgTx tx) throws SQLException {
+    List<ProcessRow> processes(JdbcTx tx) throws SQLException {
         String columns = "p.identity, " + HOLDER + ", p.kind, p.started_at, p.heartbeat_at, p.heartbeat_interval_ms,"
                 + " p.stopped_at, (SELECT count(*) FROM execution_attempts x WHERE x.process_identity = p.identity"
                 + "   AND x.state = 'ACTIVE') AS attempts,"
                 + " (SELECT e.detail FROM fence_events e WHERE e.resource_type = 'process' AND e.resource_id = p.identity"
-                + "   AND e.kind = 'PROCESS_STARTED' AND e.category = '" + PgIdentityClaim.CATEGORY + "'"
+                + "   AND e.kind = 'PROCESS_STARTED' AND e.category = '" + IdentityClaim.CATEGORY + "'"
                 + "   ORDER BY e.seq DESC LIMIT 1) AS claim";
         return tx.query("SELECT * FROM ((SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NULL)"
                 + " UNION ALL (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NOT NULL"
@@ -60,11 +62,11 @@ final class PgAdminRows {
                 + " ORDER BY stopped_at IS NOT NULL, started_at DESC, identity COLLATE \"C\"",
                 rs -> new ProcessRow(ref(rs, rs.getString("identity")), rs.getString("kind"), rs.getLong("started_at"),
                         rs.getLong("heartbeat_at"), rs.getLong("heartbeat_interval_ms"),
-                        PgTx.nullableLong(rs, "stopped_at"), 0, rs.getInt("attempts"), rs.getString("claim")),
+                        JdbcTx.nullableLong(rs, "stopped_at"), 0, rs.getInt("attempts"), rs.getString("claim")),
                 STOPPED_PROCESSES_SHOWN);
     }
 
-    List<AssignmentRow> assignments(PgTx tx) throws SQLException {
+    List<AssignmentRow> assignments(JdbcTx tx) throws SQLException {
         return tx.query("SELECT s.id, s.actor_id, s.provider_spec, s.workspace_policy, s.state, s.current_attempt,"
                 + " x.token AS current_token, s.retry_of, (SELECT r2.id FROM assignments r2 WHERE r2.retry_of = s.id)"
                 + " AS retried_by, s.acknowledged_at, s.created_at, s.updated_at,"
@@ -80,7 +82,7 @@ final class PgAdminRows {
                 + "   LIMIT ?) recent UNION SELECT s2.id FROM assignments s2 WHERE " + NEEDS_OPERATOR.replace("s.", "s2.")
                 + ") ORDER BY s.updated_at DESC, s.id COLLATE \"C\"", rs -> {
                     ReceiptRow receipt = null;
-                    Long rid = PgTx.nullableLong(rs, "r_id");
+                    Long rid = JdbcTx.nullableLong(rs, "r_id");
                     if (rid != null) {
                         receipt = new ReceiptRow(rid, rs.getString("id"), rs.getString("r_attempt"),
                                 rs.getLong("r_token"), rs.getString("r_process"), rs.getString("r_status"),
@@ -90,13 +92,13 @@ final class PgAdminRows {
                     }
                     return new AssignmentRow(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
                             rs.getString("workspace_policy"), rs.getString("state"), rs.getString("current_attempt"),
-                            PgTx.nullableLong(rs, "current_token"), rs.getString("retry_of"), rs.getString("retried_by"),
-                            PgTx.nullableLong(rs, "acknowledged_at"), rs.getLong("created_at"), rs.getLong("updated_at"),
+                            JdbcTx.nullableLong(rs, "current_token"), rs.getString("retry_of"), rs.getString("retried_by"),
+                            JdbcTx.nullableLong(rs, "acknowledged_at"), rs.getLong("created_at"), rs.getLong("updated_at"),
                             rs.getInt("attempts"), receipt);
                 }, FINISHED_ROWS_SHOWN);
     }
 
-    LedgerCounts counts(PgTx tx) throws SQLException {
+    LedgerCounts counts(JdbcTx tx) throws SQLException {
         long[] a = new long[2];
         Map<String, Long> byState = new TreeMap<>();
         tx.query("SELECT state, count(*) FROM assignments GROUP BY state", rs -> {
@@ -123,7 +125,7 @@ final class PgAdminRows {
     }
 
     /** The new rejections only; counted again whole when the sum then disagrees (a row committed late). */
-    private void countRejectionsByCategory(PgTx tx, long total) throws SQLException {
+    private void countRejectionsByCategory(JdbcTx tx, long total) throws SQLException {
         if (sum() == total) {
             return;
         }
@@ -141,7 +143,7 @@ final class PgAdminRows {
         return rejectionsByCategory.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    private void addRejectionsAfter(PgTx tx, long after) throws SQLException {
+    private void addRejectionsAfter(JdbcTx tx, long after) throws SQLException {
         tx.query("SELECT coalesce(category, 'unknown') AS c, count(*), max(seq) FROM fence_events"
                 + " WHERE kind = 'REJECTED' AND seq > ? GROUP BY c", rs -> {
                     rejectionsByCategory.merge(rs.getString(1), rs.getLong(2), Long::sum);
@@ -150,7 +152,7 @@ final class PgAdminRows {
                 }, after);
     }
 
-    List<AttemptRow> attempts(PgTx tx) throws SQLException {
+    List<AttemptRow> attempts(JdbcTx tx) throws SQLException {
         return tx.query("SELECT x.id, x.assignment_id, x.actor_id, x.process_identity, " + HOLDER + ","
                 + " x.token, x.lease_token, x.state, x.ttl_ms, x.started_at, x.renewed_at, x.expires_at, x.ended_at,"
                 + " EXISTS (SELECT 1 FROM assignments s WHERE s.current_attempt = x.id) AS is_current"
@@ -160,10 +162,10 @@ final class PgAdminRows {
                         ref(rs, rs.getString("process_identity")), rs.getLong("token"), rs.getLong("lease_token"),
                         rs.getString("state"), rs.getBoolean("is_current"), rs.getLong("ttl_ms"),
                         rs.getLong("started_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"),
-                        PgTx.nullableLong(rs, "ended_at")), FINISHED_ROWS_SHOWN);
+                        JdbcTx.nullableLong(rs, "ended_at")), FINISHED_ROWS_SHOWN);
     }
 
-    List<MessageRow> messages(PgTx tx) throws SQLException {
+    List<MessageRow> messages(JdbcTx tx) throws SQLException {
         String columns = "m.id, m.sender, m.recipient, m.subject, m.state, m.claim_actor, m.claim_process, " + HOLDER
                 + ", m.claim_token, m.claim_expires_at, m.retry_count, m.max_retries, m.created_at, m.updated_at";
         String from = " FROM messages m LEFT JOIN processes p ON p.identity = m.claim_process";
@@ -173,13 +175,13 @@ final class PgAdminRows {
                     String claimer = rs.getString("claim_process");
                     return new MessageRow(rs.getString("id"), rs.getString("sender"), rs.getString("recipient"),
                             rs.getString("subject"), rs.getString("state"), rs.getString("claim_actor"),
-                            claimer == null ? null : ref(rs, claimer), PgTx.nullableLong(rs, "claim_token"),
-                            PgTx.nullableLong(rs, "claim_expires_at"), rs.getInt("retry_count"),
+                            claimer == null ? null : ref(rs, claimer), JdbcTx.nullableLong(rs, "claim_token"),
+                            JdbcTx.nullableLong(rs, "claim_expires_at"), rs.getInt("retry_count"),
                             rs.getInt("max_retries"), rs.getLong("created_at"), rs.getLong("updated_at"));
                 }, FINISHED_ROWS_SHOWN);
     }
 
-    Optional<SupervisorTickRow> lastTick(PgTx tx) throws SQLException {
+    Optional<SupervisorTickRow> lastTick(JdbcTx tx) throws SQLException {
         return tx.one("SELECT t.seq, t.at, t.process_identity, " + HOLDER + ", t.expired_leases, t.stale_processes,"
                 + " t.swept_claims, t.recovered, t.failures, t.report FROM supervisor_ticks t"
                 + " LEFT JOIN processes p ON p.identity = t.process_identity ORDER BY t.seq DESC LIMIT 1",

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.ConnectionSecurity.Kind;
 import dev.sovereign.engine.admin.ConnectionSecurity.Verification;
@@ -29,8 +30,8 @@ public final class PgConnectionSecurity {
     private PgConnectionSecurity() {
     }
 
-    static ConnectionSecurity of(PgTx tx, LedgerLocation location) throws SQLException {
-        return of(tx.connection(), location);
+    static ConnectionSecurity of(JdbcTx tx, LedgerLocation location) throws SQLException {
+        return of(((PgTx) tx).connection(), location);
     }
 
     /** For any reader of a ledger (a console's, too): what protects the session of {@code c}, opened from {@code location}. */

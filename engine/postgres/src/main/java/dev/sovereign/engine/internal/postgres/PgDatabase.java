@@ -1,5 +1,8 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.Transactions;
+import dev.sovereign.engine.internal.jdbc.TxWork;
+import dev.sovereign.engine.internal.jdbc.IdentityClaim;
 import dev.sovereign.engine.SovereignVersion;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
@@ -42,7 +45,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe.
  */
-public final class PgDatabase implements AutoCloseable {
+public final class PgDatabase implements Transactions, AutoCloseable {
     /**
      * How long the server lets this engine's session sit idle inside a transaction before ending it (and with it
      * the transaction and its row locks). The engine never waits for anything inside a transaction, so only a
@@ -63,10 +66,10 @@ public final class PgDatabase implements AutoCloseable {
     private Connection connection; // guarded by lock; null after a lost connection until the next call
     private volatile boolean labSandbox;
     private volatile String processIdentity;
-    private volatile PgIdentityClaim claim;
+    private volatile IdentityClaim claim;
     private boolean claimJournalled; // guarded by lock
     /** The insert of this process's row, run in the first write that commits (registerLazily, decision 0304). */
-    private volatile Work<?> pendingRegistration;
+    private volatile TxWork<?> pendingRegistration;
     private volatile boolean closed;
     /** An operators' reader's connection: a read-only session, never migrated (decision 0905). */
     private final boolean readOnly;
@@ -235,6 +238,7 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     /** Whether this ledger was created as a lab sandbox (its durable {@code ledger_mark} row). */
+    @Override
     public boolean isLabSandbox() {
         return labSandbox;
     }
@@ -244,12 +248,14 @@ public final class PgDatabase implements AutoCloseable {
         this.processIdentity = identity;
     }
 
+    @Override
     public String processIdentity() {
         return processIdentity;
     }
 
     /** This engine acts as an identity another process registered (decision 0802); see SQLite's Database. */
-    void setClaim(PgIdentityClaim claim) {
+    @Override
+    public void setClaim(IdentityClaim claim) {
         lock.lock();
         try {
             this.claim = claim;
@@ -259,16 +265,18 @@ public final class PgDatabase implements AutoCloseable {
         }
     }
 
-    PgIdentityClaim claim() {
+    IdentityClaim claim() {
         return claim;
     }
 
     /** As SQLite's: {@code registration} runs inside the first write that commits, before its own statements. */
-    void registerWithFirstWrite(Work<?> registration) {
+    @Override
+    public void registerWithFirstWrite(TxWork<?> registration) {
         this.pendingRegistration = registration;
     }
 
     /** Whether this process's row is written (always, for an engine that registered when it opened). */
+    @Override
     public boolean isRegistered() {
         return pendingRegistration == null;
     }
@@ -283,18 +291,13 @@ public final class PgDatabase implements AutoCloseable {
         return read(tx -> (int) tx.scalarLong("SELECT pg_backend_pid()"));
     }
 
-    /** A body of work inside one transaction; it may run more than once, so it has no effects outside it. */
-    @FunctionalInterface
-    public interface Work<T> {
-        T run(PgTx tx) throws SQLException;
-    }
-
     /** Runs {@code work} as one READ COMMITTED transaction, retried whole on a conflict (see the class comment). */
-    public <T> T write(Work<T> work) {
+    @Override
+    public <T> T write(TxWork<T> work) {
         return write(work, true);
     }
 
-    private <T> T write(Work<T> work, boolean mayJournalClaim) {
+    private <T> T write(TxWork<T> work, boolean mayJournalClaim) {
         requireNotGoneBackwards();
         try {
             return writeAnyway(work, mayJournalClaim);
@@ -365,7 +368,7 @@ public final class PgDatabase implements AutoCloseable {
         return highestSeen;
     }
 
-    private <T> T writeAnyway(Work<T> work, boolean mayJournalClaim) {
+    private <T> T writeAnyway(TxWork<T> work, boolean mayJournalClaim) {
         Refusal refusal;
         lock.lock();
         try {
@@ -378,7 +381,7 @@ public final class PgDatabase implements AutoCloseable {
                 try {
                     c.setAutoCommit(false);
                     tx = new PgTx(this, c, mayJournalClaim && !claimJournalled ? claim : null);
-                    Work<?> registration = mayJournalClaim ? pendingRegistration : null;
+                    TxWork<?> registration = mayJournalClaim ? pendingRegistration : null;
                     if (registration != null) {
                         registration.run(tx); // the first write registers the process; rolled back with it if refused
                     }
@@ -452,6 +455,7 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     /** Journals a refusal as a {@code REJECTED} fence event in its own transaction. */
+    @Override
     public void journalRejection(Refusal r) {
         write(tx -> {
             tx.journal(EventKind.REJECTED, r.resourceType() == null ? "actor" : r.resourceType(),
@@ -462,6 +466,7 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     /** As SQLite's: a failed journal write does not replace the refusal, it becomes its warning (decision 0109). */
+    @Override
     public Refusal journalRejectionOrWarn(Refusal r) {
         try {
             journalRejection(r);
@@ -473,7 +478,8 @@ public final class PgDatabase implements AutoCloseable {
     }
 
     /** Runs a read in auto-commit mode: each statement sees the latest committed state. */
-    public <T> T read(Work<T> work) {
+    @Override
+    public <T> T read(TxWork<T> work) {
         lock.lock();
         try {
             ensureOpen();
@@ -504,9 +510,9 @@ public final class PgDatabase implements AutoCloseable {
      * Runs a read in one REPEATABLE READ, READ ONLY transaction: every statement of {@code work} sees the same
      * snapshot (the counts of a summary agree with each other).
      */
-    public <T> T snapshot(Work<T> work) {
+    public <T> T snapshot(TxWork<T> work) {
         return read(tx -> {
-            Connection c = tx.connection();
+            Connection c = ((PgTx) tx).connection();
             c.setAutoCommit(false);
             c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             c.setReadOnly(true);

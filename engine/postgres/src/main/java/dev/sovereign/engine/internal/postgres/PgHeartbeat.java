@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.SessionCheck;
@@ -139,7 +140,7 @@ public final class PgHeartbeat {
      * Journals the refused renewal of a lease, unless the row is gone because this process released it
      * (a release racing the beat is not a refusal).
      */
-    private static void journalLostLease(PgTx tx, String me, String actor, long token) throws SQLException {
+    private static void journalLostLease(JdbcTx tx, String me, String actor, long token) throws SQLException {
         Lease current = PgLeases.currentIn(tx, actor).orElse(null);
         Refusal refusal = LeaseRules.beatRefused(actor, token, current, me, tx.lastToken(),
                 current == null && releasedByMe(tx, me, actor, token));
@@ -148,14 +149,14 @@ public final class PgHeartbeat {
         }
     }
 
-    private static boolean releasedByMe(PgTx tx, String me, String actor, long token) throws SQLException {
+    private static boolean releasedByMe(JdbcTx tx, String me, String actor, long token) throws SQLException {
         return tx.one("SELECT 1 FROM fence_events WHERE resource_type = 'actor' AND resource_id = ?"
                         + " AND kind = 'LEASE_RELEASED' AND token = ? AND process_identity = ? LIMIT 1",
                 rs -> rs.getInt(1), actor, token, me).isPresent();
     }
 
     /** Journals the refused renewal of an attempt, unless it ended normally (its terminal write committed). */
-    private static void journalLostAttempt(PgTx tx, String attemptId, long token) throws SQLException {
+    private static void journalLostAttempt(JdbcTx tx, String attemptId, long token) throws SQLException {
         Attempt a = PgRuns.attemptIn(tx, attemptId).orElse(null);
         if (a == null) {
             return;
@@ -168,12 +169,12 @@ public final class PgHeartbeat {
         }
     }
 
-    private static void journalRejection(PgTx tx, Refusal r) throws SQLException {
+    private static void journalRejection(JdbcTx tx, Refusal r) throws SQLException {
         tx.journal(EventKind.REJECTED, r.resourceType(), r.resourceId(), r.actorId(), tx.processIdentity(), null,
                 r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
     }
 
-    private static Set<String> renewAttempts(PgTx tx, String me, Map<String, Long> held) throws SQLException {
+    private static Set<String> renewAttempts(JdbcTx tx, String me, Map<String, Long> held) throws SQLException {
         long now = tx.now();
         // Only forward (V0004's execution_attempts_guard_renewal): after a step back of the server's clock
         // the attempt keeps the expiry it was already promised instead of having it shortened.

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.journal.Journal;
@@ -25,8 +26,8 @@ public final class PgJournal implements Journal {
     public static FenceEvent map(ResultSet rs) throws SQLException {
         return new FenceEvent(rs.getLong("seq"), rs.getLong("at"), EventKind.valueOf(rs.getString("kind")),
                 rs.getString("resource_type"), rs.getString("resource_id"), rs.getString("actor_id"),
-                rs.getString("process_identity"), PgTx.nullableLong(rs, "token"), PgTx.nullableLong(rs, "presented_token"),
-                PgTx.nullableLong(rs, "current_token"), rs.getString("category"), rs.getString("detail"));
+                rs.getString("process_identity"), JdbcTx.nullableLong(rs, "token"), JdbcTx.nullableLong(rs, "presented_token"),
+                JdbcTx.nullableLong(rs, "current_token"), rs.getString("category"), rs.getString("detail"));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.SessionCheck;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
@@ -221,7 +222,7 @@ public final class PgLeases implements ActorLeases {
      * {@code attached}), freezing its effective renewal and expiry into the row, so it then expires on its own
      * exactly when it would have without further beats. Whether a row was detached.
      */
-    static boolean detachIn(PgTx tx, String actor, long token) throws SQLException {
+    static boolean detachIn(JdbcTx tx, String actor, long token) throws SQLException {
         tx.lockLeaseChanges();
         long change = tx.nextLeaseChange();
         return tx.update("UPDATE actor_leases SET renewed_at = " + effectiveRenewal("actor_leases.") + ", expires_at = "
@@ -248,19 +249,19 @@ public final class PgLeases implements ActorLeases {
 
     // ---- transaction-level operations, reused by runs and the mailbox ----
 
-    static Optional<Lease> currentIn(PgTx tx, String actor) throws SQLException {
+    static Optional<Lease> currentIn(JdbcTx tx, String actor) throws SQLException {
         return tx.one("SELECT " + LEASE_COLUMNS + " FROM actor_leases WHERE actor_id = ?", PgLeases::mapLease,
                 actor);
     }
 
     /** The lease row, locked FOR UPDATE until the end of {@code tx} (after the counters, decision 0900). */
-    static Optional<Lease> lockedIn(PgTx tx, String actor) throws SQLException {
+    static Optional<Lease> lockedIn(JdbcTx tx, String actor) throws SQLException {
         return tx.one("SELECT " + LEASE_COLUMNS + " FROM actor_leases WHERE actor_id = ? FOR UPDATE",
                 PgLeases::mapLease, actor);
     }
 
     /** The lease row, locked FOR SHARE: a writer that relies on it (an attempt, a claim) waits for a takeover. */
-    static Optional<Lease> sharedIn(PgTx tx, String actor) throws SQLException {
+    static Optional<Lease> sharedIn(JdbcTx tx, String actor) throws SQLException {
         return tx.one("SELECT " + LEASE_COLUMNS + " FROM actor_leases WHERE actor_id = ? FOR SHARE",
                 PgLeases::mapLease, actor);
     }
@@ -270,12 +271,12 @@ public final class PgLeases implements ActorLeases {
      * lease row, in decision 0900's order as amended by 0913. It conflicts with the holder's beat (an UPDATE of that
      * row), so a takeover and a beat of the same lease are never both in flight.
      */
-    static void lockSession(PgTx tx, String process) throws SQLException {
+    static void lockSession(JdbcTx tx, String process) throws SQLException {
         tx.query("SELECT 1 FROM processes WHERE identity = ? FOR SHARE", rs -> rs.getInt(1), process);
     }
 
     /** Acquires inside {@code tx}; refuses a live lease. */
-    static Lease acquireIn(PgTx tx, String actor, long ttlMs) throws SQLException {
+    static Lease acquireIn(JdbcTx tx, String actor, long ttlMs) throws SQLException {
         PgActors.requireActor(tx, actor);
         tx.lockTokenCounter();
         tx.lockLeaseChanges();
@@ -324,7 +325,7 @@ public final class PgLeases implements ActorLeases {
     }
 
     /** Renews inside {@code tx}; {@code ttlMs < 0} keeps the lease's own TTL. */
-    static Lease renewIn(PgTx tx, String actor, long token, long ttlMs) throws SQLException {
+    static Lease renewIn(JdbcTx tx, String actor, long token, long ttlMs) throws SQLException {
         tx.lockLeaseChanges();
         Optional<Lease> current = lockedIn(tx, actor);
         if (current.isPresent()) {
@@ -361,19 +362,19 @@ public final class PgLeases implements ActorLeases {
     // the overload a call resolves to.
 
     /** A grant of an actor with no lease row, or empty when the case is not that simple (nothing written). */
-    static Optional<Lease> grantInOneCall(PgTx tx, String actor, long ttlMs) throws SQLException {
-        if (!tx.mayDelegateLeaseWrites()) {
+    static Optional<Lease> grantInOneCall(JdbcTx tx, String actor, long ttlMs) throws SQLException {
+        if (!((PgTx) tx).mayDelegateLeaseWrites()) {
             return Optional.empty();
         }
         Optional<Lease> granted = tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_grant(?::text, ?::text,"
                 + " ?::bigint) AS actor_leases", PgLeases::mapLease, actor, tx.processIdentity(), ttlMs);
-        granted.ifPresent(l -> tx.sawMinted(l.token()));
+        granted.ifPresent(l -> ((PgTx) tx).sawMinted(l.token()));
         return granted;
     }
 
     /** A renewal of the caller's own sane row, or empty when the case is not that simple (nothing written). */
-    static Optional<Lease> renewInOneCall(PgTx tx, String actor, long token, long ttlMs) throws SQLException {
-        if (!tx.mayDelegateLeaseWrites()) {
+    static Optional<Lease> renewInOneCall(JdbcTx tx, String actor, long token, long ttlMs) throws SQLException {
+        if (!((PgTx) tx).mayDelegateLeaseWrites()) {
             return Optional.empty();
         }
         return tx.one("SELECT " + LEASE_COLUMNS + " FROM sovereign_lease_renew(?::text, ?::text, ?::bigint, ?::bigint)"
@@ -382,8 +383,8 @@ public final class PgLeases implements ActorLeases {
     }
 
     /** Whether the caller's own sane row was released; false when the case is not that simple (nothing written). */
-    static boolean releaseInOneCall(PgTx tx, String actor, String me, long token) throws SQLException {
-        if (!tx.mayDelegateLeaseWrites()) {
+    static boolean releaseInOneCall(JdbcTx tx, String actor, String me, long token) throws SQLException {
+        if (!((PgTx) tx).mayDelegateLeaseWrites()) {
             return false;
         }
         return tx.one("SELECT sovereign_lease_release(?::text, ?::text, ?::bigint)", rs -> rs.getBoolean(1),
@@ -391,7 +392,7 @@ public final class PgLeases implements ActorLeases {
     }
 
     /** Fails closed on a lease row the engine cannot have written (the rule: {@link LeaseRules#requireSane}). */
-    static void requireSane(PgTx tx, Lease l) throws SQLException {
+    static void requireSane(JdbcTx tx, Lease l) throws SQLException {
         LeaseRules.requireSane(l, tx.lastToken());
     }
 }

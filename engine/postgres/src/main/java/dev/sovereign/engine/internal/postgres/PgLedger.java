@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.lease.Beat;
@@ -22,7 +23,7 @@ public final class PgLedger implements Ledger {
     private final PgActors actors;
     private final PgLeases leases;
     private final PgJournal journal;
-    private final PgProcesses processes;
+    private final JdbcProcesses processes;
     private final PgMailbox mailbox;
     private final PgRuns runs;
     private final PgRecovery recovery;
@@ -32,7 +33,7 @@ public final class PgLedger implements Ledger {
         this.grants = grants;
         this.db = PgDatabase.open(config, createIfMissing);
         try {
-            this.processes = new PgProcesses(db);
+            this.processes = new JdbcProcesses(db);
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
             this.actors = new PgActors(db);
@@ -86,7 +87,7 @@ public final class PgLedger implements Ledger {
     }
 
     @Override
-    public PgProcesses processes() {
+    public JdbcProcesses processes() {
         return processes;
     }
 

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerHistory;
 import dev.sovereign.engine.base.FencingTokens;
@@ -27,7 +28,7 @@ final class PgLedgerHistory {
      * started (written before version 10 guarded it, e.g. 2^63 - 1 by a worker login). The column is a bigint, so
      * its type is the database's to keep.
      */
-    static String counterProblem(PgTx tx, String ledger) throws SQLException {
+    static String counterProblem(JdbcTx tx, String ledger) throws SQLException {
         List<Long> rows = tx.query("SELECT last_token FROM token_counter WHERE id = 1", rs -> rs.getLong(1));
         if (rows.isEmpty()) {
             return "The PostgreSQL ledger " + ledger + " has no fencing-token counter row, so the next token cannot be"
@@ -45,7 +46,7 @@ final class PgLedgerHistory {
     }
 
     /** Refuses a ledger whose counter is damaged, or one that is a backup of a file not yet restored. */
-    static void requireUsable(PgTx tx, String ledger) throws SQLException {
+    static void requireUsable(JdbcTx tx, String ledger) throws SQLException {
         String problem = counterProblem(tx, ledger);
         if (problem != null) {
             throw new StorageException(Problem.CORRUPT, null, problem, null);
@@ -58,12 +59,12 @@ final class PgLedgerHistory {
         }
     }
 
-    static LedgerHistory.Entry last(PgTx tx) throws SQLException {
+    static LedgerHistory.Entry last(JdbcTx tx) throws SQLException {
         return tx.one(ENTRY + " ORDER BY seq DESC LIMIT 1", PgLedgerHistory::entry).orElse(null);
     }
 
     /** The history as operators read it. */
-    static LedgerHistory read(PgTx tx, String ledger) throws SQLException {
+    static LedgerHistory read(JdbcTx tx, String ledger) throws SQLException {
         String problem = counterProblem(tx, ledger);
         long counter = tx.scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
         LedgerHistory.Entry start = tx.one(ENTRY + " WHERE kind IN ('restore', 'bump') ORDER BY seq DESC LIMIT 1",
@@ -74,7 +75,7 @@ final class PgLedgerHistory {
     }
 
     /** The highest epoch the ledger has been in or heard of (see SQLite's twin). */
-    static long highestEpoch(PgTx tx) throws SQLException {
+    static long highestEpoch(JdbcTx tx) throws SQLException {
         long counter = tx.scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
         long fromHistory = tx.scalarLong("SELECT greatest(coalesce((SELECT max(epoch) FROM ledger_history), 0),"
                 + " coalesce((SELECT max(seen_token) FROM ledger_history WHERE kind = 'backwards'), 0) / "
@@ -87,7 +88,7 @@ final class PgLedgerHistory {
      * deleted through the release path, the journal. Locks in decision 0900's order: the token counter, the lease
      * change counter, then each lease row.
      */
-    static EpochStart startEpoch(PgTx tx, String kind, long aboveEpoch, String detail) throws SQLException {
+    static EpochStart startEpoch(JdbcTx tx, String kind, long aboveEpoch, String detail) throws SQLException {
         if (!tx.one("SELECT pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = 'ledger_history'::regclass),"
                 + " 'USAGE')", rs -> rs.getBoolean(1)).orElse(false)) {
             throw new StorageException(Problem.READ_ONLY, null, "Only the owner of the PostgreSQL ledger (the role that"
@@ -132,7 +133,7 @@ final class PgLedgerHistory {
      * {@code backwards} history row (its trigger halts the counter) and a {@code LEDGER_WENT_BACKWARDS} journal row.
      * Nothing when the counter is no longer below {@code seen}.
      */
-    static void recordWentBackwards(PgTx tx, long seen) throws SQLException {
+    static void recordWentBackwards(JdbcTx tx, long seen) throws SQLException {
         tx.lockTokenCounter();
         long counter = tx.scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
         if (counter >= seen) {
@@ -150,7 +151,7 @@ final class PgLedgerHistory {
 
     private static LedgerHistory.Entry entry(java.sql.ResultSet rs) throws SQLException {
         return new LedgerHistory.Entry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getLong("epoch"),
-                rs.getLong("from_token"), rs.getLong("to_token"), PgTx.nullableLong(rs, "seen_token"),
+                rs.getLong("from_token"), rs.getLong("to_token"), JdbcTx.nullableLong(rs, "seen_token"),
                 rs.getString("process_identity"), rs.getString("backup_id"), rs.getString("detail"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.LedgerSummary;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -36,13 +37,13 @@ public final class PgLedgerSummary {
                 null)); // a server ledger is never the source of a move (decision 0915)
     }
 
-    private static LedgerSummary.LastMigration lastMigration(PgTx tx) throws SQLException {
+    private static LedgerSummary.LastMigration lastMigration(JdbcTx tx) throws SQLException {
         return tx.one("SELECT schema_version, sovereign_version, sovereign_commit, migrated_at FROM schema_migrations"
                 + " ORDER BY schema_version DESC LIMIT 1", rs -> new LedgerSummary.LastMigration(
                         rs.getInt(1), rs.getString(2), rs.getString(3), rs.getLong(4))).orElse(null);
     }
 
-    private static Map<String, Long> countByState(PgTx tx, String table, List<String> states) throws SQLException {
+    private static Map<String, Long> countByState(JdbcTx tx, String table, List<String> states) throws SQLException {
         Map<String, Long> counts = new LinkedHashMap<>();
         states.forEach(s -> counts.put(s, 0L));
         // table is one of two constants above, never input.

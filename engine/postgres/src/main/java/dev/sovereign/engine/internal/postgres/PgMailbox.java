@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 
 import dev.sovereign.engine.base.Refusal;
@@ -75,7 +76,7 @@ public final class PgMailbox implements Mailbox {
 
     static Message map(ResultSet rs) throws SQLException {
         String id = rs.getString("id");
-        Long token = PgTx.nullableLong(rs, "claim_token");
+        Long token = JdbcTx.nullableLong(rs, "claim_token");
         Claim claim = token == null ? null : new Claim(id, rs.getString("claim_actor"),
                 rs.getString("claim_process"), token, rs.getLong("claim_expires_at"));
         return new Message(id, rs.getString("sender"), rs.getString("recipient"), rs.getString("subject"),
@@ -121,7 +122,7 @@ public final class PgMailbox implements Mailbox {
         return db.write(tx -> claimIn(tx, message, actor, ttlMs, believed));
     }
 
-    private static Claim claimIn(PgTx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
+    private static Claim claimIn(JdbcTx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
         Message seen = findIn(tx, id).orElseThrow(() -> MailboxRules.missing(id));
         tx.lockTokenCounter();
         Lease recipientLease = null;
@@ -219,7 +220,7 @@ public final class PgMailbox implements Mailbox {
      * A finishing write is fenced by the recipient actor's lease row too, so a corrupt row fails it
      * closed ({@code corrupt_lease_state}) like a grant, rather than letting the guard read it.
      */
-    private static void requireSaneLease(PgTx tx, String id) throws SQLException {
+    private static void requireSaneLease(JdbcTx tx, String id) throws SQLException {
         Optional<Message> m = findIn(tx, id);
         if (m.isPresent()) {
             // locks in decision 0900's order: the recipient's lease (shared), then the message
@@ -235,7 +236,7 @@ public final class PgMailbox implements Mailbox {
      * Says why a finishing write matched no row, reading inside the same locked transaction. The
      * token is judged first, so a stale writer is always journalled, whatever became of the message.
      */
-    private static Refusal refuseFinish(PgTx tx, String id, long token, String what) throws SQLException {
+    private static Refusal refuseFinish(JdbcTx tx, String id, long token, String what) throws SQLException {
         Message m = findIn(tx, id).orElse(null);
         Lease claimActorLease = m == null || m.claim() == null ? null
                 : PgLeases.currentIn(tx, m.claim().actor()).orElse(null);
@@ -259,7 +260,7 @@ public final class PgMailbox implements Mailbox {
      *
      * @return the claims swept, as they were before the sweep
      */
-    public static List<Claim> sweepExpiredClaimsIn(PgTx tx) throws SQLException {
+    public static List<Claim> sweepExpiredClaimsIn(JdbcTx tx) throws SQLException {
         long now = tx.now();
         List<Claim> expired = tx.query("SELECT id, claim_actor, claim_process, claim_token, claim_expires_at"
                         + " FROM messages WHERE state = 'CLAIMED' AND claim_expires_at <= ?"
@@ -305,11 +306,11 @@ public final class PgMailbox implements Mailbox {
     }
 
     /** The message, locked FOR UPDATE until the end of {@code tx} (last in decision 0900's order). */
-    static Optional<Message> lockedIn(PgTx tx, String id) throws SQLException {
+    static Optional<Message> lockedIn(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT " + COLUMNS + " FROM messages WHERE id = ? FOR UPDATE", PgMailbox::map, id);
     }
 
-    static Optional<Message> findIn(PgTx tx, String id) throws SQLException {
+    static Optional<Message> findIn(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT " + COLUMNS + " FROM messages WHERE id = ?", PgMailbox::map, id);
     }
 

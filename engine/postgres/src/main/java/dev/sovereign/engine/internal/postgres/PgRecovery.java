@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
+import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.spi.RecoveryStore;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.StorageException;
@@ -69,9 +71,9 @@ public final class PgRecovery implements RecoveryStore {
 
     @Override
     public List<ProcessInfo> staleProcesses() {
-        return db.read(tx -> tx.query("SELECT " + PgProcesses.COLUMNS + " FROM processes"
+        return db.read(tx -> tx.query("SELECT " + JdbcProcesses.COLUMNS + " FROM processes"
                         + " WHERE stopped_at IS NULL AND heartbeat_at < ? - heartbeat_interval_ms * ?"
-                        + " ORDER BY heartbeat_at", PgProcesses::map, tx.now(),
+                        + " ORDER BY heartbeat_at", JdbcProcesses::map, tx.now(),
                 EngineConfig.STALE_AFTER_MISSED_BEATS));
     }
 
@@ -133,7 +135,7 @@ public final class PgRecovery implements RecoveryStore {
         });
     }
 
-    private static Settlement recover(PgTx tx, Attempt attempt, boolean stolen) throws SQLException {
+    private static Settlement recover(JdbcTx tx, Attempt attempt, boolean stolen) throws SQLException {
         long now = tx.now();
         String fence = stolen
                 ? " AND current_attempt IS NULL AND NOT EXISTS (SELECT 1 FROM execution_attempts live"
@@ -177,7 +179,7 @@ public final class PgRecovery implements RecoveryStore {
     /** The server's clock, which decided every expiry this tick reports (its Java clock may be skewed). */
     @Override
     public long tickTime(java.time.Clock engineClock) {
-        return db.read(PgTx::now);
+        return db.read(JdbcTx::now);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.RunStore;
 
 import dev.sovereign.engine.base.Refusal;
@@ -60,7 +61,7 @@ public final class PgRuns implements RunStore {
     public static Assignment mapAssignment(ResultSet rs) throws SQLException {
         return new Assignment(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
                 rs.getString("workspace_policy"), AssignmentState.valueOf(rs.getString("state")),
-                rs.getString("current_attempt"), rs.getString("retry_of"), PgTx.nullableLong(rs, "acknowledged_at"),
+                rs.getString("current_attempt"), rs.getString("retry_of"), JdbcTx.nullableLong(rs, "acknowledged_at"),
                 rs.getLong("created_at"), rs.getLong("updated_at"));
     }
 
@@ -68,7 +69,7 @@ public final class PgRuns implements RunStore {
         return new Attempt(rs.getString("id"), rs.getString("assignment_id"), rs.getString("actor_id"),
                 rs.getString("process_identity"), rs.getLong("token"), rs.getLong("lease_token"),
                 AttemptState.valueOf(rs.getString("state")), rs.getLong("ttl_ms"), rs.getLong("started_at"),
-                rs.getLong("renewed_at"), rs.getLong("expires_at"), PgTx.nullableLong(rs, "ended_at"));
+                rs.getLong("renewed_at"), rs.getLong("expires_at"), JdbcTx.nullableLong(rs, "ended_at"));
     }
 
     public static Receipt mapReceipt(ResultSet rs) throws SQLException {
@@ -106,7 +107,7 @@ public final class PgRuns implements RunStore {
         });
     }
 
-    private static Assignment insertAssignment(PgTx tx, String actor, String spec, String policy, String retryOf)
+    private static Assignment insertAssignment(JdbcTx tx, String actor, String spec, String policy, String retryOf)
             throws SQLException {
         return tx.one("INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
                         + " created_at, updated_at) VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?) RETURNING "
@@ -138,7 +139,7 @@ public final class PgRuns implements RunStore {
         return db.journalRejectionOrWarn(r);
     }
 
-    private static Assignment loadRunnableIn(PgTx tx, String assignmentId) throws SQLException {
+    private static Assignment loadRunnableIn(JdbcTx tx, String assignmentId) throws SQLException {
         Assignment a = requireAssignment(tx, assignmentId);
         PgActors.requireActor(tx, a.actorId());
         Arguments.requirePolicy(a.workspacePolicy());
@@ -150,7 +151,7 @@ public final class PgRuns implements RunStore {
     }
 
     /** The attempt a RUNNING assignment's pointer names, once the rules allow running it again. */
-    private static Attempt requireSupersedable(PgTx tx, Assignment a) throws SQLException {
+    private static Attempt requireSupersedable(JdbcTx tx, Assignment a) throws SQLException {
         RunRules.requireRunnableState(a);
         Attempt current = attemptIn(tx, a.currentAttempt()).orElseThrow();
         RunRules.requireSupersedable(a, current, tx.now());
@@ -272,7 +273,7 @@ public final class PgRuns implements RunStore {
         });
     }
 
-    static Receipt insertReceipt(PgTx tx, Attempt attempt, String process, Outcome status, String failureCategory,
+    static Receipt insertReceipt(JdbcTx tx, Attempt attempt, String process, Outcome status, String failureCategory,
                                  boolean outcomeKnown, String summary) throws SQLException {
         return tx.one("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
                         + " failure_category, outcome_known, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -282,7 +283,7 @@ public final class PgRuns implements RunStore {
     }
 
     /** Says which fence moved under a refused terminal write (the words: {@link RunRules#terminalWriteRefused}). */
-    private static Refusal terminalWriteRefused(PgTx tx, Attempt attempt, String me) throws SQLException {
+    private static Refusal terminalWriteRefused(JdbcTx tx, Attempt attempt, String me) throws SQLException {
         Lease lease = PgLeases.currentIn(tx, attempt.actorId()).orElse(null);
         if (!RunRules.leaseFenceStands(attempt, lease, me)) {
             return RunRules.terminalWriteRefused(attempt, lease, me, null, null);
@@ -392,27 +393,27 @@ public final class PgRuns implements RunStore {
                 PgRuns::mapReceipt, assignmentId));
     }
 
-    static Optional<Assignment> assignmentIn(PgTx tx, String id) throws SQLException {
+    static Optional<Assignment> assignmentIn(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments WHERE id = ?", PgRuns::mapAssignment, id);
     }
 
-    static Assignment requireAssignment(PgTx tx, String id) throws SQLException {
+    static Assignment requireAssignment(JdbcTx tx, String id) throws SQLException {
         return assignmentIn(tx, id).orElseThrow(() -> RunRules.missing(id));
     }
 
     /** The assignment, locked FOR UPDATE until the end of {@code tx}; refuses an unknown one. */
-    static Assignment lockAssignment(PgTx tx, String id) throws SQLException {
+    static Assignment lockAssignment(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments WHERE id = ? FOR UPDATE",
                 PgRuns::mapAssignment, id).orElseThrow(() -> RunRules.missing(id));
     }
 
     /** The attempt, locked FOR UPDATE until the end of {@code tx} (before its assignment, decision 0900). */
-    static Optional<Attempt> lockAttempt(PgTx tx, String id) throws SQLException {
+    static Optional<Attempt> lockAttempt(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE id = ? FOR UPDATE",
                 PgRuns::mapAttempt, id);
     }
 
-    static Optional<Attempt> attemptIn(PgTx tx, String id) throws SQLException {
+    static Optional<Attempt> attemptIn(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE id = ?", PgRuns::mapAttempt, id);
     }
 }

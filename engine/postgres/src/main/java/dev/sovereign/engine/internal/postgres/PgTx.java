@@ -1,5 +1,8 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.IdentityClaim;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.journal.EventKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,22 +19,23 @@ import java.util.Optional;
  * stamp the stores write is that value. The lock helpers take the rows in the order of decision 0900.
  * Not thread-safe; lives only inside {@link PgDatabase#write} or {@link PgDatabase#read}.
  */
-public final class PgTx {
+public final class PgTx implements JdbcTx {
     private final PgDatabase db;
     private final Connection c;
-    private final PgIdentityClaim claimToJournal;
+    private final IdentityClaim claimToJournal;
     private boolean claimWritten;
     private Long now;
     /** The highest token minted in this transaction (0: none). */
     private long minted;
 
-    PgTx(PgDatabase db, Connection c, PgIdentityClaim claimToJournal) {
+    PgTx(PgDatabase db, Connection c, IdentityClaim claimToJournal) {
         this.db = db;
         this.c = c;
         this.claimToJournal = claimToJournal;
     }
 
     /** The server's clock ({@code sovereign_now_ms()}), read once in this transaction. */
+    @Override
     public long now() throws SQLException {
         if (now == null) {
             now = scalarLong("SELECT sovereign_now_ms()");
@@ -39,6 +43,7 @@ public final class PgTx {
         return now;
     }
 
+    @Override
     public String processIdentity() {
         return db.processIdentity();
     }
@@ -61,12 +66,12 @@ public final class PgTx {
         return db.claim() == null;
     }
 
-    /** Maps the current row of a result set. */
-    @FunctionalInterface
-    public interface RowMapper<T> {
-        T map(ResultSet rs) throws SQLException;
+    @Override
+    public Dialect dialect() {
+        return Dialect.POSTGRES;
     }
 
+    @Override
     public int update(String sql, Object... args) throws SQLException {
         int n;
         try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -77,6 +82,7 @@ public final class PgTx {
         return n;
     }
 
+    @Override
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
         List<T> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -104,21 +110,8 @@ public final class PgTx {
         if (n > 0 && claimToJournal != null && !claimWritten) {
             claimWritten = true;
             journal(EventKind.PROCESS_STARTED, "process", processIdentity(), null, processIdentity(), null, null,
-                    null, PgIdentityClaim.CATEGORY, claimToJournal.sentence(processIdentity()));
+                    null, IdentityClaim.CATEGORY, claimToJournal.sentence(processIdentity()));
         }
-    }
-
-    public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
-        List<T> rows = query(sql, mapper, args);
-        if (rows.size() > 1) {
-            throw new IllegalStateException("expected at most one row, got " + rows.size() + " for: " + sql);
-        }
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-    }
-
-    public long scalarLong(String sql, Object... args) throws SQLException {
-        return one(sql, rs -> rs.getLong(1), args).orElseThrow(
-                () -> new IllegalStateException("no row for: " + sql));
     }
 
     // ---- the locks, in the order of decision 0900 ----
@@ -128,11 +121,13 @@ public final class PgTx {
      * mint, so grants are serialised in commit order and a second grant of a free actor waits for the first
      * and then sees its row (there is no lease row to lock yet).
      */
+    @Override
     public void lockTokenCounter() throws SQLException {
         query("SELECT last_token FROM token_counter WHERE id = 1 FOR UPDATE", rs -> rs.getLong(1));
     }
 
     /** Locks the lease change counter row (second in the order), for transactions that write a lease. */
+    @Override
     public void lockLeaseChanges() throws SQLException {
         query("SELECT last_change FROM lease_change_counter WHERE id = 1 FOR UPDATE", rs -> rs.getLong(1));
     }
@@ -141,6 +136,7 @@ public final class PgTx {
      * Mints the next fencing token from the one counter, in this transaction: committed (or rolled back)
      * with the compare-and-set it authorises; the counter's guard stamps this transaction on it.
      */
+    @Override
     public long mintToken() throws SQLException {
         long token = one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
                 rs -> rs.getLong(1)).orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
@@ -162,19 +158,8 @@ public final class PgTx {
         return minted;
     }
 
-    /** Raises the lease change counter in this transaction; every lease write carries the value (decision 0414). */
-    public long nextLeaseChange() throws SQLException {
-        return one("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1 RETURNING last_change",
-                rs -> rs.getLong(1)).orElseThrow(
-                        () -> new IllegalStateException("the lease change counter row is missing"));
-    }
-
-    /** The highest token ever minted. */
-    public long lastToken() throws SQLException {
-        return scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
-    }
-
     /** Appends one fence event in this transaction, stamped with the server's {@link #now()}. */
+    @Override
     public void journal(EventKind kind, String resourceType, String resourceId, String actorId,
                         String process, Long token, Long presented, Long current, String category, String detail)
             throws SQLException {
@@ -182,14 +167,8 @@ public final class PgTx {
                         + " token, presented_token, current_token, category, detail)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 now(), kind.name(), resourceType, resourceId, actorId, process, token, presented, current,
-                category, PgIdentityClaim.CATEGORY.equals(category) ? detail
-                        : PgIdentityClaim.attribute(detail, db.claim()));
-    }
-
-    /** Shorthand for a grant-like event by this process. */
-    public void journal(EventKind kind, String resourceType, String resourceId, String actorId, Long token,
-                        String detail) throws SQLException {
-        journal(kind, resourceType, resourceId, actorId, processIdentity(), token, null, null, null, detail);
+                category, IdentityClaim.CATEGORY.equals(category) ? detail
+                        : IdentityClaim.attribute(detail, db.claim()));
     }
 
     /** Binds positional arguments: null, Long, Integer, Boolean (as 0/1) or anything else as text. */
@@ -208,11 +187,5 @@ public final class PgTx {
                 ps.setString(i + 1, a.toString());
             }
         }
-    }
-
-    /** Reads a nullable BIGINT column. */
-    public static Long nullableLong(ResultSet rs, String column) throws SQLException {
-        long v = rs.getLong(column);
-        return rs.wasNull() ? null : v;
     }
 }

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.JournalEntry;
 import java.sql.ResultSet;
@@ -129,7 +130,7 @@ final class AdminJournal {
         String process = rs.getString("process_identity");
         return new JournalEntry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getString("resource_type"),
                 rs.getString("resource_id"), rs.getString("actor_id"), process == null ? null : ReadConnection.ref(rs, process),
-                Tx.nullableLong(rs, "token"), Tx.nullableLong(rs, "presented_token"), Tx.nullableLong(rs, "current_token"),
+                JdbcTx.nullableLong(rs, "token"), JdbcTx.nullableLong(rs, "presented_token"), JdbcTx.nullableLong(rs, "current_token"),
                 rs.getString("category"), rs.getString("detail"), null);
     }
 }

@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.IdentityClaim;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import static dev.sovereign.engine.admin.AdminReader.FINISHED_ROWS_SHOWN;
 import static dev.sovereign.engine.admin.AdminReader.STOPPED_PROCESSES_SHOWN;
 
@@ -57,7 +59,7 @@ final class AdminRows {
                 + " ORDER BY p.started_at DESC LIMIT ?)) ORDER BY stopped_at IS NOT NULL, started_at DESC",
                 rs -> new ProcessRow(ReadConnection.ref(rs, rs.getString("identity")),
                         rs.getString("kind"), rs.getLong("started_at"), rs.getLong("heartbeat_at"),
-                        rs.getLong("heartbeat_interval_ms"), Tx.nullableLong(rs, "stopped_at"), 0,
+                        rs.getLong("heartbeat_interval_ms"), JdbcTx.nullableLong(rs, "stopped_at"), 0,
                         rs.getInt("attempts"), rs.getString("claim")), STOPPED_PROCESSES_SHOWN);
     }
 
@@ -80,7 +82,7 @@ final class AdminRows {
                 + "   UNION SELECT s2.id FROM assignments s2 WHERE " + NEEDS_OPERATOR.replace("s.", "s2.") + ")"
                 + " ORDER BY s.updated_at DESC, s.id", rs -> {
                     ReceiptRow receipt = null;
-                    Long rid = Tx.nullableLong(rs, "r_id");
+                    Long rid = JdbcTx.nullableLong(rs, "r_id");
                     if (rid != null) {
                         receipt = new ReceiptRow(rid, rs.getString("id"), rs.getString("r_attempt"),
                                 rs.getLong("r_token"), rs.getString("r_process"), rs.getString("r_status"),
@@ -90,8 +92,8 @@ final class AdminRows {
                     }
                     return new AssignmentRow(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
                             rs.getString("workspace_policy"), rs.getString("state"), rs.getString("current_attempt"),
-                            Tx.nullableLong(rs, "current_token"), rs.getString("retry_of"), rs.getString("retried_by"),
-                            Tx.nullableLong(rs, "acknowledged_at"), rs.getLong("created_at"), rs.getLong("updated_at"),
+                            JdbcTx.nullableLong(rs, "current_token"), rs.getString("retry_of"), rs.getString("retried_by"),
+                            JdbcTx.nullableLong(rs, "acknowledged_at"), rs.getLong("created_at"), rs.getLong("updated_at"),
                             rs.getInt("attempts"), receipt);
                 }, FINISHED_ROWS_SHOWN);
     }
@@ -169,7 +171,7 @@ final class AdminRows {
                         ReadConnection.ref(rs, rs.getString("process_identity")), rs.getLong("token"), rs.getLong("lease_token"),
                         rs.getString("state"), rs.getInt("is_current") == 1, rs.getLong("ttl_ms"),
                         rs.getLong("started_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"),
-                        Tx.nullableLong(rs, "ended_at")), FINISHED_ROWS_SHOWN);
+                        JdbcTx.nullableLong(rs, "ended_at")), FINISHED_ROWS_SHOWN);
     }
 
     List<MessageRow> messages() throws SQLException {
@@ -184,8 +186,8 @@ final class AdminRows {
                     String claimer = rs.getString("claim_process");
                     return new MessageRow(rs.getString("id"), rs.getString("sender"), rs.getString("recipient"),
                             rs.getString("subject"), rs.getString("state"), rs.getString("claim_actor"),
-                            claimer == null ? null : ReadConnection.ref(rs, claimer), Tx.nullableLong(rs, "claim_token"),
-                            Tx.nullableLong(rs, "claim_expires_at"), rs.getInt("retry_count"), rs.getInt("max_retries"),
+                            claimer == null ? null : ReadConnection.ref(rs, claimer), JdbcTx.nullableLong(rs, "claim_token"),
+                            JdbcTx.nullableLong(rs, "claim_expires_at"), rs.getInt("retry_count"), rs.getInt("max_retries"),
                             rs.getLong("created_at"), rs.getLong("updated_at"));
                 }, FINISHED_ROWS_SHOWN);
     }

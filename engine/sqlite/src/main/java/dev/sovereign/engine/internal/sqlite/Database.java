@@ -1,5 +1,9 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
+import dev.sovereign.engine.internal.jdbc.Transactions;
+import dev.sovereign.engine.internal.jdbc.TxWork;
+import dev.sovereign.engine.internal.jdbc.IdentityClaim;
 import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
@@ -41,7 +45,7 @@ import org.sqlite.SQLiteException;
  * <p>Refusals thrown by a transaction body roll it back; a fencing refusal is then journalled as a
  * {@code REJECTED} event in its own transaction, so other processes see it.
  */
-public final class Database implements AutoCloseable {
+public final class Database implements Transactions, AutoCloseable {
     /** 'SOVR': marks a file as ours in {@code PRAGMA application_id}. */
     public static final int APPLICATION_ID = 0x534F5652;
     /** Serialises creating a database file and opening connections in this JVM (see createOwnerOnly). */
@@ -69,7 +73,7 @@ public final class Database implements AutoCloseable {
      * The insert of this process's row, run at the start of the first write that commits, for an engine that
      * registers lazily (docs/decisions/0304); null once that write committed, and always for an eager engine.
      */
-    private volatile Work<?> pendingRegistration;
+    private volatile TxWork<?> pendingRegistration;
     private volatile boolean closed;
     /** Whether this connection builds a new ledger in a temporary file ({@link #createLedger}): only then may it migrate an empty file. */
     private boolean creating;
@@ -320,6 +324,7 @@ public final class Database implements AutoCloseable {
      * {@code ledger_mark} row, which no write can change). Only on such a ledger may the lab's
      * broken-fence mode switch the terminal fence off; everywhere else the database refuses it too.
      */
+    @Override
     public boolean isLabSandbox() {
         return labSandbox;
     }
@@ -338,6 +343,7 @@ public final class Database implements AutoCloseable {
         this.processIdentity = identity;
     }
 
+    @Override
     public String processIdentity() {
         return processIdentity;
     }
@@ -349,6 +355,7 @@ public final class Database implements AutoCloseable {
      * {@code identity_claimed}, saying who claimed the identity. A call that only reads or is refused adds no
      * such event.
      */
+    @Override
     public void setClaim(IdentityClaim claim) {
         this.claim = claim;
     }
@@ -358,11 +365,13 @@ public final class Database implements AutoCloseable {
      * that write's transaction (its savepoint), before the write's own statements, so a refused write takes
      * it back with itself and a read never runs it (docs/decisions/0304).
      */
-    void registerWithFirstWrite(Work<?> registration) {
+    @Override
+    public void registerWithFirstWrite(TxWork<?> registration) {
         this.pendingRegistration = registration;
     }
 
     /** Whether this process's row is written (always, for an engine that registered when it opened). */
+    @Override
     public boolean isRegistered() {
         return pendingRegistration == null;
     }
@@ -374,12 +383,6 @@ public final class Database implements AutoCloseable {
 
     Connection connection() {
         return connection;
-    }
-
-    /** A body of work inside one transaction. */
-    @FunctionalInterface
-    public interface Work<T> {
-        T run(Tx tx) throws SQLException;
     }
 
     /**
@@ -396,11 +399,12 @@ public final class Database implements AutoCloseable {
      * Works run in the order they were handed in, each seeing the ones before it, exactly as if they had
      * run one by one; a failed {@code COMMIT} fails every work of the batch.
      */
-    public <T> T write(Work<T> work) {
+    @Override
+    public <T> T write(TxWork<T> work) {
         return write(work, true);
     }
 
-    private <T> T write(Work<T> work, boolean mayJournalClaim) {
+    private <T> T write(TxWork<T> work, boolean mayJournalClaim) {
         requireNotGoneBackwards();
         try {
             return writeAnyway(work, mayJournalClaim);
@@ -480,7 +484,7 @@ public final class Database implements AutoCloseable {
         return highestSeen;
     }
 
-    private <T> T writeAnyway(Work<T> work, boolean mayJournalClaim) {
+    private <T> T writeAnyway(TxWork<T> work, boolean mayJournalClaim) {
         Pending<T> mine = new Pending<>(work, mayJournalClaim);
         synchronized (queue) {
             queue.add(mine);
@@ -503,7 +507,7 @@ public final class Database implements AutoCloseable {
 
     /** A write handed in, and once its batch is done, what became of it. */
     private static final class Pending<T> {
-        final Work<T> work;
+        final TxWork<T> work;
         final boolean mayJournalClaim;
         T result;
         Refusal refusal;
@@ -511,7 +515,7 @@ public final class Database implements AutoCloseable {
         Error error;
         volatile boolean done;
 
-        Pending(Work<T> work, boolean mayJournalClaim) {
+        Pending(TxWork<T> work, boolean mayJournalClaim) {
             this.work = work;
             this.mayJournalClaim = mayJournalClaim;
         }
@@ -607,7 +611,7 @@ public final class Database implements AutoCloseable {
         }
         boolean claimWritten = false;
         long minted = 0;
-        Work<?> registration = pendingRegistration;
+        TxWork<?> registration = pendingRegistration;
         boolean registeredNow = false;
         for (Pending<?> p : batch) {
             p.reset();
@@ -696,7 +700,7 @@ public final class Database implements AutoCloseable {
         return true;
     }
 
-    private static <T> void run(Pending<T> p, Tx tx) throws SQLException {
+    private static <T> void run(Pending<T> p, JdbcTx tx) throws SQLException {
         p.result = p.work.run(tx);
     }
 
@@ -733,6 +737,7 @@ public final class Database implements AutoCloseable {
     }
 
     /** Journals a refusal as a {@code REJECTED} fence event in its own transaction. */
+    @Override
     public void journalRejection(Refusal r) {
         write(tx -> {
             journalRejectionIn(tx, r);
@@ -740,7 +745,7 @@ public final class Database implements AutoCloseable {
         }, false);
     }
 
-    private void journalRejectionIn(Tx tx, Refusal r) throws SQLException {
+    private void journalRejectionIn(JdbcTx tx, Refusal r) throws SQLException {
         tx.journal(EventKind.REJECTED, r.resourceType() == null ? "actor" : r.resourceType(),
                 r.resourceId() == null ? "?" : r.resourceId(), r.actorId(), processIdentity,
                 null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
@@ -751,6 +756,7 @@ public final class Database implements AutoCloseable {
      * not replace the refusal: the refusal comes back carrying a warning that its REJECTED row is missing
      * (docs/decisions/0109). The refusal is the answer; the missing row is reported, never swallowed.
      */
+    @Override
     public Refusal journalRejectionOrWarn(Refusal r) {
         try {
             journalRejection(r);
@@ -761,7 +767,8 @@ public final class Database implements AutoCloseable {
     }
 
     /** Runs a read in autocommit mode (each statement sees the latest committed state). */
-    public <T> T read(Work<T> work) {
+    @Override
+    public <T> T read(TxWork<T> work) {
         lock.lock();
         try {
             ensureOpen();

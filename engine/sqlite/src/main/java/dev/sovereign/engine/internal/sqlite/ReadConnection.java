@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.base.StorageException;
@@ -220,7 +221,7 @@ final class ReadConnection implements AutoCloseable {
 
     /** The holder columns {@code p_label, p_pid, p_host} of a row as a {@link ProcessRef} for {@code identity}. */
     static ProcessRef ref(ResultSet rs, String identity) throws SQLException {
-        return new ProcessRef(identity, rs.getString("p_label"), Tx.nullableLong(rs, "p_pid"), rs.getString("p_host"));
+        return new ProcessRef(identity, rs.getString("p_label"), JdbcTx.nullableLong(rs, "p_pid"), rs.getString("p_host"));
     }
 
     private static void closeQuietly(Connection c) {

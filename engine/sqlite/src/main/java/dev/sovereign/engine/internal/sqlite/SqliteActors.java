@@ -1,6 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.rules.ActorRules;
 import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.actor.Actor;
@@ -47,12 +48,12 @@ public final class SqliteActors implements Actors {
                 SqliteActors::map));
     }
 
-    static Optional<Actor> findIn(Tx tx, String id) throws SQLException {
+    static Optional<Actor> findIn(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT id, workspace_policy, created_at FROM actors WHERE id = ?", SqliteActors::map, id);
     }
 
     /** Refuses {@code unknown_actor} unless the actor exists. */
-    public static Actor requireActor(Tx tx, String id) throws SQLException {
+    public static Actor requireActor(JdbcTx tx, String id) throws SQLException {
         return findIn(tx, id).orElseThrow(() -> ActorRules.unknown(id));
     }
 }

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.SovereignVersion;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerHistory;
@@ -259,7 +260,7 @@ final class SqliteBackups {
                     backup.toString()), e);
         }
         try {
-            String identity = SqliteProcesses.newIdentity();
+            String identity = JdbcProcesses.newIdentity();
             db.setProcessIdentity(identity);
             return db.write(tx -> {
                 LedgerHistory.Entry taken = SqliteLedgerHistory.last(tx::query);
@@ -267,7 +268,7 @@ final class SqliteBackups {
                 long takenToken = ours ? taken.fromToken() : tx.lastToken();
                 tx.update("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
                         + " heartbeat_interval_ms, stopped_at) VALUES (?, ?, ?, 'cli', 'sovereign restore', ?, ?, ?, ?)",
-                        identity, ProcessHandle.current().pid(), SqliteProcesses.hostName(), tx.now(), tx.now(),
+                        identity, ProcessHandle.current().pid(), JdbcProcesses.hostName(), tx.now(), tx.now(),
                         1000L, tx.now());
                 String detail = "sovereign restore of " + backup + (ours ? " (" + taken.detail() + ")"
                         : " (a copy not made by 'sovereign backup', at token " + FencingTokens.describe(takenToken) + ")")

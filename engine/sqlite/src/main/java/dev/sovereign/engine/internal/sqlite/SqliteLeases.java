@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.SessionCheck;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
@@ -123,7 +124,7 @@ public final class SqliteLeases implements ActorLeases {
      * the schema carries out by deleting the row and journalling {@code LEASE_RELEASED} (V0008); refuses nothing
      * itself (the caller journals a stale release after the commit).
      */
-    static ReleaseOutcome releaseIn(Tx tx, String actor, long token) throws SQLException {
+    static ReleaseOutcome releaseIn(JdbcTx tx, String actor, long token) throws SQLException {
         String me = tx.processIdentity();
         Optional<Lease> before = currentIn(tx, actor);
         if (before.isPresent()) {
@@ -135,10 +136,10 @@ public final class SqliteLeases implements ActorLeases {
             // schema removes the row in this same statement and journals LEASE_RELEASED (V0008): the only way a
             // lease row is ever deleted, so a bare DELETE is refused whatever came before it.
             long change = tx.nextLeaseChange();
-            tx.journalClaim(); // before the release's own row, as before any row the engine journals (decision 0802)
+            ((Tx) tx).journalClaim(); // before the release's own row, as before any row the engine journals (decision 0802)
             n = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?,"
                     + " released_at = ?, released_note = ? WHERE actor_id = ? AND process_identity = ? AND token = ?",
-                    change, token, change, tx.now(), tx.attributed(null), actor, me, token);
+                    change, token, change, tx.now(), ((Tx) tx).attributed(null), actor, me, token);
         }
         if (n == 1) {
             return new ReleaseOutcome(true, null);
@@ -184,7 +185,7 @@ public final class SqliteLeases implements ActorLeases {
      * {@code attached = 1}), freezing its effective renewal and expiry into the row, so it then expires on its
      * own exactly when it would have without further beats. Whether a row was detached.
      */
-    static boolean detachIn(Tx tx, String actor, long token) throws SQLException {
+    static boolean detachIn(JdbcTx tx, String actor, long token) throws SQLException {
         long change = tx.nextLeaseChange();
         return tx.update("UPDATE actor_leases SET renewed_at = " + effectiveRenewal("") + ", expires_at = "
                 + effectiveExpiry("") + ", attached = 0, change_seq = ?, presented_token = ?, presented_change = ?"
@@ -210,13 +211,13 @@ public final class SqliteLeases implements ActorLeases {
 
     // ---- transaction-level operations, reused by runs and the mailbox ----
 
-    static Optional<Lease> currentIn(Tx tx, String actor) throws SQLException {
+    static Optional<Lease> currentIn(JdbcTx tx, String actor) throws SQLException {
         return tx.one("SELECT " + LEASE_COLUMNS + " FROM actor_leases WHERE actor_id = ?", SqliteLeases::mapLease,
                 actor);
     }
 
     /** This process's own row renewed with its own TTL, else acquired with {@code ttlMs}, inside {@code tx}. */
-    static Lease acquireOrRenewKeepingTtlIn(Tx tx, String actor, long ttlMs) throws SQLException {
+    static Lease acquireOrRenewKeepingTtlIn(JdbcTx tx, String actor, long ttlMs) throws SQLException {
         Optional<Lease> current = currentIn(tx, actor);
         if (LeaseRules.heldBy(current.orElse(null), tx.processIdentity())) {
             return renewIn(tx, actor, current.get().token(), -1);
@@ -225,7 +226,7 @@ public final class SqliteLeases implements ActorLeases {
     }
 
     /** Acquires inside {@code tx}; refuses a live lease. */
-    static Lease acquireIn(Tx tx, String actor, long ttlMs) throws SQLException {
+    static Lease acquireIn(JdbcTx tx, String actor, long ttlMs) throws SQLException {
         SqliteActors.requireActor(tx, actor);
         Optional<Lease> current = currentIn(tx, actor);
         long now = tx.now();
@@ -265,7 +266,7 @@ public final class SqliteLeases implements ActorLeases {
     }
 
     /** Renews inside {@code tx}; {@code ttlMs < 0} keeps the lease's own TTL. */
-    static Lease renewIn(Tx tx, String actor, long token, long ttlMs) throws SQLException {
+    static Lease renewIn(JdbcTx tx, String actor, long token, long ttlMs) throws SQLException {
         Optional<Lease> current = currentIn(tx, actor);
         if (current.isPresent()) {
             requireSane(tx, current.get());
@@ -291,7 +292,7 @@ public final class SqliteLeases implements ActorLeases {
     }
 
     /** Fails closed on a lease row the engine cannot have written (the rule: {@link LeaseRules#requireSane}). */
-    static void requireSane(Tx tx, Lease l) throws SQLException {
+    static void requireSane(JdbcTx tx, Lease l) throws SQLException {
         LeaseRules.requireSane(l, tx.lastToken());
     }
 }

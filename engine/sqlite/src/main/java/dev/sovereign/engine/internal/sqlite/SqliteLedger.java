@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.lease.Beat;
@@ -20,7 +21,7 @@ public final class SqliteLedger implements Ledger {
     private final SqliteActors actors;
     private final SqliteLeases leases;
     private final SqliteJournal journal;
-    private final SqliteProcesses processes;
+    private final JdbcProcesses processes;
     private final SqliteMailbox mailbox;
     private final SqliteRuns runs;
     private final SqliteSupervisor recovery;
@@ -30,7 +31,7 @@ public final class SqliteLedger implements Ledger {
         this.grants = grants;
         this.db = Database.open(config, createIfMissing);
         try {
-            this.processes = new SqliteProcesses(db);
+            this.processes = new JdbcProcesses(db);
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
             this.actors = new SqliteActors(db);
@@ -78,7 +79,7 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
-    public SqliteProcesses processes() {
+    public JdbcProcesses processes() {
         return processes;
     }
 

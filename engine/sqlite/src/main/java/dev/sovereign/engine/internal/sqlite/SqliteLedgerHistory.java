@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerHistory;
 import dev.sovereign.engine.base.FencingTokens;
@@ -77,15 +78,15 @@ final class SqliteLedgerHistory {
      * Refuses (one sentence) a ledger whose counter is damaged ({@code CORRUPT}) or a file that is a backup not yet
      * put in place ({@code A_BACKUP}; only the restore's own open, {@code restoring}, accepts one).
      */
-    static void requireUsable(Tx tx, boolean restoring) throws SQLException {
-        String file = String.valueOf(tx.file());
+    static void requireUsable(JdbcTx tx, boolean restoring) throws SQLException {
+        String file = String.valueOf(((Tx) tx).file());
         String problem = counterProblem(tx::query, file);
         if (problem != null) {
-            throw new StorageException(Problem.CORRUPT, tx.file(), problem, null);
+            throw new StorageException(Problem.CORRUPT, ((Tx) tx).file(), problem, null);
         }
         LedgerHistory.Entry last = last(tx::query);
         if (!restoring && last != null && "backup".equals(last.kind())) {
-            throw new StorageException(Problem.A_BACKUP, tx.file(), "The file " + file + " is a backup made by"
+            throw new StorageException(Problem.A_BACKUP, ((Tx) tx).file(), "The file " + file + " is a backup made by"
                     + " 'sovereign backup' (" + last.detail() + "), not a live ledger: opening it as one could issue"
                     + " again every token granted after it was taken; put it in place with 'sovereign restore " + file
                     + " --db <ledger file>'.", null);
@@ -133,15 +134,15 @@ final class SqliteLedgerHistory {
      * bound token; a claim's finish is refused under a lease of a later epoch), and the supervisor recovers and
      * sweeps them as usual.
      */
-    static EpochStart startEpoch(Tx tx, String kind, long aboveEpoch, String backupId, String detail)
+    static EpochStart startEpoch(JdbcTx tx, String kind, long aboveEpoch, String backupId, String detail)
             throws SQLException {
         Long counter = counter(tx::query);
         if (counter == null) {
-            throw new StorageException(Problem.CORRUPT, tx.file(), counterProblem(tx::query, String.valueOf(tx.file())), null);
+            throw new StorageException(Problem.CORRUPT, ((Tx) tx).file(), counterProblem(tx::query, String.valueOf(((Tx) tx).file())), null);
         }
         long epoch = Math.max(highestEpoch(tx::query), Math.max(aboveEpoch, 0)) + 1;
         if (epoch > FencingTokens.MAX_EPOCH) {
-            throw new StorageException(Problem.EPOCH_EXHAUSTED, tx.file(), "The ledger " + tx.file() + " has no epoch"
+            throw new StorageException(Problem.EPOCH_EXHAUSTED, ((Tx) tx).file(), "The ledger " + ((Tx) tx).file() + " has no epoch"
                     + " left after " + (epoch - 1) + " (the last is " + FencingTokens.MAX_EPOCH + "); it cannot start another.", null);
         }
         long start = FencingTokens.startOf(epoch);
@@ -175,7 +176,7 @@ final class SqliteLedgerHistory {
      * no more until a new epoch starts) and a {@code LEDGER_WENT_BACKWARDS} journal row. Writes nothing when the
      * counter is no longer below {@code seen} (a new epoch started meanwhile).
      */
-    static void recordWentBackwards(Tx tx, long seen) throws SQLException {
+    static void recordWentBackwards(JdbcTx tx, long seen) throws SQLException {
         Long counter = counter(tx::query);
         if (counter == null || counter >= seen) {
             return;
@@ -192,7 +193,7 @@ final class SqliteLedgerHistory {
 
     private static LedgerHistory.Entry entry(java.sql.ResultSet rs) throws SQLException {
         return new LedgerHistory.Entry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getLong("epoch"),
-                rs.getLong("from_token"), rs.getLong("to_token"), Tx.nullableLong(rs, "seen_token"),
+                rs.getLong("from_token"), rs.getLong("to_token"), JdbcTx.nullableLong(rs, "seen_token"),
                 rs.getString("process_identity"), rs.getString("backup_id"), rs.getString("detail"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.base.LedgerLocation;
@@ -35,13 +36,13 @@ public final class SqliteLedgerSummary {
                 tx.one("SELECT moved_to FROM ledger_retirement WHERE id = 1", rs -> rs.getString(1)).orElse(null)));
     }
 
-    private static LedgerSummary.LastMigration lastMigration(Tx tx) throws SQLException {
+    private static LedgerSummary.LastMigration lastMigration(JdbcTx tx) throws SQLException {
         return tx.one("SELECT schema_version, sovereign_version, sovereign_commit, migrated_at FROM schema_migrations"
                 + " ORDER BY schema_version DESC LIMIT 1", rs -> new LedgerSummary.LastMigration(
                         rs.getInt(1), rs.getString(2), rs.getString(3), rs.getLong(4))).orElse(null);
     }
 
-    private static Map<String, Long> countByState(Tx tx, String table, List<String> states) throws SQLException {
+    private static Map<String, Long> countByState(JdbcTx tx, String table, List<String> states) throws SQLException {
         Map<String, Long> counts = new LinkedHashMap<>();
         states.forEach(s -> counts.put(s, 0L));
         // table is one of two constants above, never input.

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 
 import dev.sovereign.engine.base.Refusal;
@@ -73,7 +74,7 @@ public final class SqliteMailbox implements Mailbox {
 
     static Message map(ResultSet rs) throws SQLException {
         String id = rs.getString("id");
-        Long token = Tx.nullableLong(rs, "claim_token");
+        Long token = JdbcTx.nullableLong(rs, "claim_token");
         Claim claim = token == null ? null : new Claim(id, rs.getString("claim_actor"),
                 rs.getString("claim_process"), token, rs.getLong("claim_expires_at"));
         return new Message(id, rs.getString("sender"), rs.getString("recipient"), rs.getString("subject"),
@@ -118,7 +119,7 @@ public final class SqliteMailbox implements Mailbox {
         return db.write(tx -> claimIn(tx, message, actor, ttlMs, believed));
     }
 
-    private static Claim claimIn(Tx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
+    private static Claim claimIn(JdbcTx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
         Message m = findIn(tx, id).orElseThrow(() -> MailboxRules.missing(id));
         long now = tx.now();
         String me = tx.processIdentity();
@@ -212,7 +213,7 @@ public final class SqliteMailbox implements Mailbox {
      * A finishing write is fenced by the recipient actor's lease row too, so a corrupt row fails it
      * closed ({@code corrupt_lease_state}) like a grant, rather than letting the guard read it.
      */
-    private static void requireSaneLease(Tx tx, String id) throws SQLException {
+    private static void requireSaneLease(JdbcTx tx, String id) throws SQLException {
         Optional<Message> m = findIn(tx, id);
         if (m.isPresent()) {
             Optional<Lease> lease = SqliteLeases.currentIn(tx, m.get().recipient());
@@ -226,7 +227,7 @@ public final class SqliteMailbox implements Mailbox {
      * Says why a finishing write matched no row, reading inside the same locked transaction. The
      * token is judged first, so a stale writer is always journalled, whatever became of the message.
      */
-    private static Refusal refuseFinish(Tx tx, String id, long token, String what) throws SQLException {
+    private static Refusal refuseFinish(JdbcTx tx, String id, long token, String what) throws SQLException {
         Message m = findIn(tx, id).orElse(null);
         Lease claimActorLease = m == null || m.claim() == null ? null
                 : SqliteLeases.currentIn(tx, m.claim().actor()).orElse(null);
@@ -257,7 +258,7 @@ public final class SqliteMailbox implements Mailbox {
      *
      * @return the claims swept, as they were before the sweep
      */
-    public static List<Claim> sweepExpiredClaimsIn(Tx tx) throws SQLException {
+    public static List<Claim> sweepExpiredClaimsIn(JdbcTx tx) throws SQLException {
         long now = tx.now();
         List<Claim> expired = tx.query("SELECT id, claim_actor, claim_process, claim_token, claim_expires_at"
                         + " FROM messages WHERE state = 'CLAIMED' AND claim_expires_at <= ?"
@@ -302,7 +303,7 @@ public final class SqliteMailbox implements Mailbox {
                 SqliteMailbox::map));
     }
 
-    static Optional<Message> findIn(Tx tx, String id) throws SQLException {
+    static Optional<Message> findIn(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT " + COLUMNS + " FROM messages WHERE id = ?", SqliteMailbox::map, id);
     }
 

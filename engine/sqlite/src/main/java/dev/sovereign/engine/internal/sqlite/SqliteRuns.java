@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.RunStore;
 
@@ -66,7 +67,7 @@ public final class SqliteRuns implements RunStore {
     public static Assignment mapAssignment(ResultSet rs) throws SQLException {
         return new Assignment(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
                 rs.getString("workspace_policy"), AssignmentState.valueOf(rs.getString("state")),
-                rs.getString("current_attempt"), rs.getString("retry_of"), Tx.nullableLong(rs, "acknowledged_at"),
+                rs.getString("current_attempt"), rs.getString("retry_of"), JdbcTx.nullableLong(rs, "acknowledged_at"),
                 rs.getLong("created_at"), rs.getLong("updated_at"));
     }
 
@@ -74,7 +75,7 @@ public final class SqliteRuns implements RunStore {
         return new Attempt(rs.getString("id"), rs.getString("assignment_id"), rs.getString("actor_id"),
                 rs.getString("process_identity"), rs.getLong("token"), rs.getLong("lease_token"),
                 AttemptState.valueOf(rs.getString("state")), rs.getLong("ttl_ms"), rs.getLong("started_at"),
-                rs.getLong("renewed_at"), rs.getLong("expires_at"), Tx.nullableLong(rs, "ended_at"));
+                rs.getLong("renewed_at"), rs.getLong("expires_at"), JdbcTx.nullableLong(rs, "ended_at"));
     }
 
     public static Receipt mapReceipt(ResultSet rs) throws SQLException {
@@ -112,7 +113,7 @@ public final class SqliteRuns implements RunStore {
         });
     }
 
-    private static Assignment insertAssignment(Tx tx, String actor, String spec, String policy, String retryOf)
+    private static Assignment insertAssignment(JdbcTx tx, String actor, String spec, String policy, String retryOf)
             throws SQLException {
         return tx.one("INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
                         + " created_at, updated_at) VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?) RETURNING "
@@ -144,7 +145,7 @@ public final class SqliteRuns implements RunStore {
         return db.journalRejectionOrWarn(r);
     }
 
-    private static Assignment loadRunnableIn(Tx tx, String assignmentId) throws SQLException {
+    private static Assignment loadRunnableIn(JdbcTx tx, String assignmentId) throws SQLException {
         Assignment a = requireAssignment(tx, assignmentId);
         SqliteActors.requireActor(tx, a.actorId());
         Arguments.requirePolicy(a.workspacePolicy());
@@ -156,7 +157,7 @@ public final class SqliteRuns implements RunStore {
     }
 
     /** The attempt a RUNNING assignment's pointer names, once the rules allow running it again. */
-    private static Attempt requireSupersedable(Tx tx, Assignment a) throws SQLException {
+    private static Attempt requireSupersedable(JdbcTx tx, Assignment a) throws SQLException {
         RunRules.requireRunnableState(a);
         Attempt current = attemptIn(tx, a.currentAttempt()).orElseThrow();
         RunRules.requireSupersedable(a, current, tx.now());
@@ -200,13 +201,13 @@ public final class SqliteRuns implements RunStore {
         return started;
     }
 
-    private static Attempt startAttemptIn(Tx tx, String assignmentId, long leaseToken, long ttlMs)
+    private static Attempt startAttemptIn(JdbcTx tx, String assignmentId, long leaseToken, long ttlMs)
             throws SQLException {
         return startAttemptIn(tx, requireAssignment(tx, assignmentId), leaseToken, ttlMs);
     }
 
     /** {@code a}: the assignment's row as read in this same transaction. */
-    private static Attempt startAttemptIn(Tx tx, Assignment a, long leaseToken, long ttlMs) throws SQLException {
+    private static Attempt startAttemptIn(JdbcTx tx, Assignment a, long leaseToken, long ttlMs) throws SQLException {
         long now = tx.now();
         String me = tx.processIdentity();
         Optional<Lease> lease = SqliteLeases.currentIn(tx, a.actorId());
@@ -280,7 +281,7 @@ public final class SqliteRuns implements RunStore {
         return done;
     }
 
-    private Completion finishIn(Tx tx, Attempt attempt, Outcome status, String failureCategory,
+    private Completion finishIn(JdbcTx tx, Attempt attempt, Outcome status, String failureCategory,
                                 boolean outcomeKnown, String summary) throws SQLException {
         long now = tx.now();
         String me = tx.processIdentity();
@@ -323,7 +324,7 @@ public final class SqliteRuns implements RunStore {
         return new Completion(ended.get(), done.orElse(attempt), receipt);
     }
 
-    static Receipt insertReceipt(Tx tx, Attempt attempt, String process, Outcome status, String failureCategory,
+    static Receipt insertReceipt(JdbcTx tx, Attempt attempt, String process, Outcome status, String failureCategory,
                                  boolean outcomeKnown, String summary) throws SQLException {
         return tx.one("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
                         + " failure_category, outcome_known, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -333,7 +334,7 @@ public final class SqliteRuns implements RunStore {
     }
 
     /** Says which fence moved under a refused terminal write (the words: {@link RunRules#terminalWriteRefused}). */
-    private static Refusal terminalWriteRefused(Tx tx, Attempt attempt, String me) throws SQLException {
+    private static Refusal terminalWriteRefused(JdbcTx tx, Attempt attempt, String me) throws SQLException {
         Lease lease = SqliteLeases.currentIn(tx, attempt.actorId()).orElse(null);
         if (!RunRules.leaseFenceStands(attempt, lease, me)) {
             return RunRules.terminalWriteRefused(attempt, lease, me, null, null);
@@ -444,15 +445,15 @@ public final class SqliteRuns implements RunStore {
                 SqliteRuns::mapReceipt, assignmentId));
     }
 
-    static Optional<Assignment> assignmentIn(Tx tx, String id) throws SQLException {
+    static Optional<Assignment> assignmentIn(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments WHERE id = ?", SqliteRuns::mapAssignment, id);
     }
 
-    static Assignment requireAssignment(Tx tx, String id) throws SQLException {
+    static Assignment requireAssignment(JdbcTx tx, String id) throws SQLException {
         return assignmentIn(tx, id).orElseThrow(() -> RunRules.missing(id));
     }
 
-    static Optional<Attempt> attemptIn(Tx tx, String id) throws SQLException {
+    static Optional<Attempt> attemptIn(JdbcTx tx, String id) throws SQLException {
         return tx.one("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE id = ?", SqliteRuns::mapAttempt, id);
     }
 }

@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
+import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.spi.RecoveryStore;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.journal.EventKind;
@@ -48,9 +50,9 @@ public final class SqliteSupervisor implements RecoveryStore {
 
     @Override
     public List<ProcessInfo> staleProcesses() {
-        return db.read(tx -> tx.query("SELECT " + SqliteProcesses.COLUMNS + " FROM processes"
+        return db.read(tx -> tx.query("SELECT " + JdbcProcesses.COLUMNS + " FROM processes"
                         + " WHERE stopped_at IS NULL AND heartbeat_at < ? - heartbeat_interval_ms * ?"
-                        + " ORDER BY heartbeat_at", SqliteProcesses::map, tx.now(),
+                        + " ORDER BY heartbeat_at", JdbcProcesses::map, tx.now(),
                 EngineConfig.STALE_AFTER_MISSED_BEATS));
     }
 
@@ -105,7 +107,7 @@ public final class SqliteSupervisor implements RecoveryStore {
         });
     }
 
-    private static Settlement recover(Tx tx, Attempt attempt, boolean stolen) throws SQLException {
+    private static Settlement recover(JdbcTx tx, Attempt attempt, boolean stolen) throws SQLException {
         long now = tx.now();
         String fence = stolen
                 ? " AND current_attempt IS NULL AND NOT EXISTS (SELECT 1 FROM execution_attempts live"

@@ -1,5 +1,8 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.IdentityClaim;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.journal.EventKind;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,7 +17,7 @@ import java.util.Optional;
  * inside it. Small helpers keep the stores to one SQL statement per line. Not thread-safe; lives only
  * inside {@link Database#write} or {@link Database#read}.
  */
-public final class Tx {
+public final class Tx implements JdbcTx {
     private final Database db;
     private final StatementCache statements;
     private final long now;
@@ -37,10 +40,12 @@ public final class Tx {
     }
 
     /** The clock reading taken after the write lock was held. */
+    @Override
     public long now() {
         return now;
     }
 
+    @Override
     public String processIdentity() {
         return db.processIdentity();
     }
@@ -55,12 +60,7 @@ public final class Tx {
         return claimWritten;
     }
 
-    /** Maps the current row of a result set. */
-    @FunctionalInterface
-    public interface RowMapper<T> {
-        T map(ResultSet rs) throws SQLException;
-    }
-
+    @Override
     public int update(String sql, Object... args) throws SQLException {
         PreparedStatement ps = prepare(sql, args);
         boolean completed = false;
@@ -89,6 +89,7 @@ public final class Tx {
         }
     }
 
+    @Override
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
         PreparedStatement ps = prepare(sql, args);
         boolean completed = false;
@@ -114,23 +115,26 @@ public final class Tx {
         }
     }
 
-    public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
-        List<T> rows = query(sql, mapper, args);
-        if (rows.size() > 1) {
-            throw new IllegalStateException("expected at most one row, got " + rows.size() + " for: " + sql);
-        }
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    @Override
+    public Dialect dialect() {
+        return Dialect.SQLITE;
     }
 
-    public long scalarLong(String sql, Object... args) throws SQLException {
-        return one(sql, rs -> rs.getLong(1), args).orElseThrow(
-                () -> new IllegalStateException("no row for: " + sql));
+    /** Nothing to lock: the transaction holds the file's one write lock from its {@code BEGIN IMMEDIATE}. */
+    @Override
+    public void lockTokenCounter() {
+    }
+
+    /** Nothing to lock, as {@link #lockTokenCounter}. */
+    @Override
+    public void lockLeaseChanges() {
     }
 
     /**
      * Mints the next fencing token from the one database-wide counter, in this transaction: it is
      * committed (or rolled back) together with the compare-and-set it authorises.
      */
+    @Override
     public long mintToken() throws SQLException {
         long token = one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
                 rs -> rs.getLong(1)).orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
@@ -144,24 +148,8 @@ public final class Tx {
         return minted;
     }
 
-    /**
-     * Bumps the lease change counter in this transaction and returns its new value: the marker every
-     * statement that inserts or updates {@code actor_leases} writes into {@code change_seq} (a trigger
-     * refuses a row without it). A reader reads only rows marked above the value it saw last. See
-     * docs/decisions/0414-lease-change-marker.md.
-     */
-    public long nextLeaseChange() throws SQLException {
-        return one("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1 RETURNING last_change",
-                rs -> rs.getLong(1)).orElseThrow(
-                        () -> new IllegalStateException("the lease change counter row is missing"));
-    }
-
-    /** The highest token ever minted. */
-    public long lastToken() throws SQLException {
-        return scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
-    }
-
     /** Appends one fence event in this transaction. */
+    @Override
     public void journal(EventKind kind, String resourceType, String resourceId, String actorId,
                         String process, Long token, Long presented, Long current, String category, String detail)
             throws SQLException {
@@ -179,12 +167,6 @@ public final class Tx {
      */
     public String attributed(String detail) {
         return IdentityClaim.attribute(detail, db.claim());
-    }
-
-    /** Shorthand for a grant-like event by this process. */
-    public void journal(EventKind kind, String resourceType, String resourceId, String actorId, Long token,
-                        String detail) throws SQLException {
-        journal(kind, resourceType, resourceId, actorId, processIdentity(), token, null, null, null, detail);
     }
 
     private PreparedStatement prepare(String sql, Object... args) throws SQLException {
@@ -214,11 +196,5 @@ public final class Tx {
                 ps.setString(i + 1, a.toString());
             }
         }
-    }
-
-    /** Reads a nullable INTEGER column. */
-    public static Long nullableLong(ResultSet rs, String column) throws SQLException {
-        long v = rs.getLong(column);
-        return rs.wasNull() ? null : v;
     }
 }

@@ -1,4 +1,4 @@
-package dev.sovereign.engine.internal.postgres;
+package dev.sovereign.engine.internal.jdbc;
 
 import dev.sovereign.engine.process.ProcessInfo;
 
@@ -8,7 +8,7 @@ import dev.sovereign.engine.process.ProcessInfo;
  * A process identity is a fencing identity, not authentication: anyone who can open the ledger may claim
  * one, so the claim is written down — once as a {@code PROCESS_STARTED} event ({@link #CATEGORY}) and on
  * every fence event the claiming call writes (docs/decisions/0802-identity-claims-are-journalled.md).
- * The PostgreSQL twin of SQLite's {@code IdentityClaim}: the same sentences. Immutable.
+ * Immutable.
  *
  * @param user    the OS user of this process ({@code user.name})
  * @param host    this host, for display
@@ -16,14 +16,14 @@ import dev.sovereign.engine.process.ProcessInfo;
  * @param command what this process is (its label, e.g. {@code sovereign lease renew})
  * @param owner   the registered identity's kind, label, pid and host, as found when it was claimed
  */
-public record PgIdentityClaim(String user, String host, long pid, String command, String owner) {
+public record IdentityClaim(String user, String host, long pid, String command, String owner) {
     /** The category of the claim's {@code PROCESS_STARTED} event. */
     public static final String CATEGORY = "identity_claimed";
 
-    static PgIdentityClaim of(ProcessInfo registered, String command) {
+    public static IdentityClaim of(ProcessInfo registered, String command) {
         String owner = registered.kind() + " '" + registered.label() + "' (pid " + registered.pid() + " on "
                 + registered.host() + (registered.stoppedAt() == null ? "" : ", stopped") + ")";
-        return new PgIdentityClaim(System.getProperty("user.name", "?"), PgProcesses.hostName(),
+        return new IdentityClaim(System.getProperty("user.name", "?"), JdbcProcesses.hostName(),
                 ProcessHandle.current().pid(), command, owner);
     }
 
@@ -33,13 +33,13 @@ public record PgIdentityClaim(String user, String host, long pid, String command
     }
 
     /** The detail of the claim's own journal event. */
-    String sentence(String identity) {
+    public String sentence(String identity) {
         return claimant() + " acted as " + identity + ", the identity of " + owner
                 + "; a process identity is for fencing, not authentication";
     }
 
     /** {@code detail} of an event written under {@code claim}, naming the claimant; unchanged without one. */
-    static String attribute(String detail, PgIdentityClaim claim) {
+    public static String attribute(String detail, IdentityClaim claim) {
         if (claim == null) {
             return detail;
         }

@@ -1,4 +1,4 @@
-package dev.sovereign.engine.internal.sqlite;
+package dev.sovereign.engine.internal.jdbc;
 
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
@@ -12,21 +12,21 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-/** The process registry on the {@code processes} table. Thread-safe. */
-public final class SqliteProcesses implements Processes {
-    static final String COLUMNS =
+/** The process registry on the {@code processes} table, for both backends. Thread-safe. */
+public final class JdbcProcesses implements Processes {
+    public static final String COLUMNS =
             "identity, pid, host, kind, label, started_at, heartbeat_at, heartbeat_interval_ms, stopped_at";
 
-    private final Database db;
+    private final Transactions db;
 
-    public SqliteProcesses(Database db) {
+    public JdbcProcesses(Transactions db) {
         this.db = db;
     }
 
     public static ProcessInfo map(ResultSet rs) throws SQLException {
-        return new ProcessInfo(rs.getString("identity"), Tx.nullableLong(rs, "pid"), rs.getString("host"),
+        return new ProcessInfo(rs.getString("identity"), JdbcTx.nullableLong(rs, "pid"), rs.getString("host"),
                 rs.getString("kind"), rs.getString("label"), rs.getLong("started_at"), rs.getLong("heartbeat_at"),
-                rs.getLong("heartbeat_interval_ms"), Tx.nullableLong(rs, "stopped_at"));
+                rs.getLong("heartbeat_interval_ms"), JdbcTx.nullableLong(rs, "stopped_at"));
     }
 
     /** A fresh identity: {@code proc_} and a random UUID. Never derived from the PID. */
@@ -40,7 +40,7 @@ public final class SqliteProcesses implements Processes {
      * registered is a claim: the database journals who made it ({@link IdentityClaim}).
      */
     public String register(EngineConfig config) {
-        String identity = config.actAs().orElseGet(SqliteProcesses::newIdentity);
+        String identity = config.actAs().orElseGet(JdbcProcesses::newIdentity);
         long pid = ProcessHandle.current().pid();
         String host = hostName();
         String label = config.processLabel() != null ? config.processLabel() : config.processKind() + " " + pid;
@@ -57,7 +57,7 @@ public final class SqliteProcesses implements Processes {
         }
         Optional<ProcessInfo> registered = db.write(tx -> {
             Optional<ProcessInfo> before = config.actAs().isPresent()
-                    ? tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", SqliteProcesses::map, identity)
+                    ? tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", JdbcProcesses::map, identity)
                     : Optional.empty();
             tx.update("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
                             + " heartbeat_interval_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -86,8 +86,8 @@ public final class SqliteProcesses implements Processes {
      */
     public ProcessInfo stop(String identity) {
         return db.write(tx -> {
-            Optional<ProcessInfo> row = tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?",
-                    SqliteProcesses::map, identity);
+            Optional<ProcessInfo> row = tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?"
+                    + tx.dialect().forUpdate(), JdbcProcesses::map, identity);
             Optional<Refusal> no = ProcessRules.whyNotStoppable(identity, row);
             if (no.isPresent()) {
                 throw no.get();
@@ -104,18 +104,18 @@ public final class SqliteProcesses implements Processes {
 
     @Override
     public Optional<ProcessInfo> find(String identity) {
-        return db.read(tx -> tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", SqliteProcesses::map,
+        return db.read(tx -> tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", JdbcProcesses::map,
                 identity));
     }
 
     @Override
     public List<ProcessInfo> list() {
         return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM processes ORDER BY started_at DESC",
-                SqliteProcesses::map));
+                JdbcProcesses::map));
     }
 
     /** The host name for display; never a DNS look-up (it can hang on a machine without network). */
-    static String hostName() {
+    public static String hostName() {
         String env = System.getenv("HOSTNAME");
         if (env != null && !env.isBlank()) {
             return env.strip();
@@ -127,7 +127,7 @@ public final class SqliteProcesses implements Processes {
         }
     }
 
-    static int staleAfter() {
+    public static int staleAfter() {
         return EngineConfig.STALE_AFTER_MISSED_BEATS;
     }
 }

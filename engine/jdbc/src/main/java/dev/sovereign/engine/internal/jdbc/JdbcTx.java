@@ -1,0 +1,91 @@
+package dev.sovereign.engine.internal.jdbc;
+
+import dev.sovereign.engine.journal.EventKind;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One transaction (or one auto-commit read) on a backend's connection, as every shared store sees it: statements,
+ * the transaction's clock reading, the token and change counters, the journal. Each backend implements it once (its
+ * statement handling, where {@link #now()} comes from, how the counters are locked); the stores in this package are
+ * written against it only. Not thread-safe; lives only inside {@link Transactions#write} or {@link Transactions#read}.
+ */
+public interface JdbcTx {
+    /** Maps the current row of a result set. */
+    @FunctionalInterface
+    interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    /** The transaction's one clock reading (SQLite: the engine's clock once the lock is held; PostgreSQL: the server's). */
+    long now() throws SQLException;
+
+    /** The identity of the process this engine writes as. */
+    String processIdentity();
+
+    /** The backend's words for what differs (function names, booleans, row locks). */
+    Dialect dialect();
+
+    int update(String sql, Object... args) throws SQLException;
+
+    <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) throws SQLException;
+
+    default <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
+        List<T> rows = query(sql, mapper, args);
+        if (rows.size() > 1) {
+            throw new IllegalStateException("expected at most one row, got " + rows.size() + " for: " + sql);
+        }
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    default long scalarLong(String sql, Object... args) throws SQLException {
+        return one(sql, rs -> rs.getLong(1), args).orElseThrow(() -> new IllegalStateException("no row for: " + sql));
+    }
+
+    /**
+     * Locks the token counter row for the rest of this transaction, first in every transaction that may mint (the
+     * order of decision 0900). A no-op where the whole transaction already holds the database's one write lock
+     * (SQLite's {@code BEGIN IMMEDIATE}).
+     */
+    void lockTokenCounter() throws SQLException;
+
+    /** Locks the lease change counter row (second in the order), for transactions that write a lease; as above. */
+    void lockLeaseChanges() throws SQLException;
+
+    /**
+     * Mints the next fencing token from the one counter, in this transaction: committed (or rolled back) with the
+     * compare-and-set it authorises. A token this engine already saw committed means the ledger went backwards
+     * (decision 0605) and the transaction must not commit.
+     */
+    long mintToken() throws SQLException;
+
+    /** Raises the lease change counter in this transaction; every lease write carries the value (decision 0414). */
+    default long nextLeaseChange() throws SQLException {
+        return one("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1 RETURNING last_change",
+                rs -> rs.getLong(1)).orElseThrow(
+                        () -> new IllegalStateException("the lease change counter row is missing"));
+    }
+
+    /** The highest token ever minted. */
+    default long lastToken() throws SQLException {
+        return scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
+    }
+
+    /** Appends one fence event in this transaction, stamped with {@link #now()}. */
+    void journal(EventKind kind, String resourceType, String resourceId, String actorId, String process, Long token,
+                 Long presented, Long current, String category, String detail) throws SQLException;
+
+    /** Shorthand for a grant-like event by this process. */
+    default void journal(EventKind kind, String resourceType, String resourceId, String actorId, Long token,
+                         String detail) throws SQLException {
+        journal(kind, resourceType, resourceId, actorId, processIdentity(), token, null, null, null, detail);
+    }
+
+    /** Reads a nullable whole-number column. */
+    static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+}
