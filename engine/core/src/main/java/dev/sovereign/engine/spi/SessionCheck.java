@@ -13,7 +13,7 @@ import java.util.Map;
  * the process believes it holds.
  *
  * <p>Every beat compares the count and a checksum (the sum of residues) of the tokens attached to the session
- * ({@link #columns}, read by the backend from its covering index in one statement) with those of the beliefs
+ * (read by the backend from its covering index in one statement, in the same arithmetic) with those of the beliefs
  * ({@link #of}). Tokens are distinct, so a lost lease alone or an unbelieved row alone changes the count, and one of
  * each changes the sum. Only two or more of each whose sums agree escape it — lost leases and rows attached by
  * writes whose outcome the process never learned, at the same beat, with equal token sums (tokens only grow, so the
@@ -31,86 +31,18 @@ import java.util.Map;
 public final class SessionCheck {
     /** At least this often a beat reads the attached rows themselves, not only their count and checksum. */
     public static final long VERIFY_EVERY_MS = 5_000;
-    /** The largest prime below 2^32: a sum of 2^31 such residues fits a long. */
-    static final long P1 = 4_294_967_291L;
+    /**
+     * The largest prime below 2^32: a sum of 2^31 such residues fits a long. The store layer's SQL computes the same
+     * residues over the attached rows ({@code LeaseSql.checkColumns} in engine/jdbc).
+     */
+    public static final long P1 = 4_294_967_291L;
 
     /** Attached rows not believed, by actor, with their token, as the last comparison saw them. */
     private Map<String, Long> unbelievedLastTime = Map.of();
     /** When the last comparison read the rows; {@code Long.MIN_VALUE}: never. */
     private long lastComparedAt = Long.MIN_VALUE;
 
-    /**
-     * A lease row's effective expiry or renewal (decision 0509) as one SQL expression, in the words of a backend's
-     * dialect: for a row attached to its holder's session, the later of the row's own {@code column} and the holder's
-     * last heartbeat (plus the lease's TTL for the expiry); otherwise the row's own. Every reader and takeover of a
-     * backend decides from it; each schema's guard applies the same rule.
-     *
-     * @param row        the lease row's prefix ({@code "l."}, or {@code "actor_leases."})
-     * @param column     {@code expires_at} or {@code renewed_at}
-     * @param greatest   the dialect's two-argument maximum ({@code max} on SQLite, {@code greatest} on PostgreSQL)
-     * @param isAttached the dialect's test of the row's flag ({@code "attached = 1"} or {@code "attached"})
-     */
-    public static String effective(String row, String column, String greatest, String isAttached) {
-        return effective(row, column, greatest, isAttached, holdersBeat(row));
-    }
-
-    /**
-     * {@link #effective(String, String, String, String)} with the holder's last heartbeat read from {@code beat}, an
-     * expression the statement provides: the column of a {@code LEFT JOIN processes s ON s.identity =
-     * <row>process_identity} ({@code "s.heartbeat_at"}), so a reader of many rows looks the holder up once per row by
-     * the join instead of twice by subqueries (the effective renewal and expiry). It must be null exactly when the
-     * holder's row is missing, as the subquery is; the rule is then the row's own value, as it is for a detached row.
-     */
-    public static String effective(String row, String column, String greatest, String isAttached, String beat) {
-        String later = column.equals("expires_at") ? beat + " + " + row + "ttl_ms" : beat;
-        return "(CASE WHEN " + row + isAttached + " THEN " + greatest + "(" + row + column + ", coalesce(" + later + ", "
-                + row + column + ")) ELSE " + row + column + " END)";
-    }
-
-    /**
-     * The join a reader of many lease rows makes to read each holder's last beat once per row ({@link #JOINED_BEAT}):
-     * the holder's process row by its primary key, null when it is missing.
-     */
-    public static String holderJoin(String row) {
-        return "LEFT JOIN processes s ON s.identity = " + row + "process_identity";
-    }
-
-    /** The holder's last beat as {@link #holderJoin} provides it. */
-    static final String JOINED_BEAT = "s.heartbeat_at";
-
-    /**
-     * The console reader's lease columns after the actor (holder, token, TTL, acquired, the effective renewal and
-     * expiry, renewals) of the row prefixed by {@code row}, the holder's beat read from {@link #holderJoin}: the same
-     * rule and values as {@link #leaseColumns}, one look-up per row instead of two subqueries (decision 0511).
-     */
-    public static String readerColumns(String row, String greatest, String isAttached) {
-        return row + "process_identity, " + row + "token, " + row + "ttl_ms, " + row + "acquired_at, "
-                + effective(row, "renewed_at", greatest, isAttached, JOINED_BEAT) + ", "
-                + effective(row, "expires_at", greatest, isAttached, JOINED_BEAT) + ", " + row + "renewals";
-    }
-
-    /** The holder's last heartbeat of the lease row prefixed by {@code row}, as a correlated subquery (null: no row). */
-    static String holdersBeat(String row) {
-        return "(SELECT s.heartbeat_at FROM processes s WHERE s.identity = " + row + "process_identity)";
-    }
-
-    /**
-     * The lease columns a backend maps into a {@code Lease} (actor, holder, token, TTL, acquired, the effective
-     * renewal and expiry, attached), of the row prefixed by {@code row}, in the dialect of {@link #effective}.
-     */
-    public static String leaseColumns(String row, String greatest, String isAttached) {
-        return row + "actor_id AS actor_id, " + row + "process_identity AS process_identity, " + row + "token AS token, "
-                + row + "ttl_ms AS ttl_ms, " + row + "acquired_at AS acquired_at, "
-                + effective(row, "renewed_at", greatest, isAttached) + " AS renewed_at, "
-                + effective(row, "expires_at", greatest, isAttached) + " AS expires_at, " + row + "attached AS attached";
-    }
-
-    /** The two aggregate columns of the check over a token column, in SQL both backends speak. */
-    public static String columns(String token) {
-        return "count(*), coalesce(sum(" + token + " % " + P1 + "), 0)";
-    }
-
-    /** The check's values over {@code tokens}, as {@link #columns} computes them over the rows. */
+    /** The check's values over {@code tokens}, as the backend's SQL computes them over the rows. */
     public static long[] of(Iterable<Long> tokens) {
         long[] values = new long[2];
         for (long t : tokens) {

@@ -46,12 +46,6 @@ class SessionCheckTest {
             assertThat(SessionCheck.of(List.of(SessionCheck.P1, SessionCheck.P1 + 5))).containsExactly(2, 5);
             assertThat(SessionCheck.of(List.of(Long.MAX_VALUE))).containsExactly(1, Long.MAX_VALUE % SessionCheck.P1);
         }
-
-        @Test
-        void the_sql_computes_the_same_two_values() {
-            assertThat(SessionCheck.columns("token")).isEqualTo("count(*), coalesce(sum(token % " + SessionCheck.P1
-                    + "), 0)");
-        }
     }
 
     @Nested
@@ -141,17 +135,6 @@ class SessionCheckTest {
             assertThat(kept).containsExactly(attached.keptAliveAt(beat), own);
             assertThat(kept.get(0).expiresAt()).isEqualTo(beat + TTL);
         }
-    }
-
-    @Test
-    void the_effective_expiry_of_an_attached_row_is_the_later_of_its_own_and_the_holder_s_beat_plus_its_ttl() {
-        String expiry = SessionCheck.effective("l.", "expires_at", "max", "attached = 1");
-        assertThat(expiry).startsWith("(CASE WHEN l.attached = 1 THEN max(l.expires_at, coalesce(")
-                .contains("heartbeat_at FROM processes s WHERE s.identity = l.process_identity) + l.ttl_ms")
-                .endsWith("ELSE l.expires_at END)");
-        String renewal = SessionCheck.effective("l.", "renewed_at", "greatest", "attached", "s.heartbeat_at");
-        assertThat(renewal).isEqualTo("(CASE WHEN l.attached THEN greatest(l.renewed_at, coalesce(s.heartbeat_at,"
-                + " l.renewed_at)) ELSE l.renewed_at END)");
     }
 
     /** Adding tokens one by one and taking them away again returns to nothing, in any order. */

@@ -1,10 +1,10 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
-import dev.sovereign.engine.spi.SessionCheck;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -34,7 +34,7 @@ final class PgAdminLeases {
     }
 
     private static String holderOf(String row) {
-        return SessionCheck.holderJoin(row);
+        return LeaseSql.holderJoin(row);
     }
 
     static final String ALL_LEASES_SQL = "SELECT a.id, " + columns("l.")

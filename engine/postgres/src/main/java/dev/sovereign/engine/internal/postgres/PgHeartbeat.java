@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.spi.Grants;
@@ -118,7 +119,7 @@ public final class PgHeartbeat {
      * The session check's values ({@link SessionCheck#columns}) over this process's sane attached rows, from the
      * covering index {@code actor_leases_by_process}: a corrupt row is never kept as if it were held.
      */
-    static final String SESSION_CHECK_SQL = "SELECT " + SessionCheck.columns("token")
+    static final String SESSION_CHECK_SQL = "SELECT " + LeaseSql.checkColumns("token")
             + " FROM actor_leases WHERE process_identity = ? AND attached AND " + saneLease("");
 
     /** The rows themselves (actor, token) the check's values are computed over. */

@@ -1,8 +1,9 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
-import dev.sovereign.engine.spi.SessionCheck;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
 
 import dev.sovereign.engine.base.Refusal;
@@ -41,22 +42,22 @@ public final class PgLeases implements ActorLeases {
      * Every reader and takeover of this backend decides from it; the schema's guard applies the same rule (V0006).
      */
     static String effectiveExpiry(String row) {
-        return SessionCheck.effective(row, "expires_at", "greatest", "attached");
+        return LeaseSql.effective(Dialect.POSTGRES, row, "expires_at");
     }
 
     /** A lease row's effective renewal time: for an attached row, its holder's last heartbeat if later. */
     static String effectiveRenewal(String row) {
-        return SessionCheck.effective(row, "renewed_at", "greatest", "attached");
+        return LeaseSql.effective(Dialect.POSTGRES, row, "renewed_at");
     }
 
     /** The console reader's lease columns after the actor, the holder's beat joined (decision 0511). */
     static String readerColumns(String row) {
-        return SessionCheck.readerColumns(row, "greatest", "attached");
+        return LeaseSql.readerColumns(Dialect.POSTGRES, row);
     }
 
     /** The lease columns {@link #mapLease} reads, of the row prefixed by {@code row}, effective expiry included. */
     static String leaseColumns(String row) {
-        return SessionCheck.leaseColumns(row, "greatest", "attached");
+        return LeaseSql.leaseColumns(Dialect.POSTGRES, row);
     }
 
     static final String LEASE_COLUMNS = leaseColumns("actor_leases.");

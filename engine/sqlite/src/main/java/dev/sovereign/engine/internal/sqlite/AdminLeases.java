@@ -1,9 +1,9 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
-import dev.sovereign.engine.spi.SessionCheck;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ final class AdminLeases {
     }
 
     private static String holderOf(String row) {
-        return SessionCheck.holderJoin(row);
+        return LeaseSql.holderJoin(row);
     }
 
     /**

@@ -1,8 +1,9 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
-import dev.sovereign.engine.spi.SessionCheck;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
 
 import dev.sovereign.engine.base.Refusal;
@@ -35,22 +36,22 @@ public final class SqliteLeases implements ActorLeases {
      * figure computed in Java after the read.
      */
     static String effectiveExpiry(String row) {
-        return SessionCheck.effective(row, "expires_at", "max", "attached = 1");
+        return LeaseSql.effective(Dialect.SQLITE, row, "expires_at");
     }
 
     /** A lease row's effective renewal time: for an attached row, its holder's last heartbeat if later. */
     static String effectiveRenewal(String row) {
-        return SessionCheck.effective(row, "renewed_at", "max", "attached = 1");
+        return LeaseSql.effective(Dialect.SQLITE, row, "renewed_at");
     }
 
     /** The console reader's lease columns after the actor, the holder's beat joined (decision 0511). */
     static String readerColumns(String row) {
-        return SessionCheck.readerColumns(row, "max", "attached = 1");
+        return LeaseSql.readerColumns(Dialect.SQLITE, row);
     }
 
     /** The lease columns {@link #mapLease} reads, of the table's row, effective expiry included. */
     static String leaseColumns(String row) {
-        return SessionCheck.leaseColumns(row, "max", "attached = 1");
+        return LeaseSql.leaseColumns(Dialect.SQLITE, row);
     }
 
     static final String LEASE_COLUMNS = leaseColumns("");
