@@ -14,6 +14,7 @@ import dev.sovereign.engine.process.Processes;
 import dev.sovereign.engine.provider.Providers;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.spi.Backends;
+import dev.sovereign.engine.EngineAccess;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.supervisor.Supervisor;

@@ -8,8 +8,10 @@ import java.util.function.Function;
  * The one way below an {@link Engine} to its backend's {@link Ledger}: for a backend, its tests and tools
  * that must reach a store beneath the engine's orchestration. Not an embedder's API: every operation an
  * embedder needs is on {@code Engine}, and going around it (starting an attempt without
- * {@code runAssignment}, closing the ledger under a running engine) breaks what the engine promises. An
- * ArchUnit rule keeps the lab, the CLI, the console's engine-side API and the core itself from calling it.
+ * {@code runAssignment}, closing the ledger under a running engine) breaks what the engine promises. What it
+ * returns are types of {@code spi}, which the core's module exports only to the backends' modules, so no other
+ * module can use them (decision 0016); an ArchUnit rule keeps the lab, the CLI and the core's own orchestration
+ * from calling it at all.
  */
 public final class EngineAccess {
     private static volatile Function<Engine, Ledger> access;
@@ -42,14 +44,12 @@ public final class EngineAccess {
     }
 
     /**
-     * Called once by {@code Engine}'s class initialiser.
+     * Called once by {@code Engine}'s class initialiser; package-private, so only the facade's own classes can call
+     * it (the compiler checks what a run-time look at the caller used to).
      *
      * @throws IllegalStateException on a second call
      */
-    public static synchronized void install(Function<Engine, Ledger> ledger, Function<Engine, Grants> grants) {
-        if (StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass() != Engine.class) {
-            throw new IllegalStateException("only Engine installs the accessor to its ledger");
-        }
+    static synchronized void install(Function<Engine, Ledger> ledger, Function<Engine, Grants> grants) {
         if (access != null) {
             throw new IllegalStateException("the engine's ledger accessor is installed once, by Engine");
         }

@@ -3,7 +3,7 @@ package dev.sovereign.engine.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.base.LedgerLocation;
-import dev.sovereign.engine.spi.LedgerBackups;
+import dev.sovereign.engine.spi.tools.LedgerBackups;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.sovereign.engine.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.base.LedgerLocation;
-import dev.sovereign.engine.spi.LedgerCopy;
-import dev.sovereign.engine.spi.LedgerCopyReport;
+import dev.sovereign.engine.spi.tools.LedgerCopy;
+import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 import java.nio.file.InvalidPathException;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.spi.LedgerCopyRefusal;
+import dev.sovereign.engine.spi.tools.LedgerCopyRefusal;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

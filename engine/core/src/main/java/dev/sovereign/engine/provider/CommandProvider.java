@@ -1,6 +1,6 @@
 package dev.sovereign.engine.provider;
 
-import dev.sovereign.engine.internal.OwnerOnly;
+import dev.sovereign.engine.base.OwnerOnly;
 import java.io.IOException;
 
 /**

@@ -90,7 +90,7 @@ class EngineLayeringTest {
 
     @ArchTest
     static final ArchRule onlyBackendsReachBelowTheEngine = noClasses()
-            .that().resideOutsideOfPackages(SQLITE, POSTGRES, JDBC, "dev.sovereign.engine.spi")
+            .that().resideOutsideOfPackages(SQLITE, POSTGRES, JDBC, "dev.sovereign.engine.spi..")
             .and().resideOutsideOfPackage("dev.sovereign.engine") // the facade: Engine installs, Ledgers opens
             .should().dependOnClassesThat().belongToAnyOf(EngineAccess.class, StorageBackend.class)
             .because("the ledger under an engine is for backends, their tests and tools: the lab, the CLI, the"

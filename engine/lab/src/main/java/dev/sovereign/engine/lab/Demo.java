@@ -4,7 +4,7 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.AssignmentState;
-import dev.sovereign.engine.internal.OwnerOnly;
+import dev.sovereign.engine.base.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.internal.OwnerOnly;
+import dev.sovereign.engine.base.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

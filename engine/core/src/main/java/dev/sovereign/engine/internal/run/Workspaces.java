@@ -5,7 +5,7 @@ import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.internal.Json;
-import dev.sovereign.engine.internal.OwnerOnly;
+import dev.sovereign.engine.base.OwnerOnly;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.run.RunFolders;

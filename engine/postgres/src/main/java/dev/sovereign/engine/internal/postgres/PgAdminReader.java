@@ -9,7 +9,7 @@ import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.base.LedgerLocation;
-import dev.sovereign.engine.internal.JournalExport;
+import dev.sovereign.engine.spi.JournalExport;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;

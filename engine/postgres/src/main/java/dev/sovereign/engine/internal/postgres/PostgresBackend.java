@@ -44,7 +44,7 @@ public final class PostgresBackend implements StorageBackend {
 
     /** Copies into an empty ledger in one transaction (decision 0907): {@link PgLedgerCopy}. */
     @Override
-    public dev.sovereign.engine.spi.LedgerCopyReport copyInto(LedgerLocation target, dev.sovereign.engine.spi.LedgerRows source) {
+    public dev.sovereign.engine.spi.tools.LedgerCopyReport copyInto(LedgerLocation target, dev.sovereign.engine.spi.LedgerRows source) {
         return PgLedgerCopy.copy(target, source, (int) EngineConfig.forDatabase(target).build().busyBound().toMillis());
     }
 }

@@ -10,7 +10,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.journal.EventKind;
-import dev.sovereign.engine.internal.OwnerOnly;
+import dev.sovereign.engine.base.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

@@ -10,7 +10,7 @@ import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
-import dev.sovereign.engine.internal.JournalExport;
+import dev.sovereign.engine.spi.JournalExport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -43,12 +43,12 @@ public final class SqliteBackend implements StorageBackend {
     }
 
     @Override
-    public dev.sovereign.engine.spi.LedgerBackups.Backup backup(LedgerLocation ledger, Path copy, Clock clock) {
+    public dev.sovereign.engine.spi.tools.LedgerBackups.Backup backup(LedgerLocation ledger, Path copy, Clock clock) {
         return SqliteBackups.backup(ledger.file().orElseThrow(), copy, clock);
     }
 
     @Override
-    public dev.sovereign.engine.spi.LedgerBackups.Restore restore(Path backup, LedgerLocation target, long aboveEpoch,
+    public dev.sovereign.engine.spi.tools.LedgerBackups.Restore restore(Path backup, LedgerLocation target, long aboveEpoch,
                                                                  Clock clock) {
         return SqliteBackups.restore(backup, target.file().orElseThrow(), aboveEpoch, clock);
     }
@@ -59,8 +59,8 @@ public final class SqliteBackend implements StorageBackend {
     }
 
     @Override
-    public dev.sovereign.engine.spi.LedgerCopyReport moveFrom(LedgerLocation location, LedgerLocation movedTo,
-            java.util.function.Function<dev.sovereign.engine.spi.LedgerRows, dev.sovereign.engine.spi.LedgerCopyReport> copy) {
+    public dev.sovereign.engine.spi.tools.LedgerCopyReport moveFrom(LedgerLocation location, LedgerLocation movedTo,
+            java.util.function.Function<dev.sovereign.engine.spi.LedgerRows, dev.sovereign.engine.spi.tools.LedgerCopyReport> copy) {
         return SqliteLedgerRows.move(location.file().orElseThrow(), movedTo, copy);
     }
 }

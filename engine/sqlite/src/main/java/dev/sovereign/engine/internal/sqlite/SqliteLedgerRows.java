@@ -2,8 +2,8 @@ package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.spi.LedgerCopyRefusal;
-import dev.sovereign.engine.spi.LedgerCopyReport;
+import dev.sovereign.engine.spi.tools.LedgerCopyRefusal;
+import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 import dev.sovereign.engine.spi.LedgerRows;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,7 +1,8 @@
-package dev.sovereign.engine.spi;
+package dev.sovereign.engine.spi.tools;
 
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.spi.Backends;
 import java.nio.file.Path;
 import java.time.Clock;
 

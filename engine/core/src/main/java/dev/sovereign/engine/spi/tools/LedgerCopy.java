@@ -1,6 +1,8 @@
-package dev.sovereign.engine.spi;
+package dev.sovereign.engine.spi.tools;
 
 import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.spi.Backends;
+import dev.sovereign.engine.spi.StorageBackend;
 
 /**
  * Moves a whole ledger from a SQLite file into an empty PostgreSQL ledger (issue 15, decision 0907): the

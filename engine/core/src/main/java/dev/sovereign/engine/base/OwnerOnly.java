@@ -1,4 +1,4 @@
-package dev.sovereign.engine.internal;
+package dev.sovereign.engine.base;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.sovereign.engine.spi;
+package dev.sovereign.engine.spi.tools;
 
 import dev.sovereign.engine.base.LedgerLocation;
 import java.util.Map;

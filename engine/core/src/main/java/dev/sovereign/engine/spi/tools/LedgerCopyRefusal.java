@@ -1,4 +1,4 @@
-package dev.sovereign.engine.spi;
+package dev.sovereign.engine.spi.tools;
 
 /**
  * A copy of a ledger that is refused before anything was written: the target is not empty, the source is a

@@ -1,8 +1,9 @@
-package dev.sovereign.engine.internal;
+package dev.sovereign.engine.spi;
 
 import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.admin.JournalCsv;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.base.OwnerOnly;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
