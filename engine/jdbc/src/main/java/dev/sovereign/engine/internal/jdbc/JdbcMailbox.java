@@ -87,8 +87,8 @@ public final class JdbcMailbox implements Mailbox {
      * @param sendOrder      the column that orders messages sent within one millisecond ({@code rowid} on SQLite,
      *                       PostgreSQL's {@code sent_seq}, drawn by the insert itself)
      * @param peekBeforeSweep whether the sweep first asks a reader if any claim expired: on SQLite a write takes the
-     *                       whole file's lock, so an idle tick should not; on PostgreSQL the sweep locks only the
-     *                       expired rows and an extra read would be one more round trip
+     *                       whole file's lock, so an idle tick should not; on PostgreSQL the sweep's write locks
+     *                       only the expired rows, and it goes straight to it
      */
     public record Hooks(TxLookup<?> requireActor, TxLookup<Optional<Lease>> lease, TxLookup<Optional<Lease>> sharedLease,
                         Function<String, RuntimeException> changed, String sendOrder, boolean peekBeforeSweep) {
