@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcMailbox;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
@@ -24,7 +25,7 @@ public final class PgLedger implements Ledger {
     private final PgLeases leases;
     private final PgJournal journal;
     private final JdbcProcesses processes;
-    private final PgMailbox mailbox;
+    private final JdbcMailbox mailbox;
     private final PgRuns runs;
     private final PgRecovery recovery;
     private final PgHeartbeat heartbeat;
@@ -40,7 +41,12 @@ public final class PgLedger implements Ledger {
             this.leases = new PgLeases(db, grants);
             this.journal = new PgJournal(db);
             this.heartbeat = new PgHeartbeat(db, grants);
-            this.mailbox = new PgMailbox(db, grants, config.defaultTtl());
+            // Row locks in decision 0900's order: a claim or finish reads the recipient's lease FOR SHARE, a lost
+            // compare-and-set under the locks is a conflict the door retries whole, sent_seq orders messages sent
+            // within one millisecond, and the sweep goes straight to its one write.
+            this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), new JdbcMailbox.Hooks(
+                    PgActors::requireActor, PgLeases::currentIn, PgLeases::sharedIn,
+                    what -> new PgConflict(what + " changed under its row lock"), "sent_seq", false));
             // The lab's broken-fence switch: PgRuns honours it only on a ledger created as a lab sandbox.
             this.runs = new PgRuns(db, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
             this.recovery = new PgRecovery(db);
@@ -92,7 +98,7 @@ public final class PgLedger implements Ledger {
     }
 
     @Override
-    public PgMailbox mailbox() {
+    public JdbcMailbox mailbox() {
         return mailbox;
     }
 

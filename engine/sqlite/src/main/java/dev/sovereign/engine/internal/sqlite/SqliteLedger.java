@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcMailbox;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
@@ -22,7 +23,7 @@ public final class SqliteLedger implements Ledger {
     private final SqliteLeases leases;
     private final SqliteJournal journal;
     private final JdbcProcesses processes;
-    private final SqliteMailbox mailbox;
+    private final JdbcMailbox mailbox;
     private final SqliteRuns runs;
     private final SqliteSupervisor recovery;
     private final Heartbeat heartbeat;
@@ -38,7 +39,11 @@ public final class SqliteLedger implements Ledger {
             this.leases = new SqliteLeases(db, grants);
             this.journal = new SqliteJournal(db);
             this.heartbeat = new Heartbeat(db, grants);
-            this.mailbox = new SqliteMailbox(db, grants, config.defaultTtl());
+            // BEGIN IMMEDIATE holds the file's one write lock: a lease needs no shared read, a lost compare-and-set
+            // under it is a bug, rowid orders messages sent within one millisecond, and an idle sweep only reads.
+            this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), new JdbcMailbox.Hooks(
+                    SqliteActors::requireActor, SqliteLeases::currentIn, SqliteLeases::currentIn,
+                    what -> new IllegalStateException(what + " changed under the write lock"), "rowid", true));
             // The lab's broken-fence switch: SqliteRuns honours it only on a ledger created as a lab sandbox.
             this.runs = new SqliteRuns(db, grants, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
             this.recovery = new SqliteSupervisor(db);
@@ -84,7 +89,7 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
-    public SqliteMailbox mailbox() {
+    public JdbcMailbox mailbox() {
         return mailbox;
     }
 

@@ -1,17 +1,17 @@
-package dev.sovereign.engine.internal.postgres;
+package dev.sovereign.engine.internal.jdbc;
 
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.spi.Grants;
-
+import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.base.Refusal;
-import dev.sovereign.engine.rules.Arguments;
-import dev.sovereign.engine.rules.MailboxRules;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Mailbox;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.mailbox.MessageState;
+import dev.sovereign.engine.rules.Arguments;
+import dev.sovereign.engine.rules.LeaseRules;
+import dev.sovereign.engine.rules.MailboxRules;
+import dev.sovereign.engine.spi.Grants;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -20,35 +20,40 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
- * The mailbox on the {@code messages} table (PostgreSQL). Every state change is ONE guarded {@code UPDATE}
- * inside one READ COMMITTED transaction that first locks, in the order of decision 0900, the token counter
- * (when it may mint), the recipient's lease (shared: a takeover is waited for, then seen) and the message;
- * its {@code WHERE} carries the expected state and
- * the presented token (and, for finishing writes, the claiming process and the actor's lease
- * pointer), and its {@code RETURNING} row is the result. Zero rows is a refusal, diagnosed by a read
- * in the same, still-locked transaction; the refused transaction rolls back and {@link PgDatabase}
- * journals fencing refusals as {@code REJECTED}.
+ * The mailbox on the {@code messages} table, for both backends. Every state change is ONE guarded {@code UPDATE}
+ * inside one write transaction; its {@code WHERE} carries the expected state and the presented token (and, for
+ * finishing writes, the claiming process and the actor's lease pointer), and its {@code RETURNING} row is the result.
+ * Zero rows is a refusal, diagnosed by a read in the same, still-locked transaction; the refused transaction rolls
+ * back and the backend's door journals fencing refusals as {@code REJECTED}.
  *
- * <p>Claims are not renewed by the heartbeat: a claim has its own expiry and is kept alive by
- * re-claiming within it (same token). See docs/decisions/0200 to 0203.
+ * <p>On PostgreSQL (READ COMMITTED) a write first locks, in the order of decision 0900, the token counter (when it
+ * may mint), the recipient's lease (shared: a takeover is waited for, then seen) and the message. On SQLite the
+ * same steps cost nothing: {@code BEGIN IMMEDIATE} already holds the file's one write lock, the counter lock is a
+ * no-op and the row-lock word ({@link Dialect#forUpdate()}) is empty.
  *
- * <p>Thread-safe (the {@link PgDatabase} serialises access).
+ * <p>Claims are not renewed by the heartbeat: a claim has its own expiry and is kept alive by re-claiming within it
+ * (same token). See docs/decisions/0200 to 0203.
+ *
+ * <p>Thread-safe (the backend's door serialises access).
  */
-public final class PgMailbox implements Mailbox {
+public final class JdbcMailbox implements Mailbox {
     static final String COLUMNS = "id, sender, recipient, subject, body, state, claim_actor, claim_process,"
             + " claim_token, claim_expires_at, retry_count, max_retries, created_at, updated_at";
+
+    private static final String SELECT = "SELECT " + COLUMNS + " FROM messages";
 
     /** The finishing guard: the presented claim is current and the claim's actor is still hosted here. */
     private static final String FINISH_GUARD = " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ?"
             + " AND claim_process = ?"
             + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = messages.claim_actor"
-            + " AND l.process_identity = ? AND l.token / " + dev.sovereign.engine.base.FencingTokens.EPOCH_SPAN
-            + " <= messages.claim_token / " + dev.sovereign.engine.base.FencingTokens.EPOCH_SPAN + ")";
+            + " AND l.process_identity = ? AND l.token / " + FencingTokens.EPOCH_SPAN
+            + " <= messages.claim_token / " + FencingTokens.EPOCH_SPAN + ")";
 
-    // finished_with states the claim token the finish presents; the schema's guard (V0001) compares it
-    // with claim_token and the actor's lease whatever the WHERE says.
+    // finished_with states the claim token the finish presents; each schema's guard (SQLite's V0003, PostgreSQL's
+    // V0001) compares it with claim_token and the actor's lease whatever the WHERE says.
     private static final String COMPLETE = "UPDATE messages SET state = 'DONE', updated_at = ?, finished_with = ?"
             + FINISH_GUARD
             + " RETURNING " + COLUMNS;
@@ -64,14 +69,41 @@ public final class PgMailbox implements Mailbox {
             + " claim_expires_at = CASE WHEN " + REQUEUE + " THEN NULL ELSE claim_expires_at END,"
             + " updated_at = ?, finished_with = ?" + FINISH_GUARD + " RETURNING " + COLUMNS;
 
-    private final PgDatabase db;
+    /** A look-up in another store's table, inside the caller's transaction. */
+    @FunctionalInterface
+    public interface TxLookup<T> {
+        T in(JdbcTx tx, String id) throws SQLException;
+    }
+
+    /**
+     * What the mailbox takes from its backend beyond {@link JdbcTx} and {@link Dialect}.
+     *
+     * @param requireActor   refuses {@code unknown_actor} unless the actor exists (the actors store's check)
+     * @param lease          an actor's lease row as it stands (the lease store reads and maps it)
+     * @param sharedLease    an actor's lease row, read so that a writer relying on it waits for a takeover in flight
+     *                       (PostgreSQL: {@code FOR SHARE}; SQLite: the plain read, the file's lock already excludes one)
+     * @param changed        what a compare-and-set that matched no row under the locks throws: PostgreSQL's door
+     *                       retries the whole transaction on its conflict; on SQLite it cannot happen (a bug)
+     * @param sendOrder      the column that orders messages sent within one millisecond ({@code rowid} on SQLite,
+     *                       PostgreSQL's {@code sent_seq}, drawn by the insert itself)
+     * @param peekBeforeSweep whether the sweep first asks a reader if any claim expired: on SQLite a write takes the
+     *                       whole file's lock, so an idle tick should not; on PostgreSQL the sweep's write locks
+     *                       only the expired rows, and it goes straight to it
+     */
+    public record Hooks(TxLookup<?> requireActor, TxLookup<Optional<Lease>> lease, TxLookup<Optional<Lease>> sharedLease,
+                        Function<String, RuntimeException> changed, String sendOrder, boolean peekBeforeSweep) {
+    }
+
+    private final Transactions db;
     private final Grants grants;
     private final Duration defaultTtl;
+    private final Hooks hooks;
 
-    public PgMailbox(PgDatabase db, Grants grants, Duration defaultTtl) {
+    public JdbcMailbox(Transactions db, Grants grants, Duration defaultTtl, Hooks hooks) {
         this.db = db;
         this.grants = grants;
         this.defaultTtl = defaultTtl;
+        this.hooks = hooks;
     }
 
     static Message map(ResultSet rs) throws SQLException {
@@ -94,13 +126,12 @@ public final class PgMailbox implements Mailbox {
         Arguments.requireMaxRetries(maxRetries);
         String id = "msg_" + UUID.randomUUID();
         return db.write(tx -> {
-            PgActors.requireActor(tx, recipient);
+            hooks.requireActor().in(tx, recipient);
             long now = tx.now();
-            // sent_seq (schema version 2) is drawn by the insert itself: the order of sending within one millisecond
             Message m = tx.one("INSERT INTO messages (id, sender, recipient, subject, body, state, retry_count,"
                             + " max_retries, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'NEW', 0, ?, ?, ?)"
                             + " RETURNING " + COLUMNS,
-                    PgMailbox::map, id, sender, recipient, subject, body, maxRetries, now, now).orElseThrow();
+                    JdbcMailbox::map, id, sender, recipient, subject, body, maxRetries, now, now).orElseThrow();
             tx.journal(EventKind.MESSAGE_SENT, "message", id, recipient, null, "from " + sender + ": " + subject);
             return m;
         });
@@ -122,21 +153,19 @@ public final class PgMailbox implements Mailbox {
         return db.write(tx -> claimIn(tx, message, actor, ttlMs, believed));
     }
 
-    private static Claim claimIn(JdbcTx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
+    private Claim claimIn(JdbcTx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
         Message seen = findIn(tx, id).orElseThrow(() -> MailboxRules.missing(id));
         tx.lockTokenCounter();
         Lease recipientLease = null;
-        boolean fenced = seen.recipient().equals(actor) && !seen.state().isFinished();
-        if (fenced) {
-            recipientLease = PgLeases.sharedIn(tx, actor).orElse(null); // a message never changes its recipient
+        if (seen.recipient().equals(actor) && !seen.state().isFinished()) {
+            // a message never changes its recipient, so the row seen before the locks names the right lease
+            recipientLease = hooks.sharedLease().in(tx, actor).orElse(null);
         }
-        Message m = lockedIn(tx, id).orElseThrow(() -> MailboxRules.missing(id));
+        Message m = lockedIn(tx, id, seen).orElseThrow(() -> MailboxRules.missing(id));
         long now = tx.now();
         String me = tx.processIdentity();
-        if (fenced) {
-            if (recipientLease != null) {
-                PgLeases.requireSane(tx, recipientLease);
-            }
+        if (recipientLease != null) {
+            LeaseRules.requireSane(recipientLease, tx.lastToken());
         }
         MailboxRules.ClaimKind kind = MailboxRules.decideClaim(m, actor, recipientLease, believed, me, now);
         long until = now + ttlMs;
@@ -146,17 +175,19 @@ public final class PgMailbox implements Mailbox {
             Message granted = tx.one("UPDATE messages SET state = 'CLAIMED', claim_actor = ?, claim_process = ?,"
                             + " claim_token = ?, claim_expires_at = ?, updated_at = ?"
                             + " WHERE id = ? AND state = 'NEW' RETURNING " + COLUMNS,
-                    PgMailbox::map, actor, me, token, until, now, id).orElseThrow(() -> changed(id));
+                    JdbcMailbox::map, actor, me, token, until, now, id).orElseThrow(() -> changed(id));
             tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, token, "claimed until " + at(until));
             return granted.claim();
         }
         if (kind == MailboxRules.ClaimKind.RENEW_OWN) {
-            // A retried worker: the same claim and the same token, kept alive for another TTL — only forward, as on
-            // SQLite (decision 0011): a shorter TTL keeps the expiry already promised, on both backends alike.
-            Message renewed = tx.one("UPDATE messages SET claim_expires_at = greatest(claim_expires_at, ?), updated_at = ?"
+            // A retried worker: the same claim and the same token, kept alive for another TTL — only forward
+            // (SQLite's V0008 messages_claims_expire_forward_within_a_year; decision 0011): a shorter TTL or a clock
+            // step back keeps the expiry already promised (decision 0600), on both backends alike.
+            Message renewed = tx.one("UPDATE messages SET claim_expires_at = " + tx.dialect().greatest()
+                            + "(claim_expires_at, ?), updated_at = ?"
                             + " WHERE id = ? AND state = 'CLAIMED' AND claim_process = ? AND claim_token = ?"
                             + " AND claim_expires_at > ? RETURNING " + COLUMNS,
-                    PgMailbox::map, until, now, id, me, current.token(), now).orElseThrow(() -> changed(id));
+                    JdbcMailbox::map, until, now, id, me, current.token(), now).orElseThrow(() -> changed(id));
             tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, current.token(),
                     "re-claimed by its holder: same token, renewed until " + at(renewed.claim().expiresAt()));
             return renewed.claim();
@@ -168,7 +199,7 @@ public final class PgMailbox implements Mailbox {
                         + " claim_expires_at = ?, updated_at = ?"
                         + " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ? AND claim_expires_at <= ?"
                         + " RETURNING " + COLUMNS,
-                PgMailbox::map, actor, me, token, until, now, id, current.token(), now)
+                JdbcMailbox::map, actor, me, token, until, now, id, current.token(), now)
                 .orElseThrow(() -> changed(id));
         tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, token, "took over the expired claim of "
                 + (current.process().equals(me) ? "this process" : current.process()) + " (token "
@@ -181,14 +212,7 @@ public final class PgMailbox implements Mailbox {
     @Override
     public Message complete(String message, long token) {
         return db.write(tx -> {
-            requireSaneLease(tx, message);
-            long now = tx.now();
-            String me = tx.processIdentity();
-            Optional<Message> done = tx.one(COMPLETE, PgMailbox::map, now, token, message, token, me, me);
-            if (done.isEmpty()) {
-                throw refuseFinish(tx, message, token, "complete");
-            }
-            Message m = done.get();
+            Message m = finish(tx, COMPLETE, message, token, "complete");
             tx.journal(EventKind.MESSAGE_DONE, "message", message, m.claim().actor(), token, "completed");
             return m;
         });
@@ -197,14 +221,7 @@ public final class PgMailbox implements Mailbox {
     @Override
     public Message deadLetter(String message, long token) {
         return db.write(tx -> {
-            requireSaneLease(tx, message);
-            long now = tx.now();
-            String me = tx.processIdentity();
-            Optional<Message> after = tx.one(DEAD_LETTER, PgMailbox::map, now, token, message, token, me, me);
-            if (after.isEmpty()) {
-                throw refuseFinish(tx, message, token, "dead-letter");
-            }
-            Message m = after.get();
+            Message m = finish(tx, DEAD_LETTER, message, token, "dead-letter");
             if (m.state() == MessageState.DEAD) {
                 tx.journal(EventKind.MESSAGE_DEAD, "message", message, m.recipient(), token, "dead after "
                         + m.retryCount() + " of " + m.maxRetries() + " retries");
@@ -217,17 +234,32 @@ public final class PgMailbox implements Mailbox {
     }
 
     /**
+     * A finishing write ({@link #COMPLETE} or {@link #DEAD_LETTER}, both taking the same arguments): locks and checks
+     * the recipient's lease row, then the one guarded {@code UPDATE}; no row is refused as {@code what}.
+     */
+    private Message finish(JdbcTx tx, String sql, String message, long token, String what) throws SQLException {
+        requireSaneLease(tx, message);
+        long now = tx.now();
+        String me = tx.processIdentity();
+        Optional<Message> after = tx.one(sql, JdbcMailbox::map, now, token, message, token, me, me);
+        if (after.isEmpty()) {
+            throw refuseFinish(tx, message, token, what);
+        }
+        return after.get();
+    }
+
+    /**
      * A finishing write is fenced by the recipient actor's lease row too, so a corrupt row fails it
      * closed ({@code corrupt_lease_state}) like a grant, rather than letting the guard read it.
      */
-    private static void requireSaneLease(JdbcTx tx, String id) throws SQLException {
+    private void requireSaneLease(JdbcTx tx, String id) throws SQLException {
         Optional<Message> m = findIn(tx, id);
         if (m.isPresent()) {
             // locks in decision 0900's order: the recipient's lease (shared), then the message
-            Optional<Lease> lease = PgLeases.sharedIn(tx, m.get().recipient());
-            lockedIn(tx, id);
+            Optional<Lease> lease = hooks.sharedLease().in(tx, m.get().recipient());
+            lockedIn(tx, id, m.get());
             if (lease.isPresent()) {
-                PgLeases.requireSane(tx, lease.get());
+                LeaseRules.requireSane(lease.get(), tx.lastToken());
             }
         }
     }
@@ -236,10 +268,10 @@ public final class PgMailbox implements Mailbox {
      * Says why a finishing write matched no row, reading inside the same locked transaction. The
      * token is judged first, so a stale writer is always journalled, whatever became of the message.
      */
-    private static Refusal refuseFinish(JdbcTx tx, String id, long token, String what) throws SQLException {
+    private Refusal refuseFinish(JdbcTx tx, String id, long token, String what) throws SQLException {
         Message m = findIn(tx, id).orElse(null);
         Lease claimActorLease = m == null || m.claim() == null ? null
-                : PgLeases.currentIn(tx, m.claim().actor()).orElse(null);
+                : hooks.lease().in(tx, m.claim().actor()).orElse(null);
         return MailboxRules.finishRefused(id, m, token, what, tx.processIdentity(), claimActorLease);
     }
 
@@ -247,7 +279,17 @@ public final class PgMailbox implements Mailbox {
 
     @Override
     public List<Claim> sweepExpiredClaims() {
-        return db.write(PgMailbox::sweepExpiredClaimsIn);
+        if (hooks.peekBeforeSweep()) {
+            // Most ticks find nothing expired: ask the partial index first, without the write lock (WAL
+            // readers never wait for a writer), and take the lock only when there is work. A claim that
+            // expires just after this read is swept by the next tick; nothing is decided by this read.
+            Boolean anyExpired = db.read(tx -> tx.one("SELECT 1 FROM messages WHERE state = 'CLAIMED'"
+                    + " AND claim_expires_at <= ? LIMIT 1", rs -> rs.getInt(1), tx.now()).isPresent());
+            if (!anyExpired) {
+                return List.of();
+            }
+        }
+        return db.write(JdbcMailbox::sweepExpiredClaimsIn);
     }
 
     /**
@@ -255,8 +297,8 @@ public final class PgMailbox implements Mailbox {
      * each expired claim goes back to {@code NEW} by its own compare-and-set on
      * {@code (state = 'CLAIMED', claim_token, claim_expires_at <= now)}, clearing every claim field,
      * with one {@code CLAIM_SWEPT} event naming the swept token. A claim granted or renewed before
-     * this transaction locked the message is unexpired at {@code tx.now()} and never matches (the rows are
-     * locked FOR UPDATE; a claim committed meanwhile is re-checked by the statement itself).
+     * this transaction took its locks is unexpired at {@code tx.now()} and never matches (on PostgreSQL the rows
+     * are locked FOR UPDATE; a claim committed meanwhile is re-checked by the statement itself).
      *
      * @return the claims swept, as they were before the sweep
      */
@@ -264,7 +306,7 @@ public final class PgMailbox implements Mailbox {
         long now = tx.now();
         List<Claim> expired = tx.query("SELECT id, claim_actor, claim_process, claim_token, claim_expires_at"
                         + " FROM messages WHERE state = 'CLAIMED' AND claim_expires_at <= ?"
-                        + " ORDER BY claim_expires_at, id FOR UPDATE",
+                        + " ORDER BY claim_expires_at, id" + tx.dialect().forUpdate(),
                 rs -> new Claim(rs.getString("id"), rs.getString("claim_actor"), rs.getString("claim_process"),
                         rs.getLong("claim_token"), rs.getLong("claim_expires_at")), now);
         List<Claim> swept = new ArrayList<>();
@@ -288,9 +330,9 @@ public final class PgMailbox implements Mailbox {
     @Override
     public List<Message> inbox(String actor) {
         return db.read(tx -> {
-            PgActors.requireActor(tx, actor);
-            return tx.query("SELECT " + COLUMNS + " FROM messages WHERE recipient = ? AND state IN ('NEW', 'CLAIMED')"
-                    + " ORDER BY created_at, sent_seq", PgMailbox::map, actor);
+            hooks.requireActor().in(tx, actor);
+            return tx.query(SELECT + " WHERE recipient = ? AND state IN ('NEW', 'CLAIMED')"
+                    + " ORDER BY created_at, " + hooks.sendOrder(), JdbcMailbox::map, actor);
         });
     }
 
@@ -301,28 +343,34 @@ public final class PgMailbox implements Mailbox {
 
     @Override
     public List<Message> list() {
-        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM messages ORDER BY created_at DESC, sent_seq DESC",
-                PgMailbox::map));
-    }
-
-    /** The message, locked FOR UPDATE until the end of {@code tx} (last in decision 0900's order). */
-    static Optional<Message> lockedIn(JdbcTx tx, String id) throws SQLException {
-        return tx.one("SELECT " + COLUMNS + " FROM messages WHERE id = ? FOR UPDATE", PgMailbox::map, id);
+        return db.read(tx -> tx.query(SELECT + " ORDER BY created_at DESC, " + hooks.sendOrder() + " DESC",
+                JdbcMailbox::map));
     }
 
     static Optional<Message> findIn(JdbcTx tx, String id) throws SQLException {
-        return tx.one("SELECT " + COLUMNS + " FROM messages WHERE id = ?", PgMailbox::map, id);
+        return tx.one(SELECT + " WHERE id = ?", JdbcMailbox::map, id);
+    }
+
+    /**
+     * The message, locked until the end of {@code tx} (last in decision 0900's order), as {@code seen} was read
+     * earlier in it. Where the dialect has no row-lock word (SQLite) the transaction already holds the database's one
+     * write lock, so the row cannot have changed since {@code seen} and is not read again.
+     */
+    private static Optional<Message> lockedIn(JdbcTx tx, String id, Message seen) throws SQLException {
+        String forUpdate = tx.dialect().forUpdate();
+        if (forUpdate.isEmpty()) {
+            return Optional.of(seen);
+        }
+        return tx.one(SELECT + " WHERE id = ?" + forUpdate, JdbcMailbox::map, id);
     }
 
     // ---- refusals and small helpers ----
 
-    private static PgConflict changed(String id) {
-        return new PgConflict("message " + id + " changed under its row lock");
+    private RuntimeException changed(String id) {
+        return hooks.changed().apply("message " + id);
     }
 
     private static String at(long epochMillis) {
         return Instant.ofEpochMilli(epochMillis).toString();
     }
-
-
 }
