@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
+import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.testing.ChildOutput;
@@ -106,7 +106,7 @@ class RefusalsAndResultsUnderALockTest {
         assertThat(locked.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         ChildOutput.await("the terminal write to wait for the lock", DEADLINE,
                 () -> Arrays.stream(runner.getStackTrace()).anyMatch(f -> f.getMethodName().startsWith("finish")
-                        && f.getClassName().endsWith("SqliteRuns")));
+                        && f.getClassName().equals(JdbcRuns.class.getName())));
 
         runner.interrupt(); // what `sovereign run` does on SIGINT
         // hold the lock until the wait has seen the interrupt: it either gave up (dead) or took it in

@@ -284,7 +284,7 @@ class RunAssignmentTest {
         a.actors().add("operator");
         Assignment x = a.runs().assign("operator", "scripted");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));
-        var faulty = new dev.sovereign.engine.internal.sqlite.SqliteRuns(Sqlite.database(a), true);
+        var faulty = dev.sovereign.engine.internal.sqlite.SqliteLedger.runStore(Sqlite.database(a), true);
         Attempt attempt = faulty.startAttempt(x.id(), lease.token(), 10_000);
         b.runs().stealFence(x.id());
 

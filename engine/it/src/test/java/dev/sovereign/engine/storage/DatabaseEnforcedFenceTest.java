@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
+import dev.sovereign.engine.internal.sqlite.SqliteLedger;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.provider.Outcome;
@@ -558,7 +558,7 @@ class DatabaseEnforcedFenceTest {
         clock.advance(Duration.ofSeconds(6));
         b.leases().acquire("operator", Duration.ofSeconds(5));
 
-        SqliteRuns broken = new SqliteRuns(Sqlite.database(a), true);
+        var broken = SqliteLedger.runStore(Sqlite.database(a), true);
         assertThatThrownBy(() -> broken.finish(stale, Outcome.COMPLETED, null, true, "stale"))
                 .isInstanceOf(dev.sovereign.engine.base.Refusal.class);
         assertThat(a.runs().receipt(x.id())).isEmpty();

@@ -5,7 +5,7 @@ import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.internal.sqlite.SqliteRuns;
+import dev.sovereign.engine.internal.sqlite.SqliteLedger;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
@@ -237,7 +237,7 @@ class SupervisorTest {
         Lease lease = taker.leases().acquire("operator", Duration.ofSeconds(5));
         Attempt current = Port.runs(taker).startAttempt(stale.assignmentId(), lease.token(),
                 5_000);
-        new SqliteRuns(Sqlite.database(worker), true).finish(stale, Outcome.COMPLETED, null, true, "FAULT: unfenced");
+        SqliteLedger.runStore(Sqlite.database(worker), true).finish(stale, Outcome.COMPLETED, null, true, "FAULT: unfenced");
         clock.advance(Duration.ofSeconds(5));
 
         TickReport report = supervisorEngine.supervisor().tick();

@@ -21,6 +21,17 @@ public interface Dialect {
      */
     String forUpdate();
 
+    /**
+     * Whether a writer locks the rows it read and re-reads them before it changes them: true on PostgreSQL (READ
+     * COMMITTED: another transaction may change a row between this one's read and its write, so the rows are locked
+     * in decision 0900's order first); false on SQLite, where the transaction holds the file's one write lock from
+     * its first statement and a second read would only cost a statement.
+     */
+    boolean locksRows();
+
+    /** The null-safe equality operator ({@code IS} on SQLite, {@code IS NOT DISTINCT FROM} on PostgreSQL). */
+    String isNotDistinctFrom();
+
     /** SQLite's words. */
     Dialect SQLITE = new Dialect() {
         @Override
@@ -41,6 +52,16 @@ public interface Dialect {
         @Override
         public String forUpdate() {
             return "";
+        }
+
+        @Override
+        public boolean locksRows() {
+            return false;
+        }
+
+        @Override
+        public String isNotDistinctFrom() {
+            return "IS";
         }
     };
 
@@ -64,6 +85,16 @@ public interface Dialect {
         @Override
         public String forUpdate() {
             return " FOR UPDATE";
+        }
+
+        @Override
+        public boolean locksRows() {
+            return true;
+        }
+
+        @Override
+        public String isNotDistinctFrom() {
+            return "IS NOT DISTINCT FROM";
         }
     };
 }

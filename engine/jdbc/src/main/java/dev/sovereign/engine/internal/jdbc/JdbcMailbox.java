@@ -353,15 +353,14 @@ public final class JdbcMailbox implements Mailbox {
 
     /**
      * The message, locked until the end of {@code tx} (last in decision 0900's order), as {@code seen} was read
-     * earlier in it. Where the dialect has no row-lock word (SQLite) the transaction already holds the database's one
-     * write lock, so the row cannot have changed since {@code seen} and is not read again.
+     * earlier in it. Where the backend does not lock rows ({@link Dialect#locksRows()}: SQLite) the transaction already
+     * holds the database's one write lock, so the row cannot have changed since {@code seen} and is not read again.
      */
     private static Optional<Message> lockedIn(JdbcTx tx, String id, Message seen) throws SQLException {
-        String forUpdate = tx.dialect().forUpdate();
-        if (forUpdate.isEmpty()) {
+        if (!tx.dialect().locksRows()) {
             return Optional.of(seen);
         }
-        return tx.one(SELECT + " WHERE id = ?" + forUpdate, JdbcMailbox::map, id);
+        return tx.one(SELECT + " WHERE id = ?" + tx.dialect().forUpdate(), JdbcMailbox::map, id);
     }
 
     // ---- refusals and small helpers ----

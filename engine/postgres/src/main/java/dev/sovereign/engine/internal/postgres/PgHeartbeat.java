@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.lease.Beat;
@@ -158,11 +159,11 @@ public final class PgHeartbeat {
 
     /** Journals the refused renewal of an attempt, unless it ended normally (its terminal write committed). */
     private static void journalLostAttempt(JdbcTx tx, String attemptId, long token) throws SQLException {
-        Attempt a = PgRuns.attemptIn(tx, attemptId).orElse(null);
+        Attempt a = JdbcRuns.attemptIn(tx, attemptId).orElse(null);
         if (a == null) {
             return;
         }
-        Assignment assignment = PgRuns.assignmentIn(tx, a.assignmentId()).orElse(null);
+        Assignment assignment = JdbcRuns.assignmentIn(tx, a.assignmentId()).orElse(null);
         Lease lease = PgLeases.currentIn(tx, a.actorId()).orElse(null);
         Refusal refusal = RunRules.beatRefused(a, token, lease, assignment, tx.processIdentity());
         if (refusal != null) {

@@ -2,14 +2,20 @@ package dev.sovereign.engine.internal.postgres;
 
 import dev.sovereign.engine.internal.jdbc.JdbcMailbox;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
+import dev.sovereign.engine.internal.jdbc.JdbcRuns;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.spi.RecoveryStore;
 import dev.sovereign.engine.spi.RunStore;
+import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * One PostgreSQL ledger opened for one engine: the {@link PgDatabase} door (one connection) and the stores
@@ -26,7 +32,7 @@ public final class PgLedger implements Ledger {
     private final PgJournal journal;
     private final JdbcProcesses processes;
     private final JdbcMailbox mailbox;
-    private final PgRuns runs;
+    private final JdbcRuns runs;
     private final PgRecovery recovery;
     private final PgHeartbeat heartbeat;
 
@@ -47,8 +53,8 @@ public final class PgLedger implements Ledger {
             this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), new JdbcMailbox.Hooks(
                     PgActors::requireActor, PgLeases::currentIn, PgLeases::sharedIn,
                     what -> new PgConflict(what + " changed under its row lock"), "sent_seq", false));
-            // The lab's broken-fence switch: PgRuns honours it only on a ledger created as a lab sandbox.
-            this.runs = new PgRuns(db, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
+            // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
+            this.runs = runStore(db, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
             this.recovery = new PgRecovery(db);
         } catch (RuntimeException e) {
             db.close();
@@ -60,6 +66,41 @@ public final class PgLedger implements Ledger {
     public dev.sovereign.engine.admin.EpochStart bumpFence(long aboveEpoch) {
         return db.write(tx -> PgLedgerHistory.startEpoch(tx, "bump", aboveEpoch,
                 "sovereign fence bump by process " + tx.processIdentity()));
+    }
+
+    /**
+     * What the run store takes from this backend: its actor and lease reads (the lease a write relies on locked FOR
+     * SHARE, decision 0900), and a conflict {@link PgDatabase#write} runs again for a compare-and-set that lost a race
+     * the lock order did not exclude.
+     */
+    private static final JdbcRuns.Hooks RUN_HOOKS = new JdbcRuns.Hooks() {
+        @Override
+        public Actor requireActor(JdbcTx tx, String id) throws SQLException {
+            return PgActors.requireActor(tx, id);
+        }
+
+        @Override
+        public Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException {
+            return PgLeases.currentIn(tx, actor);
+        }
+
+        @Override
+        public Optional<Lease> leaseReliedOn(JdbcTx tx, String actor) throws SQLException {
+            return PgLeases.sharedIn(tx, actor);
+        }
+
+        @Override
+        public RuntimeException changedUnderLock(String what) {
+            return new PgConflict(what + " under its row lock");
+        }
+    };
+
+    /**
+     * The run store on {@code db}; it writes a run in four transactions (decision 0508). {@code ignoreTerminalFence}
+     * is the lab's broken-fence switch, honoured only on a ledger created as a lab sandbox.
+     */
+    public static JdbcRuns runStore(PgDatabase db, boolean ignoreTerminalFence) {
+        return new JdbcRuns(db, RUN_HOOKS, ignoreTerminalFence);
     }
 
     /** The storage door, for this backend's own tools and tests. */

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.spi.RecoveryStore;
@@ -82,8 +83,8 @@ public final class PgRecovery implements RecoveryStore {
     /** The worklist: ACTIVE attempts whose expiry has passed (index {@code attempts_active_by_expiry}). */
     @Override
     public List<Attempt> expiredActiveAttempts() {
-        return db.read(tx -> tx.query("SELECT " + PgRuns.ATTEMPT_COLUMNS + " FROM execution_attempts"
-                + " WHERE state = 'ACTIVE' AND expires_at <= ? ORDER BY expires_at", PgRuns::mapAttempt, tx.now()));
+        return db.read(tx -> tx.query("SELECT " + JdbcRuns.ATTEMPT_COLUMNS + " FROM execution_attempts"
+                + " WHERE state = 'ACTIVE' AND expires_at <= ? ORDER BY expires_at", JdbcRuns::mapAttempt, tx.now()));
     }
 
     /**
@@ -100,20 +101,20 @@ public final class PgRecovery implements RecoveryStore {
     @Override
     public Settlement settle(String attemptId) {
         return db.write(tx -> {
-            Optional<Attempt> seen = PgRuns.attemptIn(tx, attemptId);
+            Optional<Attempt> seen = JdbcRuns.attemptIn(tx, attemptId);
             if (seen.isPresent()) {
                 PgLeases.sharedIn(tx, seen.get().actorId());
             }
-            Optional<Attempt> found = PgRuns.lockAttempt(tx, attemptId);
+            Optional<Attempt> found = JdbcRuns.lockAttempt(tx, attemptId);
             if (found.isPresent()) {
-                PgRuns.lockAssignment(tx, found.get().assignmentId());
+                JdbcRuns.lockAssignment(tx, found.get().assignmentId());
             }
             long now = tx.now();
             if (found.isEmpty() || found.get().state() != AttemptState.ACTIVE || !found.get().isExpiredAt(now)) {
                 return new Untouched("attempt " + attemptId + " is no longer an expired ACTIVE attempt");
             }
             Attempt attempt = found.get();
-            Assignment a = PgRuns.requireAssignment(tx, attempt.assignmentId());
+            Assignment a = JdbcRuns.requireAssignment(tx, attempt.assignmentId());
             if (attempt.id().equals(a.currentAttempt())) {
                 return recover(tx, attempt, false);
             }
@@ -149,8 +150,8 @@ public final class PgRecovery implements RecoveryStore {
                         + " WHERE id = ? AND state = 'RUNNING'" + fence
                         + " AND EXISTS (SELECT 1 FROM execution_attempts e WHERE e.id = ? AND e.assignment_id = assignments.id"
                         + " AND e.state = 'ACTIVE' AND e.expires_at <= ?)"
-                        + " RETURNING " + PgRuns.ASSIGNMENT_COLUMNS,
-                PgRuns::mapAssignment, now, attempt.id(), attempt.assignmentId(), fenceArg, attempt.id(), now);
+                        + " RETURNING " + JdbcRuns.ASSIGNMENT_COLUMNS,
+                JdbcRuns::mapAssignment, now, attempt.id(), attempt.assignmentId(), fenceArg, attempt.id(), now);
         if (failed.isEmpty()) {
             return new Untouched("assignment " + attempt.assignmentId() + " was settled by someone else");
         }
@@ -160,7 +161,7 @@ public final class PgRecovery implements RecoveryStore {
                 + "; what the attempt did is unknown";
         // The receipt names its writer, the supervisor; the lost attempt (attempt_id, attempt_token) and its
         // process (the attempt row, and the summary) are named beside it (docs/decisions/0111).
-        Receipt receipt = PgRuns.insertReceipt(tx, attempt, tx.processIdentity(), Outcome.FAILED,
+        Receipt receipt = JdbcRuns.insertReceipt(tx, attempt, tx.processIdentity(), Outcome.FAILED,
                 Receipt.WORKER_LOST, false, summary);
         int n = tx.update("UPDATE execution_attempts SET state = 'RECOVERED', ended_at = ? WHERE id = ?"
                 + " AND state = 'ACTIVE'", now, attempt.id());

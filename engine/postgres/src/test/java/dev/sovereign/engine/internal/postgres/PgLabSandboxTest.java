@@ -29,7 +29,7 @@ class PgLabSandboxTest {
     private static Object[] staleCommit(String url, boolean sandbox) {
         try (Engine a = open(url, sandbox); Engine b = open(url, false)) {
             a.actors().add("operator");
-            PgRuns faulty = new PgRuns(((PgLedger) EngineAccess.ledger(a)).database(), true);
+            var faulty = PgLedger.runStore(((PgLedger) EngineAccess.ledger(a)).database(), true);
             Assignment x = EngineAccess.ledger(a).runs().assign("operator", "scripted", null);
             Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));
             Attempt attempt = faulty.startAttempt(x.id(), lease.token(), 10_000);

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.lease.Beat;
@@ -149,11 +150,11 @@ public final class Heartbeat {
 
     /** Journals the refused renewal of an attempt, unless it ended normally (its terminal write committed). */
     private static void journalLostAttempt(JdbcTx tx, String attemptId, long token) throws SQLException {
-        Attempt a = SqliteRuns.attemptIn(tx, attemptId).orElse(null);
+        Attempt a = JdbcRuns.attemptIn(tx, attemptId).orElse(null);
         if (a == null) {
             return;
         }
-        Assignment assignment = SqliteRuns.assignmentIn(tx, a.assignmentId()).orElse(null);
+        Assignment assignment = JdbcRuns.assignmentIn(tx, a.assignmentId()).orElse(null);
         Lease lease = SqliteLeases.currentIn(tx, a.actorId()).orElse(null);
         Refusal refusal = RunRules.beatRefused(a, token, lease, assignment, tx.processIdentity());
         if (refusal != null) {

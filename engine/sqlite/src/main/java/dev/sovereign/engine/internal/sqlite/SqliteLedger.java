@@ -2,14 +2,20 @@ package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.internal.jdbc.JdbcMailbox;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
+import dev.sovereign.engine.internal.jdbc.JdbcRuns;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.spi.RecoveryStore;
 import dev.sovereign.engine.spi.RunStore;
+import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * One SQLite file opened for one engine: the {@link Database} door and the stores over it, all writing
@@ -24,7 +30,7 @@ public final class SqliteLedger implements Ledger {
     private final SqliteJournal journal;
     private final JdbcProcesses processes;
     private final JdbcMailbox mailbox;
-    private final SqliteRuns runs;
+    private final JdbcRuns runs;
     private final SqliteSupervisor recovery;
     private final Heartbeat heartbeat;
 
@@ -44,13 +50,62 @@ public final class SqliteLedger implements Ledger {
             this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), new JdbcMailbox.Hooks(
                     SqliteActors::requireActor, SqliteLeases::currentIn, SqliteLeases::currentIn,
                     what -> new IllegalStateException(what + " changed under the write lock"), "rowid", true));
-            // The lab's broken-fence switch: SqliteRuns honours it only on a ledger created as a lab sandbox.
-            this.runs = new SqliteRuns(db, grants, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
+            // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
+            this.runs = runStore(db, grants, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
             this.recovery = new SqliteSupervisor(db);
         } catch (RuntimeException e) {
             db.close();
             throw e;
         }
+    }
+
+    /** What the run store takes from this backend: its actor and lease reads; nothing changes under the write lock. */
+    private static final JdbcRuns.Hooks RUN_HOOKS = new JdbcRuns.Hooks() {
+        @Override
+        public Actor requireActor(JdbcTx tx, String id) throws SQLException {
+            return SqliteActors.requireActor(tx, id);
+        }
+
+        @Override
+        public Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException {
+            return SqliteLeases.currentIn(tx, actor);
+        }
+
+        @Override
+        public Optional<Lease> leaseReliedOn(JdbcTx tx, String actor) throws SQLException {
+            return SqliteLeases.currentIn(tx, actor); // BEGIN IMMEDIATE already holds the file's one write lock
+        }
+
+        @Override
+        public RuntimeException changedUnderLock(String what) {
+            return new IllegalStateException(what + " under the write lock");
+        }
+    };
+
+    /** A run's lease writes in the run's own transactions: SQLite writes a run in two, not four (decision 0508). */
+    private static final JdbcRuns.LeaseWrites RUN_LEASE_WRITES = new JdbcRuns.LeaseWrites() {
+        @Override
+        public Lease acquireOrRenewKeepingTtlIn(JdbcTx tx, String actor, long ttlMs) throws SQLException {
+            return SqliteLeases.acquireOrRenewKeepingTtlIn(tx, actor, ttlMs);
+        }
+
+        @Override
+        public boolean releaseIn(JdbcTx tx, String actor, long token) throws SQLException {
+            return SqliteLeases.releaseIn(tx, actor, token).released();
+        }
+    };
+
+    /**
+     * The run store on {@code db}, tracking the leases its runs take in {@code grants}. {@code ignoreTerminalFence}
+     * is the lab's broken-fence switch, honoured only on a ledger created as a lab sandbox.
+     */
+    public static JdbcRuns runStore(Database db, Grants grants, boolean ignoreTerminalFence) {
+        return new JdbcRuns(db, RUN_HOOKS, RUN_LEASE_WRITES, grants, ignoreTerminalFence);
+    }
+
+    /** A run store for a test that calls {@code finish} or {@code startAttempt} by hand, tracking no grants. */
+    public static JdbcRuns runStore(Database db, boolean ignoreTerminalFence) {
+        return runStore(db, new Grants(), ignoreTerminalFence);
     }
 
     /** The storage door, for this backend's own tools and tests. */

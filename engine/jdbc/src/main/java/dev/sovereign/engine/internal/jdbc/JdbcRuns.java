@@ -1,21 +1,20 @@
-package dev.sovereign.engine.internal.sqlite;
+package dev.sovereign.engine.internal.jdbc;
 
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.spi.Grants;
-import dev.sovereign.engine.spi.RunStore;
-
-import dev.sovereign.engine.base.Refusal;
-import dev.sovereign.engine.rules.Arguments;
-import dev.sovereign.engine.rules.RunRules;
 import dev.sovereign.engine.actor.Actor;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Outcome;
+import dev.sovereign.engine.rules.Arguments;
+import dev.sovereign.engine.rules.LeaseRules;
+import dev.sovereign.engine.rules.RunRules;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.AttemptState;
 import dev.sovereign.engine.run.Receipt;
+import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.RunStore;
 import java.security.SecureRandom;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,44 +22,99 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The ledger side of assignments, execution attempts and receipts. Every state change is one
- * guarded statement inside one {@code BEGIN IMMEDIATE} transaction; tokens are minted in the same
- * transaction as the compare-and-set they authorise. No files, no providers: the orchestration of a
- * run lives in {@code internal.run}. Thread-safe (the {@link Database} serialises access).
+ * The ledger side of assignments, execution attempts and receipts, for both backends. Every state change is one
+ * write transaction that sends guarded statements in the shapes the schema expects: an attempt start is mint, INSERT
+ * of the ACTIVE attempt, then the pointer; a terminal write states {@code ended_by_attempt}/{@code ended_via} and
+ * clears the pointer BEFORE the attempt's own state changes; tokens are minted in the same transaction as the
+ * compare-and-set they authorise. Where a backend's transaction does not hold the whole database ({@link
+ * Dialect#locksRows}: PostgreSQL's READ COMMITTED), the rows are locked in the order of decision 0900 (token counter,
+ * the actor's lease shared, the attempt, the assignment) and re-read before the rule book is asked; under SQLite's
+ * {@code BEGIN IMMEDIATE} the first read is already the locked one. No files, no providers: the orchestration of a
+ * run lives in {@code internal.run}. Thread-safe (the backend's door serialises this engine's access).
  */
-public final class SqliteRuns implements RunStore {
-    static final String ASSIGNMENT_COLUMNS = "id, actor_id, provider_spec, workspace_policy, state, current_attempt,"
-            + " retry_of, acknowledged_at, created_at, updated_at";
-    static final String ATTEMPT_COLUMNS = "id, assignment_id, actor_id, process_identity, token, lease_token, state,"
-            + " ttl_ms, started_at, renewed_at, expires_at, ended_at";
-    static final String RECEIPT_COLUMNS = "id, assignment_id, attempt_id, attempt_token, process_identity, status,"
-            + " failure_category, outcome_known, summary, created_at";
+public final class JdbcRuns implements RunStore {
+    public static final String ASSIGNMENT_COLUMNS = "id, actor_id, provider_spec, workspace_policy, state,"
+            + " current_attempt, retry_of, acknowledged_at, created_at, updated_at";
+    public static final String ATTEMPT_COLUMNS = "id, assignment_id, actor_id, process_identity, token, lease_token,"
+            + " state, ttl_ms, started_at, renewed_at, expires_at, ended_at";
+    public static final String RECEIPT_COLUMNS = "id, assignment_id, attempt_id, attempt_token, process_identity,"
+            + " status, failure_category, outcome_known, summary, created_at";
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final Database db;
+    /**
+     * What a run store takes from its backend: the reads of the actor and lease stores that are not yet written once,
+     * and what a compare-and-set throws when it matched no row although its rows were read under a lock.
+     */
+    public interface Hooks {
+        /** Refuses {@code unknown_actor} unless the actor exists. */
+        Actor requireActor(JdbcTx tx, String id) throws SQLException;
+
+        /** The actor's lease row as it is, if any. */
+        Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException;
+
+        /**
+         * The actor's lease row read by a write that relies on it (an attempt's start, a terminal write): PostgreSQL
+         * locks it FOR SHARE, second in decision 0900's order, so a takeover in flight is waited for and then seen;
+         * SQLite reads it as {@link #lease} does (the write lock already excludes every other writer).
+         */
+        Optional<Lease> leaseReliedOn(JdbcTx tx, String actor) throws SQLException;
+
+        /**
+         * What to throw when a compare-and-set matched no row although the rows it depends on were read under a lock
+         * in this transaction; {@code what} says what changed ("assignment asg_… changed"). PostgreSQL: a conflict
+         * its door runs again from the start (the lock order did not exclude the change); SQLite: an internal error,
+         * since under the file's one write lock nothing can change between the read and the write.
+         */
+        RuntimeException changedUnderLock(String what);
+    }
+
+    /**
+     * A backend's lease writes inside a run's own transaction, for a backend that writes a run in two transactions
+     * instead of four (issue 16, decision 0508): the lease acquired or renewed with the attempt's start, released with
+     * the terminal write. Each is the same compare-and-set and the same journal rows as the lease store's own call.
+     */
+    public interface LeaseWrites {
+        /** This process's own lease renewed with its own TTL, else acquired with {@code ttlMs}, inside {@code tx}. */
+        Lease acquireOrRenewKeepingTtlIn(JdbcTx tx, String actor, long ttlMs) throws SQLException;
+
+        /** Releases this process's lease carrying {@code token} inside {@code tx}; false when no such row was found. */
+        boolean releaseIn(JdbcTx tx, String actor, long token) throws SQLException;
+    }
+
+    private final Transactions db;
+    private final Hooks hooks;
+    private final LeaseWrites leaseWrites;
     private final Grants grants;
     private final boolean ignoreTerminalFence;
 
     /**
+     * A store that writes a run in separate transactions (the lease, the attempt, the terminal write, the release).
+     *
      * @param ignoreTerminalFence the lab's broken-fence switch {@code sovereign.fault.ignoreTerminalFence}:
      *     when true AND the ledger was created as a lab sandbox, the terminal write is {@code WHERE id = ?}
      *     only; on any other ledger it is ignored (and the schema's guard would refuse such a write)
      */
-    public SqliteRuns(Database db, Grants grants, boolean ignoreTerminalFence) {
+    public JdbcRuns(Transactions db, Hooks hooks, boolean ignoreTerminalFence) {
+        this(db, hooks, null, null, ignoreTerminalFence);
+    }
+
+    /**
+     * A store that also writes a run in two transactions (decision 0508) with {@code leaseWrites}, tracking the leases
+     * it takes and releases in {@code grants}; {@code ignoreTerminalFence} as above.
+     */
+    public JdbcRuns(Transactions db, Hooks hooks, LeaseWrites leaseWrites, Grants grants,
+                    boolean ignoreTerminalFence) {
         this.db = db;
-        this.grants = grants;
+        this.hooks = Objects.requireNonNull(hooks, "hooks");
+        this.leaseWrites = leaseWrites;
+        this.grants = leaseWrites == null ? null : Objects.requireNonNull(grants, "grants");
         this.ignoreTerminalFence = ignoreTerminalFence && db.isLabSandbox();
     }
-
-    /** A store for a test that calls {@link #finish} or {@link #startAttempt} by hand, tracking no grants. */
-    public SqliteRuns(Database db, boolean ignoreTerminalFence) {
-        this(db, new Grants(), ignoreTerminalFence);
-    }
-
 
     // ---- mapping ----
 
@@ -104,7 +158,7 @@ public final class SqliteRuns implements RunStore {
             Arguments.requirePolicy(workspacePolicy);
         }
         return db.write(tx -> {
-            Actor a = SqliteActors.requireActor(tx, actor);
+            Actor a = hooks.requireActor(tx, actor);
             String policy = workspacePolicy != null ? workspacePolicy : a.workspacePolicy();
             Assignment created = insertAssignment(tx, actor, providerSpec, policy, null);
             tx.journal(EventKind.ASSIGNMENT_CREATED, "assignment", created.id(), actor, null,
@@ -118,7 +172,7 @@ public final class SqliteRuns implements RunStore {
         return tx.one("INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
                         + " created_at, updated_at) VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?) RETURNING "
                         + ASSIGNMENT_COLUMNS,
-                SqliteRuns::mapAssignment, newId("asg_"), actor, spec, policy, retryOf, tx.now(), tx.now())
+                JdbcRuns::mapAssignment, newId("asg_"), actor, spec, policy, retryOf, tx.now(), tx.now())
                 .orElseThrow();
     }
 
@@ -145,9 +199,9 @@ public final class SqliteRuns implements RunStore {
         return db.journalRejectionOrWarn(r);
     }
 
-    private static Assignment loadRunnableIn(JdbcTx tx, String assignmentId) throws SQLException {
+    private Assignment loadRunnableIn(JdbcTx tx, String assignmentId) throws SQLException {
         Assignment a = requireAssignment(tx, assignmentId);
-        SqliteActors.requireActor(tx, a.actorId());
+        hooks.requireActor(tx, a.actorId());
         Arguments.requirePolicy(a.workspacePolicy());
         RunRules.requireRunnableState(a);
         if (a.state() == AssignmentState.RUNNING) {
@@ -173,27 +227,30 @@ public final class SqliteRuns implements RunStore {
     @Override
     public Attempt startAttempt(String assignmentId, long leaseToken, long ttlMs) {
         Arguments.requireAttemptTtl(ttlMs);
-        return db.write(tx -> startAttemptIn(tx, assignmentId, leaseToken, ttlMs));
+        return db.write(tx -> startAttemptIn(tx, requireAssignment(tx, assignmentId), leaseToken, ttlMs));
     }
 
-    /** SQLite writes a run in two transactions, not four (issue 16, decision 0508). */
+    /** Whether this store writes a run in two transactions, not four (issue 16, decision 0508). */
     @Override
     public boolean writesRunsInFewerTransactions() {
-        return true;
+        return leaseWrites != null;
     }
 
     /**
-     * Steps 2 and 3 in ONE transaction: {@link SqliteLeases#acquireOrRenewKeepingTtlIn} for the assignment's
-     * actor, then {@link #startAttemptIn} under the token it got; a refusal of either rolls back both (the
-     * work's savepoint) and only the refusal is journalled.
+     * Steps 2 and 3 in ONE transaction: the backend's {@link LeaseWrites#acquireOrRenewKeepingTtlIn} for the
+     * assignment's actor, then {@link #startAttemptIn} under the token it got; a refusal of either rolls back both
+     * (the work's savepoint) and only the refusal is journalled.
      */
     @Override
     public StartedAttempt startAttemptUnderTheLease(String assignmentId, Duration leaseTtlIfAcquired, long ttlMs) {
+        if (leaseWrites == null) {
+            return RunStore.super.startAttemptUnderTheLease(assignmentId, leaseTtlIfAcquired, ttlMs);
+        }
         long leaseTtlMs = Arguments.leaseTtlMillis(leaseTtlIfAcquired);
         Arguments.requireAttemptTtl(ttlMs);
         StartedAttempt started = db.write(tx -> {
             Assignment a = requireAssignment(tx, assignmentId);
-            Lease lease = SqliteLeases.acquireOrRenewKeepingTtlIn(tx, a.actorId(), leaseTtlMs);
+            Lease lease = leaseWrites.acquireOrRenewKeepingTtlIn(tx, a.actorId(), leaseTtlMs);
             // the lease write does not touch the assignment's row: the row read above is still current
             return new StartedAttempt(lease, startAttemptIn(tx, a, lease.token(), ttlMs));
         });
@@ -201,18 +258,26 @@ public final class SqliteRuns implements RunStore {
         return started;
     }
 
-    private static Attempt startAttemptIn(JdbcTx tx, String assignmentId, long leaseToken, long ttlMs)
-            throws SQLException {
-        return startAttemptIn(tx, requireAssignment(tx, assignmentId), leaseToken, ttlMs);
-    }
-
-    /** {@code a}: the assignment's row as read in this same transaction. */
-    private static Attempt startAttemptIn(JdbcTx tx, Assignment a, long leaseToken, long ttlMs) throws SQLException {
+    /** {@code seen}: the assignment's row as read in this same transaction (before any lock of decision 0900). */
+    private Attempt startAttemptIn(JdbcTx tx, Assignment seen, long leaseToken, long ttlMs) throws SQLException {
+        tx.lockTokenCounter();
+        Optional<Lease> lease = hooks.leaseReliedOn(tx, seen.actorId());
+        Assignment a = seen;
+        if (tx.dialect().locksRows()) {
+            // decision 0900's order after the counter and the lease: the attempt the pointer names, then the
+            // assignment; re-read locked, it must still name the attempt seen before the locks
+            if (seen.currentAttempt() != null) {
+                lockAttempt(tx, seen.currentAttempt());
+            }
+            a = lockAssignment(tx, seen.id());
+            if (!Objects.equals(a.currentAttempt(), seen.currentAttempt())) {
+                throw hooks.changedUnderLock("assignment " + a.id() + " changed its attempt");
+            }
+        }
         long now = tx.now();
         String me = tx.processIdentity();
-        Optional<Lease> lease = SqliteLeases.currentIn(tx, a.actorId());
         if (lease.isPresent()) {
-            SqliteLeases.requireSane(tx, lease.get());
+            requireSane(tx, lease.get());
         }
         RunRules.requireLeaseForAttempt(a, leaseToken, lease.orElse(null), me, now);
         String previous = null;
@@ -234,13 +299,13 @@ public final class SqliteRuns implements RunStore {
         Attempt attempt = tx.one("INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity,"
                         + " token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at)"
                         + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?, ?) RETURNING " + ATTEMPT_COLUMNS,
-                SqliteRuns::mapAttempt, newId("att_"), a.id(), a.actorId(), me, token, leaseToken, ttlMs, now,
+                JdbcRuns::mapAttempt, newId("att_"), a.id(), a.actorId(), me, token, leaseToken, ttlMs, now,
                 now, now + ttlMs).orElseThrow();
         int moved = tx.update("UPDATE assignments SET state = 'RUNNING', current_attempt = ?, updated_at = ?"
-                        + " WHERE id = ? AND state = ? AND current_attempt IS ?",
+                        + " WHERE id = ? AND state = ? AND current_attempt " + tx.dialect().isNotDistinctFrom() + " ?",
                 attempt.id(), now, a.id(), a.state().name(), previous);
         if (moved != 1) {
-            throw new IllegalStateException("assignment " + a.id() + " changed under the write lock");
+            throw hooks.changedUnderLock("assignment " + a.id() + " changed");
         }
         tx.journal(EventKind.ATTEMPT_STARTED, "attempt", attempt.id(), a.actorId(), token,
                 "assignment " + a.id() + "; bound to actor lease token " + leaseToken + "; ttl " + ttlMs + " ms");
@@ -262,17 +327,20 @@ public final class SqliteRuns implements RunStore {
 
     /**
      * Steps 6 and 8 in ONE transaction: {@link #finishIn}, then, once its fenced write succeeded, the
-     * release of the lease the attempt is bound to ({@link SqliteLeases#releaseIn}: the same compare-and-set
-     * and the same {@code LEASE_RELEASED} row as a separate release). The terminal write's fence already
-     * required that row to carry this process and that token, so the release finds it; if it does not (the
+     * release of the lease the attempt is bound to (the backend's {@link LeaseWrites#releaseIn}: the same
+     * compare-and-set and the same {@code LEASE_RELEASED} row as a separate release). The terminal write's fence
+     * already required that row to carry this process and that token, so the release finds it; if it does not (the
      * lab's broken fence), the outcome commits alone and the caller releases as before.
      */
     @Override
     public Completion finishReleasingTheLease(Attempt attempt, Outcome status, String failureCategory,
                                               boolean outcomeKnown, String summary) {
+        if (leaseWrites == null) {
+            return RunStore.super.finishReleasingTheLease(attempt, status, failureCategory, outcomeKnown, summary);
+        }
         Completion done = db.write(tx -> {
             Completion c = finishIn(tx, attempt, status, failureCategory, outcomeKnown, summary);
-            boolean released = SqliteLeases.releaseIn(tx, attempt.actorId(), attempt.leaseToken()).released();
+            boolean released = leaseWrites.releaseIn(tx, attempt.actorId(), attempt.leaseToken());
             return new Completion(c.assignment(), c.attempt(), c.receipt(), released);
         });
         if (done.leaseReleased()) {
@@ -283,30 +351,36 @@ public final class SqliteRuns implements RunStore {
 
     private Completion finishIn(JdbcTx tx, Attempt attempt, Outcome status, String failureCategory,
                                 boolean outcomeKnown, String summary) throws SQLException {
+        // decision 0900's order: the lease (shared: a takeover is waited for, then seen), the attempt, then
+        // the assignment the terminal write changes
+        Optional<Lease> lease = hooks.leaseReliedOn(tx, attempt.actorId());
+        if (tx.dialect().locksRows()) {
+            lockAttempt(tx, attempt.id());
+        }
         long now = tx.now();
         String me = tx.processIdentity();
         Optional<Assignment> ended;
-        Optional<Lease> lease = SqliteLeases.currentIn(tx, attempt.actorId());
         if (lease.isPresent() && !ignoreTerminalFence) {
-            SqliteLeases.requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
+            requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
         }
         if (ignoreTerminalFence) {
             // FAULT INJECTION (sovereign.fault.ignoreTerminalFence): no fence at all.
             ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
                             + " ended_by_attempt = ?, ended_via = 'attempt'"
                             + " WHERE id = ? RETURNING " + ASSIGNMENT_COLUMNS,
-                    SqliteRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(), attempt.assignmentId());
+                    JdbcRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(),
+                    attempt.assignmentId());
         } else {
-            // ended_by_attempt states the attempt this write acts for: the schema's own guard
-            // (V0003) checks it against current_attempt and the actor's lease, whatever the WHERE.
+            // ended_by_attempt states the attempt this write acts for: the schema's own guard (SQLite V0003,
+            // PostgreSQL V0001) checks it against current_attempt and the actor's lease, whatever the WHERE.
             ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
                             + " ended_by_attempt = ?, ended_via = 'attempt'"
                             + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?"
                             + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = assignments.actor_id"
                             + " AND l.token = ? AND l.process_identity = ?)"
                             + " RETURNING " + ASSIGNMENT_COLUMNS,
-                    SqliteRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(), attempt.assignmentId(),
-                    attempt.id(), attempt.leaseToken(), me);
+                    JdbcRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(),
+                    attempt.assignmentId(), attempt.id(), attempt.leaseToken(), me);
         }
         if (ended.isEmpty()) {
             throw terminalWriteRefused(tx, attempt, me);
@@ -314,9 +388,9 @@ public final class SqliteRuns implements RunStore {
         Receipt receipt = insertReceipt(tx, attempt, attempt.processIdentity(), status, failureCategory,
                 outcomeKnown, summary);
         Optional<Attempt> done = tx.one("UPDATE execution_attempts SET state = 'DONE', ended_at = ? WHERE id = ?"
-                + " AND state = 'ACTIVE' RETURNING " + ATTEMPT_COLUMNS, SqliteRuns::mapAttempt, now, attempt.id());
+                + " AND state = 'ACTIVE' RETURNING " + ATTEMPT_COLUMNS, JdbcRuns::mapAttempt, now, attempt.id());
         if (done.isEmpty() && !ignoreTerminalFence) {
-            throw new IllegalStateException("attempt " + attempt.id() + " was current but not ACTIVE");
+            throw hooks.changedUnderLock("attempt " + attempt.id() + " was current but not ACTIVE");
         }
         tx.journal(EventKind.ATTEMPT_DONE, "attempt", attempt.id(), attempt.actorId(), attempt.token(),
                 "assignment " + attempt.assignmentId() + " → " + ended.get().state() + "; receipt "
@@ -324,18 +398,19 @@ public final class SqliteRuns implements RunStore {
         return new Completion(ended.get(), done.orElse(attempt), receipt);
     }
 
-    static Receipt insertReceipt(JdbcTx tx, Attempt attempt, String process, Outcome status, String failureCategory,
-                                 boolean outcomeKnown, String summary) throws SQLException {
+    public static Receipt insertReceipt(JdbcTx tx, Attempt attempt, String process, Outcome status,
+                                        String failureCategory, boolean outcomeKnown, String summary)
+            throws SQLException {
         return tx.one("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
                         + " failure_category, outcome_known, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " RETURNING " + RECEIPT_COLUMNS,
-                SqliteRuns::mapReceipt, attempt.assignmentId(), attempt.id(), attempt.token(), process,
+                JdbcRuns::mapReceipt, attempt.assignmentId(), attempt.id(), attempt.token(), process,
                 status.code(), failureCategory, outcomeKnown, summary, tx.now()).orElseThrow();
     }
 
     /** Says which fence moved under a refused terminal write (the words: {@link RunRules#terminalWriteRefused}). */
-    private static Refusal terminalWriteRefused(JdbcTx tx, Attempt attempt, String me) throws SQLException {
-        Lease lease = SqliteLeases.currentIn(tx, attempt.actorId()).orElse(null);
+    private Refusal terminalWriteRefused(JdbcTx tx, Attempt attempt, String me) throws SQLException {
+        Lease lease = hooks.lease(tx, attempt.actorId()).orElse(null);
         if (!RunRules.leaseFenceStands(attempt, lease, me)) {
             return RunRules.terminalWriteRefused(attempt, lease, me, null, null);
         }
@@ -344,13 +419,20 @@ public final class SqliteRuns implements RunStore {
         return RunRules.terminalWriteRefused(attempt, lease, me, a, current);
     }
 
+    /** Fails closed on a lease row the engine cannot have written (the rule: {@link LeaseRules#requireSane}). */
+    private static void requireSane(JdbcTx tx, Lease l) throws SQLException {
+        LeaseRules.requireSane(l, tx.lastToken());
+    }
+
     // ---- operator actions ----
 
     /** A new CREATED assignment retrying a FAILED or BLOCKED one; at most one retry each. */
     @Override
     public Assignment retry(String assignmentId) {
         return db.write(tx -> {
-            Assignment a = requireAssignment(tx, assignmentId);
+            // locked where rows are: two operators retrying at once are serialised here, and the second sees the
+            // first's retry
+            Assignment a = lockAssignment(tx, assignmentId);
             RunRules.requireRetryable(a, null);
             Optional<String> earlier = tx.one("SELECT id FROM assignments WHERE retry_of = ?", rs -> rs.getString(1),
                     a.id());
@@ -366,18 +448,20 @@ public final class SqliteRuns implements RunStore {
     @Override
     public Assignment acknowledge(String assignmentId) {
         return db.write(tx -> {
-            Assignment a = requireAssignment(tx, assignmentId);
+            Assignment a = lockAssignment(tx, assignmentId);
             RunRules.requireAcknowledgeable(a);
             if (a.acknowledgedAt() != null) {
                 return a;
             }
-            // Never before the assignment ended (V0008's assignments_acknowledged_once_after_a_failure), also
-            // after a clock step back: every SET expression reads the row's old updated_at, the end.
-            Assignment acked = tx.one("UPDATE assignments SET acknowledged_at = max(?, updated_at), updated_at = ?"
-                            + " WHERE id = ?"
+            // Never before the assignment ended (SQLite V0008's assignments_acknowledged_once_after_a_failure), also
+            // after a clock step back: every SET expression reads the row's old updated_at, the end. PostgreSQL's
+            // guard (V0009's assignments_guard_update_login) stamps the server's own time over the value sent.
+            Assignment acked = tx.one("UPDATE assignments SET acknowledged_at = " + tx.dialect().greatest()
+                            + "(?, updated_at), updated_at = ? WHERE id = ?"
                             + " AND acknowledged_at IS NULL AND state IN ('FAILED', 'BLOCKED') RETURNING "
                             + ASSIGNMENT_COLUMNS,
-                    SqliteRuns::mapAssignment, tx.now(), tx.now(), a.id()).orElseThrow();
+                    JdbcRuns::mapAssignment, tx.now(), tx.now(), a.id()).orElseThrow(
+                            () -> hooks.changedUnderLock("assignment " + a.id() + " changed"));
             tx.journal(EventKind.ASSIGNMENT_ACKNOWLEDGED, "assignment", a.id(), a.actorId(), null,
                     "acknowledged by an operator (" + a.state() + ")");
             return acked;
@@ -388,13 +472,13 @@ public final class SqliteRuns implements RunStore {
     @Override
     public Attempt stealFence(String assignmentId) {
         return db.write(tx -> {
-            Assignment a = requireAssignment(tx, assignmentId);
+            Assignment a = lockAssignment(tx, assignmentId);
             RunRules.requireStealable(a);
             Attempt victim = attemptIn(tx, a.currentAttempt()).orElseThrow();
             int n = tx.update("UPDATE assignments SET current_attempt = NULL, updated_at = ?"
                     + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?", tx.now(), a.id(), victim.id());
             if (n != 1) {
-                throw new IllegalStateException("assignment " + a.id() + " changed under the write lock");
+                throw hooks.changedUnderLock("assignment " + a.id() + " changed");
             }
             tx.journal(EventKind.ATTEMPT_STOLEN, "attempt", victim.id(), a.actorId(), tx.processIdentity(),
                     victim.token(), null, null, null, "the fence of assignment " + a.id()
@@ -413,7 +497,7 @@ public final class SqliteRuns implements RunStore {
     @Override
     public List<Assignment> list() {
         return db.read(tx -> tx.query("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments"
-                + " ORDER BY created_at DESC, id", SqliteRuns::mapAssignment));
+                + " ORDER BY created_at DESC, id", JdbcRuns::mapAssignment));
     }
 
     /**
@@ -425,13 +509,13 @@ public final class SqliteRuns implements RunStore {
         return db.read(tx -> tx.query("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments a WHERE a.actor_id = ?"
                 + " AND (a.state = 'CREATED' OR (a.state = 'RUNNING' AND EXISTS (SELECT 1 FROM execution_attempts t"
                 + " WHERE t.id = a.current_attempt AND t.state = 'ACTIVE' AND t.expires_at <= ?)))"
-                + " ORDER BY a.created_at, a.id LIMIT ?", SqliteRuns::mapAssignment, actor, tx.now(), limit));
+                + " ORDER BY a.created_at, a.id LIMIT ?", JdbcRuns::mapAssignment, actor, tx.now(), limit));
     }
 
     @Override
     public List<Attempt> attempts(String assignmentId) {
         return db.read(tx -> tx.query("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE assignment_id = ?"
-                + " ORDER BY started_at, token", SqliteRuns::mapAttempt, assignmentId));
+                + " ORDER BY started_at, token", JdbcRuns::mapAttempt, assignmentId));
     }
 
     @Override
@@ -442,18 +526,33 @@ public final class SqliteRuns implements RunStore {
     @Override
     public Optional<Receipt> receipt(String assignmentId) {
         return db.read(tx -> tx.one("SELECT " + RECEIPT_COLUMNS + " FROM receipts WHERE assignment_id = ?",
-                SqliteRuns::mapReceipt, assignmentId));
+                JdbcRuns::mapReceipt, assignmentId));
     }
 
-    static Optional<Assignment> assignmentIn(JdbcTx tx, String id) throws SQLException {
-        return tx.one("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments WHERE id = ?", SqliteRuns::mapAssignment, id);
+    public static Optional<Assignment> assignmentIn(JdbcTx tx, String id) throws SQLException {
+        return tx.one("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments WHERE id = ?", JdbcRuns::mapAssignment, id);
     }
 
-    static Assignment requireAssignment(JdbcTx tx, String id) throws SQLException {
+    public static Assignment requireAssignment(JdbcTx tx, String id) throws SQLException {
         return assignmentIn(tx, id).orElseThrow(() -> RunRules.missing(id));
     }
 
-    static Optional<Attempt> attemptIn(JdbcTx tx, String id) throws SQLException {
-        return tx.one("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE id = ?", SqliteRuns::mapAttempt, id);
+    /**
+     * The assignment read for a change, locked until the end of {@code tx} where the backend locks rows ({@link
+     * Dialect#forUpdate}); refuses an unknown one.
+     */
+    public static Assignment lockAssignment(JdbcTx tx, String id) throws SQLException {
+        return tx.one("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments WHERE id = ?" + tx.dialect().forUpdate(),
+                JdbcRuns::mapAssignment, id).orElseThrow(() -> RunRules.missing(id));
+    }
+
+    /** The attempt read for a change, locked as above (before its assignment, decision 0900). */
+    public static Optional<Attempt> lockAttempt(JdbcTx tx, String id) throws SQLException {
+        return tx.one("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE id = ?" + tx.dialect().forUpdate(),
+                JdbcRuns::mapAttempt, id);
+    }
+
+    public static Optional<Attempt> attemptIn(JdbcTx tx, String id) throws SQLException {
+        return tx.one("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE id = ?", JdbcRuns::mapAttempt, id);
     }
 }
