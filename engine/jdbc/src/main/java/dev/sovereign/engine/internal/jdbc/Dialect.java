@@ -21,6 +21,12 @@ public interface Dialect {
      */
     String forUpdate();
 
+    /**
+     * {@code column} as an {@code ORDER BY} key in byte order, so both backends list ids alike: SQLite's default
+     * collation already compares bytes; PostgreSQL's follows the database's locale unless told {@code COLLATE "C"}.
+     */
+    String byteOrder(String column);
+
     /** SQLite's words. */
     Dialect SQLITE = new Dialect() {
         @Override
@@ -41,6 +47,11 @@ public interface Dialect {
         @Override
         public String forUpdate() {
             return "";
+        }
+
+        @Override
+        public String byteOrder(String column) {
+            return column;
         }
     };
 
@@ -64,6 +75,11 @@ public interface Dialect {
         @Override
         public String forUpdate() {
             return " FOR UPDATE";
+        }
+
+        @Override
+        public String byteOrder(String column) {
+            return column + " COLLATE \"C\"";
         }
     };
 }

@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcJournal;
+import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
@@ -20,9 +22,9 @@ public final class PgLedger implements Ledger {
     private final PgDatabase db;
     private final Grants grants;
     private final String identity;
-    private final PgActors actors;
+    private final JdbcActors actors;
     private final PgLeases leases;
-    private final PgJournal journal;
+    private final JdbcJournal journal;
     private final JdbcProcesses processes;
     private final PgMailbox mailbox;
     private final PgRuns runs;
@@ -36,9 +38,9 @@ public final class PgLedger implements Ledger {
             this.processes = new JdbcProcesses(db);
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
-            this.actors = new PgActors(db);
+            this.actors = new JdbcActors(db);
             this.leases = new PgLeases(db, grants);
-            this.journal = new PgJournal(db);
+            this.journal = new JdbcJournal(db);
             this.heartbeat = new PgHeartbeat(db, grants);
             this.mailbox = new PgMailbox(db, grants, config.defaultTtl());
             // The lab's broken-fence switch: PgRuns honours it only on a ledger created as a lab sandbox.
@@ -72,7 +74,7 @@ public final class PgLedger implements Ledger {
     }
 
     @Override
-    public PgActors actors() {
+    public JdbcActors actors() {
         return actors;
     }
 
@@ -82,7 +84,7 @@ public final class PgLedger implements Ledger {
     }
 
     @Override
-    public PgJournal journal() {
+    public JdbcJournal journal() {
         return journal;
     }
 

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 
@@ -94,7 +95,7 @@ public final class PgMailbox implements Mailbox {
         Arguments.requireMaxRetries(maxRetries);
         String id = "msg_" + UUID.randomUUID();
         return db.write(tx -> {
-            PgActors.requireActor(tx, recipient);
+            JdbcActors.requireActor(tx, recipient);
             long now = tx.now();
             // sent_seq (schema version 2) is drawn by the insert itself: the order of sending within one millisecond
             Message m = tx.one("INSERT INTO messages (id, sender, recipient, subject, body, state, retry_count,"
@@ -288,7 +289,7 @@ public final class PgMailbox implements Mailbox {
     @Override
     public List<Message> inbox(String actor) {
         return db.read(tx -> {
-            PgActors.requireActor(tx, actor);
+            JdbcActors.requireActor(tx, actor);
             return tx.query("SELECT " + COLUMNS + " FROM messages WHERE recipient = ? AND state IN ('NEW', 'CLAIMED')"
                     + " ORDER BY created_at, sent_seq", PgMailbox::map, actor);
         });

@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcJournal;
+import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
@@ -18,9 +20,9 @@ public final class SqliteLedger implements Ledger {
     private final Database db;
     private final Grants grants;
     private final String identity;
-    private final SqliteActors actors;
+    private final JdbcActors actors;
     private final SqliteLeases leases;
-    private final SqliteJournal journal;
+    private final JdbcJournal journal;
     private final JdbcProcesses processes;
     private final SqliteMailbox mailbox;
     private final SqliteRuns runs;
@@ -34,9 +36,9 @@ public final class SqliteLedger implements Ledger {
             this.processes = new JdbcProcesses(db);
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
-            this.actors = new SqliteActors(db);
+            this.actors = new JdbcActors(db);
             this.leases = new SqliteLeases(db, grants);
-            this.journal = new SqliteJournal(db);
+            this.journal = new JdbcJournal(db);
             this.heartbeat = new Heartbeat(db, grants);
             this.mailbox = new SqliteMailbox(db, grants, config.defaultTtl());
             // The lab's broken-fence switch: SqliteRuns honours it only on a ledger created as a lab sandbox.
@@ -64,7 +66,7 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
-    public SqliteActors actors() {
+    public JdbcActors actors() {
         return actors;
     }
 
@@ -74,7 +76,7 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
-    public SqliteJournal journal() {
+    public JdbcJournal journal() {
         return journal;
     }
 

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 
@@ -92,7 +93,7 @@ public final class SqliteMailbox implements Mailbox {
         Arguments.requireMaxRetries(maxRetries);
         String id = "msg_" + UUID.randomUUID();
         return db.write(tx -> {
-            SqliteActors.requireActor(tx, recipient);
+            JdbcActors.requireActor(tx, recipient);
             long now = tx.now();
             Message m = tx.one("INSERT INTO messages (id, sender, recipient, subject, body, state, retry_count,"
                             + " max_retries, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'NEW', 0, ?, ?, ?)"
@@ -286,7 +287,7 @@ public final class SqliteMailbox implements Mailbox {
     @Override
     public List<Message> inbox(String actor) {
         return db.read(tx -> {
-            SqliteActors.requireActor(tx, actor);
+            JdbcActors.requireActor(tx, actor);
             return tx.query("SELECT " + COLUMNS + " FROM messages WHERE recipient = ? AND state IN ('NEW', 'CLAIMED')"
                     + " ORDER BY created_at, rowid", SqliteMailbox::map, actor);
         });

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.RunStore;
@@ -104,7 +105,7 @@ public final class SqliteRuns implements RunStore {
             Arguments.requirePolicy(workspacePolicy);
         }
         return db.write(tx -> {
-            Actor a = SqliteActors.requireActor(tx, actor);
+            Actor a = JdbcActors.requireActor(tx, actor);
             String policy = workspacePolicy != null ? workspacePolicy : a.workspacePolicy();
             Assignment created = insertAssignment(tx, actor, providerSpec, policy, null);
             tx.journal(EventKind.ASSIGNMENT_CREATED, "assignment", created.id(), actor, null,
@@ -147,7 +148,7 @@ public final class SqliteRuns implements RunStore {
 
     private static Assignment loadRunnableIn(JdbcTx tx, String assignmentId) throws SQLException {
         Assignment a = requireAssignment(tx, assignmentId);
-        SqliteActors.requireActor(tx, a.actorId());
+        JdbcActors.requireActor(tx, a.actorId());
         Arguments.requirePolicy(a.workspacePolicy());
         RunRules.requireRunnableState(a);
         if (a.state() == AssignmentState.RUNNING) {
