@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
@@ -40,6 +42,11 @@ class AdminLeasesJoinedHolderTest {
         return row + "process_identity, " + row + "token, " + row + "ttl_ms, " + row + "acquired_at, "
                 + SqliteLeases.effectiveRenewal(row) + ", " + SqliteLeases.effectiveExpiry(row) + ", " + row + "renewals";
     }
+
+    /** The console reader's lease statements, as the shared reader runs them on this backend. */
+    private static final String ALL_LEASES_SQL = JdbcAdminLeases.allLeasesSql(Dialect.SQLITE);
+    private static final String CHANGED_LEASES_SQL = JdbcAdminLeases.changedLeasesSql(Dialect.SQLITE);
+    private static final String SESSION_LEASES_SQL = JdbcAdminLeases.sessionLeasesSql(Dialect.SQLITE);
 
     private static final String ALL_BY_SUBQUERY = "SELECT a.id, " + bySubquery("l.")
             + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id ORDER BY a.id";
@@ -123,19 +130,19 @@ class AdminLeasesJoinedHolderTest {
 
     @Test
     void everyLeaseStatementReturnsWhatItsSubqueryFormReturns() throws Exception {
-        List<List<Object>> all = rows(AdminLeases.ALL_LEASES_SQL);
+        List<List<Object>> all = rows(ALL_LEASES_SQL);
         assertThat(all).hasSize(7).isEqualTo(rows(ALL_BY_SUBQUERY));
         long last = db.scalar("SELECT last_change FROM lease_change_counter WHERE id = 1");
         for (long marker : new long[] {0, 1, 2, 3, last - 1, last}) {
-            assertThat(rows(AdminLeases.CHANGED_LEASES_SQL, marker, marker, marker)).as("changed after %d", marker)
+            assertThat(rows(CHANGED_LEASES_SQL, marker, marker, marker)).as("changed after %d", marker)
                     .isEqualTo(rows(CHANGED_BY_SUBQUERY, marker, marker, marker));
         }
-        assertThat(rows(AdminLeases.CHANGED_LEASES_SQL, 0L, 0L, 0L)).hasSize(6); // five rows and the tombstone
+        assertThat(rows(CHANGED_LEASES_SQL, 0L, 0L, 0L)).hasSize(6); // five rows and the tombstone
         List<String> holders = db.query("SELECT DISTINCT process_identity FROM actor_leases", rs -> rs.getString(1));
         assertThat(holders).hasSize(3);
         for (String holder : holders) {
             for (long marker : new long[] {last, 2}) {
-                assertThat(rows(AdminLeases.SESSION_LEASES_SQL, holder, marker)).as("%s up to %d", holder, marker)
+                assertThat(rows(SESSION_LEASES_SQL, holder, marker)).as("%s up to %d", holder, marker)
                         .isEqualTo(rows(SESSION_BY_SUBQUERY, holder, marker));
             }
         }
@@ -144,7 +151,7 @@ class AdminLeasesJoinedHolderTest {
     @Test
     void theEffectiveExpiryIsTheSessionsForAnAttachedLeaseAndTheRowsOwnOtherwise() throws Exception {
         Map<String, Long> expiry = new java.util.HashMap<>();
-        for (List<Object> row : rows(AdminLeases.ALL_LEASES_SQL)) {
+        for (List<Object> row : rows(ALL_LEASES_SQL)) {
             expiry.put((String) row.get(0), row.get(6) == null ? null : ((Number) row.get(6)).longValue());
         }
         assertThat(expiry.get("beaten")).isEqualTo(beatOfA + 5_000).isGreaterThan(ownExpiry.get("beaten"));
@@ -158,8 +165,7 @@ class AdminLeasesJoinedHolderTest {
 
     @Test
     void theJoinLooksTheHolderUpByItsPrimaryKey() throws Exception {
-        for (String sql : List.of(AdminLeases.ALL_LEASES_SQL, AdminLeases.CHANGED_LEASES_SQL,
-                AdminLeases.SESSION_LEASES_SQL)) {
+        for (String sql : List.of(ALL_LEASES_SQL, CHANGED_LEASES_SQL, SESSION_LEASES_SQL)) {
             Object[] args = new Object[(int) sql.chars().filter(ch -> ch == '?').count()];
             java.util.Arrays.fill(args, 0L);
             List<String> plan = db.query("EXPLAIN QUERY PLAN " + sql, rs -> rs.getString("detail"), args);

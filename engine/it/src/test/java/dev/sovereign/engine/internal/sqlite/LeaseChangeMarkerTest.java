@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
@@ -42,7 +44,7 @@ class LeaseChangeMarkerTest {
                 e.leases().release(l.actor(), l.token());
             }
         }
-        List<String> plan = plan(AdminLeases.CHANGED_LEASES_SQL);
+        List<String> plan = plan(JdbcAdminLeases.changedLeasesSql(Dialect.SQLITE));
         assertThat(plan).as("query plan %s", plan)
                 .anySatisfy(d -> assertThat(d).startsWith("SEARCH l USING")
                         .contains("INDEX actor_leases_by_change (change_seq>?)"))
@@ -50,7 +52,7 @@ class LeaseChangeMarkerTest {
                         .contains("INDEX lease_tombstones_by_change (change_seq>?)"))
                 .anySatisfy(d -> assertThat(d).startsWith("SEARCH j USING").contains("(actor_id=?)"))
                 .noneSatisfy(d -> assertThat(d).startsWith("SCAN"));
-        assertThat(plan(AdminLeases.COUNT_CHANGED_SQL)).singleElement().satisfies(d -> assertThat(d)
+        assertThat(plan(JdbcAdminLeases.COUNT_CHANGED_SQL)).singleElement().satisfies(d -> assertThat(d)
                 .isEqualTo("SEARCH actor_leases USING COVERING INDEX actor_leases_by_change (change_seq>?)"));
     }
 

@@ -32,6 +32,12 @@ public interface Dialect {
     /** The null-safe equality operator ({@code IS} on SQLite, {@code IS NOT DISTINCT FROM} on PostgreSQL). */
     String isNotDistinctFrom();
 
+    /**
+     * {@code column} as an {@code ORDER BY} key in byte order, so both backends list ids alike: SQLite's default
+     * collation already compares bytes; PostgreSQL's follows the database's locale unless told {@code COLLATE "C"}.
+     */
+    String byteOrder(String column);
+
     /** SQLite's words. */
     Dialect SQLITE = new Dialect() {
         @Override
@@ -62,6 +68,12 @@ public interface Dialect {
         @Override
         public String isNotDistinctFrom() {
             return "IS";
+
+        }
+
+        @Override
+        public String byteOrder(String column) {
+            return column;
         }
     };
 
@@ -95,6 +107,12 @@ public interface Dialect {
         @Override
         public String isNotDistinctFrom() {
             return "IS NOT DISTINCT FROM";
+
+        }
+
+        @Override
+        public String byteOrder(String column) {
+            return column + " COLLATE \"C\"";
         }
     };
 }

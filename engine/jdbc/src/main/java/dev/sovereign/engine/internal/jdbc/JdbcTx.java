@@ -3,46 +3,21 @@ package dev.sovereign.engine.internal.jdbc;
 import dev.sovereign.engine.journal.EventKind;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
-import java.util.Optional;
 
 /**
- * One transaction (or one auto-commit read) on a backend's connection, as every shared store sees it: statements,
- * the transaction's clock reading, the token and change counters, the journal. Each backend implements it once (its
- * statement handling, where {@link #now()} comes from, how the counters are locked); the stores in this package are
- * written against it only. Not thread-safe; lives only inside {@link Transactions#write} or {@link Transactions#read}.
+ * One transaction (or one auto-commit read) on a backend's connection, as every shared store sees it: statements
+ * ({@link JdbcReads}, {@link #update}), the transaction's clock reading, the token and change counters, the journal.
+ * Each backend implements it once (its statement handling, where {@link #now()} comes from, how the counters are
+ * locked); the stores in this package are written against it only. Not thread-safe; lives only inside {@link Transactions#write} or {@link Transactions#read}.
  */
-public interface JdbcTx {
-    /** Maps the current row of a result set. */
-    @FunctionalInterface
-    interface RowMapper<T> {
-        T map(ResultSet rs) throws SQLException;
-    }
-
+public interface JdbcTx extends JdbcReads {
     /** The transaction's one clock reading (SQLite: the engine's clock once the lock is held; PostgreSQL: the server's). */
     long now() throws SQLException;
 
     /** The identity of the process this engine writes as. */
     String processIdentity();
 
-    /** The backend's words for what differs (function names, booleans, row locks). */
-    Dialect dialect();
-
     int update(String sql, Object... args) throws SQLException;
-
-    <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) throws SQLException;
-
-    default <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
-        List<T> rows = query(sql, mapper, args);
-        if (rows.size() > 1) {
-            throw new IllegalStateException("expected at most one row, got " + rows.size() + " for: " + sql);
-        }
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-    }
-
-    default long scalarLong(String sql, Object... args) throws SQLException {
-        return one(sql, rs -> rs.getLong(1), args).orElseThrow(() -> new IllegalStateException("no row for: " + sql));
-    }
 
     /**
      * Locks the token counter row for the rest of this transaction, first in every transaction that may mint (the

@@ -1,5 +1,9 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminJournal;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminRows;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.ConnectionSecurity;
@@ -19,10 +23,10 @@ import java.util.List;
 /**
  * The operators' read model of a PostgreSQL ledger (decision 0905): its own read-only session
  * ({@link PgDatabase#openForReading}, which refuses a database with no ledger, a foreign schema, an older or a
- * newer ledger in one sentence without secrets), and three small readers over it like SQLite's —
- * {@link PgAdminLeases} (every actor's lease, incrementally by the lease change marker of decision 0414),
- * {@link PgAdminRows} (processes, runs, attempts, messages, the last tick and the true counts) and
- * {@link PgAdminJournal} (journal rows with their sentences). A snapshot is ONE {@code REPEATABLE READ READ ONLY}
+ * newer ledger in one sentence without secrets), and the three small readers both backends share over it —
+ * {@link JdbcAdminLeases} (every actor's lease, incrementally by the lease change marker of decision 0414, on
+ * statements kept prepared: {@link PgKeptStatements}), {@link JdbcAdminRows} (processes, runs, attempts, messages,
+ * the last tick and the true counts) and {@link JdbcAdminJournal} (journal rows with their sentences). A snapshot is ONE {@code REPEATABLE READ READ ONLY}
  * transaction across all of them, so everything in it agrees, and its {@code takenAt} is the server's clock.
  *
  * <p>The change marker (decision 0904): the server's transaction snapshot ({@code pg_current_snapshot()}: the
@@ -39,9 +43,10 @@ public final class PgAdminReader implements AdminReader {
     private final Clock clock;
     private final int schemaVersion;
     private final ConnectionSecurity connection;
-    private final PgAdminLeases leases;
-    private final PgAdminRows rows;
-    private final PgAdminJournal journal;
+    private final PgKeptStatements leaseStatements;
+    private final JdbcAdminLeases leases;
+    private final JdbcAdminRows rows;
+    private final JdbcAdminJournal journal;
     private String lastServerSnapshot;
     private long changeMarker;
     private volatile long clockOffset;
@@ -51,9 +56,11 @@ public final class PgAdminReader implements AdminReader {
     private PgAdminReader(PgDatabase db, Path dataDirectory, Clock clock, ZoneId zone) {
         this.db = db;
         this.clock = clock;
-        this.leases = new PgAdminLeases();
-        this.rows = new PgAdminRows(dataDirectory);
-        this.journal = new PgAdminJournal(new EventSentences(zone));
+        this.leaseStatements = new PgKeptStatements();
+        // actors are only ever added (no role but the owner may delete one), so their count alone tells that one was
+        this.leases = new JdbcAdminLeases(Dialect.POSTGRES, q -> 0);
+        this.rows = new JdbcAdminRows(dataDirectory);
+        this.journal = new JdbcAdminJournal(new EventSentences(zone));
         this.schemaVersion = db.read(tx -> (int) tx.scalarLong("SELECT coalesce(max(schema_version), 0) FROM"
                 + " schema_migrations"));
         this.connection = db.read(tx -> PgConnectionSecurity.of(tx, db.location()));
@@ -113,7 +120,7 @@ public final class PgAdminReader implements AdminReader {
     @Override
     public synchronized AdminSnapshot snapshot() {
         ensureOpen();
-        PgAdminLeases.Read[] read = new PgAdminLeases.Read[1];
+        JdbcAdminLeases.Read[] read = new JdbcAdminLeases.Read[1];
         String[] seen = new String[1];
         AdminSnapshot s = db.snapshot(tx -> {
             seen[0] = serverSnapshot(tx); // the first statement: the very snapshot every row below is read in
@@ -122,9 +129,9 @@ public final class PgAdminReader implements AdminReader {
             long lastSeq = tx.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events");
             long lastToken = tx.lastToken();
             List<ProcessRow> processes = rows.processes(tx);
-            read[0] = leases.read(tx, processes);
+            read[0] = leases.read(leaseStatements.on(tx), processes);
             return new AdminSnapshot(db.location(), schemaVersion, 0, now, lastSeq, lastToken,
-                    read[0].rows(), PgAdminLeases.withLeaseCounts(processes, read[0].held()),
+                    read[0].baseline().rows(), JdbcAdminLeases.withLeaseCounts(processes, read[0].baseline().held()),
                     rows.assignments(tx), rows.attempts(tx), rows.messages(tx), rows.lastTick(tx), rows.counts(tx),
                     PgLedgerHistory.read(tx, String.valueOf(db.location())));
         });
@@ -143,12 +150,12 @@ public final class PgAdminReader implements AdminReader {
 
     /** Diagnostics for tests: how many statements the lease reader has prepared since this reader opened. */
     public synchronized long leaseStatementsPrepared() {
-        return leases.statementsPrepared();
+        return leaseStatements.statementsPrepared();
     }
 
-    /** For tests of this package: the lease reader. */
-    PgAdminLeases leases() {
-        return leases;
+    /** For tests of this package: the lease reader's kept statements. */
+    PgKeptStatements leaseStatements() {
+        return leaseStatements;
     }
 
     @Override
@@ -190,7 +197,7 @@ public final class PgAdminReader implements AdminReader {
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            leases.close();
+            leaseStatements.close();
             db.close();
         }
     }

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
@@ -278,7 +279,7 @@ public final class PgLeases implements ActorLeases {
 
     /** Acquires inside {@code tx}; refuses a live lease. */
     static Lease acquireIn(JdbcTx tx, String actor, long ttlMs) throws SQLException {
-        PgActors.requireActor(tx, actor);
+        JdbcActors.requireActor(tx, actor);
         tx.lockTokenCounter();
         tx.lockLeaseChanges();
         Optional<Lease> current = lockedIn(tx, actor);
@@ -344,7 +345,7 @@ public final class PgLeases implements ActorLeases {
                 PgLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor,
                 tx.processIdentity(), token);
         if (renewed.isEmpty()) {
-            PgActors.requireActor(tx, actor);
+            JdbcActors.requireActor(tx, actor);
             throw LeaseRules.lost(actor, token, current.orElse(null), "renew");
         }
         tx.journal(EventKind.LEASE_RENEWED, "actor", actor, actor, token, "renewed until "

@@ -1,6 +1,8 @@
 package dev.sovereign.engine.internal.postgres;
 
 import dev.sovereign.engine.internal.jdbc.JdbcMailbox;
+import dev.sovereign.engine.internal.jdbc.JdbcJournal;
+import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
@@ -27,9 +29,9 @@ public final class PgLedger implements Ledger {
     private final PgDatabase db;
     private final Grants grants;
     private final String identity;
-    private final PgActors actors;
+    private final JdbcActors actors;
     private final PgLeases leases;
-    private final PgJournal journal;
+    private final JdbcJournal journal;
     private final JdbcProcesses processes;
     private final JdbcMailbox mailbox;
     private final JdbcRuns runs;
@@ -43,15 +45,15 @@ public final class PgLedger implements Ledger {
             this.processes = new JdbcProcesses(db);
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
-            this.actors = new PgActors(db);
+            this.actors = new JdbcActors(db);
             this.leases = new PgLeases(db, grants);
-            this.journal = new PgJournal(db);
+            this.journal = new JdbcJournal(db);
             this.heartbeat = new PgHeartbeat(db, grants);
             // Row locks in decision 0900's order: a claim or finish reads the recipient's lease FOR SHARE, a lost
             // compare-and-set under the locks is a conflict the door retries whole, sent_seq orders messages sent
             // within one millisecond, and the sweep goes straight to its one write.
             this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), new JdbcMailbox.Hooks(
-                    PgActors::requireActor, PgLeases::currentIn, PgLeases::sharedIn,
+                    JdbcActors::requireActor, PgLeases::currentIn, PgLeases::sharedIn,
                     what -> new PgConflict(what + " changed under its row lock"), "sent_seq", false));
             // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
             this.runs = runStore(db, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
@@ -76,7 +78,7 @@ public final class PgLedger implements Ledger {
     private static final JdbcRuns.Hooks RUN_HOOKS = new JdbcRuns.Hooks() {
         @Override
         public Actor requireActor(JdbcTx tx, String id) throws SQLException {
-            return PgActors.requireActor(tx, id);
+            return JdbcActors.requireActor(tx, id);
         }
 
         @Override
@@ -119,7 +121,7 @@ public final class PgLedger implements Ledger {
     }
 
     @Override
-    public PgActors actors() {
+    public JdbcActors actors() {
         return actors;
     }
 
@@ -129,7 +131,7 @@ public final class PgLedger implements Ledger {
     }
 
     @Override
-    public PgJournal journal() {
+    public JdbcJournal journal() {
         return journal;
     }
 

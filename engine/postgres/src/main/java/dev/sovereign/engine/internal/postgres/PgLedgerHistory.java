@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerHistory;
@@ -17,9 +18,6 @@ import java.util.List;
  * check every row written here too. Stateless.
  */
 final class PgLedgerHistory {
-    private static final String ENTRY = "SELECT seq, at, kind, epoch, from_token, to_token, seen_token, process_identity,"
-            + " backup_id, detail FROM ledger_history";
-
     private PgLedgerHistory() {
     }
 
@@ -51,7 +49,7 @@ final class PgLedgerHistory {
         if (problem != null) {
             throw new StorageException(Problem.CORRUPT, null, problem, null);
         }
-        LedgerHistory.Entry last = last(tx);
+        LedgerHistory.Entry last = JdbcLedgerHistory.last(tx);
         if (last != null && "backup".equals(last.kind())) {
             throw new StorageException(Problem.A_BACKUP, null, "The PostgreSQL ledger " + ledger + " holds a backup of"
                     + " a ledger file (" + last.detail() + "), not a live ledger; its owner must run 'sovereign fence"
@@ -59,28 +57,14 @@ final class PgLedgerHistory {
         }
     }
 
-    static LedgerHistory.Entry last(JdbcTx tx) throws SQLException {
-        return tx.one(ENTRY + " ORDER BY seq DESC LIMIT 1", PgLedgerHistory::entry).orElse(null);
-    }
-
     /** The history as operators read it. */
     static LedgerHistory read(JdbcTx tx, String ledger) throws SQLException {
-        String problem = counterProblem(tx, ledger);
-        long counter = tx.scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
-        LedgerHistory.Entry start = tx.one(ENTRY + " WHERE kind IN ('restore', 'bump') ORDER BY seq DESC LIMIT 1",
-                PgLedgerHistory::entry).orElse(null);
-        LedgerHistory.Entry backwards = tx.one(ENTRY + " WHERE kind = 'backwards' AND seq > ? ORDER BY seq LIMIT 1",
-                PgLedgerHistory::entry, start == null ? 0L : start.seq()).orElse(null);
-        return new LedgerHistory(FencingTokens.epochOf(Math.max(0, counter)), start, backwards, problem);
+        return JdbcLedgerHistory.read(tx, tx.lastToken(), counterProblem(tx, ledger));
     }
 
-    /** The highest epoch the ledger has been in or heard of (see SQLite's twin). */
+    /** The highest epoch the ledger has been in or heard of ({@link JdbcLedgerHistory#highestEpoch}). */
     static long highestEpoch(JdbcTx tx) throws SQLException {
-        long counter = tx.scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
-        long fromHistory = tx.scalarLong("SELECT greatest(coalesce((SELECT max(epoch) FROM ledger_history), 0),"
-                + " coalesce((SELECT max(seen_token) FROM ledger_history WHERE kind = 'backwards'), 0) / "
-                + FencingTokens.EPOCH_SPAN + ")");
-        return Math.max(FencingTokens.epochOf(Math.max(0, counter)), fromHistory);
+        return JdbcLedgerHistory.highestEpoch(tx, FencingTokens.epochOf(Math.max(0, tx.lastToken())));
     }
 
     /**
@@ -128,30 +112,8 @@ final class PgLedgerHistory {
         return new EpochStart(kind, epoch, counter, start + 1, leases.size(), now);
     }
 
-    /**
-     * Records, in its own transaction, that this engine had seen {@code seen} while the counter is below it: a
-     * {@code backwards} history row (its trigger halts the counter) and a {@code LEDGER_WENT_BACKWARDS} journal row.
-     * Nothing when the counter is no longer below {@code seen}.
-     */
+    /** Records that this engine had seen {@code seen} above the counter ({@link JdbcLedgerHistory#recordWentBackwards}). */
     static void recordWentBackwards(JdbcTx tx, long seen) throws SQLException {
-        tx.lockTokenCounter();
-        long counter = tx.scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
-        if (counter >= seen) {
-            return;
-        }
-        String said = "process " + tx.processIdentity() + " had seen token " + FencingTokens.describe(seen)
-                + " but the counter is at " + FencingTokens.describe(counter) + ": the ledger was put back without"
-                + " a fence bump; no token is issued until 'sovereign fence bump'";
-        tx.update("INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, process_identity,"
-                + " backup_id, detail) VALUES (?, 'backwards', ?, ?, ?, ?, ?, NULL, ?)",
-                tx.now(), FencingTokens.epochOf(counter), counter, counter, seen, tx.processIdentity(), said);
-        tx.journal(EventKind.LEDGER_WENT_BACKWARDS, "ledger", "ledger", null, tx.processIdentity(), null, seen, counter,
-                null, said);
-    }
-
-    private static LedgerHistory.Entry entry(java.sql.ResultSet rs) throws SQLException {
-        return new LedgerHistory.Entry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getLong("epoch"),
-                rs.getLong("from_token"), rs.getLong("to_token"), JdbcTx.nullableLong(rs, "seen_token"),
-                rs.getString("process_identity"), rs.getString("backup_id"), rs.getString("detail"));
+        JdbcLedgerHistory.recordWentBackwards(tx, seen, JdbcTx::lastToken, "a fence bump");
     }
 }

@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import static dev.sovereign.engine.testing.RawPg.q;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +44,11 @@ class PgAdminLeasesJoinedHolderTest {
         return row + "process_identity, " + row + "token, " + row + "ttl_ms, " + row + "acquired_at, "
                 + PgLeases.effectiveRenewal(row) + ", " + PgLeases.effectiveExpiry(row) + ", " + row + "renewals";
     }
+
+    /** The console reader's lease statements, as the shared reader runs them on this backend. */
+    private static final String ALL_LEASES_SQL = JdbcAdminLeases.allLeasesSql(Dialect.POSTGRES);
+    private static final String CHANGED_LEASES_SQL = JdbcAdminLeases.changedLeasesSql(Dialect.POSTGRES);
+    private static final String SESSION_LEASES_SQL = JdbcAdminLeases.sessionLeasesSql(Dialect.POSTGRES);
 
     private static final String ALL_BY_SUBQUERY = "SELECT a.id, " + bySubquery("l.")
             + " FROM actors a LEFT JOIN actor_leases l ON l.actor_id = a.id ORDER BY a.id COLLATE \"C\"";
@@ -134,18 +141,18 @@ class PgAdminLeasesJoinedHolderTest {
     @Test
     void everyLeaseStatementReturnsWhatItsSubqueryFormReturns() throws SQLException {
         everyKindOfHolder();
-        assertThat(rows(PgAdminLeases.ALL_LEASES_SQL)).hasSize(7).isEqualTo(rows(ALL_BY_SUBQUERY));
+        assertThat(rows(ALL_LEASES_SQL)).hasSize(7).isEqualTo(rows(ALL_BY_SUBQUERY));
         long last = sql.scalar("SELECT last_change FROM lease_change_counter WHERE id = 1");
         for (long marker : new long[] {0, 1, 2, 3, last - 1, last}) {
-            assertThat(rows(PgAdminLeases.CHANGED_LEASES_SQL, marker, marker, marker)).as("changed after %d", marker)
+            assertThat(rows(CHANGED_LEASES_SQL, marker, marker, marker)).as("changed after %d", marker)
                     .isEqualTo(rows(CHANGED_BY_SUBQUERY, marker, marker, marker));
         }
-        assertThat(rows(PgAdminLeases.CHANGED_LEASES_SQL, 0L, 0L, 0L)).hasSize(6); // five rows and the tombstone
+        assertThat(rows(CHANGED_LEASES_SQL, 0L, 0L, 0L)).hasSize(6); // five rows and the tombstone
         List<List<Object>> holders = rows("SELECT DISTINCT process_identity FROM actor_leases");
         assertThat(holders).hasSize(3);
         for (List<Object> holder : holders) {
             for (long marker : new long[] {last, 2}) {
-                assertThat(rows(PgAdminLeases.SESSION_LEASES_SQL, holder.get(0), marker))
+                assertThat(rows(SESSION_LEASES_SQL, holder.get(0), marker))
                         .as("%s up to %d", holder, marker).isEqualTo(rows(SESSION_BY_SUBQUERY, holder.get(0), marker));
             }
         }
@@ -155,7 +162,7 @@ class PgAdminLeasesJoinedHolderTest {
     void theEffectiveExpiryIsTheSessionsForAnAttachedLeaseAndTheRowsOwnOtherwise() throws SQLException {
         everyKindOfHolder();
         Map<String, Long> expiry = new HashMap<>();
-        for (List<Object> row : rows(PgAdminLeases.ALL_LEASES_SQL)) {
+        for (List<Object> row : rows(ALL_LEASES_SQL)) {
             expiry.put((String) row.get(0), (Long) row.get(6));
         }
         assertThat(expiry.get("beaten")).isEqualTo(beatOfA + 5_000).isGreaterThan(ownExpiry.get("beaten"));
@@ -188,9 +195,9 @@ class PgAdminLeasesJoinedHolderTest {
                 "ALTER TABLE actor_leases ENABLE TRIGGER USER");
         sql.exec("ANALYZE");
         Map<String, Object[]> statements = Map.of(
-                "ALL_LEASES_SQL", new Object[] {PgAdminLeases.ALL_LEASES_SQL},
-                "CHANGED_LEASES_SQL (100 changed)", new Object[] {PgAdminLeases.CHANGED_LEASES_SQL, 9900L, 9900L, 9900L},
-                "SESSION_LEASES_SQL (100 rows)", new Object[] {PgAdminLeases.SESSION_LEASES_SQL, "proc_7", 10000L});
+                "ALL_LEASES_SQL", new Object[] {ALL_LEASES_SQL},
+                "CHANGED_LEASES_SQL (100 changed)", new Object[] {CHANGED_LEASES_SQL, 9900L, 9900L, 9900L},
+                "SESSION_LEASES_SQL (100 rows)", new Object[] {SESSION_LEASES_SQL, "proc_7", 10000L});
         for (Map.Entry<String, Object[]> e : statements.entrySet()) {
             Object[] args = java.util.Arrays.copyOfRange(e.getValue(), 1, e.getValue().length);
             List<String> plan = new ArrayList<>();

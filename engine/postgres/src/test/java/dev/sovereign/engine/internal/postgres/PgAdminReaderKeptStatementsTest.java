@@ -94,7 +94,7 @@ class PgAdminReaderKeptStatementsTest {
             }
             assertThat(reader.leaseStatementsPrepared()).as("lease statements prepared after 60 more snapshots")
                     .isEqualTo(afterWarmUp);
-            assertThat(reader.leases().keptStatements()).hasSize((int) afterWarmUp);
+            assertThat(reader.leaseStatements().keptStatements()).hasSize((int) afterWarmUp);
         }
     }
 
@@ -106,13 +106,13 @@ class PgAdminReaderKeptStatementsTest {
         reader.snapshot();
         a.heartbeatNow();
         reader.snapshot();
-        List<PreparedStatement> kept = reader.leases().keptStatements();
+        List<PreparedStatement> kept = reader.leaseStatements().keptStatements();
         assertThat(kept).isNotEmpty().noneMatch(PgAdminReaderKeptStatementsTest::isClosed);
 
         reader.close();
 
         assertThat(kept).allMatch(PgAdminReaderKeptStatementsTest::isClosed);
-        assertThat(reader.leases().keptStatements()).isEmpty();
+        assertThat(reader.leaseStatements().keptStatements()).isEmpty();
     }
 
     @Test
@@ -127,7 +127,7 @@ class PgAdminReaderKeptStatementsTest {
             String readers = new RawPg(owner).text("SELECT string_agg(pid::text, ',') FROM pg_stat_activity"
                     + " WHERE datname = current_database() AND pid NOT IN (" + others + ")");
             assertThat(readers).as("the reader's backend").doesNotContain(",");
-            List<PreparedStatement> before = reader.leases().keptStatements();
+            List<PreparedStatement> before = reader.leaseStatements().keptStatements();
             long prepared = reader.leaseStatementsPrepared();
 
             new RawPg(owner).exec("SELECT pg_terminate_backend(" + readers + ")");
@@ -136,7 +136,7 @@ class PgAdminReaderKeptStatementsTest {
             snapshotEqualsAFreshOne(reader);
 
             assertThat(before).allMatch(PgAdminReaderKeptStatementsTest::isClosed);
-            assertThat(reader.leases().keptStatements()).isNotEmpty()
+            assertThat(reader.leaseStatements().keptStatements()).isNotEmpty()
                     .noneMatch(PgAdminReaderKeptStatementsTest::isClosed).doesNotContainAnyElementsOf(before);
             assertThat(reader.leaseStatementsPrepared()).isGreaterThan(prepared);
             assertThat(reader.snapshot().leases()).filteredOn(l -> l.actor().equals("alpha")).singleElement()

@@ -450,7 +450,7 @@ public final class Database implements Transactions, AutoCloseable {
         if (!wentBackwards) {
             return;
         }
-        Long counter = read(tx -> SqliteLedgerHistory.counter(tx::query));
+        Long counter = read(tx -> SqliteLedgerHistory.counter(tx));
         long seen = highestSeen;
         if (counter != null && dev.sovereign.engine.base.FencingTokens.epochOf(counter)
                 > dev.sovereign.engine.base.FencingTokens.epochOf(seen)) {

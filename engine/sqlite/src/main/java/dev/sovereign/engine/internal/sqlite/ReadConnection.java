@@ -1,7 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.admin.ProcessRef;
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcReads;
 import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
@@ -34,7 +34,7 @@ import java.util.List;
  *
  * <p>Not thread-safe: its owner ({@link SqliteAdminReader}) serialises every use.
  */
-final class ReadConnection implements AutoCloseable {
+final class ReadConnection implements JdbcReads, AutoCloseable {
     private static final long BUSY_BOUND_MS = 2_000;
 
     /** Reads a whole result set (positioned before its first row) into one value. */
@@ -163,7 +163,13 @@ final class ReadConnection implements AutoCloseable {
         }
     }
 
-    <T> List<T> query(String sql, Tx.RowMapper<T> mapper, Object... args) throws SQLException {
+    @Override
+    public Dialect dialect() {
+        return Dialect.SQLITE;
+    }
+
+    @Override
+    public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
         return walk(sql, rs -> {
             List<T> out = new ArrayList<>();
             while (rs.next()) {
@@ -217,11 +223,6 @@ final class ReadConnection implements AutoCloseable {
         } catch (SQLException ignored) {
             // no transaction was open
         }
-    }
-
-    /** The holder columns {@code p_label, p_pid, p_host} of a row as a {@link ProcessRef} for {@code identity}. */
-    static ProcessRef ref(ResultSet rs, String identity) throws SQLException {
-        return new ProcessRef(identity, rs.getString("p_label"), JdbcTx.nullableLong(rs, "p_pid"), rs.getString("p_host"));
     }
 
     private static void closeQuietly(Connection c) {

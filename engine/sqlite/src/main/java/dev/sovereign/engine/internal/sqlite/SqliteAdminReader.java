@@ -11,6 +11,10 @@ import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.spi.JournalExport;
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminJournal;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,9 +24,9 @@ import java.util.List;
 /**
  * The operators' read model of a SQLite ledger: its own query-only connection ({@link ReadConnection}, which
  * refuses a file that is missing, not ours, older or newer, and shares {@link Database}'s busy and error
- * policy), and three small readers over it — {@link AdminLeases} (every actor's lease, incrementally, by the
- * lease change marker), {@link AdminRows} (processes, runs, attempts, messages, the last tick and the true
- * counts) and {@link AdminJournal} (journal rows with their sentences). A snapshot is one read transaction
+ * policy), and the three small readers both backends share over it — {@link JdbcAdminLeases} (every actor's
+ * lease, incrementally, by the lease change marker), {@link JdbcAdminRows} (processes, runs, attempts, messages,
+ * the last tick and the true counts) and {@link JdbcAdminJournal} (journal rows with their sentences). A snapshot is one read transaction
  * across all of them, so everything in it agrees.
  *
  * <p>Thread-safe: every public method holds this object's monitor while it uses the connection (a CSV export
@@ -31,9 +35,9 @@ import java.util.List;
 public final class SqliteAdminReader implements AdminReader {
     private final ReadConnection db;
     private final Clock clock;
-    private final AdminLeases leases;
-    private final AdminRows rows;
-    private final AdminJournal journal;
+    private final JdbcAdminLeases leases;
+    private final JdbcAdminRows rows;
+    private final JdbcAdminJournal journal;
     private boolean closed;
     private int leaseRowsReadLastSnapshot;
     private long fullLeaseReads;
@@ -41,9 +45,11 @@ public final class SqliteAdminReader implements AdminReader {
     private SqliteAdminReader(ReadConnection db, Path dataDirectory, Clock clock, ZoneId zone) {
         this.db = db;
         this.clock = clock;
-        this.leases = new AdminLeases(db);
-        this.rows = new AdminRows(db, dataDirectory);
-        this.journal = new AdminJournal(db, new EventSentences(zone));
+        // an actor added moves their count and max(rowid) together
+        this.leases = new JdbcAdminLeases(Dialect.SQLITE,
+                q -> q.scalarLong("SELECT coalesce(max(rowid), 0) FROM actors"));
+        this.rows = new JdbcAdminRows(dataDirectory);
+        this.journal = new JdbcAdminJournal(new EventSentences(zone));
     }
 
     /** Opens {@code database} for reading, refusing a file that is missing, foreign, older or newer. */
@@ -82,19 +88,20 @@ public final class SqliteAdminReader implements AdminReader {
     public synchronized AdminSnapshot snapshot() {
         ensureOpen();
         return db.read("read", () -> {
-            AdminLeases.Read[] read = new AdminLeases.Read[1];
+            JdbcAdminLeases.Read[] read = new JdbcAdminLeases.Read[1];
             AdminSnapshot s = db.inReadTransaction(() -> {
                 long lastSeq = db.scalar("SELECT coalesce(max(seq), 0) FROM fence_events");
                 long changeMarker = db.changeMarker();
-                Long counter = SqliteLedgerHistory.counter(db::query);
+                Long counter = SqliteLedgerHistory.counter(db);
                 long lastToken = counter == null ? -1 : counter; // never a damaged counter shown as 0
-                dev.sovereign.engine.admin.LedgerHistory history = SqliteLedgerHistory.read(db::query, db.file().toString());
-                List<ProcessRow> processes = rows.processes();
-                read[0] = leases.read(processes);
+                dev.sovereign.engine.admin.LedgerHistory history = SqliteLedgerHistory.read(db, db.file().toString());
+                List<ProcessRow> processes = rows.processes(db);
+                read[0] = leases.read(db, processes);
                 return new AdminSnapshot(LedgerLocation.file(db.file()), db.schemaVersion(), changeMarker, clock.millis(), lastSeq,
                         lastToken, read[0].baseline().rows(),
-                        AdminLeases.withLeaseCounts(processes, read[0].baseline().held()),
-                        rows.assignments(), rows.attempts(), rows.messages(), rows.lastTick(), rows.counts(), history);
+                        JdbcAdminLeases.withLeaseCounts(processes, read[0].baseline().held()),
+                        rows.assignments(db), rows.attempts(db), rows.messages(db), rows.lastTick(db), rows.counts(db),
+                        history);
             });
             leases.keep(read[0]);
             leaseRowsReadLastSnapshot = read[0].rowsRead();
@@ -132,20 +139,20 @@ public final class SqliteAdminReader implements AdminReader {
     @Override
     public synchronized List<JournalEntry> eventsSince(long afterSeq, int limit) {
         ensureOpen();
-        return db.read("read", () -> journal.eventsSince(afterSeq, limit));
+        return db.read("read", () -> journal.eventsSince(db, afterSeq, limit));
     }
 
     @Override
     public synchronized List<JournalEntry> recentRejections(int limit) {
         ensureOpen();
-        return db.read("read", () -> journal.recentRejections(limit));
+        return db.read("read", () -> journal.recentRejections(db, limit));
     }
 
     @Override
     public synchronized dev.sovereign.engine.admin.JournalSlice journalAbout(
             dev.sovereign.engine.admin.JournalSubject subject, int limit) {
         ensureOpen();
-        return db.read("read", () -> db.inReadTransaction(() -> journal.journalAbout(subject, limit,
+        return db.read("read", () -> db.inReadTransaction(() -> journal.journalAbout(db, subject, limit,
                 SUBJECT_SCAN_ROWS)));
     }
 

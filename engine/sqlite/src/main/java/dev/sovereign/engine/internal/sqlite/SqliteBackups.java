@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.SovereignVersion;
 import dev.sovereign.engine.admin.EpochStart;
@@ -56,7 +57,7 @@ final class SqliteBackups {
                     + " directory " + parent + " does not exist.", null);
         }
         try (ReadConnection live = ReadConnection.open(ledger)) { // ours, this schema version, or refused
-            String problem = live.read("read", () -> SqliteLedgerHistory.counterProblem(live::query, ledger.toString()));
+            String problem = live.read("read", () -> SqliteLedgerHistory.counterProblem(live, ledger.toString()));
             if (problem != null) {
                 throw new StorageException(Problem.CORRUPT, ledger, problem, null);
             }
@@ -192,7 +193,7 @@ final class SqliteBackups {
                             + "), which would keep writing to what a restore replaces; stop them (mark crashed ones"
                             + " stopped with 'sovereign process stop'), then restore; nothing was changed.");
                 }
-                return SqliteLedgerHistory.highestEpoch(c::query);
+                return SqliteLedgerHistory.highestEpoch(c);
             });
         } catch (StorageException e) {
             if (e.problem() == Problem.BUSY) {
@@ -263,7 +264,7 @@ final class SqliteBackups {
             String identity = JdbcProcesses.newIdentity();
             db.setProcessIdentity(identity);
             return db.write(tx -> {
-                LedgerHistory.Entry taken = SqliteLedgerHistory.last(tx::query);
+                LedgerHistory.Entry taken = JdbcLedgerHistory.last(tx);
                 boolean ours = taken != null && "backup".equals(taken.kind());
                 long takenToken = ours ? taken.fromToken() : tx.lastToken();
                 tx.update("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"

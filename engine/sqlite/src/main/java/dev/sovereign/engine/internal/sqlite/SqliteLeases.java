@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
@@ -228,7 +229,7 @@ public final class SqliteLeases implements ActorLeases {
 
     /** Acquires inside {@code tx}; refuses a live lease. */
     static Lease acquireIn(JdbcTx tx, String actor, long ttlMs) throws SQLException {
-        SqliteActors.requireActor(tx, actor);
+        JdbcActors.requireActor(tx, actor);
         Optional<Lease> current = currentIn(tx, actor);
         long now = tx.now();
         String me = tx.processIdentity();
@@ -284,7 +285,7 @@ public final class SqliteLeases implements ActorLeases {
                 SqliteLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor,
                 tx.processIdentity(), token);
         if (renewed.isEmpty()) {
-            SqliteActors.requireActor(tx, actor);
+            JdbcActors.requireActor(tx, actor);
             throw LeaseRules.lost(actor, token, current.orElse(null), "renew");
         }
         tx.journal(EventKind.LEASE_RENEWED, "actor", actor, actor, token, "renewed until "

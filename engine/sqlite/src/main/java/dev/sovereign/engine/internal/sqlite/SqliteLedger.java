@@ -1,6 +1,8 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.internal.jdbc.JdbcMailbox;
+import dev.sovereign.engine.internal.jdbc.JdbcJournal;
+import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
@@ -25,9 +27,9 @@ public final class SqliteLedger implements Ledger {
     private final Database db;
     private final Grants grants;
     private final String identity;
-    private final SqliteActors actors;
+    private final JdbcActors actors;
     private final SqliteLeases leases;
-    private final SqliteJournal journal;
+    private final JdbcJournal journal;
     private final JdbcProcesses processes;
     private final JdbcMailbox mailbox;
     private final JdbcRuns runs;
@@ -41,14 +43,14 @@ public final class SqliteLedger implements Ledger {
             this.processes = new JdbcProcesses(db);
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
-            this.actors = new SqliteActors(db);
+            this.actors = new JdbcActors(db);
             this.leases = new SqliteLeases(db, grants);
-            this.journal = new SqliteJournal(db);
+            this.journal = new JdbcJournal(db);
             this.heartbeat = new Heartbeat(db, grants);
             // BEGIN IMMEDIATE holds the file's one write lock: a lease needs no shared read, a lost compare-and-set
             // under it is a bug, rowid orders messages sent within one millisecond, and an idle sweep only reads.
             this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), new JdbcMailbox.Hooks(
-                    SqliteActors::requireActor, SqliteLeases::currentIn, SqliteLeases::currentIn,
+                    JdbcActors::requireActor, SqliteLeases::currentIn, SqliteLeases::currentIn,
                     what -> new IllegalStateException(what + " changed under the write lock"), "rowid", true));
             // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
             this.runs = runStore(db, grants, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
@@ -63,7 +65,7 @@ public final class SqliteLedger implements Ledger {
     private static final JdbcRuns.Hooks RUN_HOOKS = new JdbcRuns.Hooks() {
         @Override
         public Actor requireActor(JdbcTx tx, String id) throws SQLException {
-            return SqliteActors.requireActor(tx, id);
+            return JdbcActors.requireActor(tx, id);
         }
 
         @Override
@@ -124,7 +126,7 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
-    public SqliteActors actors() {
+    public JdbcActors actors() {
         return actors;
     }
 
@@ -134,7 +136,7 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
-    public SqliteJournal journal() {
+    public JdbcJournal journal() {
         return journal;
     }
 

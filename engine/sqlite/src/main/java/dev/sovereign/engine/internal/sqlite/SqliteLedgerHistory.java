@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
+import dev.sovereign.engine.internal.jdbc.JdbcReads;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerHistory;
@@ -17,20 +19,14 @@ import java.util.List;
  * The schema's triggers guard every row written here too; this class only writes what they allow. Stateless.
  */
 final class SqliteLedgerHistory {
-    private static final String ENTRY = "SELECT seq, at, kind, epoch, from_token, to_token, seen_token, process_identity,"
-            + " backup_id, detail FROM ledger_history";
-
     private SqliteLedgerHistory() {
     }
 
-    /** A query on either kind of connection ({@link Tx#query}, {@link ReadConnection#query}). */
-    @FunctionalInterface
-    interface Query {
-        <T> List<T> query(String sql, Tx.RowMapper<T> mapper, Object... args) throws SQLException;
-    }
-
-    /** The counter's value, or null when it is not a whole number (see {@link #counterProblem}). */
-    static Long counter(Query q) throws SQLException {
+    /**
+     * The counter's value, or null when it is not a whole number (see {@link #counterProblem}); on either kind of
+     * connection ({@link Tx}, {@link ReadConnection}).
+     */
+    static Long counter(JdbcReads q) throws SQLException {
         List<Long> v = q.query("SELECT CASE WHEN typeof(last_token) = 'integer' THEN last_token END FROM token_counter"
                 + " WHERE id = 1", rs -> {
                     long value = rs.getLong(1);
@@ -44,7 +40,7 @@ final class SqliteLedgerHistory {
      * stores text, blobs and reals in an INTEGER column, and version 1's CHECK compared them above every number),
      * or a value in an epoch the ledger's history never started (written by hand, e.g. 2^63 - 1).
      */
-    static String counterProblem(Query q, String ledger) throws SQLException {
+    static String counterProblem(JdbcReads q, String ledger) throws SQLException {
         List<String[]> rows = q.query("SELECT typeof(last_token), quote(last_token) FROM token_counter WHERE id = 1",
                 rs -> new String[] {rs.getString(1), rs.getString(2)});
         if (rows.isEmpty()) {
@@ -80,11 +76,11 @@ final class SqliteLedgerHistory {
      */
     static void requireUsable(JdbcTx tx, boolean restoring) throws SQLException {
         String file = String.valueOf(((Tx) tx).file());
-        String problem = counterProblem(tx::query, file);
+        String problem = counterProblem(tx, file);
         if (problem != null) {
             throw new StorageException(Problem.CORRUPT, ((Tx) tx).file(), problem, null);
         }
-        LedgerHistory.Entry last = last(tx::query);
+        LedgerHistory.Entry last = JdbcLedgerHistory.last(tx);
         if (!restoring && last != null && "backup".equals(last.kind())) {
             throw new StorageException(Problem.A_BACKUP, ((Tx) tx).file(), "The file " + file + " is a backup made by"
                     + " 'sovereign backup' (" + last.detail() + "), not a live ledger: opening it as one could issue"
@@ -93,35 +89,15 @@ final class SqliteLedgerHistory {
         }
     }
 
-    /** The last row of the history, or null. */
-    static LedgerHistory.Entry last(Query q) throws SQLException {
-        List<LedgerHistory.Entry> rows = q.query(ENTRY + " ORDER BY seq DESC LIMIT 1", SqliteLedgerHistory::entry);
-        return rows.isEmpty() ? null : rows.get(0);
-    }
-
     /** The history as operators read it (status, the console), with the counter's problem if it has one. */
-    static LedgerHistory read(Query q, String ledger) throws SQLException {
-        String problem = counterProblem(q, ledger);
-        Long counter = counter(q);
-        List<LedgerHistory.Entry> starts = q.query(ENTRY + " WHERE kind IN ('restore', 'bump') ORDER BY seq DESC LIMIT 1",
-                SqliteLedgerHistory::entry);
-        LedgerHistory.Entry start = starts.isEmpty() ? null : starts.get(0);
-        List<LedgerHistory.Entry> backwards = q.query(ENTRY + " WHERE kind = 'backwards' AND seq > ? ORDER BY seq LIMIT 1",
-                SqliteLedgerHistory::entry, start == null ? 0L : start.seq());
-        long epoch = counter == null || counter < 0 ? 0 : FencingTokens.epochOf(counter);
-        return new LedgerHistory(epoch, start, backwards.isEmpty() ? null : backwards.get(0), problem);
+    static LedgerHistory read(JdbcReads q, String ledger) throws SQLException {
+        return JdbcLedgerHistory.read(q, counter(q), counterProblem(q, ledger));
     }
 
-    /**
-     * The highest epoch the ledger has been in or heard of: its counter's, every epoch its history started, and the
-     * epoch of every token an engine reported seeing above the counter. A new epoch goes above it.
-     */
-    static long highestEpoch(Query q) throws SQLException {
+    /** The highest epoch the ledger has been in or heard of ({@link JdbcLedgerHistory#highestEpoch}). */
+    static long highestEpoch(JdbcReads q) throws SQLException {
         Long counter = counter(q);
-        long fromHistory = q.query("SELECT max(coalesce((SELECT max(epoch) FROM ledger_history), 0),"
-                + " coalesce((SELECT max(seen_token) FROM ledger_history WHERE kind = 'backwards'), 0) / "
-                + FencingTokens.EPOCH_SPAN + ")", rs -> rs.getLong(1)).get(0);
-        return Math.max(counter == null ? 0 : FencingTokens.epochOf(counter), fromHistory);
+        return JdbcLedgerHistory.highestEpoch(q, counter == null ? 0 : FencingTokens.epochOf(counter));
     }
 
     /**
@@ -136,11 +112,11 @@ final class SqliteLedgerHistory {
      */
     static EpochStart startEpoch(JdbcTx tx, String kind, long aboveEpoch, String backupId, String detail)
             throws SQLException {
-        Long counter = counter(tx::query);
+        Long counter = counter(tx);
         if (counter == null) {
-            throw new StorageException(Problem.CORRUPT, ((Tx) tx).file(), counterProblem(tx::query, String.valueOf(((Tx) tx).file())), null);
+            throw new StorageException(Problem.CORRUPT, ((Tx) tx).file(), counterProblem(tx, String.valueOf(((Tx) tx).file())), null);
         }
-        long epoch = Math.max(highestEpoch(tx::query), Math.max(aboveEpoch, 0)) + 1;
+        long epoch = Math.max(highestEpoch(tx), Math.max(aboveEpoch, 0)) + 1;
         if (epoch > FencingTokens.MAX_EPOCH) {
             throw new StorageException(Problem.EPOCH_EXHAUSTED, ((Tx) tx).file(), "The ledger " + ((Tx) tx).file() + " has no epoch"
                     + " left after " + (epoch - 1) + " (the last is " + FencingTokens.MAX_EPOCH + "); it cannot start another.", null);
@@ -170,30 +146,8 @@ final class SqliteLedgerHistory {
         return new EpochStart(kind, epoch, counter, start + 1, leases.size(), tx.now());
     }
 
-    /**
-     * Records, in its own transaction {@code tx}, that this engine had seen {@code seen} while the counter is at
-     * {@code counter} (decision 0605): a {@code backwards} history row (from now on the schema lets the counter step
-     * no more until a new epoch starts) and a {@code LEDGER_WENT_BACKWARDS} journal row. Writes nothing when the
-     * counter is no longer below {@code seen} (a new epoch started meanwhile).
-     */
+    /** Records that this engine had seen {@code seen} above the counter ({@link JdbcLedgerHistory#recordWentBackwards}). */
     static void recordWentBackwards(JdbcTx tx, long seen) throws SQLException {
-        Long counter = counter(tx::query);
-        if (counter == null || counter >= seen) {
-            return;
-        }
-        String said = "process " + tx.processIdentity() + " had seen token " + FencingTokens.describe(seen)
-                + " but the counter is at " + FencingTokens.describe(counter) + ": the ledger was put back without"
-                + " 'sovereign restore'; no token is issued until 'sovereign fence bump'";
-        tx.update("INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, process_identity,"
-                + " backup_id, detail) VALUES (?, 'backwards', ?, ?, ?, ?, ?, NULL, ?)",
-                tx.now(), FencingTokens.epochOf(counter), counter, counter, seen, tx.processIdentity(), said);
-        tx.journal(EventKind.LEDGER_WENT_BACKWARDS, "ledger", "ledger", null, tx.processIdentity(), null, seen, counter,
-                null, said);
-    }
-
-    private static LedgerHistory.Entry entry(java.sql.ResultSet rs) throws SQLException {
-        return new LedgerHistory.Entry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getLong("epoch"),
-                rs.getLong("from_token"), rs.getLong("to_token"), JdbcTx.nullableLong(rs, "seen_token"),
-                rs.getString("process_identity"), rs.getString("backup_id"), rs.getString("detail"));
+        JdbcLedgerHistory.recordWentBackwards(tx, seen, SqliteLedgerHistory::counter, "'sovereign restore'");
     }
 }

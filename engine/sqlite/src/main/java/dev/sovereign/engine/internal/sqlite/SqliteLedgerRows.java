@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.spi.tools.LedgerCopyRefusal;
@@ -101,12 +102,12 @@ final class SqliteLedgerRows implements LedgerRows {
                         + " frozen file again would make a second ledger that mints the same tokens), and nothing was"
                         + " changed.");
             }
-            dev.sovereign.engine.admin.LedgerHistory.Entry last = SqliteLedgerHistory.last(c::query);
+            dev.sovereign.engine.admin.LedgerHistory.Entry last = JdbcLedgerHistory.last(c);
             if (last != null && "backup".equals(last.kind())) {
                 throw new LedgerCopyRefusal("source_is_backup", "The file " + file + " is a backup made by 'sovereign"
                         + " backup', not a live ledger; put it in place with 'sovereign restore' first, then copy that.");
             }
-            if (SqliteLedgerHistory.read(c::query, file.toString()).isWentBackwards()) {
+            if (SqliteLedgerHistory.read(c, file.toString()).isWentBackwards()) {
                 throw new LedgerCopyRefusal("source_went_backwards", "The ledger " + file + " went backwards (an engine"
                         + " had seen a token above its counter); run 'sovereign fence bump' on it first, then copy it.");
             }

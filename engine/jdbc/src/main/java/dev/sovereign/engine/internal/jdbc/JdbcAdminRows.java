@@ -1,7 +1,5 @@
-package dev.sovereign.engine.internal.postgres;
+package dev.sovereign.engine.internal.jdbc;
 
-import dev.sovereign.engine.internal.jdbc.IdentityClaim;
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import static dev.sovereign.engine.admin.AdminReader.FINISHED_ROWS_SHOWN;
 import static dev.sovereign.engine.admin.AdminReader.STOPPED_PROCESSES_SHOWN;
 
@@ -23,64 +21,83 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The rows and true counts of one operators' snapshot other than the leases, with the caps and orders of
- * SQLite's reader (ids in byte order, {@code COLLATE "C"}); called inside the snapshot's transaction. Keeps the
- * refusals counted per category (journal {@code seq}s are not in commit order on PostgreSQL, so a total that
- * disagrees after the incremental count is counted again whole). Not thread-safe: its {@link PgAdminReader}
- * serialises every use.
+ * The rows and true counts of one operators' snapshot other than the leases ({@link JdbcAdminLeases}), for both
+ * backends: processes, assignments with their receipts, attempts, messages, the last supervisor tick, and the counts
+ * the console's badges show. Each a query or two served by an index, with the same caps and orders on both (ids in
+ * byte order: {@link Dialect#byteOrder}); called inside the snapshot's read transaction, on the reads its backend
+ * hands over. Keeps one piece of state, the refusals counted per category so far; not thread-safe (its reader
+ * serialises every use).
  */
-final class PgAdminRows {
+public final class JdbcAdminRows {
+    /** The holder columns {@link #ref} reads, of the process row aliased {@code p}. */
     private static final String HOLDER = "p.label AS p_label, p.pid AS p_pid, p.host AS p_host";
-    /** A worker-lost failure nobody retried or acknowledged, on an assignment aliased {@code s}. */
+
+    /**
+     * A worker-lost failure nobody retried or acknowledged, on an assignment aliased {@code s}: FAILED
+     * narrows it through {@code assignments_by_state}; the receipt and the retry are unique-index look-ups.
+     */
     private static final String NEEDS_OPERATOR = "s.state = 'FAILED' AND s.acknowledged_at IS NULL"
             + " AND NOT EXISTS (SELECT 1 FROM assignments rt WHERE rt.retry_of = s.id)"
             + " AND EXISTS (SELECT 1 FROM receipts wl WHERE wl.assignment_id = s.id"
             + " AND wl.failure_category = '" + ReceiptRow.WORKER_LOST + "')";
 
+    /** Where the run folders are: the receipts' output folders are derived from it. */
     private final Path dataDirectory;
+    /**
+     * Refused writes per category up to {@link #categoriesCountedTo} (a journal seq): the journal only grows, so
+     * each snapshot counts only the rejections after it, through the partial index {@code fence_events_rejections}.
+     * Journal seqs are not in commit order on PostgreSQL (decision 0900): a total that disagrees after the
+     * incremental count is counted again whole.
+     */
     private final Map<String, Long> rejectionsByCategory = new TreeMap<>();
     private long categoriesCountedTo;
 
-    PgAdminRows(Path dataDirectory) {
+    public JdbcAdminRows(Path dataDirectory) {
         this.dataDirectory = dataDirectory;
     }
 
-    static ProcessRef ref(ResultSet rs, String identity) throws SQLException {
+    /** The holder columns {@code p_label, p_pid, p_host} of a row as a {@link ProcessRef} for {@code identity}. */
+    public static ProcessRef ref(ResultSet rs, String identity) throws SQLException {
         return new ProcessRef(identity, rs.getString("p_label"), JdbcTx.nullableLong(rs, "p_pid"), rs.getString("p_host"));
     }
 
-    List<ProcessRow> processes(JdbcTx tx) throws SQLException {
+    /** The processes shown; {@code leasesHeld} is 0 here and filled in by {@link JdbcAdminLeases#withLeaseCounts}. */
+    public List<ProcessRow> processes(JdbcReads q) throws SQLException {
         String columns = "p.identity, " + HOLDER + ", p.kind, p.started_at, p.heartbeat_at, p.heartbeat_interval_ms,"
                 + " p.stopped_at, (SELECT count(*) FROM execution_attempts x WHERE x.process_identity = p.identity"
                 + "   AND x.state = 'ACTIVE') AS attempts,"
+                // the last --process claim of this identity (decision 0802); fence_events_by_resource serves it
                 + " (SELECT e.detail FROM fence_events e WHERE e.resource_type = 'process' AND e.resource_id = p.identity"
                 + "   AND e.kind = 'PROCESS_STARTED' AND e.category = '" + IdentityClaim.CATEGORY + "'"
                 + "   ORDER BY e.seq DESC LIMIT 1) AS claim";
-        return tx.query("SELECT * FROM ((SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NULL)"
-                + " UNION ALL (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NOT NULL"
-                + " ORDER BY p.started_at DESC LIMIT ?)) shown"
-                + " ORDER BY stopped_at IS NOT NULL, started_at DESC, identity COLLATE \"C\"",
+        return q.query("SELECT * FROM (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NULL"
+                + " UNION ALL SELECT * FROM (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NOT NULL"
+                + " ORDER BY p.started_at DESC LIMIT ?) stopped) shown"
+                + " ORDER BY stopped_at IS NOT NULL, started_at DESC, " + q.dialect().byteOrder("identity"),
                 rs -> new ProcessRow(ref(rs, rs.getString("identity")), rs.getString("kind"), rs.getLong("started_at"),
                         rs.getLong("heartbeat_at"), rs.getLong("heartbeat_interval_ms"),
                         JdbcTx.nullableLong(rs, "stopped_at"), 0, rs.getInt("attempts"), rs.getString("claim")),
                 STOPPED_PROCESSES_SHOWN);
     }
 
-    List<AssignmentRow> assignments(JdbcTx tx) throws SQLException {
-        return tx.query("SELECT s.id, s.actor_id, s.provider_spec, s.workspace_policy, s.state, s.current_attempt,"
+    public List<AssignmentRow> assignments(JdbcReads q) throws SQLException {
+        Dialect d = q.dialect();
+        return q.query("SELECT s.id, s.actor_id, s.provider_spec, s.workspace_policy, s.state, s.current_attempt,"
                 + " x.token AS current_token, s.retry_of, (SELECT r2.id FROM assignments r2 WHERE r2.retry_of = s.id)"
                 + " AS retried_by, s.acknowledged_at, s.created_at, s.updated_at,"
                 + " (SELECT count(*) FROM execution_attempts a WHERE a.assignment_id = s.id) AS attempts,"
                 + " r.id AS r_id, r.attempt_id AS r_attempt, r.attempt_token AS r_token, r.process_identity AS r_process,"
                 + " r.status AS r_status, r.failure_category AS r_failure, r.outcome_known AS r_known,"
                 + " r.summary AS r_summary, r.created_at AS r_created,"
+                // fence_events_by_resource serves it, once per receipt shown
                 + " (r.id IS NOT NULL AND EXISTS (SELECT 1 FROM fence_events st WHERE st.resource_type = 'attempt'"
                 + "   AND st.resource_id = r.attempt_id AND st.kind = 'ATTEMPT_STOLEN')) AS r_stolen"
                 + " FROM assignments s LEFT JOIN execution_attempts x ON x.id = s.current_attempt"
                 + " LEFT JOIN receipts r ON r.assignment_id = s.id"
-                + " WHERE s.id IN (SELECT id FROM (SELECT id FROM assignments ORDER BY updated_at DESC, id COLLATE \"C\""
-                + "   LIMIT ?) recent UNION SELECT s2.id FROM assignments s2 WHERE " + NEEDS_OPERATOR.replace("s.", "s2.")
-                + ") ORDER BY s.updated_at DESC, s.id COLLATE \"C\"", rs -> {
+                // the most recent page, plus every run waiting for an operator however old: never dropped
+                + " WHERE s.id IN (SELECT id FROM (SELECT id FROM assignments ORDER BY updated_at DESC, "
+                + d.byteOrder("id") + " LIMIT ?) recent UNION SELECT s2.id FROM assignments s2 WHERE "
+                + NEEDS_OPERATOR.replace("s.", "s2.") + ") ORDER BY s.updated_at DESC, " + d.byteOrder("s.id"), rs -> {
                     ReceiptRow receipt = null;
                     Long rid = JdbcTx.nullableLong(rs, "r_id");
                     if (rid != null) {
@@ -98,10 +115,14 @@ final class PgAdminRows {
                 }, FINISHED_ROWS_SHOWN);
     }
 
-    LedgerCounts counts(JdbcTx tx) throws SQLException {
+    /**
+     * The true totals: index-only counts ({@code assignments_by_state}, {@code messages_inbox},
+     * {@code fence_events_rejections}).
+     */
+    public LedgerCounts counts(JdbcReads q) throws SQLException {
         long[] a = new long[2];
         Map<String, Long> byState = new TreeMap<>();
-        tx.query("SELECT state, count(*) FROM assignments GROUP BY state", rs -> {
+        q.query("SELECT state, count(*) FROM assignments GROUP BY state", rs -> {
             byState.put(rs.getString(1), rs.getLong(2));
             a[0] += rs.getLong(2);
             if ("RUNNING".equals(rs.getString(1))) {
@@ -109,33 +130,37 @@ final class PgAdminRows {
             }
             return null;
         });
-        long needsOperator = tx.scalarLong("SELECT count(*) FROM assignments s WHERE " + NEEDS_OPERATOR);
+        long needsOperator = q.scalarLong("SELECT count(*) FROM assignments s WHERE " + NEEDS_OPERATOR);
         long[] m = new long[4];
-        tx.query("SELECT state, count(*) FROM messages GROUP BY state", rs -> {
+        q.query("SELECT state, count(*) FROM messages GROUP BY state", rs -> {
             int i = List.of("NEW", "CLAIMED", "DONE", "DEAD").indexOf(rs.getString(1));
             if (i >= 0) {
                 m[i] = rs.getLong(2);
             }
             return null;
         });
-        long rejections = tx.scalarLong("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
-        countRejectionsByCategory(tx, rejections);
+        // the partial index fence_events_rejections: only REJECTED rows are visited
+        long rejections = q.scalarLong("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
+        countRejectionsByCategory(q, rejections);
         return new LedgerCounts(a[0], a[1], needsOperator, m[0], m[1], m[2], m[3], rejections, byState,
                 rejectionsByCategory);
     }
 
-    /** The new rejections only; counted again whole when the sum then disagrees (a row committed late). */
-    private void countRejectionsByCategory(JdbcTx tx, long total) throws SQLException {
+    /**
+     * Brings {@link #rejectionsByCategory} up to date: the new rejections only; counted again whole when the sum then
+     * disagrees (a row committed late, or a journal that shrank, which is never expected).
+     */
+    private void countRejectionsByCategory(JdbcReads q, long total) throws SQLException {
         if (sum() == total) {
             return;
         }
         if (sum() < total) {
-            addRejectionsAfter(tx, categoriesCountedTo);
+            addRejectionsAfter(q, categoriesCountedTo);
         }
         if (sum() != total) {
             rejectionsByCategory.clear();
             categoriesCountedTo = 0;
-            addRejectionsAfter(tx, 0);
+            addRejectionsAfter(q, 0);
         }
     }
 
@@ -143,8 +168,8 @@ final class PgAdminRows {
         return rejectionsByCategory.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    private void addRejectionsAfter(JdbcTx tx, long after) throws SQLException {
-        tx.query("SELECT coalesce(category, 'unknown') AS c, count(*), max(seq) FROM fence_events"
+    private void addRejectionsAfter(JdbcReads q, long after) throws SQLException {
+        q.query("SELECT coalesce(category, 'unknown') AS c, count(*), max(seq) FROM fence_events"
                 + " WHERE kind = 'REJECTED' AND seq > ? GROUP BY c", rs -> {
                     rejectionsByCategory.merge(rs.getString(1), rs.getLong(2), Long::sum);
                     categoriesCountedTo = Math.max(categoriesCountedTo, rs.getLong(3));
@@ -152,8 +177,8 @@ final class PgAdminRows {
                 }, after);
     }
 
-    List<AttemptRow> attempts(JdbcTx tx) throws SQLException {
-        return tx.query("SELECT x.id, x.assignment_id, x.actor_id, x.process_identity, " + HOLDER + ","
+    public List<AttemptRow> attempts(JdbcReads q) throws SQLException {
+        return q.query("SELECT x.id, x.assignment_id, x.actor_id, x.process_identity, " + HOLDER + ","
                 + " x.token, x.lease_token, x.state, x.ttl_ms, x.started_at, x.renewed_at, x.expires_at, x.ended_at,"
                 + " EXISTS (SELECT 1 FROM assignments s WHERE s.current_attempt = x.id) AS is_current"
                 + " FROM execution_attempts x LEFT JOIN processes p ON p.identity = x.process_identity"
@@ -165,13 +190,14 @@ final class PgAdminRows {
                         JdbcTx.nullableLong(rs, "ended_at")), FINISHED_ROWS_SHOWN);
     }
 
-    List<MessageRow> messages(JdbcTx tx) throws SQLException {
+    public List<MessageRow> messages(JdbcReads q) throws SQLException {
         String columns = "m.id, m.sender, m.recipient, m.subject, m.state, m.claim_actor, m.claim_process, " + HOLDER
                 + ", m.claim_token, m.claim_expires_at, m.retry_count, m.max_retries, m.created_at, m.updated_at";
         String from = " FROM messages m LEFT JOIN processes p ON p.identity = m.claim_process";
-        return tx.query("SELECT * FROM ((SELECT " + columns + from + " WHERE m.state IN ('NEW', 'CLAIMED'))"
-                + " UNION ALL (SELECT " + columns + from + " WHERE m.state IN ('DONE', 'DEAD')"
-                + " ORDER BY m.updated_at DESC LIMIT ?)) shown ORDER BY created_at DESC, id COLLATE \"C\"", rs -> {
+        return q.query("SELECT * FROM (SELECT " + columns + from + " WHERE m.state IN ('NEW', 'CLAIMED')"
+                + " UNION ALL SELECT * FROM (SELECT " + columns + from + " WHERE m.state IN ('DONE', 'DEAD')"
+                + " ORDER BY m.updated_at DESC LIMIT ?) finished) shown ORDER BY created_at DESC, "
+                + q.dialect().byteOrder("id"), rs -> {
                     String claimer = rs.getString("claim_process");
                     return new MessageRow(rs.getString("id"), rs.getString("sender"), rs.getString("recipient"),
                             rs.getString("subject"), rs.getString("state"), rs.getString("claim_actor"),
@@ -181,8 +207,8 @@ final class PgAdminRows {
                 }, FINISHED_ROWS_SHOWN);
     }
 
-    Optional<SupervisorTickRow> lastTick(JdbcTx tx) throws SQLException {
-        return tx.one("SELECT t.seq, t.at, t.process_identity, " + HOLDER + ", t.expired_leases, t.stale_processes,"
+    public Optional<SupervisorTickRow> lastTick(JdbcReads q) throws SQLException {
+        return q.one("SELECT t.seq, t.at, t.process_identity, " + HOLDER + ", t.expired_leases, t.stale_processes,"
                 + " t.swept_claims, t.recovered, t.failures, t.report FROM supervisor_ticks t"
                 + " LEFT JOIN processes p ON p.identity = t.process_identity ORDER BY t.seq DESC LIMIT 1",
                 rs -> new SupervisorTickRow(rs.getLong("seq"), rs.getLong("at"), ref(rs, rs.getString("process_identity")),

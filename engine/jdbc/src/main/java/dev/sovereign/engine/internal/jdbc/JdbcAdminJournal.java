@@ -1,6 +1,5 @@
-package dev.sovereign.engine.internal.sqlite;
+package dev.sovereign.engine.internal.jdbc;
 
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.JournalEntry;
 import java.sql.ResultSet;
@@ -9,35 +8,36 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The journal as operators read it: rows after a sequence number, the newest rejections, each with its
- * sentence — for a rejection, the one that explains it from the grant that minted the current token (or, when
- * nothing was current, from what ended the resource). Stateless; not thread-safe (its
- * {@link SqliteAdminReader} serialises every use).
+ * The journal as operators read it, for both backends: rows after a sequence number, the newest rejections, each
+ * with its sentence ({@link EventSentences}) — for a rejection, the one that explains it from the grant that minted
+ * the current token (or, when nothing was current, from what ended the resource; decision 0404). Reads on what its
+ * backend hands over. Stateless; not thread-safe (its reader serialises every use).
+ *
+ * <p>On PostgreSQL rows become visible out of {@code seq} order (decision 0900): the console follows them with a
+ * {@code JournalTail}.
  */
-final class AdminJournal {
+public final class JdbcAdminJournal {
     private static final String EVENT_SELECT = "SELECT e.seq, e.at, e.kind, e.resource_type, e.resource_id,"
             + " e.actor_id, e.process_identity, e.token, e.presented_token, e.current_token, e.category, e.detail,"
             + " p.label AS p_label, p.pid AS p_pid, p.host AS p_host"
             + " FROM fence_events e LEFT JOIN processes p ON p.identity = e.process_identity";
 
-    private final ReadConnection db;
     private final EventSentences sentences;
 
-    AdminJournal(ReadConnection db, EventSentences sentences) {
-        this.db = db;
+    public JdbcAdminJournal(EventSentences sentences) {
         this.sentences = sentences;
     }
 
     /** Journal rows after {@code afterSeq}, oldest first, each with its sentence. */
-    List<JournalEntry> eventsSince(long afterSeq, int limit) throws SQLException {
-        return explainAll(db.query(EVENT_SELECT + " WHERE e.seq > ? ORDER BY e.seq LIMIT ?",
-                AdminJournal::rawEvent, afterSeq, limit));
+    public List<JournalEntry> eventsSince(JdbcReads q, long afterSeq, int limit) throws SQLException {
+        return explainAll(q, q.query(EVENT_SELECT + " WHERE e.seq > ? ORDER BY e.seq LIMIT ?",
+                JdbcAdminJournal::rawEvent, afterSeq, limit));
     }
 
     /** The newest rejections first, each with the sentence that explains it. */
-    List<JournalEntry> recentRejections(int limit) throws SQLException {
-        return explainAll(db.query(EVENT_SELECT
-                + " WHERE e.kind = 'REJECTED' ORDER BY e.seq DESC LIMIT ?", AdminJournal::rawEvent, limit));
+    public List<JournalEntry> recentRejections(JdbcReads q, int limit) throws SQLException {
+        return explainAll(q, q.query(EVENT_SELECT
+                + " WHERE e.kind = 'REJECTED' ORDER BY e.seq DESC LIMIT ?", JdbcAdminJournal::rawEvent, limit));
     }
 
     /**
@@ -46,38 +46,38 @@ final class AdminJournal {
      * {@code fence_events_by_resource} over the whole journal, plus the rows it wrote among the journal's last
      * {@code scanRows} rows (a range of the primary key: there is no index by writer).
      */
-    dev.sovereign.engine.admin.JournalSlice journalAbout(dev.sovereign.engine.admin.JournalSubject subject, int limit,
-                                                         int scanRows) throws SQLException {
-        long last = db.scalar("SELECT coalesce(max(seq), 0) FROM fence_events");
+    public dev.sovereign.engine.admin.JournalSlice journalAbout(JdbcReads q,
+            dev.sovereign.engine.admin.JournalSubject subject, int limit, int scanRows) throws SQLException {
+        long last = q.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events");
         if (subject.kind() == dev.sovereign.engine.admin.JournalSubject.Kind.ACTOR) {
-            List<JournalEntry> rows = explainAll(db.query(EVENT_SELECT + " WHERE e.actor_id = ? ORDER BY e.seq DESC"
-                    + " LIMIT ?", AdminJournal::rawEvent, subject.id(), limit));
-            long total = db.scalar("SELECT count(*) FROM fence_events WHERE actor_id = ?", subject.id());
+            List<JournalEntry> rows = explainAll(q, q.query(EVENT_SELECT + " WHERE e.actor_id = ? ORDER BY e.seq DESC"
+                    + " LIMIT ?", JdbcAdminJournal::rawEvent, subject.id(), limit));
+            long total = q.scalarLong("SELECT count(*) FROM fence_events WHERE actor_id = ?", subject.id());
             return new dev.sovereign.engine.admin.JournalSlice(subject, rows, total, 0, last);
         }
         long from = Math.max(0, last - scanRows);
-        List<JournalEntry> about = db.query(EVENT_SELECT + " WHERE e.resource_type = 'process' AND e.resource_id = ?"
-                + " ORDER BY e.seq DESC LIMIT ?", AdminJournal::rawEvent, subject.id(), limit);
-        List<JournalEntry> wrote = db.query(EVENT_SELECT + " WHERE e.seq > ? AND e.process_identity = ?"
+        List<JournalEntry> about = q.query(EVENT_SELECT + " WHERE e.resource_type = 'process' AND e.resource_id = ?"
+                + " ORDER BY e.seq DESC LIMIT ?", JdbcAdminJournal::rawEvent, subject.id(), limit);
+        List<JournalEntry> wrote = q.query(EVENT_SELECT + " WHERE e.seq > ? AND e.process_identity = ?"
                 + " AND NOT (e.resource_type = 'process' AND e.resource_id = ?) ORDER BY e.seq DESC LIMIT ?",
-                AdminJournal::rawEvent, from, subject.id(), subject.id(), limit);
+                JdbcAdminJournal::rawEvent, from, subject.id(), subject.id(), limit);
         List<JournalEntry> merged = new ArrayList<>(about);
         merged.addAll(wrote);
         merged.sort(java.util.Comparator.comparingLong(JournalEntry::seq).reversed());
         if (merged.size() > limit) {
             merged = merged.subList(0, limit);
         }
-        long total = db.scalar("SELECT count(*) FROM fence_events WHERE resource_type = 'process' AND resource_id = ?",
+        long total = q.scalarLong("SELECT count(*) FROM fence_events WHERE resource_type = 'process' AND resource_id = ?",
                 subject.id())
-                + db.scalar("SELECT count(*) FROM fence_events WHERE seq > ? AND process_identity = ?"
+                + q.scalarLong("SELECT count(*) FROM fence_events WHERE seq > ? AND process_identity = ?"
                 + " AND NOT (resource_type = 'process' AND resource_id = ?)", from, subject.id(), subject.id());
-        return new dev.sovereign.engine.admin.JournalSlice(subject, explainAll(merged), total, from, last);
+        return new dev.sovereign.engine.admin.JournalSlice(subject, explainAll(q, merged), total, from, last);
     }
 
-    private List<JournalEntry> explainAll(List<JournalEntry> raw) throws SQLException {
+    private List<JournalEntry> explainAll(JdbcReads q, List<JournalEntry> raw) throws SQLException {
         List<JournalEntry> out = new ArrayList<>(raw.size());
         for (JournalEntry e : raw) {
-            out.add(withSentence(e, e.isRejection() ? explain(e) : sentences.describe(e)));
+            out.add(withSentence(e, e.isRejection() ? explain(q, e) : sentences.describe(e)));
         }
         return out;
     }
@@ -87,25 +87,25 @@ final class AdminJournal {
      * counter, so at most one grant carries it), looked up on the same resource first (indexed), then
      * anywhere before the rejection; or, when nothing was current, the last event on the resource.
      */
-    private String explain(JournalEntry r) throws SQLException {
+    private String explain(JdbcReads q, JournalEntry r) throws SQLException {
         JournalEntry grant = null;
         JournalEntry ended = null;
         if (r.currentToken() != null) {
-            grant = first(EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
+            grant = first(q, EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
                     + " AND e.token = ? AND e.kind <> 'REJECTED' ORDER BY e.seq LIMIT 1",
                     r.resourceType(), r.resourceId(), r.seq(), r.currentToken());
             if (grant == null) {
-                grant = first(EVENT_SELECT + " WHERE e.token = ? AND e.seq < ? AND e.kind <> 'REJECTED'"
+                grant = first(q, EVENT_SELECT + " WHERE e.token = ? AND e.seq < ? AND e.kind <> 'REJECTED'"
                         + " ORDER BY e.seq LIMIT 1", r.currentToken(), r.seq());
             }
         } else {
-            ended = first(EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
+            ended = first(q, EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
                     + " AND e.kind NOT IN ('REJECTED', 'LEASE_RENEWED') ORDER BY e.seq DESC LIMIT 1",
                     r.resourceType(), r.resourceId(), r.seq());
             if (r.presentedToken() != null && r.actor() != null) {
                 // A stolen fence is journalled on the attempt, not on the assignment the worker wrote to:
                 // find it by the token it presented (fence_events_by_actor, newest first).
-                JournalEntry stolen = first(EVENT_SELECT + " WHERE e.actor_id = ? AND e.seq < ?"
+                JournalEntry stolen = first(q, EVENT_SELECT + " WHERE e.actor_id = ? AND e.seq < ?"
                         + " AND e.kind = 'ATTEMPT_STOLEN' AND e.token = ? ORDER BY e.seq DESC LIMIT 1",
                         r.actor(), r.seq(), r.presentedToken());
                 if (stolen != null && (ended == null || stolen.seq() > ended.seq())) {
@@ -116,9 +116,8 @@ final class AdminJournal {
         return sentences.explainRejection(r, grant, ended);
     }
 
-    private JournalEntry first(String sql, Object... args) throws SQLException {
-        List<JournalEntry> rows = db.query(sql, AdminJournal::rawEvent, args);
-        return rows.isEmpty() ? null : rows.get(0);
+    private JournalEntry first(JdbcReads q, String sql, Object... args) throws SQLException {
+        return q.one(sql, JdbcAdminJournal::rawEvent, args).orElse(null);
     }
 
     private static JournalEntry withSentence(JournalEntry e, String sentence) {
@@ -129,7 +128,7 @@ final class AdminJournal {
     private static JournalEntry rawEvent(ResultSet rs) throws SQLException {
         String process = rs.getString("process_identity");
         return new JournalEntry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getString("resource_type"),
-                rs.getString("resource_id"), rs.getString("actor_id"), process == null ? null : ReadConnection.ref(rs, process),
+                rs.getString("resource_id"), rs.getString("actor_id"), process == null ? null : JdbcAdminRows.ref(rs, process),
                 JdbcTx.nullableLong(rs, "token"), JdbcTx.nullableLong(rs, "presented_token"), JdbcTx.nullableLong(rs, "current_token"),
                 rs.getString("category"), rs.getString("detail"), null);
     }
