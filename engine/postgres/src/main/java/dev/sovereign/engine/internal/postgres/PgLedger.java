@@ -1,6 +1,8 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcHeartbeat;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
+import dev.sovereign.engine.internal.jdbc.JdbcRecovery;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.lease.Beat;
@@ -26,8 +28,8 @@ public final class PgLedger implements Ledger {
     private final JdbcProcesses processes;
     private final PgMailbox mailbox;
     private final PgRuns runs;
-    private final PgRecovery recovery;
-    private final PgHeartbeat heartbeat;
+    private final JdbcRecovery recovery;
+    private final JdbcHeartbeat heartbeat;
 
     PgLedger(EngineConfig config, Grants grants, boolean createIfMissing) {
         this.grants = grants;
@@ -39,11 +41,12 @@ public final class PgLedger implements Ledger {
             this.actors = new PgActors(db);
             this.leases = new PgLeases(db, grants);
             this.journal = new PgJournal(db);
-            this.heartbeat = new PgHeartbeat(db, grants);
+            PgStoreHooks hooks = new PgStoreHooks(db);
+            this.heartbeat = new JdbcHeartbeat(db, grants, hooks, hooks);
             this.mailbox = new PgMailbox(db, grants, config.defaultTtl());
             // The lab's broken-fence switch: PgRuns honours it only on a ledger created as a lab sandbox.
             this.runs = new PgRuns(db, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
-            this.recovery = new PgRecovery(db);
+            this.recovery = new JdbcRecovery(db, hooks, hooks);
         } catch (RuntimeException e) {
             db.close();
             throw e;

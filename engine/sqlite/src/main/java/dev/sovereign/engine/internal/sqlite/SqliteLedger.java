@@ -1,6 +1,8 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcHeartbeat;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
+import dev.sovereign.engine.internal.jdbc.JdbcRecovery;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.lease.Beat;
@@ -24,8 +26,8 @@ public final class SqliteLedger implements Ledger {
     private final JdbcProcesses processes;
     private final SqliteMailbox mailbox;
     private final SqliteRuns runs;
-    private final SqliteSupervisor recovery;
-    private final Heartbeat heartbeat;
+    private final JdbcRecovery recovery;
+    private final JdbcHeartbeat heartbeat;
 
     SqliteLedger(EngineConfig config, Grants grants, boolean createIfMissing) {
         this.grants = grants;
@@ -37,11 +39,11 @@ public final class SqliteLedger implements Ledger {
             this.actors = new SqliteActors(db);
             this.leases = new SqliteLeases(db, grants);
             this.journal = new SqliteJournal(db);
-            this.heartbeat = new Heartbeat(db, grants);
+            this.heartbeat = new JdbcHeartbeat(db, grants, SqliteStoreHooks.INSTANCE, SqliteStoreHooks.INSTANCE);
             this.mailbox = new SqliteMailbox(db, grants, config.defaultTtl());
             // The lab's broken-fence switch: SqliteRuns honours it only on a ledger created as a lab sandbox.
             this.runs = new SqliteRuns(db, grants, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
-            this.recovery = new SqliteSupervisor(db);
+            this.recovery = new JdbcRecovery(db, SqliteStoreHooks.INSTANCE, SqliteStoreHooks.INSTANCE);
         } catch (RuntimeException e) {
             db.close();
             throw e;

@@ -1,36 +1,72 @@
-package dev.sovereign.engine.internal.sqlite;
+package dev.sovereign.engine.internal.jdbc;
 
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
-import dev.sovereign.engine.spi.RecoveryStore;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.provider.Outcome;
+import dev.sovereign.engine.rules.RunRules;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.AttemptState;
 import dev.sovereign.engine.run.Receipt;
+import dev.sovereign.engine.spi.RecoveryStore;
 import dev.sovereign.engine.supervisor.TickRecord;
 import dev.sovereign.engine.supervisor.TickReport;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The supervisor's reads and its recovery transactions. Each recovery is ONE transaction whose
- * first write is the fenced update of the assignment; a lost race changes zero rows and writes
- * nothing at all (no orphan receipt). Never inserts assignments, attempts, leases or messages.
- * Thread-safe (the {@link Database} serialises access).
+ * The supervisor's reads and its recovery transactions, for both backends. Each recovery is ONE transaction whose
+ * first write is the fenced update of the assignment; a lost race changes zero rows and writes nothing at all (no
+ * orphan receipt). Where the backend locks rows it first locks the actor's lease (shared), the attempt and its
+ * assignment in the order of decision 0900 ({@link Hooks#lockToSettle}). Every expiry is judged on the ledger's
+ * clock ({@link JdbcTx#now()}: the engine's on SQLite, the server's on PostgreSQL). Never inserts assignments,
+ * attempts, leases or messages. Thread-safe (the backend's door serialises this engine's access).
  */
-public final class SqliteSupervisor implements RecoveryStore {
-    private final Database db;
+public final class JdbcRecovery implements RecoveryStore {
+    /** What a backend does differently around a recovery. */
+    public interface Hooks {
+        /**
+         * Takes the row locks settling {@code attemptId} relies on and returns the attempt as read under them, or
+         * {@code seen} (the attempt as read before, empty when there is none) where the transaction already holds
+         * every lock it needs (SQLite's one write lock). PostgreSQL locks the actor's lease row FOR SHARE, then the
+         * attempt and its assignment FOR UPDATE (decision 0900).
+         */
+        Optional<Attempt> lockToSettle(JdbcTx tx, String attemptId, Optional<Attempt> seen) throws SQLException;
 
-    public SqliteSupervisor(Database db) {
+        /** As {@link RecoveryStore#requireMayRecordTicks}: only a backend whose logins differ checks anything. */
+        default void requireMayRecordTicks() {
+        }
+    }
+
+    private final Transactions db;
+    private final StoreRows rows;
+    private final Hooks hooks;
+
+    public JdbcRecovery(Transactions db, StoreRows rows, Hooks hooks) {
         this.db = db;
+        this.rows = rows;
+        this.hooks = hooks;
+    }
+
+    @Override
+    public void requireMayRecordTicks() {
+        hooks.requireMayRecordTicks();
+    }
+
+    /**
+     * The ledger's clock, which decided every expiry this tick reports: a read's {@link JdbcTx#now()} — on SQLite the
+     * engine's clock read then (each writer decides with its own), on PostgreSQL the server's (its Java clock may be
+     * skewed; decision 0901).
+     */
+    @Override
+    public long tickTime(Clock engineClock) {
+        return db.read(JdbcTx::now);
     }
 
     // ---- step 1: read-only reports ----
@@ -40,12 +76,15 @@ public final class SqliteSupervisor implements RecoveryStore {
         // Two worklists (decision 0509): a row not attached to a session expires by its own expires_at (the
         // partial index actor_leases_by_expiry holds only those); an attached one once its holder's last beat
         // plus its TTL has passed too, found from the sessions (one look-up per process in actor_leases_by_process).
-        return db.read(tx -> tx.query("SELECT * FROM (SELECT " + SqliteLeases.LEASE_COLUMNS + " FROM actor_leases"
-                + " WHERE attached = 0 AND expires_at <= ?"
-                + " UNION ALL SELECT " + SqliteLeases.leaseColumns("l.") + " FROM processes p"
-                + " JOIN actor_leases l ON l.process_identity = p.identity AND l.attached = 1"
-                + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) ORDER BY expires_at, actor_id",
-                SqliteLeases::mapLease, tx.now(), tx.now(), tx.now()));
+        return db.read(tx -> {
+            Dialect d = tx.dialect();
+            return tx.query("SELECT * FROM (SELECT " + LeaseSql.leaseColumns(d, "actor_leases.") + " FROM actor_leases"
+                    + " WHERE " + d.isFalse("attached") + " AND expires_at <= ?"
+                    + " UNION ALL SELECT " + LeaseSql.leaseColumns(d, "l.") + " FROM processes p"
+                    + " JOIN actor_leases l ON l.process_identity = p.identity AND " + d.isTrue("l.attached")
+                    + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) AS expired"
+                    + " ORDER BY expires_at, actor_id", rows::mapLease, tx.now(), tx.now(), tx.now());
+        });
     }
 
     @Override
@@ -61,8 +100,8 @@ public final class SqliteSupervisor implements RecoveryStore {
     /** The worklist: ACTIVE attempts whose expiry has passed (index {@code attempts_active_by_expiry}). */
     @Override
     public List<Attempt> expiredActiveAttempts() {
-        return db.read(tx -> tx.query("SELECT " + SqliteRuns.ATTEMPT_COLUMNS + " FROM execution_attempts"
-                + " WHERE state = 'ACTIVE' AND expires_at <= ? ORDER BY expires_at", SqliteRuns::mapAttempt, tx.now()));
+        return db.read(tx -> tx.query("SELECT " + rows.attemptColumns() + " FROM execution_attempts"
+                + " WHERE state = 'ACTIVE' AND expires_at <= ? ORDER BY expires_at", rows::mapAttempt, tx.now()));
     }
 
     /**
@@ -79,13 +118,15 @@ public final class SqliteSupervisor implements RecoveryStore {
     @Override
     public Settlement settle(String attemptId) {
         return db.write(tx -> {
+            Optional<Attempt> found = hooks.lockToSettle(tx, attemptId, rows.attempt(tx, attemptId));
+            // read after the locks: on a server, the clock that judges the expiry is read once they are held
             long now = tx.now();
-            Optional<Attempt> found = SqliteRuns.attemptIn(tx, attemptId);
             if (found.isEmpty() || found.get().state() != AttemptState.ACTIVE || !found.get().isExpiredAt(now)) {
                 return new Untouched("attempt " + attemptId + " is no longer an expired ACTIVE attempt");
             }
             Attempt attempt = found.get();
-            Assignment a = SqliteRuns.requireAssignment(tx, attempt.assignmentId());
+            Assignment a = rows.assignment(tx, attempt.assignmentId())
+                    .orElseThrow(() -> RunRules.missing(attempt.assignmentId()));
             if (attempt.id().equals(a.currentAttempt())) {
                 return recover(tx, attempt, false);
             }
@@ -94,7 +135,7 @@ public final class SqliteSupervisor implements RecoveryStore {
             }
             AttemptState to = a.currentAttempt() != null ? AttemptState.SUPERSEDED : AttemptState.LOST;
             int n = tx.update("UPDATE execution_attempts SET state = ?, ended_at = ? WHERE id = ? AND state = 'ACTIVE'"
-                            + " AND expires_at <= ? AND id IS NOT (SELECT current_attempt FROM assignments WHERE id = ?)",
+                            + " AND expires_at <= ? AND id IS DISTINCT FROM (SELECT current_attempt FROM assignments WHERE id = ?)",
                     to.name(), now, attempt.id(), now, attempt.assignmentId());
             if (n == 0) {
                 return new Untouched("attempt " + attemptId + " changed meanwhile");
@@ -107,7 +148,7 @@ public final class SqliteSupervisor implements RecoveryStore {
         });
     }
 
-    private static Settlement recover(JdbcTx tx, Attempt attempt, boolean stolen) throws SQLException {
+    private Settlement recover(JdbcTx tx, Attempt attempt, boolean stolen) throws SQLException {
         long now = tx.now();
         String fence = stolen
                 ? " AND current_attempt IS NULL AND NOT EXISTS (SELECT 1 FROM execution_attempts live"
@@ -121,8 +162,8 @@ public final class SqliteSupervisor implements RecoveryStore {
                         + " WHERE id = ? AND state = 'RUNNING'" + fence
                         + " AND EXISTS (SELECT 1 FROM execution_attempts e WHERE e.id = ? AND e.assignment_id = assignments.id"
                         + " AND e.state = 'ACTIVE' AND e.expires_at <= ?)"
-                        + " RETURNING " + SqliteRuns.ASSIGNMENT_COLUMNS,
-                SqliteRuns::mapAssignment, now, attempt.id(), attempt.assignmentId(), fenceArg, attempt.id(), now);
+                        + " RETURNING " + rows.assignmentColumns(),
+                rows::mapAssignment, now, attempt.id(), attempt.assignmentId(), fenceArg, attempt.id(), now);
         if (failed.isEmpty()) {
             return new Untouched("assignment " + attempt.assignmentId() + " was settled by someone else");
         }
@@ -132,12 +173,12 @@ public final class SqliteSupervisor implements RecoveryStore {
                 + "; what the attempt did is unknown";
         // The receipt names its writer, the supervisor; the lost attempt (attempt_id, attempt_token) and its
         // process (the attempt row, and the summary) are named beside it (docs/decisions/0111).
-        Receipt receipt = SqliteRuns.insertReceipt(tx, attempt, tx.processIdentity(), Outcome.FAILED,
+        Receipt receipt = rows.insertReceipt(tx, attempt, tx.processIdentity(), Outcome.FAILED,
                 Receipt.WORKER_LOST, false, summary);
         int n = tx.update("UPDATE execution_attempts SET state = 'RECOVERED', ended_at = ? WHERE id = ?"
                 + " AND state = 'ACTIVE'", now, attempt.id());
         if (n != 1) {
-            throw new IllegalStateException("attempt " + attempt.id() + " changed under the write lock");
+            throw tx.changedUnderLock("attempt " + attempt.id());
         }
         tx.journal(EventKind.ATTEMPT_RECOVERED, "attempt", attempt.id(), attempt.actorId(), tx.processIdentity(),
                 attempt.token(), null, null, null, "assignment " + attempt.assignmentId()
