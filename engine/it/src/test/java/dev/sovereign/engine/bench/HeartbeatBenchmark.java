@@ -3,7 +3,6 @@ package dev.sovereign.engine.bench;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.internal.sqlite.Heartbeat;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.openjdk.jmh.annotations.Benchmark;

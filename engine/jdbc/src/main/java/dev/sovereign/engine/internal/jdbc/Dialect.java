@@ -1,5 +1,8 @@
 package dev.sovereign.engine.internal.jdbc;
 
+import java.util.Collection;
+import java.util.stream.Collectors;
+
 /**
  * What SQLite and PostgreSQL say differently, in the few words the shared stores need. Each backend has one
  * instance; a store never branches on the backend's name, only on these words and on {@link JdbcTx}'s hooks.
@@ -13,6 +16,21 @@ public interface Dialect {
 
     /** The test of a boolean flag column ({@code attached = 1} on SQLite, {@code attached} on PostgreSQL). */
     String isTrue(String column);
+
+    /**
+     * The test of a boolean flag column being false ({@code attached = 0} on SQLite, {@code NOT attached} on
+     * PostgreSQL): the very words of each schema's partial index on the flag, so the planner can use it.
+     */
+    String isFalse(String column);
+
+    /**
+     * The test that a whole-number column is one of a list bound as ONE parameter ({@link #longs}), so a statement
+     * over any number of values stays one prepared statement.
+     */
+    String inLongs(String column);
+
+    /** The one parameter {@link #inLongs} binds: a JSON array on SQLite (read by json_each), an array on PostgreSQL. */
+    String longs(Collection<Long> values);
 
     /**
      * What ends a {@code SELECT} that reads a row this transaction will change: {@code " FOR UPDATE"} on PostgreSQL
@@ -56,6 +74,21 @@ public interface Dialect {
         }
 
         @Override
+        public String isFalse(String column) {
+            return column + " = 0";
+        }
+
+        @Override
+        public String inLongs(String column) {
+            return column + " IN (SELECT value FROM json_each(?))";
+        }
+
+        @Override
+        public String longs(Collection<Long> values) {
+            return values.stream().map(String::valueOf).collect(Collectors.joining(",", "[", "]"));
+        }
+
+        @Override
         public String forUpdate() {
             return "";
         }
@@ -92,6 +125,21 @@ public interface Dialect {
         @Override
         public String isTrue(String column) {
             return column;
+        }
+
+        @Override
+        public String isFalse(String column) {
+            return "NOT " + column;
+        }
+
+        @Override
+        public String inLongs(String column) {
+            return column + " = ANY (?::bigint[])";
+        }
+
+        @Override
+        public String longs(Collection<Long> values) {
+            return values.stream().map(String::valueOf).collect(Collectors.joining(",", "{", "}"));
         }
 
         @Override

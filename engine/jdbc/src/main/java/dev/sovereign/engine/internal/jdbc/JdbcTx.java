@@ -36,6 +36,14 @@ public interface JdbcTx extends JdbcReads {
      */
     long mintToken() throws SQLException;
 
+    /**
+     * What to throw when a compare-and-set matched no row although the rows it depends on were locked and read in
+     * this transaction ({@code row}, e.g. {@code "attempt att_1"}, changed under the lock). Under SQLite's one write
+     * lock that cannot happen, so it is a bug; under PostgreSQL's row locks it is a race the lock order did not
+     * exclude, and the backend runs the whole transaction again.
+     */
+    RuntimeException changedUnderLock(String row);
+
     /** Raises the lease change counter in this transaction; every lease write carries the value (decision 0414). */
     default long nextLeaseChange() throws SQLException {
         return one("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1 RETURNING last_change",

@@ -17,6 +17,13 @@ public interface Transactions {
     /** This engine's process identity. */
     String processIdentity();
 
+    /**
+     * Refuses, rolling back the transaction it runs in, a token counter read at {@code counter} that is below a
+     * token this engine saw committed: the ledger went backwards (decision 0605). The heartbeat reads the counter
+     * with its session row, so an engine that only beats still finds out.
+     */
+    void requireCounterNotBelowSeen(long counter);
+
     /** Journals a refusal as a {@code REJECTED} fence event in its own transaction. */
     void journalRejection(Refusal r);
 

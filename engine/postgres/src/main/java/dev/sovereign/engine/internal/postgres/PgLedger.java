@@ -6,6 +6,8 @@ import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
+import dev.sovereign.engine.internal.jdbc.JdbcHeartbeat;
+import dev.sovereign.engine.internal.jdbc.JdbcRecovery;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.admin.LedgerSummary;
@@ -35,8 +37,8 @@ public final class PgLedger implements Ledger {
     private final JdbcProcesses processes;
     private final JdbcMailbox mailbox;
     private final JdbcRuns runs;
-    private final PgRecovery recovery;
-    private final PgHeartbeat heartbeat;
+    private final JdbcRecovery recovery;
+    private final JdbcHeartbeat heartbeat;
 
     PgLedger(EngineConfig config, Grants grants, boolean createIfMissing) {
         this.grants = grants;
@@ -48,7 +50,8 @@ public final class PgLedger implements Ledger {
             this.actors = new JdbcActors(db);
             this.leases = new PgLeases(db, grants);
             this.journal = new JdbcJournal(db);
-            this.heartbeat = new PgHeartbeat(db, grants);
+            PgStoreHooks hooks = new PgStoreHooks(db);
+            this.heartbeat = new JdbcHeartbeat(db, grants, hooks, hooks);
             // Row locks in decision 0900's order: a claim or finish reads the recipient's lease FOR SHARE, a lost
             // compare-and-set under the locks is a conflict the door retries whole, sent_seq orders messages sent
             // within one millisecond, and the sweep goes straight to its one write.
@@ -57,7 +60,7 @@ public final class PgLedger implements Ledger {
                     what -> new PgConflict(what + " changed under its row lock"), "sent_seq", false));
             // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
             this.runs = runStore(db, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
-            this.recovery = new PgRecovery(db);
+            this.recovery = new JdbcRecovery(db, hooks, hooks);
         } catch (RuntimeException e) {
             db.close();
             throw e;

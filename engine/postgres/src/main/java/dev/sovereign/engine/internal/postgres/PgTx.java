@@ -126,6 +126,12 @@ public final class PgTx implements JdbcTx {
         query("SELECT last_token FROM token_counter WHERE id = 1 FOR UPDATE", rs -> rs.getLong(1));
     }
 
+    /** A race the row locks did not exclude: {@link PgDatabase#write} runs the whole transaction again. */
+    @Override
+    public RuntimeException changedUnderLock(String row) {
+        return new PgConflict(row + " changed under its row lock");
+    }
+
     /** Locks the lease change counter row (second in the order), for transactions that write a lease. */
     @Override
     public void lockLeaseChanges() throws SQLException {

@@ -423,7 +423,8 @@ public final class Database implements Transactions, AutoCloseable {
     }
 
     /** A beat read the counter: below a token this engine saw committed, the ledger went backwards (decision 0605). */
-    void requireCounterNotBelowSeen(long counter) {
+    @Override
+    public void requireCounterNotBelowSeen(long counter) {
         long seen = highestSeen;
         if (counter < seen) {
             throw new WentBackwards(seen, seen, wentBackwardsSentence(seen, counter));

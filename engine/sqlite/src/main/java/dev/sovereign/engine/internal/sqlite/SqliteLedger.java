@@ -6,6 +6,8 @@ import dev.sovereign.engine.internal.jdbc.JdbcActors;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
+import dev.sovereign.engine.internal.jdbc.JdbcHeartbeat;
+import dev.sovereign.engine.internal.jdbc.JdbcRecovery;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.admin.LedgerSummary;
@@ -33,8 +35,8 @@ public final class SqliteLedger implements Ledger {
     private final JdbcProcesses processes;
     private final JdbcMailbox mailbox;
     private final JdbcRuns runs;
-    private final SqliteSupervisor recovery;
-    private final Heartbeat heartbeat;
+    private final JdbcRecovery recovery;
+    private final JdbcHeartbeat heartbeat;
 
     SqliteLedger(EngineConfig config, Grants grants, boolean createIfMissing) {
         this.grants = grants;
@@ -46,7 +48,7 @@ public final class SqliteLedger implements Ledger {
             this.actors = new JdbcActors(db);
             this.leases = new SqliteLeases(db, grants);
             this.journal = new JdbcJournal(db);
-            this.heartbeat = new Heartbeat(db, grants);
+            this.heartbeat = new JdbcHeartbeat(db, grants, SqliteStoreHooks.INSTANCE, SqliteStoreHooks.INSTANCE);
             // BEGIN IMMEDIATE holds the file's one write lock: a lease needs no shared read, a lost compare-and-set
             // under it is a bug, rowid orders messages sent within one millisecond, and an idle sweep only reads.
             this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), new JdbcMailbox.Hooks(
@@ -54,7 +56,7 @@ public final class SqliteLedger implements Ledger {
                     what -> new IllegalStateException(what + " changed under the write lock"), "rowid", true));
             // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
             this.runs = runStore(db, grants, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
-            this.recovery = new SqliteSupervisor(db);
+            this.recovery = new JdbcRecovery(db, SqliteStoreHooks.INSTANCE, SqliteStoreHooks.INSTANCE);
         } catch (RuntimeException e) {
             db.close();
             throw e;

@@ -125,6 +125,12 @@ public final class Tx implements JdbcTx {
     public void lockTokenCounter() {
     }
 
+    /** Under the file's one write lock nothing else writes: a row changed under it is a bug. */
+    @Override
+    public RuntimeException changedUnderLock(String row) {
+        return new IllegalStateException(row + " changed under the write lock");
+    }
+
     /** Nothing to lock, as {@link #lockTokenCounter}. */
     @Override
     public void lockLeaseChanges() {

@@ -1,58 +1,72 @@
-package dev.sovereign.engine.internal.postgres;
+package dev.sovereign.engine.internal.jdbc;
 
-import dev.sovereign.engine.internal.jdbc.JdbcRuns;
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
-import dev.sovereign.engine.spi.RecoveryStore;
 import dev.sovereign.engine.base.EngineConfig;
-import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.provider.Outcome;
+import dev.sovereign.engine.rules.RunRules;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.AttemptState;
 import dev.sovereign.engine.run.Receipt;
+import dev.sovereign.engine.spi.RecoveryStore;
 import dev.sovereign.engine.supervisor.TickRecord;
 import dev.sovereign.engine.supervisor.TickReport;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The supervisor's reads and its recovery transactions (PostgreSQL). Each recovery is ONE transaction that
- * locks the actor's lease (shared), the attempt and its assignment in the order of decision 0900, and whose
- * first write is the fenced update of the assignment; a lost race changes zero rows and writes nothing at
- * all (no orphan receipt). Every expiry is judged on the server's clock. Never inserts assignments,
- * attempts, leases or messages. Thread-safe.
+ * The supervisor's reads and its recovery transactions, for both backends. Each recovery is ONE transaction whose
+ * first write is the fenced update of the assignment; a lost race changes zero rows and writes nothing at all (no
+ * orphan receipt). Where the backend locks rows it first locks the actor's lease (shared), the attempt and its
+ * assignment in the order of decision 0900 ({@link Hooks#lockToSettle}). Every expiry is judged on the ledger's
+ * clock ({@link JdbcTx#now()}: the engine's on SQLite, the server's on PostgreSQL). Never inserts assignments,
+ * attempts, leases or messages. Thread-safe (the backend's door serialises this engine's access).
  */
-public final class PgRecovery implements RecoveryStore {
-    private final PgDatabase db;
+public final class JdbcRecovery implements RecoveryStore {
+    /** What a backend does differently around a recovery. */
+    public interface Hooks {
+        /**
+         * Takes the row locks settling {@code attemptId} relies on and returns the attempt as read under them, or
+         * {@code seen} (the attempt as read before, empty when there is none) where the transaction already holds
+         * every lock it needs (SQLite's one write lock). PostgreSQL locks the actor's lease row FOR SHARE, then the
+         * attempt and its assignment FOR UPDATE (decision 0900).
+         */
+        Optional<Attempt> lockToSettle(JdbcTx tx, String attemptId, Optional<Attempt> seen) throws SQLException;
 
-    public PgRecovery(PgDatabase db) {
+        /** As {@link RecoveryStore#requireMayRecordTicks}: only a backend whose logins differ checks anything. */
+        default void requireMayRecordTicks() {
+        }
+    }
+
+    private final Transactions db;
+    private final StoreRows rows;
+    private final Hooks hooks;
+
+    public JdbcRecovery(Transactions db, StoreRows rows, Hooks hooks) {
         this.db = db;
+        this.rows = rows;
+        this.hooks = hooks;
+    }
+
+    @Override
+    public void requireMayRecordTicks() {
+        hooks.requireMayRecordTicks();
     }
 
     /**
-     * A tick ends by recording its report in {@code supervisor_ticks}, which only the operator role may INSERT
-     * (decision 0902). A login without that privilege (a worker host's) is refused here, before the tick swept
-     * or recovered anything, instead of recovering runs and then failing at the end (decision 0316).
+     * The ledger's clock, which decided every expiry this tick reports: a read's {@link JdbcTx#now()} — on SQLite the
+     * engine's clock read then (each writer decides with its own), on PostgreSQL the server's (its Java clock may be
+     * skewed; decision 0901).
      */
     @Override
-    public void requireMayRecordTicks() {
-        String[] who = db.read(tx -> tx.one("SELECT current_user::text, has_table_privilege('supervisor_ticks',"
-                + " 'INSERT')::text, 'sovereign_' || current_database() || CASE WHEN current_schema() = 'public'"
-                + " THEN '' ELSE '_' || current_schema() END || '_operator'",
-                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}).orElseThrow());
-        if (!"true".equals(who[1])) {
-            throw new StorageException(StorageException.Problem.READ_ONLY, null, "The PostgreSQL login " + who[0]
-                    + " may not run the supervisor on the ledger " + db.location() + ": a tick records its report in"
-                    + " supervisor_ticks, which only the operator role may write, so nothing was swept or recovered;"
-                    + " run it as a login that is a member of " + who[2] + ".", null);
-        }
+    public long tickTime(Clock engineClock) {
+        return db.read(JdbcTx::now);
     }
 
     // ---- step 1: read-only reports ----
@@ -62,12 +76,15 @@ public final class PgRecovery implements RecoveryStore {
         // Two worklists (decision 0509): a row not attached to a session expires by its own expires_at (the
         // partial index actor_leases_by_expiry holds only those); an attached one once its holder's last beat
         // plus its TTL has passed too, found from the sessions (one look-up per process in actor_leases_by_process).
-        return db.read(tx -> tx.query("SELECT * FROM (SELECT " + PgLeases.LEASE_COLUMNS + " FROM actor_leases"
-                + " WHERE NOT attached AND expires_at <= ?"
-                + " UNION ALL SELECT " + PgLeases.leaseColumns("l.") + " FROM processes p"
-                + " JOIN actor_leases l ON l.process_identity = p.identity AND l.attached"
-                + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) AS expired ORDER BY expires_at, actor_id",
-                PgLeases::mapLease, tx.now(), tx.now(), tx.now()));
+        return db.read(tx -> {
+            Dialect d = tx.dialect();
+            return tx.query("SELECT * FROM (SELECT " + LeaseSql.leaseColumns(d, "actor_leases.") + " FROM actor_leases"
+                    + " WHERE " + d.isFalse("attached") + " AND expires_at <= ?"
+                    + " UNION ALL SELECT " + LeaseSql.leaseColumns(d, "l.") + " FROM processes p"
+                    + " JOIN actor_leases l ON l.process_identity = p.identity AND " + d.isTrue("l.attached")
+                    + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) AS expired"
+                    + " ORDER BY expires_at, actor_id", rows::mapLease, tx.now(), tx.now(), tx.now());
+        });
     }
 
     @Override
@@ -83,8 +100,8 @@ public final class PgRecovery implements RecoveryStore {
     /** The worklist: ACTIVE attempts whose expiry has passed (index {@code attempts_active_by_expiry}). */
     @Override
     public List<Attempt> expiredActiveAttempts() {
-        return db.read(tx -> tx.query("SELECT " + JdbcRuns.ATTEMPT_COLUMNS + " FROM execution_attempts"
-                + " WHERE state = 'ACTIVE' AND expires_at <= ? ORDER BY expires_at", JdbcRuns::mapAttempt, tx.now()));
+        return db.read(tx -> tx.query("SELECT " + rows.attemptColumns() + " FROM execution_attempts"
+                + " WHERE state = 'ACTIVE' AND expires_at <= ? ORDER BY expires_at", rows::mapAttempt, tx.now()));
     }
 
     /**
@@ -101,20 +118,15 @@ public final class PgRecovery implements RecoveryStore {
     @Override
     public Settlement settle(String attemptId) {
         return db.write(tx -> {
-            Optional<Attempt> seen = JdbcRuns.attemptIn(tx, attemptId);
-            if (seen.isPresent()) {
-                PgLeases.sharedIn(tx, seen.get().actorId());
-            }
-            Optional<Attempt> found = JdbcRuns.lockAttempt(tx, attemptId);
-            if (found.isPresent()) {
-                JdbcRuns.lockAssignment(tx, found.get().assignmentId());
-            }
+            Optional<Attempt> found = hooks.lockToSettle(tx, attemptId, rows.attempt(tx, attemptId));
+            // read after the locks: on a server, the clock that judges the expiry is read once they are held
             long now = tx.now();
             if (found.isEmpty() || found.get().state() != AttemptState.ACTIVE || !found.get().isExpiredAt(now)) {
                 return new Untouched("attempt " + attemptId + " is no longer an expired ACTIVE attempt");
             }
             Attempt attempt = found.get();
-            Assignment a = JdbcRuns.requireAssignment(tx, attempt.assignmentId());
+            Assignment a = rows.assignment(tx, attempt.assignmentId())
+                    .orElseThrow(() -> RunRules.missing(attempt.assignmentId()));
             if (attempt.id().equals(a.currentAttempt())) {
                 return recover(tx, attempt, false);
             }
@@ -136,7 +148,7 @@ public final class PgRecovery implements RecoveryStore {
         });
     }
 
-    private static Settlement recover(JdbcTx tx, Attempt attempt, boolean stolen) throws SQLException {
+    private Settlement recover(JdbcTx tx, Attempt attempt, boolean stolen) throws SQLException {
         long now = tx.now();
         String fence = stolen
                 ? " AND current_attempt IS NULL AND NOT EXISTS (SELECT 1 FROM execution_attempts live"
@@ -150,8 +162,8 @@ public final class PgRecovery implements RecoveryStore {
                         + " WHERE id = ? AND state = 'RUNNING'" + fence
                         + " AND EXISTS (SELECT 1 FROM execution_attempts e WHERE e.id = ? AND e.assignment_id = assignments.id"
                         + " AND e.state = 'ACTIVE' AND e.expires_at <= ?)"
-                        + " RETURNING " + JdbcRuns.ASSIGNMENT_COLUMNS,
-                JdbcRuns::mapAssignment, now, attempt.id(), attempt.assignmentId(), fenceArg, attempt.id(), now);
+                        + " RETURNING " + rows.assignmentColumns(),
+                rows::mapAssignment, now, attempt.id(), attempt.assignmentId(), fenceArg, attempt.id(), now);
         if (failed.isEmpty()) {
             return new Untouched("assignment " + attempt.assignmentId() + " was settled by someone else");
         }
@@ -161,12 +173,12 @@ public final class PgRecovery implements RecoveryStore {
                 + "; what the attempt did is unknown";
         // The receipt names its writer, the supervisor; the lost attempt (attempt_id, attempt_token) and its
         // process (the attempt row, and the summary) are named beside it (docs/decisions/0111).
-        Receipt receipt = JdbcRuns.insertReceipt(tx, attempt, tx.processIdentity(), Outcome.FAILED,
+        Receipt receipt = rows.insertReceipt(tx, attempt, tx.processIdentity(), Outcome.FAILED,
                 Receipt.WORKER_LOST, false, summary);
         int n = tx.update("UPDATE execution_attempts SET state = 'RECOVERED', ended_at = ? WHERE id = ?"
                 + " AND state = 'ACTIVE'", now, attempt.id());
         if (n != 1) {
-            throw new PgConflict("attempt " + attempt.id() + " changed under its row lock");
+            throw tx.changedUnderLock("attempt " + attempt.id());
         }
         tx.journal(EventKind.ATTEMPT_RECOVERED, "attempt", attempt.id(), attempt.actorId(), tx.processIdentity(),
                 attempt.token(), null, null, null, "assignment " + attempt.assignmentId()
@@ -176,12 +188,6 @@ public final class PgRecovery implements RecoveryStore {
     }
 
     // ---- the tick's own record ----
-
-    /** The server's clock, which decided every expiry this tick reports (its Java clock may be skewed). */
-    @Override
-    public long tickTime(java.time.Clock engineClock) {
-        return db.read(JdbcTx::now);
-    }
 
     @Override
     public long recordTick(TickReport report, String reportJson) {

@@ -1,0 +1,59 @@
+package dev.sovereign.engine.internal.sqlite;
+
+import dev.sovereign.engine.internal.jdbc.JdbcRuns;
+import dev.sovereign.engine.internal.jdbc.JdbcHeartbeat;
+import dev.sovereign.engine.internal.jdbc.JdbcRecovery;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
+import dev.sovereign.engine.internal.jdbc.StoreRows;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.provider.Outcome;
+import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.run.Receipt;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * What the shared heartbeat and recovery ask of SQLite: the lease and run rows as {@link SqliteLeases} and
+ * {@link JdbcRuns} define them, and no row locks (every write transaction is {@code BEGIN IMMEDIATE}, holding the
+ * file's one write lock from its first statement). Stateless.
+ */
+final class SqliteStoreHooks implements StoreRows, JdbcHeartbeat.Hooks, JdbcRecovery.Hooks {
+    static final SqliteStoreHooks INSTANCE = new SqliteStoreHooks();
+
+    private SqliteStoreHooks() {
+    }
+
+    /** The schema refuses a beat that moves back (V0008): the later of the stamped beat and the clock's reading. */
+    @Override
+    public String sessionStamp() {
+        return "max(heartbeat_at, ?)";
+    }
+
+    @Override
+    public void lockLeasesOfAttempts(JdbcTx tx, Collection<String> attemptIds) {
+    }
+
+    @Override
+    public Optional<Attempt> lockToSettle(JdbcTx tx, String attemptId, Optional<Attempt> seen) {
+        return seen;
+    }
+
+    @Override
+    public Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException {
+        return SqliteLeases.currentIn(tx, actor);
+    }
+
+    @Override
+    public Lease mapLease(ResultSet rs) throws SQLException {
+        return SqliteLeases.mapLease(rs);
+    }
+
+    @Override
+    public boolean detach(JdbcTx tx, String actor, long token) throws SQLException {
+        return SqliteLeases.detachIn(tx, actor, token);
+    }
+
+}
