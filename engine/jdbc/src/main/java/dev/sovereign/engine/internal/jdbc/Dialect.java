@@ -21,6 +21,16 @@ public interface Dialect {
      */
     String forUpdate();
 
+    /**
+     * What ends a {@code SELECT} that reads a row this transaction relies on but does not change: {@code " FOR SHARE"}
+     * on PostgreSQL (a writer of that row, such as a takeover of a lease, waits for this transaction), empty on SQLite
+     * (the file's one write lock already excludes every other writer).
+     */
+    String forShare();
+
+    /** A boolean flag's value as a SQL literal: {@code 1}/{@code 0} on SQLite, {@code true}/{@code false} on PostgreSQL. */
+    String literal(boolean value);
+
     /** SQLite's words. */
     Dialect SQLITE = new Dialect() {
         @Override
@@ -41,6 +51,16 @@ public interface Dialect {
         @Override
         public String forUpdate() {
             return "";
+        }
+
+        @Override
+        public String forShare() {
+            return "";
+        }
+
+        @Override
+        public String literal(boolean value) {
+            return value ? "1" : "0";
         }
     };
 
@@ -64,6 +84,16 @@ public interface Dialect {
         @Override
         public String forUpdate() {
             return " FOR UPDATE";
+        }
+
+        @Override
+        public String forShare() {
+            return " FOR SHARE";
+        }
+
+        @Override
+        public String literal(boolean value) {
+            return value ? "true" : "false";
         }
     };
 }

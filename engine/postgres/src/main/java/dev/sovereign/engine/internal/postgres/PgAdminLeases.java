@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.LeaseRow;
@@ -30,7 +31,7 @@ import java.util.Map;
 final class PgAdminLeases {
     /** The lease columns after the actor of the row prefixed by {@code row}, the holder joined ({@link #holderOf}). */
     private static String columns(String row) {
-        return PgLeases.readerColumns(row);
+        return LeaseSql.readerColumns(Dialect.POSTGRES, row);
     }
 
     private static String holderOf(String row) {

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.lease.Beat;
@@ -88,7 +89,7 @@ public final class PgHeartbeat {
                 SessionCheck.Outcome outcome = check.compare(beliefs, attached, now);
                 lostLeases.putAll(outcome.lost());
                 for (Map.Entry<String, Long> row : outcome.toDetach().entrySet()) {
-                    PgLeases.detachIn(tx, row.getKey(), row.getValue());
+                    JdbcLeases.detachIn(tx, row.getKey(), row.getValue());
                 }
             }
             List<Lease> kept = SessionCheck.kept(beliefs, lostLeases, beatAt[0]);
@@ -130,7 +131,7 @@ public final class PgHeartbeat {
      * A lease row this process may renew: it names this process and the presented token (in the
      * statement) and is sane — a token the counter issued and an expiry its TTL allows. A corrupt row is
      * never renewed (a renewal would overwrite the evidence): the beat treats it as lost and journals
-     * {@code corrupt_lease_state}, the same check as {@link PgLeases#requireSane}.
+     * {@code corrupt_lease_state}, the same check as {@link JdbcLeases#requireSane}.
      */
     static String saneLease(String row) {
         return row + "token > 0 AND " + row + "token <= (SELECT last_token FROM token_counter WHERE id = 1) AND "
@@ -142,7 +143,7 @@ public final class PgHeartbeat {
      * (a release racing the beat is not a refusal).
      */
     private static void journalLostLease(JdbcTx tx, String me, String actor, long token) throws SQLException {
-        Lease current = PgLeases.currentIn(tx, actor).orElse(null);
+        Lease current = JdbcLeases.currentIn(tx, actor).orElse(null);
         Refusal refusal = LeaseRules.beatRefused(actor, token, current, me, tx.lastToken(),
                 current == null && releasedByMe(tx, me, actor, token));
         if (refusal != null) {
@@ -163,7 +164,7 @@ public final class PgHeartbeat {
             return;
         }
         Assignment assignment = PgRuns.assignmentIn(tx, a.assignmentId()).orElse(null);
-        Lease lease = PgLeases.currentIn(tx, a.actorId()).orElse(null);
+        Lease lease = JdbcLeases.currentIn(tx, a.actorId()).orElse(null);
         Refusal refusal = RunRules.beatRefused(a, token, lease, assignment, tx.processIdentity());
         if (refusal != null) {
             journalRejection(tx, refusal);

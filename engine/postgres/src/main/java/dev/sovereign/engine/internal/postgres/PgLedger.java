@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
@@ -21,7 +22,7 @@ public final class PgLedger implements Ledger {
     private final Grants grants;
     private final String identity;
     private final PgActors actors;
-    private final PgLeases leases;
+    private final JdbcLeases leases;
     private final PgJournal journal;
     private final JdbcProcesses processes;
     private final PgMailbox mailbox;
@@ -37,7 +38,7 @@ public final class PgLedger implements Ledger {
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
             this.actors = new PgActors(db);
-            this.leases = new PgLeases(db, grants);
+            this.leases = new JdbcLeases(db, grants, PgLeaseWrites.INSTANCE);
             this.journal = new PgJournal(db);
             this.heartbeat = new PgHeartbeat(db, grants);
             this.mailbox = new PgMailbox(db, grants, config.defaultTtl());
@@ -77,7 +78,7 @@ public final class PgLedger implements Ledger {
     }
 
     @Override
-    public PgLeases leases() {
+    public JdbcLeases leases() {
         return leases;
     }
 

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 
@@ -128,14 +129,14 @@ public final class PgMailbox implements Mailbox {
         Lease recipientLease = null;
         boolean fenced = seen.recipient().equals(actor) && !seen.state().isFinished();
         if (fenced) {
-            recipientLease = PgLeases.sharedIn(tx, actor).orElse(null); // a message never changes its recipient
+            recipientLease = JdbcLeases.sharedIn(tx, actor).orElse(null); // a message never changes its recipient
         }
         Message m = lockedIn(tx, id).orElseThrow(() -> MailboxRules.missing(id));
         long now = tx.now();
         String me = tx.processIdentity();
         if (fenced) {
             if (recipientLease != null) {
-                PgLeases.requireSane(tx, recipientLease);
+                JdbcLeases.requireSane(tx, recipientLease);
             }
         }
         MailboxRules.ClaimKind kind = MailboxRules.decideClaim(m, actor, recipientLease, believed, me, now);
@@ -224,10 +225,10 @@ public final class PgMailbox implements Mailbox {
         Optional<Message> m = findIn(tx, id);
         if (m.isPresent()) {
             // locks in decision 0900's order: the recipient's lease (shared), then the message
-            Optional<Lease> lease = PgLeases.sharedIn(tx, m.get().recipient());
+            Optional<Lease> lease = JdbcLeases.sharedIn(tx, m.get().recipient());
             lockedIn(tx, id);
             if (lease.isPresent()) {
-                PgLeases.requireSane(tx, lease.get());
+                JdbcLeases.requireSane(tx, lease.get());
             }
         }
     }
@@ -239,7 +240,7 @@ public final class PgMailbox implements Mailbox {
     private static Refusal refuseFinish(JdbcTx tx, String id, long token, String what) throws SQLException {
         Message m = findIn(tx, id).orElse(null);
         Lease claimActorLease = m == null || m.claim() == null ? null
-                : PgLeases.currentIn(tx, m.claim().actor()).orElse(null);
+                : JdbcLeases.currentIn(tx, m.claim().actor()).orElse(null);
         return MailboxRules.finishRefused(id, m, token, what, tx.processIdentity(), claimActorLease);
     }
 

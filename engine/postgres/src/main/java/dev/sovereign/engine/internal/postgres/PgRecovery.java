@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.spi.RecoveryStore;
@@ -61,12 +63,12 @@ public final class PgRecovery implements RecoveryStore {
         // Two worklists (decision 0509): a row not attached to a session expires by its own expires_at (the
         // partial index actor_leases_by_expiry holds only those); an attached one once its holder's last beat
         // plus its TTL has passed too, found from the sessions (one look-up per process in actor_leases_by_process).
-        return db.read(tx -> tx.query("SELECT * FROM (SELECT " + PgLeases.LEASE_COLUMNS + " FROM actor_leases"
+        return db.read(tx -> tx.query("SELECT * FROM (SELECT " + JdbcLeases.columns(tx.dialect()) + " FROM actor_leases"
                 + " WHERE NOT attached AND expires_at <= ?"
-                + " UNION ALL SELECT " + PgLeases.leaseColumns("l.") + " FROM processes p"
+                + " UNION ALL SELECT " + LeaseSql.leaseColumns(tx.dialect(), "l.") + " FROM processes p"
                 + " JOIN actor_leases l ON l.process_identity = p.identity AND l.attached"
                 + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) AS expired ORDER BY expires_at, actor_id",
-                PgLeases::mapLease, tx.now(), tx.now(), tx.now()));
+                JdbcLeases::mapLease, tx.now(), tx.now(), tx.now()));
     }
 
     @Override
@@ -102,7 +104,7 @@ public final class PgRecovery implements RecoveryStore {
         return db.write(tx -> {
             Optional<Attempt> seen = PgRuns.attemptIn(tx, attemptId);
             if (seen.isPresent()) {
-                PgLeases.sharedIn(tx, seen.get().actorId());
+                JdbcLeases.sharedIn(tx, seen.get().actorId());
             }
             Optional<Attempt> found = PgRuns.lockAttempt(tx, attemptId);
             if (found.isPresent()) {

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.RunStore;
 
@@ -170,7 +171,7 @@ public final class PgRuns implements RunStore {
         return db.write(tx -> {
             Assignment seen = requireAssignment(tx, assignmentId);
             tx.lockTokenCounter();
-            Optional<Lease> lease = PgLeases.sharedIn(tx, seen.actorId());
+            Optional<Lease> lease = JdbcLeases.sharedIn(tx, seen.actorId());
             if (seen.currentAttempt() != null) {
                 lockAttempt(tx, seen.currentAttempt());
             }
@@ -181,7 +182,7 @@ public final class PgRuns implements RunStore {
             long now = tx.now();
             String me = tx.processIdentity();
             if (lease.isPresent()) {
-                PgLeases.requireSane(tx, lease.get());
+                JdbcLeases.requireSane(tx, lease.get());
             }
             RunRules.requireLeaseForAttempt(a, leaseToken, lease.orElse(null), me, now);
             String previous = null;
@@ -230,13 +231,13 @@ public final class PgRuns implements RunStore {
         return db.write(tx -> {
             // decision 0900's order: the lease (shared: a takeover is waited for, then seen), the attempt, then
             // the assignment the terminal write changes
-            Optional<Lease> lease = PgLeases.sharedIn(tx, attempt.actorId());
+            Optional<Lease> lease = JdbcLeases.sharedIn(tx, attempt.actorId());
             lockAttempt(tx, attempt.id());
             long now = tx.now();
             String me = tx.processIdentity();
             Optional<Assignment> ended;
             if (lease.isPresent() && !ignoreTerminalFence) {
-                PgLeases.requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
+                JdbcLeases.requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
             }
             if (ignoreTerminalFence) {
                 // FAULT INJECTION (sovereign.fault.ignoreTerminalFence): no fence at all.
@@ -284,7 +285,7 @@ public final class PgRuns implements RunStore {
 
     /** Says which fence moved under a refused terminal write (the words: {@link RunRules#terminalWriteRefused}). */
     private static Refusal terminalWriteRefused(JdbcTx tx, Attempt attempt, String me) throws SQLException {
-        Lease lease = PgLeases.currentIn(tx, attempt.actorId()).orElse(null);
+        Lease lease = JdbcLeases.currentIn(tx, attempt.actorId()).orElse(null);
         if (!RunRules.leaseFenceStands(attempt, lease, me)) {
             return RunRules.terminalWriteRefused(attempt, lease, me, null, null);
         }

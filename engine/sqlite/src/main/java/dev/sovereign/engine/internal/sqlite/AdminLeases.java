@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
@@ -24,7 +25,7 @@ import java.util.Map;
 final class AdminLeases {
     /** The lease columns after the actor of the row prefixed by {@code row}, the holder joined ({@link #holderOf}). */
     private static String columns(String row) {
-        return SqliteLeases.readerColumns(row);
+        return LeaseSql.readerColumns(Dialect.SQLITE, row);
     }
 
     private static String holderOf(String row) {

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.LedgerSummary;
@@ -19,7 +20,7 @@ public final class SqliteLedger implements Ledger {
     private final Grants grants;
     private final String identity;
     private final SqliteActors actors;
-    private final SqliteLeases leases;
+    private final JdbcLeases leases;
     private final SqliteJournal journal;
     private final JdbcProcesses processes;
     private final SqliteMailbox mailbox;
@@ -35,7 +36,7 @@ public final class SqliteLedger implements Ledger {
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
             this.actors = new SqliteActors(db);
-            this.leases = new SqliteLeases(db, grants);
+            this.leases = new JdbcLeases(db, grants, SqliteLeaseWrites.INSTANCE);
             this.journal = new SqliteJournal(db);
             this.heartbeat = new Heartbeat(db, grants);
             this.mailbox = new SqliteMailbox(db, grants, config.defaultTtl());
@@ -69,7 +70,7 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
-    public SqliteLeases leases() {
+    public JdbcLeases leases() {
         return leases;
     }
 

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 
@@ -125,9 +126,9 @@ public final class SqliteMailbox implements Mailbox {
         String me = tx.processIdentity();
         Lease recipientLease = null;
         if (m.recipient().equals(actor) && !m.state().isFinished()) {
-            recipientLease = SqliteLeases.currentIn(tx, actor).orElse(null);
+            recipientLease = JdbcLeases.currentIn(tx, actor).orElse(null);
             if (recipientLease != null) {
-                SqliteLeases.requireSane(tx, recipientLease);
+                JdbcLeases.requireSane(tx, recipientLease);
             }
         }
         MailboxRules.ClaimKind kind = MailboxRules.decideClaim(m, actor, recipientLease, believed, me, now);
@@ -216,9 +217,9 @@ public final class SqliteMailbox implements Mailbox {
     private static void requireSaneLease(JdbcTx tx, String id) throws SQLException {
         Optional<Message> m = findIn(tx, id);
         if (m.isPresent()) {
-            Optional<Lease> lease = SqliteLeases.currentIn(tx, m.get().recipient());
+            Optional<Lease> lease = JdbcLeases.currentIn(tx, m.get().recipient());
             if (lease.isPresent()) {
-                SqliteLeases.requireSane(tx, lease.get());
+                JdbcLeases.requireSane(tx, lease.get());
             }
         }
     }
@@ -230,7 +231,7 @@ public final class SqliteMailbox implements Mailbox {
     private static Refusal refuseFinish(JdbcTx tx, String id, long token, String what) throws SQLException {
         Message m = findIn(tx, id).orElse(null);
         Lease claimActorLease = m == null || m.claim() == null ? null
-                : SqliteLeases.currentIn(tx, m.claim().actor()).orElse(null);
+                : JdbcLeases.currentIn(tx, m.claim().actor()).orElse(null);
         return MailboxRules.finishRefused(id, m, token, what, tx.processIdentity(), claimActorLease);
     }
 

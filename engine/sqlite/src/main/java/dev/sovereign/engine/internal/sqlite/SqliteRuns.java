@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.RunStore;
@@ -183,7 +184,7 @@ public final class SqliteRuns implements RunStore {
     }
 
     /**
-     * Steps 2 and 3 in ONE transaction: {@link SqliteLeases#acquireOrRenewKeepingTtlIn} for the assignment's
+     * Steps 2 and 3 in ONE transaction: {@link JdbcLeases#acquireOrRenewKeepingTtlIn} for the assignment's
      * actor, then {@link #startAttemptIn} under the token it got; a refusal of either rolls back both (the
      * work's savepoint) and only the refusal is journalled.
      */
@@ -193,7 +194,8 @@ public final class SqliteRuns implements RunStore {
         Arguments.requireAttemptTtl(ttlMs);
         StartedAttempt started = db.write(tx -> {
             Assignment a = requireAssignment(tx, assignmentId);
-            Lease lease = SqliteLeases.acquireOrRenewKeepingTtlIn(tx, a.actorId(), leaseTtlMs);
+            Lease lease = JdbcLeases.acquireOrRenewKeepingTtlIn(tx, SqliteLeaseWrites.INSTANCE, a.actorId(),
+                    leaseTtlMs);
             // the lease write does not touch the assignment's row: the row read above is still current
             return new StartedAttempt(lease, startAttemptIn(tx, a, lease.token(), ttlMs));
         });
@@ -210,9 +212,9 @@ public final class SqliteRuns implements RunStore {
     private static Attempt startAttemptIn(JdbcTx tx, Assignment a, long leaseToken, long ttlMs) throws SQLException {
         long now = tx.now();
         String me = tx.processIdentity();
-        Optional<Lease> lease = SqliteLeases.currentIn(tx, a.actorId());
+        Optional<Lease> lease = JdbcLeases.currentIn(tx, a.actorId());
         if (lease.isPresent()) {
-            SqliteLeases.requireSane(tx, lease.get());
+            JdbcLeases.requireSane(tx, lease.get());
         }
         RunRules.requireLeaseForAttempt(a, leaseToken, lease.orElse(null), me, now);
         String previous = null;
@@ -262,7 +264,7 @@ public final class SqliteRuns implements RunStore {
 
     /**
      * Steps 6 and 8 in ONE transaction: {@link #finishIn}, then, once its fenced write succeeded, the
-     * release of the lease the attempt is bound to ({@link SqliteLeases#releaseIn}: the same compare-and-set
+     * release of the lease the attempt is bound to ({@link JdbcLeases#releaseIn}: the same compare-and-set
      * and the same {@code LEASE_RELEASED} row as a separate release). The terminal write's fence already
      * required that row to carry this process and that token, so the release finds it; if it does not (the
      * lab's broken fence), the outcome commits alone and the caller releases as before.
@@ -272,7 +274,8 @@ public final class SqliteRuns implements RunStore {
                                               boolean outcomeKnown, String summary) {
         Completion done = db.write(tx -> {
             Completion c = finishIn(tx, attempt, status, failureCategory, outcomeKnown, summary);
-            boolean released = SqliteLeases.releaseIn(tx, attempt.actorId(), attempt.leaseToken()).released();
+            boolean released = JdbcLeases.releaseIn(tx, SqliteLeaseWrites.INSTANCE, attempt.actorId(),
+                    attempt.leaseToken()).released();
             return new Completion(c.assignment(), c.attempt(), c.receipt(), released);
         });
         if (done.leaseReleased()) {
@@ -286,9 +289,9 @@ public final class SqliteRuns implements RunStore {
         long now = tx.now();
         String me = tx.processIdentity();
         Optional<Assignment> ended;
-        Optional<Lease> lease = SqliteLeases.currentIn(tx, attempt.actorId());
+        Optional<Lease> lease = JdbcLeases.currentIn(tx, attempt.actorId());
         if (lease.isPresent() && !ignoreTerminalFence) {
-            SqliteLeases.requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
+            JdbcLeases.requireSane(tx, lease.get()); // the fence reads this row: a corrupt one fails closed
         }
         if (ignoreTerminalFence) {
             // FAULT INJECTION (sovereign.fault.ignoreTerminalFence): no fence at all.
@@ -335,7 +338,7 @@ public final class SqliteRuns implements RunStore {
 
     /** Says which fence moved under a refused terminal write (the words: {@link RunRules#terminalWriteRefused}). */
     private static Refusal terminalWriteRefused(JdbcTx tx, Attempt attempt, String me) throws SQLException {
-        Lease lease = SqliteLeases.currentIn(tx, attempt.actorId()).orElse(null);
+        Lease lease = JdbcLeases.currentIn(tx, attempt.actorId()).orElse(null);
         if (!RunRules.leaseFenceStands(attempt, lease, me)) {
             return RunRules.terminalWriteRefused(attempt, lease, me, null, null);
         }

@@ -1,5 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.spi.RecoveryStore;
@@ -40,12 +42,12 @@ public final class SqliteSupervisor implements RecoveryStore {
         // Two worklists (decision 0509): a row not attached to a session expires by its own expires_at (the
         // partial index actor_leases_by_expiry holds only those); an attached one once its holder's last beat
         // plus its TTL has passed too, found from the sessions (one look-up per process in actor_leases_by_process).
-        return db.read(tx -> tx.query("SELECT * FROM (SELECT " + SqliteLeases.LEASE_COLUMNS + " FROM actor_leases"
+        return db.read(tx -> tx.query("SELECT * FROM (SELECT " + JdbcLeases.columns(tx.dialect()) + " FROM actor_leases"
                 + " WHERE attached = 0 AND expires_at <= ?"
-                + " UNION ALL SELECT " + SqliteLeases.leaseColumns("l.") + " FROM processes p"
+                + " UNION ALL SELECT " + LeaseSql.leaseColumns(tx.dialect(), "l.") + " FROM processes p"
                 + " JOIN actor_leases l ON l.process_identity = p.identity AND l.attached = 1"
                 + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) ORDER BY expires_at, actor_id",
-                SqliteLeases::mapLease, tx.now(), tx.now(), tx.now()));
+                JdbcLeases::mapLease, tx.now(), tx.now(), tx.now()));
     }
 
     @Override
