@@ -15,7 +15,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Actor leases on the {@code actor_leases} table, for both backends. Every grant, renewal and release is one
@@ -115,8 +117,14 @@ public final class JdbcLeases implements ActorLeases {
         }
     }
 
-    /** Every statement here names the table's row so, which also names a one-call function's row aliased so. */
+    /**
+     * How every statement here names the lease row's columns: by the table's name, which also names a one-call
+     * function's row where it is aliased as the table.
+     */
     private static final String ROW = "actor_leases.";
+
+    /** {@link #columns} of each dialect, built once: every lease statement names them. */
+    private static final Map<Dialect, String> COLUMNS = new ConcurrentHashMap<>();
 
     private final Transactions db;
     private final Grants grants;
@@ -130,7 +138,7 @@ public final class JdbcLeases implements ActorLeases {
 
     /** The lease columns {@link #mapLease} reads, of {@code actor_leases} (or a row aliased so), effective times included. */
     public static String columns(Dialect d) {
-        return LeaseSql.leaseColumns(d, ROW);
+        return COLUMNS.computeIfAbsent(d, dialect -> LeaseSql.leaseColumns(dialect, ROW));
     }
 
     public static Lease mapLease(ResultSet rs) throws SQLException {
