@@ -2,6 +2,7 @@ package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The console's lease statements read the holder's beat by a join (one primary-key look-up per row) where they
  * read it by two correlated subqueries before; every statement must return exactly what its subquery form returns
- * (the engine's own rule, {@code SqliteLeases.effectiveExpiry(row)}), for a lease attached to a session that beat
+ * (the engine's own rule, {@code LeaseSql.effective}), for a lease attached to a session that beat
  * since its grant, one detached ({@code abandon}), one whose holder stopped, one whose holder's row is missing (a
  * hand-made hole: the foreign key off), a free actor and a released one (a tombstone).
  */
@@ -40,7 +41,8 @@ class AdminLeasesJoinedHolderTest {
     /** The reader's lease columns as they were before the join: the holder's beat by two subqueries. */
     private static String bySubquery(String row) {
         return row + "process_identity, " + row + "token, " + row + "ttl_ms, " + row + "acquired_at, "
-                + SqliteLeases.effectiveRenewal(row) + ", " + SqliteLeases.effectiveExpiry(row) + ", " + row + "renewals";
+                + LeaseSql.effective(Dialect.SQLITE, row, "renewed_at") + ", "
+                + LeaseSql.effective(Dialect.SQLITE, row, "expires_at") + ", " + row + "renewals";
     }
 
     /** The console reader's lease statements, as the shared reader runs them on this backend. */

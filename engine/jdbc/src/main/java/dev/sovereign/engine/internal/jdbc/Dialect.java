@@ -56,6 +56,16 @@ public interface Dialect {
      */
     String byteOrder(String column);
 
+    /**
+     * What ends a {@code SELECT} that reads a row this transaction relies on but does not change: {@code " FOR SHARE"}
+     * on PostgreSQL (a writer of that row, such as a takeover of a lease, waits for this transaction), empty on SQLite
+     * (the file's one write lock already excludes every other writer).
+     */
+    String forShare();
+
+    /** A boolean flag's value as a SQL literal: {@code 1}/{@code 0} on SQLite, {@code true}/{@code false} on PostgreSQL. */
+    String literal(boolean value);
+
     /** SQLite's words. */
     Dialect SQLITE = new Dialect() {
         @Override
@@ -101,12 +111,22 @@ public interface Dialect {
         @Override
         public String isNotDistinctFrom() {
             return "IS";
-
         }
 
         @Override
         public String byteOrder(String column) {
             return column;
+
+        }
+
+        @Override
+        public String forShare() {
+            return "";
+        }
+
+        @Override
+        public String literal(boolean value) {
+            return value ? "1" : "0";
         }
     };
 
@@ -155,12 +175,22 @@ public interface Dialect {
         @Override
         public String isNotDistinctFrom() {
             return "IS NOT DISTINCT FROM";
-
         }
 
         @Override
         public String byteOrder(String column) {
             return column + " COLLATE \"C\"";
+
+        }
+
+        @Override
+        public String forShare() {
+            return " FOR SHARE";
+        }
+
+        @Override
+        public String literal(boolean value) {
+            return value ? "true" : "false";
         }
     };
 }

@@ -13,20 +13,26 @@ import java.util.Optional;
  * The lease and run rows the heartbeat ({@link JdbcHeartbeat}) and the recovery ({@link JdbcRecovery}) read and
  * write inside their own transactions, as the lease and run stores define them: those stores own their rows (one
  * column list, one mapping, one detach), and the heartbeat and recovery borrow them through this door rather than
- * keep a second copy. The run rows are {@link JdbcRuns}'s; the lease rows are the backend's. Stateless.
+ * keep a second copy. The rows are {@link JdbcRuns}'s and {@link JdbcLeases}'s. Stateless.
  */
 public interface StoreRows {
     /** The actor's lease row, effective times included ({@link LeaseSql#leaseColumns}); empty when there is none. */
-    Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException;
+    default Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException {
+        return JdbcLeases.currentIn(tx, actor);
+    }
 
     /** Maps a row selected with {@link LeaseSql#leaseColumns}. */
-    Lease mapLease(ResultSet rs) throws SQLException;
+    default Lease mapLease(ResultSet rs) throws SQLException {
+        return JdbcLeases.mapLease(rs);
+    }
 
     /**
      * Detaches this process's attached lease row of {@code actor} at {@code token} from its session (decision 0509):
      * one compare-and-set freezing its effective renewal and expiry into the row. Whether a row was detached.
      */
-    boolean detach(JdbcTx tx, String actor, long token) throws SQLException;
+    default boolean detach(JdbcTx tx, String actor, long token) throws SQLException {
+        return JdbcLeases.detachIn(tx, actor, token);
+    }
 
     /** The columns {@link #mapAttempt} reads from {@code execution_attempts}. */
     default String attemptColumns() {

@@ -3,6 +3,7 @@ package dev.sovereign.engine.internal.postgres;
 import dev.sovereign.engine.internal.jdbc.JdbcMailbox;
 import dev.sovereign.engine.internal.jdbc.JdbcJournal;
 import dev.sovereign.engine.internal.jdbc.JdbcActors;
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
@@ -32,7 +33,7 @@ public final class PgLedger implements Ledger {
     private final Grants grants;
     private final String identity;
     private final JdbcActors actors;
-    private final PgLeases leases;
+    private final JdbcLeases leases;
     private final JdbcJournal journal;
     private final JdbcProcesses processes;
     private final JdbcMailbox mailbox;
@@ -48,7 +49,7 @@ public final class PgLedger implements Ledger {
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
             this.actors = new JdbcActors(db);
-            this.leases = new PgLeases(db, grants);
+            this.leases = new JdbcLeases(db, grants, PgLeaseWrites.INSTANCE);
             this.journal = new JdbcJournal(db);
             PgStoreHooks hooks = new PgStoreHooks(db);
             this.heartbeat = new JdbcHeartbeat(db, grants, hooks, hooks);
@@ -56,7 +57,7 @@ public final class PgLedger implements Ledger {
             // compare-and-set under the locks is a conflict the door retries whole, sent_seq orders messages sent
             // within one millisecond, and the sweep goes straight to its one write.
             this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), new JdbcMailbox.Hooks(
-                    JdbcActors::requireActor, PgLeases::currentIn, PgLeases::sharedIn,
+                    JdbcActors::requireActor, JdbcLeases::currentIn, JdbcLeases::sharedIn,
                     what -> new PgConflict(what + " changed under its row lock"), "sent_seq", false));
             // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
             this.runs = runStore(db, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
@@ -86,12 +87,12 @@ public final class PgLedger implements Ledger {
 
         @Override
         public Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException {
-            return PgLeases.currentIn(tx, actor);
+            return JdbcLeases.currentIn(tx, actor);
         }
 
         @Override
         public Optional<Lease> leaseReliedOn(JdbcTx tx, String actor) throws SQLException {
-            return PgLeases.sharedIn(tx, actor);
+            return JdbcLeases.sharedIn(tx, actor);
         }
 
         @Override
@@ -129,7 +130,7 @@ public final class PgLedger implements Ledger {
     }
 
     @Override
-    public PgLeases leases() {
+    public JdbcLeases leases() {
         return leases;
     }
 

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.internal.jdbc.JdbcHeartbeat;
@@ -45,7 +46,7 @@ final class PgStoreHooks implements StoreRows, JdbcHeartbeat.Hooks, JdbcRecovery
     @Override
     public Optional<Attempt> lockToSettle(JdbcTx tx, String attemptId, Optional<Attempt> seen) throws SQLException {
         if (seen.isPresent()) {
-            PgLeases.sharedIn(tx, seen.get().actorId());
+            JdbcLeases.sharedIn(tx, seen.get().actorId());
         }
         Optional<Attempt> found = JdbcRuns.lockAttempt(tx, attemptId);
         if (found.isPresent()) {
@@ -71,21 +72,6 @@ final class PgStoreHooks implements StoreRows, JdbcHeartbeat.Hooks, JdbcRecovery
                     + " supervisor_ticks, which only the operator role may write, so nothing was swept or recovered;"
                     + " run it as a login that is a member of " + who[2] + ".", null);
         }
-    }
-
-    @Override
-    public Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException {
-        return PgLeases.currentIn(tx, actor);
-    }
-
-    @Override
-    public Lease mapLease(ResultSet rs) throws SQLException {
-        return PgLeases.mapLease(rs);
-    }
-
-    @Override
-    public boolean detach(JdbcTx tx, String actor, long token) throws SQLException {
-        return PgLeases.detachIn(tx, actor, token);
     }
 
     /** A PostgreSQL array literal of ids, bound as text and cast in the statement: {@code {"att_1","att_2"}}. */

@@ -2,6 +2,7 @@ package dev.sovereign.engine.internal.postgres;
 
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import static dev.sovereign.engine.testing.RawPg.q;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * PostgreSQL's console lease statements read the holder's beat by a join (one look-up per row) where they read it by
  * two correlated subqueries before; every statement must return exactly what its subquery form returns (the engine's
- * own rule, {@code PgLeases.effectiveExpiry(row)}), for a lease attached to a session that beat since its grant, one
+ * own rule, {@code LeaseSql.effective}), for a lease attached to a session that beat since its grant, one
  * detached ({@code abandon}), one whose holder stopped, one whose holder's row is missing (a hand-made hole: the
  * foreign key's triggers off for one statement), a free actor and a released one (a tombstone). And the plan over
  * 10,000 leases is one join, no subplan per row.
@@ -42,7 +43,8 @@ class PgAdminLeasesJoinedHolderTest {
     /** The reader's lease columns as they were before the join: the holder's beat by two subqueries. */
     private static String bySubquery(String row) {
         return row + "process_identity, " + row + "token, " + row + "ttl_ms, " + row + "acquired_at, "
-                + PgLeases.effectiveRenewal(row) + ", " + PgLeases.effectiveExpiry(row) + ", " + row + "renewals";
+                + LeaseSql.effective(Dialect.POSTGRES, row, "renewed_at") + ", "
+                + LeaseSql.effective(Dialect.POSTGRES, row, "expires_at") + ", " + row + "renewals";
     }
 
     /** The console reader's lease statements, as the shared reader runs them on this backend. */

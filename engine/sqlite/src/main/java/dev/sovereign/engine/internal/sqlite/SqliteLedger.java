@@ -3,6 +3,7 @@ package dev.sovereign.engine.internal.sqlite;
 import dev.sovereign.engine.internal.jdbc.JdbcMailbox;
 import dev.sovereign.engine.internal.jdbc.JdbcJournal;
 import dev.sovereign.engine.internal.jdbc.JdbcActors;
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
@@ -30,7 +31,7 @@ public final class SqliteLedger implements Ledger {
     private final Grants grants;
     private final String identity;
     private final JdbcActors actors;
-    private final SqliteLeases leases;
+    private final JdbcLeases leases;
     private final JdbcJournal journal;
     private final JdbcProcesses processes;
     private final JdbcMailbox mailbox;
@@ -46,13 +47,13 @@ public final class SqliteLedger implements Ledger {
             this.identity = processes.register(config);
             db.setProcessIdentity(identity);
             this.actors = new JdbcActors(db);
-            this.leases = new SqliteLeases(db, grants);
+            this.leases = new JdbcLeases(db, grants, SqliteLeaseWrites.INSTANCE);
             this.journal = new JdbcJournal(db);
             this.heartbeat = new JdbcHeartbeat(db, grants, SqliteStoreHooks.INSTANCE, SqliteStoreHooks.INSTANCE);
             // BEGIN IMMEDIATE holds the file's one write lock: a lease needs no shared read, a lost compare-and-set
             // under it is a bug, rowid orders messages sent within one millisecond, and an idle sweep only reads.
             this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), new JdbcMailbox.Hooks(
-                    JdbcActors::requireActor, SqliteLeases::currentIn, SqliteLeases::currentIn,
+                    JdbcActors::requireActor, JdbcLeases::currentIn, JdbcLeases::currentIn,
                     what -> new IllegalStateException(what + " changed under the write lock"), "rowid", true));
             // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
             this.runs = runStore(db, grants, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
@@ -72,12 +73,12 @@ public final class SqliteLedger implements Ledger {
 
         @Override
         public Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException {
-            return SqliteLeases.currentIn(tx, actor);
+            return JdbcLeases.currentIn(tx, actor);
         }
 
         @Override
         public Optional<Lease> leaseReliedOn(JdbcTx tx, String actor) throws SQLException {
-            return SqliteLeases.currentIn(tx, actor); // BEGIN IMMEDIATE already holds the file's one write lock
+            return JdbcLeases.currentIn(tx, actor); // BEGIN IMMEDIATE already holds the file's one write lock
         }
 
         @Override
@@ -90,12 +91,12 @@ public final class SqliteLedger implements Ledger {
     private static final JdbcRuns.LeaseWrites RUN_LEASE_WRITES = new JdbcRuns.LeaseWrites() {
         @Override
         public Lease acquireOrRenewKeepingTtlIn(JdbcTx tx, String actor, long ttlMs) throws SQLException {
-            return SqliteLeases.acquireOrRenewKeepingTtlIn(tx, actor, ttlMs);
+            return JdbcLeases.acquireOrRenewKeepingTtlIn(tx, SqliteLeaseWrites.INSTANCE, actor, ttlMs);
         }
 
         @Override
         public boolean releaseIn(JdbcTx tx, String actor, long token) throws SQLException {
-            return SqliteLeases.releaseIn(tx, actor, token).released();
+            return JdbcLeases.releaseIn(tx, SqliteLeaseWrites.INSTANCE, actor, token).released();
         }
     };
 
@@ -133,7 +134,7 @@ public final class SqliteLedger implements Ledger {
     }
 
     @Override
-    public SqliteLeases leases() {
+    public JdbcLeases leases() {
         return leases;
     }
 

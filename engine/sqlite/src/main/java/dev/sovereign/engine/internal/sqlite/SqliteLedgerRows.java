@@ -1,6 +1,8 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.spi.tools.LedgerCopyRefusal;
@@ -197,8 +199,8 @@ final class SqliteLedgerRows implements LedgerRows {
         }
         boolean leases = table.equals("actor_leases") && connection.schemaVersion() >= ATTACHED_LEASES_VERSION;
         String sql = "SELECT " + String.join(", ", columns.stream().map(column -> !leases ? quoted(column)
-                        : column.equals("renewed_at") ? SqliteLeases.effectiveRenewal("") + " AS renewed_at"
-                        : column.equals("expires_at") ? SqliteLeases.effectiveExpiry("") + " AS expires_at"
+                        : column.equals("renewed_at") || column.equals("expires_at")
+                                ? LeaseSql.effective(Dialect.SQLITE, "", column) + " AS " + column
                         : quoted(column)).toList())
                 + " FROM " + quoted(table) + " ORDER BY " + keyOrder(table);
         try (PreparedStatement ps = connection.prepare(sql); ResultSet rs = ps.executeQuery()) {

@@ -41,19 +41,4 @@ final class SqliteStoreHooks implements StoreRows, JdbcHeartbeat.Hooks, JdbcReco
         return seen;
     }
 
-    @Override
-    public Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException {
-        return SqliteLeases.currentIn(tx, actor);
-    }
-
-    @Override
-    public Lease mapLease(ResultSet rs) throws SQLException {
-        return SqliteLeases.mapLease(rs);
-    }
-
-    @Override
-    public boolean detach(JdbcTx tx, String actor, long token) throws SQLException {
-        return SqliteLeases.detachIn(tx, actor, token);
-    }
-
 }
