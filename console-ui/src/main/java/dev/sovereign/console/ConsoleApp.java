@@ -6,6 +6,7 @@ import dev.sovereign.console.ledger.LedgerPoller;
 import dev.sovereign.console.shell.ConsoleSettings;
 import dev.sovereign.console.shell.LaunchArguments;
 import dev.sovereign.console.shell.MainWindow;
+import dev.sovereign.console.shell.LedgerOpener;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.base.LedgerLocation;
@@ -21,7 +22,7 @@ import dev.sovereign.engine.Ledgers;
  * The desktop console: attaches to the database named on the command line, or opens the demo (with
  * {@code --no-demo}: the welcome page). The system property {@value #PREFERENCES_PROPERTY} names
  * another preferences node (tests use a throw-away one so they never touch the user's recent files or
- * theme); {@value ShellViewModel#DEMO_FOLDER_PROPERTY} another folder for demo databases.
+ * theme); {@value dev.sovereign.console.shell.DemoSession#FOLDER_PROPERTY} another folder for demo databases.
  *
  * <p>Closing the window, Ctrl+Q, or the JVM's end (a shutdown hook in the demo) stops the demo's
  * processes; {@link #stop()} waits for them.
@@ -39,7 +40,7 @@ public final class ConsoleApp extends Application {
         ConsoleSettings settings = node == null ? ConsoleSettings.forUser()
                 : new ConsoleSettings(java.util.prefs.Preferences.userRoot().node(node));
         vm = new ShellViewModel(settings, new FxUiExecutor(), clock, ZoneId.systemDefault(),
-                new ShellViewModel.ReaderOpener() {
+                new LedgerOpener() {
                     @Override
                     public AdminReader open(java.nio.file.Path database) {
                         return open(database, ZoneId.systemDefault());
@@ -62,14 +63,15 @@ public final class ConsoleApp extends Application {
         ticker = new FxTicker(clock, vm::tick, vm::wantsFineTicks);
         ticker.start();
         stage.setTitle("Sovereign console");
-        vm.attachedLocationProperty().addListener((obs, o, p) -> stage.setTitle(title(p, vm.demoRunningProperty().get())));
+        vm.attachedLocationProperty().addListener((obs, o, p) ->
+                stage.setTitle(title(p, vm.demoSession().runningProperty().get())));
         stage.setScene(scene);
         stage.show();
         java.util.List<String> args = getParameters().getRaw();
         try {
             LaunchArguments.location(args, System.getenv("SOVEREIGN_DB")).ifPresent(vm::attach);
         } catch (IllegalArgumentException e) {
-            vm.showProblem("Cannot open the database", e.getMessage());
+            vm.banners().showProblem("Cannot open the database", e.getMessage());
         }
         if (LaunchArguments.wantsDemo(args, System.getenv("SOVEREIGN_DB"))) {
             vm.startDemo();

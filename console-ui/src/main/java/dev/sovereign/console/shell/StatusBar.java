@@ -40,16 +40,16 @@ final class StatusBar {
         path.setId("status-database");
         path.textProperty().bind(Bindings.createStringBinding(() -> {
             var p = vm.attachedLocationProperty().get() != null ? vm.attachedLocationProperty().get()
-                    : vm.attachingLocationProperty().get();
+                    : vm.attachment().attachingLocationProperty().get();
             return p == null ? "No database attached" : p.toString(); // a URL without its secrets
-        }, vm.attachedLocationProperty(), vm.attachingLocationProperty()));
+        }, vm.attachedLocationProperty(), vm.attachment().attachingLocationProperty()));
         Label security = new Label();
         security.setId("status-connection-security");
-        security.textProperty().bind(vm.connectionSecurityProperty());
-        security.visibleProperty().bind(vm.connectionSecurityProperty().isNotEmpty());
+        security.textProperty().bind(vm.attachment().connectionSecurityProperty());
+        security.visibleProperty().bind(vm.attachment().connectionSecurityProperty().isNotEmpty());
         security.managedProperty().bind(security.visibleProperty());
         javafx.scene.control.Tooltip securityDetail = new javafx.scene.control.Tooltip();
-        securityDetail.textProperty().bind(vm.connectionDetailProperty());
+        securityDetail.textProperty().bind(vm.attachment().connectionDetailProperty());
         security.setTooltip(securityDetail);
         Label schema = new Label();
         schema.setId("status-schema");
@@ -62,47 +62,48 @@ final class StatusBar {
         Label refreshed = new Label();
         refreshed.setId("status-refresh");
         refreshed.textProperty().bind(Bindings.when(vm.attachedLocationProperty().isNull()).then("")
-                .otherwise(vm.refreshTextProperty()));
+                .otherwise(vm.statusLine().refreshTextProperty()));
 
         ProgressBar export = new ProgressBar();
         export.setId("status-export-progress");
         export.setPrefWidth(120);
-        export.progressProperty().bind(vm.exportProgressProperty());
+        export.progressProperty().bind(vm.journalExport().exportProgressProperty());
         Label exportLabel = new Label("Exporting journal\u2026");
         HBox exportBox = new HBox(6, exportLabel, export);
         exportBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-        exportBox.visibleProperty().bind(vm.exportingProperty());
-        exportBox.managedProperty().bind(vm.exportingProperty());
+        exportBox.visibleProperty().bind(vm.journalExport().exportingProperty());
+        exportBox.managedProperty().bind(vm.journalExport().exportingProperty());
 
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
         // the zone is said where a time is: "refreshed 08:01:40 UTC" (nothing added for local times)
         javafx.scene.control.Tooltip zone = new javafx.scene.control.Tooltip();
-        zone.textProperty().bind(Bindings.concat("Shown in ", vm.zoneTextProperty(),
+        zone.textProperty().bind(Bindings.concat("Shown in ", vm.statusLine().zoneTextProperty(),
                 "; View \u2192 Show times in UTC (Ctrl+Shift+U) switches."));
         refreshed.setTooltip(zone);
         javafx.scene.control.Button alert = new javafx.scene.control.Button();
         alert.setId("status-alerts");
         alert.getStyleClass().addAll(atlantafx.base.theme.Styles.SMALL, atlantafx.base.theme.Styles.DANGER);
         alert.setMinWidth(Region.USE_PREF_SIZE);
-        alert.textProperty().bind(Bindings.createStringBinding(() -> vm.alerts().unseenProperty().get() == 1
-                ? "1 alert" : vm.alerts().unseenProperty().get() + " alerts", vm.alerts().unseenProperty()));
-        alert.visibleProperty().bind(vm.alerts().unseenProperty().greaterThan(0));
+        Alerts alerts = vm.banners().alerts();
+        alert.textProperty().bind(Bindings.createStringBinding(() -> alerts.unseenProperty().get() == 1
+                ? "1 alert" : alerts.unseenProperty().get() + " alerts", alerts.unseenProperty()));
+        alert.visibleProperty().bind(alerts.unseenProperty().greaterThan(0));
         alert.managedProperty().bind(alert.visibleProperty());
         javafx.scene.control.Tooltip said = new javafx.scene.control.Tooltip();
-        said.textProperty().bind(vm.alerts().latestProperty());
+        said.textProperty().bind(alerts.latestProperty());
         alert.setTooltip(said);
-        alert.setOnAction(e -> vm.showAlerts());
+        alert.setOnAction(e -> vm.banners().showAlerts());
         Label history = new Label();
         history.setId("status-ledger-alarm");
         history.getStyleClass().add(atlantafx.base.theme.Styles.DANGER);
-        history.textProperty().bind(vm.ledgerAlarmShortProperty());
-        history.visibleProperty().bind(vm.ledgerAlarmShortProperty().isNotEmpty());
+        history.textProperty().bind(vm.statusLine().ledgerAlarmShortProperty());
+        history.visibleProperty().bind(vm.statusLine().ledgerAlarmShortProperty().isNotEmpty());
         history.managedProperty().bind(history.visibleProperty());
         Tooltip historyDetail = new Tooltip();
         historyDetail.setWrapText(true);
         historyDetail.setMaxWidth(520);
-        historyDetail.textProperty().bind(vm.ledgerAlarmProperty());
+        historyDetail.textProperty().bind(vm.statusLine().ledgerAlarmProperty());
         history.setTooltip(historyDetail);
         HBox bar = new HBox(healthBox, path, security, schema, version, history, grow, exportBox, alert, refreshed);
         bar.setId("status-bar");

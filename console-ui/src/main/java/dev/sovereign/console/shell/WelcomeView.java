@@ -46,12 +46,12 @@ final class WelcomeView {
         Button demo = new Button("Start demo");
         demo.setId("welcome-demo");
         demo.setOnAction(e -> startDemo.run());
-        demo.disableProperty().bind(vm.demoStartingProperty());
+        demo.disableProperty().bind(vm.demoSession().startingProperty());
         Label demoShortcut = new Label("Ctrl+D");
         demoShortcut.getStyleClass().add(Styles.TEXT_SUBTLE);
         HBox openRow = new HBox(10, open, shortcut, demo, demoShortcut);
         openRow.setAlignment(Pos.CENTER_LEFT);
-        Label demoText = new Label("The demo makes a fresh database in " + ShellViewModel.demoFolder()
+        Label demoText = new Label("The demo makes a fresh database in " + DemoSession.folder()
                 + " and starts real worker processes, a feeder and a supervisor: leases renew, expire and change"
                 + " hands within seconds. They all stop when you close the console.");
         demoText.setWrapText(true);
@@ -61,7 +61,7 @@ final class WelcomeView {
         recentTitle.getStyleClass().add(Styles.TITLE_4);
         VBox recent = new VBox(2);
         recent.setId("welcome-recent");
-        vm.recentFiles().addListener((ListChangeListener<LedgerLocation>) c -> fillRecent(recent));
+        vm.attachment().recentFiles().addListener((ListChangeListener<LedgerLocation>) c -> fillRecent(recent));
         fillRecent(recent);
 
         Label cli = new Label("From a terminal: 'sovereign init' creates a database, 'sovereign console --db PATH'"
@@ -79,14 +79,14 @@ final class WelcomeView {
 
     private void fillRecent(VBox recent) {
         recent.getChildren().clear();
-        if (vm.recentFiles().isEmpty()) {
+        if (vm.attachment().recentFiles().isEmpty()) {
             Label none = new Label("None yet.");
             none.getStyleClass().add(Styles.TEXT_MUTED);
             recent.getChildren().add(none);
             return;
         }
         int i = 0;
-        for (LedgerLocation p : vm.recentFiles()) {
+        for (LedgerLocation p : vm.attachment().recentFiles()) {
             Button b = new Button(p.toString());
             b.setId("recent-" + i++);
             b.getStyleClass().addAll(Styles.FLAT, "recent-file");

@@ -1,15 +1,20 @@
 package dev.sovereign.console.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
-import dev.sovereign.console.shell.DemoSession;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /** Keeps the console a client of {@code engine.admin} (and, for the Lab page, {@code engine.lab}) only. */
@@ -69,14 +74,79 @@ class ConsoleLayeringTest {
             .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "org.sqlite..")
             .because("nothing outside the engine's storage layer opens the database file");
 
+    private static final String SHELL = "dev.sovereign.console.shell.";
+
+    /**
+     * The parts of the shell's view model, each with one responsibility (attaching a ledger, navigation and its
+     * history, the search, export, the demo's lifecycle, the banner and the alerts, the status bar's texts, stopping
+     * the selected process), put together by {@code ShellViewModel} alone.
+     */
+    private static final Set<String> SHELL_PARTS = new TreeSet<>(Set.of(SHELL + "LedgerAttachment",
+            SHELL + "ShellNavigation", SHELL + "ShellSearch", SHELL + "JournalExport", SHELL + "DemoSession",
+            SHELL + "ShellBanners", SHELL + "StatusLine", SHELL + "ProcessStopping"));
+
+    /** The main window's pieces, put together by {@code MainWindow} alone. */
+    private static final Set<String> WINDOW_PIECES = new TreeSet<>(Set.of(SHELL + "ShellMenuBar",
+            SHELL + "NavigationPane", SHELL + "StatusBar", SHELL + "WelcomeView"));
+
     @ArchTest
     static final ArchRule viewModelsAreFreeOfScene = noClasses()
             .that().haveSimpleNameEndingWith("ViewModel")
             .or().resideInAnyPackage("dev.sovereign.console.ledger..")
-            .or().belongToAnyOf(DemoSession.class)
+            .or(topLevelIn(SHELL_PARTS))
             .should().dependOnClassesThat().resideInAnyPackage(SCENE_PACKAGES)
             .because("view models hold state and commands and are tested without a toolkit; views bind to them;"
-                    + " the shell's DemoSession is the demo's part of the shell's view model");
+                    + " the parts of the shell's view model (" + SHELL_PARTS + ") are view-model code too");
+
+    @ArchTest
+    static final ArchRule shellPartsNameNoOtherPart = classes()
+            .that(topLevelIn(SHELL_PARTS))
+            .should(nameNeither(SHELL + "ShellViewModel", SHELL_PARTS))
+            .because("each part of the shell's view model is one responsibility the coordinator puts together; what"
+                    + " one needs of another comes in as a property or a lambda, so none can grow into a second hub"
+                    + " and no two can depend on each other in a circle");
+
+    @ArchTest
+    static final ArchRule windowPiecesNameNoOtherPiece = classes()
+            .that(topLevelIn(WINDOW_PIECES))
+            .should(nameNeither(SHELL + "MainWindow", WINDOW_PIECES))
+            .because("the main window puts its pieces together and hands each what it needs (the dialogs as"
+                    + " Runnables); a piece that reached back into the window or into another piece would make a"
+                    + " circle of view code");
+
+    /** Classes whose top-level class is one of {@code names}: nested, anonymous and lambda classes count too. */
+    private static DescribedPredicate<JavaClass> topLevelIn(Set<String> names) {
+        return new DescribedPredicate<>("belong to one of " + names) {
+            @Override
+            public boolean test(JavaClass c) {
+                return names.contains(topLevel(c).getName());
+            }
+        };
+    }
+
+    /** Depends neither on {@code owner} nor on one of {@code siblings} other than its own top-level class. */
+    private static ArchCondition<JavaClass> nameNeither(String owner, Set<String> siblings) {
+        return new ArchCondition<>("depend neither on " + owner + " nor on another of " + siblings) {
+            @Override
+            public void check(JavaClass c, ConditionEvents events) {
+                String self = topLevel(c).getName();
+                for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                    String target = topLevel(d.getTargetClass()).getName();
+                    if (!target.equals(self) && (target.equals(owner) || siblings.contains(target))) {
+                        events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+                    }
+                }
+            }
+        };
+    }
+
+    private static JavaClass topLevel(JavaClass c) {
+        JavaClass top = c;
+        while (top.getEnclosingClass().isPresent()) {
+            top = top.getEnclosingClass().get();
+        }
+        return top;
+    }
 
     /**
      * Whether a class is (part of) a view: its top-level class is named {@code XxxView}, {@code XxxWindow},
@@ -86,11 +156,7 @@ class ConsoleLayeringTest {
             "view code (top-level class named *View, *Window, *Section, *Bar, *Pane or *Cell)") {
         @Override
         public boolean test(JavaClass c) {
-            JavaClass top = c;
-            while (top.getEnclosingClass().isPresent()) {
-                top = top.getEnclosingClass().get();
-            }
-            String name = top.getSimpleName();
+            String name = topLevel(c).getSimpleName();
             return Stream.of("View", "Window", "Section", "Bar", "Pane", "Cell").anyMatch(name::endsWith);
         }
     };

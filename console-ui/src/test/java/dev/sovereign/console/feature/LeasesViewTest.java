@@ -167,16 +167,16 @@ class LeasesViewTest {
         @SuppressWarnings("unchecked")
         TableView<LeaseItem> table = robot.lookup("#leases-table").queryAs(TableView.class);
 
-        robot.interact(() -> vm.searchQueryProperty().set("7103"));
+        robot.interact(() -> vm.search().queryProperty().set("7103"));
         assertThat(actors(table)).as("worker 7103 (worker C) holds reviewer").containsExactly("reviewer");
 
-        robot.interact(() -> vm.searchQueryProperty().set("#" + scenario.operatorSecond.token()));
+        robot.interact(() -> vm.search().queryProperty().set("#" + scenario.operatorSecond.token()));
         assertThat(actors(table)).containsExactly("operator");
 
-        robot.interact(() -> vm.searchQueryProperty().set("INDEX"));
+        robot.interact(() -> vm.search().queryProperty().set("INDEX"));
         assertThat(actors(table)).containsExactly("indexer");
 
-        robot.interact(() -> vm.searchQueryProperty().set(""));
+        robot.interact(() -> vm.search().queryProperty().set(""));
         assertThat(table.getItems()).hasSize(5);
     }
 }

@@ -130,7 +130,7 @@ class LiveViewModelTest {
         fx.engine("worker A").actors().add("operator");
         ShellViewModel vm = fx.attachedShell();
 
-        vm.refresh();
+        vm.attachment().refresh();
 
         assertThat(fx.reader.snapshots.get()).isEqualTo(2);
     }
@@ -188,11 +188,11 @@ class LiveViewModelTest {
 
         vm.attach(foreign);
 
-        assertThat(vm.attachedProperty().get()).isNull();
+        assertThat(vm.attachment().attachedProperty().get()).isNull();
         assertThat(vm.bannerProperty().get().title()).isEqualTo("Not a Sovereign database");
         assertThat(vm.bannerProperty().get().text()).contains(foreign.toString());
         assertThat(vm.ledger().healthProperty().get()).isEqualTo(Health.DETACHED);
-        assertThat(vm.recentFiles()).isEmpty();
+        assertThat(vm.attachment().recentFiles()).isEmpty();
     }
 
     @Test
@@ -205,7 +205,7 @@ class LiveViewModelTest {
         vm.attach(fx.file());
 
         assertThat(vm.bannerProperty().get()).isNull();
-        assertThat(vm.attachedProperty().get()).isEqualTo(fx.file());
+        assertThat(vm.attachment().attachedProperty().get()).isEqualTo(fx.file());
         assertThat(fx.settings().recentFiles()).containsExactly(fx.file());
     }
 
@@ -243,10 +243,10 @@ class LiveViewModelTest {
         ShellViewModel vm = fx.attachedShell();
         java.nio.file.Path out = fx.dir().resolve("journal.csv");
 
-        vm.exportJournal(out);
+        vm.journalExport().exportJournal(out);
 
-        assertThat(vm.exportingProperty().get()).isFalse();
-        assertThat(vm.exportProgressProperty().get()).isEqualTo(1.0);
+        assertThat(vm.journalExport().exportingProperty().get()).isFalse();
+        assertThat(vm.journalExport().exportProgressProperty().get()).isEqualTo(1.0);
         assertThat(vm.bannerProperty().get().title()).isEqualTo("Journal exported");
         assertThat(java.nio.file.Files.readAllLines(out)).hasSizeGreaterThan(1).first().asString().startsWith("seq,at,");
     }

@@ -74,7 +74,7 @@ class OperatorActionsViewModelTest {
 
         vm.attach(other);
 
-        assertThat(vm.attachedProperty().get()).isEqualTo(other.toAbsolutePath().normalize());
+        assertThat(vm.attachment().attachedProperty().get()).isEqualTo(other.toAbsolutePath().normalize());
         assertThat(runs.status().message()).as("the demo's retry is not shown on the sandbox's Runs page").isEmpty();
         assertThat(runs.status().tone()).isEqualTo(ActionStatus.Tone.NONE);
         assertThat(vm.supervisor().status().message()).isEmpty();
@@ -156,7 +156,7 @@ class OperatorActionsViewModelTest {
 
         vm.attach(fx.file());
         long version = vm.ledger().snapshot().changeMarker();
-        vm.refresh();
+        vm.attachment().refresh();
 
         assertThat(vm.ledger().snapshot().changeMarker()).as("attaching wrote nothing").isEqualTo(version);
         assertThat(vm.supervisor().canActProperty().get()).isTrue();

@@ -215,23 +215,23 @@ class RunsMailboxProcessesSupervisorViewTest {
     @Test
     void theSearchFindsAnAssignmentAMessageAndAProcessOnTheirPages(FxRobot robot) {
         showTab(robot, 0);
-        robot.interact(() -> vm.searchQueryProperty().set(scenario.runningRun.id().substring(0, 10)));
+        robot.interact(() -> vm.search().queryProperty().set(scenario.runningRun.id().substring(0, 10)));
         assertThat(robot.lookup("#assignments-table").queryAs(TableView.class).getItems()).hasSize(1);
         assertThat(vm.runs().assignments()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
                 .containsExactly(scenario.runningRun.id());
-        assertThat(vm.searchSummaryProperty().get()).isEqualTo("Found in Runs 1.");
+        assertThat(vm.search().searchSummaryProperty().get()).isEqualTo("Found in Runs 1.");
 
-        robot.interact(() -> vm.searchQueryProperty().set("rotate the KEYS"));
+        robot.interact(() -> vm.search().queryProperty().set("rotate the KEYS"));
         assertThat(vm.mailbox().rows()).extracting(dev.sovereign.engine.admin.MessageRow::id)
                 .containsExactly(scenario.claimedMessage.id());
 
-        robot.interact(() -> vm.searchQueryProperty().set("supervisor 7110"));
+        robot.interact(() -> vm.search().queryProperty().set("supervisor 7110"));
         assertThat(vm.processes().rows()).singleElement().extracting(r -> r.process().label())
                 .isEqualTo("supervisor 7110");
-        assertThat(vm.searchSummaryProperty().get()).isEqualTo("Found in Processes 1.");
+        assertThat(vm.search().searchSummaryProperty().get()).isEqualTo("Found in Processes 1.");
 
-        robot.interact(() -> vm.searchQueryProperty().set("no such thing"));
-        assertThat(vm.searchSummaryProperty().get()).isEqualTo("Nothing matches \u201cno such thing\u201d.");
+        robot.interact(() -> vm.search().queryProperty().set("no such thing"));
+        assertThat(vm.search().searchSummaryProperty().get()).isEqualTo("Nothing matches \u201cno such thing\u201d.");
         assertThat(vm.runs().assignments()).isEmpty();
     }
 

@@ -26,7 +26,7 @@ class StoppedProcessLeasesTest {
             ops.stopProcess(id);
         }
         ShellViewModel vm = fx.attachedShell();
-        vm.openProcess(id);
+        vm.navigation().openProcess(id);
         assertThat(vm.processPage().leases()).as("before expiry it still holds it").hasSize(1);
 
         fx.clock.advance(Duration.ofSeconds(30));

@@ -3,6 +3,7 @@ package dev.sovereign.console.feature;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.fx.CurrentThreadUiExecutor;
+import dev.sovereign.console.shell.LedgerOpener;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
@@ -37,7 +38,7 @@ class TimeFormatTest {
 
     private ShellViewModel shell() {
         vm = new ShellViewModel(fx.settings(), new CurrentThreadUiExecutor(), fx.clock, LOCAL,
-                new ShellViewModel.ReaderOpener() {
+                new LedgerOpener() {
                     @Override
                     public AdminReader open(Path database) {
                         return open(database, LOCAL);
@@ -68,7 +69,7 @@ class TimeFormatTest {
         assertThat(held().detail()).containsPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}");
         assertThat(detail).doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T").contains("until 13:31:05");
         assertThat(vm.rejections().sentence(held())).contains("since 13:30:52");
-        assertThat(vm.zoneTextProperty().get()).isEqualTo("local times (UTC+05:30)");
+        assertThat(vm.statusLine().zoneTextProperty().get()).isEqualTo("local times (UTC+05:30)");
         assertThat(vm.formats().time(fx.clock.millis())).isEqualTo("13:31:40");
     }
 
@@ -77,17 +78,17 @@ class TimeFormatTest {
         Scenario.build(fx);
         shell();
 
-        vm.utcTimesProperty().set(true);
+        vm.statusLine().utcTimesProperty().set(true);
 
-        assertThat(vm.zoneTextProperty().get()).isEqualTo("times in UTC");
-        assertThat(vm.refreshTextProperty().get()).startsWith("refreshed 08:01:40 UTC (");
+        assertThat(vm.statusLine().zoneTextProperty().get()).isEqualTo("times in UTC");
+        assertThat(vm.statusLine().refreshTextProperty().get()).startsWith("refreshed 08:01:40 UTC (");
         assertThat(vm.formats().time(fx.clock.millis())).isEqualTo("08:01:40");
         assertThat(vm.rejections().sentence(held())).as("written again by a reader in UTC").contains("since 08:00:52");
         vm.rejections().selectedProperty().set(held());
         assertThat(vm.rejections().detailProperty().get()).contains("until 08:01:05");
         assertThat(fx.settings().utcTimes()).isTrue();
 
-        vm.utcTimesProperty().set(false);
+        vm.statusLine().utcTimesProperty().set(false);
         assertThat(vm.rejections().sentence(held())).contains("since 13:30:52");
     }
 }

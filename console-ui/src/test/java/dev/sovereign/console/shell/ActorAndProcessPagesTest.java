@@ -110,7 +110,7 @@ class ActorAndProcessPagesTest {
         assertThat(vm.processPage().attempts()).extracting(x -> x.assignmentId()).contains(scenario.lostRun.id());
 
         // from the process to an actor it held, then back twice and forward again
-        robot.interact(() -> vm.openActor("operator"));
+        robot.interact(() -> vm.navigation().openActor("operator"));
         assertThat(vm.pageProperty().get()).isEqualTo(Page.ACTOR);
         robot.press(KeyCode.ALT, KeyCode.LEFT).release(KeyCode.LEFT, KeyCode.ALT);
         WaitForAsyncUtils.waitForFxEvents();
@@ -132,7 +132,7 @@ class ActorAndProcessPagesTest {
     void stopProcessAsksNamingItsLeasesThenStopsTheRealProcess(FxRobot robot) {
         Engine c = scenario.workerC;
         String id = c.processIdentity();
-        robot.interact(() -> vm.openProcess(id));
+        robot.interact(() -> vm.navigation().openProcess(id));
         WaitForAsyncUtils.waitForFxEvents();
         List<String> held = vm.ledger().snapshot().leases().stream()
                 .filter(l -> l.holder() != null && l.holder().identity().equals(id))

@@ -32,21 +32,21 @@ class AlertsTest {
     void aRunTurningWorkerLostRaisesOneAlertAndThePastIsNotNews() {
         Scenario.build(fx); // one run is worker-lost already: the database's past
         ShellViewModel vm = fx.attachedShell();
-        assertThat(vm.alerts().unseenProperty().get()).isZero();
+        assertThat(vm.banners().alerts().unseenProperty().get()).isZero();
 
         Assignment lost = loseARun("worker 7105", "archivist");
         vm.pollNow();
 
-        assertThat(vm.alerts().unseenProperty().get()).isEqualTo(1);
-        assertThat(vm.alerts().latestProperty().get()).isEqualTo("Run " + lost.id() + " of actor archivist needs an"
+        assertThat(vm.banners().alerts().unseenProperty().get()).isEqualTo(1);
+        assertThat(vm.banners().alerts().latestProperty().get()).isEqualTo("Run " + lost.id() + " of actor archivist needs an"
                 + " operator: its worker died and the supervisor recovered it as worker_lost.");
         vm.pollNow();
-        assertThat(vm.alerts().unseenProperty().get()).as("told once").isEqualTo(1);
+        assertThat(vm.banners().alerts().unseenProperty().get()).as("told once").isEqualTo(1);
 
-        vm.showAlerts();
+        vm.banners().showAlerts();
         assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
         assertThat(vm.bannerProperty().get().text()).contains(lost.id());
-        assertThat(vm.alerts().unseenProperty().get()).isZero();
+        assertThat(vm.banners().alerts().unseenProperty().get()).isZero();
     }
 
     /**
@@ -62,16 +62,16 @@ class AlertsTest {
         vm.pollNow();
         Assignment second = loseARun("worker 7108", "indexer");
         vm.pollNow();
-        assertThat(vm.alerts().unseenProperty().get()).isEqualTo(2);
+        assertThat(vm.banners().alerts().unseenProperty().get()).isEqualTo(2);
 
         try (dev.sovereign.engine.admin.OperatorActions ops =
                 dev.sovereign.engine.Ledgers.openOperatorActions(fx.file(), fx.clock)) {
             ops.acknowledge(second.id());
             vm.pollNow();
-            assertThat(vm.alerts().unseenProperty().get()).as("the acknowledged run's alert is no longer counted")
+            assertThat(vm.banners().alerts().unseenProperty().get()).as("the acknowledged run's alert is no longer counted")
                     .isEqualTo(1);
 
-            vm.showAlerts();
+            vm.banners().showAlerts();
             assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
             assertThat(vm.runs().selectedProperty().get()).as("the run the alert is about, selected").isNotNull();
             assertThat(vm.runs().selectedProperty().get().id()).isEqualTo(first.id());
@@ -93,15 +93,15 @@ class AlertsTest {
         }
         vm.tick(fx.clock.millis());
         vm.pollNow();
-        assertThat(vm.alerts().unseenProperty().get()).as("nine are not a spike").isZero();
+        assertThat(vm.banners().alerts().unseenProperty().get()).as("nine are not a spike").isZero();
 
         assertThatThrownBy(() -> s.workerA.leases().acquire("operator", Duration.ofSeconds(5)))
                 .isInstanceOf(Refusal.class);
         vm.pollNow();
 
-        assertThat(vm.alerts().latestProperty().get()).isEqualTo("10 refused writes in the last minute: see the"
+        assertThat(vm.banners().alerts().latestProperty().get()).isEqualTo("10 refused writes in the last minute: see the"
                 + " Rejections page.");
-        vm.showAlerts();
+        vm.banners().showAlerts();
         assertThat(vm.pageProperty().get()).isEqualTo(Page.REJECTIONS);
     }
 
@@ -109,12 +109,12 @@ class AlertsTest {
     void turnedOffThereAreNoAlertsAndTheChoiceIsRemembered() {
         Scenario.build(fx);
         ShellViewModel vm = fx.attachedShell();
-        vm.alerts().enabledProperty().set(false);
+        vm.banners().alerts().enabledProperty().set(false);
 
         loseARun("worker 7106", "archivist");
         vm.pollNow();
 
-        assertThat(vm.alerts().unseenProperty().get()).isZero();
+        assertThat(vm.banners().alerts().unseenProperty().get()).isZero();
         assertThat(fx.settings().alerts()).isFalse();
     }
 }

@@ -68,7 +68,7 @@ class ConsoleLabOnPostgresTest {
         System.setErr(new PrintStream(new Tee(err, printed), true, StandardCharsets.UTF_8));
         prefs = Preferences.userRoot().node("sovereign-console-lab-pg-test-" + System.nanoTime());
         vm = new ShellViewModel(new ConsoleSettings(prefs), new FxUiExecutor(), clock, ZoneOffset.UTC,
-                new ShellViewModel.ReaderOpener() {
+                new LedgerOpener() {
                     @Override
                     public AdminReader open(Path database) {
                         return Ledgers.openReader(database, clock, ZoneOffset.UTC);

@@ -81,7 +81,7 @@ class ConsoleOnPostgresTest {
         }
         prefs = Preferences.userRoot().node("sovereign-console-pg-test-" + System.nanoTime());
         vm = new ShellViewModel(new ConsoleSettings(prefs), new FxUiExecutor(), clock, ZoneOffset.UTC,
-                new ShellViewModel.ReaderOpener() {
+                new LedgerOpener() {
                     @Override
                     public AdminReader open(Path database) {
                         return Ledgers.openReader(database, clock, ZoneOffset.UTC);
@@ -159,7 +159,7 @@ class ConsoleOnPostgresTest {
         String shown = WaitForAsyncUtils.asyncFx(() -> {
             StringBuilder b = new StringBuilder(stage.getTitle()).append('\n');
             texts(scene.getRoot(), b);
-            vm.recentFiles().forEach(l -> b.append(l).append('\n'));
+            vm.attachment().recentFiles().forEach(l -> b.append(l).append('\n'));
             if (vm.bannerProperty().get() != null) {
                 b.append(vm.bannerProperty().get()).append('\n');
             }
@@ -190,7 +190,7 @@ class ConsoleOnPostgresTest {
 
         // the remembered entry (without the password) opens the same server again in this session
         robot.interact(() -> vm.detach());
-        robot.interact(() -> vm.attach(vm.recentFiles().get(0)));
+        robot.interact(() -> vm.attach(vm.attachment().recentFiles().get(0)));
         await("reopened from the recent list", () -> vm.attachedLocationProperty().get() != null
                 && stateOf("beta") == LeaseState.LIVE);
     }

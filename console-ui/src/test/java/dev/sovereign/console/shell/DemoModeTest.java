@@ -60,7 +60,7 @@ class DemoModeTest {
             FxToolkit.cleanupApplication(app);
         }
         System.clearProperty(ConsoleApp.PREFERENCES_PROPERTY);
-        System.clearProperty(ShellViewModel.DEMO_FOLDER_PROPERTY);
+        System.clearProperty(DemoSession.FOLDER_PROPERTY);
         Preferences.userRoot().node(prefsNode).removeNode();
     }
 
@@ -120,7 +120,7 @@ class DemoModeTest {
     @Test
     void withNoFileTheConsoleRunsADemoOfRealWorkersAndClosingItLeavesNoProcessBehind() throws Exception {
         System.setProperty(ConsoleApp.PREFERENCES_PROPERTY, prefsNode);
-        System.setProperty(ShellViewModel.DEMO_FOLDER_PROPERTY, demoFolder.toString());
+        System.setProperty(DemoSession.FOLDER_PROPERTY, demoFolder.toString());
         FxToolkit.registerPrimaryStage();
 
         app = FxToolkit.setupApplication(ConsoleApp.class);
@@ -172,9 +172,9 @@ class DemoModeTest {
         await("five worker processes", () -> workersOn(db).size() == 5);
         Set<Long> started = pids(workersOn(db));
         await("the demo strip", onFx(() -> robot.lookup("#demo-strip").query().isVisible()));
-        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].recentFiles().contains(dev.sovereign.engine.base.LedgerLocation.file(db))).get())
+        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].attachment().recentFiles().contains(dev.sovereign.engine.base.LedgerLocation.file(db))).get())
                 .as("a demo is not a recent file").isFalse();
-        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].demo().startedPids()).get()).containsAll(started);
+        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].demoSession().demo().startedPids()).get()).containsAll(started);
         assertThat(WaitForAsyncUtils.asyncFx(() -> ((atlantafx.base.controls.Message) robot.lookup("#banner").query())
                 .getTitle()).get()).isEqualTo("Demo running");
 

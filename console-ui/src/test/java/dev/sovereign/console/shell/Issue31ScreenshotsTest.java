@@ -70,17 +70,17 @@ class Issue31ScreenshotsTest {
                 stage.setWidth(size[0]);
                 stage.setHeight(size[1]);
                 vm.tick(fx.clock.millis());
-                vm.openAssignment(silentRun.id());
+                vm.navigation().openAssignment(silentRun.id());
             });
             shoot(robot, dir.resolve("runs-silent-holder-" + at + ".png"));
-            robot.interact(() -> vm.searchQueryProperty().set("zz-nothing"));
+            robot.interact(() -> vm.search().queryProperty().set("zz-nothing"));
             shoot(robot, dir.resolve("runs-search-empty-" + at + ".png"));
             robot.interact(() -> {
-                vm.searchQueryProperty().set("");
+                vm.search().queryProperty().set("");
                 vm.pageProperty().set(Page.PROCESSES);
             });
             shoot(robot, dir.resolve("processes-" + at + ".png"));
-            robot.interact(() -> vm.openProcess(scenario.workerD.processIdentity()));
+            robot.interact(() -> vm.navigation().openProcess(scenario.workerD.processIdentity()));
             shoot(robot, dir.resolve("process-" + at + ".png"));
             robot.interact(() -> vm.pageProperty().set(Page.REJECTIONS));
             shoot(robot, dir.resolve("rejections-" + at + ".png"));

@@ -35,7 +35,7 @@ class LedgerHistoryAlarmTest {
         Engine two = fx.engine("worker two");
         two.leases().acquire("b", Duration.ofMinutes(5));
         ShellViewModel vm = fx.attachedShell();
-        assertThat(vm.ledgerAlarmShortProperty().get()).isEmpty();
+        assertThat(vm.statusLine().ledgerAlarmShortProperty().get()).isEmpty();
 
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + fx.file()); Statement s = c.createStatement()) {
             s.executeUpdate("restore from " + copy); // put back without 'sovereign restore'
@@ -43,13 +43,13 @@ class LedgerHistoryAlarmTest {
         assertThatThrownBy(two::heartbeatNow).isInstanceOf(StorageException.class); // the engine that saw token 2
         vm.pollNow();
 
-        assertThat(vm.ledgerAlarmShortProperty().get()).isEqualTo("Ledger went backwards: run 'sovereign fence bump'");
-        assertThat(vm.ledgerAlarmProperty().get()).contains("process " + two.processIdentity() + " had seen token 2")
+        assertThat(vm.statusLine().ledgerAlarmShortProperty().get()).isEqualTo("Ledger went backwards: run 'sovereign fence bump'");
+        assertThat(vm.statusLine().ledgerAlarmProperty().get()).contains("process " + two.processIdentity() + " had seen token 2")
                 .contains("issues no token until an operator runs 'sovereign fence bump'");
 
         one.bumpFence(-1);
         vm.pollNow();
-        assertThat(vm.ledgerAlarmShortProperty().get()).isEmpty();
-        assertThat(vm.ledgerAlarmProperty().get()).isEmpty();
+        assertThat(vm.statusLine().ledgerAlarmShortProperty().get()).isEmpty();
+        assertThat(vm.statusLine().ledgerAlarmProperty().get()).isEmpty();
     }
 }

@@ -66,8 +66,8 @@ class LinksAndBackTest {
         assertThat(vm.pageProperty().get()).as("the process's own page").isEqualTo(Page.PROCESS);
         assertThat(vm.processPage().identity()).isEqualTo(late.process().identity());
 
-        robot.interact(vm::back);
+        robot.interact(vm.navigation()::back);
         assertThat(vm.pageProperty().get()).isEqualTo(Page.REJECTIONS);
-        assertThat(vm.searchQueryProperty().get()).as("the search as it was on that page").isEmpty();
+        assertThat(vm.search().queryProperty().get()).as("the search as it was on that page").isEmpty();
     }
 }

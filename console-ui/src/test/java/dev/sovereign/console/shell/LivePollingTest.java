@@ -41,7 +41,7 @@ class LivePollingTest {
     @Test
     void aLeaseTakenInAnotherConnectionShowsUpWithoutAnyoneAskingAndWithoutTheFxThreadReading(FxRobot robot)
             throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.attachedProperty().get() != null
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.attachment().attachedProperty().get() != null
                 && robot.lookup("#state-operator").tryQuery().isPresent());
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("free");
 

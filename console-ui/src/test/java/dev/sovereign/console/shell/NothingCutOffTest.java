@@ -76,9 +76,9 @@ class NothingCutOffTest {
                     }
                     robot.interact(() -> {
                         if (page == Page.ACTOR) {
-                            vm.openActor("operator");
+                            vm.navigation().openActor("operator");
                         } else if (page == Page.PROCESS) {
-                            vm.openProcess(workerA);
+                            vm.navigation().openProcess(workerA);
                         } else {
                             vm.pageProperty().set(page);
                         }

@@ -147,17 +147,17 @@ class ScreenshotTest {
         for (ConsoleTheme theme : ConsoleTheme.values()) {
             robot.interact(() -> {
                 vm.themeProperty().set(theme);
-                vm.openActor("operator");
+                vm.navigation().openActor("operator");
             });
             shoot(robot, dir.resolve("console-actor-" + theme.name().toLowerCase() + ".png"));
             assertThat(vm.actorPage().holds()).isNotEmpty();
-            robot.interact(() -> vm.openProcess(scenario.workerA.processIdentity()));
+            robot.interact(() -> vm.navigation().openProcess(scenario.workerA.processIdentity()));
             shoot(robot, dir.resolve("console-process-" + theme.name().toLowerCase() + ".png"));
             assertThat(vm.processPage().journal()).isNotEmpty();
         }
         robot.interact(() -> {
             vm.themeProperty().set(ConsoleTheme.LIGHT);
-            vm.openProcess(scenario.workerC.processIdentity());
+            vm.navigation().openProcess(scenario.workerC.processIdentity());
         });
         robot.clickOn("#process-stop");
         shoot(robot, dir.resolve("console-process-stop-light.png"));

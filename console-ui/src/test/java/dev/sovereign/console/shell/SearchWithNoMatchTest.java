@@ -46,7 +46,7 @@ class SearchWithNoMatchTest {
 
     @Test
     void anEmptySearchSaysSoAndItsCountsAreNotAlarms(FxRobot robot) {
-        robot.interact(() -> vm.searchQueryProperty().set("zz-nothing-matches"));
+        robot.interact(() -> vm.search().queryProperty().set("zz-nothing-matches"));
         WaitForAsyncUtils.waitForFxEvents();
 
         assertThat(vm.runs().assignments()).isEmpty();
@@ -63,7 +63,7 @@ class SearchWithNoMatchTest {
         assertThat(fill.getRed() - Math.max(fill.getGreen(), fill.getBlue())).as("not a red alarm badge: " + fill)
                 .isLessThan(0.2);
 
-        robot.interact(() -> vm.searchQueryProperty().set(""));
+        robot.interact(() -> vm.search().queryProperty().set(""));
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(empty.getText()).as("no search: all three rows, the text unchanged").isNotEmpty();
         assertThat(vm.runs().assignments()).hasSize(3);

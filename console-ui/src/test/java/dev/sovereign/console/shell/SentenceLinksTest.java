@@ -89,7 +89,7 @@ class SentenceLinksTest {
             WaitForAsyncUtils.waitForFxEvents();
             assertThat(vm.pageProperty().get()).isEqualTo(Page.ACTOR);
             assertThat(vm.actorPage().actor()).isEqualTo(late.actor());
-            robot.interact(vm::back);
+            robot.interact(vm.navigation()::back);
             assertThat(vm.pageProperty().get()).isEqualTo(Page.REJECTIONS);
         }
     }
@@ -97,7 +97,7 @@ class SentenceLinksTest {
     @Test
     void aProcessNamedInARunsHistoryLinksToItsPage(FxRobot robot) {
         String lost = scenario.lostRun.id();
-        robot.interact(() -> vm.openAssignment(lost));
+        robot.interact(() -> vm.navigation().openAssignment(lost));
         WaitForAsyncUtils.waitForFxEvents();
         LinkedSentence history = sentence(robot, "run-history");
         String text = history.getText();
@@ -127,7 +127,7 @@ class SentenceLinksTest {
                 .filter(id -> id.startsWith(shown.replace("\u2026", ""))).findFirst().orElseThrow();
         assertThat(vm.processPage().identity()).as("the whole identity, also from a short id").isEqualTo(expected);
 
-        robot.interact(vm::back);
+        robot.interact(vm.navigation()::back);
         assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
         assertThat(vm.runs().selectedProperty().get().id()).isEqualTo(lost);
     }
@@ -135,14 +135,14 @@ class SentenceLinksTest {
     @Test
     void aRetrysResultLinksToTheNewRunAndTicksThatChangeNoWordsBuildNothing(FxRobot robot) throws Exception {
         String lost = scenario.lostRun.id();
-        robot.interact(() -> vm.openAssignment(lost));
+        robot.interact(() -> vm.navigation().openAssignment(lost));
         WaitForAsyncUtils.waitForFxEvents();
         robot.interact(() -> vm.runs().retrySelected()); // this shell acts on the FX thread and polls when told
         robot.interact(vm::pollNow);
         WaitForAsyncUtils.waitForFxEvents();
         String retry = vm.runs().assignments().stream().filter(a -> lost.equals(a.retryOf())).findFirst()
                 .orElseThrow().id();
-        robot.interact(() -> vm.openAssignment(lost)); // back on the old run; the result names both
+        robot.interact(() -> vm.navigation().openAssignment(lost)); // back on the old run; the result names both
         WaitForAsyncUtils.waitForFxEvents();
         LinkedSentence message = sentence(robot, "runs-action-message");
         assertThat(message.getText()).startsWith("Retried " + lost + " as " + retry);
@@ -180,7 +180,7 @@ class SentenceLinksTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
         assertThat(vm.runs().selectedProperty().get().id()).isEqualTo(run);
-        robot.interact(vm::back);
+        robot.interact(vm.navigation()::back);
         assertThat(vm.pageProperty().get()).isEqualTo(Page.TIMELINE);
 
         // the supervisor's report names what it recovered and who went stale: each id links
@@ -199,7 +199,7 @@ class SentenceLinksTest {
             assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
             assertThat(vm.runs().selectedProperty().get().id()).startsWith(named);
         }
-        robot.interact(vm::back);
+        robot.interact(vm.navigation()::back);
         assertThat(vm.pageProperty().get()).isEqualTo(Page.SUPERVISOR);
     }
 

@@ -78,7 +78,7 @@ final class LabConsole {
         MenuItem item = bar.getMenus().stream().flatMap(m -> m.getItems().stream())
                 .filter(i -> "menu-lab-sandbox".equals(i.getId())).findFirst().orElseThrow();
         robot.interact(item::fire);
-        await(() -> vm.attachedProperty().get() != null && vm.ledger().snapshot() != null
+        await(() -> vm.attachment().attachedProperty().get() != null && vm.ledger().snapshot() != null
                 && robot.lookup("#lab-page").tryQuery().isPresent());
     }
 

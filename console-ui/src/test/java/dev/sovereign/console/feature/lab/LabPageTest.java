@@ -56,8 +56,8 @@ class LabPageTest {
 
         robot.interact(() -> console.vm.attach(other));
 
-        console.await(() -> console.vm.attachedProperty().get() != null
-                && console.vm.attachedProperty().get().equals(other.toAbsolutePath().normalize()));
+        console.await(() -> console.vm.attachment().attachedProperty().get() != null
+                && console.vm.attachment().attachedProperty().get().equals(other.toAbsolutePath().normalize()));
         assertThat(console.vm.lab().workers()).isEmpty();
         assertThat(console.vm.lab().targetIsSandboxProperty().get()).isFalse();
         assertThat(robot.lookup("#lab-not-sandbox").queryAs(Label.class).isVisible()).isTrue();

@@ -114,10 +114,10 @@ class LabScenarioPageTest {
         robot.clickOn("#lab-break-fence");
 
         // reset: a brand-new sandbox is attached, the old one is deleted
-        Path old = console.vm.attachedProperty().get();
+        Path old = console.vm.attachment().attachedProperty().get();
         robot.clickOn("#lab-reset-sandbox");
-        console.await(() -> console.vm.attachedProperty().get() != null
-                && !console.vm.attachedProperty().get().equals(old) && console.vm.ledger().snapshot() != null);
+        console.await(() -> console.vm.attachment().attachedProperty().get() != null
+                && !console.vm.attachment().attachedProperty().get().equals(old) && console.vm.ledger().snapshot() != null);
         console.await(() -> !Files.exists(old));
         assertThat(console.vm.lab().workers()).isEmpty();
         assertThat(console.vm.lab().targetIsSandboxProperty().get()).isTrue();
