@@ -41,7 +41,7 @@ final class LedgerTables {
         return tables;
     }
 
-    /** Reads the tables of a fresh ledger of {@code backend}, the first time {@code d} is asked for. */
+    /** Reads the tables of a fresh ledger of {@code backend}, unless {@code d}'s were read already. */
     static synchronized void read(Dialect d, TestBackend backend) {
         if (!TABLES.containsKey(d)) {
             Path dir = null;
