@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code acknowledged_at} on a RUNNING, CREATED or COMPLETED assignment, or before its failure. Now a retry is of a
  * FAILED or BLOCKED assignment, with its actor, provider and workspace policy, at most once; an acknowledgement is of
  * a FAILED or BLOCKED one, once, an integer time not before it ended. The engine journals both
- * ({@code ASSIGNMENT_RETRIED}, {@code ASSIGNMENT_ACKNOWLEDGED}, OperatorActionsTest); one made by hand within these
+ * ({@code ASSIGNMENT_RETRIED}, {@code ASSIGNMENT_ACKNOWLEDGED}, OperatorActionsContract); one made by hand within these
  * rules is visible in the assignments, not in the journal (docs/security.md).
  */
 class RetryAndAcknowledgeGuardsTest {

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Child JVM for {@link BeatAgainstTakeoverAcrossProcessesTest}: one engine (one process) that holds leases and beats
+ * Child JVM for {@link BeatAgainstTakeoverAcrossProcessesContract}: one engine (one process) that holds leases and beats
  * when told, on its own settable clock (the parent moves it; on PostgreSQL the server's pinned clock decides anyway).
  * Args: ledger location, data directory, start time in epoch ms. Reads commands on stdin, one answer line each:
  * {@code clock T} → {@code OK}; {@code acquire ACTOR TTL_MS} (beats first) → {@code LEASE <token>}; {@code beat} →

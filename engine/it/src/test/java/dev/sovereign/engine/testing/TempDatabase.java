@@ -12,23 +12,35 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A fresh, real, empty ledger per test of the backend under test ({@link TestBackend#selected()}: a real
- * SQLite file by default, never an in-memory or shared-cache database), plus engines on it that are closed
- * after the test. Register with {@code @RegisterExtension}. {@link #file()} is the SQLite file itself, for
- * SQLite-only tests; contract tests use {@link #location()} and {@link #config}.
+ * A fresh, real, empty ledger per test of the backend under test, plus engines on it that are closed after the
+ * test. Register with {@code @RegisterExtension}. A contract class passes its abstract {@code backend()}
+ * ({@code new TempDatabase(this::backend)}), which its subclass answers (decision 0015); without one, the
+ * ledger is a real SQLite file, never an in-memory or shared-cache database. {@link #file()} is the SQLite file
+ * itself, for SQLite-only tests; contract tests use {@link #location()} and {@link #config}.
  */
 public final class TempDatabase implements BeforeEachCallback, AfterEachCallback {
-    private static final TestBackend BACKEND = TestBackend.selected();
-
+    /** Asked when a test needs it, not at construction: a subclass does not answer while its superclass is built. */
+    private final Supplier<TestBackend> backend;
     private Path dir;
     private LedgerLocation location;
     private final List<Engine> engines = new ArrayList<>();
+
+    /** Ledgers in SQLite files: for the SQLite-only classes. */
+    public TempDatabase() {
+        this(TestBackend::sqlite);
+    }
+
+    /** Ledgers of the backend {@code backend} answers (a contract class's {@code this::backend}). */
+    public TempDatabase(Supplier<TestBackend> backend) {
+        this.backend = backend;
+    }
 
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
@@ -83,14 +95,14 @@ public final class TempDatabase implements BeforeEachCallback, AfterEachCallback
     /** This test's ledger on the backend under test, created empty on first use. */
     public LedgerLocation location() {
         if (location == null) {
-            location = BACKEND.freshLedger(dir, "sovereign");
+            location = backend().freshLedger(dir, "sovereign");
         }
         return location;
     }
 
     /** The backend under test. */
-    public static TestBackend backend() {
-        return BACKEND;
+    public TestBackend backend() {
+        return backend.get();
     }
 
     /**
@@ -99,7 +111,7 @@ public final class TempDatabase implements BeforeEachCallback, AfterEachCallback
      */
     public EngineConfig.Builder config(Clock clock) {
         if (clock instanceof SettableClock settable) {
-            BACKEND.clockFor(location(), settable);
+            backend().clockFor(location(), settable);
         }
         return EngineConfig.forDatabase(location()).dataDirectory(dir.resolve("sovereign.data"))
                 .clock(clock).heartbeat(false)

@@ -2,17 +2,16 @@ package dev.sovereign.engine.testing;
 
 import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
-import java.util.ServiceLoader;
 
 /**
- * Supplies the contract suite with fresh, empty ledgers of one backend. The backend under test is chosen by
- * the system property {@code sovereign.test.backend} (default {@code sqlite}) among the implementations on
- * the test class path ({@code META-INF/services/dev.sovereign.engine.testing.TestBackend}): the SQLite one is
- * here; a server backend's module adds its own (a fresh database per call on its test server) and runs the
- * classes tagged {@link Contract} with the property set. See docs/decisions/0009.
+ * Supplies the contract suite with fresh, empty ledgers of one backend. Each class of the suite is abstract and
+ * asks its subclass for the backend ({@code backend()}): the SQLite one ({@link #sqlite()}) is here, for the
+ * {@code ...OnSqliteTest} subclasses beside the contract classes; a server backend's module has its own (a fresh
+ * database per call on its test server) and a subclass of each contract class that returns it. See
+ * decisions 0009 and 0015.
  */
 public interface TestBackend {
-    /** The backend's short name, as {@code sovereign.test.backend} names it. */
+    /** The backend's short name ({@code sqlite}, {@code postgres}), for reports and a backend's own settings. */
     String name();
 
     /** A fresh, empty ledger for one test; {@code dir} is the test's own temporary folder. */
@@ -49,19 +48,18 @@ public interface TestBackend {
     default void dispose(LedgerLocation location) {
     }
 
-    /** The backend selected for this JVM. */
-    static TestBackend selected() {
-        String wanted = System.getProperty("sovereign.test.backend", "sqlite");
-        for (TestBackend b : ServiceLoader.load(TestBackend.class)) {
-            if (b.name().equals(wanted)) {
-                return b;
-            }
-        }
-        throw new IllegalStateException("No test backend named '" + wanted + "' is on the test class path.");
+    /** The embedded backend: a real SQLite file in the test's folder. */
+    static TestBackend sqlite() {
+        return SqliteFiles.INSTANCE;
     }
 
-    /** The embedded default: a real SQLite file in the test's folder. */
+    /** The embedded backend: a real SQLite file in the test's folder. Holds nothing, so one serves every test. */
     final class SqliteFiles implements TestBackend {
+        private static final SqliteFiles INSTANCE = new SqliteFiles();
+
+        private SqliteFiles() {
+        }
+
         @Override
         public String name() {
             return "sqlite";

@@ -14,9 +14,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The contract suite's ledgers on PostgreSQL ({@code sovereign.test.backend=postgres}): a fresh database
- * per ledger on this JVM's one {@link PgTestServer}, migrated at once as its owner (the superuser), so that
- * the test's clock can be followed before the first engine opens it. The server's clock is pinned to the
+ * The contract suite's ledgers on PostgreSQL (the {@code ...OnPostgresTest} subclasses, decision 0015): a fresh
+ * database per ledger on this JVM's one {@link PgTestServer}, migrated at once as its owner (the superuser), so
+ * that the test's clock can be followed before the first engine opens it. The server's clock is pinned to the
  * test's {@link SettableClock} and moved with it (docs/decisions/0901); this JVM is therefore allowed to
  * open ledgers with a pinned clock ({@link PgServerClock#ALLOW_PINNED}). Thread-safe.
  */
@@ -26,11 +26,16 @@ public final class PgTestBackend implements TestBackend {
     }
 
     private static final PgMigrator MIGRATOR = new PgMigrator(false, "test", "test", 10_000);
+    /** The one of this JVM: every subclass of the suite returns it, so a ledger it made is known to it everywhere. */
+    public static final PgTestBackend INSTANCE = new PgTestBackend();
     /** Which clocks already drive which ledger: a test may build several configs with one clock. */
     private final Map<LedgerLocation, Set<SettableClock>> followed = new ConcurrentHashMap<>();
     private final Map<LedgerLocation, PgTestServer.Database> databases = new ConcurrentHashMap<>();
     /** The login roles made for each ledger ({@link #workerLogin}, {@link #operatorLogin}), dropped with it. */
     private final Map<LedgerLocation, Set<String>> logins = new ConcurrentHashMap<>();
+
+    private PgTestBackend() {
+    }
 
     @Override
     public String name() {

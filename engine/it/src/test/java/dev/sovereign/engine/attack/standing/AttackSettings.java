@@ -18,7 +18,8 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
  * <ul>
  *   <li>{@code -Dsovereign.attack.seed=N} another seed (jqwik prints the seed of every failing property);</li>
  *   <li>{@code -Dsovereign.attack.tries=N} tries per property (default {@value #SQLITE_TRIES} on SQLite,
- *       {@value #POSTGRES_TRIES} on PostgreSQL; {@code -Dsovereign.long=true} multiplies them by
+ *       {@value #POSTGRES_TRIES} on PostgreSQL: the backend of the property's class, {@link
+ *       StandingAttackContract#backend()}; {@code -Dsovereign.long=true} multiplies them by
  *       {@value #LONG_FACTOR});</li>
  *   <li>{@code -Dsovereign.attack.shrinking=BOUNDED} (or FULL) to shrink a failing attack to a smaller one (off by
  *       default: every try builds a ledger, and the failure already prints the exact statements);</li>
@@ -46,19 +47,19 @@ public final class AttackSettings implements AroundPropertyHook {
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
         PropertyAttributes attributes = context.attributes();
         attributes.setSeed(System.getProperty("sovereign.attack.seed", DEFAULT_SEED));
-        attributes.setTries(tries());
+        attributes.setTries(tries(((StandingAttackContract) context.testInstance()).backend()));
         attributes.setShrinking(ShrinkingMode.valueOf(System.getProperty("sovereign.attack.shrinking", "OFF")));
         attributes.setEdgeCases(EdgeCasesMode.NONE); // the combined edge cases of an attack are a few hundred look-alikes
         attributes.setAfterFailure(AfterFailureMode.PREVIOUS_SEED);
         return property.execute();
     }
 
-    static int tries() {
+    static int tries(TestBackend backend) {
         Integer given = Integer.getInteger("sovereign.attack.tries");
         if (given != null) {
             return given;
         }
-        int base = TestBackend.selected().name().equals("postgres") ? POSTGRES_TRIES : SQLITE_TRIES;
+        int base = backend.name().equals("postgres") ? POSTGRES_TRIES : SQLITE_TRIES;
         return Boolean.getBoolean("sovereign.long") ? base * LONG_FACTOR : base;
     }
 }

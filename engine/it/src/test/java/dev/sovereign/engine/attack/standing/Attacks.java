@@ -30,7 +30,7 @@ final class Attacks {
     }
 
     static Arbitrary<Strike> strike(Dialect d, String table, List<Form> forms) {
-        Arbitrary<Tuple.Tuple2<String, Value>> columnAndValue = firstMoreOften(Columns.attacked(table))
+        Arbitrary<Tuple.Tuple2<String, Value>> columnAndValue = firstMoreOften(Columns.attacked(d, table))
                 .flatMap(column -> values(table, column).map(v -> Tuple.of(column, v)));
         boolean ddl = forms.contains(Form.DDL);
         Arbitrary<Integer> variant = Arbitraries.integers().between(0, ddl ? Strike.ddlKinds(d) - 1 : 5);

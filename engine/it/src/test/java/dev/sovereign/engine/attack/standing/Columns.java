@@ -46,12 +46,12 @@ final class Columns {
      * The columns of {@code table} an attacker writes: those {@link #ATTACKED} names, fence columns first; for a
      * table it does not name (one a later migration added), every column the table has.
      */
-    static List<String> attacked(String table) {
+    static List<String> attacked(Dialect d, String table) {
         List<String> named = ATTACKED.get(table);
         if (named != null) {
             return named;
         }
-        LedgerTables.Table t = LedgerTables.of(dev.sovereign.engine.testing.TestBackend.selected()).get(table);
+        LedgerTables.Table t = LedgerTables.of(d).get(table);
         return t == null ? List.of() : t.columns();
     }
 

@@ -22,24 +22,27 @@ enum Dialect {
     /** A server; the attacker is another host's worker login (a member of the worker role, not the owner). */
     POSTGRES;
 
-    static Dialect of(String backend) {
-        return backend.equals("postgres") ? POSTGRES : SQLITE;
+    /** The dialect of {@code backend}'s ledgers; the first call for a dialect reads their tables ({@link LedgerTables}). */
+    static Dialect of(TestBackend backend) {
+        Dialect d = backend.name().equals("postgres") ? POSTGRES : SQLITE;
+        LedgerTables.read(d, backend);
+        return d;
     }
 
     /** Every table of the ledger (as the database lists them, {@link LedgerTables}), in the order the oracle reads them. */
     List<String> tables() {
-        return List.copyOf(LedgerTables.of(TestBackend.selected()).keySet());
+        return List.copyOf(LedgerTables.of(this).keySet());
     }
 
     /** The primary key of each table (one column each). */
-    static String key(String table) {
-        LedgerTables.Table t = LedgerTables.of(TestBackend.selected()).get(table);
+    String key(String table) {
+        LedgerTables.Table t = LedgerTables.of(this).get(table);
         return t == null ? "id" : t.key();
     }
 
     /** Whether the key is a number the database hands out (the journal's and the ticks' seq, a receipt's id). */
-    static boolean numericKey(String table) {
-        LedgerTables.Table t = LedgerTables.of(TestBackend.selected()).get(table);
+    boolean numericKey(String table) {
+        LedgerTables.Table t = LedgerTables.of(this).get(table);
         return t != null && t.numericKey();
     }
 

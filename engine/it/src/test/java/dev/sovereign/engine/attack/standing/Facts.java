@@ -20,17 +20,18 @@ import java.util.Set;
 record Facts(Map<String, List<Map<String, Object>>> tables, Set<String> schema,
              Map<String, Map<String, Map<String, Object>>> byKey) {
 
-    Facts(Map<String, List<Map<String, Object>>> tables, Set<String> schema) {
-        this(tables, schema, index(tables));
+    Facts(Dialect d, Map<String, List<Map<String, Object>>> tables, Set<String> schema) {
+        this(tables, schema, index(d, tables));
     }
 
     /** Each table's rows by their key as text, for the oracle's look-ups (a journal has thousands of rows). */
-    private static Map<String, Map<String, Map<String, Object>>> index(Map<String, List<Map<String, Object>>> tables) {
+    private static Map<String, Map<String, Map<String, Object>>> index(Dialect d,
+            Map<String, List<Map<String, Object>>> tables) {
         Map<String, Map<String, Map<String, Object>>> out = new java.util.HashMap<>();
         tables.forEach((t, rows) -> {
             Map<String, Map<String, Object>> keyed = new java.util.HashMap<>();
             for (Map<String, Object> r : rows) {
-                keyed.putIfAbsent(String.valueOf(r.get(Dialect.key(t))), r);
+                keyed.putIfAbsent(String.valueOf(r.get(d.key(t))), r);
             }
             out.put(t, keyed);
         });
@@ -47,7 +48,7 @@ record Facts(Map<String, List<Map<String, Object>>> tables, Set<String> schema,
             Map<String, List<Map<String, Object>>> tables = new LinkedHashMap<>();
             for (String t : d.tables()) {
                 List<Map<String, Object>> rows = new ArrayList<>();
-                try (ResultSet rs = s.executeQuery("SELECT * FROM " + t + " ORDER BY " + Dialect.key(t))) {
+                try (ResultSet rs = s.executeQuery("SELECT * FROM " + t + " ORDER BY " + d.key(t))) {
                     ResultSetMetaData md = rs.getMetaData();
                     while (rs.next()) {
                         Map<String, Object> row = new LinkedHashMap<>();
@@ -61,7 +62,7 @@ record Facts(Map<String, List<Map<String, Object>>> tables, Set<String> schema,
             }
             Set<String> schema = d.schema(c);
             c.commit();
-            return new Facts(tables, schema);
+            return new Facts(d, tables, schema);
         } finally {
             c.setAutoCommit(auto);
         }

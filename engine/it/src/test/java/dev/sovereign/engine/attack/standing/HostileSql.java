@@ -70,6 +70,7 @@ public final class HostileSql implements Scene, AutoCloseable {
         try (Connection c = DriverManager.getConnection(ownerUrl); Statement s = c.createStatement()) {
             s.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + role + "'");
             s.execute("GRANT sovereign_" + database + "_worker TO " + role);
+            LedgerTables.read(Dialect.POSTGRES, c); // the tables as this ledger has them: the strikes' keys
         }
         String login = ownerUrl.replaceFirst("user=[^&]*", "user=" + role + "&password=" + role);
         HostileSql h = new HostileSql(ownerUrl, login, actors, seed);

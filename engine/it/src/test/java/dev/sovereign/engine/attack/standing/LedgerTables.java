@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,22 +19,31 @@ import java.util.Map;
  * The ledger's tables as a fresh ledger of the backend under test has them — read from the database, not listed
  * here, so that a table a migration adds is attacked the first time the suite runs after it (its rows judged by
  * the {@link Oracle} only once someone teaches it the table: until then an accepted write to it is a violation of
- * its own, {@code [table.unjudged]}). Read once per JVM. Thread-safe.
+ * its own, {@code [table.unjudged]}). Read once per JVM and dialect. Thread-safe.
  */
 final class LedgerTables {
     /** One table: its name, its primary key (one column), whether that key is a number, and its columns. */
     record Table(String name, String key, boolean numericKey, List<String> columns) {
     }
 
-    private static Map<String, Table> tables;
+    private static final Map<Dialect, Map<String, Table>> TABLES = new EnumMap<>(Dialect.class);
 
     private LedgerTables() {
     }
 
-    /** Every table of a fresh ledger, by name, in the order the schema lists them. */
-    static synchronized Map<String, Table> of(TestBackend backend) {
+    /** Every table of a ledger of {@code d}, by name, in the order the schema lists them. */
+    static synchronized Map<String, Table> of(Dialect d) {
+        Map<String, Table> tables = TABLES.get(d);
         if (tables == null) {
-            Dialect d = Dialect.of(backend.name());
+            throw new IllegalStateException("the tables of a " + d + " ledger were not read yet: Dialect.of(backend)"
+                    + " reads them from a fresh ledger, a nemesis from the ledger it strikes");
+        }
+        return tables;
+    }
+
+    /** Reads the tables of a fresh ledger of {@code backend}, unless {@code d}'s were read already. */
+    static synchronized void read(Dialect d, TestBackend backend) {
+        if (!TABLES.containsKey(d)) {
             Path dir = null;
             LedgerLocation location = null;
             try {
@@ -43,7 +53,7 @@ final class LedgerTables {
                     Files.copy(World.template(), location.file().orElseThrow());
                 }
                 try (Connection c = World.connect(location)) {
-                    tables = read(c, d);
+                    TABLES.put(d, read(c, d));
                 }
             } catch (IOException | SQLException e) {
                 throw new IllegalStateException("cannot list the ledger's tables: " + e.getMessage(), e);
@@ -57,7 +67,13 @@ final class LedgerTables {
                 }
             }
         }
-        return tables;
+    }
+
+    /** Reads the tables of the ledger {@code c} is connected to, unless {@code d}'s were read already. */
+    static synchronized void read(Dialect d, Connection c) throws SQLException {
+        if (!TABLES.containsKey(d)) {
+            TABLES.put(d, read(c, d));
+        }
     }
 
     private static Map<String, Table> read(Connection c, Dialect d) throws SQLException {

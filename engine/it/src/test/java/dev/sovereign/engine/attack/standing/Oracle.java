@@ -71,7 +71,7 @@ final class Oracle {
             return o.out;
         }
         if (strike.form() != Strike.Form.DDL && !before.schema().equals(after.schema())) {
-            o.v("schema.changed", "the schema changed: " + before.differences(new Facts(before.tables(), after.schema())));
+            o.v("schema.changed", "the schema changed: " + before.differences(new Facts(o.d, before.tables(), after.schema())));
         }
         o.counters();
         o.leases();
@@ -782,7 +782,7 @@ final class Oracle {
     /** Every row of {@code table} is still there, unchanged (new ones are judged elsewhere or allowed). */
     private void kept(String table, String name) {
         for (Map<String, Object> r0 : before.rows(table)) {
-            Map<String, Object> r1 = after.row(table, r0.get(Dialect.key(table)));
+            Map<String, Object> r1 = after.row(table, r0.get(d.key(table)));
             if (!same(r0, r1)) {
                 v(name + ".changed", table + " row " + r0 + (r1 == null ? " is gone" : " became " + r1));
             }

@@ -114,7 +114,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
         if (row == null && form != Form.INSERT) {
             return List.of();
         }
-        String key = Dialect.key(table);
+        String key = d.key(table);
         String where = row == null ? "" : " WHERE " + key + " = " + Literals.of(d, row.get(key));
         String v = value.render(world, column, row, facts.rows(table));
         List<String> out = new ArrayList<>();
@@ -218,7 +218,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
         List<String> identity = Dialect.identityColumns(world.owner(), d, table);
         List<String> columns = new ArrayList<>();
         List<String> values = new ArrayList<>();
-        String key = Dialect.key(table);
+        String key = d.key(table);
         for (Map.Entry<String, Object> cell : row.entrySet()) {
             String c = cell.getKey();
             Object old = cell.getValue();
@@ -227,7 +227,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                 continue; // drawn by the database
             }
             if (c.equals(key) && newKey) {
-                if (Dialect.numericKey(table)) {
+                if (d.numericKey(table)) {
                     continue;
                 }
                 x = Literals.of(d, newKey(facts, old));

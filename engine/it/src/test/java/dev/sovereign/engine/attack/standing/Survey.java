@@ -14,6 +14,8 @@ import java.util.TreeMap;
  */
 final class Survey {
     private static final Map<String, Tally> TALLIES = new TreeMap<>();
+    /** The backend of the tries recorded (a JVM runs one backend's attack suite). */
+    private static String backend;
 
     private static final class Tally {
         int tries;
@@ -27,7 +29,7 @@ final class Survey {
     private Survey() {
     }
 
-    static synchronized void record(String property, int strikes, boolean anyRefused, Iterable<String> violations,
+    static synchronized void record(String backend, String property, int strikes, boolean anyRefused, Iterable<String> violations,
             String report) {
         if (Boolean.getBoolean("sovereign.attack.survey.everyTry")) {
             try {
@@ -38,6 +40,7 @@ final class Survey {
                 throw new java.io.UncheckedIOException(e);
             }
         }
+        Survey.backend = backend;
         Tally t = TALLIES.computeIfAbsent(property, p -> new Tally());
         t.tries++;
         t.strikes += strikes;
@@ -73,7 +76,7 @@ final class Survey {
         return b.toString();
     }
 
-    static synchronized void write(String backend) {
+    static synchronized void write() {
         if (TALLIES.isEmpty()) {
             return;
         }

@@ -50,7 +50,7 @@ final class World implements Scene, AutoCloseable {
 
     private World(TestBackend backend, long seed) throws IOException, SQLException {
         this.backend = backend;
-        this.dialect = Dialect.of(backend.name());
+        this.dialect = Dialect.of(backend);
         this.jitter = new Random(seed);
         this.dir = Files.createTempDirectory("sovereign-attack-");
         this.location = backend.freshLedger(dir, "attack");

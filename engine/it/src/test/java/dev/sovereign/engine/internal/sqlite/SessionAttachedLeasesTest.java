@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Decision 0509, what only SQLite shows (the contract part is {@code SessionLeasesTest}): a beat writes its
+ * Decision 0509, what only SQLite shows (the contract part is {@code SessionLeasesContract}): a beat writes its
  * session row and no lease row, finds a lost lease at once, and the schema's guard refuses a hand-typed takeover of
  * an attached lease while its holder's session lives, and an attach or detach that does not present the token.
  */

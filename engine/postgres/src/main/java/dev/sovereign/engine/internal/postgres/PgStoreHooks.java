@@ -18,7 +18,7 @@ import java.util.Collection;
 import java.util.Optional;
 
 /**
- * What the shared heartbeat and recovery ask of PostgreSQL: the lease and run rows as {@link PgLeases} and
+ * What the shared heartbeat and recovery ask of PostgreSQL: the lease and run rows as {@link JdbcLeases} and
  * {@link JdbcRuns} define them, the row locks of decisions 0900 and 0913, the session stamp its guard makes, and the
  * operator's privilege a tick needs (decision 0902). Thread-safe.
  */

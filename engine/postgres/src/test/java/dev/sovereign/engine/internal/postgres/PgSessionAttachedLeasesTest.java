@@ -26,7 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Decision 0509 on PostgreSQL, what only this backend shows (the contract part is {@code SessionLeasesTest}): a beat
+ * Decision 0509 on PostgreSQL, what only this backend shows (the contract part is {@code SessionLeasesContract}): a beat
  * writes its session row and no lease row and finds a lost lease at once; schema version 7's guard refuses a
  * hand-typed takeover of an attached lease while its holder's session lives on the server's clock, by every statement
  * form, and lets it through once the session lapsed; attaching or detaching by hand must present the token.

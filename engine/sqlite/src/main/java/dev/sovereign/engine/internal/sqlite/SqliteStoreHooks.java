@@ -16,7 +16,7 @@ import java.util.Collection;
 import java.util.Optional;
 
 /**
- * What the shared heartbeat and recovery ask of SQLite: the lease and run rows as {@link SqliteLeases} and
+ * What the shared heartbeat and recovery ask of SQLite: the lease and run rows as {@link JdbcLeases} and
  * {@link JdbcRuns} define them, and no row locks (every write transaction is {@code BEGIN IMMEDIATE}, holding the
  * file's one write lock from its first statement). Stateless.
  */

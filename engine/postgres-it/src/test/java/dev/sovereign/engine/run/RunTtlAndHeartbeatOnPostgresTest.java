@@ -1,0 +1,12 @@
+package dev.sovereign.engine.run;
+
+import dev.sovereign.engine.testing.PgTestBackend;
+import dev.sovereign.engine.testing.TestBackend;
+
+/** {@link RunTtlAndHeartbeatContract} on PostgreSQL: a fresh database per test on this JVM's embedded server. */
+class RunTtlAndHeartbeatOnPostgresTest extends RunTtlAndHeartbeatContract {
+    @Override
+    protected TestBackend backend() {
+        return PgTestBackend.INSTANCE;
+    }
+}
