@@ -6,7 +6,6 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.Lease;
-import dev.sovereign.engine.rules.ActorRules;
 import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.rules.LeaseRules;
 import dev.sovereign.engine.spi.Grants;
@@ -329,7 +328,7 @@ public final class JdbcLeases implements ActorLeases {
 
     /** Acquires inside {@code tx}; refuses a live lease. */
     public static Lease acquireIn(JdbcTx tx, LeaseWrites writes, String actor, long ttlMs) throws SQLException {
-        requireActor(tx, actor);
+        JdbcActors.requireActor(tx, actor);
         tx.lockTokenCounter();
         tx.lockLeaseChanges();
         Optional<Lease> current = lockedIn(tx, actor);
@@ -395,7 +394,7 @@ public final class JdbcLeases implements ActorLeases {
                 JdbcLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor,
                 tx.processIdentity(), token);
         if (renewed.isEmpty()) {
-            requireActor(tx, actor);
+            JdbcActors.requireActor(tx, actor);
             throw LeaseRules.lost(actor, token, current.orElse(null), "renew");
         }
         tx.journal(EventKind.LEASE_RENEWED, "actor", actor, actor, token, "renewed until "
@@ -406,12 +405,5 @@ public final class JdbcLeases implements ActorLeases {
     /** Fails closed on a lease row the engine cannot have written (the rule: {@link LeaseRules#requireSane}). */
     public static void requireSane(JdbcTx tx, Lease l) throws SQLException {
         LeaseRules.requireSane(l, tx.lastToken());
-    }
-
-    /** Refuses {@code unknown_actor} unless the actor exists (the actor registry's own check, by its key). */
-    private static void requireActor(JdbcTx tx, String actor) throws SQLException {
-        if (tx.one("SELECT id FROM actors WHERE id = ?", rs -> rs.getString(1), actor).isEmpty()) {
-            throw ActorRules.unknown(actor);
-        }
     }
 }

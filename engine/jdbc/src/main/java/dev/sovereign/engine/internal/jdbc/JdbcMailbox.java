@@ -69,29 +69,16 @@ public final class JdbcMailbox implements Mailbox {
             + " claim_expires_at = CASE WHEN " + REQUEUE + " THEN NULL ELSE claim_expires_at END,"
             + " updated_at = ?, finished_with = ?" + FINISH_GUARD + " RETURNING " + COLUMNS;
 
-    /** A look-up in another store's table, inside the caller's transaction. */
-    @FunctionalInterface
-    public interface TxLookup<T> {
-        T in(JdbcTx tx, String id) throws SQLException;
-    }
-
     /**
      * What the mailbox takes from its backend beyond {@link JdbcTx} and {@link Dialect}.
      *
-     * @param requireActor   refuses {@code unknown_actor} unless the actor exists (the actors store's check)
-     * @param lease          an actor's lease row as it stands (the lease store reads and maps it)
-     * @param sharedLease    an actor's lease row, read so that a writer relying on it waits for a takeover in flight
-     *                       (PostgreSQL: {@code FOR SHARE}; SQLite: the plain read, the file's lock already excludes one)
-     * @param changed        what a compare-and-set that matched no row under the locks throws: PostgreSQL's door
-     *                       retries the whole transaction on its conflict; on SQLite it cannot happen (a bug)
      * @param sendOrder      the column that orders messages sent within one millisecond ({@code rowid} on SQLite,
      *                       PostgreSQL's {@code sent_seq}, drawn by the insert itself)
      * @param peekBeforeSweep whether the sweep first asks a reader if any claim expired: on SQLite a write takes the
      *                       whole file's lock, so an idle tick should not; on PostgreSQL the sweep's write locks
      *                       only the expired rows, and it goes straight to it
      */
-    public record Hooks(TxLookup<?> requireActor, TxLookup<Optional<Lease>> lease, TxLookup<Optional<Lease>> sharedLease,
-                        Function<String, RuntimeException> changed, String sendOrder, boolean peekBeforeSweep) {
+    public record Hooks(String sendOrder, boolean peekBeforeSweep) {
     }
 
     private final Transactions db;
@@ -126,7 +113,7 @@ public final class JdbcMailbox implements Mailbox {
         Arguments.requireMaxRetries(maxRetries);
         String id = "msg_" + UUID.randomUUID();
         return db.write(tx -> {
-            hooks.requireActor().in(tx, recipient);
+            JdbcActors.requireActor(tx, recipient);
             long now = tx.now();
             Message m = tx.one("INSERT INTO messages (id, sender, recipient, subject, body, state, retry_count,"
                             + " max_retries, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'NEW', 0, ?, ?, ?)"
@@ -159,7 +146,7 @@ public final class JdbcMailbox implements Mailbox {
         Lease recipientLease = null;
         if (seen.recipient().equals(actor) && !seen.state().isFinished()) {
             // a message never changes its recipient, so the row seen before the locks names the right lease
-            recipientLease = hooks.sharedLease().in(tx, actor).orElse(null);
+            recipientLease = JdbcLeases.sharedIn(tx, actor).orElse(null);
         }
         Message m = lockedIn(tx, id, seen).orElseThrow(() -> MailboxRules.missing(id));
         long now = tx.now();
@@ -175,7 +162,7 @@ public final class JdbcMailbox implements Mailbox {
             Message granted = tx.one("UPDATE messages SET state = 'CLAIMED', claim_actor = ?, claim_process = ?,"
                             + " claim_token = ?, claim_expires_at = ?, updated_at = ?"
                             + " WHERE id = ? AND state = 'NEW' RETURNING " + COLUMNS,
-                    JdbcMailbox::map, actor, me, token, until, now, id).orElseThrow(() -> changed(id));
+                    JdbcMailbox::map, actor, me, token, until, now, id).orElseThrow(() -> tx.changedUnderLock("message " + id));
             tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, token, "claimed until " + at(until));
             return granted.claim();
         }
@@ -187,7 +174,7 @@ public final class JdbcMailbox implements Mailbox {
                             + "(claim_expires_at, ?), updated_at = ?"
                             + " WHERE id = ? AND state = 'CLAIMED' AND claim_process = ? AND claim_token = ?"
                             + " AND claim_expires_at > ? RETURNING " + COLUMNS,
-                    JdbcMailbox::map, until, now, id, me, current.token(), now).orElseThrow(() -> changed(id));
+                    JdbcMailbox::map, until, now, id, me, current.token(), now).orElseThrow(() -> tx.changedUnderLock("message " + id));
             tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, current.token(),
                     "re-claimed by its holder: same token, renewed until " + at(renewed.claim().expiresAt()));
             return renewed.claim();
@@ -200,7 +187,7 @@ public final class JdbcMailbox implements Mailbox {
                         + " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ? AND claim_expires_at <= ?"
                         + " RETURNING " + COLUMNS,
                 JdbcMailbox::map, actor, me, token, until, now, id, current.token(), now)
-                .orElseThrow(() -> changed(id));
+                .orElseThrow(() -> tx.changedUnderLock("message " + id));
         tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, token, "took over the expired claim of "
                 + (current.process().equals(me) ? "this process" : current.process()) + " (token "
                 + current.token() + ", expired at " + at(current.expiresAt()) + "); claimed until " + at(until));
@@ -256,7 +243,7 @@ public final class JdbcMailbox implements Mailbox {
         Optional<Message> m = findIn(tx, id);
         if (m.isPresent()) {
             // locks in decision 0900's order: the recipient's lease (shared), then the message
-            Optional<Lease> lease = hooks.sharedLease().in(tx, m.get().recipient());
+            Optional<Lease> lease = JdbcLeases.sharedIn(tx, m.get().recipient());
             lockedIn(tx, id, m.get());
             if (lease.isPresent()) {
                 LeaseRules.requireSane(lease.get(), tx.lastToken());
@@ -271,7 +258,7 @@ public final class JdbcMailbox implements Mailbox {
     private Refusal refuseFinish(JdbcTx tx, String id, long token, String what) throws SQLException {
         Message m = findIn(tx, id).orElse(null);
         Lease claimActorLease = m == null || m.claim() == null ? null
-                : hooks.lease().in(tx, m.claim().actor()).orElse(null);
+                : JdbcLeases.currentIn(tx, m.claim().actor()).orElse(null);
         return MailboxRules.finishRefused(id, m, token, what, tx.processIdentity(), claimActorLease);
     }
 
@@ -330,7 +317,7 @@ public final class JdbcMailbox implements Mailbox {
     @Override
     public List<Message> inbox(String actor) {
         return db.read(tx -> {
-            hooks.requireActor().in(tx, actor);
+            JdbcActors.requireActor(tx, actor);
             return tx.query(SELECT + " WHERE recipient = ? AND state IN ('NEW', 'CLAIMED')"
                     + " ORDER BY created_at, " + hooks.sendOrder(), JdbcMailbox::map, actor);
         });
@@ -364,10 +351,6 @@ public final class JdbcMailbox implements Mailbox {
     }
 
     // ---- refusals and small helpers ----
-
-    private RuntimeException changed(String id) {
-        return hooks.changed().apply("message " + id);
-    }
 
     private static String at(long epochMillis) {
         return Instant.ofEpochMilli(epochMillis).toString();

@@ -46,49 +46,9 @@ public final class JdbcRuns implements RunStore {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /**
-     * What a run store takes from its backend: the reads of the actor and lease stores that are not yet written once,
-     * and what a compare-and-set throws when it matched no row although its rows were read under a lock.
-     */
-    public interface Hooks {
-        /** Refuses {@code unknown_actor} unless the actor exists. */
-        Actor requireActor(JdbcTx tx, String id) throws SQLException;
-
-        /** The actor's lease row as it is, if any. */
-        Optional<Lease> lease(JdbcTx tx, String actor) throws SQLException;
-
-        /**
-         * The actor's lease row read by a write that relies on it (an attempt's start, a terminal write): PostgreSQL
-         * locks it FOR SHARE, second in decision 0900's order, so a takeover in flight is waited for and then seen;
-         * SQLite reads it as {@link #lease} does (the write lock already excludes every other writer).
-         */
-        Optional<Lease> leaseReliedOn(JdbcTx tx, String actor) throws SQLException;
-
-        /**
-         * What to throw when a compare-and-set matched no row although the rows it depends on were read under a lock
-         * in this transaction; {@code what} says what changed ("assignment asg_… changed"). PostgreSQL: a conflict
-         * its door runs again from the start (the lock order did not exclude the change); SQLite: an internal error,
-         * since under the file's one write lock nothing can change between the read and the write.
-         */
-        RuntimeException changedUnderLock(String what);
-    }
-
-    /**
-     * A backend's lease writes inside a run's own transaction, for a backend that writes a run in two transactions
-     * instead of four (issue 16, decision 0508): the lease acquired or renewed with the attempt's start, released with
-     * the terminal write. Each is the same compare-and-set and the same journal rows as the lease store's own call.
-     */
-    public interface LeaseWrites {
-        /** This process's own lease renewed with its own TTL, else acquired with {@code ttlMs}, inside {@code tx}. */
-        Lease acquireOrRenewKeepingTtlIn(JdbcTx tx, String actor, long ttlMs) throws SQLException;
-
-        /** Releases this process's lease carrying {@code token} inside {@code tx}; false when no such row was found. */
-        boolean releaseIn(JdbcTx tx, String actor, long token) throws SQLException;
-    }
-
     private final Transactions db;
-    private final Hooks hooks;
-    private final LeaseWrites leaseWrites;
+    /** The backend's lease writes when it writes a run in two transactions (decision 0508); null: in four. */
+    private final JdbcLeases.LeaseWrites leaseWrites;
     private final Grants grants;
     private final boolean ignoreTerminalFence;
 
@@ -99,18 +59,18 @@ public final class JdbcRuns implements RunStore {
      *     when true AND the ledger was created as a lab sandbox, the terminal write is {@code WHERE id = ?}
      *     only; on any other ledger it is ignored (and the schema's guard would refuse such a write)
      */
-    public JdbcRuns(Transactions db, Hooks hooks, boolean ignoreTerminalFence) {
-        this(db, hooks, null, null, ignoreTerminalFence);
+    public JdbcRuns(Transactions db, boolean ignoreTerminalFence) {
+        this(db, null, null, ignoreTerminalFence);
     }
 
     /**
-     * A store that also writes a run in two transactions (decision 0508) with {@code leaseWrites}, tracking the leases
-     * it takes and releases in {@code grants}; {@code ignoreTerminalFence} as above.
+     * A store that also writes a run in two transactions (issue 16, decision 0508): the lease acquired or renewed with
+     * the attempt's start and released with the terminal write, each with the backend's {@code leaseWrites} — the same
+     * compare-and-set and journal rows as the lease store's own call — tracking the leases it takes and releases in
+     * {@code grants}; {@code ignoreTerminalFence} as above.
      */
-    public JdbcRuns(Transactions db, Hooks hooks, LeaseWrites leaseWrites, Grants grants,
-                    boolean ignoreTerminalFence) {
+    public JdbcRuns(Transactions db, JdbcLeases.LeaseWrites leaseWrites, Grants grants, boolean ignoreTerminalFence) {
         this.db = db;
-        this.hooks = Objects.requireNonNull(hooks, "hooks");
         this.leaseWrites = leaseWrites;
         this.grants = leaseWrites == null ? null : Objects.requireNonNull(grants, "grants");
         this.ignoreTerminalFence = ignoreTerminalFence && db.isLabSandbox();
@@ -158,7 +118,7 @@ public final class JdbcRuns implements RunStore {
             Arguments.requirePolicy(workspacePolicy);
         }
         return db.write(tx -> {
-            Actor a = hooks.requireActor(tx, actor);
+            Actor a = JdbcActors.requireActor(tx, actor);
             String policy = workspacePolicy != null ? workspacePolicy : a.workspacePolicy();
             Assignment created = insertAssignment(tx, actor, providerSpec, policy, null);
             tx.journal(EventKind.ASSIGNMENT_CREATED, "assignment", created.id(), actor, null,
@@ -201,7 +161,7 @@ public final class JdbcRuns implements RunStore {
 
     private Assignment loadRunnableIn(JdbcTx tx, String assignmentId) throws SQLException {
         Assignment a = requireAssignment(tx, assignmentId);
-        hooks.requireActor(tx, a.actorId());
+        JdbcActors.requireActor(tx, a.actorId());
         Arguments.requirePolicy(a.workspacePolicy());
         RunRules.requireRunnableState(a);
         if (a.state() == AssignmentState.RUNNING) {
@@ -237,7 +197,7 @@ public final class JdbcRuns implements RunStore {
     }
 
     /**
-     * Steps 2 and 3 in ONE transaction: the backend's {@link LeaseWrites#acquireOrRenewKeepingTtlIn} for the
+     * Steps 2 and 3 in ONE transaction: the backend's {@link JdbcLeases#acquireOrRenewKeepingTtlIn} for the
      * assignment's actor, then {@link #startAttemptIn} under the token it got; a refusal of either rolls back both
      * (the work's savepoint) and only the refusal is journalled.
      */
@@ -250,7 +210,7 @@ public final class JdbcRuns implements RunStore {
         Arguments.requireAttemptTtl(ttlMs);
         StartedAttempt started = db.write(tx -> {
             Assignment a = requireAssignment(tx, assignmentId);
-            Lease lease = leaseWrites.acquireOrRenewKeepingTtlIn(tx, a.actorId(), leaseTtlMs);
+            Lease lease = JdbcLeases.acquireOrRenewKeepingTtlIn(tx, leaseWrites, a.actorId(), leaseTtlMs);
             // the lease write does not touch the assignment's row: the row read above is still current
             return new StartedAttempt(lease, startAttemptIn(tx, a, lease.token(), ttlMs));
         });
@@ -261,7 +221,7 @@ public final class JdbcRuns implements RunStore {
     /** {@code seen}: the assignment's row as read in this same transaction (before any lock of decision 0900). */
     private Attempt startAttemptIn(JdbcTx tx, Assignment seen, long leaseToken, long ttlMs) throws SQLException {
         tx.lockTokenCounter();
-        Optional<Lease> lease = hooks.leaseReliedOn(tx, seen.actorId());
+        Optional<Lease> lease = JdbcLeases.sharedIn(tx, seen.actorId());
         Assignment a = seen;
         if (tx.dialect().locksRows()) {
             // decision 0900's order after the counter and the lease: the attempt the pointer names, then the
@@ -271,7 +231,7 @@ public final class JdbcRuns implements RunStore {
             }
             a = lockAssignment(tx, seen.id());
             if (!Objects.equals(a.currentAttempt(), seen.currentAttempt())) {
-                throw hooks.changedUnderLock("assignment " + a.id() + " changed its attempt");
+                throw tx.changedUnderLock("the attempt of assignment " + a.id());
             }
         }
         long now = tx.now();
@@ -305,7 +265,7 @@ public final class JdbcRuns implements RunStore {
                         + " WHERE id = ? AND state = ? AND current_attempt " + tx.dialect().isNotDistinctFrom() + " ?",
                 attempt.id(), now, a.id(), a.state().name(), previous);
         if (moved != 1) {
-            throw hooks.changedUnderLock("assignment " + a.id() + " changed");
+            throw tx.changedUnderLock("assignment " + a.id());
         }
         tx.journal(EventKind.ATTEMPT_STARTED, "attempt", attempt.id(), a.actorId(), token,
                 "assignment " + a.id() + "; bound to actor lease token " + leaseToken + "; ttl " + ttlMs + " ms");
@@ -327,7 +287,7 @@ public final class JdbcRuns implements RunStore {
 
     /**
      * Steps 6 and 8 in ONE transaction: {@link #finishIn}, then, once its fenced write succeeded, the
-     * release of the lease the attempt is bound to (the backend's {@link LeaseWrites#releaseIn}: the same
+     * release of the lease the attempt is bound to (the backend's {@link JdbcLeases#releaseIn}: the same
      * compare-and-set and the same {@code LEASE_RELEASED} row as a separate release). The terminal write's fence
      * already required that row to carry this process and that token, so the release finds it; if it does not (the
      * lab's broken fence), the outcome commits alone and the caller releases as before.
@@ -340,7 +300,7 @@ public final class JdbcRuns implements RunStore {
         }
         Completion done = db.write(tx -> {
             Completion c = finishIn(tx, attempt, status, failureCategory, outcomeKnown, summary);
-            boolean released = leaseWrites.releaseIn(tx, attempt.actorId(), attempt.leaseToken());
+            boolean released = JdbcLeases.releaseIn(tx, leaseWrites, attempt.actorId(), attempt.leaseToken()).released();
             return new Completion(c.assignment(), c.attempt(), c.receipt(), released);
         });
         if (done.leaseReleased()) {
@@ -353,7 +313,7 @@ public final class JdbcRuns implements RunStore {
                                 boolean outcomeKnown, String summary) throws SQLException {
         // decision 0900's order: the lease (shared: a takeover is waited for, then seen), the attempt, then
         // the assignment the terminal write changes
-        Optional<Lease> lease = hooks.leaseReliedOn(tx, attempt.actorId());
+        Optional<Lease> lease = JdbcLeases.sharedIn(tx, attempt.actorId());
         if (tx.dialect().locksRows()) {
             lockAttempt(tx, attempt.id());
         }
@@ -390,7 +350,7 @@ public final class JdbcRuns implements RunStore {
         Optional<Attempt> done = tx.one("UPDATE execution_attempts SET state = 'DONE', ended_at = ? WHERE id = ?"
                 + " AND state = 'ACTIVE' RETURNING " + ATTEMPT_COLUMNS, JdbcRuns::mapAttempt, now, attempt.id());
         if (done.isEmpty() && !ignoreTerminalFence) {
-            throw hooks.changedUnderLock("attempt " + attempt.id() + " was current but not ACTIVE");
+            throw tx.changedUnderLock("attempt " + attempt.id() + " (current, not ACTIVE)");
         }
         tx.journal(EventKind.ATTEMPT_DONE, "attempt", attempt.id(), attempt.actorId(), attempt.token(),
                 "assignment " + attempt.assignmentId() + " → " + ended.get().state() + "; receipt "
@@ -410,7 +370,7 @@ public final class JdbcRuns implements RunStore {
 
     /** Says which fence moved under a refused terminal write (the words: {@link RunRules#terminalWriteRefused}). */
     private Refusal terminalWriteRefused(JdbcTx tx, Attempt attempt, String me) throws SQLException {
-        Lease lease = hooks.lease(tx, attempt.actorId()).orElse(null);
+        Lease lease = JdbcLeases.currentIn(tx, attempt.actorId()).orElse(null);
         if (!RunRules.leaseFenceStands(attempt, lease, me)) {
             return RunRules.terminalWriteRefused(attempt, lease, me, null, null);
         }
@@ -461,7 +421,7 @@ public final class JdbcRuns implements RunStore {
                             + " AND acknowledged_at IS NULL AND state IN ('FAILED', 'BLOCKED') RETURNING "
                             + ASSIGNMENT_COLUMNS,
                     JdbcRuns::mapAssignment, tx.now(), tx.now(), a.id()).orElseThrow(
-                            () -> hooks.changedUnderLock("assignment " + a.id() + " changed"));
+                            () -> tx.changedUnderLock("assignment " + a.id()));
             tx.journal(EventKind.ASSIGNMENT_ACKNOWLEDGED, "assignment", a.id(), a.actorId(), null,
                     "acknowledged by an operator (" + a.state() + ")");
             return acked;
@@ -478,7 +438,7 @@ public final class JdbcRuns implements RunStore {
             int n = tx.update("UPDATE assignments SET current_attempt = NULL, updated_at = ?"
                     + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?", tx.now(), a.id(), victim.id());
             if (n != 1) {
-                throw hooks.changedUnderLock("assignment " + a.id() + " changed");
+                throw tx.changedUnderLock("assignment " + a.id());
             }
             tx.journal(EventKind.ATTEMPT_STOLEN, "attempt", victim.id(), a.actorId(), tx.processIdentity(),
                     victim.token(), null, null, null, "the fence of assignment " + a.id()

@@ -17,6 +17,9 @@ public interface Transactions {
     /** This engine's process identity. */
     String processIdentity();
 
+    /** Sets the identity this engine writes as, once its process row is registered (or claimed). */
+    void setProcessIdentity(String identity);
+
     /**
      * Refuses, rolling back the transaction it runs in, a token counter read at {@code counter} that is below a
      * token this engine saw committed: the ledger went backwards (decision 0605). The heartbeat reads the counter

@@ -244,7 +244,8 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     }
 
     /** Set once by the engine so refusals are journalled under this process's identity. */
-    void setProcessIdentity(String identity) {
+    @Override
+    public void setProcessIdentity(String identity) {
         this.processIdentity = identity;
     }
 

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLedger;
 import dev.sovereign.engine.internal.jdbc.JdbcLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.base.StorageException;
@@ -22,7 +23,7 @@ import java.util.Optional;
  * {@link JdbcRuns} define them, the row locks of decisions 0900 and 0913, the session stamp its guard makes, and the
  * operator's privilege a tick needs (decision 0902). Thread-safe.
  */
-final class PgStoreHooks implements StoreRows, JdbcHeartbeat.Hooks, JdbcRecovery.Hooks {
+final class PgStoreHooks implements JdbcLedger.StoreHooks {
     private final PgDatabase db;
 
     PgStoreHooks(PgDatabase db) {

@@ -33,7 +33,7 @@ public final class PostgresBackend implements StorageBackend {
 
     @Override
     public Ledger open(EngineConfig config, Grants grants, boolean createIfMissing) {
-        return new PgLedger(config, grants, createIfMissing);
+        return PgLedger.open(config, grants, createIfMissing);
     }
 
     /** The operators' read-only view (decision 0905): its own read-only session, never migrating. */

@@ -339,6 +339,7 @@ public final class Database implements Transactions, AutoCloseable {
     }
 
     /** Set once by the engine so refusals can be journalled under this process's identity. */
+    @Override
     public void setProcessIdentity(String identity) {
         this.processIdentity = identity;
     }

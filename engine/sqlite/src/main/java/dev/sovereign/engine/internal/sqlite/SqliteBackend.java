@@ -34,7 +34,7 @@ public final class SqliteBackend implements StorageBackend {
 
     @Override
     public Ledger open(EngineConfig config, Grants grants, boolean createIfMissing) {
-        return new SqliteLedger(config, grants, createIfMissing);
+        return SqliteLedger.open(config, grants, createIfMissing);
     }
 
     @Override

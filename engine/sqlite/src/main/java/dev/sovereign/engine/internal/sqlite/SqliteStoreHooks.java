@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.sqlite;
 
+import dev.sovereign.engine.internal.jdbc.JdbcLedger;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.JdbcHeartbeat;
 import dev.sovereign.engine.internal.jdbc.JdbcRecovery;
@@ -20,7 +21,7 @@ import java.util.Optional;
  * {@link JdbcRuns} define them, and no row locks (every write transaction is {@code BEGIN IMMEDIATE}, holding the
  * file's one write lock from its first statement). Stateless.
  */
-final class SqliteStoreHooks implements StoreRows, JdbcHeartbeat.Hooks, JdbcRecovery.Hooks {
+final class SqliteStoreHooks implements JdbcLedger.StoreHooks {
     static final SqliteStoreHooks INSTANCE = new SqliteStoreHooks();
 
     private SqliteStoreHooks() {
