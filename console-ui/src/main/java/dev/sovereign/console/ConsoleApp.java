@@ -17,6 +17,9 @@ import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 import dev.sovereign.engine.Ledgers;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.prefs.Preferences;
 
 /**
  * The desktop console: attaches to the database named on the command line, or opens the demo (with
@@ -38,16 +41,16 @@ public final class ConsoleApp extends Application {
         Clock clock = Clock.systemUTC();
         String node = System.getProperty(PREFERENCES_PROPERTY);
         ConsoleSettings settings = node == null ? ConsoleSettings.forUser()
-                : new ConsoleSettings(java.util.prefs.Preferences.userRoot().node(node));
+                : new ConsoleSettings(Preferences.userRoot().node(node));
         vm = new ShellViewModel(settings, new FxUiExecutor(), clock, ZoneId.systemDefault(),
                 new LedgerOpener() {
                     @Override
-                    public AdminReader open(java.nio.file.Path database) {
+                    public AdminReader open(Path database) {
                         return open(database, ZoneId.systemDefault());
                     }
 
                     @Override
-                    public AdminReader open(java.nio.file.Path database, ZoneId zone) {
+                    public AdminReader open(Path database, ZoneId zone) {
                         return Ledgers.openReader(database, clock, zone); // its sentences in the zone shown
                     }
 
@@ -67,7 +70,7 @@ public final class ConsoleApp extends Application {
                 stage.setTitle(title(p, vm.demoSession().runningProperty().get())));
         stage.setScene(scene);
         stage.show();
-        java.util.List<String> args = getParameters().getRaw();
+        List<String> args = getParameters().getRaw();
         try {
             LaunchArguments.location(args, System.getenv("SOVEREIGN_DB")).ifPresent(vm::attach);
         } catch (IllegalArgumentException e) {

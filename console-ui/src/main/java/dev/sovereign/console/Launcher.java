@@ -3,6 +3,7 @@ package dev.sovereign.console;
 import java.util.Optional;
 import java.util.logging.Logger;
 import javafx.application.Application;
+import java.util.logging.Level;
 
 /**
  * The jar's entry point. A plain class, because a main class that extends {@code Application} does
@@ -54,7 +55,7 @@ public final class Launcher {
     }
 
     static void quietenPreferencesNotice() {
-        PREFS_LOG.setLevel(java.util.logging.Level.WARNING);
+        PREFS_LOG.setLevel(Level.WARNING);
     }
 
     /** One sentence for a start-up failure that is the machine's, not the console's; empty otherwise. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.prefs.Preferences;
 
 /**
  * Issue 31, item 22: a first start prints no JDK "INFO: Created user preferences directory." line. A real child
@@ -22,7 +23,7 @@ class PreferencesNoticeTest {
     public static final class Probe {
         public static void main(String[] args) throws Exception {
             Launcher.quietenPreferencesNotice();
-            java.util.prefs.Preferences p = java.util.prefs.Preferences.userRoot().node("dev/sovereign/probe");
+            Preferences p = Preferences.userRoot().node("dev/sovereign/probe");
             p.put("k", "v");
             p.flush();
         }

@@ -15,6 +15,11 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * Where the console's operator actions run: on the attached file (once the reader accepted it),
@@ -35,7 +40,7 @@ public final class OperatorDesk implements AutoCloseable {
     }
 
     /** The supervisor intervals the console offers. */
-    public static final java.util.List<Duration> INTERVALS = java.util.List.of(Duration.ofMillis(500),
+    public static final List<Duration> INTERVALS = List.of(Duration.ofMillis(500),
             Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10));
 
     private final UiExecutor ui;
@@ -48,8 +53,8 @@ public final class OperatorDesk implements AutoCloseable {
     private final ReadOnlyStringWrapper supervisorProblem = new ReadOnlyStringWrapper(this, "supervisorProblem", "");
     private Session session;
     /** Every feature's status this desk has reported to; forgotten when the database is let go. */
-    private final java.util.Set<ActionStatus> statuses =
-            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private final Set<ActionStatus> statuses =
+            Collections.newSetFromMap(new IdentityHashMap<>());
 
     public OperatorDesk(UiExecutor ui, ActionsOpener opener) {
         this.ui = ui;
@@ -157,7 +162,7 @@ public final class OperatorDesk implements AutoCloseable {
     /** {@code 1 s}, {@code 0.5 s}. */
     public static String seconds(Duration d) {
         long ms = d.toMillis();
-        return ms % 1000 == 0 ? ms / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
+        return ms % 1000 == 0 ? ms / 1000 + " s" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
 
     static String sentence(Throwable problem) {

@@ -44,7 +44,7 @@ public final class ColumnFit {
      * A column whose cells are not plain text (chips, links) is measured by {@code text}: words as wide as what
      * its cell shows, padding included, so the column's minimum never clips it.
      */
-    public static <S> void measureBy(javafx.scene.control.TableColumn<S, ?> column, Function<S, String> text) {
+    public static <S> void measureBy(TableColumn<S, ?> column, Function<S, String> text) {
         column.getProperties().put(TEXT, text);
     }
 

@@ -2,6 +2,12 @@ package dev.sovereign.console.fx;
 
 import java.time.Clock;
 import java.util.function.LongConsumer;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongPredicate;
+import javafx.application.Platform;
 
 /**
  * Drives the countdowns: hands the console clock's reading to a consumer (the ledger's {@code tick}) on the
@@ -25,12 +31,12 @@ public final class FxTicker {
 
     private final Clock clock;
     private final LongConsumer tick;
-    private final java.util.function.LongPredicate wantsFineTicks;
+    private final LongPredicate wantsFineTicks;
     /** The clock reading last handed out; FX-thread confined. */
     private long lastTick = Long.MIN_VALUE;
-    private java.util.concurrent.ScheduledExecutorService timer;
+    private ScheduledExecutorService timer;
     /** One tick at a time in the FX queue: a busy FX thread gets no backlog of ticks. */
-    private final java.util.concurrent.atomic.AtomicBoolean queued = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean queued = new AtomicBoolean();
 
     /** A ticker that always ticks ten times a second. */
     public FxTicker(Clock clock, LongConsumer tick) {
@@ -41,7 +47,7 @@ public final class FxTicker {
      * @param wantsFineTicks asked on the FX thread before each tick that would come less than a second
      *                       after the last one: whether anything on screen needs it now
      */
-    public FxTicker(Clock clock, LongConsumer tick, java.util.function.LongPredicate wantsFineTicks) {
+    public FxTicker(Clock clock, LongConsumer tick, LongPredicate wantsFineTicks) {
         this.clock = clock;
         this.tick = tick;
         this.wantsFineTicks = wantsFineTicks;
@@ -51,19 +57,19 @@ public final class FxTicker {
         if (timer != null) {
             return;
         }
-        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "console-ticker");
             t.setDaemon(true);
             return t;
         });
         timer.scheduleAtFixedRate(() -> {
             if (queued.compareAndSet(false, true)) {
-                javafx.application.Platform.runLater(() -> {
+                Platform.runLater(() -> {
                     queued.set(false);
                     offer(clock.millis());
                 });
             }
-        }, 0, EVERY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }, 0, EVERY_MS, TimeUnit.MILLISECONDS);
     }
 
     /** Hands {@code now} to the consumer when it is due: a second after the last tick, or when fine ticks are wanted. */

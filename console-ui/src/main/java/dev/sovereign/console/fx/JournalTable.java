@@ -8,6 +8,8 @@ import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.text.Text;
+import javafx.collections.ListChangeListener;
+import javafx.scene.control.TableRow;
 
 /**
  * Journal rows as a table, in the order given (the actor's and the process's pages: oldest first, like a
@@ -51,7 +53,7 @@ public final class JournalTable {
         sentence.setMinWidth(220);
         t.getColumns().add(sentence);
         t.setRowFactory(tv -> {
-            javafx.scene.control.TableRow<JournalEntry> row = new javafx.scene.control.TableRow<>();
+            TableRow<JournalEntry> row = new TableRow<>();
             row.itemProperty().addListener((obs, o, e) -> {
                 row.getStyleClass().remove("rejected-row");
                 if (e != null && e.isRejection()) {
@@ -61,7 +63,7 @@ public final class JournalTable {
             return row;
         });
         // the newest row (the last) in view as rows arrive
-        rows.addListener((javafx.collections.ListChangeListener<JournalEntry>) c -> {
+        rows.addListener((ListChangeListener<JournalEntry>) c -> {
             if (!rows.isEmpty()) {
                 t.scrollTo(rows.size() - 1);
             }

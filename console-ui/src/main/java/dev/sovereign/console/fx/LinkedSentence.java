@@ -17,6 +17,7 @@ import javafx.scene.Node;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.text.Text;
 import javafx.scene.text.TextFlow;
+import javafx.scene.layout.Region;
 
 /**
  * A sentence whose ids are links (issue 17, item 7: "every id in every table and sentence links there"): a
@@ -176,7 +177,7 @@ public final class LinkedSentence extends TextFlow {
         h.getStyleClass().add("sentence-link");
         h.setPadding(Insets.EMPTY);
         h.setFocusTraversable(false);
-        h.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        h.setMinWidth(Region.USE_PREF_SIZE);
         h.setId(getId() + "-link-" + word);
         h.setOnAction(e -> {
             h.setVisited(false);

@@ -11,6 +11,7 @@ import javafx.scene.layout.Region;
 import javafx.scene.paint.Color;
 import javafx.scene.paint.Paint;
 import javafx.scene.text.Font;
+import javafx.beans.value.ObservableValue;
 
 /**
  * A region that paints its content on a canvas. Changing what it shows repaints it and nothing
@@ -42,7 +43,7 @@ public abstract class PaintedRegion extends Region {
         getChildren().add(canvas);
         canvas.setManaged(false);
         for (StyleableProperty<Paint> p : List.of(textFill, barFill, trackFill)) {
-            ((javafx.beans.value.ObservableValue<?>) p).addListener(o -> repaint());
+            ((ObservableValue<?>) p).addListener(o -> repaint());
         }
     }
 

@@ -12,6 +12,18 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import dev.sovereign.console.ledger.Links;
+import java.util.function.Consumer;
+import javafx.beans.binding.Bindings;
+import javafx.beans.value.ObservableBooleanValue;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 
 /** Small building blocks shared by the views, so every page looks alike. */
 public final class Ui {
@@ -40,7 +52,7 @@ public final class Ui {
         Label d = new Label(description);
         d.getStyleClass().add("page-description");
         d.setWrapText(true);
-        d.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        d.setMinHeight(Region.USE_PREF_SIZE);
         Label s = new Label();
         s.setId(id + "-summary");
         s.getStyleClass().add("page-summary");
@@ -65,7 +77,7 @@ public final class Ui {
     public static Label badge(String text, Tone tone) {
         Label l = new Label(text);
         l.getStyleClass().addAll("badge", tone.styleClass());
-        l.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        l.setMinWidth(Region.USE_PREF_SIZE);
         return l;
     }
 
@@ -112,14 +124,14 @@ public final class Ui {
      * runs, then its sentence, coloured by outcome, until closed or replaced. Never a dialog.
      * Ids: {@code <id>-progress}, {@code <id>-message}.
      */
-    public static javafx.scene.layout.HBox actionFeedback(String id, ActionStatus status) {
-        return actionFeedback(id, status, dev.sovereign.console.ledger.Links.NONE);
+    public static HBox actionFeedback(String id, ActionStatus status) {
+        return actionFeedback(id, status, Links.NONE);
     }
 
     /** As above; the ids the sentence names ("Retried asg_… as asg_…") open through {@code links}. */
-    public static javafx.scene.layout.HBox actionFeedback(String id, ActionStatus status,
-                                                          dev.sovereign.console.ledger.Links links) {
-        javafx.scene.control.ProgressIndicator spin = new javafx.scene.control.ProgressIndicator();
+    public static HBox actionFeedback(String id, ActionStatus status,
+                                                          Links links) {
+        ProgressIndicator spin = new ProgressIndicator();
         spin.setId(id + "-progress");
         spin.setPrefSize(16, 16);
         spin.setMaxSize(16, 16);
@@ -127,9 +139,9 @@ public final class Ui {
         spin.managedProperty().bind(spin.visibleProperty());
         LinkedSentence message = new LinkedSentence(id + "-message").links(links);
         message.getStyleClass().add("action-message");
-        message.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        message.setMinHeight(Region.USE_PREF_SIZE);
         message.textProperty().bind(status.messageProperty());
-        javafx.scene.control.Button close = new javafx.scene.control.Button("\u00d7");
+        Button close = new Button("\u00d7");
         close.setId(id + "-dismiss");
         close.getStyleClass().addAll(Styles.FLAT, Styles.SMALL, "action-dismiss");
         close.setFocusTraversable(false);
@@ -148,19 +160,19 @@ public final class Ui {
         status.toneProperty().addListener((obs, o, t) -> tone.run());
         tone.run();
         message.setMinWidth(0);
-        javafx.scene.layout.HBox box = new javafx.scene.layout.HBox(8, spin, message, close);
+        HBox box = new HBox(8, spin, message, close);
         box.setMinWidth(0);
         box.setId(id);
-        box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-        javafx.scene.layout.HBox.setHgrow(message, Priority.SOMETIMES);
+        box.setAlignment(Pos.CENTER_LEFT);
+        HBox.setHgrow(message, Priority.SOMETIMES);
         return box;
     }
 
     /** A button that keeps its whole text however narrow the row gets. */
-    public static javafx.scene.control.Button button(String id, String text) {
-        javafx.scene.control.Button b = new javafx.scene.control.Button(text);
+    public static Button button(String id, String text) {
+        Button b = new Button(text);
         b.setId(id);
-        b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        b.setMinWidth(Region.USE_PREF_SIZE);
         return b;
     }
 
@@ -184,9 +196,9 @@ public final class Ui {
      * each link's id is {@code idPrefix} + {@code key} of its row, for tests. An empty text shows nothing.
      */
     public static <T> void linkCells(TableColumn<T, String> column, String idPrefix, Function<T, String> key,
-                                     java.util.function.Consumer<T> open) {
-        column.setCellFactory(c -> new javafx.scene.control.TableCell<>() {
-            private final javafx.scene.control.Hyperlink link = new javafx.scene.control.Hyperlink();
+                                     Consumer<T> open) {
+        column.setCellFactory(c -> new TableCell<>() {
+            private final Hyperlink link = new Hyperlink();
 
             {
                 link.getStyleClass().add("table-link");
@@ -230,21 +242,21 @@ public final class Ui {
      * Back and Forward buttons (the View menu's, Alt+Left / Alt+Right) for the header of a page reached by a
      * link; ids {@code <id>-back}, {@code <id>-forward}.
      */
-    public static javafx.scene.layout.HBox backForward(String id, Runnable back, Runnable forward,
-                                                       javafx.beans.value.ObservableBooleanValue canBack,
-                                                       javafx.beans.value.ObservableBooleanValue canForward) {
-        javafx.scene.control.Button b = button(id + "-back", "\u2190 Back");
+    public static HBox backForward(String id, Runnable back, Runnable forward,
+                                                       ObservableBooleanValue canBack,
+                                                       ObservableBooleanValue canForward) {
+        Button b = button(id + "-back", "\u2190 Back");
         b.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
-        b.setTooltip(new javafx.scene.control.Tooltip("Back to the page shown before (Alt+Left)"));
+        b.setTooltip(new Tooltip("Back to the page shown before (Alt+Left)"));
         b.setOnAction(e -> back.run());
-        b.disableProperty().bind(javafx.beans.binding.Bindings.not(canBack));
-        javafx.scene.control.Button f = button(id + "-forward", "Forward \u2192");
+        b.disableProperty().bind(Bindings.not(canBack));
+        Button f = button(id + "-forward", "Forward \u2192");
         f.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
-        f.setTooltip(new javafx.scene.control.Tooltip("Forward again (Alt+Right)"));
+        f.setTooltip(new Tooltip("Forward again (Alt+Right)"));
         f.setOnAction(e -> forward.run());
-        f.disableProperty().bind(javafx.beans.binding.Bindings.not(canForward));
-        javafx.scene.layout.HBox box = new javafx.scene.layout.HBox(4, b, f);
-        box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        f.disableProperty().bind(Bindings.not(canForward));
+        HBox box = new HBox(4, b, f);
+        box.setAlignment(Pos.CENTER_LEFT);
         return box;
     }
 
@@ -255,7 +267,7 @@ public final class Ui {
         VBox header = (VBox) page.getChildren().get(0);
         Label s = (Label) header.getChildren().get(2);
         s.setWrapText(true); // a sentence about one actor or process, long at 1024 px
-        s.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        s.setMinHeight(Region.USE_PREF_SIZE);
         Label t = (Label) header.getChildren().get(0);
         t.setId(id + "-title");
         t.textProperty().bind(title);

@@ -7,6 +7,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 
 /**
  * How the console writes times, durations and tokens: one time format everywhere ({@code 10:42:07}, with
@@ -64,8 +66,8 @@ public final class Formats {
         while (m.find()) {
             String replacement;
             try {
-                replacement = time(java.time.OffsetDateTime.parse(m.group()).toInstant().toEpochMilli());
-            } catch (java.time.format.DateTimeParseException e) {
+                replacement = time(OffsetDateTime.parse(m.group()).toInstant().toEpochMilli());
+            } catch (DateTimeParseException e) {
                 replacement = m.group();
             }
             m.appendReplacement(sb, Matcher.quoteReplacement(replacement));

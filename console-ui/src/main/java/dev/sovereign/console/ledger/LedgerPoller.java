@@ -13,6 +13,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.admin.JournalSubject;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Keeps a {@link LiveLedger} current from an {@link AdminReader}, on ONE background thread: every
@@ -48,10 +52,10 @@ public final class LedgerPoller implements AutoCloseable {
     /** Follows the journal from the first poll on. */
     private JournalTail<JournalEntry> tail;
     /** The actor or process a page shows (null: none); its journal rows are read along with the snapshot. */
-    private final java.util.concurrent.atomic.AtomicReference<dev.sovereign.engine.admin.JournalSubject> watched =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private final AtomicReference<JournalSubject> watched =
+            new AtomicReference<>();
     /** The subject whose rows the last poll read (poller thread only). */
-    private dev.sovereign.engine.admin.JournalSubject lastWatched;
+    private JournalSubject lastWatched;
     /** How many journal rows about the watched subject a poll reads at most. */
     public static final int SUBJECT_ROWS = 200;
 
@@ -81,7 +85,7 @@ public final class LedgerPoller implements AutoCloseable {
      * even if nothing changed: an actor's or a process's page is live through this one poller, with no
      * thread or timer of its own.
      */
-    public void watch(dev.sovereign.engine.admin.JournalSubject subject) {
+    public void watch(JournalSubject subject) {
         watched.set(subject);
     }
 
@@ -107,11 +111,11 @@ public final class LedgerPoller implements AutoCloseable {
             long version = reader.changeMarker();
             boolean forced = refreshRequested.getAndSet(false);
             long polledAt = clock.millis() + reader.ledgerClockOffsetMillis(); // the ledger's clock (0905)
-            dev.sovereign.engine.admin.JournalSubject subject = watched.get();
-            boolean newSubject = !java.util.Objects.equals(subject, lastWatched);
+            JournalSubject subject = watched.get();
+            boolean newSubject = !Objects.equals(subject, lastWatched);
             boolean changed = version != lastChangeMarker || forced;
             if (!changed && (tail == null || !tail.holdsBack())) {
-                dev.sovereign.engine.admin.JournalSlice slice = newSubject && subject != null
+                JournalSlice slice = newSubject && subject != null
                         ? reader.journalAbout(subject, SUBJECT_ROWS) : null;
                 lastWatched = subject;
                 PollResult unchanged = new PollResult(polledAt, version, null, List.of(), List.of(), slice);
@@ -142,7 +146,7 @@ public final class LedgerPoller implements AutoCloseable {
             } else if (snapshot != null) {
                 lastChangeMarker = snapshot.changeMarker();
             }
-            dev.sovereign.engine.admin.JournalSlice slice = subject == null
+            JournalSlice slice = subject == null
                     || (snapshot == null && fresh.isEmpty() && !newSubject) ? null
                     : reader.journalAbout(subject, SUBJECT_ROWS);
             lastWatched = subject;

@@ -17,6 +17,7 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import dev.sovereign.engine.admin.JournalSlice;
 
 /**
  * The console's picture of the attached database: the last snapshot, the journal seen so far
@@ -50,7 +51,7 @@ public final class LiveLedger {
     private final LongProperty changeMarker = new SimpleLongProperty(this, "changeMarker", -1);
     private final LongProperty journalRevision = new SimpleLongProperty(this, "journalRevision");
     private final LongProperty revision = new SimpleLongProperty(this, "revision");
-    private final ObjectProperty<dev.sovereign.engine.admin.JournalSlice> subjectJournal =
+    private final ObjectProperty<JournalSlice> subjectJournal =
             new SimpleObjectProperty<>(this, "subjectJournal");
     /** What the operator is looking for: every page filters its rows by it (the search box). */
     private final Search search = new Search();
@@ -106,7 +107,7 @@ public final class LiveLedger {
      * The newest journal rows about the actor or process a page shows (read by the poller, with their true
      * count), or null before the first read; a page checks that the slice's subject is its own.
      */
-    public ReadOnlyObjectProperty<dev.sovereign.engine.admin.JournalSlice> subjectJournalProperty() {
+    public ReadOnlyObjectProperty<JournalSlice> subjectJournalProperty() {
         return subjectJournal;
     }
 

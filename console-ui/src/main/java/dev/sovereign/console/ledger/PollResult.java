@@ -3,6 +3,7 @@ package dev.sovereign.console.ledger;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.JournalEntry;
 import java.util.List;
+import dev.sovereign.engine.admin.JournalSlice;
 
 /**
  * What one poll found, handed from the poller thread to the UI thread. Immutable.
@@ -17,7 +18,7 @@ import java.util.List;
  *                       marker moved or the page's subject changed; null when there was nothing to read
  */
 public record PollResult(long polledAt, long changeMarker, AdminSnapshot snapshot, List<JournalEntry> newEvents,
-                         List<JournalEntry> rejectionSeed, dev.sovereign.engine.admin.JournalSlice subjectJournal) {
+                         List<JournalEntry> rejectionSeed, JournalSlice subjectJournal) {
     public PollResult {
         newEvents = List.copyOf(newEvents);
         rejectionSeed = List.copyOf(rejectionSeed);

@@ -5,6 +5,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import dev.sovereign.engine.admin.ProcessRef;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * What the operator is looking for, across every page: an actor, a process (label or identity), an
@@ -65,19 +68,19 @@ public final class Search {
     }
 
     /** The names a process is found by: identity, label, "label (pid)". */
-    public static String[] names(dev.sovereign.engine.admin.ProcessRef p) {
+    public static String[] names(ProcessRef p) {
         return p == null ? new String[0] : new String[] {p.identity(), p.label(), p.displayName()};
     }
 
     /** {@code first} followed by {@code more}. */
     public static String[] concat(String[] first, String... more) {
-        String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+        String[] all = Arrays.copyOf(first, first.length + more.length);
         System.arraycopy(more, 0, all, first.length, more.length);
         return all;
     }
 
     /** Tokens of a row, skipping the absent ones. */
     public static long[] tokens(Long... tokens) {
-        return java.util.Arrays.stream(tokens).filter(java.util.Objects::nonNull).mapToLong(Long::longValue).toArray();
+        return Arrays.stream(tokens).filter(Objects::nonNull).mapToLong(Long::longValue).toArray();
     }
 }

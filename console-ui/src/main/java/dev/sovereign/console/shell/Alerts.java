@@ -16,6 +16,8 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.ListChangeListener;
+import dev.sovereign.engine.base.LedgerLocation;
+import java.util.LinkedHashMap;
 
 /**
  * Issue 17, item 10: tells the operator, without being asked, when a run becomes worker-lost or refused
@@ -37,12 +39,12 @@ public final class Alerts {
     private final Set<String> knownLost = new HashSet<>();
     private final Deque<Long> recentRejections = new ArrayDeque<>();
     /** Unseen alerts about runs, by run id, oldest first: one goes when its run no longer needs an operator. */
-    private final java.util.LinkedHashMap<String, String> unseenRuns = new java.util.LinkedHashMap<>();
+    private final LinkedHashMap<String, String> unseenRuns = new LinkedHashMap<>();
     /** Unseen alerts about no run (refusal spikes). */
     private int unseenOther;
     /** The run the latest alert is about, or null. */
     private String latestRun;
-    private dev.sovereign.engine.base.LedgerLocation database;
+    private LedgerLocation database;
     /** The journal's last seq when this database was opened: refusals after it are news. */
     private long baselineSeq = Long.MAX_VALUE;
     private long lastSpikeAlert = Long.MIN_VALUE / 2; // half: "now - it" must not overflow
@@ -103,7 +105,7 @@ public final class Alerts {
             seen();
         }
         // a run retried or acknowledged meanwhile is no longer news: its alert goes (issue 31)
-        java.util.Set<String> waiting = new HashSet<>();
+        Set<String> waiting = new HashSet<>();
         s.assignments().stream().filter(AssignmentRow::needsOperator).forEach(a -> waiting.add(a.id()));
         if (unseenRuns.keySet().removeIf(id -> !waiting.contains(id) && s.assignments().stream()
                 .anyMatch(a -> a.id().equals(id)))) {

@@ -39,6 +39,17 @@ import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
+import dev.sovereign.console.feature.actor.ActorPageView;
+import dev.sovereign.console.feature.process.ProcessPageView;
+import dev.sovereign.console.feature.trends.TrendsView;
+import dev.sovereign.console.fx.Ui;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.beans.value.ChangeListener;
+import javafx.beans.value.ObservableValue;
+import javafx.geometry.Insets;
+import javafx.scene.control.Button;
+import javafx.scene.control.TextField;
 
 /**
  * The main window: the menu bar ({@link ShellMenuBar}, with every keyboard shortcut), the demo strip, the banner,
@@ -54,14 +65,14 @@ public final class MainWindow {
     private Node welcome;
     private Node connecting;
 
-    private final java.util.function.Consumer<String> browser;
+    private final Consumer<String> browser;
 
     public MainWindow(ShellViewModel vm, Runnable quit) {
         this(vm, quit, address -> { });
     }
 
     /** {@code browser} opens a document's address (the app's {@code HostServices.showDocument}). */
-    public MainWindow(ShellViewModel vm, Runnable quit, java.util.function.Consumer<String> browser) {
+    public MainWindow(ShellViewModel vm, Runnable quit, Consumer<String> browser) {
         this.vm = vm;
         this.quit = quit;
         this.browser = browser;
@@ -92,13 +103,13 @@ public final class MainWindow {
     public void install(Scene scene) {
         // JavaFX gives the first focus to the first field it finds, the search box; the page gets it instead
         // (see focusInto). Once: a later click into the search box stays there.
-        scene.focusOwnerProperty().addListener(new javafx.beans.value.ChangeListener<Node>() {
+        scene.focusOwnerProperty().addListener(new ChangeListener<Node>() {
             @Override
-            public void changed(javafx.beans.value.ObservableValue<? extends Node> obs, Node was, Node now) {
+            public void changed(ObservableValue<? extends Node> obs, Node was, Node now) {
                 if (was == null && now != null) {
                     scene.focusOwnerProperty().removeListener(this);
                     if (!content.getChildren().isEmpty()) {
-                        javafx.application.Platform.runLater(() -> focusInto(content.getChildren().get(0)));
+                        Platform.runLater(() -> focusInto(content.getChildren().get(0)));
                     }
                 }
             }
@@ -135,7 +146,7 @@ public final class MainWindow {
             return;
         }
         Node owner = scene.getFocusOwner();
-        boolean typingASearch = owner instanceof javafx.scene.control.TextField f && "search-field".equals(f.getId())
+        boolean typingASearch = owner instanceof TextField f && "search-field".equals(f.getId())
                 && !f.getText().isEmpty();
         boolean stillShown = owner != null && owner.getScene() == scene; // not on the page just taken away
         if (stillShown && owner != scene.lookup("#search-field") || typingASearch) {
@@ -158,17 +169,17 @@ public final class MainWindow {
                     .create();
             case SUPERVISOR -> new SupervisorView(vm.supervisor(), links).create();
             case LAB -> new LabView(vm.lab()).create();
-            case TRENDS -> new dev.sovereign.console.feature.trends.TrendsView(vm.trends(), vm.formats()).create();
-            case ACTOR -> new dev.sovereign.console.feature.actor.ActorPageView(vm.actorPage(), links,
+            case TRENDS -> new TrendsView(vm.trends(), vm.formats()).create();
+            case ACTOR -> new ActorPageView(vm.actorPage(), links,
                     backForward("actor")).create();
-            case PROCESS -> new dev.sovereign.console.feature.process.ProcessPageView(vm.processPage(), links,
+            case PROCESS -> new ProcessPageView(vm.processPage(), links,
                     backForward("process")).create();
         };
     }
 
     private Node backForward(String id) {
         ShellNavigation n = vm.navigation();
-        return dev.sovereign.console.fx.Ui.backForward(id, n::back, n::forward, n.canBackProperty(),
+        return Ui.backForward(id, n::back, n::forward, n.canBackProperty(),
                 n.canForwardProperty());
     }
 
@@ -187,7 +198,7 @@ public final class MainWindow {
     }
 
     private void focusSearch() {
-        if (content.getScene() != null && content.getScene().lookup("#search-field") instanceof javafx.scene.control.TextField f) {
+        if (content.getScene() != null && content.getScene().lookup("#search-field") instanceof TextField f) {
             f.requestFocus();
             f.selectAll();
         }
@@ -202,7 +213,7 @@ public final class MainWindow {
         said.textProperty().bind(vm.demoSession().narrationProperty());
         said.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(said, Priority.ALWAYS);
-        javafx.scene.control.Button stop = new javafx.scene.control.Button("Stop demo");
+        Button stop = new Button("Stop demo");
         stop.setId("demo-stop");
         stop.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
         stop.setOnAction(e -> vm.detach());
@@ -221,7 +232,7 @@ public final class MainWindow {
     private Node banner() {
         StackPane holder = new StackPane();
         holder.setId("banner-holder");
-        holder.setPadding(new javafx.geometry.Insets(8, 12, 0, 12));
+        holder.setPadding(new Insets(8, 12, 0, 12));
         Runnable show = () -> {
             Banner b = vm.bannerProperty().get();
             holder.setVisible(b != null);
@@ -285,7 +296,7 @@ public final class MainWindow {
             return;
         }
         // a server's journal is exported to the last folder used, named after the database
-        Path db = location.file().orElse(java.nio.file.Path.of(vm.attachment().lastDirectory() == null
+        Path db = location.file().orElse(Path.of(vm.attachment().lastDirectory() == null
                 ? System.getProperty("user.home") : vm.attachment().lastDirectory().toString(),
                 location.withoutSecrets().text().replaceFirst("^.*/", "").replaceFirst("[?].*$", "") + ".db"));
         FileChooser chooser = new FileChooser();

@@ -1,5 +1,9 @@
 package dev.sovereign.console.shell;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
 /** The console's views, in navigation order; the ordinal + 1 is the Ctrl shortcut digit. */
 public enum Page {
     LEASES("Leases", "Who hosts each actor, with token and expiry countdown"),
@@ -31,8 +35,8 @@ public enum Page {
     }
 
     /** The pages of the navigation and the View menu, in order (an actor's or a process's page is reached by a link). */
-    public static java.util.List<Page> navigation() {
-        return java.util.Arrays.stream(values()).filter(p -> p.inNavigation).toList();
+    public static List<Page> navigation() {
+        return Arrays.stream(values()).filter(p -> p.inNavigation).toList();
     }
 
     /** Whether the page has a navigation button and a Ctrl+digit shortcut. */
@@ -55,6 +59,6 @@ public enum Page {
 
     /** The id views and tests use: {@code leases}, {@code timeline}, ... */
     public String id() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -11,6 +11,8 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
 
 /** Database, schema version, change marker, last refresh and connection health. */
 final class StatusBar {
@@ -34,7 +36,7 @@ final class StatusBar {
         ledger.healthProperty().addListener((obs, o, h) -> restyle(dot, h));
         restyle(dot, ledger.healthProperty().get());
         HBox healthBox = new HBox(6, dot, health);
-        healthBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        healthBox.setAlignment(Pos.CENTER_LEFT);
 
         Label path = new Label();
         path.setId("status-database");
@@ -48,7 +50,7 @@ final class StatusBar {
         security.textProperty().bind(vm.attachment().connectionSecurityProperty());
         security.visibleProperty().bind(vm.attachment().connectionSecurityProperty().isNotEmpty());
         security.managedProperty().bind(security.visibleProperty());
-        javafx.scene.control.Tooltip securityDetail = new javafx.scene.control.Tooltip();
+        Tooltip securityDetail = new Tooltip();
         securityDetail.textProperty().bind(vm.attachment().connectionDetailProperty());
         security.setTooltip(securityDetail);
         Label schema = new Label();
@@ -70,18 +72,18 @@ final class StatusBar {
         export.progressProperty().bind(vm.journalExport().exportProgressProperty());
         Label exportLabel = new Label("Exporting journal\u2026");
         HBox exportBox = new HBox(6, exportLabel, export);
-        exportBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        exportBox.setAlignment(Pos.CENTER_LEFT);
         exportBox.visibleProperty().bind(vm.journalExport().exportingProperty());
         exportBox.managedProperty().bind(vm.journalExport().exportingProperty());
 
         Region grow = new Region();
         HBox.setHgrow(grow, Priority.ALWAYS);
         // the zone is said where a time is: "refreshed 08:01:40 UTC" (nothing added for local times)
-        javafx.scene.control.Tooltip zone = new javafx.scene.control.Tooltip();
+        Tooltip zone = new Tooltip();
         zone.textProperty().bind(Bindings.concat("Shown in ", vm.statusLine().zoneTextProperty(),
                 "; View \u2192 Show times in UTC (Ctrl+Shift+U) switches."));
         refreshed.setTooltip(zone);
-        javafx.scene.control.Button alert = new javafx.scene.control.Button();
+        Button alert = new Button();
         alert.setId("status-alerts");
         alert.getStyleClass().addAll(atlantafx.base.theme.Styles.SMALL, atlantafx.base.theme.Styles.DANGER);
         alert.setMinWidth(Region.USE_PREF_SIZE);
@@ -90,7 +92,7 @@ final class StatusBar {
                 ? "1 alert" : alerts.unseenProperty().get() + " alerts", alerts.unseenProperty()));
         alert.visibleProperty().bind(alerts.unseenProperty().greaterThan(0));
         alert.managedProperty().bind(alert.visibleProperty());
-        javafx.scene.control.Tooltip said = new javafx.scene.control.Tooltip();
+        Tooltip said = new Tooltip();
         said.textProperty().bind(alerts.latestProperty());
         alert.setTooltip(said);
         alert.setOnAction(e -> vm.banners().showAlerts());

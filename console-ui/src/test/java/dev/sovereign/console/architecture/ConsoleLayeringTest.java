@@ -16,6 +16,7 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import java.util.concurrent.Executors;
 
 /** Keeps the console a client of {@code engine.admin} (and, for the Lab page, {@code engine.lab}) only. */
 @AnalyzeClasses(packages = "dev.sovereign.console", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -171,6 +172,6 @@ class ConsoleLayeringTest {
     @ArchTest
     static final ArchRule noBareThreadsInViews = noClasses()
             .that(VIEW_CODE)
-            .should().dependOnClassesThat().belongToAnyOf(Thread.class, java.util.concurrent.Executors.class)
+            .should().dependOnClassesThat().belongToAnyOf(Thread.class, Executors.class)
             .because("background work goes through the UiExecutor, never a thread started by a view");
 }

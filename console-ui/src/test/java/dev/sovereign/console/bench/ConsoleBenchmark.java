@@ -37,6 +37,16 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 import dev.sovereign.engine.Ledgers;
+import dev.sovereign.engine.EngineAccess;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.ExportProgress;
+import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.internal.sqlite.SqliteLedger;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.util.function.Supplier;
 
 /**
  * How much a refresh costs with 10,000 leases and 1,000,000 journal rows: the idle poll, a poll
@@ -55,7 +65,7 @@ class ConsoleBenchmark {
     static final int IDLE_ROUNDS = 2_000;
     static final int CHANGE_ROUNDS = Integer.getInteger("bench.rounds", 200);
     static final int WARMUP = Integer.getInteger("bench.warmup", 20);
-    static final List<Page> PAGES = java.util.Arrays.stream(System.getProperty("bench.pages",
+    static final List<Page> PAGES = Arrays.stream(System.getProperty("bench.pages",
             "leases,timeline,runs,processes").split(",")).map(p -> Page.valueOf(p.toUpperCase(Locale.ROOT))).toList();
 
     private final SettableClock clock = new SettableClock(System.currentTimeMillis());
@@ -79,7 +89,7 @@ class ConsoleBenchmark {
             this.real = real;
         }
 
-        private <T> T timed(java.util.function.Supplier<T> call) {
+        private <T> T timed(Supplier<T> call) {
             long t0 = System.nanoTime();
             try {
                 return call.get();
@@ -89,7 +99,7 @@ class ConsoleBenchmark {
         }
 
         @Override
-        public dev.sovereign.engine.base.LedgerLocation location() {
+        public LedgerLocation location() {
             return real.location();
         }
 
@@ -106,7 +116,7 @@ class ConsoleBenchmark {
         volatile long snapshotNanos;
 
         @Override
-        public dev.sovereign.engine.admin.AdminSnapshot snapshot() {
+        public AdminSnapshot snapshot() {
             long t0 = System.nanoTime();
             try {
                 return timed(real::snapshot);
@@ -116,17 +126,17 @@ class ConsoleBenchmark {
         }
 
         @Override
-        public List<dev.sovereign.engine.admin.JournalEntry> eventsSince(long afterSeq, int limit) {
+        public List<JournalEntry> eventsSince(long afterSeq, int limit) {
             return timed(() -> real.eventsSince(afterSeq, limit));
         }
 
         @Override
-        public List<dev.sovereign.engine.admin.JournalEntry> recentRejections(int limit) {
+        public List<JournalEntry> recentRejections(int limit) {
             return timed(() -> real.recentRejections(limit));
         }
 
         @Override
-        public long exportJournalCsv(Path target, dev.sovereign.engine.admin.ExportProgress progress) {
+        public long exportJournalCsv(Path target, ExportProgress progress) {
             return real.exportJournalCsv(target, progress);
         }
 
@@ -351,12 +361,12 @@ class ConsoleBenchmark {
     }
 
     /** The pulse's own passes (JavaFX is on the class path, an unnamed module, so they are reachable). */
-    private static final java.lang.reflect.Method CSS_PASS = pass("doCSSPass");
-    private static final java.lang.reflect.Method LAYOUT_PASS = pass("doLayoutPass");
+    private static final Method CSS_PASS = pass("doCSSPass");
+    private static final Method LAYOUT_PASS = pass("doLayoutPass");
 
-    private static java.lang.reflect.Method pass(String name) {
+    private static Method pass(String name) {
         try {
-            java.lang.reflect.Method m = Scene.class.getDeclaredMethod(name);
+            Method m = Scene.class.getDeclaredMethod(name);
             m.setAccessible(true);
             return m;
         } catch (NoSuchMethodException e) {
@@ -381,7 +391,7 @@ class ConsoleBenchmark {
 
     private static long gcTime() {
         long ms = 0;
-        for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory
+        for (GarbageCollectorMXBean b : ManagementFactory
                 .getGarbageCollectorMXBeans()) {
             ms += Math.max(0, b.getCollectionTime());
         }
@@ -440,7 +450,7 @@ class ConsoleBenchmark {
         for (long done = events; done < EVENTS; done += perTx) {
             long from = done;
             clock.advance(Duration.ofMillis(100));
-            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) dev.sovereign.engine.EngineAccess.ledger(first)).database().write(tx -> {
+            ((SqliteLedger) EngineAccess.ledger(first)).database().write(tx -> {
                 for (long i = from; i < from + perTx && i < EVENTS; i++) {
                     Lease l = leases.get((int) (i % leases.size()));
                     Engine holder = engines.get((int) (i % leases.size()) % HOLDERS);

@@ -34,6 +34,15 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 import dev.sovereign.engine.Ledgers;
+import com.sun.management.OperatingSystemMXBean;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javafx.scene.Node;
+import javafx.scene.control.ProgressIndicator;
 
 /**
  * Issue 17, item 15: how much CPU the console uses on each page while nothing changes. The real window
@@ -62,7 +71,7 @@ class IdleCpuBenchmark {
     private Preferences prefs;
     private final List<Engine> engines = new ArrayList<>();
     /** Pulses the scene ran (CSS, layout, render); an idle page should run few. */
-    private final java.util.concurrent.atomic.AtomicLong pulses = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong pulses = new AtomicLong();
 
     @Start
     void start(Stage stage) {
@@ -124,17 +133,17 @@ class IdleCpuBenchmark {
             ticker.start();
             vm.attach(db);
         }).get();
-        WaitForAsyncUtils.waitFor(20, java.util.concurrent.TimeUnit.SECONDS, () -> vm.ledger().snapshot() != null);
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.ledger().snapshot() != null);
 
         if (Boolean.getBoolean("bench.listSpinners")) {
             robot.interact(() -> System.out.println("SPINNER focus " + stage.getScene().getFocusOwner()));
             robot.interact(() -> stage.getScene().getRoot().lookupAll(".progress-indicator, .progress-bar").forEach(n -> {
-                var pi = (javafx.scene.control.ProgressIndicator) n;
+                var pi = (ProgressIndicator) n;
                 System.out.println("SPINNER " + pi.getId() + " " + pi.getClass().getSimpleName() + " visible=" + pi.isVisible()
                         + " indeterminate=" + pi.isIndeterminate() + " parentVisible=" + (pi.getParent() == null ? null : pi.getParent().isVisible()));
             }));
         }
-        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         double worst = 0;
         double consoleWorst = 0;
         // a first pass over every page, not measured: the pages' first layout and styling, and the JIT
@@ -145,14 +154,14 @@ class IdleCpuBenchmark {
             leaveAlone(Duration.ofSeconds(3)); // a window measured by nobody
         }
         for (Page page : Page.navigation()) {
-            if (!PAGES.isBlank() && !java.util.Arrays.asList(PAGES.split(",")).contains(page.title())) {
+            if (!PAGES.isBlank() && !Arrays.asList(PAGES.split(",")).contains(page.title())) {
                 continue;
             }
             robot.interact(() -> vm.pageProperty().set(page));
             WaitForAsyncUtils.waitForFxEvents(); // the switch's own layout and refresh are done, not idle cost
             leaveAlone(Duration.ofSeconds(2)); // and what a page does in its first seconds (its ages start ticking)
             var threads = ManagementFactory.getThreadMXBean();
-            java.util.Map<Long, Long> before = new java.util.HashMap<>();
+            Map<Long, Long> before = new HashMap<>();
             for (long id : threads.getAllThreadIds()) {
                 before.put(id, threads.getThreadCpuTime(id));
             }
@@ -166,7 +175,7 @@ class IdleCpuBenchmark {
             worst = Math.max(worst, percent);
             // where it went: the three busiest threads (the rest is GC, JIT and threads that ended)
             StringBuilder top = new StringBuilder();
-            java.util.List<long[]> used = new java.util.ArrayList<>();
+            List<long[]> used = new ArrayList<>();
             for (long id : threads.getAllThreadIds()) {
                 long now = threads.getThreadCpuTime(id);
                 if (now > 0) {
@@ -186,14 +195,14 @@ class IdleCpuBenchmark {
             consoleWorst = Math.max(consoleWorst, 100.0 * console / elapsed);
             for (long[] u : used.subList(0, Math.min(3, used.size()))) {
                 var info = threads.getThreadInfo(u[0]);
-                top.append(String.format(java.util.Locale.ROOT, "  %s %.2f%%", info == null ? "?" : info.getThreadName(),
+                top.append(String.format(Locale.ROOT, "  %s %.2f%%", info == null ? "?" : info.getThreadName(),
                         100.0 * u[1] / elapsed));
             }
             String focus = WaitForAsyncUtils.asyncFx(() -> {
-                javafx.scene.Node f = stage.getScene().getFocusOwner();
+                Node f = stage.getScene().getFocusOwner();
                 return f == null ? "nothing" : f.getClass().getSimpleName() + (f.getId() == null ? "" : "#" + f.getId());
             }).get();
-            String line = String.format(java.util.Locale.ROOT, "idle %-10s whole JVM %5.2f %%, console threads %5.2f %%"
+            String line = String.format(Locale.ROOT, "idle %-10s whole JVM %5.2f %%, console threads %5.2f %%"
                     + " of one core, %4.1f pulses/s, focus on %s;%s", page.title(), percent, 100.0 * console / elapsed,
                     pulsesPerSecond, focus, top);
             out.add(line);
@@ -211,6 +220,6 @@ class IdleCpuBenchmark {
      * benchmark (idle CPU is CPU per second of real time), not a wait for something to happen.
      */
     private static void leaveAlone(Duration window) {
-        WaitForAsyncUtils.sleep(window.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        WaitForAsyncUtils.sleep(window.toMillis(), TimeUnit.MILLISECONDS);
     }
 }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /** How the leases page's per-frame cost depends on the number of rows (no database: synthetic snapshots). */
 @Tag("benchmark")
@@ -45,7 +46,7 @@ class LeasesLayoutProbe {
             rows.add(new LeaseRow(String.format(Locale.ROOT, "actor-%05d", i), p, i + 1, 10_000, now - 60_000, renewed,
                     renewed + 10_000, 10));
         }
-        return new AdminSnapshot(dev.sovereign.engine.base.LedgerLocation.file(Path.of("x.db")), 1, 1, now, 0, n, rows, List.of(), List.of(), List.of(), List.of(),
+        return new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 1, 1, now, 0, n, rows, List.of(), List.of(), List.of(), List.of(),
                 Optional.empty());
     }
 

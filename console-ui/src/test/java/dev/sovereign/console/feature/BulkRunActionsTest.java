@@ -23,6 +23,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import javafx.scene.control.Labeled;
 
 /** Issue 17, item 8: retry or acknowledge several runs at once, after a confirmation that says how many. */
 @ExtendWith(ApplicationExtension.class)
@@ -50,7 +51,7 @@ class BulkRunActionsTest {
     }
 
     private String text(FxRobot robot, String id) {
-        return robot.lookup(id).queryAs(javafx.scene.control.Labeled.class).getText();
+        return robot.lookup(id).queryAs(Labeled.class).getText();
     }
 
     @Test

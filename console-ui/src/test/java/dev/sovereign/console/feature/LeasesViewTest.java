@@ -23,6 +23,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import java.util.List;
+import java.util.Set;
+import javafx.collections.ListChangeListener;
+import javafx.scene.Node;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.TableColumn;
 
 @ExtendWith(ApplicationExtension.class)
 class LeasesViewTest {
@@ -53,7 +59,7 @@ class LeasesViewTest {
         assertThat(robot.lookup("#state-archivist").queryAs(Label.class).getText()).isEqualTo("free");
         assertThat(robot.lookup("#leases-summary").queryAs(Label.class).getText())
                 .isEqualTo("3 live \u00b7 0 expiring \u00b7 1 expired \u00b7 1 free");
-        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof javafx.scene.control.Labeled l
+        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof Labeled l
                 && Long.toString(scenario.operatorSecond.token()).equals(l.getText()));
     }
 
@@ -109,11 +115,11 @@ class LeasesViewTest {
         assertThat(row("operator").token()).isEqualTo(taken.token());
         assertThat(row("operator").holder().label()).isEqualTo("worker 7101");
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("live");
-        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof javafx.scene.control.Labeled l
+        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof Labeled l
                 && Long.toString(taken.token()).equals(l.getText()));
     }
 
-    private static java.util.List<String> actors(TableView<?> table) {
+    private static List<String> actors(TableView<?> table) {
         return table.getItems().stream().map(i -> ((LeaseItem) i).actor()).toList();
     }
 
@@ -123,13 +129,13 @@ class LeasesViewTest {
         TableView<LeaseItem> table = robot.lookup("#leases-table").queryAs(TableView.class);
         assertThat(actors(table)).containsExactly("archivist", "indexer", "operator", "planner", "reviewer");
 
-        robot.clickOn(robot.lookup("#leases-column-expires").queryAs(javafx.scene.Node.class));
+        robot.clickOn(robot.lookup("#leases-column-expires").queryAs(Node.class));
 
         // planner expired, then operator (10 s TTL), indexer (12 s), reviewer (15 s); archivist is free: last
         assertThat(actors(table)).containsExactly("planner", "operator", "indexer", "reviewer", "archivist");
-        assertThat(table.getSortOrder()).singleElement().extracting(javafx.scene.control.TableColumn::getText)
+        assertThat(table.getSortOrder()).singleElement().extracting(TableColumn::getText)
                 .isEqualTo("Expires in");
-        java.util.Set<javafx.scene.Node> arrows = robot.lookup("#leases-column-expires .arrow").queryAll();
+        Set<Node> arrows = robot.lookup("#leases-column-expires .arrow").queryAll();
         assertThat(arrows).as("the header shows its arrow").anyMatch(n -> n.isVisible());
 
         // 4 s later only operator is renewed: it now expires after indexer, and the poll moves it
@@ -138,7 +144,7 @@ class LeasesViewTest {
         robot.interact(vm::pollNow);
         assertThat(actors(table)).containsExactly("planner", "indexer", "operator", "reviewer", "archivist");
 
-        robot.clickOn(robot.lookup("#leases-column-expires").queryAs(javafx.scene.Node.class));
+        robot.clickOn(robot.lookup("#leases-column-expires").queryAs(Node.class));
         assertThat(actors(table)).as("descending").containsExactly("archivist", "reviewer", "operator", "indexer",
                 "planner");
     }
@@ -147,9 +153,9 @@ class LeasesViewTest {
     void aRenewalThatKeepsTheSortedOrderChangesNoRowOfTheTable(FxRobot robot) {
         @SuppressWarnings("unchecked")
         TableView<LeaseItem> table = robot.lookup("#leases-table").queryAs(TableView.class);
-        robot.clickOn(robot.lookup("#leases-column-expires").queryAs(javafx.scene.Node.class));
+        robot.clickOn(robot.lookup("#leases-column-expires").queryAs(Node.class));
         int[] changes = new int[1];
-        table.getItems().addListener((javafx.collections.ListChangeListener<LeaseItem>) c -> changes[0]++);
+        table.getItems().addListener((ListChangeListener<LeaseItem>) c -> changes[0]++);
 
         // every holder beats: every lease is renewed, and the order by expiry stays the same
         fx.clock.advance(Duration.ofSeconds(1));

@@ -18,6 +18,11 @@ import dev.sovereign.engine.lease.Lease;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.console.shell.ConsoleTheme;
+import dev.sovereign.console.shell.Page;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.assertj.core.data.Offset;
 
 /** The view models against a real engine on a real temporary database, polled by hand. */
 class LiveViewModelTest {
@@ -65,7 +70,7 @@ class LiveViewModelTest {
         assertThat(after.row().holder().identity()).isEqualTo(b.processIdentity());
         assertThat(after.row().token()).isEqualTo(second.token()).isGreaterThan(first.token());
         assertThat(vm.timeline().lanes()).as("not kept current while another page shows").isEmpty();
-        vm.pageProperty().set(dev.sovereign.console.shell.Page.TIMELINE);
+        vm.pageProperty().set(Page.TIMELINE);
         TimelineLane lane = vm.timeline().lanes().get(0);
         assertThat(lane.segments()).extracting(HolderSegment::token).containsExactly(first.token(), second.token());
         assertThat(lane.segments().get(0).endReason()).isEqualTo(HolderSegment.EndReason.TAKEN_OVER);
@@ -96,7 +101,7 @@ class LiveViewModelTest {
                     + " worker B (");
         });
         JournalEntry rejection = vm.rejections().rows().get(0);
-        vm.pageProperty().set(dev.sovereign.console.shell.Page.TIMELINE);
+        vm.pageProperty().set(Page.TIMELINE);
         assertThat(vm.timeline().lanes().get(0).markers()).extracting(TimelineMarker::seq).contains(rejection.seq());
         vm.rejections().selectedProperty().set(rejection);
         assertThat(vm.rejections().detailProperty().get()).startsWith(rejection.sentence());
@@ -145,7 +150,7 @@ class LiveViewModelTest {
         int snapshots = fx.reader.snapshots.get();
 
         vm.tick(fx.clock.millis() + 3_000);
-        assertThat(item.fractionLeft()).isCloseTo(6.0 / 9, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(item.fractionLeft()).isCloseTo(6.0 / 9, Offset.offset(1e-9));
         assertThat(item.state()).isEqualTo(LeaseState.LIVE);
         vm.tick(fx.clock.millis() + 6_500);
         assertThat(item.state()).isEqualTo(LeaseState.EXPIRING);
@@ -182,8 +187,8 @@ class LiveViewModelTest {
 
     @Test
     void aForeignFileIsRefusedWithABannerAndNothingAttached() throws Exception {
-        java.nio.file.Path foreign = fx.dir().resolve("notes.db");
-        java.nio.file.Files.writeString(foreign, "not a database at all ".repeat(200));
+        Path foreign = fx.dir().resolve("notes.db");
+        Files.writeString(foreign, "not a database at all ".repeat(200));
         ShellViewModel vm = fx.shell();
 
         vm.attach(foreign);
@@ -215,7 +220,7 @@ class LiveViewModelTest {
         a.actors().add("operator");
         ShellViewModel vm = fx.attachedShell();
         a.close();
-        java.nio.file.Files.delete(fx.file());
+        Files.delete(fx.file());
 
         vm.pollNow();
 
@@ -227,12 +232,12 @@ class LiveViewModelTest {
     @Test
     void theThemeChoiceIsRemembered() {
         ShellViewModel vm = fx.shell();
-        assertThat(vm.themeProperty().get()).isEqualTo(dev.sovereign.console.shell.ConsoleTheme.LIGHT);
+        assertThat(vm.themeProperty().get()).isEqualTo(ConsoleTheme.LIGHT);
 
         vm.toggleTheme();
 
-        assertThat(fx.settings().theme()).isEqualTo(dev.sovereign.console.shell.ConsoleTheme.DARK);
-        assertThat(fx.shell().themeProperty().get()).isEqualTo(dev.sovereign.console.shell.ConsoleTheme.DARK);
+        assertThat(fx.settings().theme()).isEqualTo(ConsoleTheme.DARK);
+        assertThat(fx.shell().themeProperty().get()).isEqualTo(ConsoleTheme.DARK);
     }
 
     @Test
@@ -241,13 +246,13 @@ class LiveViewModelTest {
         a.actors().add("operator");
         a.leases().acquire("operator", Duration.ofSeconds(5));
         ShellViewModel vm = fx.attachedShell();
-        java.nio.file.Path out = fx.dir().resolve("journal.csv");
+        Path out = fx.dir().resolve("journal.csv");
 
         vm.journalExport().exportJournal(out);
 
         assertThat(vm.journalExport().exportingProperty().get()).isFalse();
         assertThat(vm.journalExport().exportProgressProperty().get()).isEqualTo(1.0);
         assertThat(vm.bannerProperty().get().title()).isEqualTo("Journal exported");
-        assertThat(java.nio.file.Files.readAllLines(out)).hasSizeGreaterThan(1).first().asString().startsWith("seq,at,");
+        assertThat(Files.readAllLines(out)).hasSizeGreaterThan(1).first().asString().startsWith("seq,at,");
     }
 }

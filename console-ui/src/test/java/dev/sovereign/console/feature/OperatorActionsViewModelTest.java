@@ -16,6 +16,7 @@ import dev.sovereign.engine.run.AssignmentState;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.nio.file.Path;
 
 /**
  * Retry, acknowledge and "tick now" through the view models, against real engines on a temporary
@@ -67,7 +68,7 @@ class OperatorActionsViewModelTest {
         vm.supervisor().tickNow();
         assertThat(runs.status().message()).startsWith("Retried " + s.lostRun.id() + " as asg_");
         assertThat(vm.supervisor().status().message()).isNotEmpty();
-        java.nio.file.Path other = fx.dir().resolve("sandbox.db");
+        Path other = fx.dir().resolve("sandbox.db");
         try (Engine e = Engine.open(other)) {
             e.actors().add("operator");
         }

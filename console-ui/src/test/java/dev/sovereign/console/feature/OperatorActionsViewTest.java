@@ -29,6 +29,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The operator actions as an operator uses them, headless: the real background executor and the
@@ -61,10 +63,10 @@ class OperatorActionsViewTest {
         vm.attach(fx.file());
     }
 
-    private void awaitFx(String what, java.util.concurrent.Callable<Boolean> condition) throws Exception {
+    private void awaitFx(String what, Callable<Boolean> condition) throws Exception {
         try {
             WaitForAsyncUtils.waitFor(WAIT_S, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(condition).get());
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new AssertionError("waited " + WAIT_S + " s for " + what, e);
         }
     }

@@ -20,6 +20,12 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.console.ledger.FilterChoice;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ToggleButton;
 
 @ExtendWith(ApplicationExtension.class)
 class RejectionsViewTest {
@@ -48,7 +54,7 @@ class RejectionsViewTest {
 
         assertThat(robot.lookup("#rejection-detail").queryAs(LinkedSentence.class).getText()).startsWith(stale.sentence())
                 .contains("category actor_lease_lost");
-        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof javafx.scene.control.Labeled l
+        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof Labeled l
                 && (scenario.operatorFirst.token() + " vs " + scenario.operatorSecond.token()).equals(l.getText()));
     }
 
@@ -67,7 +73,7 @@ class RejectionsViewTest {
         JournalEntry newest = vm.rejections().rows().get(0);
         assertThat(newest.seq()).isGreaterThan(vm.rejections().rows().get(1).seq());
         // The table lays its rows out on the next pulse: wait for the row, with a deadline.
-        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS,
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS,
                 () -> robot.lookup("#rejection-" + newest.seq()).tryQuery().isPresent());
         assertThat(robot.lookup("#rejections-summary").queryAs(Label.class).getText()).isEqualTo("4 refused writes");
     }
@@ -76,12 +82,12 @@ class RejectionsViewTest {
     void categoryFiltersCarryTheDatabasesCountsAndTheTimeHeaderSortsInJournalOrder(FxRobot robot) {
         @SuppressWarnings("unchecked")
         TableView<JournalEntry> table = robot.lookup("#rejections-table").queryAs(TableView.class);
-        java.util.Map<String, Long> byCategory = new java.util.TreeMap<>();
+        Map<String, Long> byCategory = new TreeMap<>();
         table.getItems().forEach(e -> byCategory.merge(e.category(), 1L, Long::sum));
-        assertThat(vm.rejections().filterChoices()).extracting(dev.sovereign.console.ledger.FilterChoice::label)
+        assertThat(vm.rejections().filterChoices()).extracting(FilterChoice::label)
                 .first().isEqualTo("All 3");
         byCategory.forEach((category, n) -> assertThat(robot.lookup("#rejections-filter-" + category)
-                .queryAs(javafx.scene.control.ToggleButton.class).getText()).isEqualTo(category + " " + n));
+                .queryAs(ToggleButton.class).getText()).isEqualTo(category + " " + n));
 
         robot.clickOn("#rejections-filter-actor_lease_lost");
         assertThat(table.getItems()).isNotEmpty().allSatisfy(e -> assertThat(e.category()).isEqualTo("actor_lease_lost"))

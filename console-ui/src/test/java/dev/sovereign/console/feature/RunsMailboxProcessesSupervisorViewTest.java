@@ -28,6 +28,12 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.console.feature.processes.ProcessesViewModel;
+import dev.sovereign.engine.admin.AssignmentRow;
+import dev.sovereign.engine.admin.MessageRow;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.control.Labeled;
 
 /** The runs, mailbox, processes and supervisor views, each on its own tab over one scenario. */
 @ExtendWith(ApplicationExtension.class)
@@ -97,8 +103,8 @@ class RunsMailboxProcessesSupervisorViewTest {
 
         assertThat(table.getItems()).hasSize(1);
         // Cells are laid out on the next pulse: wait for the claimer's cell (a link to its process), with a deadline.
-        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS, () -> robot.lookup(".table-link")
-                .queryAll().stream().anyMatch(n -> n instanceof javafx.scene.control.Labeled l
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS, () -> robot.lookup(".table-link")
+                .queryAll().stream().anyMatch(n -> n instanceof Labeled l
                         && "worker 7102".equals(l.getText())));
         assertThat(robot.lookup("#mailbox-summary").queryAs(Label.class).getText())
                 .isEqualTo("1 new \u00b7 1 claimed \u00b7 1 done \u00b7 1 dead");
@@ -169,14 +175,14 @@ class RunsMailboxProcessesSupervisorViewTest {
     }
 
     private static String text(FxRobot robot, String id) {
-        return robot.lookup(id).queryAs(javafx.scene.control.Labeled.class).getText();
+        return robot.lookup(id).queryAs(Labeled.class).getText();
     }
 
     @Test
     void runsFilterByStateWithTheDatabasesCountsAndSortByAnyHeader(FxRobot robot) {
         showTab(robot, 0);
         @SuppressWarnings("unchecked")
-        TableView<dev.sovereign.engine.admin.AssignmentRow> table =
+        TableView<AssignmentRow> table =
                 robot.lookup("#assignments-table").queryAs(TableView.class);
         assertThat(text(robot, "#runs-filter-all")).isEqualTo("All 5");
         assertThat(text(robot, "#runs-filter-created")).isEqualTo("Created 1");
@@ -187,16 +193,16 @@ class RunsMailboxProcessesSupervisorViewTest {
         assertThat(text(robot, "#runs-filter-worker_lost")).isEqualTo("Worker lost 1");
 
         robot.clickOn("#runs-filter-failed");
-        assertThat(table.getItems()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
+        assertThat(table.getItems()).extracting(AssignmentRow::id)
                 .containsExactlyInAnyOrder(scenario.lostRun.id(), scenario.failedRun.id());
         robot.clickOn("#runs-filter-worker_lost");
-        assertThat(table.getItems()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
+        assertThat(table.getItems()).extracting(AssignmentRow::id)
                 .containsExactly(scenario.lostRun.id());
 
         robot.clickOn("#runs-filter-all");
         robot.clickOn(robot.lookup(".column-header .label").match(n -> n instanceof Label l
                 && l.getText().equals("Actor")).queryAs(Label.class));
-        assertThat(table.getItems()).extracting(dev.sovereign.engine.admin.AssignmentRow::actor)
+        assertThat(table.getItems()).extracting(AssignmentRow::actor)
                 .isSortedAccordingTo(String::compareTo).hasSize(5);
     }
 
@@ -217,12 +223,12 @@ class RunsMailboxProcessesSupervisorViewTest {
         showTab(robot, 0);
         robot.interact(() -> vm.search().queryProperty().set(scenario.runningRun.id().substring(0, 10)));
         assertThat(robot.lookup("#assignments-table").queryAs(TableView.class).getItems()).hasSize(1);
-        assertThat(vm.runs().assignments()).extracting(dev.sovereign.engine.admin.AssignmentRow::id)
+        assertThat(vm.runs().assignments()).extracting(AssignmentRow::id)
                 .containsExactly(scenario.runningRun.id());
         assertThat(vm.search().searchSummaryProperty().get()).isEqualTo("Found in Runs 1.");
 
         robot.interact(() -> vm.search().queryProperty().set("rotate the KEYS"));
-        assertThat(vm.mailbox().rows()).extracting(dev.sovereign.engine.admin.MessageRow::id)
+        assertThat(vm.mailbox().rows()).extracting(MessageRow::id)
                 .containsExactly(scenario.claimedMessage.id());
 
         robot.interact(() -> vm.search().queryProperty().set("supervisor 7110"));
@@ -256,9 +262,9 @@ class RunsMailboxProcessesSupervisorViewTest {
         // what 'sovereign lease acquire' leaves: a durable CLI identity that holds a lease and never beats
         try (Engine cli = Engine.open(EngineConfig.forDatabase(fx.file()).clock(fx.clock).heartbeat(false)
                 .processKind("cli").processLabel("sovereign lease acquire").actAs("proc_durable-cli").build())) {
-            cli.leases().acquire("archivist", java.time.Duration.ofMinutes(5));
+            cli.leases().acquire("archivist", Duration.ofMinutes(5));
         }
-        fx.clock.advance(java.time.Duration.ofSeconds(30));
+        fx.clock.advance(Duration.ofSeconds(30));
         robot.interact(vm::pollNow);
         robot.interact(() -> vm.tick(fx.clock.millis()));
         WaitForAsyncUtils.waitForFxEvents();
@@ -267,7 +273,7 @@ class RunsMailboxProcessesSupervisorViewTest {
                 .isEqualTo("no heartbeat (CLI)");
         ProcessRow row = vm.processes().rows().stream().filter(r -> r.process().identity().equals("proc_durable-cli"))
                 .findFirst().orElseThrow();
-        assertThat(dev.sovereign.console.feature.processes.ProcessesViewModel.beatsEvery(row)).isEqualTo("\u2014");
+        assertThat(ProcessesViewModel.beatsEvery(row)).isEqualTo("\u2014");
         assertThat(robot.lookup("#processes-summary").queryAs(Label.class).getText())
                 .contains("1 CLI without heartbeat");
     }

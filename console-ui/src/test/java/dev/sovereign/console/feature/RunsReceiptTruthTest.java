@@ -14,6 +14,7 @@ import dev.sovereign.engine.run.Assignment;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.admin.ReceiptRow;
 
 /**
  * The receipt panel says why a run's outcome is unknown, and only one reason: its worker died, or an
@@ -57,7 +58,7 @@ class RunsReceiptTruthTest {
 
     private static AssignmentRow lost(Long acknowledgedAt, String retriedBy) {
         return new AssignmentRow("asg_x", "operator", "scripted", "shared", "FAILED", null, null, null, retriedBy,
-                acknowledgedAt, 0, 0, 1, new dev.sovereign.engine.admin.ReceiptRow(1, "asg_x", "att_x", 3, "proc_x",
+                acknowledgedAt, 0, 0, 1, new ReceiptRow(1, "asg_x", "att_x", 3, "proc_x",
                 "failed", "worker_lost", false, null, 0, null, false));
     }
 }

@@ -8,6 +8,8 @@ import dev.sovereign.engine.Engine;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.Ledgers;
+import dev.sovereign.engine.admin.OperatorActions;
 
 /** Issue 31, item 7: a stopped process's page does not list an expired lease under "Leases it holds now". */
 class StoppedProcessLeasesTest {
@@ -21,8 +23,8 @@ class StoppedProcessLeasesTest {
         worker.leases().acquire("operator", Duration.ofSeconds(5));
         String id = worker.processIdentity();
         // killed, then marked stopped by an operator: its lease row stays until it expires or is taken over
-        try (dev.sovereign.engine.admin.OperatorActions ops =
-                dev.sovereign.engine.Ledgers.openOperatorActions(fx.file(), fx.clock)) {
+        try (OperatorActions ops =
+                Ledgers.openOperatorActions(fx.file(), fx.clock)) {
             ops.stopProcess(id);
         }
         ShellViewModel vm = fx.attachedShell();

@@ -20,6 +20,15 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.console.feature.timeline.TimelineMarker;
+import dev.sovereign.console.feature.timeline.TimelineViewModel;
+import dev.sovereign.console.shell.Page;
+import dev.sovereign.engine.Engine;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.MouseButton;
+import javafx.stage.Window;
 
 @ExtendWith(ApplicationExtension.class)
 class TimelineViewTest {
@@ -33,7 +42,7 @@ class TimelineViewTest {
     void start(Stage stage) {
         scenario = Scenario.build(fx);
         vm = fx.attachedShell();
-        vm.pageProperty().set(dev.sovereign.console.shell.Page.TIMELINE);
+        vm.pageProperty().set(Page.TIMELINE);
         ViewHarness.show(stage, new TimelineView(vm.timeline()).create());
     }
 
@@ -72,19 +81,19 @@ class TimelineViewTest {
                 .filter(e -> "actor_lease_lost".equals(e.category())).findFirst().orElseThrow();
 
         robot.moveTo(robot.lookup("#marker-" + rejection.seq()).<Node>query());
-        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS,
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS,
                 () -> rejection.sentence().equals(shownTooltip()));
 
         robot.moveTo(robot.lookup("#segment-reviewer-2").<Node>query());
-        WaitForAsyncUtils.waitFor(5, java.util.concurrent.TimeUnit.SECONDS,
+        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS,
                 () -> shownTooltip() != null && shownTooltip().contains("held actor reviewer with token 2"));
     }
 
     /** The text of the tooltip on screen, or null. */
     private static String shownTooltip() {
-        return javafx.stage.Window.getWindows().stream()
-                .filter(w -> w instanceof javafx.scene.control.Tooltip && w.isShowing())
-                .map(w -> ((javafx.scene.control.Tooltip) w).getText()).findFirst().orElse(null);
+        return Window.getWindows().stream()
+                .filter(w -> w instanceof Tooltip && w.isShowing())
+                .map(w -> ((Tooltip) w).getText()).findFirst().orElse(null);
     }
 
     @Test
@@ -132,7 +141,7 @@ class TimelineViewTest {
 
         robot.clickOn("#timeline-zoom-in");
         assertThat(vm.timeline().spanProperty().get()).as("zooming in from a fitted span takes the step below it")
-                .isLessThan(extent).isIn(dev.sovereign.console.feature.timeline.TimelineViewModel.SPANS);
+                .isLessThan(extent).isIn(TimelineViewModel.SPANS);
     }
 
     @Test
@@ -149,13 +158,13 @@ class TimelineViewTest {
     void aMarkerIsSelectedEvenWhenTheWindowSlidesBetweenPressAndRelease(FxRobot robot) {
         // the supervisor's recovery: a marker alone at its time (two refusals share one instant)
         var marker = vm.timeline().lanes().stream().flatMap(l -> l.markers().stream())
-                .filter(m -> m.kind() == dev.sovereign.console.feature.timeline.TimelineMarker.Kind.RECOVERY)
+                .filter(m -> m.kind() == TimelineMarker.Kind.RECOVERY)
                 .findFirst().orElseThrow();
         long end = vm.timeline().windowEndProperty().get();
         robot.moveTo("#marker-" + marker.seq());
-        robot.press(javafx.scene.input.MouseButton.PRIMARY);
+        robot.press(MouseButton.PRIMARY);
         robot.interact(() -> vm.tick(end + 5_000)); // following: the window slides under the pointer
-        robot.release(javafx.scene.input.MouseButton.PRIMARY);
+        robot.release(MouseButton.PRIMARY);
 
         assertThat(vm.timeline().windowEndProperty().get()).isEqualTo(end + 5_000);
         assertThat(vm.timeline().selectedProperty().get()).isEqualTo(marker);
@@ -163,8 +172,8 @@ class TimelineViewTest {
 
     @Test
     void eachDatabaseKeepsItsOwnZoom(FxRobot robot) throws Exception {
-        java.nio.file.Path other = fx.dir().resolve("other.db");
-        try (dev.sovereign.engine.Engine e = dev.sovereign.engine.Engine.open(other)) {
+        Path other = fx.dir().resolve("other.db");
+        try (Engine e = Engine.open(other)) {
             e.actors().add("operator");
         }
         robot.interact(() -> vm.timeline().zoomOut()); // this database: 5 minutes
@@ -172,7 +181,7 @@ class TimelineViewTest {
 
         robot.interact(() -> vm.attach(other));
         assertThat(vm.timeline().spanProperty().get()).as("a database never seen opens at the default")
-                .isEqualTo(dev.sovereign.console.feature.timeline.TimelineViewModel.DEFAULT_WINDOW);
+                .isEqualTo(TimelineViewModel.DEFAULT_WINDOW);
         robot.interact(() -> vm.timeline().zoomIn());
 
         robot.interact(() -> vm.attach(fx.file()));

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import dev.sovereign.engine.base.Refusal;
+import java.time.Duration;
 
 /** Issue 17, item 9: the last hour a minute at a time, from the journal the console holds. */
 @ExtendWith(ApplicationExtension.class)
@@ -68,8 +70,8 @@ class TrendsTest {
     void aNewRefusalShowsInTheCurrentMinuteAtTheNextRecount(FxRobot robot) {
         int before = vm.trends().minutesProperty().get().get(59).rejectionsTotal();
         try {
-            fx.engine("worker 7199").leases().acquire("operator", java.time.Duration.ofSeconds(5));
-        } catch (dev.sovereign.engine.base.Refusal expected) {
+            fx.engine("worker 7199").leases().acquire("operator", Duration.ofSeconds(5));
+        } catch (Refusal expected) {
             // held by worker B: journalled as refused
         }
         robot.interact(vm::pollNow);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * Issue 17, item 15: the console ticks ten times a second only while a countdown needs it — within a minute
@@ -85,7 +86,7 @@ class FineTicksTest {
 
     private static void apply(LiveLedger ledger, List<LeaseRow> leases, List<AttemptRow> attempts, List<MessageRow> messages) {
         polls++;
-        AdminSnapshot s = new AdminSnapshot(dev.sovereign.engine.base.LedgerLocation.file(Path.of("x.db")), 4, polls, 1_000, 0, 7, leases, List.of(), List.of(),
+        AdminSnapshot s = new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 4, polls, 1_000, 0, 7, leases, List.of(), List.of(),
                 attempts, messages, Optional.empty());
         ledger.apply(new PollResult(1_000, polls, s, List.of(), List.of()));
     }

@@ -12,6 +12,8 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.sovereign.engine.Ledgers;
+import dev.sovereign.engine.EngineAccess;
+import dev.sovereign.engine.internal.sqlite.SqliteLedger;
 
 /**
  * A burst in the journal (every holder's renewals journalled at once) is taken in shares of at most
@@ -32,7 +34,7 @@ class LedgerPollerBacklogTest {
             poller.pollOnce();
             long before = ledger.events().isEmpty() ? 0 : ledger.events().get(ledger.events().size() - 1).seq();
             int burst = 2 * LedgerPoller.MAX_EVENTS_PER_POLL + 1_234;
-            ((dev.sovereign.engine.internal.sqlite.SqliteLedger) dev.sovereign.engine.EngineAccess.ledger(worker)).database().write(tx -> {
+            ((SqliteLedger) EngineAccess.ledger(worker)).database().write(tx -> {
                 for (int i = 0; i < burst; i++) {
                     tx.journal(EventKind.LEASE_RENEWED, "actor", "operator", "operator", worker.processIdentity(),
                             1L, null, null, null, "burst " + i);

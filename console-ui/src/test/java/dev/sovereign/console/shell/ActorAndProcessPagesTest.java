@@ -23,6 +23,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.engine.admin.ProcessRow;
+import org.assertj.core.groups.Tuple;
 
 /**
  * Issue 17, items 7 and 11: an actor's page and a process's page, opened from the ids in the tables, Back and
@@ -60,9 +62,9 @@ class ActorAndProcessPagesTest {
         String b = scenario.workerB.processIdentity();
         assertThat(holds).extracting(ActorPageViewModel.Hold::token, h -> h.holder().identity(),
                 ActorPageViewModel.Hold::ended).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(scenario.operatorFirst.token(), a,
+                Tuple.tuple(scenario.operatorFirst.token(), a,
                         "taken over by worker 7102 (token " + scenario.operatorSecond.token() + ")"),
-                org.assertj.core.groups.Tuple.tuple(scenario.operatorSecond.token(), b, "holds it now"));
+                Tuple.tuple(scenario.operatorSecond.token(), b, "holds it now"));
         // on screen: one row per hold, the holder a link to its process
         assertThat(robot.lookup("#actor-hold-" + scenario.operatorFirst.token()).tryQuery()).isPresent();
         assertThat(robot.lookup("#actor-hold-holder-" + scenario.operatorSecond.token()).queryLabeled().getText())
@@ -174,7 +176,7 @@ class ActorAndProcessPagesTest {
         TableView<?> table = robot.lookup("#processes-table").queryAs(TableView.class);
         int row = 0;
         for (int i = 0; i < table.getItems().size(); i++) {
-            if (((dev.sovereign.engine.admin.ProcessRow) table.getItems().get(i)).process().identity().equals(d)) {
+            if (((ProcessRow) table.getItems().get(i)).process().identity().equals(d)) {
                 row = i;
             }
         }
@@ -200,7 +202,7 @@ class ActorAndProcessPagesTest {
         WaitForAsyncUtils.waitForFxEvents();
         robot.interact(() -> {
             for (int i = 0; i < table.getItems().size(); i++) {
-                if (((dev.sovereign.engine.admin.ProcessRow) table.getItems().get(i)).process().identity().equals(d)) {
+                if (((ProcessRow) table.getItems().get(i)).process().identity().equals(d)) {
                     table.getSelectionModel().clearAndSelect(i);
                 }
             }

@@ -11,6 +11,8 @@ import dev.sovereign.engine.run.Assignment;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.Ledgers;
+import dev.sovereign.engine.admin.OperatorActions;
 
 /** Issue 17, item 10: an alert when a run becomes worker-lost or refused writes spike; it can be turned off. */
 class AlertsTest {
@@ -64,8 +66,8 @@ class AlertsTest {
         vm.pollNow();
         assertThat(vm.banners().alerts().unseenProperty().get()).isEqualTo(2);
 
-        try (dev.sovereign.engine.admin.OperatorActions ops =
-                dev.sovereign.engine.Ledgers.openOperatorActions(fx.file(), fx.clock)) {
+        try (OperatorActions ops =
+                Ledgers.openOperatorActions(fx.file(), fx.clock)) {
             ops.acknowledge(second.id());
             vm.pollNow();
             assertThat(vm.banners().alerts().unseenProperty().get()).as("the acknowledged run's alert is no longer counted")

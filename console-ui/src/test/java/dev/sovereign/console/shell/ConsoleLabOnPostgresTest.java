@@ -41,6 +41,9 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 
 /**
  * The Lab page on a real PostgreSQL server (decision 0426): attached to a lab sandbox on the server (made by
@@ -194,23 +197,23 @@ class ConsoleLabOnPostgresTest {
     }
 
     /** Writes to two streams. */
-    private static final class Tee extends java.io.OutputStream {
-        private final java.io.OutputStream a;
-        private final java.io.OutputStream b;
+    private static final class Tee extends OutputStream {
+        private final OutputStream a;
+        private final OutputStream b;
 
-        Tee(java.io.OutputStream a, java.io.OutputStream b) {
+        Tee(OutputStream a, OutputStream b) {
             this.a = a;
             this.b = b;
         }
 
         @Override
-        public synchronized void write(int x) throws java.io.IOException {
+        public synchronized void write(int x) throws IOException {
             a.write(x);
             b.write(x);
         }
 
         @Override
-        public synchronized void write(byte[] bytes, int off, int len) throws java.io.IOException {
+        public synchronized void write(byte[] bytes, int off, int len) throws IOException {
             a.write(bytes, off, len);
             b.write(bytes, off, len);
         }
@@ -219,9 +222,9 @@ class ConsoleLabOnPostgresTest {
     /** A live process's whole command line from {@code /proc} (the JDK's ProcessHandle.Info may leave a long one out). */
     private static String commandLineOf(long pid) {
         try {
-            byte[] raw = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(pid), "cmdline"));
-            return new String(raw, java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
-        } catch (java.io.IOException gone) {
+            byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+            return new String(raw, StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException gone) {
             return ProcessHandle.of(pid).flatMap(h -> h.info().commandLine()).orElse("(gone)");
         }
     }

@@ -42,6 +42,10 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.console.feature.lab.LabViewModel;
+import java.io.IOException;
+import java.io.OutputStream;
+import javafx.scene.control.Menu;
 
 /**
  * The console on a real PostgreSQL server (the embedded one of engine/postgres's test-jar), opened on a URL that
@@ -182,7 +186,7 @@ class ConsoleOnPostgresTest {
         // the Lab page says this real ledger is not a lab sandbox and how to make one, and shows no secret either
         robot.interact(() -> vm.pageProperty().set(Page.LAB));
         await("the lab asked the server", () -> vm.lab().serverLabProperty().get()
-                == dev.sovereign.console.feature.lab.LabViewModel.ServerLab.NOT_A_SANDBOX);
+                == LabViewModel.ServerLab.NOT_A_SANDBOX);
         String lab = WaitForAsyncUtils.asyncFx(() -> vm.lab().summaryProperty().get()).get();
         assertThat(lab).startsWith("The lab runs on a server only in a lab sandbox").contains(db.name())
                 .doesNotContain(PLANTED);
@@ -233,29 +237,29 @@ class ConsoleOnPostgresTest {
 
     private static void menuTexts(MenuItem i, StringBuilder b) {
         b.append(i.getText()).append('\n');
-        if (i instanceof javafx.scene.control.Menu m) {
+        if (i instanceof Menu m) {
             m.getItems().forEach(c -> menuTexts(c, b));
         }
     }
 
     /** Writes to two streams. */
-    private static final class Tee extends java.io.OutputStream {
-        private final java.io.OutputStream a;
-        private final java.io.OutputStream b;
+    private static final class Tee extends OutputStream {
+        private final OutputStream a;
+        private final OutputStream b;
 
-        Tee(java.io.OutputStream a, java.io.OutputStream b) {
+        Tee(OutputStream a, OutputStream b) {
             this.a = a;
             this.b = b;
         }
 
         @Override
-        public synchronized void write(int x) throws java.io.IOException {
+        public synchronized void write(int x) throws IOException {
             a.write(x);
             b.write(x);
         }
 
         @Override
-        public synchronized void write(byte[] bytes, int off, int len) throws java.io.IOException {
+        public synchronized void write(byte[] bytes, int off, int len) throws IOException {
             a.write(bytes, off, len);
             b.write(bytes, off, len);
         }

@@ -29,6 +29,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.spi.Backends;
 
 /** The whole window, headless: welcome page, banners, shortcuts and theme switching. */
 @ExtendWith(ApplicationExtension.class)
@@ -61,7 +63,7 @@ class ConsoleWindowTest {
 
     /** The schema version this build writes to a SQLite file, asked from the backend, as the About box does. */
     private static int sqliteSchema() {
-        return dev.sovereign.engine.spi.Backends.all().stream().filter(b -> b.name().equals("sqlite")).findFirst()
+        return Backends.all().stream().filter(b -> b.name().equals("sqlite")).findFirst()
                 .orElseThrow().schemaVersion();
     }
 
@@ -105,7 +107,7 @@ class ConsoleWindowTest {
     void aDatabaseOpenedLaterJoinsTheRecentListsEvenAfterAGarbageCollection(FxRobot robot) {
         Path other = fx.dir().resolve("other.db");
         fx.engine("worker 7101");
-        try (var e = dev.sovereign.engine.Engine.open(other)) {
+        try (var e = Engine.open(other)) {
             e.actors().add("operator");
         }
         // Listeners hung on a short-lived list wrapper vanish when it is collected: collect first.

@@ -36,6 +36,9 @@ import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
 import dev.sovereign.engine.Ledgers;
+import dev.sovereign.engine.base.LedgerLocation;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The demo as a newcomer gets it: the console started with no file runs real {@code sovereign worker}
@@ -80,7 +83,7 @@ class DemoModeTest {
         Path cmdline = Path.of("/proc", Long.toString(p.pid()), "cmdline");
         try {
             if (Files.isReadable(cmdline)) {
-                return List.of(new String(Files.readAllBytes(cmdline), java.nio.charset.StandardCharsets.UTF_8).split("\0"));
+                return List.of(new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).split("\0"));
             }
         } catch (IOException gone) {
             return List.of(); // ended while being looked at
@@ -91,7 +94,7 @@ class DemoModeTest {
     private static void await(String what, Callable<Boolean> condition) throws Exception {
         try {
             WaitForAsyncUtils.waitFor(WAIT_S, TimeUnit.SECONDS, condition);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new AssertionError("waited " + WAIT_S + " s for " + what, e);
         }
     }
@@ -172,7 +175,7 @@ class DemoModeTest {
         await("five worker processes", () -> workersOn(db).size() == 5);
         Set<Long> started = pids(workersOn(db));
         await("the demo strip", onFx(() -> robot.lookup("#demo-strip").query().isVisible()));
-        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].attachment().recentFiles().contains(dev.sovereign.engine.base.LedgerLocation.file(db))).get())
+        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].attachment().recentFiles().contains(LedgerLocation.file(db))).get())
                 .as("a demo is not a recent file").isFalse();
         assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].demoSession().demo().startedPids()).get()).containsAll(started);
         assertThat(WaitForAsyncUtils.asyncFx(() -> ((atlantafx.base.controls.Message) robot.lookup("#banner").query())

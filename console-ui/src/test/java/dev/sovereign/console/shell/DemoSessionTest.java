@@ -15,6 +15,8 @@ import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.time.Clock;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The demo's lifecycle without a toolkit or worker processes: a start that fails says why, a start
@@ -77,7 +79,7 @@ class DemoSessionTest {
         LaterExecutor ui = new LaterExecutor();
         Demo[] started = new Demo[1];
         DemoSession demo = session(ui, () -> {
-            started[0] = Demo.start(Demo.Settings.defaults(Demo.newDatabase(dir, java.time.Clock.systemUTC()))
+            started[0] = Demo.start(Demo.Settings.defaults(Demo.newDatabase(dir, Clock.systemUTC()))
                     .withoutChaos());
             return started[0];
         });
@@ -120,7 +122,7 @@ class DemoSessionTest {
         @Override
         public <T> void background(Callable<T> work, Consumer<T> onSuccess, Consumer<Throwable> onFailure) {
             if (closed) {
-                throw new java.util.concurrent.RejectedExecutionException("closed, as FxUiExecutor after close()");
+                throw new RejectedExecutionException("closed, as FxUiExecutor after close()");
             }
             pending.add(() -> {
                 T result;

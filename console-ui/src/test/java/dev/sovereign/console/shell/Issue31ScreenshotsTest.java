@@ -17,6 +17,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.run.Assignment;
 
 /**
  * The pages issue 31 changed, at 1440×900 and 1024×700, to {@code target/screenshots/issue31/} for a person to
@@ -32,7 +34,7 @@ class Issue31ScreenshotsTest {
     private Scene scene;
     private Stage stage;
     private Scenario scenario;
-    private dev.sovereign.engine.run.Assignment silentRun;
+    private Assignment silentRun;
 
     @Start
     void start(Stage stage) {
@@ -41,7 +43,7 @@ class Issue31ScreenshotsTest {
             return;
         }
         scenario = Scenario.build(fx);
-        dev.sovereign.engine.Engine silent = fx.engine("operator worker 1 (restart 1)");
+        Engine silent = fx.engine("operator worker 1 (restart 1)");
         silent.leases().acquire("archivist", Duration.ofSeconds(5));
         silentRun = fx.gatedRun(silent, "archivist", Duration.ofSeconds(5), "g31");
         for (int i = 0; i < 9; i++) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import java.util.UUID;
+import java.util.prefs.Preferences;
 
 class LaunchArgumentsTest {
     @Test
@@ -18,8 +20,8 @@ class LaunchArgumentsTest {
 
     @Test
     void recentFilesKeepTheNewestFirstWithoutDuplicates() throws Exception {
-        java.util.prefs.Preferences node = java.util.prefs.Preferences.userRoot()
-                .node("dev/sovereign/console-test/" + java.util.UUID.randomUUID());
+        Preferences node = Preferences.userRoot()
+                .node("dev/sovereign/console-test/" + UUID.randomUUID());
         try {
             ConsoleSettings s = new ConsoleSettings(node);
             for (int i = 0; i < 10; i++) {

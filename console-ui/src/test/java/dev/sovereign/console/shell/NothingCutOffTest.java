@@ -22,6 +22,12 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.console.fx.TickingText;
+import javafx.geometry.Orientation;
+import javafx.scene.control.ScrollBar;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
 
 /**
  * Issue 17, item 12: at the default window size (1320×820) and at 1024×700, in light and dark, no text on
@@ -101,7 +107,7 @@ class NothingCutOffTest {
                     WaitForAsyncUtils.waitForFxEvents();
                     int[] rows = new int[1];
                     robot.interact(() -> rows[0] = (int) robot.lookup("#assignments-table .table-row-cell")
-                            .queryAll().stream().filter(n -> n instanceof javafx.scene.control.TableRow<?> r
+                            .queryAll().stream().filter(n -> n instanceof TableRow<?> r
                                     && !r.isEmpty() && r.localToScene(r.getBoundsInLocal()).getMaxY()
                                     <= robot.lookup("#assignments-table").query().localToScene(
                                     robot.lookup("#assignments-table").query().getBoundsInLocal()).getMaxY())
@@ -145,11 +151,11 @@ class NothingCutOffTest {
                         + l.getText() + "\" shown as \"" + drawn.getText() + "\"");
             }
         }
-        if (node instanceof dev.sovereign.console.fx.TickingText painted && painted.getText() != null
+        if (node instanceof TickingText painted && painted.getText() != null
                 && painted.getFont() != null && painted.getWidth() > 0) {
             Text measure = new Text(painted.getText());
             measure.setFont(painted.getFont());
-            javafx.scene.control.TableCell<?, ?> cell = ancestor(painted, javafx.scene.control.TableCell.class);
+            TableCell<?, ?> cell = ancestor(painted, TableCell.class);
             double room = cell == null ? painted.getWidth() : cell.getWidth() - cell.snappedLeftInset()
                     - cell.snappedRightInset();
             if (measure.getLayoutBounds().getWidth() > room + 0.5) {
@@ -157,10 +163,10 @@ class NothingCutOffTest {
                         + Math.round(measure.getLayoutBounds().getWidth()) + " px, has " + Math.round(room));
             }
         }
-        if (node instanceof javafx.scene.control.TableView<?> t && t.getWidth() > 0) {
+        if (node instanceof TableView<?> t && t.getWidth() > 0) {
             double columns = t.getVisibleLeafColumns().stream().mapToDouble(c -> c.getWidth()).sum();
             boolean sideways = t.lookupAll(".scroll-bar").stream().anyMatch(b -> b instanceof
-                    javafx.scene.control.ScrollBar sb && sb.getOrientation() == javafx.geometry.Orientation.HORIZONTAL
+                    ScrollBar sb && sb.getOrientation() == Orientation.HORIZONTAL
                     && sb.isVisible());
             if (columns > t.getWidth() + 1 && !sideways) {
                 out.add(where + "#" + t.getId() + ": columns end at " + Math.round(columns) + " px in a "

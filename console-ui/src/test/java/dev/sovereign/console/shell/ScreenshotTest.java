@@ -22,6 +22,12 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.engine.Engine;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.scene.Node;
+import javafx.scene.control.TableCell;
 
 /**
  * Renders every page of the main window with a real scenario, light and dark, to
@@ -42,11 +48,11 @@ class ScreenshotTest {
     void start(Stage stage) {
         scenario = Scenario.build(fx);
         // one more run whose worker went silent, for "Run a tick now" to recover
-        dev.sovereign.engine.Engine silent = fx.engine("worker 7105");
-        silent.leases().acquire("archivist", java.time.Duration.ofSeconds(5));
-        fx.gatedRun(silent, "archivist", java.time.Duration.ofSeconds(5), "silent");
+        Engine silent = fx.engine("worker 7105");
+        silent.leases().acquire("archivist", Duration.ofSeconds(5));
+        fx.gatedRun(silent, "archivist", Duration.ofSeconds(5), "silent");
         for (int i = 0; i < 6; i++) { // workers B and C keep beating; the silent one does not
-            fx.clock.advance(java.time.Duration.ofSeconds(1));
+            fx.clock.advance(Duration.ofSeconds(1));
             scenario.workerB.heartbeatNow();
             scenario.workerC.heartbeatNow();
         }
@@ -119,7 +125,7 @@ class ScreenshotTest {
         shoot(robot, dir.resolve("console-runs-retried-light.png"));
         assertThat(vm.runs().status().message()).startsWith("Retried " + scenario.lostRun.id());
         // a settled run's two chips ("failed", "worker lost · retried") show whole, as every text must (item 12)
-        java.util.List<String> cut = new java.util.ArrayList<>();
+        List<String> cut = new ArrayList<>();
         robot.interact(() -> {
             scene.getRoot().applyCss();
             scene.getRoot().layout();
@@ -129,9 +135,9 @@ class ScreenshotTest {
         // ... and not clipped by their cell either
         double[] chip = new double[2];
         robot.interact(() -> {
-            javafx.scene.Node lost = robot.lookup("#worker-lost-" + scenario.lostRun.id()).query();
-            javafx.scene.Node cell = lost;
-            while (!(cell instanceof javafx.scene.control.TableCell<?, ?>)) {
+            Node lost = robot.lookup("#worker-lost-" + scenario.lostRun.id()).query();
+            Node cell = lost;
+            while (!(cell instanceof TableCell<?, ?>)) {
                 cell = cell.getParent();
             }
             chip[0] = lost.localToScene(lost.getBoundsInLocal()).getMaxX();

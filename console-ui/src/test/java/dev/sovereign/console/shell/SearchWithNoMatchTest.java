@@ -15,6 +15,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import javafx.scene.control.TableView;
 
 /**
  * Issue 31, item 6: a search with no match says so on Runs (not "No assignments yet. Create one…"), and the
@@ -51,7 +52,7 @@ class SearchWithNoMatchTest {
 
         assertThat(vm.runs().assignments()).isEmpty();
         Label empty = (Label) robot.lookup("#assignments-table")
-                .queryAs(javafx.scene.control.TableView.class).getPlaceholder();
+                .queryAs(TableView.class).getPlaceholder();
         assertThat(empty.getText()).as("the empty table's text")
                 .startsWith("No assignment matches the search 'zz-nothing-matches' (of 3).")
                 .doesNotContain("No assignments yet");

@@ -24,6 +24,11 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.console.feature.timeline.TimelineMarker;
+import javafx.geometry.Bounds;
+import javafx.scene.Parent;
+import javafx.scene.control.Menu;
+import javafx.scene.control.ScrollPane;
 
 /**
  * Issue 17, item 7 (the rest): ids inside sentences link — a refusal's explanation, a run's history, the result
@@ -110,9 +115,9 @@ class SentenceLinksTest {
 
         // the history is at the foot of a scrolling pane: bring the link into view, then click it
         robot.interact(() -> {
-            for (javafx.scene.Parent p = process.getParent(); p != null; p = p.getParent()) {
-                if (p instanceof javafx.scene.control.ScrollPane sp) {
-                    javafx.geometry.Bounds at = sp.getContent().sceneToLocal(process.localToScene(
+            for (Parent p = process.getParent(); p != null; p = p.getParent()) {
+                if (p instanceof ScrollPane sp) {
+                    Bounds at = sp.getContent().sceneToLocal(process.localToScene(
                             process.getBoundsInLocal()));
                     double room = sp.getContent().getBoundsInLocal().getHeight() - sp.getViewportBounds().getHeight();
                     sp.setVvalue(room <= 0 ? 0 : Math.min(1, Math.max(0, at.getMinY() - 10) / room) * sp.getVmax());
@@ -169,7 +174,7 @@ class SentenceLinksTest {
     void theTimelinesMarkerSentenceAndTheSupervisorsReportLink(FxRobot robot) {
         robot.interact(() -> vm.pageProperty().set(Page.TIMELINE));
         WaitForAsyncUtils.waitForFxEvents();
-        dev.sovereign.console.feature.timeline.TimelineMarker refusal = vm.timeline().lanes().stream()
+        TimelineMarker refusal = vm.timeline().lanes().stream()
                 .flatMap(l -> l.markers().stream()).filter(m -> m.event().resourceId() != null
                         && m.event().resourceId().startsWith("asg_")).findFirst().orElseThrow();
         robot.interact(() -> vm.timeline().selectedProperty().set(refusal));
@@ -247,7 +252,7 @@ class SentenceLinksTest {
 
     private MenuItem menuItem(String id) {
         MenuBar bar = (MenuBar) scene.lookup("#menu-bar");
-        for (javafx.scene.control.Menu m : bar.getMenus()) {
+        for (Menu m : bar.getMenus()) {
             for (MenuItem i : m.getItems()) {
                 if (id.equals(i.getId())) {
                     return i;

@@ -24,6 +24,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
+import dev.sovereign.engine.base.Refusal;
+import javafx.scene.text.Text;
 
 /**
  * More rows than a snapshot carries ({@link AdminReader#FINISHED_ROWS_SHOWN}): the Runs and Mailbox
@@ -63,7 +65,7 @@ class TrueCountsTest {
             try {
                 scenario.workerC.leases().acquire("contested", Duration.ofSeconds(5));
                 throw new AssertionError("the lease is held");
-            } catch (dev.sovereign.engine.base.Refusal expected) {
+            } catch (Refusal expected) {
                 // journalled REJECTED (actor_lease_held)
             }
         }
@@ -106,8 +108,8 @@ class TrueCountsTest {
         for (String id : new String[] {"#nav-rejections", "#nav-runs"}) {
             // what is drawn: a cut-off label draws an ellipsis instead of its text
             List<String> drawn = robot.lookup(id).query().lookupAll(".text").stream()
-                    .filter(n -> n instanceof javafx.scene.text.Text)
-                    .map(n -> ((javafx.scene.text.Text) n).getText()).toList();
+                    .filter(n -> n instanceof Text)
+                    .map(n -> ((Text) n).getText()).toList();
             assertThat(drawn).as(id).isNotEmpty();
             assertThat(drawn).as(id + " draws its title, count and shortcut whole")
                     .noneMatch(t -> t.contains("\u2026") || t.contains("..."));

@@ -26,6 +26,14 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import dev.sovereign.engine.Ledgers;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.Stream;
+import javafx.application.Platform;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * A fresh real SQLite file per test, real engines on it (heartbeat off: tests beat by hand), a
@@ -36,7 +44,7 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
     public final SettableClock clock = new SettableClock();
     private final List<Engine> engines = new ArrayList<>();
     private final List<ShellViewModel> shells = new ArrayList<>();
-    private final java.util.Set<ShellViewModel> onFxThread = new java.util.HashSet<>();
+    private final Set<ShellViewModel> onFxThread = new HashSet<>();
     private final Path dir;
     private final Preferences prefs;
     public CountingReader reader;
@@ -51,8 +59,8 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
     public ConsoleFixture() {
         try {
             dir = Files.createTempDirectory("sovereign-console-test-");
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         prefs = Preferences.userRoot().node("dev/sovereign/console-test/" + UUID.randomUUID());
     }
@@ -76,7 +84,7 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
         for (ShellViewModel vm : shells) {
             if (onFxThread.contains(vm)) {
                 // made on the FX thread by a TestFX @Start: its views listen to it, so close it there
-                org.testfx.util.WaitForAsyncUtils.waitForAsyncFx(10_000, vm::close);
+                WaitForAsyncUtils.waitForAsyncFx(10_000, vm::close);
             } else {
                 vm.close();
             }
@@ -96,9 +104,9 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
 
     /** Best effort: a file some thread still holds open is unlinked all the same on POSIX systems. */
     private static void deleteQuietly(Path root) {
-        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException | java.io.UncheckedIOException ignored) {
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException ignored) {
             // a temporary directory left behind is harmless
         }
     }
@@ -200,7 +208,7 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
             return reader;
         }, interval);
         shells.add(vm);
-        if (javafx.application.Platform.isFxApplicationThread()) {
+        if (Platform.isFxApplicationThread()) {
             onFxThread.add(vm);
         }
         return vm;

@@ -7,6 +7,11 @@ import dev.sovereign.engine.admin.JournalEntry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.admin.JournalSubject;
+import dev.sovereign.engine.base.LedgerLocation;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** A real reader that counts what the console asks of it. */
 public final class CountingReader implements AdminReader {
@@ -15,14 +20,14 @@ public final class CountingReader implements AdminReader {
     public final AtomicInteger snapshots = new AtomicInteger();
     public final AtomicInteger eventReads = new AtomicInteger();
     /** The names of the threads that touched the database through this reader. */
-    public final java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    public final Set<String> threads = ConcurrentHashMap.newKeySet();
 
     public CountingReader(AdminReader real) {
         this.real = real;
     }
 
     @Override
-    public dev.sovereign.engine.base.LedgerLocation location() {
+    public LedgerLocation location() {
         return real.location();
     }
 
@@ -57,7 +62,7 @@ public final class CountingReader implements AdminReader {
     }
 
     @Override
-    public dev.sovereign.engine.admin.JournalSlice journalAbout(dev.sovereign.engine.admin.JournalSubject subject,
+    public JournalSlice journalAbout(JournalSubject subject,
                                                                 int limit) {
         threads.add(Thread.currentThread().getName());
         return real.journalAbout(subject, limit);

@@ -23,6 +23,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.admin.EpochStart;
+import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.process.ProcessInfo;
 
 /**
  * One engine instance is one <em>process</em> for fencing: it mints a fresh identity
@@ -118,7 +121,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /** The counts {@code status} shows, read in one snapshot of this engine's ledger. */
-    public dev.sovereign.engine.admin.LedgerSummary summary() {
+    public LedgerSummary summary() {
         return ledger.summary();
     }
 
@@ -190,7 +193,7 @@ public final class Engine implements AutoCloseable {
      * @return the process as it was before the stop
      * @throws dev.sovereign.engine.base.Refusal {@code unknown_process}, {@code process_stopped}
      */
-    public dev.sovereign.engine.process.ProcessInfo stopProcess(String identity) {
+    public ProcessInfo stopProcess(String identity) {
         return ledger.stopProcess(identity);
     }
 
@@ -203,7 +206,7 @@ public final class Engine implements AutoCloseable {
      *
      * @param aboveEpoch an epoch the new one must exceed too (the epoch of a ledger this one replaced), or -1
      */
-    public dev.sovereign.engine.admin.EpochStart bumpFence(long aboveEpoch) {
+    public EpochStart bumpFence(long aboveEpoch) {
         return ledger.bumpFence(aboveEpoch);
     }
 

@@ -16,6 +16,8 @@ import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.supervisor.SupervisorLoop;
+import java.nio.file.Path;
 
 /**
  * Bad inputs the API fuzzer (reliability/fuzz/ApiFuzzTest) found crashing the engine, each pinned
@@ -94,13 +96,13 @@ abstract class BadInputRefusalContract {
 
     @Test
     void aConfigurationWithoutADatabaseIsRefusedByNameLikeEveryOtherBadValue() {
-        assertThatThrownBy(() -> EngineConfig.forDatabase((java.nio.file.Path) null).build())
+        assertThatThrownBy(() -> EngineConfig.forDatabase((Path) null).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database");
     }
 
     @Test
     void aSupervisorLoopIntervalThatWouldOverflowIsRefusedWhenTheLoopIsMade() {
-        assertThatThrownBy(() -> new dev.sovereign.engine.supervisor.SupervisorLoop(engine.supervisor(),
+        assertThatThrownBy(() -> new SupervisorLoop(engine.supervisor(),
                 Duration.ofSeconds(Long.MAX_VALUE), t -> { }, e -> { }))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("interval");
     }

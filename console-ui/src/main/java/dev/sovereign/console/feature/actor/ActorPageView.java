@@ -17,6 +17,10 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import java.util.Locale;
+import javafx.collections.ObservableList;
+import javafx.geometry.Insets;
+import javafx.scene.control.TableRow;
 
 /**
  * One actor's page: who holds it now; its holds over time and its runs side by side; its journal rows and
@@ -34,9 +38,9 @@ public final class ActorPageView {
     }
 
     /** A tab titled with how many rows it has: {@code Runs (2)}. */
-    private static Tab tab(String title, javafx.collections.ObservableList<?> rows, Node content) {
+    private static Tab tab(String title, ObservableList<?> rows, Node content) {
         Tab t = new Tab();
-        t.setId("actor-tab-" + title.toLowerCase(java.util.Locale.ROOT).replace(' ', '-'));
+        t.setId("actor-tab-" + title.toLowerCase(Locale.ROOT).replace(' ', '-'));
         t.textProperty().bind(Bindings.createStringBinding(() -> title + " (" + rows.size() + ")", rows));
         t.setContent(content);
         return t;
@@ -59,7 +63,7 @@ public final class ActorPageView {
         holds.getColumns().add(Ui.column("To", 80, h -> h.to() == null ? "\u2014" : formats.time(h.to())));
         holds.getColumns().add(Ui.column("Ended", 200, ActorPageViewModel.Hold::ended));
         holds.setRowFactory(t -> {
-            javafx.scene.control.TableRow<ActorPageViewModel.Hold> row = new javafx.scene.control.TableRow<>();
+            TableRow<ActorPageViewModel.Hold> row = new TableRow<>();
             row.itemProperty().addListener((obs, o, h) -> row.setId(h == null ? null : "actor-hold-" + h.token()));
             return row;
         });
@@ -70,7 +74,7 @@ public final class ActorPageView {
         id.getStyleClass().add("mono");
         Ui.linkCells(id, "actor-run-", AssignmentRow::id, a -> links.openAssignment(a.id()));
         runs.getColumns().add(id);
-        runs.getColumns().add(Ui.column("State", 90, a -> a.state().toLowerCase(java.util.Locale.ROOT)
+        runs.getColumns().add(Ui.column("State", 90, a -> a.state().toLowerCase(Locale.ROOT)
                 + (RunsViewModel.workerLostChip(a).isEmpty() ? "" : " \u00b7 " + RunsViewModel.workerLostChip(a))));
         runs.getColumns().add(Ui.column("Token", 65, a -> Formats.token(a.currentAttemptToken())));
         runs.getColumns().add(Ui.column("Receipt", 130, RunsViewModel::receiptText));
@@ -91,7 +95,7 @@ public final class ActorPageView {
         runsSummary.textProperty().bind(vm.runsSummaryProperty());
         VBox runsBox = new VBox(6, runsSummary, runs);
         VBox.setVgrow(runs, Priority.ALWAYS);
-        runsBox.setPadding(new javafx.geometry.Insets(6, 0, 0, 0));
+        runsBox.setPadding(new Insets(6, 0, 0, 0));
         Tab journalTab = tab("Journal", vm.journal(), journal);
         Tab runsTab = tab("Runs", vm.runs(), runsBox);
         Tab refusedTab = tab("Refused writes", vm.rejections(), refused);

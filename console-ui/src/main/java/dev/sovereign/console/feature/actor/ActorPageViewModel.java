@@ -17,6 +17,9 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import java.util.Collections;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 
 /**
  * One actor's page (issue 17, item 7): its holds over time — who held it, with which token, from when to
@@ -48,8 +51,8 @@ public final class ActorPageViewModel {
     private final ObservableList<JournalEntry> rejections = FXCollections.observableArrayList();
     private final ObservableList<JournalEntry> journal = FXCollections.observableArrayList();
     /** Whether the page shows: only then does it follow the ledger and the clock (idle CPU, issue 17 item 15). */
-    private final javafx.beans.property.BooleanProperty active =
-            new javafx.beans.property.SimpleBooleanProperty(this, "active", true);
+    private final BooleanProperty active =
+            new SimpleBooleanProperty(this, "active", true);
     /** The actor's lease as last read (the clock's ticks look at it, not at every lease). */
     private LeaseRow lease;
 
@@ -70,7 +73,7 @@ public final class ActorPageViewModel {
     }
 
     /** Whether the page shows (the shell binds it); while it does not, nothing is recomputed. */
-    public javafx.beans.property.BooleanProperty activeProperty() {
+    public BooleanProperty activeProperty() {
         return active;
     }
 
@@ -95,7 +98,7 @@ public final class ActorPageViewModel {
         }
         title.set(actor == null ? "" : "Actor " + actor);
         List<JournalEntry> rows = slice == null ? List.of() : new ArrayList<>(slice.entries());
-        java.util.Collections.reverse(rows); // oldest first, like a run's history
+        Collections.reverse(rows); // oldest first, like a run's history
         List<AssignmentRow> theirRuns = s == null || actor == null ? List.of()
                 : s.assignments().stream().filter(a -> a.actor().equals(actor)).toList();
         setIfChanged(runs, theirRuns);

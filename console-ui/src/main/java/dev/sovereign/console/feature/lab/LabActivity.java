@@ -8,6 +8,7 @@ import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleIntegerProperty;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * The Lab page's one message line and its busy spinner: every lab action runs its work through the
@@ -53,12 +54,12 @@ final class LabActivity {
 
     /** Every sentence passes through here with the secrets of any JDBC URL in it removed (a worker's words too). */
     void say(String text) {
-        message.set(dev.sovereign.engine.base.LedgerLocation.redactUrlsIn(text));
+        message.set(LedgerLocation.redactUrlsIn(text));
         messageIsProblem.set(false);
     }
 
     void problem(String text) {
-        message.set(dev.sovereign.engine.base.LedgerLocation.redactUrlsIn(text));
+        message.set(LedgerLocation.redactUrlsIn(text));
         messageIsProblem.set(true);
     }
 

@@ -8,6 +8,7 @@ import dev.sovereign.engine.lab.LabVerdict;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import dev.sovereign.engine.admin.EventSentences;
 
 /**
  * Every sentence the Lab page says, in one place: the verdict and its checks, the narrative's steps,
@@ -271,6 +272,6 @@ public final class LabSentences {
 
     /** A capital first letter, but an id ({@code proc_bob}) as the ledger writes it. */
     static String capitalise(String s) {
-        return dev.sovereign.engine.admin.EventSentences.capitalised(s);
+        return EventSentences.capitalised(s);
     }
 }

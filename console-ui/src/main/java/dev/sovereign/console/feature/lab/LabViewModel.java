@@ -61,8 +61,8 @@ public final class LabViewModel implements AutoCloseable {
     private final LiveLedger ledger;
     private final UiExecutor ui;
     private final ReadOnlyObjectProperty<Path> target;
-    private final javafx.beans.property.ObjectProperty<String> server =
-            new javafx.beans.property.SimpleObjectProperty<>(this, "server");
+    private final ObjectProperty<String> server =
+            new SimpleObjectProperty<>(this, "server");
     /** The attached server ledger WITH its password (for the workers' environment), or null: bound by the shell. */
     private final ObjectProperty<LedgerLocation> serverLedger = new SimpleObjectProperty<>(this, "serverLedger");
     /** What the lab knows of the attached server: a lab sandbox or not (decision 0426). */
@@ -344,7 +344,7 @@ public final class LabViewModel implements AutoCloseable {
      * The server the console watches, shown without secrets, or null (a file or nothing): the page names it when it
      * is not a lab sandbox (decision 0426).
      */
-    public javafx.beans.property.ObjectProperty<String> serverProperty() {
+    public ObjectProperty<String> serverProperty() {
         return server;
     }
 

@@ -8,6 +8,7 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import java.util.Locale;
 
 /**
  * One real worker process shown on the Lab page: what it is (label, pid, actor), what the OS says
@@ -20,7 +21,7 @@ public final class LabWorkerItem {
         STARTING, RUNNING, PAUSED, ENDED;
 
         public String text() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -22,6 +22,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
+import dev.sovereign.console.fx.SortedRows;
 
 /**
  * The Lab page's "Worker processes" section: the form that starts a worker (actor, TTL, clock) and
@@ -83,7 +84,7 @@ final class LabWorkersSection {
     private TableView<LabWorkerItem> createTable() {
         TableView<LabWorkerItem> table = Ui.table("lab-workers", "No worker processes yet. Start one (or two, for the"
                 + " same actor) and watch them contend for its lease.");
-        dev.sovereign.console.fx.SortedRows.install(table, vm.workers());
+        SortedRows.install(table, vm.workers());
         TableColumn<LabWorkerItem, String> name = Ui.column("Worker", 170, w -> w.label()
                 + (w.isFaultInjected() ? "  (fence off)" : ""));
         name.setMinWidth(170);

@@ -21,6 +21,9 @@ import javafx.scene.control.TableView;
 import javafx.scene.layout.VBox;
 import javafx.scene.text.Font;
 import javafx.util.Callback;
+import dev.sovereign.console.ledger.Links;
+import javafx.geometry.Insets;
+import javafx.scene.control.Hyperlink;
 
 /**
  * The leases table: one row per actor, with a live countdown bar against the real TTL.
@@ -39,14 +42,14 @@ public final class LeasesView {
     private final LeasesViewModel vm;
     private final Formats formats;
 
-    private final dev.sovereign.console.ledger.Links links;
+    private final Links links;
 
     public LeasesView(LeasesViewModel vm, Formats formats) {
-        this(vm, formats, dev.sovereign.console.ledger.Links.NONE);
+        this(vm, formats, Links.NONE);
     }
 
     /** {@code links} opens an actor's page (the actor's name) and the holder's page (its label). */
-    public LeasesView(LeasesViewModel vm, Formats formats, dev.sovereign.console.ledger.Links links) {
+    public LeasesView(LeasesViewModel vm, Formats formats, Links links) {
         this.vm = vm;
         this.formats = formats;
         this.links = links;
@@ -137,17 +140,17 @@ public final class LeasesView {
 
     /** The holder's label on top; its identity, PID and host (display only) below, muted; a dash when free. */
     private static final class HolderCell extends TableCell<LeaseItem, ProcessRef> {
-        private final javafx.scene.control.Hyperlink name = new javafx.scene.control.Hyperlink();
+        private final Hyperlink name = new Hyperlink();
         private final Label where = new Label();
         private final VBox box = new VBox(1, name, where);
         private final Label none = new Label("\u2014");
 
         private ProcessRef shown;
 
-        HolderCell(dev.sovereign.console.ledger.Links links) {
+        HolderCell(Links links) {
             where.getStyleClass().addAll("countdown-text", "mono");
             name.getStyleClass().add("table-link");
-            name.setPadding(javafx.geometry.Insets.EMPTY);
+            name.setPadding(Insets.EMPTY);
             name.setFocusTraversable(false);
             name.setOnAction(e -> {
                 name.setVisited(false);

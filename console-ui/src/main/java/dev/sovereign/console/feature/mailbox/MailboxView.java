@@ -20,27 +20,29 @@ import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import dev.sovereign.console.ledger.Links;
+import javafx.scene.layout.FlowPane;
 
 /** Mailbox messages, filterable by state, with claim holder, token and a claim countdown. */
 public final class MailboxView {
     private final MailboxViewModel vm;
     private final Formats formats;
 
-    private final dev.sovereign.console.ledger.Links links;
+    private final Links links;
 
     public MailboxView(MailboxViewModel vm, Formats formats) {
-        this(vm, formats, dev.sovereign.console.ledger.Links.NONE);
+        this(vm, formats, Links.NONE);
     }
 
     /** {@code links} opens the sender's, the recipient's and the claiming process's pages. */
-    public MailboxView(MailboxViewModel vm, Formats formats, dev.sovereign.console.ledger.Links links) {
+    public MailboxView(MailboxViewModel vm, Formats formats, Links links) {
         this.vm = vm;
         this.formats = formats;
         this.links = links;
     }
 
     public Parent create() {
-        javafx.scene.layout.FlowPane filter = FilterBar.create("mailbox-filter-", vm.filterChoices(), vm.stateFilterProperty());
+        FlowPane filter = FilterBar.create("mailbox-filter-", vm.filterChoices(), vm.stateFilterProperty());
 
         TableView<MessageRow> table = Ui.table("messages-table",
                 "No messages. Send one with 'sovereign send --from A --to B --subject S'.");

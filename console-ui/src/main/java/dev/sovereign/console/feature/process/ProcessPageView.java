@@ -16,6 +16,9 @@ import javafx.scene.control.TableView;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import java.util.Locale;
+import javafx.geometry.Pos;
+import javafx.scene.layout.Region;
 
 /**
  * One process's page: what it is and its state; "Stop process…"; the leases it holds now and the attempts it
@@ -37,7 +40,7 @@ public final class ProcessPageView {
         Label facts = new Label();
         facts.setId("process-facts");
         facts.setWrapText(true);
-        facts.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        facts.setMinHeight(Region.USE_PREF_SIZE);
         facts.textProperty().bind(vm.factsProperty());
 
         TableView<LeaseRow> leases = Ui.table("process-leases-table", "It holds no lease now.");
@@ -59,7 +62,7 @@ public final class ProcessPageView {
         TableColumn<AttemptRow, String> attActor = Ui.column("Actor", 90, AttemptRow::actor);
         Ui.linkCells(attActor, "process-attempt-actor-", AttemptRow::id, a -> links.openActor(a.actor()));
         attempts.getColumns().add(attActor);
-        attempts.getColumns().add(Ui.column("State", 110, a -> a.state().toLowerCase(java.util.Locale.ROOT)
+        attempts.getColumns().add(Ui.column("State", 110, a -> a.state().toLowerCase(Locale.ROOT)
                 + (a.current() ? " (current)" : "")));
         TableColumn<AttemptRow, String> attToken = Ui.column("Token", 65, a -> Long.toString(a.token()));
         attToken.getStyleClass().add("token");
@@ -88,7 +91,7 @@ public final class ProcessPageView {
         journalSummary.textProperty().bind(vm.journalSummaryProperty());
         VBox lower = new VBox(6, new HBox(8, Ui.sectionTitle("Journal"), journalSummary), journal);
         VBox.setVgrow(journal, Priority.ALWAYS);
-        ((HBox) lower.getChildren().get(0)).setAlignment(javafx.geometry.Pos.BASELINE_LEFT);
+        ((HBox) lower.getChildren().get(0)).setAlignment(Pos.BASELINE_LEFT);
 
         VBox body = new VBox(10, facts, StopProcessBar.button("process", vm.stop()),
                 StopProcessBar.question("process", vm.stop()), upper, lower);

@@ -20,6 +20,11 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.admin.LeaseState;
+import java.util.Collections;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 
 /**
  * One process's page (issue 17, item 7): what it is (label, kind, host, pid, started, last heartbeat, state),
@@ -40,8 +45,8 @@ public final class ProcessPageViewModel {
     private final ObservableList<AttemptRow> attempts = FXCollections.observableArrayList();
     private final ObservableList<JournalEntry> journal = FXCollections.observableArrayList();
     /** Whether the page shows: only then does it follow the ledger and the clock. */
-    private final javafx.beans.property.BooleanProperty active =
-            new javafx.beans.property.SimpleBooleanProperty(this, "active", true);
+    private final BooleanProperty active =
+            new SimpleBooleanProperty(this, "active", true);
 
     public ProcessPageViewModel(LiveLedger ledger, Formats formats, ObservableValue<JournalSubject> subject,
                                 StopProcessAction stop) {
@@ -62,7 +67,7 @@ public final class ProcessPageViewModel {
     }
 
     /** Whether the page shows (the shell binds it); while it does not, nothing is recomputed. */
-    public javafx.beans.property.BooleanProperty activeProperty() {
+    public BooleanProperty activeProperty() {
         return active;
     }
 
@@ -93,7 +98,7 @@ public final class ProcessPageViewModel {
         setIfChanged(attempts, s == null || id == null ? List.of() : s.attempts().stream()
                 .filter(a -> a.process().identity().equals(id)).toList());
         List<JournalEntry> rows = slice == null ? List.of() : new ArrayList<>(slice.entries());
-        java.util.Collections.reverse(rows);
+        Collections.reverse(rows);
         setIfChanged(journal, rows);
         journalSummary.set(id == null ? "" : slice == null ? "Reading the journal\u2026"
                 : slice.total() == 0 ? "No journal row names this process" + (slice.wholeJournal() ? "."
@@ -114,7 +119,7 @@ public final class ProcessPageViewModel {
         long now = ledger.now();
         setIfChanged(leases, s == null || id == null ? List.of() : s.leases().stream()
                 .filter(l -> l.holder() != null && l.holder().identity().equals(id))
-                .filter(l -> l.stateAt(now) != dev.sovereign.engine.admin.LeaseState.EXPIRED).toList());
+                .filter(l -> l.stateAt(now) != LeaseState.EXPIRED).toList());
     }
 
     private void describe() {
@@ -125,7 +130,7 @@ public final class ProcessPageViewModel {
             text = "";
         } else if (r == null) {
             text = "Identity " + id + " is not in the registry as read (never registered — a refused call's — or"
-                    + " stopped long ago, beyond the " + dev.sovereign.engine.admin.AdminReader.STOPPED_PROCESSES_SHOWN
+                    + " stopped long ago, beyond the " + AdminReader.STOPPED_PROCESSES_SHOWN
                     + " most recent stopped ones).";
         } else {
             ProcessesViewModel.Shown shown = ProcessesViewModel.shownAt(r, ledger.now());

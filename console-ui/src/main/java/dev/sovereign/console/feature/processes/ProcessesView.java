@@ -11,21 +11,29 @@ import javafx.scene.Parent;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import dev.sovereign.console.ledger.Links;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Pos;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
 
 /** The process registry with live / stale / stopped, judged by each process's own heartbeat interval. */
 public final class ProcessesView {
     private final ProcessesViewModel vm;
     private final Formats formats;
 
-    private final dev.sovereign.console.ledger.Links links;
+    private final Links links;
     private final StopProcessAction stop;
 
     public ProcessesView(ProcessesViewModel vm, Formats formats) {
-        this(vm, formats, dev.sovereign.console.ledger.Links.NONE, null);
+        this(vm, formats, Links.NONE, null);
     }
 
     /** {@code links} opens a process's page (its label or identity); {@code stop} is "Stop process…" (or null). */
-    public ProcessesView(ProcessesViewModel vm, Formats formats, dev.sovereign.console.ledger.Links links,
+    public ProcessesView(ProcessesViewModel vm, Formats formats, Links links,
                          StopProcessAction stop) {
         this.vm = vm;
         this.formats = formats;
@@ -58,28 +66,28 @@ public final class ProcessesView {
         table.getColumns().add(Ui.column("Beats every", 95, ProcessesViewModel::beatsEvery));
         table.getColumns().add(Ui.column("Holds", 140, r -> r.leasesHeld() + (r.leasesHeld() == 1 ? " lease" : " leases")
                 + (r.activeAttempts() == 0 ? "" : ", " + r.activeAttempts() + " attempts")));
-        javafx.scene.control.ToggleButton stopped = new javafx.scene.control.ToggleButton();
+        ToggleButton stopped = new ToggleButton();
         stopped.setId("processes-show-stopped");
         stopped.textProperty().bind(vm.showStoppedTextProperty());
         stopped.selectedProperty().bindBidirectional(vm.showStoppedProperty());
-        stopped.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
-        javafx.scene.layout.VBox body;
+        stopped.setMinWidth(Region.USE_PREF_SIZE);
+        VBox body;
         if (stop == null) {
-            body = new javafx.scene.layout.VBox(8, stopped, table);
+            body = new VBox(8, stopped, table);
         } else {
             table.getSelectionModel().selectedItemProperty().addListener((obs, o, r) -> stop.targetProperty().set(r));
             // the selected row, as the snapshot now has it (a stop shows at once)
-            table.getItems().addListener((javafx.collections.ListChangeListener<ProcessRow>) c -> {
+            table.getItems().addListener((ListChangeListener<ProcessRow>) c -> {
                 ProcessRow sel = table.getSelectionModel().getSelectedItem();
                 stop.targetProperty().set(sel);
             });
-            javafx.scene.layout.HBox top = new javafx.scene.layout.HBox(12, stopped, StopProcessBar.button("processes",
+            HBox top = new HBox(12, stopped, StopProcessBar.button("processes",
                     stop));
-            top.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-            javafx.scene.layout.HBox.setHgrow(top.getChildren().get(1), javafx.scene.layout.Priority.ALWAYS);
-            body = new javafx.scene.layout.VBox(8, top, StopProcessBar.question("processes", stop), table);
+            top.setAlignment(Pos.CENTER_LEFT);
+            HBox.setHgrow(top.getChildren().get(1), Priority.ALWAYS);
+            body = new VBox(8, top, StopProcessBar.question("processes", stop), table);
         }
-        javafx.scene.layout.VBox.setVgrow(table, javafx.scene.layout.Priority.ALWAYS);
+        VBox.setVgrow(table, Priority.ALWAYS);
         return Ui.page("processes", "Processes",
                 "Every registered process. Stale means it missed 3 of its own heartbeats; stopped means it closed"
                         + " cleanly (hidden unless shown); a CLI identity that never beat has no heartbeat to miss.",

@@ -12,6 +12,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import dev.sovereign.console.ledger.Formats;
 
 /**
  * The process registry: who is live, stale (missed its own heartbeats) or stopped, and what each
@@ -104,7 +105,7 @@ public final class ProcessesViewModel {
 
     /** The "Beats every" column: the interval, or a dash for a CLI identity that does not beat. */
     public static String beatsEvery(ProcessRow row) {
-        return neverBeatingCli(row) ? "\u2014" : dev.sovereign.console.ledger.Formats.duration(row.heartbeatIntervalMs());
+        return neverBeatingCli(row) ? "\u2014" : Formats.duration(row.heartbeatIntervalMs());
     }
 
     private void refresh(AdminSnapshot s) {

@@ -13,19 +13,31 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.VBox;
 import javafx.scene.text.Text;
+import dev.sovereign.console.fx.LinkedSentence;
+import dev.sovereign.console.ledger.Links;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.geometry.Orientation;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.TableRow;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 
 /** The rejection feed: newest first, each with its plain-language sentence; details below. */
 public final class RejectionsView {
     private final RejectionsViewModel vm;
 
-    private final dev.sovereign.console.ledger.Links links;
+    private final Links links;
 
     public RejectionsView(RejectionsViewModel vm) {
-        this(vm, dev.sovereign.console.ledger.Links.NONE);
+        this(vm, Links.NONE);
     }
 
     /** {@code links} opens the assignment, actor or process a refusal names (its detail pane's links). */
-    public RejectionsView(RejectionsViewModel vm, dev.sovereign.console.ledger.Links links) {
+    public RejectionsView(RejectionsViewModel vm, Links links) {
         this.vm = vm;
         this.links = links;
     }
@@ -38,7 +50,7 @@ public final class RejectionsView {
         TableColumn<JournalEntry, JournalEntry> time = new TableColumn<>("Time");
         time.setPrefWidth(112);
         time.setMinWidth(112);
-        time.setCellValueFactory(f -> new javafx.beans.property.ReadOnlyObjectWrapper<>(f.getValue()));
+        time.setCellValueFactory(f -> new ReadOnlyObjectWrapper<>(f.getValue()));
         time.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(JournalEntry e, boolean empty) {
@@ -46,7 +58,7 @@ public final class RejectionsView {
                 setText(empty || e == null ? null : vm.time(e));
             }
         });
-        time.setComparator(java.util.Comparator.comparingLong(JournalEntry::seq)); // journal order, across days too
+        time.setComparator(Comparator.comparingLong(JournalEntry::seq)); // journal order, across days too
         table.getColumns().add(time);
         TableColumn<JournalEntry, String> category = Ui.column("Category", 160, JournalEntry::category);
         category.setCellFactory(c -> new TableCell<>() {
@@ -90,7 +102,7 @@ public final class RejectionsView {
         sentence.setCellFactory(c -> new WrappingCell());
         table.getColumns().add(sentence);
         table.setRowFactory(t -> {
-            javafx.scene.control.TableRow<JournalEntry> row = new javafx.scene.control.TableRow<>();
+            TableRow<JournalEntry> row = new TableRow<>();
             row.itemProperty().addListener((obs, o, e) -> row.setId(e == null ? null : "rejection-" + e.seq()));
             return row;
         });
@@ -105,14 +117,14 @@ public final class RejectionsView {
             }
         });
 
-        dev.sovereign.console.fx.LinkedSentence detail = new dev.sovereign.console.fx.LinkedSentence("rejection-detail")
+        LinkedSentence detail = new LinkedSentence("rejection-detail")
                 .links(links);
         detail.textProperty().bind(vm.detailProperty());
-        detail.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        detail.setMinHeight(Region.USE_PREF_SIZE);
         // the actor a refusal names comes from its own row, never guessed from the words
         Runnable actors = () -> {
             JournalEntry e = vm.selectedProperty().get();
-            detail.setActors(e == null ? java.util.List.of() : java.util.Collections.singletonList(e.actor()));
+            detail.setActors(e == null ? List.of() : Collections.singletonList(e.actor()));
         };
         vm.selectedProperty().addListener((obs, o, n) -> actors.run());
         actors.run();
@@ -125,9 +137,9 @@ public final class RejectionsView {
 
         VBox upper = new VBox(8, FilterBar.create("rejections-filter-", vm.filterChoices(), vm.categoryFilterProperty()),
                 table);
-        javafx.scene.layout.VBox.setVgrow(table, javafx.scene.layout.Priority.ALWAYS);
+        VBox.setVgrow(table, Priority.ALWAYS);
         SplitPane split = new SplitPane(upper, detailPane);
-        split.setOrientation(javafx.geometry.Orientation.VERTICAL);
+        split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.72);
         return Ui.page("rejections", "Rejections",
                 "Every write refused because it presented a stale or contested token, as it happens.",
@@ -135,12 +147,12 @@ public final class RejectionsView {
     }
 
     /** Links to what the selected refusal is about: its assignment or actor, and the refused process. */
-    private javafx.scene.layout.HBox linkBar() {
-        javafx.scene.control.Hyperlink resource = new javafx.scene.control.Hyperlink();
+    private HBox linkBar() {
+        Hyperlink resource = new Hyperlink();
         resource.setId("rejection-link-resource");
-        javafx.scene.control.Hyperlink process = new javafx.scene.control.Hyperlink();
+        Hyperlink process = new Hyperlink();
         process.setId("rejection-link-process");
-        javafx.scene.layout.HBox bar = new javafx.scene.layout.HBox(12, resource, process);
+        HBox bar = new HBox(12, resource, process);
         Runnable show = () -> {
             JournalEntry e = vm.selectedProperty().get();
             bar.setVisible(e != null);

@@ -12,6 +12,13 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.ObservableList;
 import javafx.collections.transformation.FilteredList;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.collections.FXCollections;
 
 /**
  * The live feed of refused writes, newest first: time, category, resource, the refused process,
@@ -23,12 +30,12 @@ public final class RejectionsViewModel {
     private final ObjectProperty<JournalEntry> selected = new SimpleObjectProperty<>(this, "selected");
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
-    private final javafx.beans.property.ReadOnlyLongWrapper total =
-            new javafx.beans.property.ReadOnlyLongWrapper(this, "total");
+    private final ReadOnlyLongWrapper total =
+            new ReadOnlyLongWrapper(this, "total");
     /** The category filter's "every category" key. */
     public static final String ALL = "ALL";
     private final ObjectProperty<String> categoryFilter = new SimpleObjectProperty<>(this, "categoryFilter", ALL);
-    private final ObservableList<FilterChoice> filterChoices = javafx.collections.FXCollections.observableArrayList();
+    private final ObservableList<FilterChoice> filterChoices = FXCollections.observableArrayList();
     private final FilteredList<JournalEntry> shown;
 
     public RejectionsViewModel(LiveLedger ledger, Formats formats) {
@@ -84,10 +91,10 @@ public final class RejectionsViewModel {
 
     private void updateChoices() {
         var s = ledger.snapshot();
-        var byCategory = s == null ? java.util.Map.<String, Long>of() : s.counts().rejectionsByCategory();
-        java.util.List<FilterChoice> choices = new java.util.ArrayList<>();
+        var byCategory = s == null ? Map.<String, Long>of() : s.counts().rejectionsByCategory();
+        List<FilterChoice> choices = new ArrayList<>();
         choices.add(new FilterChoice(ALL, "All " + total.get()));
-        new java.util.TreeMap<>(byCategory).forEach((k, n) -> choices.add(new FilterChoice(k, k + " " + n)));
+        new TreeMap<>(byCategory).forEach((k, n) -> choices.add(new FilterChoice(k, k + " " + n)));
         String f = categoryFilter.get();
         if (f != null && !f.equals(ALL) && !byCategory.containsKey(f)) {
             choices.add(new FilterChoice(f, f + " 0")); // the chosen one stays, even when another database has none
@@ -102,7 +109,7 @@ public final class RejectionsViewModel {
     }
 
     /** Every refused write in the database (counted there), not only the ones in the feed. */
-    public javafx.beans.property.ReadOnlyLongProperty totalProperty() {
+    public ReadOnlyLongProperty totalProperty() {
         return total.getReadOnlyProperty();
     }
 

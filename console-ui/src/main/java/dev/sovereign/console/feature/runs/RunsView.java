@@ -23,6 +23,20 @@ import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
+import dev.sovereign.console.fx.ColumnFit;
+import dev.sovereign.console.fx.LinkedSentence;
+import dev.sovereign.console.ledger.Links;
+import java.util.List;
+import java.util.Objects;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.IntegerBinding;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Pos;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.SelectionMode;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 
 /**
  * Assignments (worker-lost ones flagged), the selected one's attempts, and its receipt; retry or
@@ -32,14 +46,14 @@ public final class RunsView {
     private final RunsViewModel vm;
     private final Formats formats;
 
-    private final dev.sovereign.console.ledger.Links links;
+    private final Links links;
 
     public RunsView(RunsViewModel vm, Formats formats) {
-        this(vm, formats, dev.sovereign.console.ledger.Links.NONE);
+        this(vm, formats, Links.NONE);
     }
 
     /** {@code links} opens a run's actor, an attempt's process, and the run a retry points to. */
-    public RunsView(RunsViewModel vm, Formats formats, dev.sovereign.console.ledger.Links links) {
+    public RunsView(RunsViewModel vm, Formats formats, Links links) {
         this.vm = vm;
         this.formats = formats;
         this.links = links;
@@ -52,28 +66,28 @@ public final class RunsView {
         Button review = new Button("Review");
         review.setId("runs-review");
         review.getStyleClass().addAll(Styles.SMALL, Styles.DANGER);
-        review.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        review.setMinWidth(Region.USE_PREF_SIZE);
         review.setOnAction(e -> vm.selectFirstNeedingOperator());
         attention.setMinWidth(0);
-        attention.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE); // wraps, never "… then ..."
+        attention.setMinHeight(Region.USE_PREF_SIZE); // wraps, never "… then ..."
         attention.setMaxWidth(Double.MAX_VALUE);
-        HBox.setHgrow(attention, javafx.scene.layout.Priority.ALWAYS);
+        HBox.setHgrow(attention, Priority.ALWAYS);
         Button retryAll = new Button("Retry all");
         retryAll.setId("runs-retry-all");
         retryAll.getStyleClass().add(Styles.SMALL);
-        retryAll.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        retryAll.setMinWidth(Region.USE_PREF_SIZE);
         retryAll.setTooltip(new Tooltip("Retry every run that waits for an operator (asks first, saying how many)"));
         retryAll.disableProperty().bind(vm.canBulkProperty().not());
         retryAll.setOnAction(e -> vm.askRetryAllWorkerLost());
         Button acknowledgeAll = new Button("Acknowledge all");
         acknowledgeAll.setId("runs-acknowledge-all");
         acknowledgeAll.getStyleClass().add(Styles.SMALL);
-        acknowledgeAll.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        acknowledgeAll.setMinWidth(Region.USE_PREF_SIZE);
         acknowledgeAll.setTooltip(new Tooltip("Acknowledge every run that waits for an operator (asks first)"));
         acknowledgeAll.disableProperty().bind(vm.canBulkProperty().not());
         acknowledgeAll.setOnAction(e -> vm.askAcknowledgeAllWorkerLost());
         HBox attentionBox = new HBox(10, attention, review, retryAll, acknowledgeAll);
-        attentionBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        attentionBox.setAlignment(Pos.CENTER_LEFT);
         attentionBox.setId("runs-attention");
         attentionBox.getStyleClass().add("attention");
         attentionBox.visibleProperty().bind(vm.attentionProperty().isNotEmpty());
@@ -81,10 +95,10 @@ public final class RunsView {
 
         TableView<AssignmentRow> assignments = assignmentsTable();
         TableView<AttemptRow> attempts = attemptsTable();
-        dev.sovereign.console.fx.LinkedSentence detail = new dev.sovereign.console.fx.LinkedSentence("run-detail")
+        LinkedSentence detail = new LinkedSentence("run-detail")
                 .links(links);
         detail.textProperty().bind(vm.detailProperty());
-        detail.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        detail.setMinHeight(Region.USE_PREF_SIZE);
         Label hint = new Label("Select an assignment to see its attempts and receipt; without a selection every"
                 + " recent attempt is listed.");
         hint.getStyleClass().add(Styles.TEXT_MUTED);
@@ -93,20 +107,20 @@ public final class RunsView {
         hint.managedProperty().bind(hint.visibleProperty());
         Label historyTitle = new Label("History (journal, oldest first)");
         historyTitle.getStyleClass().add(Styles.TEXT_BOLD);
-        dev.sovereign.console.fx.LinkedSentence history = new dev.sovereign.console.fx.LinkedSentence("run-history")
+        LinkedSentence history = new LinkedSentence("run-history")
                 .links(links);
         history.getStyleClass().add("mono");
         history.textProperty().bind(vm.historyProperty());
         // the run's actor, from its own row, links where the sentences name it
         Runnable actors = () -> {
             AssignmentRow a = vm.selectedProperty().get();
-            java.util.List<String> names = a == null ? java.util.List.of() : java.util.List.of(a.actor());
+            List<String> names = a == null ? List.of() : List.of(a.actor());
             detail.setActors(names);
             history.setActors(names);
         };
         vm.selectedProperty().addListener((obs, o, n) -> actors.run());
         actors.run();
-        history.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        history.setMinHeight(Region.USE_PREF_SIZE);
         historyTitle.visibleProperty().bind(vm.historyProperty().isNotEmpty());
         historyTitle.managedProperty().bind(historyTitle.visibleProperty());
         history.visibleProperty().bind(historyTitle.visibleProperty());
@@ -114,7 +128,7 @@ public final class RunsView {
         VBox detailPane = new VBox(6, hint, detail, historyTitle, history);
         detailPane.getStyleClass().add("detail-pane");
         // the receipt and a long history scroll; the attempts keep their rows
-        javafx.scene.control.ScrollPane detailScroll = new javafx.scene.control.ScrollPane(detailPane);
+        ScrollPane detailScroll = new ScrollPane(detailPane);
         detailScroll.setId("run-detail-scroll");
         detailScroll.setFitToWidth(true);
         detailScroll.setPrefViewportHeight(150);
@@ -123,19 +137,19 @@ public final class RunsView {
         // a run has a few attempts; the room below goes to its receipt and history
         attempts.setPrefHeight(130);
         attempts.setMinHeight(90);
-        VBox.setVgrow(attempts, javafx.scene.layout.Priority.SOMETIMES);
+        VBox.setVgrow(attempts, Priority.SOMETIMES);
         detailScroll.setMinHeight(90);
-        VBox.setVgrow(detailScroll, javafx.scene.layout.Priority.ALWAYS);
+        VBox.setVgrow(detailScroll, Priority.ALWAYS);
 
         // the state filter on its own row: beside the actions it made the page wider than a 1024-px window
         VBox upper = new VBox(8, actionBar(), confirmBar(), FilterBar.create("runs-filter-", vm.filterChoices(),
                 vm.stateFilterProperty()), assignments);
-        VBox.setVgrow(assignments, javafx.scene.layout.Priority.ALWAYS);
+        VBox.setVgrow(assignments, Priority.ALWAYS);
         SplitPane split = new SplitPane(upper, lower);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.62);
         VBox body = new VBox(10, attentionBox, split);
-        VBox.setVgrow(split, javafx.scene.layout.Priority.ALWAYS);
+        VBox.setVgrow(split, Priority.ALWAYS);
         return Ui.page("runs", "Runs",
                 "Assignments and their execution attempts. Only the current attempt's token can write a terminal"
                         + " state; a run whose worker died is recovered as failed / worker_lost.",
@@ -148,23 +162,23 @@ public final class RunsView {
         question.setId("runs-bulk-question");
         question.setWrapText(true);
         question.setMinWidth(0);
-        question.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
-        question.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
+        question.setMinHeight(Region.USE_PREF_SIZE);
+        question.textProperty().bind(Bindings.createStringBinding(() ->
                 vm.pendingBulkProperty().get() == null ? "" : vm.pendingBulkProperty().get().question(),
                 vm.pendingBulkProperty()));
         Button confirm = Ui.button("runs-bulk-confirm", "");
         confirm.getStyleClass().add(Styles.DANGER);
-        confirm.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() ->
+        confirm.textProperty().bind(Bindings.createStringBinding(() ->
                 vm.pendingBulkProperty().get() == null ? "" : vm.pendingBulkProperty().get().confirmText(),
                 vm.pendingBulkProperty()));
         confirm.setOnAction(e -> vm.confirmBulk());
         Button cancel = Ui.button("runs-bulk-cancel", "Cancel");
         cancel.setOnAction(e -> vm.cancelBulk());
-        HBox.setHgrow(question, javafx.scene.layout.Priority.ALWAYS);
+        HBox.setHgrow(question, Priority.ALWAYS);
         question.setMaxWidth(Double.MAX_VALUE);
         HBox bar = new HBox(10, question, confirm, cancel);
         bar.setId("runs-bulk-confirm-bar");
-        bar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        bar.setAlignment(Pos.CENTER_LEFT);
         bar.getStyleClass().add("attention");
         bar.visibleProperty().bind(vm.pendingBulkProperty().isNotNull());
         bar.managedProperty().bind(bar.visibleProperty());
@@ -176,14 +190,14 @@ public final class RunsView {
      * confirmation; the outcome in one sentence beside them.
      */
     private HBox actionBar() {
-        javafx.beans.binding.IntegerBinding many = javafx.beans.binding.Bindings.size(vm.selection());
+        IntegerBinding many = Bindings.size(vm.selection());
         Button retry = Ui.button("run-retry", "Retry");
         retry.getStyleClass().add(Styles.ACCENT);
         retry.setTooltip(new Tooltip("Create a new assignment that retries the selected failed run (Ctrl+R);"
                 + " with several selected, each of them that can be retried"));
-        retry.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> many.get() > 1
+        retry.textProperty().bind(Bindings.createStringBinding(() -> many.get() > 1
                 ? "Retry " + many.get() + "\u2026" : "Retry", many));
-        retry.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> many.get() > 1
+        retry.disableProperty().bind(Bindings.createBooleanBinding(() -> many.get() > 1
                 ? !vm.canBulkProperty().get() || vm.selection().stream().noneMatch(RunsViewModel::isRetryable)
                 : !vm.canRetryProperty().get(), many, vm.canBulkProperty(), vm.canRetryProperty()));
         retry.setOnAction(e -> {
@@ -196,9 +210,9 @@ public final class RunsView {
         Button acknowledge = Ui.button("run-acknowledge", "Acknowledge");
         acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K);"
                 + " with several selected, each of them that can be acknowledged"));
-        acknowledge.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> many.get() > 1
+        acknowledge.textProperty().bind(Bindings.createStringBinding(() -> many.get() > 1
                 ? "Acknowledge " + many.get() + "\u2026" : "Acknowledge", many));
-        acknowledge.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> many.get() > 1
+        acknowledge.disableProperty().bind(Bindings.createBooleanBinding(() -> many.get() > 1
                 ? !vm.canBulkProperty().get() || vm.selection().stream().noneMatch(RunsViewModel::isAcknowledgeable)
                 : !vm.canAcknowledgeProperty().get(), many, vm.canBulkProperty(), vm.canAcknowledgeProperty()));
         acknowledge.setOnAction(e -> {
@@ -210,7 +224,7 @@ public final class RunsView {
         });
         HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status(), links));
         bar.getStyleClass().add("action-bar");
-        HBox.setHgrow(bar.getChildren().get(2), javafx.scene.layout.Priority.ALWAYS);
+        HBox.setHgrow(bar.getChildren().get(2), Priority.ALWAYS);
         return bar;
     }
 
@@ -226,7 +240,7 @@ public final class RunsView {
 
     private TableView<AssignmentRow> assignmentsTable() {
         TableView<AssignmentRow> t = Ui.table("assignments-table", RunsViewModel.NO_ASSIGNMENTS);
-        if (t.getPlaceholder() instanceof javafx.scene.control.Label empty) {
+        if (t.getPlaceholder() instanceof Label empty) {
             empty.setId("assignments-empty");
             empty.textProperty().bind(vm.emptyTextProperty()); // a search or a filter says so (issue 31)
         }
@@ -260,10 +274,10 @@ public final class RunsView {
                 }
             }
         });
-        t.getSelectionModel().setSelectionMode(javafx.scene.control.SelectionMode.MULTIPLE);
-        t.getSelectionModel().getSelectedItems().addListener((javafx.collections.ListChangeListener<AssignmentRow>) c ->
+        t.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
+        t.getSelectionModel().getSelectedItems().addListener((ListChangeListener<AssignmentRow>) c ->
                 vm.selection().setAll(t.getSelectionModel().getSelectedItems().stream()
-                        .filter(java.util.Objects::nonNull).toList()));
+                        .filter(Objects::nonNull).toList()));
         t.getSelectionModel().selectedItemProperty().addListener((obs, o, a) -> {
             if (a != null || vm.selectedProperty().get() != null) {
                 vm.selectedProperty().set(a);
@@ -282,16 +296,16 @@ public final class RunsView {
         c.setPrefWidth(175);
         c.setMinWidth(175);
         // two chips ("failed", "worker lost · acknowledged") must fit whole: measured with their padding as spaces
-        dev.sovereign.console.fx.ColumnFit.measureBy(c, a -> a.state().toLowerCase(Locale.ROOT)
+        ColumnFit.measureBy(c, a -> a.state().toLowerCase(Locale.ROOT)
                 + (a.isWorkerLost() ? "\u2002\u2002\u2002" + RunsViewModel.workerLostChip(a) : ""));
-        c.setCellValueFactory(f -> new javafx.beans.property.SimpleObjectProperty<>(f.getValue()));
+        c.setCellValueFactory(f -> new SimpleObjectProperty<>(f.getValue()));
         c.setCellFactory(col -> new TableCell<>() {
             private final Label state = Ui.badge("", Tone.QUIET);
             private final Label lost = Ui.badge("worker lost", Tone.BAD);
             private final HBox box = new HBox(6, state, lost);
 
             {
-                box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+                box.setAlignment(Pos.CENTER_LEFT);
             }
 
             @Override

@@ -21,6 +21,14 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import dev.sovereign.engine.base.Refusal;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 
 /**
  * Assignments with their receipts, and the attempts of the selected one. Worker-lost recoveries
@@ -48,8 +56,8 @@ public final class RunsViewModel {
     private final ObservableList<AttemptRow> attemptsView = FXCollections.unmodifiableObservableList(attempts);
     private final ObjectProperty<AssignmentRow> selected = new SimpleObjectProperty<>(this, "selected");
     private final ObservableList<AssignmentRow> selection = FXCollections.observableArrayList();
-    private final javafx.beans.property.ReadOnlyObjectWrapper<BulkAction> pendingBulk =
-            new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "pendingBulk");
+    private final ReadOnlyObjectWrapper<BulkAction> pendingBulk =
+            new ReadOnlyObjectWrapper<>(this, "pendingBulk");
     private final BooleanBinding canBulk;
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     /** What the empty table says: "no assignments yet", or that the search or the filter hides them all. */
@@ -61,8 +69,8 @@ public final class RunsViewModel {
     private final ReadOnlyStringWrapper history = new ReadOnlyStringWrapper(this, "history", "");
     /** The most history lines shown; older ones are counted. */
     static final int HISTORY_LINES = 40;
-    private final javafx.beans.property.ReadOnlyLongWrapper needsOperator =
-            new javafx.beans.property.ReadOnlyLongWrapper(this, "needsOperator");
+    private final ReadOnlyLongWrapper needsOperator =
+            new ReadOnlyLongWrapper(this, "needsOperator");
     /** The state filter's choice: {@link #ALL}, a state, or {@link #WORKER_LOST} (runs needing an operator). */
     private final ObjectProperty<String> stateFilter = new SimpleObjectProperty<>(this, "stateFilter", ALL);
     private final ObservableList<FilterChoice> filterChoices = FXCollections.observableArrayList();
@@ -143,7 +151,7 @@ public final class RunsViewModel {
         desk.run(status, "Acknowledging " + a.id() + "\u2026", actions -> {
             actions.acknowledge(a.id());
             return a.id();
-        }, id -> "Acknowledged " + id + ": it stays " + a.state().toLowerCase(java.util.Locale.ROOT)
+        }, id -> "Acknowledged " + id + ": it stays " + a.state().toLowerCase(Locale.ROOT)
                 + " and is no longer flagged.", id -> { });
     }
 
@@ -216,7 +224,7 @@ public final class RunsViewModel {
         desk.run(status, (b.retry() ? "Retrying " : "Acknowledging ") + n + (n == 1 ? " run\u2026" : " runs\u2026"),
                 actions -> {
                     int done = 0;
-                    List<String> refused = new java.util.ArrayList<>();
+                    List<String> refused = new ArrayList<>();
                     for (String id : b.ids()) {
                         try {
                             if (b.retry()) {
@@ -225,7 +233,7 @@ public final class RunsViewModel {
                                 actions.acknowledge(id);
                             }
                             done++;
-                        } catch (dev.sovereign.engine.base.Refusal r) {
+                        } catch (Refusal r) {
                             refused.add(id + ": " + r.getMessage());
                         }
                     }
@@ -358,7 +366,7 @@ public final class RunsViewModel {
     }
 
     /** How many runs wait for an operator, counted by the database (the navigation badge). */
-    public javafx.beans.property.ReadOnlyLongProperty needsOperatorProperty() {
+    public ReadOnlyLongProperty needsOperatorProperty() {
         return needsOperator.getReadOnlyProperty();
     }
 
@@ -413,11 +421,11 @@ public final class RunsViewModel {
         boolean filtered = f != null && !f.equals(ALL);
         if (ledger.search().isActive()) {
             return "No assignment matches the search '" + ledger.search().queryProperty().get().strip() + "'"
-                    + (filtered ? " among the " + label(f).toLowerCase(java.util.Locale.ROOT) + " runs" : "") + " (of " + total
+                    + (filtered ? " among the " + label(f).toLowerCase(Locale.ROOT) + " runs" : "") + " (of " + total
                     + "). Clear the search (Esc in the search field) to see them all.";
         }
         if (filtered && total > 0) {
-            return "No run is " + label(f).toLowerCase(java.util.Locale.ROOT) + " now (of " + total + "). Choose All to see them all.";
+            return "No run is " + label(f).toLowerCase(Locale.ROOT) + " now (of " + total + "). Choose All to see them all.";
         }
         return NO_ASSIGNMENTS;
     }
@@ -431,7 +439,7 @@ public final class RunsViewModel {
         return switch (key) {
             case ALL -> "All";
             case WORKER_LOST -> "Worker lost";
-            default -> key.charAt(0) + key.substring(1).toLowerCase(java.util.Locale.ROOT);
+            default -> key.charAt(0) + key.substring(1).toLowerCase(Locale.ROOT);
         };
     }
 
@@ -467,7 +475,7 @@ public final class RunsViewModel {
             return;
         }
         AdminSnapshot s = ledger.snapshot();
-        java.util.Set<String> ids = new java.util.HashSet<>();
+        Set<String> ids = new HashSet<>();
         ids.add(a.id());
         if (s != null) {
             s.attempts().stream().filter(x -> x.assignmentId().equals(a.id())).forEach(x -> ids.add(x.id()));
@@ -475,7 +483,7 @@ public final class RunsViewModel {
         if (a.currentAttempt() != null) {
             ids.add(a.currentAttempt());
         }
-        List<String> lines = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
         for (var e : ledger.events()) {
             if (ids.contains(e.resourceId()) || (e.sentence() != null && e.sentence().contains(a.id()))) {
                 lines.add(formats.preciseTime(e.at()) + "  #" + e.seq() + "  " + formats.humanize(e.sentence()));

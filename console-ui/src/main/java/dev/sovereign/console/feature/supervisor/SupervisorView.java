@@ -18,6 +18,13 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
+import dev.sovereign.console.fx.LinkedSentence;
+import dev.sovereign.console.ledger.Links;
+import javafx.beans.binding.Bindings;
+import javafx.collections.ListChangeListener;
+import javafx.scene.Node;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.layout.Region;
 
 /**
  * The last supervisor tick: what it found and what it did, in words; run a tick now (F6), or let this
@@ -26,10 +33,10 @@ import javafx.util.StringConverter;
 public final class SupervisorView {
     private final SupervisorViewModel vm;
 
-    private dev.sovereign.console.ledger.Links links = dev.sovereign.console.ledger.Links.NONE;
+    private Links links = Links.NONE;
 
     /** {@code links} opens the processes and runs the report names. */
-    public SupervisorView(SupervisorViewModel vm, dev.sovereign.console.ledger.Links links) {
+    public SupervisorView(SupervisorViewModel vm, Links links) {
         this(vm);
         this.links = links;
     }
@@ -42,16 +49,16 @@ public final class SupervisorView {
         FlowPane tiles = new FlowPane(12, 12);
         tiles.setId("supervisor-tiles");
         // the processes and runs it names link (short ids too); rebuilt when a tick's words change only
-        dev.sovereign.console.fx.LinkedSentence report = new dev.sovereign.console.fx.LinkedSentence("supervisor-report")
+        LinkedSentence report = new LinkedSentence("supervisor-report")
                 .links(() -> links);
         report.getStyleClass().add("report");
-        report.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
-        report.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> String.join("\n",
+        report.setMinHeight(Region.USE_PREF_SIZE);
+        report.textProperty().bind(Bindings.createStringBinding(() -> String.join("\n",
                 vm.reportLines().stream().map(l -> "\u2022  " + l).toList()), vm.reportProperty()));
         FlowPane named = new FlowPane(12, 4);
         named.setId("supervisor-report-links");
         Runnable fill = () -> named.getChildren().setAll(vm.reportLinks().stream().map(l -> {
-            javafx.scene.control.Hyperlink h = new javafx.scene.control.Hyperlink("Open " + (l.process() ? "process "
+            Hyperlink h = new Hyperlink("Open " + (l.process() ? "process "
                     : "assignment ") + l.text());
             h.setId("supervisor-link-" + l.id());
             h.setOnAction(e -> {
@@ -61,9 +68,9 @@ public final class SupervisorView {
                     links.openAssignment(l.id());
                 }
             });
-            return (javafx.scene.Node) h;
+            return (Node) h;
         }).toList());
-        vm.reportLinks().addListener((javafx.collections.ListChangeListener<SupervisorViewModel.ReportLink>) c -> fill.run());
+        vm.reportLinks().addListener((ListChangeListener<SupervisorViewModel.ReportLink>) c -> fill.run());
         fill.run();
         VBox reportPane = new VBox(6, sectionTitle("Report"), report, named);
         reportPane.getStyleClass().add("detail-pane");
@@ -86,7 +93,7 @@ public final class SupervisorView {
 
         ToggleButton auto = new ToggleButton();
         auto.setId("supervisor-auto");
-        auto.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        auto.setMinWidth(Region.USE_PREF_SIZE);
         auto.setTooltip(new Tooltip("Let this console's supervisor tick by itself (Shift+F6)"));
         auto.disableProperty().bind(vm.canActProperty().not());
         Runnable sync = () -> {
@@ -103,7 +110,7 @@ public final class SupervisorView {
 
         ComboBox<Duration> every = new ComboBox<>(vm.intervals());
         every.setId("supervisor-interval");
-        every.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        every.setMinWidth(Region.USE_PREF_SIZE);
         every.setConverter(new StringConverter<>() {
             @Override
             public String toString(Duration d) {
@@ -131,9 +138,9 @@ public final class SupervisorView {
         own.getStyleClass().add(Styles.TEXT_MUTED);
         own.setWrapText(true);
         own.textProperty().bind(vm.ownSupervisorProperty());
-        dev.sovereign.console.fx.LinkedSentence recovery = new dev.sovereign.console.fx.LinkedSentence(
+        LinkedSentence recovery = new LinkedSentence(
                 "supervisor-last-recovery").links(() -> links);
-        recovery.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        recovery.setMinHeight(Region.USE_PREF_SIZE);
         recovery.getStyleClass().add("last-recovery");
         recovery.textProperty().bind(vm.lastRecoveryProperty());
         recovery.visibleProperty().bind(vm.lastRecoveryProperty().isNotEmpty());

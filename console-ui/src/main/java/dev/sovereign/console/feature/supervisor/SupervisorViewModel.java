@@ -23,6 +23,8 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import dev.sovereign.engine.admin.ProcessRef;
+import java.util.ArrayList;
 
 /**
  * The last supervisor tick's report (of any supervisor on the database, or this console's own, when
@@ -189,7 +191,7 @@ public final class SupervisorViewModel {
 
     private void show(SupervisorTickRow t) {
         lastTick.set(t);
-        List<ReportLink> links = new java.util.ArrayList<>();
+        List<ReportLink> links = new ArrayList<>();
         if (t != null) {
             links.add(new ReportLink(true, t.process().identity(), t.process().displayName()));
             for (String id : reportText.idsNamed(t.report())) {
@@ -197,7 +199,7 @@ public final class SupervisorViewModel {
                 String bare = id.substring(id.indexOf(':') + 1);
                 if (!(process && bare.equals(t.process().identity()))) {
                     links.add(new ReportLink(process, bare, process ? processNames.getOrDefault(bare,
-                            new dev.sovereign.engine.admin.ProcessRef(bare, null, null, null).shortId()) : bare));
+                            new ProcessRef(bare, null, null, null).shortId()) : bare));
                 }
             }
         }

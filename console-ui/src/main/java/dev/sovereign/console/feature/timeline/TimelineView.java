@@ -22,6 +22,16 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.scene.shape.Rectangle;
 import javafx.util.Duration;
+import dev.sovereign.console.fx.LinkedSentence;
+import dev.sovereign.console.ledger.Links;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Orientation;
+import javafx.scene.control.Hyperlink;
 
 /**
  * One lane per actor, drawn as a pane of styled shapes (so every segment and marker is a node with an
@@ -46,16 +56,16 @@ public final class TimelineView {
     private final Tooltip tooltip = new Tooltip();
     private final List<LanePane> lanePanes = new ArrayList<>();
     /** The row drawn for each actor's lane, reused while the lane is unchanged. */
-    private final java.util.Map<String, HBox> rowsByActor = new java.util.HashMap<>();
+    private final Map<String, HBox> rowsByActor = new HashMap<>();
 
-    private final dev.sovereign.console.ledger.Links links;
+    private final Links links;
 
     public TimelineView(TimelineViewModel vm) {
-        this(vm, dev.sovereign.console.ledger.Links.NONE);
+        this(vm, Links.NONE);
     }
 
     /** {@code links} opens a lane's actor, and the actor, process and run of the selected marker. */
-    public TimelineView(TimelineViewModel vm, dev.sovereign.console.ledger.Links links) {
+    public TimelineView(TimelineViewModel vm, Links links) {
         this.vm = vm;
         this.links = links;
         tooltip.setShowDelay(Duration.millis(150));
@@ -65,11 +75,11 @@ public final class TimelineView {
 
     /** Links to what the selected marker is about: its actor, its process, its run. */
     private HBox markerLinks() {
-        javafx.scene.control.Hyperlink actor = new javafx.scene.control.Hyperlink();
+        Hyperlink actor = new Hyperlink();
         actor.setId("timeline-link-actor");
-        javafx.scene.control.Hyperlink process = new javafx.scene.control.Hyperlink();
+        Hyperlink process = new Hyperlink();
         process.setId("timeline-link-process");
-        javafx.scene.control.Hyperlink run = new javafx.scene.control.Hyperlink();
+        Hyperlink run = new Hyperlink();
         run.setId("timeline-link-run");
         HBox bar = new HBox(12, actor, process, run);
         Runnable show = () -> {
@@ -115,7 +125,7 @@ public final class TimelineView {
         AxisPane axis = new AxisPane();
         HBox axisRow = new HBox(spacer(), axis);
         HBox.setHgrow(axis, Priority.ALWAYS);
-        vm.lanes().addListener((javafx.collections.ListChangeListener<TimelineLane>) c -> rebuild(lanesBox));
+        vm.lanes().addListener((ListChangeListener<TimelineLane>) c -> rebuild(lanesBox));
         rebuild(lanesBox);
         vm.windowEndProperty().addListener((obs, o, n) -> relayout(axis));
         vm.spanProperty().addListener((obs, o, n) -> relayout(axis));
@@ -131,13 +141,13 @@ public final class TimelineView {
         VBox.setVgrow(scroll, Priority.ALWAYS);
 
         // its ids link; it changes when another marker is selected, never per tick (decision 0415)
-        dev.sovereign.console.fx.LinkedSentence detail = new dev.sovereign.console.fx.LinkedSentence("timeline-detail")
+        LinkedSentence detail = new LinkedSentence("timeline-detail")
                 .links(() -> links);
         detail.setMinHeight(Region.USE_PREF_SIZE);
         detail.textProperty().bind(vm.detailProperty());
         Runnable actors = () -> {
             TimelineMarker m = vm.selectedProperty().get();
-            detail.setActors(m == null ? java.util.List.of() : java.util.Collections.singletonList(m.actor()));
+            detail.setActors(m == null ? List.of() : Collections.singletonList(m.actor()));
         };
         vm.selectedProperty().addListener((obs, o, n) -> actors.run());
         actors.run();
@@ -183,9 +193,9 @@ public final class TimelineView {
         forward.disableProperty().bind(vm.followingProperty());
         Button fit = new Button("Fit to data");
         fit.setId("timeline-fit");
-        fit.setTooltip(new javafx.scene.control.Tooltip("From the oldest event or lease there is to see, to now"));
+        fit.setTooltip(new Tooltip("From the oldest event or lease there is to see, to now"));
         fit.setOnAction(e -> vm.fitToData());
-        HBox bar = new HBox(8, zoomOut, span, zoomIn, fit, new Separator(javafx.geometry.Orientation.VERTICAL), back,
+        HBox bar = new HBox(8, zoomOut, span, zoomIn, fit, new Separator(Orientation.VERTICAL), back,
                 follow, forward);
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;
@@ -202,7 +212,7 @@ public final class TimelineView {
     private void rebuild(VBox lanesBox) {
         lanePanes.clear();
         List<Node> rows = new ArrayList<>();
-        java.util.Map<String, HBox> keep = new java.util.HashMap<>();
+        Map<String, HBox> keep = new HashMap<>();
         for (TimelineLane lane : vm.lanes()) {
             HBox old = rowsByActor.get(lane.actor());
             if (old != null && ((LanePane) old.getChildren().get(1)).lane.equals(lane)) {
@@ -211,7 +221,7 @@ public final class TimelineView {
                 rows.add(old);
                 continue;
             }
-            javafx.scene.control.Hyperlink name = new javafx.scene.control.Hyperlink(lane.actor());
+            Hyperlink name = new Hyperlink(lane.actor());
             name.setId("timeline-lane-link-" + lane.actor());
             name.getStyleClass().addAll("lane-label", "table-link");
             name.setFocusTraversable(false);
@@ -253,7 +263,7 @@ public final class TimelineView {
         if (current.size() != next.size()) {
             return false;
         }
-        java.util.Set<Node> present = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Node> present = Collections.newSetFromMap(new IdentityHashMap<>());
         present.addAll(current);
         for (int i = 0; i < next.size(); i++) {
             if (next.get(i) != current.get(i) && present.contains(next.get(i))) {

@@ -15,6 +15,7 @@ import javafx.scene.control.Label;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
+import java.util.ArrayList;
 
 /** Four small charts over the last hour, a point a minute (JavaFX charts, no animation). */
 public final class TrendsView {
@@ -55,7 +56,7 @@ public final class TrendsView {
             grants.getData().setAll(series("grants", m, x -> x.grants()), series("takeovers", m, x -> x.takeovers()));
             Map<String, Boolean> categories = new TreeMap<>();
             m.forEach(x -> x.rejections().keySet().forEach(k -> categories.put(k, true)));
-            List<XYChart.Series<String, Number>> byCategory = new java.util.ArrayList<>();
+            List<XYChart.Series<String, Number>> byCategory = new ArrayList<>();
             for (String k : categories.keySet()) {
                 byCategory.add(series(k, m, x -> x.rejections().getOrDefault(k, 0)));
             }

@@ -30,6 +30,10 @@ import javax.imageio.ImageIO;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 import dev.sovereign.engine.Ledgers;
+import java.util.Comparator;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import javafx.collections.ListChangeListener;
 
 /**
  * The whole console as the app builds it, on real time (the lab's workers are real processes on the
@@ -60,7 +64,7 @@ final class LabConsole {
                 Ledgers::openReader, Duration.ofMillis(100));
         vm.themeProperty().set(ConsoleTheme.LIGHT);
         vm.lab().useSandboxDirectory(dir.resolve("sandboxes"));
-        vm.lab().workers().addListener((javafx.collections.ListChangeListener<LabWorkerItem>) c -> {
+        vm.lab().workers().addListener((ListChangeListener<LabWorkerItem>) c -> {
             while (c.next()) {
                 c.getAddedSubList().forEach(w -> pids.add(w.pid()));
             }
@@ -91,7 +95,7 @@ final class LabConsole {
         try {
             WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(condition::getAsBoolean)
                     .get());
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new AssertionError("condition not reached in 60 s; the page says: " + describe(), e);
         }
         WaitForAsyncUtils.waitForFxEvents();
@@ -123,8 +127,8 @@ final class LabConsole {
 
     void cleanUp() throws BackingStoreException, IOException {
         prefs.removeNode();
-        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
         }

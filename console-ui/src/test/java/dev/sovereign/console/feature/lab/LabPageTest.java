@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import javafx.scene.control.Labeled;
 
 /**
  * The Lab page by hand, headless, with real worker processes: two workers for one actor, a job, the
@@ -108,7 +109,7 @@ class LabPageTest {
                 .isEqualTo("paused: still believes it holds token " + aToken + "; the ledger says manual worker B"
                         + " holds token " + taken.token());
         TableView<?> leases = robot.lookup("#leases-table").queryAs(TableView.class);
-        assertThat(robot.from(leases).lookup((javafx.scene.control.Labeled l) -> "manual worker B".equals(l.getText()))
+        assertThat(robot.from(leases).lookup((Labeled l) -> "manual worker B".equals(l.getText()))
                 .tryQuery()).as("the holder's name (a link to its process)").isPresent();
         assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isIn("live", "expiring");
         console.screenshot(robot, "lab-leases-takeover");

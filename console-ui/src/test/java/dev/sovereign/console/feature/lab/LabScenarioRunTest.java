@@ -11,6 +11,7 @@ import java.util.List;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import org.junit.jupiter.api.Test;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * The Lab page's scenario state and message line without a toolkit or a database: what an idle
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class LabScenarioRunTest {
     private final CurrentThreadUiExecutor ui = new CurrentThreadUiExecutor();
     private final LabActivity activity = new LabActivity(ui);
-    private final ReadOnlyObjectWrapper<dev.sovereign.engine.base.LedgerLocation> target = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<LedgerLocation> target = new ReadOnlyObjectWrapper<>();
     private final List<Object> workersShown = new ArrayList<>();
     private final LabScenarioRun scenario = new LabScenarioRun(ui, target.getReadOnlyProperty(),
             new SimpleBooleanProperty(), activity, workersShown::add);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import dev.sovereign.engine.base.LedgerLocation;
 
 class TimelineBuilderTest {
     private static final ProcessRef WORKER = new ProcessRef("proc_worker", "worker 7101", 7101L, "host");
@@ -39,7 +40,7 @@ class TimelineBuilderTest {
             events.add(new JournalEntry(++seq, 3_000, "LEASE_RENEWED", "actor", actor(i), actor(i), WORKER,
                     (long) i + 1, null, null, null, null, "renewed"));
         }
-        AdminSnapshot snapshot = new AdminSnapshot(dev.sovereign.engine.base.LedgerLocation.file(Path.of("x.db")), 1, 1, 3_000, seq, 150, rows, List.of(), List.of(),
+        AdminSnapshot snapshot = new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 1, 1, 3_000, seq, 150, rows, List.of(), List.of(),
                 List.of(), List.of(), Optional.empty());
 
         TimelineBuilder.Lanes lanes = TimelineBuilder.build(events, snapshot, 100);

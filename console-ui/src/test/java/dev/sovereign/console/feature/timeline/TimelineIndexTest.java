@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * The incremental index (events appended in batches, the oldest dropped as the window slides,
@@ -95,7 +96,7 @@ class TimelineIndexTest {
                 }
                 List<LeaseRow> sorted = new ArrayList<>(rows.values());
                 sorted.sort((x, y) -> x.actor().compareTo(y.actor()));
-                AdminSnapshot snapshot = new AdminSnapshot(dev.sovereign.engine.base.LedgerLocation.file(Path.of("x.db")), 2, round, at, seq, token, sorted,
+                AdminSnapshot snapshot = new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 2, round, at, seq, token, sorted,
                         List.of(), List.of(), List.of(), List.of(), Optional.empty());
 
                 TimelineBuilder.Lanes incremental = index.lanes(snapshot, maxLanes);
@@ -119,7 +120,7 @@ class TimelineIndexTest {
             index.append(new JournalEntry(i + 1, 1_000, "LEASE_ACQUIRED", "actor", actor(i), actor(i), p, (long) i + 1,
                     null, null, null, null, "granted"));
         }
-        AdminSnapshot first = new AdminSnapshot(dev.sovereign.engine.base.LedgerLocation.file(Path.of("x.db")), 2, 1, 1_000, 3, 3, rows, List.of(), List.of(),
+        AdminSnapshot first = new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 2, 1, 1_000, 3, 3, rows, List.of(), List.of(),
                 List.of(), List.of(), Optional.empty());
         List<TimelineLane> before = index.lanes(first, 10).shown();
 

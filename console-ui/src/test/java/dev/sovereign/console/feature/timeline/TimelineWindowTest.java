@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * The timeline page follows the ledger's window of the journal as it slides past
@@ -45,7 +46,7 @@ class TimelineWindowTest {
                 batch.add(new JournalEntry(++seq, 1_000 + seq, kind, "actor", rows.get(a).actor(), rows.get(a).actor(),
                         p, (long) a + 1, null, null, null, null, kind));
             }
-            AdminSnapshot snapshot = new AdminSnapshot(dev.sovereign.engine.base.LedgerLocation.file(Path.of("x.db")), 2, poll, 1_000 + seq, seq, 300, rows, List.of(),
+            AdminSnapshot snapshot = new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 2, poll, 1_000 + seq, seq, 300, rows, List.of(),
                     List.of(), List.of(), List.of(), Optional.empty());
             ledger.apply(new PollResult(1_000 + seq, poll, snapshot, batch, List.of()));
 

@@ -10,6 +10,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 
 /**
  * {@code sovereign console [--db PATH] [--no-demo]}: starts the desktop console (its own jar, named by the
@@ -24,7 +26,7 @@ final class ConsoleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @picocli.CommandLine.Option(names = "--no-demo",
+    @CommandLine.Option(names = "--no-demo",
             description = "With no database named or present, show the welcome page instead of the demo.")
     boolean noDemo;
 
@@ -70,7 +72,7 @@ final class ConsoleCommand implements Callable<Integer> {
             if (console.isAlive()) {
                 console.destroy();
                 try {
-                    console.waitFor(15, java.util.concurrent.TimeUnit.SECONDS);
+                    console.waitFor(15, TimeUnit.SECONDS);
                 } catch (InterruptedException ignored) {
                     Thread.currentThread().interrupt();
                 }

@@ -7,6 +7,7 @@ import dev.sovereign.engine.base.FencingTokens;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign fence bump}: starts a new epoch of the token counter (decision 0604) — after a PostgreSQL ledger
@@ -24,7 +25,7 @@ final class FenceBumpCommand extends EngineCommand {
     long aboveEpoch;
 
     @Override
-    protected void beforeOpen(dev.sovereign.engine.base.LedgerLocation database) {
+    protected void beforeOpen(LedgerLocation database) {
         if (aboveEpoch < -1 || aboveEpoch >= FencingTokens.MAX_EPOCH) {
             throw CliFailure.badInput("--above-epoch must be an epoch from 0 to " + (FencingTokens.MAX_EPOCH - 1)
                     + ", not " + aboveEpoch);

@@ -7,6 +7,9 @@ import dev.sovereign.engine.admin.LedgerSummary;
 import java.nio.file.Files;
 import picocli.CommandLine.Command;
 import dev.sovereign.engine.base.LedgerLocation;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** {@code sovereign init}: create the database, or migrate an older one to this code's schema. */
 @Command(name = "init", description = "Create the database, or migrate it to this version's schema.")
@@ -47,19 +50,19 @@ final class InitCommand extends EngineCommand {
      * reaches a server on another machine without {@code sslmode=verify-full}, say so then, once, on stderr. A
      * loopback server (localhost, 127.0.0.0/8, ::1) and a file need no TLS.
      */
-    static java.util.Optional<String> unverifiedWarning(LedgerLocation location, ConnectionSecurity cs) {
+    static Optional<String> unverifiedWarning(LedgerLocation location, ConnectionSecurity cs) {
         if (cs.kind() == ConnectionSecurity.Kind.LOCAL_FILE
                 || cs.verification() == ConnectionSecurity.Verification.CERTIFICATE_AND_HOST
                 || cs.verification() == ConnectionSecurity.Verification.CUSTOM_FACTORY
                 || isLoopback(location)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of("the connection to this server is " + cs.describe() + "; give every host the URL"
+        return Optional.of("the connection to this server is " + cs.describe() + "; give every host the URL"
                 + " with sslmode=verify-full&sslrootcert=<the server's CA file> (docs/postgres.md, TLS).");
     }
 
     private static boolean isLoopback(LedgerLocation location) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)^jdbc:[a-z0-9]+://([^/?]*)").matcher(location.text());
+        Matcher m = Pattern.compile("(?i)^jdbc:[a-z0-9]+://([^/?]*)").matcher(location.text());
         if (!m.find()) {
             return false;
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign process stop ID}: an operator marks a process stopped, as its own clean close would, and
@@ -24,7 +25,7 @@ final class ProcessStopCommand extends EngineCommand {
     String identity;
 
     @Override
-    protected void beforeOpen(dev.sovereign.engine.base.LedgerLocation database) {
+    protected void beforeOpen(LedgerLocation database) {
         if (!EngineConfig.isValidProcessIdentity(identity)) {
             throw new ParameterException(spec.commandLine(), "Invalid value for parameter 'ID': '" + identity
                     + "' is not a process identity; it must look like proc_ followed by letters, digits, - or _");

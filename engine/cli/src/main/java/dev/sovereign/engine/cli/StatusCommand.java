@@ -17,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 
 /**
  * {@code sovereign status}: the database, how it is reached (a local file, or a server connection with or
@@ -137,9 +139,9 @@ final class StatusCommand extends EngineCommand {
         return ExitCode.OK;
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode entry(LedgerHistory.Entry e) {
+    private static JsonNode entry(LedgerHistory.Entry e) {
         if (e == null) {
-            return com.fasterxml.jackson.databind.node.NullNode.getInstance();
+            return NullNode.getInstance();
         }
         ObjectNode o = JsonShapes.object();
         o.put("seq", e.seq());

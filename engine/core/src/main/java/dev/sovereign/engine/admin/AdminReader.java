@@ -4,6 +4,7 @@ import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.ArrayDeque;
 
 /**
  * Read access to a Sovereign ledger for operators: the only door the console uses. It owns its
@@ -96,7 +97,7 @@ public interface AdminReader extends AutoCloseable {
     default JournalSlice journalAbout(JournalSubject subject, int limit) {
         long last = snapshot().lastSeq();
         long from = Math.max(0, last - SUBJECT_SCAN_ROWS);
-        java.util.ArrayDeque<JournalEntry> newest = new java.util.ArrayDeque<>();
+        ArrayDeque<JournalEntry> newest = new ArrayDeque<>();
         long total = 0;
         long after = from;
         while (true) {

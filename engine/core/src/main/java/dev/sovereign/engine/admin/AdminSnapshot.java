@@ -3,6 +3,7 @@ package dev.sovereign.engine.admin;
 import dev.sovereign.engine.base.LedgerLocation;
 import java.util.List;
 import java.util.Optional;
+import java.util.Objects;
 
 /**
  * Everything the console shows except the journal, read in ONE read transaction, so the rows agree
@@ -44,8 +45,8 @@ public record AdminSnapshot(LedgerLocation location, int schemaVersion, long cha
     }
 
     public AdminSnapshot {
-        java.util.Objects.requireNonNull(counts, "counts");
-        java.util.Objects.requireNonNull(history, "history");
+        Objects.requireNonNull(counts, "counts");
+        Objects.requireNonNull(history, "history");
         leases = List.copyOf(leases);
         processes = List.copyOf(processes);
         assignments = List.copyOf(assignments);

@@ -4,6 +4,7 @@ import dev.sovereign.engine.base.LedgerLocation;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Counts of what the ledger holds, read at one moment: the numbers behind {@code sovereign status}.
@@ -49,8 +50,8 @@ public record LedgerSummary(
         String movedTo) {
 
     public LedgerSummary {
-        java.util.Objects.requireNonNull(connection, "connection");
-        java.util.Objects.requireNonNull(history, "history");
+        Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(history, "history");
         assignmentsByState = Collections.unmodifiableMap(new LinkedHashMap<>(assignmentsByState));
         messagesByState = Collections.unmodifiableMap(new LinkedHashMap<>(messagesByState));
     }

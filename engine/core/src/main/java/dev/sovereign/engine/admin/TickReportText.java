@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashSet;
 
 /**
  * A stored supervisor tick report ({@link SupervisorTickRow#report()}, a JSON object written by the
@@ -22,7 +25,7 @@ public final class TickReportText {
      * never stopped): every tick still reports it, but its sentence is not written again — the ticks of the
      * first minutes after it went silent named it — only counted (decision 0421).
      */
-    public static final java.time.Duration LONG_DEAD = java.time.Duration.ofMinutes(5);
+    public static final Duration LONG_DEAD = Duration.ofMinutes(5);
 
     private final DateTimeFormatter time;
     private final Function<String, String> processName;
@@ -117,7 +120,7 @@ public final class TickReportText {
      * Empty for a report that is not the engine's JSON.
      */
     public List<String> idsNamed(String report) {
-        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+        LinkedHashSet<String> ids = new LinkedHashSet<>();
         Object parsed;
         try {
             parsed = report == null ? null : new Parser(report).parseDocument();
@@ -178,7 +181,7 @@ public final class TickReportText {
     }
 
     private String at(Object millis) {
-        return millis instanceof Number n ? time.format(java.time.Instant.ofEpochMilli(n.longValue())) : "?";
+        return millis instanceof Number n ? time.format(Instant.ofEpochMilli(n.longValue())) : "?";
     }
 
     private static String str(Object o) {

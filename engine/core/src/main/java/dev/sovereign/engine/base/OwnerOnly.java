@@ -13,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.Set;
+import java.nio.channels.FileChannel;
 
 /**
  * Creates the files and folders Sovereign makes on a workstation so that only their owner can read
@@ -74,7 +75,7 @@ public final class OwnerOnly {
      * the disk before returning: a record that must survive a crash right after it.
      */
     public static void appendDurably(Path file, String line) throws IOException {
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, EnumSet.of(
+        try (FileChannel ch = FileChannel.open(file, EnumSet.of(
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE), attributes(file, FILE))) {
             ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {

@@ -2,6 +2,7 @@ package dev.sovereign.engine.provider;
 
 import dev.sovereign.engine.base.OwnerOnly;
 import java.io.IOException;
+import java.io.File;
 
 /**
  * {@code command:<shell command>}: runs the command with {@code sh -c} in the attempt's own workspace
@@ -50,7 +51,7 @@ public final class CommandProvider implements Provider {
         OwnerOnly.writeString(job.output().resolve("stderr.txt"), "");
         ProcessBuilder pb = new ProcessBuilder(CommandProcess.argv(command))
                 .directory(job.workspace().toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(job.output().resolve("stdout.txt").toFile())
                 .redirectError(job.output().resolve("stderr.txt").toFile());
         pb.environment().put("SOVEREIGN_ASSIGNMENT", String.valueOf(job.assignmentId()));

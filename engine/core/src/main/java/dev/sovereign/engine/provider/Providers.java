@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import java.util.Objects;
 
 /**
  * The provider kinds an engine knows, and the parser from a provider spec ({@code kind:argument})
@@ -40,7 +41,7 @@ public final class Providers {
             throw new IllegalArgumentException("a provider kind must be a lower-case word like 'scripted', got '"
                     + kind + "'");
         }
-        factories.put(kind, java.util.Objects.requireNonNull(factory, "factory"));
+        factories.put(kind, Objects.requireNonNull(factory, "factory"));
     }
 
     public Set<String> kinds() {

@@ -1,6 +1,7 @@
 package dev.sovereign.engine.provider;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * {@code scripted:ms=N,outcome=completed|blocked|failed}: waits N milliseconds (returning early,
@@ -19,7 +20,7 @@ public final class ScriptedProvider implements Provider {
             throw new IllegalArgumentException("ms must be between 0 and " + MAX_MS + ", got " + millis);
         }
         this.millis = millis;
-        this.outcome = java.util.Objects.requireNonNull(outcome, "outcome");
+        this.outcome = Objects.requireNonNull(outcome, "outcome");
     }
 
     /** Parses {@code ms=N,outcome=O} (either key optional, in any order). */

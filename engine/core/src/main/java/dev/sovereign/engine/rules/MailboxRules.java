@@ -14,6 +14,7 @@ import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.mailbox.MessageState;
 import java.time.Instant;
+import dev.sovereign.engine.base.FencingTokens;
 
 /**
  * The mailbox rules (contract §8, decisions 0200-0203): who may claim a message, what a claim of a claimed
@@ -160,8 +161,8 @@ public final class MailboxRules {
      * bump came between them, so the claim is lost to its holder even though it now hosts the actor again.
      */
     public static boolean olderEpoch(long claimToken, Lease recipientLease) {
-        return recipientLease != null && dev.sovereign.engine.base.FencingTokens.epochOf(recipientLease.token())
-                > dev.sovereign.engine.base.FencingTokens.epochOf(claimToken);
+        return recipientLease != null && FencingTokens.epochOf(recipientLease.token())
+                > FencingTokens.epochOf(claimToken);
     }
 
     private static Refusal lostToANewEpoch(String id, Claim c, String actor, String what) {

@@ -7,6 +7,8 @@ import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.mailbox.Mailbox;
 import dev.sovereign.engine.process.Processes;
+import dev.sovereign.engine.admin.EpochStart;
+import dev.sovereign.engine.process.ProcessInfo;
 
 /**
  * One open ledger, as a backend provides it to one {@code Engine}: the stores of every kind of grant,
@@ -61,7 +63,7 @@ public interface Ledger extends AutoCloseable {
      *
      * @return the row as it was before the stop
      */
-    dev.sovereign.engine.process.ProcessInfo stopProcess(String identity);
+    ProcessInfo stopProcess(String identity);
 
     /**
      * {@code sovereign fence bump} (decision 0604): in one write transaction, starts a new epoch of the token counter
@@ -72,7 +74,7 @@ public interface Ledger extends AutoCloseable {
      *
      * @param aboveEpoch an epoch the operator knows was used (by a ledger this one replaced); -1 for none
      */
-    dev.sovereign.engine.admin.EpochStart bumpFence(long aboveEpoch);
+    EpochStart bumpFence(long aboveEpoch);
 
     /** The counts a {@code status} shows, read in one snapshot. */
     LedgerSummary summary();

@@ -10,6 +10,7 @@ import dev.sovereign.engine.supervisor.TickRecord;
 import dev.sovereign.engine.supervisor.TickReport;
 import java.util.List;
 import java.util.Optional;
+import java.time.Clock;
 
 /**
  * The supervisor's side of the ledger (contract §10), as a backend provides it: read-only reports, and the
@@ -40,7 +41,7 @@ public interface RecoveryStore {
      * clock (each writer decides with its own); a server backend: the server's clock, so a tick's time agrees
      * with the expiries it judged (0901). The default is {@code engineClock}'s reading.
      */
-    default long tickTime(java.time.Clock engineClock) {
+    default long tickTime(Clock engineClock) {
         return engineClock.millis();
     }
 

@@ -8,6 +8,7 @@ import dev.sovereign.engine.run.Receipt;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import dev.sovereign.engine.base.Refusal;
 
 /**
  * The ledger side of assignments, execution attempts and receipts, as a backend provides it. Every
@@ -39,7 +40,7 @@ public interface RunStore {
      * allow-list) as a REJECTED event and returns it to be thrown; a failed journal write becomes the
      * refusal's warning instead of replacing it (decision 0109).
      */
-    dev.sovereign.engine.base.Refusal journalRefusal(dev.sovereign.engine.base.Refusal refusal);
+    Refusal journalRefusal(Refusal refusal);
 
     /** Step 1 of a run, read-only: the assignment exists and is runnable, its actor and policy known. */
     Assignment loadRunnable(String assignmentId);

@@ -9,6 +9,7 @@ import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
+import java.util.function.Function;
 
 /**
  * A storage backend: an adapter that turns the engine's contract into one kind of database's SQL.
@@ -59,7 +60,7 @@ public interface StorageBackend {
      * @throws LedgerCopyRefusal when the ledger cannot be a copy's source (not ours, newer, a sandbox...)
      * @throws dev.sovereign.engine.base.StorageException when it cannot be read
      */
-    default <T> T readAll(LedgerLocation location, java.util.function.Function<LedgerRows, T> body) {
+    default <T> T readAll(LedgerLocation location, Function<LedgerRows, T> body) {
         throw new LedgerCopyRefusal("unsupported_source", "A " + name() + " ledger (" + location
                 + ") cannot be the source of a copy; copy from a SQLite file.");
     }
@@ -74,7 +75,7 @@ public interface StorageBackend {
      * @throws dev.sovereign.engine.base.StorageException when it cannot be read or locked (nothing was copied)
      */
     default LedgerCopyReport moveFrom(LedgerLocation location, LedgerLocation movedTo,
-                                      java.util.function.Function<LedgerRows, LedgerCopyReport> copy) {
+                                      Function<LedgerRows, LedgerCopyReport> copy) {
         throw new LedgerCopyRefusal("unsupported_source", "A " + name() + " ledger (" + location
                 + ") cannot be the source of a copy; copy from a SQLite file.");
     }

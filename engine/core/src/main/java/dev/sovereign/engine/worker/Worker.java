@@ -21,6 +21,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.time.ZoneOffset;
+import java.util.Locale;
 
 /**
  * A long-running host for one actor: waits for the actor's lease, keeps it by heartbeat, claims and
@@ -237,7 +239,7 @@ public final class Worker implements Runnable {
         try {
             RunResult r = engine.runs().runAssignment(a.id(), ttl);
             say("ran", a.id(), r.attempt().token(), r.assignment().state() + " (receipt "
-                    + r.receipt().status().name().toLowerCase(java.util.Locale.ROOT)
+                    + r.receipt().status().name().toLowerCase(Locale.ROOT)
                     + (r.receipt().failureCategory() == null ? "" : ", " + r.receipt().failureCategory()) + ")");
         } catch (Refusal r) {
             if (r.category() == RefusalCategory.COMMAND_NOT_ALLOWED) {
@@ -395,10 +397,10 @@ public final class Worker implements Runnable {
     static String at(long epochMillis) {
         Instant i = Instant.ofEpochMilli(epochMillis);
         if (i.isAfter(LAST_PLAIN_INSTANT)) {
-            return "the year " + i.atZone(java.time.ZoneOffset.UTC).getYear() + " (pinned far in the future)";
+            return "the year " + i.atZone(ZoneOffset.UTC).getYear() + " (pinned far in the future)";
         }
         if (i.getEpochSecond() < -62_135_596_800L) { // before the year 1
-            return "the year " + i.atZone(java.time.ZoneOffset.UTC).getYear() + " (pinned far in the past)";
+            return "the year " + i.atZone(ZoneOffset.UTC).getYear() + " (pinned far in the past)";
         }
         return i.toString();
     }

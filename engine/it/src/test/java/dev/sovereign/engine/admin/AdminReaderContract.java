@@ -26,6 +26,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.util.Comparator;
 
 /**
  * The operators' reader of the backend under test shows what SQLite's reader shows for the same engine
@@ -137,7 +138,7 @@ abstract class AdminReaderContract {
                 .append(l.holder() == null ? "-" : l.holder().identity()).append(' ').append(l.token()).append(' ')
                 .append(l.ttlMs()).append(' ').append(l.acquiredAt()).append(' ').append(l.renewedAt()).append(' ')
                 .append(l.expiresAt()).append(' ').append(l.renewals()).append('\n'));
-        s.processes().stream().sorted(java.util.Comparator.comparing((ProcessRow p) -> p.process().label()))
+        s.processes().stream().sorted(Comparator.comparing((ProcessRow p) -> p.process().label()))
                 .map(p -> "process " + p.process().identity() + " " + p.kind() + " " + p.startedAt()
                 + " " + p.heartbeatAt() + " " + p.heartbeatIntervalMs() + " " + p.stoppedAt() + " " + p.leasesHeld()
                 + " " + p.activeAttempts() + " " + p.lastClaim() + " " + p.process().pid() + " " + p.process().host())
@@ -165,10 +166,10 @@ abstract class AdminReaderContract {
                 .append(' ').append(e.sentence()).append('\n'));
         reader.recentRejections(10).forEach(r -> out.append("rejection ").append(r.sentence()).append('\n'));
         // an actor's page and a process's page (issue 17, item 7): the backend's own index-backed reads
-        for (dev.sovereign.engine.admin.JournalSubject subject : List.of(
-                dev.sovereign.engine.admin.JournalSubject.actor("alpha"),
-                dev.sovereign.engine.admin.JournalSubject.process(engines.get(0).processIdentity()))) {
-            dev.sovereign.engine.admin.JournalSlice slice = reader.journalAbout(subject, 5);
+        for (JournalSubject subject : List.of(
+                JournalSubject.actor("alpha"),
+                JournalSubject.process(engines.get(0).processIdentity()))) {
+            JournalSlice slice = reader.journalAbout(subject, 5);
             out.append("about ").append(subject.kind()).append(' ').append(slice.total()).append(' ')
                     .append(slice.wholeJournal()).append('\n');
             slice.entries().forEach(e -> out.append("  ").append(e.seq()).append(' ').append(e.kind()).append(' ')

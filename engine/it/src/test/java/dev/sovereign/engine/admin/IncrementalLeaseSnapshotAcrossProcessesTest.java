@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.io.IOException;
 
 /**
  * The lease change marker across OS processes: child JVMs churn leases while this process's
@@ -155,7 +156,7 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
                     String stat;
                     try {
                         stat = Files.readString(task.resolve("stat"));
-                    } catch (java.io.IOException gone) {
+                    } catch (IOException gone) {
                         continue; // the thread ended
                     }
                     char state = stat.charAt(stat.lastIndexOf(')') + 2);

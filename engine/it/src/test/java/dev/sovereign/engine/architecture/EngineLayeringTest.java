@@ -27,6 +27,8 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import java.util.HashSet;
 import java.util.Set;
+import com.tngtech.archunit.core.importer.Location;
+import java.time.Clock;
 
 /**
  * Keeps the modules of engine/ what docs/architecture.md says they are: the core (API, rules, the
@@ -40,7 +42,7 @@ class EngineLayeringTest {
     /** A backend module runs these rules with engine/it's test-jar on its class path: its tests are not the engine. */
     static final class NoTestJars implements ImportOption {
         @Override
-        public boolean includes(com.tngtech.archunit.core.importer.Location location) {
+        public boolean includes(Location location) {
             return !location.contains("-tests.jar");
         }
     }
@@ -103,7 +105,7 @@ class EngineLayeringTest {
             .that().resideInAPackage("dev.sovereign.engine.rules..")
             .should().dependOnClassesThat().resideInAnyPackage("dev.sovereign.engine.spi..",
                     "dev.sovereign.engine.internal..", "java.sql..")
-            .orShould().dependOnClassesThat().areAssignableTo(java.time.Clock.class)
+            .orShould().dependOnClassesThat().areAssignableTo(Clock.class)
             .because("the rules are pure functions of what a transaction read: no storage, no clock, no state");
 
     @ArchTest

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 26 item 1 on SQLite: a lease row is deleted only by its release, whatever the last operation on the
@@ -164,7 +165,7 @@ class LeaseRowDeletionTest {
      * as a release and a new grant, never as nothing.
      */
     @ParameterizedTest(name = "recursive_triggers={0}")
-    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    @ValueSource(booleans = {false, true})
     void aReleaseForgedWithTheTokenReadFromTheFileIsJournalled(boolean recursive) throws Exception {
         Lease l = a.leases().acquire("w", TEN_MINUTES);
         a.leases().renew("w", l.token());

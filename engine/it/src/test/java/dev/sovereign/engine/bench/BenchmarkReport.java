@@ -36,6 +36,7 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import java.util.stream.Stream;
 
 /**
  * Runs every benchmark of this package once — the floor, the engine's operations and the peer with
@@ -141,7 +142,7 @@ public final class BenchmarkReport {
         boolean postgres = PG_BENCHMARKS.stream().anyMatch(b -> Pattern.compile("^(" + include + ")").matcher(b).find())
                 || "PgContention".matches(include);
         boolean concurrency = "Concurrency".matches(include);
-        boolean anyJmh = java.util.stream.Stream.concat(SQLITE_BENCHMARKS.stream(), PG_BENCHMARKS.stream())
+        boolean anyJmh = Stream.concat(SQLITE_BENCHMARKS.stream(), PG_BENCHMARKS.stream())
                 .anyMatch(b -> Pattern.compile("^(" + include + ")").matcher(b).find());
         Map<String, Double> walPages = Map.of();
         if (sqlite) {

@@ -26,6 +26,9 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbc.JdbcLockProvider;
 import net.javacrumbs.shedlock.support.LockException;
+import java.io.PrintWriter;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.logging.Logger;
 
 /**
  * Throughput under concurrency in ONE JVM (issue 16, decision 0505): N threads, each looping "take my own
@@ -333,12 +336,12 @@ final class ConcurrencyDriver {
         }
 
         @Override
-        public java.io.PrintWriter getLogWriter() {
+        public PrintWriter getLogWriter() {
             return null;
         }
 
         @Override
-        public void setLogWriter(java.io.PrintWriter out) {
+        public void setLogWriter(PrintWriter out) {
             // no logging
         }
 
@@ -353,8 +356,8 @@ final class ConcurrencyDriver {
         }
 
         @Override
-        public java.util.logging.Logger getParentLogger() throws java.sql.SQLFeatureNotSupportedException {
-            throw new java.sql.SQLFeatureNotSupportedException();
+        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            throw new SQLFeatureNotSupportedException();
         }
 
         @Override

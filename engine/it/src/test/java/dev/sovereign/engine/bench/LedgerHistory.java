@@ -12,6 +12,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.sql.Types;
+import java.util.Locale;
 
 /**
  * Fills an engine database file with a long history, fast, through plain JDBC batch inserts that
@@ -235,7 +237,7 @@ final class LedgerHistory {
                 r.setString(2, attempt);
                 r.setLong(3, token);
                 r.setString(4, proc);
-                r.setString(5, state.toLowerCase(java.util.Locale.ROOT));
+                r.setString(5, state.toLowerCase(Locale.ROOT));
                 r.setLong(6, ended);
                 r.addBatch();
                 if (i % 10_000 == 9_999) {
@@ -293,9 +295,9 @@ final class LedgerHistory {
                     ps.setString(10, "actor_lease_lost");
                     ps.setString(11, "generated rejection");
                 } else {
-                    ps.setNull(8, java.sql.Types.INTEGER);
-                    ps.setNull(9, java.sql.Types.INTEGER);
-                    ps.setNull(10, java.sql.Types.VARCHAR);
+                    ps.setNull(8, Types.INTEGER);
+                    ps.setNull(9, Types.INTEGER);
+                    ps.setNull(10, Types.VARCHAR);
                     ps.setString(11, "generated history");
                 }
                 ps.addBatch();

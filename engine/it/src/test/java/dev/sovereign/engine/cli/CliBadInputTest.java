@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.io.IOException;
 
 /**
  * Every kind of bad input, and every kind of unusable database, gives its exit code and exactly one
@@ -310,7 +311,7 @@ class CliBadInputTest {
     private static String read(Path file) {
         try {
             return Files.exists(file) ? Files.readString(file) : "";
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return "";
         }
     }

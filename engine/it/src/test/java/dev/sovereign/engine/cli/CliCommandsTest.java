@@ -19,11 +19,15 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.Ledgers;
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.internal.sqlite.SqliteBackend;
+import dev.sovereign.engine.spi.Backends;
 
 /** Every command through picocli, in-process, on a real database file: output, JSON shape, exit code. */
 class CliCommandsTest {
     /** The schema version this build writes to a SQLite file, asked from the backend. */
-    private static final int SQLITE_SCHEMA = new dev.sovereign.engine.internal.sqlite.SqliteBackend().schemaVersion();
+    private static final int SQLITE_SCHEMA = new SqliteBackend().schemaVersion();
 
     static final List<String> LEASE_FIELDS =
             List.of("actor", "process", "token", "ttl_ms", "acquired_at", "renewed_at", "expires_at", "expired");
@@ -67,7 +71,7 @@ class CliCommandsTest {
         assertThat(r.outLines().get(1)).matches(insideAGitTree() ? "commit [0-9a-f]{12}(-modified)?" : "commit unknown");
         // one line per backend on the class path, each with the schema version it writes
         assertThat(r.outLines().subList(2, 4)).containsExactlyInAnyOrderElementsOf(
-                dev.sovereign.engine.spi.Backends.all().stream().map(b -> "schema " + b.name() + " v" + b.schemaVersion())
+                Backends.all().stream().map(b -> "schema " + b.name() + " v" + b.schemaVersion())
                         .toList()); // the numbers come from the migrators: a test never hard-codes them
     }
 
@@ -504,7 +508,7 @@ class CliCommandsTest {
     }
 
     private int processCount() {
-        try (dev.sovereign.engine.admin.AdminReader r = dev.sovereign.engine.Ledgers.openReader(
+        try (AdminReader r = Ledgers.openReader(
                 temp.dir().resolve("sovereign.db"))) {
             return r.snapshot().processes().size();
         }

@@ -9,6 +9,7 @@ import dev.sovereign.engine.testing.SettableClock;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Map;
 
 /**
  * {@code sovereign copy --from FILE --to URL} (decision 0907): a ledger made with the CLI on a file, copied to a
@@ -35,7 +36,7 @@ class CliCopyTest {
                 .contains("actors", "fence_events", "highest token", "journal");
         assertThat(copied.err()).isEmpty();
 
-        CliHarness server = new CliHarness(dir, new SettableClock()).with(b -> b.variables(java.util.Map.of("SOVEREIGN_DB", url)));
+        CliHarness server = new CliHarness(dir, new SettableClock()).with(b -> b.variables(Map.of("SOVEREIGN_DB", url)));
         assertThat(server.ok("events").out()).contains("LEASE_ACQUIRED", "LEASE_RELEASED");
         long next = server.ok("--process", "proc_server", "lease", "acquire", "operator", "--ttl", "30s", "--json")
                 .onlyJson().get("token").asLong();

@@ -17,6 +17,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@code sovereign backup}, {@code restore}, {@code fence bump} and what {@code status} says about the ledger's
@@ -132,9 +135,9 @@ class CliHistoryTest {
         cli.ok("init");
         // a raw writer with the guards out of the way (SQLite cannot refuse DDL): the counter as text
         RawSql raw = new RawSql(temp.file());
-        java.util.List<String> guards = raw.rows("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'token_counter'");
-        java.util.List<String> names = raw.rows("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'token_counter'");
-        java.util.List<String> statements = new java.util.ArrayList<>(java.util.List.of("BEGIN IMMEDIATE"));
+        List<String> guards = raw.rows("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'token_counter'");
+        List<String> names = raw.rows("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'token_counter'");
+        List<String> statements = new ArrayList<>(List.of("BEGIN IMMEDIATE"));
         names.forEach(n -> statements.add("DROP TRIGGER " + n.substring(0, n.length() - 1)));
         statements.add("UPDATE token_counter SET last_token = 'abc'");
         guards.forEach(g -> statements.add(g.substring(0, g.length() - 1)));
@@ -160,7 +163,7 @@ class CliHistoryTest {
     }
 
     private static String[] concat(String[] a, String[] b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }

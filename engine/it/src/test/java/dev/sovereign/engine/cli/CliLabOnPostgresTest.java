@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Optional;
 
 /**
  * {@code sovereign lab SCENARIO --db jdbc:postgresql://…} (decision 0909): it runs in a lab sandbox on the server,
@@ -100,13 +101,13 @@ class CliLabOnPostgresTest {
         assertThat(cli.ok("lab", "list").out()).contains("A fast clock can steal a lease early, never a commit");
     }
 
-    private static java.util.Optional<String> read(long pid, String what) {
+    private static Optional<String> read(long pid, String what) {
         try {
             byte[] b = Files.readAllBytes(Path.of("/proc", Long.toString(pid), what));
-            return b.length == 0 ? java.util.Optional.empty()
-                    : java.util.Optional.of(new String(b, StandardCharsets.UTF_8).replace('\0', ' '));
+            return b.length == 0 ? Optional.empty()
+                    : Optional.of(new String(b, StandardCharsets.UTF_8).replace('\0', ' '));
         } catch (IOException | SecurityException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.util.ArrayList;
 
 /** The mailbox commands through picocli, in-process, on a real database file and a settable clock. */
 class CliMailboxCommandsTest {
@@ -34,7 +35,7 @@ class CliMailboxCommandsTest {
     }
 
     private String send(String... extra) {
-        List<String> args = new java.util.ArrayList<>(List.of("send", "--from", "ops", "--to", "operator",
+        List<String> args = new ArrayList<>(List.of("send", "--from", "ops", "--to", "operator",
                 "--subject", "rotate keys", "--json"));
         args.addAll(List.of(extra));
         return cli.ok(args.toArray(String[]::new)).onlyJson().get("message").asText();

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.sql.Connection;
+import java.sql.Statement;
 
 /**
  * The CLI on a real PostgreSQL server (contract §15): the same commands, the same output and exit codes as on a
@@ -69,7 +71,7 @@ class CliOnPostgresTest {
         owner.ok("init");
         owner.ok("actor", "add", "operator");
         String host = PgTestServer.freshRole("host_a");
-        try (java.sql.Connection c = db.connect(); java.sql.Statement s = c.createStatement()) {
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
             s.execute("GRANT sovereign_" + db.name() + "_worker TO " + host);
         }
         String asHost = "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + host + "&password=" + host;

@@ -28,6 +28,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.io.IOException;
 
 /**
  * {@code sovereign run} on PostgreSQL when the server ends its connection ({@code pg_terminate_backend} from
@@ -247,7 +248,7 @@ class CliRunConnectionLossOnPostgresTest {
                 List<Path> tmp = files.filter(p -> p.getFileName().toString().endsWith(".receipt.json.tmp")).toList();
                 found[0] = tmp.isEmpty() ? null : tmp.get(0);
                 return found[0] != null;
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return false;
             }
         }, DEADLINE, () -> "the provider's FIFO in " + workspace);

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.io.IOException;
 
 /**
  * A database file this user may not even read is not "read-only" (issue 26, "Sentences"): the real CLI, as a
@@ -79,7 +80,7 @@ class CliUnreadableFileTest {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() != 0;
-        } catch (java.io.IOException noSetpriv) {
+        } catch (IOException noSetpriv) {
             return false;
         }
     }

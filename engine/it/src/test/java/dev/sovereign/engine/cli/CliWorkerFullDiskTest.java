@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.nio.file.StandardOpenOption;
 
 /**
  * {@code sovereign worker} on a ledger whose disk is really full (issue 26): a small tmpfs of this test's own,
@@ -135,7 +136,7 @@ class CliWorkerFullDiskTest {
             }
         } catch (IOException full) {
             // ENOSPC: the disk is full; smaller writes until not even a byte fits
-            try (OutputStream o = Files.newOutputStream(file, java.nio.file.StandardOpenOption.APPEND)) {
+            try (OutputStream o = Files.newOutputStream(file, StandardOpenOption.APPEND)) {
                 while (true) {
                     o.write(0);
                     o.flush();

@@ -18,6 +18,10 @@ import java.util.jar.Manifest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.testing.ChildJvm;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** {@code sovereign console}: starts the console jar as a real child process, or says why it cannot. */
 class ConsoleCommandTest {
@@ -114,8 +118,8 @@ class ConsoleCommandTest {
     void aSignalToTheCliAlsoEndsTheConsoleItStarted() throws Exception {
         Path pidFile = temp.dir().resolve(FakeConsole.LINGER);
         Files.writeString(pidFile, "");
-        Process cliProcess = dev.sovereign.engine.testing.ChildJvm.builder(
-                        java.util.List.of("-D" + CliEnvironment.CONSOLE_JAR_PROPERTY + "=" + fakeJar), Main.class,
+        Process cliProcess = ChildJvm.builder(
+                        List.of("-D" + CliEnvironment.CONSOLE_JAR_PROPERTY + "=" + fakeJar), Main.class,
                         "console")
                 .directory(temp.dir().toFile()).redirectErrorStream(true)
                 .redirectOutput(temp.dir().resolve("cli.log").toFile()).start();
@@ -126,15 +130,15 @@ class ConsoleCommandTest {
                 } catch (IOException e) {
                     return false;
                 }
-            }, java.time.Duration.ofSeconds(30), () -> "the fake console never started");
+            }, Duration.ofSeconds(30), () -> "the fake console never started");
             long consolePid = Long.parseLong(Files.readString(pidFile).strip());
             assertThat(ProcessHandle.of(consolePid)).get().satisfies(h -> assertThat(h.isAlive()).isTrue());
 
             cliProcess.destroy(); // SIGTERM to the CLI, as a terminal or a parent would send it
-            assertThat(cliProcess.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(cliProcess.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
             Poll.until(() -> ProcessHandle.of(consolePid).map(h -> !h.isAlive()).orElse(true),
-                    java.time.Duration.ofSeconds(15), () -> "the console " + consolePid + " outlived the CLI");
+                    Duration.ofSeconds(15), () -> "the console " + consolePid + " outlived the CLI");
         } finally {
             cliProcess.destroyForcibly();
             if (!Files.readString(pidFile).isBlank()) {

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A password planted in the URL is never written anywhere (issue 19, "secrets never printed"), on a real
@@ -276,7 +277,7 @@ class PlantedPasswordOnPostgresTest {
                 assertThat(p.toString()).doesNotContain(PASSWORD);
                 if (Files.isRegularFile(p) && !p.getFileName().toString().equals("pgpass")) {
                     try {
-                        assertThat(new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.ISO_8859_1))
+                        assertThat(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1))
                                 .as("file %s", p).doesNotContain(PASSWORD);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Map;
 
 /**
  * Runs the built CLI as a real OS process ({@code java -cp <test class path> dev.sovereign.engine.cli.Main}),
@@ -23,11 +24,11 @@ final class RealCli {
     }
 
     Running start(String... args) {
-        return start(java.util.Map.of(), args);
+        return start(Map.of(), args);
     }
 
     /** Starts it with {@code env} added to its environment (an operator's variables, e.g. JAVA_TOOL_OPTIONS). */
-    Running start(java.util.Map<String, String> env, String... args) {
+    Running start(Map<String, String> env, String... args) {
         int n = RUNS.incrementAndGet();
         Path out = dir.resolve("run-" + n + ".out");
         Path err = dir.resolve("run-" + n + ".err");

@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.io.IOException;
 
 /**
  * A committed run is never reported as a failure (decision 0109), proven with a real SQLite write lock
@@ -114,7 +115,7 @@ class RunResultAfterCommitTest {
                 found[0] = files.filter(p -> p.getFileName().toString().endsWith(".receipt.json.tmp"))
                         .findFirst().orElse(null);
                 return found[0] != null;
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return false;
             }
         }, DEADLINE, () -> "the provider's FIFO in " + workspace);

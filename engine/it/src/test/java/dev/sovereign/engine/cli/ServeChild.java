@@ -16,6 +16,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.ArrayList;
 
 /**
  * A real {@code sovereign serve --stdio} child process, driven line by line through its standard input and
@@ -54,7 +55,7 @@ final class ServeChild implements AutoCloseable {
 
     /** Starts {@code sovereign --db DB serve --stdio [extra...]} with its working directory {@code dir}. */
     static ServeChild start(Path dir, Path database, String... extra) {
-        List<String> args = new java.util.ArrayList<>(List.of("--db", database.toString(), "serve", "--stdio"));
+        List<String> args = new ArrayList<>(List.of("--db", database.toString(), "serve", "--stdio"));
         args.addAll(List.of(extra));
         ProcessBuilder pb = ChildJvm.builder(Main.class, args.toArray(String[]::new)).directory(dir.toFile());
         pb.environment().remove(CliEnvironment.DB_VARIABLE);

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.sql.Connection;
+import java.sql.Statement;
 
 /**
  * {@code serve --stdio} on a real PostgreSQL server (contract §15): the same requests and answers as on a file,
@@ -43,7 +45,7 @@ class ServeOnPostgresTest {
         assertThat(setUp.get(0).get("ok").asBoolean()).as("%s", setUp.get(0)).isTrue();
 
         String host = PgTestServer.freshRole("serve_host");
-        try (java.sql.Connection c = db.connect(); java.sql.Statement s = c.createStatement()) {
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
             s.execute("GRANT sovereign_" + db.name() + "_worker TO " + host);
         }
         String asHost = "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + host

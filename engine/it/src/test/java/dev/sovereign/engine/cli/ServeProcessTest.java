@@ -22,6 +22,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Black-box: {@code sovereign serve --stdio} as real OS processes driven through their standard input and
@@ -154,7 +155,7 @@ class ServeProcessTest {
         assertThat(refused.get("message").asText()).contains(lease.get("process").asText());
 
         ChildJvm.signal(first.process(), "KILL");
-        assertThat(first.process().waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
 
         Lease dead = other.leases().current("operator").orElseThrow();
         assertThat(dead.token()).as("a killed server releases nothing").isEqualTo(token);

@@ -11,6 +11,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.ArrayList;
 
 /**
  * Review of 1cf3ec0: the package move left {@code {@link}}s in the core's javadoc that no longer resolve
@@ -28,7 +29,7 @@ class CoreJavadocLinksTest {
         }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-        List<String> args = new java.util.ArrayList<>(List.of("-Xdoclint:reference", "-proc:none", "-d", out.toString()));
+        List<String> args = new ArrayList<>(List.of("-Xdoclint:reference", "-proc:none", "-d", out.toString()));
         args.addAll(sources);
         int rc = javac.run(null, null, diagnostics, args.toArray(String[]::new));
         assertThat(diagnostics.toString()).as("javac -Xdoclint:reference over engine/core").doesNotContain("error:");

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@link BeatAgainstTakeoverRaceContract} across two JVMs (issue 26 item 3 saw 18 double beliefs in 60 tries this way on
@@ -96,7 +97,7 @@ abstract class BeatAgainstTakeoverAcrossProcessesContract {
             }
             to.println("quit");
         } finally {
-            if (!child.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!child.waitFor(20, TimeUnit.SECONDS)) {
                 ChildJvm.destroy(child);
             }
         }

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.base.Refusal;
 
 /** Racing acquirers, on real threads with separate engines and in separate OS processes. */
 class LeaseRaceAcrossProcessesTest {
@@ -62,7 +63,7 @@ class LeaseRaceAcrossProcessesTest {
             barrier.await(30, TimeUnit.SECONDS);
             try {
                 won.add(e.leases().acquire("actor-" + i, Duration.ofMinutes(5)).token());
-            } catch (dev.sovereign.engine.base.Refusal r) {
+            } catch (Refusal r) {
                 won.add(-1L);
             }
         }

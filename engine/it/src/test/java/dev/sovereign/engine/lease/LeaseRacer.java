@@ -6,6 +6,10 @@ import dev.sovereign.engine.base.Refusal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A child process for {@link LeaseRaceAcrossProcessesTest}: opens its own engine (its own process
@@ -32,12 +36,12 @@ public final class LeaseRacer {
                 }
                 Thread.onSpinWait();
             }
-            java.util.List<Integer> order = new java.util.ArrayList<>();
+            List<Integer> order = new ArrayList<>();
             for (int i = 0; i < actors; i++) {
                 order.add(i);
             }
             // Each racer walks the actors in its own random order, so wins spread across processes.
-            java.util.Collections.shuffle(order);
+            Collections.shuffle(order);
             for (int i : order) {
                 String actor = "actor-" + i;
                 try {
@@ -48,7 +52,7 @@ public final class LeaseRacer {
                 }
                 // A little think time, as a real worker has, so the racers interleave instead of one
                 // process taking SQLite's write lock back-to-back for every actor.
-                Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextInt(0, 6));
+                Thread.sleep(ThreadLocalRandom.current().nextInt(0, 6));
             }
             // Hold the leases until every racer is done: closing releases them, and a later racer
             // would then rightly win a released actor.

@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.util.Optional;
 
 /**
  * Three real child JVMs ({@link MailboxFuzzWorker}) take turns hosting two actors while messages
@@ -278,7 +279,7 @@ class MailboxFuzzTest {
         map.computeIfAbsent(kind, k -> new ArrayList<>()).add(o);
     }
 
-    private static java.util.Optional<String> identity(Worker w) {
+    private static Optional<String> identity(Worker w) {
         return read(w.log()).lines().filter(l -> l.startsWith("IDENTITY ")).map(l -> l.substring(9)).findFirst();
     }
 

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.base.CommandAllowList;
+import java.util.ArrayList;
 
 @Contract
 abstract class CommandProviderContract {
@@ -45,7 +46,7 @@ abstract class CommandProviderContract {
 
     @BeforeEach
     void open() {
-        List<String> allowed = new java.util.ArrayList<>(List.of(HELLO, WHERE, "exit 75", "exit 3", "kill -9 $$",
+        List<String> allowed = new ArrayList<>(List.of(HELLO, WHERE, "exit 75", "exit 3", "kill -9 $$",
                 familyCommand(temp.dir().resolve("pids")).substring("command:".length())));
         allowed.replaceAll(CommandAllowList::exactly);
         a = temp.open(temp.config(clock).allowCommands(CommandAllowList.of(allowed)).build());

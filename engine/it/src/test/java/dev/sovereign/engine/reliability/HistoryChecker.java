@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.Locale;
 
 /**
  * Holds what the processes saw (their histories) against what the ledger says (the fence journal in
@@ -471,7 +472,7 @@ public final class HistoryChecker {
                     violation(Rule.RECEIPT_MISMATCH, "receipt " + r.id() + " of assignment " + r.assignment()
                             + " names attempt " + a.id() + ", which is " + a.state() + ", not " + attemptState);
                 }
-                String state = r.status().toUpperCase(java.util.Locale.ROOT);
+                String state = r.status().toUpperCase(Locale.ROOT);
                 if (!x.state().equals(state)) {
                     violation(Rule.RECEIPT_MISMATCH, "receipt " + r.id() + " says " + r.status() + " but assignment "
                             + x.id() + " is " + x.state());

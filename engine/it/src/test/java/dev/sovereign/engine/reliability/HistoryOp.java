@@ -1,6 +1,7 @@
 package dev.sovereign.engine.reliability;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One call in a process's history, paired from its {@code invoke} line and its completion line.
@@ -59,7 +60,7 @@ public record HistoryOp(
 
     /** For INFO: busy is expected under a rogue lock; any other reason is a crash. */
     public boolean isCrash() {
-        return isCrash(java.util.Set.of("busy"));
+        return isCrash(Set.of("busy"));
     }
 
     /**
@@ -67,7 +68,7 @@ public record HistoryOp(
      * nemesis kills, also a lost connection ({@code storage_IO}) and a commit whose outcome is unknown
      * ({@code storage_COMMIT_OUTCOME_UNKNOWN}): the engine said it does not know, which is its contract (contract §15).
      */
-    public boolean isCrash(java.util.Set<String> expectedReasons) {
+    public boolean isCrash(Set<String> expectedReasons) {
         return outcome == Outcome.INFO && !expectedReasons.contains(result("reason"));
     }
 

@@ -29,6 +29,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.sovereign.engine.run.Runs;
+import java.sql.DriverManager;
 
 /**
  * The partition nemesis with real hosts (issue 15, decision 0908): two worker processes ({@link HostWorker}), each
@@ -176,7 +178,7 @@ class PartitionOnPostgresTest {
     }
 
     private static void pin(String url, long millis) throws SQLException {
-        try (Connection c = java.sql.DriverManager.getConnection(url);
+        try (Connection c = DriverManager.getConnection(url);
              PreparedStatement ps = c.prepareStatement("UPDATE server_clock SET pinned_ms = ? WHERE id = 1")) {
             ps.setLong(1, millis);
             ps.executeUpdate();
@@ -184,7 +186,7 @@ class PartitionOnPostgresTest {
     }
 
     private static void terminate(String url, String applicationName) throws SQLException {
-        try (Connection c = java.sql.DriverManager.getConnection(url);
+        try (Connection c = DriverManager.getConnection(url);
              PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                      + " WHERE application_name = ?")) {
             ps.setString(1, applicationName);
@@ -195,7 +197,7 @@ class PartitionOnPostgresTest {
     /** Waits, reading {@code pg_stat_activity}, until a connection named {@code applicationName} is there. */
     private static void awaitConnected(String url, String applicationName) throws SQLException {
         long deadline = System.nanoTime() + WAIT.toNanos();
-        try (Connection c = java.sql.DriverManager.getConnection(url);
+        try (Connection c = DriverManager.getConnection(url);
              PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
             ps.setString(1, applicationName);
             while (System.nanoTime() < deadline) {
@@ -214,7 +216,7 @@ class PartitionOnPostgresTest {
     /** Waits, reading the ledger, until {@code process} has an ACTIVE attempt on {@code assignment}. */
     private static Attempt awaitActiveAttempt(String url, String assignment, String process) throws SQLException {
         long deadline = System.nanoTime() + WAIT.toNanos();
-        try (Connection c = java.sql.DriverManager.getConnection(url);
+        try (Connection c = DriverManager.getConnection(url);
              PreparedStatement ps = c.prepareStatement("SELECT id, token, lease_token FROM execution_attempts"
                      + " WHERE assignment_id = ? AND process_identity = ? AND state = 'ACTIVE'")) {
             ps.setString(1, assignment);
@@ -243,7 +245,7 @@ class PartitionOnPostgresTest {
     }
 
     private static long scalar(String url, String sql) throws SQLException {
-        try (Connection c = java.sql.DriverManager.getConnection(url); Statement s = c.createStatement();
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery(sql)) {
             assertThat(rs.next()).isTrue();
             return rs.getLong(1);
@@ -252,7 +254,7 @@ class PartitionOnPostgresTest {
 
     private static List<String> texts(String url, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = java.sql.DriverManager.getConnection(url); Statement s = c.createStatement();
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {
                 out.add(rs.getString(1));
@@ -304,7 +306,7 @@ class PartitionOnPostgresTest {
             List<String> options = new ArrayList<>(List.of("-Xmx128m", "-XX:+UseSerialGC",
                     "-Dsovereign.test.pinnedServerClock=true"));
             if (BROKEN_FENCE && label.equals("A")) {
-                options.add("-D" + dev.sovereign.engine.run.Runs.FAULT_IGNORE_TERMINAL_FENCE + "=true");
+                options.add("-D" + Runs.FAULT_IGNORE_TERMINAL_FENCE + "=true");
             }
             List<String> java = ChildJvm.builder(options, HostWorker.class,
                     url, data.toString(), label, command, "200").command();

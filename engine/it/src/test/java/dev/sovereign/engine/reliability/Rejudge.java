@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.time.Duration;
 
 /**
  * Judges a saved torture run again, with the checker as it is now: the histories in a run's folder against its
@@ -22,7 +23,7 @@ public final class Rejudge {
         Ledger ledger = server ? PgLedgerReader.read(args[1]) : Ledger.read(Path.of(args[1]));
         long finalNow = Long.parseLong(args[2]);
         if (finalNow == 0) {
-            finalNow = PgLedgerReader.awaitEverythingExpired(args[1], java.time.Duration.ofSeconds(5));
+            finalNow = PgLedgerReader.awaitEverythingExpired(args[1], Duration.ofSeconds(5));
         }
         var histories = HistoryReader.readAll(dir);
         var ops = histories.stream().flatMap(h -> h.ops().stream()).toList();

@@ -28,6 +28,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
+import dev.sovereign.engine.attack.standing.HostileSql;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Collections;
+import java.util.Locale;
 
 /**
  * One torture run: N real worker processes ({@link TortureWorker}) do random operations on one
@@ -123,7 +132,7 @@ public final class TortureRun {
         /** PostgreSQL: hand-written statements that found no row to act on (nothing for the guards to judge). */
         final AtomicInteger handSqlNoTarget = new AtomicInteger();
         /** PostgreSQL: hand-written statements the database ACCEPTED on rows it should have guarded: a hole. */
-        final java.util.List<String> handSqlAccepted = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<String> handSqlAccepted = Collections.synchronizedList(new ArrayList<>());
         long pausedMillis;
         volatile long serverDownMillis;
         long rogueMillis;
@@ -157,8 +166,8 @@ public final class TortureRun {
         }
 
         /** The hand-written statements the database accepted, each as sent: must be none. */
-        public java.util.List<String> handSqlAccepted() {
-            return java.util.List.copyOf(handSqlAccepted);
+        public List<String> handSqlAccepted() {
+            return List.copyOf(handSqlAccepted);
         }
 
         /** Every fault injected (a restart after a kill is part of the kill). */
@@ -416,7 +425,7 @@ public final class TortureRun {
      * The standing attack suite's generated strikes (decision 0013), from a worker login of their own with a session
      * row of its own: every other hand-written statement is one of them rather than one of {@link #HAND_SQL}.
      */
-    private dev.sovereign.engine.attack.standing.HostileSql generated;
+    private HostileSql generated;
 
     /** Restarts are spaced out: the workers must also get work done between them. */
     private static final long MIN_GAP_BETWEEN_RESTARTS_MS = 12_000;
@@ -444,7 +453,7 @@ public final class TortureRun {
             firstRound.addAll(List.of(Fault.BACKEND_KILL_IN_TRANSACTION, Fault.BACKEND_KILL_BETWEEN,
                     Fault.SERVER_RESTART, Fault.HAND_SQL));
         }
-        java.util.Collections.shuffle(firstRound, random);
+        Collections.shuffle(firstRound, random);
         long nextRestartAllowedAt = 0;
         while (System.currentTimeMillis() < chaosEndsAt) {
             long now = System.currentTimeMillis();
@@ -564,11 +573,11 @@ public final class TortureRun {
                 case ACCEPTED -> faults.handSqlAccepted.add("generated: " + result.what());
                 case NOTHING -> faults.handSqlNoTarget.incrementAndGet();
             }
-            return result.outcome() != dev.sovereign.engine.attack.standing.HostileSql.Outcome.NOTHING;
+            return result.outcome() != HostileSql.Outcome.NOTHING;
         }
         String sql = HAND_SQL.get(random.nextInt(HAND_SQL.size()));
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(handSqlUrl);
-             java.sql.Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(handSqlUrl);
+             Statement st = c.createStatement()) {
             st.execute("SET statement_timeout = 2000"); // a row a worker holds locked must not stall the nemesis
             int rows = st.executeUpdate(sql);
             if (rows > 0) {
@@ -577,7 +586,7 @@ public final class TortureRun {
             }
             faults.handSqlNoTarget.incrementAndGet();
             return false;
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             String state = String.valueOf(e.getSQLState());
             if (state.equals("SV001") || state.equals("42501") || state.equals("22003")) {
                 faults.handSqlRefused.incrementAndGet(); // 22003: the counter's bigint range itself
@@ -589,12 +598,12 @@ public final class TortureRun {
     }
 
     /** A worker login of the ledger's own worker role, as a compromised host holds one (decision 0902). */
-    private void createHandSqlLogin() throws java.sql.SQLException {
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(db); java.sql.Statement st = c.createStatement()) {
+    private void createHandSqlLogin() throws SQLException {
+        try (Connection c = DriverManager.getConnection(db); Statement st = c.createStatement()) {
             st.execute("CREATE ROLE torture_nemesis LOGIN PASSWORD 'torture_nemesis' IN ROLE sovereign_torture_worker");
         }
         handSqlUrl = db.substring(0, db.indexOf('?')) + "?user=torture_nemesis&password=torture_nemesis";
-        generated = dev.sovereign.engine.attack.standing.HostileSql.onPostgres(db, "torture", s.actors(), s.seed());
+        generated = HostileSql.onPostgres(db, "torture", s.actors(), s.seed());
     }
 
     private void killBackend(boolean inTransaction) {
@@ -604,22 +613,22 @@ public final class TortureRun {
         }
         String app = w.applicationName();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(400);
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(db);
-             java.sql.PreparedStatement find = c.prepareStatement("SELECT pid FROM pg_stat_activity"
+        try (Connection c = DriverManager.getConnection(db);
+             PreparedStatement find = c.prepareStatement("SELECT pid FROM pg_stat_activity"
                      + " WHERE application_name = ? AND pid <> pg_backend_pid() AND "
                      + (inTransaction ? "xact_start IS NOT NULL" : "state = 'idle'"));
-             java.sql.PreparedStatement kill = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+             PreparedStatement kill = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
             find.setString(1, app);
             while (System.nanoTime() < deadline) {
                 Integer pid = null;
-                try (java.sql.ResultSet rs = find.executeQuery()) {
+                try (ResultSet rs = find.executeQuery()) {
                     if (rs.next()) {
                         pid = rs.getInt(1);
                     }
                 }
                 if (pid != null) {
                     kill.setInt(1, pid);
-                    try (java.sql.ResultSet rs = kill.executeQuery()) {
+                    try (ResultSet rs = kill.executeQuery()) {
                         if (rs.next() && rs.getBoolean(1)) {
                             (inTransaction ? faults.backendKillsInTransaction : faults.backendKillsBetween)
                                     .incrementAndGet();
@@ -630,7 +639,7 @@ public final class TortureRun {
                 pace(1);
             }
             faults.backendKillsMissed.incrementAndGet();
-        } catch (java.sql.SQLException serverAway) {
+        } catch (SQLException serverAway) {
             faults.backendKillsMissed.incrementAndGet(); // the server is restarting: nothing to kill
         }
     }
@@ -737,7 +746,7 @@ public final class TortureRun {
                     .append(faults.backendKillsMissed.get()).append(" found no connection in the wanted state), ")
                     .append(faults.serverRestarts()).append(" server restarts (").append(faults.restartsFast.get())
                     .append(" fast, ").append(faults.restartsImmediate.get()).append(" immediate; ")
-                    .append(String.format(java.util.Locale.ROOT, "%.1f", faults.serverDownMillis / 1000.0))
+                    .append(String.format(Locale.ROOT, "%.1f", faults.serverDownMillis / 1000.0))
                     .append(" s down in all), ").append(faults.handSqlRefused()).append(" hand-written statements of"
                             + " another host's worker login refused by the database (")
                     .append(faults.handSqlNoTarget.get()).append(" found nothing to act on, ")

@@ -29,6 +29,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import java.time.Clock;
 
 /**
  * Child JVM of the torture run: one engine (its own process identity, its heartbeat on, its clock an
@@ -98,8 +99,8 @@ public final class TortureWorker {
             String[] kv = w.split(":");
             weights.put(kv[0], Integer.parseInt(kv[1]));
         }
-        OffsetClock clock = new OffsetClock(java.time.Clock.systemUTC(),
-                java.time.Duration.ofMillis(readOffset(control)));
+        OffsetClock clock = new OffsetClock(Clock.systemUTC(),
+                Duration.ofMillis(readOffset(control)));
         // a file path or a jdbc:postgresql: URL: Engine.open picks the backend
         EngineConfig config = EngineConfig.forDatabase(a.get("db")).dataDirectory(Path.of(a.get("data")))
                 .clock(clock).heartbeat(true)
@@ -157,7 +158,7 @@ public final class TortureWorker {
         while (true) {
             long offset = readOffset(control);
             if (offset != clock.offset().toMillis()) {
-                clock.setOffset(java.time.Duration.ofMillis(offset));
+                clock.setOffset(Duration.ofMillis(offset));
                 history.clock(offset);
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25));

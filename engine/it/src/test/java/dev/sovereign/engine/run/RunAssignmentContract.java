@@ -22,6 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.ChildOutput;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 @Contract
 abstract class RunAssignmentContract {
@@ -235,7 +238,7 @@ abstract class RunAssignmentContract {
     @Test
     void theHeartbeatReportsAStolenAttemptLostAndTheRunIsCancelled() throws Exception {
         Assignment x = a.runs().assign("operator", "scripted:ms=60000");
-        java.util.concurrent.CompletableFuture<Throwable> outcome = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
             try {
                 a.runs().runAssignment(x.id());
                 return null;
@@ -243,13 +246,13 @@ abstract class RunAssignmentContract {
                 return t;
             }
         });
-        dev.sovereign.engine.testing.ChildOutput.await("the attempt started", Duration.ofSeconds(10),
+        ChildOutput.await("the attempt started", Duration.ofSeconds(10),
                 () -> !Port.grants(a).attempts().isEmpty());
         b.runs().stealFence(x.id());
 
         assertThat(a.heartbeatNow().lostAttempts()).hasSize(1);
 
-        Throwable t = outcome.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        Throwable t = outcome.get(10, TimeUnit.SECONDS);
         assertThat(categoryOf(t)).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_LOST);
         assertThat(a.runs().receipt(x.id())).isEmpty();
     }
@@ -257,17 +260,17 @@ abstract class RunAssignmentContract {
     @Test
     void anInterruptedCallerCancelsTheProviderEndsTheRunAsCancelledAndKeepsItsInterrupt() throws Exception {
         Assignment x = a.runs().assign("operator", "scripted:ms=60000");
-        java.util.concurrent.CompletableFuture<Object[]> outcome = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<Object[]> outcome = new CompletableFuture<>();
         Thread caller = new Thread(() -> {
             RunResult r = a.runs().runAssignment(x.id());
             outcome.complete(new Object[] {r, Thread.currentThread().isInterrupted()});
         });
         caller.start();
-        dev.sovereign.engine.testing.ChildOutput.await("the attempt started", Duration.ofSeconds(10),
+        ChildOutput.await("the attempt started", Duration.ofSeconds(10),
                 () -> !Port.grants(a).attempts().isEmpty());
         caller.interrupt();
 
-        Object[] done = outcome.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        Object[] done = outcome.get(10, TimeUnit.SECONDS);
         RunResult r = (RunResult) done[0];
         assertThat(r.assignment().state()).isEqualTo(AssignmentState.FAILED);
         assertThat(r.receipt().failureCategory()).isEqualTo("cancelled");

@@ -8,6 +8,9 @@ import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TestBackend;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.internal.sqlite.SqliteLedger;
+import java.nio.file.Path;
 
 /**
  * {@link RunAssignmentContract} on SQLite: a real file per test, and the lab sandbox's fault switch, which only
@@ -22,14 +25,14 @@ class RunAssignmentOnSqliteTest extends RunAssignmentContract {
     @Test
     void theFaultSwitchLetsAStaleHolderCommitWhichIsWhatTheFencePrevents() {
         // only on a lab sandbox (decision 0006); DatabaseEnforcedFenceTest shows it ignored elsewhere
-        java.nio.file.Path sandbox = temp.dir().resolve("sandbox.db");
-        a = temp.open(dev.sovereign.engine.base.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
+        Path sandbox = temp.dir().resolve("sandbox.db");
+        a = temp.open(EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
                 .createAsLabSandbox(true).build());
-        b = temp.open(dev.sovereign.engine.base.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false).build());
+        b = temp.open(EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false).build());
         a.actors().add("operator");
         Assignment x = a.runs().assign("operator", "scripted");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));
-        var faulty = dev.sovereign.engine.internal.sqlite.SqliteLedger.runStore(Sqlite.database(a), true);
+        var faulty = SqliteLedger.runStore(Sqlite.database(a), true);
         Attempt attempt = faulty.startAttempt(x.id(), lease.token(), 10_000);
         b.runs().stealFence(x.id());
 

@@ -20,6 +20,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.provider.ProviderResult;
+import org.assertj.core.groups.Tuple;
 
 /**
  * Issue 16 (decision 0508): on SQLite a run writes in two transactions, not four — the actor lease with the
@@ -119,7 +121,7 @@ class RunTransactionsTest {
         assertThat(a.leases().current("operator")).contains(old);
         assertThat(a.leases().held()).isEmpty();
         assertThat(a.runs().attempts(x.id())).extracting(Attempt::id, Attempt::state)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(live.id(), AttemptState.ACTIVE));
+                .containsExactly(Tuple.tuple(live.id(), AttemptState.ACTIVE));
         assertThat(a.runs().get(x.id())).get().extracting(Assignment::currentAttempt).isEqualTo(live.id());
         List<FenceEvent> events = a.journal().since(seq, 100);
         assertThat(events).extracting(FenceEvent::kind).containsExactly(EventKind.REJECTED);
@@ -131,7 +133,7 @@ class RunTransactionsTest {
     void aRefusedTerminalWriteReleasesNothingInItsTransactionAndTheRunReleasesAfterwards() {
         a.providers().register("thief", arg -> job -> {
             b.runs().stealFence(job.assignmentId());
-            return dev.sovereign.engine.provider.ProviderResult.completed("too late");
+            return ProviderResult.completed("too late");
         });
         Assignment x = a.runs().assign("operator", "thief");
         long seq = a.journal().lastSeq();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sovereign.engine.lease.Lease;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import java.util.List;
 
 /**
  * {@link Grants} keeps the session check's values over its beliefs as leases come and go (decision 0509), so a beat
@@ -41,7 +42,7 @@ class GrantsSessionValuesTest {
         Grants grants = new Grants();
         grants.holdLease(lease("a", 7));
         grants.holdLease(lease("a", 9));
-        assertThat(grants.beliefs().values()).containsExactly(SessionCheck.of(java.util.List.of(9L)));
+        assertThat(grants.beliefs().values()).containsExactly(SessionCheck.of(List.of(9L)));
     }
 
     private static Lease lease(String actor, long token) {

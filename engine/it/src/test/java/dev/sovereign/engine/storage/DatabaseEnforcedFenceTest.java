@@ -29,6 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.sovereign.engine.base.Refusal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * contract §14: the database refuses what a badly behaved client writes, whatever that client's WHERE
@@ -116,8 +120,8 @@ class DatabaseEnforcedFenceTest {
     /** The finding as it was reproduced: the real sqlite3 shell, where the machine has one. */
     @Test
     void theSqlite3ShellCannotWindTheCounterBackNorRewriteTheJournal() throws Exception {
-        java.nio.file.Path shell = java.nio.file.Path.of("/usr/bin/sqlite3");
-        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isExecutable(shell),
+        Path shell = Path.of("/usr/bin/sqlite3");
+        Assumptions.assumeTrue(Files.isExecutable(shell),
                 "no sqlite3 shell on this machine; the JDBC tests above cover the same statements");
         Lease held = a.leases().acquire("operator", Duration.ofSeconds(5));
         for (String statement : List.of("REPLACE INTO token_counter VALUES (1, 0);",
@@ -536,7 +540,7 @@ class DatabaseEnforcedFenceTest {
         assertThat(scalar("SELECT lab_sandbox FROM ledger_mark")).isZero();
 
         // nor on a ledger emptied by hand: its one mark row is written once, with the schema
-        java.nio.file.Path blank = temp.dir().resolve("blank.db");
+        Path blank = temp.dir().resolve("blank.db");
         Engine.open(EngineConfig.forDatabase(blank).clock(clock).heartbeat(false).build()).close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + blank); Statement st = c.createStatement()) {
             st.execute("DELETE FROM processes");
@@ -544,7 +548,7 @@ class DatabaseEnforcedFenceTest {
                     .hasMessageContaining("written once");
         }
 
-        java.nio.file.Path fresh = temp.dir().resolve("sandbox.db");
+        Path fresh = temp.dir().resolve("sandbox.db");
         try (Engine sandbox = Engine.open(EngineConfig.forDatabase(fresh).clock(clock).heartbeat(false)
                 .createAsLabSandbox(true).build())) {
             assertThat(sandbox.isLabSandbox()).isTrue();
@@ -560,7 +564,7 @@ class DatabaseEnforcedFenceTest {
 
         var broken = SqliteLedger.runStore(Sqlite.database(a), true);
         assertThatThrownBy(() -> broken.finish(stale, Outcome.COMPLETED, null, true, "stale"))
-                .isInstanceOf(dev.sovereign.engine.base.Refusal.class);
+                .isInstanceOf(Refusal.class);
         assertThat(a.runs().receipt(x.id())).isEmpty();
         assertThat(a.runs().get(x.id()).orElseThrow().state()).isEqualTo(AssignmentState.RUNNING);
     }

@@ -40,6 +40,9 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.sovereign.engine.internal.postgres.PgMigrator;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code sovereign copy}'s engine part (decision 0907): a SQLite ledger made by the real engine, covering every
@@ -314,7 +317,7 @@ class LedgerCopyToPostgresTest {
         History h = history();
         PgTestServer.Database db = PgTestServer.freshDatabase();
         try (Connection owner = db.connect()) {
-            new dev.sovereign.engine.internal.postgres.PgMigrator(false, "test", "test", 5_000).migrate(owner);
+            new PgMigrator(false, "test", "test", 5_000).migrate(owner);
         }
         String host = PgTestServer.freshRole("host_a");
         try (Connection owner = db.connect(); Statement s = owner.createStatement()) {
@@ -386,8 +389,8 @@ class LedgerCopyToPostgresTest {
         PgTestServer.Database db = PgTestServer.freshDatabase();
 
         // the worker grants and releases as fast as it can until the file refuses it
-        java.util.concurrent.atomic.AtomicReference<Throwable> stoppedBy = new java.util.concurrent.atomic.AtomicReference<>();
-        java.util.concurrent.atomic.AtomicLong grants = new java.util.concurrent.atomic.AtomicLong();
+        AtomicReference<Throwable> stoppedBy = new AtomicReference<>();
+        AtomicLong grants = new AtomicLong();
         Thread busy = new Thread(() -> {
             try {
                 while (true) {
@@ -409,8 +412,8 @@ class LedgerCopyToPostgresTest {
 
         assertThat(report.sourceRetired()).isTrue();
         assertThat(report.retirementProblem()).isNull();
-        assertThat(stoppedBy.get()).isInstanceOfSatisfying(dev.sovereign.engine.base.StorageException.class,
-                e -> assertThat(e.problem()).isEqualTo(dev.sovereign.engine.base.StorageException.Problem.RETIRED));
+        assertThat(stoppedBy.get()).isInstanceOfSatisfying(StorageException.class,
+                e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.RETIRED));
         assertThat(tokenCounter(file)).as("the file minted nothing after the snapshot the server got")
                 .isEqualTo(report.highestToken());
         try (Connection pg = db.connect()) {
@@ -418,10 +421,10 @@ class LedgerCopyToPostgresTest {
         }
         // the file refuses everything its holder still tries; the server has it all
         assertThatThrownBy(() -> worker.mailbox().complete(m.id(), claim.token()))
-                .isInstanceOfSatisfying(dev.sovereign.engine.base.StorageException.class,
-                        e -> assertThat(e.problem()).isEqualTo(dev.sovereign.engine.base.StorageException.Problem.RETIRED));
+                .isInstanceOfSatisfying(StorageException.class,
+                        e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.RETIRED));
         assertThatThrownBy(() -> worker.leases().renew("beta", held.token()))
-                .isInstanceOfSatisfying(dev.sovereign.engine.base.StorageException.class,
+                .isInstanceOfSatisfying(StorageException.class,
                         e -> assertThat(e.getMessage()).contains("was moved to a server", "takes no more writes"));
         assertThat(tokenCounter(file)).isEqualTo(report.highestToken());
         try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = lite.createStatement()) {
@@ -431,8 +434,8 @@ class LedgerCopyToPostgresTest {
         }
         // a worker started on the file again is refused at once; the file names where it went (status shows it:
         // CliCopyTest); a second copy of the frozen file is refused
-        assertThatThrownBy(() -> sqlite(file)).isInstanceOfSatisfying(dev.sovereign.engine.base.StorageException.class,
-                e -> assertThat(e.problem()).isEqualTo(dev.sovereign.engine.base.StorageException.Problem.RETIRED));
+        assertThatThrownBy(() -> sqlite(file)).isInstanceOfSatisfying(StorageException.class,
+                e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.RETIRED));
         try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = lite.createStatement();
              ResultSet rs = s.executeQuery("SELECT moved_to FROM ledger_retirement")) {
             assertThat(rs.next()).isTrue();

@@ -29,6 +29,9 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.provider.Outcome;
+import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.Attempt;
 
 /**
  * The file's history only moves forward (issue 26, "the file's history"; decisions 0604, 0605): the issue's case —
@@ -202,8 +205,8 @@ class LedgerHistoryTest {
         Lease held = one.leases().acquire("a", TTL);
         String message = one.mailbox().send("x", "a", "s", "b").id();
         Claim claim = one.mailbox().claim(message, "a");
-        dev.sovereign.engine.run.Assignment job = one.runs().assign("a", "scripted", "temporary");
-        dev.sovereign.engine.run.Attempt attempt = Port.runs(one).startAttempt(job.id(), held.token(), TTL.toMillis());
+        Assignment job = one.runs().assign("a", "scripted", "temporary");
+        Attempt attempt = Port.runs(one).startAttempt(job.id(), held.token(), TTL.toMillis());
         Path backup = backupFile("b.db");
         LedgerBackups.backup(temp.location(), backup, clock);
         one.close();
@@ -216,7 +219,7 @@ class LedgerHistoryTest {
                             .isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
             // it hosts the actor again, in the new epoch: the attempt bound to the old lease token cannot end ...
             back.leases().acquire("a", TTL);
-            assertThatThrownBy(() -> Port.runs(back).finish(attempt, dev.sovereign.engine.provider.Outcome.COMPLETED,
+            assertThatThrownBy(() -> Port.runs(back).finish(attempt, Outcome.COMPLETED,
                     null, true, "late")).isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.category())
                             .isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
             // ... and the claim of the old epoch can neither finish nor be renewed

@@ -23,6 +23,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.internal.sqlite.SqliteBackend;
+import java.nio.file.Path;
+import java.sql.ResultSet;
 
 /** The token counter, the append-only journal and fail-closed lease state, tampered with from outside. */
 class LedgerInvariantsTest {
@@ -54,7 +58,7 @@ class LedgerInvariantsTest {
              Statement s = c.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
             List<String[]> guards = new ArrayList<>();
-            try (java.sql.ResultSet rs = s.executeQuery("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+            try (ResultSet rs = s.executeQuery("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
                     + " AND tbl_name = 'actor_leases'")) {
                 while (rs.next()) {
                     guards.add(new String[] {rs.getString(1), rs.getString(2)});
@@ -196,13 +200,13 @@ class LedgerInvariantsTest {
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try {
             for (int round = 0; round < 15; round++) {
-                java.nio.file.Path file = temp.dir().resolve("fresh-" + round + ".db");
+                Path file = temp.dir().resolve("fresh-" + round + ".db");
                 CyclicBarrier barrier = new CyclicBarrier(n);
                 List<Future<String>> ids = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     ids.add(pool.submit(() -> {
                         barrier.await(30, TimeUnit.SECONDS);
-                        return temp.open(dev.sovereign.engine.base.EngineConfig.forDatabase(file).clock(clock)
+                        return temp.open(EngineConfig.forDatabase(file).clock(clock)
                                 .heartbeat(false).build()).processIdentity();
                     }));
                 }
@@ -214,7 +218,7 @@ class LedgerInvariantsTest {
                     assertThat(s.executeQuery("SELECT count(*) FROM token_counter").getInt(1)).isEqualTo(1);
                     assertThat(s.executeQuery("SELECT count(*) FROM lease_change_counter").getInt(1)).isEqualTo(1);
                     assertThat(s.executeQuery("SELECT count(*) FROM processes").getInt(1)).isEqualTo(n);
-                    int latest = new dev.sovereign.engine.internal.sqlite.SqliteBackend().schemaVersion();
+                    int latest = new SqliteBackend().schemaVersion();
                     assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(latest);
                     assertThat(s.executeQuery("SELECT count(*) FROM ledger_mark").getInt(1)).isEqualTo(1);
                     // one record per version from 4 on, each written once

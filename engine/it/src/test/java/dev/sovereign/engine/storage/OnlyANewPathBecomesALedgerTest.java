@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.util.function.Supplier;
 
 /**
  * An empty file is not a ledger (issue 26 item 8, contract §16): an open that may create a ledger (init, the API's
@@ -74,7 +75,7 @@ class OnlyANewPathBecomesALedgerTest {
     void processesOpeningANewPathAtOnceAllOpenOneWholeLedger() throws Exception {
         Path fresh = temp.dir().resolve("fresh.db");
         int n = 6;
-        List<java.util.function.Supplier<Engine>> openers = new ArrayList<>();
+        List<Supplier<Engine>> openers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             openers.add(() -> Engine.open(config(fresh)));
         }

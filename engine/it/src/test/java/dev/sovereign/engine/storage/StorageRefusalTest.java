@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.base.Durability;
+import dev.sovereign.engine.internal.sqlite.SqliteBackend;
 
 /** Files that are not ours, too new, corrupt, missing, read-only or locked: each its own clear error. */
 class StorageRefusalTest {
@@ -44,7 +46,7 @@ class StorageRefusalTest {
              Statement s = c.createStatement()) {
             assertThat(s.executeQuery("PRAGMA application_id").getInt(1)).isEqualTo(0x534F5652);
             assertThat(s.executeQuery("PRAGMA user_version").getInt(1))
-                    .isEqualTo(new dev.sovereign.engine.internal.sqlite.SqliteBackend().schemaVersion());
+                    .isEqualTo(new SqliteBackend().schemaVersion());
             assertThat(s.executeQuery("PRAGMA journal_mode").getString(1)).isEqualTo("wal");
         }
     }
@@ -52,7 +54,7 @@ class StorageRefusalTest {
     @Test
     void theDefaultDurabilityIsSynchronousFull() {
         assertThat(EngineConfig.forDatabase(temp.file()).build().durability())
-                .isEqualTo(dev.sovereign.engine.base.Durability.FULL);
+                .isEqualTo(Durability.FULL);
     }
 
     @Test

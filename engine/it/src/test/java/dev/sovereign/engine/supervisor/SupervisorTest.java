@@ -26,6 +26,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.sovereign.engine.base.EngineConfig;
 
 class SupervisorTest {
     private static final List<String> WORK_TABLES = List.of("assignments", "execution_attempts", "receipts",
@@ -224,15 +225,15 @@ class SupervisorTest {
         // Only a fault (the terminal fence switched off) can end an assignment under another live attempt,
         // and only on a lab sandbox: on any other ledger the schema refuses it (DatabaseEnforcedFenceTest).
         Path sandbox = temp.dir().resolve("sandbox.db");
-        worker = temp.open(dev.sovereign.engine.base.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
+        worker = temp.open(EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
                 .createAsLabSandbox(true).build());
-        supervisorEngine = temp.open(dev.sovereign.engine.base.EngineConfig.forDatabase(sandbox).clock(clock)
+        supervisorEngine = temp.open(EngineConfig.forDatabase(sandbox).clock(clock)
                 .heartbeat(false).build());
         assertThat(worker.isLabSandbox()).isTrue();
         worker.actors().add("operator");
         Attempt stale = abandonedRun(worker, "operator", 5_000);
         clock.advance(Duration.ofSeconds(5));
-        Engine taker = temp.open(dev.sovereign.engine.base.EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
+        Engine taker = temp.open(EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
                 .build());
         Lease lease = taker.leases().acquire("operator", Duration.ofSeconds(5));
         Attempt current = Port.runs(taker).startAttempt(stale.assignmentId(), lease.token(),

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.nio.file.Files;
+import java.time.Duration;
 
 /**
  * Starts a real child JVM on the test classpath, so multi-process properties are proven with
@@ -69,11 +71,11 @@ public final class ChildJvm {
     }
 
     /** Waits (polling the file, with a deadline) until a child's log has a line starting with {@code prefix}. */
-    public static String awaitLine(Path log, String prefix, java.time.Duration timeout) throws Exception {
+    public static String awaitLine(Path log, String prefix, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (java.nio.file.Files.exists(log)) {
-                for (String line : java.nio.file.Files.readAllLines(log)) {
+            if (Files.exists(log)) {
+                for (String line : Files.readAllLines(log)) {
                     if (line.startsWith(prefix)) {
                         return line;
                     }
@@ -82,6 +84,6 @@ public final class ChildJvm {
             TimeUnit.MILLISECONDS.sleep(20);
         }
         throw new AssertionError("no line starting with " + prefix + " in " + log + ": "
-                + (java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "(no log)"));
+                + (Files.exists(log) ? Files.readString(log) : "(no log)"));
     }
 }

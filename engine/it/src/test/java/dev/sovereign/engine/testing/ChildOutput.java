@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Reads what a child JVM reported on its log (stdout and stderr), polling with a deadline: the
@@ -70,6 +71,6 @@ public final class ChildOutput {
 
     /** The poll interval: a short park between looks at a condition, not a wait for a guessed time. */
     private static void pause() {
-        java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+        LockSupport.parkNanos(20_000_000L);
     }
 }

@@ -17,6 +17,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.base.Refusal;
 
 /** Two workers, two engines (two processes for fencing), one actor, real heartbeats. */
 @Contract
@@ -88,7 +89,7 @@ abstract class WorkerContract {
             try {
                 thief.leases().acquire("operator", Duration.ofSeconds(30));
                 return true;
-            } catch (dev.sovereign.engine.base.Refusal r) {
+            } catch (Refusal r) {
                 return false;
             }
         });

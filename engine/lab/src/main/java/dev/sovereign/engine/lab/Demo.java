@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.Objects;
 
 /**
  * A live demonstration on a fresh database, for a newcomer who opens the console with no file: four
@@ -57,10 +58,10 @@ public final class Demo implements AutoCloseable {
      */
     public record Settings(Path database, Duration ttl, Duration feedEvery, Duration firstChaos, Duration chaosEvery) {
         public Settings {
-            java.util.Objects.requireNonNull(database, "database");
-            java.util.Objects.requireNonNull(ttl, "ttl");
-            java.util.Objects.requireNonNull(feedEvery, "feedEvery");
-            java.util.Objects.requireNonNull(firstChaos, "firstChaos");
+            Objects.requireNonNull(database, "database");
+            Objects.requireNonNull(ttl, "ttl");
+            Objects.requireNonNull(feedEvery, "feedEvery");
+            Objects.requireNonNull(firstChaos, "firstChaos");
         }
 
         /** A 4 s TTL, feeding every second, the first chaos after 10 s and then every 20 s. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.security.SecureRandom;
 
 /**
  * Real "other hosts" for multi-host tests: each host is a Linux network namespace joined to this one by its own
@@ -24,7 +25,7 @@ public final class Hosts implements AutoCloseable {
     public record Host(String name, String namespace, String address, String serverAddress, String link) {
     }
 
-    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+    private static final SecureRandom RANDOM = new SecureRandom();
     private final Map<String, Host> hosts = new LinkedHashMap<>();
 
     private Hosts() {

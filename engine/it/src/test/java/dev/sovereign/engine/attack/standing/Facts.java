@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.Arrays;
+import java.util.HashMap;
 
 /**
  * Everything in a ledger that decides who holds what, read in one snapshot by the owner's connection: every row
@@ -27,9 +29,9 @@ record Facts(Map<String, List<Map<String, Object>>> tables, Set<String> schema,
     /** Each table's rows by their key as text, for the oracle's look-ups (a journal has thousands of rows). */
     private static Map<String, Map<String, Map<String, Object>>> index(Dialect d,
             Map<String, List<Map<String, Object>>> tables) {
-        Map<String, Map<String, Map<String, Object>>> out = new java.util.HashMap<>();
+        Map<String, Map<String, Map<String, Object>>> out = new HashMap<>();
         tables.forEach((t, rows) -> {
-            Map<String, Map<String, Object>> keyed = new java.util.HashMap<>();
+            Map<String, Map<String, Object>> keyed = new HashMap<>();
             for (Map<String, Object> r : rows) {
                 keyed.putIfAbsent(String.valueOf(r.get(d.key(t))), r);
             }
@@ -154,7 +156,7 @@ record Facts(Map<String, List<Map<String, Object>>> tables, Set<String> schema,
 
     static boolean sameCell(Object p, Object q) {
         if (p instanceof byte[] pb && q instanceof byte[] qb) {
-            return java.util.Arrays.equals(pb, qb);
+            return Arrays.equals(pb, qb);
         }
         Long pl = integer(p);
         Long ql = integer(q);

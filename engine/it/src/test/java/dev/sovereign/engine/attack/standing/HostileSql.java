@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.UUID;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.sessions.JqwikSession;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
 
 /**
  * The standing attack suite's strikes as a nemesis of a running ledger (the PostgreSQL torture run, decision 0908):
@@ -52,7 +54,7 @@ public final class HostileSql implements Scene, AutoCloseable {
         this.loginUrl = loginUrl;
         this.actors = List.copyOf(actors);
         this.random = new Random(seed);
-        Arbitrary<Strike> any = net.jqwik.api.Arbitraries.of(TABLES)
+        Arbitrary<Strike> any = Arbitraries.of(TABLES)
                 .flatMap(t -> Attacks.strike(Dialect.POSTGRES, t, List.copyOf(FORMS)))
                 .filter(HostileSql::neverAllowed);
         // outside a property, jqwik generates inside a session of its own, from the given seed
@@ -139,7 +141,7 @@ public final class HostileSql implements Scene, AutoCloseable {
                 return new Result(Outcome.NOTHING, "no row to strike: " + s);
             }
             if (s.form() == Form.UPDATE) {
-                java.util.Map<String, Object> row = s.target(this, facts);
+                Map<String, Object> row = s.target(this, facts);
                 String v = s.value().render(this, s.column(), row, facts.rows(s.table()));
                 if (v.equals(Literals.of(Dialect.POSTGRES, row.get(s.column())))) {
                     return new Result(Outcome.NOTHING, "no change: " + s); // a row's own value is no attack

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.HexFormat;
 
 /**
  * Decides whether an attack got through (docs/decisions/0013). It compares the ledger's facts before the attack
@@ -172,7 +173,7 @@ final class Oracle {
 
     static String describe(Object value) {
         return value == null ? "NULL" : value.getClass().getSimpleName() + " " + (value instanceof byte[] b
-                ? java.util.HexFormat.of().formatHex(b) : value);
+                ? HexFormat.of().formatHex(b) : value);
     }
 
     // ---- leases and the sessions they are attached to ------------------------------------------------------

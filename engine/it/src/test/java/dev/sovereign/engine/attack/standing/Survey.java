@@ -5,6 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
+import java.io.UncheckedIOException;
+import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The tally of a survey run ({@code -Dsovereign.attack.survey=true}): per property, how many attacks were tried,
@@ -35,9 +39,9 @@ final class Survey {
             try {
                 Files.createDirectories(Path.of("target"));
                 Files.writeString(Path.of("target", "standing-attack-tries.txt"), "--- " + property + "\n" + report + "\n",
-                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         }
         Survey.backend = backend;
@@ -48,7 +52,7 @@ final class Survey {
             t.refused++;
         }
         boolean any = false;
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (String v : violations) {
             any = true;
             String rule = v.substring(1, v.indexOf(']'));

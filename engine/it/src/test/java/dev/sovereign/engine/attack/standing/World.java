@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Random;
 import java.util.stream.Stream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One try's ledger: fresh, real, of the backend under test, with the hosts that use it — engine A (the victim),
@@ -196,7 +198,7 @@ final class World implements Scene, AutoCloseable {
         if (loginB.isFile()) {
             return null;
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]user=([^&]+)").matcher(loginB.text());
+        Matcher m = Pattern.compile("[?&]user=([^&]+)").matcher(loginB.text());
         return m.find() ? m.group(1) : null;
     }
 

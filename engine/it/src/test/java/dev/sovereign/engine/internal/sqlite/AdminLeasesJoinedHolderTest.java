@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.util.Arrays;
+import java.util.HashMap;
 
 /**
  * The console's lease statements read the holder's beat by a join (one primary-key look-up per row) where they
@@ -35,7 +37,7 @@ class AdminLeasesJoinedHolderTest {
 
     private final SettableClock clock = new SettableClock();
     private ReadConnection db;
-    private final Map<String, Long> ownExpiry = new java.util.HashMap<>();
+    private final Map<String, Long> ownExpiry = new HashMap<>();
     private long beatOfA;
 
     /** The reader's lease columns as they were before the join: the holder's beat by two subqueries. */
@@ -152,7 +154,7 @@ class AdminLeasesJoinedHolderTest {
 
     @Test
     void theEffectiveExpiryIsTheSessionsForAnAttachedLeaseAndTheRowsOwnOtherwise() throws Exception {
-        Map<String, Long> expiry = new java.util.HashMap<>();
+        Map<String, Long> expiry = new HashMap<>();
         for (List<Object> row : rows(ALL_LEASES_SQL)) {
             expiry.put((String) row.get(0), row.get(6) == null ? null : ((Number) row.get(6)).longValue());
         }
@@ -169,7 +171,7 @@ class AdminLeasesJoinedHolderTest {
     void theJoinLooksTheHolderUpByItsPrimaryKey() throws Exception {
         for (String sql : List.of(ALL_LEASES_SQL, CHANGED_LEASES_SQL, SESSION_LEASES_SQL)) {
             Object[] args = new Object[(int) sql.chars().filter(ch -> ch == '?').count()];
-            java.util.Arrays.fill(args, 0L);
+            Arrays.fill(args, 0L);
             List<String> plan = db.query("EXPLAIN QUERY PLAN " + sql, rs -> rs.getString("detail"), args);
             assertThat(plan).as("plan of %s", sql).noneMatch(step -> step.startsWith("SCAN s"))
                     .anyMatch(step -> step.startsWith("SEARCH s USING INDEX sqlite_autoindex_processes_1 (identity=?)"))

@@ -16,6 +16,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 
 /**
  * An engine that registers lazily (docs/decisions/0304) on SQLite: nothing for reads or refusals, and inside a
@@ -42,7 +44,7 @@ class LazyRegistrationTest {
             // a read holds the engine's connection until both writes wait in the queue: they run as one batch.
             // The writes are handed in only once the read holds it: a write that got the connection first would
             // commit alone (two batches), and the read would wait in vain for two queued writes.
-            java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch holding = new CountDownLatch(1);
             Future<?> gate = pool.submit(() -> db.read(tx -> {
                 holding.countDown();
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -63,7 +65,7 @@ class LazyRegistrationTest {
             try {
                 refused.get(60, TimeUnit.SECONDS);
                 throw new AssertionError("the acquire of a held lease was not refused");
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 assertThat(e.getCause()).isInstanceOfSatisfying(Refusal.class,
                         r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
             }

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.sql.Connection;
 
 /**
  * Version 8 (decisions 0603-0605) on a ledger an older Sovereign wrote: its tokens keep their values (epoch 0), its
@@ -53,7 +54,7 @@ class LedgerHistoryMigrationTest {
             assertThat(raw.scalar("PRAGMA user_version")).isEqualTo(Migrator.LATEST);
             assertThat(raw.rows("SELECT seq, kind, token FROM fence_events ORDER BY seq"))
                     .startsWith("1|MESSAGE_SENT|1|", "2|MESSAGE_SENT|2|", "3|MESSAGE_SENT|3|");
-            try (java.sql.Connection c = raw.connect(false)) {
+            try (Connection c = raw.connect(false)) {
                 assertThat(Migrator.guardProblems(c)).isEmpty();
             }
             assertThat(e.summary().history().epoch()).isZero();

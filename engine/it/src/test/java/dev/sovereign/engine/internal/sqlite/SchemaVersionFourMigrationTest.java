@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.time.Duration;
 
 /**
  * Version 4: the file records which Sovereign migrated it. A version-3 ledger (guards and mark in
@@ -58,10 +59,10 @@ class SchemaVersionFourMigrationTest {
         assertThat(scalar("PRAGMA user_version")).isEqualTo(3);
         assertThat(scalar("SELECT count(*) FROM sqlite_master WHERE name = 'schema_migrations'")).isZero();
 
-        clock.advance(java.time.Duration.ofMinutes(5));
+        clock.advance(Duration.ofMinutes(5));
         long openedAt = clock.millis();
         try (Engine e = temp.open(temp.config(clock).build())) {
-            assertThat(e.leases().acquire("operator", java.time.Duration.ofMinutes(1))).isNotNull();
+            assertThat(e.leases().acquire("operator", Duration.ofMinutes(1))).isNotNull();
             LedgerSummary s = e.summary();
             assertThat(s.schemaVersion()).isEqualTo(Migrator.LATEST);
             assertThat(s.lastMigration()).isEqualTo(new LedgerSummary.LastMigration(Migrator.LATEST,

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.sql.Statement;
 
 /**
  * Version 6 (issue 16, decision 0507): actor_leases WITHOUT ROWID, the journal without AUTOINCREMENT and
@@ -89,7 +90,7 @@ class SchemaVersionSixMigrationTest {
         });
     }
 
-    private static void journal(java.sql.Statement s, long now, String kind, String type, String id, String token)
+    private static void journal(Statement s, long now, String kind, String type, String id, String token)
             throws SQLException {
         s.execute("INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity, token)"
                 + " VALUES (" + now + ", '" + kind + "', '" + type + "', '" + id + "', "

@@ -21,6 +21,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.Comparator;
 
 /**
  * Development aid (decision 0507): which B-trees each single-lease operation writes to the WAL. Like
@@ -76,7 +77,7 @@ public final class WalPageCensusProbe {
             }));
         } finally {
             try (var files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

@@ -11,6 +11,13 @@ import dev.sovereign.engine.testing.TempDatabase;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
 
 /**
  * Bad input to the public engine API: random and hostile strings, huge values, negative and
@@ -50,30 +57,30 @@ class ApiFuzzTest {
     void aBadConfigurationIsRefusedByNameOrOpensAWorkingEngine() throws Exception {
         long seed = Long.getLong("sovereign.fuzz.seed", System.nanoTime() % 1_000_000);
         BadInputs in = new BadInputs(seed);
-        java.util.Random r = in.random();
-        java.nio.file.Path dir = temp.dir();
-        java.nio.file.Files.createDirectories(dir.resolve("a-directory.db"));
-        java.util.List<String> crashes = new java.util.ArrayList<>();
-        java.util.Map<String, Integer> outcomes = new java.util.TreeMap<>();
+        Random r = in.random();
+        Path dir = temp.dir();
+        Files.createDirectories(dir.resolve("a-directory.db"));
+        List<String> crashes = new ArrayList<>();
+        Map<String, Integer> outcomes = new TreeMap<>();
         for (int i = 0; i < 150; i++) {
             boolean goodPath = r.nextInt(4) > 0;
-            java.nio.file.Path db = goodPath ? dir.resolve("config-" + i + ".db") : java.util.List.of(
-                    dir.resolve("missing-dir").resolve("x.db"), dir.resolve("a-directory.db"), java.nio.file.Path.of(""))
+            Path db = goodPath ? dir.resolve("config-" + i + ".db") : List.of(
+                    dir.resolve("missing-dir").resolve("x.db"), dir.resolve("a-directory.db"), Path.of(""))
                     .get(r.nextInt(3));
             EngineConfig.Builder b = EngineConfig.forDatabase(r.nextInt(30) == 0 ? null : db).heartbeat(r.nextBoolean());
             StringBuilder what = new StringBuilder("config " + i + " db=" + db);
             if (r.nextBoolean()) {
-                java.time.Duration d = in.duration();
+                Duration d = in.duration();
                 b.busyBound(d);
                 what.append(" busyBound=").append(d);
             }
             if (r.nextBoolean()) {
-                java.time.Duration d = in.duration();
+                Duration d = in.duration();
                 b.heartbeatInterval(d);
                 what.append(" heartbeatInterval=").append(d);
             }
             if (r.nextBoolean()) {
-                java.time.Duration d = in.duration();
+                Duration d = in.duration();
                 b.defaultTtl(d);
                 what.append(" defaultTtl=").append(d);
             }
@@ -105,7 +112,7 @@ class ApiFuzzTest {
                 EngineConfig config = b.build();
                 try (Engine e = Engine.open(config)) {
                     e.actors().add("a");
-                    e.leases().acquire("a", java.time.Duration.ofSeconds(1));
+                    e.leases().acquire("a", Duration.ofSeconds(1));
                     e.mailbox().send("s", "a", "subject", null);
                     outcome = "opened";
                 } catch (StorageException storage) {

@@ -6,6 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.admin.JournalSubject;
+import java.util.Comparator;
 
 /**
  * The journal as operators read it, for both backends: rows after a sequence number, the newest rejections, each
@@ -46,14 +49,14 @@ public final class JdbcAdminJournal {
      * {@code fence_events_by_resource} over the whole journal, plus the rows it wrote among the journal's last
      * {@code scanRows} rows (a range of the primary key: there is no index by writer).
      */
-    public dev.sovereign.engine.admin.JournalSlice journalAbout(JdbcReads q,
-            dev.sovereign.engine.admin.JournalSubject subject, int limit, int scanRows) throws SQLException {
+    public JournalSlice journalAbout(JdbcReads q,
+            JournalSubject subject, int limit, int scanRows) throws SQLException {
         long last = q.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events");
-        if (subject.kind() == dev.sovereign.engine.admin.JournalSubject.Kind.ACTOR) {
+        if (subject.kind() == JournalSubject.Kind.ACTOR) {
             List<JournalEntry> rows = explainAll(q, q.query(EVENT_SELECT + " WHERE e.actor_id = ? ORDER BY e.seq DESC"
                     + " LIMIT ?", JdbcAdminJournal::rawEvent, subject.id(), limit));
             long total = q.scalarLong("SELECT count(*) FROM fence_events WHERE actor_id = ?", subject.id());
-            return new dev.sovereign.engine.admin.JournalSlice(subject, rows, total, 0, last);
+            return new JournalSlice(subject, rows, total, 0, last);
         }
         long from = Math.max(0, last - scanRows);
         List<JournalEntry> about = q.query(EVENT_SELECT + " WHERE e.resource_type = 'process' AND e.resource_id = ?"
@@ -63,7 +66,7 @@ public final class JdbcAdminJournal {
                 JdbcAdminJournal::rawEvent, from, subject.id(), subject.id(), limit);
         List<JournalEntry> merged = new ArrayList<>(about);
         merged.addAll(wrote);
-        merged.sort(java.util.Comparator.comparingLong(JournalEntry::seq).reversed());
+        merged.sort(Comparator.comparingLong(JournalEntry::seq).reversed());
         if (merged.size() > limit) {
             merged = merged.subList(0, limit);
         }
@@ -71,7 +74,7 @@ public final class JdbcAdminJournal {
                 subject.id())
                 + q.scalarLong("SELECT count(*) FROM fence_events WHERE seq > ? AND process_identity = ?"
                 + " AND NOT (resource_type = 'process' AND resource_id = ?)", from, subject.id(), subject.id());
-        return new dev.sovereign.engine.admin.JournalSlice(subject, explainAll(q, merged), total, from, last);
+        return new JournalSlice(subject, explainAll(q, merged), total, from, last);
     }
 
     private List<JournalEntry> explainAll(JdbcReads q, List<JournalEntry> raw) throws SQLException {

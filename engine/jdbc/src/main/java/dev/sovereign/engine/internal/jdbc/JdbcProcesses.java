@@ -11,6 +11,9 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** The process registry on the {@code processes} table, for both backends. Thread-safe. */
 public final class JdbcProcesses implements Processes {
@@ -121,8 +124,8 @@ public final class JdbcProcesses implements Processes {
             return env.strip();
         }
         try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
-        } catch (java.io.IOException | RuntimeException e) {
+            return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+        } catch (IOException | RuntimeException e) {
             return "localhost";
         }
     }

@@ -19,6 +19,8 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.List;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.admin.JournalSubject;
 
 /**
  * The operators' read model of a PostgreSQL ledger (decision 0905): its own read-only session
@@ -171,8 +173,8 @@ public final class PgAdminReader implements AdminReader {
     }
 
     @Override
-    public synchronized dev.sovereign.engine.admin.JournalSlice journalAbout(
-            dev.sovereign.engine.admin.JournalSubject subject, int limit) {
+    public synchronized JournalSlice journalAbout(
+            JournalSubject subject, int limit) {
         ensureOpen();
         return db.snapshot(tx -> journal.journalAbout(tx, subject, limit, SUBJECT_SCAN_ROWS)); // rows and count agree
     }

@@ -17,6 +17,10 @@ import java.sql.Statement;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.sovereign.engine.base.FencingTokens;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
+import java.util.regex.Pattern;
 
 /**
  * The one door to a PostgreSQL ledger for one engine: a single connection, guarded by a fair lock so the
@@ -56,7 +60,7 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     static final long IDLE_IN_TRANSACTION_MS = 5_000;
 
     /** A user-info part ({@code user:password@}) before the host of a URL: anything up to an {@code @} before the query. */
-    private static final java.util.regex.Pattern USER_INFO = java.util.regex.Pattern.compile("(?i)^jdbc:postgresql://[^?]*@");
+    private static final Pattern USER_INFO = Pattern.compile("(?i)^jdbc:postgresql://[^?]*@");
 
     private final LedgerLocation location;
     private final long busyBoundMs;
@@ -213,8 +217,8 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     static String whyNotConnected(LedgerLocation location, SQLException e) {
         String mode = PgConnectionSecurity.sslmode(location);
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.security.cert.CertPathBuilderException
-                    || t instanceof java.security.cert.CertPathValidatorException) {
+            if (t instanceof CertPathBuilderException
+                    || t instanceof CertPathValidatorException) {
                 return "the server's certificate is not trusted: no certificate in the file sslrootcert names (or"
                         + " ~/.postgresql/root.crt) signed it, so sslmode=" + mode + " refused the server before"
                         + " anything was sent";
@@ -340,7 +344,7 @@ public final class PgDatabase implements Transactions, AutoCloseable {
         }
         long counter = read(tx -> tx.lastToken());
         long seen = highestSeen;
-        if (dev.sovereign.engine.base.FencingTokens.epochOf(counter) > dev.sovereign.engine.base.FencingTokens.epochOf(seen)) {
+        if (FencingTokens.epochOf(counter) > FencingTokens.epochOf(seen)) {
             wentBackwards = false;
             return;
         }
@@ -349,8 +353,8 @@ public final class PgDatabase implements Transactions, AutoCloseable {
 
     private String wentBackwardsSentence(long seen, long counter) {
         return "The PostgreSQL ledger " + location + " went backwards: this engine (process " + processIdentity
-                + ") had seen token " + dev.sovereign.engine.base.FencingTokens.describe(seen) + ", but the counter is at "
-                + dev.sovereign.engine.base.FencingTokens.describe(Math.max(0, counter)) + ", so it was put back (a"
+                + ") had seen token " + FencingTokens.describe(seen) + ", but the counter is at "
+                + FencingTokens.describe(Math.max(0, counter)) + ", so it was put back (a"
                 + " pg_restore) without a fence bump; it refuses to write until its owner runs 'sovereign fence bump'.";
     }
 

@@ -17,6 +17,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.sovereign.engine.base.FencingTokens;
+import java.sql.BatchUpdateException;
 
 /**
  * Writes a whole ledger (another backend's {@link LedgerRows}) into an empty PostgreSQL ledger, in ONE
@@ -195,7 +197,7 @@ final class PgLedgerCopy {
             });
             started = max[0];
         }
-        if (!whole[0] || dev.sovereign.engine.base.FencingTokens.epochOf(value) > started) {
+        if (!whole[0] || FencingTokens.epochOf(value) > started) {
             throw new LedgerCopyRefusal("source_not_understood", "The source " + source.location() + " has a fencing-token"
                     + " counter that is not a whole number in an epoch its history started (" + value + "): it was written"
                     + " by hand; nothing was copied (restore the file from a backup first).");
@@ -349,7 +351,7 @@ final class PgLedgerCopy {
 
     /** The server's own sentence (of the batch's failing row), with the table the copy was writing. */
     private static SQLException naming(String table, SQLException e) {
-        SQLException cause = e instanceof java.sql.BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
+        SQLException cause = e instanceof BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
         return new SQLException("copying " + table + ": " + PgDatabase.firstLine(cause), cause.getSQLState(), cause);
     }
 

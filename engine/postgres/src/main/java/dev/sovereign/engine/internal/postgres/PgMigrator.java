@@ -18,6 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Forward-only schema migrations of a PostgreSQL ledger, and the check every open makes that the
@@ -242,7 +246,7 @@ public final class PgMigrator {
         // grantee -> table -> privileges, for every grant on a ledger table or sequence to someone who is
         // neither its owner nor a superuser; grantee 0 is PUBLIC
         String grantee = "CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE g.rolname END";
-        Map<String, Map<String, java.util.TreeSet<String>>> tableGrants = new HashMap<>();
+        Map<String, Map<String, TreeSet<String>>> tableGrants = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT " + grantee + ", r.relname, r.relkind, a.privilege_type"
                 + " FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace"
                 + " CROSS JOIN LATERAL aclexplode(r.relacl) a LEFT JOIN pg_roles g ON g.oid = a.grantee"
@@ -269,8 +273,8 @@ public final class PgMigrator {
                     if (role.equals("PUBLIC") || List.of("TRUNCATE", "TRIGGER", "REFERENCES").contains(privilege)) {
                         problems.add(name(role) + " holds " + privilege + " on " + relation);
                     } else {
-                        tableGrants.computeIfAbsent(role, k -> new java.util.TreeMap<>())
-                                .computeIfAbsent(relation, k -> new java.util.TreeSet<>()).add(privilege);
+                        tableGrants.computeIfAbsent(role, k -> new TreeMap<>())
+                                .computeIfAbsent(relation, k -> new TreeSet<>()).add(privilege);
                     }
                 }
             }
@@ -279,7 +283,7 @@ public final class PgMigrator {
         exactly.put(worker, WORKER_TABLE_PRIVILEGES);
         exactly.put(operator, OPERATOR_TABLE_PRIVILEGES);
         for (Map.Entry<String, Map<String, String>> group : exactly.entrySet()) {
-            for (Map.Entry<String, java.util.TreeSet<String>> held
+            for (Map.Entry<String, TreeSet<String>> held
                     : tableGrants.getOrDefault(group.getKey(), Map.of()).entrySet()) {
                 List<String> allowed = List.of(group.getValue().getOrDefault(held.getKey(), "").split(","));
                 for (String privilege : held.getValue()) {
@@ -549,10 +553,10 @@ public final class PgMigrator {
         }
         // Anything else in the ledger's schema that could run code on, rewrite, hide or refuse a write — a trigger, a
         // rule, a policy, a view, an index, a function — that no applied migration created (decision 0914).
-        for (Map.Entry<String, String[]> extra : new java.util.TreeMap<>(triggers).entrySet()) {
+        for (Map.Entry<String, String[]> extra : new TreeMap<>(triggers).entrySet()) {
             problems.add("trigger " + extra.getKey() + " on " + extra.getValue()[0] + " is not one of Sovereign's");
         }
-        for (String name : new java.util.TreeSet<>(functions.keySet())) {
+        for (String name : new TreeSet<>(functions.keySet())) {
             if (!expectedFunctions.containsKey(name)) {
                 problems.add("function " + name + " is not one of Sovereign's");
             }
@@ -603,7 +607,7 @@ public final class PgMigrator {
      * columns.
      */
     private static List<String> unknownObjects(Connection c, String schema, int version) throws SQLException {
-        java.util.Set<String> expectedIndexes = new java.util.HashSet<>();
+        Set<String> expectedIndexes = new HashSet<>();
         for (int v = 1; v <= version; v++) {
             for (String change : EXPECTED.get(v - 1).indexChanges()) {
                 if (change.startsWith("+")) {

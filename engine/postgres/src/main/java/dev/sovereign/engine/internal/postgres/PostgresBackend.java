@@ -9,6 +9,8 @@ import dev.sovereign.engine.spi.StorageBackend;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
+import dev.sovereign.engine.spi.LedgerRows;
+import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 
 /**
  * The backend for more than one machine (contract §15): a PostgreSQL database named by its
@@ -44,7 +46,7 @@ public final class PostgresBackend implements StorageBackend {
 
     /** Copies into an empty ledger in one transaction (decision 0907): {@link PgLedgerCopy}. */
     @Override
-    public dev.sovereign.engine.spi.tools.LedgerCopyReport copyInto(LedgerLocation target, dev.sovereign.engine.spi.LedgerRows source) {
+    public LedgerCopyReport copyInto(LedgerLocation target, LedgerRows source) {
         return PgLedgerCopy.copy(target, source, (int) EngineConfig.forDatabase(target).build().busyBound().toMillis());
     }
 }

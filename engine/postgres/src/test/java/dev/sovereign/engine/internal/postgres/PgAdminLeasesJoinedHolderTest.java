@@ -23,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
 
 /**
  * PostgreSQL's console lease statements read the holder's beat by a join (one look-up per row) where they read it by
@@ -201,7 +202,7 @@ class PgAdminLeasesJoinedHolderTest {
                 "CHANGED_LEASES_SQL (100 changed)", new Object[] {CHANGED_LEASES_SQL, 9900L, 9900L, 9900L},
                 "SESSION_LEASES_SQL (100 rows)", new Object[] {SESSION_LEASES_SQL, "proc_7", 10000L});
         for (Map.Entry<String, Object[]> e : statements.entrySet()) {
-            Object[] args = java.util.Arrays.copyOfRange(e.getValue(), 1, e.getValue().length);
+            Object[] args = Arrays.copyOfRange(e.getValue(), 1, e.getValue().length);
             List<String> plan = new ArrayList<>();
             for (List<Object> line : rows("EXPLAIN " + e.getValue()[0], args)) {
                 plan.add((String) line.get(0));

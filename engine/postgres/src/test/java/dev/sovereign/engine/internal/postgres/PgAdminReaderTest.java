@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
+import dev.sovereign.engine.admin.OperatorActions;
 
 /**
  * The operators' reader on a real server (decision 0905): its session cannot write; it refuses a database with
@@ -133,7 +134,7 @@ class PgAdminReaderTest {
     @Test
     void theConsolesOperatorActionsRunOnAServerAndItsReaderSeesThem() {
         PgTestServer.Database db = ledger();
-        try (dev.sovereign.engine.admin.OperatorActions actions = Ledgers.openOperatorActions(withPassword(db));
+        try (OperatorActions actions = Ledgers.openOperatorActions(withPassword(db));
              AdminReader r = reader(withPassword(db), Clock.systemUTC())) {
             var tick = actions.tickSupervisor();
             assertThat(tick.process().identity()).isEqualTo(actions.processIdentity());

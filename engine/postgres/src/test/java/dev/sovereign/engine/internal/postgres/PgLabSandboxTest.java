@@ -15,6 +15,7 @@ import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.testing.PgTestServer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import dev.sovereign.engine.spi.RunStore;
 
 /**
  * The lab's broken-fence mode on PostgreSQL (decision 0006): only on a ledger created as a lab sandbox does
@@ -46,7 +47,7 @@ class PgLabSandboxTest {
     void onALabSandboxTheFaultSwitchLetsAHolderWhoseFenceWasStolenCommit() {
         Object[] result = staleCommit(PgTestServer.freshDatabase().url(), true);
         assertThat(result[1]).isEqualTo(true);
-        assertThat(result[0]).isInstanceOfSatisfying(dev.sovereign.engine.spi.RunStore.Completion.class,
+        assertThat(result[0]).isInstanceOfSatisfying(RunStore.Completion.class,
                 c -> assertThat(c.assignment().state()).isEqualTo(AssignmentState.COMPLETED));
     }
 

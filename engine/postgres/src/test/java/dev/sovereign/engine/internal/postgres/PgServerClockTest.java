@@ -14,6 +14,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 
 /**
  * Schema version 2 (docs/decisions/0901): a ledger of version 1 is migrated with its rows kept; the server
@@ -120,7 +123,7 @@ class PgServerClockTest {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         long serverNow = 1_700_000_000_000L;
         try (Engine engine = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false)
-                .clock(java.time.Clock.fixed(java.time.Instant.ofEpochMilli(serverNow + 3_600_000L), java.time.ZoneOffset.UTC))
+                .clock(Clock.fixed(Instant.ofEpochMilli(serverNow + 3_600_000L), ZoneOffset.UTC))
                 .build())) { // this host's clock is an hour ahead
             PgTestServer.pinClock(db, serverNow);
             var report = engine.supervisor().tick();

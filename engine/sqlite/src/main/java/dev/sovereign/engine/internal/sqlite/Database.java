@@ -29,6 +29,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteException;
+import dev.sovereign.engine.base.FencingTokens;
+import java.sql.ResultSet;
+import java.util.UUID;
 
 /**
  * The one door to the database file. Owns a single read-write connection, guarded by a fair lock
@@ -158,7 +161,7 @@ public final class Database implements Transactions, AutoCloseable {
      */
     private static void createLedger(EngineConfig config) {
         Path file = config.database();
-        Path building = file.resolveSibling("." + file.getFileName() + ".creating-" + java.util.UUID.randomUUID());
+        Path building = file.resolveSibling("." + file.getFileName() + ".creating-" + UUID.randomUUID());
         try {
             OwnerOnly.createFile(building);
         } catch (IOException e) {
@@ -295,7 +298,7 @@ public final class Database implements Transactions, AutoCloseable {
             // Switching to WAL takes an exclusive lock; once the file is in WAL mode it stays so, and
             // reading the mode needs no lock at all.
             String mode;
-            try (java.sql.ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
+            try (ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
                 mode = rs.next() ? rs.getString(1) : "";
             }
             if (!"wal".equalsIgnoreCase(mode)) {
@@ -454,8 +457,8 @@ public final class Database implements Transactions, AutoCloseable {
         }
         Long counter = read(tx -> SqliteLedgerHistory.counter(tx));
         long seen = highestSeen;
-        if (counter != null && dev.sovereign.engine.base.FencingTokens.epochOf(counter)
-                > dev.sovereign.engine.base.FencingTokens.epochOf(seen)) {
+        if (counter != null && FencingTokens.epochOf(counter)
+                > FencingTokens.epochOf(seen)) {
             wentBackwards = false;
             return;
         }
@@ -464,8 +467,8 @@ public final class Database implements Transactions, AutoCloseable {
 
     private String wentBackwardsSentence(long seen, long counter) {
         return "The ledger " + file + " went backwards: this engine (process " + processIdentity + ") had seen token "
-                + dev.sovereign.engine.base.FencingTokens.describe(seen) + ", but the counter is at "
-                + (counter < 0 ? "a value that is not a token" : dev.sovereign.engine.base.FencingTokens.describe(counter))
+                + FencingTokens.describe(seen) + ", but the counter is at "
+                + (counter < 0 ? "a value that is not a token" : FencingTokens.describe(counter))
                 + ", so the file was put back without 'sovereign restore'; it refuses to write until an operator runs"
                 + " 'sovereign fence bump'.";
     }

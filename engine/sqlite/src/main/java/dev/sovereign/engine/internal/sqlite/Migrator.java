@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 
 /**
  * Forward-only schema migrations from SQL resources. Each runs in one {@code BEGIN IMMEDIATE}
@@ -310,7 +312,7 @@ final class Migrator {
 
     private static List<Schema> schemaAfterEachMigration() {
         List<Schema> all = new ArrayList<>();
-        Set<String> tables = new java.util.LinkedHashSet<>();
+        Set<String> tables = new LinkedHashSet<>();
         Map<String, SchemaObject> objects = new LinkedHashMap<>();
         for (String migration : MIGRATIONS) {
             for (String statement : statements(load(migration))) {
@@ -339,7 +341,7 @@ final class Migrator {
                     tables.add(m.group(2));
                 }
             }
-            all.add(new Schema(Set.copyOf(tables), java.util.Collections.unmodifiableMap(new LinkedHashMap<>(objects))));
+            all.add(new Schema(Set.copyOf(tables), Collections.unmodifiableMap(new LinkedHashMap<>(objects))));
         }
         return List.copyOf(all);
     }

@@ -20,6 +20,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.List;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.admin.JournalSubject;
+import dev.sovereign.engine.admin.LedgerHistory;
 
 /**
  * The operators' read model of a SQLite ledger: its own query-only connection ({@link ReadConnection}, which
@@ -94,7 +97,7 @@ public final class SqliteAdminReader implements AdminReader {
                 long changeMarker = db.changeMarker();
                 Long counter = SqliteLedgerHistory.counter(db);
                 long lastToken = counter == null ? -1 : counter; // never a damaged counter shown as 0
-                dev.sovereign.engine.admin.LedgerHistory history = SqliteLedgerHistory.read(db, db.file().toString());
+                LedgerHistory history = SqliteLedgerHistory.read(db, db.file().toString());
                 List<ProcessRow> processes = rows.processes(db);
                 read[0] = leases.read(db, processes);
                 return new AdminSnapshot(LedgerLocation.file(db.file()), db.schemaVersion(), changeMarker, clock.millis(), lastSeq,
@@ -149,8 +152,8 @@ public final class SqliteAdminReader implements AdminReader {
     }
 
     @Override
-    public synchronized dev.sovereign.engine.admin.JournalSlice journalAbout(
-            dev.sovereign.engine.admin.JournalSubject subject, int limit) {
+    public synchronized JournalSlice journalAbout(
+            JournalSubject subject, int limit) {
         ensureOpen();
         return db.read("read", () -> db.inReadTransaction(() -> journal.journalAbout(db, subject, limit,
                 SUBJECT_SCAN_ROWS)));

@@ -9,6 +9,10 @@ import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
+import dev.sovereign.engine.spi.LedgerRows;
+import dev.sovereign.engine.spi.tools.LedgerBackups;
+import dev.sovereign.engine.spi.tools.LedgerCopyReport;
+import java.util.function.Function;
 
 /**
  * The embedded default backend: one SQLite file, named by its path. Registered for
@@ -43,24 +47,24 @@ public final class SqliteBackend implements StorageBackend {
     }
 
     @Override
-    public dev.sovereign.engine.spi.tools.LedgerBackups.Backup backup(LedgerLocation ledger, Path copy, Clock clock) {
+    public LedgerBackups.Backup backup(LedgerLocation ledger, Path copy, Clock clock) {
         return SqliteBackups.backup(ledger.file().orElseThrow(), copy, clock);
     }
 
     @Override
-    public dev.sovereign.engine.spi.tools.LedgerBackups.Restore restore(Path backup, LedgerLocation target, long aboveEpoch,
+    public LedgerBackups.Restore restore(Path backup, LedgerLocation target, long aboveEpoch,
                                                                  Clock clock) {
         return SqliteBackups.restore(backup, target.file().orElseThrow(), aboveEpoch, clock);
     }
 
     @Override
-    public <T> T readAll(LedgerLocation location, java.util.function.Function<dev.sovereign.engine.spi.LedgerRows, T> body) {
+    public <T> T readAll(LedgerLocation location, Function<LedgerRows, T> body) {
         return SqliteLedgerRows.read(location.file().orElseThrow(), body);
     }
 
     @Override
-    public dev.sovereign.engine.spi.tools.LedgerCopyReport moveFrom(LedgerLocation location, LedgerLocation movedTo,
-            java.util.function.Function<dev.sovereign.engine.spi.LedgerRows, dev.sovereign.engine.spi.tools.LedgerCopyReport> copy) {
+    public LedgerCopyReport moveFrom(LedgerLocation location, LedgerLocation movedTo,
+            Function<LedgerRows, LedgerCopyReport> copy) {
         return SqliteLedgerRows.move(location.file().orElseThrow(), movedTo, copy);
     }
 }

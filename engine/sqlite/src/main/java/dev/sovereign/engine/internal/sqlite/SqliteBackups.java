@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.sqlite.SQLiteConnection;
 
 /**
  * {@code sovereign backup} and {@code sovereign restore} on a ledger file (decision 0604). Neither ever opens the
@@ -307,7 +308,7 @@ final class SqliteBackups {
             }
         }
         try (Connection c = Database.connect(target, Database.DEFAULT_SQLITE_BUSY_TIMEOUT_MS)) {
-            int rc = ((org.sqlite.SQLiteConnection) c).getDatabase().restore("main", building.toString(), null, 100, 50, -1);
+            int rc = ((SQLiteConnection) c).getDatabase().restore("main", building.toString(), null, 100, 50, -1);
             if (rc != 0) {
                 throw new StorageException(Problem.BUSY, target, "Could not replace " + target + " with the restored"
                         + " ledger (SQLite result " + rc + "): another process held it; nothing was changed.", null);

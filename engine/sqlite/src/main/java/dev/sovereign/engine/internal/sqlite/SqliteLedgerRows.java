@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import dev.sovereign.engine.admin.LedgerHistory;
 
 /**
  * A ledger file as the source of a copy (decision 0907): opened through the operators' query-only
@@ -104,7 +105,7 @@ final class SqliteLedgerRows implements LedgerRows {
                         + " frozen file again would make a second ledger that mints the same tokens), and nothing was"
                         + " changed.");
             }
-            dev.sovereign.engine.admin.LedgerHistory.Entry last = JdbcLedgerHistory.last(c);
+            LedgerHistory.Entry last = JdbcLedgerHistory.last(c);
             if (last != null && "backup".equals(last.kind())) {
                 throw new LedgerCopyRefusal("source_is_backup", "The file " + file + " is a backup made by 'sovereign"
                         + " backup', not a live ledger; put it in place with 'sovereign restore' first, then copy that.");

@@ -11,6 +11,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.nio.file.Path;
 
 /**
  * One transaction (or one autocommit read) on the engine's connection, with {@link #now()} read
@@ -51,7 +52,7 @@ public final class Tx implements JdbcTx {
     }
 
     /** The ledger file this transaction writes. */
-    public java.nio.file.Path file() {
+    public Path file() {
         return db.file();
     }
 
