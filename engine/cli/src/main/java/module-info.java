@@ -7,5 +7,8 @@ module dev.sovereign.engine.cli {
     requires jdk.unsupported; // sun.misc.Signal: SIGTERM and SIGINT end a worker cleanly
 
     exports dev.sovereign.engine.cli;
-    opens dev.sovereign.engine.cli to info.picocli, com.fasterxml.jackson.databind;
+
+    opens dev.sovereign.engine.cli to
+            info.picocli,
+            com.fasterxml.jackson.databind;
 }

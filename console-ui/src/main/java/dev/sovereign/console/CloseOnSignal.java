@@ -24,8 +24,7 @@ final class CloseOnSignal {
     private static boolean started;
     private static boolean requested;
 
-    private CloseOnSignal() {
-    }
+    private CloseOnSignal() {}
 
     /** Installs the handlers; before {@code Application.launch}. */
     static void install() {
@@ -64,14 +63,16 @@ final class CloseOnSignal {
         if (running) {
             Platform.runLater(Platform::exit);
         }
-        Thread watchdog = new Thread(() -> {
-            try {
-                Thread.sleep(GRACE_MS);
-            } catch (InterruptedException e) {
-                return;
-            }
-            System.exit(128 + signal.getNumber());
-        }, "close-on-signal-watchdog");
+        Thread watchdog = new Thread(
+                () -> {
+                    try {
+                        Thread.sleep(GRACE_MS);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    System.exit(128 + signal.getNumber());
+                },
+                "close-on-signal-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
     }

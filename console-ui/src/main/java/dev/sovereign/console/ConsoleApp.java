@@ -5,21 +5,21 @@ import dev.sovereign.console.fx.FxUiExecutor;
 import dev.sovereign.console.ledger.LedgerPoller;
 import dev.sovereign.console.shell.ConsoleSettings;
 import dev.sovereign.console.shell.LaunchArguments;
-import dev.sovereign.console.shell.MainWindow;
 import dev.sovereign.console.shell.LedgerOpener;
+import dev.sovereign.console.shell.MainWindow;
 import dev.sovereign.console.shell.ShellViewModel;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.base.LedgerLocation;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
+import java.util.List;
+import java.util.prefs.Preferences;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
-import dev.sovereign.engine.Ledgers;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.prefs.Preferences;
 
 /**
  * The desktop console: attaches to the database named on the command line, or opens the demo (with
@@ -40,9 +40,14 @@ public final class ConsoleApp extends Application {
     public void start(Stage stage) {
         Clock clock = Clock.systemUTC();
         String node = System.getProperty(PREFERENCES_PROPERTY);
-        ConsoleSettings settings = node == null ? ConsoleSettings.forUser()
+        ConsoleSettings settings = node == null
+                ? ConsoleSettings.forUser()
                 : new ConsoleSettings(Preferences.userRoot().node(node));
-        vm = new ShellViewModel(settings, new FxUiExecutor(), clock, ZoneId.systemDefault(),
+        vm = new ShellViewModel(
+                settings,
+                new FxUiExecutor(),
+                clock,
+                ZoneId.systemDefault(),
                 new LedgerOpener() {
                     @Override
                     public AdminReader open(Path database) {
@@ -56,18 +61,21 @@ public final class ConsoleApp extends Application {
 
                     @Override
                     public AdminReader open(LedgerLocation location, ZoneId zone) {
-                        return location.isFile() ? open(location.file().orElseThrow(), zone)
+                        return location.isFile()
+                                ? open(location.file().orElseThrow(), zone)
                                 : Ledgers.openReader(location, clock, zone);
                     }
-                }, LedgerPoller.DEFAULT_INTERVAL);
+                },
+                LedgerPoller.DEFAULT_INTERVAL);
         MainWindow window = new MainWindow(vm, Platform::exit, getHostServices()::showDocument);
         Scene scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         ticker = new FxTicker(clock, vm::tick, vm::wantsFineTicks);
         ticker.start();
         stage.setTitle("Sovereign console");
-        vm.attachedLocationProperty().addListener((obs, o, p) ->
-                stage.setTitle(title(p, vm.demoSession().runningProperty().get())));
+        vm.attachedLocationProperty()
+                .addListener((obs, o, p) -> stage.setTitle(
+                        title(p, vm.demoSession().runningProperty().get())));
         stage.setScene(scene);
         stage.show();
         List<String> args = getParameters().getRaw();
@@ -87,7 +95,9 @@ public final class ConsoleApp extends Application {
         if (attached == null) {
             return "Sovereign console";
         }
-        String name = attached.file().map(f -> f.getFileName().toString()).orElse(attached.withoutSecrets().toString());
+        String name = attached.file()
+                .map(f -> f.getFileName().toString())
+                .orElse(attached.withoutSecrets().toString());
         return name + (demo ? " (demo)" : "") + " \u2014 Sovereign console";
     }
 

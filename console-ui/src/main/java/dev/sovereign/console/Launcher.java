@@ -1,9 +1,9 @@
 package dev.sovereign.console;
 
 import java.util.Optional;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javafx.application.Application;
-import java.util.logging.Level;
 
 /**
  * The jar's entry point. A plain class, because a main class that extends {@code Application} does
@@ -30,8 +30,7 @@ public final class Launcher {
      */
     private static final Logger PREFS_LOG = Logger.getLogger("java.util.prefs");
 
-    private Launcher() {
-    }
+    private Launcher() {}
 
     public static void main(String[] args) {
         quietenClassPathWarning();

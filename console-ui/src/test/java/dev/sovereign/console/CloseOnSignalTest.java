@@ -38,13 +38,18 @@ class CloseOnSignalTest {
         Process console = launch(List.of());
         Set<ProcessHandle> workers = new HashSet<>(awaitDemoWorkers(console, 1));
 
-        new ProcessBuilder("kill", "-TERM", Long.toString(console.pid())).inheritIO().start().waitFor();
+        new ProcessBuilder("kill", "-TERM", Long.toString(console.pid()))
+                .inheritIO()
+                .start()
+                .waitFor();
         WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> {
             console.toHandle().children().forEach(workers::add); // workers launched after the signal too
             return !console.isAlive();
         });
 
-        assertThat(console.waitFor(1, TimeUnit.SECONDS)).as("the console ended within 60 s").isTrue();
+        assertThat(console.waitFor(1, TimeUnit.SECONDS))
+                .as("the console ended within 60 s")
+                .isTrue();
         String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
         assertThat(console.exitValue()).as("exit code; stderr:%n%s", err).isZero();
         assertThat(err).doesNotContain("Exception", "\tat ");
@@ -59,9 +64,14 @@ class CloseOnSignalTest {
         Process console = launch(List.of());
         List<ProcessHandle> workers = awaitDemoWorkers(console, 2);
 
-        new ProcessBuilder("kill", "-TERM", Long.toString(console.pid())).inheritIO().start().waitFor();
+        new ProcessBuilder("kill", "-TERM", Long.toString(console.pid()))
+                .inheritIO()
+                .start()
+                .waitFor();
 
-        assertThat(console.waitFor(60, TimeUnit.SECONDS)).as("the console ended within 60 s").isTrue();
+        assertThat(console.waitFor(60, TimeUnit.SECONDS))
+                .as("the console ended within 60 s")
+                .isTrue();
         String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
         assertThat(console.exitValue()).as("exit code; stderr:%n%s", err).isZero();
         assertThat(err).doesNotContain("Exception", "\tat ");
@@ -76,15 +86,22 @@ class CloseOnSignalTest {
         // A process started in the background by a non-interactive shell has SIGINT ignored (Ctrl-C is not for
         // background jobs), and every child inherits that: the console could not even see this signal. Seen when
         // the build itself ran in the background; SIGTERM and SIGHUP, tested beside it, are never ignored so.
-        Assumptions.assumeFalse(ignoredByThisProcess(2), "SIGINT is ignored by this test's own process"
-                + " (started in the background), so the console it starts inherits that and never receives it");
+        Assumptions.assumeFalse(
+                ignoredByThisProcess(2),
+                "SIGINT is ignored by this test's own process"
+                        + " (started in the background), so the console it starts inherits that and never receives it");
         Path ledger = dir.resolve("ledger.db");
         Process console = launch(List.of("--db", ledger.toString()));
         awaitJavaFxThread(console);
 
-        new ProcessBuilder("kill", "-INT", Long.toString(console.pid())).inheritIO().start().waitFor();
+        new ProcessBuilder("kill", "-INT", Long.toString(console.pid()))
+                .inheritIO()
+                .start()
+                .waitFor();
 
-        assertThat(console.waitFor(60, TimeUnit.SECONDS)).as("the console ended within 60 s").isTrue();
+        assertThat(console.waitFor(60, TimeUnit.SECONDS))
+                .as("the console ended within 60 s")
+                .isTrue();
         String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
         assertThat(console.exitValue()).as("exit code; stderr:%n%s", err).isZero();
         assertThat(err).doesNotContain("Exception", "\tat ");
@@ -94,7 +111,10 @@ class CloseOnSignalTest {
     private static boolean ignoredByThisProcess(int number) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("SigIgn:")) {
-                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16) & (1L << (number - 1))) != 0;
+                return (Long.parseUnsignedLong(
+                                        line.substring("SigIgn:".length()).strip(), 16)
+                                & (1L << (number - 1)))
+                        != 0;
             }
         }
         return false;
@@ -102,11 +122,20 @@ class CloseOnSignalTest {
 
     private Process launch(List<String> args) throws IOException {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", cp, "-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw",
-                "-Dprism.text=t2k", "-Dheadless.geometry=1920x1200-32", "-Djava.awt.headless=true", "-Djava.util.prefs.userRoot=" + dir,
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                cp,
+                "-Dglass.platform=Monocle",
+                "-Dmonocle.platform=Headless",
+                "-Dprism.order=sw",
+                "-Dprism.text=t2k",
+                "-Dheadless.geometry=1920x1200-32",
+                "-Djava.awt.headless=true",
+                "-Djava.util.prefs.userRoot=" + dir,
                 "-Dsovereign.console.preferences=test/" + dir.getFileName(),
-                "-Dsovereign.console.demoFolder=" + dir.resolve("demo"), Launcher.class.getName()));
+                "-Dsovereign.console.demoFolder=" + dir.resolve("demo"),
+                Launcher.class.getName()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         pb.environment().remove("SOVEREIGN_DB");

@@ -26,9 +26,10 @@ class LauncherWithoutADesktopTest {
         Result r = launch(List.of());
 
         assertThat(r.exit).isEqualTo(Launcher.UNAVAILABLE);
-        assertThat(r.err.strip().lines()).containsExactly("sovereign console: the desktop console needs a graphical"
-                + " display and there is none (DISPLAY is not set or not reachable); start it from a desktop"
-                + " session, or under Xvfb (xvfb-run -a ./sovereign console).");
+        assertThat(r.err.strip().lines())
+                .containsExactly("sovereign console: the desktop console needs a graphical"
+                        + " display and there is none (DISPLAY is not set or not reachable); start it from a desktop"
+                        + " session, or under Xvfb (xvfb-run -a ./sovereign console).");
         assertThat(r.err).doesNotContain("Exception", "\tat ", "Unsupported JavaFX configuration");
     }
 
@@ -39,24 +40,34 @@ class LauncherWithoutADesktopTest {
     @Test
     void withoutGtkTheConsoleNamesThePackageToInstall() throws Exception {
         Path gtk = Path.of("/usr/lib/x86_64-linux-gnu/libgtk-3.so.0");
-        assumeTrue("root".equals(System.getProperty("user.name")) && Files.exists(gtk)
-                && onPath("unshare") && onPath("xvfb-run"), "needs root, unshare, xvfb-run and libgtk-3");
+        assumeTrue(
+                "root".equals(System.getProperty("user.name"))
+                        && Files.exists(gtk)
+                        && onPath("unshare")
+                        && onPath("xvfb-run"),
+                "needs root, unshare, xvfb-run and libgtk-3");
         Path real = gtk.toRealPath();
-        Result r = launch(List.of("unshare", "-m", "sh", "-c", "mount --bind /dev/null " + real
-                + " && exec xvfb-run -a \"$@\"", "sh"));
+        Result r = launch(List.of(
+                "unshare", "-m", "sh", "-c", "mount --bind /dev/null " + real + " && exec xvfb-run -a \"$@\"", "sh"));
 
         assertThat(r.exit).isEqualTo(Launcher.UNAVAILABLE);
-        assertThat(r.err.strip().lines()).containsExactly("sovereign console: the desktop console needs the GTK 3"
-                + " library, which this machine does not have; install it (Debian/Ubuntu: sudo apt-get install"
-                + " libgtk-3-0) and start it again.");
+        assertThat(r.err.strip().lines())
+                .containsExactly("sovereign console: the desktop console needs the GTK 3"
+                        + " library, which this machine does not have; install it (Debian/Ubuntu: sudo apt-get install"
+                        + " libgtk-3-0) and start it again.");
     }
 
     private Result launch(List<String> prefix) throws IOException, InterruptedException {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", cp,
-                "-Djava.util.prefs.userRoot=" + dir, "-Dsovereign.console.preferences=test/" + dir.getFileName(),
-                Launcher.class.getName(), "--no-demo"));
+        cmd.addAll(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                cp,
+                "-Djava.util.prefs.userRoot=" + dir,
+                "-Dsovereign.console.preferences=test/" + dir.getFileName(),
+                Launcher.class.getName(),
+                "--no-demo"));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         pb.environment().remove("DISPLAY");
         pb.environment().remove("WAYLAND_DISPLAY");
@@ -79,6 +90,5 @@ class LauncherWithoutADesktopTest {
         return false;
     }
 
-    private record Result(int exit, String err) {
-    }
+    private record Result(int exit, String err) {}
 }

@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.prefs.Preferences;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.util.prefs.Preferences;
 
 /**
  * Issue 31, item 22: a first start prints no JDK "INFO: Created user preferences directory." line. A real child
@@ -32,13 +32,21 @@ class PreferencesNoticeTest {
     @Test
     void aFirstStartSaysNothingAboutThePreferencesDirectory() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(List.of(java, "-Duser.home=" + home, "-Djava.util.prefs.userRoot="
-                + home.resolve("prefs"), "-cp", System.getProperty("java.class.path"), Probe.class.getName()))
-                .redirectErrorStream(true).start();
+        Process child = new ProcessBuilder(List.of(
+                        java,
+                        "-Duser.home=" + home,
+                        "-Djava.util.prefs.userRoot=" + home.resolve("prefs"),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Probe.class.getName()))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(child.exitValue()).as(out).isZero();
-        assertThat(Files.exists(home.resolve("prefs")) || Files.exists(home.resolve(".java"))).as("made fresh").isTrue();
+        assertThat(Files.exists(home.resolve("prefs")) || Files.exists(home.resolve(".java")))
+                .as("made fresh")
+                .isTrue();
         assertThat(out).doesNotContain("Created user preferences directory");
     }
 }

@@ -14,7 +14,13 @@ import javafx.beans.property.ReadOnlyStringWrapper;
  */
 public final class ActionStatus {
     /** What the sentence is about. */
-    public enum Tone { NONE, WORKING, DONE, REFUSED, FAILED }
+    public enum Tone {
+        NONE,
+        WORKING,
+        DONE,
+        REFUSED,
+        FAILED
+    }
 
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");

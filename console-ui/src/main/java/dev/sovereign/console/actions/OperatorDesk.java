@@ -1,12 +1,17 @@
 package dev.sovereign.console.actions;
 
 import dev.sovereign.console.fx.UiExecutor;
-import dev.sovereign.engine.base.Refusal;
-import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.admin.SupervisorTickRow;
 import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.StorageException;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -15,11 +20,6 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * Where the console's operator actions run: on the attached file (once the reader accepted it),
@@ -40,21 +40,25 @@ public final class OperatorDesk implements AutoCloseable {
     }
 
     /** The supervisor intervals the console offers. */
-    public static final List<Duration> INTERVALS = List.of(Duration.ofMillis(500),
-            Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10));
+    public static final List<Duration> INTERVALS = List.of(
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(10));
 
     private final UiExecutor ui;
     private final ActionsOpener opener;
     private final ReadOnlyBooleanWrapper available = new ReadOnlyBooleanWrapper(this, "available");
     private final ReadOnlyBooleanWrapper supervisorRunning = new ReadOnlyBooleanWrapper(this, "supervisorRunning");
-    private final ReadOnlyObjectWrapper<Duration> supervisorInterval = new ReadOnlyObjectWrapper<>(this,
-            "supervisorInterval", Duration.ofSeconds(1));
-    private final ReadOnlyObjectWrapper<SupervisorTickRow> lastOwnTick = new ReadOnlyObjectWrapper<>(this, "lastOwnTick");
+    private final ReadOnlyObjectWrapper<Duration> supervisorInterval =
+            new ReadOnlyObjectWrapper<>(this, "supervisorInterval", Duration.ofSeconds(1));
+    private final ReadOnlyObjectWrapper<SupervisorTickRow> lastOwnTick =
+            new ReadOnlyObjectWrapper<>(this, "lastOwnTick");
     private final ReadOnlyStringWrapper supervisorProblem = new ReadOnlyStringWrapper(this, "supervisorProblem", "");
     private Session session;
     /** Every feature's status this desk has reported to; forgotten when the database is let go. */
-    private final Set<ActionStatus> statuses =
-            Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<ActionStatus> statuses = Collections.newSetFromMap(new IdentityHashMap<>());
 
     public OperatorDesk(UiExecutor ui, ActionsOpener opener) {
         this.ui = ui;
@@ -79,10 +83,13 @@ public final class OperatorDesk implements AutoCloseable {
         lastOwnTick.set(null);
         supervisorProblem.set("");
         if (s != null) {
-            ui.background(() -> {
-                s.close();
-                return null;
-            }, x -> { }, x -> { });
+            ui.background(
+                    () -> {
+                        s.close();
+                        return null;
+                    },
+                    x -> {},
+                    x -> {});
         }
     }
 
@@ -91,8 +98,12 @@ public final class OperatorDesk implements AutoCloseable {
      * {@code done} makes of the result, or the refusal's sentence. {@code after} gets the result on
      * the UI thread (only if the same file is still attached).
      */
-    public <T> void run(ActionStatus status, String working, Function<OperatorActions, T> action,
-                        Function<T, String> done, Consumer<T> after) {
+    public <T> void run(
+            ActionStatus status,
+            String working,
+            Function<OperatorActions, T> action,
+            Function<T, String> done,
+            Consumer<T> after) {
         Session s = session;
         if (s == null) {
             status.working(working);
@@ -101,50 +112,67 @@ public final class OperatorDesk implements AutoCloseable {
         }
         statuses.add(status);
         status.working(working);
-        ui.background(() -> {
-            OperatorActions actions = s.borrow();
-            try {
-                return action.apply(actions);
-            } finally {
-                s.giveBack();
-            }
-        }, result -> {
-            if (s != session) {
-                return; // about a database no longer attached: its status was forgotten
-            }
-            status.finished(ActionStatus.Tone.DONE, done.apply(result));
-            after.accept(result);
-        }, problem -> {
-            if (s == session) {
-                status.finished(problem instanceof Refusal ? ActionStatus.Tone.REFUSED : ActionStatus.Tone.FAILED,
-                        sentence(problem));
-            }
-        });
+        ui.background(
+                () -> {
+                    OperatorActions actions = s.borrow();
+                    try {
+                        return action.apply(actions);
+                    } finally {
+                        s.giveBack();
+                    }
+                },
+                result -> {
+                    if (s != session) {
+                        return; // about a database no longer attached: its status was forgotten
+                    }
+                    status.finished(ActionStatus.Tone.DONE, done.apply(result));
+                    after.accept(result);
+                },
+                problem -> {
+                    if (s == session) {
+                        status.finished(
+                                problem instanceof Refusal ? ActionStatus.Tone.REFUSED : ActionStatus.Tone.FAILED,
+                                sentence(problem));
+                    }
+                });
     }
 
     /** Runs one supervisor tick now. */
     public void tickNow(ActionStatus status, Consumer<SupervisorTickRow> after) {
-        run(status, "Running a supervisor tick\u2026", OperatorActions::tickSupervisor, OperatorDesk::describeTick,
+        run(
+                status,
+                "Running a supervisor tick\u2026",
+                OperatorActions::tickSupervisor,
+                OperatorDesk::describeTick,
                 after);
     }
 
     /** Starts (or restarts with a new interval) this console's auto-ticking supervisor. */
     public void startSupervisor(Duration interval, ActionStatus status) {
-        run(status, "Starting the supervisor\u2026", a -> {
-            a.startSupervisor(interval);
-            return interval;
-        }, i -> "Started this console's supervisor.", i -> { // the page says how often, once (issue 31)
-            supervisorInterval.set(i);
-            supervisorRunning.set(true);
-        });
+        run(
+                status,
+                "Starting the supervisor\u2026",
+                a -> {
+                    a.startSupervisor(interval);
+                    return interval;
+                },
+                i -> "Started this console's supervisor.",
+                i -> { // the page says how often, once (issue 31)
+                    supervisorInterval.set(i);
+                    supervisorRunning.set(true);
+                });
     }
 
     /** Stops this console's auto-ticking supervisor after its tick in progress. */
     public void stopSupervisor(ActionStatus status) {
-        run(status, "Stopping the supervisor\u2026", a -> {
-            a.stopSupervisor();
-            return Boolean.TRUE;
-        }, x -> "Stopped this console's supervisor.",
+        run(
+                status,
+                "Stopping the supervisor\u2026",
+                a -> {
+                    a.stopSupervisor();
+                    return Boolean.TRUE;
+                },
+                x -> "Stopped this console's supervisor.",
                 x -> supervisorRunning.set(false));
     }
 
@@ -166,7 +194,8 @@ public final class OperatorDesk implements AutoCloseable {
     }
 
     static String sentence(Throwable problem) {
-        if (problem instanceof Refusal || problem instanceof StorageException
+        if (problem instanceof Refusal
+                || problem instanceof StorageException
                 || problem instanceof IllegalArgumentException) {
             return problem.getMessage();
         }

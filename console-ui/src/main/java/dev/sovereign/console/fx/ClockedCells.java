@@ -72,8 +72,8 @@ public final class ClockedCells<S> {
     }
 
     /** A column of painted text computed from the row and the clock. */
-    public TableColumn<S, S> textColumn(String title, double width, String idPrefix, Function<S, String> id,
-                                        BiFunction<S, Long, String> text) {
+    public TableColumn<S, S> textColumn(
+            String title, double width, String idPrefix, Function<S, String> id, BiFunction<S, Long, String> text) {
         return column(title, width, f -> new ReadOnlyObjectWrapper<>(f.getValue()), cells -> new Cell<S, S>(cells) {
             private final TickingText painted = new TickingText();
 
@@ -93,9 +93,11 @@ public final class ClockedCells<S> {
     }
 
     /** A column whose cells are {@link Cell}s made by {@code cell}. */
-    public <T> TableColumn<S, T> column(String title, double width,
-                                        Callback<TableColumn.CellDataFeatures<S, T>, ObservableValue<T>> value,
-                                        Function<ClockedCells<S>, Cell<S, T>> cell) {
+    public <T> TableColumn<S, T> column(
+            String title,
+            double width,
+            Callback<TableColumn.CellDataFeatures<S, T>, ObservableValue<T>> value,
+            Function<ClockedCells<S>, Cell<S, T>> cell) {
         TableColumn<S, T> c = new TableColumn<>(title);
         c.setPrefWidth(width);
         c.setMinWidth(width); // painted content cannot ask for room: the width given is what it needs

@@ -29,6 +29,7 @@ public final class ColumnFit {
     private static final double PAD = 26;
     /** Room for the vertical scroll bar. */
     private static final double SCROLL_BAR = 16;
+
     private static final Text MEASURE = new Text();
     private static final Map<String, Double> WIDTHS = new LinkedHashMap<>(4_096, 0.75f, true) {
         @Override
@@ -37,8 +38,7 @@ public final class ColumnFit {
         }
     };
 
-    private ColumnFit() {
-    }
+    private ColumnFit() {}
 
     /**
      * A column whose cells are not plain text (chips, links) is measured by {@code text}: words as wide as what
@@ -78,7 +78,8 @@ public final class ColumnFit {
             mins += c.getMinWidth();
         }
         boolean fits = mins + SCROLL_BAR <= table.getWidth() || table.getWidth() <= 0;
-        var policy = fits ? TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN : TableView.UNCONSTRAINED_RESIZE_POLICY;
+        var policy =
+                fits ? TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN : TableView.UNCONSTRAINED_RESIZE_POLICY;
         if (table.getColumnResizePolicy() != policy) {
             table.setColumnResizePolicy(policy);
         }
@@ -97,7 +98,8 @@ public final class ColumnFit {
             double need = Math.max((Double) own, width(c.getText(), bold) + PAD);
             Function<S, String> text = (Function<S, String>) c.getProperties().get(TEXT);
             if (content && text != null) {
-                Font f = c.getStyleClass().contains("mono") || c.getStyleClass().contains("token") ? mono
+                Font f = c.getStyleClass().contains("mono") || c.getStyleClass().contains("token")
+                        ? mono
                         : c.getStyleClass().contains("text-bold") ? bold : font;
                 double widest = 0;
                 for (S row : items) {

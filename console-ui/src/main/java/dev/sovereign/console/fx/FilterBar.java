@@ -18,8 +18,7 @@ import javafx.scene.layout.Region;
  * refusal category appears) the row is rebuilt. Ids: {@code <prefix><key, lower case>}. FX-thread confined.
  */
 public final class FilterBar {
-    private FilterBar() {
-    }
+    private FilterBar() {}
 
     public static FlowPane create(String idPrefix, ObservableList<FilterChoice> choices, Property<String> selected) {
         // wraps when the window is narrow instead of widening the page
@@ -44,8 +43,13 @@ public final class FilterBar {
                 b.setId(idPrefix + c.key().toLowerCase(Locale.ROOT));
                 b.setMinWidth(Region.USE_PREF_SIZE);
                 b.setToggleGroup(group);
-                b.getStyleClass().add(now.size() == 1 ? Styles.FLAT : i == 0 ? Styles.LEFT_PILL
-                        : i == now.size() - 1 ? Styles.RIGHT_PILL : Styles.CENTER_PILL);
+                b.getStyleClass()
+                        .add(
+                                now.size() == 1
+                                        ? Styles.FLAT
+                                        : i == 0
+                                                ? Styles.LEFT_PILL
+                                                : i == now.size() - 1 ? Styles.RIGHT_PILL : Styles.CENTER_PILL);
                 b.setSelected(c.key().equals(selected.getValue()));
                 b.setOnAction(e -> {
                     selected.setValue(c.key());
@@ -55,8 +59,8 @@ public final class FilterBar {
             }
         };
         choices.addListener((ListChangeListener<FilterChoice>) ch -> build.run());
-        selected.addListener((obs, o, key) -> bar.getChildren().forEach(n ->
-                ((ToggleButton) n).setSelected(n.getUserData().equals(key))));
+        selected.addListener((obs, o, key) -> bar.getChildren()
+                .forEach(n -> ((ToggleButton) n).setSelected(n.getUserData().equals(key))));
         build.run();
         return bar;
     }

@@ -1,11 +1,11 @@
 package dev.sovereign.console.fx;
 
 import java.time.Clock;
-import java.util.function.LongConsumer;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
 import javafx.application.Platform;
 
@@ -34,6 +34,7 @@ public final class FxTicker {
     private final LongPredicate wantsFineTicks;
     /** The clock reading last handed out; FX-thread confined. */
     private long lastTick = Long.MIN_VALUE;
+
     private ScheduledExecutorService timer;
     /** One tick at a time in the FX queue: a busy FX thread gets no backlog of ticks. */
     private final AtomicBoolean queued = new AtomicBoolean();
@@ -62,14 +63,18 @@ public final class FxTicker {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleAtFixedRate(() -> {
-            if (queued.compareAndSet(false, true)) {
-                Platform.runLater(() -> {
-                    queued.set(false);
-                    offer(clock.millis());
-                });
-            }
-        }, 0, EVERY_MS, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(
+                () -> {
+                    if (queued.compareAndSet(false, true)) {
+                        Platform.runLater(() -> {
+                            queued.set(false);
+                            offer(clock.millis());
+                        });
+                    }
+                },
+                0,
+                EVERY_MS,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Hands {@code now} to the consumer when it is due: a second after the last tick, or when fine ticks are wanted. */

@@ -3,24 +3,23 @@ package dev.sovereign.console.fx;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.Links;
 import dev.sovereign.engine.admin.JournalEntry;
+import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.text.Text;
-import javafx.collections.ListChangeListener;
-import javafx.scene.control.TableRow;
 
 /**
  * Journal rows as a table, in the order given (the actor's and the process's pages: oldest first, like a
  * run's history): time, seq, kind, what it is about and who wrote it — both links — and the sentence, wrapped.
  */
 public final class JournalTable {
-    private JournalTable() {
-    }
+    private JournalTable() {}
 
-    public static TableView<JournalEntry> create(String id, ObservableList<JournalEntry> rows, Formats formats,
-                                                 Links links, String placeholder) {
+    public static TableView<JournalEntry> create(
+            String id, ObservableList<JournalEntry> rows, Formats formats, Links links, String placeholder) {
         TableView<JournalEntry> t = Ui.table(id, placeholder);
         t.setItems(rows);
         // fixed minimums: the sentence wraps in what is left (the kind is in the sentence; refusals are red)
@@ -31,12 +30,14 @@ public final class JournalTable {
         seq.getStyleClass().add("mono");
         seq.setMinWidth(75);
         t.getColumns().add(seq);
-        TableColumn<JournalEntry, String> about = Ui.column("About", 140,
-                e -> "actor".equals(e.resourceType()) ? e.resourceId() : Formats.shortId(e.resourceId()));
+        TableColumn<JournalEntry, String> about = Ui.column(
+                "About", 140, e -> "actor".equals(e.resourceType()) ? e.resourceId() : Formats.shortId(e.resourceId()));
         Ui.linkCells(about, id + "-about-", e -> Long.toString(e.seq()), e -> open(links, e));
         about.setMinWidth(150);
         t.getColumns().add(about);
-        TableColumn<JournalEntry, String> process = Ui.column("Process", 130,
+        TableColumn<JournalEntry, String> process = Ui.column(
+                "Process",
+                130,
                 e -> e.process() == null ? "\u2014" : e.process().name());
         Ui.linkCells(process, id + "-process-", e -> Long.toString(e.seq()), e -> {
             if (e.process() != null) {
@@ -45,8 +46,8 @@ public final class JournalTable {
         });
         process.setMinWidth(130);
         t.getColumns().add(process);
-        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380,
-                e -> formats.humanize(e.sentence()));
+        TableColumn<JournalEntry, String> sentence =
+                Ui.column("What happened", 380, e -> formats.humanize(e.sentence()));
         sentence.setCellFactory(c -> new WrappingCell());
         // it wraps: as narrow as its header allows, the rest of the width is its own (nothing else squeezes)
         sentence.getProperties().remove(ColumnFit.TEXT);

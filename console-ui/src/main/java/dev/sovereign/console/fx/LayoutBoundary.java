@@ -26,7 +26,10 @@ public final class LayoutBoundary extends Region {
     protected void layoutChildren() {
         double left = snappedLeftInset();
         double top = snappedTopInset();
-        content.resizeRelocate(left, top, Math.max(0, getWidth() - left - snappedRightInset()),
+        content.resizeRelocate(
+                left,
+                top,
+                Math.max(0, getWidth() - left - snappedRightInset()),
                 Math.max(0, getHeight() - top - snappedBottomInset()));
     }
 

@@ -15,9 +15,9 @@ import javafx.beans.property.StringProperty;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
 import javafx.scene.control.Hyperlink;
+import javafx.scene.layout.Region;
 import javafx.scene.text.Text;
 import javafx.scene.text.TextFlow;
-import javafx.scene.layout.Region;
 
 /**
  * A sentence whose ids are links (issue 17, item 7: "every id in every table and sentence links there"): a
@@ -36,8 +36,8 @@ public final class LinkedSentence extends TextFlow {
      * The ids the engine mints, in full or shortened with an ellipsis; not a segment of a file path (a run's
      * output folder names its assignment and attempt: that is a place on disk, not a link).
      */
-    public static final Pattern IDS = Pattern.compile(
-            "(?<![A-Za-z0-9_/\\\\])(proc|asg|att|msg)_[A-Za-z0-9_-]+(?:\u2026|(?![A-Za-z0-9_/\\\\-]))");
+    public static final Pattern IDS =
+            Pattern.compile("(?<![A-Za-z0-9_/\\\\])(proc|asg|att|msg)_[A-Za-z0-9_-]+(?:\u2026|(?![A-Za-z0-9_/\\\\-]))");
 
     private final StringProperty text = new SimpleStringProperty(this, "text", "");
     private Supplier<Links> links = () -> Links.NONE;
@@ -117,7 +117,9 @@ public final class LinkedSentence extends TextFlow {
             while ((from = s.indexOf(actor, from)) >= 0) {
                 int start = from;
                 int end = from + actor.length();
-                if (wordEdge(s, start - 1) && wordEdge(s, end) && !insideProcessLabel(s, start, end)
+                if (wordEdge(s, start - 1)
+                        && wordEdge(s, end)
+                        && !insideProcessLabel(s, start, end)
                         && spans.stream().noneMatch(x -> x[0] < end && start < x[1])) {
                     spans.add(new int[] {start, end, 1});
                 }

@@ -1,6 +1,7 @@
 package dev.sovereign.console.fx;
 
 import java.util.List;
+import javafx.beans.value.ObservableValue;
 import javafx.css.CssMetaData;
 import javafx.css.Styleable;
 import javafx.css.StyleableProperty;
@@ -11,7 +12,6 @@ import javafx.scene.layout.Region;
 import javafx.scene.paint.Color;
 import javafx.scene.paint.Paint;
 import javafx.scene.text.Font;
-import javafx.beans.value.ObservableValue;
 
 /**
  * A region that paints its content on a canvas. Changing what it shows repaints it and nothing
@@ -30,12 +30,12 @@ public abstract class PaintedRegion extends Region {
     private static final StyleablePropertyFactory<PaintedRegion> STYLE =
             new StyleablePropertyFactory<>(Region.getClassCssMetaData());
 
-    private final StyleableProperty<Paint> textFill = STYLE.createStyleablePaintProperty(this, "textFill",
-            "-sov-text-fill", r -> r.textFill, Color.GRAY);
-    private final StyleableProperty<Paint> barFill = STYLE.createStyleablePaintProperty(this, "barFill",
-            "-sov-bar-fill", r -> r.barFill, Color.SEAGREEN);
-    private final StyleableProperty<Paint> trackFill = STYLE.createStyleablePaintProperty(this, "trackFill",
-            "-sov-track-fill", r -> r.trackFill, Color.LIGHTGRAY);
+    private final StyleableProperty<Paint> textFill =
+            STYLE.createStyleablePaintProperty(this, "textFill", "-sov-text-fill", r -> r.textFill, Color.GRAY);
+    private final StyleableProperty<Paint> barFill =
+            STYLE.createStyleablePaintProperty(this, "barFill", "-sov-bar-fill", r -> r.barFill, Color.SEAGREEN);
+    private final StyleableProperty<Paint> trackFill =
+            STYLE.createStyleablePaintProperty(this, "trackFill", "-sov-track-fill", r -> r.trackFill, Color.LIGHTGRAY);
     private final Canvas canvas = new Canvas();
     private Font font = Font.getDefault();
 

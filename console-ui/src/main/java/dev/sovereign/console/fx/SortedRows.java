@@ -19,8 +19,7 @@ import javafx.scene.control.TableView;
  * Unsorted (the default), nothing is checked and nothing moves. FX-thread confined.
  */
 public final class SortedRows {
-    private SortedRows() {
-    }
+    private SortedRows() {}
 
     public static <T> SortedList<T> install(TableView<T> table, ObservableList<T> rows, Observable... resortOn) {
         SortedList<T> sorted = new SortedList<>(rows);

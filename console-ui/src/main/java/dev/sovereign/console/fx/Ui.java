@@ -2,34 +2,38 @@ package dev.sovereign.console.fx;
 
 import atlantafx.base.theme.Styles;
 import dev.sovereign.console.actions.ActionStatus;
-import java.util.function.Function;
-import javafx.beans.property.SimpleStringProperty;
-import javafx.beans.value.ObservableValue;
-import javafx.geometry.Insets;
-import javafx.scene.Node;
-import javafx.scene.control.Label;
-import javafx.scene.control.TableColumn;
-import javafx.scene.control.TableView;
-import javafx.scene.layout.Priority;
-import javafx.scene.layout.VBox;
 import dev.sovereign.console.ledger.Links;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import javafx.beans.binding.Bindings;
+import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.value.ObservableBooleanValue;
+import javafx.beans.value.ObservableValue;
+import javafx.geometry.Insets;
 import javafx.geometry.Pos;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
 
 /** Small building blocks shared by the views, so every page looks alike. */
 public final class Ui {
     /** The badge tones, mapped to looked-up colours in console.css. */
     public enum Tone {
-        GOOD("good"), WARN("warn"), BAD("bad"), INFO("info"), QUIET("quiet");
+        GOOD("good"),
+        WARN("warn"),
+        BAD("bad"),
+        INFO("info"),
+        QUIET("quiet");
 
         private final String styleClass;
 
@@ -42,8 +46,7 @@ public final class Ui {
         }
     }
 
-    private Ui() {
-    }
+    private Ui() {}
 
     /** A page: title, one-line description, a live summary line, then the body (which grows). */
     public static VBox page(String id, String title, String description, ObservableValue<String> summary, Node body) {
@@ -111,8 +114,8 @@ public final class Ui {
     }
 
     /** A column bound to an observable of the row (updates without a table refresh). */
-    public static <T> TableColumn<T, String> liveColumn(String title, double width,
-                                                        Function<T, ObservableValue<String>> text) {
+    public static <T> TableColumn<T, String> liveColumn(
+            String title, double width, Function<T, ObservableValue<String>> text) {
         TableColumn<T, String> c = new TableColumn<>(title);
         c.setPrefWidth(width);
         c.setCellValueFactory(f -> text.apply(f.getValue()));
@@ -129,8 +132,7 @@ public final class Ui {
     }
 
     /** As above; the ids the sentence names ("Retried asg_… as asg_…") open through {@code links}. */
-    public static HBox actionFeedback(String id, ActionStatus status,
-                                                          Links links) {
+    public static HBox actionFeedback(String id, ActionStatus status, Links links) {
         ProgressIndicator spin = new ProgressIndicator();
         spin.setId(id + "-progress");
         spin.setPrefSize(16, 16);
@@ -153,7 +155,7 @@ public final class Ui {
                 case REFUSED -> message.getStyleClass().add("refused");
                 case FAILED -> message.getStyleClass().add("failed");
                 case WORKING -> message.getStyleClass().add("working");
-                case NONE -> { }
+                case NONE -> {}
             }
             close.setVisible(status.tone() != ActionStatus.Tone.NONE && status.tone() != ActionStatus.Tone.WORKING);
         };
@@ -195,8 +197,8 @@ public final class Ui {
      * Shows a text column's cells as links that open what they name (an actor's or a process's page, a run);
      * each link's id is {@code idPrefix} + {@code key} of its row, for tests. An empty text shows nothing.
      */
-    public static <T> void linkCells(TableColumn<T, String> column, String idPrefix, Function<T, String> key,
-                                     Consumer<T> open) {
+    public static <T> void linkCells(
+            TableColumn<T, String> column, String idPrefix, Function<T, String> key, Consumer<T> open) {
         column.setCellFactory(c -> new TableCell<>() {
             private final Hyperlink link = new Hyperlink();
 
@@ -217,7 +219,10 @@ public final class Ui {
 
             private T row() {
                 int i = getIndex();
-                return getTableView() == null || i < 0 || i >= getTableView().getItems().size() ? null
+                return getTableView() == null
+                                || i < 0
+                                || i >= getTableView().getItems().size()
+                        ? null
                         : getTableView().getItems().get(i);
             }
 
@@ -242,9 +247,12 @@ public final class Ui {
      * Back and Forward buttons (the View menu's, Alt+Left / Alt+Right) for the header of a page reached by a
      * link; ids {@code <id>-back}, {@code <id>-forward}.
      */
-    public static HBox backForward(String id, Runnable back, Runnable forward,
-                                                       ObservableBooleanValue canBack,
-                                                       ObservableBooleanValue canForward) {
+    public static HBox backForward(
+            String id,
+            Runnable back,
+            Runnable forward,
+            ObservableBooleanValue canBack,
+            ObservableBooleanValue canForward) {
         Button b = button(id + "-back", "\u2190 Back");
         b.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
         b.setTooltip(new Tooltip("Back to the page shown before (Alt+Left)"));
@@ -261,8 +269,13 @@ public final class Ui {
     }
 
     /** A page reached by a link: {@link #page} whose title follows {@code title}, with Back and Forward above it. */
-    public static VBox linkedPage(String id, ObservableValue<String> title, String description,
-                                  ObservableValue<String> summary, Node backForward, Node body) {
+    public static VBox linkedPage(
+            String id,
+            ObservableValue<String> title,
+            String description,
+            ObservableValue<String> summary,
+            Node backForward,
+            Node body) {
         VBox page = page(id, "", description, summary, body);
         VBox header = (VBox) page.getChildren().get(0);
         Label s = (Label) header.getChildren().get(2);

@@ -30,7 +30,8 @@ record FineTicks(long[] expiries, long shortUntil) {
         if (s == null) {
             return NONE;
         }
-        long[] expiries = new long[s.leases().size() + s.attempts().size() + s.messages().size()];
+        long[] expiries =
+                new long[s.leases().size() + s.attempts().size() + s.messages().size()];
         int n = 0;
         long shortUntil = Long.MIN_VALUE;
         for (LeaseRow l : s.leases()) {

@@ -1,14 +1,14 @@
 package dev.sovereign.console.ledger;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 
 /**
  * How the console writes times, durations and tokens: one time format everywhere ({@code 10:42:07}, with
@@ -20,8 +20,8 @@ public final class Formats {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
     private static final DateTimeFormatter TIME_MS = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT);
     /** An ISO-8601 instant as the engine writes it in its sentences: {@code 2027-01-15T08:01:05Z}, {@code ...05.123Z}. */
-    private static final Pattern ISO_INSTANT = Pattern.compile(
-            "\\b\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:Z|[+-]\\d{2}:\\d{2})");
+    private static final Pattern ISO_INSTANT =
+            Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:Z|[+-]\\d{2}:\\d{2})");
 
     private final ZoneId local;
     private volatile ZoneId zone;

@@ -4,18 +4,18 @@ import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.admin.JournalSubject;
 import dev.sovereign.engine.journal.JournalTail;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import dev.sovereign.engine.admin.JournalSlice;
-import dev.sovereign.engine.admin.JournalSubject;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -33,6 +33,7 @@ public final class LedgerPoller implements AutoCloseable {
     public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(250);
     /** How much of the journal's tail the first poll reads for the timeline. */
     static final int INITIAL_EVENTS = 5_000;
+
     static final int PAGE = 1_000;
     /**
      * At most this many events per poll: a burst (every holder journalling its renewals at once) is
@@ -40,6 +41,7 @@ public final class LedgerPoller implements AutoCloseable {
      * drains at 16,000 events a second at the default interval.
      */
     static final int MAX_EVENTS_PER_POLL = 4_000;
+
     static final int INITIAL_REJECTIONS = 500;
 
     private final AdminReader reader;
@@ -52,8 +54,7 @@ public final class LedgerPoller implements AutoCloseable {
     /** Follows the journal from the first poll on. */
     private JournalTail<JournalEntry> tail;
     /** The actor or process a page shows (null: none); its journal rows are read along with the snapshot. */
-    private final AtomicReference<JournalSubject> watched =
-            new AtomicReference<>();
+    private final AtomicReference<JournalSubject> watched = new AtomicReference<>();
     /** The subject whose rows the last poll read (poller thread only). */
     private JournalSubject lastWatched;
     /** How many journal rows about the watched subject a poll reads at most. */
@@ -115,8 +116,7 @@ public final class LedgerPoller implements AutoCloseable {
             boolean newSubject = !Objects.equals(subject, lastWatched);
             boolean changed = version != lastChangeMarker || forced;
             if (!changed && (tail == null || !tail.holdsBack())) {
-                JournalSlice slice = newSubject && subject != null
-                        ? reader.journalAbout(subject, SUBJECT_ROWS) : null;
+                JournalSlice slice = newSubject && subject != null ? reader.journalAbout(subject, SUBJECT_ROWS) : null;
                 lastWatched = subject;
                 PollResult unchanged = new PollResult(polledAt, version, null, List.of(), List.of(), slice);
                 ui.onUi(() -> ledger.apply(unchanged));
@@ -128,8 +128,12 @@ public final class LedgerPoller implements AutoCloseable {
             List<JournalEntry> seed = List.of();
             if (tail == null) {
                 // a tail, not `seq > last`: on a server a row may commit after one with a greater seq (0900)
-                tail = new JournalTail<>(reader::eventsSince, JournalEntry::seq,
-                        Math.max(0, snapshot.lastSeq() - INITIAL_EVENTS), clock, JournalTail.DEFAULT_MARGIN);
+                tail = new JournalTail<>(
+                        reader::eventsSince,
+                        JournalEntry::seq,
+                        Math.max(0, snapshot.lastSeq() - INITIAL_EVENTS),
+                        clock,
+                        JournalTail.DEFAULT_MARGIN);
                 seed = reader.recentRejections(INITIAL_REJECTIONS);
             }
             List<JournalEntry> fresh = new ArrayList<>();
@@ -146,8 +150,8 @@ public final class LedgerPoller implements AutoCloseable {
             } else if (snapshot != null) {
                 lastChangeMarker = snapshot.changeMarker();
             }
-            JournalSlice slice = subject == null
-                    || (snapshot == null && fresh.isEmpty() && !newSubject) ? null
+            JournalSlice slice = subject == null || (snapshot == null && fresh.isEmpty() && !newSubject)
+                    ? null
                     : reader.journalAbout(subject, SUBJECT_ROWS);
             lastWatched = subject;
             PollResult result = new PollResult(polledAt, version, snapshot, fresh, seed, slice);

@@ -9,25 +9,20 @@ public interface Links {
     void openProcess(String identity);
 
     /** A message: the Mailbox page, found with the search. */
-    default void openMessage(String id) {
-    }
+    default void openMessage(String id) {}
 
     /** An attempt: its assignment on the Runs page. */
-    default void openAttempt(String id) {
-    }
+    default void openAttempt(String id) {}
 
     /** Links that go nowhere (a view shown on its own, in tests). */
     Links NONE = new Links() {
         @Override
-        public void openAssignment(String id) {
-        }
+        public void openAssignment(String id) {}
 
         @Override
-        public void openActor(String actor) {
-        }
+        public void openActor(String actor) {}
 
         @Override
-        public void openProcess(String identity) {
-        }
+        public void openProcess(String identity) {}
     };
 }

@@ -1,8 +1,9 @@
 package dev.sovereign.console.ledger;
 
-import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.base.StorageException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,7 +18,6 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import dev.sovereign.engine.admin.JournalSlice;
 
 /**
  * The console's picture of the attached database: the last snapshot, the journal seen so far
@@ -41,9 +41,11 @@ public final class LiveLedger {
     private final ObservableList<JournalEntry> events = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<JournalEntry> eventsView = FXCollections.unmodifiableObservableList(events);
+
     private final ObservableList<JournalEntry> rejections = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<JournalEntry> rejectionsView = FXCollections.unmodifiableObservableList(rejections);
+
     private final ObjectProperty<Health> health = new SimpleObjectProperty<>(this, "health", Health.DETACHED);
     private final StringProperty healthDetail = new SimpleStringProperty(this, "healthDetail", "");
     private final LongProperty lastRefresh = new SimpleLongProperty(this, "lastRefresh");
@@ -51,8 +53,7 @@ public final class LiveLedger {
     private final LongProperty changeMarker = new SimpleLongProperty(this, "changeMarker", -1);
     private final LongProperty journalRevision = new SimpleLongProperty(this, "journalRevision");
     private final LongProperty revision = new SimpleLongProperty(this, "revision");
-    private final ObjectProperty<JournalSlice> subjectJournal =
-            new SimpleObjectProperty<>(this, "subjectJournal");
+    private final ObjectProperty<JournalSlice> subjectJournal = new SimpleObjectProperty<>(this, "subjectJournal");
     /** What the operator is looking for: every page filters its rows by it (the search box). */
     private final Search search = new Search();
     /** When the snapshot's countdowns need the fine tick rate; see {@link #wantsFineTicks}. */

@@ -2,8 +2,8 @@ package dev.sovereign.console.ledger;
 
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.JournalEntry;
-import java.util.List;
 import dev.sovereign.engine.admin.JournalSlice;
+import java.util.List;
 
 /**
  * What one poll found, handed from the poller thread to the UI thread. Immutable.
@@ -17,15 +17,24 @@ import dev.sovereign.engine.admin.JournalSlice;
  * @param subjectJournal the journal rows about the actor or process a page shows, read again when the change
  *                       marker moved or the page's subject changed; null when there was nothing to read
  */
-public record PollResult(long polledAt, long changeMarker, AdminSnapshot snapshot, List<JournalEntry> newEvents,
-                         List<JournalEntry> rejectionSeed, JournalSlice subjectJournal) {
+public record PollResult(
+        long polledAt,
+        long changeMarker,
+        AdminSnapshot snapshot,
+        List<JournalEntry> newEvents,
+        List<JournalEntry> rejectionSeed,
+        JournalSlice subjectJournal) {
     public PollResult {
         newEvents = List.copyOf(newEvents);
         rejectionSeed = List.copyOf(rejectionSeed);
     }
 
-    public PollResult(long polledAt, long changeMarker, AdminSnapshot snapshot, List<JournalEntry> newEvents,
-                      List<JournalEntry> rejectionSeed) {
+    public PollResult(
+            long polledAt,
+            long changeMarker,
+            AdminSnapshot snapshot,
+            List<JournalEntry> newEvents,
+            List<JournalEntry> rejectionSeed) {
         this(polledAt, changeMarker, snapshot, newEvents, rejectionSeed, null);
     }
 

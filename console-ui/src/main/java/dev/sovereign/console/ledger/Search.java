@@ -1,13 +1,13 @@
 package dev.sovereign.console.ledger;
 
+import dev.sovereign.engine.admin.ProcessRef;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import dev.sovereign.engine.admin.ProcessRef;
-import java.util.Arrays;
-import java.util.Objects;
 
 /**
  * What the operator is looking for, across every page: an actor, a process (label or identity), an
@@ -81,6 +81,9 @@ public final class Search {
 
     /** Tokens of a row, skipping the absent ones. */
     public static long[] tokens(Long... tokens) {
-        return Arrays.stream(tokens).filter(Objects::nonNull).mapToLong(Long::longValue).toArray();
+        return Arrays.stream(tokens)
+                .filter(Objects::nonNull)
+                .mapToLong(Long::longValue)
+                .toArray();
     }
 }

@@ -18,8 +18,7 @@ import javafx.stage.Window;
  * shown without blocking the caller.
  */
 final class AboutBox {
-    private AboutBox() {
-    }
+    private AboutBox() {}
 
     /** The box's content: a title, one label per line of {@link AboutSovereign#lines()}, and Close. */
     static Parent content(AboutSovereign about, Runnable close) {

@@ -4,10 +4,11 @@ import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.admin.JournalEntry;
-import java.nio.file.Path;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Set;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyIntegerProperty;
@@ -16,8 +17,6 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.ListChangeListener;
-import dev.sovereign.engine.base.LedgerLocation;
-import java.util.LinkedHashMap;
 
 /**
  * Issue 17, item 10: tells the operator, without being asked, when a run becomes worker-lost or refused
@@ -29,6 +28,7 @@ import java.util.LinkedHashMap;
 public final class Alerts {
     /** Refused writes within {@link #SPIKE_WINDOW_MS} that make a spike. */
     public static final int SPIKE = 10;
+
     static final long SPIKE_WINDOW_MS = 60_000;
 
     private final LiveLedger ledger;
@@ -37,6 +37,7 @@ public final class Alerts {
     private final ReadOnlyIntegerWrapper unseen = new ReadOnlyIntegerWrapper(this, "unseen");
     /** Runs already known to need an operator in this database (so each is told once). */
     private final Set<String> knownLost = new HashSet<>();
+
     private final Deque<Long> recentRejections = new ArrayDeque<>();
     /** Unseen alerts about runs, by run id, oldest first: one goes when its run no longer needs an operator. */
     private final LinkedHashMap<String, String> unseenRuns = new LinkedHashMap<>();
@@ -44,9 +45,11 @@ public final class Alerts {
     private int unseenOther;
     /** The run the latest alert is about, or null. */
     private String latestRun;
+
     private LedgerLocation database;
     /** The journal's last seq when this database was opened: refusals after it are news. */
     private long baselineSeq = Long.MAX_VALUE;
+
     private long lastSpikeAlert = Long.MIN_VALUE / 2; // half: "now - it" must not overflow
 
     Alerts(LiveLedger ledger) {
@@ -56,7 +59,8 @@ public final class Alerts {
             while (c.next()) {
                 if (c.wasAdded()) {
                     // only refusals after the database was opened: the feed's first fill is its past
-                    c.getAddedSubList().stream().filter(e -> e.seq() > baselineSeq)
+                    c.getAddedSubList().stream()
+                            .filter(e -> e.seq() > baselineSeq)
                             .forEach(e -> recentRejections.addLast(e.at()));
                     checkSpike();
                 }
@@ -107,11 +111,14 @@ public final class Alerts {
         // a run retried or acknowledged meanwhile is no longer news: its alert goes (issue 31)
         Set<String> waiting = new HashSet<>();
         s.assignments().stream().filter(AssignmentRow::needsOperator).forEach(a -> waiting.add(a.id()));
-        if (unseenRuns.keySet().removeIf(id -> !waiting.contains(id) && s.assignments().stream()
-                .anyMatch(a -> a.id().equals(id)))) {
+        if (unseenRuns
+                .keySet()
+                .removeIf(
+                        id -> !waiting.contains(id) && s.assignments().stream().anyMatch(a -> a.id().equals(id)))) {
             unseen.set(unseenRuns.size() + unseenOther);
         }
-        if (latestRun != null && !waiting.contains(latestRun)
+        if (latestRun != null
+                && !waiting.contains(latestRun)
                 && s.assignments().stream().anyMatch(a -> a.id().equals(latestRun))) {
             var next = unseenRuns.entrySet().stream().reduce((a, b) -> b).orElse(null);
             latestRun = next == null ? null : next.getKey();
@@ -119,8 +126,10 @@ public final class Alerts {
         }
         for (AssignmentRow a : s.assignments()) {
             if (a.needsOperator() && knownLost.add(a.id()) && !fresh) {
-                alert("Run " + a.id() + " of actor " + a.actor() + " needs an operator: its worker died and the"
-                        + " supervisor recovered it as worker_lost.", a.id());
+                alert(
+                        "Run " + a.id() + " of actor " + a.actor() + " needs an operator: its worker died and the"
+                                + " supervisor recovered it as worker_lost.",
+                        a.id());
             }
         }
     }

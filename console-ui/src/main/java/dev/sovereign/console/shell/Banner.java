@@ -16,7 +16,12 @@ public record Banner(Severity severity, String title, String text, boolean conne
         text = LedgerLocation.redactUrlsIn(text);
     }
 
-    public enum Severity { INFO, SUCCESS, WARNING, DANGER }
+    public enum Severity {
+        INFO,
+        SUCCESS,
+        WARNING,
+        DANGER
+    }
 
     /** The title of the demo's notice, which goes when the demo stops. */
     public static final String DEMO_RUNNING = "Demo running";
@@ -33,9 +38,13 @@ public record Banner(Severity severity, String title, String text, boolean conne
      * auto-tick starts again.
      */
     public static Banner autoTickOff() {
-        return new Banner(Severity.WARNING, AUTO_TICK_OFF, "This console's supervisor stopped. Until a supervisor"
-                + " ticks again (F6 for one tick, Shift+F6 to restart, or 'sovereign supervisor'), nothing recovers"
-                + " the runs of dead workers, sweeps expired claims or reports expired leases.", false);
+        return new Banner(
+                Severity.WARNING,
+                AUTO_TICK_OFF,
+                "This console's supervisor stopped. Until a supervisor"
+                        + " ticks again (F6 for one tick, Shift+F6 to restart, or 'sovereign supervisor'), nothing recovers"
+                        + " the runs of dead workers, sweeps expired claims or reports expired leases.",
+                false);
     }
 
     /** Whether this is the auto-tick warning (it goes when auto-tick starts again). */
@@ -71,14 +80,20 @@ public record Banner(Severity severity, String title, String text, boolean conne
             };
             return new Banner(Severity.DANGER, title, LedgerLocation.redactUrlsIn(se.getMessage()), false);
         }
-        return new Banner(Severity.DANGER, "Cannot open the database",
-                "Could not open " + location + ": " + oneLine(problem) + ".", false);
+        return new Banner(
+                Severity.DANGER,
+                "Cannot open the database",
+                "Could not open " + location + ": " + oneLine(problem) + ".",
+                false);
     }
 
     /** The message for a live connection that stopped answering; the poller keeps trying. */
     public static Banner connectionTrouble(boolean busy, String detail) {
-        return new Banner(Severity.WARNING, busy ? "Database is locked \u2014 retrying" : "Lost the database \u2014 retrying",
-                LedgerLocation.redactUrlsIn(detail) + " The view shows the last state read and recovers by itself.", true);
+        return new Banner(
+                Severity.WARNING,
+                busy ? "Database is locked \u2014 retrying" : "Lost the database \u2014 retrying",
+                LedgerLocation.redactUrlsIn(detail) + " The view shows the last state read and recovers by itself.",
+                true);
     }
 
     static String oneLine(Throwable t) {

@@ -50,7 +50,8 @@ public final class ConsoleSettings {
 
     /** A preferences key for a path (keys are at most 80 characters): a hash of it. */
     private static String key(Path database) {
-        return Integer.toHexString(database.toAbsolutePath().normalize().toString().hashCode());
+        return Integer.toHexString(
+                database.toAbsolutePath().normalize().toString().hashCode());
     }
 
     /** Whether alerts (a run turned worker-lost, a spike of refused writes) are raised; on by default. */
@@ -93,8 +94,10 @@ public final class ConsoleSettings {
         for (String line : node.get(RECENT, "").split("\n")) {
             if (!line.isBlank()) {
                 try {
-                    out.add(LedgerLocation.looksLikeUrl(line) ? LedgerLocation.parse(line).withoutSecrets()
-                            : LedgerLocation.file(Path.of(line)));
+                    out.add(
+                            LedgerLocation.looksLikeUrl(line)
+                                    ? LedgerLocation.parse(line).withoutSecrets()
+                                    : LedgerLocation.file(Path.of(line)));
                 } catch (RuntimeException unusable) {
                     // a line this version cannot read: left out
                 }

@@ -2,7 +2,8 @@ package dev.sovereign.console.shell;
 
 /** The two looks; the view applies them with AtlantaFX's Primer themes. */
 public enum ConsoleTheme {
-    LIGHT, DARK;
+    LIGHT,
+    DARK;
 
     public ConsoleTheme other() {
         return this == LIGHT ? DARK : LIGHT;

@@ -57,8 +57,8 @@ public final class DemoSession {
      * @param attachDemo attaches a started demo's database as a demo (not a recent file; its supervisor ticks)
      * @param showBanner shows the banner that says the demo runs, or why it could not start
      */
-    DemoSession(UiExecutor ui, Starter starter, Runnable letGo, Consumer<Path> attachDemo,
-                Consumer<Banner> showBanner) {
+    DemoSession(
+            UiExecutor ui, Starter starter, Runnable letGo, Consumer<Path> attachDemo, Consumer<Banner> showBanner) {
         this.ui = ui;
         this.starter = starter;
         this.letGo = letGo;
@@ -84,35 +84,41 @@ public final class DemoSession {
         letGo.run();
         long mine = ++generation;
         starting.set(true);
-        ui.background(starter::start, d -> {
-            if (mine != generation) {
-                closeInBackground(d); // abandoned meanwhile
-                return;
-            }
-            starting.set(false);
-            demo = d;
-            running.set(true);
-            d.addNarrator(sentence -> ui.onUi(() -> {
-                if (demo == d) {
-                    narration.set(sentence);
-                }
-            }));
-            narration.set("Started " + d.workers().size() + " worker processes for "
-                    + String.join(", ", Demo.ACTORS) + " with a " + OperatorDesk.seconds(d.settings().ttl())
-                    + " lease TTL; something happens every few seconds.");
-            showBanner.accept(Banner.info(Banner.DEMO_RUNNING, "A fresh database with " + d.workers().size()
-                    + " real worker processes, a feeder and this console's supervisor: " + d.database()
-                    + ". Leases renew, expire and change hands within seconds; now and then a worker is paused or"
-                    + " killed. Everything stops when you close the console."));
-            attachDemo.accept(d.database());
-        }, problem -> {
-            if (mine != generation) {
-                return;
-            }
-            starting.set(false);
-            showBanner.accept(new Banner(Banner.Severity.DANGER, "Could not start the demo", Banner.oneLine(problem),
-                    false));
-        });
+        ui.background(
+                starter::start,
+                d -> {
+                    if (mine != generation) {
+                        closeInBackground(d); // abandoned meanwhile
+                        return;
+                    }
+                    starting.set(false);
+                    demo = d;
+                    running.set(true);
+                    d.addNarrator(sentence -> ui.onUi(() -> {
+                        if (demo == d) {
+                            narration.set(sentence);
+                        }
+                    }));
+                    narration.set("Started " + d.workers().size() + " worker processes for "
+                            + String.join(", ", Demo.ACTORS) + " with a "
+                            + OperatorDesk.seconds(d.settings().ttl())
+                            + " lease TTL; something happens every few seconds.");
+                    showBanner.accept(Banner.info(
+                            Banner.DEMO_RUNNING,
+                            "A fresh database with " + d.workers().size()
+                                    + " real worker processes, a feeder and this console's supervisor: " + d.database()
+                                    + ". Leases renew, expire and change hands within seconds; now and then a worker is paused or"
+                                    + " killed. Everything stops when you close the console."));
+                    attachDemo.accept(d.database());
+                },
+                problem -> {
+                    if (mine != generation) {
+                        return;
+                    }
+                    starting.set(false);
+                    showBanner.accept(new Banner(
+                            Banner.Severity.DANGER, "Could not start the demo", Banner.oneLine(problem), false));
+                });
     }
 
     /** Ends the demo, if one runs or starts: its worker processes are stopped in the background. */
@@ -147,10 +153,13 @@ public final class DemoSession {
      */
     private void closeInBackground(Demo d) {
         try {
-            ui.background(() -> {
-                d.close();
-                return null;
-            }, x -> { }, x -> { });
+            ui.background(
+                    () -> {
+                        d.close();
+                        return null;
+                    },
+                    x -> {},
+                    x -> {});
         } catch (RejectedExecutionException closing) {
             d.close();
         }

@@ -28,7 +28,11 @@ public record HelpDocs(Path folder) {
             return Optional.of(new HelpDocs(Path.of(home, "docs")));
         }
         try {
-            Path p = Path.of(HelpDocs.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path p = Path.of(HelpDocs.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             for (int i = 0; i < 4 && p != null; i++, p = p.getParent()) {
                 if (Files.isRegularFile(p.resolve("docs").resolve("console.md"))) {
                     return Optional.of(new HelpDocs(p.resolve("docs")));

@@ -40,13 +40,19 @@ public final class JournalExport {
         }
         exporting.set(true);
         exportProgress.set(-1);
-        ui.background(() -> r.exportJournalCsv(target, (done, total) ->
-                ui.onUi(() -> exportProgress.set(total == 0 ? 1 : (double) done / total))), n -> {
+        ui.background(
+                () -> r.exportJournalCsv(
+                        target,
+                        (done, total) -> ui.onUi(() -> exportProgress.set(total == 0 ? 1 : (double) done / total))),
+                n -> {
                     exporting.set(false);
                     exportProgress.set(1);
-                    banner.set(Banner.info("Journal exported", n + (n == 1 ? " event" : " events")
-                            + " written to " + target.toAbsolutePath().normalize() + "."));
-                }, problem -> {
+                    banner.set(Banner.info(
+                            "Journal exported",
+                            n + (n == 1 ? " event" : " events") + " written to "
+                                    + target.toAbsolutePath().normalize() + "."));
+                },
+                problem -> {
                     exporting.set(false);
                     banner.set(new Banner(Banner.Severity.DANGER, "Export failed", Banner.oneLine(problem), false));
                 });

@@ -10,8 +10,7 @@ import java.util.Optional;
  * console opens its demo, unless {@code --no-demo}.
  */
 public final class LaunchArguments {
-    private LaunchArguments() {
-    }
+    private LaunchArguments() {}
 
     /** The database to attach at start, if the command line names one. */
     public static Optional<Path> database(List<String> args) {

@@ -49,15 +49,17 @@ public final class LedgerAttachment {
 
     /** The attached FILE (null while a server is attached): the lab and file-only features follow it. */
     private final ReadOnlyObjectWrapper<Path> attached = new ReadOnlyObjectWrapper<>(this, "attached");
+
     private final ReadOnlyObjectWrapper<Path> attaching = new ReadOnlyObjectWrapper<>(this, "attaching");
     /** The attached ledger, file or server: what the window shows as attached. */
-    private final ReadOnlyObjectWrapper<LedgerLocation> attachedLocation = new ReadOnlyObjectWrapper<>(this,
-            "attachedLocation");
+    private final ReadOnlyObjectWrapper<LedgerLocation> attachedLocation =
+            new ReadOnlyObjectWrapper<>(this, "attachedLocation");
     /** The attached SERVER ledger with its password (null for a file or nothing): the lab's workers need it. */
-    private final ReadOnlyObjectWrapper<LedgerLocation> attachedServerWithSecrets = new ReadOnlyObjectWrapper<>(this,
-            "attachedServerWithSecrets");
-    private final ReadOnlyObjectWrapper<LedgerLocation> attachingLocation = new ReadOnlyObjectWrapper<>(this,
-            "attachingLocation");
+    private final ReadOnlyObjectWrapper<LedgerLocation> attachedServerWithSecrets =
+            new ReadOnlyObjectWrapper<>(this, "attachedServerWithSecrets");
+
+    private final ReadOnlyObjectWrapper<LedgerLocation> attachingLocation =
+            new ReadOnlyObjectWrapper<>(this, "attachingLocation");
     /** How the attached reader's connection travels ("local file", "TLS (TLSv1.3)", "not encrypted"). */
     private final ReadOnlyStringWrapper connectionSecurity = new ReadOnlyStringWrapper(this, "connectionSecurity", "");
     /** The long form of {@link #connectionSecurity}, for its tooltip (decision 0906). */
@@ -67,11 +69,14 @@ public final class LedgerAttachment {
      * without its password) reopens with the password typed earlier in this session. Never written anywhere.
      */
     private final Map<LedgerLocation, LedgerLocation> secretsThisSession = new HashMap<>();
+
     private final ObservableList<LedgerLocation> recentFiles = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
-    private final ObservableList<LedgerLocation> recentFilesView = FXCollections.unmodifiableObservableList(recentFiles);
+    private final ObservableList<LedgerLocation> recentFilesView =
+            FXCollections.unmodifiableObservableList(recentFiles);
     /** Set while the supervisor stops because the database is let go: then no warning is due. */
     private boolean supervisorStoppedByDetach;
+
     private AdminReader reader;
     private LedgerPoller poller;
     private long attachGeneration;
@@ -84,10 +89,20 @@ public final class LedgerAttachment {
      *                         poller follows it
      * @param leaveSubjectPage leaves the Actor or Process page (unrecorded) when the ledger is let go
      */
-    LedgerAttachment(ConsoleSettings settings, UiExecutor ui, Clock clock, LedgerOpener opener, Duration pollInterval,
-                     Formats formats, LiveLedger ledger, OperatorDesk desk, TimelineViewModel timeline,
-                     SupervisorViewModel supervisor, ObjectProperty<Banner> banner,
-                     ObservableValue<JournalSubject> watched, Runnable leaveSubjectPage) {
+    LedgerAttachment(
+            ConsoleSettings settings,
+            UiExecutor ui,
+            Clock clock,
+            LedgerOpener opener,
+            Duration pollInterval,
+            Formats formats,
+            LiveLedger ledger,
+            OperatorDesk desk,
+            TimelineViewModel timeline,
+            SupervisorViewModel supervisor,
+            ObjectProperty<Banner> banner,
+            ObservableValue<JournalSubject> watched,
+            Runnable leaveSubjectPage) {
         this.settings = settings;
         this.ui = ui;
         this.clock = clock;
@@ -163,46 +178,50 @@ public final class LedgerAttachment {
         attaching.set(file);
         attachingLocation.set(target);
         ledger.connecting();
-        ui.background(() -> opener.open(opened, formats.zone()), r -> {
-            if (generation != attachGeneration) {
-                r.close();
-                return;
-            }
-            attaching.set(null);
-            attachingLocation.set(null);
-            reader = r;
-            if (!opened.isFile()) {
-                secretsThisSession.put(target, opened);
-            }
-            poller = new LedgerPoller(r, ledger, ui, clock);
-            poller.watch(watched.getValue());
-            long zoom = file == null ? 0 : settings.timelineSpan(file); // each database keeps its own timeline zoom
-            timeline.setSpan(zoom > 0 ? zoom : TimelineViewModel.DEFAULT_WINDOW);
-            connectionSecurity.set(r.connection().brief());
-            connectionDetail.set(r.connection().describe());
-            attached.set(file);
-            attachedLocation.set(target);
-            attachedServerWithSecrets.set(opened.isFile() ? null : opened);
-            desk.attach(opened);
-            if (!isDemo) {
-                recentFiles.setAll(settings.addRecent(target));
-            }
-            if (banner.get() != null && banner.get().severity() != Banner.Severity.SUCCESS) {
-                banner.set(null);
-            }
-            if (isDemo) {
-                supervisor.startDemoSupervisor(demoTicks);
-            }
-            startPolling();
-        }, problem -> {
-            if (generation != attachGeneration) {
-                return;
-            }
-            attaching.set(null);
-            attachingLocation.set(null);
-            ledger.detached();
-            banner.set(Banner.cannotOpen(target, problem));
-        });
+        ui.background(
+                () -> opener.open(opened, formats.zone()),
+                r -> {
+                    if (generation != attachGeneration) {
+                        r.close();
+                        return;
+                    }
+                    attaching.set(null);
+                    attachingLocation.set(null);
+                    reader = r;
+                    if (!opened.isFile()) {
+                        secretsThisSession.put(target, opened);
+                    }
+                    poller = new LedgerPoller(r, ledger, ui, clock);
+                    poller.watch(watched.getValue());
+                    long zoom =
+                            file == null ? 0 : settings.timelineSpan(file); // each database keeps its own timeline zoom
+                    timeline.setSpan(zoom > 0 ? zoom : TimelineViewModel.DEFAULT_WINDOW);
+                    connectionSecurity.set(r.connection().brief());
+                    connectionDetail.set(r.connection().describe());
+                    attached.set(file);
+                    attachedLocation.set(target);
+                    attachedServerWithSecrets.set(opened.isFile() ? null : opened);
+                    desk.attach(opened);
+                    if (!isDemo) {
+                        recentFiles.setAll(settings.addRecent(target));
+                    }
+                    if (banner.get() != null && banner.get().severity() != Banner.Severity.SUCCESS) {
+                        banner.set(null);
+                    }
+                    if (isDemo) {
+                        supervisor.startDemoSupervisor(demoTicks);
+                    }
+                    startPolling();
+                },
+                problem -> {
+                    if (generation != attachGeneration) {
+                        return;
+                    }
+                    attaching.set(null);
+                    attachingLocation.set(null);
+                    ledger.detached();
+                    banner.set(Banner.cannotOpen(target, problem));
+                });
     }
 
     private void startPolling() {
@@ -224,31 +243,37 @@ public final class LedgerAttachment {
         }
         long generation = attachGeneration;
         LedgerLocation withSecrets = secretsThisSession.getOrDefault(target.withoutSecrets(), target);
-        ui.background(() -> opener.open(withSecrets, formats.zone()), r -> {
-            if (generation != attachGeneration || !target.equals(attachedLocation.get())) {
-                r.close();
-                return;
-            }
-            if (poller != null) {
-                poller.close();
-            }
-            AdminReader old = reader;
-            reader = r;
-            if (old != null) {
-                closeInBackground(old);
-            }
-            ledger.connecting();
-            poller = new LedgerPoller(r, ledger, ui, clock);
-            poller.watch(watched.getValue());
-            startPolling();
-        }, problem -> banner.set(Banner.cannotOpen(target, problem)));
+        ui.background(
+                () -> opener.open(withSecrets, formats.zone()),
+                r -> {
+                    if (generation != attachGeneration || !target.equals(attachedLocation.get())) {
+                        r.close();
+                        return;
+                    }
+                    if (poller != null) {
+                        poller.close();
+                    }
+                    AdminReader old = reader;
+                    reader = r;
+                    if (old != null) {
+                        closeInBackground(old);
+                    }
+                    ledger.connecting();
+                    poller = new LedgerPoller(r, ledger, ui, clock);
+                    poller.watch(watched.getValue());
+                    startPolling();
+                },
+                problem -> banner.set(Banner.cannotOpen(target, problem)));
     }
 
     private void closeInBackground(AdminReader r) {
-        ui.background(() -> {
-            r.close();
-            return null;
-        }, x -> { }, x -> { });
+        ui.background(
+                () -> {
+                    r.close();
+                    return null;
+                },
+                x -> {},
+                x -> {});
     }
 
     /** Lets go of the attached ledger (the welcome page shows again): its poller, its reader, its actions. */

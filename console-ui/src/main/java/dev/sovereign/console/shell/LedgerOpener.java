@@ -24,7 +24,13 @@ public interface LedgerOpener {
      * refused (the app's opener reads servers through {@code Ledgers.openReader(LedgerLocation, …)}).
      */
     default AdminReader open(LedgerLocation location, ZoneId zone) {
-        return open(location.file().orElseThrow(() -> new StorageException(StorageException.Problem.IO, null,
-                "This console cannot read a server (" + location + ").", null)), zone);
+        return open(
+                location.file()
+                        .orElseThrow(() -> new StorageException(
+                                StorageException.Problem.IO,
+                                null,
+                                "This console cannot read a server (" + location + ").",
+                                null)),
+                zone);
     }
 }

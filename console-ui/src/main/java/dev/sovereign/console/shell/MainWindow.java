@@ -2,54 +2,44 @@ package dev.sovereign.console.shell;
 
 import atlantafx.base.controls.Message;
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.feature.actor.ActorPageView;
 import dev.sovereign.console.feature.lab.LabView;
 import dev.sovereign.console.feature.leases.LeasesView;
 import dev.sovereign.console.feature.mailbox.MailboxView;
+import dev.sovereign.console.feature.process.ProcessPageView;
 import dev.sovereign.console.feature.processes.ProcessesView;
 import dev.sovereign.console.feature.rejections.RejectionsView;
 import dev.sovereign.console.feature.runs.RunsView;
 import dev.sovereign.console.feature.supervisor.SupervisorView;
 import dev.sovereign.console.feature.timeline.TimelineView;
-import java.io.File;
+import dev.sovereign.console.feature.trends.TrendsView;
+import dev.sovereign.console.fx.Ui;
 import dev.sovereign.engine.base.LedgerLocation;
+import java.io.File;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.Consumer;
+import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
+import javafx.beans.value.ChangeListener;
+import javafx.beans.value.ObservableValue;
+import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
+import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.Menu;
-import javafx.scene.control.MenuBar;
-import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
-import javafx.scene.control.SeparatorMenuItem;
-import javafx.scene.control.ToggleButton;
-import javafx.scene.control.ToggleGroup;
-import javafx.scene.input.KeyCode;
-import javafx.scene.input.KeyCodeCombination;
-import javafx.scene.input.KeyCombination;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
-import dev.sovereign.console.feature.actor.ActorPageView;
-import dev.sovereign.console.feature.process.ProcessPageView;
-import dev.sovereign.console.feature.trends.TrendsView;
-import dev.sovereign.console.fx.Ui;
-import java.util.function.Consumer;
-import javafx.application.Platform;
-import javafx.beans.value.ChangeListener;
-import javafx.beans.value.ObservableValue;
-import javafx.geometry.Insets;
-import javafx.scene.control.Button;
-import javafx.scene.control.TextField;
 
 /**
  * The main window: the menu bar ({@link ShellMenuBar}, with every keyboard shortcut), the demo strip, the banner,
@@ -68,7 +58,7 @@ public final class MainWindow {
     private final Consumer<String> browser;
 
     public MainWindow(ShellViewModel vm, Runnable quit) {
-        this(vm, quit, address -> { });
+        this(vm, quit, address -> {});
     }
 
     /** {@code browser} opens a document's address (the app's {@code HostServices.showDocument}). */
@@ -82,8 +72,15 @@ public final class MainWindow {
     public Parent create() {
         BorderPane root = new BorderPane();
         root.setId("main-window");
-        ShellMenuBar menus = new ShellMenuBar(vm, quit, browser, this::window, this::openWithDialog,
-                this::openServerWithDialog, this::exportWithDialog, this::focusSearch);
+        ShellMenuBar menus = new ShellMenuBar(
+                vm,
+                quit,
+                browser,
+                this::window,
+                this::openWithDialog,
+                this::openServerWithDialog,
+                this::exportWithDialog,
+                this::focusSearch);
         root.setTop(new VBox(menus.create(), demoStrip(), banner()));
         root.setLeft(new NavigationPane(vm).create());
         content.setId("content");
@@ -123,7 +120,8 @@ public final class MainWindow {
         Node show;
         if (vm.attachedLocationProperty().get() != null) {
             show = pages.computeIfAbsent(vm.pageProperty().get(), this::createPage);
-        } else if (vm.attachment().attachingLocationProperty().get() != null || vm.demoSession().startingProperty().get()) {
+        } else if (vm.attachment().attachingLocationProperty().get() != null
+                || vm.demoSession().startingProperty().get()) {
             show = connecting;
         } else {
             show = welcome;
@@ -146,7 +144,8 @@ public final class MainWindow {
             return;
         }
         Node owner = scene.getFocusOwner();
-        boolean typingASearch = owner instanceof TextField f && "search-field".equals(f.getId())
+        boolean typingASearch = owner instanceof TextField f
+                && "search-field".equals(f.getId())
                 && !f.getText().isEmpty();
         boolean stillShown = owner != null && owner.getScene() == scene; // not on the page just taken away
         if (stillShown && owner != scene.lookup("#search-field") || typingASearch) {
@@ -165,32 +164,42 @@ public final class MainWindow {
             case REJECTIONS -> new RejectionsView(vm.rejections(), links).create();
             case RUNS -> new RunsView(vm.runs(), vm.formats(), links).create();
             case MAILBOX -> new MailboxView(vm.mailbox(), vm.formats(), links).create();
-            case PROCESSES -> new ProcessesView(vm.processes(), vm.formats(), links, vm.stopping().processesPage())
-                    .create();
+            case PROCESSES ->
+                new ProcessesView(
+                                vm.processes(),
+                                vm.formats(),
+                                links,
+                                vm.stopping().processesPage())
+                        .create();
             case SUPERVISOR -> new SupervisorView(vm.supervisor(), links).create();
             case LAB -> new LabView(vm.lab()).create();
             case TRENDS -> new TrendsView(vm.trends(), vm.formats()).create();
-            case ACTOR -> new ActorPageView(vm.actorPage(), links,
-                    backForward("actor")).create();
-            case PROCESS -> new ProcessPageView(vm.processPage(), links,
-                    backForward("process")).create();
+            case ACTOR -> new ActorPageView(vm.actorPage(), links, backForward("actor")).create();
+            case PROCESS -> new ProcessPageView(vm.processPage(), links, backForward("process")).create();
         };
     }
 
     private Node backForward(String id) {
         ShellNavigation n = vm.navigation();
-        return Ui.backForward(id, n::back, n::forward, n.canBackProperty(),
-                n.canForwardProperty());
+        return Ui.backForward(id, n::back, n::forward, n.canBackProperty(), n.canForwardProperty());
     }
 
     private Node connectingPane() {
         ProgressIndicator spin = new ProgressIndicator();
         spin.setMaxSize(36, 36);
         Label l = new Label();
-        l.textProperty().bind(Bindings.createStringBinding(() -> vm.attachment().attachingLocationProperty().get() != null
-                ? "Opening " + vm.attachment().attachingLocationProperty().get() + "\u2026"
-                : vm.demoSession().startingProperty().get() ? "Starting the demo: a fresh database and five worker processes\u2026"
-                : "", vm.attachment().attachingLocationProperty(), vm.demoSession().startingProperty()));
+        l.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.attachment().attachingLocationProperty().get() != null
+                                ? "Opening "
+                                        + vm.attachment()
+                                                .attachingLocationProperty()
+                                                .get() + "\u2026"
+                                : vm.demoSession().startingProperty().get()
+                                        ? "Starting the demo: a fresh database and five worker processes\u2026"
+                                        : "",
+                        vm.attachment().attachingLocationProperty(),
+                        vm.demoSession().startingProperty()));
         VBox box = new VBox(12, spin, l);
         box.setAlignment(Pos.CENTER);
         box.setId("connecting");
@@ -244,12 +253,14 @@ public final class MainWindow {
             Message message = new Message(b.title(), b.text());
             message.setId("banner");
             message.setOnClose(e -> vm.banners().dismissBanner());
-            message.getStyleClass().add(switch (b.severity()) {
-                case INFO -> Styles.ACCENT;
-                case SUCCESS -> Styles.SUCCESS;
-                case WARNING -> Styles.WARNING;
-                case DANGER -> Styles.DANGER;
-            });
+            message.getStyleClass()
+                    .add(
+                            switch (b.severity()) {
+                                case INFO -> Styles.ACCENT;
+                                case SUCCESS -> Styles.SUCCESS;
+                                case WARNING -> Styles.WARNING;
+                                case DANGER -> Styles.DANGER;
+                            });
             holder.getChildren().setAll(message);
         };
         vm.bannerProperty().addListener((obs, o, b) -> show.run());
@@ -264,8 +275,10 @@ public final class MainWindow {
     private void openWithDialog() {
         FileChooser chooser = new FileChooser();
         chooser.setTitle("Open a Sovereign database");
-        chooser.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("Sovereign databases (*.db)", "*.db"),
-                new FileChooser.ExtensionFilter("All files", "*"));
+        chooser.getExtensionFilters()
+                .addAll(
+                        new FileChooser.ExtensionFilter("Sovereign databases (*.db)", "*.db"),
+                        new FileChooser.ExtensionFilter("All files", "*"));
         Path dir = vm.attachment().lastDirectory();
         if (dir != null && dir.toFile().isDirectory()) {
             chooser.setInitialDirectory(dir.toFile());
@@ -296,9 +309,15 @@ public final class MainWindow {
             return;
         }
         // a server's journal is exported to the last folder used, named after the database
-        Path db = location.file().orElse(Path.of(vm.attachment().lastDirectory() == null
-                ? System.getProperty("user.home") : vm.attachment().lastDirectory().toString(),
-                location.withoutSecrets().text().replaceFirst("^.*/", "").replaceFirst("[?].*$", "") + ".db"));
+        Path db = location.file()
+                .orElse(Path.of(
+                        vm.attachment().lastDirectory() == null
+                                ? System.getProperty("user.home")
+                                : vm.attachment().lastDirectory().toString(),
+                        location.withoutSecrets()
+                                        .text()
+                                        .replaceFirst("^.*/", "")
+                                        .replaceFirst("[?].*$", "") + ".db"));
         FileChooser chooser = new FileChooser();
         chooser.setTitle("Export the fence journal as CSV");
         chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("CSV files (*.csv)", "*.csv"));

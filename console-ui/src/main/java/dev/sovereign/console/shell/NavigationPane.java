@@ -116,17 +116,20 @@ final class NavigationPane {
         ShellSearch search = vm.search();
         if (search.searchHits(p) >= 0) {
             StringBinding usual = usualCount(p);
-            StringBinding text = Bindings.createStringBinding(() ->
-                    !search.searchSummaryProperty().get().isEmpty() ? Integer.toString(search.searchHits(p))
+            StringBinding text = Bindings.createStringBinding(
+                    () -> !search.searchSummaryProperty().get().isEmpty()
+                            ? Integer.toString(search.searchHits(p))
                             : usual == null ? "" : usual.get(),
-                    usual == null ? new Observable[] {search.searchSummaryProperty()}
+                    usual == null
+                            ? new Observable[] {search.searchSummaryProperty()}
                             : new Observable[] {search.searchSummaryProperty(), usual});
             count.textProperty().bind(text);
             // during a search the count is of hits, not an alarm: styled quietly (issue 31)
             PseudoClass searching = PseudoClass.getPseudoClass("search");
-            count.pseudoClassStateChanged(searching, !search.searchSummaryProperty().get().isEmpty());
-            search.searchSummaryProperty().addListener((obs, old, q) ->
-                    count.pseudoClassStateChanged(searching, !q.isEmpty()));
+            count.pseudoClassStateChanged(
+                    searching, !search.searchSummaryProperty().get().isEmpty());
+            search.searchSummaryProperty()
+                    .addListener((obs, old, q) -> count.pseudoClassStateChanged(searching, !q.isEmpty()));
             count.visibleProperty().bind(count.textProperty().isNotEmpty());
             count.managedProperty().bind(count.visibleProperty());
             return;
@@ -137,12 +140,19 @@ final class NavigationPane {
 
     private StringBinding usualCount(Page p) {
         return switch (p) {
-            case REJECTIONS -> Bindings.createStringBinding(() -> vm.rejections().totalProperty().get() == 0 ? ""
-                    : Long.toString(vm.rejections().totalProperty().get()), vm.rejections().totalProperty());
-            case RUNS -> Bindings.createStringBinding(() -> {
-                long n = vm.runs().needsOperatorProperty().get(); // counted by the database, not the page
-                return n == 0 ? "" : Long.toString(n);
-            }, vm.runs().needsOperatorProperty());
+            case REJECTIONS ->
+                Bindings.createStringBinding(
+                        () -> vm.rejections().totalProperty().get() == 0
+                                ? ""
+                                : Long.toString(vm.rejections().totalProperty().get()),
+                        vm.rejections().totalProperty());
+            case RUNS ->
+                Bindings.createStringBinding(
+                        () -> {
+                            long n = vm.runs().needsOperatorProperty().get(); // counted by the database, not the page
+                            return n == 0 ? "" : Long.toString(n);
+                        },
+                        vm.runs().needsOperatorProperty());
             default -> null;
         };
     }

@@ -24,8 +24,11 @@ public final class ProcessStopping {
         this.page = page;
         this.processesPage = processesPage;
         this.processPage = processPage;
-        canStopSelected = Bindings.createBooleanBinding(() -> target().canStopProperty().get(), page,
-                processesPage.canStopProperty(), processPage.canStopProperty());
+        canStopSelected = Bindings.createBooleanBinding(
+                () -> target().canStopProperty().get(),
+                page,
+                processesPage.canStopProperty(),
+                processPage.canStopProperty());
     }
 
     /**

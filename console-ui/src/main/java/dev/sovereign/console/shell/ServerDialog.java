@@ -21,8 +21,7 @@ import javafx.stage.Window;
 final class ServerDialog {
     static final String HINT = "jdbc:postgresql://host:5432/ledger?user=alice&sslmode=verify-full";
 
-    private ServerDialog() {
-    }
+    private ServerDialog() {}
 
     /** Asks for a server; the URL to open (with the password typed, if any), or empty when cancelled. */
     static Optional<String> ask(Window owner) {
@@ -41,12 +40,15 @@ final class ServerDialog {
         note.setWrapText(true);
         note.setMaxWidth(520);
         note.getStyleClass().add(Styles.TEXT_SUBTLE);
-        dialog.getDialogPane().setContent(new VBox(8, new Label("Server URL"), url, new Label("Password"), password,
-                note));
+        dialog.getDialogPane()
+                .setContent(new VBox(8, new Label("Server URL"), url, new Label("Password"), password, note));
         dialog.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
-        dialog.getDialogPane().lookupButton(ButtonType.OK).disableProperty().bind(url.textProperty().isEmpty());
-        dialog.setResultConverter(b -> b == ButtonType.OK ? withPassword(url.getText().strip(), password.getText())
-                : null);
+        dialog.getDialogPane()
+                .lookupButton(ButtonType.OK)
+                .disableProperty()
+                .bind(url.textProperty().isEmpty());
+        dialog.setResultConverter(
+                b -> b == ButtonType.OK ? withPassword(url.getText().strip(), password.getText()) : null);
         url.requestFocus();
         Optional<String> result = dialog.showAndWait();
         password.clear();
@@ -58,6 +60,7 @@ final class ServerDialog {
         if (password == null || password.isEmpty()) {
             return url;
         }
-        return url + (url.contains("?") ? "&" : "?") + "password=" + URLEncoder.encode(password, StandardCharsets.UTF_8);
+        return url + (url.contains("?") ? "&" : "?") + "password="
+                + URLEncoder.encode(password, StandardCharsets.UTF_8);
     }
 }

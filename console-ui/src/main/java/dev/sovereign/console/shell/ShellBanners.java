@@ -29,6 +29,7 @@ public final class ShellBanners {
     private final Alerts alerts;
     /** The banner {@link #showAlerts} put up about a run, and that run. */
     private Banner alertBanner;
+
     private String alertRun;
 
     /**
@@ -37,8 +38,14 @@ public final class ShellBanners {
      * @param page        the page shown (an alert not about a run shows the Rejections page)
      * @param demoRunning whether a demo runs: its notice goes with it
      */
-    ShellBanners(ObjectProperty<Banner> banner, LiveLedger ledger, UiExecutor ui, ConsoleSettings settings,
-                 Links links, ObjectProperty<Page> page, ObservableBooleanValue demoRunning) {
+    ShellBanners(
+            ObjectProperty<Banner> banner,
+            LiveLedger ledger,
+            UiExecutor ui,
+            ConsoleSettings settings,
+            Links links,
+            ObjectProperty<Page> page,
+            ObservableBooleanValue demoRunning) {
         this.banner = banner;
         this.ledger = ledger;
         this.ui = ui;
@@ -91,12 +98,15 @@ public final class ShellBanners {
         if (s == null || alertBanner == null || banner.get() != alertBanner) {
             return;
         }
-        s.assignments().stream().filter(a -> a.id().equals(alertRun)).findFirst().ifPresent(a -> {
-            if (!a.needsOperator()) {
-                banner.set(null);
-                alertBanner = null;
-            }
-        });
+        s.assignments().stream()
+                .filter(a -> a.id().equals(alertRun))
+                .findFirst()
+                .ifPresent(a -> {
+                    if (!a.needsOperator()) {
+                        banner.set(null);
+                        alertBanner = null;
+                    }
+                });
     }
 
     /**
@@ -116,9 +126,14 @@ public final class ShellBanners {
             return;
         }
         Path found = tool;
-        ui.background(() -> new ProcessBuilder(found.toString(), "--app-name=Sovereign console", "Sovereign console",
-                sentence).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start(),
-                p -> { }, problem -> { });
+        ui.background(
+                () -> new ProcessBuilder(
+                                found.toString(), "--app-name=Sovereign console", "Sovereign console", sentence)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start(),
+                p -> {},
+                problem -> {});
     }
 
     /** Shows one problem across the top; its text never shows a secret of a URL in it. */
@@ -132,7 +147,8 @@ public final class ShellBanners {
 
     private void onHealth(Health h) {
         if (h == Health.BUSY || h == Health.FAILING) {
-            banner.set(Banner.connectionTrouble(h == Health.BUSY, ledger.healthDetailProperty().get()));
+            banner.set(Banner.connectionTrouble(
+                    h == Health.BUSY, ledger.healthDetailProperty().get()));
         } else if (h == Health.CONNECTED && banner.get() != null && banner.get().connection()) {
             banner.set(null);
         }

@@ -43,8 +43,15 @@ final class ShellMenuBar {
      * @param exportJournal File → Export journal as CSV…: asks where and exports
      * @param focusSearch   View → Find…: puts the keyboard into the search box
      */
-    ShellMenuBar(ShellViewModel vm, Runnable quit, Consumer<String> browser, Supplier<Window> window,
-                 Runnable openDatabase, Runnable openServer, Runnable exportJournal, Runnable focusSearch) {
+    ShellMenuBar(
+            ShellViewModel vm,
+            Runnable quit,
+            Consumer<String> browser,
+            Supplier<Window> window,
+            Runnable openDatabase,
+            Runnable openServer,
+            Runnable exportJournal,
+            Runnable focusSearch) {
         this.vm = vm;
         this.quit = quit;
         this.browser = browser;
@@ -57,7 +64,10 @@ final class ShellMenuBar {
 
     /** Builds the menu bar; call once. */
     MenuBar create() {
-        MenuItem open = item("Open database\u2026", "menu-open", new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN),
+        MenuItem open = item(
+                "Open database\u2026",
+                "menu-open",
+                new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN),
                 openDatabase);
         Menu recent = new Menu("Open recent");
         recent.setId("menu-recent");
@@ -72,56 +82,107 @@ final class ShellMenuBar {
         };
         vm.attachment().recentFiles().addListener((ListChangeListener<LedgerLocation>) c -> fillRecent.run());
         fillRecent.run();
-        MenuItem sandbox = item("Open lab sandbox", "menu-lab-sandbox",
-                new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN), () -> {
+        MenuItem sandbox = item(
+                "Open lab sandbox",
+                "menu-lab-sandbox",
+                new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN),
+                () -> {
                     vm.lab().openSandbox();
                     vm.pageProperty().set(Page.LAB);
                 });
-        MenuItem demo = item("Start a demo", "menu-demo", new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN),
+        MenuItem demo = item(
+                "Start a demo",
+                "menu-demo",
+                new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN),
                 vm::startDemo);
         demo.disableProperty().bind(vm.demoSession().startingProperty());
-        MenuItem export = item("Export journal as CSV\u2026", "menu-export",
-                new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN), exportJournal);
-        export.disableProperty().bind(vm.attachedLocationProperty().isNull()
-                .or(vm.journalExport().exportingProperty()));
-        MenuItem close = item("Close database", "menu-close", new KeyCodeCombination(KeyCode.W, KeyCombination.SHORTCUT_DOWN),
+        MenuItem export = item(
+                "Export journal as CSV\u2026",
+                "menu-export",
+                new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN),
+                exportJournal);
+        export.disableProperty()
+                .bind(vm.attachedLocationProperty()
+                        .isNull()
+                        .or(vm.journalExport().exportingProperty()));
+        MenuItem close = item(
+                "Close database",
+                "menu-close",
+                new KeyCodeCombination(KeyCode.W, KeyCombination.SHORTCUT_DOWN),
                 vm::detach);
         close.disableProperty().bind(vm.attachedLocationProperty().isNull());
-        MenuItem exit = item("Quit", "menu-quit", new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), quit);
-        MenuItem openServer = item("Open server\u2026", "menu-open-server",
+        MenuItem exit =
+                item("Quit", "menu-quit", new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN), quit);
+        MenuItem openServer = item(
+                "Open server\u2026",
+                "menu-open-server",
                 new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
                 this.openServer);
-        Menu file = new Menu("File", null, open, openServer, recent, demo, sandbox, new SeparatorMenuItem(), export,
-                new SeparatorMenuItem(), close, exit);
+        Menu file = new Menu(
+                "File",
+                null,
+                open,
+                openServer,
+                recent,
+                demo,
+                sandbox,
+                new SeparatorMenuItem(),
+                export,
+                new SeparatorMenuItem(),
+                close,
+                exit);
 
         Menu view = new Menu("View");
         for (Page p : Page.navigation()) {
-            MenuItem i = item(p.title(), "menu-page-" + p.id(), new KeyCodeCombination(
-                    KeyCode.valueOf("DIGIT" + p.shortcutDigit()), KeyCombination.SHORTCUT_DOWN), () -> vm.pageProperty().set(p));
+            MenuItem i = item(
+                    p.title(),
+                    "menu-page-" + p.id(),
+                    new KeyCodeCombination(KeyCode.valueOf("DIGIT" + p.shortcutDigit()), KeyCombination.SHORTCUT_DOWN),
+                    () -> vm.pageProperty().set(p));
             view.getItems().add(i);
         }
-        MenuItem refresh = item("Refresh now", "menu-refresh", new KeyCodeCombination(KeyCode.F5),
-                vm.attachment()::refresh);
-        MenuItem theme = item("Switch light / dark", "menu-theme", new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN),
+        MenuItem refresh =
+                item("Refresh now", "menu-refresh", new KeyCodeCombination(KeyCode.F5), vm.attachment()::refresh);
+        MenuItem theme = item(
+                "Switch light / dark",
+                "menu-theme",
+                new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN),
                 vm::toggleTheme);
-        MenuItem find = item("Find\u2026 (actor, process, id, token)", "menu-find",
-                new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), focusSearch);
+        MenuItem find = item(
+                "Find\u2026 (actor, process, id, token)",
+                "menu-find",
+                new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN),
+                focusSearch);
         CheckMenuItem utc = new CheckMenuItem("Show times in UTC");
         utc.setId("menu-utc");
         utc.setAccelerator(new KeyCodeCombination(KeyCode.U, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN));
         utc.selectedProperty().bindBidirectional(vm.statusLine().utcTimesProperty());
-        CheckMenuItem alerts = new CheckMenuItem(
-                "Alerts: worker-lost runs, refusal spikes");
+        CheckMenuItem alerts = new CheckMenuItem("Alerts: worker-lost runs, refusal spikes");
         alerts.setId("menu-alerts");
         alerts.selectedProperty().bindBidirectional(vm.banners().alerts().enabledProperty());
-        MenuItem back = item("Back", "menu-back", new KeyCodeCombination(KeyCode.LEFT, KeyCombination.ALT_DOWN),
+        MenuItem back = item(
+                "Back",
+                "menu-back",
+                new KeyCodeCombination(KeyCode.LEFT, KeyCombination.ALT_DOWN),
                 vm.navigation()::back);
         back.disableProperty().bind(vm.navigation().canBackProperty().not());
-        MenuItem forward = item("Forward", "menu-forward", new KeyCodeCombination(KeyCode.RIGHT, KeyCombination.ALT_DOWN),
+        MenuItem forward = item(
+                "Forward",
+                "menu-forward",
+                new KeyCodeCombination(KeyCode.RIGHT, KeyCombination.ALT_DOWN),
                 vm.navigation()::forward);
         forward.disableProperty().bind(vm.navigation().canForwardProperty().not());
-        view.getItems().addAll(new SeparatorMenuItem(), back, forward, new SeparatorMenuItem(), find, refresh, theme, utc,
-                alerts);
+        view.getItems()
+                .addAll(
+                        new SeparatorMenuItem(),
+                        back,
+                        forward,
+                        new SeparatorMenuItem(),
+                        find,
+                        refresh,
+                        theme,
+                        utc,
+                        alerts);
         MenuBar bar = new MenuBar(file, view, actionsMenu(), helpMenu());
         bar.setId("menu-bar");
         menuBar = bar;
@@ -130,8 +191,11 @@ final class ShellMenuBar {
 
     /** The shortcut sheet (read from the menus), the docs, the About box. */
     private Menu helpMenu() {
-        MenuItem shortcuts = item("Keyboard shortcuts", "menu-shortcuts",
-                new KeyCodeCombination(KeyCode.SLASH, KeyCombination.SHORTCUT_DOWN), () -> ShortcutSheet.show(window.get(), menuBar));
+        MenuItem shortcuts = item(
+                "Keyboard shortcuts",
+                "menu-shortcuts",
+                new KeyCodeCombination(KeyCode.SLASH, KeyCombination.SHORTCUT_DOWN),
+                () -> ShortcutSheet.show(window.get(), menuBar));
         Menu help = new Menu("Help", null, shortcuts, new SeparatorMenuItem());
         help.setId("menu-help");
         Optional<HelpDocs> docs = HelpDocs.find();
@@ -142,32 +206,53 @@ final class ShellMenuBar {
             docs.ifPresent(d -> i.setOnAction(e -> browser.accept(d.address(doc[1]))));
             help.getItems().add(i);
         }
-        MenuItem about = item("About Sovereign", "menu-about", new KeyCodeCombination(KeyCode.F1),
-                () -> AboutBox.show(window.get()));
+        MenuItem about = item(
+                "About Sovereign", "menu-about", new KeyCodeCombination(KeyCode.F1), () -> AboutBox.show(window.get()));
         help.getItems().addAll(new SeparatorMenuItem(), about);
         return help;
     }
 
     /** Operator actions, with shortcuts that work from every page (they act on the selected run). */
     private Menu actionsMenu() {
-        MenuItem retry = item("Retry selected run", "menu-retry",
-                new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), vm.runs()::retrySelected);
+        MenuItem retry = item(
+                "Retry selected run",
+                "menu-retry",
+                new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN),
+                vm.runs()::retrySelected);
         retry.disableProperty().bind(vm.runs().canRetryProperty().not());
-        MenuItem acknowledge = item("Acknowledge selected run", "menu-acknowledge",
-                new KeyCodeCombination(KeyCode.K, KeyCombination.SHORTCUT_DOWN), vm.runs()::acknowledgeSelected);
+        MenuItem acknowledge = item(
+                "Acknowledge selected run",
+                "menu-acknowledge",
+                new KeyCodeCombination(KeyCode.K, KeyCombination.SHORTCUT_DOWN),
+                vm.runs()::acknowledgeSelected);
         acknowledge.disableProperty().bind(vm.runs().canAcknowledgeProperty().not());
-        MenuItem tick = item("Run a supervisor tick now", "menu-tick", new KeyCodeCombination(KeyCode.F6),
-                vm.supervisor()::tickNow);
+        MenuItem tick = item(
+                "Run a supervisor tick now", "menu-tick", new KeyCodeCombination(KeyCode.F6), vm.supervisor()::tickNow);
         tick.disableProperty().bind(vm.supervisor().canActProperty().not());
-        MenuItem auto = item("Start / stop this console's supervisor", "menu-auto-tick",
-                new KeyCodeCombination(KeyCode.F6, KeyCombination.SHIFT_DOWN), vm.supervisor()::toggleAutoTick);
+        MenuItem auto = item(
+                "Start / stop this console's supervisor",
+                "menu-auto-tick",
+                new KeyCodeCombination(KeyCode.F6, KeyCombination.SHIFT_DOWN),
+                vm.supervisor()::toggleAutoTick);
         auto.disableProperty().bind(vm.supervisor().canActProperty().not());
-        MenuItem stopProcess = item("Stop selected process\u2026", "menu-stop-process",
+        MenuItem stopProcess = item(
+                "Stop selected process\u2026",
+                "menu-stop-process",
                 new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
                 vm.stopping()::stopSelectedProcess);
-        stopProcess.disableProperty().bind(vm.stopping().canStopSelectedProcessProperty().not());
-        Menu m = new Menu("Actions", null, retry, acknowledge, new SeparatorMenuItem(), stopProcess,
-                new SeparatorMenuItem(), tick, auto);
+        stopProcess
+                .disableProperty()
+                .bind(vm.stopping().canStopSelectedProcessProperty().not());
+        Menu m = new Menu(
+                "Actions",
+                null,
+                retry,
+                acknowledge,
+                new SeparatorMenuItem(),
+                stopProcess,
+                new SeparatorMenuItem(),
+                tick,
+                auto);
         m.setId("menu-actions");
         return m;
     }

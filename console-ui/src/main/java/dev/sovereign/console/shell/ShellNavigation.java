@@ -39,6 +39,7 @@ public final class ShellNavigation implements Links {
     private final ObjectProperty<Page> page = new SimpleObjectProperty<>(this, "page", Page.LEASES);
     /** The actor or process the Actor / Process page shows (null before the first link). */
     private final ObjectProperty<JournalSubject> subject = new SimpleObjectProperty<>(this, "subject");
+
     private final Deque<Place> backStack = new ArrayDeque<>();
     private final Deque<Place> forwardStack = new ArrayDeque<>();
     private final ReadOnlyBooleanWrapper canBack = new ReadOnlyBooleanWrapper(this, "canBack");
@@ -47,6 +48,7 @@ public final class ShellNavigation implements Links {
     private boolean moving;
     /** The search as it was when the page last changed (typing is not a move; changing page is). */
     private String searchAtLastMove = "";
+
     private final ObjectBinding<JournalSubject> watched = Bindings.createObjectBinding(
             () -> page.get() == Page.ACTOR || page.get() == Page.PROCESS ? subject.get() : null, page, subject);
 
@@ -93,7 +95,8 @@ public final class ShellNavigation implements Links {
 
     @Override
     public void openProcess(String identity) {
-        identity = complete(identity, s -> s.processes().stream().map(p -> p.process().identity()));
+        identity = complete(
+                identity, s -> s.processes().stream().map(p -> p.process().identity()));
         show(Page.PROCESS, JournalSubject.process(identity));
     }
 
@@ -106,8 +109,13 @@ public final class ShellNavigation implements Links {
     @Override
     public void openAttempt(String id) {
         AdminSnapshot s = ledger.snapshot();
-        String assignment = s == null ? null : s.attempts().stream().filter(a -> a.id().equals(id))
-                .map(AttemptRow::assignmentId).findFirst().orElse(null);
+        String assignment = s == null
+                ? null
+                : s.attempts().stream()
+                        .filter(a -> a.id().equals(id))
+                        .map(AttemptRow::assignmentId)
+                        .findFirst()
+                        .orElse(null);
         if (assignment != null) {
             openAssignment(assignment);
         } else {
@@ -126,8 +134,11 @@ public final class ShellNavigation implements Links {
             return id;
         }
         String prefix = id.substring(0, id.length() - 1);
-        List<String> found = known.apply(s).filter(x -> x != null && x.startsWith(prefix)).distinct()
-                .limit(2).toList();
+        List<String> found = known.apply(s)
+                .filter(x -> x != null && x.startsWith(prefix))
+                .distinct()
+                .limit(2)
+                .toList();
         return found.size() == 1 ? found.get(0) : prefix;
     }
 
@@ -146,8 +157,7 @@ public final class ShellNavigation implements Links {
     }
 
     /** Where the operator was: a page, what the search held, and the actor or process its page was about. */
-    record Place(Page page, String search, JournalSubject subject) {
-    }
+    record Place(Page page, String search, JournalSubject subject) {}
 
     private Place here() {
         return new Place(page.get(), ledger.search().queryProperty().get(), subject.get());

@@ -28,8 +28,14 @@ public final class ShellSearch {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "searchSummary", "");
 
     /** @param page the page shown, which {@link #showFirstSearchHit()} changes */
-    ShellSearch(LiveLedger ledger, ObjectProperty<Page> page, LeasesViewModel leases, RunsViewModel runs,
-                MailboxViewModel mailbox, ProcessesViewModel processes, RejectionsViewModel rejections) {
+    ShellSearch(
+            LiveLedger ledger,
+            ObjectProperty<Page> page,
+            LeasesViewModel leases,
+            RunsViewModel runs,
+            MailboxViewModel mailbox,
+            ProcessesViewModel processes,
+            RejectionsViewModel rejections) {
         this.ledger = ledger;
         this.page = page;
         this.leases = leases;
@@ -37,8 +43,14 @@ public final class ShellSearch {
         this.mailbox = mailbox;
         this.processes = processes;
         this.rejections = rejections;
-        summary.bind(Bindings.createStringBinding(this::describe, ledger.search().queryProperty(),
-                leases.rows(), runs.assignments(), mailbox.rows(), processes.rows(), rejections.rows()));
+        summary.bind(Bindings.createStringBinding(
+                this::describe,
+                ledger.search().queryProperty(),
+                leases.rows(),
+                runs.assignments(),
+                mailbox.rows(),
+                processes.rows(),
+                rejections.rows()));
     }
 
     /** What the search box holds: every table page shows only its rows that match (see {@link Search}). */
@@ -84,10 +96,15 @@ public final class ShellSearch {
         for (Page p : Page.navigation()) {
             int n = searchHits(p);
             if (n > 0) {
-                found.append(found.length() == 0 ? "" : " \u00b7 ").append(p.title()).append(' ').append(n);
+                found.append(found.length() == 0 ? "" : " \u00b7 ")
+                        .append(p.title())
+                        .append(' ')
+                        .append(n);
             }
         }
-        return found.length() == 0 ? "Nothing matches \u201c" + ledger.search().queryProperty().get().strip()
-                + "\u201d." : "Found in " + found + ".";
+        return found.length() == 0
+                ? "Nothing matches \u201c"
+                        + ledger.search().queryProperty().get().strip() + "\u201d."
+                : "Found in " + found + ".";
     }
 }

@@ -76,19 +76,42 @@ public final class ShellViewModel implements AutoCloseable {
      * @param pollInterval how often the poller checks the reader's change marker; {@link Duration#ZERO} means
      *                     never by itself (tests call {@link #pollNow()})
      */
-    public ShellViewModel(ConsoleSettings settings, UiExecutor ui, Clock clock, ZoneId zone, LedgerOpener opener,
-                          Duration pollInterval) {
-        this(settings, ui, clock, zone, opener, pollInterval, location -> Ledgers.openOperatorActions(location, clock),
+    public ShellViewModel(
+            ConsoleSettings settings,
+            UiExecutor ui,
+            Clock clock,
+            ZoneId zone,
+            LedgerOpener opener,
+            Duration pollInterval) {
+        this(
+                settings,
+                ui,
+                clock,
+                zone,
+                opener,
+                pollInterval,
+                location -> Ledgers.openOperatorActions(location, clock),
                 () -> Demo.start(Demo.Settings.defaults(Demo.newDatabase(DemoSession.folder(), clock))));
     }
 
-    public ShellViewModel(ConsoleSettings settings, UiExecutor ui, Clock clock, ZoneId zone, LedgerOpener opener,
-                          Duration pollInterval, OperatorDesk.ActionsOpener actions, DemoSession.Starter demoStarter) {
+    public ShellViewModel(
+            ConsoleSettings settings,
+            UiExecutor ui,
+            Clock clock,
+            ZoneId zone,
+            LedgerOpener opener,
+            Duration pollInterval,
+            OperatorDesk.ActionsOpener actions,
+            DemoSession.Starter demoStarter) {
         this.ui = ui;
         this.desk = new OperatorDesk(ui, actions);
         // the parts reach one another only through these lambdas, called after the constructor is done
-        this.demoSession = new DemoSession(ui, demoStarter, () -> attachment().letGo(),
-                file -> attachment().open(LedgerLocation.file(file), DemoSession.SUPERVISOR_INTERVAL), banner::set);
+        this.demoSession = new DemoSession(
+                ui,
+                demoStarter,
+                () -> attachment().letGo(),
+                file -> attachment().open(LedgerLocation.file(file), DemoSession.SUPERVISOR_INTERVAL),
+                banner::set);
         this.formats = new Formats(zone);
         statusLine = new StatusLine(settings, clock, formats, ledger, () -> {
             supervisor().zoneChanged();
@@ -107,18 +130,34 @@ public final class ShellViewModel implements AutoCloseable {
         ObjectProperty<Page> page = navigation.pageProperty();
         StopProcessAction stopProcess = new StopProcessAction(ledger, desk);
         actorPage = new ActorPageViewModel(ledger, formats, navigation.subjectProperty());
-        processPage = new ProcessPageViewModel(ledger, formats, navigation.subjectProperty(),
-                new StopProcessAction(ledger, desk));
+        processPage = new ProcessPageViewModel(
+                ledger, formats, navigation.subjectProperty(), new StopProcessAction(ledger, desk));
         stopping = new ProcessStopping(page, stopProcess, processPage.stop());
         supervisor = new SupervisorViewModel(ledger, formats, desk);
         trends = new TrendsViewModel(ledger);
-        attachment = new LedgerAttachment(settings, ui, clock, opener, pollInterval, formats, ledger, desk, timeline,
-                supervisor, banner, navigation.watchedSubject(), navigation::leaveSubjectPage);
-        lab = new LabViewModel(ledger, ui, attachment.attachedProperty(), this::attach,
-                LabViewModel.defaultSandboxDirectory());
+        attachment = new LedgerAttachment(
+                settings,
+                ui,
+                clock,
+                opener,
+                pollInterval,
+                formats,
+                ledger,
+                desk,
+                timeline,
+                supervisor,
+                banner,
+                navigation.watchedSubject(),
+                navigation::leaveSubjectPage);
+        lab = new LabViewModel(
+                ledger, ui, attachment.attachedProperty(), this::attach, LabViewModel.defaultSandboxDirectory());
         ReadOnlyObjectProperty<LedgerLocation> at = attachment.attachedLocationProperty();
-        lab.serverProperty().bind(Bindings.createObjectBinding(() -> at.get() == null || at.get().isFile() ? null
-                : at.get().toString(), at));
+        lab.serverProperty()
+                .bind(Bindings.createObjectBinding(
+                        () -> at.get() == null || at.get().isFile()
+                                ? null
+                                : at.get().toString(),
+                        at));
         lab.serverLedgerProperty().bind(attachment.attachedServerWithSecretsProperty());
         banners = new ShellBanners(banner, ledger, ui, settings, navigation, page, demoSession.runningProperty());
         search = new ShellSearch(ledger, page, leases, runs, mailbox, processes, rejections);

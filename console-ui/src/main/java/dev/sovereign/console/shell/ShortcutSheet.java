@@ -18,8 +18,7 @@ import javafx.stage.Window;
  * so the sheet cannot drift from what the keys do. A small window of its own, not modal.
  */
 final class ShortcutSheet {
-    private ShortcutSheet() {
-    }
+    private ShortcutSheet() {}
 
     /** {key, what it does} for every menu item with an accelerator, in menu order. */
     static List<String[]> rows(MenuBar bar) {

@@ -4,15 +4,15 @@ import dev.sovereign.console.ledger.Health;
 import dev.sovereign.console.ledger.LiveLedger;
 import java.util.Locale;
 import javafx.beans.binding.Bindings;
+import javafx.geometry.Pos;
 import javafx.scene.Parent;
+import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
-import javafx.geometry.Pos;
-import javafx.scene.control.Button;
 
 /** Database, schema version, change marker, last refresh and connection health. */
 final class StatusBar {
@@ -28,8 +28,9 @@ final class StatusBar {
         dot.getStyleClass().add("health-dot");
         Label health = new Label();
         health.setId("status-health");
-        health.textProperty().bind(Bindings.createStringBinding(() -> healthText(ledger.healthProperty().get()),
-                ledger.healthProperty()));
+        health.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> healthText(ledger.healthProperty().get()), ledger.healthProperty()));
         Tooltip healthTip = new Tooltip();
         healthTip.textProperty().bind(ledger.healthDetailProperty());
         health.setTooltip(healthTip);
@@ -40,31 +41,50 @@ final class StatusBar {
 
         Label path = new Label();
         path.setId("status-database");
-        path.textProperty().bind(Bindings.createStringBinding(() -> {
-            var p = vm.attachedLocationProperty().get() != null ? vm.attachedLocationProperty().get()
-                    : vm.attachment().attachingLocationProperty().get();
-            return p == null ? "No database attached" : p.toString(); // a URL without its secrets
-        }, vm.attachedLocationProperty(), vm.attachment().attachingLocationProperty()));
+        path.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> {
+                            var p = vm.attachedLocationProperty().get() != null
+                                    ? vm.attachedLocationProperty().get()
+                                    : vm.attachment()
+                                            .attachingLocationProperty()
+                                            .get();
+                            return p == null ? "No database attached" : p.toString(); // a URL without its secrets
+                        },
+                        vm.attachedLocationProperty(),
+                        vm.attachment().attachingLocationProperty()));
         Label security = new Label();
         security.setId("status-connection-security");
         security.textProperty().bind(vm.attachment().connectionSecurityProperty());
-        security.visibleProperty().bind(vm.attachment().connectionSecurityProperty().isNotEmpty());
+        security.visibleProperty()
+                .bind(vm.attachment().connectionSecurityProperty().isNotEmpty());
         security.managedProperty().bind(security.visibleProperty());
         Tooltip securityDetail = new Tooltip();
         securityDetail.textProperty().bind(vm.attachment().connectionDetailProperty());
         security.setTooltip(securityDetail);
         Label schema = new Label();
         schema.setId("status-schema");
-        schema.textProperty().bind(Bindings.createStringBinding(() -> ledger.snapshot() == null ? ""
-                : "schema v" + ledger.snapshot().schemaVersion(), ledger.snapshotProperty()));
+        schema.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> ledger.snapshot() == null
+                                ? ""
+                                : "schema v" + ledger.snapshot().schemaVersion(),
+                        ledger.snapshotProperty()));
         Label version = new Label();
         version.setId("status-change-marker");
-        version.textProperty().bind(Bindings.createStringBinding(() -> ledger.dataVersionProperty().get() < 0 ? ""
-                : "change " + ledger.dataVersionProperty().get(), ledger.dataVersionProperty()));
+        version.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> ledger.dataVersionProperty().get() < 0
+                                ? ""
+                                : "change " + ledger.dataVersionProperty().get(),
+                        ledger.dataVersionProperty()));
         Label refreshed = new Label();
         refreshed.setId("status-refresh");
-        refreshed.textProperty().bind(Bindings.when(vm.attachedLocationProperty().isNull()).then("")
-                .otherwise(vm.statusLine().refreshTextProperty()));
+        refreshed
+                .textProperty()
+                .bind(Bindings.when(vm.attachedLocationProperty().isNull())
+                        .then("")
+                        .otherwise(vm.statusLine().refreshTextProperty()));
 
         ProgressBar export = new ProgressBar();
         export.setId("status-export-progress");
@@ -80,16 +100,23 @@ final class StatusBar {
         HBox.setHgrow(grow, Priority.ALWAYS);
         // the zone is said where a time is: "refreshed 08:01:40 UTC" (nothing added for local times)
         Tooltip zone = new Tooltip();
-        zone.textProperty().bind(Bindings.concat("Shown in ", vm.statusLine().zoneTextProperty(),
-                "; View \u2192 Show times in UTC (Ctrl+Shift+U) switches."));
+        zone.textProperty()
+                .bind(Bindings.concat(
+                        "Shown in ",
+                        vm.statusLine().zoneTextProperty(),
+                        "; View \u2192 Show times in UTC (Ctrl+Shift+U) switches."));
         refreshed.setTooltip(zone);
         Button alert = new Button();
         alert.setId("status-alerts");
         alert.getStyleClass().addAll(atlantafx.base.theme.Styles.SMALL, atlantafx.base.theme.Styles.DANGER);
         alert.setMinWidth(Region.USE_PREF_SIZE);
         Alerts alerts = vm.banners().alerts();
-        alert.textProperty().bind(Bindings.createStringBinding(() -> alerts.unseenProperty().get() == 1
-                ? "1 alert" : alerts.unseenProperty().get() + " alerts", alerts.unseenProperty()));
+        alert.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> alerts.unseenProperty().get() == 1
+                                ? "1 alert"
+                                : alerts.unseenProperty().get() + " alerts",
+                        alerts.unseenProperty()));
         alert.visibleProperty().bind(alerts.unseenProperty().greaterThan(0));
         alert.managedProperty().bind(alert.visibleProperty());
         Tooltip said = new Tooltip();
@@ -100,7 +127,8 @@ final class StatusBar {
         history.setId("status-ledger-alarm");
         history.getStyleClass().add(atlantafx.base.theme.Styles.DANGER);
         history.textProperty().bind(vm.statusLine().ledgerAlarmShortProperty());
-        history.visibleProperty().bind(vm.statusLine().ledgerAlarmShortProperty().isNotEmpty());
+        history.visibleProperty()
+                .bind(vm.statusLine().ledgerAlarmShortProperty().isNotEmpty());
         history.managedProperty().bind(history.visibleProperty());
         Tooltip historyDetail = new Tooltip();
         historyDetail.setWrapText(true);

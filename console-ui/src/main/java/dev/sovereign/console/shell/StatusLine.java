@@ -25,6 +25,7 @@ public final class StatusLine {
     private final ReadOnlyStringWrapper refreshText = new ReadOnlyStringWrapper(this, "refreshText", "");
     /** What the ledger's history says needs an operator (it went backwards; its counter is damaged); empty: nothing. */
     private final ReadOnlyStringWrapper ledgerAlarm = new ReadOnlyStringWrapper(this, "ledgerAlarm", "");
+
     private final ReadOnlyStringWrapper ledgerAlarmShort = new ReadOnlyStringWrapper(this, "ledgerAlarmShort", "");
 
     /**
@@ -46,9 +47,10 @@ public final class StatusLine {
         // whole seconds: a text that changed ten times a second laid the status bar out ten times a second
         InvalidationListener showRefresh = o -> {
             long at = ledger.lastRefreshProperty().get();
-            String text = at == 0 ? "not refreshed yet"
+            String text = at == 0
+                    ? "not refreshed yet"
                     : "refreshed " + formats.time(at) + (formats.isUtc() ? " UTC" : "") + " ("
-                    + Formats.secondsAgo(at, ledger.now()) + ")";
+                            + Formats.secondsAgo(at, ledger.now()) + ")";
             if (!text.equals(refreshText.get())) {
                 refreshText.set(text);
             }
@@ -74,8 +76,12 @@ public final class StatusLine {
     private void showLedgerAlarm(AdminSnapshot snapshot) {
         String alarm = snapshot == null ? null : snapshot.history().alarm();
         ledgerAlarm.set(alarm == null ? "" : alarm);
-        ledgerAlarmShort.set(alarm == null ? "" : snapshot.history().isWentBackwards()
-                ? "Ledger went backwards: run 'sovereign fence bump'" : "Token counter damaged: restore a backup");
+        ledgerAlarmShort.set(
+                alarm == null
+                        ? ""
+                        : snapshot.history().isWentBackwards()
+                                ? "Ledger went backwards: run 'sovereign fence bump'"
+                                : "Token counter damaged: restore a backup");
     }
 
     /** Whether times are shown in UTC (View → Show times in UTC); remembered. Off: the machine's zone. */

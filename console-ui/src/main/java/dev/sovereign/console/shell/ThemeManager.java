@@ -7,8 +7,7 @@ import javafx.application.Application;
 
 /** Applies a {@link ConsoleTheme} as the application's user-agent stylesheet (AtlantaFX Primer). */
 public final class ThemeManager {
-    private ThemeManager() {
-    }
+    private ThemeManager() {}
 
     public static Theme themeFor(ConsoleTheme t) {
         return t == ConsoleTheme.DARK ? new PrimerDark() : new PrimerLight();
@@ -21,6 +20,8 @@ public final class ThemeManager {
 
     /** The stylesheet URL of the console's own styles, to add to a scene. */
     public static String consoleStylesheet() {
-        return ThemeManager.class.getResource("/dev/sovereign/console/console.css").toExternalForm();
+        return ThemeManager.class
+                .getResource("/dev/sovereign/console/console.css")
+                .toExternalForm();
     }
 }

@@ -1,8 +1,7 @@
 package dev.sovereign.console.shell;
 
-import dev.sovereign.engine.base.LedgerLocation;
 import atlantafx.base.theme.Styles;
-import java.nio.file.Path;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.util.function.Consumer;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Pos;

@@ -34,9 +34,9 @@ class ConsoleWritesOnlyWhileItActsTest {
     private static List<Boolean> consoleProcessesRunning(Path file) throws SQLException {
         List<Boolean> running = new ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-             Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT stopped_at IS NULL FROM processes WHERE kind = 'console'"
-                     + " ORDER BY started_at, identity")) {
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT stopped_at IS NULL FROM processes WHERE kind = 'console'"
+                        + " ORDER BY started_at, identity")) {
             while (rs.next()) {
                 running.add(rs.getBoolean(1));
             }
@@ -47,31 +47,35 @@ class ConsoleWritesOnlyWhileItActsTest {
     @Test
     void anActionsProcessStopsWhenTheActionIsDoneAndOnlyTheSupervisorKeepsOneRunning() throws Exception {
         Path file = dir.resolve("ledger.db");
-        try (Engine e = Engine.open(EngineConfig.forDatabase(file).heartbeat(false).build())) {
+        try (Engine e =
+                Engine.open(EngineConfig.forDatabase(file).heartbeat(false).build())) {
             e.actors().add("operator");
         }
         OperatorDesk desk = new OperatorDesk(new CurrentThreadUiExecutor(), Ledgers::openOperatorActions);
         desk.attach(LedgerLocation.file(file));
         ActionStatus status = new ActionStatus();
 
-        desk.tickNow(status, t -> { });
+        desk.tickNow(status, t -> {});
         assertThat(status.tone()).as(status.messageProperty().get()).isEqualTo(ActionStatus.Tone.DONE);
-        assertThat(consoleProcessesRunning(file)).as("the tick's process, stopped once it was done")
+        assertThat(consoleProcessesRunning(file))
+                .as("the tick's process, stopped once it was done")
                 .containsExactly(false);
 
-        desk.tickNow(status, t -> { });
+        desk.tickNow(status, t -> {});
         assertThat(consoleProcessesRunning(file)).containsExactly(false, false);
 
         desk.startSupervisor(Duration.ofSeconds(1), status);
         assertThat(status.tone()).isEqualTo(ActionStatus.Tone.DONE);
-        assertThat(consoleProcessesRunning(file)).as("the supervisor's process runs while it is on")
+        assertThat(consoleProcessesRunning(file))
+                .as("the supervisor's process runs while it is on")
                 .containsExactly(false, false, true);
-        desk.tickNow(status, t -> { }); // an action while it runs uses that same process
+        desk.tickNow(status, t -> {}); // an action while it runs uses that same process
         assertThat(consoleProcessesRunning(file)).containsExactly(false, false, true);
 
         desk.stopSupervisor(status);
         assertThat(status.tone()).isEqualTo(ActionStatus.Tone.DONE);
-        assertThat(consoleProcessesRunning(file)).as("stopped with the supervisor")
+        assertThat(consoleProcessesRunning(file))
+                .as("stopped with the supervisor")
                 .containsExactly(false, false, false);
         desk.close();
     }

@@ -15,8 +15,8 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import java.util.concurrent.Executors;
+import java.util.stream.Stream;
 
 /** Keeps the console a client of {@code engine.admin} (and, for the Lab page, {@code engine.lab}) only. */
 @AnalyzeClasses(packages = "dev.sovereign.console", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -28,37 +28,42 @@ class ConsoleLayeringTest {
      * {@code EngineAccess}: the console reads through {@code AdminReader} and acts through
      * {@code OperatorActions} (decision 0010).
      */
-    private static final Set<String> ALLOWED_TOP_LEVEL = Set.of("dev.sovereign.engine.base.StorageException",
-            "dev.sovereign.engine.base.StorageException$Problem", "dev.sovereign.engine.base.Refusal",
-            "dev.sovereign.engine.base.RefusalCategory", "dev.sovereign.engine.Ledgers",
+    private static final Set<String> ALLOWED_TOP_LEVEL = Set.of(
+            "dev.sovereign.engine.base.StorageException",
+            "dev.sovereign.engine.base.StorageException$Problem",
+            "dev.sovereign.engine.base.Refusal",
+            "dev.sovereign.engine.base.RefusalCategory",
+            "dev.sovereign.engine.Ledgers",
             "dev.sovereign.engine.AboutSovereign",
             // the name of a ledger (a file or a server URL) in the admin API, and the one redactor of its secrets
             "dev.sovereign.engine.base.LedgerLocation",
             // how to follow the journal in seq order when rows commit out of order (a server): an algorithm
             // over AdminReader.eventsSince, no storage of its own
-            "dev.sovereign.engine.journal.JournalTail", "dev.sovereign.engine.journal.JournalTail$Source");
+            "dev.sovereign.engine.journal.JournalTail",
+            "dev.sovereign.engine.journal.JournalTail$Source");
 
     /** What only views may use: the scene graph, stages and the theme's controls. */
     private static final String[] SCENE_PACKAGES = {"javafx.scene..", "javafx.stage..", "atlantafx.."};
 
-    private static final DescribedPredicate<JavaClass> ENGINE_OUTSIDE_ADMIN = new DescribedPredicate<>(
-            "engine classes outside dev.sovereign.engine.admin and dev.sovereign.engine.lab (except "
-                    + ALLOWED_TOP_LEVEL + ")") {
-        @Override
-        public boolean test(JavaClass c) {
-            String pkg = c.getPackageName();
-            if (!pkg.equals("dev.sovereign.engine") && !pkg.startsWith("dev.sovereign.engine.")) {
-                return false;
-            }
-            if (pkg.equals("dev.sovereign.engine.admin") || pkg.startsWith("dev.sovereign.engine.admin.")) {
-                return false;
-            }
-            if (pkg.equals("dev.sovereign.engine.lab") || pkg.startsWith("dev.sovereign.engine.lab.")) {
-                return false; // see LAB_REASON
-            }
-            return !ALLOWED_TOP_LEVEL.contains(c.getName());
-        }
-    };
+    private static final DescribedPredicate<JavaClass> ENGINE_OUTSIDE_ADMIN =
+            new DescribedPredicate<>(
+                    "engine classes outside dev.sovereign.engine.admin and dev.sovereign.engine.lab (except "
+                            + ALLOWED_TOP_LEVEL + ")") {
+                @Override
+                public boolean test(JavaClass c) {
+                    String pkg = c.getPackageName();
+                    if (!pkg.equals("dev.sovereign.engine") && !pkg.startsWith("dev.sovereign.engine.")) {
+                        return false;
+                    }
+                    if (pkg.equals("dev.sovereign.engine.admin") || pkg.startsWith("dev.sovereign.engine.admin.")) {
+                        return false;
+                    }
+                    if (pkg.equals("dev.sovereign.engine.lab") || pkg.startsWith("dev.sovereign.engine.lab.")) {
+                        return false; // see LAB_REASON
+                    }
+                    return !ALLOWED_TOP_LEVEL.contains(c.getName());
+                }
+            };
 
     /** Why {@code engine.lab} is allowed too. */
     private static final String LAB_REASON = "engine.lab starts and controls real worker processes (the demo, the"
@@ -66,13 +71,16 @@ class ConsoleLayeringTest {
 
     @ArchTest
     static final ArchRule consoleUsesOnlyTheAdminApi = noClasses()
-            .should().dependOnClassesThat(ENGINE_OUTSIDE_ADMIN)
+            .should()
+            .dependOnClassesThat(ENGINE_OUTSIDE_ADMIN)
             .because("engine.admin is the console's only door to the engine: its internals, stores and SQL"
                     + " may change without the console noticing; " + LAB_REASON);
 
     @ArchTest
     static final ArchRule noSqlInTheConsole = noClasses()
-            .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "org.sqlite..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("java.sql..", "org.sqlite..")
             .because("nothing outside the engine's storage layer opens the database file");
 
     private static final String SHELL = "dev.sovereign.console.shell.";
@@ -82,20 +90,30 @@ class ConsoleLayeringTest {
      * history, the search, export, the demo's lifecycle, the banner and the alerts, the status bar's texts, stopping
      * the selected process), put together by {@code ShellViewModel} alone.
      */
-    private static final Set<String> SHELL_PARTS = new TreeSet<>(Set.of(SHELL + "LedgerAttachment",
-            SHELL + "ShellNavigation", SHELL + "ShellSearch", SHELL + "JournalExport", SHELL + "DemoSession",
-            SHELL + "ShellBanners", SHELL + "StatusLine", SHELL + "ProcessStopping"));
+    private static final Set<String> SHELL_PARTS = new TreeSet<>(Set.of(
+            SHELL + "LedgerAttachment",
+            SHELL + "ShellNavigation",
+            SHELL + "ShellSearch",
+            SHELL + "JournalExport",
+            SHELL + "DemoSession",
+            SHELL + "ShellBanners",
+            SHELL + "StatusLine",
+            SHELL + "ProcessStopping"));
 
     /** The main window's pieces, put together by {@code MainWindow} alone. */
-    private static final Set<String> WINDOW_PIECES = new TreeSet<>(Set.of(SHELL + "ShellMenuBar",
-            SHELL + "NavigationPane", SHELL + "StatusBar", SHELL + "WelcomeView"));
+    private static final Set<String> WINDOW_PIECES = new TreeSet<>(
+            Set.of(SHELL + "ShellMenuBar", SHELL + "NavigationPane", SHELL + "StatusBar", SHELL + "WelcomeView"));
 
     @ArchTest
     static final ArchRule viewModelsAreFreeOfScene = noClasses()
-            .that().haveSimpleNameEndingWith("ViewModel")
-            .or().resideInAnyPackage("dev.sovereign.console.ledger..")
+            .that()
+            .haveSimpleNameEndingWith("ViewModel")
+            .or()
+            .resideInAnyPackage("dev.sovereign.console.ledger..")
             .or(topLevelIn(SHELL_PARTS))
-            .should().dependOnClassesThat().resideInAnyPackage(SCENE_PACKAGES)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(SCENE_PACKAGES)
             .because("view models hold state and commands and are tested without a toolkit; views bind to them;"
                     + " the parts of the shell's view model (" + SHELL_PARTS + ") are view-model code too");
 
@@ -153,25 +171,33 @@ class ConsoleLayeringTest {
      * Whether a class is (part of) a view: its top-level class is named {@code XxxView}, {@code XxxWindow},
      * or is one of a view's pieces ({@code XxxSection}, {@code XxxBar}, {@code XxxPane}, {@code XxxCell}).
      */
-    private static final DescribedPredicate<JavaClass> VIEW_CODE = new DescribedPredicate<>(
-            "view code (top-level class named *View, *Window, *Section, *Bar, *Pane or *Cell)") {
-        @Override
-        public boolean test(JavaClass c) {
-            String name = topLevel(c).getSimpleName();
-            return Stream.of("View", "Window", "Section", "Bar", "Pane", "Cell").anyMatch(name::endsWith);
-        }
-    };
+    private static final DescribedPredicate<JavaClass> VIEW_CODE =
+            new DescribedPredicate<>(
+                    "view code (top-level class named *View, *Window, *Section, *Bar, *Pane or *Cell)") {
+                @Override
+                public boolean test(JavaClass c) {
+                    String name = topLevel(c).getSimpleName();
+                    return Stream.of("View", "Window", "Section", "Bar", "Pane", "Cell")
+                            .anyMatch(name::endsWith);
+                }
+            };
 
     @ArchTest
     static final ArchRule featureStateIsFreeOfScene = noClasses()
-            .that().resideInAPackage("dev.sovereign.console.feature..").and(DescribedPredicate.not(VIEW_CODE))
-            .should().dependOnClassesThat().resideInAnyPackage(SCENE_PACKAGES)
+            .that()
+            .resideInAPackage("dev.sovereign.console.feature..")
+            .and(DescribedPredicate.not(VIEW_CODE))
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(SCENE_PACKAGES)
             .because("a page's state, its rooms (LabWorkers, LabScenarioRun, LabSandbox, ...) and its sentences"
                     + " (LabSentences) are view-model code, tested without a toolkit; only its views build nodes");
 
     @ArchTest
     static final ArchRule noBareThreadsInViews = noClasses()
             .that(VIEW_CODE)
-            .should().dependOnClassesThat().belongToAnyOf(Thread.class, Executors.class)
+            .should()
+            .dependOnClassesThat()
+            .belongToAnyOf(Thread.class, Executors.class)
             .because("background work goes through the UiExecutor, never a thread started by a view");
 }

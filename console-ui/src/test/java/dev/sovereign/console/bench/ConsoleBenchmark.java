@@ -6,13 +6,23 @@ import dev.sovereign.console.shell.MainWindow;
 import dev.sovereign.console.shell.Page;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.SettableClock;
-import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.EngineAccess;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.ExportProgress;
+import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.base.Durability;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.internal.sqlite.SqliteLedger;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +36,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.prefs.Preferences;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
@@ -36,17 +47,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.engine.Ledgers;
-import dev.sovereign.engine.EngineAccess;
-import dev.sovereign.engine.admin.AdminSnapshot;
-import dev.sovereign.engine.admin.ExportProgress;
-import dev.sovereign.engine.admin.JournalEntry;
-import dev.sovereign.engine.base.LedgerLocation;
-import dev.sovereign.engine.internal.sqlite.SqliteLedger;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.lang.reflect.Method;
-import java.util.function.Supplier;
 
 /**
  * How much a refresh costs with 10,000 leases and 1,000,000 journal rows: the idle poll, a poll
@@ -65,8 +65,10 @@ class ConsoleBenchmark {
     static final int IDLE_ROUNDS = 2_000;
     static final int CHANGE_ROUNDS = Integer.getInteger("bench.rounds", 200);
     static final int WARMUP = Integer.getInteger("bench.warmup", 20);
-    static final List<Page> PAGES = Arrays.stream(System.getProperty("bench.pages",
-            "leases,timeline,runs,processes").split(",")).map(p -> Page.valueOf(p.toUpperCase(Locale.ROOT))).toList();
+    static final List<Page> PAGES = Arrays.stream(System.getProperty("bench.pages", "leases,timeline,runs,processes")
+                    .split(","))
+            .map(p -> Page.valueOf(p.toUpperCase(Locale.ROOT)))
+            .toList();
 
     private final SettableClock clock = new SettableClock(System.currentTimeMillis());
     private final List<Engine> engines = new ArrayList<>();
@@ -182,8 +184,7 @@ class ConsoleBenchmark {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     private void say(String line) {
@@ -199,21 +200,34 @@ class ConsoleBenchmark {
 
         prefs = Preferences.userRoot().node("dev/sovereign/console-bench/" + UUID.randomUUID());
         WaitForAsyncUtils.asyncFx(() -> {
-            vm = new ShellViewModel(new ConsoleSettings(prefs), ui, clock, ZoneOffset.UTC,
-                    p -> reader = new TimingReader(Ledgers.openReader(p, clock, ZoneOffset.UTC)), Duration.ZERO);
-            MainWindow window = new MainWindow(vm, () -> { });
-            scene = new Scene(window.create(), 1320, 820);
-            window.install(scene);
-            stage.setScene(scene);
-            stage.show();
-            vm.attach(db); // opens the reader synchronously; the first poll is queued
-        }).get();
-        long firstTotal = onFx(() -> { });
+                    vm = new ShellViewModel(
+                            new ConsoleSettings(prefs),
+                            ui,
+                            clock,
+                            ZoneOffset.UTC,
+                            p -> reader = new TimingReader(Ledgers.openReader(p, clock, ZoneOffset.UTC)),
+                            Duration.ZERO);
+                    MainWindow window = new MainWindow(vm, () -> {});
+                    scene = new Scene(window.create(), 1320, 820);
+                    window.install(scene);
+                    stage.setScene(scene);
+                    stage.show();
+                    vm.attach(db); // opens the reader synchronously; the first poll is queued
+                })
+                .get();
+        long firstTotal = onFx(() -> {});
         long firstRead = reader.nanos;
-        say(String.format(Locale.ROOT, "first attach, leases page: first poll read (snapshot, last %d events, newest"
-                + " rejections) %.1f ms; FX thread (apply + CSS + layout) %.1f ms, of which apply %.1f ms, CSS %.1f ms,"
-                + " layout %.1f ms", 5_000, firstRead / 1e6, (firstTotal - firstRead) / 1e6,
-                (applyNanos - firstRead) / 1e6, cssNanos / 1e6, layoutNanos / 1e6));
+        say(String.format(
+                Locale.ROOT,
+                "first attach, leases page: first poll read (snapshot, last %d events, newest"
+                        + " rejections) %.1f ms; FX thread (apply + CSS + layout) %.1f ms, of which apply %.1f ms, CSS %.1f ms,"
+                        + " layout %.1f ms",
+                5_000,
+                firstRead / 1e6,
+                (firstTotal - firstRead) / 1e6,
+                (applyNanos - firstRead) / 1e6,
+                cssNanos / 1e6,
+                layoutNanos / 1e6));
 
         // Idle: data_version did not move.
         long[] idleRead = new long[IDLE_ROUNDS];
@@ -229,7 +243,7 @@ class ConsoleBenchmark {
 
         for (Page page : PAGES) {
             WaitForAsyncUtils.asyncFx(() -> vm.pageProperty().set(page)).get();
-            onFx(() -> { });
+            onFx(() -> {});
             // The first WARMUP rounds of each page are run and thrown away: they are where the JIT
             // compiles the page's code paths, which a long-running console pays once.
             int rounds = WARMUP + CHANGE_ROUNDS;
@@ -248,7 +262,7 @@ class ConsoleBenchmark {
                 vm.pollNow();
                 read[i] = System.nanoTime() - t0;
                 snap[i] = reader.snapshotNanos - before;
-                apply[i] = onFx(() -> { });
+                apply[i] = onFx(() -> {});
                 gc[i] = gcNanos;
                 parts[0][i] = applyNanos;
                 parts[1][i] = cssNanos;
@@ -277,7 +291,7 @@ class ConsoleBenchmark {
 
         // Real life: every holder's heartbeat renews all its leases each second, so every row changes.
         WaitForAsyncUtils.asyncFx(() -> vm.pageProperty().set(Page.LEASES)).get();
-        onFx(() -> { });
+        onFx(() -> {});
         long[] allRead = new long[Integer.getInteger("bench.allRounds", 20)];
         long[] allApply = new long[allRead.length];
         long[] allGc = new long[allRead.length];
@@ -287,7 +301,7 @@ class ConsoleBenchmark {
             long t0 = System.nanoTime();
             vm.pollNow();
             allRead[i] = System.nanoTime() - t0;
-            allApply[i] = onFx(() -> { });
+            allApply[i] = onFx(() -> {});
             allGc[i] = gcNanos;
         }
         say("every lease renewed (one heartbeat of each holder), leases page — poller thread: " + stats(allRead));
@@ -330,6 +344,7 @@ class ConsoleBenchmark {
     private long applyNanos;
     /** Collector time (all collectors, as the JVM reports it) during the last {@link #onFx}. */
     private long gcNanos;
+
     private long cssNanos;
     private long layoutNanos;
 
@@ -340,28 +355,30 @@ class ConsoleBenchmark {
      */
     private long onFx(Runnable extra) throws Exception {
         return WaitForAsyncUtils.asyncFx(() -> {
-            long gc0 = gcTime();
-            long t0 = System.nanoTime();
-            Runnable r;
-            while ((r = ui.queued.poll()) != null) {
-                r.run();
-            }
-            extra.run();
-            long t1 = System.nanoTime();
-            CSS_PASS.invoke(scene);
-            long t2 = System.nanoTime();
-            LAYOUT_PASS.invoke(scene);
-            long t3 = System.nanoTime();
-            applyNanos = t1 - t0;
-            cssNanos = t2 - t1;
-            layoutNanos = t3 - t2;
-            gcNanos = gcTime() - gc0;
-            return t3 - t0;
-        }).get();
+                    long gc0 = gcTime();
+                    long t0 = System.nanoTime();
+                    Runnable r;
+                    while ((r = ui.queued.poll()) != null) {
+                        r.run();
+                    }
+                    extra.run();
+                    long t1 = System.nanoTime();
+                    CSS_PASS.invoke(scene);
+                    long t2 = System.nanoTime();
+                    LAYOUT_PASS.invoke(scene);
+                    long t3 = System.nanoTime();
+                    applyNanos = t1 - t0;
+                    cssNanos = t2 - t1;
+                    layoutNanos = t3 - t2;
+                    gcNanos = gcTime() - gc0;
+                    return t3 - t0;
+                })
+                .get();
     }
 
     /** The pulse's own passes (JavaFX is on the class path, an unnamed module, so they are reachable). */
     private static final Method CSS_PASS = pass("doCSSPass");
+
     private static final Method LAYOUT_PASS = pass("doLayoutPass");
 
     private static Method pass(String name) {
@@ -376,13 +393,14 @@ class ConsoleBenchmark {
 
     private long onFxNoLayout() throws Exception {
         return WaitForAsyncUtils.asyncFx(() -> {
-            long t0 = System.nanoTime();
-            Runnable r;
-            while ((r = ui.queued.poll()) != null) {
-                r.run();
-            }
-            return System.nanoTime() - t0;
-        }).get();
+                    long t0 = System.nanoTime();
+                    Runnable r;
+                    while ((r = ui.queued.poll()) != null) {
+                        r.run();
+                    }
+                    return System.nanoTime() - t0;
+                })
+                .get();
     }
 
     private static long[] measured(long[] all) {
@@ -391,8 +409,7 @@ class ConsoleBenchmark {
 
     private static long gcTime() {
         long ms = 0;
-        for (GarbageCollectorMXBean b : ManagementFactory
-                .getGarbageCollectorMXBeans()) {
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
             ms += Math.max(0, b.getCollectionTime());
         }
         return ms * 1_000_000L;
@@ -409,20 +426,31 @@ class ConsoleBenchmark {
                 worstClean = Math.max(worstClean, nanos[i]);
             }
         }
-        return hit == 0 ? "; no collection overlapped a round"
-                : String.format(Locale.ROOT, "; a collection overlapped %d round(s), the worst of the others %s", hit,
+        return hit == 0
+                ? "; no collection overlapped a round"
+                : String.format(
+                        Locale.ROOT,
+                        "; a collection overlapped %d round(s), the worst of the others %s",
+                        hit,
                         ms(worstClean));
     }
 
     private static String stats(long[] nanos) {
         long[] s = nanos.clone();
         Arrays.sort(s);
-        return String.format(Locale.ROOT, "%s / %s / %s / %s (n=%d)", ms(s[s.length / 2]),
-                ms(s[(int) (s.length * 0.95)]), ms(s[(int) (s.length * 0.99)]), ms(s[s.length - 1]), s.length);
+        return String.format(
+                Locale.ROOT,
+                "%s / %s / %s / %s (n=%d)",
+                ms(s[s.length / 2]),
+                ms(s[(int) (s.length * 0.95)]),
+                ms(s[(int) (s.length * 0.99)]),
+                ms(s[s.length - 1]),
+                s.length);
     }
 
     private static String ms(long nanos) {
-        return nanos < 1_000_000 ? String.format(Locale.ROOT, "%.3f ms", nanos / 1e6)
+        return nanos < 1_000_000
+                ? String.format(Locale.ROOT, "%.3f ms", nanos / 1e6)
                 : String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
 
@@ -430,8 +458,13 @@ class ConsoleBenchmark {
     private List<Lease> fill() throws IOException {
         long t0 = System.nanoTime();
         for (int i = 0; i < HOLDERS; i++) {
-            engines.add(Engine.open(EngineConfig.forDatabase(db).clock(clock).heartbeat(false)
-                    .durability(Durability.NORMAL).processKind("worker").processLabel("worker " + (7100 + i)).build()));
+            engines.add(Engine.open(EngineConfig.forDatabase(db)
+                    .clock(clock)
+                    .heartbeat(false)
+                    .durability(Durability.NORMAL)
+                    .processKind("worker")
+                    .processLabel("worker " + (7100 + i))
+                    .build()));
         }
         Engine first = engines.get(0);
         List<String> actors = new ArrayList<>();
@@ -455,18 +488,41 @@ class ConsoleBenchmark {
                     Lease l = leases.get((int) (i % leases.size()));
                     Engine holder = engines.get((int) (i % leases.size()) % HOLDERS);
                     if (i % 100 == 99) {
-                        tx.journal(EventKind.REJECTED, "actor", l.actor(), l.actor(), holder.processIdentity(), null,
-                                Math.max(1, l.token() - 1), l.token(), "actor_lease_lost", "bench");
+                        tx.journal(
+                                EventKind.REJECTED,
+                                "actor",
+                                l.actor(),
+                                l.actor(),
+                                holder.processIdentity(),
+                                null,
+                                Math.max(1, l.token() - 1),
+                                l.token(),
+                                "actor_lease_lost",
+                                "bench");
                     } else {
-                        tx.journal(EventKind.LEASE_RENEWED, "actor", l.actor(), l.actor(), holder.processIdentity(),
-                                l.token(), null, null, null, "bench");
+                        tx.journal(
+                                EventKind.LEASE_RENEWED,
+                                "actor",
+                                l.actor(),
+                                l.actor(),
+                                holder.processIdentity(),
+                                l.token(),
+                                null,
+                                null,
+                                null,
+                                "bench");
                     }
                 }
                 return null;
             });
         }
-        say(String.format(Locale.ROOT, "fill: %d actors and leases, %d journal rows in %.1f s (file %d MB)", ACTORS,
-                first.journal().lastSeq(), (System.nanoTime() - t0) / 1e9, Files.size(db) / 1_000_000));
+        say(String.format(
+                Locale.ROOT,
+                "fill: %d actors and leases, %d journal rows in %.1f s (file %d MB)",
+                ACTORS,
+                first.journal().lastSeq(),
+                (System.nanoTime() - t0) / 1e9,
+                Files.size(db) / 1_000_000));
         return leases;
     }
 }

@@ -2,6 +2,7 @@ package dev.sovereign.console.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.sovereign.console.fx.FxTicker;
 import dev.sovereign.console.fx.FxUiExecutor;
 import dev.sovereign.console.ledger.LedgerPoller;
@@ -10,8 +11,8 @@ import dev.sovereign.console.shell.MainWindow;
 import dev.sovereign.console.shell.Page;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.base.EngineConfig;
-import dev.sovereign.engine.admin.AdminReader;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,10 +20,18 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.prefs.Preferences;
+import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.ProgressIndicator;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -33,16 +42,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.engine.Ledgers;
-import com.sun.management.OperatingSystemMXBean;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import javafx.scene.Node;
-import javafx.scene.control.ProgressIndicator;
 
 /**
  * Issue 17, item 15: how much CPU the console uses on each page while nothing changes. The real window
@@ -95,10 +94,16 @@ class IdleCpuBenchmark {
     @Test
     void idleCpuPerPage(FxRobot robot) throws Exception {
         Path db = dir.resolve("quiet.db");
-        Engine a = Engine.open(EngineConfig.forDatabase(db).heartbeat(false).processKind("worker")
-                .processLabel("worker A").build());
-        Engine b = Engine.open(EngineConfig.forDatabase(db).heartbeat(false).processKind("worker")
-                .processLabel("worker B").build());
+        Engine a = Engine.open(EngineConfig.forDatabase(db)
+                .heartbeat(false)
+                .processKind("worker")
+                .processLabel("worker A")
+                .build());
+        Engine b = Engine.open(EngineConfig.forDatabase(db)
+                .heartbeat(false)
+                .processKind("worker")
+                .processLabel("worker B")
+                .build());
         engines.add(a);
         engines.add(b);
         for (int i = 0; i < 20; i++) {
@@ -121,27 +126,41 @@ class IdleCpuBenchmark {
         Clock clock = Clock.systemUTC();
         List<String> out = new ArrayList<>();
         WaitForAsyncUtils.asyncFx(() -> {
-            vm = new ShellViewModel(new ConsoleSettings(prefs), new FxUiExecutor(), clock, ZoneOffset.UTC,
-                    path -> Ledgers.openReader(path, clock, ZoneOffset.UTC), LedgerPoller.DEFAULT_INTERVAL);
-            MainWindow window = new MainWindow(vm, () -> { });
-            Scene scene = new Scene(window.create(), 1320, 820);
-            window.install(scene);
-            scene.addPostLayoutPulseListener(pulses::incrementAndGet);
-            stage.setScene(scene);
-            stage.show();
-            ticker = new FxTicker(clock, vm::tick, vm::wantsFineTicks);
-            ticker.start();
-            vm.attach(db);
-        }).get();
+                    vm = new ShellViewModel(
+                            new ConsoleSettings(prefs),
+                            new FxUiExecutor(),
+                            clock,
+                            ZoneOffset.UTC,
+                            path -> Ledgers.openReader(path, clock, ZoneOffset.UTC),
+                            LedgerPoller.DEFAULT_INTERVAL);
+                    MainWindow window = new MainWindow(vm, () -> {});
+                    Scene scene = new Scene(window.create(), 1320, 820);
+                    window.install(scene);
+                    scene.addPostLayoutPulseListener(pulses::incrementAndGet);
+                    stage.setScene(scene);
+                    stage.show();
+                    ticker = new FxTicker(clock, vm::tick, vm::wantsFineTicks);
+                    ticker.start();
+                    vm.attach(db);
+                })
+                .get();
         WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> vm.ledger().snapshot() != null);
 
         if (Boolean.getBoolean("bench.listSpinners")) {
-            robot.interact(() -> System.out.println("SPINNER focus " + stage.getScene().getFocusOwner()));
-            robot.interact(() -> stage.getScene().getRoot().lookupAll(".progress-indicator, .progress-bar").forEach(n -> {
-                var pi = (ProgressIndicator) n;
-                System.out.println("SPINNER " + pi.getId() + " " + pi.getClass().getSimpleName() + " visible=" + pi.isVisible()
-                        + " indeterminate=" + pi.isIndeterminate() + " parentVisible=" + (pi.getParent() == null ? null : pi.getParent().isVisible()));
-            }));
+            robot.interact(
+                    () -> System.out.println("SPINNER focus " + stage.getScene().getFocusOwner()));
+            robot.interact(() -> stage.getScene()
+                    .getRoot()
+                    .lookupAll(".progress-indicator, .progress-bar")
+                    .forEach(n -> {
+                        var pi = (ProgressIndicator) n;
+                        System.out.println(
+                                "SPINNER " + pi.getId() + " " + pi.getClass().getSimpleName() + " visible="
+                                        + pi.isVisible() + " indeterminate=" + pi.isIndeterminate() + " parentVisible="
+                                        + (pi.getParent() == null
+                                                ? null
+                                                : pi.getParent().isVisible()));
+                    }));
         }
         var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         double worst = 0;
@@ -187,7 +206,8 @@ class IdleCpuBenchmark {
             for (long[] u : used) {
                 var info = threads.getThreadInfo(u[0]);
                 String n = info == null ? "" : info.getThreadName();
-                if (n.equals("JavaFX Application Thread") || n.startsWith("QuantumRenderer")
+                if (n.equals("JavaFX Application Thread")
+                        || n.startsWith("QuantumRenderer")
                         || n.startsWith("console-")) {
                     console += u[1];
                 }
@@ -195,23 +215,34 @@ class IdleCpuBenchmark {
             consoleWorst = Math.max(consoleWorst, 100.0 * console / elapsed);
             for (long[] u : used.subList(0, Math.min(3, used.size()))) {
                 var info = threads.getThreadInfo(u[0]);
-                top.append(String.format(Locale.ROOT, "  %s %.2f%%", info == null ? "?" : info.getThreadName(),
-                        100.0 * u[1] / elapsed));
+                top.append(String.format(
+                        Locale.ROOT, "  %s %.2f%%", info == null ? "?" : info.getThreadName(), 100.0 * u[1] / elapsed));
             }
             String focus = WaitForAsyncUtils.asyncFx(() -> {
-                Node f = stage.getScene().getFocusOwner();
-                return f == null ? "nothing" : f.getClass().getSimpleName() + (f.getId() == null ? "" : "#" + f.getId());
-            }).get();
-            String line = String.format(Locale.ROOT, "idle %-10s whole JVM %5.2f %%, console threads %5.2f %%"
-                    + " of one core, %4.1f pulses/s, focus on %s;%s", page.title(), percent, 100.0 * console / elapsed,
-                    pulsesPerSecond, focus, top);
+                        Node f = stage.getScene().getFocusOwner();
+                        return f == null
+                                ? "nothing"
+                                : f.getClass().getSimpleName() + (f.getId() == null ? "" : "#" + f.getId());
+                    })
+                    .get();
+            String line = String.format(
+                    Locale.ROOT,
+                    "idle %-10s whole JVM %5.2f %%, console threads %5.2f %%"
+                            + " of one core, %4.1f pulses/s, focus on %s;%s",
+                    page.title(),
+                    percent,
+                    100.0 * console / elapsed,
+                    pulsesPerSecond,
+                    focus,
+                    top);
             out.add(line);
             System.out.println(line);
         }
         Path results = Path.of("target", "benchmarks");
         Files.createDirectories(results);
         Files.write(results.resolve("idle-cpu.txt"), out);
-        assertThat(consoleWorst).as("the console threads' idle CPU on the worst page, percent of one core")
+        assertThat(consoleWorst)
+                .as("the console threads' idle CPU on the worst page, percent of one core")
                 .isLessThan(BUDGET_PERCENT);
     }
 

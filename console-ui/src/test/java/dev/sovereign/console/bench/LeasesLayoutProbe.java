@@ -10,6 +10,7 @@ import dev.sovereign.console.shell.ThemeManager;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -25,7 +26,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /** How the leases page's per-frame cost depends on the number of rows (no database: synthetic snapshots). */
 @Tag("benchmark")
@@ -43,10 +43,28 @@ class LeasesLayoutProbe {
         List<LeaseRow> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long renewed = i == changed ? now : now - 500;
-            rows.add(new LeaseRow(String.format(Locale.ROOT, "actor-%05d", i), p, i + 1, 10_000, now - 60_000, renewed,
-                    renewed + 10_000, 10));
+            rows.add(new LeaseRow(
+                    String.format(Locale.ROOT, "actor-%05d", i),
+                    p,
+                    i + 1,
+                    10_000,
+                    now - 60_000,
+                    renewed,
+                    renewed + 10_000,
+                    10));
         }
-        return new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 1, 1, now, 0, n, rows, List.of(), List.of(), List.of(), List.of(),
+        return new AdminSnapshot(
+                LedgerLocation.file(Path.of("x.db")),
+                1,
+                1,
+                now,
+                0,
+                n,
+                rows,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
                 Optional.empty());
     }
 
@@ -57,41 +75,52 @@ class LeasesLayoutProbe {
             long[] now = {1_800_000_000_000L};
             Scene[] scene = new Scene[1];
             WaitForAsyncUtils.asyncFx(() -> {
-                ledger.tick(now[0]);
-                LeasesViewModel vm = new LeasesViewModel(ledger);
-                scene[0] = new Scene(new LeasesView(vm, new Formats(ZoneOffset.UTC)).create(), 1320, 820);
-                scene[0].getStylesheets().add(ThemeManager.consoleStylesheet());
-                ThemeManager.apply(ConsoleTheme.LIGHT);
-                stage.setScene(scene[0]);
-                stage.show();
-                ledger.apply(new PollResult(now[0], 1, snapshot(n, now[0], -1), List.of(), List.of()));
-                scene[0].getRoot().applyCss();
-                scene[0].getRoot().layout();
-            }).get();
+                        ledger.tick(now[0]);
+                        LeasesViewModel vm = new LeasesViewModel(ledger);
+                        scene[0] = new Scene(new LeasesView(vm, new Formats(ZoneOffset.UTC)).create(), 1320, 820);
+                        scene[0].getStylesheets().add(ThemeManager.consoleStylesheet());
+                        ThemeManager.apply(ConsoleTheme.LIGHT);
+                        stage.setScene(scene[0]);
+                        stage.show();
+                        ledger.apply(new PollResult(now[0], 1, snapshot(n, now[0], -1), List.of(), List.of()));
+                        scene[0].getRoot().applyCss();
+                        scene[0].getRoot().layout();
+                    })
+                    .get();
             long[] tick = new long[Integer.getInteger("probe.ticks", 100)];
             long[] change = new long[tick.length];
             for (int i = 0; i < tick.length; i++) {
                 int k = i;
                 tick[i] = WaitForAsyncUtils.asyncFx(() -> {
-                    long t0 = System.nanoTime();
-                    now[0] += 100;
-                    ledger.tick(now[0]);
-                    scene[0].getRoot().layout();
-                    return System.nanoTime() - t0;
-                }).get();
-                if (Boolean.getBoolean("probe.nochange")) { continue; }
+                            long t0 = System.nanoTime();
+                            now[0] += 100;
+                            ledger.tick(now[0]);
+                            scene[0].getRoot().layout();
+                            return System.nanoTime() - t0;
+                        })
+                        .get();
+                if (Boolean.getBoolean("probe.nochange")) {
+                    continue;
+                }
                 change[i] = WaitForAsyncUtils.asyncFx(() -> {
-                    long t0 = System.nanoTime();
-                    ledger.apply(new PollResult(now[0], 2 + k, snapshot(n, now[0], (k * 7919) % n), List.of(),
-                            List.of()));
-                    scene[0].getRoot().layout();
-                    return System.nanoTime() - t0;
-                }).get();
+                            long t0 = System.nanoTime();
+                            ledger.apply(new PollResult(
+                                    now[0], 2 + k, snapshot(n, now[0], (k * 7919) % n), List.of(), List.of()));
+                            scene[0].getRoot().layout();
+                            return System.nanoTime() - t0;
+                        })
+                        .get();
             }
             Arrays.sort(tick);
             Arrays.sort(change);
-            System.out.printf(Locale.ROOT, "n=%d tick+layout median %.2f ms p95 %.2f | change+layout median %.2f ms p95 %.2f%n",
-                    n, tick[tick.length/2] / 1e6, tick[tick.length*95/100] / 1e6, change[tick.length/2] / 1e6, change[tick.length*95/100] / 1e6);
+            System.out.printf(
+                    Locale.ROOT,
+                    "n=%d tick+layout median %.2f ms p95 %.2f | change+layout median %.2f ms p95 %.2f%n",
+                    n,
+                    tick[tick.length / 2] / 1e6,
+                    tick[tick.length * 95 / 100] / 1e6,
+                    change[tick.length / 2] / 1e6,
+                    change[tick.length * 95 / 100] / 1e6);
         }
     }
 }

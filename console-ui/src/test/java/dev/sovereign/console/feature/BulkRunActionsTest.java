@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import javafx.scene.control.Labeled;
 
 /** Issue 17, item 8: retry or acknowledge several runs at once, after a confirmation that says how many. */
 @ExtendWith(ApplicationExtension.class)
@@ -59,14 +59,16 @@ class BulkRunActionsTest {
         assertThat(vm.runs().needsOperatorProperty().get()).isEqualTo(2);
 
         robot.clickOn("#runs-acknowledge-all");
-        assertThat(text(robot, "#runs-bulk-question")).isEqualTo("Acknowledge 2 worker-lost runs? They stay failed and"
-                + " are no longer flagged.");
+        assertThat(text(robot, "#runs-bulk-question"))
+                .isEqualTo("Acknowledge 2 worker-lost runs? They stay failed and" + " are no longer flagged.");
         assertThat(text(robot, "#runs-bulk-confirm")).isEqualTo("Acknowledge 2");
 
         robot.clickOn("#runs-bulk-cancel");
         assertThat(robot.lookup("#runs-bulk-confirm-bar").query().isVisible()).isFalse();
         robot.interact(vm::pollNow);
-        assertThat(vm.runs().needsOperatorProperty().get()).as("cancel does nothing").isEqualTo(2);
+        assertThat(vm.runs().needsOperatorProperty().get())
+                .as("cancel does nothing")
+                .isEqualTo(2);
 
         robot.clickOn("#runs-acknowledge-all");
         robot.clickOn("#runs-bulk-confirm");
@@ -74,8 +76,11 @@ class BulkRunActionsTest {
 
         assertThat(vm.runs().status().message()).isEqualTo("Acknowledged 2 of 2 runs.");
         assertThat(vm.runs().needsOperatorProperty().get()).isZero();
-        assertThat(vm.runs().assignments().stream().filter(a -> List.of(scenario.lostRun.id(), secondLost.id())
-                .contains(a.id()))).hasSize(2).allSatisfy(a -> assertThat(a.acknowledgedAt()).isNotNull());
+        assertThat(vm.runs().assignments().stream()
+                        .filter(a ->
+                                List.of(scenario.lostRun.id(), secondLost.id()).contains(a.id())))
+                .hasSize(2)
+                .allSatisfy(a -> assertThat(a.acknowledgedAt()).isNotNull());
     }
 
     @Test
@@ -85,7 +90,8 @@ class BulkRunActionsTest {
         robot.interact(() -> {
             table.getSelectionModel().clearSelection();
             for (AssignmentRow a : table.getItems()) {
-                if (a.id().equals(scenario.lostRun.id()) || a.id().equals(scenario.failedRun.id())
+                if (a.id().equals(scenario.lostRun.id())
+                        || a.id().equals(scenario.failedRun.id())
                         || a.id().equals(scenario.completedRun.id())) {
                     table.getSelectionModel().select(a);
                 }
@@ -96,13 +102,15 @@ class BulkRunActionsTest {
 
         robot.clickOn("#run-retry");
         // the completed run cannot be retried: it is not counted
-        assertThat(text(robot, "#runs-bulk-question")).isEqualTo("Retry 2 selected runs? Each gets a new assignment"
-                + " that a worker will run again.");
+        assertThat(text(robot, "#runs-bulk-question"))
+                .isEqualTo("Retry 2 selected runs? Each gets a new assignment" + " that a worker will run again.");
         robot.clickOn("#runs-bulk-confirm");
         robot.interact(vm::pollNow);
 
         assertThat(vm.runs().status().message()).isEqualTo("Retried 2 of 2 runs.");
-        assertThat(vm.runs().assignments()).filteredOn(a -> a.retryOf() != null).extracting(AssignmentRow::retryOf)
+        assertThat(vm.runs().assignments())
+                .filteredOn(a -> a.retryOf() != null)
+                .extracting(AssignmentRow::retryOf)
                 .containsExactlyInAnyOrder(scenario.lostRun.id(), scenario.failedRun.id());
         assertThat(robot.lookup("#runs-summary").queryAs(Label.class).getText()).contains("1 worker lost");
     }

@@ -14,7 +14,13 @@ import dev.sovereign.console.testing.ViewHarness;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.lease.Lease;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import javafx.collections.ListChangeListener;
+import javafx.scene.Node;
 import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
@@ -23,12 +29,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-import java.util.List;
-import java.util.Set;
-import javafx.collections.ListChangeListener;
-import javafx.scene.Node;
-import javafx.scene.control.Labeled;
-import javafx.scene.control.TableColumn;
 
 @ExtendWith(ApplicationExtension.class)
 class LeasesViewTest {
@@ -46,7 +46,10 @@ class LeasesViewTest {
     }
 
     private LeaseRow row(String actor) {
-        return vm.leases().rows().stream().filter(i -> i.actor().equals(actor)).findFirst().map(LeaseItem::row)
+        return vm.leases().rows().stream()
+                .filter(i -> i.actor().equals(actor))
+                .findFirst()
+                .map(LeaseItem::row)
                 .orElseThrow();
     }
 
@@ -54,13 +57,17 @@ class LeasesViewTest {
     void everyActorIsARowWithItsStateHolderAndToken(FxRobot robot) {
         TableView<?> table = robot.lookup("#leases-table").queryAs(TableView.class);
         assertThat(table.getItems()).hasSize(5);
-        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("live");
-        assertThat(robot.lookup("#state-planner").queryAs(Label.class).getText()).isEqualTo("expired");
-        assertThat(robot.lookup("#state-archivist").queryAs(Label.class).getText()).isEqualTo("free");
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText())
+                .isEqualTo("live");
+        assertThat(robot.lookup("#state-planner").queryAs(Label.class).getText())
+                .isEqualTo("expired");
+        assertThat(robot.lookup("#state-archivist").queryAs(Label.class).getText())
+                .isEqualTo("free");
         assertThat(robot.lookup("#leases-summary").queryAs(Label.class).getText())
                 .isEqualTo("3 live \u00b7 0 expiring \u00b7 1 expired \u00b7 1 free");
-        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof Labeled l
-                && Long.toString(scenario.operatorSecond.token()).equals(l.getText()));
+        assertThat(robot.lookup(".table-cell").queryAll())
+                .anyMatch(n -> n instanceof Labeled l
+                        && Long.toString(scenario.operatorSecond.token()).equals(l.getText()));
     }
 
     @Test
@@ -74,13 +81,15 @@ class LeasesViewTest {
         robot.interact(() -> vm.tick(operator.expiresAt() - 2_500));
         assertThat(gauge.getFraction()).isCloseTo(0.25, within(1e-9));
         assertThat(gauge.getStyleClass()).contains("warn").doesNotContain("good");
-        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("expiring");
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText())
+                .isEqualTo("expiring");
         assertThat(gauge.getText()).isEqualTo("2.5 s of 10.0 s");
 
         robot.interact(() -> vm.tick(operator.expiresAt() + 1_000));
         assertThat(gauge.getFraction()).isZero();
         assertThat(gauge.getStyleClass()).contains("bad");
-        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("expired");
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText())
+                .isEqualTo("expired");
         assertThat(gauge.getText()).isEqualTo("expired 1.0 s ago");
         assertThat(robot.lookup("#renewal-operator").queryAs(TickingText.class).getText())
                 .endsWith("(11 s ago)");
@@ -100,8 +109,10 @@ class LeasesViewTest {
 
         assertThat(gauge.getText()).isEqualTo("10.0 s of 10.0 s");
         assertThat(gauge.getFraction()).isCloseTo(1.0, within(1e-9));
-        assertThat(robot.lookup("#renewal-operator").queryAs(TickingText.class).getText()).endsWith("(just now)");
-        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("live");
+        assertThat(robot.lookup("#renewal-operator").queryAs(TickingText.class).getText())
+                .endsWith("(just now)");
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText())
+                .isEqualTo("live");
     }
 
     @Test
@@ -114,9 +125,11 @@ class LeasesViewTest {
 
         assertThat(row("operator").token()).isEqualTo(taken.token());
         assertThat(row("operator").holder().label()).isEqualTo("worker 7101");
-        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("live");
-        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof Labeled l
-                && Long.toString(taken.token()).equals(l.getText()));
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText())
+                .isEqualTo("live");
+        assertThat(robot.lookup(".table-cell").queryAll())
+                .anyMatch(n ->
+                        n instanceof Labeled l && Long.toString(taken.token()).equals(l.getText()));
     }
 
     private static List<String> actors(TableView<?> table) {
@@ -133,7 +146,9 @@ class LeasesViewTest {
 
         // planner expired, then operator (10 s TTL), indexer (12 s), reviewer (15 s); archivist is free: last
         assertThat(actors(table)).containsExactly("planner", "operator", "indexer", "reviewer", "archivist");
-        assertThat(table.getSortOrder()).singleElement().extracting(TableColumn::getText)
+        assertThat(table.getSortOrder())
+                .singleElement()
+                .extracting(TableColumn::getText)
                 .isEqualTo("Expires in");
         Set<Node> arrows = robot.lookup("#leases-column-expires .arrow").queryAll();
         assertThat(arrows).as("the header shows its arrow").anyMatch(n -> n.isVisible());
@@ -145,8 +160,9 @@ class LeasesViewTest {
         assertThat(actors(table)).containsExactly("planner", "indexer", "operator", "reviewer", "archivist");
 
         robot.clickOn(robot.lookup("#leases-column-expires").queryAs(Node.class));
-        assertThat(actors(table)).as("descending").containsExactly("archivist", "reviewer", "operator", "indexer",
-                "planner");
+        assertThat(actors(table))
+                .as("descending")
+                .containsExactly("archivist", "reviewer", "operator", "indexer", "planner");
     }
 
     @Test
@@ -164,7 +180,9 @@ class LeasesViewTest {
         robot.interact(vm::pollNow);
 
         assertThat(row("operator").renewedAt()).isEqualTo(fx.clock.millis());
-        assertThat(changes[0]).as("decision 0415: a renewal lays out no row, sorted or not").isZero();
+        assertThat(changes[0])
+                .as("decision 0415: a renewal lays out no row, sorted or not")
+                .isZero();
         assertThat(actors(table)).containsExactly("planner", "operator", "indexer", "reviewer", "archivist");
     }
 

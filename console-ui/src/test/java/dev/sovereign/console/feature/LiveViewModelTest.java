@@ -8,21 +8,21 @@ import dev.sovereign.console.feature.timeline.HolderSegment;
 import dev.sovereign.console.feature.timeline.TimelineLane;
 import dev.sovereign.console.feature.timeline.TimelineMarker;
 import dev.sovereign.console.ledger.Health;
+import dev.sovereign.console.shell.ConsoleTheme;
+import dev.sovereign.console.shell.Page;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseState;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
-import java.time.Duration;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.console.shell.ConsoleTheme;
-import dev.sovereign.console.shell.Page;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The view models against a real engine on a real temporary database, polled by hand. */
 class LiveViewModelTest {
@@ -30,7 +30,10 @@ class LiveViewModelTest {
     final ConsoleFixture fx = new ConsoleFixture();
 
     private static LeaseItem row(ShellViewModel vm, String actor) {
-        return vm.leases().rows().stream().filter(i -> i.actor().equals(actor)).findFirst().orElseThrow();
+        return vm.leases().rows().stream()
+                .filter(i -> i.actor().equals(actor))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -69,7 +72,9 @@ class LiveViewModelTest {
         assertThat(after).isSameAs(before);
         assertThat(after.row().holder().identity()).isEqualTo(b.processIdentity());
         assertThat(after.row().token()).isEqualTo(second.token()).isGreaterThan(first.token());
-        assertThat(vm.timeline().lanes()).as("not kept current while another page shows").isEmpty();
+        assertThat(vm.timeline().lanes())
+                .as("not kept current while another page shows")
+                .isEmpty();
         vm.pageProperty().set(Page.TIMELINE);
         TimelineLane lane = vm.timeline().lanes().get(0);
         assertThat(lane.segments()).extracting(HolderSegment::token).containsExactly(first.token(), second.token());
@@ -96,13 +101,17 @@ class LiveViewModelTest {
             assertThat(r.category()).isEqualTo("actor_lease_lost");
             assertThat(r.presentedToken()).isEqualTo(old.token());
             assertThat(r.currentToken()).isEqualTo(current.token());
-            assertThat(r.sentence()).startsWith("Worker A (").contains("presented token " + old.token()
-                    + " for actor operator, but " + current.token() + " is current: its lease was taken over by"
-                    + " worker B (");
+            assertThat(r.sentence())
+                    .startsWith("Worker A (")
+                    .contains("presented token " + old.token()
+                            + " for actor operator, but " + current.token() + " is current: its lease was taken over by"
+                            + " worker B (");
         });
         JournalEntry rejection = vm.rejections().rows().get(0);
         vm.pageProperty().set(Page.TIMELINE);
-        assertThat(vm.timeline().lanes().get(0).markers()).extracting(TimelineMarker::seq).contains(rejection.seq());
+        assertThat(vm.timeline().lanes().get(0).markers())
+                .extracting(TimelineMarker::seq)
+                .contains(rejection.seq());
         vm.rejections().selectedProperty().set(rejection);
         assertThat(vm.rejections().detailProperty().get()).startsWith(rejection.sentence());
     }
@@ -175,11 +184,14 @@ class LiveViewModelTest {
         vm.tick(nine.expiresAt() - 3_000);
         assertThat(vm.leases().summaryProperty().get()).isEqualTo(live);
         vm.tick(nine.expiresAt() - 2_999);
-        assertThat(vm.leases().summaryProperty().get()).isEqualTo("0 live \u00b7 1 expiring \u00b7 0 expired \u00b7 1 free");
+        assertThat(vm.leases().summaryProperty().get())
+                .isEqualTo("0 live \u00b7 1 expiring \u00b7 0 expired \u00b7 1 free");
         vm.tick(nine.expiresAt() - 1);
-        assertThat(vm.leases().summaryProperty().get()).isEqualTo("0 live \u00b7 1 expiring \u00b7 0 expired \u00b7 1 free");
+        assertThat(vm.leases().summaryProperty().get())
+                .isEqualTo("0 live \u00b7 1 expiring \u00b7 0 expired \u00b7 1 free");
         vm.tick(nine.expiresAt());
-        assertThat(vm.leases().summaryProperty().get()).isEqualTo("0 live \u00b7 0 expiring \u00b7 1 expired \u00b7 1 free");
+        assertThat(vm.leases().summaryProperty().get())
+                .isEqualTo("0 live \u00b7 0 expiring \u00b7 1 expired \u00b7 1 free");
         // a clock that steps back is recounted too
         vm.tick(nine.expiresAt() - 5_000);
         assertThat(vm.leases().summaryProperty().get()).isEqualTo(live);
@@ -253,6 +265,10 @@ class LiveViewModelTest {
         assertThat(vm.journalExport().exportingProperty().get()).isFalse();
         assertThat(vm.journalExport().exportProgressProperty().get()).isEqualTo(1.0);
         assertThat(vm.bannerProperty().get().title()).isEqualTo("Journal exported");
-        assertThat(Files.readAllLines(out)).hasSizeGreaterThan(1).first().asString().startsWith("seq,at,");
+        assertThat(Files.readAllLines(out))
+                .hasSizeGreaterThan(1)
+                .first()
+                .asString()
+                .startsWith("seq,at,");
     }
 }

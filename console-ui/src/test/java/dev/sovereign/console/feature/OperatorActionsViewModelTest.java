@@ -13,10 +13,10 @@ import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.nio.file.Path;
 
 /**
  * Retry, acknowledge and "tick now" through the view models, against real engines on a temporary
@@ -28,7 +28,10 @@ class OperatorActionsViewModelTest {
     final ConsoleFixture fx = new ConsoleFixture();
 
     private static AssignmentRow row(ShellViewModel vm, String id) {
-        return vm.runs().assignments().stream().filter(a -> a.id().equals(id)).findFirst().orElseThrow();
+        return vm.runs().assignments().stream()
+                .filter(a -> a.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -44,8 +47,10 @@ class OperatorActionsViewModelTest {
         assertThat(runs.status().tone()).isEqualTo(ActionStatus.Tone.DONE);
         assertThat(runs.status().message()).startsWith("Retried " + s.lostRun.id() + " as asg_");
         vm.pollNow();
-        AssignmentRow retry = runs.assignments().stream().filter(a -> s.lostRun.id().equals(a.retryOf()))
-                .findFirst().orElseThrow();
+        AssignmentRow retry = runs.assignments().stream()
+                .filter(a -> s.lostRun.id().equals(a.retryOf()))
+                .findFirst()
+                .orElseThrow();
         assertThat(retry.state()).isEqualTo("CREATED");
         assertThat(retry.providerSpec()).isEqualTo(s.lostRun.providerSpec());
         assertThat(runs.status().message()).contains(retry.id());
@@ -75,8 +80,11 @@ class OperatorActionsViewModelTest {
 
         vm.attach(other);
 
-        assertThat(vm.attachment().attachedProperty().get()).isEqualTo(other.toAbsolutePath().normalize());
-        assertThat(runs.status().message()).as("the demo's retry is not shown on the sandbox's Runs page").isEmpty();
+        assertThat(vm.attachment().attachedProperty().get())
+                .isEqualTo(other.toAbsolutePath().normalize());
+        assertThat(runs.status().message())
+                .as("the demo's retry is not shown on the sandbox's Runs page")
+                .isEmpty();
         assertThat(runs.status().tone()).isEqualTo(ActionStatus.Tone.NONE);
         assertThat(vm.supervisor().status().message()).isEmpty();
         assertThat(runs.status().isBusy()).isFalse();
@@ -98,10 +106,12 @@ class OperatorActionsViewModelTest {
         assertThat(acked.acknowledgedAt()).isEqualTo(fx.clock.millis());
         assertThat(acked.needsOperator()).isFalse();
         assertThat(runs.attentionProperty().get()).isEmpty();
-        assertThat(runs.status().message()).isEqualTo("Acknowledged " + s.lostRun.id()
-                + ": it stays failed and is no longer flagged.");
+        assertThat(runs.status().message())
+                .isEqualTo("Acknowledged " + s.lostRun.id() + ": it stays failed and is no longer flagged.");
         assertThat(runs.canAcknowledgeProperty().get()).isFalse();
-        assertThat(runs.canRetryProperty().get()).as("an acknowledged run may still be retried").isTrue();
+        assertThat(runs.canRetryProperty().get())
+                .as("an acknowledged run may still be retried")
+                .isTrue();
     }
 
     @Test
@@ -114,8 +124,9 @@ class OperatorActionsViewModelTest {
         vm.runs().retrySelected();
 
         assertThat(vm.runs().status().tone()).isEqualTo(ActionStatus.Tone.REFUSED);
-        assertThat(vm.runs().status().message()).isEqualTo("Assignment " + s.lostRun.id() + " was already retried as "
-                + first.id() + "; retry that one instead.");
+        assertThat(vm.runs().status().message())
+                .isEqualTo("Assignment " + s.lostRun.id() + " was already retried as " + first.id()
+                        + "; retry that one instead.");
         assertThat(vm.runs().status().isBusy()).isFalse();
     }
 
@@ -134,17 +145,23 @@ class OperatorActionsViewModelTest {
         assertThat(sup.status().tone()).isEqualTo(ActionStatus.Tone.DONE);
         assertThat(sup.status().message()).isEqualTo("Tick done: 1 run recovered as worker_lost, 0 claims swept.");
         assertThat(sup.lastTickProperty().get().recovered()).isEqualTo(1);
-        assertThat(sup.reportLines()).anyMatch(l -> l.startsWith("Recovered assignment " + abandoned.id()
-                + " as failed / worker_lost"));
+        assertThat(sup.reportLines())
+                .anyMatch(l -> l.startsWith("Recovered assignment " + abandoned.id() + " as failed / worker_lost"));
         assertThat(sup.headlineProperty().get()).startsWith("Last tick at ").contains("console ");
-        assertThat(sup.lastRecoveryProperty().get()).startsWith("Last recovery at ")
+        assertThat(sup.lastRecoveryProperty().get())
+                .startsWith("Last recovery at ")
                 .contains("Recovered assignment " + abandoned.id());
         vm.pollNow();
         assertThat(row(vm, abandoned.id()).isWorkerLost()).isTrue();
-        assertThat(vm.ledger().snapshot().processes()).filteredOn(p -> p.kind().equals("console"))
-                .singleElement().extracting(ProcessRow::process).satisfies(p ->
-                        assertThat(sup.lastTickProperty().get().process().identity()).isEqualTo(p.identity()));
-        assertThat(sup.lastTickProperty().get().seq()).isEqualTo(vm.ledger().snapshot().lastTick().orElseThrow().seq());
+        assertThat(vm.ledger().snapshot().processes())
+                .filteredOn(p -> p.kind().equals("console"))
+                .singleElement()
+                .extracting(ProcessRow::process)
+                .satisfies(
+                        p -> assertThat(sup.lastTickProperty().get().process().identity())
+                                .isEqualTo(p.identity()));
+        assertThat(sup.lastTickProperty().get().seq())
+                .isEqualTo(vm.ledger().snapshot().lastTick().orElseThrow().seq());
     }
 
     @Test
@@ -159,7 +176,9 @@ class OperatorActionsViewModelTest {
         long version = vm.ledger().snapshot().changeMarker();
         vm.attachment().refresh();
 
-        assertThat(vm.ledger().snapshot().changeMarker()).as("attaching wrote nothing").isEqualTo(version);
+        assertThat(vm.ledger().snapshot().changeMarker())
+                .as("attaching wrote nothing")
+                .isEqualTo(version);
         assertThat(vm.supervisor().canActProperty().get()).isTrue();
     }
 }

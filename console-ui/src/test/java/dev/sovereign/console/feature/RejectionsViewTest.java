@@ -1,17 +1,23 @@
 package dev.sovereign.console.feature;
 
-import dev.sovereign.console.fx.LinkedSentence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.feature.rejections.RejectionsView;
+import dev.sovereign.console.fx.LinkedSentence;
+import dev.sovereign.console.ledger.FilterChoice;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
 import dev.sovereign.console.testing.ViewHarness;
-import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.base.Refusal;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.TableView;
+import javafx.scene.control.ToggleButton;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -20,12 +26,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.console.ledger.FilterChoice;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import javafx.scene.control.Labeled;
-import javafx.scene.control.ToggleButton;
 
 @ExtendWith(ApplicationExtension.class)
 class RejectionsViewTest {
@@ -52,10 +52,15 @@ class RejectionsViewTest {
         robot.clickOn("#rejection-" + stale.seq());
         WaitForAsyncUtils.waitForFxEvents();
 
-        assertThat(robot.lookup("#rejection-detail").queryAs(LinkedSentence.class).getText()).startsWith(stale.sentence())
+        assertThat(robot.lookup("#rejection-detail")
+                        .queryAs(LinkedSentence.class)
+                        .getText())
+                .startsWith(stale.sentence())
                 .contains("category actor_lease_lost");
-        assertThat(robot.lookup(".table-cell").queryAll()).anyMatch(n -> n instanceof Labeled l
-                && (scenario.operatorFirst.token() + " vs " + scenario.operatorSecond.token()).equals(l.getText()));
+        assertThat(robot.lookup(".table-cell").queryAll())
+                .anyMatch(n -> n instanceof Labeled l
+                        && (scenario.operatorFirst.token() + " vs " + scenario.operatorSecond.token())
+                                .equals(l.getText()));
     }
 
     @Test
@@ -73,9 +78,12 @@ class RejectionsViewTest {
         JournalEntry newest = vm.rejections().rows().get(0);
         assertThat(newest.seq()).isGreaterThan(vm.rejections().rows().get(1).seq());
         // The table lays its rows out on the next pulse: wait for the row, with a deadline.
-        WaitForAsyncUtils.waitFor(5, TimeUnit.SECONDS,
+        WaitForAsyncUtils.waitFor(
+                5,
+                TimeUnit.SECONDS,
                 () -> robot.lookup("#rejection-" + newest.seq()).tryQuery().isPresent());
-        assertThat(robot.lookup("#rejections-summary").queryAs(Label.class).getText()).isEqualTo("4 refused writes");
+        assertThat(robot.lookup("#rejections-summary").queryAs(Label.class).getText())
+                .isEqualTo("4 refused writes");
     }
 
     @Test
@@ -84,18 +92,25 @@ class RejectionsViewTest {
         TableView<JournalEntry> table = robot.lookup("#rejections-table").queryAs(TableView.class);
         Map<String, Long> byCategory = new TreeMap<>();
         table.getItems().forEach(e -> byCategory.merge(e.category(), 1L, Long::sum));
-        assertThat(vm.rejections().filterChoices()).extracting(FilterChoice::label)
-                .first().isEqualTo("All 3");
+        assertThat(vm.rejections().filterChoices())
+                .extracting(FilterChoice::label)
+                .first()
+                .isEqualTo("All 3");
         byCategory.forEach((category, n) -> assertThat(robot.lookup("#rejections-filter-" + category)
-                .queryAs(ToggleButton.class).getText()).isEqualTo(category + " " + n));
+                        .queryAs(ToggleButton.class)
+                        .getText())
+                .isEqualTo(category + " " + n));
 
         robot.clickOn("#rejections-filter-actor_lease_lost");
-        assertThat(table.getItems()).isNotEmpty().allSatisfy(e -> assertThat(e.category()).isEqualTo("actor_lease_lost"))
+        assertThat(table.getItems())
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.category()).isEqualTo("actor_lease_lost"))
                 .hasSize(byCategory.get("actor_lease_lost").intValue());
 
         robot.clickOn("#rejections-filter-all");
-        robot.clickOn(robot.lookup(".column-header .label").match(n -> n instanceof Label l
-                && l.getText().equals("Time")).queryAs(Label.class));
+        robot.clickOn(robot.lookup(".column-header .label")
+                .match(n -> n instanceof Label l && l.getText().equals("Time"))
+                .queryAs(Label.class));
         assertThat(table.getItems()).extracting(JournalEntry::seq).isSorted().hasSize(3);
     }
 }

@@ -7,14 +7,14 @@ import dev.sovereign.console.feature.runs.RunsViewModel;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.admin.AssignmentRow;
+import dev.sovereign.engine.admin.ReceiptRow;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.run.Assignment;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.admin.ReceiptRow;
 
 /**
  * The receipt panel says why a run's outcome is unknown, and only one reason: its worker died, or an
@@ -40,10 +40,14 @@ class RunsReceiptTruthTest {
         ShellViewModel vm = fx.attachedShell();
         RunsViewModel runs = vm.runs();
 
-        runs.selectedProperty().set(runs.assignments().stream().filter(a -> a.id().equals(x.id())).findFirst()
-                .orElseThrow());
+        runs.selectedProperty()
+                .set(runs.assignments().stream()
+                        .filter(a -> a.id().equals(x.id()))
+                        .findFirst()
+                        .orElseThrow());
 
-        assertThat(runs.detailProperty().get()).contains("an operator stole its fence")
+        assertThat(runs.detailProperty().get())
+                .contains("an operator stole its fence")
                 .contains("after its fence was stolen") // the engine's receipt summary, shown below
                 .doesNotContain("the worker died");
     }
@@ -57,8 +61,20 @@ class RunsReceiptTruthTest {
     }
 
     private static AssignmentRow lost(Long acknowledgedAt, String retriedBy) {
-        return new AssignmentRow("asg_x", "operator", "scripted", "shared", "FAILED", null, null, null, retriedBy,
-                acknowledgedAt, 0, 0, 1, new ReceiptRow(1, "asg_x", "att_x", 3, "proc_x",
-                "failed", "worker_lost", false, null, 0, null, false));
+        return new AssignmentRow(
+                "asg_x",
+                "operator",
+                "scripted",
+                "shared",
+                "FAILED",
+                null,
+                null,
+                null,
+                retriedBy,
+                acknowledgedAt,
+                0,
+                0,
+                1,
+                new ReceiptRow(1, "asg_x", "att_x", 3, "proc_x", "failed", "worker_lost", false, null, 0, null, false));
     }
 }

@@ -22,8 +22,13 @@ class SameTokenRefusalTest {
     final ConsoleFixture fx = new ConsoleFixture();
 
     private Engine cli(String identity) {
-        return fx.track(Engine.open(EngineConfig.forDatabase(fx.file()).clock(fx.clock).heartbeat(false)
-                .processKind("cli").processLabel("sovereign lease renew").actAs(identity).build()));
+        return fx.track(Engine.open(EngineConfig.forDatabase(fx.file())
+                .clock(fx.clock)
+                .heartbeat(false)
+                .processKind("cli")
+                .processLabel("sovereign lease renew")
+                .actAs(identity)
+                .build()));
     }
 
     @Test
@@ -39,11 +44,17 @@ class SameTokenRefusalTest {
         JournalEntry refusal = vm.rejections().rows().get(0);
         assertThat(refusal.presentedToken()).isEqualTo(refusal.currentToken());
         String sentence = vm.rejections().sentence(refusal);
-        assertThat(sentence).as(sentence)
+        assertThat(sentence)
+                .as(sentence)
                 .doesNotContain("but " + lease.token() + " is current:")
                 .contains("granted to", "proc_alice", "not to", "proc_bob");
         vm.rejections().selectedProperty().set(refusal);
-        assertThat(vm.rejections().detailProperty().get()).contains("by --process").doesNotContain(".;");
-        assertThat(refusal.detail()).as("as journalled").contains("by --process").doesNotContain(".;");
+        assertThat(vm.rejections().detailProperty().get())
+                .contains("by --process")
+                .doesNotContain(".;");
+        assertThat(refusal.detail())
+                .as("as journalled")
+                .contains("by --process")
+                .doesNotContain(".;");
     }
 }

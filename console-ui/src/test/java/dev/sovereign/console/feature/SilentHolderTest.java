@@ -24,7 +24,9 @@ class SilentHolderTest {
         worker.actors().add("operator");
         Assignment run = fx.gatedRun(worker, "operator", Duration.ofSeconds(5), "g1");
         ShellViewModel vm = fx.attachedShell();
-        vm.runs().assignments().stream().filter(a -> a.id().equals(run.id())).findFirst()
+        vm.runs().assignments().stream()
+                .filter(a -> a.id().equals(run.id()))
+                .findFirst()
                 .ifPresent(vm.runs().selectedProperty()::set);
         assertThat(vm.runs().detailProperty().get()).contains("is RUNNING").doesNotContain("silent past");
 
@@ -32,12 +34,15 @@ class SilentHolderTest {
         fx.clock.advance(Duration.ofSeconds(20));
         vm.tick(fx.clock.millis()); // the clock alone, no new read
 
-        assertThat(vm.runs().detailProperty().get()).as(vm.runs().detailProperty().get())
+        assertThat(vm.runs().detailProperty().get())
+                .as(vm.runs().detailProperty().get())
                 .contains("is RUNNING")
                 .contains("Its holder worker 7601 (", "has been silent past its TTL", "expired at 08:00:")
                 .contains("until a supervisor tick recovers it");
         vm.pollNow();
-        assertThat(vm.runs().selectedProperty().get().state()).as("nothing written").isEqualTo("RUNNING");
+        assertThat(vm.runs().selectedProperty().get().state())
+                .as("nothing written")
+                .isEqualTo("RUNNING");
         assertThat(vm.ledger().snapshot().counts().assignments()).isEqualTo(seq);
     }
 }

@@ -22,8 +22,12 @@ class StaleCountAgreesTest {
     void theTickAndTheProcessesPageCountTheSameStaleProcesses() {
         fx.engine("worker 7301"); // never beats again: silent
         for (int i = 0; i < 3; i++) { // three CLI identities, as `lease acquire` leaves them: never meant to beat
-            fx.track(Engine.open(EngineConfig.forDatabase(fx.file()).clock(fx.clock).heartbeat(false)
-                    .processKind("cli").processLabel("sovereign lease acquire").build()));
+            fx.track(Engine.open(EngineConfig.forDatabase(fx.file())
+                    .clock(fx.clock)
+                    .heartbeat(false)
+                    .processKind("cli")
+                    .processLabel("sovereign lease acquire")
+                    .build()));
         }
         fx.clock.advance(Duration.ofSeconds(30));
         Engine supervisor = fx.engine("supervisor 7310");
@@ -31,8 +35,11 @@ class StaleCountAgreesTest {
 
         ShellViewModel vm = fx.attachedShell();
 
-        assertThat(vm.supervisor().lastTickProperty().get().staleProcesses()).as("the tick's count").isEqualTo(1);
-        assertThat(vm.processes().summaryProperty().get()).as("the Processes page's count")
+        assertThat(vm.supervisor().lastTickProperty().get().staleProcesses())
+                .as("the tick's count")
+                .isEqualTo(1);
+        assertThat(vm.processes().summaryProperty().get())
+                .as("the Processes page's count")
                 .startsWith("1 live \u00b7 1 stale \u00b7 3 CLI without heartbeat");
     }
 }

@@ -32,15 +32,18 @@ class SupervisorReportLongDeadTest {
         ShellViewModel vm = fx.attachedShell();
 
         assertThat(vm.supervisor().lastTickProperty().get().staleProcesses())
-                .as("the tick itself still reports every stale process").isEqualTo(2);
+                .as("the tick itself still reports every stale process")
+                .isEqualTo(2);
         assertThat(vm.supervisor().reportLines())
                 .anyMatch(l -> l.startsWith("Process worker 7203 (") && l.contains("is stale"))
-                .noneMatch(l -> l.contains("7202") || l.contains(killed.processIdentity().substring(0, 13)))
+                .noneMatch(l -> l.contains("7202")
+                        || l.contains(killed.processIdentity().substring(0, 13)))
                 .noneMatch(l -> l.contains("7201"))
                 .contains("1 more process has been silent for more than 5 minutes (never stopped: a crash or a kill);"
                         + " not listed again. The Processes page shows it; Stop process marks it stopped.");
         // its links name the supervisor and the recently silent process, not the long dead
-        assertThat(vm.supervisor().reportLinks()).extracting(l -> l.id())
+        assertThat(vm.supervisor().reportLinks())
+                .extracting(l -> l.id())
                 .containsExactly(supervisor.processIdentity(), recent.processIdentity());
     }
 }

@@ -18,7 +18,8 @@ class SupervisorSaysItOnceTest {
         ShellViewModel vm = fx.attachedShell();
         vm.supervisor().startAutoTick();
         try {
-            String page = vm.supervisor().status().message() + "\n" + vm.supervisor().ownSupervisorProperty().get();
+            String page = vm.supervisor().status().message() + "\n"
+                    + vm.supervisor().ownSupervisorProperty().get();
             assertThat(page).as(page).contains("ticks every");
             assertThat(page.split("ticks every", -1)).as(page).hasSize(2);
         } finally {

@@ -7,6 +7,7 @@ import dev.sovereign.console.shell.LedgerOpener;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.JournalEntry;
 import java.nio.file.Path;
@@ -15,7 +16,6 @@ import java.time.ZoneId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.Ledgers;
 
 /**
  * Issue 17, item 14: one time format, in the machine's zone by default, UTC on demand; no ISO-8601 on
@@ -37,7 +37,11 @@ class TimeFormatTest {
     }
 
     private ShellViewModel shell() {
-        vm = new ShellViewModel(fx.settings(), new CurrentThreadUiExecutor(), fx.clock, LOCAL,
+        vm = new ShellViewModel(
+                fx.settings(),
+                new CurrentThreadUiExecutor(),
+                fx.clock,
+                LOCAL,
                 new LedgerOpener() {
                     @Override
                     public AdminReader open(Path database) {
@@ -48,13 +52,16 @@ class TimeFormatTest {
                     public AdminReader open(Path database, ZoneId zone) {
                         return Ledgers.openReader(database, fx.clock, zone);
                     }
-                }, Duration.ZERO);
+                },
+                Duration.ZERO);
         vm.attach(fx.file());
         return vm;
     }
 
     private JournalEntry held() {
-        return vm.rejections().rows().stream().filter(e -> "actor_lease_held".equals(e.category())).findFirst()
+        return vm.rejections().rows().stream()
+                .filter(e -> "actor_lease_held".equals(e.category()))
+                .findFirst()
                 .orElseThrow();
     }
 
@@ -83,7 +90,9 @@ class TimeFormatTest {
         assertThat(vm.statusLine().zoneTextProperty().get()).isEqualTo("times in UTC");
         assertThat(vm.statusLine().refreshTextProperty().get()).startsWith("refreshed 08:01:40 UTC (");
         assertThat(vm.formats().time(fx.clock.millis())).isEqualTo("08:01:40");
-        assertThat(vm.rejections().sentence(held())).as("written again by a reader in UTC").contains("since 08:00:52");
+        assertThat(vm.rejections().sentence(held()))
+                .as("written again by a reader in UTC")
+                .contains("since 08:00:52");
         vm.rejections().selectedProperty().set(held());
         assertThat(vm.rejections().detailProperty().get()).contains("until 08:01:05");
         assertThat(fx.settings().utcTimes()).isTrue();

@@ -9,6 +9,8 @@ import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
 import dev.sovereign.console.testing.ViewHarness;
+import dev.sovereign.engine.base.Refusal;
+import java.time.Duration;
 import java.util.List;
 import javafx.scene.chart.LineChart;
 import javafx.stage.Stage;
@@ -18,8 +20,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-import dev.sovereign.engine.base.Refusal;
-import java.time.Duration;
 
 /** Issue 17, item 9: the last hour a minute at a time, from the journal the console holds. */
 @ExtendWith(ApplicationExtension.class)
@@ -41,18 +41,30 @@ class TrendsTest {
     void eachMinuteCountsGrantsTakeoversRefusalsAndLostRunsAsTheJournalHasThem(FxRobot robot) {
         List<TrendsViewModel.Minute> minutes = vm.trends().minutesProperty().get();
         assertThat(minutes).hasSize(TrendsViewModel.MINUTES);
-        assertThat(minutes.get(59).start()).isLessThanOrEqualTo(vm.ledger().now())
+        assertThat(minutes.get(59).start())
+                .isLessThanOrEqualTo(vm.ledger().now())
                 .isGreaterThan(vm.ledger().now() - 60_000);
 
-        long grants = vm.ledger().events().stream().filter(e -> e.kind().equals("LEASE_ACQUIRED")
-                || e.kind().equals("LEASE_TAKEN_OVER")).count();
-        long takeovers = vm.ledger().events().stream().filter(e -> e.kind().equals("LEASE_TAKEN_OVER")).count();
+        long grants = vm.ledger().events().stream()
+                .filter(e -> e.kind().equals("LEASE_ACQUIRED") || e.kind().equals("LEASE_TAKEN_OVER"))
+                .count();
+        long takeovers = vm.ledger().events().stream()
+                .filter(e -> e.kind().equals("LEASE_TAKEN_OVER"))
+                .count();
         assertThat(grants).isGreaterThan(3);
-        assertThat(minutes.stream().mapToInt(TrendsViewModel.Minute::grants).sum()).isEqualTo((int) grants);
-        assertThat(minutes.stream().mapToInt(TrendsViewModel.Minute::takeovers).sum()).isEqualTo((int) takeovers);
-        assertThat(minutes.stream().mapToInt(TrendsViewModel.Minute::recovered).sum()).isEqualTo(1);
-        assertThat(minutes.stream().mapToInt(TrendsViewModel.Minute::rejectionsTotal).sum()).isEqualTo(3);
-        assertThat(minutes.stream().flatMap(m -> m.rejections().keySet().stream()).distinct())
+        assertThat(minutes.stream().mapToInt(TrendsViewModel.Minute::grants).sum())
+                .isEqualTo((int) grants);
+        assertThat(minutes.stream().mapToInt(TrendsViewModel.Minute::takeovers).sum())
+                .isEqualTo((int) takeovers);
+        assertThat(minutes.stream().mapToInt(TrendsViewModel.Minute::recovered).sum())
+                .isEqualTo(1);
+        assertThat(minutes.stream()
+                        .mapToInt(TrendsViewModel.Minute::rejectionsTotal)
+                        .sum())
+                .isEqualTo(3);
+        assertThat(minutes.stream()
+                        .flatMap(m -> m.rejections().keySet().stream())
+                        .distinct())
                 .containsExactlyInAnyOrder("actor_lease_lost", "actor_lease_held");
         // the quiet minutes before the scenario are zeros, not gaps
         assertThat(minutes.get(0).grants()).isZero();
@@ -61,9 +73,12 @@ class TrendsTest {
         LineChart<String, Number> chart = robot.lookup("#trends-grants").queryAs(LineChart.class);
         assertThat(chart.getData()).extracting(s -> s.getName()).containsExactly("grants", "takeovers");
         assertThat(chart.getData().get(0).getData()).hasSize(60);
-        assertThat(chart.getData().get(0).getData().stream().mapToLong(d -> d.getYValue().longValue()).sum())
+        assertThat(chart.getData().get(0).getData().stream()
+                        .mapToLong(d -> d.getYValue().longValue())
+                        .sum())
                 .isEqualTo(grants);
-        assertThat(robot.lookup("#trends-rejections").queryAs(LineChart.class).getData()).hasSize(2);
+        assertThat(robot.lookup("#trends-rejections").queryAs(LineChart.class).getData())
+                .hasSize(2);
     }
 
     @Test
@@ -77,6 +92,7 @@ class TrendsTest {
         robot.interact(vm::pollNow);
         robot.interact(() -> vm.tick(fx.clock.millis() + 1_500));
 
-        assertThat(vm.trends().minutesProperty().get().get(59).rejectionsTotal()).isEqualTo(before + 1);
+        assertThat(vm.trends().minutesProperty().get().get(59).rejectionsTotal())
+                .isEqualTo(before + 1);
     }
 }

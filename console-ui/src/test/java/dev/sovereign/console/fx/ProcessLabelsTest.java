@@ -36,10 +36,13 @@ class ProcessLabelsTest {
             sentence.setText("Actor operator is hosted by operator worker 1 (restart 1) (proc_3f2a1b9c\u2026) with"
                     + " token 3; operator waits.");
         });
-        List<String> links = sentence.getChildren().stream().filter(n -> n instanceof Hyperlink)
-                .map(n -> ((Hyperlink) n).getText()).toList();
+        List<String> links = sentence.getChildren().stream()
+                .filter(n -> n instanceof Hyperlink)
+                .map(n -> ((Hyperlink) n).getText())
+                .toList();
         assertThat(links).containsExactly("operator", "proc_3f2a1b9c\u2026", "operator");
-        assertThat(LinkedSentence.insideProcessLabel("by operator worker 1 (restart 1) (proc_a)", 3, 11)).isTrue();
+        assertThat(LinkedSentence.insideProcessLabel("by operator worker 1 (restart 1) (proc_a)", 3, 11))
+                .isTrue();
     }
 
     @Test
@@ -48,7 +51,8 @@ class ProcessLabelsTest {
         ProcessRef dave = new ProcessRef("proc_dave", "sovereign lease acquire", 2L, "h");
         assertThat(alice.name()).isNotEqualTo(dave.name()).contains("proc_alice");
         assertThat(new ProcessRef("proc_w", "worker 7", 3L, "h").name()).isEqualTo("worker 7");
-        assertThat(EventSentences.capitalised("proc_bob asked for actor operator.")).startsWith("proc_bob asked");
+        assertThat(EventSentences.capitalised("proc_bob asked for actor operator."))
+                .startsWith("proc_bob asked");
         assertThat(EventSentences.capitalised("worker 7 (proc_w) asked.")).startsWith("Worker 7");
     }
 }

@@ -7,11 +7,11 @@ import dev.sovereign.engine.admin.AttemptRow;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.MessageRow;
 import dev.sovereign.engine.admin.ProcessRef;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * Issue 17, item 15: the console ticks ten times a second only while a countdown needs it — within a minute
@@ -24,21 +24,32 @@ class FineTicksTest {
 
     @Test
     void aLongLeaseWantsFineTicksOnlyInTheMinuteAroundItsExpiry() {
-        LiveLedger ledger = ledgerWith(List.of(lease("a", HOUR, 10_000 + HOUR), LeaseRow.free("free")), List.of(), List.of());
+        LiveLedger ledger =
+                ledgerWith(List.of(lease("a", HOUR, 10_000 + HOUR), LeaseRow.free("free")), List.of(), List.of());
         long expiry = 10_000 + HOUR;
-        assertThat(ledger.wantsFineTicks(20_000)).as("59 min before expiry: whole seconds shown").isFalse();
+        assertThat(ledger.wantsFineTicks(20_000))
+                .as("59 min before expiry: whole seconds shown")
+                .isFalse();
         assertThat(ledger.wantsFineTicks(expiry - 60_001)).isFalse();
-        assertThat(ledger.wantsFineTicks(expiry - 60_000)).as("the last minute shows tenths").isTrue();
+        assertThat(ledger.wantsFineTicks(expiry - 60_000))
+                .as("the last minute shows tenths")
+                .isTrue();
         assertThat(ledger.wantsFineTicks(expiry - 1)).isTrue();
-        assertThat(ledger.wantsFineTicks(expiry + 59_999)).as("'expired 59.9 s ago' shows tenths").isTrue();
-        assertThat(ledger.wantsFineTicks(expiry + 60_001)).as("'expired 1 min 00 s ago' does not").isFalse();
+        assertThat(ledger.wantsFineTicks(expiry + 59_999))
+                .as("'expired 59.9 s ago' shows tenths")
+                .isTrue();
+        assertThat(ledger.wantsFineTicks(expiry + 60_001))
+                .as("'expired 1 min 00 s ago' does not")
+                .isFalse();
     }
 
     @Test
     void aShortLeaseWantsFineTicksForItsWholeLife() {
         long expiry = 10_000 + 300_000;
         LiveLedger ledger = ledgerWith(List.of(lease("a", 300_000, expiry)), List.of(), List.of());
-        assertThat(ledger.wantsFineTicks(10_000)).as("a 5-minute bar moves visibly every second").isTrue();
+        assertThat(ledger.wantsFineTicks(10_000))
+                .as("a 5-minute bar moves visibly every second")
+                .isTrue();
         assertThat(ledger.wantsFineTicks(expiry + 60_000)).isTrue();
         assertThat(ledger.wantsFineTicks(expiry + 60_001)).isFalse();
     }
@@ -46,16 +57,23 @@ class FineTicksTest {
     @Test
     void anActiveAttemptAndAMessageClaimCountEndedAndFinishedOnesDoNot() {
         long expiry = 10_000 + HOUR;
-        AttemptRow active = new AttemptRow("att_1", "asg_1", "a", P, 5, 4, "ACTIVE", true, HOUR, 10_000, 10_000, expiry, null);
-        AttemptRow done = new AttemptRow("att_0", "asg_0", "a", P, 3, 2, "DONE", false, HOUR, 10_000, 10_000, expiry, 11_000L);
-        assertThat(ledgerWith(List.of(), List.of(active), List.of()).wantsFineTicks(expiry - 30_000)).isTrue();
-        assertThat(ledgerWith(List.of(), List.of(done), List.of()).wantsFineTicks(expiry - 30_000)).isFalse();
-        assertThat(ledgerWith(List.of(), List.of(active), List.of()).wantsFineTicks(expiry - 120_000)).isFalse();
+        AttemptRow active =
+                new AttemptRow("att_1", "asg_1", "a", P, 5, 4, "ACTIVE", true, HOUR, 10_000, 10_000, expiry, null);
+        AttemptRow done =
+                new AttemptRow("att_0", "asg_0", "a", P, 3, 2, "DONE", false, HOUR, 10_000, 10_000, expiry, 11_000L);
+        assertThat(ledgerWith(List.of(), List.of(active), List.of()).wantsFineTicks(expiry - 30_000))
+                .isTrue();
+        assertThat(ledgerWith(List.of(), List.of(done), List.of()).wantsFineTicks(expiry - 30_000))
+                .isFalse();
+        assertThat(ledgerWith(List.of(), List.of(active), List.of()).wantsFineTicks(expiry - 120_000))
+                .isFalse();
 
         MessageRow claimed = new MessageRow("msg_1", "ops", "a", "job", "CLAIMED", "a", P, 9L, expiry, 0, 3, 1, 1);
         MessageRow done2 = new MessageRow("msg_2", "ops", "a", "job", "DONE", null, null, null, null, 0, 3, 1, 1);
-        assertThat(ledgerWith(List.of(), List.of(), List.of(claimed, done2)).wantsFineTicks(expiry + 10_000)).isTrue();
-        assertThat(ledgerWith(List.of(), List.of(), List.of(claimed, done2)).wantsFineTicks(expiry - 61_000)).isFalse();
+        assertThat(ledgerWith(List.of(), List.of(), List.of(claimed, done2)).wantsFineTicks(expiry + 10_000))
+                .isTrue();
+        assertThat(ledgerWith(List.of(), List.of(), List.of(claimed, done2)).wantsFineTicks(expiry - 61_000))
+                .isFalse();
     }
 
     @Test
@@ -84,10 +102,22 @@ class FineTicksTest {
 
     private static long polls;
 
-    private static void apply(LiveLedger ledger, List<LeaseRow> leases, List<AttemptRow> attempts, List<MessageRow> messages) {
+    private static void apply(
+            LiveLedger ledger, List<LeaseRow> leases, List<AttemptRow> attempts, List<MessageRow> messages) {
         polls++;
-        AdminSnapshot s = new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 4, polls, 1_000, 0, 7, leases, List.of(), List.of(),
-                attempts, messages, Optional.empty());
+        AdminSnapshot s = new AdminSnapshot(
+                LedgerLocation.file(Path.of("x.db")),
+                4,
+                polls,
+                1_000,
+                0,
+                7,
+                leases,
+                List.of(),
+                List.of(),
+                attempts,
+                messages,
+                Optional.empty());
         ledger.apply(new PollResult(1_000, polls, s, List.of(), List.of()));
     }
 }

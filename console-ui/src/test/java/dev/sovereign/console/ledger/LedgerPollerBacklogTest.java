@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sovereign.console.fx.CurrentThreadUiExecutor;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineAccess;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.internal.sqlite.SqliteLedger;
 import dev.sovereign.engine.journal.EventKind;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.Ledgers;
-import dev.sovereign.engine.EngineAccess;
-import dev.sovereign.engine.internal.sqlite.SqliteLedger;
 
 /**
  * A burst in the journal (every holder's renewals journalled at once) is taken in shares of at most
@@ -30,14 +30,25 @@ class LedgerPollerBacklogTest {
         worker.actors().add("operator");
         LiveLedger ledger = new LiveLedger();
         try (AdminReader reader = Ledgers.openReader(fx.file(), fx.clock, ZoneOffset.UTC);
-             LedgerPoller poller = new LedgerPoller(reader, ledger, new CurrentThreadUiExecutor(), fx.clock)) {
+                LedgerPoller poller = new LedgerPoller(reader, ledger, new CurrentThreadUiExecutor(), fx.clock)) {
             poller.pollOnce();
-            long before = ledger.events().isEmpty() ? 0 : ledger.events().get(ledger.events().size() - 1).seq();
+            long before = ledger.events().isEmpty()
+                    ? 0
+                    : ledger.events().get(ledger.events().size() - 1).seq();
             int burst = 2 * LedgerPoller.MAX_EVENTS_PER_POLL + 1_234;
             ((SqliteLedger) EngineAccess.ledger(worker)).database().write(tx -> {
                 for (int i = 0; i < burst; i++) {
-                    tx.journal(EventKind.LEASE_RENEWED, "actor", "operator", "operator", worker.processIdentity(),
-                            1L, null, null, null, "burst " + i);
+                    tx.journal(
+                            EventKind.LEASE_RENEWED,
+                            "actor",
+                            "operator",
+                            "operator",
+                            worker.processIdentity(),
+                            1L,
+                            null,
+                            null,
+                            null,
+                            "burst " + i);
                 }
                 return null;
             });
@@ -49,8 +60,8 @@ class LedgerPollerBacklogTest {
                 applied[poll] = ledger.events().size() - size;
             }
 
-            assertThat(applied).containsExactly(LedgerPoller.MAX_EVENTS_PER_POLL, LedgerPoller.MAX_EVENTS_PER_POLL,
-                    1_234, 0);
+            assertThat(applied)
+                    .containsExactly(LedgerPoller.MAX_EVENTS_PER_POLL, LedgerPoller.MAX_EVENTS_PER_POLL, 1_234, 0);
             long expected = before;
             for (JournalEntry e : ledger.events()) {
                 if (e.seq() > before) {

@@ -35,21 +35,24 @@ class PollerBehindAHoleOnPostgresTest {
         LedgerLocation location = LedgerLocation.parse(db.url());
         Clock clock = Clock.systemUTC();
         LiveLedger ledger = new LiveLedger();
-        try (Engine engine = Engine.open(EngineConfig.forDatabase(location).dataDirectory(dir.resolve("data"))
-                .heartbeat(false).build());
-             CountingReader reader = new CountingReader(Ledgers.openReader(location, dir.resolve("data"), clock,
-                     ZoneOffset.UTC));
-             LedgerPoller poller = new LedgerPoller(reader, ledger, new CurrentThreadUiExecutor(), clock);
-             Connection late = db.connect()) {
+        try (Engine engine = Engine.open(EngineConfig.forDatabase(location)
+                        .dataDirectory(dir.resolve("data"))
+                        .heartbeat(false)
+                        .build());
+                CountingReader reader =
+                        new CountingReader(Ledgers.openReader(location, dir.resolve("data"), clock, ZoneOffset.UTC));
+                LedgerPoller poller = new LedgerPoller(reader, ledger, new CurrentThreadUiExecutor(), clock);
+                Connection late = db.connect()) {
             engine.actors().add("late-actor");
             poller.pollOnce();
             int snapshotsAtStart = reader.snapshots.get();
 
             late.setAutoCommit(false); // draws the next seq and does not commit yet
             long lateSeq;
-            try (Statement s = late.createStatement(); ResultSet r = s.executeQuery("INSERT INTO fence_events"
-                    + " (at, kind, resource_type, resource_id, detail) VALUES (1, 'MESSAGE_SENT', 'message', 'msg_late',"
-                    + " 'drawn first, committed last') RETURNING seq")) {
+            try (Statement s = late.createStatement();
+                    ResultSet r = s.executeQuery("INSERT INTO fence_events"
+                            + " (at, kind, resource_type, resource_id, detail) VALUES (1, 'MESSAGE_SENT', 'message', 'msg_late',"
+                            + " 'drawn first, committed last') RETURNING seq")) {
                 r.next();
                 lateSeq = r.getLong(1);
             }
@@ -62,12 +65,16 @@ class PollerBehindAHoleOnPostgresTest {
             for (int i = 0; i < 3; i++) {
                 poller.pollOnce();
             }
-            assertThat(reader.snapshots.get()).as("waiting for the late row reads no snapshot again")
+            assertThat(reader.snapshots.get())
+                    .as("waiting for the late row reads no snapshot again")
                     .isEqualTo(snapshotsBehindTheHole);
 
             late.commit();
             poller.pollOnce();
-            assertThat(ledger.events()).extracting(JournalEntry::seq).contains(lateSeq, lateSeq + 1).isSorted();
+            assertThat(ledger.events())
+                    .extracting(JournalEntry::seq)
+                    .contains(lateSeq, lateSeq + 1)
+                    .isSorted();
         }
     }
 }

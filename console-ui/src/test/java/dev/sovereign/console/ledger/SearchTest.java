@@ -15,7 +15,9 @@ class SearchTest {
     void digitsFindATokenAndNamesThatContainThem() {
         assertThat(Search.matches("5", TOKEN_5, "operator")).isTrue();
         assertThat(Search.matches("7101", new long[] {3}, "worker 7101")).isTrue();
-        assertThat(Search.matches("15", TOKEN_5, "operator")).as("no substring of a token").isFalse();
+        assertThat(Search.matches("15", TOKEN_5, "operator"))
+                .as("no substring of a token")
+                .isFalse();
     }
 
     @Test

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Ledgers;
+import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.run.Assignment;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.Ledgers;
-import dev.sovereign.engine.admin.OperatorActions;
 
 /** Issue 17, item 10: an alert when a run becomes worker-lost or refused writes spike; it can be turned off. */
 class AlertsTest {
@@ -40,8 +40,9 @@ class AlertsTest {
         vm.pollNow();
 
         assertThat(vm.banners().alerts().unseenProperty().get()).isEqualTo(1);
-        assertThat(vm.banners().alerts().latestProperty().get()).isEqualTo("Run " + lost.id() + " of actor archivist needs an"
-                + " operator: its worker died and the supervisor recovered it as worker_lost.");
+        assertThat(vm.banners().alerts().latestProperty().get())
+                .isEqualTo("Run " + lost.id() + " of actor archivist needs an"
+                        + " operator: its worker died and the supervisor recovered it as worker_lost.");
         vm.pollNow();
         assertThat(vm.banners().alerts().unseenProperty().get()).as("told once").isEqualTo(1);
 
@@ -66,22 +67,26 @@ class AlertsTest {
         vm.pollNow();
         assertThat(vm.banners().alerts().unseenProperty().get()).isEqualTo(2);
 
-        try (OperatorActions ops =
-                Ledgers.openOperatorActions(fx.file(), fx.clock)) {
+        try (OperatorActions ops = Ledgers.openOperatorActions(fx.file(), fx.clock)) {
             ops.acknowledge(second.id());
             vm.pollNow();
-            assertThat(vm.banners().alerts().unseenProperty().get()).as("the acknowledged run's alert is no longer counted")
+            assertThat(vm.banners().alerts().unseenProperty().get())
+                    .as("the acknowledged run's alert is no longer counted")
                     .isEqualTo(1);
 
             vm.banners().showAlerts();
             assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
-            assertThat(vm.runs().selectedProperty().get()).as("the run the alert is about, selected").isNotNull();
+            assertThat(vm.runs().selectedProperty().get())
+                    .as("the run the alert is about, selected")
+                    .isNotNull();
             assertThat(vm.runs().selectedProperty().get().id()).isEqualTo(first.id());
             assertThat(vm.bannerProperty().get().text()).contains(first.id());
 
             ops.retry(first.id());
             vm.pollNow();
-            assertThat(vm.bannerProperty().get()).as("the banner about a run retried since").isNull();
+            assertThat(vm.bannerProperty().get())
+                    .as("the banner about a run retried since")
+                    .isNull();
         }
     }
 
@@ -95,14 +100,16 @@ class AlertsTest {
         }
         vm.tick(fx.clock.millis());
         vm.pollNow();
-        assertThat(vm.banners().alerts().unseenProperty().get()).as("nine are not a spike").isZero();
+        assertThat(vm.banners().alerts().unseenProperty().get())
+                .as("nine are not a spike")
+                .isZero();
 
         assertThatThrownBy(() -> s.workerA.leases().acquire("operator", Duration.ofSeconds(5)))
                 .isInstanceOf(Refusal.class);
         vm.pollNow();
 
-        assertThat(vm.banners().alerts().latestProperty().get()).isEqualTo("10 refused writes in the last minute: see the"
-                + " Rejections page.");
+        assertThat(vm.banners().alerts().latestProperty().get())
+                .isEqualTo("10 refused writes in the last minute: see the" + " Rejections page.");
         vm.banners().showAlerts();
         assertThat(vm.pageProperty().get()).isEqualTo(Page.REJECTIONS);
     }

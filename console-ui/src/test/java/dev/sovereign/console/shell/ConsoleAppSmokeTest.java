@@ -42,14 +42,24 @@ class ConsoleAppSmokeTest {
         app = FxToolkit.setupApplication(ConsoleApp.class, "--db", fx.file().toString());
 
         FxRobot robot = new FxRobot();
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS,
-                () -> "Connected".equals(robot.lookup("#status-health").queryAs(Label.class).getText()));
-        assertThat(robot.lookup("#status-database").queryAs(Label.class).getText()).isEqualTo(fx.file().toString());
-        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("free");
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> "Connected"
+                        .equals(robot.lookup("#status-health")
+                                .queryAs(Label.class)
+                                .getText()));
+        assertThat(robot.lookup("#status-database").queryAs(Label.class).getText())
+                .isEqualTo(fx.file().toString());
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText())
+                .isEqualTo("free");
         String refreshed = robot.lookup("#status-refresh").queryAs(Label.class).getText();
         // The ticker (an AnimationTimer on the FX thread) moves the "ago" text without any new read.
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS,
-                () -> !refreshed.equals(robot.lookup("#status-refresh").queryAs(Label.class).getText()));
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> !refreshed.equals(
+                        robot.lookup("#status-refresh").queryAs(Label.class).getText()));
         assertThat(new ConsoleSettings(Preferences.userRoot().node(prefsNode)).recentFiles())
                 .containsExactly(fx.file());
     }

@@ -15,8 +15,11 @@ import dev.sovereign.engine.lab.LabVerdict;
 import dev.sovereign.engine.lab.Verdict;
 import dev.sovereign.engine.testing.PgTestServer;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,9 +44,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 
 /**
  * The Lab page on a real PostgreSQL server (decision 0426): attached to a lab sandbox on the server (made by
@@ -70,7 +70,11 @@ class ConsoleLabOnPostgresTest {
         System.setOut(new PrintStream(new Tee(out, printed), true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(new Tee(err, printed), true, StandardCharsets.UTF_8));
         prefs = Preferences.userRoot().node("sovereign-console-lab-pg-test-" + System.nanoTime());
-        vm = new ShellViewModel(new ConsoleSettings(prefs), new FxUiExecutor(), clock, ZoneOffset.UTC,
+        vm = new ShellViewModel(
+                new ConsoleSettings(prefs),
+                new FxUiExecutor(),
+                clock,
+                ZoneOffset.UTC,
                 new LedgerOpener() {
                     @Override
                     public AdminReader open(Path database) {
@@ -81,7 +85,8 @@ class ConsoleLabOnPostgresTest {
                     public AdminReader open(LedgerLocation location, ZoneId zone) {
                         return Ledgers.openReader(location, clock, zone);
                     }
-                }, Duration.ofMillis(100));
+                },
+                Duration.ofMillis(100));
         // every worker the page starts: its command line, read from the OS while it lives
         vm.lab().workers().addListener((ListChangeListener<LabWorkerItem>) c -> {
             while (c.next()) {
@@ -90,7 +95,7 @@ class ConsoleLabOnPostgresTest {
                 }
             }
         });
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         stage.setScene(scene);
@@ -110,7 +115,8 @@ class ConsoleLabOnPostgresTest {
     }
 
     private static void await(int seconds, Callable<Boolean> onFx) throws Exception {
-        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(onFx).get());
+        WaitForAsyncUtils.waitFor(
+                seconds, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(onFx).get());
     }
 
     @Test
@@ -122,8 +128,12 @@ class ConsoleLabOnPostgresTest {
         await(30, () -> vm.lab().serverLabProperty().get() == LabViewModel.ServerLab.SANDBOX);
         robot.interact(() -> {
             vm.pageProperty().set(Page.LAB);
-            vm.lab().selectedScenarioProperty().set(vm.lab().scenarios().stream()
-                    .filter(s -> s.name().equals("two-racers")).findFirst().orElseThrow());
+            vm.lab()
+                    .selectedScenarioProperty()
+                    .set(vm.lab().scenarios().stream()
+                            .filter(s -> s.name().equals("two-racers"))
+                            .findFirst()
+                            .orElseThrow());
         });
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(vm.lab().labTargetProperty().get()).isEqualTo(withPassword(db));
@@ -132,26 +142,41 @@ class ConsoleLabOnPostgresTest {
         assertThat(run.isDisabled()).isFalse();
 
         robot.clickOn(run);
-        await(120, () -> !vm.lab().runningProperty().get() && vm.lab().verdictProperty().get() != null);
+        await(
+                120,
+                () -> !vm.lab().runningProperty().get()
+                        && vm.lab().verdictProperty().get() != null);
 
-        LabVerdict verdict = WaitForAsyncUtils.asyncFx(() -> vm.lab().verdictProperty().get()).get();
+        LabVerdict verdict = WaitForAsyncUtils.asyncFx(
+                        () -> vm.lab().verdictProperty().get())
+                .get();
         assertThat(verdict.scenario()).isEqualTo("two-racers");
         assertThat(verdict.verdict()).as(String.valueOf(verdict)).isEqualTo(Verdict.HELD);
-        assertThat(workerCommandLines).as("the scenario's workers showed on the page").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(workerCommandLines)
+                .as("the scenario's workers showed on the page")
+                .hasSizeGreaterThanOrEqualTo(2);
         // the workers ran on the server: their processes are in the sandbox's ledger
         try (Engine look = Engine.openExisting(EngineConfig.forDatabase(LedgerLocation.parse(db.url()))
-                .heartbeat(false).registerLazily(true).processLabel("test look").build())) {
+                .heartbeat(false)
+                .registerLazily(true)
+                .processLabel("test look")
+                .build())) {
             assertThat(look.isLabSandbox()).isTrue();
         }
-        String summary = WaitForAsyncUtils.asyncFx(() -> vm.lab().summaryProperty().get()).get();
-        assertThat(summary).contains(db.name()).contains("(a lab sandbox on the server)")
+        String summary = WaitForAsyncUtils.asyncFx(
+                        () -> vm.lab().summaryProperty().get())
+                .get();
+        assertThat(summary)
+                .contains(db.name())
+                .contains("(a lab sandbox on the server)")
                 .contains("two-racers: held");
 
         String shown = WaitForAsyncUtils.asyncFx(() -> {
-            StringBuilder b = new StringBuilder();
-            texts(scene.getRoot(), b);
-            return b.toString();
-        }).get();
+                    StringBuilder b = new StringBuilder();
+                    texts(scene.getRoot(), b);
+                    return b.toString();
+                })
+                .get();
         assertThat(shown).doesNotContain(PLANTED);
         assertThat(workerCommandLines).as("read from the OS, not vacuous").allMatch(l -> l.contains("WorkerMain"));
         assertThat(workerCommandLines).noneMatch(l -> l.contains(PLANTED)).noneMatch(l -> l.contains("jdbc:"));
@@ -161,7 +186,8 @@ class ConsoleLabOnPostgresTest {
     @Test
     void onARealLedgerThePageRunsNothingAndSaysHowToMakeASandbox(FxRobot robot) throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
-        try (Engine owner = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build())) {
+        try (Engine owner =
+                Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build())) {
             owner.actors().add("alpha"); // a real ledger
         }
 
@@ -173,12 +199,21 @@ class ConsoleLabOnPostgresTest {
         assertThat(vm.lab().labTargetProperty().get()).isNull();
         assertThat(robot.lookup("#lab-run").queryButton().isDisabled()).isTrue();
         assertThat(robot.lookup("#lab-target-kind").queryLabeled().getText()).isEqualTo("not a sandbox");
-        String summary = WaitForAsyncUtils.asyncFx(() -> vm.lab().summaryProperty().get()).get();
-        assertThat(summary).startsWith("The lab runs on a server only in a lab sandbox").contains(db.name())
-                .contains("sovereign lab SCENARIO --db URL").contains("CREATE SCHEMA lab").doesNotContain(PLANTED);
+        String summary = WaitForAsyncUtils.asyncFx(
+                        () -> vm.lab().summaryProperty().get())
+                .get();
+        assertThat(summary)
+                .startsWith("The lab runs on a server only in a lab sandbox")
+                .contains(db.name())
+                .contains("sovereign lab SCENARIO --db URL")
+                .contains("CREATE SCHEMA lab")
+                .doesNotContain(PLANTED);
         // nothing was written: the ledger is still not a sandbox and has no lab actors
         try (Engine look = Engine.openExisting(EngineConfig.forDatabase(LedgerLocation.parse(db.url()))
-                .heartbeat(false).registerLazily(true).processLabel("test look").build())) {
+                .heartbeat(false)
+                .registerLazily(true)
+                .processLabel("test look")
+                .build())) {
             assertThat(look.isLabSandbox()).isFalse();
             assertThat(look.actors().find("operator")).isEmpty();
         }

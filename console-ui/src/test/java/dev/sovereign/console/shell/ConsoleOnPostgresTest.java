@@ -3,6 +3,7 @@ package dev.sovereign.console.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.ConsoleApp;
+import dev.sovereign.console.feature.lab.LabViewModel;
 import dev.sovereign.console.fx.FxUiExecutor;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Ledgers;
@@ -13,6 +14,8 @@ import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.PgTestServer;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,6 +33,7 @@ import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.Labeled;
+import javafx.scene.control.Menu;
 import javafx.scene.control.MenuBar;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TextInputControl;
@@ -42,10 +46,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.console.feature.lab.LabViewModel;
-import java.io.IOException;
-import java.io.OutputStream;
-import javafx.scene.control.Menu;
 
 /**
  * The console on a real PostgreSQL server (the embedded one of engine/postgres's test-jar), opened on a URL that
@@ -84,7 +84,11 @@ class ConsoleOnPostgresTest {
             owner.actors().add(actor);
         }
         prefs = Preferences.userRoot().node("sovereign-console-pg-test-" + System.nanoTime());
-        vm = new ShellViewModel(new ConsoleSettings(prefs), new FxUiExecutor(), clock, ZoneOffset.UTC,
+        vm = new ShellViewModel(
+                new ConsoleSettings(prefs),
+                new FxUiExecutor(),
+                clock,
+                ZoneOffset.UTC,
                 new LedgerOpener() {
                     @Override
                     public AdminReader open(Path database) {
@@ -95,8 +99,9 @@ class ConsoleOnPostgresTest {
                     public AdminReader open(LedgerLocation location, ZoneId zone) {
                         return Ledgers.openReader(location, clock, zone);
                     }
-                }, Duration.ofMillis(100));
-        MainWindow window = new MainWindow(vm, () -> { });
+                },
+                Duration.ofMillis(100));
+        MainWindow window = new MainWindow(vm, () -> {});
         scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         vm.attachedLocationProperty().addListener((obs, o, p) -> stage.setTitle(ConsoleApp.title(p, false)));
@@ -118,7 +123,10 @@ class ConsoleOnPostgresTest {
     }
 
     private Engine engine(String label) {
-        Engine e = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).processLabel(label).build());
+        Engine e = Engine.open(EngineConfig.forDatabase(db.url())
+                .heartbeat(false)
+                .processLabel(label)
+                .build());
         engines.add(e);
         return e;
     }
@@ -128,18 +136,25 @@ class ConsoleOnPostgresTest {
     }
 
     private static void await(String what, Callable<Boolean> onFx) throws Exception {
-        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(onFx).get());
+        WaitForAsyncUtils.waitFor(
+                20, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(onFx).get());
     }
 
     private LeaseState stateOf(String actor) {
-        return vm.leases().rows().stream().filter(i -> i.actor().equals(actor)).findFirst()
-                .map(i -> i.row().stateAt(vm.ledger().now())).orElse(null);
+        return vm.leases().rows().stream()
+                .filter(i -> i.actor().equals(actor))
+                .findFirst()
+                .map(i -> i.row().stateAt(vm.ledger().now()))
+                .orElse(null);
     }
 
     @Test
     void theLeasesPageFollowsAnEngineOnTheServerAndThePasswordShowsNowhere(FxRobot robot) throws Exception {
         robot.interact(() -> vm.attach(withPassword()));
-        await("attached", () -> vm.attachedLocationProperty().get() != null && vm.leases().rows().size() == 6);
+        await(
+                "attached",
+                () -> vm.attachedLocationProperty().get() != null
+                        && vm.leases().rows().size() == 6);
         assertThat(stateOf("alpha")).isEqualTo(LeaseState.FREE);
 
         Engine host = engine();
@@ -161,59 +176,74 @@ class ConsoleOnPostgresTest {
         ScreenshotTest.write(shot[0], png);
 
         String shown = WaitForAsyncUtils.asyncFx(() -> {
-            StringBuilder b = new StringBuilder(stage.getTitle()).append('\n');
-            texts(scene.getRoot(), b);
-            vm.attachment().recentFiles().forEach(l -> b.append(l).append('\n'));
-            if (vm.bannerProperty().get() != null) {
-                b.append(vm.bannerProperty().get()).append('\n');
-            }
-            return b.toString();
-        }).get();
+                    StringBuilder b = new StringBuilder(stage.getTitle()).append('\n');
+                    texts(scene.getRoot(), b);
+                    vm.attachment().recentFiles().forEach(l -> b.append(l).append('\n'));
+                    if (vm.bannerProperty().get() != null) {
+                        b.append(vm.bannerProperty().get()).append('\n');
+                    }
+                    return b.toString();
+                })
+                .get();
         // the console shows and remembers the URL with its secrets removed (decision 0423)
-        assertThat(shown).contains(db.name()).doesNotContain(PLANTED).doesNotContain("password")
+        assertThat(shown)
+                .contains(db.name())
+                .doesNotContain(PLANTED)
+                .doesNotContain("password")
                 .contains("not encrypted"); // the status bar says how the connection travels
         assertThat(stage.getTitle()).contains(db.name()).doesNotContain(PLANTED);
         assertThat(robot.lookup("#status-database").queryLabeled().getText())
                 .isEqualTo(withPassword().withoutSecrets().toString());
-        assertThat(robot.lookup("#status-connection-security").queryLabeled().getText()).isEqualTo("not encrypted");
+        assertThat(robot.lookup("#status-connection-security").queryLabeled().getText())
+                .isEqualTo("not encrypted");
         ByteArrayOutputStream settings = new ByteArrayOutputStream();
         prefs.flush();
         prefs.exportSubtree(settings);
-        assertThat(settings.toString(StandardCharsets.UTF_8)).contains(db.name()).doesNotContain(PLANTED)
+        assertThat(settings.toString(StandardCharsets.UTF_8))
+                .contains(db.name())
+                .doesNotContain(PLANTED)
                 .doesNotContain("password");
         assertThat(printed.toString(StandardCharsets.UTF_8)).doesNotContain(PLANTED);
 
         // the Lab page says this real ledger is not a lab sandbox and how to make one, and shows no secret either
         robot.interact(() -> vm.pageProperty().set(Page.LAB));
-        await("the lab asked the server", () -> vm.lab().serverLabProperty().get()
-                == LabViewModel.ServerLab.NOT_A_SANDBOX);
-        String lab = WaitForAsyncUtils.asyncFx(() -> vm.lab().summaryProperty().get()).get();
-        assertThat(lab).startsWith("The lab runs on a server only in a lab sandbox").contains(db.name())
+        await(
+                "the lab asked the server",
+                () -> vm.lab().serverLabProperty().get() == LabViewModel.ServerLab.NOT_A_SANDBOX);
+        String lab = WaitForAsyncUtils.asyncFx(() -> vm.lab().summaryProperty().get())
+                .get();
+        assertThat(lab)
+                .startsWith("The lab runs on a server only in a lab sandbox")
+                .contains(db.name())
                 .doesNotContain(PLANTED);
         robot.interact(() -> vm.pageProperty().set(Page.LEASES));
 
         // the remembered entry (without the password) opens the same server again in this session
         robot.interact(() -> vm.detach());
         robot.interact(() -> vm.attach(vm.attachment().recentFiles().get(0)));
-        await("reopened from the recent list", () -> vm.attachedLocationProperty().get() != null
-                && stateOf("beta") == LeaseState.LIVE);
+        await(
+                "reopened from the recent list",
+                () -> vm.attachedLocationProperty().get() != null && stateOf("beta") == LeaseState.LIVE);
     }
 
     @Test
     void anUnreachableServerIsOneSentenceWithoutThePassword(FxRobot robot) throws Exception {
-        LedgerLocation nowhere = LedgerLocation.parse("jdbc:postgresql://localhost:1/nowhere?user=ops&password="
-                + PLANTED + "&connectTimeout=2");
+        LedgerLocation nowhere = LedgerLocation.parse(
+                "jdbc:postgresql://localhost:1/nowhere?user=ops&password=" + PLANTED + "&connectTimeout=2");
         robot.interact(() -> vm.attach(nowhere));
         await("refused", () -> vm.bannerProperty().get() != null);
         Banner b = WaitForAsyncUtils.asyncFx(() -> vm.bannerProperty().get()).get();
-        assertThat(b.text()).startsWith("Cannot connect to the PostgreSQL ledger").contains("password=***")
+        assertThat(b.text())
+                .startsWith("Cannot connect to the PostgreSQL ledger")
+                .contains("password=***")
                 .doesNotContain(PLANTED);
         assertThat(b.text().lines().count()).isEqualTo(1);
         String shown = WaitForAsyncUtils.asyncFx(() -> {
-            StringBuilder sb = new StringBuilder(String.valueOf(stage.getTitle()));
-            texts(scene.getRoot(), sb);
-            return sb.toString();
-        }).get();
+                    StringBuilder sb = new StringBuilder(String.valueOf(stage.getTitle()));
+                    texts(scene.getRoot(), sb);
+                    return sb.toString();
+                })
+                .get();
         assertThat(shown).doesNotContain(PLANTED);
         assertThat(vm.attachedLocationProperty().get()).isNull();
         assertThat(printed.toString(StandardCharsets.UTF_8)).doesNotContain(PLANTED);

@@ -6,9 +6,11 @@ import atlantafx.base.controls.Message;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import dev.sovereign.console.testing.ConsoleFixture;
-import dev.sovereign.engine.SovereignVersion;
-import dev.sovereign.engine.AboutSovereign;
 import dev.sovereign.console.testing.Scenario;
+import dev.sovereign.engine.AboutSovereign;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.SovereignVersion;
+import dev.sovereign.engine.spi.Backends;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,8 +21,8 @@ import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
-import javafx.scene.text.Text;
 import javafx.scene.input.KeyCode;
+import javafx.scene.text.Text;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,8 +31,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.spi.Backends;
 
 /** The whole window, headless: welcome page, banners, shortcuts and theme switching. */
 @ExtendWith(ApplicationExtension.class)
@@ -45,7 +45,7 @@ class ConsoleWindowTest {
         fx.settings().setTheme(ConsoleTheme.LIGHT);
         fx.settings().addRecent(fx.file());
         vm = fx.shell();
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         Scene scene = new Scene(window.create(), 1200, 760);
         window.install(scene);
         stage.setScene(scene);
@@ -55,16 +55,22 @@ class ConsoleWindowTest {
     @Test
     void withNoDatabaseTheWelcomePageOffersOpenAndRecentFiles(FxRobot robot) {
         assertThat(robot.lookup("#welcome").tryQuery()).isPresent();
-        assertThat(robot.lookup("#welcome-open").queryAs(Button.class).getText()).isEqualTo("Open database\u2026");
-        assertThat(robot.lookup("#recent-0").queryAs(Button.class).getText()).isEqualTo(fx.file().toString());
-        assertThat(robot.lookup("#status-database").queryAs(Label.class).getText()).isEqualTo("No database attached");
+        assertThat(robot.lookup("#welcome-open").queryAs(Button.class).getText())
+                .isEqualTo("Open database\u2026");
+        assertThat(robot.lookup("#recent-0").queryAs(Button.class).getText())
+                .isEqualTo(fx.file().toString());
+        assertThat(robot.lookup("#status-database").queryAs(Label.class).getText())
+                .isEqualTo("No database attached");
         assertThat(robot.lookup("#nav-leases").query().isDisabled()).isTrue();
     }
 
     /** The schema version this build writes to a SQLite file, asked from the backend, as the About box does. */
     private static int sqliteSchema() {
-        return Backends.all().stream().filter(b -> b.name().equals("sqlite")).findFirst()
-                .orElseThrow().schemaVersion();
+        return Backends.all().stream()
+                .filter(b -> b.name().equals("sqlite"))
+                .findFirst()
+                .orElseThrow()
+                .schemaVersion();
     }
 
     @Test
@@ -74,10 +80,12 @@ class ConsoleWindowTest {
 
         assertThat(robot.lookup("#about-box").tryQuery()).isPresent();
         assertThat(robot.lookup("#about-line-0").queryAs(Label.class).getText())
-                .isEqualTo("sovereign " + SovereignVersion.current().version()).doesNotContain("unknown");
+                .isEqualTo("sovereign " + SovereignVersion.current().version())
+                .doesNotContain("unknown");
         assertThat(robot.lookup("#about-line-1").queryAs(Label.class).getText())
                 .isEqualTo("commit " + SovereignVersion.current().commit());
-        assertThat(robot.lookup("#about-line-2").queryAs(Label.class).getText()).isEqualTo("schema sqlite v" + sqliteSchema());
+        assertThat(robot.lookup("#about-line-2").queryAs(Label.class).getText())
+                .isEqualTo("schema sqlite v" + sqliteSchema());
         // one schema line per backend on the class path, as 'sovereign --version' (the console reads servers too)
         assertThat(robot.lookup("#about-line-3").queryAs(Label.class).getText()).startsWith("schema postgres v");
         assertThat(AboutSovereign.current().lines()).hasSize(4);
@@ -94,13 +102,20 @@ class ConsoleWindowTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         assertThat(robot.lookup("#leases-page").tryQuery()).isPresent();
-        assertThat(robot.lookup("#status-database").queryAs(Label.class).getText()).isEqualTo(fx.file().toString());
-        assertThat(robot.lookup("#status-schema").queryAs(Label.class).getText()).isEqualTo("schema v" + sqliteSchema());
-        assertThat(robot.lookup("#status-change-marker").queryAs(Label.class).getText()).startsWith("change ");
-        assertThat(robot.lookup("#status-health").queryAs(Label.class).getText()).isEqualTo("Connected");
-        assertThat(robot.lookup("#status-refresh").queryAs(Label.class).getText()).startsWith("refreshed ");
-        assertThat(robot.lookup("#nav-count-rejections").queryAs(Label.class).getText()).isEqualTo("3");
-        assertThat(robot.lookup("#nav-count-runs").queryAs(Label.class).getText()).isEqualTo("1");
+        assertThat(robot.lookup("#status-database").queryAs(Label.class).getText())
+                .isEqualTo(fx.file().toString());
+        assertThat(robot.lookup("#status-schema").queryAs(Label.class).getText())
+                .isEqualTo("schema v" + sqliteSchema());
+        assertThat(robot.lookup("#status-change-marker").queryAs(Label.class).getText())
+                .startsWith("change ");
+        assertThat(robot.lookup("#status-health").queryAs(Label.class).getText())
+                .isEqualTo("Connected");
+        assertThat(robot.lookup("#status-refresh").queryAs(Label.class).getText())
+                .startsWith("refreshed ");
+        assertThat(robot.lookup("#nav-count-rejections").queryAs(Label.class).getText())
+                .isEqualTo("3");
+        assertThat(robot.lookup("#nav-count-runs").queryAs(Label.class).getText())
+                .isEqualTo("1");
     }
 
     @Test
@@ -118,7 +133,8 @@ class ConsoleWindowTest {
         robot.interact(vm::detach);
 
         assertThat(robot.lookup("#recent-0").queryAs(Button.class).getText()).isEqualTo(other.toString());
-        assertThat(robot.lookup("#recent-1").queryAs(Button.class).getText()).isEqualTo(fx.file().toString());
+        assertThat(robot.lookup("#recent-1").queryAs(Button.class).getText())
+                .isEqualTo(fx.file().toString());
     }
 
     @Test
@@ -132,7 +148,9 @@ class ConsoleWindowTest {
         Node banner = robot.lookup("#banner").query();
         assertThat(banner.isVisible()).isTrue();
         assertThat(((Message) banner).getTitle()).isEqualTo("Not a Sovereign database");
-        assertThat(((Message) banner).getDescription()).contains(foreign.toString()).doesNotContain("Exception");
+        assertThat(((Message) banner).getDescription())
+                .contains(foreign.toString())
+                .doesNotContain("Exception");
         assertThat(robot.lookup("#welcome").tryQuery()).isPresent();
     }
 
@@ -148,8 +166,10 @@ class ConsoleWindowTest {
         robot.interact(() -> vm.attach(foreign));
 
         List<String> shown = bannerTexts(robot);
-        assertThat(shown).as("the visible headline is the second message's")
-                .contains("Not a Sovereign database").noneMatch(t -> t.contains("nowhere.db"))
+        assertThat(shown)
+                .as("the visible headline is the second message's")
+                .contains("Not a Sovereign database")
+                .noneMatch(t -> t.contains("nowhere.db"))
                 .noneMatch(t -> t.equals("Database not found"));
         assertThat(shown.stream().filter(t -> t.contains(foreign.toString()))).hasSize(1);
     }
@@ -159,10 +179,17 @@ class ConsoleWindowTest {
         WaitForAsyncUtils.waitForFxEvents();
         List<String> out = new ArrayList<>();
         for (Node n : robot.lookup("#banner-holder").query().lookupAll("*")) {
-            if (n instanceof Labeled l && l.isVisible() && l.getText() != null && !l.getText().isBlank()) {
+            if (n instanceof Labeled l
+                    && l.isVisible()
+                    && l.getText() != null
+                    && !l.getText().isBlank()) {
                 out.add(l.getText());
-            } else if (n instanceof Text t && t.isVisible() && t.getText() != null && !t.getText().isBlank()
-                    && !(t.getParent() instanceof Labeled) && !isInsideLabeled(t)) {
+            } else if (n instanceof Text t
+                    && t.isVisible()
+                    && t.getText() != null
+                    && !t.getText().isBlank()
+                    && !(t.getParent() instanceof Labeled)
+                    && !isInsideLabeled(t)) {
                 out.add(t.getText());
             }
         }

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sovereign.console.ConsoleApp;
 import dev.sovereign.console.fx.FxUiExecutor;
 import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRow;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lab.Demo;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -22,6 +25,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.prefs.Preferences;
 import java.util.stream.Stream;
 import javafx.application.Application;
@@ -35,10 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.engine.Ledgers;
-import dev.sovereign.engine.base.LedgerLocation;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The demo as a newcomer gets it: the console started with no file runs real {@code sovereign worker}
@@ -69,10 +69,14 @@ class DemoModeTest {
 
     /** This JVM's children running a worker on {@code database} (the lab's WorkerMain): the demo's processes, found from outside. */
     private static List<ProcessHandle> workersOn(Path database) {
-        return ProcessHandle.current().children().filter(ProcessHandle::isAlive).filter(p -> {
-            List<String> args = argumentsOf(p);
-            return args.stream().anyMatch(a -> a.endsWith(".WorkerMain")) && args.contains(database.toString());
-        }).toList();
+        return ProcessHandle.current()
+                .children()
+                .filter(ProcessHandle::isAlive)
+                .filter(p -> {
+                    List<String> args = argumentsOf(p);
+                    return args.stream().anyMatch(a -> a.endsWith(".WorkerMain")) && args.contains(database.toString());
+                })
+                .toList();
     }
 
     /**
@@ -110,7 +114,8 @@ class DemoModeTest {
 
     private List<Path> demoDatabases() throws IOException {
         try (Stream<Path> files = Files.list(demoFolder)) {
-            return files.filter(p -> p.getFileName().toString().matches("demo-.*\\.db")).toList();
+            return files.filter(p -> p.getFileName().toString().matches("demo-.*\\.db"))
+                    .toList();
         }
     }
 
@@ -131,22 +136,41 @@ class DemoModeTest {
         Path db = theDemoDatabase();
         await("five worker processes", () -> workersOn(db).size() == 5);
         Set<Long> started = pids(workersOn(db));
-        assertThat(started).allSatisfy(pid -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true));
+        assertThat(started)
+                .allSatisfy(pid -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive))
+                        .contains(true));
         FxRobot robot = new FxRobot();
-        await("the demo attached", onFx(() -> robot.lookup("#demo-strip").query().isVisible()
-                && "Connected".equals(robot.lookup("#status-health").queryAs(Label.class).getText())));
+        await(
+                "the demo attached",
+                onFx(() -> robot.lookup("#demo-strip").query().isVisible()
+                        && "Connected"
+                                .equals(robot.lookup("#status-health")
+                                        .queryAs(Label.class)
+                                        .getText())));
         for (String actor : Demo.ACTORS) {
-            await(actor + " hosted, live in the leases view", onFx(() -> robot.lookup("#state-" + actor).tryQuery()
-                    .map(n -> "live".equals(((Label) n).getText())).orElse(false)));
+            await(
+                    actor + " hosted, live in the leases view",
+                    onFx(() -> robot.lookup("#state-" + actor)
+                            .tryQuery()
+                            .map(n -> "live".equals(((Label) n).getText()))
+                            .orElse(false)));
         }
         try (AdminReader reader = Ledgers.openReader(db, Clock.systemUTC(), ZoneId.systemDefault())) {
             await("every lease held by a demo worker and a tick by this console's supervisor", () -> {
                 AdminSnapshot s = reader.snapshot();
                 Set<Long> holders = new HashSet<>();
-                s.leases().stream().filter(l -> !l.isFree()).map(LeaseRow::holder).forEach(h -> holders.add(h.pid()));
-                boolean consoleTicked = s.lastTick().map(t -> s.processes().stream()
-                        .filter(p -> p.process().identity().equals(t.process().identity()))
-                        .map(ProcessRow::kind).anyMatch("console"::equals)).orElse(false);
+                s.leases().stream()
+                        .filter(l -> !l.isFree())
+                        .map(LeaseRow::holder)
+                        .forEach(h -> holders.add(h.pid()));
+                boolean consoleTicked = s.lastTick()
+                        .map(t -> s.processes().stream()
+                                .filter(p -> p.process()
+                                        .identity()
+                                        .equals(t.process().identity()))
+                                .map(ProcessRow::kind)
+                                .anyMatch("console"::equals))
+                        .orElse(false);
                 return s.leases().stream().noneMatch(LeaseRow::isFree) && started.containsAll(holders) && consoleTicked;
             });
         }
@@ -155,8 +179,10 @@ class DemoModeTest {
         FxToolkit.cleanupApplication(app); // what closing the window does: Application.stop()
         app = null;
 
-        assertThat(started).allSatisfy(pid -> assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
-                .as("worker pid %d", pid).isEmpty());
+        assertThat(started)
+                .allSatisfy(pid -> assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
+                        .as("worker pid %d", pid)
+                        .isEmpty());
         assertThat(workersOn(db)).isEmpty();
     }
 
@@ -175,32 +201,56 @@ class DemoModeTest {
         await("five worker processes", () -> workersOn(db).size() == 5);
         Set<Long> started = pids(workersOn(db));
         await("the demo strip", onFx(() -> robot.lookup("#demo-strip").query().isVisible()));
-        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].attachment().recentFiles().contains(LedgerLocation.file(db))).get())
-                .as("a demo is not a recent file").isFalse();
-        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].demoSession().demo().startedPids()).get()).containsAll(started);
-        assertThat(WaitForAsyncUtils.asyncFx(() -> ((atlantafx.base.controls.Message) robot.lookup("#banner").query())
-                .getTitle()).get()).isEqualTo("Demo running");
+        assertThat(WaitForAsyncUtils.asyncFx(
+                                () -> vm[0].attachment().recentFiles().contains(LedgerLocation.file(db)))
+                        .get())
+                .as("a demo is not a recent file")
+                .isFalse();
+        assertThat(WaitForAsyncUtils.asyncFx(() -> vm[0].demoSession().demo().startedPids())
+                        .get())
+                .containsAll(started);
+        assertThat(WaitForAsyncUtils.asyncFx(() -> ((atlantafx.base.controls.Message)
+                                        robot.lookup("#banner").query())
+                                .getTitle())
+                        .get())
+                .isEqualTo("Demo running");
 
         robot.clickOn("#demo-stop");
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup("#banner").tryQuery()).as("the demo's notice goes with the demo").isEmpty();
+        assertThat(robot.lookup("#banner").tryQuery())
+                .as("the demo's notice goes with the demo")
+                .isEmpty();
         assertThat(vm[0].bannerProperty().get()).isNull();
 
-        await("every worker gone", () -> started.stream().noneMatch(pid -> ProcessHandle.of(pid)
-                .map(ProcessHandle::isAlive).orElse(false)));
-        await("the welcome page again", onFx(() -> robot.lookup("#welcome").tryQuery().isPresent()
-                && !robot.lookup("#demo-strip").query().isVisible()));
+        await(
+                "every worker gone",
+                () -> started.stream()
+                        .noneMatch(pid -> ProcessHandle.of(pid)
+                                .map(ProcessHandle::isAlive)
+                                .orElse(false)));
+        await(
+                "the welcome page again",
+                onFx(() -> robot.lookup("#welcome").tryQuery().isPresent()
+                        && !robot.lookup("#demo-strip").query().isVisible()));
         WaitForAsyncUtils.waitForAsyncFx(30_000, vm[0]::close);
         assertThat(used[0].chaosEvery()).isNull();
     }
 
     private void showWindow(Stage stage, ShellViewModel[] vm, Demo.Settings[] used) {
-        vm[0] = new ShellViewModel(fx.settings(), new FxUiExecutor(), Clock.systemUTC(), ZoneId.systemDefault(),
-                Ledgers::openReader, Duration.ofMillis(100), database -> Ledgers.openOperatorActions(database), () -> {
-                    used[0] = Demo.Settings.defaults(Demo.newDatabase(demoFolder, Clock.systemUTC())).withoutChaos();
+        vm[0] = new ShellViewModel(
+                fx.settings(),
+                new FxUiExecutor(),
+                Clock.systemUTC(),
+                ZoneId.systemDefault(),
+                Ledgers::openReader,
+                Duration.ofMillis(100),
+                database -> Ledgers.openOperatorActions(database),
+                () -> {
+                    used[0] = Demo.Settings.defaults(Demo.newDatabase(demoFolder, Clock.systemUTC()))
+                            .withoutChaos();
                     return Demo.start(used[0]);
                 });
-        MainWindow window = new MainWindow(vm[0], () -> { });
+        MainWindow window = new MainWindow(vm[0], () -> {});
         Scene scene = new Scene(window.create(), 1200, 760);
         window.install(scene);
         stage.setScene(scene);

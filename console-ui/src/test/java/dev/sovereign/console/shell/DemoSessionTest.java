@@ -7,16 +7,16 @@ import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.engine.lab.Demo;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.time.Clock;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The demo's lifecycle without a toolkit or worker processes: a start that fails says why, a start
@@ -44,8 +44,9 @@ class DemoSessionTest {
         assertThat(demo.runningProperty().get()).isFalse();
         assertThat(demo.demo()).isNull();
         assertThat(attached).isEmpty();
-        assertThat(banners).containsExactly(new Banner(Banner.Severity.DANGER, "Could not start the demo",
-                "no space left on device", false));
+        assertThat(banners)
+                .containsExactly(new Banner(
+                        Banner.Severity.DANGER, "Could not start the demo", "no space left on device", false));
     }
 
     @Test
@@ -84,14 +85,17 @@ class DemoSessionTest {
             return started[0];
         });
         demo.start();
-        assertThat(demo.release()).as("the console's close: nothing running yet").isNull();
+        assertThat(demo.release())
+                .as("the console's close: nothing running yet")
+                .isNull();
         ui.closed = true; // the console's executor is shut down
 
         ui.runAll(); // the start ends after the close
 
         assertThat(started[0]).isNotNull();
-        assertThat(started[0].workers()).isNotEmpty().allSatisfy(w -> assertThat(w.isAlive())
-                .as("worker %s", w).isFalse());
+        assertThat(started[0].workers())
+                .isNotEmpty()
+                .allSatisfy(w -> assertThat(w.isAlive()).as("worker %s", w).isFalse());
         assertThat(attached).isEmpty();
     }
 
@@ -143,7 +147,6 @@ class DemoSessionTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -33,7 +33,7 @@ class HelpAndShortcutsTest {
     void start(Stage stage) {
         Scenario.build(fx);
         vm = fx.shell();
-        MainWindow window = new MainWindow(vm, () -> { }, opened::add);
+        MainWindow window = new MainWindow(vm, () -> {}, opened::add);
         Scene scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         stage.setScene(scene);
@@ -45,17 +45,29 @@ class HelpAndShortcutsTest {
     void theShortcutSheetListsEveryMenuShortcutAndOpensWithCtrlSlash(FxRobot robot) {
         List<String[]> rows = ShortcutSheet.rows(robot.lookup("#menu-bar").queryAs(MenuBar.class));
         List<String> says = rows.stream().map(r -> r[0] + " = " + r[1]).toList();
-        assertThat(says).contains("Ctrl+F = View \u2192 Find\u2026 (actor, process, id, token)",
-                "Shift+F6 = Actions \u2192 Start / stop this console's supervisor", "F6 = Actions \u2192 Run a supervisor"
-                        + " tick now", "Ctrl+1 = View \u2192 Leases", "Ctrl+8 = View \u2192 Lab", "F5 = View \u2192 Refresh now",
-                "Ctrl+/ = Help \u2192 Keyboard shortcuts", "F1 = Help \u2192 About Sovereign");
+        assertThat(says)
+                .contains(
+                        "Ctrl+F = View \u2192 Find\u2026 (actor, process, id, token)",
+                        "Shift+F6 = Actions \u2192 Start / stop this console's supervisor",
+                        "F6 = Actions \u2192 Run a supervisor" + " tick now",
+                        "Ctrl+1 = View \u2192 Leases",
+                        "Ctrl+8 = View \u2192 Lab",
+                        "F5 = View \u2192 Refresh now",
+                        "Ctrl+/ = Help \u2192 Keyboard shortcuts",
+                        "F1 = Help \u2192 About Sovereign");
 
         robot.press(KeyCode.CONTROL, KeyCode.SLASH).release(KeyCode.SLASH, KeyCode.CONTROL);
         WaitForAsyncUtils.waitForFxEvents();
 
-        Window sheet = robot.listWindows().stream().filter(w -> w instanceof Stage s
-                && s.getTitle() != null && s.getTitle().startsWith("Keyboard shortcuts")).findFirst().orElseThrow();
-        assertThat(robot.from(sheet.getScene().getRoot()).lookup("#shortcut-sheet .label").queryAll())
+        Window sheet = robot.listWindows().stream()
+                .filter(w -> w instanceof Stage s
+                        && s.getTitle() != null
+                        && s.getTitle().startsWith("Keyboard shortcuts"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(robot.from(sheet.getScene().getRoot())
+                        .lookup("#shortcut-sheet .label")
+                        .queryAll())
                 .hasSize(rows.size() * 2);
         robot.interact(sheet::hide);
     }
@@ -85,15 +97,20 @@ class HelpAndShortcutsTest {
         assertThat(vm.bannerProperty().get().text()).contains("nothing recovers the runs of dead workers");
         // the Supervisor page says it once: its line says what is, the action's result only that it stopped
         assertThat(vm.supervisor().status().message()).isEqualTo("Stopped this console's supervisor.");
-        assertThat(vm.supervisor().ownSupervisorProperty().get()).isNotEqualTo(vm.supervisor().status().message());
+        assertThat(vm.supervisor().ownSupervisorProperty().get())
+                .isNotEqualTo(vm.supervisor().status().message());
 
         robot.press(KeyCode.SHIFT, KeyCode.F6).release(KeyCode.F6, KeyCode.SHIFT);
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.supervisor().isAutoTicking());
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(vm.bannerProperty().get()).as("the warning goes when auto-tick is back").isNull();
+        assertThat(vm.bannerProperty().get())
+                .as("the warning goes when auto-tick is back")
+                .isNull();
 
         robot.interact(vm::detach);
-        assertThat(vm.bannerProperty().get()).as("letting the database go is not an operator stopping it").isNull();
+        assertThat(vm.bannerProperty().get())
+                .as("letting the database go is not an operator stopping it")
+                .isNull();
         assertThat(robot.lookup("#welcome").tryQuery()).isPresent();
     }
 }

@@ -36,7 +36,7 @@ class IdleFocusTest {
     void start(Stage stage) {
         Scenario.build(fx);
         vm = fx.shell();
-        MainWindow window = new MainWindow(vm, () -> { }, url -> { });
+        MainWindow window = new MainWindow(vm, () -> {}, url -> {});
         scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         stage.setScene(scene);
@@ -57,10 +57,14 @@ class IdleFocusTest {
 
         robot.press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(scene.getFocusOwner()).as("Ctrl+F still finds the search box").isInstanceOf(TextField.class);
+        assertThat(scene.getFocusOwner())
+                .as("Ctrl+F still finds the search box")
+                .isInstanceOf(TextField.class);
         robot.write("actor");
         robot.interact(() -> vm.pageProperty().set(Page.RUNS));
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(scene.getFocusOwner()).as("a search being typed keeps the keyboard").isInstanceOf(TextField.class);
+        assertThat(scene.getFocusOwner())
+                .as("a search being typed keeps the keyboard")
+                .isInstanceOf(TextField.class);
     }
 }

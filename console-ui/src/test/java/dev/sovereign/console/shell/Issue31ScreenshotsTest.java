@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.run.Assignment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +19,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.run.Assignment;
 
 /**
  * The pages issue 31 changed, at 1440×900 and 1024×700, to {@code target/screenshots/issue31/} for a person to
@@ -53,7 +53,7 @@ class Issue31ScreenshotsTest {
         }
         vm = fx.shell();
         vm.themeProperty().set(ConsoleTheme.LIGHT);
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         scene = new Scene(window.create(), 1440, 900);
         window.install(scene);
         stage.setScene(scene);

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import java.util.UUID;
 import java.util.prefs.Preferences;
+import org.junit.jupiter.api.Test;
 
 class LaunchArgumentsTest {
     @Test
@@ -20,15 +20,17 @@ class LaunchArgumentsTest {
 
     @Test
     void recentFilesKeepTheNewestFirstWithoutDuplicates() throws Exception {
-        Preferences node = Preferences.userRoot()
-                .node("dev/sovereign/console-test/" + UUID.randomUUID());
+        Preferences node = Preferences.userRoot().node("dev/sovereign/console-test/" + UUID.randomUUID());
         try {
             ConsoleSettings s = new ConsoleSettings(node);
             for (int i = 0; i < 10; i++) {
                 s.addRecent(Path.of("/tmp/db" + i + ".db"));
             }
             s.addRecent(Path.of("/tmp/db5.db"));
-            assertThat(s.recentFiles()).hasSize(ConsoleSettings.MAX_RECENT).first().isEqualTo(Path.of("/tmp/db5.db"));
+            assertThat(s.recentFiles())
+                    .hasSize(ConsoleSettings.MAX_RECENT)
+                    .first()
+                    .isEqualTo(Path.of("/tmp/db5.db"));
             assertThat(s.recentFiles()).doesNotHaveDuplicates();
             assertThat(s.lastDirectory()).isEqualTo(Path.of("/tmp"));
         } finally {

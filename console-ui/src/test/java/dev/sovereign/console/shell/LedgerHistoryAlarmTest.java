@@ -29,7 +29,8 @@ class LedgerHistoryAlarmTest {
         one.actors().add("b");
         one.leases().acquire("a", Duration.ofMinutes(5));
         Path copy = fx.dir().resolve("raw.db");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + fx.file()); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + fx.file());
+                Statement s = c.createStatement()) {
             s.executeUpdate("backup to " + copy);
         }
         Engine two = fx.engine("worker two");
@@ -37,14 +38,17 @@ class LedgerHistoryAlarmTest {
         ShellViewModel vm = fx.attachedShell();
         assertThat(vm.statusLine().ledgerAlarmShortProperty().get()).isEmpty();
 
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + fx.file()); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + fx.file());
+                Statement s = c.createStatement()) {
             s.executeUpdate("restore from " + copy); // put back without 'sovereign restore'
         }
         assertThatThrownBy(two::heartbeatNow).isInstanceOf(StorageException.class); // the engine that saw token 2
         vm.pollNow();
 
-        assertThat(vm.statusLine().ledgerAlarmShortProperty().get()).isEqualTo("Ledger went backwards: run 'sovereign fence bump'");
-        assertThat(vm.statusLine().ledgerAlarmProperty().get()).contains("process " + two.processIdentity() + " had seen token 2")
+        assertThat(vm.statusLine().ledgerAlarmShortProperty().get())
+                .isEqualTo("Ledger went backwards: run 'sovereign fence bump'");
+        assertThat(vm.statusLine().ledgerAlarmProperty().get())
+                .contains("process " + two.processIdentity() + " had seen token 2")
                 .contains("issues no token until an operator runs 'sovereign fence bump'");
 
         one.bumpFence(-1);

@@ -29,7 +29,7 @@ class LinksAndBackTest {
     void start(Stage stage) {
         scenario = Scenario.build(fx);
         vm = fx.shell();
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         Scene scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         stage.setScene(scene);
@@ -39,8 +39,10 @@ class LinksAndBackTest {
 
     @Test
     void aRefusalLinksToItsAssignmentAndProcessAndBackAndForwardReturn(FxRobot robot) {
-        JournalEntry late = vm.rejections().rows().stream().filter(e -> "assignment".equals(e.resourceType()))
-                .findFirst().orElseThrow();
+        JournalEntry late = vm.rejections().rows().stream()
+                .filter(e -> "assignment".equals(e.resourceType()))
+                .findFirst()
+                .orElseThrow();
         robot.interact(() -> {
             vm.pageProperty().set(Page.REJECTIONS);
             vm.runs().stateFilterProperty().set("COMPLETED"); // the link must show the run anyway
@@ -51,7 +53,9 @@ class LinksAndBackTest {
         robot.clickOn("#rejection-link-resource");
 
         assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
-        assertThat(vm.runs().selectedProperty().get().id()).isEqualTo(scenario.lostRun.id()).isEqualTo(late.resourceId());
+        assertThat(vm.runs().selectedProperty().get().id())
+                .isEqualTo(scenario.lostRun.id())
+                .isEqualTo(late.resourceId());
 
         robot.press(KeyCode.ALT, KeyCode.LEFT).release(KeyCode.LEFT, KeyCode.ALT);
         WaitForAsyncUtils.waitForFxEvents();
@@ -68,6 +72,8 @@ class LinksAndBackTest {
 
         robot.interact(vm.navigation()::back);
         assertThat(vm.pageProperty().get()).isEqualTo(Page.REJECTIONS);
-        assertThat(vm.search().queryProperty().get()).as("the search as it was on that page").isEmpty();
+        assertThat(vm.search().queryProperty().get())
+                .as("the search as it was on that page")
+                .isEmpty();
     }
 }

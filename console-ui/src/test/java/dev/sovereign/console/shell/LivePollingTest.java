@@ -41,15 +41,21 @@ class LivePollingTest {
     @Test
     void aLeaseTakenInAnotherConnectionShowsUpWithoutAnyoneAskingAndWithoutTheFxThreadReading(FxRobot robot)
             throws Exception {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.attachment().attachedProperty().get() != null
-                && robot.lookup("#state-operator").tryQuery().isPresent());
-        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("free");
+        WaitForAsyncUtils.waitFor(
+                10,
+                TimeUnit.SECONDS,
+                () -> vm.attachment().attachedProperty().get() != null
+                        && robot.lookup("#state-operator").tryQuery().isPresent());
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText())
+                .isEqualTo("free");
 
         Lease lease = worker.leases().acquire("operator", Duration.ofSeconds(30));
 
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> vm.leases().rows().get(0).row().token() == lease.token());
+        WaitForAsyncUtils.waitFor(
+                10, TimeUnit.SECONDS, () -> vm.leases().rows().get(0).row().token() == lease.token());
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isEqualTo("live");
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText())
+                .isEqualTo("live");
         int snapshots = fx.reader.snapshots.get();
         int polls = fx.reader.dataVersions.get();
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx.reader.dataVersions.get() >= polls + 5);

@@ -2,16 +2,22 @@ package dev.sovereign.console.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sovereign.console.fx.TickingText;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import javafx.geometry.Orientation;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.Labeled;
+import javafx.scene.control.ScrollBar;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
 import javafx.scene.image.WritableImage;
 import javafx.scene.text.Text;
 import javafx.stage.Stage;
@@ -22,12 +28,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.console.fx.TickingText;
-import javafx.geometry.Orientation;
-import javafx.scene.control.ScrollBar;
-import javafx.scene.control.TableCell;
-import javafx.scene.control.TableRow;
-import javafx.scene.control.TableView;
 
 /**
  * Issue 17, item 12: at the default window size (1320×820) and at 1024×700, in light and dark, no text on
@@ -55,7 +55,7 @@ class NothingCutOffTest {
         }
         vm = fx.shell();
         vm.themeProperty().set(ConsoleTheme.LIGHT);
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         stage.setScene(scene);
@@ -89,7 +89,9 @@ class NothingCutOffTest {
                             vm.pageProperty().set(page);
                         }
                         if (page == Page.REJECTIONS) {
-                            vm.rejections().selectedProperty().set(vm.rejections().rows().get(0));
+                            vm.rejections()
+                                    .selectedProperty()
+                                    .set(vm.rejections().rows().get(0));
                         }
                     });
                     WaitForAsyncUtils.waitForFxEvents();
@@ -100,20 +102,30 @@ class NothingCutOffTest {
                         shot[0] = scene.snapshot(null);
                         truncated(scene.getRoot(), cut, size[0] + "x" + size[1] + " " + theme + " " + page + ": ");
                     });
-                    ScreenshotTest.write(shot[0], dir.resolve(page.id() + "-" + theme.name().toLowerCase() + ".png"));
+                    ScreenshotTest.write(
+                            shot[0], dir.resolve(page.id() + "-" + theme.name().toLowerCase() + ".png"));
                 }
                 if (theme == ConsoleTheme.LIGHT) {
                     robot.interact(() -> vm.pageProperty().set(Page.RUNS));
                     WaitForAsyncUtils.waitForFxEvents();
                     int[] rows = new int[1];
-                    robot.interact(() -> rows[0] = (int) robot.lookup("#assignments-table .table-row-cell")
-                            .queryAll().stream().filter(n -> n instanceof TableRow<?> r
-                                    && !r.isEmpty() && r.localToScene(r.getBoundsInLocal()).getMaxY()
-                                    <= robot.lookup("#assignments-table").query().localToScene(
-                                    robot.lookup("#assignments-table").query().getBoundsInLocal()).getMaxY())
-                            .count());
+                    robot.interact(() ->
+                            rows[0] = (int) robot.lookup("#assignments-table .table-row-cell").queryAll().stream()
+                                    .filter(n -> n instanceof TableRow<?> r
+                                            && !r.isEmpty()
+                                            && r.localToScene(r.getBoundsInLocal())
+                                                            .getMaxY()
+                                                    <= robot.lookup("#assignments-table")
+                                                            .query()
+                                                            .localToScene(robot.lookup("#assignments-table")
+                                                                    .query()
+                                                                    .getBoundsInLocal())
+                                                            .getMaxY())
+                                    .count());
                     if (size[0] == 1320) {
-                        assertThat(rows[0]).as("whole assignment rows on the Runs page at 1320x820").isGreaterThan(4);
+                        assertThat(rows[0])
+                                .as("whole assignment rows on the Runs page at 1320x820")
+                                .isGreaterThan(4);
                     }
                 }
             }
@@ -142,32 +154,42 @@ class NothingCutOffTest {
         }
         // A timeline bar is as long as the hold lasted: its label is a hint inside it, given whole by its
         // tooltip and its sentence on click. Everything else must show its words.
-        if (node instanceof Labeled l && l.getText() != null && !l.getText().isEmpty()
+        if (node instanceof Labeled l
+                && l.getText() != null
+                && !l.getText().isEmpty()
                 && !l.getStyleClass().contains("segment")) {
             Text drawn = (Text) l.lookup(".text");
-            if (drawn != null && drawn.getParent() == l && !l.getText().equals(drawn.getText())
+            if (drawn != null
+                    && drawn.getParent() == l
+                    && !l.getText().equals(drawn.getText())
                     && !l.getText().replace("\n", "").equals(drawn.getText().replace("\n", ""))) {
                 out.add(where + (l.getId() == null ? l.getClass().getSimpleName() : "#" + l.getId()) + " \""
                         + l.getText() + "\" shown as \"" + drawn.getText() + "\"");
             }
         }
-        if (node instanceof TickingText painted && painted.getText() != null
-                && painted.getFont() != null && painted.getWidth() > 0) {
+        if (node instanceof TickingText painted
+                && painted.getText() != null
+                && painted.getFont() != null
+                && painted.getWidth() > 0) {
             Text measure = new Text(painted.getText());
             measure.setFont(painted.getFont());
             TableCell<?, ?> cell = ancestor(painted, TableCell.class);
-            double room = cell == null ? painted.getWidth() : cell.getWidth() - cell.snappedLeftInset()
-                    - cell.snappedRightInset();
+            double room = cell == null
+                    ? painted.getWidth()
+                    : cell.getWidth() - cell.snappedLeftInset() - cell.snappedRightInset();
             if (measure.getLayoutBounds().getWidth() > room + 0.5) {
                 out.add(where + "#" + painted.getId() + " painted \"" + painted.getText() + "\" needs "
                         + Math.round(measure.getLayoutBounds().getWidth()) + " px, has " + Math.round(room));
             }
         }
         if (node instanceof TableView<?> t && t.getWidth() > 0) {
-            double columns = t.getVisibleLeafColumns().stream().mapToDouble(c -> c.getWidth()).sum();
-            boolean sideways = t.lookupAll(".scroll-bar").stream().anyMatch(b -> b instanceof
-                    ScrollBar sb && sb.getOrientation() == Orientation.HORIZONTAL
-                    && sb.isVisible());
+            double columns = t.getVisibleLeafColumns().stream()
+                    .mapToDouble(c -> c.getWidth())
+                    .sum();
+            boolean sideways = t.lookupAll(".scroll-bar").stream()
+                    .anyMatch(b -> b instanceof ScrollBar sb
+                            && sb.getOrientation() == Orientation.HORIZONTAL
+                            && sb.isVisible());
             if (columns > t.getWidth() + 1 && !sideways) {
                 out.add(where + "#" + t.getId() + ": columns end at " + Math.round(columns) + " px in a "
                         + Math.round(t.getWidth()) + " px table with no scroll bar to reach them");

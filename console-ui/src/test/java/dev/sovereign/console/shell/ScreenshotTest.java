@@ -4,13 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
+import dev.sovereign.engine.Engine;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.TableCell;
 import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
 import javafx.stage.Stage;
@@ -22,12 +28,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.engine.Engine;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import javafx.scene.Node;
-import javafx.scene.control.TableCell;
 
 /**
  * Renders every page of the main window with a real scenario, light and dark, to
@@ -58,7 +58,7 @@ class ScreenshotTest {
         }
         vm = fx.shell();
         vm.themeProperty().set(ConsoleTheme.LIGHT);
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         stage.setScene(scene);
@@ -77,22 +77,33 @@ class ScreenshotTest {
                 robot.interact(() -> {
                     vm.pageProperty().set(page);
                     if (page == Page.REJECTIONS) {
-                        vm.rejections().selectedProperty().set(vm.rejections().rows().get(0));
+                        vm.rejections()
+                                .selectedProperty()
+                                .set(vm.rejections().rows().get(0));
                     }
                     if (page == Page.RUNS) {
-                        vm.runs().selectedProperty().set(vm.runs().assignments().stream()
-                                .filter(a -> a.isWorkerLost()).findFirst().orElseThrow());
+                        vm.runs()
+                                .selectedProperty()
+                                .set(vm.runs().assignments().stream()
+                                        .filter(a -> a.isWorkerLost())
+                                        .findFirst()
+                                        .orElseThrow());
                     }
                     if (page == Page.TIMELINE) {
-                        vm.timeline().selectedProperty().set(vm.timeline().lanes().stream()
-                                .flatMap(l -> l.markers().stream())
-                                .filter(m -> m.event().isRejection()).findFirst().orElseThrow());
+                        vm.timeline()
+                                .selectedProperty()
+                                .set(vm.timeline().lanes().stream()
+                                        .flatMap(l -> l.markers().stream())
+                                        .filter(m -> m.event().isRejection())
+                                        .findFirst()
+                                        .orElseThrow());
                     }
                 });
                 WaitForAsyncUtils.waitForFxEvents();
                 WritableImage[] shot = new WritableImage[1];
                 robot.interact(() -> shot[0] = scene.snapshot(null));
-                Path png = dir.resolve("console-" + page.id() + "-" + theme.name().toLowerCase() + ".png");
+                Path png =
+                        dir.resolve("console-" + page.id() + "-" + theme.name().toLowerCase() + ".png");
                 write(shot[0], png);
                 assertThat(distinctColours(shot[0])).as(png.toString()).isGreaterThan(20);
             }
@@ -117,8 +128,12 @@ class ScreenshotTest {
         robot.interact(() -> {
             vm.themeProperty().set(ConsoleTheme.LIGHT);
             vm.pageProperty().set(Page.RUNS);
-            vm.runs().selectedProperty().set(vm.runs().assignments().stream()
-                    .filter(a -> a.id().equals(scenario.lostRun.id())).findFirst().orElseThrow());
+            vm.runs()
+                    .selectedProperty()
+                    .set(vm.runs().assignments().stream()
+                            .filter(a -> a.id().equals(scenario.lostRun.id()))
+                            .findFirst()
+                            .orElseThrow());
             vm.runs().retrySelected();
             vm.pollNow();
         });
@@ -143,7 +158,9 @@ class ScreenshotTest {
             chip[0] = lost.localToScene(lost.getBoundsInLocal()).getMaxX();
             chip[1] = cell.localToScene(cell.getBoundsInLocal()).getMaxX();
         });
-        assertThat(chip[0]).as("the right edge of \"worker lost \u00b7 retried\" inside its cell").isLessThanOrEqualTo(chip[1]);
+        assertThat(chip[0])
+                .as("the right edge of \"worker lost \u00b7 retried\" inside its cell")
+                .isLessThanOrEqualTo(chip[1]);
     }
 
     @Test

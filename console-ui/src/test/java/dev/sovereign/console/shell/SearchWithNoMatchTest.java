@@ -6,6 +6,7 @@ import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.engine.Engine;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
 import javafx.scene.paint.Color;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import javafx.scene.control.TableView;
 
 /**
  * Issue 31, item 6: a search with no match says so on Runs (not "No assignments yet. Create one…"), and the
@@ -36,7 +36,7 @@ class SearchWithNoMatchTest {
             e.runs().assign("operator", "command:./nightly-" + i + ".sh");
         }
         vm = fx.shell();
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         Scene scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         stage.setScene(scene);
@@ -51,9 +51,10 @@ class SearchWithNoMatchTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         assertThat(vm.runs().assignments()).isEmpty();
-        Label empty = (Label) robot.lookup("#assignments-table")
-                .queryAs(TableView.class).getPlaceholder();
-        assertThat(empty.getText()).as("the empty table's text")
+        Label empty = (Label)
+                robot.lookup("#assignments-table").queryAs(TableView.class).getPlaceholder();
+        assertThat(empty.getText())
+                .as("the empty table's text")
                 .startsWith("No assignment matches the search 'zz-nothing-matches' (of 3).")
                 .doesNotContain("No assignments yet");
 
@@ -61,12 +62,15 @@ class SearchWithNoMatchTest {
         assertThat(count.isVisible()).isTrue();
         assertThat(count.getText()).isEqualTo("0");
         Color fill = (Color) count.getBackground().getFills().get(0).getFill();
-        assertThat(fill.getRed() - Math.max(fill.getGreen(), fill.getBlue())).as("not a red alarm badge: " + fill)
+        assertThat(fill.getRed() - Math.max(fill.getGreen(), fill.getBlue()))
+                .as("not a red alarm badge: " + fill)
                 .isLessThan(0.2);
 
         robot.interact(() -> vm.search().queryProperty().set(""));
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(empty.getText()).as("no search: all three rows, the text unchanged").isNotEmpty();
+        assertThat(empty.getText())
+                .as("no search: all three rows, the text unchanged")
+                .isNotEmpty();
         assertThat(vm.runs().assignments()).hasSize(3);
     }
 }

@@ -2,6 +2,7 @@ package dev.sovereign.console.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sovereign.console.feature.timeline.TimelineMarker;
 import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
@@ -10,10 +11,14 @@ import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.journal.FenceEvent;
 import java.util.List;
 import java.util.Optional;
+import javafx.geometry.Bounds;
+import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Menu;
 import javafx.scene.control.MenuBar;
 import javafx.scene.control.MenuItem;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
@@ -24,11 +29,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.console.feature.timeline.TimelineMarker;
-import javafx.geometry.Bounds;
-import javafx.scene.Parent;
-import javafx.scene.control.Menu;
-import javafx.scene.control.ScrollPane;
 
 /**
  * Issue 17, item 7 (the rest): ids inside sentences link — a refusal's explanation, a run's history, the result
@@ -49,7 +49,7 @@ class SentenceLinksTest {
     void start(Stage stage) {
         scenario = Scenario.build(fx);
         vm = fx.shell();
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         stage.setScene(scene);
@@ -58,8 +58,10 @@ class SentenceLinksTest {
     }
 
     private static Optional<Hyperlink> link(LinkedSentence s, String text) {
-        return s.getChildren().stream().filter(n -> n instanceof Hyperlink h && h.getText().equals(text))
-                .map(n -> (Hyperlink) n).findFirst();
+        return s.getChildren().stream()
+                .filter(n -> n instanceof Hyperlink h && h.getText().equals(text))
+                .map(n -> (Hyperlink) n)
+                .findFirst();
     }
 
     private LinkedSentence sentence(FxRobot robot, String id) {
@@ -68,8 +70,10 @@ class SentenceLinksTest {
 
     @Test
     void theIdsAndTheActorInARefusalsExplanationLinkAndBackReturns(FxRobot robot) {
-        JournalEntry late = vm.rejections().rows().stream().filter(e -> "assignment".equals(e.resourceType()))
-                .findFirst().orElseThrow();
+        JournalEntry late = vm.rejections().rows().stream()
+                .filter(e -> "assignment".equals(e.resourceType()))
+                .findFirst()
+                .orElseThrow();
         robot.interact(() -> {
             vm.pageProperty().set(Page.REJECTIONS);
             vm.rejections().selectedProperty().set(late);
@@ -90,7 +94,8 @@ class SentenceLinksTest {
 
         // the actor, from the refusal's own row, where the sentence names it
         if (late.actor() != null && text.contains(late.actor())) {
-            robot.clickOn(link(sentence(robot, "rejection-detail"), late.actor()).orElseThrow());
+            robot.clickOn(
+                    link(sentence(robot, "rejection-detail"), late.actor()).orElseThrow());
             WaitForAsyncUtils.waitForFxEvents();
             assertThat(vm.pageProperty().get()).isEqualTo(Page.ACTOR);
             assertThat(vm.actorPage().actor()).isEqualTo(late.actor());
@@ -106,10 +111,14 @@ class SentenceLinksTest {
         WaitForAsyncUtils.waitForFxEvents();
         LinkedSentence history = sentence(robot, "run-history");
         String text = history.getText();
-        List<Hyperlink> links = history.getChildren().stream().filter(Hyperlink.class::isInstance)
-                .map(Hyperlink.class::cast).toList();
+        List<Hyperlink> links = history.getChildren().stream()
+                .filter(Hyperlink.class::isInstance)
+                .map(Hyperlink.class::cast)
+                .toList();
         assertThat(links).as("links in: " + text).isNotEmpty();
-        Hyperlink process = links.stream().filter(h -> h.getText().startsWith("proc_")).findFirst()
+        Hyperlink process = links.stream()
+                .filter(h -> h.getText().startsWith("proc_"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no process link in " + text));
         String shown = process.getText();
 
@@ -117,9 +126,9 @@ class SentenceLinksTest {
         robot.interact(() -> {
             for (Parent p = process.getParent(); p != null; p = p.getParent()) {
                 if (p instanceof ScrollPane sp) {
-                    Bounds at = sp.getContent().sceneToLocal(process.localToScene(
-                            process.getBoundsInLocal()));
-                    double room = sp.getContent().getBoundsInLocal().getHeight() - sp.getViewportBounds().getHeight();
+                    Bounds at = sp.getContent().sceneToLocal(process.localToScene(process.getBoundsInLocal()));
+                    double room = sp.getContent().getBoundsInLocal().getHeight()
+                            - sp.getViewportBounds().getHeight();
                     sp.setVvalue(room <= 0 ? 0 : Math.min(1, Math.max(0, at.getMinY() - 10) / room) * sp.getVmax());
                 }
             }
@@ -128,9 +137,14 @@ class SentenceLinksTest {
         robot.clickOn(process);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(vm.pageProperty().get()).isEqualTo(Page.PROCESS);
-        String expected = vm.ledger().snapshot().processes().stream().map(p -> p.process().identity())
-                .filter(id -> id.startsWith(shown.replace("\u2026", ""))).findFirst().orElseThrow();
-        assertThat(vm.processPage().identity()).as("the whole identity, also from a short id").isEqualTo(expected);
+        String expected = vm.ledger().snapshot().processes().stream()
+                .map(p -> p.process().identity())
+                .filter(id -> id.startsWith(shown.replace("\u2026", "")))
+                .findFirst()
+                .orElseThrow();
+        assertThat(vm.processPage().identity())
+                .as("the whole identity, also from a short id")
+                .isEqualTo(expected);
 
         robot.interact(vm.navigation()::back);
         assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
@@ -145,8 +159,11 @@ class SentenceLinksTest {
         robot.interact(() -> vm.runs().retrySelected()); // this shell acts on the FX thread and polls when told
         robot.interact(vm::pollNow);
         WaitForAsyncUtils.waitForFxEvents();
-        String retry = vm.runs().assignments().stream().filter(a -> lost.equals(a.retryOf())).findFirst()
-                .orElseThrow().id();
+        String retry = vm.runs().assignments().stream()
+                .filter(a -> lost.equals(a.retryOf()))
+                .findFirst()
+                .orElseThrow()
+                .id();
         robot.interact(() -> vm.navigation().openAssignment(lost)); // back on the old run; the result names both
         WaitForAsyncUtils.waitForFxEvents();
         LinkedSentence message = sentence(robot, "runs-action-message");
@@ -175,8 +192,11 @@ class SentenceLinksTest {
         robot.interact(() -> vm.pageProperty().set(Page.TIMELINE));
         WaitForAsyncUtils.waitForFxEvents();
         TimelineMarker refusal = vm.timeline().lanes().stream()
-                .flatMap(l -> l.markers().stream()).filter(m -> m.event().resourceId() != null
-                        && m.event().resourceId().startsWith("asg_")).findFirst().orElseThrow();
+                .flatMap(l -> l.markers().stream())
+                .filter(m ->
+                        m.event().resourceId() != null && m.event().resourceId().startsWith("asg_"))
+                .findFirst()
+                .orElseThrow();
         robot.interact(() -> vm.timeline().selectedProperty().set(refusal));
         WaitForAsyncUtils.waitForFxEvents();
         LinkedSentence detail = sentence(robot, "timeline-detail");
@@ -192,8 +212,11 @@ class SentenceLinksTest {
         robot.interact(() -> vm.pageProperty().set(Page.SUPERVISOR));
         WaitForAsyncUtils.waitForFxEvents();
         LinkedSentence report = sentence(robot, "supervisor-report");
-        Hyperlink first = report.getChildren().stream().filter(Hyperlink.class::isInstance).map(Hyperlink.class::cast)
-                .findFirst().orElseThrow(() -> new AssertionError("no link in " + report.getText()));
+        Hyperlink first = report.getChildren().stream()
+                .filter(Hyperlink.class::isInstance)
+                .map(Hyperlink.class::cast)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no link in " + report.getText()));
         String named = first.getText().replace("\u2026", "");
         robot.clickOn(first);
         WaitForAsyncUtils.waitForFxEvents();
@@ -235,15 +258,18 @@ class SentenceLinksTest {
         assertThat(vm.pageProperty().get()).as("asked where the row is").isEqualTo(Page.PROCESSES);
         assertThat(robot.lookup("#processes-stop-question").queryLabeled().getText())
                 .startsWith("Stop process worker 7104 (");
-        assertThat(scenario.workerD.processes().find(d).orElseThrow().stoppedAt()).as("not before the answer")
+        assertThat(scenario.workerD.processes().find(d).orElseThrow().stoppedAt())
+                .as("not before the answer")
                 .isNull();
         robot.clickOn("#processes-stop-confirm");
         WaitForAsyncUtils.waitForFxEvents();
 
-        assertThat(scenario.workerD.processes().find(d).orElseThrow().stoppedAt()).as("stopped, as the engine reads it")
+        assertThat(scenario.workerD.processes().find(d).orElseThrow().stoppedAt())
+                .as("stopped, as the engine reads it")
                 .isNotNull();
         List<FenceEvent> stops = scenario.workerD.journal().forResource("process", d).stream()
-                .filter(e -> e.kind().name().equals("PROCESS_STOPPED")).toList();
+                .filter(e -> e.kind().name().equals("PROCESS_STOPPED"))
+                .toList();
         assertThat(stops).hasSize(1);
         robot.interact(vm::pollNow);
         WaitForAsyncUtils.waitForFxEvents();

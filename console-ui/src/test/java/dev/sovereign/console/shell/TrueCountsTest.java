@@ -6,6 +6,7 @@ import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.console.testing.Scenario;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AssignmentRow;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Message;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.scene.image.WritableImage;
+import javafx.scene.text.Text;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -24,8 +26,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.engine.base.Refusal;
-import javafx.scene.text.Text;
 
 /**
  * More rows than a snapshot carries ({@link AdminReader#FINISHED_ROWS_SHOWN}): the Runs and Mailbox
@@ -55,8 +55,14 @@ class TrueCountsTest {
         Lease archivist = scenario.workerB.leases().acquire("archivist", Duration.ofHours(1));
         for (int i = 0; i < MORE_DONE; i++) {
             Message m = scenario.workerB.mailbox().send("operator", "archivist", "batch " + i, null);
-            scenario.workerB.mailbox().complete(m.id(),
-                    scenario.workerB.mailbox().claim(m.id(), "archivist", Duration.ofMinutes(5)).token());
+            scenario.workerB
+                    .mailbox()
+                    .complete(
+                            m.id(),
+                            scenario.workerB
+                                    .mailbox()
+                                    .claim(m.id(), "archivist", Duration.ofMinutes(5))
+                                    .token());
         }
         scenario.workerB.leases().release("archivist", archivist.token());
         scenario.workerB.actors().add("contested");
@@ -71,7 +77,7 @@ class TrueCountsTest {
         }
         vm = fx.shell();
         vm.themeProperty().set(ConsoleTheme.LIGHT);
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         scene = new Scene(window.create(), 1320, 820);
         window.install(scene);
         stage.setScene(scene);
@@ -86,14 +92,18 @@ class TrueCountsTest {
         int total = 5 + MORE_RUNS; // the scenario's five runs and the new ones
         int shown = AdminReader.FINISHED_ROWS_SHOWN + 1; // the recent page and the old worker-lost run
 
-        assertThat(robot.lookup("#runs-summary").queryAs(Label.class).getText()).isEqualTo(total
-                + " assignments (latest " + shown + " shown) \u00b7 1 running \u00b7 1 worker lost");
-        assertThat(robot.lookup("#nav-count-runs").queryAs(Label.class).getText()).isEqualTo("1");
+        assertThat(robot.lookup("#runs-summary").queryAs(Label.class).getText())
+                .isEqualTo(total + " assignments (latest " + shown + " shown) \u00b7 1 running \u00b7 1 worker lost");
+        assertThat(robot.lookup("#nav-count-runs").queryAs(Label.class).getText())
+                .isEqualTo("1");
         assertThat(robot.lookup("#runs-attention").query().isVisible()).isTrue();
         TableView<?> table = robot.lookup("#assignments-table").queryAs(TableView.class);
         assertThat(table.getItems()).hasSize(shown);
-        assertThat(table.getItems().stream().map(AssignmentRow.class::cast).filter(AssignmentRow::needsOperator)
-                .map(AssignmentRow::id)).as("the old run needing an operator is never dropped")
+        assertThat(table.getItems().stream()
+                        .map(AssignmentRow.class::cast)
+                        .filter(AssignmentRow::needsOperator)
+                        .map(AssignmentRow::id))
+                .as("the old run needing an operator is never dropped")
                 .containsExactly(scenario.lostRun.id());
 
         Path dir = Path.of("target", "screenshots");
@@ -109,13 +119,16 @@ class TrueCountsTest {
             // what is drawn: a cut-off label draws an ellipsis instead of its text
             List<String> drawn = robot.lookup(id).query().lookupAll(".text").stream()
                     .filter(n -> n instanceof Text)
-                    .map(n -> ((Text) n).getText()).toList();
+                    .map(n -> ((Text) n).getText())
+                    .toList();
             assertThat(drawn).as(id).isNotEmpty();
-            assertThat(drawn).as(id + " draws its title, count and shortcut whole")
+            assertThat(drawn)
+                    .as(id + " draws its title, count and shortcut whole")
                     .noneMatch(t -> t.contains("\u2026") || t.contains("..."));
         }
-        assertThat(vm.rejections().summaryProperty().get()).isEqualTo(refusals + " refused writes (latest "
-                + vm.rejections().rows().size() + " shown)");
+        assertThat(vm.rejections().summaryProperty().get())
+                .isEqualTo(refusals + " refused writes (latest "
+                        + vm.rejections().rows().size() + " shown)");
         assertThat(vm.rejections().rows().size()).isLessThan(refusals);
 
         robot.interact(() -> vm.pageProperty().set(Page.MAILBOX));

@@ -5,34 +5,33 @@ import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.shell.ConsoleSettings;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.base.EngineConfig;
-import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.provider.ProviderResult;
+import dev.sovereign.engine.run.Assignment;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import dev.sovereign.engine.provider.ProviderResult;
-import dev.sovereign.engine.run.Assignment;
 import java.util.prefs.BackingStoreException;
 import java.util.prefs.Preferences;
+import java.util.stream.Stream;
+import javafx.application.Platform;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import dev.sovereign.engine.Ledgers;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.stream.Stream;
-import javafx.application.Platform;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
@@ -129,9 +128,14 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
 
     /** A real engine (one process) on this test's file, labelled {@code label}. */
     public Engine engine(String label) {
-        Engine e = Engine.open(EngineConfig.forDatabase(file()).clock(clock).heartbeat(false)
-                .heartbeatInterval(Duration.ofSeconds(1)).busyBound(Duration.ofSeconds(10)).processKind("worker")
-                .processLabel(label).build());
+        Engine e = Engine.open(EngineConfig.forDatabase(file())
+                .clock(clock)
+                .heartbeat(false)
+                .heartbeatInterval(Duration.ofSeconds(1))
+                .busyBound(Duration.ofSeconds(10))
+                .processKind("worker")
+                .processLabel(label)
+                .build());
         engines.add(e);
         return e;
     }
@@ -157,13 +161,15 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
             return ProviderResult.completed("the gate " + argument + " opened");
         });
         Assignment a = engine.runs().assign(actor, "gate:" + name);
-        Thread t = new Thread(() -> {
-            try {
-                engine.runs().runAssignment(a.id(), ttl);
-            } catch (RuntimeException refusedOrClosed) {
-                // the ledger says what happened
-            }
-        }, "gated-run-" + name);
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        engine.runs().runAssignment(a.id(), ttl);
+                    } catch (RuntimeException refusedOrClosed) {
+                        // the ledger says what happened
+                    }
+                },
+                "gated-run-" + name);
         t.setDaemon(true);
         t.start();
         runs.add(t);
@@ -203,10 +209,16 @@ public final class ConsoleFixture implements BeforeEachCallback, AfterEachCallba
 
     /** A shell view model whose poller runs on its own thread every {@code interval}. */
     public ShellViewModel shell(UiExecutor ui, Duration interval) {
-        ShellViewModel vm = new ShellViewModel(settings(), ui, clock, ZoneOffset.UTC, path -> {
-            reader = new CountingReader(Ledgers.openReader(path, clock, ZoneOffset.UTC));
-            return reader;
-        }, interval);
+        ShellViewModel vm = new ShellViewModel(
+                settings(),
+                ui,
+                clock,
+                ZoneOffset.UTC,
+                path -> {
+                    reader = new CountingReader(Ledgers.openReader(path, clock, ZoneOffset.UTC));
+                    return reader;
+                },
+                interval);
         shells.add(vm);
         if (Platform.isFxApplicationThread()) {
             onFxThread.add(vm);

@@ -4,14 +4,14 @@ import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.admin.JournalEntry;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import dev.sovereign.engine.admin.JournalSlice;
 import dev.sovereign.engine.admin.JournalSubject;
 import dev.sovereign.engine.base.LedgerLocation;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** A real reader that counts what the console asks of it. */
 public final class CountingReader implements AdminReader {
@@ -62,8 +62,7 @@ public final class CountingReader implements AdminReader {
     }
 
     @Override
-    public JournalSlice journalAbout(JournalSubject subject,
-                                                                int limit) {
+    public JournalSlice journalAbout(JournalSubject subject, int limit) {
         threads.add(Thread.currentThread().getName());
         return real.journalAbout(subject, limit);
     }

@@ -39,6 +39,7 @@ public final class Scenario {
     public Assignment runningRun;
     /** CREATED, never run. */
     public Assignment waitingRun;
+
     public Message newMessage;
     public Message claimedMessage;
     public Message doneMessage;
@@ -77,16 +78,26 @@ public final class Scenario {
         cli.close();
         operatorFirst = workerA.leases().acquire("operator", Duration.ofSeconds(10));
         workerC.leases().acquire("reviewer", Duration.ofSeconds(15));
-        completedRun = workerC.runs().runAssignment(workerC.runs().assign("reviewer",
-                "scripted:ms=0,outcome=completed").id(), Duration.ofSeconds(15)).assignment();
+        completedRun = workerC.runs()
+                .runAssignment(
+                        workerC.runs()
+                                .assign("reviewer", "scripted:ms=0,outcome=completed")
+                                .id(),
+                        Duration.ofSeconds(15))
+                .assignment();
         step(10, List.of(workerA, workerC));
         Lease indexer = workerC.leases().acquire("indexer", Duration.ofSeconds(10));
         // worker A starts a run that will outlive it
         lostRun = fx.gatedRun(workerA, "operator", Duration.ofSeconds(10), "lost");
         step(10, List.of(workerA, workerC));
         plannerLease = workerD.leases().acquire("planner", Duration.ofSeconds(8));
-        failedRun = workerD.runs().runAssignment(workerD.runs().assign("planner",
-                "scripted:ms=0,outcome=failed").id(), Duration.ofSeconds(8)).assignment();
+        failedRun = workerD.runs()
+                .runAssignment(
+                        workerD.runs()
+                                .assign("planner", "scripted:ms=0,outcome=failed")
+                                .id(),
+                        Duration.ofSeconds(8))
+                .assignment();
         step(10, List.of(workerA, workerC, workerD));
         workerC.leases().release("indexer", indexer.token());
         step(10, List.of(workerA, workerC, workerD));

@@ -8,8 +8,7 @@ import javafx.stage.Stage;
 
 /** Shows one view alone in a themed scene, as a TestFX {@code @Start} method would. */
 public final class ViewHarness {
-    private ViewHarness() {
-    }
+    private ViewHarness() {}
 
     public static Scene show(Stage stage, Parent view) {
         Scene scene = new Scene(view, 1280, 760);

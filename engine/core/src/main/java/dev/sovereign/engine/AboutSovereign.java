@@ -1,6 +1,5 @@
 package dev.sovereign.engine;
 
-import dev.sovereign.engine.SovereignVersion;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,6 +1,9 @@
 package dev.sovereign.engine;
 
 import dev.sovereign.engine.actor.Actors;
+import dev.sovereign.engine.admin.EpochStart;
+import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.internal.run.AssignmentRunner;
 import dev.sovereign.engine.internal.run.EngineSupervisor;
 import dev.sovereign.engine.internal.run.Workspaces;
@@ -10,11 +13,11 @@ import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.lease.GrantLossListener;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Mailbox;
+import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.process.Processes;
 import dev.sovereign.engine.provider.Providers;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.spi.Backends;
-import dev.sovereign.engine.EngineAccess;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.supervisor.Supervisor;
@@ -22,10 +25,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import dev.sovereign.engine.base.EngineConfig;
-import dev.sovereign.engine.admin.EpochStart;
-import dev.sovereign.engine.admin.LedgerSummary;
-import dev.sovereign.engine.process.ProcessInfo;
 
 /**
  * One engine instance is one <em>process</em> for fencing: it mints a fresh identity
@@ -86,8 +85,15 @@ public final class Engine implements AutoCloseable {
             this.journal = ledger.journal();
             this.mailbox = ledger.mailbox();
             Workspaces workspaces = new Workspaces(config.dataDirectory());
-            this.runs = new AssignmentRunner(ledger.runs(), leases, grants, providers, workspaces, config.defaultTtl(),
-                    config.heartbeat() ? config.heartbeatInterval() : null, config.allowedCommands());
+            this.runs = new AssignmentRunner(
+                    ledger.runs(),
+                    leases,
+                    grants,
+                    providers,
+                    workspaces,
+                    config.defaultTtl(),
+                    config.heartbeat() ? config.heartbeatInterval() : null,
+                    config.allowedCommands());
             this.supervisor = new EngineSupervisor(ledger.recovery(), mailbox, workspaces, config.clock(), identity);
         } catch (RuntimeException e) {
             ledger.close();
@@ -95,8 +101,8 @@ public final class Engine implements AutoCloseable {
         }
         if (config.heartbeat()) {
             heartbeatThread = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "sovereign-heartbeat-"
-                        + identity.substring(0, Math.min(13, identity.length())));
+                Thread t =
+                        new Thread(r, "sovereign-heartbeat-" + identity.substring(0, Math.min(13, identity.length())));
                 t.setDaemon(true);
                 return t;
             });
@@ -261,7 +267,6 @@ public final class Engine implements AutoCloseable {
             lastHeartbeatFailure = e;
         }
     }
-
 
     @Override
     public void close() {

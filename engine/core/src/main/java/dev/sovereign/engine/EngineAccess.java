@@ -17,8 +17,7 @@ public final class EngineAccess {
     private static volatile Function<Engine, Ledger> access;
     private static volatile Function<Engine, Grants> grantsAccess;
 
-    private EngineAccess() {
-    }
+    private EngineAccess() {}
 
     /** The ledger under {@code engine}. */
     public static Ledger ledger(Engine engine) {

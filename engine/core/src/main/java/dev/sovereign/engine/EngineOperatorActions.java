@@ -1,16 +1,16 @@
 package dev.sovereign.engine;
 
-import dev.sovereign.engine.internal.run.EngineSupervisor;
-import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.SupervisorTickRow;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.internal.run.EngineSupervisor;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.supervisor.Supervisor;
 import dev.sovereign.engine.supervisor.SupervisorLoop;
 import dev.sovereign.engine.supervisor.TickRecord;
 import dev.sovereign.engine.supervisor.TickReport;
-import dev.sovereign.engine.base.LedgerLocation;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -38,15 +38,19 @@ final class EngineOperatorActions implements OperatorActions {
         this.engine = engine;
         this.supervisor = (EngineSupervisor) engine.supervisor();
         ProcessInfo me = engine.processes().find(engine.processIdentity()).orElse(null);
-        this.self = me == null ? ProcessRef.unknown(engine.processIdentity())
+        this.self = me == null
+                ? ProcessRef.unknown(engine.processIdentity())
                 : new ProcessRef(me.identity(), me.label(), me.pid(), me.host());
     }
 
     /** Opens an engine of kind {@code console} on an existing database (never creating one). */
     public static EngineOperatorActions open(LedgerLocation location, Clock clock) {
         Objects.requireNonNull(location, "location");
-        Engine engine = Engine.openExisting(EngineConfig.forDatabase(location).clock(clock).processKind("console")
-                .processLabel("console " + ProcessHandle.current().pid()).build());
+        Engine engine = Engine.openExisting(EngineConfig.forDatabase(location)
+                .clock(clock)
+                .processKind("console")
+                .processLabel("console " + ProcessHandle.current().pid())
+                .build());
         try {
             return new EngineOperatorActions(engine);
         } catch (RuntimeException e) {
@@ -80,15 +84,22 @@ final class EngineOperatorActions implements OperatorActions {
         return tickAndTell().row();
     }
 
-    private record Ticked(TickReport report, SupervisorTickRow row) {
-    }
+    private record Ticked(TickReport report, SupervisorTickRow row) {}
 
     /** One tick; its stored report goes to the listeners. */
     private Ticked tickAndTell() {
         EngineSupervisor.Recorded r = supervisor.tickRecorded();
         TickReport t = r.report();
-        SupervisorTickRow row = new SupervisorTickRow(r.seq(), t.at(), self, t.expiredLeases().size(),
-                t.staleProcesses().size(), t.sweptClaims().size(), t.recovered().size(), t.failures().size(), r.json());
+        SupervisorTickRow row = new SupervisorTickRow(
+                r.seq(),
+                t.at(),
+                self,
+                t.expiredLeases().size(),
+                t.staleProcesses().size(),
+                t.sweptClaims().size(),
+                t.recovered().size(),
+                t.failures().size(),
+                r.json());
         listeners.forEach(l -> l.ticked(row));
         return new Ticked(t, row);
     }
@@ -114,7 +125,7 @@ final class EngineOperatorActions implements OperatorActions {
                 return supervisor.lastTick();
             }
         };
-        SupervisorLoop next = new SupervisorLoop(telling, interval, report -> { }, e -> {
+        SupervisorLoop next = new SupervisorLoop(telling, interval, report -> {}, e -> {
             String sentence = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             listeners.forEach(l -> l.failed(sentence));
         });

@@ -2,13 +2,13 @@ package dev.sovereign.engine;
 
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.OperatorActions;
-import dev.sovereign.engine.spi.Backends;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.spi.Backends;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * Opens a ledger for operators — the read-only view and the actions the console uses — through the
@@ -18,8 +18,7 @@ import dev.sovereign.engine.base.LedgerLocation;
  * Stateless and thread-safe.
  */
 public final class Ledgers {
-    private Ledgers() {
-    }
+    private Ledgers() {}
 
     /** A read-only view of {@code database} with the system clock and time zone. */
     public static AdminReader openReader(Path database) {

@@ -3,21 +3,21 @@ package dev.sovereign.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.supervisor.SupervisorLoop;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
-import dev.sovereign.engine.base.EngineConfig;
-import dev.sovereign.engine.base.Refusal;
-import dev.sovereign.engine.base.RefusalCategory;
-import dev.sovereign.engine.supervisor.SupervisorLoop;
-import java.nio.file.Path;
 
 /**
  * Bad inputs the API fuzzer (reliability/fuzz/ApiFuzzTest) found crashing the engine, each pinned
@@ -42,8 +42,9 @@ abstract class BadInputRefusalContract {
     }
 
     private static void assertInvalidArgument(Runnable call) {
-        assertThatThrownBy(call::run).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.INVALID_ARGUMENT));
+        assertThatThrownBy(call::run)
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.INVALID_ARGUMENT));
     }
 
     @Test
@@ -52,7 +53,10 @@ abstract class BadInputRefusalContract {
         assertInvalidArgument(() -> engine.leases().acquireOrRenew("operator", Duration.ofNanos(1)));
         long token = engine.leases().acquire("operator", Duration.ofSeconds(5)).token();
         assertInvalidArgument(() -> engine.leases().renew("operator", token, Duration.ofNanos(1)));
-        assertThat(engine.leases().current("operator")).get().extracting(l -> l.ttlMs()).isEqualTo(5_000L);
+        assertThat(engine.leases().current("operator"))
+                .get()
+                .extracting(l -> l.ttlMs())
+                .isEqualTo(5_000L);
     }
 
     @Test
@@ -60,7 +64,10 @@ abstract class BadInputRefusalContract {
         engine.leases().acquire("operator", Duration.ofSeconds(5));
         Message m = engine.mailbox().send("someone", "operator", "s", null);
         assertInvalidArgument(() -> engine.mailbox().claim(m.id(), "operator", Duration.ofNanos(500)));
-        assertThat(engine.mailbox().find(m.id())).get().extracting(Message::claim).isNull();
+        assertThat(engine.mailbox().find(m.id()))
+                .get()
+                .extracting(Message::claim)
+                .isNull();
     }
 
     @Test
@@ -81,15 +88,19 @@ abstract class BadInputRefusalContract {
     void aConfigurationWithAnOverflowingOrSubMillisecondDurationIsRefusedByNameWhenBuilt() {
         EngineConfig.Builder b = EngineConfig.forDatabase(temp.dir().resolve("other.db"));
         assertThatThrownBy(() -> b.busyBound(Duration.ofSeconds(Long.MAX_VALUE)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("busyBound");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("busyBound");
         b.busyBound(Duration.ofSeconds(5));
         assertThatThrownBy(() -> b.heartbeatInterval(Duration.ofNanos(999_999)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heartbeatInterval");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("heartbeatInterval");
         assertThatThrownBy(() -> b.heartbeatInterval(Duration.ofDays(400)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heartbeatInterval");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("heartbeatInterval");
         b.heartbeatInterval(Duration.ofSeconds(1));
         assertThatThrownBy(() -> b.defaultTtl(Duration.ofNanos(1)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultTtl");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("defaultTtl");
         b.defaultTtl(Duration.ofDays(365));
         assertThat(b.build().defaultTtl()).isEqualTo(Duration.ofDays(365));
     }
@@ -97,13 +108,15 @@ abstract class BadInputRefusalContract {
     @Test
     void aConfigurationWithoutADatabaseIsRefusedByNameLikeEveryOtherBadValue() {
         assertThatThrownBy(() -> EngineConfig.forDatabase((Path) null).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("database");
     }
 
     @Test
     void aSupervisorLoopIntervalThatWouldOverflowIsRefusedWhenTheLoopIsMade() {
-        assertThatThrownBy(() -> new SupervisorLoop(engine.supervisor(),
-                Duration.ofSeconds(Long.MAX_VALUE), t -> { }, e -> { }))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("interval");
+        assertThatThrownBy(() ->
+                        new SupervisorLoop(engine.supervisor(), Duration.ofSeconds(Long.MAX_VALUE), t -> {}, e -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("interval");
     }
 }

@@ -7,20 +7,20 @@ import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.Links;
 import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.admin.JournalEntry;
+import java.util.Locale;
 import javafx.beans.binding.Bindings;
+import javafx.collections.ObservableList;
+import javafx.geometry.Insets;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Label;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
-import java.util.Locale;
-import javafx.collections.ObservableList;
-import javafx.geometry.Insets;
-import javafx.scene.control.TableRow;
 
 /**
  * One actor's page: who holds it now; its holds over time and its runs side by side; its journal rows and
@@ -48,14 +48,18 @@ public final class ActorPageView {
 
     public Parent create() {
         Formats formats = vm.formats();
-        TableView<ActorPageViewModel.Hold> holds = Ui.table("actor-holds-table",
-                "No hold in the journal rows read: nobody acquired this actor's lease.");
+        TableView<ActorPageViewModel.Hold> holds =
+                Ui.table("actor-holds-table", "No hold in the journal rows read: nobody acquired this actor's lease.");
         holds.setItems(vm.holds());
         TableColumn<ActorPageViewModel.Hold, String> token = Ui.column("Token", 70, h -> Long.toString(h.token()));
         token.getStyleClass().add("token");
         holds.getColumns().add(token);
-        TableColumn<ActorPageViewModel.Hold, String> holder = Ui.column("Holder", 150, h -> h.holder().name());
-        Ui.linkCells(holder, "actor-hold-holder-", h -> Long.toString(h.token()),
+        TableColumn<ActorPageViewModel.Hold, String> holder =
+                Ui.column("Holder", 150, h -> h.holder().name());
+        Ui.linkCells(
+                holder,
+                "actor-hold-holder-",
+                h -> Long.toString(h.token()),
                 h -> links.openProcess(h.holder().identity()));
         holds.getColumns().add(holder);
         holds.getColumns().add(Ui.column("How", 80, ActorPageViewModel.Hold::began));
@@ -74,8 +78,14 @@ public final class ActorPageView {
         id.getStyleClass().add("mono");
         Ui.linkCells(id, "actor-run-", AssignmentRow::id, a -> links.openAssignment(a.id()));
         runs.getColumns().add(id);
-        runs.getColumns().add(Ui.column("State", 90, a -> a.state().toLowerCase(Locale.ROOT)
-                + (RunsViewModel.workerLostChip(a).isEmpty() ? "" : " \u00b7 " + RunsViewModel.workerLostChip(a))));
+        runs.getColumns()
+                .add(Ui.column(
+                        "State",
+                        90,
+                        a -> a.state().toLowerCase(Locale.ROOT)
+                                + (RunsViewModel.workerLostChip(a).isEmpty()
+                                        ? ""
+                                        : " \u00b7 " + RunsViewModel.workerLostChip(a))));
         runs.getColumns().add(Ui.column("Token", 65, a -> Formats.token(a.currentAttemptToken())));
         runs.getColumns().add(Ui.column("Receipt", 130, RunsViewModel::receiptText));
         runs.getColumns().add(Ui.column("Updated", 80, a -> formats.time(a.updatedAt())));
@@ -85,9 +95,13 @@ public final class ActorPageView {
         upper.setPrefHeight(210);
         upper.setMinHeight(150);
 
-        TableView<JournalEntry> journal = JournalTable.create("actor-journal", vm.journal(), formats, links,
-                "No journal row names this actor yet.");
-        TableView<JournalEntry> refused = JournalTable.create("actor-rejections", vm.rejections(), formats, links,
+        TableView<JournalEntry> journal = JournalTable.create(
+                "actor-journal", vm.journal(), formats, links, "No journal row names this actor yet.");
+        TableView<JournalEntry> refused = JournalTable.create(
+                "actor-rejections",
+                vm.rejections(),
+                formats,
+                links,
                 "No refused write names this actor among the rows read.");
         Label runsSummary = new Label();
         runsSummary.setId("actor-runs-summary");
@@ -110,8 +124,13 @@ public final class ActorPageView {
         VBox.setVgrow(tabs, Priority.ALWAYS);
         VBox body = new VBox(12, upper, lower);
         VBox.setVgrow(lower, Priority.ALWAYS);
-        return Ui.linkedPage("actor", vm.titleProperty(),
+        return Ui.linkedPage(
+                "actor",
+                vm.titleProperty(),
                 "Who held this actor's lease, with which token, from when to when and how each hold ended; its runs;"
-                        + " every journal row that names it.", vm.nowProperty(), backForward, body);
+                        + " every journal row that names it.",
+                vm.nowProperty(),
+                backForward,
+                body);
     }
 }

@@ -11,15 +11,15 @@ import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.LeaseState;
 import dev.sovereign.engine.admin.ProcessRef;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import java.util.Collections;
-import javafx.beans.property.BooleanProperty;
-import javafx.beans.property.SimpleBooleanProperty;
 
 /**
  * One actor's page (issue 17, item 7): its holds over time — who held it, with which token, from when to
@@ -36,8 +36,7 @@ public final class ActorPageViewModel {
      * @param ended how it ended ({@code released}, {@code taken over by worker 7102 (token 6)}, ...) or that it
      *              lasts
      */
-    public record Hold(long token, ProcessRef holder, String began, long from, Long to, String ended) {
-    }
+    public record Hold(long token, ProcessRef holder, String began, long from, Long to, String ended) {}
 
     private final LiveLedger ledger;
     private final Formats formats;
@@ -51,8 +50,7 @@ public final class ActorPageViewModel {
     private final ObservableList<JournalEntry> rejections = FXCollections.observableArrayList();
     private final ObservableList<JournalEntry> journal = FXCollections.observableArrayList();
     /** Whether the page shows: only then does it follow the ledger and the clock (idle CPU, issue 17 item 15). */
-    private final BooleanProperty active =
-            new SimpleBooleanProperty(this, "active", true);
+    private final BooleanProperty active = new SimpleBooleanProperty(this, "active", true);
     /** The actor's lease as last read (the clock's ticks look at it, not at every lease). */
     private LeaseRow lease;
 
@@ -99,27 +97,44 @@ public final class ActorPageViewModel {
         title.set(actor == null ? "" : "Actor " + actor);
         List<JournalEntry> rows = slice == null ? List.of() : new ArrayList<>(slice.entries());
         Collections.reverse(rows); // oldest first, like a run's history
-        List<AssignmentRow> theirRuns = s == null || actor == null ? List.of()
+        List<AssignmentRow> theirRuns = s == null || actor == null
+                ? List.of()
                 : s.assignments().stream().filter(a -> a.actor().equals(actor)).toList();
         setIfChanged(runs, theirRuns);
         setIfChanged(rejections, rows.stream().filter(JournalEntry::isRejection).toList());
         setIfChanged(journal, rows);
         lease = lease(s, actor);
         setIfChanged(holds, holds(rows, lease, ledger.now()));
-        journalSummary.set(actor == null ? "" : slice == null ? "Reading the journal\u2026"
-                : slice.total() == 0 ? "No journal row names " + actor + "."
-                : "The newest " + slice.entries().size() + " of " + slice.total() + " journal rows naming " + actor
-                + ", oldest first" + (slice.wholeJournal() ? "." : " (of the journal's last rows)."));
-        runsSummary.set(actor == null || s == null ? "" : theirRuns.size() + (theirRuns.size() == 1 ? " run" : " runs")
-                + (s.assignments().size() < s.counts().assignments()
-                ? " among the database's " + s.assignments().size() + " most recent (of " + s.counts().assignments()
-                + ")." : "."));
+        journalSummary.set(
+                actor == null
+                        ? ""
+                        : slice == null
+                                ? "Reading the journal\u2026"
+                                : slice.total() == 0
+                                        ? "No journal row names " + actor + "."
+                                        : "The newest " + slice.entries().size() + " of " + slice.total()
+                                                + " journal rows naming " + actor + ", oldest first"
+                                                + (slice.wholeJournal() ? "." : " (of the journal's last rows)."));
+        runsSummary.set(
+                actor == null || s == null
+                        ? ""
+                        : theirRuns.size()
+                                + (theirRuns.size() == 1 ? " run" : " runs")
+                                + (s.assignments().size() < s.counts().assignments()
+                                        ? " among the database's "
+                                                + s.assignments().size() + " most recent (of "
+                                                + s.counts().assignments() + ")."
+                                        : "."));
         describeNow();
     }
 
     private static LeaseRow lease(AdminSnapshot s, String actor) {
-        return s == null || actor == null ? null
-                : s.leases().stream().filter(l -> l.actor().equals(actor)).findFirst().orElse(null);
+        return s == null || actor == null
+                ? null
+                : s.leases().stream()
+                        .filter(l -> l.actor().equals(actor))
+                        .findFirst()
+                        .orElse(null);
     }
 
     private void describeNow() {
@@ -137,9 +152,10 @@ public final class ActorPageViewModel {
         } else {
             LeaseState st = l.stateAt(ledger.now());
             text = "Held by " + l.holder().displayName() + " with token " + l.token() + " since "
-                    + formats.time(l.acquiredAt()) + (st == LeaseState.EXPIRED
-                    ? "; its lease expired at " + formats.time(l.expiresAt()) + " and nobody took it over yet."
-                    : "; its lease runs until " + formats.time(l.expiresAt()) + " unless renewed.");
+                    + formats.time(l.acquiredAt())
+                    + (st == LeaseState.EXPIRED
+                            ? "; its lease expired at " + formats.time(l.expiresAt()) + " and nobody took it over yet."
+                            : "; its lease runs until " + formats.time(l.expiresAt()) + " unless renewed.");
         }
         if (!text.equals(now.get())) {
             now.set(text);
@@ -160,11 +176,21 @@ public final class ActorPageViewModel {
                     boolean takeover = e.kind().equals("LEASE_TAKEN_OVER");
                     ProcessRef who = e.process() == null ? ProcessRef.unknown("?") : e.process();
                     if (open != null) {
-                        out.add(new Hold(open.token(), open.holder(), open.began(), open.from(), e.at(), takeover
-                                ? "taken over by " + who.name() + " (token " + e.token() + ")" : "expired"));
+                        out.add(new Hold(
+                                open.token(),
+                                open.holder(),
+                                open.began(),
+                                open.from(),
+                                e.at(),
+                                takeover ? "taken over by " + who.name() + " (token " + e.token() + ")" : "expired"));
                     }
-                    open = new Hold(e.token() == null ? 0 : e.token(), who, takeover ? "took over" : "acquired",
-                            e.at(), null, "");
+                    open = new Hold(
+                            e.token() == null ? 0 : e.token(),
+                            who,
+                            takeover ? "took over" : "acquired",
+                            e.at(),
+                            null,
+                            "");
                 }
                 case "LEASE_RELEASED" -> {
                     if (open != null) {
@@ -172,22 +198,39 @@ public final class ActorPageViewModel {
                         open = null;
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
         boolean held = lease != null && !lease.isFree();
         if (open != null) {
             if (held && lease.token() == open.token()) {
-                out.add(lease.stateAt(now) == LeaseState.EXPIRED
-                        ? new Hold(open.token(), open.holder(), open.began(), open.from(), lease.expiresAt(),
-                        "expired; nobody took it over yet")
-                        : new Hold(open.token(), open.holder(), open.began(), open.from(), null, "holds it now"));
+                out.add(
+                        lease.stateAt(now) == LeaseState.EXPIRED
+                                ? new Hold(
+                                        open.token(),
+                                        open.holder(),
+                                        open.began(),
+                                        open.from(),
+                                        lease.expiresAt(),
+                                        "expired; nobody took it over yet")
+                                : new Hold(
+                                        open.token(), open.holder(), open.began(), open.from(), null, "holds it now"));
             } else {
-                out.add(new Hold(open.token(), open.holder(), open.began(), open.from(), null,
+                out.add(new Hold(
+                        open.token(),
+                        open.holder(),
+                        open.began(),
+                        open.from(),
+                        null,
                         "ended (how is not in the rows read)"));
             }
         } else if (held && out.stream().noneMatch(h -> h.token() == lease.token())) {
-            out.add(new Hold(lease.token(), lease.holder(), "acquired", lease.acquiredAt(), null,
+            out.add(new Hold(
+                    lease.token(),
+                    lease.holder(),
+                    "acquired",
+                    lease.acquiredAt(),
+                    null,
                     lease.stateAt(now) == LeaseState.EXPIRED ? "expired; nobody took it over yet" : "holds it now"));
         }
         return out;

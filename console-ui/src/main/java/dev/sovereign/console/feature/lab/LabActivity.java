@@ -1,6 +1,7 @@
 package dev.sovereign.console.feature.lab;
 
 import dev.sovereign.console.fx.UiExecutor;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.util.function.Consumer;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -8,7 +9,6 @@ import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleIntegerProperty;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * The Lab page's one message line and its busy spinner: every lab action runs its work through the
@@ -34,7 +34,7 @@ final class LabActivity {
     }
 
     <T> void act(String what, Work<T> work, Consumer<T> then) {
-        act(what, work, then, () -> { });
+        act(what, work, then, () -> {});
     }
 
     /** Says {@code what…}, runs {@code work} in the background, then {@code then} (or {@code onFailure}). */
@@ -42,14 +42,17 @@ final class LabActivity {
         inFlight.set(inFlight.get() + 1);
         message.set(what + "\u2026");
         messageIsProblem.set(false);
-        ui.background(work::call, r -> {
-            inFlight.set(inFlight.get() - 1);
-            then.accept(r);
-        }, e -> {
-            inFlight.set(inFlight.get() - 1);
-            onFailure.run();
-            problem(LabSentences.failed(what, e));
-        });
+        ui.background(
+                work::call,
+                r -> {
+                    inFlight.set(inFlight.get() - 1);
+                    then.accept(r);
+                },
+                e -> {
+                    inFlight.set(inFlight.get() - 1);
+                    onFailure.run();
+                    problem(LabSentences.failed(what, e));
+                });
     }
 
     /** Every sentence passes through here with the secrets of any JDBC URL in it removed (a worker's words too). */

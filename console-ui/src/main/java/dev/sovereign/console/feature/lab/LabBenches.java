@@ -1,7 +1,7 @@
 package dev.sovereign.console.feature.lab;
 
-import dev.sovereign.engine.lab.LabBench;
 import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.lab.LabBench;
 
 /**
  * The bench (the lab's own process and the workers started by hand) of the attached ledger (a file, or a lab
@@ -15,7 +15,8 @@ final class LabBenches {
     private volatile boolean open;
 
     synchronized LabBench forTarget(LedgerLocation target) {
-        LedgerLocation wanted = target.file().map(f -> LedgerLocation.file(f.toAbsolutePath().normalize()))
+        LedgerLocation wanted = target.file()
+                .map(f -> LedgerLocation.file(f.toAbsolutePath().normalize()))
                 .orElse(target);
         if (bench != null && !bench.location().equals(wanted)) {
             bench.close();

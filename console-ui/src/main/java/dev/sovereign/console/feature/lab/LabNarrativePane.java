@@ -36,8 +36,12 @@ final class LabNarrativePane {
         Label summary = new Label();
         summary.setId("lab-scenario-summary");
         summary.setWrapText(true);
-        summary.textProperty().bind(Bindings.createStringBinding(() -> vm.selectedScenarioProperty().get() == null ? ""
-                : vm.selectedScenarioProperty().get().summary(), vm.selectedScenarioProperty()));
+        summary.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.selectedScenarioProperty().get() == null
+                                ? ""
+                                : vm.selectedScenarioProperty().get().summary(),
+                        vm.selectedScenarioProperty()));
         summary.getStyleClass().add("step-detail");
         VBox narrative = new VBox(4);
         narrative.setId("lab-narrative");
@@ -73,12 +77,14 @@ final class LabNarrativePane {
 
     /** One step: its number coloured by status, its title, what was seen, a spinner while it runs. */
     private static HBox stepLine(LabStep s) {
-        Label number = Ui.badge(Integer.toString(s.index() + 1), switch (s.status()) {
-            case PENDING, SKIPPED -> Tone.QUIET;
-            case RUNNING -> Tone.INFO;
-            case DONE -> Tone.GOOD;
-            case FAILED -> Tone.BAD;
-        });
+        Label number = Ui.badge(
+                Integer.toString(s.index() + 1),
+                switch (s.status()) {
+                    case PENDING, SKIPPED -> Tone.QUIET;
+                    case RUNNING -> Tone.INFO;
+                    case DONE -> Tone.GOOD;
+                    case FAILED -> Tone.BAD;
+                });
         number.setMinWidth(28);
         number.setAlignment(Pos.CENTER);
         Label title = new Label(LabSentences.stepTitle(s));
@@ -118,11 +124,13 @@ final class LabNarrativePane {
         if (v == null) {
             return;
         }
-        Label badge = Ui.badge(v.verdict().name(), switch (v.verdict()) {
-            case HELD -> Tone.GOOD;
-            case VIOLATED -> Tone.BAD;
-            case INCONCLUSIVE -> Tone.WARN;
-        });
+        Label badge = Ui.badge(
+                v.verdict().name(),
+                switch (v.verdict()) {
+                    case HELD -> Tone.GOOD;
+                    case VIOLATED -> Tone.BAD;
+                    case INCONCLUSIVE -> Tone.WARN;
+                });
         badge.setId("lab-verdict-badge");
         badge.setMinWidth(Region.USE_PREF_SIZE);
         Label headline = new Label(LabSentences.headline(v));
@@ -143,8 +151,9 @@ final class LabNarrativePane {
 
     /** One check: ok (green) or failed (red for safety, amber for setup), its kind, statement and evidence. */
     private static HBox checkLine(Check c) {
-        Label mark = Ui.badge(LabSentences.checkMark(c), c.passed() ? Tone.GOOD
-                : c.kind() == Check.Kind.SAFETY ? Tone.BAD : Tone.WARN);
+        Label mark = Ui.badge(
+                LabSentences.checkMark(c),
+                c.passed() ? Tone.GOOD : c.kind() == Check.Kind.SAFETY ? Tone.BAD : Tone.WARN);
         mark.setMinWidth(52);
         mark.setAlignment(Pos.CENTER);
         Label kind = new Label(LabSentences.checkKind(c));
@@ -162,8 +171,10 @@ final class LabNarrativePane {
 
     /** Scrolls the narrative so the running step (or the verdict, once there is one) is in view. */
     private static void keepInView(ScrollPane scroll, VBox content, VBox narrative) {
-        Node running = narrative.getChildren().stream().filter(n -> n.getStyleClass().contains("running"))
-                .findFirst().orElse(null);
+        Node running = narrative.getChildren().stream()
+                .filter(n -> n.getStyleClass().contains("running"))
+                .findFirst()
+                .orElse(null);
         content.applyCss();
         content.layout();
         double contentHeight = content.getHeight();
@@ -171,8 +182,11 @@ final class LabNarrativePane {
         if (contentHeight <= viewport || viewport <= 0) {
             return;
         }
-        double y = running == null ? 0 : narrative.getBoundsInParent().getMinY() + running.getBoundsInParent().getMinY()
-                - viewport / 3;
+        double y = running == null
+                ? 0
+                : narrative.getBoundsInParent().getMinY()
+                        + running.getBoundsInParent().getMinY()
+                        - viewport / 3;
         scroll.setVvalue(Math.max(0, Math.min(1, y / (contentHeight - viewport))));
     }
 }

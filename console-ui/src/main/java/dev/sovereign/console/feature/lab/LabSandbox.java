@@ -22,8 +22,12 @@ final class LabSandbox {
     private final ReadOnlyBooleanWrapper targetIsSandbox = new ReadOnlyBooleanWrapper(this, "targetIsSandbox");
     private Path directory;
 
-    LabSandbox(ReadOnlyObjectProperty<Path> target, Consumer<Path> attach, UiExecutor ui, LabActivity activity,
-               Path directory) {
+    LabSandbox(
+            ReadOnlyObjectProperty<Path> target,
+            Consumer<Path> attach,
+            UiExecutor ui,
+            LabActivity activity,
+            Path directory) {
         this.target = target;
         this.attach = attach;
         this.ui = ui;
@@ -38,7 +42,8 @@ final class LabSandbox {
         if (dir != null && !dir.isBlank()) {
             return Path.of(dir);
         }
-        return Path.of(System.getProperty("java.io.tmpdir"), "sovereign-lab-" + System.getProperty("user.name", "user"));
+        return Path.of(
+                System.getProperty("java.io.tmpdir"), "sovereign-lab-" + System.getProperty("user.name", "user"));
     }
 
     void useDirectory(Path dir) {
@@ -52,8 +57,12 @@ final class LabSandbox {
 
     /** Whether {@code p} is a lab sandbox in this page's sandbox folder. */
     boolean isSandbox(Path p) {
-        return p != null && Lab.isSandbox(p) && directory != null
-                && p.toAbsolutePath().normalize().startsWith(directory.toAbsolutePath().normalize());
+        return p != null
+                && Lab.isSandbox(p)
+                && directory != null
+                && p.toAbsolutePath()
+                        .normalize()
+                        .startsWith(directory.toAbsolutePath().normalize());
     }
 
     /** Re-reads whether the attached database is a sandbox. */
@@ -64,8 +73,8 @@ final class LabSandbox {
     /** Attaches the most recent lab sandbox, or a new one when there is none. */
     void open() {
         Path dir = directory;
-        activity.act("Opening the lab sandbox", () -> Lab.latestSandbox(dir).orElseGet(() -> Lab.createSandbox(dir)),
-                p -> {
+        activity.act(
+                "Opening the lab sandbox", () -> Lab.latestSandbox(dir).orElseGet(() -> Lab.createSandbox(dir)), p -> {
                     attach.accept(p);
                     activity.say(LabSentences.sandboxOpened(p));
                 });
@@ -73,10 +82,13 @@ final class LabSandbox {
 
     /** Deletes a sandbox that is no longer attached, in the background. */
     void deleteInBackground(Path old) {
-        ui.background(() -> {
-            Lab.deleteSandbox(old);
-            return null;
-        }, x -> { }, x -> { });
+        ui.background(
+                () -> {
+                    Lab.deleteSandbox(old);
+                    return null;
+                },
+                x -> {},
+                x -> {});
     }
 
     ReadOnlyBooleanProperty targetIsSandboxProperty() {

@@ -31,13 +31,25 @@ final class LabSandboxBar {
         Label path = new Label();
         path.setId("lab-target");
         path.getStyleClass().add("mono");
-        path.textProperty().bind(Bindings.createStringBinding(() -> vm.targetProperty().get() != null
-                ? String.valueOf(vm.targetProperty().get().getFileName())
-                : vm.labTargetProperty().get() != null ? vm.labTargetProperty().get().withoutSecrets().toString()
-                : "none attached", vm.targetProperty(), vm.labTargetProperty()));
+        path.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.targetProperty().get() != null
+                                ? String.valueOf(vm.targetProperty().get().getFileName())
+                                : vm.labTargetProperty().get() != null
+                                        ? vm.labTargetProperty()
+                                                .get()
+                                                .withoutSecrets()
+                                                .toString()
+                                        : "none attached",
+                        vm.targetProperty(),
+                        vm.labTargetProperty()));
         Tooltip full = new Tooltip();
-        full.textProperty().bind(Bindings.createStringBinding(() -> vm.labTargetProperty().get() == null ? ""
-                : vm.labTargetProperty().get().withoutSecrets().toString(), vm.labTargetProperty()));
+        full.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.labTargetProperty().get() == null
+                                ? ""
+                                : vm.labTargetProperty().get().withoutSecrets().toString(),
+                        vm.labTargetProperty()));
         path.setTooltip(full);
         path.setMinWidth(Region.USE_PREF_SIZE);
         caption.setMinWidth(Region.USE_PREF_SIZE);

@@ -47,8 +47,8 @@ final class LabScenarioRun {
     private final Consumer<WorkerProcess> onWorkerStarted;
 
     private final List<ScenarioInfo> scenarios = Lab.scenarios();
-    private final ObjectProperty<ScenarioInfo> selected = new SimpleObjectProperty<>(this, "selectedScenario",
-            scenarios.get(0));
+    private final ObjectProperty<ScenarioInfo> selected =
+            new SimpleObjectProperty<>(this, "selectedScenario", scenarios.get(0));
     private final ObservableList<LabStep> steps = FXCollections.observableArrayList();
     private final ObservableList<LabStep> stepsView = FXCollections.unmodifiableObservableList(steps);
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(this, "running");
@@ -58,8 +58,12 @@ final class LabScenarioRun {
     private CountDownLatch currentRunEnded = new CountDownLatch(0);
 
     /** @param onWorkerStarted shows a worker the current run started (on the UI thread) */
-    LabScenarioRun(UiExecutor ui, ReadOnlyObjectProperty<LedgerLocation> target, BooleanProperty breakFence,
-                   LabActivity activity, Consumer<WorkerProcess> onWorkerStarted) {
+    LabScenarioRun(
+            UiExecutor ui,
+            ReadOnlyObjectProperty<LedgerLocation> target,
+            BooleanProperty breakFence,
+            LabActivity activity,
+            Consumer<WorkerProcess> onWorkerStarted) {
         this.ui = ui;
         this.target = target;
         this.breakFence = breakFence;
@@ -126,28 +130,31 @@ final class LabScenarioRun {
         currentRunEnded = ended;
         running.set(true);
         activity.say(LabSentences.runStarted(info.name(), breakFence.get()));
-        ui.background(() -> {
-            try {
-                return run.run();
-            } finally {
-                ended.countDown();
-            }
-        }, v -> {
-            if (!finish(run)) {
-                return;
-            }
-            verdict.set(v);
-            activity.say(LabSentences.runEnded(info.name(), v));
-        }, e -> {
-            if (!finish(run)) {
-                return;
-            }
-            if (e instanceof InterruptedException) {
-                activity.say(LabSentences.runStopped(info.name()));
-            } else {
-                activity.problem(LabSentences.runFailed(info.name(), e));
-            }
-        });
+        ui.background(
+                () -> {
+                    try {
+                        return run.run();
+                    } finally {
+                        ended.countDown();
+                    }
+                },
+                v -> {
+                    if (!finish(run)) {
+                        return;
+                    }
+                    verdict.set(v);
+                    activity.say(LabSentences.runEnded(info.name(), v));
+                },
+                e -> {
+                    if (!finish(run)) {
+                        return;
+                    }
+                    if (e instanceof InterruptedException) {
+                        activity.say(LabSentences.runStopped(info.name()));
+                    } else {
+                        activity.problem(LabSentences.runFailed(info.name(), e));
+                    }
+                });
     }
 
     /** Ends {@code run} if it is still the current one; false when it was abandoned (another database). */

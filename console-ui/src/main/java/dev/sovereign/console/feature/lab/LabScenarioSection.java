@@ -68,13 +68,15 @@ final class LabScenarioSection {
                 vm.selectedScenarioProperty().set(s);
             }
         });
-        vm.selectedScenarioProperty().addListener((obs, o, s) -> list.getSelectionModel().select(s));
+        vm.selectedScenarioProperty()
+                .addListener((obs, o, s) -> list.getSelectionModel().select(s));
         list.disableProperty().bind(vm.runningProperty());
         Button run = new Button("Run scenario");
         run.setId("lab-run");
         run.getStyleClass().add(Styles.ACCENT);
         run.setOnAction(e -> vm.runScenario());
-        run.disableProperty().bind(vm.runningProperty().or(vm.labTargetProperty().isNull()));
+        run.disableProperty()
+                .bind(vm.runningProperty().or(vm.labTargetProperty().isNull()));
         Button cancel = new Button("Stop");
         cancel.setId("lab-cancel");
         cancel.setOnAction(e -> vm.cancelScenario());

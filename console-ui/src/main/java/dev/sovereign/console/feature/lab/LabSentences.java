@@ -1,6 +1,7 @@
 package dev.sovereign.console.feature.lab;
 
 import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.lab.Check;
 import dev.sovereign.engine.lab.LabStep;
@@ -8,7 +9,6 @@ import dev.sovereign.engine.lab.LabVerdict;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import dev.sovereign.engine.admin.EventSentences;
 
 /**
  * Every sentence the Lab page says, in one place: the verdict and its checks, the narrative's steps,
@@ -41,8 +41,7 @@ public final class LabSentences {
     /** Reset on a database that is not a sandbox. */
     public static final String RESET_NEEDS_A_SANDBOX = "Reset works on the lab sandbox only; this database is not one.";
 
-    private LabSentences() {
-    }
+    private LabSentences() {}
 
     // ---- the verdict and its checks ----
 
@@ -59,7 +58,9 @@ public final class LabSentences {
     /** What the checks were read from: the database, the actor, and whether the fence was off. */
     public static String checksTitle(LabVerdict v) {
         return "What the checker read from the journal and the ledger of "
-                + (v.location().isFile() ? v.location().file().orElseThrow().getFileName() : v.location().withoutSecrets())
+                + (v.location().isFile()
+                        ? v.location().file().orElseThrow().getFileName()
+                        : v.location().withoutSecrets())
                 + " (actor " + v.actor() + ")"
                 + (v.faultInjected() ? ", with the terminal fence switched OFF in its workers" : "");
     }
@@ -97,8 +98,7 @@ public final class LabSentences {
     // ---- workers: their state in the ledger's words ----
 
     /** What the ledger says of one worker, and whether that means it hosts its actor. */
-    public record WorkerLedger(String text, boolean hosts) {
-    }
+    public record WorkerLedger(String text, boolean hosts) {}
 
     /**
      * What the ledger says of a living worker: it hosts its actor (with which token), or it waits and
@@ -127,23 +127,29 @@ public final class LabSentences {
      *
      * @param believedToken the token the ledger last showed it holding before it was paused, or null
      */
-    public static WorkerLedger workerLedger(String actor, String identity, LeaseRow row, boolean paused,
-                                            Long believedToken) {
+    public static WorkerLedger workerLedger(
+            String actor, String identity, LeaseRow row, boolean paused, Long believedToken) {
         WorkerLedger ledger = workerLedger(actor, identity, row);
         if (!paused || identity == null) {
             return ledger;
         }
-        String belief = believedToken == null ? "paused: it held no token of " + actor
+        String belief = believedToken == null
+                ? "paused: it held no token of " + actor
                 : "paused: still believes it holds token " + believedToken;
         if (row == null) {
             return new WorkerLedger(belief, false);
         }
         if (ledger.hosts()) {
-            return new WorkerLedger(believedToken != null && believedToken == row.token()
-                    ? belief + " (valid until its lease expires)" : belief, true);
+            return new WorkerLedger(
+                    believedToken != null && believedToken == row.token()
+                            ? belief + " (valid until its lease expires)"
+                            : belief,
+                    true);
         }
-        return new WorkerLedger(belief + "; the ledger says " + (row.isFree() ? actor + " is free"
-                : row.holder().name() + " holds token " + row.token()), false);
+        return new WorkerLedger(
+                belief + "; the ledger says "
+                        + (row.isFree() ? actor + " is free" : row.holder().name() + " holds token " + row.token()),
+                false);
     }
 
     /** The label of a worker started by hand on the Lab page; scenario workers are plain {@code worker A}. */
@@ -183,8 +189,8 @@ public final class LabSentences {
 
     // ---- what an action on a worker did ----
 
-    public static String workerStarted(String label, long pid, String actor, Duration ttl, Duration offset,
-                                       boolean fenceOff) {
+    public static String workerStarted(
+            String label, long pid, String actor, Duration ttl, Duration offset, boolean fenceOff) {
         return "Started " + label + " (pid " + pid + ") for " + actor + ", TTL " + ttl.toSeconds() + " s"
                 + (offset.isZero() ? "" : ", clock " + LabWorkerItem.offsetText(offset))
                 + (fenceOff ? ", with the terminal fence switched OFF" : "") + ".";
@@ -216,17 +222,21 @@ public final class LabSentences {
     }
 
     public static String skewed(String label, Duration offset) {
-        return label + "'s clock now reads " + (offset.isZero() ? "the true time"
-                : LabWorkerItem.offsetText(offset) + (offset.isNegative() ? " behind" : " ahead"))
+        return label + "'s clock now reads "
+                + (offset.isZero()
+                        ? "the true time"
+                        : LabWorkerItem.offsetText(offset) + (offset.isNegative() ? " behind" : " ahead"))
                 + ". A fast clock may take a lease over early; it can never commit for the old holder.";
     }
 
     /** Empty where SIGSTOP exists; else what a pause does instead. */
     public static String platformNote(boolean stopSignals) {
-        return stopSignals ? "" : "This system has no SIGSTOP (or the lab was told not to use it), so Pause is"
-                + " cooperative: the worker stops working and heartbeating until resumed, so its lease still expires"
-                + " and another worker can take over, but a step already in progress (a job's last write) still"
-                + " finishes. On Linux and macOS the pause is a real SIGSTOP, like a long GC pause.";
+        return stopSignals
+                ? ""
+                : "This system has no SIGSTOP (or the lab was told not to use it), so Pause is"
+                        + " cooperative: the worker stops working and heartbeating until resumed, so its lease still expires"
+                        + " and another worker can take over, but a step already in progress (a job's last write) still"
+                        + " finishes. On Linux and macOS the pause is a real SIGSTOP, like a long GC pause.";
     }
 
     // ---- the form's choices ----

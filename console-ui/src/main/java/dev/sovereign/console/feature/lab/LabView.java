@@ -38,10 +38,14 @@ public final class LabView {
         split.setId("lab-split");
         VBox.setVgrow(split, Priority.ALWAYS);
         VBox body = new VBox(10, new LabSandboxBar(vm).create(), createNotices(), createMessageBar(), split);
-        VBox page = Ui.page("lab", "Lab",
+        VBox page = Ui.page(
+                "lab",
+                "Lab",
                 "Real contention on demand. Every worker here is a real OS process against the attached database:"
                         + " pause one past its TTL, kill one, skew its clock, and watch Leases (Ctrl+1), Timeline"
-                        + " (Ctrl+2) and Rejections (Ctrl+3) show what the ledger allowed.", vm.summaryProperty(), body);
+                        + " (Ctrl+2) and Rejections (Ctrl+3) show what the ledger allowed.",
+                vm.summaryProperty(),
+                body);
         page.getStylesheets().add(LabView.class.getResource("lab.css").toExternalForm());
         return page;
     }
@@ -55,7 +59,10 @@ public final class LabView {
         notSandbox.setWrapText(true);
         HBox warn = new HBox(notSandbox);
         warn.getStyleClass().add("attention");
-        warn.visibleProperty().bind(vm.targetProperty().isNotNull().and(vm.targetIsSandboxProperty().not()));
+        warn.visibleProperty()
+                .bind(vm.targetProperty()
+                        .isNotNull()
+                        .and(vm.targetIsSandboxProperty().not()));
         warn.managedProperty().bind(warn.visibleProperty());
         box.getChildren().add(warn);
         if (!vm.hasStopSignals()) {
@@ -66,7 +73,8 @@ public final class LabView {
             note.getStyleClass().add("lab-note");
             box.getChildren().add(note);
         }
-        box.visibleProperty().bind(warn.visibleProperty().or(Bindings.size(box.getChildren()).greaterThan(1)));
+        box.visibleProperty()
+                .bind(warn.visibleProperty().or(Bindings.size(box.getChildren()).greaterThan(1)));
         box.managedProperty().bind(box.visibleProperty());
         return box;
     }

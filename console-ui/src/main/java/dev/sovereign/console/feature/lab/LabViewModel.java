@@ -22,10 +22,10 @@ import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.ObservableList;
 
@@ -51,25 +51,25 @@ import javafx.collections.ObservableList;
  * are handed to the UI thread.
  */
 public final class LabViewModel implements AutoCloseable {
-    public static final List<Duration> TTL_CHOICES = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2),
-            Duration.ofSeconds(5), Duration.ofSeconds(10));
-    public static final List<Duration> SKEW_CHOICES = List.of(Duration.ofSeconds(5), Duration.ofSeconds(30),
-            Duration.ofSeconds(-5), Duration.ZERO);
+    public static final List<Duration> TTL_CHOICES =
+            List.of(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10));
+    public static final List<Duration> SKEW_CHOICES =
+            List.of(Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(-5), Duration.ZERO);
     /** How long a job given from the page runs: long enough to pause its worker in the middle. */
     public static final Duration JOB_LENGTH = Duration.ofSeconds(4);
 
     private final LiveLedger ledger;
     private final UiExecutor ui;
     private final ReadOnlyObjectProperty<Path> target;
-    private final ObjectProperty<String> server =
-            new SimpleObjectProperty<>(this, "server");
+    private final ObjectProperty<String> server = new SimpleObjectProperty<>(this, "server");
     /** The attached server ledger WITH its password (for the workers' environment), or null: bound by the shell. */
     private final ObjectProperty<LedgerLocation> serverLedger = new SimpleObjectProperty<>(this, "serverLedger");
     /** What the lab knows of the attached server: a lab sandbox or not (decision 0426). */
-    private final ReadOnlyObjectWrapper<ServerLab> serverLab = new ReadOnlyObjectWrapper<>(this, "serverLab",
-            ServerLab.NONE);
+    private final ReadOnlyObjectWrapper<ServerLab> serverLab =
+            new ReadOnlyObjectWrapper<>(this, "serverLab", ServerLab.NONE);
     /** Where workers and scenarios run: the attached file, or the attached server when it is a lab sandbox. */
     private final ReadOnlyObjectWrapper<LedgerLocation> labTarget = new ReadOnlyObjectWrapper<>(this, "labTarget");
+
     private long serverCheck;
     private final Consumer<Path> attach;
     private final LabBenches benches = new LabBenches();
@@ -87,8 +87,12 @@ public final class LabViewModel implements AutoCloseable {
      * @param attach           attaches a database (used for the sandbox)
      * @param sandboxDirectory where lab sandboxes are created
      */
-    public LabViewModel(LiveLedger ledger, UiExecutor ui, ReadOnlyObjectProperty<Path> target, Consumer<Path> attach,
-                        Path sandboxDirectory) {
+    public LabViewModel(
+            LiveLedger ledger,
+            UiExecutor ui,
+            ReadOnlyObjectProperty<Path> target,
+            Consumer<Path> attach,
+            Path sandboxDirectory) {
         this.ledger = ledger;
         this.ui = ui;
         this.target = target;
@@ -96,8 +100,8 @@ public final class LabViewModel implements AutoCloseable {
         this.activity = new LabActivity(ui);
         this.sandbox = new LabSandbox(target, attach, ui, activity, sandboxDirectory);
         this.workers = new LabWorkers(ledger, ui, labTarget.getReadOnlyProperty(), breakFence, benches, activity);
-        this.scenario = new LabScenarioRun(ui, labTarget.getReadOnlyProperty(), breakFence, activity,
-                workers::trackScenarioWorker);
+        this.scenario = new LabScenarioRun(
+                ui, labTarget.getReadOnlyProperty(), breakFence, activity, workers::trackScenarioWorker);
         target.addListener((obs, old, now) -> {
             sandbox.targetChanged();
             relocate();
@@ -105,15 +109,29 @@ public final class LabViewModel implements AutoCloseable {
         serverLedger.addListener((obs, old, now) -> checkServer(now));
         labTarget.addListener((obs, old, now) -> onTargetChanged(old, now));
         relocate();
-        summary.bind(Bindings.createStringBinding(this::describe, target, server, serverLab, labTarget,
+        summary.bind(Bindings.createStringBinding(
+                this::describe,
+                target,
+                server,
+                serverLab,
+                labTarget,
                 scenario.runningProperty(),
-                scenario.verdictProperty(), workers.items(), scenario.steps(), scenario.scenarioActorProperty(),
+                scenario.verdictProperty(),
+                workers.items(),
+                scenario.steps(),
+                scenario.scenarioActorProperty(),
                 workers.revisionProperty()));
-        liveLease.bind(Bindings.createStringBinding(this::describeLease, ledger.snapshotProperty(),
-                ledger.nowProperty(), scenario.scenarioActorProperty(), workers.actorProperty()));
-        liveRejection.bind(Bindings.createStringBinding(() -> ledger.rejections().isEmpty()
-                ? LabSentences.NO_REJECTION_YET
-                : ledger.rejections().get(0).sentence(), ledger.rejections()));
+        liveLease.bind(Bindings.createStringBinding(
+                this::describeLease,
+                ledger.snapshotProperty(),
+                ledger.nowProperty(),
+                scenario.scenarioActorProperty(),
+                workers.actorProperty()));
+        liveRejection.bind(Bindings.createStringBinding(
+                () -> ledger.rejections().isEmpty()
+                        ? LabSentences.NO_REJECTION_YET
+                        : ledger.rejections().get(0).sentence(),
+                ledger.rejections()));
     }
 
     /** The actor the live panel watches: the running (or last) scenario's, else the one in the form. */
@@ -128,8 +146,10 @@ public final class LabViewModel implements AutoCloseable {
         if (s == null || a.isEmpty()) {
             return "";
         }
-        return LabSentences.liveLease(a, s.leases().stream().filter(l -> l.actor().equals(a)).findFirst()
-                .orElse(null), ledger.now());
+        return LabSentences.liveLease(
+                a,
+                s.leases().stream().filter(l -> l.actor().equals(a)).findFirst().orElse(null),
+                ledger.now());
     }
 
     /** Whether the attached server is a lab sandbox (decision 0426). */
@@ -170,25 +190,28 @@ public final class LabViewModel implements AutoCloseable {
         if (s == null) {
             return;
         }
-        ui.background(() -> {
-            try {
-                Lab.serverSandbox(s);
-                return ServerLab.SANDBOX;
-            } catch (Refusal notOne) {
-                return ServerLab.NOT_A_SANDBOX;
-            }
-        }, kind -> {
-            if (generation == serverCheck) {
-                serverLab.set(kind);
-                relocate();
-            }
-        }, problem -> {
-            if (generation == serverCheck) {
-                serverLab.set(ServerLab.NOT_A_SANDBOX);
-                relocate();
-                activity.problem(LabSentences.failed("Asking the server whether it is a lab sandbox", problem));
-            }
-        });
+        ui.background(
+                () -> {
+                    try {
+                        Lab.serverSandbox(s);
+                        return ServerLab.SANDBOX;
+                    } catch (Refusal notOne) {
+                        return ServerLab.NOT_A_SANDBOX;
+                    }
+                },
+                kind -> {
+                    if (generation == serverCheck) {
+                        serverLab.set(kind);
+                        relocate();
+                    }
+                },
+                problem -> {
+                    if (generation == serverCheck) {
+                        serverLab.set(ServerLab.NOT_A_SANDBOX);
+                        relocate();
+                        activity.problem(LabSentences.failed("Asking the server whether it is a lab sandbox", problem));
+                    }
+                });
     }
 
     /** One line for the page header: the target, the living workers, the run or its verdict. */
@@ -196,23 +219,34 @@ public final class LabViewModel implements AutoCloseable {
         Path t = target.get();
         LedgerLocation where = labTarget.get();
         if (t == null && server.get() != null && where == null) {
-            return serverLab.get() == ServerLab.CHECKING ? LabSentences.checkingServer(server.get())
+            return serverLab.get() == ServerLab.CHECKING
+                    ? LabSentences.checkingServer(server.get())
                     : LabSentences.labNeedsASandbox(server.get());
         }
         if (where == null) {
             return "No database attached: open the lab sandbox to start.";
         }
         long alive = workers.alive();
-        StringBuilder b = new StringBuilder("Against " + (t != null ? t.getFileName()
-                + (sandbox.targetIsSandboxProperty().get() ? " (the lab sandbox)" : "")
-                : where.withoutSecrets() + " (a lab sandbox on the server)") + " \u00b7 " + alive
+        StringBuilder b = new StringBuilder("Against "
+                + (t != null
+                        ? t.getFileName() + (sandbox.targetIsSandboxProperty().get() ? " (the lab sandbox)" : "")
+                        : where.withoutSecrets() + " (a lab sandbox on the server)")
+                + " \u00b7 " + alive
                 + (alive == 1 ? " worker process" : " worker processes"));
         LabVerdict v = scenario.verdictProperty().get();
         if (scenario.runningProperty().get()) {
-            b.append(" \u00b7 running ").append(scenario.selectedProperty().get().name()).append(": ")
-                    .append(scenario.stepsDone()).append(" of ").append(scenario.steps().size()).append(" steps done");
+            b.append(" \u00b7 running ")
+                    .append(scenario.selectedProperty().get().name())
+                    .append(": ")
+                    .append(scenario.stepsDone())
+                    .append(" of ")
+                    .append(scenario.steps().size())
+                    .append(" steps done");
         } else if (v != null) {
-            b.append(" \u00b7 ").append(v.scenario()).append(": ").append(v.verdict().code());
+            b.append(" \u00b7 ")
+                    .append(v.scenario())
+                    .append(": ")
+                    .append(v.verdict().code());
         }
         return b.toString();
     }
@@ -260,16 +294,19 @@ public final class LabViewModel implements AutoCloseable {
         scenario.cancel();
         Path dir = sandbox.directory();
         CountDownLatch runEnded = scenario.runEnded();
-        activity.act("Resetting the lab sandbox", () -> {
-            runEnded.await(30, TimeUnit.SECONDS);
-            benches.close();
-            return Lab.createSandbox(dir);
-        }, fresh -> {
-            workers.forgetAll();
-            attach.accept(fresh);
-            sandbox.deleteInBackground(old);
-            activity.say(LabSentences.sandboxReset(fresh));
-        });
+        activity.act(
+                "Resetting the lab sandbox",
+                () -> {
+                    runEnded.await(30, TimeUnit.SECONDS);
+                    benches.close();
+                    return Lab.createSandbox(dir);
+                },
+                fresh -> {
+                    workers.forgetAll();
+                    attach.accept(fresh);
+                    sandbox.deleteInBackground(old);
+                    activity.say(LabSentences.sandboxReset(fresh));
+                });
     }
 
     private void onTargetChanged(LedgerLocation old, LedgerLocation now) {
@@ -280,10 +317,13 @@ public final class LabViewModel implements AutoCloseable {
         scenario.abandon();
         boolean hadWorkers = workers.forgetAll();
         if (hadWorkers || benches.isOpen()) {
-            ui.background(() -> {
-                benches.close();
-                return null;
-            }, x -> { }, x -> { });
+            ui.background(
+                    () -> {
+                        benches.close();
+                        return null;
+                    },
+                    x -> {},
+                    x -> {});
         }
         scenario.clearNarrative();
     }

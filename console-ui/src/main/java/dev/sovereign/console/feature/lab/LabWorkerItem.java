@@ -2,13 +2,13 @@ package dev.sovereign.console.feature.lab;
 
 import dev.sovereign.engine.lab.WorkerProcess;
 import java.time.Duration;
+import java.util.Locale;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
-import java.util.Locale;
 
 /**
  * One real worker process shown on the Lab page: what it is (label, pid, actor), what the OS says
@@ -18,7 +18,10 @@ import java.util.Locale;
 public final class LabWorkerItem {
     /** Where the process stands, as far as the console knows. */
     public enum State {
-        STARTING, RUNNING, PAUSED, ENDED;
+        STARTING,
+        RUNNING,
+        PAUSED,
+        ENDED;
 
         public String text() {
             return name().toLowerCase(Locale.ROOT);

@@ -3,8 +3,8 @@ package dev.sovereign.console.feature.lab;
 import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
-import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lab.LabBench;
 import dev.sovereign.engine.lab.WorkerProcess;
 import java.time.Duration;
@@ -40,16 +40,22 @@ final class LabWorkers {
     private final ObservableList<LabWorkerItem> workers = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<LabWorkerItem> workersView = FXCollections.unmodifiableObservableList(workers);
+
     private final StringProperty actor = new SimpleStringProperty(this, "actor", "operator");
     private final ObjectProperty<Duration> ttl = new SimpleObjectProperty<>(this, "ttl", Duration.ofSeconds(2));
-    private final ObjectProperty<Duration> clockOffset = new SimpleObjectProperty<>(this, "clockOffset",
-            Duration.ZERO);
+    private final ObjectProperty<Duration> clockOffset = new SimpleObjectProperty<>(this, "clockOffset", Duration.ZERO);
     /** Bumped whenever a worker row ends: the summary counts the living. */
     private final ReadOnlyIntegerWrapper revision = new ReadOnlyIntegerWrapper(this, "revision");
+
     private int letters;
 
-    LabWorkers(LiveLedger ledger, UiExecutor ui, ReadOnlyObjectProperty<LedgerLocation> target, BooleanProperty breakFence,
-               LabBenches benches, LabActivity activity) {
+    LabWorkers(
+            LiveLedger ledger,
+            UiExecutor ui,
+            ReadOnlyObjectProperty<LedgerLocation> target,
+            BooleanProperty breakFence,
+            LabBenches benches,
+            LabActivity activity) {
         this.ledger = ledger;
         this.ui = ui;
         this.target = target;
@@ -80,14 +86,17 @@ final class LabWorkers {
         Duration workerTtl = ttl.get();
         Duration offset = clockOffset.get();
         boolean fault = breakFence.get();
-        activity.act("Starting " + label, () -> {
-            LabBench b = benches.forTarget(t);
-            b.ensureActor(a);
-            return b.startWorker(new WorkerProcess.Spec(t, a, workerTtl, offset, label), fault);
-        }, w -> {
-            track(w, false);
-            activity.say(LabSentences.workerStarted(label, w.pid(), a, workerTtl, offset, fault));
-        });
+        activity.act(
+                "Starting " + label,
+                () -> {
+                    LabBench b = benches.forTarget(t);
+                    b.ensureActor(a);
+                    return b.startWorker(new WorkerProcess.Spec(t, a, workerTtl, offset, label), fault);
+                },
+                w -> {
+                    track(w, false);
+                    activity.say(LabSentences.workerStarted(label, w.pid(), a, workerTtl, offset, fault));
+                });
     }
 
     /** Gives the chosen actor a {@link LabViewModel#JOB_LENGTH} scripted job; the worker hosting it runs it. */
@@ -99,11 +108,14 @@ final class LabWorkers {
             return;
         }
         Duration length = LabViewModel.JOB_LENGTH;
-        activity.act("Giving " + a + " a job", () -> {
-            LabBench b = benches.forTarget(t);
-            b.ensureActor(a);
-            return b.assignJob(a, length);
-        }, id -> activity.say(LabSentences.jobGiven(a, length, id)));
+        activity.act(
+                "Giving " + a + " a job",
+                () -> {
+                    LabBench b = benches.forTarget(t);
+                    b.ensureActor(a);
+                    return b.assignJob(a, length);
+                },
+                id -> activity.say(LabSentences.jobGiven(a, length, id)));
     }
 
     void pause(LabWorkerItem item) {
@@ -123,13 +135,21 @@ final class LabWorkers {
     }
 
     void kill(LabWorkerItem item) {
-        onWorker(item, null, "Killing", b -> b.kill(item.process()),
+        onWorker(
+                item,
+                null,
+                "Killing",
+                b -> b.kill(item.process()),
                 () -> activity.say(LabSentences.killed(item.label())));
     }
 
     /** SIGTERM: it releases its lease and exits. */
     void stop(LabWorkerItem item) {
-        onWorker(item, null, "Stopping", b -> b.stop(item.process(), Duration.ofSeconds(10)),
+        onWorker(
+                item,
+                null,
+                "Stopping",
+                b -> b.stop(item.process(), Duration.ofSeconds(10)),
                 () -> activity.say(LabSentences.stopped(item.label())));
     }
 
@@ -157,21 +177,27 @@ final class LabWorkers {
         void run(LabBench bench) throws Exception;
     }
 
-    private void onWorker(LabWorkerItem item, LabWorkerItem.State required, String what, BenchAction action,
-                          Runnable after) {
-        if (item.isFromScenario() || item.state() == LabWorkerItem.State.ENDED || item.busyProperty().get()
+    private void onWorker(
+            LabWorkerItem item, LabWorkerItem.State required, String what, BenchAction action, Runnable after) {
+        if (item.isFromScenario()
+                || item.state() == LabWorkerItem.State.ENDED
+                || item.busyProperty().get()
                 || (required != null && item.state() != required)) {
             return;
         }
         item.setBusy(true);
         LedgerLocation t = target.get();
-        activity.act(what + " " + item.label(), () -> {
-            action.run(benches.forTarget(t));
-            return Boolean.TRUE;
-        }, x -> {
-            item.setBusy(false);
-            after.run();
-        }, () -> item.setBusy(false));
+        activity.act(
+                what + " " + item.label(),
+                () -> {
+                    action.run(benches.forTarget(t));
+                    return Boolean.TRUE;
+                },
+                x -> {
+                    item.setBusy(false);
+                    after.run();
+                },
+                () -> item.setBusy(false));
     }
 
     /** Shows a worker a scenario started: its row follows the process, but the scenario drives it. */
@@ -214,19 +240,25 @@ final class LabWorkers {
                 item.setLedger(item.endedHowProperty().get(), false);
                 continue;
             }
-            Optional<LeaseRow> row = s == null ? Optional.empty()
-                    : s.leases().stream().filter(l -> l.actor().equals(item.actor())).findFirst();
+            Optional<LeaseRow> row = s == null
+                    ? Optional.empty()
+                    : s.leases().stream()
+                            .filter(l -> l.actor().equals(item.actor()))
+                            .findFirst();
             if (item.isFromScenario() && item.state() != LabWorkerItem.State.STARTING) {
                 // the scenario pauses and resumes its own workers: follow the process
                 item.setState(item.process().isPaused() ? LabWorkerItem.State.PAUSED : LabWorkerItem.State.RUNNING);
             }
             boolean paused = item.state() == LabWorkerItem.State.PAUSED;
             if (!paused) { // a frozen worker learns nothing: it keeps believing what it last held
-                item.setBelievedToken(row.filter(l -> !l.isFree() && item.identity() != null
-                        && l.holder().identity().equals(item.identity())).map(LeaseRow::token).orElse(null));
+                item.setBelievedToken(row.filter(l -> !l.isFree()
+                                && item.identity() != null
+                                && l.holder().identity().equals(item.identity()))
+                        .map(LeaseRow::token)
+                        .orElse(null));
             }
-            LabSentences.WorkerLedger says = LabSentences.workerLedger(item.actor(), item.identity(),
-                    row.orElse(null), paused, item.believedToken());
+            LabSentences.WorkerLedger says = LabSentences.workerLedger(
+                    item.actor(), item.identity(), row.orElse(null), paused, item.believedToken());
             item.setLedger(says.text(), says.hosts());
         }
     }
@@ -238,7 +270,9 @@ final class LabWorkers {
 
     /** How many workers are still alive (not ended). */
     long alive() {
-        return workers.stream().filter(w -> w.state() != LabWorkerItem.State.ENDED).count();
+        return workers.stream()
+                .filter(w -> w.state() != LabWorkerItem.State.ENDED)
+                .count();
     }
 
     ObservableList<LabWorkerItem> items() {

@@ -1,6 +1,7 @@
 package dev.sovereign.console.feature.lab;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import java.time.Duration;
@@ -22,7 +23,6 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
-import dev.sovereign.console.fx.SortedRows;
 
 /**
  * The Lab page's "Worker processes" section: the form that starts a worker (actor, TTL, clock) and
@@ -82,11 +82,13 @@ final class LabWorkersSection {
     }
 
     private TableView<LabWorkerItem> createTable() {
-        TableView<LabWorkerItem> table = Ui.table("lab-workers", "No worker processes yet. Start one (or two, for the"
-                + " same actor) and watch them contend for its lease.");
+        TableView<LabWorkerItem> table = Ui.table(
+                "lab-workers",
+                "No worker processes yet. Start one (or two, for the"
+                        + " same actor) and watch them contend for its lease.");
         SortedRows.install(table, vm.workers());
-        TableColumn<LabWorkerItem, String> name = Ui.column("Worker", 170, w -> w.label()
-                + (w.isFaultInjected() ? "  (fence off)" : ""));
+        TableColumn<LabWorkerItem, String> name =
+                Ui.column("Worker", 170, w -> w.label() + (w.isFaultInjected() ? "  (fence off)" : ""));
         name.setMinWidth(170);
         name.getStyleClass().add("text-bold");
         table.getColumns().add(name);
@@ -95,13 +97,16 @@ final class LabWorkersSection {
         TableColumn<LabWorkerItem, String> says = Ui.liveColumn("Ledger says", 250, LabWorkerItem::ledgerProperty);
         says.setMinWidth(200);
         table.getColumns().add(says);
-        TableColumn<LabWorkerItem, String> clockColumn = Ui.liveColumn("Clock", 92, w -> Bindings.createStringBinding(
-                () -> LabWorkerItem.offsetText(w.clockOffsetProperty().get()), w.clockOffsetProperty()));
+        TableColumn<LabWorkerItem, String> clockColumn = Ui.liveColumn(
+                "Clock",
+                92,
+                w -> Bindings.createStringBinding(
+                        () -> LabWorkerItem.offsetText(w.clockOffsetProperty().get()), w.clockOffsetProperty()));
         clockColumn.setMinWidth(92);
         table.getColumns().add(clockColumn);
         table.getColumns().add(actionsColumn());
-        TableColumn<LabWorkerItem, String> line = Ui.liveColumn("Last line it printed", 360,
-                LabWorkerItem::lastLineProperty);
+        TableColumn<LabWorkerItem, String> line =
+                Ui.liveColumn("Last line it printed", 360, LabWorkerItem::lastLineProperty);
         line.getStyleClass().add("mono");
         table.getColumns().add(line);
         return table;
@@ -122,13 +127,17 @@ final class LabWorkersSection {
                     setGraphic(null);
                     return;
                 }
-                Ui.retone(badge, s.text(), switch (s) {
-                    case STARTING -> Tone.INFO;
-                    case RUNNING -> Tone.GOOD;
-                    case PAUSED -> Tone.WARN;
-                    case ENDED -> Tone.QUIET;
-                });
-                LabWorkerItem item = getTableRow() == null ? null : getTableRow().getItem();
+                Ui.retone(
+                        badge,
+                        s.text(),
+                        switch (s) {
+                            case STARTING -> Tone.INFO;
+                            case RUNNING -> Tone.GOOD;
+                            case PAUSED -> Tone.WARN;
+                            case ENDED -> Tone.QUIET;
+                        });
+                LabWorkerItem item =
+                        getTableRow() == null ? null : getTableRow().getItem();
                 badge.setId(item == null ? null : "lab-state-" + idOf(item));
                 setGraphic(badge);
             }

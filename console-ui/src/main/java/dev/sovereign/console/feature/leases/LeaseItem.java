@@ -28,6 +28,7 @@ public final class LeaseItem {
     private final ReadOnlyObjectWrapper<LeaseItem> self = new ReadOnlyObjectWrapper<>(this, "self", this);
     /** What the static columns show, each changed only when it differs: a renewal changes none of them. */
     private final ReadOnlyObjectWrapper<ProcessRef> holder = new ReadOnlyObjectWrapper<>(this, "holder");
+
     private final ReadOnlyLongWrapper token = new ReadOnlyLongWrapper(this, "token");
     private final ReadOnlyLongWrapper acquiredAt = new ReadOnlyLongWrapper(this, "acquiredAt");
 

@@ -6,6 +6,7 @@ import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.Links;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.LeaseState;
 import dev.sovereign.engine.admin.ProcessRef;
@@ -13,7 +14,9 @@ import java.util.Comparator;
 import java.util.Locale;
 import java.util.function.Function;
 import javafx.beans.value.ObservableValue;
+import javafx.geometry.Insets;
 import javafx.scene.Parent;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
@@ -21,9 +24,6 @@ import javafx.scene.control.TableView;
 import javafx.scene.layout.VBox;
 import javafx.scene.text.Font;
 import javafx.util.Callback;
-import dev.sovereign.console.ledger.Links;
-import javafx.geometry.Insets;
-import javafx.scene.control.Hyperlink;
 
 /**
  * The leases table: one row per actor, with a live countdown bar against the real TTL.
@@ -56,51 +56,71 @@ public final class LeasesView {
     }
 
     public Parent create() {
-        TableView<LeaseItem> table = Ui.table("leases-table",
+        TableView<LeaseItem> table = Ui.table(
+                "leases-table",
                 "No actors yet. Add one with 'sovereign actor add NAME'; its lease shows here as soon as a"
                         + " process acquires it.");
         // sortable by any column; rows updated in place move only when a sorted column's order changed
         SortedRows.install(table, vm.rows(), vm.revisionProperty());
         table.setFixedCellSize(44);
-        ClockedCells<LeaseItem> clocked = new ClockedCells<>(table, vm.ledger().nowProperty())
-                .refreshOn(vm.revisionProperty());
+        ClockedCells<LeaseItem> clocked =
+                new ClockedCells<>(table, vm.ledger().nowProperty()).refreshOn(vm.revisionProperty());
         TableColumn<LeaseItem, String> actor = Ui.column("Actor", 120, LeaseItem::actor);
         actor.getStyleClass().add("text-bold");
         Ui.linkCells(actor, "lease-actor-", LeaseItem::actor, i -> links.openActor(i.actor()));
         table.getColumns().add(actor);
         TableColumn<LeaseItem, LeaseItem> state = clocked.column("State", 90, SELF, StateCell::new);
-        state.setComparator(Comparator.comparing(i -> i.row().stateAt(vm.ledger().now())));
+        state.setComparator(
+                Comparator.comparing(i -> i.row().stateAt(vm.ledger().now())));
         table.getColumns().add(state);
-        TableColumn<LeaseItem, ProcessRef> holder = LeasesView.<ProcessRef>column("Holder (pid, host)", 220,
-                f -> f.getValue().holderProperty(), c -> new HolderCell(links));
+        TableColumn<LeaseItem, ProcessRef> holder = LeasesView.<ProcessRef>column(
+                "Holder (pid, host)", 220, f -> f.getValue().holderProperty(), c -> new HolderCell(links));
         holder.setMinWidth(250); // label over "proc_… · pid · host": never cut
         holder.setComparator(Comparator.nullsLast(Comparator.comparing(ProcessRef::name, SortedRows.NATURAL)));
         table.getColumns().add(holder);
-        TableColumn<LeaseItem, Number> token = LeasesView.<Number>column("Token", 70, f -> f.getValue().tokenProperty(),
+        TableColumn<LeaseItem, Number> token = LeasesView.<Number>column(
+                "Token",
+                70,
+                f -> f.getValue().tokenProperty(),
                 c -> new TextCell<>(t -> t.longValue() == 0 ? "\u2014" : Long.toString(t.longValue())));
         token.getStyleClass().add("token");
         table.getColumns().add(token);
-        table.getColumns().add(LeasesView.<Number>column("Acquired", 90, f -> f.getValue().acquiredAtProperty(),
-                c -> new TextCell<>(t -> t.longValue() == 0 ? "" : formats.time(t.longValue()))));
-        TableColumn<LeaseItem, LeaseItem> renewal = clocked.textColumn("Last renewal", 195, "renewal-",
-                LeaseItem::actor, (item, now) -> LeaseItem.lastRenewalAt(item.row(), now, formats));
-        renewal.setComparator(Comparator.comparing(i -> i.row().isFree() ? Long.MIN_VALUE : i.row().renewedAt()));
+        table.getColumns()
+                .add(LeasesView.<Number>column(
+                        "Acquired",
+                        90,
+                        f -> f.getValue().acquiredAtProperty(),
+                        c -> new TextCell<>(t -> t.longValue() == 0 ? "" : formats.time(t.longValue()))));
+        TableColumn<LeaseItem, LeaseItem> renewal = clocked.textColumn(
+                "Last renewal",
+                195,
+                "renewal-",
+                LeaseItem::actor,
+                (item, now) -> LeaseItem.lastRenewalAt(item.row(), now, formats));
+        renewal.setComparator(Comparator.comparing(
+                i -> i.row().isFree() ? Long.MIN_VALUE : i.row().renewedAt()));
         table.getColumns().add(renewal);
         TableColumn<LeaseItem, LeaseItem> expires = clocked.column("Expires in", 240, SELF, CountdownCell::new);
         expires.setId("leases-column-expires");
         // soonest first; free actors (nothing to expire) last
-        expires.setComparator(Comparator.comparingLong(i -> i.row().isFree() ? Long.MAX_VALUE : i.row().expiresAt()));
+        expires.setComparator(Comparator.comparingLong(
+                i -> i.row().isFree() ? Long.MAX_VALUE : i.row().expiresAt()));
         table.getColumns().add(expires);
-        return Ui.page("leases", "Leases",
+        return Ui.page(
+                "leases",
+                "Leases",
                 "Which process hosts each actor, with which fencing token, and how long until its lease expires.",
-                vm.summaryProperty(), table);
+                vm.summaryProperty(),
+                table);
     }
 
     /** The value of the clocked columns: the item itself, which never changes. */
-    private static final Callback<TableColumn.CellDataFeatures<LeaseItem, LeaseItem>, ObservableValue<LeaseItem>>
-            SELF = f -> f.getValue().selfProperty();
+    private static final Callback<TableColumn.CellDataFeatures<LeaseItem, LeaseItem>, ObservableValue<LeaseItem>> SELF =
+            f -> f.getValue().selfProperty();
 
-    private static <T> TableColumn<LeaseItem, T> column(String title, double width,
+    private static <T> TableColumn<LeaseItem, T> column(
+            String title,
+            double width,
             Callback<TableColumn.CellDataFeatures<LeaseItem, T>, ObservableValue<T>> value,
             Callback<TableColumn<LeaseItem, T>, TableCell<LeaseItem, T>> cells) {
         TableColumn<LeaseItem, T> c = new TableColumn<>(title);
@@ -177,7 +197,8 @@ public final class LeasesView {
             shown = holder;
             name.setText(holder.name());
             name.setId("lease-holder-" + holder.identity());
-            where.setText(holder.shortId() + (holder.pid() == null ? "" : " \u00b7 pid " + holder.pid())
+            where.setText(holder.shortId()
+                    + (holder.pid() == null ? "" : " \u00b7 pid " + holder.pid())
                     + (holder.host() == null ? "" : " \u00b7 " + holder.host()));
             setGraphic(box);
         }

@@ -32,11 +32,13 @@ public final class LeasesViewModel {
     private final ObservableList<LeaseItem> rowsView = FXCollections.unmodifiableObservableList(rows);
     /** The rows the search lets through; every row while nothing is searched (no predicate, no cost). */
     private final FilteredList<LeaseItem> shown = new FilteredList<>(rowsView);
+
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     /** Moves after every merge of a snapshot, once its rows are in the items. */
     private final ReadOnlyLongWrapper revision = new ReadOnlyLongWrapper(this, "revision");
     /** The clock reading of the last count, and when the next one is due (see {@link #tick}). */
     private long countedAt = Long.MIN_VALUE;
+
     private long recountAt = Long.MIN_VALUE;
 
     public LeasesViewModel(LiveLedger ledger) {
@@ -64,7 +66,9 @@ public final class LeasesViewModel {
             return;
         }
         String q = ledger.search().queryProperty().get();
-        shown.setPredicate(i -> Search.matches(q, i.row().isFree() ? new long[0] : new long[] {i.row().token()},
+        shown.setPredicate(i -> Search.matches(
+                q,
+                i.row().isFree() ? new long[0] : new long[] {i.row().token()},
                 Search.concat(Search.names(i.row().holder()), i.actor())));
     }
 

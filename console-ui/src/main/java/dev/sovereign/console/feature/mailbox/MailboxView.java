@@ -1,12 +1,12 @@
 package dev.sovereign.console.feature.mailbox;
 
-import atlantafx.base.theme.Styles;
 import dev.sovereign.console.fx.ClockedCells;
 import dev.sovereign.console.fx.FilterBar;
 import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.Links;
 import dev.sovereign.engine.admin.MessageRow;
 import java.util.Locale;
 import javafx.beans.property.SimpleObjectProperty;
@@ -15,13 +15,9 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
-import javafx.scene.control.ToggleButton;
-import javafx.scene.control.ToggleGroup;
-import javafx.scene.layout.HBox;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
-import dev.sovereign.console.ledger.Links;
-import javafx.scene.layout.FlowPane;
 
 /** Mailbox messages, filterable by state, with claim holder, token and a claim countdown. */
 public final class MailboxView {
@@ -44,8 +40,8 @@ public final class MailboxView {
     public Parent create() {
         FlowPane filter = FilterBar.create("mailbox-filter-", vm.filterChoices(), vm.stateFilterProperty());
 
-        TableView<MessageRow> table = Ui.table("messages-table",
-                "No messages. Send one with 'sovereign send --from A --to B --subject S'.");
+        TableView<MessageRow> table =
+                Ui.table("messages-table", "No messages. Send one with 'sovereign send --from A --to B --subject S'.");
         SortedRows.install(table, vm.rows());
         ClockedCells<MessageRow> clocked = new ClockedCells<>(table, vm.ledger().nowProperty());
         // msg_ + a UUID is 40 characters: the first 8 hex digits tell messages apart (the search takes the whole id)
@@ -60,8 +56,10 @@ public final class MailboxView {
         Ui.linkCells(to, "message-to-", MessageRow::id, m -> links.openActor(m.recipient()));
         table.getColumns().add(to);
         table.getColumns().add(Ui.column("Subject", 150, MessageRow::subject));
-        TableColumn<MessageRow, String> claimedBy = Ui.column("Claimed by", 140, m -> m.claimProcess() == null
-                ? "\u2014" : m.claimProcess().name());
+        TableColumn<MessageRow, String> claimedBy = Ui.column(
+                "Claimed by",
+                140,
+                m -> m.claimProcess() == null ? "\u2014" : m.claimProcess().name());
         Ui.linkCells(claimedBy, "message-claimed-by-", MessageRow::id, m -> {
             if (m.claimProcess() != null) {
                 links.openProcess(m.claimProcess().identity());
@@ -72,15 +70,20 @@ public final class MailboxView {
         token.getStyleClass().add("token");
         token.setMinWidth(112);
         table.getColumns().add(token);
-        table.getColumns().add(clocked.textColumn("Claim expires", 175, "claim-expires-", MessageRow::id,
-                (m, now) -> vm.claimCountdown(m, now)));
+        table.getColumns()
+                .add(clocked.textColumn(
+                        "Claim expires", 175, "claim-expires-", MessageRow::id, (m, now) -> vm.claimCountdown(m, now)));
         table.getColumns().add(Ui.column("Retries", 75, m -> m.retryCount() + " / " + m.maxRetries()));
         table.getColumns().add(Ui.column("Updated", 80, m -> formats.time(m.updatedAt())));
         VBox body = new VBox(10, filter, table);
         VBox.setVgrow(table, Priority.ALWAYS);
-        return Ui.page("mailbox", "Mailbox",
+        return Ui.page(
+                "mailbox",
+                "Mailbox",
                 "Messages and their claims. Only the claiming process, presenting the claim's token, can complete"
-                        + " or dead-letter a message.", vm.summaryProperty(), body);
+                        + " or dead-letter a message.",
+                vm.summaryProperty(),
+                body);
     }
 
     private static TableColumn<MessageRow, String> stateColumn() {
@@ -97,13 +100,16 @@ public final class MailboxView {
                     setGraphic(null);
                     return;
                 }
-                Ui.retone(badge, s.toLowerCase(Locale.ROOT), switch (s) {
-                    case "NEW" -> Tone.INFO;
-                    case "CLAIMED" -> Tone.WARN;
-                    case "DONE" -> Tone.GOOD;
-                    case "DEAD" -> Tone.BAD;
-                    default -> Tone.QUIET;
-                });
+                Ui.retone(
+                        badge,
+                        s.toLowerCase(Locale.ROOT),
+                        switch (s) {
+                            case "NEW" -> Tone.INFO;
+                            case "CLAIMED" -> Tone.WARN;
+                            case "DONE" -> Tone.GOOD;
+                            case "DEAD" -> Tone.BAD;
+                            default -> Tone.QUIET;
+                        });
                 setGraphic(badge);
             }
         });

@@ -1,7 +1,7 @@
 package dev.sovereign.console.feature.mailbox;
 
-import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.FilterChoice;
+import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -22,12 +22,14 @@ import javafx.collections.ObservableList;
 public final class MailboxViewModel {
     /** The state filter's choices; {@link #ALL} shows every state. */
     public static final List<String> STATES = List.of("ALL", "NEW", "CLAIMED", "DONE", "DEAD");
+
     public static final String ALL = "ALL";
 
     private final LiveLedger ledger;
     private final ObservableList<MessageRow> rows = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<MessageRow> rowsView = FXCollections.unmodifiableObservableList(rows);
+
     private final ObjectProperty<String> stateFilter = new SimpleObjectProperty<>(this, "stateFilter", ALL);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ObservableList<FilterChoice> filterChoices = FXCollections.observableArrayList();
@@ -66,7 +68,8 @@ public final class MailboxViewModel {
         if (!"CLAIMED".equals(m.state()) || m.claimExpiresAt() == null) {
             return "";
         }
-        return m.isClaimExpiredAt(now) ? "expired " + Formats.duration(now - m.claimExpiresAt()) + " ago"
+        return m.isClaimExpiredAt(now)
+                ? "expired " + Formats.duration(now - m.claimExpiresAt()) + " ago"
                 : Formats.duration(m.claimRemainingAt(now)) + " left";
     }
 
@@ -74,22 +77,35 @@ public final class MailboxViewModel {
         AdminSnapshot s = ledger.snapshot();
         List<MessageRow> all = s == null ? List.of() : s.messages();
         String f = stateFilter.get();
-        List<MessageRow> shown = all.stream().filter(m -> (f == null || f.equals(ALL) || m.state().equals(f))
-                && ledger.search().matches(Search.tokens(m.claimToken()), Search.concat(Search.names(m.claimProcess()),
-                m.id(), m.sender(), m.recipient(), m.claimActor(), m.subject()))).toList();
+        List<MessageRow> shown = all.stream()
+                .filter(m -> (f == null || f.equals(ALL) || m.state().equals(f))
+                        && ledger.search()
+                                .matches(
+                                        Search.tokens(m.claimToken()),
+                                        Search.concat(
+                                                Search.names(m.claimProcess()),
+                                                m.id(),
+                                                m.sender(),
+                                                m.recipient(),
+                                                m.claimActor(),
+                                                m.subject())))
+                .toList();
         if (!shown.equals(rows)) {
             rows.setAll(shown);
         }
         // counted by the database: finished messages are a capped page of rows, their totals are not
         LedgerCounts c = s == null ? LedgerCounts.NONE : s.counts();
-        List<FilterChoice> choices = List.of(new FilterChoice(ALL, "All " + c.messages()),
-                new FilterChoice("NEW", "New " + c.messagesNew()), new FilterChoice("CLAIMED", "Claimed " + c.messagesClaimed()),
-                new FilterChoice("DONE", "Done " + c.messagesDone()), new FilterChoice("DEAD", "Dead " + c.messagesDead()));
+        List<FilterChoice> choices = List.of(
+                new FilterChoice(ALL, "All " + c.messages()),
+                new FilterChoice("NEW", "New " + c.messagesNew()),
+                new FilterChoice("CLAIMED", "Claimed " + c.messagesClaimed()),
+                new FilterChoice("DONE", "Done " + c.messagesDone()),
+                new FilterChoice("DEAD", "Dead " + c.messagesDead()));
         if (!choices.equals(filterChoices)) {
             filterChoices.setAll(choices);
         }
         summary.set(c.messagesNew() + " new \u00b7 " + c.messagesClaimed() + " claimed \u00b7 " + c.messagesDone()
-                + " done \u00b7 " + c.messagesDead() + " dead" + (all.size() < c.messages()
-                ? " (latest " + all.size() + " of " + c.messages() + " shown)" : ""));
+                + " done \u00b7 " + c.messagesDead() + " dead"
+                + (all.size() < c.messages() ? " (latest " + all.size() + " of " + c.messages() + " shown)" : ""));
     }
 }

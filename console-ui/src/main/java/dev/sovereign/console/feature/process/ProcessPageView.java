@@ -8,6 +8,8 @@ import dev.sovereign.console.ledger.Links;
 import dev.sovereign.engine.admin.AttemptRow;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
+import java.util.Locale;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Label;
@@ -15,10 +17,8 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.VBox;
-import java.util.Locale;
-import javafx.geometry.Pos;
 import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
 
 /**
  * One process's page: what it is and its state; "Stop process…"; the leases it holds now and the attempts it
@@ -62,8 +62,9 @@ public final class ProcessPageView {
         TableColumn<AttemptRow, String> attActor = Ui.column("Actor", 90, AttemptRow::actor);
         Ui.linkCells(attActor, "process-attempt-actor-", AttemptRow::id, a -> links.openActor(a.actor()));
         attempts.getColumns().add(attActor);
-        attempts.getColumns().add(Ui.column("State", 110, a -> a.state().toLowerCase(Locale.ROOT)
-                + (a.current() ? " (current)" : "")));
+        attempts.getColumns()
+                .add(Ui.column(
+                        "State", 110, a -> a.state().toLowerCase(Locale.ROOT) + (a.current() ? " (current)" : "")));
         TableColumn<AttemptRow, String> attToken = Ui.column("Token", 65, a -> Long.toString(a.token()));
         attToken.getStyleClass().add("token");
         attempts.getColumns().add(attToken);
@@ -83,8 +84,8 @@ public final class ProcessPageView {
         upper.setPrefHeight(190);
         upper.setMinHeight(140);
 
-        TableView<JournalEntry> journal = JournalTable.create("process-journal", vm.journal(), formats, links,
-                "No journal row names this process yet.");
+        TableView<JournalEntry> journal = JournalTable.create(
+                "process-journal", vm.journal(), formats, links, "No journal row names this process yet.");
         Label journalSummary = new Label();
         journalSummary.setId("process-journal-summary");
         journalSummary.getStyleClass().add("text-muted");
@@ -93,11 +94,20 @@ public final class ProcessPageView {
         VBox.setVgrow(journal, Priority.ALWAYS);
         ((HBox) lower.getChildren().get(0)).setAlignment(Pos.BASELINE_LEFT);
 
-        VBox body = new VBox(10, facts, StopProcessBar.button("process", vm.stop()),
-                StopProcessBar.question("process", vm.stop()), upper, lower);
+        VBox body = new VBox(
+                10,
+                facts,
+                StopProcessBar.button("process", vm.stop()),
+                StopProcessBar.question("process", vm.stop()),
+                upper,
+                lower);
         VBox.setVgrow(lower, Priority.ALWAYS);
-        return Ui.linkedPage("process", vm.titleProperty(),
+        return Ui.linkedPage(
+                "process",
+                vm.titleProperty(),
                 "A registered process: what it is, what it holds now, what it ran, and every journal row naming it.",
-                null, backForward, body);
+                null,
+                backForward,
+                body);
     }
 }

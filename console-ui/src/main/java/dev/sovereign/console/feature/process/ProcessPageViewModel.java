@@ -4,27 +4,27 @@ import dev.sovereign.console.feature.processes.ProcessesViewModel;
 import dev.sovereign.console.feature.processes.StopProcessAction;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.AttemptRow;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.JournalSlice;
 import dev.sovereign.engine.admin.JournalSubject;
 import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.admin.LeaseState;
 import dev.sovereign.engine.admin.ProcessRow;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import dev.sovereign.engine.admin.AdminReader;
-import dev.sovereign.engine.admin.LeaseState;
-import java.util.Collections;
-import javafx.beans.property.BooleanProperty;
-import javafx.beans.property.SimpleBooleanProperty;
 
 /**
  * One process's page (issue 17, item 7): what it is (label, kind, host, pid, started, last heartbeat, state),
@@ -45,11 +45,10 @@ public final class ProcessPageViewModel {
     private final ObservableList<AttemptRow> attempts = FXCollections.observableArrayList();
     private final ObservableList<JournalEntry> journal = FXCollections.observableArrayList();
     /** Whether the page shows: only then does it follow the ledger and the clock. */
-    private final BooleanProperty active =
-            new SimpleBooleanProperty(this, "active", true);
+    private final BooleanProperty active = new SimpleBooleanProperty(this, "active", true);
 
-    public ProcessPageViewModel(LiveLedger ledger, Formats formats, ObservableValue<JournalSubject> subject,
-                                StopProcessAction stop) {
+    public ProcessPageViewModel(
+            LiveLedger ledger, Formats formats, ObservableValue<JournalSubject> subject, StopProcessAction stop) {
         this.ledger = ledger;
         this.formats = formats;
         this.subject = subject;
@@ -90,22 +89,45 @@ public final class ProcessPageViewModel {
         if (slice != null && !slice.subject().equals(subject.getValue())) {
             slice = null;
         }
-        ProcessRow r = s == null || id == null ? null : s.processes().stream()
-                .filter(p -> p.process().identity().equals(id)).findFirst().orElse(null);
+        ProcessRow r = s == null || id == null
+                ? null
+                : s.processes().stream()
+                        .filter(p -> p.process().identity().equals(id))
+                        .findFirst()
+                        .orElse(null);
         row.set(r);
         title.set(id == null ? "" : "Process " + (r == null ? id : r.process().displayName()));
         showLeases();
-        setIfChanged(attempts, s == null || id == null ? List.of() : s.attempts().stream()
-                .filter(a -> a.process().identity().equals(id)).toList());
+        setIfChanged(
+                attempts,
+                s == null || id == null
+                        ? List.of()
+                        : s.attempts().stream()
+                                .filter(a -> a.process().identity().equals(id))
+                                .toList());
         List<JournalEntry> rows = slice == null ? List.of() : new ArrayList<>(slice.entries());
         Collections.reverse(rows);
         setIfChanged(journal, rows);
-        journalSummary.set(id == null ? "" : slice == null ? "Reading the journal\u2026"
-                : slice.total() == 0 ? "No journal row names this process" + (slice.wholeJournal() ? "."
-                : " among the journal's last " + (slice.lastSeq() - slice.searchedAfterSeq()) + " rows.")
-                : "The newest " + slice.entries().size() + " of " + slice.total() + " journal rows naming it, oldest"
-                + " first" + (slice.wholeJournal() ? "." : " (what it wrote: among the journal's last "
-                + (slice.lastSeq() - slice.searchedAfterSeq()) + " rows)."));
+        journalSummary.set(
+                id == null
+                        ? ""
+                        : slice == null
+                                ? "Reading the journal\u2026"
+                                : slice.total() == 0
+                                        ? "No journal row names this process"
+                                                + (slice.wholeJournal()
+                                                        ? "."
+                                                        : " among the journal's last "
+                                                                + (slice.lastSeq() - slice.searchedAfterSeq())
+                                                                + " rows.")
+                                        : "The newest " + slice.entries().size() + " of " + slice.total()
+                                                + " journal rows naming it, oldest"
+                                                + " first"
+                                                + (slice.wholeJournal()
+                                                        ? "."
+                                                        : " (what it wrote: among the journal's last "
+                                                                + (slice.lastSeq() - slice.searchedAfterSeq())
+                                                                + " rows)."));
         if (id != null) {
             stop.targetProperty().set(r);
         }
@@ -117,9 +139,15 @@ public final class ProcessPageViewModel {
         String id = identity();
         AdminSnapshot s = ledger.snapshot();
         long now = ledger.now();
-        setIfChanged(leases, s == null || id == null ? List.of() : s.leases().stream()
-                .filter(l -> l.holder() != null && l.holder().identity().equals(id))
-                .filter(l -> l.stateAt(now) != LeaseState.EXPIRED).toList());
+        setIfChanged(
+                leases,
+                s == null || id == null
+                        ? List.of()
+                        : s.leases().stream()
+                                .filter(l -> l.holder() != null
+                                        && l.holder().identity().equals(id))
+                                .filter(l -> l.stateAt(now) != LeaseState.EXPIRED)
+                                .toList());
     }
 
     private void describe() {
@@ -135,13 +163,16 @@ public final class ProcessPageViewModel {
         } else {
             ProcessesViewModel.Shown shown = ProcessesViewModel.shownAt(r, ledger.now());
             text = "State: " + shown.text() + " \u00b7 kind " + r.kind()
-                    + (r.process().pid() == null ? "" : " \u00b7 pid " + r.process().pid())
+                    + (r.process().pid() == null
+                            ? ""
+                            : " \u00b7 pid " + r.process().pid())
                     + (r.process().host() == null ? "" : " on " + r.process().host())
                     + "\nIdentity " + id
                     + "\nStarted " + formats.time(r.startedAt())
-                    + (shown == ProcessesViewModel.Shown.NO_HEARTBEAT ? " \u00b7 no heartbeat (CLI)"
-                    : " \u00b7 last heartbeat " + formats.time(r.heartbeatAt()) + " (beats every "
-                    + Formats.duration(r.heartbeatIntervalMs()) + ")")
+                    + (shown == ProcessesViewModel.Shown.NO_HEARTBEAT
+                            ? " \u00b7 no heartbeat (CLI)"
+                            : " \u00b7 last heartbeat " + formats.time(r.heartbeatAt()) + " (beats every "
+                                    + Formats.duration(r.heartbeatIntervalMs()) + ")")
                     + (r.stoppedAt() == null ? "" : " \u00b7 stopped " + formats.time(r.stoppedAt()))
                     + (r.lastClaim() == null ? "" : "\nLast acted as with --process by " + r.lastClaimedBy() + ".");
         }

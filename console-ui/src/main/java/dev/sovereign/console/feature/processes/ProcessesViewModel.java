@@ -1,5 +1,6 @@
 package dev.sovereign.console.feature.processes;
 
+import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -12,7 +13,6 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import dev.sovereign.console.ledger.Formats;
 
 /**
  * The process registry: who is live, stale (missed its own heartbeats) or stopped, and what each
@@ -24,7 +24,10 @@ import dev.sovereign.console.ledger.Formats;
 public final class ProcessesViewModel {
     /** What the State column says of a process. */
     public enum Shown {
-        LIVE("live"), STALE("stale"), STOPPED("stopped"), NO_HEARTBEAT("no heartbeat (CLI)");
+        LIVE("live"),
+        STALE("stale"),
+        STOPPED("stopped"),
+        NO_HEARTBEAT("no heartbeat (CLI)");
 
         private final String text;
 
@@ -41,6 +44,7 @@ public final class ProcessesViewModel {
     private final ObservableList<ProcessRow> rows = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<ProcessRow> rowsView = FXCollections.unmodifiableObservableList(rows);
+
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper showStoppedText = new ReadOnlyStringWrapper(this, "showStoppedText", "");
     private final BooleanProperty showStopped = new SimpleBooleanProperty(this, "showStopped", false);
@@ -114,8 +118,9 @@ public final class ProcessesViewModel {
         List<ProcessRow> fresh = all.stream()
                 // a search finds stopped processes too: it should find anything
                 .filter(r -> showStopped.get() || ledger.search().isActive() || r.stateAt(now) != ProcessState.STOPPED)
-                .filter(r -> ledger.search().matches(new long[0],
-                        Search.concat(Search.names(r.process()), r.kind(), r.lastClaimedBy()))).toList();
+                .filter(r -> ledger.search()
+                        .matches(new long[0], Search.concat(Search.names(r.process()), r.kind(), r.lastClaimedBy())))
+                .toList();
         if (!fresh.equals(rows)) {
             rows.setAll(fresh);
         }
@@ -128,7 +133,9 @@ public final class ProcessesViewModel {
         all.forEach(r -> n[shownAt(r, now).ordinal()]++);
         int stopped = n[Shown.STOPPED.ordinal()];
         summary.set(n[Shown.LIVE.ordinal()] + " live \u00b7 " + n[Shown.STALE.ordinal()] + " stale \u00b7 "
-                + (n[Shown.NO_HEARTBEAT.ordinal()] == 0 ? "" : n[Shown.NO_HEARTBEAT.ordinal()] + " CLI without heartbeat \u00b7 ")
+                + (n[Shown.NO_HEARTBEAT.ordinal()] == 0
+                        ? ""
+                        : n[Shown.NO_HEARTBEAT.ordinal()] + " CLI without heartbeat \u00b7 ")
                 + stopped + " stopped" + (showStopped.get() || stopped == 0 ? "" : " (hidden)"));
         showStoppedText.set("Show stopped (" + stopped + ")");
     }

@@ -25,8 +25,7 @@ import javafx.beans.property.SimpleObjectProperty;
  */
 public final class StopProcessAction {
     /** The question awaiting the operator's answer. */
-    public record Question(String identity, String text, String confirmText) {
-    }
+    public record Question(String identity, String text, String confirmText) {}
 
     private final LiveLedger ledger;
     private final OperatorDesk desk;
@@ -38,8 +37,13 @@ public final class StopProcessAction {
     public StopProcessAction(LiveLedger ledger, OperatorDesk desk) {
         this.ledger = ledger;
         this.desk = desk;
-        canStop = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
-                && target.get() != null && target.get().stoppedAt() == null, target, desk.availableProperty(),
+        canStop = Bindings.createBooleanBinding(
+                () -> desk.availableProperty().get()
+                        && !status.isBusy()
+                        && target.get() != null
+                        && target.get().stoppedAt() == null,
+                target,
+                desk.availableProperty(),
                 status.busyProperty());
         // a question about another database's process must not be answered on this one
         ledger.snapshotProperty().addListener((obs, old, s) -> {
@@ -86,23 +90,35 @@ public final class StopProcessAction {
         if (q == null || !desk.availableProperty().get()) {
             return;
         }
-        ProcessRow p = target.get() != null && target.get().process().identity().equals(q.identity()) ? target.get()
-                : null;
+        ProcessRow p =
+                target.get() != null && target.get().process().identity().equals(q.identity()) ? target.get() : null;
         String name = p == null ? q.identity() : p.process().displayName();
-        desk.run(status, "Stopping " + name + "\u2026", actions -> {
-            actions.stopProcess(q.identity());
-            return q.identity();
-        }, id -> "Marked " + name + " stopped (journalled); its leases and runs were not released.", id -> { });
+        desk.run(
+                status,
+                "Stopping " + name + "\u2026",
+                actions -> {
+                    actions.stopProcess(q.identity());
+                    return q.identity();
+                },
+                id -> "Marked " + name + " stopped (journalled); its leases and runs were not released.",
+                id -> {});
     }
 
     /** The confirmation's words: the process by name, then what it holds now and what becomes of it. */
     static String question(ProcessRow p, AdminSnapshot s) {
         String id = p.process().identity();
-        List<LeaseRow> leases = s == null ? List.of() : s.leases().stream()
-                .filter(l -> l.holder() != null && l.holder().identity().equals(id)).toList();
-        List<AttemptRow> running = s == null ? List.of() : s.attempts().stream()
-                .filter(a -> a.process().identity().equals(id) && "ACTIVE".equals(a.state())).toList();
-        StringBuilder sb = new StringBuilder("Stop process ").append(p.process().displayName())
+        List<LeaseRow> leases = s == null
+                ? List.of()
+                : s.leases().stream()
+                        .filter(l -> l.holder() != null && l.holder().identity().equals(id))
+                        .toList();
+        List<AttemptRow> running = s == null
+                ? List.of()
+                : s.attempts().stream()
+                        .filter(a -> a.process().identity().equals(id) && "ACTIVE".equals(a.state()))
+                        .toList();
+        StringBuilder sb = new StringBuilder("Stop process ")
+                .append(p.process().displayName())
                 .append(p.process().pid() == null ? "" : ", pid " + p.process().pid())
                 .append(p.process().host() == null ? "" : " on " + p.process().host())
                 .append("? It is marked stopped in the registry and the stop is journalled; the process itself is"
@@ -110,16 +126,25 @@ public final class StopProcessAction {
         if (leases.isEmpty()) {
             sb.append(" It holds no lease.");
         } else {
-            sb.append(" Its ").append(leases.size() == 1 ? "lease" : leases.size() + " leases").append(" (")
-                    .append(String.join(", ", leases.stream().map(l -> l.actor() + " token " + l.token()).toList()))
+            sb.append(" Its ")
+                    .append(leases.size() == 1 ? "lease" : leases.size() + " leases")
+                    .append(" (")
+                    .append(String.join(
+                            ", ",
+                            leases.stream()
+                                    .map(l -> l.actor() + " token " + l.token())
+                                    .toList()))
                     .append(leases.size() == 1 ? ") is" : ") are")
                     .append(" not released: each expires on its own and the next host takes it over.");
         }
         if (running.isEmpty()) {
             sb.append(" It runs nothing.");
         } else {
-            sb.append(" Its ").append(running.size() == 1 ? "running attempt" : running.size() + " running attempts")
-                    .append(" (").append(String.join(", ", running.stream().map(AttemptRow::assignmentId).toList()))
+            sb.append(" Its ")
+                    .append(running.size() == 1 ? "running attempt" : running.size() + " running attempts")
+                    .append(" (")
+                    .append(String.join(
+                            ", ", running.stream().map(AttemptRow::assignmentId).toList()))
                     .append(running.size() == 1 ? ") is" : ") are")
                     .append(" recovered by the supervisor as worker_lost once expired.");
         }

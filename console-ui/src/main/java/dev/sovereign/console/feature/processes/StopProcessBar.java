@@ -18,8 +18,7 @@ import javafx.scene.layout.VBox;
  * {@code <id>-stop-action-message}.
  */
 public final class StopProcessBar {
-    private StopProcessBar() {
-    }
+    private StopProcessBar() {}
 
     /** The button and the outcome, on one row. */
     public static HBox button(String id, StopProcessAction action) {
@@ -43,8 +42,12 @@ public final class StopProcessBar {
         question.setMinWidth(0);
         question.setMinHeight(Region.USE_PREF_SIZE);
         question.setMaxWidth(Double.MAX_VALUE);
-        question.textProperty().bind(Bindings.createStringBinding(() -> action.pendingProperty().get() == null ? ""
-                : action.pendingProperty().get().text(), action.pendingProperty()));
+        question.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> action.pendingProperty().get() == null
+                                ? ""
+                                : action.pendingProperty().get().text(),
+                        action.pendingProperty()));
         Button confirm = Ui.button(id + "-stop-confirm", "Stop process");
         confirm.getStyleClass().add(Styles.DANGER);
         confirm.setOnAction(e -> action.confirm());

@@ -1,30 +1,30 @@
 package dev.sovereign.console.feature.rejections;
 
 import dev.sovereign.console.fx.FilterBar;
+import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
-import dev.sovereign.engine.admin.JournalEntry;
-import javafx.scene.Parent;
-import javafx.scene.control.Label;
-import javafx.scene.control.SplitPane;
-import javafx.scene.control.TableCell;
-import javafx.scene.control.TableColumn;
-import javafx.scene.control.TableView;
-import javafx.scene.layout.VBox;
-import javafx.scene.text.Text;
-import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.ledger.Links;
+import dev.sovereign.engine.admin.JournalEntry;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.geometry.Orientation;
+import javafx.scene.Parent;
 import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Label;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.scene.text.Text;
 
 /** The rejection feed: newest first, each with its plain-language sentence; details below. */
 public final class RejectionsView {
@@ -43,7 +43,8 @@ public final class RejectionsView {
     }
 
     public Parent create() {
-        TableView<JournalEntry> table = Ui.table("rejections-table",
+        TableView<JournalEntry> table = Ui.table(
+                "rejections-table",
                 "No refused writes yet. When a process presents a stale token (its lease was taken over, its claim"
                         + " expired), the refusal appears here at once.");
         SortedRows.install(table, vm.rows());
@@ -86,7 +87,9 @@ public final class RejectionsView {
             }
         });
         table.getColumns().add(resource);
-        TableColumn<JournalEntry, String> process = Ui.column("Process", 105,
+        TableColumn<JournalEntry, String> process = Ui.column(
+                "Process",
+                105,
                 e -> e.process() == null ? "\u2014" : e.process().name());
         Ui.linkCells(process, "rejection-process-", e -> Long.toString(e.seq()), e -> {
             if (e.process() != null) {
@@ -117,8 +120,7 @@ public final class RejectionsView {
             }
         });
 
-        LinkedSentence detail = new LinkedSentence("rejection-detail")
-                .links(links);
+        LinkedSentence detail = new LinkedSentence("rejection-detail").links(links);
         detail.textProperty().bind(vm.detailProperty());
         detail.setMinHeight(Region.USE_PREF_SIZE);
         // the actor a refusal names comes from its own row, never guessed from the words
@@ -135,15 +137,18 @@ public final class RejectionsView {
         VBox detailPane = new VBox(6, hint, detail, linkBar());
         detailPane.getStyleClass().add("detail-pane");
 
-        VBox upper = new VBox(8, FilterBar.create("rejections-filter-", vm.filterChoices(), vm.categoryFilterProperty()),
-                table);
+        VBox upper = new VBox(
+                8, FilterBar.create("rejections-filter-", vm.filterChoices(), vm.categoryFilterProperty()), table);
         VBox.setVgrow(table, Priority.ALWAYS);
         SplitPane split = new SplitPane(upper, detailPane);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.72);
-        return Ui.page("rejections", "Rejections",
+        return Ui.page(
+                "rejections",
+                "Rejections",
                 "Every write refused because it presented a stale or contested token, as it happens.",
-                vm.summaryProperty(), split);
+                vm.summaryProperty(),
+                split);
     }
 
     /** Links to what the selected refusal is about: its assignment or actor, and the refused process. */

@@ -1,24 +1,24 @@
 package dev.sovereign.console.feature.rejections;
 
-import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.FilterChoice;
+import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.JournalEntry;
-import javafx.beans.binding.Bindings;
-import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
-import javafx.beans.property.SimpleObjectProperty;
-import javafx.collections.ObservableList;
-import javafx.collections.transformation.FilteredList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
 
 /**
  * The live feed of refused writes, newest first: time, category, resource, the refused process,
@@ -30,10 +30,10 @@ public final class RejectionsViewModel {
     private final ObjectProperty<JournalEntry> selected = new SimpleObjectProperty<>(this, "selected");
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
-    private final ReadOnlyLongWrapper total =
-            new ReadOnlyLongWrapper(this, "total");
+    private final ReadOnlyLongWrapper total = new ReadOnlyLongWrapper(this, "total");
     /** The category filter's "every category" key. */
     public static final String ALL = "ALL";
+
     private final ObjectProperty<String> categoryFilter = new SimpleObjectProperty<>(this, "categoryFilter", ALL);
     private final ObservableList<FilterChoice> filterChoices = FXCollections.observableArrayList();
     private final FilteredList<JournalEntry> shown;
@@ -43,17 +43,26 @@ public final class RejectionsViewModel {
         this.formats = formats;
         this.shown = new FilteredList<>(ledger.rejections());
         // the feed holds the newest few hundred; the total is counted by the database (issue 17)
-        total.bind(Bindings.createLongBinding(() -> {
-            var snapshot = ledger.snapshot();
-            long counted = snapshot == null ? 0 : snapshot.counts().rejections();
-            return Math.max(counted, ledger.rejections().size());
-        }, ledger.rejections(), ledger.snapshotProperty()));
-        summary.bind(Bindings.createStringBinding(() -> {
-            long n = total.get();
-            int shown = ledger.rejections().size();
-            return n == 0 ? "No refused writes yet" : n + (n == 1 ? " refused write" : " refused writes")
-                    + (shown < n ? " (latest " + shown + " shown)" : "");
-        }, ledger.rejections(), total));
+        total.bind(Bindings.createLongBinding(
+                () -> {
+                    var snapshot = ledger.snapshot();
+                    long counted = snapshot == null ? 0 : snapshot.counts().rejections();
+                    return Math.max(counted, ledger.rejections().size());
+                },
+                ledger.rejections(),
+                ledger.snapshotProperty()));
+        summary.bind(Bindings.createStringBinding(
+                () -> {
+                    long n = total.get();
+                    int shown = ledger.rejections().size();
+                    return n == 0
+                            ? "No refused writes yet"
+                            : n
+                                    + (n == 1 ? " refused write" : " refused writes")
+                                    + (shown < n ? " (latest " + shown + " shown)" : "");
+                },
+                ledger.rejections(),
+                total));
         selected.addListener((obs, old, e) -> detail.set(e == null ? "" : describe(e)));
         categoryFilter.addListener((obs, old, f) -> filter());
         ledger.search().queryProperty().addListener((obs, old, q) -> filter());
@@ -85,8 +94,10 @@ public final class RejectionsViewModel {
         }
         String q = ledger.search().queryProperty().get();
         shown.setPredicate(e -> (f == null || f.equals(ALL) || f.equals(e.category()))
-                && Search.matches(q, Search.tokens(e.presentedToken(), e.currentToken(), e.token()),
-                Search.concat(Search.names(e.process()), e.actor(), e.resourceId(), e.category())));
+                && Search.matches(
+                        q,
+                        Search.tokens(e.presentedToken(), e.currentToken(), e.token()),
+                        Search.concat(Search.names(e.process()), e.actor(), e.resourceId(), e.category())));
     }
 
     private void updateChoices() {
@@ -152,8 +163,13 @@ public final class RejectionsViewModel {
             sb.append("\n\nThe refusal said: ")
                     .append(formats.humanize(e.detail().replace(".; by --process", "; by --process")));
         }
-        sb.append("\n\nJournal seq ").append(e.seq()).append(" at ").append(formats.preciseTime(e.at()))
-                .append(", category ").append(e.category()).append('.');
+        sb.append("\n\nJournal seq ")
+                .append(e.seq())
+                .append(" at ")
+                .append(formats.preciseTime(e.at()))
+                .append(", category ")
+                .append(e.category())
+                .append('.');
         return sb.toString();
     }
 }

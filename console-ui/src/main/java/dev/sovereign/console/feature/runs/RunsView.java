@@ -1,42 +1,42 @@
 package dev.sovereign.console.feature.runs;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.ColumnFit;
 import dev.sovereign.console.fx.FilterBar;
+import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.Links;
 import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.admin.AttemptRow;
-import java.util.Locale;
-import javafx.geometry.Orientation;
-import javafx.scene.Parent;
-import javafx.scene.control.Button;
-import javafx.scene.control.ContextMenu;
-import javafx.scene.control.Label;
-import javafx.scene.control.MenuItem;
-import javafx.scene.control.Tooltip;
-import javafx.scene.control.SplitPane;
-import javafx.scene.control.TableCell;
-import javafx.scene.control.TableColumn;
-import javafx.scene.control.TableRow;
-import javafx.scene.control.TableView;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.VBox;
-import dev.sovereign.console.fx.ColumnFit;
-import dev.sovereign.console.fx.LinkedSentence;
-import dev.sovereign.console.ledger.Links;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.IntegerBinding;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.ListChangeListener;
+import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Label;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SelectionMode;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
 
 /**
  * Assignments (worker-lost ones flagged), the selected one's attempts, and its receipt; retry or
@@ -95,8 +95,7 @@ public final class RunsView {
 
         TableView<AssignmentRow> assignments = assignmentsTable();
         TableView<AttemptRow> attempts = attemptsTable();
-        LinkedSentence detail = new LinkedSentence("run-detail")
-                .links(links);
+        LinkedSentence detail = new LinkedSentence("run-detail").links(links);
         detail.textProperty().bind(vm.detailProperty());
         detail.setMinHeight(Region.USE_PREF_SIZE);
         Label hint = new Label("Select an assignment to see its attempts and receipt; without a selection every"
@@ -107,8 +106,7 @@ public final class RunsView {
         hint.managedProperty().bind(hint.visibleProperty());
         Label historyTitle = new Label("History (journal, oldest first)");
         historyTitle.getStyleClass().add(Styles.TEXT_BOLD);
-        LinkedSentence history = new LinkedSentence("run-history")
-                .links(links);
+        LinkedSentence history = new LinkedSentence("run-history").links(links);
         history.getStyleClass().add("mono");
         history.textProperty().bind(vm.historyProperty());
         // the run's actor, from its own row, links where the sentences name it
@@ -142,18 +140,25 @@ public final class RunsView {
         VBox.setVgrow(detailScroll, Priority.ALWAYS);
 
         // the state filter on its own row: beside the actions it made the page wider than a 1024-px window
-        VBox upper = new VBox(8, actionBar(), confirmBar(), FilterBar.create("runs-filter-", vm.filterChoices(),
-                vm.stateFilterProperty()), assignments);
+        VBox upper = new VBox(
+                8,
+                actionBar(),
+                confirmBar(),
+                FilterBar.create("runs-filter-", vm.filterChoices(), vm.stateFilterProperty()),
+                assignments);
         VBox.setVgrow(assignments, Priority.ALWAYS);
         SplitPane split = new SplitPane(upper, lower);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.62);
         VBox body = new VBox(10, attentionBox, split);
         VBox.setVgrow(split, Priority.ALWAYS);
-        return Ui.page("runs", "Runs",
+        return Ui.page(
+                "runs",
+                "Runs",
                 "Assignments and their execution attempts. Only the current attempt's token can write a terminal"
                         + " state; a run whose worker died is recovered as failed / worker_lost.",
-                vm.summaryProperty(), body);
+                vm.summaryProperty(),
+                body);
     }
 
     /** A bulk action's question, in the page (never a modal dialog): how many, and what it does. */
@@ -163,14 +168,20 @@ public final class RunsView {
         question.setWrapText(true);
         question.setMinWidth(0);
         question.setMinHeight(Region.USE_PREF_SIZE);
-        question.textProperty().bind(Bindings.createStringBinding(() ->
-                vm.pendingBulkProperty().get() == null ? "" : vm.pendingBulkProperty().get().question(),
-                vm.pendingBulkProperty()));
+        question.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.pendingBulkProperty().get() == null
+                                ? ""
+                                : vm.pendingBulkProperty().get().question(),
+                        vm.pendingBulkProperty()));
         Button confirm = Ui.button("runs-bulk-confirm", "");
         confirm.getStyleClass().add(Styles.DANGER);
-        confirm.textProperty().bind(Bindings.createStringBinding(() ->
-                vm.pendingBulkProperty().get() == null ? "" : vm.pendingBulkProperty().get().confirmText(),
-                vm.pendingBulkProperty()));
+        confirm.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.pendingBulkProperty().get() == null
+                                ? ""
+                                : vm.pendingBulkProperty().get().confirmText(),
+                        vm.pendingBulkProperty()));
         confirm.setOnAction(e -> vm.confirmBulk());
         Button cancel = Ui.button("runs-bulk-cancel", "Cancel");
         cancel.setOnAction(e -> vm.cancelBulk());
@@ -195,11 +206,18 @@ public final class RunsView {
         retry.getStyleClass().add(Styles.ACCENT);
         retry.setTooltip(new Tooltip("Create a new assignment that retries the selected failed run (Ctrl+R);"
                 + " with several selected, each of them that can be retried"));
-        retry.textProperty().bind(Bindings.createStringBinding(() -> many.get() > 1
-                ? "Retry " + many.get() + "\u2026" : "Retry", many));
-        retry.disableProperty().bind(Bindings.createBooleanBinding(() -> many.get() > 1
-                ? !vm.canBulkProperty().get() || vm.selection().stream().noneMatch(RunsViewModel::isRetryable)
-                : !vm.canRetryProperty().get(), many, vm.canBulkProperty(), vm.canRetryProperty()));
+        retry.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> many.get() > 1 ? "Retry " + many.get() + "\u2026" : "Retry", many));
+        retry.disableProperty()
+                .bind(Bindings.createBooleanBinding(
+                        () -> many.get() > 1
+                                ? !vm.canBulkProperty().get()
+                                        || vm.selection().stream().noneMatch(RunsViewModel::isRetryable)
+                                : !vm.canRetryProperty().get(),
+                        many,
+                        vm.canBulkProperty(),
+                        vm.canRetryProperty()));
         retry.setOnAction(e -> {
             if (vm.selection().size() > 1) {
                 vm.askRetrySelected();
@@ -210,11 +228,20 @@ public final class RunsView {
         Button acknowledge = Ui.button("run-acknowledge", "Acknowledge");
         acknowledge.setTooltip(new Tooltip("Mark the selected failed run as seen, without retrying it (Ctrl+K);"
                 + " with several selected, each of them that can be acknowledged"));
-        acknowledge.textProperty().bind(Bindings.createStringBinding(() -> many.get() > 1
-                ? "Acknowledge " + many.get() + "\u2026" : "Acknowledge", many));
-        acknowledge.disableProperty().bind(Bindings.createBooleanBinding(() -> many.get() > 1
-                ? !vm.canBulkProperty().get() || vm.selection().stream().noneMatch(RunsViewModel::isAcknowledgeable)
-                : !vm.canAcknowledgeProperty().get(), many, vm.canBulkProperty(), vm.canAcknowledgeProperty()));
+        acknowledge
+                .textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> many.get() > 1 ? "Acknowledge " + many.get() + "\u2026" : "Acknowledge", many));
+        acknowledge
+                .disableProperty()
+                .bind(Bindings.createBooleanBinding(
+                        () -> many.get() > 1
+                                ? !vm.canBulkProperty().get()
+                                        || vm.selection().stream().noneMatch(RunsViewModel::isAcknowledgeable)
+                                : !vm.canAcknowledgeProperty().get(),
+                        many,
+                        vm.canBulkProperty(),
+                        vm.canAcknowledgeProperty()));
         acknowledge.setOnAction(e -> {
             if (vm.selection().size() > 1) {
                 vm.askAcknowledgeSelected();
@@ -257,9 +284,16 @@ public final class RunsView {
         t.getColumns().add(Ui.column("Receipt", 160, RunsViewModel::receiptText));
         t.getColumns().add(Ui.column("Provider", 170, AssignmentRow::providerSpec));
         t.getColumns().add(Ui.column("Updated", 85, a -> formats.time(a.updatedAt())));
-        TableColumn<AssignmentRow, String> retry = Ui.column("Retry", 130, a -> a.retriedBy() != null
-                ? "retried as " + a.retriedBy() : a.retryOf() != null ? "retries " + a.retryOf() : "");
-        Ui.linkCells(retry, "run-retry-link-", AssignmentRow::id,
+        TableColumn<AssignmentRow, String> retry = Ui.column(
+                "Retry",
+                130,
+                a -> a.retriedBy() != null
+                        ? "retried as " + a.retriedBy()
+                        : a.retryOf() != null ? "retries " + a.retryOf() : "");
+        Ui.linkCells(
+                retry,
+                "run-retry-link-",
+                AssignmentRow::id,
                 a -> links.openAssignment(a.retriedBy() != null ? a.retriedBy() : a.retryOf()));
         t.getColumns().add(retry);
         t.setContextMenu(rowMenu());
@@ -275,9 +309,10 @@ public final class RunsView {
             }
         });
         t.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
-        t.getSelectionModel().getSelectedItems().addListener((ListChangeListener<AssignmentRow>) c ->
-                vm.selection().setAll(t.getSelectionModel().getSelectedItems().stream()
-                        .filter(Objects::nonNull).toList()));
+        t.getSelectionModel().getSelectedItems().addListener((ListChangeListener<AssignmentRow>) c -> vm.selection()
+                .setAll(t.getSelectionModel().getSelectedItems().stream()
+                        .filter(Objects::nonNull)
+                        .toList()));
         t.getSelectionModel().selectedItemProperty().addListener((obs, o, a) -> {
             if (a != null || vm.selectedProperty().get() != null) {
                 vm.selectedProperty().set(a);
@@ -296,8 +331,10 @@ public final class RunsView {
         c.setPrefWidth(175);
         c.setMinWidth(175);
         // two chips ("failed", "worker lost · acknowledged") must fit whole: measured with their padding as spaces
-        ColumnFit.measureBy(c, a -> a.state().toLowerCase(Locale.ROOT)
-                + (a.isWorkerLost() ? "\u2002\u2002\u2002" + RunsViewModel.workerLostChip(a) : ""));
+        ColumnFit.measureBy(
+                c,
+                a -> a.state().toLowerCase(Locale.ROOT)
+                        + (a.isWorkerLost() ? "\u2002\u2002\u2002" + RunsViewModel.workerLostChip(a) : ""));
         c.setCellValueFactory(f -> new SimpleObjectProperty<>(f.getValue()));
         c.setCellFactory(col -> new TableCell<>() {
             private final Label state = Ui.badge("", Tone.QUIET);
@@ -317,13 +354,18 @@ public final class RunsView {
                 }
                 // red only while an operator must act: acknowledged or retried runs are settled
                 boolean settled = a.isWorkerLost() && !a.needsOperator();
-                Ui.retone(state, a.state().toLowerCase(Locale.ROOT), settled ? Tone.QUIET : switch (a.state()) {
-                    case "RUNNING" -> Tone.INFO;
-                    case "COMPLETED" -> Tone.GOOD;
-                    case "BLOCKED" -> Tone.WARN;
-                    case "FAILED" -> Tone.BAD;
-                    default -> Tone.QUIET;
-                });
+                Ui.retone(
+                        state,
+                        a.state().toLowerCase(Locale.ROOT),
+                        settled
+                                ? Tone.QUIET
+                                : switch (a.state()) {
+                                    case "RUNNING" -> Tone.INFO;
+                                    case "COMPLETED" -> Tone.GOOD;
+                                    case "BLOCKED" -> Tone.WARN;
+                                    case "FAILED" -> Tone.BAD;
+                                    default -> Tone.QUIET;
+                                });
                 state.setId("run-state-" + a.id());
                 if (a.isWorkerLost()) {
                     Ui.retone(lost, RunsViewModel.workerLostChip(a), settled ? Tone.QUIET : Tone.BAD);
@@ -344,13 +386,20 @@ public final class RunsView {
         id.getStyleClass().add("mono");
         t.getColumns().add(id);
         t.getColumns().add(Ui.column("Assignment", 110, AttemptRow::assignmentId));
-        t.getColumns().add(Ui.column("State", 140, x -> x.state().toLowerCase(Locale.ROOT) + (x.current() ? " (current)" : "")));
+        t.getColumns()
+                .add(Ui.column(
+                        "State", 140, x -> x.state().toLowerCase(Locale.ROOT) + (x.current() ? " (current)" : "")));
         TableColumn<AttemptRow, String> token = Ui.column("Token", 70, x -> Long.toString(x.token()));
         token.getStyleClass().add("token");
         t.getColumns().add(token);
         t.getColumns().add(Ui.column("Lease token", 110, x -> Long.toString(x.leaseToken())));
-        TableColumn<AttemptRow, String> process = Ui.column("Process", 200, x -> x.process().displayName());
-        Ui.linkCells(process, "attempt-process-", AttemptRow::id, x -> links.openProcess(x.process().identity()));
+        TableColumn<AttemptRow, String> process =
+                Ui.column("Process", 200, x -> x.process().displayName());
+        Ui.linkCells(
+                process,
+                "attempt-process-",
+                AttemptRow::id,
+                x -> links.openProcess(x.process().identity()));
         t.getColumns().add(process);
         t.getColumns().add(Ui.column("Started", 80, x -> formats.time(x.startedAt())));
         t.getColumns().add(Ui.column("Ended", 80, x -> x.endedAt() == null ? "" : formats.time(x.endedAt())));

@@ -3,32 +3,32 @@ package dev.sovereign.console.feature.runs;
 import dev.sovereign.console.actions.ActionStatus;
 import dev.sovereign.console.actions.OperatorDesk;
 import dev.sovereign.console.ledger.FilterChoice;
-import dev.sovereign.console.ledger.Search;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.admin.AttemptRow;
 import dev.sovereign.engine.admin.LedgerCounts;
 import dev.sovereign.engine.admin.ReceiptRow;
+import dev.sovereign.engine.base.Refusal;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import dev.sovereign.engine.base.Refusal;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.Locale;
-import java.util.Set;
-import javafx.beans.property.ReadOnlyLongProperty;
-import javafx.beans.property.ReadOnlyLongWrapper;
-import javafx.beans.property.ReadOnlyObjectWrapper;
 
 /**
  * Assignments with their receipts, and the attempts of the selected one. Worker-lost recoveries
@@ -48,38 +48,44 @@ public final class RunsViewModel {
     private String selectWhenSeen;
     /** Set while the filter is widened from inside a refresh, so it does not refresh itself again. */
     private boolean widening;
+
     private final ObservableList<AssignmentRow> assignments = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<AssignmentRow> assignmentsView = FXCollections.unmodifiableObservableList(assignments);
+
     private final ObservableList<AttemptRow> attempts = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<AttemptRow> attemptsView = FXCollections.unmodifiableObservableList(attempts);
+
     private final ObjectProperty<AssignmentRow> selected = new SimpleObjectProperty<>(this, "selected");
     private final ObservableList<AssignmentRow> selection = FXCollections.observableArrayList();
-    private final ReadOnlyObjectWrapper<BulkAction> pendingBulk =
-            new ReadOnlyObjectWrapper<>(this, "pendingBulk");
+    private final ReadOnlyObjectWrapper<BulkAction> pendingBulk = new ReadOnlyObjectWrapper<>(this, "pendingBulk");
     private final BooleanBinding canBulk;
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     /** What the empty table says: "no assignments yet", or that the search or the filter hides them all. */
     private final ReadOnlyStringWrapper emptyText = new ReadOnlyStringWrapper(this, "emptyText", NO_ASSIGNMENTS);
     /** The empty table's text when the ledger has no assignment at all. */
-    public static final String NO_ASSIGNMENTS = "No assignments yet. Create one with 'sovereign assign ACTOR --provider SPEC'.";
+    public static final String NO_ASSIGNMENTS =
+            "No assignments yet. Create one with 'sovereign assign ACTOR --provider SPEC'.";
+
     private final ReadOnlyStringWrapper attention = new ReadOnlyStringWrapper(this, "attention", "");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
     private final ReadOnlyStringWrapper history = new ReadOnlyStringWrapper(this, "history", "");
     /** The most history lines shown; older ones are counted. */
     static final int HISTORY_LINES = 40;
-    private final ReadOnlyLongWrapper needsOperator =
-            new ReadOnlyLongWrapper(this, "needsOperator");
+
+    private final ReadOnlyLongWrapper needsOperator = new ReadOnlyLongWrapper(this, "needsOperator");
     /** The state filter's choice: {@link #ALL}, a state, or {@link #WORKER_LOST} (runs needing an operator). */
     private final ObjectProperty<String> stateFilter = new SimpleObjectProperty<>(this, "stateFilter", ALL);
+
     private final ObservableList<FilterChoice> filterChoices = FXCollections.observableArrayList();
 
     /** The state filter's keys, in button order. */
     public static final String ALL = "ALL";
+
     public static final String WORKER_LOST = "WORKER_LOST";
-    public static final List<String> STATES = List.of(ALL, "CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED",
-            WORKER_LOST);
+    public static final List<String> STATES =
+            List.of(ALL, "CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED", WORKER_LOST);
 
     public RunsViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk) {
         this.ledger = ledger;
@@ -100,12 +106,20 @@ public final class RunsViewModel {
                 }
             }
         });
-        canRetry = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
-                && isRetryable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
-        canAcknowledge = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy()
-                && isAcknowledgeable(selected.get()), selected, status.busyProperty(), desk.availableProperty());
-        canBulk = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy(),
-                status.busyProperty(), desk.availableProperty());
+        canRetry = Bindings.createBooleanBinding(
+                () -> desk.availableProperty().get() && !status.isBusy() && isRetryable(selected.get()),
+                selected,
+                status.busyProperty(),
+                desk.availableProperty());
+        canAcknowledge = Bindings.createBooleanBinding(
+                () -> desk.availableProperty().get() && !status.isBusy() && isAcknowledgeable(selected.get()),
+                selected,
+                status.busyProperty(),
+                desk.availableProperty());
+        canBulk = Bindings.createBooleanBinding(
+                () -> desk.availableProperty().get() && !status.isBusy(),
+                status.busyProperty(),
+                desk.availableProperty());
         // a question about another database's runs must not be answered on this one
         ledger.snapshotProperty().addListener((obs, old, s) -> {
             if (s == null || old == null || !s.location().equals(old.location())) {
@@ -131,7 +145,10 @@ public final class RunsViewModel {
         if (!canRetry.get()) {
             return;
         }
-        desk.run(status, "Retrying " + a.id() + "\u2026", actions -> actions.retry(a.id()),
+        desk.run(
+                status,
+                "Retrying " + a.id() + "\u2026",
+                actions -> actions.retry(a.id()),
                 id -> "Retried " + a.id() + " as " + id + ": a new assignment for " + a.actor()
                         + ", waiting for a worker to run it.",
                 id -> {
@@ -148,27 +165,42 @@ public final class RunsViewModel {
         if (!canAcknowledge.get()) {
             return;
         }
-        desk.run(status, "Acknowledging " + a.id() + "\u2026", actions -> {
-            actions.acknowledge(a.id());
-            return a.id();
-        }, id -> "Acknowledged " + id + ": it stays " + a.state().toLowerCase(Locale.ROOT)
-                + " and is no longer flagged.", id -> { });
+        desk.run(
+                status,
+                "Acknowledging " + a.id() + "\u2026",
+                actions -> {
+                    actions.acknowledge(a.id());
+                    return a.id();
+                },
+                id -> "Acknowledged " + id + ": it stays " + a.state().toLowerCase(Locale.ROOT)
+                        + " and is no longer flagged.",
+                id -> {});
     }
 
     // ---- bulk actions (issue 17, item 8): several runs at once, after a confirmation that says how many ----
 
     /** What a bulk action would do, awaiting the operator's confirmation. */
-    public record BulkAction(boolean retry, List<String> ids, String question, String confirmText) {
-    }
+    public record BulkAction(boolean retry, List<String> ids, String question, String confirmText) {}
 
     /** Retries the selected runs that can be retried, once confirmed. */
     public void askRetrySelected() {
-        ask(true, selection.stream().filter(RunsViewModel::isRetryable).map(AssignmentRow::id).toList(), "selected");
+        ask(
+                true,
+                selection.stream()
+                        .filter(RunsViewModel::isRetryable)
+                        .map(AssignmentRow::id)
+                        .toList(),
+                "selected");
     }
 
     /** Acknowledges the selected runs that can be acknowledged, once confirmed. */
     public void askAcknowledgeSelected() {
-        ask(false, selection.stream().filter(RunsViewModel::isAcknowledgeable).map(AssignmentRow::id).toList(),
+        ask(
+                false,
+                selection.stream()
+                        .filter(RunsViewModel::isAcknowledgeable)
+                        .map(AssignmentRow::id)
+                        .toList(),
                 "selected");
     }
 
@@ -185,8 +217,12 @@ public final class RunsViewModel {
     private List<String> needingOperator() {
         AdminSnapshot s = ledger.snapshot();
         // the snapshot always carries every run that waits for an operator, however old (AdminReader)
-        return s == null ? List.of() : s.assignments().stream().filter(AssignmentRow::needsOperator)
-                .map(AssignmentRow::id).toList();
+        return s == null
+                ? List.of()
+                : s.assignments().stream()
+                        .filter(AssignmentRow::needsOperator)
+                        .map(AssignmentRow::id)
+                        .toList();
     }
 
     private void ask(boolean retry, List<String> ids, String which) {
@@ -195,9 +231,12 @@ public final class RunsViewModel {
         }
         int n = ids.size();
         String runs = n == 1 ? "1 " + which + " run" : n + " " + which + " runs";
-        pendingBulk.set(new BulkAction(retry, List.copyOf(ids), retry
-                ? "Retry " + runs + "? Each gets a new assignment that a worker will run again."
-                : "Acknowledge " + runs + "? They stay failed and are no longer flagged.",
+        pendingBulk.set(new BulkAction(
+                retry,
+                List.copyOf(ids),
+                retry
+                        ? "Retry " + runs + "? Each gets a new assignment that a worker will run again."
+                        : "Acknowledge " + runs + "? They stay failed and are no longer flagged.",
                 (retry ? "Retry " : "Acknowledge ") + n));
     }
 
@@ -221,7 +260,9 @@ public final class RunsViewModel {
             return;
         }
         int n = b.ids().size();
-        desk.run(status, (b.retry() ? "Retrying " : "Acknowledging ") + n + (n == 1 ? " run\u2026" : " runs\u2026"),
+        desk.run(
+                status,
+                (b.retry() ? "Retrying " : "Acknowledging ") + n + (n == 1 ? " run\u2026" : " runs\u2026"),
                 actions -> {
                     int done = 0;
                     List<String> refused = new ArrayList<>();
@@ -240,9 +281,11 @@ public final class RunsViewModel {
                     return new int[] {done, refused.size()};
                 },
                 r -> (b.retry() ? "Retried " : "Acknowledged ") + r[0] + " of " + n + (n == 1 ? " run" : " runs")
-                        + (r[1] == 0 ? "." : "; " + r[1] + (r[1] == 1 ? " was" : " were")
-                        + " refused (already handled by someone else)."),
-                r -> { });
+                        + (r[1] == 0
+                                ? "."
+                                : "; " + r[1] + (r[1] == 1 ? " was" : " were")
+                                        + " refused (already handled by someone else)."),
+                r -> {});
     }
 
     /** The rows selected in the table (several with Shift or Ctrl); the view keeps it current. */
@@ -258,8 +301,12 @@ public final class RunsViewModel {
     /** Selects the assignment {@code id} (a link from another page), widening the filter if it hid it. */
     public boolean select(String id) {
         AdminSnapshot s = ledger.snapshot();
-        AssignmentRow a = s == null ? null : s.assignments().stream().filter(x -> x.id().equals(id)).findFirst()
-                .orElse(null);
+        AssignmentRow a = s == null
+                ? null
+                : s.assignments().stream()
+                        .filter(x -> x.id().equals(id))
+                        .findFirst()
+                        .orElse(null);
         if (a == null) {
             return false;
         }
@@ -273,8 +320,12 @@ public final class RunsViewModel {
     /** Selects the first run that waits for an operator (the notice's "Review" button). */
     public void selectFirstNeedingOperator() {
         AdminSnapshot s = ledger.snapshot();
-        AssignmentRow first = s == null ? null
-                : s.assignments().stream().filter(AssignmentRow::needsOperator).findFirst().orElse(null);
+        AssignmentRow first = s == null
+                ? null
+                : s.assignments().stream()
+                        .filter(AssignmentRow::needsOperator)
+                        .findFirst()
+                        .orElse(null);
         if (first == null) {
             return;
         }
@@ -325,9 +376,19 @@ public final class RunsViewModel {
     /** Whether the state filter and the search let {@code a} through. */
     boolean shows(AssignmentRow a) {
         String f = stateFilter.get();
-        boolean byState = f == null || f.equals(ALL) || (f.equals(WORKER_LOST) ? a.needsOperator() : a.state().equals(f));
-        return byState && ledger.search().matches(Search.tokens(a.currentAttemptToken()), a.id(), a.actor(),
-                a.retryOf(), a.retriedBy(), a.currentAttempt(), a.receipt() == null ? null : a.receipt().attemptId());
+        boolean byState = f == null
+                || f.equals(ALL)
+                || (f.equals(WORKER_LOST) ? a.needsOperator() : a.state().equals(f));
+        return byState
+                && ledger.search()
+                        .matches(
+                                Search.tokens(a.currentAttemptToken()),
+                                a.id(),
+                                a.actor(),
+                                a.retryOf(),
+                                a.retriedBy(),
+                                a.currentAttempt(),
+                                a.receipt() == null ? null : a.receipt().attemptId());
     }
 
     public BooleanBinding canRetryProperty() {
@@ -378,8 +439,12 @@ public final class RunsViewModel {
     private void refresh(AdminSnapshot s) {
         List<AssignmentRow> fresh = s == null ? List.of() : s.assignments();
         String keep = selected.get() == null ? null : selected.get().id();
-        AssignmentRow retried = selectWhenSeen == null ? null
-                : fresh.stream().filter(a -> a.id().equals(selectWhenSeen)).findFirst().orElse(null);
+        AssignmentRow retried = selectWhenSeen == null
+                ? null
+                : fresh.stream()
+                        .filter(a -> a.id().equals(selectWhenSeen))
+                        .findFirst()
+                        .orElse(null);
         if (retried != null) {
             keep = selectWhenSeen;
             selectWhenSeen = null;
@@ -390,42 +455,59 @@ public final class RunsViewModel {
             assignments.setAll(shown);
         }
         String keepId = keep;
-        selected.set(keepId == null ? null
-                : shown.stream().filter(a -> a.id().equals(keepId)).findFirst().orElse(null));
+        selected.set(
+                keepId == null
+                        ? null
+                        : shown.stream()
+                                .filter(a -> a.id().equals(keepId))
+                                .findFirst()
+                                .orElse(null));
         showAttempts();
         // totals from the database's counts, never from the capped page of rows (issue 17)
         LedgerCounts c = s == null ? LedgerCounts.NONE : s.counts();
         long lost = c.needsOperator();
         needsOperator.set(lost);
-        List<FilterChoice> choices = STATES.stream().map(k -> new FilterChoice(k, label(k) + " " + switch (k) {
-            case ALL -> c.assignments();
-            case WORKER_LOST -> lost;
-            default -> c.assignmentsIn(k);
-        })).toList();
+        List<FilterChoice> choices = STATES.stream()
+                .map(k -> new FilterChoice(
+                        k,
+                        label(k) + " "
+                                + switch (k) {
+                                    case ALL -> c.assignments();
+                                    case WORKER_LOST -> lost;
+                                    default -> c.assignmentsIn(k);
+                                }))
+                .toList();
         if (!choices.equals(filterChoices)) {
             filterChoices.setAll(choices);
         }
         emptyText.set(emptyText(c.assignments()));
-        summary.set(c.assignments() + " assignments" + (fresh.size() < c.assignments()
-                ? " (latest " + fresh.size() + " shown)" : "") + " \u00b7 " + c.running() + " running \u00b7 "
+        summary.set(c.assignments() + " assignments"
+                + (fresh.size() < c.assignments() ? " (latest " + fresh.size() + " shown)" : "") + " \u00b7 "
+                + c.running() + " running \u00b7 "
                 + lost + " worker lost");
-        attention.set(lost == 0 ? "" : lost == 1
-                ? "1 run was recovered after its worker died (worker_lost): its outcome is unknown."
-                + " Read its receipt, then retry it or acknowledge it."
-                : lost + " runs were recovered after their workers died (worker_lost): their outcomes are unknown."
-                + " Read their receipts, then retry or acknowledge each.");
+        attention.set(
+                lost == 0
+                        ? ""
+                        : lost == 1
+                                ? "1 run was recovered after its worker died (worker_lost): its outcome is unknown."
+                                        + " Read its receipt, then retry it or acknowledge it."
+                                : lost
+                                        + " runs were recovered after their workers died (worker_lost): their outcomes are unknown."
+                                        + " Read their receipts, then retry or acknowledge each.");
     }
 
     private String emptyText(long total) {
         String f = stateFilter.get();
         boolean filtered = f != null && !f.equals(ALL);
         if (ledger.search().isActive()) {
-            return "No assignment matches the search '" + ledger.search().queryProperty().get().strip() + "'"
+            return "No assignment matches the search '"
+                    + ledger.search().queryProperty().get().strip() + "'"
                     + (filtered ? " among the " + label(f).toLowerCase(Locale.ROOT) + " runs" : "") + " (of " + total
                     + "). Clear the search (Esc in the search field) to see them all.";
         }
         if (filtered && total > 0) {
-            return "No run is " + label(f).toLowerCase(Locale.ROOT) + " now (of " + total + "). Choose All to see them all.";
+            return "No run is " + label(f).toLowerCase(Locale.ROOT) + " now (of " + total
+                    + "). Choose All to see them all.";
         }
         return NO_ASSIGNMENTS;
     }
@@ -448,8 +530,12 @@ public final class RunsViewModel {
         List<AttemptRow> all = s == null ? List.of() : s.attempts();
         AssignmentRow a = selected.get();
         List<AttemptRow> shown = a == null
-                ? all.stream().filter(x -> ledger.search().matches(Search.tokens(x.token(), x.leaseToken()),
-                        Search.concat(Search.names(x.process()), x.id(), x.assignmentId(), x.actor()))).toList()
+                ? all.stream()
+                        .filter(x -> ledger.search()
+                                .matches(
+                                        Search.tokens(x.token(), x.leaseToken()),
+                                        Search.concat(Search.names(x.process()), x.id(), x.assignmentId(), x.actor())))
+                        .toList()
                 : all.stream().filter(x -> x.assignmentId().equals(a.id())).toList();
         if (!shown.equals(attempts)) {
             attempts.setAll(shown);
@@ -485,7 +571,8 @@ public final class RunsViewModel {
         }
         List<String> lines = new ArrayList<>();
         for (var e : ledger.events()) {
-            if (ids.contains(e.resourceId()) || (e.sentence() != null && e.sentence().contains(a.id()))) {
+            if (ids.contains(e.resourceId())
+                    || (e.sentence() != null && e.sentence().contains(a.id()))) {
                 lines.add(formats.preciseTime(e.at()) + "  #" + e.seq() + "  " + formats.humanize(e.sentence()));
             }
         }
@@ -507,7 +594,8 @@ public final class RunsViewModel {
         if (a == null || !a.isWorkerLost()) {
             return "";
         }
-        return a.retriedBy() != null ? "worker lost \u00b7 retried"
+        return a.retriedBy() != null
+                ? "worker lost \u00b7 retried"
                 : a.acknowledgedAt() != null ? "worker lost \u00b7 acknowledged" : "worker lost";
     }
 
@@ -530,7 +618,10 @@ public final class RunsViewModel {
             return null;
         }
         long now = ledger.now();
-        AttemptRow at = s.attempts().stream().filter(x -> x.id().equals(a.currentAttempt())).findFirst().orElse(null);
+        AttemptRow at = s.attempts().stream()
+                .filter(x -> x.id().equals(a.currentAttempt()))
+                .findFirst()
+                .orElse(null);
         if (at == null || !at.isAbandonedAt(now)) {
             return null;
         }
@@ -543,9 +634,17 @@ public final class RunsViewModel {
 
     private String describe(AssignmentRow a) {
         StringBuilder sb = new StringBuilder();
-        sb.append("Assignment ").append(a.id()).append(" for actor ").append(a.actor()).append(" is ")
-                .append(a.state()).append(" (provider ").append(a.providerSpec()).append(", workspace ")
-                .append(a.workspacePolicy()).append(").");
+        sb.append("Assignment ")
+                .append(a.id())
+                .append(" for actor ")
+                .append(a.actor())
+                .append(" is ")
+                .append(a.state())
+                .append(" (provider ")
+                .append(a.providerSpec())
+                .append(", workspace ")
+                .append(a.workspacePolicy())
+                .append(").");
         if (a.retryOf() != null) {
             sb.append(" It retries ").append(a.retryOf()).append('.');
         }
@@ -557,13 +656,19 @@ public final class RunsViewModel {
             if (r.failureCategory() != null) {
                 sb.append(" (").append(r.failureCategory()).append(')');
             }
-            sb.append(", written at ").append(formats.time(r.createdAt())).append(" for attempt ")
-                    .append(r.attemptId()).append(" with token ").append(r.attemptToken()).append('.');
+            sb.append(", written at ")
+                    .append(formats.time(r.createdAt()))
+                    .append(" for attempt ")
+                    .append(r.attemptId())
+                    .append(" with token ")
+                    .append(r.attemptToken())
+                    .append('.');
             if (!r.outcomeKnown()) {
-                sb.append(r.fenceStolen()
-                        ? " Its outcome is unknown: an operator stole its fence, so its worker could no longer"
-                        + " report, and the supervisor recovered it when it expired."
-                        : " Its outcome is unknown: the worker died before it could report.");
+                sb.append(
+                        r.fenceStolen()
+                                ? " Its outcome is unknown: an operator stole its fence, so its worker could no longer"
+                                        + " report, and the supervisor recovered it when it expired."
+                                : " Its outcome is unknown: the worker died before it could report.");
             }
             if (r.outputDir() != null) {
                 sb.append("\nOutput folder (this attempt's own): ").append(r.outputDir());
@@ -580,7 +685,9 @@ public final class RunsViewModel {
             if (a.retriedBy() != null) {
                 sb.append("\nRetried as ").append(a.retriedBy()).append('.');
             } else if (a.acknowledgedAt() != null) {
-                sb.append("\nAcknowledged by an operator at ").append(formats.time(a.acknowledgedAt())).append('.');
+                sb.append("\nAcknowledged by an operator at ")
+                        .append(formats.time(a.acknowledgedAt()))
+                        .append('.');
             } else {
                 sb.append("\nNeeds an operator: retry it or acknowledge it.");
             }

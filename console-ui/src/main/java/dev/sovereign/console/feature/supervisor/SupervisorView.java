@@ -2,13 +2,19 @@ package dev.sovereign.console.feature.supervisor;
 
 import atlantafx.base.theme.Styles;
 import dev.sovereign.console.actions.OperatorDesk;
+import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.fx.Ui;
+import dev.sovereign.console.ledger.Links;
 import dev.sovereign.engine.admin.SupervisorTickRow;
 import java.time.Duration;
+import javafx.beans.binding.Bindings;
+import javafx.collections.ListChangeListener;
 import javafx.geometry.Pos;
+import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.ToggleButton;
@@ -16,15 +22,9 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
-import dev.sovereign.console.fx.LinkedSentence;
-import dev.sovereign.console.ledger.Links;
-import javafx.beans.binding.Bindings;
-import javafx.collections.ListChangeListener;
-import javafx.scene.Node;
-import javafx.scene.control.Hyperlink;
-import javafx.scene.layout.Region;
 
 /**
  * The last supervisor tick: what it found and what it did, in words; run a tick now (F6), or let this
@@ -49,27 +49,35 @@ public final class SupervisorView {
         FlowPane tiles = new FlowPane(12, 12);
         tiles.setId("supervisor-tiles");
         // the processes and runs it names link (short ids too); rebuilt when a tick's words change only
-        LinkedSentence report = new LinkedSentence("supervisor-report")
-                .links(() -> links);
+        LinkedSentence report = new LinkedSentence("supervisor-report").links(() -> links);
         report.getStyleClass().add("report");
         report.setMinHeight(Region.USE_PREF_SIZE);
-        report.textProperty().bind(Bindings.createStringBinding(() -> String.join("\n",
-                vm.reportLines().stream().map(l -> "\u2022  " + l).toList()), vm.reportProperty()));
+        report.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> String.join(
+                                "\n",
+                                vm.reportLines().stream()
+                                        .map(l -> "\u2022  " + l)
+                                        .toList()),
+                        vm.reportProperty()));
         FlowPane named = new FlowPane(12, 4);
         named.setId("supervisor-report-links");
-        Runnable fill = () -> named.getChildren().setAll(vm.reportLinks().stream().map(l -> {
-            Hyperlink h = new Hyperlink("Open " + (l.process() ? "process "
-                    : "assignment ") + l.text());
-            h.setId("supervisor-link-" + l.id());
-            h.setOnAction(e -> {
-                if (l.process()) {
-                    links.openProcess(l.id());
-                } else {
-                    links.openAssignment(l.id());
-                }
-            });
-            return (Node) h;
-        }).toList());
+        Runnable fill = () -> named.getChildren()
+                .setAll(vm.reportLinks().stream()
+                        .map(l -> {
+                            Hyperlink h =
+                                    new Hyperlink("Open " + (l.process() ? "process " : "assignment ") + l.text());
+                            h.setId("supervisor-link-" + l.id());
+                            h.setOnAction(e -> {
+                                if (l.process()) {
+                                    links.openProcess(l.id());
+                                } else {
+                                    links.openAssignment(l.id());
+                                }
+                            });
+                            return (Node) h;
+                        })
+                        .toList());
         vm.reportLinks().addListener((ListChangeListener<SupervisorViewModel.ReportLink>) c -> fill.run());
         fill.run();
         VBox reportPane = new VBox(6, sectionTitle("Report"), report, named);
@@ -79,9 +87,13 @@ public final class SupervisorView {
         show(vm.lastTickProperty().get(), tiles, reportPane);
         ScrollPane scroll = new ScrollPane(body);
         scroll.setFitToWidth(true);
-        return Ui.page("supervisor", "Supervisor",
+        return Ui.page(
+                "supervisor",
+                "Supervisor",
                 "Each tick reports expired leases and stale processes, sweeps expired claims and recovers"
-                        + " abandoned attempts as worker_lost. It never creates work.", vm.headlineProperty(), scroll);
+                        + " abandoned attempts as worker_lost. It never creates work.",
+                vm.headlineProperty(),
+                scroll);
     }
 
     private VBox controls() {
@@ -138,8 +150,7 @@ public final class SupervisorView {
         own.getStyleClass().add(Styles.TEXT_MUTED);
         own.setWrapText(true);
         own.textProperty().bind(vm.ownSupervisorProperty());
-        LinkedSentence recovery = new LinkedSentence(
-                "supervisor-last-recovery").links(() -> links);
+        LinkedSentence recovery = new LinkedSentence("supervisor-last-recovery").links(() -> links);
         recovery.setMinHeight(Region.USE_PREF_SIZE);
         recovery.getStyleClass().add("last-recovery");
         recovery.textProperty().bind(vm.lastRecoveryProperty());
@@ -156,9 +167,13 @@ public final class SupervisorView {
         if (t == null) {
             return;
         }
-        tiles.getChildren().addAll(tile("expired leases", t.expiredLeases()), tile("stale processes", t.staleProcesses()),
-                tile("claims swept", t.sweptClaims()), tile("attempts recovered", t.recovered()),
-                tile("failures", t.failures()));
+        tiles.getChildren()
+                .addAll(
+                        tile("expired leases", t.expiredLeases()),
+                        tile("stale processes", t.staleProcesses()),
+                        tile("claims swept", t.sweptClaims()),
+                        tile("attempts recovered", t.recovered()),
+                        tile("failures", t.failures()));
     }
 
     private static VBox tile(String what, int n) {

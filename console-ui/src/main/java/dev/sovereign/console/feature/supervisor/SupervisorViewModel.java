@@ -5,10 +5,12 @@ import dev.sovereign.console.actions.OperatorDesk;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.admin.SupervisorTickRow;
 import dev.sovereign.engine.admin.TickReportText;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +25,6 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import dev.sovereign.engine.admin.ProcessRef;
-import java.util.ArrayList;
 
 /**
  * The last supervisor tick's report (of any supervisor on the database, or this console's own, when
@@ -42,16 +42,16 @@ public final class SupervisorViewModel {
     private final ReadOnlyStringWrapper report = new ReadOnlyStringWrapper(this, "report", "");
     private final ReadOnlyStringWrapper ownSupervisor = new ReadOnlyStringWrapper(this, "ownSupervisor", "");
     private final ReadOnlyStringWrapper lastRecovery = new ReadOnlyStringWrapper(this, "lastRecovery", "");
-    private final ObjectProperty<Duration> interval = new SimpleObjectProperty<>(this, "interval", Duration.ofSeconds(1));
-    private final ObservableList<Duration> intervals = FXCollections.unmodifiableObservableList(
-            FXCollections.observableArrayList(OperatorDesk.INTERVALS));
+    private final ObjectProperty<Duration> interval =
+            new SimpleObjectProperty<>(this, "interval", Duration.ofSeconds(1));
+    private final ObservableList<Duration> intervals =
+            FXCollections.unmodifiableObservableList(FXCollections.observableArrayList(OperatorDesk.INTERVALS));
     private final BooleanBinding canAct;
     private final Map<String, String> processNames = new HashMap<>();
     private final ObservableList<ReportLink> reportLinks = FXCollections.observableArrayList();
 
     /** Something the shown report names, to link to: a process (by identity) or an assignment. */
-    public record ReportLink(boolean process, String id, String text) {
-    }
+    public record ReportLink(boolean process, String id, String text) {}
 
     public SupervisorViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk) {
         this.ledger = ledger;
@@ -64,8 +64,10 @@ public final class SupervisorViewModel {
         desk.supervisorRunningProperty().addListener((obs, old, r) -> updateOwn());
         desk.supervisorIntervalProperty().addListener((obs, old, i) -> updateOwn());
         desk.supervisorProblemProperty().addListener((obs, old, p) -> updateOwn());
-        canAct = Bindings.createBooleanBinding(() -> desk.availableProperty().get() && !status.isBusy(),
-                desk.availableProperty(), status.busyProperty());
+        canAct = Bindings.createBooleanBinding(
+                () -> desk.availableProperty().get() && !status.isBusy(),
+                desk.availableProperty(),
+                status.busyProperty());
         refresh(ledger.snapshot());
         updateOwn();
     }
@@ -198,8 +200,12 @@ public final class SupervisorViewModel {
                 boolean process = id.startsWith("process:");
                 String bare = id.substring(id.indexOf(':') + 1);
                 if (!(process && bare.equals(t.process().identity()))) {
-                    links.add(new ReportLink(process, bare, process ? processNames.getOrDefault(bare,
-                            new ProcessRef(bare, null, null, null).shortId()) : bare));
+                    links.add(new ReportLink(
+                            process,
+                            bare,
+                            process
+                                    ? processNames.getOrDefault(bare, new ProcessRef(bare, null, null, null).shortId())
+                                    : bare));
                 }
             }
         }
@@ -210,9 +216,13 @@ public final class SupervisorViewModel {
         if (t == null) {
             lastRecovery.set("");
         } else if (t.recovered() > 0) {
-            lastRecovery.set("Last recovery at " + formats.time(t.at()) + " by " + t.process().displayName() + ": "
-                    + String.join(" ", reportText.lines(t.report()).stream()
-                    .filter(l -> l.startsWith("Recovered ")).toList()));
+            lastRecovery.set("Last recovery at " + formats.time(t.at()) + " by "
+                    + t.process().displayName() + ": "
+                    + String.join(
+                            " ",
+                            reportText.lines(t.report()).stream()
+                                    .filter(l -> l.startsWith("Recovered "))
+                                    .toList()));
         }
         updateHeadline();
     }
@@ -220,9 +230,11 @@ public final class SupervisorViewModel {
     private void updateHeadline() {
         SupervisorTickRow t = lastTick.get();
         if (t == null) {
-            headline.set(ledger.snapshot() == null ? ""
-                    : "No supervisor has ticked on this database yet. Run a tick now (F6), start this console's"
-                    + " supervisor, or run 'sovereign supervisor'.");
+            headline.set(
+                    ledger.snapshot() == null
+                            ? ""
+                            : "No supervisor has ticked on this database yet. Run a tick now (F6), start this console's"
+                                    + " supervisor, or run 'sovereign supervisor'.");
             return;
         }
         headline.set("Last tick at " + formats.time(t.at()) + " (" + Formats.secondsAgo(t.at(), ledger.now()) + ") by "
@@ -232,8 +244,8 @@ public final class SupervisorViewModel {
     private void updateOwn() {
         String problem = desk.supervisorProblemProperty().get();
         String state = desk.supervisorRunningProperty().get()
-                ? "This console's supervisor ticks every " + OperatorDesk.seconds(desk.supervisorIntervalProperty().get())
-                + "."
+                ? "This console's supervisor ticks every "
+                        + OperatorDesk.seconds(desk.supervisorIntervalProperty().get()) + "."
                 : "This console's supervisor is off: ticks happen only when asked (F6), or by another supervisor.";
         ownSupervisor.set(problem.isEmpty() ? state : state + " Its last tick failed: " + problem);
     }

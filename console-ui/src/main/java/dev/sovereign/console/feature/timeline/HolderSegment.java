@@ -13,10 +13,23 @@ import java.util.List;
  * @param renewals   times of journalled renewals (sampled, see the journal folding decision)
  * @param colour     a small index per hold (0..7), never the same as the hold just before it on its lane
  */
-public record HolderSegment(String actor, ProcessRef holder, long token, long start, Long end, Long expiresAt,
-                            EndReason endReason, List<Long> renewals, int colour) {
+public record HolderSegment(
+        String actor,
+        ProcessRef holder,
+        long token,
+        long start,
+        Long end,
+        Long expiresAt,
+        EndReason endReason,
+        List<Long> renewals,
+        int colour) {
 
-    public enum EndReason { HOLDING, RELEASED, TAKEN_OVER, UNKNOWN }
+    public enum EndReason {
+        HOLDING,
+        RELEASED,
+        TAKEN_OVER,
+        UNKNOWN
+    }
 
     public HolderSegment {
         renewals = List.copyOf(renewals);

@@ -18,12 +18,10 @@ import java.util.List;
  * {@link TimelineIndex}'s job.
  */
 final class TimelineBuilder {
-    private TimelineBuilder() {
-    }
+    private TimelineBuilder() {}
 
     /** The lanes to draw, and how many actors there are in all. */
-    record Lanes(List<TimelineLane> shown, int total) {
-    }
+    record Lanes(List<TimelineLane> shown, int total) {}
 
     /** Every lane, built from scratch (for tests and one-off use). */
     static List<TimelineLane> build(List<JournalEntry> events, AdminSnapshot snapshot) {
@@ -68,7 +66,8 @@ final class TimelineBuilder {
                     }
                 }
                 case "REJECTED" -> lane.markers.add(new TimelineMarker(TimelineMarker.Kind.REJECTION, actor, e));
-                case "ATTEMPT_RECOVERED" -> lane.markers.add(new TimelineMarker(TimelineMarker.Kind.RECOVERY, actor, e));
+                case "ATTEMPT_RECOVERED" ->
+                    lane.markers.add(new TimelineMarker(TimelineMarker.Kind.RECOVERY, actor, e));
                 default -> {
                     // other events do not change who holds the actor
                 }
@@ -101,8 +100,19 @@ final class TimelineBuilder {
         int previous = -1;
         for (HolderSegment s : segments) {
             int c = colourOf(s.token(), previous);
-            out.add(s.colour() == c ? s : new HolderSegment(s.actor(), s.holder(), s.token(), s.start(), s.end(),
-                    s.expiresAt(), s.endReason(), s.renewals(), c));
+            out.add(
+                    s.colour() == c
+                            ? s
+                            : new HolderSegment(
+                                    s.actor(),
+                                    s.holder(),
+                                    s.token(),
+                                    s.start(),
+                                    s.end(),
+                                    s.expiresAt(),
+                                    s.endReason(),
+                                    s.renewals(),
+                                    c));
             previous = c;
         }
         return out;

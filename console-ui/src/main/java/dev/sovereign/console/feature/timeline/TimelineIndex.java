@@ -4,7 +4,6 @@ import dev.sovereign.console.feature.timeline.TimelineBuilder.Lanes;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
-import dev.sovereign.engine.admin.ProcessRef;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,22 +32,23 @@ import java.util.TreeSet;
 final class TimelineIndex {
     private static final List<JournalEntry> NO_EVENTS = List.of();
 
-    private record Change(long seq, String actor) {
-    }
+    private record Change(long seq, String actor) {}
 
-    private record Built(long version, LeaseRow row, TimelineLane lane) {
-    }
+    private record Built(long version, LeaseRow row, TimelineLane lane) {}
 
     private final Map<String, ArrayDeque<JournalEntry>> byActor = new HashMap<>();
     /** Actors with a change in the window, newest first. */
-    private final TreeSet<Change> changed = new TreeSet<>(
-            Comparator.comparingLong(Change::seq).reversed().thenComparing(Change::actor));
+    private final TreeSet<Change> changed =
+            new TreeSet<>(Comparator.comparingLong(Change::seq).reversed().thenComparing(Change::actor));
+
     private final Map<String, Long> lastChange = new HashMap<>();
     /** Known actors without a change in the window, in actor order. */
     private final TreeSet<String> quiet = new TreeSet<>();
+
     private final Set<String> known = new HashSet<>();
     /** Bumped whenever an actor's events change: a lane is rebuilt only when its version or row moved. */
     private final Map<String, Long> versions = new HashMap<>();
+
     private final Map<String, Built> built = new HashMap<>();
     private long nextVersion;
     private int actorsInLastSnapshot = -1;
@@ -77,7 +77,8 @@ final class TimelineIndex {
         if (events == null) {
             return;
         }
-        if (events.peekFirst() == e || (events.peekFirst() != null && events.peekFirst().seq() == e.seq())) {
+        if (events.peekFirst() == e
+                || (events.peekFirst() != null && events.peekFirst().seq() == e.seq())) {
             events.pollFirst();
         } else {
             events.removeIf(x -> x.seq() == e.seq());
@@ -212,5 +213,4 @@ final class TimelineIndex {
         }
         return Integer.compare(a.length() - i, b.length() - j);
     }
-
 }

@@ -1,15 +1,25 @@
 package dev.sovereign.console.feature.timeline;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.fx.Ui;
+import dev.sovereign.console.ledger.Links;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import javafx.beans.binding.Bindings;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Separator;
@@ -22,16 +32,6 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.scene.shape.Rectangle;
 import javafx.util.Duration;
-import dev.sovereign.console.fx.LinkedSentence;
-import dev.sovereign.console.ledger.Links;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.Map;
-import java.util.Set;
-import javafx.collections.ListChangeListener;
-import javafx.geometry.Orientation;
-import javafx.scene.control.Hyperlink;
 
 /**
  * One lane per actor, drawn as a pane of styled shapes (so every segment and marker is a node with an
@@ -42,11 +42,24 @@ public final class TimelineView {
     static final double LABEL_WIDTH = 130;
     /** Lane geometry: holder bars on top, the marker row below them. */
     static final double LANE_HEIGHT = 60;
+
     static final double BAR_TOP = 6;
     static final double BAR_HEIGHT = 28;
     static final double MARKER_ROW = 47;
-    private static final List<Long> TICK_STEPS = List.of(1_000L, 2_000L, 5_000L, 10_000L, 15_000L, 30_000L, 60_000L,
-            120_000L, 300_000L, 600_000L, 900_000L, 1_800_000L, 3_600_000L);
+    private static final List<Long> TICK_STEPS = List.of(
+            1_000L,
+            2_000L,
+            5_000L,
+            10_000L,
+            15_000L,
+            30_000L,
+            60_000L,
+            120_000L,
+            300_000L,
+            600_000L,
+            900_000L,
+            1_800_000L,
+            3_600_000L);
 
     private final TimelineViewModel vm;
     /**
@@ -54,6 +67,7 @@ public final class TimelineView {
      * is a popup window, and making one per node made a new lane cost milliseconds to draw.
      */
     private final Tooltip tooltip = new Tooltip();
+
     private final List<LanePane> lanePanes = new ArrayList<>();
     /** The row drawn for each actor's lane, reused while the lane is unchanged. */
     private final Map<String, HBox> rowsByActor = new HashMap<>();
@@ -141,8 +155,7 @@ public final class TimelineView {
         VBox.setVgrow(scroll, Priority.ALWAYS);
 
         // its ids link; it changes when another marker is selected, never per tick (decision 0415)
-        LinkedSentence detail = new LinkedSentence("timeline-detail")
-                .links(() -> links);
+        LinkedSentence detail = new LinkedSentence("timeline-detail").links(() -> links);
         detail.setMinHeight(Region.USE_PREF_SIZE);
         detail.textProperty().bind(vm.detailProperty());
         Runnable actors = () -> {
@@ -161,11 +174,22 @@ public final class TimelineView {
         detailPane.getStyleClass().add("detail-pane");
 
         VBox body = new VBox(10, toolbar(), scroll, detailPane);
-        return Ui.page("timeline", "Timeline", "Who held each actor when, with the token of each hold.",
-                Bindings.createStringBinding(() -> "Window: last " + vm.spanTextProperty().get()
-                        + (vm.followingProperty().get() ? ", following now" : ", paused (press Follow now to resume)")
-                        + (vm.notDrawnProperty().get().isEmpty() ? "" : ". " + vm.notDrawnProperty().get()),
-                        vm.spanTextProperty(), vm.followingProperty(), vm.notDrawnProperty()), body);
+        return Ui.page(
+                "timeline",
+                "Timeline",
+                "Who held each actor when, with the token of each hold.",
+                Bindings.createStringBinding(
+                        () -> "Window: last " + vm.spanTextProperty().get()
+                                + (vm.followingProperty().get()
+                                        ? ", following now"
+                                        : ", paused (press Follow now to resume)")
+                                + (vm.notDrawnProperty().get().isEmpty()
+                                        ? ""
+                                        : ". " + vm.notDrawnProperty().get()),
+                        vm.spanTextProperty(),
+                        vm.followingProperty(),
+                        vm.notDrawnProperty()),
+                body);
     }
 
     private HBox toolbar() {
@@ -195,8 +219,7 @@ public final class TimelineView {
         fit.setId("timeline-fit");
         fit.setTooltip(new Tooltip("From the oldest event or lease there is to see, to now"));
         fit.setOnAction(e -> vm.fitToData());
-        HBox bar = new HBox(8, zoomOut, span, zoomIn, fit, new Separator(Orientation.VERTICAL), back,
-                follow, forward);
+        HBox bar = new HBox(8, zoomOut, span, zoomIn, fit, new Separator(Orientation.VERTICAL), back, follow, forward);
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;
     }
@@ -304,7 +327,8 @@ public final class TimelineView {
                 seg.setId("segment-" + lane.actor() + "-" + s.token());
                 seg.getStyleClass().addAll("segment", "holder-" + s.colour());
                 seg.setMinWidth(0);
-                seg.setOnMouseEntered(e -> tooltip.setText(vm.describe(s, vm.ledger().now())));
+                seg.setOnMouseEntered(
+                        e -> tooltip.setText(vm.describe(s, vm.ledger().now())));
                 Tooltip.install(seg, tooltip);
                 segments.add(seg);
                 Region tail = new Region();
@@ -421,7 +445,8 @@ public final class TimelineView {
         protected void layoutChildren() {
             double w = getWidth();
             long span = vm.spanProperty().get();
-            long step = TICK_STEPS.stream().filter(s -> span / s <= 8).findFirst().orElse(3_600_000L);
+            long step =
+                    TICK_STEPS.stream().filter(s -> span / s <= 8).findFirst().orElse(3_600_000L);
             long start = vm.windowStart();
             int n = 0;
             for (long t = (start / step + 1) * step; t <= vm.windowEndProperty().get(); t += step, n++) {

@@ -28,8 +28,8 @@ public final class TimelineViewModel {
     /** How many distinct holder colours the view has ({@code -color-chart-1..8}). */
     public static final int COLOURS = 8;
     /** The zoom steps, in milliseconds of window. */
-    public static final List<Long> SPANS = List.of(15_000L, 30_000L, 60_000L, 120_000L, 300_000L, 900_000L,
-            3_600_000L);
+    public static final List<Long> SPANS = List.of(15_000L, 30_000L, 60_000L, 120_000L, 300_000L, 900_000L, 3_600_000L);
+
     static final int DEFAULT_SPAN = 3;
     /** The window a database opens with when none was remembered for it: two minutes. */
     public static final long DEFAULT_WINDOW = SPANS.get(DEFAULT_SPAN);
@@ -41,6 +41,7 @@ public final class TimelineViewModel {
     private final ObservableList<TimelineLane> lanes = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
     private final ObservableList<TimelineLane> lanesView = FXCollections.unmodifiableObservableList(lanes);
+
     private final ReadOnlyLongWrapper span = new ReadOnlyLongWrapper(this, "span", SPANS.get(DEFAULT_SPAN));
     private final ReadOnlyLongWrapper windowEnd = new ReadOnlyLongWrapper(this, "windowEnd");
     private final BooleanProperty following = new SimpleBooleanProperty(this, "following", true);
@@ -68,8 +69,8 @@ public final class TimelineViewModel {
             // While following, the window slides in steps of 1/120 of its span (a second at the default
             // 2 min, a few pixels): sliding on every 100 ms tick laid out every lane ten times a second, a fifth of
             // a core on an idle console (issue 17, item 15). A new event still shows at once (rebuild).
-            if (following.get() && (now.longValue() - windowEnd.get() >= slideStep()
-                    || now.longValue() < windowEnd.get())) {
+            if (following.get()
+                    && (now.longValue() - windowEnd.get() >= slideStep() || now.longValue() < windowEnd.get())) {
                 windowEnd.set(now.longValue());
             }
         });
@@ -218,22 +219,31 @@ public final class TimelineViewModel {
 
     /** The segment label: {@code token 42 · worker B}. */
     public static String label(HolderSegment s) {
-        String who = s.holder().label() == null ? s.holder().shortId() : s.holder().label();
+        String who =
+                s.holder().label() == null ? s.holder().shortId() : s.holder().label();
         return "token " + s.token() + " \u00b7 " + who;
     }
 
     /** A segment's tooltip. */
     public String describe(HolderSegment s, long now) {
         StringBuilder sb = new StringBuilder();
-        sb.append(s.holder().displayName()).append(" held actor ").append(s.actor()).append(" with token ")
-                .append(s.token()).append(" from ").append(formats.time(s.start()));
+        sb.append(s.holder().displayName())
+                .append(" held actor ")
+                .append(s.actor())
+                .append(" with token ")
+                .append(s.token())
+                .append(" from ")
+                .append(formats.time(s.start()));
         switch (s.endReason()) {
             case RELEASED -> sb.append(" until it released it at ").append(formats.time(s.end()));
             case TAKEN_OVER -> sb.append(" until it was taken over at ").append(formats.time(s.end()));
             case UNKNOWN -> sb.append(" until ").append(formats.time(s.end()));
-            case HOLDING -> sb.append(s.isExpiredAt(now)
-                    ? "; the lease expired at " + formats.time(s.expiresAt()) + " and nobody has taken it over yet"
-                    : "; it still holds it, " + Formats.duration(s.expiresAt() - now) + " left");
+            case HOLDING ->
+                sb.append(
+                        s.isExpiredAt(now)
+                                ? "; the lease expired at " + formats.time(s.expiresAt())
+                                        + " and nobody has taken it over yet"
+                                : "; it still holds it, " + Formats.duration(s.expiresAt() - now) + " left");
         }
         if (!s.renewals().isEmpty()) {
             sb.append(". ").append(s.renewals().size()).append(" journalled renewals");
@@ -248,7 +258,8 @@ public final class TimelineViewModel {
             case TAKEOVER -> "Takeover";
             case RECOVERY -> "Recovery";
         };
-        return what + " at " + formats.preciseTime(e.at()) + " (journal seq " + e.seq() + "): " + formats.humanize(e.sentence());
+        return what + " at " + formats.preciseTime(e.at()) + " (journal seq " + e.seq() + "): "
+                + formats.humanize(e.sentence());
     }
 
     /**
@@ -265,7 +276,9 @@ public final class TimelineViewModel {
             List<? extends JournalEntry> removed = c.wasRemoved() ? c.getRemoved() : List.of();
             List<? extends JournalEntry> added = c.wasAdded() ? c.getAddedSubList() : List.of();
             long firstAdded = added.isEmpty() ? Long.MAX_VALUE : added.get(0).seq();
-            long lastRemoved = removed.isEmpty() ? Long.MIN_VALUE : removed.get(removed.size() - 1).seq();
+            long lastRemoved = removed.isEmpty()
+                    ? Long.MIN_VALUE
+                    : removed.get(removed.size() - 1).seq();
             for (JournalEntry e : removed) {
                 if (e.seq() < firstAdded) {
                     index.drop(e);
@@ -288,13 +301,17 @@ public final class TimelineViewModel {
         TimelineBuilder.Lanes built = index.lanes(ledger.snapshot(), MAX_LANES);
         List<TimelineLane> fresh = built.shown();
         int hidden = built.total() - fresh.size();
-        notDrawn.set(hidden == 0 ? "" : "The " + fresh.size() + " most recently changed of " + built.total()
-                + " actors are drawn.");
+        notDrawn.set(
+                hidden == 0
+                        ? ""
+                        : "The " + fresh.size() + " most recently changed of " + built.total() + " actors are drawn.");
         if (!fresh.equals(lanes)) {
             lanes.setAll(fresh);
         }
-        if (selected.get() != null && fresh.stream().flatMap(l -> l.markers().stream())
-                .noneMatch(m -> m.seq() == selected.get().seq())) {
+        if (selected.get() != null
+                && fresh.stream()
+                        .flatMap(l -> l.markers().stream())
+                        .noneMatch(m -> m.seq() == selected.get().seq())) {
             selected.set(null);
         }
     }

@@ -2,6 +2,7 @@ package dev.sovereign.console.feature.trends;
 
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.ledger.Formats;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,7 +16,6 @@ import javafx.scene.control.Label;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
-import java.util.ArrayList;
 
 /** Four small charts over the last hour, a point a minute (JavaFX charts, no animation). */
 public final class TrendsView {
@@ -65,17 +65,24 @@ public final class TrendsView {
             }
             rejections.getData().setAll(byCategory);
             lost.getData().setAll(List.of(series("worker_lost", m, x -> x.recovered())));
-            journal.getData().setAll(List.of(series("events", m.stream().filter(x -> x.journalSize() >= 0).toList(),
-                    TrendsViewModel.Minute::journalSize)));
+            journal.getData()
+                    .setAll(List.of(series(
+                            "events",
+                            m.stream().filter(x -> x.journalSize() >= 0).toList(),
+                            TrendsViewModel.Minute::journalSize)));
         };
         vm.minutesProperty().addListener((obs, o, n) -> fill.run());
         fill.run();
-        return Ui.page("trends", "Trends",
-                "The last hour, a point a minute: when grants, takeovers, refusals or lost runs changed.", null, body);
+        return Ui.page(
+                "trends",
+                "Trends",
+                "The last hour, a point a minute: when grants, takeovers, refusals or lost runs changed.",
+                null,
+                body);
     }
 
-    private XYChart.Series<String, Number> series(String name, List<TrendsViewModel.Minute> minutes,
-                                                  ToLongFunction<TrendsViewModel.Minute> value) {
+    private XYChart.Series<String, Number> series(
+            String name, List<TrendsViewModel.Minute> minutes, ToLongFunction<TrendsViewModel.Minute> value) {
         XYChart.Series<String, Number> s = new XYChart.Series<>();
         s.setName(name);
         for (TrendsViewModel.Minute m : minutes) {

@@ -24,12 +24,13 @@ import javafx.beans.property.SimpleBooleanProperty;
 public final class TrendsViewModel {
     /** Minutes shown. */
     public static final int MINUTES = 60;
+
     static final long MINUTE = 60_000;
     static final long RECOUNT_MS = 5_000;
 
     /** One minute's counts; {@code start} is the minute's first millisecond. */
-    public record Minute(long start, int grants, int takeovers, int recovered, Map<String, Integer> rejections,
-                         long journalSize) {
+    public record Minute(
+            long start, int grants, int takeovers, int recovered, Map<String, Integer> rejections, long journalSize) {
         public int rejectionsTotal() {
             return rejections.values().stream().mapToInt(Integer::intValue).sum();
         }
@@ -41,6 +42,7 @@ public final class TrendsViewModel {
     private final ReadOnlyStringWrapper coverage = new ReadOnlyStringWrapper(this, "coverage", "");
     /** Journal size by minute, sampled from snapshots (the last seq is the journal's size). */
     private final TreeMap<Long, Long> journalSize = new TreeMap<>();
+
     private long countedAt = Long.MIN_VALUE / 2;
     private boolean stale = true;
 
@@ -58,7 +60,8 @@ public final class TrendsViewModel {
         });
         ledger.journalRevisionProperty().addListener((obs, old, r) -> stale = true);
         ledger.nowProperty().addListener((obs, old, now) -> {
-            if (active.get() && (stale || now.longValue() - countedAt >= RECOUNT_MS)
+            if (active.get()
+                    && (stale || now.longValue() - countedAt >= RECOUNT_MS)
                     && now.longValue() - countedAt >= 1_000) {
                 recount();
             }
@@ -117,7 +120,7 @@ public final class TrendsViewModel {
                     takeovers[i]++;
                 }
                 case "ATTEMPT_RECOVERED" -> recovered[i]++;
-                default -> { }
+                default -> {}
             }
         }
         // refusals from the feed (it keeps more of them than the event window may)
@@ -131,12 +134,19 @@ public final class TrendsViewModel {
         for (int i = 0; i < MINUTES; i++) {
             long start = first + i * MINUTE;
             Map.Entry<Long, Long> size = journalSize.floorEntry(start);
-            out.add(new Minute(start, grants[i], takeovers[i], recovered[i], Map.copyOf(rejections.get(i)),
+            out.add(new Minute(
+                    start,
+                    grants[i],
+                    takeovers[i],
+                    recovered[i],
+                    Map.copyOf(rejections.get(i)),
                     size == null ? -1 : size.getValue()));
         }
         minutes.set(List.copyOf(out));
-        coverage.set(oldestHeld > first && ledger.events().size() >= LiveLedger.MAX_EVENTS
-                ? "Grants, takeovers and recoveries before " + (int) ((oldestHeld - first) / MINUTE)
-                + " min into the hour are older than the console's window of the journal." : "");
+        coverage.set(
+                oldestHeld > first && ledger.events().size() >= LiveLedger.MAX_EVENTS
+                        ? "Grants, takeovers and recoveries before " + (int) ((oldestHeld - first) / MINUTE)
+                                + " min into the hour are older than the console's window of the journal."
+                        : "");
     }
 }

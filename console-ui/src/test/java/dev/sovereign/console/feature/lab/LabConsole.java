@@ -5,7 +5,7 @@ import dev.sovereign.console.shell.ConsoleSettings;
 import dev.sovereign.console.shell.ConsoleTheme;
 import dev.sovereign.console.shell.MainWindow;
 import dev.sovereign.console.shell.ShellViewModel;
-import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.Ledgers;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,12 +14,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.prefs.BackingStoreException;
 import java.util.prefs.Preferences;
+import java.util.stream.Stream;
+import javafx.collections.ListChangeListener;
 import javafx.scene.Scene;
 import javafx.scene.control.MenuBar;
 import javafx.scene.control.MenuItem;
@@ -29,11 +33,6 @@ import javafx.stage.Stage;
 import javax.imageio.ImageIO;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
-import dev.sovereign.engine.Ledgers;
-import java.util.Comparator;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
-import javafx.collections.ListChangeListener;
 
 /**
  * The whole console as the app builds it, on real time (the lab's workers are real processes on the
@@ -60,8 +59,13 @@ final class LabConsole {
 
     /** ... {@code height} pixels tall (the docs' pictures are taller than the default window). */
     void show(Stage stage, double height) {
-        vm = new ShellViewModel(new ConsoleSettings(prefs), new FxUiExecutor(), Clock.systemUTC(), ZoneId.of("UTC"),
-                Ledgers::openReader, Duration.ofMillis(100));
+        vm = new ShellViewModel(
+                new ConsoleSettings(prefs),
+                new FxUiExecutor(),
+                Clock.systemUTC(),
+                ZoneId.of("UTC"),
+                Ledgers::openReader,
+                Duration.ofMillis(100));
         vm.themeProperty().set(ConsoleTheme.LIGHT);
         vm.lab().useSandboxDirectory(dir.resolve("sandboxes"));
         vm.lab().workers().addListener((ListChangeListener<LabWorkerItem>) c -> {
@@ -69,7 +73,7 @@ final class LabConsole {
                 c.getAddedSubList().forEach(w -> pids.add(w.pid()));
             }
         });
-        MainWindow window = new MainWindow(vm, () -> { });
+        MainWindow window = new MainWindow(vm, () -> {});
         scene = new Scene(window.create(), 1320, height);
         window.install(scene);
         stage.setScene(scene);
@@ -79,22 +83,31 @@ final class LabConsole {
     /** File → Open lab sandbox, as a trainer would (the menu item's own action). */
     void openSandboxFromTheMenu(FxRobot robot) {
         MenuBar bar = robot.lookup("#menu-bar").queryAs(MenuBar.class);
-        MenuItem item = bar.getMenus().stream().flatMap(m -> m.getItems().stream())
-                .filter(i -> "menu-lab-sandbox".equals(i.getId())).findFirst().orElseThrow();
+        MenuItem item = bar.getMenus().stream()
+                .flatMap(m -> m.getItems().stream())
+                .filter(i -> "menu-lab-sandbox".equals(i.getId()))
+                .findFirst()
+                .orElseThrow();
         robot.interact(item::fire);
-        await(() -> vm.attachment().attachedProperty().get() != null && vm.ledger().snapshot() != null
+        await(() -> vm.attachment().attachedProperty().get() != null
+                && vm.ledger().snapshot() != null
                 && robot.lookup("#lab-page").tryQuery().isPresent());
     }
 
     LabWorkerItem worker(String label) {
-        return vm.lab().workers().stream().filter(w -> w.label().equals(label)).findFirst().orElseThrow();
+        return vm.lab().workers().stream()
+                .filter(w -> w.label().equals(label))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Waits (with a deadline) for a condition read on the FX thread. */
     void await(BooleanSupplier condition) {
         try {
-            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> WaitForAsyncUtils.asyncFx(condition::getAsBoolean)
-                    .get());
+            WaitForAsyncUtils.waitFor(
+                    60,
+                    TimeUnit.SECONDS,
+                    () -> WaitForAsyncUtils.asyncFx(condition::getAsBoolean).get());
         } catch (TimeoutException e) {
             throw new AssertionError("condition not reached in 60 s; the page says: " + describe(), e);
         }
@@ -105,14 +118,22 @@ final class LabConsole {
     String describe() {
         try {
             return WaitForAsyncUtils.asyncFx(() -> {
-                StringBuilder b = new StringBuilder("message '" + vm.lab().messageProperty().get() + "'; summary '"
-                        + vm.lab().summaryProperty().get() + "'");
-                for (LabWorkerItem w : vm.lab().workers()) {
-                    b.append("; ").append(w.label()).append(" ").append(w.state()).append(" [")
-                            .append(w.ledgerProperty().get()).append("] ").append(String.join(" | ", w.process().lines()));
-                }
-                return b.toString();
-            }).get(10, TimeUnit.SECONDS);
+                        StringBuilder b = new StringBuilder(
+                                "message '" + vm.lab().messageProperty().get() + "'; summary '"
+                                        + vm.lab().summaryProperty().get() + "'");
+                        for (LabWorkerItem w : vm.lab().workers()) {
+                            b.append("; ")
+                                    .append(w.label())
+                                    .append(" ")
+                                    .append(w.state())
+                                    .append(" [")
+                                    .append(w.ledgerProperty().get())
+                                    .append("] ")
+                                    .append(String.join(" | ", w.process().lines()));
+                        }
+                        return b.toString();
+                    })
+                    .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             return "(could not read the page: " + e + ")";
         }

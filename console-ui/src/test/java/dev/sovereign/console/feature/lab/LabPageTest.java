@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +21,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-import javafx.scene.control.Labeled;
 
 /**
  * The Lab page by hand, headless, with real worker processes: two workers for one actor, a job, the
@@ -58,10 +58,15 @@ class LabPageTest {
         robot.interact(() -> console.vm.attach(other));
 
         console.await(() -> console.vm.attachment().attachedProperty().get() != null
-                && console.vm.attachment().attachedProperty().get().equals(other.toAbsolutePath().normalize()));
+                && console.vm
+                        .attachment()
+                        .attachedProperty()
+                        .get()
+                        .equals(other.toAbsolutePath().normalize()));
         assertThat(console.vm.lab().workers()).isEmpty();
         assertThat(console.vm.lab().targetIsSandboxProperty().get()).isFalse();
-        assertThat(robot.lookup("#lab-not-sandbox").queryAs(Label.class).isVisible()).isTrue();
+        assertThat(robot.lookup("#lab-not-sandbox").queryAs(Label.class).isVisible())
+                .isTrue();
         ProcessHandle worker = ProcessHandle.of(pid).orElse(null);
         if (worker != null) {
             worker.onExit().get(30, TimeUnit.SECONDS);
@@ -72,7 +77,8 @@ class LabPageTest {
     @SuppressWarnings("unchecked")
     void aPausedHolderIsTakenOverInTheLeasesViewAndItsLateWriteShowsAsARejection(FxRobot robot) throws Exception {
         console.openSandboxFromTheMenu(robot);
-        assertThat(robot.lookup("#lab-target-kind").queryAs(Label.class).getText()).isEqualTo("lab sandbox");
+        assertThat(robot.lookup("#lab-target-kind").queryAs(Label.class).getText())
+                .isEqualTo("lab sandbox");
         robot.interact(() -> robot.lookup("#lab-ttl").queryAs(ChoiceBox.class).setValue(Duration.ofSeconds(1)));
 
         // two workers for the same actor: one hosts it, the other waits
@@ -84,34 +90,57 @@ class LabPageTest {
                 && console.worker("manual worker B").ledgerProperty().get().startsWith("waits"));
         LabWorkerItem a = console.worker("manual worker A");
         LabWorkerItem b = console.worker("manual worker B");
-        assertThat(robot.lookup("#lab-state-manual-worker-A").queryAs(Label.class).getText()).isEqualTo("running");
+        assertThat(robot.lookup("#lab-state-manual-worker-A")
+                        .queryAs(Label.class)
+                        .getText())
+                .isEqualTo("running");
 
         // a job for the actor; A runs it; freeze A in the middle of it
         robot.clickOn("#lab-give-job");
         console.await(() -> console.vm.ledger().snapshot().attempts().stream()
-                .anyMatch(t -> t.process().identity().equals(a.identity()) && t.state().equals("ACTIVE")));
+                .anyMatch(t ->
+                        t.process().identity().equals(a.identity()) && t.state().equals("ACTIVE")));
         robot.clickOn("#lab-pause-manual-worker-A");
         console.await(() -> a.state() == LabWorkerItem.State.PAUSED);
-        assertThat(robot.lookup("#lab-pause-manual-worker-A").queryAs(Button.class).getText()).isEqualTo("Resume");
-        assertThat(robot.lookup("#lab-state-manual-worker-A").queryAs(Label.class).getText()).isEqualTo("paused");
+        assertThat(robot.lookup("#lab-pause-manual-worker-A")
+                        .queryAs(Button.class)
+                        .getText())
+                .isEqualTo("Resume");
+        assertThat(robot.lookup("#lab-state-manual-worker-A")
+                        .queryAs(Label.class)
+                        .getText())
+                .isEqualTo("paused");
 
         // the Leases view shows B taking operator over with a greater token
-        long aToken = console.vm.ledger().snapshot().leases().stream().filter(l -> l.actor().equals("operator"))
-                .findFirst().orElseThrow().token();
+        long aToken = console.vm.ledger().snapshot().leases().stream()
+                .filter(l -> l.actor().equals("operator"))
+                .findFirst()
+                .orElseThrow()
+                .token();
         robot.clickOn("#nav-leases");
-        console.await(() -> console.vm.leases().rows().stream().anyMatch(r -> r.actor().equals("operator")
-                && !r.row().isFree() && r.row().holder().identity().equals(b.identity())));
-        LeaseRow taken = console.vm.leases().rows().stream().filter(r -> r.actor().equals("operator")).findFirst()
-                .orElseThrow().row();
+        console.await(() -> console.vm.leases().rows().stream()
+                .anyMatch(r -> r.actor().equals("operator")
+                        && !r.row().isFree()
+                        && r.row().holder().identity().equals(b.identity())));
+        LeaseRow taken = console.vm.leases().rows().stream()
+                .filter(r -> r.actor().equals("operator"))
+                .findFirst()
+                .orElseThrow()
+                .row();
         assertThat(taken.token()).isGreaterThan(aToken);
         console.await(() -> a.ledgerProperty().get().contains("the ledger says"));
-        assertThat(a.ledgerProperty().get()).as("frozen, it still believes its old token; it waits for nobody")
+        assertThat(a.ledgerProperty().get())
+                .as("frozen, it still believes its old token; it waits for nobody")
                 .isEqualTo("paused: still believes it holds token " + aToken + "; the ledger says manual worker B"
                         + " holds token " + taken.token());
         TableView<?> leases = robot.lookup("#leases-table").queryAs(TableView.class);
-        assertThat(robot.from(leases).lookup((Labeled l) -> "manual worker B".equals(l.getText()))
-                .tryQuery()).as("the holder's name (a link to its process)").isPresent();
-        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText()).isIn("live", "expiring");
+        assertThat(robot.from(leases)
+                        .lookup((Labeled l) -> "manual worker B".equals(l.getText()))
+                        .tryQuery())
+                .as("the holder's name (a link to its process)")
+                .isPresent();
+        assertThat(robot.lookup("#state-operator").queryAs(Label.class).getText())
+                .isIn("live", "expiring");
         console.screenshot(robot, "lab-leases-takeover");
 
         // back on the Lab page, wake A: its late write is refused, and the Rejections view shows it
@@ -122,10 +151,14 @@ class LabPageTest {
         console.await(() -> console.vm.rejections().rows().stream()
                 .anyMatch(e -> e.process() != null && e.process().identity().equals(a.identity())));
         JournalEntry refused = console.vm.rejections().rows().stream()
-                .filter(e -> e.process().identity().equals(a.identity())).findFirst().orElseThrow();
+                .filter(e -> e.process().identity().equals(a.identity()))
+                .findFirst()
+                .orElseThrow();
         assertThat(refused.presentedToken()).isNotNull();
-        assertThat(refused.currentToken() == null || refused.currentToken() > refused.presentedToken()).isTrue();
-        assertThat(robot.lookup("#rejections-table").queryAs(TableView.class).getItems()).isNotEmpty();
+        assertThat(refused.currentToken() == null || refused.currentToken() > refused.presentedToken())
+                .isTrue();
+        assertThat(robot.lookup("#rejections-table").queryAs(TableView.class).getItems())
+                .isNotEmpty();
         console.screenshot(robot, "lab-rejections-late-write");
         robot.clickOn("#nav-lab");
         console.screenshot(robot, "lab-workers");
@@ -135,7 +168,9 @@ class LabPageTest {
         console.close(robot);
         assertThat(console.pids).hasSize(2);
         for (long pid : console.pids) {
-            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid %d", pid).isFalse();
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .as("pid %d", pid)
+                    .isFalse();
         }
     }
 }

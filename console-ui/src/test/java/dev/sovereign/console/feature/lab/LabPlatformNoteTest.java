@@ -36,6 +36,7 @@ class LabPlatformNoteTest {
         console.openSandboxFromTheMenu(robot);
         Label note = robot.lookup("#lab-platform-note").queryAs(Label.class);
         assertThat(note.isVisible()).isTrue();
-        assertThat(note.getText()).startsWith("This system has no SIGSTOP (or the lab was told not to use it), so Pause is cooperative");
+        assertThat(note.getText())
+                .startsWith("This system has no SIGSTOP (or the lab was told not to use it), so Pause is cooperative");
     }
 }

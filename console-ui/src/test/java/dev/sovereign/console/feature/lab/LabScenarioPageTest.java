@@ -44,8 +44,8 @@ class LabScenarioPageTest {
     void gcPauseRunsFromThePageTickingItsNarrativeAndEndsHeld(FxRobot robot) throws Exception {
         console.openSandboxFromTheMenu(robot);
         List<String> seen = new CopyOnWriteArrayList<>();
-        robot.interact(() -> console.vm.lab().steps().addListener((ListChangeListener<LabStep>) c ->
-                seen.add(progress(console.vm.lab().steps()))));
+        robot.interact(() -> console.vm.lab().steps().addListener((ListChangeListener<LabStep>)
+                c -> seen.add(progress(console.vm.lab().steps()))));
         robot.clickOn("gc-pause");
         assertThat(console.vm.lab().selectedScenarioProperty().get().name()).isEqualTo("gc-pause");
         assertThat(robot.lookup("#lab-step-9").tryQuery()).isPresent();
@@ -54,8 +54,9 @@ class LabScenarioPageTest {
         robot.interact(() -> console.vm.lab().workers().addListener((ListChangeListener<LabWorkerItem>) c -> {
             while (c.next()) {
                 for (LabWorkerItem w : c.getAddedSubList()) {
-                    w.ledgerProperty().addListener((obs, o, text) -> ledgerSays.add(w.label() + " ["
-                            + w.state().text() + "]: " + text));
+                    w.ledgerProperty()
+                            .addListener((obs, o, text) ->
+                                    ledgerSays.add(w.label() + " [" + w.state().text() + "]: " + text));
                 }
             }
         }));
@@ -70,22 +71,30 @@ class LabScenarioPageTest {
             }
         });
         console.await(() -> console.vm.timeline().lanes().stream()
-                .anyMatch(l -> l.actor().equals(console.vm.lab().scenarioActorProperty().get())));
+                .anyMatch(l -> l.actor()
+                        .equals(console.vm.lab().scenarioActorProperty().get())));
         console.screenshot(robot, "lab-timeline-during-gc-pause");
         robot.clickOn("#nav-lab");
 
         console.await(() -> console.vm.lab().verdictProperty().get() != null);
-        assertThat(console.vm.lab().verdictProperty().get().verdict()).as(console.describe()).isEqualTo(Verdict.HELD);
-        assertThat(robot.lookup("#lab-verdict-badge").queryAs(Label.class).getText()).isEqualTo("HELD");
+        assertThat(console.vm.lab().verdictProperty().get().verdict())
+                .as(console.describe())
+                .isEqualTo(Verdict.HELD);
+        assertThat(robot.lookup("#lab-verdict-badge").queryAs(Label.class).getText())
+                .isEqualTo("HELD");
         assertThat(console.vm.lab().steps()).allMatch(s -> s.status() == LabStep.Status.DONE);
         // it ticked: one step after another, never all at once
         assertThat(seen).containsSubsequence("R........", "DR.......", "DDDDDR...", "DDDDDDDDR", "DDDDDDDDD");
         // frozen, worker A is said to be paused with the token it still believes in; it never "waits" then
         // (whether the console's poll sees B's takeover before A wakes depends on timing: not asserted)
-        assertThat(ledgerSays).as(String.join("\n", ledgerSays))
-                .anyMatch(t -> t.startsWith("worker A (") && t.contains(" [paused]: paused: still believes it holds token 1"))
+        assertThat(ledgerSays)
+                .as(String.join("\n", ledgerSays))
+                .anyMatch(t ->
+                        t.startsWith("worker A (") && t.contains(" [paused]: paused: still believes it holds token 1"))
                 .noneMatch(t -> t.contains(" [paused]: waits"));
-        assertThat(console.vm.lab().workers()).isNotEmpty().allMatch(LabWorkerItem::isFromScenario)
+        assertThat(console.vm.lab().workers())
+                .isNotEmpty()
+                .allMatch(LabWorkerItem::isFromScenario)
                 .noneMatch(LabWorkerItem::isFaultInjected);
         console.await(() -> console.vm.lab().workers().stream().allMatch(w -> w.state() == LabWorkerItem.State.ENDED));
         console.await(() -> console.vm.rejections().rows().stream()
@@ -93,11 +102,19 @@ class LabScenarioPageTest {
         console.screenshot(robot, "lab-scenario-held");
         robot.clickOn("#nav-timeline");
         String actor = console.vm.lab().scenarioActorProperty().get();
-        console.await(() -> console.vm.timeline().lanes().stream().filter(l -> l.actor().equals(actor))
-                .flatMap(l -> l.markers().stream()).anyMatch(m -> m.event().isRejection()));
-        robot.interact(() -> console.vm.timeline().selectedProperty().set(console.vm.timeline().lanes().stream()
-                .filter(l -> l.actor().equals(actor)).flatMap(l -> l.markers().stream())
-                .filter(m -> m.event().isRejection()).findFirst().orElseThrow()));
+        console.await(() -> console.vm.timeline().lanes().stream()
+                .filter(l -> l.actor().equals(actor))
+                .flatMap(l -> l.markers().stream())
+                .anyMatch(m -> m.event().isRejection()));
+        robot.interact(() -> console.vm
+                .timeline()
+                .selectedProperty()
+                .set(console.vm.timeline().lanes().stream()
+                        .filter(l -> l.actor().equals(actor))
+                        .flatMap(l -> l.markers().stream())
+                        .filter(m -> m.event().isRejection())
+                        .findFirst()
+                        .orElseThrow()));
         console.screenshot(robot, "lab-timeline-after-gc-pause");
         robot.clickOn("#nav-lab");
 
@@ -105,11 +122,14 @@ class LabScenarioPageTest {
         robot.clickOn("#lab-break-fence");
         robot.clickOn("stolen-fence");
         robot.clickOn("#lab-run");
-        console.await(() -> !console.vm.lab().runningProperty().get() && console.vm.lab().verdictProperty().get() != null
+        console.await(() -> !console.vm.lab().runningProperty().get()
+                && console.vm.lab().verdictProperty().get() != null
                 && console.vm.lab().verdictProperty().get().scenario().equals("stolen-fence"));
-        assertThat(console.vm.lab().verdictProperty().get().verdict()).as(console.describe())
+        assertThat(console.vm.lab().verdictProperty().get().verdict())
+                .as(console.describe())
                 .isEqualTo(Verdict.VIOLATED);
-        assertThat(robot.lookup("#lab-verdict-badge").queryAs(Label.class).getText()).isEqualTo("VIOLATED");
+        assertThat(robot.lookup("#lab-verdict-badge").queryAs(Label.class).getText())
+                .isEqualTo("VIOLATED");
         console.screenshot(robot, "lab-scenario-violated");
         robot.clickOn("#lab-break-fence");
 
@@ -117,7 +137,8 @@ class LabScenarioPageTest {
         Path old = console.vm.attachment().attachedProperty().get();
         robot.clickOn("#lab-reset-sandbox");
         console.await(() -> console.vm.attachment().attachedProperty().get() != null
-                && !console.vm.attachment().attachedProperty().get().equals(old) && console.vm.ledger().snapshot() != null);
+                && !console.vm.attachment().attachedProperty().get().equals(old)
+                && console.vm.ledger().snapshot() != null);
         console.await(() -> !Files.exists(old));
         assertThat(console.vm.lab().workers()).isEmpty();
         assertThat(console.vm.lab().targetIsSandboxProperty().get()).isTrue();
@@ -126,7 +147,9 @@ class LabScenarioPageTest {
         console.close(robot);
         assertThat(console.pids).hasSizeGreaterThanOrEqualTo(2);
         for (long pid : console.pids) {
-            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid %d", pid).isFalse();
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .as("pid %d", pid)
+                    .isFalse();
         }
     }
 
@@ -134,13 +157,14 @@ class LabScenarioPageTest {
     private static String progress(List<LabStep> steps) {
         StringBuilder b = new StringBuilder();
         for (LabStep s : steps) {
-            b.append(switch (s.status()) {
-                case DONE -> 'D';
-                case RUNNING -> 'R';
-                case FAILED -> 'F';
-                case SKIPPED -> 'S';
-                case PENDING -> '.';
-            });
+            b.append(
+                    switch (s.status()) {
+                        case DONE -> 'D';
+                        case RUNNING -> 'R';
+                        case FAILED -> 'F';
+                        case SKIPPED -> 'S';
+                        case PENDING -> '.';
+                    });
         }
         return b.toString();
     }

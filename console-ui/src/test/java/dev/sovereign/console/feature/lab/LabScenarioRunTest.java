@@ -3,6 +3,7 @@ package dev.sovereign.console.feature.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.fx.CurrentThreadUiExecutor;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.ScenarioInfo;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.util.List;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import org.junit.jupiter.api.Test;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * The Lab page's scenario state and message line without a toolkit or a database: what an idle
@@ -22,8 +22,8 @@ class LabScenarioRunTest {
     private final LabActivity activity = new LabActivity(ui);
     private final ReadOnlyObjectWrapper<LedgerLocation> target = new ReadOnlyObjectWrapper<>();
     private final List<Object> workersShown = new ArrayList<>();
-    private final LabScenarioRun scenario = new LabScenarioRun(ui, target.getReadOnlyProperty(),
-            new SimpleBooleanProperty(), activity, workersShown::add);
+    private final LabScenarioRun scenario = new LabScenarioRun(
+            ui, target.getReadOnlyProperty(), new SimpleBooleanProperty(), activity, workersShown::add);
 
     @Test
     void anIdleSelectionShowsThatScenariosStepsAllPending() {
@@ -59,9 +59,13 @@ class LabScenarioRunTest {
         assertThat(activity.busyProperty().get()).isFalse();
 
         boolean[] undone = new boolean[1];
-        activity.act("Starting worker B", () -> {
-            throw new IOException("no such file\nstack");
-        }, r -> results.add("never"), () -> undone[0] = true);
+        activity.act(
+                "Starting worker B",
+                () -> {
+                    throw new IOException("no such file\nstack");
+                },
+                r -> results.add("never"),
+                () -> undone[0] = true);
 
         assertThat(undone[0]).isTrue();
         assertThat(activity.messageProperty().get()).isEqualTo("Starting worker B failed: no such file");

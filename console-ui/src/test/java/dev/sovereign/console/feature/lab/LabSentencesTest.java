@@ -21,20 +21,35 @@ class LabSentencesTest {
     private static final ProcessRef WORKER_B = new ProcessRef("proc_b", "worker B", 4200L, "host");
 
     private static LabVerdict verdict(String scenario, Verdict v, String headline, boolean fenceOff, Check... checks) {
-        return new LabVerdict(scenario, v, headline, List.of(checks), List.of(), Path.of("/tmp/lab", "lab-1.db"),
-                "gc-pause-7", fenceOff, 0, 0, Map.of());
+        return new LabVerdict(
+                scenario,
+                v,
+                headline,
+                List.of(checks),
+                List.of(),
+                Path.of("/tmp/lab", "lab-1.db"),
+                "gc-pause-7",
+                fenceOff,
+                0,
+                0,
+                Map.of());
     }
 
     @Test
     void aHeldVerdictIsACapitalisedSentenceAndTheRunSaysItsCode() {
-        LabVerdict held = verdict("gc-pause", Verdict.HELD, "the fence held: the paused holder's late write was refused",
-                false, new Check(Check.Kind.SAFETY, "No stale commit", true, "seq 12 refused, token 3 < 4"));
+        LabVerdict held = verdict(
+                "gc-pause",
+                Verdict.HELD,
+                "the fence held: the paused holder's late write was refused",
+                false,
+                new Check(Check.Kind.SAFETY, "No stale commit", true, "seq 12 refused, token 3 < 4"));
 
-        assertThat(LabSentences.headline(held)).isEqualTo("The fence held: the paused holder's late write was refused.");
+        assertThat(LabSentences.headline(held))
+                .isEqualTo("The fence held: the paused holder's late write was refused.");
         assertThat(LabSentences.runEnded("gc-pause", held))
                 .isEqualTo("gc-pause: held. The fence held: the paused holder's late write was refused.");
-        assertThat(LabSentences.checksTitle(held)).isEqualTo(
-                "What the checker read from the journal and the ledger of lab-1.db (actor gc-pause-7)");
+        assertThat(LabSentences.checksTitle(held))
+                .isEqualTo("What the checker read from the journal and the ledger of lab-1.db (actor gc-pause-7)");
         Check safety = held.checks().get(0);
         assertThat(LabSentences.checkMark(safety)).isEqualTo("ok");
         assertThat(LabSentences.checkKind(safety)).isEqualTo("safety");
@@ -47,8 +62,8 @@ class LabSentencesTest {
 
         assertThat(LabSentences.runEnded("stolen-fence", violated))
                 .isEqualTo("stolen-fence: violated. A stale holder committed.");
-        assertThat(LabSentences.checksTitle(violated)).endsWith(
-                "(actor gc-pause-7), with the terminal fence switched OFF in its workers");
+        assertThat(LabSentences.checksTitle(violated))
+                .endsWith("(actor gc-pause-7), with the terminal fence switched OFF in its workers");
         assertThat(LabSentences.checkMark(stale)).isEqualTo("failed");
         assertThat(LabSentences.checkKind(stale)).isEqualTo("safety");
     }
@@ -56,8 +71,8 @@ class LabSentencesTest {
     @Test
     void anInconclusiveVerdictComesFromAFailedSetupCheck() {
         Check setup = new Check(Check.Kind.SETUP, "The second worker took over", false, null);
-        LabVerdict inconclusive = verdict("gc-pause", Verdict.INCONCLUSIVE,
-                "the scenario did not produce its situation", false, setup);
+        LabVerdict inconclusive =
+                verdict("gc-pause", Verdict.INCONCLUSIVE, "the scenario did not produce its situation", false, setup);
 
         assertThat(LabSentences.runEnded("gc-pause", inconclusive))
                 .isEqualTo("gc-pause: inconclusive. The scenario did not produce its situation.");
@@ -71,8 +86,9 @@ class LabSentencesTest {
                 .isEqualTo("B takes over  (not reached)");
         assertThat(LabSentences.stepTitle(new LabStep(3, 9, "B takes over", LabStep.Status.DONE, "token 4", 0)))
                 .isEqualTo("B takes over");
-        assertThat(LabSentences.runStarted("gc-pause", false)).isEqualTo(
-                "Running gc-pause: watch Leases (Ctrl+1), Timeline (Ctrl+2) and Rejections (Ctrl+3) as it goes.");
+        assertThat(LabSentences.runStarted("gc-pause", false))
+                .isEqualTo(
+                        "Running gc-pause: watch Leases (Ctrl+1), Timeline (Ctrl+2) and Rejections (Ctrl+3) as it goes.");
         assertThat(LabSentences.runStarted("stolen-fence", true))
                 .startsWith("Running stolen-fence with the terminal fence switched OFF: watch Leases");
         assertThat(LabSentences.runStopped("gc-pause"))
@@ -85,13 +101,15 @@ class LabSentencesTest {
 
     @Test
     void aFrozenWorkerIsPausedBySigstopOrCooperativelyAndItsButtonSaysResume() {
-        assertThat(LabSentences.paused("worker A", true)).isEqualTo("Paused worker A with SIGSTOP: no heartbeat, no"
-                + " writes. Its lease expires within its TTL and another worker may take over.");
+        assertThat(LabSentences.paused("worker A", true))
+                .isEqualTo("Paused worker A with SIGSTOP: no heartbeat, no"
+                        + " writes. Its lease expires within its TTL and another worker may take over.");
         assertThat(LabSentences.paused("worker A", false)).startsWith("Paused worker A (cooperatively): no heartbeat");
         assertThat(LabSentences.pauseButton(LabWorkerItem.State.PAUSED)).isEqualTo("Resume");
         assertThat(LabSentences.pauseButton(LabWorkerItem.State.RUNNING)).isEqualTo("Pause");
-        assertThat(LabSentences.resumed("worker A", true)).isEqualTo("Resumed worker A with SIGCONT: whatever it"
-                + " still believes it holds is checked by the ledger at its next write.");
+        assertThat(LabSentences.resumed("worker A", true))
+                .isEqualTo("Resumed worker A with SIGCONT: whatever it"
+                        + " still believes it holds is checked by the ledger at its next write.");
         assertThat(LabSentences.resumed("worker A", false)).startsWith("Resumed worker A: whatever");
         assertThat(LabSentences.platformNote(true)).isEmpty();
         assertThat(LabSentences.platformNote(false)).startsWith("This system has no SIGSTOP");
@@ -128,12 +146,15 @@ class LabSentencesTest {
                 .isEqualTo(new LabSentences.WorkerLedger(
                         "paused: it held no token of operator; the ledger says operator is free", false));
         assertThat(LabSentences.workerLedger("operator", "proc_a", heldByB, false, null))
-                .as("running, it waits").isEqualTo(LabSentences.workerLedger("operator", "proc_a", heldByB));
+                .as("running, it waits")
+                .isEqualTo(LabSentences.workerLedger("operator", "proc_a", heldByB));
     }
 
     @Test
     void workersStartedByHandAreNamedApartFromAScenariosWorkers() {
-        assertThat(LabSentences.manualWorkerLabel("A")).isEqualTo("manual worker A").isNotEqualTo("worker A");
+        assertThat(LabSentences.manualWorkerLabel("A"))
+                .isEqualTo("manual worker A")
+                .isNotEqualTo("worker A");
     }
 
     @Test
@@ -161,19 +182,23 @@ class LabSentencesTest {
 
     @Test
     void actionsOnWorkersSayWhatTheyDid() {
-        assertThat(LabSentences.workerStarted("worker A", 4100, "operator", Duration.ofSeconds(2), Duration.ZERO, false))
+        assertThat(LabSentences.workerStarted(
+                        "worker A", 4100, "operator", Duration.ofSeconds(2), Duration.ZERO, false))
                 .isEqualTo("Started worker A (pid 4100) for operator, TTL 2 s.");
-        assertThat(LabSentences.workerStarted("worker B", 4200, "operator", Duration.ofSeconds(1),
-                Duration.ofSeconds(5), true)).isEqualTo("Started worker B (pid 4200) for operator, TTL 1 s, clock +5 s,"
-                + " with the terminal fence switched OFF.");
-        assertThat(LabSentences.jobGiven("operator", Duration.ofSeconds(4), "run_9")).isEqualTo("Gave operator a 4 s"
-                + " job (run_9): the worker hosting operator runs it now. Pause that worker while it runs to see its"
-                + " late write refused.");
+        assertThat(LabSentences.workerStarted(
+                        "worker B", 4200, "operator", Duration.ofSeconds(1), Duration.ofSeconds(5), true))
+                .isEqualTo("Started worker B (pid 4200) for operator, TTL 1 s, clock +5 s,"
+                        + " with the terminal fence switched OFF.");
+        assertThat(LabSentences.jobGiven("operator", Duration.ofSeconds(4), "run_9"))
+                .isEqualTo("Gave operator a 4 s"
+                        + " job (run_9): the worker hosting operator runs it now. Pause that worker while it runs to see its"
+                        + " late write refused.");
         assertThat(LabSentences.killed("worker A")).startsWith("Killed worker A with SIGKILL: it released nothing.");
         assertThat(LabSentences.stopped("worker A")).isEqualTo("Stopped worker A: it released its lease and exited.");
         assertThat(LabSentences.skewed("worker A", Duration.ofSeconds(-5)))
                 .startsWith("worker A's clock now reads \u22125 s behind. A fast clock");
-        assertThat(LabSentences.skewed("worker A", Duration.ZERO)).startsWith("worker A's clock now reads the true time.");
+        assertThat(LabSentences.skewed("worker A", Duration.ZERO))
+                .startsWith("worker A's clock now reads the true time.");
     }
 
     @Test

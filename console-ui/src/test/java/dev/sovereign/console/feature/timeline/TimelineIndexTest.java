@@ -6,6 +6,7 @@ import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * The incremental index (events appended in batches, the oldest dropped as the window slides,
@@ -25,8 +25,9 @@ import dev.sovereign.engine.base.LedgerLocation;
  * draws.
  */
 class TimelineIndexTest {
-    private static final String[] CHANGES = {"LEASE_ACQUIRED", "LEASE_TAKEN_OVER", "LEASE_RELEASED", "REJECTED",
-        "ATTEMPT_RECOVERED", "MESSAGE_SENT"};
+    private static final String[] CHANGES = {
+        "LEASE_ACQUIRED", "LEASE_TAKEN_OVER", "LEASE_RELEASED", "REJECTED", "ATTEMPT_RECOVERED", "MESSAGE_SENT"
+    };
 
     private static String actor(int i) {
         return String.format(Locale.ROOT, "actor-%03d", i);
@@ -37,10 +38,24 @@ class TimelineIndexTest {
         List<String> out = new ArrayList<>();
         for (TimelineLane l : lanes) {
             StringBuilder b = new StringBuilder(l.actor()).append(':');
-            l.segments().forEach(s -> b.append('[').append(s.holder().identity()).append(' ').append(s.token())
-                    .append(' ').append(s.start()).append('-').append(s.end()).append(' ').append(s.expiresAt())
-                    .append(' ').append(s.endReason()).append(' ').append(s.renewals()).append(']'));
-            l.markers().forEach(m -> b.append('<').append(m.kind()).append(m.seq()).append('>'));
+            l.segments()
+                    .forEach(s -> b.append('[')
+                            .append(s.holder().identity())
+                            .append(' ')
+                            .append(s.token())
+                            .append(' ')
+                            .append(s.start())
+                            .append('-')
+                            .append(s.end())
+                            .append(' ')
+                            .append(s.expiresAt())
+                            .append(' ')
+                            .append(s.endReason())
+                            .append(' ')
+                            .append(s.renewals())
+                            .append(']'));
+            l.markers()
+                    .forEach(m -> b.append('<').append(m.kind()).append(m.seq()).append('>'));
             out.add(b.toString());
         }
         return out;
@@ -73,8 +88,8 @@ class TimelineIndexTest {
                 for (int k = 0; k < batch; k++) {
                     String a = actor(random.nextInt(actors));
                     ProcessRef p = processes.get(random.nextInt(processes.size()));
-                    String kind = random.nextDouble() < renewals ? "LEASE_RENEWED"
-                            : CHANGES[random.nextInt(CHANGES.length)];
+                    String kind =
+                            random.nextDouble() < renewals ? "LEASE_RENEWED" : CHANGES[random.nextInt(CHANGES.length)];
                     at += random.nextInt(300);
                     LeaseRow row = rows.get(a);
                     Long t = row.isFree() ? null : row.token();
@@ -84,10 +99,20 @@ class TimelineIndexTest {
                     } else if (kind.equals("LEASE_RELEASED") && !row.isFree()) {
                         rows.put(a, LeaseRow.free(a));
                     } else if (kind.equals("LEASE_RENEWED") && !row.isFree()) {
-                        rows.put(a, new LeaseRow(a, row.holder(), row.token(), 5_000, row.acquiredAt(), at, at + 5_000,
-                                row.renewals() + 1));
+                        rows.put(
+                                a,
+                                new LeaseRow(
+                                        a,
+                                        row.holder(),
+                                        row.token(),
+                                        5_000,
+                                        row.acquiredAt(),
+                                        at,
+                                        at + 5_000,
+                                        row.renewals() + 1));
                     }
-                    JournalEntry e = new JournalEntry(++seq, at, kind, "actor", a, a, p, t, null, null, null, null, kind);
+                    JournalEntry e =
+                            new JournalEntry(++seq, at, kind, "actor", a, a, p, t, null, null, null, null, kind);
                     events.addLast(e);
                     index.append(e);
                 }
@@ -96,13 +121,25 @@ class TimelineIndexTest {
                 }
                 List<LeaseRow> sorted = new ArrayList<>(rows.values());
                 sorted.sort((x, y) -> x.actor().compareTo(y.actor()));
-                AdminSnapshot snapshot = new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 2, round, at, seq, token, sorted,
-                        List.of(), List.of(), List.of(), List.of(), Optional.empty());
+                AdminSnapshot snapshot = new AdminSnapshot(
+                        LedgerLocation.file(Path.of("x.db")),
+                        2,
+                        round,
+                        at,
+                        seq,
+                        token,
+                        sorted,
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        Optional.empty());
 
                 TimelineBuilder.Lanes incremental = index.lanes(snapshot, maxLanes);
                 TimelineBuilder.Lanes fresh = TimelineBuilder.build(new ArrayList<>(events), snapshot, maxLanes);
 
-                assertThat(shape(incremental.shown())).as("seed %d round %d", seed, round)
+                assertThat(shape(incremental.shown()))
+                        .as("seed %d round %d", seed, round)
                         .isEqualTo(shape(fresh.shown()));
                 assertThat(incremental.total()).isEqualTo(actors);
                 assertThat(incremental.shown()).extracting(TimelineLane::actor).isSorted();
@@ -117,15 +154,50 @@ class TimelineIndexTest {
         List<LeaseRow> rows = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             rows.add(new LeaseRow(actor(i), p, i + 1, 5_000, 1_000, 1_000, 6_000, 0));
-            index.append(new JournalEntry(i + 1, 1_000, "LEASE_ACQUIRED", "actor", actor(i), actor(i), p, (long) i + 1,
-                    null, null, null, null, "granted"));
+            index.append(new JournalEntry(
+                    i + 1,
+                    1_000,
+                    "LEASE_ACQUIRED",
+                    "actor",
+                    actor(i),
+                    actor(i),
+                    p,
+                    (long) i + 1,
+                    null,
+                    null,
+                    null,
+                    null,
+                    "granted"));
         }
-        AdminSnapshot first = new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 2, 1, 1_000, 3, 3, rows, List.of(), List.of(),
-                List.of(), List.of(), Optional.empty());
+        AdminSnapshot first = new AdminSnapshot(
+                LedgerLocation.file(Path.of("x.db")),
+                2,
+                1,
+                1_000,
+                3,
+                3,
+                rows,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                Optional.empty());
         List<TimelineLane> before = index.lanes(first, 10).shown();
 
-        index.append(new JournalEntry(4, 2_000, "REJECTED", "actor", actor(1), actor(1), p, null, 1L, 2L,
-                "actor_lease_lost", null, "refused"));
+        index.append(new JournalEntry(
+                4,
+                2_000,
+                "REJECTED",
+                "actor",
+                actor(1),
+                actor(1),
+                p,
+                null,
+                1L,
+                2L,
+                "actor_lease_lost",
+                null,
+                "refused"));
         List<TimelineLane> after = index.lanes(first, 10).shown();
 
         assertThat(after.get(0)).isSameAs(before.get(0));

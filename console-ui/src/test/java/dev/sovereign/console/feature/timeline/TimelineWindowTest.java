@@ -9,6 +9,7 @@ import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * The timeline page follows the ledger's window of the journal as it slides past
@@ -43,18 +43,42 @@ class TimelineWindowTest {
             for (int k = 0; k < n; k++) {
                 int a = random.nextInt(rows.size());
                 String kind = random.nextInt(50) == 0 ? "REJECTED" : "LEASE_RENEWED";
-                batch.add(new JournalEntry(++seq, 1_000 + seq, kind, "actor", rows.get(a).actor(), rows.get(a).actor(),
-                        p, (long) a + 1, null, null, null, null, kind));
+                batch.add(new JournalEntry(
+                        ++seq,
+                        1_000 + seq,
+                        kind,
+                        "actor",
+                        rows.get(a).actor(),
+                        rows.get(a).actor(),
+                        p,
+                        (long) a + 1,
+                        null,
+                        null,
+                        null,
+                        null,
+                        kind));
             }
-            AdminSnapshot snapshot = new AdminSnapshot(LedgerLocation.file(Path.of("x.db")), 2, poll, 1_000 + seq, seq, 300, rows, List.of(),
-                    List.of(), List.of(), List.of(), Optional.empty());
+            AdminSnapshot snapshot = new AdminSnapshot(
+                    LedgerLocation.file(Path.of("x.db")),
+                    2,
+                    poll,
+                    1_000 + seq,
+                    seq,
+                    300,
+                    rows,
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    Optional.empty());
             ledger.apply(new PollResult(1_000 + seq, poll, snapshot, batch, List.of()));
 
             assertThat(ledger.events()).hasSizeLessThanOrEqualTo(LiveLedger.MAX_EVENTS);
             assertThat(ledger.events().get(ledger.events().size() - 1).seq()).isEqualTo(seq);
-            TimelineBuilder.Lanes fresh = TimelineBuilder.build(new ArrayList<>(ledger.events()), snapshot,
-                    TimelineViewModel.MAX_LANES);
-            assertThat(TimelineIndexTest.shape(vm.lanes())).as("poll %d", poll)
+            TimelineBuilder.Lanes fresh =
+                    TimelineBuilder.build(new ArrayList<>(ledger.events()), snapshot, TimelineViewModel.MAX_LANES);
+            assertThat(TimelineIndexTest.shape(vm.lanes()))
+                    .as("poll %d", poll)
                     .isEqualTo(TimelineIndexTest.shape(fresh.shown()));
         }
     }

@@ -13,7 +13,10 @@ final class ActorAddCommand extends EngineCommand {
     @Parameters(paramLabel = "ID", description = "The actor's id, e.g. operator.")
     String id;
 
-    @Option(names = "--workspace-policy", paramLabel = "P", defaultValue = "temporary",
+    @Option(
+            names = "--workspace-policy",
+            paramLabel = "P",
+            defaultValue = "temporary",
             description = "What happens to a run's workspace afterwards: temporary (default) or persistent.")
     String workspacePolicy;
 
@@ -23,9 +26,9 @@ final class ActorAddCommand extends EngineCommand {
         if (out.json()) {
             out.emit(JsonShapes.actor(a));
         } else {
-            out.fields("Actor added.", List.of(
-                    new String[] {"actor", a.id()},
-                    new String[] {"workspace policy", a.workspacePolicy()}));
+            out.fields(
+                    "Actor added.",
+                    List.of(new String[] {"actor", a.id()}, new String[] {"workspace policy", a.workspacePolicy()}));
         }
         return ExitCode.OK;
     }

@@ -16,13 +16,17 @@ import picocli.CommandLine.Option;
  * Not thread-safe (one instance per command line).
  */
 final class AllowCommandOptions {
-    @Option(names = "--allow-command", paramLabel = "PATTERN",
+    @Option(
+            names = "--allow-command",
+            paramLabel = "PATTERN",
             description = "Run command: assignments whose command matches PATTERN (repeatable). * and ? never"
                     + " match ; & | < > ( ) $ ` \\ or a line break; everything else is literal. Without it no"
                     + " command: assignment runs here (command_not_allowed).")
     List<String> patterns = new ArrayList<>();
 
-    @Option(names = "--allow-commands-from", paramLabel = "FILE",
+    @Option(
+            names = "--allow-commands-from",
+            paramLabel = "FILE",
             description = "Read more --allow-command patterns from FILE, one per line (blank lines and lines"
                     + " starting with # are ignored).")
     Path file;

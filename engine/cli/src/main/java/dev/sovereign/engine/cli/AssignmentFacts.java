@@ -20,15 +20,28 @@ import java.util.List;
  * @param retriedBy           the assignment whose {@code retry_of} is this one, or null
  * @param outputDir           the output folder of the attempt the receipt names, or null without a receipt
  */
-record AssignmentFacts(Assignment assignment, Long currentAttemptToken, Integer attempts, Receipt receipt,
-                       String retriedBy, Path outputDir) {
+record AssignmentFacts(
+        Assignment assignment,
+        Long currentAttemptToken,
+        Integer attempts,
+        Receipt receipt,
+        String retriedBy,
+        Path outputDir) {
 
     /** Reads the facts of {@code a}; {@code all} is the assignment list to look for a retry in. */
     static AssignmentFacts read(Engine engine, Assignment a, List<Assignment> all) {
         List<Attempt> attempts = engine.runs().attempts(a.id());
-        Long token = a.currentAttempt() == null ? null : attempts.stream()
-                .filter(x -> x.id().equals(a.currentAttempt())).map(Attempt::token).findFirst().orElse(null);
-        String retriedBy = all.stream().filter(x -> a.id().equals(x.retryOf())).map(Assignment::id).findFirst()
+        Long token = a.currentAttempt() == null
+                ? null
+                : attempts.stream()
+                        .filter(x -> x.id().equals(a.currentAttempt()))
+                        .map(Attempt::token)
+                        .findFirst()
+                        .orElse(null);
+        String retriedBy = all.stream()
+                .filter(x -> a.id().equals(x.retryOf()))
+                .map(Assignment::id)
+                .findFirst()
                 .orElse(null);
         Receipt receipt = engine.runs().receipt(a.id()).orElse(null);
         Path output = receipt == null ? null : RunFolders.output(engine.runs().workspace(a.id()), receipt.attemptId());
@@ -44,7 +57,9 @@ record AssignmentFacts(Assignment assignment, Long currentAttemptToken, Integer 
      * not be read after the commit): its attempt, its receipt; the attempt count and a retry are unknown.
      */
     static AssignmentFacts committed(RunResult r) {
-        Path output = r.receipt() == null ? null : RunFolders.output(r.workspace(), r.receipt().attemptId());
+        Path output = r.receipt() == null
+                ? null
+                : RunFolders.output(r.workspace(), r.receipt().attemptId());
         return new AssignmentFacts(r.assignment(), null, null, r.receipt(), null, output);
     }
 
@@ -63,6 +78,7 @@ record AssignmentFacts(Assignment assignment, Long currentAttemptToken, Integer 
         if (receipt == null) {
             return "-";
         }
-        return receipt.status().code() + (receipt.failureCategory() == null ? "" : " (" + receipt.failureCategory() + ")");
+        return receipt.status().code()
+                + (receipt.failureCategory() == null ? "" : " (" + receipt.failureCategory() + ")");
     }
 }

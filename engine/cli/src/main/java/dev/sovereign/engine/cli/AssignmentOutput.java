@@ -9,8 +9,7 @@ import java.util.List;
 
 /** How the assignment commands print assignments, runs and attempts. Stateless. */
 final class AssignmentOutput {
-    private AssignmentOutput() {
-    }
+    private AssignmentOutput() {}
 
     /** One assignment: a headline and its fields (then {@code hint}, if any), or its JSON object. */
     static void print(Output out, String headline, AssignmentFacts f, String hint) {
@@ -37,9 +36,12 @@ final class AssignmentOutput {
         fields.add(new String[] {"attempt", a.id() + " (token " + a.token() + ", lease token " + a.leaseToken() + ")"});
         fields.add(new String[] {"process", a.processIdentity()});
         addReceipt(fields, r.receipt());
-        fields.add(new String[] {"workspace", r.workspace() + " (" + f.assignment().workspacePolicy() + ")"});
+        fields.add(
+                new String[] {"workspace", r.workspace() + " (" + f.assignment().workspacePolicy() + ")"});
         fields.add(new String[] {"output", String.valueOf(r.outputDirectory())});
-        fields.add(new String[] {"receipt file", r.receiptFile() == null ? "-" : r.receiptFile().toString()});
+        fields.add(new String[] {
+            "receipt file", r.receiptFile() == null ? "-" : r.receiptFile().toString()
+        });
         out.fields("Run committed: " + r.assignment().state() + ".", fields);
         // the run's warnings go to stderr, one line each (RunCommand; decision 0109)
     }
@@ -50,8 +52,10 @@ final class AssignmentOutput {
             out.emit(JsonShapes.attempt(a));
             return;
         }
-        out.fields("Fence stolen: attempt " + a.id() + " can no longer commit assignment " + a.assignmentId() + ".",
-                List.of(new String[] {"assignment", a.assignmentId()},
+        out.fields(
+                "Fence stolen: attempt " + a.id() + " can no longer commit assignment " + a.assignmentId() + ".",
+                List.of(
+                        new String[] {"assignment", a.assignmentId()},
                         new String[] {"attempt", a.id()},
                         new String[] {"token", Long.toString(a.token())},
                         new String[] {"process", a.processIdentity()},
@@ -69,9 +73,12 @@ final class AssignmentOutput {
         fields.add(new String[] {"provider", a.providerSpec()});
         fields.add(new String[] {"workspace policy", a.workspacePolicy()});
         if (a.currentAttempt() != null) {
-            fields.add(new String[] {"current attempt", a.currentAttempt() + " (token " + f.currentAttemptToken() + ")"});
+            fields.add(
+                    new String[] {"current attempt", a.currentAttempt() + " (token " + f.currentAttemptToken() + ")"});
         }
-        fields.add(new String[] {"attempts", f.attempts() == null ? "-" : f.attempts().toString()});
+        fields.add(new String[] {
+            "attempts", f.attempts() == null ? "-" : f.attempts().toString()
+        });
         if (a.retryOf() != null) {
             fields.add(new String[] {"retry of", a.retryOf()});
         }
@@ -89,9 +96,12 @@ final class AssignmentOutput {
     }
 
     private static void addReceipt(List<String[]> fields, Receipt r) {
-        fields.add(new String[] {"receipt", "#" + r.id() + " " + r.status().code()
-                + (r.failureCategory() == null ? "" : " (" + r.failureCategory() + ")")
-                + (r.outcomeKnown() ? "" : ", outcome unknown") + ", attempt token " + r.attemptToken()});
+        fields.add(new String[] {
+            "receipt",
+            "#" + r.id() + " " + r.status().code()
+                    + (r.failureCategory() == null ? "" : " (" + r.failureCategory() + ")")
+                    + (r.outcomeKnown() ? "" : ", outcome unknown") + ", attempt token " + r.attemptToken()
+        });
         if (r.summary() != null && !r.summary().isBlank()) {
             fields.add(new String[] {"summary", r.summary()});
         }
@@ -99,12 +109,28 @@ final class AssignmentOutput {
 
     /** Assignments as a table: state, current attempt token, receipt, worker_lost, and what is left to do. */
     static Table table(List<AssignmentFacts> rows, Times t) {
-        Table table = new Table("ASSIGNMENT", "ACTOR", "STATE", "ATTEMPT TOKEN", "RECEIPT", "WORKER LOST", "UPDATED",
-                "PROVIDER", "NOTE");
+        Table table = new Table(
+                "ASSIGNMENT",
+                "ACTOR",
+                "STATE",
+                "ATTEMPT TOKEN",
+                "RECEIPT",
+                "WORKER LOST",
+                "UPDATED",
+                "PROVIDER",
+                "NOTE");
         for (AssignmentFacts f : rows) {
             Assignment a = f.assignment();
-            table.row(a.id(), a.actorId(), a.state().name(), f.currentAttemptToken(), f.receiptText(),
-                    f.isWorkerLost() ? "yes" : null, t.at(a.updatedAt()), a.providerSpec(), note(f));
+            table.row(
+                    a.id(),
+                    a.actorId(),
+                    a.state().name(),
+                    f.currentAttemptToken(),
+                    f.receiptText(),
+                    f.isWorkerLost() ? "yes" : null,
+                    t.at(a.updatedAt()),
+                    a.providerSpec(),
+                    note(f));
         }
         return table;
     }

@@ -16,11 +16,17 @@ final class AssignmentsCommand extends EngineCommand {
     @Option(names = "--actor", paramLabel = "A", description = "Only this actor's assignments.")
     String actor;
 
-    @Option(names = "--state", paramLabel = "S",
+    @Option(
+            names = "--state",
+            paramLabel = "S",
             description = "Only assignments in this state: CREATED, RUNNING, COMPLETED, BLOCKED, FAILED.")
     AssignmentState state;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "50", converter = Converters.LimitConverter.class,
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "50",
+            converter = Converters.LimitConverter.class,
             description = "Show at most N assignments, the newest (default: ${DEFAULT-VALUE}).")
     int limit;
 

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -19,10 +19,13 @@ import picocli.CommandLine.Spec;
  * itself when and at which token it was taken (decision 0604). Only reads the ledger; registers no process. On a
  * PostgreSQL ledger it says, in one sentence, that pg_dump is the tool and what must follow a pg_restore (exit 2).
  */
-@Command(name = "backup", description = {
-        "Copy the ledger file to a new file while workers run.",
-        "The copy records when and at which token it was taken. It is not a ledger until 'sovereign restore' puts it"
-                + " in place: never copy it (or any copy of the file) back by hand, or tokens are issued twice."},
+@Command(
+        name = "backup",
+        description = {
+            "Copy the ledger file to a new file while workers run.",
+            "The copy records when and at which token it was taken. It is not a ledger until 'sovereign restore' puts it"
+                    + " in place: never copy it (or any copy of the file) back by hand, or tokens are issued twice."
+        },
         footer = {"", "Example:", "  sovereign backup /backups/sovereign-$(date +%F).db"})
 final class BackupCommand implements Callable<Integer> {
     static final String ON_A_SERVER = "A PostgreSQL ledger is backed up with pg_dump (e.g. pg_dump -Fc -f ledger.dump"
@@ -43,7 +46,8 @@ final class BackupCommand implements Callable<Integer> {
         if (!ledger.isFile()) {
             throw CliFailure.badInput(ON_A_SERVER);
         }
-        LedgerBackups.Backup b = LedgerBackups.backup(ledger, path(spec, root, file), root.environment().clock());
+        LedgerBackups.Backup b = LedgerBackups.backup(
+                ledger, path(spec, root, file), root.environment().clock());
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
             o.put("ledger", b.ledger().toString());
@@ -55,11 +59,13 @@ final class BackupCommand implements Callable<Integer> {
             o.put("at", b.at());
             out.emit(o);
         } else {
-            out.fields("Backed up " + b.ledger() + " to " + b.copy() + ":", List.of(
-                    new String[] {"taken", out.times().wall(b.at())},
-                    new String[] {"last token", FencingTokens.describe(b.token())},
-                    new String[] {"journal", "last seq " + b.lastSeq()},
-                    new String[] {"backup id", b.backupId()}));
+            out.fields(
+                    "Backed up " + b.ledger() + " to " + b.copy() + ":",
+                    List.of(
+                            new String[] {"taken", out.times().wall(b.at())},
+                            new String[] {"last token", FencingTokens.describe(b.token())},
+                            new String[] {"journal", "last seq " + b.lastSeq()},
+                            new String[] {"backup id", b.backupId()}));
             out.line("Put it back only with 'sovereign restore " + b.copy() + "': a copy put back by hand issues tokens"
                     + " again.");
         }
@@ -72,8 +78,9 @@ final class BackupCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "The file path is empty");
         }
         if (LedgerLocation.looksLikeUrl(typed)) {
-            throw new ParameterException(spec.commandLine(), "'" + LedgerLocation.redact(typed.strip()) + "' is a URL,"
-                    + " not a file path");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "'" + LedgerLocation.redact(typed.strip()) + "' is a URL," + " not a file path");
         }
         try {
             return root.environment().workingDirectory().resolve(typed).normalize();

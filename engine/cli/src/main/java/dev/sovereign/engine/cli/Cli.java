@@ -9,8 +9,7 @@ import picocli.CommandLine;
  * it with the real ones.
  */
 public final class Cli {
-    private Cli() {
-    }
+    private Cli() {}
 
     /** The command line for {@code environment}, printing to {@code out} and {@code err}. */
     public static CommandLine create(CliEnvironment environment, PrintWriter out, PrintWriter err) {

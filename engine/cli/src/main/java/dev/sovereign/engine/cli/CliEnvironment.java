@@ -93,8 +93,15 @@ public final class CliEnvironment {
 
     /** This world with other stop signals (a {@code serve} hands its requests its own stop). */
     CliEnvironment withStopSignals(StopSignals signals) {
-        Builder b = builder().variables(variables).workingDirectory(workingDirectory).clock(clock).zone(zone)
-                .consoleJar(consoleJar).java(java).stopSignals(signals).input(input);
+        Builder b = builder()
+                .variables(variables)
+                .workingDirectory(workingDirectory)
+                .clock(clock)
+                .zone(zone)
+                .consoleJar(consoleJar)
+                .java(java)
+                .stopSignals(signals)
+                .input(input);
         return b.build();
     }
 

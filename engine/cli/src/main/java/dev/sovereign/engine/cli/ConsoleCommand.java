@@ -1,17 +1,17 @@
 package dev.sovereign.engine.cli;
 
-import java.io.IOException;
 import dev.sovereign.engine.base.LedgerLocation;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 
 /**
  * {@code sovereign console [--db PATH] [--no-demo]}: starts the desktop console (its own jar, named by the
@@ -26,7 +26,8 @@ final class ConsoleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @CommandLine.Option(names = "--no-demo",
+    @CommandLine.Option(
+            names = "--no-demo",
             description = "With no database named or present, show the welcome page instead of the demo.")
     boolean noDemo;
 
@@ -34,10 +35,11 @@ final class ConsoleCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         SovereignCommand root = SovereignCommand.of(spec);
         CliEnvironment env = root.environment();
-        Path jar = env.consoleJar().orElseThrow(() -> CliFailure.unavailable(
-                "This sovereign was not started by its launcher, so it does not know where the desktop console is;"
-                        + " run './sovereign console' from the repository or pass -D"
-                        + CliEnvironment.CONSOLE_JAR_PROPERTY + "=PATH"));
+        Path jar = env.consoleJar()
+                .orElseThrow(() -> CliFailure.unavailable(
+                        "This sovereign was not started by its launcher, so it does not know where the desktop console is;"
+                                + " run './sovereign console' from the repository or pass -D"
+                                + CliEnvironment.CONSOLE_JAR_PROPERTY + "=PATH"));
         if (!Files.isRegularFile(jar)) {
             throw CliFailure.unavailable("The desktop console is not built (" + jar + " does not exist); build it"
                     + " with 'mvn -B -ntp -DskipTests package' in the repository, which ./sovereign does on first use");
@@ -61,23 +63,28 @@ final class ConsoleCommand implements Callable<Integer> {
         }
         Process console;
         try {
-            console = builder.command(command).directory(env.workingDirectory().toFile()).inheritIO().start();
+            console = builder.command(command)
+                    .directory(env.workingDirectory().toFile())
+                    .inheritIO()
+                    .start();
         } catch (IOException e) {
-            throw CliFailure.unavailable("Could not start the desktop console with " + env.java() + ": "
-                    + e.getMessage());
+            throw CliFailure.unavailable(
+                    "Could not start the desktop console with " + env.java() + ": " + e.getMessage());
         }
         // A SIGTERM or SIGINT to this process must not orphan the console (and, through it, a demo's
         // or the lab's worker processes): pass the end on to the console, which stops its own children.
-        Thread endConsole = new Thread(() -> {
-            if (console.isAlive()) {
-                console.destroy();
-                try {
-                    console.waitFor(15, TimeUnit.SECONDS);
-                } catch (InterruptedException ignored) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }, "end-console");
+        Thread endConsole = new Thread(
+                () -> {
+                    if (console.isAlive()) {
+                        console.destroy();
+                        try {
+                            console.waitFor(15, TimeUnit.SECONDS);
+                        } catch (InterruptedException ignored) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                },
+                "end-console");
         Runtime.getRuntime().addShutdownHook(endConsole);
         try {
             return console.waitFor();

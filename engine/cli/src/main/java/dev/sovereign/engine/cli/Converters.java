@@ -14,8 +14,7 @@ final class Converters {
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
     private static final Pattern WHOLE_NUMBER = Pattern.compile("-?\\d+");
 
-    private Converters() {
-    }
+    private Converters() {}
 
     /** {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}: a positive whole number and a unit. */
     static final class DurationConverter implements ITypeConverter<Duration> {
@@ -76,7 +75,8 @@ final class Converters {
         public Long convert(String value) {
             long n = wholeNumber(value, "a fencing token");
             if (n <= 0) {
-                throw new TypeConversionException("'" + value + "' is not a fencing token; tokens are positive whole numbers");
+                throw new TypeConversionException(
+                        "'" + value + "' is not a fencing token; tokens are positive whole numbers");
             }
             return n;
         }

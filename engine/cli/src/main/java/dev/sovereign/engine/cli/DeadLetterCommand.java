@@ -1,12 +1,12 @@
 package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.mailbox.MessageState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign --process ID dead-letter MSG --token N}: gives a claimed message back. It is NEW
@@ -18,15 +18,21 @@ final class DeadLetterCommand extends EngineCommand {
     @Parameters(paramLabel = "MSG", description = "The message id (msg_...).")
     String message;
 
-    @Option(names = "--token", paramLabel = "N", required = true, converter = Converters.TokenConverter.class,
+    @Option(
+            names = "--token",
+            paramLabel = "N",
+            required = true,
+            converter = Converters.TokenConverter.class,
             description = "The claim's fencing token.")
     long token;
 
     @Override
     protected void beforeOpen(LedgerLocation database) {
-        MessageOutput.requireProcess(spec, "only the process holding the claim may dead-letter message " + message
-                + ", and a call without --process is a new process that holds no claim; pass the identity that"
-                + " claimed it");
+        MessageOutput.requireProcess(
+                spec,
+                "only the process holding the claim may dead-letter message " + message
+                        + ", and a call without --process is a new process that holds no claim; pass the identity that"
+                        + " claimed it");
     }
 
     @Override

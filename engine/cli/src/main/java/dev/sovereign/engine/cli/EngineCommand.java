@@ -2,13 +2,13 @@ package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.rules.Arguments;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * A command that works on the ledger: opens an {@link Engine} on the chosen database, runs, closes.
@@ -67,8 +67,7 @@ abstract class EngineCommand implements Callable<Integer> {
      * Checks the command's own arguments against the rule book ({@code Arguments}) before the engine opens;
      * a bad value throws a {@code Refusal} ({@code invalid_argument}: exit 2). Nothing is open yet.
      */
-    protected void checkArguments() {
-    }
+    protected void checkArguments() {}
 
     /**
      * The heartbeat interval of the serve process this call is a request of, or null for a call that opens its
@@ -88,8 +87,7 @@ abstract class EngineCommand implements Callable<Integer> {
     }
 
     /** Called with the resolved database (a file or a server) before the engine opens it; nothing is open yet. */
-    protected void beforeOpen(LedgerLocation database) {
-    }
+    protected void beforeOpen(LedgerLocation database) {}
 
     /** Does the command's work; returns its exit code (normally {@link ExitCode#OK}). */
     protected abstract int run(Engine engine, Output out) throws Exception;
@@ -118,8 +116,7 @@ abstract class EngineCommand implements Callable<Integer> {
     }
 
     /** Lets a long-running command set its own process kind, label, clock or heartbeat interval. */
-    protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
-    }
+    protected void customize(EngineConfig.Builder config, CliEnvironment environment) {}
 
     /** The identity this call acts as, if it is durable ({@code --process} or minted); else null. */
     private String actAs(SovereignCommand root) {

@@ -67,7 +67,8 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
         }
         if (ex instanceof Refusal r) {
             int code = ExitCode.forRefusal(r.category());
-            String label = (code == ExitCode.REFUSED ? "refused" : "bad input") + " (" + r.category().code() + ")";
+            String label = (code == ExitCode.REFUSED ? "refused" : "bad input") + " ("
+                    + r.category().code() + ")";
             report(cl, json, label, sentence(r.getMessage()), JsonShapes.refusal(r), trace);
             // what went wrong after the refusal was decided (its journal row, the lease release): reported,
             // never in place of the refusal (decision 0109)
@@ -100,7 +101,8 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
             report(cl, json, "i/o error", text, JsonShapes.error("io", text), trace);
             return ExitCode.STORAGE;
         }
-        String what = ex.getMessage() == null ? ex.getClass().getSimpleName()
+        String what = ex.getMessage() == null
+                ? ex.getClass().getSimpleName()
                 : ex.getClass().getSimpleName() + ": " + firstLine(ex.getMessage());
         String text = sentence("Something unexpected went wrong (" + what
                 + "); this is a bug in Sovereign, so please rerun with --debug and report what it prints");
@@ -108,8 +110,8 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
         return ExitCode.INTERNAL;
     }
 
-    private static void report(CommandLine cl, boolean json, String label, String sentence, ObjectNode asJson,
-                               Throwable trace) {
+    private static void report(
+            CommandLine cl, boolean json, String label, String sentence, ObjectNode asJson, Throwable trace) {
         if (json) {
             PrintWriter out = cl.getOut();
             out.println(JsonShapes.line(asJson));
@@ -170,7 +172,8 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
      * when the cause says so more plainly than a bare path.
      */
     static String ioSentence(Exception ex) {
-        String m = ex.getMessage() == null || ex.getMessage().isBlank() ? "A file operation failed"
+        String m = ex.getMessage() == null || ex.getMessage().isBlank()
+                ? "A file operation failed"
                 : firstLine(ex.getMessage());
         for (Throwable c = ex; c != null; c = c.getCause()) {
             if (c instanceof FileSystemException f) {
@@ -204,7 +207,9 @@ final class ErrorMapper implements IExecutionExceptionHandler, IParameterExcepti
     /** Exactly one line, ending with a full stop. */
     static String sentence(String text) {
         // a sentence may quote what the user typed (picocli's "Unexpected argument '…'"): never a URL's secret
-        String s = LedgerLocation.redactUrlsIn(String.valueOf(text)).replaceAll("\\s+", " ").strip();
+        String s = LedgerLocation.redactUrlsIn(String.valueOf(text))
+                .replaceAll("\\s+", " ")
+                .strip();
         if (s.isEmpty()) {
             return "No further detail is available.";
         }

@@ -21,19 +21,33 @@ final class EventsCommand extends EngineCommand {
     /** Minimum column widths; the first batch may widen them, and followed events keep them, so they line up. */
     private static final int[] MIN_WIDTHS = {5, 18, 16, 14, 14, 6};
 
-    @Option(names = {"-f", "--follow"}, description = "Keep polling for new events until SIGINT or SIGTERM.")
+    @Option(
+            names = {"-f", "--follow"},
+            description = "Keep polling for new events until SIGINT or SIGTERM.")
     boolean follow;
 
-    @Option(names = "--since", paramLabel = "SEQ", converter = Converters.SeqConverter.class,
+    @Option(
+            names = "--since",
+            paramLabel = "SEQ",
+            converter = Converters.SeqConverter.class,
             description = "Show events after this sequence number (default: the last N).")
     Long since;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "50", converter = Converters.LimitConverter.class,
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "50",
+            converter = Converters.LimitConverter.class,
             description = "Show at most N events before following (default: ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--poll-interval", paramLabel = "DUR", defaultValue = "250ms", hidden = true,
-            converter = Converters.DurationConverter.class, description = "How often --follow polls.")
+    @Option(
+            names = "--poll-interval",
+            paramLabel = "DUR",
+            defaultValue = "250ms",
+            hidden = true,
+            converter = Converters.DurationConverter.class,
+            description = "How often --follow polls.")
     Duration pollInterval;
 
     @Override
@@ -71,9 +85,10 @@ final class EventsCommand extends EngineCommand {
         }
         // A tail, not `seq > last`: on a server a seq is drawn at insert and a row may commit after a later one
         // (decision 0900); the tail shows it in its place instead of never.
-        JournalTail<FenceEvent> tail = JournalTail.of(engine.journal(), last, engine.config().clock(),
-                JournalTail.DEFAULT_MARGIN);
-        try (StopSignals.Stop stop = SovereignCommand.of(spec).environment().stopSignals().listen()) {
+        JournalTail<FenceEvent> tail =
+                JournalTail.of(engine.journal(), last, engine.config().clock(), JournalTail.DEFAULT_MARGIN);
+        try (StopSignals.Stop stop =
+                SovereignCommand.of(spec).environment().stopSignals().listen()) {
             while (!stop.await(pollInterval)) {
                 print(tail.poll(1_000), out, last, widths);
             }
@@ -95,9 +110,15 @@ final class EventsCommand extends EngineCommand {
     }
 
     private static String[] cells(FenceEvent e, Times t) {
-        return new String[] {Long.toString(e.seq()), t.at(e.at()), e.kind().name(),
-            e.resourceType() + " " + e.resourceId(), e.processIdentity() == null ? "-" : e.processIdentity(),
-            tokens(e), detail(e)};
+        return new String[] {
+            Long.toString(e.seq()),
+            t.at(e.at()),
+            e.kind().name(),
+            e.resourceType() + " " + e.resourceId(),
+            e.processIdentity() == null ? "-" : e.processIdentity(),
+            tokens(e),
+            detail(e)
+        };
     }
 
     private static String tokens(FenceEvent e) {

@@ -1,8 +1,6 @@
 package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.base.RefusalCategory;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * The exit codes of {@code sovereign}. They are part of the CLI contract (contract §11); scripts
@@ -22,8 +20,7 @@ public final class ExitCode {
     /** Interrupted (128 + SIGINT). */
     public static final int INTERRUPTED = 130;
 
-    private ExitCode() {
-    }
+    private ExitCode() {}
 
     /** The exit code for a refusal of {@code category}. */
     public static int forRefusal(RefusalCategory category) {

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.LedgerSummary;
-import java.nio.file.Files;
-import picocli.CommandLine.Command;
 import dev.sovereign.engine.base.LedgerLocation;
+import java.nio.file.Files;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
 
 /** {@code sovereign init}: create the database, or migrate an older one to this code's schema. */
 @Command(name = "init", description = "Create the database, or migrate it to this version's schema.")
@@ -36,7 +36,8 @@ final class InitCommand extends EngineCommand {
             o.put("schema_version", s.schemaVersion());
             out.emit(o);
         } else {
-            out.line((existed ? "Ready: " : "Created ") + s.location() + " (schema version " + s.schemaVersion() + ").");
+            out.line(
+                    (existed ? "Ready: " : "Created ") + s.location() + " (schema version " + s.schemaVersion() + ").");
         }
         unverifiedWarning(s.location(), s.connection()).ifPresent(w -> {
             spec.commandLine().getErr().println("warning: " + w);
@@ -68,9 +69,13 @@ final class InitCommand extends EngineCommand {
         }
         String hosts = m.group(1).substring(m.group(1).lastIndexOf('@') + 1);
         for (String hostPort : hosts.split(",")) {
-            String host = hostPort.startsWith("[") ? hostPort.substring(0, hostPort.indexOf(']') + 1)
+            String host = hostPort.startsWith("[")
+                    ? hostPort.substring(0, hostPort.indexOf(']') + 1)
                     : hostPort.replaceFirst(":\\d*$", "");
-            if (!(host.isEmpty() || host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]"))) {
+            if (!(host.isEmpty()
+                    || host.equalsIgnoreCase("localhost")
+                    || host.startsWith("127.")
+                    || host.equals("[::1]"))) {
                 return false;
             }
         }

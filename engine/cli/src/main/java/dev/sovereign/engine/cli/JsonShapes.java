@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
@@ -27,8 +27,7 @@ import java.util.Locale;
 final class JsonShapes {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private JsonShapes() {
-    }
+    private JsonShapes() {}
 
     static ObjectNode object() {
         return MAPPER.createObjectNode();
@@ -112,8 +111,7 @@ final class JsonShapes {
         o.put("claim_process", c == null ? null : c.process());
         o.put("claim_token", c == null ? null : c.token());
         o.put("claim_expires_at", c == null ? null : c.expiresAt());
-        o.put("claim_expired", c == null || m.state() != MessageState.CLAIMED
-                ? null : c.isExpiredAt(now));
+        o.put("claim_expired", c == null || m.state() != MessageState.CLAIMED ? null : c.isExpiredAt(now));
         o.put("retry_count", m.retryCount());
         o.put("max_retries", m.maxRetries());
         o.put("created_at", m.createdAt());
@@ -202,21 +200,37 @@ final class JsonShapes {
         o.put("at", r.at());
         o.put("process", r.processIdentity());
         ArrayNode leases = o.putArray("expired_leases");
-        r.expiredLeases().forEach(l -> leases.addObject().put("actor", l.actor()).put("process", l.process())
-                .put("token", l.token()).put("expires_at", l.expiresAt()));
+        r.expiredLeases()
+                .forEach(l -> leases.addObject()
+                        .put("actor", l.actor())
+                        .put("process", l.process())
+                        .put("token", l.token())
+                        .put("expires_at", l.expiresAt()));
         ArrayNode stale = o.putArray("stale_processes");
-        r.staleProcesses().forEach(p -> stale.addObject().put("process", p.identity()).put("pid", p.pid())
-                .put("label", p.label()).put("heartbeat_at", p.heartbeatAt()));
+        r.staleProcesses()
+                .forEach(p -> stale.addObject()
+                        .put("process", p.identity())
+                        .put("pid", p.pid())
+                        .put("label", p.label())
+                        .put("heartbeat_at", p.heartbeatAt()));
         ArrayNode swept = o.putArray("swept_claims");
         r.sweptClaims().forEach(swept::add);
         ArrayNode recovered = o.putArray("recovered");
-        r.recovered().forEach(x -> recovered.addObject().put("assignment", x.assignmentId())
-                .put("attempt", x.attemptId()).put("attempt_token", x.attemptToken())
-                .put("lost_process", x.lostProcess()).put("receipt", x.receiptId())
-                .put("fence_was_stolen", x.fenceWasStolen()));
+        r.recovered()
+                .forEach(x -> recovered
+                        .addObject()
+                        .put("assignment", x.assignmentId())
+                        .put("attempt", x.attemptId())
+                        .put("attempt_token", x.attemptToken())
+                        .put("lost_process", x.lostProcess())
+                        .put("receipt", x.receiptId())
+                        .put("fence_was_stolen", x.fenceWasStolen()));
         ArrayNode retired = o.putArray("retired");
-        r.retired().forEach(x -> retired.addObject().put("attempt", x.attemptId())
-                .put("assignment", x.assignmentId()).put("state", x.state()));
+        r.retired()
+                .forEach(x -> retired.addObject()
+                        .put("attempt", x.attemptId())
+                        .put("assignment", x.assignmentId())
+                        .put("state", x.state()));
         ArrayNode failures = o.putArray("failures");
         r.failures().forEach(f -> failures.addObject().put("item", f.item()).put("problem", f.problem()));
         return o;

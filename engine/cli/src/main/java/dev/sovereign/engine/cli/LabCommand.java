@@ -44,13 +44,16 @@ import picocli.CommandLine.Spec;
  *
  * <p>Not thread-safe: picocli creates one instance per command line and runs it once.
  */
-@Command(name = "lab",
-        description = {"Run a teaching scenario with real workers; print its verdict.",
+@Command(
+        name = "lab",
+        description = {
+            "Run a teaching scenario with real workers; print its verdict.",
             "SCENARIO is one of: two-racers, gc-pause, hard-kill, expired-self-reclaim, stolen-fence, clock-skew;"
                     + " 'list' describes them.",
             "Without --db (or $SOVEREIGN_DB) it runs in a fresh sandbox database, kept for inspection.",
             "On a server (--db jdbc:postgresql://...) it runs only in a lab sandbox: an empty database or schema"
-                    + " (made one) or an existing sandbox; a real ledger is refused."},
+                    + " (made one) or an existing sandbox; a real ledger is refused."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the fence held",
@@ -58,7 +61,8 @@ import picocli.CommandLine.Spec;
             "2:bad usage or an unknown scenario",
             "3:storage error (the named database is missing, locked, not ours)",
             "4:inconclusive: the scenario did not reach the situation it teaches",
-            "130:interrupted (the scenario's workers are stopped first)"})
+            "130:interrupted (the scenario's workers are stopped first)"
+        })
 final class LabCommand implements Callable<Integer> {
     /** Exit code: the fence held. */
     static final int HELD = ExitCode.OK;
@@ -73,9 +77,11 @@ final class LabCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "A scenario name, or 'list'.")
     String scenario;
 
-    @Option(names = "--break-fence", description = "Start the scenario's workers with the terminal fence switched off"
-            + " (-Dsovereign.fault.ignoreTerminalFence=true) to show what fencing prevents: gc-pause, stolen-fence"
-            + " and clock-skew then report violated. For teaching only.")
+    @Option(
+            names = "--break-fence",
+            description = "Start the scenario's workers with the terminal fence switched off"
+                    + " (-Dsovereign.fault.ignoreTerminalFence=true) to show what fencing prevents: gc-pause, stolen-fence"
+                    + " and clock-skew then report violated. For teaching only.")
     boolean breakFence;
 
     @Override
@@ -89,7 +95,9 @@ final class LabCommand implements Callable<Integer> {
         }
         if (Lab.scenario(scenario).isEmpty()) {
             throw CliFailure.badInput("There is no lab scenario '" + scenario + "'; the scenarios are "
-                    + String.join(", ", Lab.scenarios().stream().map(ScenarioInfo::name).toList())
+                    + String.join(
+                            ", ",
+                            Lab.scenarios().stream().map(ScenarioInfo::name).toList())
                     + " (see 'sovereign lab list')");
         }
         boolean sandbox = !root.databaseNamed();
@@ -97,15 +105,18 @@ final class LabCommand implements Callable<Integer> {
         boolean server = named != null && !named.isFile();
         // On a server the lab runs only in a lab sandbox: an empty database or schema is made one, an existing
         // sandbox is used again, anything else is refused before anything is written (decision 0909).
-        LedgerLocation location = sandbox ? LedgerLocation.file(Lab.createSandbox(sandboxDirectory()))
+        LedgerLocation location = sandbox
+                ? LedgerLocation.file(Lab.createSandbox(sandboxDirectory()))
                 : server ? Lab.serverSandbox(named) : LedgerLocation.file(root.database("lab"));
         ScenarioInfo info = Lab.scenario(scenario, location).orElseThrow();
         if (!out.json()) {
             out.line("lab " + info.name() + ": " + info.title());
-            out.line("database  " + location + (sandbox ? "  (a fresh sandbox, kept for inspection)"
-                    : server ? "  (a lab sandbox on the server; its clock decides every expiry)" : ""));
-            out.line("fence     " + (breakFence ? "SWITCHED OFF in the workers (--break-fence): expect violations"
-                    : "intact"));
+            out.line("database  " + location
+                    + (sandbox
+                            ? "  (a fresh sandbox, kept for inspection)"
+                            : server ? "  (a lab sandbox on the server; its clock decides every expiry)" : ""));
+            out.line("fence     "
+                    + (breakFence ? "SWITCHED OFF in the workers (--break-fence): expect violations" : "intact"));
             if (breakFence && !info.faultSwitchApplies()) {
                 out.line("          (this scenario does not rely on the terminal fence: the switch changes nothing)");
             }
@@ -114,15 +125,17 @@ final class LabCommand implements Callable<Integer> {
         LabRun run = Lab.prepare(info.name(), new LabOptions(location, breakFence), printer(out, info));
         LabVerdict verdict;
         try (StopSignals.Stop stop = root.environment().stopSignals().listen()) {
-            Thread canceller = new Thread(() -> {
-                try {
-                    if (stop.await(Duration.ofDays(3650))) {
-                        run.cancel();
-                    }
-                } catch (InterruptedException ignored) {
-                    // the run ended first
-                }
-            }, "lab-stop");
+            Thread canceller = new Thread(
+                    () -> {
+                        try {
+                            if (stop.await(Duration.ofDays(3650))) {
+                                run.cancel();
+                            }
+                        } catch (InterruptedException ignored) {
+                            // the run ended first
+                        }
+                    },
+                    "lab-stop");
             canceller.setDaemon(true);
             canceller.start();
             try {
@@ -147,7 +160,9 @@ final class LabCommand implements Callable<Integer> {
         if (out.json()) {
             for (ScenarioInfo s : scenarios) {
                 ObjectNode o = JsonShapes.object();
-                o.put("scenario", s.name()).put("title", s.title()).put("summary", s.summary())
+                o.put("scenario", s.name())
+                        .put("title", s.title())
+                        .put("summary", s.summary())
                         .put("fault_switch_applies", s.faultSwitchApplies());
                 ArrayNode steps = o.putArray("steps");
                 s.steps().forEach(steps::add);
@@ -170,9 +185,14 @@ final class LabCommand implements Callable<Integer> {
         return step -> {
             if (out.json()) {
                 ObjectNode o = JsonShapes.object();
-                o.put("event", "step").put("scenario", info.name()).put("step", step.index() + 1)
-                        .put("of", step.of()).put("title", step.title()).put("status", step.status().code())
-                        .put("detail", step.detail()).put("at", step.at());
+                o.put("event", "step")
+                        .put("scenario", info.name())
+                        .put("step", step.index() + 1)
+                        .put("of", step.of())
+                        .put("title", step.title())
+                        .put("status", step.status().code())
+                        .put("detail", step.detail())
+                        .put("at", step.at());
                 out.emit(o);
                 return;
             }
@@ -195,14 +215,23 @@ final class LabCommand implements Callable<Integer> {
     private static void print(Output out, LabVerdict v, boolean sandbox) {
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
-            o.put("event", "verdict").put("scenario", v.scenario()).put("verdict", v.verdict().code())
-                    .put("headline", v.headline()).put("database", v.location().toString()).put("sandbox", sandbox)
-                    .put("actor", v.actor()).put("fault_injected", v.faultInjected())
-                    .put("started_at", v.startedAt()).put("duration_ms", v.durationMs());
+            o.put("event", "verdict")
+                    .put("scenario", v.scenario())
+                    .put("verdict", v.verdict().code())
+                    .put("headline", v.headline())
+                    .put("database", v.location().toString())
+                    .put("sandbox", sandbox)
+                    .put("actor", v.actor())
+                    .put("fault_injected", v.faultInjected())
+                    .put("started_at", v.startedAt())
+                    .put("duration_ms", v.durationMs());
             ArrayNode checks = o.putArray("checks");
             for (Check c : v.checks()) {
-                checks.addObject().put("kind", c.kind().name().toLowerCase(Locale.ROOT)).put("statement", c.statement())
-                        .put("passed", c.passed()).put("evidence", c.evidence());
+                checks.addObject()
+                        .put("kind", c.kind().name().toLowerCase(Locale.ROOT))
+                        .put("statement", c.statement())
+                        .put("passed", c.passed())
+                        .put("evidence", c.evidence());
             }
             ObjectNode workers = o.putObject("worker_output");
             v.workerOutput().forEach((label, lines) -> {
@@ -215,8 +244,9 @@ final class LabCommand implements Callable<Integer> {
         out.line("");
         out.line("verdict   " + v.verdict().name() + ": " + v.headline());
         for (Check c : v.checks()) {
-            out.line("  " + (c.passed() ? "ok    " : "FAILED") + "  " + String.format("%-6s", c.kind().name()
-                    .toLowerCase(Locale.ROOT)) + "  " + c.statement() + " (" + c.evidence() + ")");
+            out.line("  " + (c.passed() ? "ok    " : "FAILED") + "  "
+                    + String.format("%-6s", c.kind().name().toLowerCase(Locale.ROOT)) + "  " + c.statement() + " ("
+                    + c.evidence() + ")");
         }
         if (v.verdict() == Verdict.INCONCLUSIVE) {
             out.line("");

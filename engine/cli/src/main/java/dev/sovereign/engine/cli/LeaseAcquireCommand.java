@@ -16,7 +16,10 @@ final class LeaseAcquireCommand extends EngineCommand {
     @Parameters(paramLabel = "ACTOR", description = "The actor to host.")
     String actor;
 
-    @Option(names = "--ttl", paramLabel = "DUR", converter = Converters.DurationConverter.class,
+    @Option(
+            names = "--ttl",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
             description = "How long the lease lives unless renewed, e.g. 500ms, 30s, 5m (default: 10s).")
     Duration ttl;
 
@@ -33,8 +36,10 @@ final class LeaseAcquireCommand extends EngineCommand {
 
     @Override
     protected int run(Engine engine, Output out) {
-        Lease l = engine.leases().acquire(actor, ttl != null ? ttl : engine.config().defaultTtl());
-        String hint = SovereignCommand.of(spec).process() != null ? null
+        Lease l = engine.leases()
+                .acquire(actor, ttl != null ? ttl : engine.config().defaultTtl());
+        String hint = SovereignCommand.of(spec).process() != null
+                ? null
                 : "This call's identity holds it; renew or release with: sovereign --process " + l.process()
                         + " lease renew " + actor + " --token " + l.token();
         LeaseCommand.print(out, "Lease acquired.", l, hint);

@@ -8,13 +8,18 @@ import java.util.List;
 import picocli.CommandLine.Command;
 
 /** {@code sovereign lease ...}: actor-hosting leases. */
-@Command(name = "lease", description = "Actor leases: acquire, renew, release, list.",
-        subcommands = {LeaseAcquireCommand.class, LeaseRenewCommand.class, LeaseReleaseCommand.class,
-            LeaseListCommand.class})
+@Command(
+        name = "lease",
+        description = "Actor leases: acquire, renew, release, list.",
+        subcommands = {
+            LeaseAcquireCommand.class,
+            LeaseRenewCommand.class,
+            LeaseReleaseCommand.class,
+            LeaseListCommand.class
+        })
 final class LeaseCommand {
 
-    private LeaseCommand() {
-    }
+    private LeaseCommand() {}
 
     /** Prints one lease result: a headline and its fields, or its JSON object. */
     static void print(Output out, String headline, Lease l, String hint) {
@@ -44,9 +49,14 @@ final class LeaseCommand {
         if (m.endsWith(".")) {
             m = m.substring(0, m.length() - 1);
         }
-        return Refusal.of(r.category(), m + "; without --process this call ran as a new process that holds"
-                        + " nothing, so pass the holder's identity with --process ID.")
-                .resource(r.resourceType(), r.resourceId()).actor(r.actorId())
-                .presented(r.presentedToken()).current(r.currentToken()).build();
+        return Refusal.of(
+                        r.category(),
+                        m + "; without --process this call ran as a new process that holds"
+                                + " nothing, so pass the holder's identity with --process ID.")
+                .resource(r.resourceType(), r.resourceId())
+                .actor(r.actorId())
+                .presented(r.presentedToken())
+                .current(r.currentToken())
+                .build();
     }
 }

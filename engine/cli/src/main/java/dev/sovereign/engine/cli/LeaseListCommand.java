@@ -28,8 +28,14 @@ final class LeaseListCommand extends EngineCommand {
     static Table table(List<Lease> leases, Times t) {
         Table table = new Table("ACTOR", "HOLDER", "TOKEN", "TTL", "ACQUIRED", "EXPIRES", "STATE");
         for (Lease l : leases) {
-            table.row(l.actor(), l.process(), l.token(), Times.span(Duration.ofMillis(l.ttlMs())),
-                    t.at(l.acquiredAt()), t.at(l.expiresAt()), l.isExpiredAt(t.now()) ? "expired" : "live");
+            table.row(
+                    l.actor(),
+                    l.process(),
+                    l.token(),
+                    Times.span(Duration.ofMillis(l.ttlMs())),
+                    t.at(l.acquiredAt()),
+                    t.at(l.expiresAt()),
+                    l.isExpiredAt(t.now()) ? "expired" : "live");
         }
         return table;
     }

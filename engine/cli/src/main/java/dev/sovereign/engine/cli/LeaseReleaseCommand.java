@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
-import dev.sovereign.engine.rules.ActorRules;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.rules.ActorRules;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -22,7 +22,11 @@ final class LeaseReleaseCommand extends EngineCommand {
     @Parameters(paramLabel = "ACTOR", description = "The actor whose lease to release.")
     String actor;
 
-    @Option(names = "--token", paramLabel = "N", required = true, converter = Converters.TokenConverter.class,
+    @Option(
+            names = "--token",
+            paramLabel = "N",
+            required = true,
+            converter = Converters.TokenConverter.class,
             description = "The lease's fencing token.")
     long token;
 
@@ -40,10 +44,15 @@ final class LeaseReleaseCommand extends EngineCommand {
                             + "; nothing was released.")
                     .orElse("Actor " + actor + " has no lease to release with token " + token
                             + " (it was already released, or expired and was not taken again); nothing was released.");
-            Refusal r = Refusal.of(RefusalCategory.ACTOR_LEASE_LOST, sentence).resource("actor", actor).actor(actor)
-                    .presented(token).current(now.map(Lease::token).orElse(null)).build();
+            Refusal r = Refusal.of(RefusalCategory.ACTOR_LEASE_LOST, sentence)
+                    .resource("actor", actor)
+                    .actor(actor)
+                    .presented(token)
+                    .current(now.map(Lease::token).orElse(null))
+                    .build();
             throw now.isPresent() && SovereignCommand.of(spec).process() == null
-                    ? LeaseCommand.explainWithoutProcess(r) : r;
+                    ? LeaseCommand.explainWithoutProcess(r)
+                    : r;
         }
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
@@ -53,10 +62,12 @@ final class LeaseReleaseCommand extends EngineCommand {
             o.put("token", token);
             out.emit(o);
         } else {
-            out.fields("Lease released.", List.of(
-                    new String[] {"actor", actor},
-                    new String[] {"process", engine.processIdentity()},
-                    new String[] {"token", Long.toString(token)}));
+            out.fields(
+                    "Lease released.",
+                    List.of(
+                            new String[] {"actor", actor},
+                            new String[] {"process", engine.processIdentity()},
+                            new String[] {"token", Long.toString(token)}));
         }
         return ExitCode.OK;
     }

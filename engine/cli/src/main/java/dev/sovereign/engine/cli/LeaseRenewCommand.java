@@ -15,11 +15,18 @@ final class LeaseRenewCommand extends EngineCommand {
     @Parameters(paramLabel = "ACTOR", description = "The actor whose lease to renew.")
     String actor;
 
-    @Option(names = "--token", paramLabel = "N", required = true, converter = Converters.TokenConverter.class,
+    @Option(
+            names = "--token",
+            paramLabel = "N",
+            required = true,
+            converter = Converters.TokenConverter.class,
             description = "The lease's fencing token.")
     long token;
 
-    @Option(names = "--ttl", paramLabel = "DUR", converter = Converters.DurationConverter.class,
+    @Option(
+            names = "--ttl",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
             description = "A new TTL from now (default: the lease's own).")
     Duration ttl;
 
@@ -33,9 +40,12 @@ final class LeaseRenewCommand extends EngineCommand {
     protected int run(Engine engine, Output out) {
         Lease l;
         try {
-            l = ttl != null ? engine.leases().renew(actor, token, ttl) : engine.leases().renew(actor, token);
+            l = ttl != null
+                    ? engine.leases().renew(actor, token, ttl)
+                    : engine.leases().renew(actor, token);
         } catch (Refusal r) {
-            if (r.category() == RefusalCategory.ACTOR_LEASE_LOST && SovereignCommand.of(spec).process() == null) {
+            if (r.category() == RefusalCategory.ACTOR_LEASE_LOST
+                    && SovereignCommand.of(spec).process() == null) {
                 throw LeaseCommand.explainWithoutProcess(r);
             }
             throw r;

@@ -4,8 +4,7 @@ import java.io.PrintWriter;
 
 /** The {@code sovereign} executable: the only place that ends the JVM. */
 public final class Main {
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         // sqlite-jdbc logs through SLF4J; with no provider on the class path SLF4J would print three

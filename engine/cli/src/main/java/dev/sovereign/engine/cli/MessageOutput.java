@@ -10,8 +10,7 @@ import picocli.CommandLine.ParameterException;
 
 /** How the mailbox commands print messages and claims. Stateless. */
 final class MessageOutput {
-    private MessageOutput() {
-    }
+    private MessageOutput() {}
 
     /** One message: a headline and its fields, or its JSON object. */
     static void print(Output out, String headline, Message m) {
@@ -47,12 +46,14 @@ final class MessageOutput {
             out.emit(JsonShapes.claim(c));
             return;
         }
-        out.fields("Message claimed.", List.of(
-                new String[] {"message", c.message()},
-                new String[] {"actor", c.actor()},
-                new String[] {"process", c.process()},
-                new String[] {"token", Long.toString(c.token())},
-                new String[] {"expires", out.times().at(c.expiresAt())}));
+        out.fields(
+                "Message claimed.",
+                List.of(
+                        new String[] {"message", c.message()},
+                        new String[] {"actor", c.actor()},
+                        new String[] {"process", c.process()},
+                        new String[] {"token", Long.toString(c.token())},
+                        new String[] {"expires", out.times().at(c.expiresAt())}));
         out.line("Finish it with: sovereign --process " + c.process() + " complete " + c.message() + " --token "
                 + c.token() + "   (or dead-letter)");
     }
@@ -74,8 +75,10 @@ final class MessageOutput {
             row.add(m.retryCount() + "/" + m.maxRetries());
             row.add(c == null ? null : c.process());
             row.add(c == null ? null : c.token());
-            row.add(c == null || m.state() != MessageState.CLAIMED ? null
-                    : c.isExpiredAt(t.now()) ? "expired " + t.relative(c.expiresAt()) : t.at(c.expiresAt()));
+            row.add(
+                    c == null || m.state() != MessageState.CLAIMED
+                            ? null
+                            : c.isExpiredAt(t.now()) ? "expired " + t.relative(c.expiresAt()) : t.at(c.expiresAt()));
             row.add(m.subject());
             table.row(row.toArray());
         }
@@ -89,8 +92,8 @@ final class MessageOutput {
      */
     static void requireProcess(CommandSpec spec, String why) {
         if (SovereignCommand.of(spec).process() == null) {
-            throw new ParameterException(spec.commandLine(), "'" + spec.qualifiedName() + "' needs --process ID: "
-                    + why);
+            throw new ParameterException(
+                    spec.commandLine(), "'" + spec.qualifiedName() + "' needs --process ID: " + why);
         }
     }
 }

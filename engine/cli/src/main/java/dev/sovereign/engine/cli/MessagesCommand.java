@@ -16,7 +16,11 @@ final class MessagesCommand extends EngineCommand {
     @Option(names = "--actor", paramLabel = "A", description = "Only messages addressed to this actor.")
     String actor;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "50", converter = Converters.LimitConverter.class,
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "50",
+            converter = Converters.LimitConverter.class,
             description = "Show at most N messages, the newest (default: ${DEFAULT-VALUE}).")
     int limit;
 

@@ -3,23 +3,26 @@ package dev.sovereign.engine.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.process.ProcessInfo;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign process stop ID}: an operator marks a process stopped, as its own clean close would, and
  * the engine journals it ({@code PROCESS_STOPPED}). Nothing it holds is released. An unknown identity is
  * {@code unknown_process} (exit 2), one already stopped {@code process_stopped} (exit 1).
  */
-@Command(name = "stop", description = {
-    "Mark a process stopped (as its own clean close would) and journal it.",
-    "Its leases, claims and attempts are NOT released: they expire on their own, and the fence keeps a stale"
-        + " holder out of anything it lost. Refused for an unknown process (exit 2) or one already stopped"
-        + " (exit 1)."})
+@Command(
+        name = "stop",
+        description = {
+            "Mark a process stopped (as its own clean close would) and journal it.",
+            "Its leases, claims and attempts are NOT released: they expire on their own, and the fence keeps a stale"
+                    + " holder out of anything it lost. Refused for an unknown process (exit 2) or one already stopped"
+                    + " (exit 1)."
+        })
 final class ProcessStopCommand extends EngineCommand {
     @Parameters(paramLabel = "ID", description = "The process identity to mark stopped (proc_...).")
     String identity;
@@ -27,8 +30,10 @@ final class ProcessStopCommand extends EngineCommand {
     @Override
     protected void beforeOpen(LedgerLocation database) {
         if (!EngineConfig.isValidProcessIdentity(identity)) {
-            throw new ParameterException(spec.commandLine(), "Invalid value for parameter 'ID': '" + identity
-                    + "' is not a process identity; it must look like proc_ followed by letters, digits, - or _");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "Invalid value for parameter 'ID': '" + identity
+                            + "' is not a process identity; it must look like proc_ followed by letters, digits, - or _");
         }
     }
 
@@ -44,11 +49,15 @@ final class ProcessStopCommand extends EngineCommand {
             o.put("by", engine.processIdentity());
             out.emit(o);
         } else {
-            out.fields("Process marked stopped.", List.of(
-                    new String[] {"process", was.identity()},
-                    new String[] {"was", was.kind() + " '" + was.label() + "' (pid " + was.pid() + " on "
-                            + was.host() + ")"},
-                    new String[] {"by", engine.processIdentity()}));
+            out.fields(
+                    "Process marked stopped.",
+                    List.of(
+                            new String[] {"process", was.identity()},
+                            new String[] {
+                                "was",
+                                was.kind() + " '" + was.label() + "' (pid " + was.pid() + " on " + was.host() + ")"
+                            },
+                            new String[] {"by", engine.processIdentity()}));
             out.line("Its leases were not released: they expire on their own, and the fence keeps a stale holder out.");
         }
         return ExitCode.OK;

@@ -9,7 +9,11 @@ import picocli.CommandLine.Option;
 /** {@code sovereign rejections [--limit N]}: refused writes from the journal, newest first. */
 @Command(name = "rejections", description = "Show refused writes (stale or contested tokens).")
 final class RejectionsCommand extends EngineCommand {
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "20", converter = Converters.LimitConverter.class,
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "20",
+            converter = Converters.LimitConverter.class,
             description = "Show at most N rejections (default: ${DEFAULT-VALUE}).")
     int limit;
 
@@ -27,8 +31,15 @@ final class RejectionsCommand extends EngineCommand {
         Times t = out.times();
         Table table = new Table("SEQ", "TIME", "CATEGORY", "RESOURCE", "PROCESS", "PRESENTED", "CURRENT", "WHY");
         for (FenceEvent e : rejections) {
-            table.row(e.seq(), t.at(e.at()), e.category(), e.resourceType() + " " + e.resourceId(),
-                    e.processIdentity(), e.presentedToken(), e.currentToken(), e.detail());
+            table.row(
+                    e.seq(),
+                    t.at(e.at()),
+                    e.category(),
+                    e.resourceType() + " " + e.resourceId(),
+                    e.processIdentity(),
+                    e.presentedToken(),
+                    e.currentToken(),
+                    e.detail());
         }
         out.table(table);
         return ExitCode.OK;

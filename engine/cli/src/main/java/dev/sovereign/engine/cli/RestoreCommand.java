@@ -19,12 +19,15 @@ import picocli.CommandLine.Spec;
  * restore of this backup's (recorded in {@code BACKUP.restores}) and {@code --above-epoch}; every lease of the
  * backup is voided; the journal says so. Refused while processes are live on the target. Not an engine command.
  */
-@Command(name = "restore", description = {
-        "Put a backup in place, in a new epoch of tokens.",
-        "Every lease the backup held is voided (its holder must acquire it again), and its attempts and claims can no"
-                + " longer finish: they expire and the supervisor recovers them. Stop the workers first: a restore over a"
-                + " ledger with live processes is refused. Each restore is recorded beside the backup (BACKUP.restores);"
-                + " keep that file with the backup."},
+@Command(
+        name = "restore",
+        description = {
+            "Put a backup in place, in a new epoch of tokens.",
+            "Every lease the backup held is voided (its holder must acquire it again), and its attempts and claims can no"
+                    + " longer finish: they expire and the supervisor recovers them. Stop the workers first: a restore over a"
+                    + " ledger with live processes is refused. Each restore is recorded beside the backup (BACKUP.restores);"
+                    + " keep that file with the backup."
+        },
         footer = {"", "Example:", "  sovereign restore /backups/sovereign-2026-12-01.db --db ./sovereign.db"})
 final class RestoreCommand implements Callable<Integer> {
     static final String ON_A_SERVER = "A PostgreSQL ledger is restored with pg_restore into a new database, then its"
@@ -37,8 +40,12 @@ final class RestoreCommand implements Callable<Integer> {
     @Parameters(paramLabel = "BACKUP", description = "A backup made by 'sovereign backup' (only read).")
     String backup;
 
-    @Option(names = "--above-epoch", paramLabel = "N", defaultValue = "-1",
-            description = "Start an epoch above N too: the epoch the lost ledger had reached, when it is not at the target.")
+    @Option(
+            names = "--above-epoch",
+            paramLabel = "N",
+            defaultValue = "-1",
+            description =
+                    "Start an epoch above N too: the epoch the lost ledger had reached, when it is not at the target.")
     long aboveEpoch;
 
     @Override
@@ -53,7 +60,10 @@ final class RestoreCommand implements Callable<Integer> {
             throw CliFailure.badInput("--above-epoch must be an epoch from 0 to " + (FencingTokens.MAX_EPOCH - 1)
                     + ", not " + aboveEpoch);
         }
-        LedgerBackups.Restore r = LedgerBackups.restore(BackupCommand.path(spec, root, backup), target, aboveEpoch,
+        LedgerBackups.Restore r = LedgerBackups.restore(
+                BackupCommand.path(spec, root, backup),
+                target,
+                aboveEpoch,
                 root.environment().clock());
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
@@ -77,11 +87,21 @@ final class RestoreCommand implements Callable<Integer> {
             out.emit(o);
         } else {
             List<String[]> f = new ArrayList<>();
-            f.add(new String[] {"backup", (r.takenAt() < 0 ? "a copy not made by 'sovereign backup'"
-                    : "taken " + out.times().wall(r.takenAt())) + ", at token " + FencingTokens.describe(r.takenToken())});
-            f.add(new String[] {"replaced", r.replacedEpoch() < 0 ? "nothing (a new file)"
-                    : "a ledger that had reached epoch " + r.replacedEpoch()});
-            f.add(new String[] {"epoch", r.start().epoch() + ": the next grant gets token " + r.start().firstToken()});
+            f.add(new String[] {
+                "backup",
+                (r.takenAt() < 0
+                                ? "a copy not made by 'sovereign backup'"
+                                : "taken " + out.times().wall(r.takenAt())) + ", at token "
+                        + FencingTokens.describe(r.takenToken())
+            });
+            f.add(new String[] {
+                "replaced",
+                r.replacedEpoch() < 0 ? "nothing (a new file)" : "a ledger that had reached epoch " + r.replacedEpoch()
+            });
+            f.add(new String[] {
+                "epoch",
+                r.start().epoch() + ": the next grant gets token " + r.start().firstToken()
+            });
             f.add(new String[] {"leases voided", Integer.toString(r.start().voidedLeases())});
             f.add(new String[] {"recorded in", r.restores().toString()});
             out.fields("Restored " + r.backup() + " as " + r.target() + ":", f);

@@ -14,7 +14,10 @@ final class RetryCommand extends EngineCommand {
     @Override
     protected int run(Engine engine, Output out) {
         Assignment a = engine.runs().retry(assignment);
-        AssignmentOutput.print(out, "Retry created.", new AssignmentFacts(a, null, 0, null, null, null),
+        AssignmentOutput.print(
+                out,
+                "Retry created.",
+                new AssignmentFacts(a, null, 0, null, null, null),
                 "Run it with: sovereign run " + a.id());
         return ExitCode.OK;
     }

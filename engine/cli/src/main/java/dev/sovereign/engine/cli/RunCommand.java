@@ -5,9 +5,9 @@ import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.RunResult;
-import dev.sovereign.engine.rules.Arguments;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -43,7 +43,10 @@ final class RunCommand extends EngineCommand {
     @Parameters(paramLabel = "ASSIGNMENT", description = "The assignment (asg_...).")
     String assignment;
 
-    @Option(names = "--ttl", paramLabel = "DUR", converter = Converters.DurationConverter.class,
+    @Option(
+            names = "--ttl",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
             description = "TTL of the attempt, and of the actor lease when this run acquires it (a lease the"
                     + " --process identity already holds keeps its own TTL); the heartbeat renews them at a"
                     + " third of it (default: 10s).")
@@ -123,23 +126,28 @@ final class RunCommand extends EngineCommand {
         }
         Interruptible run = new Interruptible(Thread.currentThread());
         RunResult result;
-        try (StopSignals.Stop stop = SovereignCommand.of(spec).environment().stopSignals().listen()) {
-            Thread watcher = new Thread(() -> {
-                try {
-                    stop.await(Duration.ofDays(3650));
-                    run.interrupt();
-                } catch (InterruptedException ignored) {
-                    // the run ended first
-                }
-            }, "run-stop");
+        try (StopSignals.Stop stop =
+                SovereignCommand.of(spec).environment().stopSignals().listen()) {
+            Thread watcher = new Thread(
+                    () -> {
+                        try {
+                            stop.await(Duration.ofDays(3650));
+                            run.interrupt();
+                        } catch (InterruptedException ignored) {
+                            // the run ended first
+                        }
+                    },
+                    "run-stop");
             watcher.setDaemon(true);
             watcher.start();
             try {
                 result = engine.runs().runAssignment(assignment, ttl());
             } catch (UncheckedIOException e) {
-                throw new UncheckedIOException("The run of assignment " + assignment + " could not prepare its"
-                        + " workspace, so it was ended as FAILED (workspace_error) without invoking the provider: "
-                        + e.getMessage(), e.getCause());
+                throw new UncheckedIOException(
+                        "The run of assignment " + assignment + " could not prepare its"
+                                + " workspace, so it was ended as FAILED (workspace_error) without invoking the provider: "
+                                + e.getMessage(),
+                        e.getCause());
             } finally {
                 run.finish();
                 watcher.interrupt();
@@ -151,10 +159,12 @@ final class RunCommand extends EngineCommand {
             facts = AssignmentFacts.read(engine, result.assignment());
         } catch (StorageException lostAfterCommit) {
             facts = readAgain(engine, result);
-            result = result.withWarning(facts == null ? "the run's end is committed, but the ledger could not be"
-                    + " read back (" + lostAfterCommit.getMessage() + "); shown above is what this run committed"
-                    : "the run's end is committed, but reading it back failed (" + lostAfterCommit.getMessage()
-                    + "); the result above was read again");
+            result = result.withWarning(
+                    facts == null
+                            ? "the run's end is committed, but the ledger could not be" + " read back ("
+                                    + lostAfterCommit.getMessage() + "); shown above is what this run committed"
+                            : "the run's end is committed, but reading it back failed (" + lostAfterCommit.getMessage()
+                                    + "); the result above was read again");
             if (facts == null) {
                 facts = AssignmentFacts.committed(result);
             }
@@ -208,7 +218,8 @@ final class RunCommand extends EngineCommand {
         }
         String actor = a.get().actorId();
         long now = engine.config().clock().millis();
-        Optional<Lease> held = engine.leases().current(actor)
+        Optional<Lease> held = engine.leases()
+                .current(actor)
                 .filter(l -> l.process().equals(engine.processIdentity()) && !l.isExpiredAt(now));
         if (held.isPresent()) {
             try {

@@ -3,6 +3,7 @@ package dev.sovereign.engine.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -16,7 +17,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign serve --stdio}: one long-lived process that reads JSON requests line by line on standard
@@ -37,11 +37,16 @@ final class ServeCommand extends EngineCommand {
     /** What the queue hands the serving loop when input ended or a stop was requested. */
     private static final String END = new String("end of input");
 
-    @Option(names = "--stdio", required = true,
+    @Option(
+            names = "--stdio",
+            required = true,
             description = "Read one JSON request per line on stdin, answer one JSON line each on stdout.")
     boolean stdio;
 
-    @Option(names = "--ttl", paramLabel = "DUR", converter = Converters.DurationConverter.class,
+    @Option(
+            names = "--ttl",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
             description = "TTL of leases, runs and claims a request gives none for; the heartbeat renews at a third"
                     + " of it, 50ms to 1s (default: 10s).")
     Duration ttl;
@@ -68,15 +73,21 @@ final class ServeCommand extends EngineCommand {
     @Override
     protected void beforeOpen(LedgerLocation database) {
         if (SovereignCommand.of(spec).process() != null) {
-            throw new ParameterException(spec.commandLine(), "'serve' is a process of its own and takes no --process:"
-                    + " it mints one identity when it starts and answers the request {\"op\": \"identity\"} with it");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "'serve' is a process of its own and takes no --process:"
+                            + " it mints one identity when it starts and answers the request {\"op\": \"identity\"} with it");
         }
     }
 
     @Override
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
-        RunCommand.hosting(config, RunCommand.hostingTtl(ttl), allowCommands).processKind("serve")
-                .processLabel(label != null ? label : "serve " + ProcessHandle.current().pid());
+        RunCommand.hosting(config, RunCommand.hostingTtl(ttl), allowCommands)
+                .processKind("serve")
+                .processLabel(
+                        label != null
+                                ? label
+                                : "serve " + ProcessHandle.current().pid());
     }
 
     @Override
@@ -85,7 +96,10 @@ final class ServeCommand extends EngineCommand {
         boolean debug = SovereignCommand.of(spec).debug();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         try (StopSignals.Stop stop = environment.stopSignals().listen()) {
-            ServeRequests requests = new ServeRequests(engine, environment, stop,
+            ServeRequests requests = new ServeRequests(
+                    engine,
+                    environment,
+                    stop,
                     debug ? Optional.of(spec.commandLine().getErr()) : Optional.empty());
             Thread reader = daemon("serve-stdin", () -> read(environment, lines));
             Thread stopper = daemon("serve-stop", () -> {
@@ -118,7 +132,8 @@ final class ServeCommand extends EngineCommand {
 
     /** Hands every line of standard input to the loop, then {@link #END}; a read failure ends input too. */
     private static void read(CliEnvironment environment, BlockingQueue<String> lines) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(environment.input(), StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(environment.input(), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 lines.add(line);
             }

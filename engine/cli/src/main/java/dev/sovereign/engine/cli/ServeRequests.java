@@ -45,8 +45,8 @@ import picocli.CommandLine;
  * <p>Not thread-safe, except {@link #stopRuns()}: the serving loop answers one request at a time.
  */
 final class ServeRequests {
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectMapper MAPPER =
+            new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** A command a request may run: its words, its parameters by field name, its options, and whether it lists. */
     private record Op(List<String> words, List<String> parameters, List<String> options, boolean lists) {
@@ -97,6 +97,7 @@ final class ServeRequests {
     private volatile boolean stopping;
     /** What a request's command prints, read back into its answer (emptied before each request). */
     private final StringWriter out = new StringWriter();
+
     private final StringWriter err = new StringWriter();
     /**
      * One command tree for every request: picocli sets each option and parameter back to its initial value
@@ -141,17 +142,21 @@ final class ServeRequests {
         try {
             parsed = MAPPER.readTree(line);
         } catch (JsonProcessingException e) {
-            return badRequest(null, "Line " + number + " is not JSON (" + e.getOriginalMessage()
-                    + "); send one JSON object per line, e.g. {\"id\": 1, \"op\": \"status\"}");
+            return badRequest(
+                    null,
+                    "Line " + number + " is not JSON (" + e.getOriginalMessage()
+                            + "); send one JSON object per line, e.g. {\"id\": 1, \"op\": \"status\"}");
         }
         if (!(parsed instanceof ObjectNode request)) {
-            return badRequest(null, "Line " + number + " is JSON but not an object; send one JSON object per line,"
-                    + " e.g. {\"id\": 1, \"op\": \"status\"}");
+            return badRequest(
+                    null,
+                    "Line " + number + " is JSON but not an object; send one JSON object per line,"
+                            + " e.g. {\"id\": 1, \"op\": \"status\"}");
         }
         JsonNode id = request.get("id");
         if (id != null && !id.isValueNode()) {
-            return badRequest(null, "Line " + number + ": \"id\" must be a number or a string, it is echoed in the"
-                    + " answer");
+            return badRequest(
+                    null, "Line " + number + ": \"id\" must be a number or a string, it is echoed in the" + " answer");
         }
         JsonNode op = request.get("op");
         if (op == null || !op.isTextual()) {
@@ -175,8 +180,10 @@ final class ServeRequests {
             JsonNode value = request.get(option);
             if (value != null && !value.isNull()) {
                 if (!value.isTextual() && !value.isIntegralNumber()) {
-                    return badRequest(id, "Field \"" + option + "\" of op '" + op.asText() + "' must be a string or a"
-                            + " whole number");
+                    return badRequest(
+                            id,
+                            "Field \"" + option + "\" of op '" + op.asText() + "' must be a string or a"
+                                    + " whole number");
                 }
                 args.add("--" + option.replace('_', '-') + "=" + value.asText());
             }
@@ -216,12 +223,16 @@ final class ServeRequests {
                 throw new IllegalStateException("a command printed a line that is not a JSON object: " + line, e);
             }
         }
-        Optional<ObjectNode> failure = printed.stream().filter(o -> o.has("refused") || o.has("error")).findFirst();
+        Optional<ObjectNode> failure =
+                printed.stream().filter(o -> o.has("refused") || o.has("error")).findFirst();
         if (failure.isPresent()) {
             return merge(head(id, false, code), failure.get());
         }
         if (code != ExitCode.OK && code != ExitCode.INTERRUPTED && printed.isEmpty()) {
-            String sentence = err.toString().lines().filter(l -> !l.isBlank()).findFirst()
+            String sentence = err.toString()
+                    .lines()
+                    .filter(l -> !l.isBlank())
+                    .findFirst()
                     .orElse("The request failed without saying why");
             return merge(head(id, false, code), JsonShapes.error("failed", ErrorMapper.sentence(sentence)));
         }
@@ -255,12 +266,18 @@ final class ServeRequests {
      * {@code invalid_argument} (the lease would expire between two beats while the agent still counts on it).
      */
     static void requireTwoBeats(Duration ttl, Duration heartbeat) {
-        if (ttl != null && heartbeat != null
+        if (ttl != null
+                && heartbeat != null
                 && ttl.compareTo(heartbeat.multipliedBy(Arguments.RUN_TTL_MIN_BEATS)) < 0) {
-            throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "A lease TTL must be at least "
-                    + Arguments.RUN_TTL_MIN_BEATS + " heartbeat intervals of this serve process (it beats every "
-                    + Arguments.shown(heartbeat) + "), got " + Arguments.shown(ttl) + ": the lease would expire"
-                    + " between two beats; give a longer TTL or start serve with a shorter --ttl.").build();
+            throw Refusal.of(
+                            RefusalCategory.INVALID_ARGUMENT,
+                            "A lease TTL must be at least "
+                                    + Arguments.RUN_TTL_MIN_BEATS
+                                    + " heartbeat intervals of this serve process (it beats every "
+                                    + Arguments.shown(heartbeat) + "), got " + Arguments.shown(ttl)
+                                    + ": the lease would expire"
+                                    + " between two beats; give a longer TTL or start serve with a shorter --ttl.")
+                    .build();
         }
     }
 
@@ -283,7 +300,8 @@ final class ServeRequests {
     }
 
     private static ObjectNode badRequest(JsonNode id, String sentence) {
-        return merge(head(id, false, ExitCode.BAD_INPUT), JsonShapes.error("bad_request", ErrorMapper.sentence(sentence)));
+        return merge(
+                head(id, false, ExitCode.BAD_INPUT), JsonShapes.error("bad_request", ErrorMapper.sentence(sentence)));
     }
 
     private static List<String> fieldsBeyond(ObjectNode request, List<String> known) {
@@ -298,7 +316,8 @@ final class ServeRequests {
     }
 
     private static String unknownFields(String op, List<String> extra, List<String> known) {
-        return "Op '" + op + "' takes no field " + String.join(", ", extra.stream().map(f -> "\"" + f + "\"").toList())
+        return "Op '" + op + "' takes no field "
+                + String.join(", ", extra.stream().map(f -> "\"" + f + "\"").toList())
                 + (known.isEmpty() ? " (only id and op)" : "; its fields are id, op, " + String.join(", ", known));
     }
 

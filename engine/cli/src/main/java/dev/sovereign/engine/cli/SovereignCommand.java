@@ -1,8 +1,9 @@
 package dev.sovereign.engine.cli;
 
+import dev.sovereign.engine.AboutSovereign;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
-import dev.sovereign.engine.AboutSovereign;
+import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +16,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
-import dev.sovereign.engine.base.LedgerLocation;
 
 /**
  * {@code sovereign}: the top-level command. It holds the global options, which are
@@ -36,10 +36,12 @@ import dev.sovereign.engine.base.LedgerLocation;
         scope = ScopeType.INHERIT,
         sortOptions = false,
         usageHelpAutoWidth = true,
-        description = {"Lease fencing on a SQLite file or a PostgreSQL server: drives the Sovereign ledger headlessly,"
-                + " for operators, agents and scripts.",
+        description = {
+            "Lease fencing on a SQLite file or a PostgreSQL server: drives the Sovereign ledger headlessly,"
+                    + " for operators, agents and scripts.",
             "",
-            "The options --db, --json, --process and --debug may come before or after the command."},
+            "The options --db, --json, --process and --debug may come before or after the command."
+        },
         synopsisSubcommandLabel = "COMMAND",
         commandListHeading = "%nCommands:%n",
         optionListHeading = "%nOptions:%n",
@@ -49,7 +51,8 @@ import dev.sovereign.engine.base.LedgerLocation;
             "1:refused by the ledger (the category is printed)",
             "2:bad usage or bad input",
             "3:storage or file error (busy past the bound, not ours, schema too new, missing, corrupt, workspace unusable)",
-            "130:interrupted"},
+            "130:interrupted"
+        },
         subcommands = {
             InitCommand.class,
             ActorCommand.class,
@@ -79,7 +82,8 @@ import dev.sovereign.engine.base.LedgerLocation;
             ServeCommand.class,
             LabCommand.class,
             ConsoleCommand.class,
-            HelpCommand.class})
+            HelpCommand.class
+        })
 public final class SovereignCommand implements Callable<Integer> {
     static final Duration DEFAULT_BUSY_BOUND = Duration.ofSeconds(5);
 
@@ -91,25 +95,36 @@ public final class SovereignCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--db", paramLabel = "DB", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--db",
+            paramLabel = "DB",
+            scope = ScopeType.INHERIT,
             description = "Database file or jdbc:postgresql:// URL; default $SOVEREIGN_DB, else ./sovereign.db"
                     + " (for lab: a fresh sandbox database)")
     private String database;
 
-    @Option(names = "--json", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--json",
+            scope = ScopeType.INHERIT,
             description = "Print one JSON object per result on stdout (snake_case, stable field names).")
     private boolean json;
 
-    @Option(names = "--process", paramLabel = "ID", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--process",
+            paramLabel = "ID",
+            scope = ScopeType.INHERIT,
             description = "Act as this process identity (proc_...) instead of a new one; the call neither"
                     + " stops it nor releases its leases.")
     private String process;
 
-    @Option(names = "--debug", scope = ScopeType.INHERIT,
-            description = "Show the stack trace when a command fails.")
+    @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Show the stack trace when a command fails.")
     private boolean debug;
 
-    @Option(names = "--busy-timeout", paramLabel = "DUR", scope = ScopeType.INHERIT, hidden = true,
+    @Option(
+            names = "--busy-timeout",
+            paramLabel = "DUR",
+            scope = ScopeType.INHERIT,
+            hidden = true,
             converter = Converters.DurationConverter.class,
             description = "How long a write waits for the database lock before it is a storage error.")
     private Duration busyTimeout = DEFAULT_BUSY_BOUND;
@@ -160,7 +175,8 @@ public final class SovereignCommand implements Callable<Integer> {
 
     /** Whether the user named the database ({@code --db} or {@code $SOVEREIGN_DB}). */
     boolean databaseNamed() {
-        return database != null || environment.variable(CliEnvironment.DB_VARIABLE).isPresent();
+        return database != null
+                || environment.variable(CliEnvironment.DB_VARIABLE).isPresent();
     }
 
     /**
@@ -191,9 +207,11 @@ public final class SovereignCommand implements Callable<Integer> {
     Path database(String command) {
         String named = named();
         if (LedgerLocation.looksLikeUrl(named)) {
-            throw new ParameterException(spec.commandLine(), (command == null ? "This command" : "'" + command + "'")
-                    + " works on a SQLite file, not on a server: " + LedgerLocation.redact(named.strip())
-                    + " is a " + (named.strip().regionMatches(true, 0, "jdbc:", 0, 5) ? "jdbc: " : "") + "URL");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    (command == null ? "This command" : "'" + command + "'")
+                            + " works on a SQLite file, not on a server: " + LedgerLocation.redact(named.strip())
+                            + " is a " + (named.strip().regionMatches(true, 0, "jdbc:", 0, 5) ? "jdbc: " : "") + "URL");
         }
         try {
             return environment.workingDirectory().resolve(named).normalize();
@@ -203,7 +221,8 @@ public final class SovereignCommand implements Callable<Integer> {
     }
 
     private String named() {
-        String named = database != null ? database
+        String named = database != null
+                ? database
                 : environment.variable(CliEnvironment.DB_VARIABLE).orElse("sovereign.db");
         if (named.isBlank()) {
             throw new ParameterException(spec.commandLine(), "The database path given with --db is empty");
@@ -214,8 +233,10 @@ public final class SovereignCommand implements Callable<Integer> {
     /** The identity given with {@code --process}, checked; null when none was given. */
     String process() {
         if (process != null && !EngineConfig.isValidProcessIdentity(process)) {
-            throw new ParameterException(spec.commandLine(), "Invalid value for option '--process': '" + process
-                    + "' is not a process identity; it must look like proc_ followed by letters, digits, - or _");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "Invalid value for option '--process': '" + process
+                            + "' is not a process identity; it must look like proc_ followed by letters, digits, - or _");
         }
         return process;
     }

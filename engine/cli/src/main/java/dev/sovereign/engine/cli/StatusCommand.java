@@ -1,11 +1,13 @@
 package dev.sovereign.engine.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.LedgerHistory;
 import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
@@ -17,8 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 
 /**
  * {@code sovereign status}: the database, how it is reached (a local file, or a server connection with or
@@ -100,32 +100,56 @@ final class StatusCommand extends EngineCommand {
         }
 
         List<String[]> f = new ArrayList<>();
-        f.add(new String[] {"database", s.location() + " (schema version " + s.schemaVersion()
-                + (engine.isLabSandbox() ? "; a lab sandbox: its terminal fence can be switched off for teaching" : "")
-                + ")"});
+        f.add(new String[] {
+            "database",
+            s.location() + " (schema version " + s.schemaVersion()
+                    + (engine.isLabSandbox()
+                            ? "; a lab sandbox: its terminal fence can be switched off for teaching"
+                            : "")
+                    + ")"
+        });
         if (s.movedTo() != null) {
-            f.add(new String[] {"moved to", s.movedTo() + " by 'sovereign copy': this ledger takes no more writes; that"
-                    + " one is the live ledger"});
+            f.add(new String[] {
+                "moved to",
+                s.movedTo() + " by 'sovereign copy': this ledger takes no more writes; that" + " one is the live ledger"
+            });
         }
         f.add(new String[] {"connection", s.connection().describe()});
         LedgerSummary.LastMigration m0 = s.lastMigration();
-        f.add(new String[] {"migrated by", m0 == null ? "not recorded (no Sovereign has migrated it since schema version 4)"
-                : "sovereign " + m0.version() + " (commit " + m0.commit() + "), to schema version " + m0.schemaVersion()
-                        + ", " + out.times().wall(m0.migratedAt())});
+        f.add(new String[] {
+            "migrated by",
+            m0 == null
+                    ? "not recorded (no Sovereign has migrated it since schema version 4)"
+                    : "sovereign " + m0.version() + " (commit " + m0.commit() + "), to schema version "
+                            + m0.schemaVersion() + ", " + out.times().wall(m0.migratedAt())
+        });
         f.add(new String[] {"last token", FencingTokens.describe(s.lastToken())});
         LedgerHistory h = s.history();
         LedgerHistory.Entry start = h.lastEpochStart();
-        f.add(new String[] {"epoch", h.epoch() + (start == null ? " (never restored or bumped)"
-                : " (since the " + start.kind() + " at " + out.times().wall(start.at()) + ")")});
+        f.add(new String[] {
+            "epoch",
+            h.epoch()
+                    + (start == null
+                            ? " (never restored or bumped)"
+                            : " (since the " + start.kind() + " at "
+                                    + out.times().wall(start.at()) + ")")
+        });
         if (h.alarm() != null) {
             f.add(new String[] {"ALARM", h.alarm()});
         }
-        f.add(new String[] {"journal", count(s.events(), "event") + ", " + count(s.rejections(), "rejection")
-                + ", last seq " + s.lastSeq()});
-        f.add(new String[] {"processes", processes.get(Liveness.LIVE) + " live, " + processes.get(Liveness.STALE)
-                + " stale, " + (processes.get(Liveness.NO_HEARTBEAT) == 0 ? ""
-                : processes.get(Liveness.NO_HEARTBEAT) + " CLI without heartbeat, ")
-                + processes.get(Liveness.STOPPED) + " stopped"});
+        f.add(new String[] {
+            "journal",
+            count(s.events(), "event") + ", " + count(s.rejections(), "rejection") + ", last seq " + s.lastSeq()
+        });
+        f.add(new String[] {
+            "processes",
+            processes.get(Liveness.LIVE) + " live, " + processes.get(Liveness.STALE)
+                    + " stale, "
+                    + (processes.get(Liveness.NO_HEARTBEAT) == 0
+                            ? ""
+                            : processes.get(Liveness.NO_HEARTBEAT) + " CLI without heartbeat, ")
+                    + processes.get(Liveness.STOPPED) + " stopped"
+        });
         f.add(new String[] {"actors", Long.toString(s.actors())});
         f.add(new String[] {"leases", live + " live, " + expired + " expired"});
         f.add(new String[] {"attempts", s.activeAttempts() + " active"});
@@ -134,7 +158,8 @@ final class StatusCommand extends EngineCommand {
         out.fields("Sovereign ledger as of " + out.times().wall(now) + ".", f);
         if (!leases.isEmpty()) {
             out.line("");
-            out.table(LeaseListCommand.table(leases, new Times(SovereignCommand.of(spec).environment().zone(), now)));
+            out.table(LeaseListCommand.table(
+                    leases, new Times(SovereignCommand.of(spec).environment().zone(), now)));
         }
         return ExitCode.OK;
     }
@@ -162,7 +187,8 @@ final class StatusCommand extends EngineCommand {
     }
 
     private static String nonZero(Map<String, Long> byState) {
-        String s = byState.entrySet().stream().filter(e -> e.getValue() > 0)
+        String s = byState.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
                 .map(e -> e.getValue() + " " + e.getKey().toLowerCase(Locale.ROOT))
                 .collect(Collectors.joining(", "));
         return s.isEmpty() ? "none" : s;

@@ -44,7 +44,7 @@ public interface StopSignals {
     /** One request to stop. Thread-safe: signal handlers and tests request it from other threads. */
     final class Stop implements AutoCloseable {
         private final CountDownLatch requested = new CountDownLatch(1);
-        private volatile Runnable onClose = () -> { };
+        private volatile Runnable onClose = () -> {};
 
         public void request() {
             requested.countDown();

@@ -37,11 +37,18 @@ final class SupervisorCommand extends EngineCommand {
     @Option(names = "--once", description = "Run one tick, print its report and exit.")
     boolean once;
 
-    @Option(names = "--interval", paramLabel = "DUR", defaultValue = "1s", converter = Converters.DurationConverter.class,
+    @Option(
+            names = "--interval",
+            paramLabel = "DUR",
+            defaultValue = "1s",
+            converter = Converters.DurationConverter.class,
             description = "Time between ticks of the loop (default: ${DEFAULT-VALUE}).")
     Duration interval;
 
-    @Option(names = "--label", paramLabel = "TEXT", description = "How the process is shown (default: supervisor <pid>).")
+    @Option(
+            names = "--label",
+            paramLabel = "TEXT",
+            description = "How the process is shown (default: supervisor <pid>).")
     String label;
 
     @Override
@@ -57,7 +64,10 @@ final class SupervisorCommand extends EngineCommand {
     @Override
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
         config.processKind("supervisor")
-                .processLabel(label != null ? label : "supervisor " + ProcessHandle.current().pid());
+                .processLabel(
+                        label != null
+                                ? label
+                                : "supervisor " + ProcessHandle.current().pid());
     }
 
     @Override
@@ -71,39 +81,46 @@ final class SupervisorCommand extends EngineCommand {
         Reported previous = new Reported();
         RuntimeException[] cannotTick = {null};
         SupervisorLoop[] self = {null};
-        SupervisorLoop loop = new SupervisorLoop(engine.supervisor(), interval, report -> {
-            synchronized (printLock) {
-                if (previous.worthALine(report)) {
-                    printLine(out, report);
-                }
-            }
-        }, failure -> {
-            if (failure instanceof StorageException s && s.problem() == StorageException.Problem.READ_ONLY) {
-                // this login may never tick (decision 0316): no tick did anything; one sentence, exit 3
-                cannotTick[0] = failure;
-                self[0].stop();
-                return;
-            }
-            synchronized (printLock) {
-                err.println("tick failed, " + describe(failure));
-                err.flush();
-            }
-        });
+        SupervisorLoop loop = new SupervisorLoop(
+                engine.supervisor(),
+                interval,
+                report -> {
+                    synchronized (printLock) {
+                        if (previous.worthALine(report)) {
+                            printLine(out, report);
+                        }
+                    }
+                },
+                failure -> {
+                    if (failure instanceof StorageException s && s.problem() == StorageException.Problem.READ_ONLY) {
+                        // this login may never tick (decision 0316): no tick did anything; one sentence, exit 3
+                        cannotTick[0] = failure;
+                        self[0].stop();
+                        return;
+                    }
+                    synchronized (printLock) {
+                        err.println("tick failed, " + describe(failure));
+                        err.flush();
+                    }
+                });
         self[0] = loop;
         if (!out.json()) {
             out.line("supervising " + engine.config().location() + " as " + engine.processIdentity() + " (pid "
                     + ProcessHandle.current().pid() + "), a tick every " + Times.span(interval)
                     + "; stop with Ctrl-C or SIGTERM");
         }
-        try (StopSignals.Stop stop = SovereignCommand.of(spec).environment().stopSignals().listen()) {
-            Thread stopper = new Thread(() -> {
-                try {
-                    stop.await(Duration.ofDays(3650));
-                    loop.stop();
-                } catch (InterruptedException ignored) {
-                    // the loop ended on its own
-                }
-            }, "supervisor-stop");
+        try (StopSignals.Stop stop =
+                SovereignCommand.of(spec).environment().stopSignals().listen()) {
+            Thread stopper = new Thread(
+                    () -> {
+                        try {
+                            stop.await(Duration.ofDays(3650));
+                            loop.stop();
+                        } catch (InterruptedException ignored) {
+                            // the loop ended on its own
+                        }
+                    },
+                    "supervisor-stop");
             stopper.setDaemon(true);
             stopper.start();
             loop.run();
@@ -121,9 +138,11 @@ final class SupervisorCommand extends EngineCommand {
     }
 
     private static String describe(RuntimeException e) {
-        String kind = e instanceof StorageException s ? "storage error (" + s.problem().name().toLowerCase(Locale.ROOT) + ")"
-                : e instanceof Refusal r ? "refused (" + r.category().code() + ")"
-                : e.getClass().getSimpleName();
+        String kind = e instanceof StorageException s
+                ? "storage error (" + s.problem().name().toLowerCase(Locale.ROOT) + ")"
+                : e instanceof Refusal r
+                        ? "refused (" + r.category().code() + ")"
+                        : e.getClass().getSimpleName();
         return kind + ": " + ErrorMapper.sentence(e.getMessage()) + " The next tick tries again.";
     }
 
@@ -134,21 +153,40 @@ final class SupervisorCommand extends EngineCommand {
             return;
         }
         Times t = out.times();
-        out.fields("Supervisor tick at " + t.wall(r.at()) + " by " + r.processIdentity() + ".", List.of(
-                new String[] {"expired leases", Integer.toString(r.expiredLeases().size())},
-                new String[] {"stale processes", Integer.toString(r.staleProcesses().size())},
-                new String[] {"swept claims", Integer.toString(r.sweptClaims().size())},
-                new String[] {"recovered", Integer.toString(r.recovered().size())},
-                new String[] {"retired attempts", Integer.toString(r.retired().size())},
-                new String[] {"failures", Integer.toString(r.failures().size())}));
+        out.fields(
+                "Supervisor tick at " + t.wall(r.at()) + " by " + r.processIdentity() + ".",
+                List.of(
+                        new String[] {
+                            "expired leases", Integer.toString(r.expiredLeases().size())
+                        },
+                        new String[] {
+                            "stale processes",
+                            Integer.toString(r.staleProcesses().size())
+                        },
+                        new String[] {
+                            "swept claims", Integer.toString(r.sweptClaims().size())
+                        },
+                        new String[] {
+                            "recovered", Integer.toString(r.recovered().size())
+                        },
+                        new String[] {
+                            "retired attempts", Integer.toString(r.retired().size())
+                        },
+                        new String[] {"failures", Integer.toString(r.failures().size())}));
         Table items = new Table("WHAT", "WHICH", "DETAIL");
         for (Lease l : r.expiredLeases()) {
-            items.row("expired lease", "actor " + l.actor(), "held by " + l.process() + " with token " + l.token()
-                    + ", expired " + t.at(l.expiresAt()) + " (reported; the next acquirer takes it over)");
+            items.row(
+                    "expired lease",
+                    "actor " + l.actor(),
+                    "held by " + l.process() + " with token " + l.token() + ", expired " + t.at(l.expiresAt())
+                            + " (reported; the next acquirer takes it over)");
         }
         for (ProcessInfo p : r.staleProcesses()) {
-            items.row("stale process", p.identity(), p.kind() + " '" + p.label() + "'"
-                    + (p.pid() == null ? "" : " pid " + p.pid()) + ", last heartbeat " + t.at(p.heartbeatAt()));
+            items.row(
+                    "stale process",
+                    p.identity(),
+                    p.kind() + " '" + p.label() + "'" + (p.pid() == null ? "" : " pid " + p.pid()) + ", last heartbeat "
+                            + t.at(p.heartbeatAt()));
         }
         for (String m : r.sweptClaims()) {
             items.row("swept claim", m, "the expired claim was cleared; the message is NEW again");
@@ -157,8 +195,10 @@ final class SupervisorCommand extends EngineCommand {
             items.row("recovered", x.assignmentId(), recovery(x));
         }
         for (Retirement x : r.retired()) {
-            items.row("retired", x.attemptId(), "expired attempt of " + x.assignmentId() + " that was no longer current,"
-                    + " now " + x.state());
+            items.row(
+                    "retired",
+                    x.attemptId(),
+                    "expired attempt of " + x.assignmentId() + " that was no longer current," + " now " + x.state());
         }
         for (TickFailure f : r.failures()) {
             items.row("failure", f.item(), f.problem());
@@ -191,20 +231,27 @@ final class SupervisorCommand extends EngineCommand {
                     + String.join(", ", r.sweptClaims()));
         }
         if (!r.retired().isEmpty()) {
-            parts.add("retired " + count(r.retired().size(), "stale attempt") + ": " + r.retired().stream()
-                    .map(x -> x.attemptId() + " " + x.state()).collect(Collectors.joining(", ")));
+            parts.add("retired " + count(r.retired().size(), "stale attempt") + ": "
+                    + r.retired().stream()
+                            .map(x -> x.attemptId() + " " + x.state())
+                            .collect(Collectors.joining(", ")));
         }
         if (!r.failures().isEmpty()) {
-            parts.add(count(r.failures().size(), "failure") + ": " + r.failures().stream()
-                    .map(f -> f.item() + ": " + f.problem()).collect(Collectors.joining("; ")));
+            parts.add(count(r.failures().size(), "failure") + ": "
+                    + r.failures().stream()
+                            .map(f -> f.item() + ": " + f.problem())
+                            .collect(Collectors.joining("; ")));
         }
         if (!r.expiredLeases().isEmpty()) {
-            parts.add(count(r.expiredLeases().size(), "expired lease") + " (" + r.expiredLeases().stream()
-                    .map(l -> l.actor() + " token " + l.token()).collect(Collectors.joining(", ")) + ")");
+            parts.add(count(r.expiredLeases().size(), "expired lease") + " ("
+                    + r.expiredLeases().stream()
+                            .map(l -> l.actor() + " token " + l.token())
+                            .collect(Collectors.joining(", "))
+                    + ")");
         }
         if (!r.staleProcesses().isEmpty()) {
-            parts.add(count(r.staleProcesses().size(), "stale process") + " (" + r.staleProcesses().stream()
-                    .map(ProcessInfo::identity).collect(Collectors.joining(", ")) + ")");
+            parts.add(count(r.staleProcesses().size(), "stale process") + " ("
+                    + r.staleProcesses().stream().map(ProcessInfo::identity).collect(Collectors.joining(", ")) + ")");
         }
         if (parts.isEmpty()) {
             parts.add("no expired leases and no stale processes any more");
@@ -222,14 +269,18 @@ final class SupervisorCommand extends EngineCommand {
         private Set<String> processes = Set.of();
 
         boolean worthALine(TickReport r) {
-            Set<String> nowLeases = r.expiredLeases().stream().map(l -> l.actor() + "#" + l.token())
+            Set<String> nowLeases = r.expiredLeases().stream()
+                    .map(l -> l.actor() + "#" + l.token())
                     .collect(Collectors.toSet());
-            Set<String> nowProcesses = r.staleProcesses().stream().map(ProcessInfo::identity)
-                    .collect(Collectors.toSet());
+            Set<String> nowProcesses =
+                    r.staleProcesses().stream().map(ProcessInfo::identity).collect(Collectors.toSet());
             boolean changed = !nowLeases.equals(leases) || !nowProcesses.equals(processes);
             leases = nowLeases;
             processes = nowProcesses;
-            return changed || !r.sweptClaims().isEmpty() || !r.recovered().isEmpty() || !r.retired().isEmpty()
+            return changed
+                    || !r.sweptClaims().isEmpty()
+                    || !r.recovered().isEmpty()
+                    || !r.retired().isEmpty()
                     || !r.failures().isEmpty();
         }
     }

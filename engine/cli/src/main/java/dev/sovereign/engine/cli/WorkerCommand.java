@@ -1,10 +1,10 @@
 package dev.sovereign.engine.cli;
 
-import dev.sovereign.engine.lab.WorkerControl;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.OffsetClock;
+import dev.sovereign.engine.lab.WorkerControl;
 import dev.sovereign.engine.rules.ActorRules;
 import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.worker.Worker;
@@ -31,19 +31,28 @@ final class WorkerCommand extends EngineCommand {
     @Option(names = "--actor", required = true, paramLabel = "A", description = "The actor to host.")
     String actor;
 
-    @Option(names = "--ttl", paramLabel = "DUR", converter = Converters.DurationConverter.class,
-            description = "TTL of the lease, attempts and claims; the heartbeat renews at a third of it"
-                    + " (default: 10s).")
+    @Option(
+            names = "--ttl",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
+            description =
+                    "TTL of the lease, attempts and claims; the heartbeat renews at a third of it" + " (default: 10s).")
     Duration ttl;
 
-    @Option(names = "--clock-offset", paramLabel = "DUR", converter = Converters.SignedDurationConverter.class,
+    @Option(
+            names = "--clock-offset",
+            paramLabel = "DUR",
+            converter = Converters.SignedDurationConverter.class,
             description = "Run this worker's clock ahead (or behind, with -) by DUR, for teaching clock skew.")
     Duration clockOffset;
 
     @Option(names = "--label", paramLabel = "TEXT", description = "How the process is shown (default: worker <pid>).")
     String label;
 
-    @Option(names = "--idle", paramLabel = "DUR", converter = Converters.DurationConverter.class,
+    @Option(
+            names = "--idle",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
             description = "How long to wait when there is nothing to do (default: 200ms).")
     Duration idle;
 
@@ -91,9 +100,13 @@ final class WorkerCommand extends EngineCommand {
     @Override
     protected void customize(EngineConfig.Builder config, CliEnvironment environment) {
         clock = new OffsetClock(environment.clock(), clockOffset != null ? clockOffset : Duration.ZERO);
-        RunCommand.hosting(config, ttl(), allowCommands).clock(clock)
+        RunCommand.hosting(config, ttl(), allowCommands)
+                .clock(clock)
                 .processKind("worker")
-                .processLabel(label != null ? label : "worker " + ProcessHandle.current().pid());
+                .processLabel(
+                        label != null
+                                ? label
+                                : "worker " + ProcessHandle.current().pid());
     }
 
     @Override
@@ -110,13 +123,30 @@ final class WorkerCommand extends EngineCommand {
             }
         });
         synchronized (printLock) {
-            print(out, engine, new WorkerEvent("started", actor, null, null, engine.processIdentity() + " pid "
-                    + ProcessHandle.current().pid() + " ttl " + ttl().toMillis() + " ms"
-                    + (clock.offset().isZero() ? "" : " clock offset " + clock.offset().toMillis() + " ms")
-                    + " commands " + (engine.config().allowedCommands().isEmpty() ? "none allowed"
-                    : "allowed by " + engine.config().allowedCommands().patterns().size() + " pattern(s)")));
+            print(
+                    out,
+                    engine,
+                    new WorkerEvent(
+                            "started",
+                            actor,
+                            null,
+                            null,
+                            engine.processIdentity() + " pid "
+                                    + ProcessHandle.current().pid() + " ttl " + ttl().toMillis() + " ms"
+                                    + (clock.offset().isZero()
+                                            ? ""
+                                            : " clock offset " + clock.offset().toMillis() + " ms")
+                                    + " commands "
+                                    + (engine.config().allowedCommands().isEmpty()
+                                            ? "none allowed"
+                                            : "allowed by "
+                                                    + engine.config()
+                                                            .allowedCommands()
+                                                            .patterns()
+                                                            .size() + " pattern(s)")));
         }
-        try (StopSignals.Stop stop = SovereignCommand.of(spec).environment().stopSignals().listen()) {
+        try (StopSignals.Stop stop =
+                SovereignCommand.of(spec).environment().stopSignals().listen()) {
             Thread stopper = daemon("worker-stop", () -> {
                 try {
                     stop.await(Duration.ofDays(3650));
@@ -125,13 +155,15 @@ final class WorkerCommand extends EngineCommand {
                     // the worker ended on its own
                 }
             });
-            Thread control = controlStdin ? daemon("worker-control", () -> WorkerControl.read(System.in, worker,
-                    Converters::parseSignedDuration, offset -> {
-                        clock.setOffset(offset);
-                        synchronized (printLock) {
-                            out.line("skewed    " + actor + " — clock offset now " + offset.toMillis() + " ms");
-                        }
-                    }))
+            Thread control = controlStdin
+                    ? daemon(
+                            "worker-control",
+                            () -> WorkerControl.read(System.in, worker, Converters::parseSignedDuration, offset -> {
+                                clock.setOffset(offset);
+                                synchronized (printLock) {
+                                    out.line("skewed    " + actor + " — clock offset now " + offset.toMillis() + " ms");
+                                }
+                            }))
                     : null;
             worker.run();
             stopper.interrupt();
@@ -145,7 +177,9 @@ final class WorkerCommand extends EngineCommand {
     private void print(Output out, Engine engine, WorkerEvent e) {
         if (out.json()) {
             ObjectNode n = JsonShapes.object();
-            n.put("event", e.kind()).put("actor", e.actor()).put("process", engine.processIdentity())
+            n.put("event", e.kind())
+                    .put("actor", e.actor())
+                    .put("process", engine.processIdentity())
                     .put("at", engine.config().clock().millis());
             if (e.resource() != null) {
                 n.put("resource", e.resource());

@@ -24,7 +24,9 @@ class GeneratedDocsIT {
     /** The top-level commands, from the same tree the {@code sovereign} command runs. */
     private static List<String> topLevelCommands() {
         PrintWriter none = new PrintWriter(new StringWriter());
-        return new ArrayList<>(Cli.create(CliEnvironment.builder().build(), none, none).getSubcommands().keySet());
+        return new ArrayList<>(Cli.create(CliEnvironment.builder().build(), none, none)
+                .getSubcommands()
+                .keySet());
     }
 
     @Test
@@ -34,10 +36,16 @@ class GeneratedDocsIT {
         assertThat(topLevelCommands()).hasSizeGreaterThan(10).contains("init", "lease", "status", "console");
 
         // Real bash, the real script: what does `sovereign <TAB>` offer?
-        Process bash = new ProcessBuilder("bash", "-c", "source \"$1\" && COMP_WORDS=(sovereign '') && COMP_CWORD=1"
-                + " && COMP_LINE='sovereign ' && COMP_POINT=10 && _complete_sovereign sovereign '' sovereign"
-                + " && printf '%s\\n' \"${COMPREPLY[@]}\"", "bash", script.toString())
-                .redirectErrorStream(true).start();
+        Process bash = new ProcessBuilder(
+                        "bash",
+                        "-c",
+                        "source \"$1\" && COMP_WORDS=(sovereign '') && COMP_CWORD=1"
+                                + " && COMP_LINE='sovereign ' && COMP_POINT=10 && _complete_sovereign sovereign '' sovereign"
+                                + " && printf '%s\\n' \"${COMPREPLY[@]}\"",
+                        "bash",
+                        script.toString())
+                .redirectErrorStream(true)
+                .start();
         String offered = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(bash.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(bash.exitValue()).as(offered).isZero();

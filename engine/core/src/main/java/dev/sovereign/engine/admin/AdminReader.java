@@ -3,8 +3,8 @@ package dev.sovereign.engine.admin;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.ArrayDeque;
+import java.util.List;
 
 /**
  * Read access to a Sovereign ledger for operators: the only door the console uses. It owns its
@@ -39,7 +39,6 @@ public interface AdminReader extends AutoCloseable {
 
     /** The schema version checked when the reader opened (SQLite: {@code PRAGMA user_version}). */
     int schemaVersion();
-
 
     /**
      * The ledger's clock minus this reader's clock, in ms, as last measured (0 when they are one clock, as on

@@ -2,8 +2,8 @@ package dev.sovereign.engine.admin;
 
 import dev.sovereign.engine.base.LedgerLocation;
 import java.util.List;
-import java.util.Optional;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything the console shows except the journal, read in ONE read transaction, so the rows agree
@@ -21,27 +21,82 @@ import java.util.Objects;
  * @param counts    the true totals, counted in the same read transaction
  * @param history   the counter's epoch and the ledger's history (a restore, a bump, a report that it went backwards)
  */
-public record AdminSnapshot(LedgerLocation location, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
-                            long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
-                            List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
-                            Optional<SupervisorTickRow> lastTick, LedgerCounts counts, LedgerHistory history) {
+public record AdminSnapshot(
+        LedgerLocation location,
+        int schemaVersion,
+        long changeMarker,
+        long takenAt,
+        long lastSeq,
+        long lastToken,
+        List<LeaseRow> leases,
+        List<ProcessRow> processes,
+        List<AssignmentRow> assignments,
+        List<AttemptRow> attempts,
+        List<MessageRow> messages,
+        Optional<SupervisorTickRow> lastTick,
+        LedgerCounts counts,
+        LedgerHistory history) {
 
     /** A snapshot of a ledger with no history to show (tests, benchmarks, ledgers before the history: SQLite schema version 9, PostgreSQL 10). */
-    public AdminSnapshot(LedgerLocation location, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
-                         long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
-                         List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
-                         Optional<SupervisorTickRow> lastTick, LedgerCounts counts) {
-        this(location, schemaVersion, changeMarker, takenAt, lastSeq, lastToken, leases, processes, assignments,
-                attempts, messages, lastTick, counts, LedgerHistory.NONE);
+    public AdminSnapshot(
+            LedgerLocation location,
+            int schemaVersion,
+            long changeMarker,
+            long takenAt,
+            long lastSeq,
+            long lastToken,
+            List<LeaseRow> leases,
+            List<ProcessRow> processes,
+            List<AssignmentRow> assignments,
+            List<AttemptRow> attempts,
+            List<MessageRow> messages,
+            Optional<SupervisorTickRow> lastTick,
+            LedgerCounts counts) {
+        this(
+                location,
+                schemaVersion,
+                changeMarker,
+                takenAt,
+                lastSeq,
+                lastToken,
+                leases,
+                processes,
+                assignments,
+                attempts,
+                messages,
+                lastTick,
+                counts,
+                LedgerHistory.NONE);
     }
 
     /** A snapshot whose rows are all there is (tests, benchmarks): its counts are counted from them. */
-    public AdminSnapshot(LedgerLocation location, int schemaVersion, long changeMarker, long takenAt, long lastSeq,
-                         long lastToken, List<LeaseRow> leases, List<ProcessRow> processes,
-                         List<AssignmentRow> assignments, List<AttemptRow> attempts, List<MessageRow> messages,
-                         Optional<SupervisorTickRow> lastTick) {
-        this(location, schemaVersion, changeMarker, takenAt, lastSeq, lastToken, leases, processes, assignments,
-                attempts, messages, lastTick, LedgerCounts.of(assignments, messages));
+    public AdminSnapshot(
+            LedgerLocation location,
+            int schemaVersion,
+            long changeMarker,
+            long takenAt,
+            long lastSeq,
+            long lastToken,
+            List<LeaseRow> leases,
+            List<ProcessRow> processes,
+            List<AssignmentRow> assignments,
+            List<AttemptRow> attempts,
+            List<MessageRow> messages,
+            Optional<SupervisorTickRow> lastTick) {
+        this(
+                location,
+                schemaVersion,
+                changeMarker,
+                takenAt,
+                lastSeq,
+                lastToken,
+                leases,
+                processes,
+                assignments,
+                attempts,
+                messages,
+                lastTick,
+                LedgerCounts.of(assignments, messages));
     }
 
     public AdminSnapshot {

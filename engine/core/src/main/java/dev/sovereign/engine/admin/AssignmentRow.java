@@ -14,9 +14,21 @@ import java.util.Objects;
  * @param attempts            how many attempts were ever made
  * @param receipt             the canonical receipt, or null while none exists
  */
-public record AssignmentRow(String id, String actor, String providerSpec, String workspacePolicy, String state,
-                            String currentAttempt, Long currentAttemptToken, String retryOf, String retriedBy,
-                            Long acknowledgedAt, long createdAt, long updatedAt, int attempts, ReceiptRow receipt) {
+public record AssignmentRow(
+        String id,
+        String actor,
+        String providerSpec,
+        String workspacePolicy,
+        String state,
+        String currentAttempt,
+        Long currentAttemptToken,
+        String retryOf,
+        String retriedBy,
+        Long acknowledgedAt,
+        long createdAt,
+        long updatedAt,
+        int attempts,
+        ReceiptRow receipt) {
 
     public AssignmentRow {
         Objects.requireNonNull(id, "id");

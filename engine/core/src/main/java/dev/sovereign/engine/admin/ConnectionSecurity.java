@@ -18,8 +18,8 @@ import java.util.Objects;
  */
 public record ConnectionSecurity(Kind kind, String protocol, String cipher, String sslmode, Verification verification) {
     /** A SQLite ledger: a file on this machine, no connection for anyone to listen to. */
-    public static final ConnectionSecurity LOCAL_FILE = new ConnectionSecurity(Kind.LOCAL_FILE, null, null, null,
-            Verification.NONE);
+    public static final ConnectionSecurity LOCAL_FILE =
+            new ConnectionSecurity(Kind.LOCAL_FILE, null, null, null, Verification.NONE);
 
     public enum Kind {
         /** A file on this machine. */
@@ -61,15 +61,18 @@ public record ConnectionSecurity(Kind kind, String protocol, String cipher, Stri
     public String describe() {
         return switch (kind) {
             case LOCAL_FILE -> "local file";
-            case NOT_ENCRYPTED -> "not encrypted (sslmode=" + sslmode + "): anyone on the network path can read and"
-                    + " alter it";
-            case TLS -> (protocol == null ? "TLS" : protocol) + ", " + switch (verification) {
-                case CERTIFICATE_AND_HOST -> "certificate verified (" + sslmode + ")";
-                case CERTIFICATE -> "certificate verified but not its host name (" + sslmode + ")";
-                case CUSTOM_FACTORY -> "certificate checked by a custom sslfactory (" + sslmode + ")";
-                case NONE -> "certificate not verified (sslmode=" + sslmode + "): whoever answers at that address"
-                        + " can pose as the server";
-            };
+            case NOT_ENCRYPTED ->
+                "not encrypted (sslmode=" + sslmode + "): anyone on the network path can read and" + " alter it";
+            case TLS ->
+                (protocol == null ? "TLS" : protocol) + ", "
+                        + switch (verification) {
+                            case CERTIFICATE_AND_HOST -> "certificate verified (" + sslmode + ")";
+                            case CERTIFICATE -> "certificate verified but not its host name (" + sslmode + ")";
+                            case CUSTOM_FACTORY -> "certificate checked by a custom sslfactory (" + sslmode + ")";
+                            case NONE ->
+                                "certificate not verified (sslmode=" + sslmode + "): whoever answers at that address"
+                                        + " can pose as the server";
+                        };
         };
     }
 
@@ -82,12 +85,14 @@ public record ConnectionSecurity(Kind kind, String protocol, String cipher, Stri
         return switch (kind) {
             case LOCAL_FILE -> "local file";
             case NOT_ENCRYPTED -> "not encrypted";
-            case TLS -> (protocol == null ? "TLS" : protocol) + switch (verification) {
-                case CERTIFICATE_AND_HOST -> ", verified";
-                case CERTIFICATE -> ", host not verified";
-                case CUSTOM_FACTORY -> ", custom check";
-                case NONE -> ", not verified";
-            };
+            case TLS ->
+                (protocol == null ? "TLS" : protocol)
+                        + switch (verification) {
+                            case CERTIFICATE_AND_HOST -> ", verified";
+                            case CERTIFICATE -> ", host not verified";
+                            case CUSTOM_FACTORY -> ", custom check";
+                            case NONE -> ", not verified";
+                        };
         };
     }
 

@@ -12,5 +12,4 @@ package dev.sovereign.engine.admin;
  * @param voidedLeases how many lease rows the jump deleted (their holders must acquire them again)
  * @param at           when, on the ledger's clock (epoch ms)
  */
-public record EpochStart(String kind, long epoch, long fromToken, long firstToken, int voidedLeases, long at) {
-}
+public record EpochStart(String kind, long epoch, long fromToken, long firstToken, int voidedLeases, long at) {}

@@ -96,7 +96,8 @@ public final class EventSentences {
                 return who + " refused to run the shell command of " + res + ": no --allow-command pattern of that"
                         + " process matches it, so the assignment stays CREATED.";
             case "corrupt_lease_state":
-                return who + " found the lease of " + res + " corrupt" + (current == null ? "" : " (token " + current + ")")
+                return who + " found the lease of " + res + " corrupt"
+                        + (current == null ? "" : " (token " + current + ")")
                         + " and refused to use it; an operator must repair the ledger.";
             default:
                 break;
@@ -121,7 +122,8 @@ public final class EventSentences {
      */
     private String notTheHolder(JournalEntry rejection, JournalEntry grant, long current) {
         ProcessRef me = rejection.process();
-        if (grant != null && grant.process() != null
+        if (grant != null
+                && grant.process() != null
                 && (me == null || !grant.process().identity().equals(me.identity()))) {
             return "; token " + current + " is current, but it was granted to " + who(grant.process()) + " at "
                     + at(grant) + ", not to " + who(me) + ": only the process holding a token may write with it.";
@@ -176,8 +178,8 @@ public final class EventSentences {
             case "MESSAGE_DEAD":
                 return "it was already finished at " + at(ended);
             default:
-                return "the last change was " + ended.kind().toLowerCase(Locale.ROOT).replace('_', ' ')
-                        + " at " + at(ended);
+                return "the last change was "
+                        + ended.kind().toLowerCase(Locale.ROOT).replace('_', ' ') + " at " + at(ended);
         }
     }
 

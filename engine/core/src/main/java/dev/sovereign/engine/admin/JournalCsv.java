@@ -10,12 +10,24 @@ import java.util.List;
  */
 public final class JournalCsv {
     /** The header record; the column names match the CLI's JSON field names. */
-    public static final List<String> COLUMNS = List.of("seq", "at", "at_ms", "kind", "resource_type", "resource_id",
-            "actor", "process", "process_label", "token", "presented_token", "current_token", "category", "detail",
+    public static final List<String> COLUMNS = List.of(
+            "seq",
+            "at",
+            "at_ms",
+            "kind",
+            "resource_type",
+            "resource_id",
+            "actor",
+            "process",
+            "process_label",
+            "token",
+            "presented_token",
+            "current_token",
+            "category",
+            "detail",
             "sentence");
 
-    private JournalCsv() {
-    }
+    private JournalCsv() {}
 
     public static String header() {
         return record(COLUMNS);
@@ -24,10 +36,21 @@ public final class JournalCsv {
     /** One event as one CSV record, CRLF included. */
     public static String row(JournalEntry e) {
         ProcessRef p = e.process();
-        return record(List.of(Long.toString(e.seq()), Instant.ofEpochMilli(e.at()).toString(), Long.toString(e.at()),
-                e.kind(), text(e.resourceType()), text(e.resourceId()), text(e.actor()),
-                p == null ? "" : p.identity(), p == null ? "" : text(p.label()), number(e.token()),
-                number(e.presentedToken()), number(e.currentToken()), text(e.category()), text(e.detail()),
+        return record(List.of(
+                Long.toString(e.seq()),
+                Instant.ofEpochMilli(e.at()).toString(),
+                Long.toString(e.at()),
+                e.kind(),
+                text(e.resourceType()),
+                text(e.resourceId()),
+                text(e.actor()),
+                p == null ? "" : p.identity(),
+                p == null ? "" : text(p.label()),
+                number(e.token()),
+                number(e.presentedToken()),
+                number(e.currentToken()),
+                text(e.category()),
+                text(e.detail()),
                 text(e.sentence())));
     }
 

@@ -16,9 +16,20 @@ package dev.sovereign.engine.admin;
  * @param detail         the writer's own words (for REJECTED: the refusal message)
  * @param sentence       what happened, in words an operator reads at a glance
  */
-public record JournalEntry(long seq, long at, String kind, String resourceType, String resourceId, String actor,
-                           ProcessRef process, Long token, Long presentedToken, Long currentToken, String category,
-                           String detail, String sentence) {
+public record JournalEntry(
+        long seq,
+        long at,
+        String kind,
+        String resourceType,
+        String resourceId,
+        String actor,
+        ProcessRef process,
+        Long token,
+        Long presentedToken,
+        Long currentToken,
+        String category,
+        String detail,
+        String sentence) {
 
     public static final String REJECTED = "REJECTED";
 

@@ -14,8 +14,8 @@ import java.util.List;
  *                    looked for in the journal's tail)
  * @param lastSeq     the journal's highest seq when the rows were read
  */
-public record JournalSlice(JournalSubject subject, List<JournalEntry> entries, long total, long searchedAfterSeq,
-                           long lastSeq) {
+public record JournalSlice(
+        JournalSubject subject, List<JournalEntry> entries, long total, long searchedAfterSeq, long lastSeq) {
     public JournalSlice {
         entries = List.copyOf(entries);
     }

@@ -9,7 +9,10 @@ import java.util.Objects;
  * @param id   the actor id, or the process identity ({@code proc_<uuid>})
  */
 public record JournalSubject(Kind kind, String id) {
-    public enum Kind { ACTOR, PROCESS }
+    public enum Kind {
+        ACTOR,
+        PROCESS
+    }
 
     public JournalSubject {
         Objects.requireNonNull(kind, "kind");
@@ -28,8 +31,9 @@ public record JournalSubject(Kind kind, String id) {
     public boolean names(JournalEntry e) {
         return switch (kind) {
             case ACTOR -> id.equals(e.actor()) || ("actor".equals(e.resourceType()) && id.equals(e.resourceId()));
-            case PROCESS -> (e.process() != null && id.equals(e.process().identity()))
-                    || ("process".equals(e.resourceType()) && id.equals(e.resourceId()));
+            case PROCESS ->
+                (e.process() != null && id.equals(e.process().identity()))
+                        || ("process".equals(e.resourceType()) && id.equals(e.resourceId()));
         };
     }
 }

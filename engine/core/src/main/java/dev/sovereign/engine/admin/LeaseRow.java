@@ -16,8 +16,15 @@ import java.util.Objects;
  * @param expiresAt  when the lease expires unless renewed, epoch ms
  * @param renewals   how many times this holder renewed it (heartbeats included)
  */
-public record LeaseRow(String actor, ProcessRef holder, long token, long ttlMs, long acquiredAt, long renewedAt,
-                       long expiresAt, long renewals) {
+public record LeaseRow(
+        String actor,
+        ProcessRef holder,
+        long token,
+        long ttlMs,
+        long acquiredAt,
+        long renewedAt,
+        long expiresAt,
+        long renewals) {
 
     /** {@link #stateAt} calls a lease EXPIRING when less than {@code ttl / EXPIRING_DIVISOR} is left. */
     public static final int EXPIRING_DIVISOR = 3;

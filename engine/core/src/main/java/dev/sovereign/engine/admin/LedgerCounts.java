@@ -18,9 +18,17 @@ import java.util.TreeMap;
  * @param rejectionsByCategory refused writes per refusal category ({@code fencing_token_stale}, ...), only
  *                            the categories that occur; empty where not counted
  */
-public record LedgerCounts(long assignments, long running, long needsOperator, long messagesNew,
-                           long messagesClaimed, long messagesDone, long messagesDead, long rejections,
-                           Map<String, Long> assignmentsByState, Map<String, Long> rejectionsByCategory) {
+public record LedgerCounts(
+        long assignments,
+        long running,
+        long needsOperator,
+        long messagesNew,
+        long messagesClaimed,
+        long messagesDone,
+        long messagesDead,
+        long rejections,
+        Map<String, Long> assignmentsByState,
+        Map<String, Long> rejectionsByCategory) {
 
     /** No rows at all. */
     public static final LedgerCounts NONE = new LedgerCounts(0, 0, 0, 0, 0, 0, 0, 0);
@@ -31,10 +39,26 @@ public record LedgerCounts(long assignments, long running, long needsOperator, l
     }
 
     /** Totals without the per-state and per-category counts (an adapter that does not count them). */
-    public LedgerCounts(long assignments, long running, long needsOperator, long messagesNew, long messagesClaimed,
-                        long messagesDone, long messagesDead, long rejections) {
-        this(assignments, running, needsOperator, messagesNew, messagesClaimed, messagesDone, messagesDead,
-                rejections, Map.of(), Map.of());
+    public LedgerCounts(
+            long assignments,
+            long running,
+            long needsOperator,
+            long messagesNew,
+            long messagesClaimed,
+            long messagesDone,
+            long messagesDead,
+            long rejections) {
+        this(
+                assignments,
+                running,
+                needsOperator,
+                messagesNew,
+                messagesClaimed,
+                messagesDone,
+                messagesDead,
+                rejections,
+                Map.of(),
+                Map.of());
     }
 
     /** Assignments in {@code state}, 0 when none (or not counted). */
@@ -59,14 +83,22 @@ public record LedgerCounts(long assignments, long running, long needsOperator, l
                 case "CLAIMED" -> m[1]++;
                 case "DONE" -> m[2]++;
                 case "DEAD" -> m[3]++;
-                default -> { }
+                default -> {}
             }
         }
         Map<String, Long> byState = new TreeMap<>();
         assignments.forEach(a -> byState.merge(a.state(), 1L, Long::sum));
-        return new LedgerCounts(assignments.size(), assignments.stream().filter(a -> a.state().equals("RUNNING")).count(),
-                assignments.stream().filter(AssignmentRow::needsOperator).count(), m[0], m[1], m[2], m[3], 0,
-                byState, Map.of());
+        return new LedgerCounts(
+                assignments.size(),
+                assignments.stream().filter(a -> a.state().equals("RUNNING")).count(),
+                assignments.stream().filter(AssignmentRow::needsOperator).count(),
+                m[0],
+                m[1],
+                m[2],
+                m[3],
+                0,
+                byState,
+                Map.of());
     }
 
     /** Every mailbox message. */

@@ -31,9 +31,17 @@ public record LedgerHistory(long epoch, Entry lastEpochStart, Entry wentBackward
      * @param backupId  for a backup, its id; for a restore, the id of the backup it restored; else null
      * @param detail    what happened, in words
      */
-    public record Entry(long seq, long at, String kind, long epoch, long fromToken, long toToken, Long seenToken,
-                        String process, String backupId, String detail) {
-    }
+    public record Entry(
+            long seq,
+            long at,
+            String kind,
+            long epoch,
+            long fromToken,
+            long toToken,
+            Long seenToken,
+            String process,
+            String backupId,
+            String detail) {}
 
     public boolean isWentBackwards() {
         return wentBackwards != null;

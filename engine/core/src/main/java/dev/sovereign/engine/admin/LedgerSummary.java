@@ -64,6 +64,5 @@ public record LedgerSummary(
      * @param commit        its Git commit, or {@code unknown}
      * @param migratedAt    when (epoch ms, the migrating process's clock)
      */
-    public record LastMigration(int schemaVersion, String version, String commit, long migratedAt) {
-    }
+    public record LastMigration(int schemaVersion, String version, String commit, long migratedAt) {}
 }

@@ -8,9 +8,20 @@ package dev.sovereign.engine.admin;
  * @param claimToken     the claim's fencing token while CLAIMED, else null
  * @param claimExpiresAt when the claim expires while CLAIMED, else null
  */
-public record MessageRow(String id, String sender, String recipient, String subject, String state,
-                         String claimActor, ProcessRef claimProcess, Long claimToken, Long claimExpiresAt,
-                         int retryCount, int maxRetries, long createdAt, long updatedAt) {
+public record MessageRow(
+        String id,
+        String sender,
+        String recipient,
+        String subject,
+        String state,
+        String claimActor,
+        ProcessRef claimProcess,
+        Long claimToken,
+        Long claimExpiresAt,
+        int retryCount,
+        int maxRetries,
+        long createdAt,
+        long updatedAt) {
 
     /** A CLAIMED message whose claim has expired: the supervisor's sweep will put it back to NEW. */
     public boolean isClaimExpiredAt(long now) {

@@ -1,7 +1,5 @@
 package dev.sovereign.engine.admin;
 
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 
 /**

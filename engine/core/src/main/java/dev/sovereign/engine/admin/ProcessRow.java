@@ -19,16 +19,31 @@ import java.util.Objects;
  * @param lastClaim           the journal's sentence about the last time a process acted as this identity with
  *                            {@code --process} (OS user, host, pid), or null when nobody did (decision 0802)
  */
-public record ProcessRow(ProcessRef process, String kind, long startedAt, long heartbeatAt, long heartbeatIntervalMs,
-                         Long stoppedAt, int leasesHeld, int activeAttempts, String lastClaim) {
+public record ProcessRow(
+        ProcessRef process,
+        String kind,
+        long startedAt,
+        long heartbeatAt,
+        long heartbeatIntervalMs,
+        Long stoppedAt,
+        int leasesHeld,
+        int activeAttempts,
+        String lastClaim) {
 
     public ProcessRow {
         Objects.requireNonNull(process, "process");
     }
 
     /** A row nobody claimed with {@code --process}. */
-    public ProcessRow(ProcessRef process, String kind, long startedAt, long heartbeatAt, long heartbeatIntervalMs,
-                      Long stoppedAt, int leasesHeld, int activeAttempts) {
+    public ProcessRow(
+            ProcessRef process,
+            String kind,
+            long startedAt,
+            long heartbeatAt,
+            long heartbeatIntervalMs,
+            Long stoppedAt,
+            int leasesHeld,
+            int activeAttempts) {
         this(process, kind, startedAt, heartbeatAt, heartbeatIntervalMs, stoppedAt, leasesHeld, activeAttempts, null);
     }
 
@@ -60,6 +75,7 @@ public record ProcessRow(ProcessRef process, String kind, long startedAt, long h
             return ProcessState.NO_HEARTBEAT;
         }
         return Staleness.isStale(kind, startedAt, heartbeatAt, heartbeatIntervalMs, stoppedAt, now)
-                ? ProcessState.STALE : ProcessState.LIVE;
+                ? ProcessState.STALE
+                : ProcessState.LIVE;
     }
 }

@@ -15,9 +15,19 @@ import java.nio.file.Path;
  * @param fenceStolen     true when an operator stole the attempt's fence ({@code ATTEMPT_STOLEN}) before the
  *                        supervisor recovered it: its worker may well have been alive, but could no longer report
  */
-public record ReceiptRow(long id, String assignmentId, String attemptId, long attemptToken, String processIdentity,
-                         String status, String failureCategory, boolean outcomeKnown, String summary,
-                         long createdAt, Path outputDir, boolean fenceStolen) {
+public record ReceiptRow(
+        long id,
+        String assignmentId,
+        String attemptId,
+        long attemptToken,
+        String processIdentity,
+        String status,
+        String failureCategory,
+        boolean outcomeKnown,
+        String summary,
+        long createdAt,
+        Path outputDir,
+        boolean fenceStolen) {
 
     /** The failure category the supervisor writes for an attempt whose process died. */
     public static final String WORKER_LOST = "worker_lost";

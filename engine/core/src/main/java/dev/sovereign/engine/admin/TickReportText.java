@@ -1,16 +1,16 @@
 package dev.sovereign.engine.admin;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.LinkedHashSet;
 
 /**
  * A stored supervisor tick report ({@link SupervisorTickRow#report()}, a JSON object written by the
@@ -66,7 +66,8 @@ public final class TickReportText {
         int longDead = 0;
         Object tickAt = root.get("at");
         for (Map<?, ?> p : objects(root.get("stale_processes"))) {
-            if (tickAt instanceof Number t && p.get("heartbeat_at") instanceof Number beat
+            if (tickAt instanceof Number t
+                    && p.get("heartbeat_at") instanceof Number beat
                     && t.longValue() - beat.longValue() > LONG_DEAD.toMillis()) {
                 longDead++;
             } else {
@@ -76,7 +77,8 @@ public final class TickReportText {
         for (Map<?, ?> p : capped(stale)) {
             Object label = p.get("label");
             String who = label == null ? name(p.get("process")) : label + " (" + shortId(str(p.get("process"))) + ")";
-            out.add("Process " + who + (p.get("pid") == null ? " is stale" : ", pid " + str(p.get("pid")) + ", is stale")
+            out.add("Process " + who
+                    + (p.get("pid") == null ? " is stale" : ", pid " + str(p.get("pid")) + ", is stale")
                     + ": its last heartbeat was at " + at(p.get("heartbeat_at")) + ".");
         }
         more(out, stale.size(), "stale processes");
@@ -95,13 +97,15 @@ public final class TickReportText {
             boolean stolen = Boolean.TRUE.equals(r.get("fence_was_stolen"));
             out.add("Recovered assignment " + str(r.get("assignment")) + " as failed / worker_lost: attempt "
                     + str(r.get("attempt")) + " (token " + str(r.get("attempt_token")) + ") of "
-                    + name(r.get("lost_process")) + (stolen ? " lost its fence to an operator and expired"
-                    : " expired while its process was silent") + "; receipt " + str(r.get("receipt"))
+                    + name(r.get("lost_process"))
+                    + (stolen ? " lost its fence to an operator and expired" : " expired while its process was silent")
+                    + "; receipt " + str(r.get("receipt"))
                     + " says the outcome is unknown.");
         }
         for (Map<?, ?> r : objects(root.get("retired"))) {
             out.add("Attempt " + str(r.get("attempt")) + " of assignment " + str(r.get("assignment"))
-                    + " had expired and was no longer current: marked " + str(r.get("state")).toLowerCase(Locale.ROOT)
+                    + " had expired and was no longer current: marked "
+                    + str(r.get("state")).toLowerCase(Locale.ROOT)
                     + ".");
         }
         for (Map<?, ?> f : objects(root.get("failures"))) {
@@ -138,7 +142,8 @@ public final class TickReportText {
         Object tickAt = root.get("at");
         List<Map<?, ?>> named = new ArrayList<>();
         for (Map<?, ?> p : objects(root.get("stale_processes"))) {
-            if (!(tickAt instanceof Number t && p.get("heartbeat_at") instanceof Number beat
+            if (!(tickAt instanceof Number t
+                    && p.get("heartbeat_at") instanceof Number beat
                     && t.longValue() - beat.longValue() > LONG_DEAD.toMillis())) {
                 named.add(p);
             }
@@ -336,7 +341,8 @@ public final class TickReportText {
                 throw error();
             }
             try {
-                return n.contains(".") || n.contains("e") || n.contains("E") ? (Object) Double.parseDouble(n)
+                return n.contains(".") || n.contains("e") || n.contains("E")
+                        ? (Object) Double.parseDouble(n)
                         : (Object) Long.parseLong(n);
             } catch (NumberFormatException e) {
                 throw error();

@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
 public final class CommandAllowList {
     /** The characters a wildcard never matches: what lets a shell run a second command or expand one. */
     public static final String SHELL_CONTROL_CHARACTERS = ";&|<>()$`\\\n\r";
+
     private static final String WILDCARD_CHAR = "[^;&|<>()$`\\\\\\n\\r]";
     private static final int MAX_PATTERN_LENGTH = 4_000;
     private static final CommandAllowList NONE = new CommandAllowList(List.of(), List.of());
@@ -107,8 +108,8 @@ public final class CommandAllowList {
             throw new IllegalArgumentException("a command pattern must not be empty");
         }
         if (pattern.length() > MAX_PATTERN_LENGTH) {
-            throw new IllegalArgumentException("a command pattern must be at most " + MAX_PATTERN_LENGTH
-                    + " characters");
+            throw new IllegalArgumentException(
+                    "a command pattern must be at most " + MAX_PATTERN_LENGTH + " characters");
         }
         StringBuilder regex = new StringBuilder();
         for (int i = 0; i < pattern.length(); i++) {

@@ -14,5 +14,6 @@ package dev.sovereign.engine.base;
  * See docs/decisions/0001-durability-default.md.
  */
 public enum Durability {
-    FULL, NORMAL
+    FULL,
+    NORMAL
 }

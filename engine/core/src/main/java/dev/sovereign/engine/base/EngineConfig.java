@@ -37,7 +37,8 @@ public final class EngineConfig {
     private EngineConfig(Builder b) {
         this.location = b.location;
         this.dataDirectory = (b.dataDirectory != null ? b.dataDirectory : defaultDataDirectory(this.location))
-                .toAbsolutePath().normalize();
+                .toAbsolutePath()
+                .normalize();
         this.clock = b.clock;
         this.durability = b.durability;
         this.busyBound = b.busyBound;
@@ -76,10 +77,15 @@ public final class EngineConfig {
         if (location.isFile()) {
             return defaultDataDirectory(location.file().orElseThrow());
         }
-        String rest = location.text().replaceFirst("(?i)^jdbc:[a-z0-9]+:(//)?", "").replaceFirst("[?].*$", "");
+        String rest =
+                location.text().replaceFirst("(?i)^jdbc:[a-z0-9]+:(//)?", "").replaceFirst("[?].*$", "");
         rest = rest.substring(rest.lastIndexOf('@') + 1); // never any part of a user-info password
         String name = rest.replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^-+|-+$", "");
-        return Path.of(System.getProperty("user.home"), ".local", "share", "sovereign",
+        return Path.of(
+                System.getProperty("user.home"),
+                ".local",
+                "share",
+                "sovereign",
                 (name.isEmpty() ? "server" : name) + ".data");
     }
 
@@ -107,8 +113,8 @@ public final class EngineConfig {
      * @throws IllegalStateException for a server URL: use {@link #location()}
      */
     public Path database() {
-        return location.file().orElseThrow(() -> new IllegalStateException("The ledger " + location
-                + " is a server, not a file."));
+        return location.file()
+                .orElseThrow(() -> new IllegalStateException("The ledger " + location + " is a server, not a file."));
     }
 
     /** Where run workspaces ({@code runs/<assignment>/}) and receipt files live. */
@@ -335,25 +341,33 @@ public final class EngineConfig {
             require(durability != null, "durability must not be null");
             require(allowedCommands != null, "allowedCommands must not be null (use CommandAllowList.none())");
             requireMillis("busyBound", busyBound);
-            require(sqliteBusyTimeout != null && !sqliteBusyTimeout.isNegative()
+            require(
+                    sqliteBusyTimeout != null
+                            && !sqliteBusyTimeout.isNegative()
                             && sqliteBusyTimeout.compareTo(Duration.ofSeconds(10)) <= 0,
                     "sqliteBusyTimeout must be between 0 and 10 s, got " + sqliteBusyTimeout);
-            require(busyRetryPauseMin != null && !busyRetryPauseMin.isNegative(),
+            require(
+                    busyRetryPauseMin != null && !busyRetryPauseMin.isNegative(),
                     "busyRetryPause min must be zero or positive, got " + busyRetryPauseMin);
-            require(busyRetryPauseMax != null && busyRetryPauseMax.compareTo(busyRetryPauseMin) >= 0
-                            && !busyRetryPauseMax.isZero() && busyRetryPauseMax.compareTo(Duration.ofSeconds(1)) <= 0,
+            require(
+                    busyRetryPauseMax != null
+                            && busyRetryPauseMax.compareTo(busyRetryPauseMin) >= 0
+                            && !busyRetryPauseMax.isZero()
+                            && busyRetryPauseMax.compareTo(Duration.ofSeconds(1)) <= 0,
                     "busyRetryPause max must be positive, at most 1 s and not below min, got " + busyRetryPauseMax);
             requireMillis("heartbeatInterval", heartbeatInterval);
             requireMillis("defaultTtl", defaultTtl);
             require(processKind != null && !processKind.isBlank(), "processKind must not be blank");
-            require(actAs == null || isValidProcessIdentity(actAs),
+            require(
+                    actAs == null || isValidProcessIdentity(actAs),
                     "actAs must look like proc_<letters, digits, - or _>, got '" + actAs + "'");
             return new EngineConfig(this);
         }
 
         /** Stored and compared in whole milliseconds: under 1 ms would be 0, over a year overflows nothing useful. */
         private static void requireMillis(String name, Duration d) {
-            require(d != null && d.compareTo(Duration.ofMillis(1)) >= 0 && d.compareTo(Duration.ofDays(365)) <= 0,
+            require(
+                    d != null && d.compareTo(Duration.ofMillis(1)) >= 0 && d.compareTo(Duration.ofDays(365)) <= 0,
                     name + " must be a duration from 1 ms to 365 days, got " + d);
         }
 

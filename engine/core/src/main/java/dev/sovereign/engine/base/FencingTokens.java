@@ -16,8 +16,7 @@ public final class FencingTokens {
     /** The last epoch: its last token is {@link Long#MAX_VALUE}. */
     public static final long MAX_EPOCH = (1L << (63 - EPOCH_SHIFT)) - 1;
 
-    private FencingTokens() {
-    }
+    private FencingTokens() {}
 
     /** The epoch of a token or of a counter value (both non-negative). */
     public static long epochOf(long token) {

@@ -21,10 +21,11 @@ public final class LedgerLocation {
      * {@code _} or {@code -} around it). Its value runs to the next {@code &} or the end: the PostgreSQL driver
      * splits parameters on {@code &} only, so a {@code ;} or {@code #} belongs to the value.
      */
-    private static final Pattern SECRET_PARAMETER = Pattern.compile(
-            "(?i)([?&;][a-z0-9_.-]*(?:password|passwd|pwd|token|secret|key)[a-z0-9_.-]*=)[^&]*");
+    private static final Pattern SECRET_PARAMETER =
+            Pattern.compile("(?i)([?&;][a-z0-9_.-]*(?:password|passwd|pwd|token|secret|key)[a-z0-9_.-]*=)[^&]*");
     /** A URL anywhere in a sentence: a {@code jdbc:} URL, or any {@code scheme://}, up to whitespace or a quote. */
-    private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)(?:jdbc:[a-z0-9]+:|\\b[a-z][a-z0-9+.-]*://)[^\\s'\"]*");
+    private static final Pattern URL_IN_TEXT =
+            Pattern.compile("(?i)(?:jdbc:[a-z0-9]+:|\\b[a-z][a-z0-9+.-]*://)[^\\s'\"]*");
     /** A URL as a whole: {@code scheme://…} (PostgreSQL's own form) or {@code jdbc:…}. */
     private static final Pattern LOOKS_LIKE_URL = Pattern.compile("(?i)^(?:jdbc:|[a-z][a-z0-9+.-]*://).*");
 
@@ -62,8 +63,8 @@ public final class LedgerLocation {
         try {
             return file(Path.of(typed));
         } catch (InvalidPathException e) {
-            throw new IllegalArgumentException("'" + typed + "' is neither a usable file path nor a jdbc: URL ("
-                    + e.getReason() + ").", e);
+            throw new IllegalArgumentException(
+                    "'" + typed + "' is neither a usable file path nor a jdbc: URL (" + e.getReason() + ").", e);
         }
     }
 

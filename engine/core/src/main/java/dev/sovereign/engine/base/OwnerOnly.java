@@ -2,6 +2,7 @@ package dev.sovereign.engine.base;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -13,7 +14,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.Set;
-import java.nio.channels.FileChannel;
 
 /**
  * Creates the files and folders Sovereign makes on a workstation so that only their owner can read
@@ -29,8 +29,7 @@ public final class OwnerOnly {
     public static final Set<PosixFilePermission> FILE = PosixFilePermissions.fromString("rw-------");
     public static final Set<PosixFilePermission> FOLDER = PosixFilePermissions.fromString("rwx------");
 
-    private OwnerOnly() {
-    }
+    private OwnerOnly() {}
 
     /** Whether {@code path}'s file system has POSIX permissions. */
     public static boolean posix(Path path) {
@@ -39,13 +38,15 @@ public final class OwnerOnly {
 
     /** Creates {@code dir} and its missing parents, each created one {@code 0700}; existing ones are untouched. */
     public static Path createDirectories(Path dir) throws IOException {
-        return posix(dir) ? Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(FOLDER))
+        return posix(dir)
+                ? Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(FOLDER))
                 : Files.createDirectories(dir);
     }
 
     /** Creates the folder {@code dir}, {@code 0700}; fails like {@link Files#createDirectory} if it exists. */
     public static Path createDirectory(Path dir) throws IOException {
-        return posix(dir) ? Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(FOLDER))
+        return posix(dir)
+                ? Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(FOLDER))
                 : Files.createDirectory(dir);
     }
 
@@ -61,8 +62,10 @@ public final class OwnerOnly {
 
     /** Writes {@code text} (UTF-8) to {@code file}: created {@code 0600} if missing, truncated if not. */
     public static void writeString(Path file, String text) throws IOException {
-        try (SeekableByteChannel ch = Files.newByteChannel(file, EnumSet.of(StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), attributes(file, FILE))) {
+        try (SeekableByteChannel ch = Files.newByteChannel(
+                file,
+                EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE),
+                attributes(file, FILE))) {
             ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {
                 ch.write(bytes);
@@ -75,8 +78,10 @@ public final class OwnerOnly {
      * the disk before returning: a record that must survive a crash right after it.
      */
     public static void appendDurably(Path file, String line) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, EnumSet.of(
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE), attributes(file, FILE))) {
+        try (FileChannel ch = FileChannel.open(
+                file,
+                EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE),
+                attributes(file, FILE))) {
             ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {
                 ch.write(bytes);
@@ -86,7 +91,8 @@ public final class OwnerOnly {
     }
 
     private static FileAttribute<?>[] attributes(Path path, Set<PosixFilePermission> mode) {
-        return posix(path) ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(mode)}
+        return posix(path)
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(mode)}
                 : new FileAttribute<?>[0];
     }
 }

@@ -78,8 +78,11 @@ public final class Refusal extends RuntimeException {
 
     /** This refusal with one more warning (a copy: refusals are immutable). */
     public Refusal withWarning(String warning) {
-        Builder b = new Builder(category, getMessage()).resource(resourceType, resourceId).presented(presentedToken)
-                .current(currentToken).actor(actorId);
+        Builder b = new Builder(category, getMessage())
+                .resource(resourceType, resourceId)
+                .presented(presentedToken)
+                .current(currentToken)
+                .actor(actorId);
         b.warnings.addAll(warnings);
         b.warnings.add(Objects.requireNonNull(warning, "warning"));
         return b.build();

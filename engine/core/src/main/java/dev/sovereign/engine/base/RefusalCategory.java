@@ -69,8 +69,13 @@ public enum RefusalCategory {
      */
     public boolean isBadInput() {
         return switch (this) {
-            case INVALID_ARGUMENT, UNKNOWN_ACTOR, UNKNOWN_PROCESS, UNKNOWN_WORKSPACE_POLICY, UNKNOWN_PROVIDER,
-                    MESSAGE_MISSING, ASSIGNMENT_MISSING -> true;
+            case INVALID_ARGUMENT,
+                    UNKNOWN_ACTOR,
+                    UNKNOWN_PROCESS,
+                    UNKNOWN_WORKSPACE_POLICY,
+                    UNKNOWN_PROVIDER,
+                    MESSAGE_MISSING,
+                    ASSIGNMENT_MISSING -> true;
             default -> false;
         };
     }

@@ -13,7 +13,14 @@ public class StorageException extends RuntimeException {
 
     /** What went wrong with the file, for callers that map it (the CLI maps every kind to exit 3). */
     public enum Problem {
-        BUSY, NOT_OURS, SCHEMA_TOO_NEW, CORRUPT, MISSING_DIRECTORY, MISSING_FILE, READ_ONLY, IO,
+        BUSY,
+        NOT_OURS,
+        SCHEMA_TOO_NEW,
+        CORRUPT,
+        MISSING_DIRECTORY,
+        MISSING_FILE,
+        READ_ONLY,
+        IO,
         /**
          * The connection to a database server was lost while its COMMIT was in flight, so this process cannot
          * know whether the write took effect: the ledger decides, and reading it (the lease, the attempt, the

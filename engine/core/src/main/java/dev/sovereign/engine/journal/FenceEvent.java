@@ -22,5 +22,4 @@ public record FenceEvent(
         Long presentedToken,
         Long currentToken,
         String category,
-        String detail) {
-}
+        String detail) {}

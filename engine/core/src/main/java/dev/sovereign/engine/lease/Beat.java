@@ -9,8 +9,11 @@ import java.util.Set;
  * found lost (actor → token, attempt id → token), each of which was journalled as REJECTED and reported
  * to the grant-loss listeners. Immutable.
  */
-public record Beat(List<Lease> renewedLeases, Set<String> renewedAttempts, Map<String, Long> lostLeases,
-                   Map<String, Long> lostAttempts) {
+public record Beat(
+        List<Lease> renewedLeases,
+        Set<String> renewedAttempts,
+        Map<String, Long> lostLeases,
+        Map<String, Long> lostAttempts) {
     public Beat {
         renewedLeases = List.copyOf(renewedLeases);
         renewedAttempts = Set.copyOf(renewedAttempts);

@@ -8,5 +8,4 @@ package dev.sovereign.engine.lease;
  * @param resourceId the actor id or attempt id
  * @param token      the token this process held
  */
-public record GrantLost(String kind, String resourceId, long token) {
-}
+public record GrantLost(String kind, String resourceId, long token) {}

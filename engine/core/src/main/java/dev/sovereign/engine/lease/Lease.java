@@ -20,8 +20,8 @@ public record Lease(
         boolean attached) {
 
     /** A lease that is not attached to its holder's session: it lives until its own {@code expiresAt}. */
-    public Lease(String actor, String process, long token, long ttlMs, long acquiredAt, long renewedAt,
-                 long expiresAt) {
+    public Lease(
+            String actor, String process, long token, long ttlMs, long acquiredAt, long renewedAt, long expiresAt) {
         this(actor, process, token, ttlMs, acquiredAt, renewedAt, expiresAt, false);
     }
 
@@ -30,8 +30,15 @@ public record Lease(
      * the beat, expiring a TTL after it, never earlier than before, attached.
      */
     public Lease keptAliveAt(long beat) {
-        return new Lease(actor, process, token, ttlMs, acquiredAt, Math.max(renewedAt, beat),
-                Math.max(expiresAt, beat + ttlMs), true);
+        return new Lease(
+                actor,
+                process,
+                token,
+                ttlMs,
+                acquiredAt,
+                Math.max(renewedAt, beat),
+                Math.max(expiresAt, beat + ttlMs),
+                true);
     }
 
     /** Expiry is derived, never stored: a lease is expired when {@code expiresAt <= now}. */

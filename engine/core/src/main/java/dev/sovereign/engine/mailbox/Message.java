@@ -21,5 +21,4 @@ public record Message(
         int retryCount,
         int maxRetries,
         long createdAt,
-        long updatedAt) {
-}
+        long updatedAt) {}

@@ -30,5 +30,10 @@ public record ProcessInfo(
     }
 
     /** {@code NO_HEARTBEAT}: a CLI identity that never beat, neither live nor stale ({@link Staleness}). */
-    public enum Liveness { LIVE, STALE, STOPPED, NO_HEARTBEAT }
+    public enum Liveness {
+        LIVE,
+        STALE,
+        STOPPED,
+        NO_HEARTBEAT
+    }
 }

@@ -15,8 +15,7 @@ public final class Staleness {
     /** The process kind the CLI registers as. */
     public static final String CLI_KIND = "cli";
 
-    private Staleness() {
-    }
+    private Staleness() {}
 
     /** Whether a process of this kind and history was meant to heartbeat at all. */
     public static boolean promisedToBeat(String kind, long startedAt, long heartbeatAt) {
@@ -24,9 +23,10 @@ public final class Staleness {
     }
 
     /** Whether the process is stale at {@code now} (epoch ms): see the class comment. */
-    public static boolean isStale(String kind, long startedAt, long heartbeatAt, long heartbeatIntervalMs,
-                                  Long stoppedAt, long now) {
-        return stoppedAt == null && promisedToBeat(kind, startedAt, heartbeatAt)
+    public static boolean isStale(
+            String kind, long startedAt, long heartbeatAt, long heartbeatIntervalMs, Long stoppedAt, long now) {
+        return stoppedAt == null
+                && promisedToBeat(kind, startedAt, heartbeatAt)
                 && now - heartbeatAt > heartbeatIntervalMs * EngineConfig.STALE_AFTER_MISSED_BEATS;
     }
 

@@ -29,6 +29,7 @@ import java.util.stream.Stream;
 final class CommandProcess {
     /** How long the command's group has between SIGTERM and SIGKILL. */
     static final Duration GRACE = Duration.ofSeconds(2);
+
     private static final String SETSID = executable("setsid");
     private static final String KILL = executable("kill");
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
@@ -117,7 +118,8 @@ final class CommandProcess {
     }
 
     private List<ProcessHandle> family() {
-        List<ProcessHandle> tree = new ArrayList<>(process.toHandle().descendants().toList());
+        List<ProcessHandle> tree =
+                new ArrayList<>(process.toHandle().descendants().toList());
         tree.add(process.toHandle());
         return tree;
     }
@@ -137,7 +139,9 @@ final class CommandProcess {
         boolean interrupted = Thread.interrupted();
         try {
             Process k = new ProcessBuilder(KILL, "-" + signal, "--", "-" + group)
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             if (!k.waitFor(5, TimeUnit.SECONDS)) {
                 k.destroyForcibly();
             }
@@ -158,9 +162,11 @@ final class CommandProcess {
     /** Whether a process of group {@code pgid} is alive (not a zombie), by the process table in /proc. */
     static boolean groupHasLiveMembers(long pgid) {
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-            return procs.map(p -> p.getFileName().toString()).filter(n -> n.chars().allMatch(Character::isDigit))
-                    .map(CommandProcess::stat).anyMatch(st -> st != null && st.length > 2
-                            && Long.toString(pgid).equals(st[2]) && !"Z".equals(st[0]));
+            return procs.map(p -> p.getFileName().toString())
+                    .filter(n -> n.chars().allMatch(Character::isDigit))
+                    .map(CommandProcess::stat)
+                    .anyMatch(st ->
+                            st != null && st.length > 2 && Long.toString(pgid).equals(st[2]) && !"Z".equals(st[0]));
         } catch (IOException | RuntimeException e) {
             return false;
         }

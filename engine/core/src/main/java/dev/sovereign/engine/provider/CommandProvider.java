@@ -1,8 +1,8 @@
 package dev.sovereign.engine.provider;
 
 import dev.sovereign.engine.base.OwnerOnly;
-import java.io.IOException;
 import java.io.File;
+import java.io.IOException;
 
 /**
  * {@code command:<shell command>}: runs the command with {@code sh -c} in the attempt's own workspace
@@ -68,13 +68,13 @@ public final class CommandProvider implements Provider {
         } catch (InterruptedException e) {
             shell.stop();
             Thread.currentThread().interrupt();
-            return ProviderResult.cancelled(job.cancellation().reason().orElse("interrupted")
-                    + "; the command's process group was stopped");
+            return ProviderResult.cancelled(
+                    job.cancellation().reason().orElse("interrupted") + "; the command's process group was stopped");
         }
         if (job.cancellation().isCancelled()) {
             shell.stop(); // the shell may have ended by the SIGTERM while its group lives on
-            return ProviderResult.cancelled(job.cancellation().reason().orElse("cancelled")
-                    + "; the command's process group was stopped");
+            return ProviderResult.cancelled(
+                    job.cancellation().reason().orElse("cancelled") + "; the command's process group was stopped");
         }
         if (status == 0) {
             return ProviderResult.completed("command exited 0");
@@ -82,8 +82,10 @@ public final class CommandProvider implements Provider {
         if (status == BLOCKED_EXIT_STATUS) {
             return ProviderResult.blocked("command exited " + status + " (blocked)");
         }
-        return ProviderResult.failed("exit_status", status > 128
-                ? "command ended by signal " + (status - 128) + " (exit status " + status + ")"
-                : "command exited " + status);
+        return ProviderResult.failed(
+                "exit_status",
+                status > 128
+                        ? "command ended by signal " + (status - 128) + " (exit status " + status + ")"
+                        : "command exited " + status);
     }
 }

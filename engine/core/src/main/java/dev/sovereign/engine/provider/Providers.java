@@ -3,11 +3,11 @@ package dev.sovereign.engine.provider;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
-import java.util.Objects;
 
 /**
  * The provider kinds an engine knows, and the parser from a provider spec ({@code kind:argument})
@@ -38,8 +38,8 @@ public final class Providers {
      */
     public void register(String kind, ProviderFactory factory) {
         if (kind == null || !KIND.matcher(kind).matches()) {
-            throw new IllegalArgumentException("a provider kind must be a lower-case word like 'scripted', got '"
-                    + kind + "'");
+            throw new IllegalArgumentException(
+                    "a provider kind must be a lower-case word like 'scripted', got '" + kind + "'");
         }
         factories.put(kind, Objects.requireNonNull(factory, "factory"));
     }
@@ -59,8 +59,9 @@ public final class Providers {
             throw unknown(spec, "a provider spec must not be empty");
         }
         if (spec.length() > MAX_SPEC_LENGTH) {
-            throw unknown(spec.substring(0, 40) + "...", "a provider spec must be at most " + MAX_SPEC_LENGTH
-                    + " characters");
+            throw unknown(
+                    spec.substring(0, 40) + "...",
+                    "a provider spec must be at most " + MAX_SPEC_LENGTH + " characters");
         }
         int colon = spec.indexOf(':');
         String kind = colon < 0 ? spec : spec.substring(0, colon);
@@ -82,7 +83,10 @@ public final class Providers {
     }
 
     private static Refusal unknown(String spec, String why) {
-        return Refusal.of(RefusalCategory.UNKNOWN_PROVIDER, "Cannot use provider spec '" + spec + "': " + why
-                + "; use e.g. 'scripted:ms=2000,outcome=completed' or 'command:<shell command>'.").build();
+        return Refusal.of(
+                        RefusalCategory.UNKNOWN_PROVIDER,
+                        "Cannot use provider spec '" + spec + "': " + why
+                                + "; use e.g. 'scripted:ms=2000,outcome=completed' or 'command:<shell command>'.")
+                .build();
     }
 }

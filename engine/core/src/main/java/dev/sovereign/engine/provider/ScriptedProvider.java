@@ -40,8 +40,8 @@ public final class ScriptedProvider implements Provider {
                         try {
                             ms = Long.parseLong(value);
                         } catch (NumberFormatException e) {
-                            throw new IllegalArgumentException("ms must be a whole number of milliseconds, got '"
-                                    + value + "'");
+                            throw new IllegalArgumentException(
+                                    "ms must be a whole number of milliseconds, got '" + value + "'");
                         }
                     }
                     case "outcome" -> outcome = Outcome.fromCode(value);

@@ -15,8 +15,7 @@ public final class Arguments {
     /** The policy of an actor added without one. */
     public static final String DEFAULT_WORKSPACE_POLICY = "temporary";
 
-    private Arguments() {
-    }
+    private Arguments() {}
 
     /**
      * The longest duration Sovereign takes anywhere (a TTL, a busy bound, a heartbeat or supervisor interval,
@@ -54,8 +53,10 @@ public final class Arguments {
      */
     public static long durationMillis(Duration d, String what) {
         if (d == null || d.compareTo(SHORTEST) < 0) {
-            throw Refusal.of(INVALID_ARGUMENT, a(what) + " must be a positive duration of at least 1 ms, got "
-                    + shown(d) + ".").build();
+            throw Refusal.of(
+                            INVALID_ARGUMENT,
+                            a(what) + " must be a positive duration of at least 1 ms, got " + shown(d) + ".")
+                    .build();
         }
         if (d.compareTo(LONGEST) > 0) {
             throw Refusal.of(INVALID_ARGUMENT, a(what) + " must be at most 365 days, got " + shown(d) + ".")
@@ -69,9 +70,11 @@ public final class Arguments {
      * way; zero is allowed.
      */
     public static long offsetMillis(Duration d, String what) {
-        if (d == null || d.compareTo(LONGEST) > 0 || d.compareTo(LONGEST.negated()) < 0) { // abs() overflows at the extreme
-            throw Refusal.of(INVALID_ARGUMENT, a(what) + " must be at most 365 days either way, got " + shown(d)
-                    + ".").build();
+        if (d == null
+                || d.compareTo(LONGEST) > 0
+                || d.compareTo(LONGEST.negated()) < 0) { // abs() overflows at the extreme
+            throw Refusal.of(INVALID_ARGUMENT, a(what) + " must be at most 365 days either way, got " + shown(d) + ".")
+                    .build();
         }
         return d.toMillis();
     }
@@ -91,10 +94,14 @@ public final class Arguments {
     public static long runTtlMillis(Duration ttl, Duration heartbeatInterval) {
         long ttlMs = runTtlMillis(ttl);
         if (heartbeatInterval != null && ttl.compareTo(heartbeatInterval.multipliedBy(RUN_TTL_MIN_BEATS)) < 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "A run TTL must be at least " + RUN_TTL_MIN_BEATS + " heartbeat"
-                    + " intervals (this engine beats every " + shown(heartbeatInterval) + "), got " + shown(ttl)
-                    + ": the attempt would expire between two beats and a healthy run would be recovered as"
-                    + " worker_lost; give a longer TTL or beat more often.").build();
+            throw Refusal.of(
+                            INVALID_ARGUMENT,
+                            "A run TTL must be at least " + RUN_TTL_MIN_BEATS + " heartbeat"
+                                    + " intervals (this engine beats every " + shown(heartbeatInterval) + "), got "
+                                    + shown(ttl)
+                                    + ": the attempt would expire between two beats and a healthy run would be recovered as"
+                                    + " worker_lost; give a longer TTL or beat more often.")
+                    .build();
         }
         return ttlMs;
     }
@@ -134,15 +141,18 @@ public final class Arguments {
     /** An execution attempt's TTL, already in milliseconds (it is the lease's). */
     public static void requireAttemptTtl(long ttlMs) {
         if (ttlMs <= 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "An attempt TTL must be positive, got " + ttlMs + " ms.").build();
+            throw Refusal.of(INVALID_ARGUMENT, "An attempt TTL must be positive, got " + ttlMs + " ms.")
+                    .build();
         }
     }
 
     /** Ids are 1-200 printable characters without control characters. */
     public static void requireValidId(String id, String what) {
         if (!isValidId(id)) {
-            throw Refusal.of(INVALID_ARGUMENT, "An " + what + " must be 1 to 200 printable characters, got "
-                    + shown(id) + ".").build();
+            throw Refusal.of(
+                            INVALID_ARGUMENT,
+                            "An " + what + " must be 1 to 200 printable characters, got " + shown(id) + ".")
+                    .build();
         }
     }
 
@@ -154,29 +164,37 @@ public final class Arguments {
     /** {@code temporary} or {@code persistent}; anything else (nothing included) is {@code unknown_workspace_policy}. */
     public static void requirePolicy(String policy) {
         if (policy == null || !WORKSPACE_POLICIES.contains(policy)) { // Set.of's contains(null) throws
-            throw Refusal.of(UNKNOWN_WORKSPACE_POLICY, "Unknown workspace policy " + shown(policy)
-                    + "; use 'temporary' or 'persistent'.").build();
+            throw Refusal.of(
+                            UNKNOWN_WORKSPACE_POLICY,
+                            "Unknown workspace policy " + shown(policy) + "; use 'temporary' or 'persistent'.")
+                    .build();
         }
     }
 
     /** A message's sender or recipient: 1-200 printable characters. */
     public static void requireMessageText(String value, String what) {
-        if (value == null || value.isBlank() || value.length() > 200
+        if (value == null
+                || value.isBlank()
+                || value.length() > 200
                 || value.chars().anyMatch(Character::isISOControl)) {
-            throw Refusal.of(INVALID_ARGUMENT, "A message " + what + " must be 1 to 200 printable characters, got "
-                    + shown(value) + ".").build();
+            throw Refusal.of(
+                            INVALID_ARGUMENT,
+                            "A message " + what + " must be 1 to 200 printable characters, got " + shown(value) + ".")
+                    .build();
         }
     }
 
     public static void requireSubject(String subject) {
         if (subject == null) {
-            throw Refusal.of(INVALID_ARGUMENT, "A message needs a subject (it may be empty, not missing).").build();
+            throw Refusal.of(INVALID_ARGUMENT, "A message needs a subject (it may be empty, not missing).")
+                    .build();
         }
     }
 
     public static void requireMaxRetries(int maxRetries) {
         if (maxRetries < 0) {
-            throw Refusal.of(INVALID_ARGUMENT, "Max retries must be zero or more, got " + maxRetries + ".").build();
+            throw Refusal.of(INVALID_ARGUMENT, "Max retries must be zero or more, got " + maxRetries + ".")
+                    .build();
         }
     }
 

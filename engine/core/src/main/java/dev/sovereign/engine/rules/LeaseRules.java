@@ -14,8 +14,7 @@ import java.time.Instant;
  * token inside its write transaction, asks these, and only then performs its one compare-and-set.
  */
 public final class LeaseRules {
-    private LeaseRules() {
-    }
+    private LeaseRules() {}
 
     /**
      * Why a lease row cannot have been written by the engine, or null when it is sane: a token the
@@ -37,9 +36,14 @@ public final class LeaseRules {
     public static void requireSane(Lease l, long lastIssuedToken) {
         String problem = corruption(l, lastIssuedToken);
         if (problem != null) {
-            throw Refusal.of(CORRUPT_LEASE_STATE, "The lease row of actor " + l.actor() + " is corrupt (" + problem
-                            + "); refusing to grant, renew, release or write under it until an operator repairs the ledger.")
-                    .resource("actor", l.actor()).actor(l.actor()).current(l.token()).build();
+            throw Refusal.of(
+                            CORRUPT_LEASE_STATE,
+                            "The lease row of actor " + l.actor() + " is corrupt (" + problem
+                                    + "); refusing to grant, renew, release or write under it until an operator repairs the ledger.")
+                    .resource("actor", l.actor())
+                    .actor(l.actor())
+                    .current(l.token())
+                    .build();
         }
     }
 
@@ -50,10 +54,15 @@ public final class LeaseRules {
     public static void requireFree(String actor, Lease current, long now, String me) {
         if (current != null && !current.isExpiredAt(now)) {
             String whose = current.process().equals(me) ? "this process itself" : current.process();
-            throw Refusal.of(ACTOR_LEASE_HELD, "Actor " + actor + " is hosted by " + whose + " with token "
-                            + current.token() + " until " + Instant.ofEpochMilli(current.expiresAt())
-                            + "; wait for it to be released or to expire.")
-                    .resource("actor", actor).actor(actor).current(current.token()).build();
+            throw Refusal.of(
+                            ACTOR_LEASE_HELD,
+                            "Actor " + actor + " is hosted by " + whose + " with token "
+                                    + current.token() + " until " + Instant.ofEpochMilli(current.expiresAt())
+                                    + "; wait for it to be released or to expire.")
+                    .resource("actor", actor)
+                    .actor(actor)
+                    .current(current.token())
+                    .build();
         }
     }
 
@@ -67,10 +76,15 @@ public final class LeaseRules {
         String now = current == null
                 ? "no process holds it now"
                 : "it is now held by " + current.process() + " with token " + current.token();
-        return Refusal.of(ACTOR_LEASE_LOST, "Cannot " + what + " actor " + actor + " with token " + token
-                        + ": this process no longer holds that lease (" + now + "); acquire it again.")
-                .resource("actor", actor).actor(actor).presented(token)
-                .current(current == null ? null : current.token()).build();
+        return Refusal.of(
+                        ACTOR_LEASE_LOST,
+                        "Cannot " + what + " actor " + actor + " with token " + token
+                                + ": this process no longer holds that lease (" + now + "); acquire it again.")
+                .resource("actor", actor)
+                .actor(actor)
+                .presented(token)
+                .current(current == null ? null : current.token())
+                .build();
     }
 
     /** Whether a release presenting {@code token} may delete the row {@code current}. */
@@ -83,12 +97,18 @@ public final class LeaseRules {
      * (decision 0005): journalled, nothing released.
      */
     public static Refusal lostRelease(String actor, long token, Lease current) {
-        String now = current == null ? "no process holds the lease now (it was released or taken over and"
-                + " released)" : "the lease is now held by " + current.process() + " with token " + current.token();
-        return Refusal.of(ACTOR_LEASE_LOST, "Release of actor " + actor + " with token " + token + " was refused: "
-                        + now + "; nothing was released.")
-                .resource("actor", actor).actor(actor).presented(token)
-                .current(current == null ? null : current.token()).build();
+        String now = current == null
+                ? "no process holds the lease now (it was released or taken over and" + " released)"
+                : "the lease is now held by " + current.process() + " with token " + current.token();
+        return Refusal.of(
+                        ACTOR_LEASE_LOST,
+                        "Release of actor " + actor + " with token " + token + " was refused: " + now
+                                + "; nothing was released.")
+                .resource("actor", actor)
+                .actor(actor)
+                .presented(token)
+                .current(current == null ? null : current.token())
+                .build();
     }
 
     /**
@@ -96,8 +116,8 @@ public final class LeaseRules {
      * process's with that token and sane (renewed by another path meanwhile), or the row is gone because this
      * process released it ({@code releasedByMe}; a release racing the beat is not a refusal).
      */
-    public static Refusal beatRefused(String actor, long token, Lease current, String me, long lastIssuedToken,
-                                      boolean releasedByMe) {
+    public static Refusal beatRefused(
+            String actor, long token, Lease current, String me, long lastIssuedToken, boolean releasedByMe) {
         if (current != null && current.process().equals(me) && current.token() == token) {
             try {
                 requireSane(current, lastIssuedToken);

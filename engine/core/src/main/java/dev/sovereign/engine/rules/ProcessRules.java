@@ -9,8 +9,7 @@ import java.util.Optional;
 
 /** The process registry's refusals: an operator stopping a process ({@code sovereign process stop ID}). */
 public final class ProcessRules {
-    private ProcessRules() {
-    }
+    private ProcessRules() {}
 
     /**
      * Why {@code identity} (as the transaction read it) may not be marked stopped by an operator, or empty when
@@ -19,14 +18,20 @@ public final class ProcessRules {
      */
     public static Optional<Refusal> whyNotStoppable(String identity, Optional<ProcessInfo> row) {
         if (row.isEmpty()) {
-            return Optional.of(Refusal.of(UNKNOWN_PROCESS, "There is no process " + identity
-                    + " in the registry; 'sovereign status' lists the processes.").resource("process", identity)
+            return Optional.of(Refusal.of(
+                            UNKNOWN_PROCESS,
+                            "There is no process " + identity
+                                    + " in the registry; 'sovereign status' lists the processes.")
+                    .resource("process", identity)
                     .build());
         }
         ProcessInfo p = row.get();
         if (p.stoppedAt() != null) {
-            return Optional.of(Refusal.of(PROCESS_STOPPED, "Process " + identity + " (" + p.kind() + " '"
-                    + p.label() + "') is already stopped; nothing was changed.").resource("process", identity)
+            return Optional.of(Refusal.of(
+                            PROCESS_STOPPED,
+                            "Process " + identity + " (" + p.kind() + " '" + p.label()
+                                    + "') is already stopped; nothing was changed.")
+                    .resource("process", identity)
                     .build());
         }
         return Optional.empty();

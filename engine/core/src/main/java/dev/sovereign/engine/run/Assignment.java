@@ -19,5 +19,4 @@ public record Assignment(
         String retryOf,
         Long acknowledgedAt,
         long createdAt,
-        long updatedAt) {
-}
+        long updatedAt) {}

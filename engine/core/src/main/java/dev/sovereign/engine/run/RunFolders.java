@@ -21,10 +21,10 @@ public final class RunFolders {
     public static final String OUTPUT = "output";
     /** The suffix of a receipt file, {@code <attempt>.receipt.json}, in the assignment's workspace. */
     public static final String RECEIPT_SUFFIX = ".receipt.json";
+
     private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9_-]{1,100}");
 
-    private RunFolders() {
-    }
+    private RunFolders() {}
 
     /** Whether {@code id} is a plain name that may become one path element (no separators, no dots). */
     public static boolean isPlainName(String id) {

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.spi;
 
-import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.StorageException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,15 +14,15 @@ import java.util.ServiceLoader;
 public final class Backends {
     private static volatile List<StorageBackend> found;
 
-    private Backends() {
-    }
+    private Backends() {}
 
     /** Every backend on the class path, in class-path order. */
     public static List<StorageBackend> all() {
         List<StorageBackend> f = found;
         if (f == null) {
             List<StorageBackend> list = new ArrayList<>();
-            ServiceLoader.load(StorageBackend.class, Backends.class.getClassLoader()).forEach(list::add);
+            ServiceLoader.load(StorageBackend.class, Backends.class.getClassLoader())
+                    .forEach(list::add);
             found = f = List.copyOf(list);
         }
         return f;
@@ -49,9 +49,16 @@ public final class Backends {
                 return b;
             }
         }
-        throw new StorageException(StorageException.Problem.IO, location.file().orElse(null),
-                "No storage backend can open " + location + (all().isEmpty() ? ": none is on the class path (add sovereign-engine-sqlite)."
-                : ": the backends on the class path are " + all().stream().map(StorageBackend::name).toList() + "."),
+        throw new StorageException(
+                StorageException.Problem.IO,
+                location.file().orElse(null),
+                "No storage backend can open " + location
+                        + (all().isEmpty()
+                                ? ": none is on the class path (add sovereign-engine-sqlite)."
+                                : ": the backends on the class path are "
+                                        + all().stream()
+                                                .map(StorageBackend::name)
+                                                .toList() + "."),
                 null);
     }
 }

@@ -69,8 +69,7 @@ public final class Grants {
      * (not yet kept alive by any beat: {@link Lease#keptAliveAt} derives that) and the session check's values
      * over their tokens.
      */
-    public record Beliefs(List<Lease> leases, long[] values) {
-    }
+    public record Beliefs(List<Lease> leases, long[] values) {}
 
     public Beliefs beliefs() {
         synchronized (leaseLock) {

@@ -28,8 +28,7 @@ public final class JournalExport {
         List<JournalEntry> eventsSince(long afterSeq, int limit);
     }
 
-    private JournalExport() {
-    }
+    private JournalExport() {}
 
     /**
      * Writes every event {@code pages} yields to {@code target} as CSV; {@code total} is the count known at the

@@ -1,14 +1,14 @@
 package dev.sovereign.engine.spi;
 
 import dev.sovereign.engine.actor.Actors;
+import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.journal.Journal;
 import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.mailbox.Mailbox;
-import dev.sovereign.engine.process.Processes;
-import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.process.ProcessInfo;
+import dev.sovereign.engine.process.Processes;
 
 /**
  * One open ledger, as a backend provides it to one {@code Engine}: the stores of every kind of grant,

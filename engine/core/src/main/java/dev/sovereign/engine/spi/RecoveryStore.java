@@ -8,9 +8,9 @@ import dev.sovereign.engine.run.AttemptState;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.supervisor.TickRecord;
 import dev.sovereign.engine.supervisor.TickReport;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import java.time.Clock;
 
 /**
  * The supervisor's side of the ledger (contract §10), as a backend provides it: read-only reports, and the
@@ -20,21 +20,17 @@ import java.time.Clock;
  */
 public interface RecoveryStore {
     /** What settling one expired attempt did. */
-    sealed interface Settlement permits Recovered, Retired, Untouched {
-    }
+    sealed interface Settlement permits Recovered, Retired, Untouched {}
 
     /** Recovered as FAILED / worker_lost, with its receipt. */
     record Recovered(Assignment assignment, Attempt attempt, Receipt receipt, boolean fenceWasStolen)
-            implements Settlement {
-    }
+            implements Settlement {}
 
     /** No longer current: retired as SUPERSEDED or LOST, without a receipt. */
-    record Retired(Attempt attempt, AttemptState state) implements Settlement {
-    }
+    record Retired(Attempt attempt, AttemptState state) implements Settlement {}
 
     /** Someone else settled it first, or it is no longer an expired ACTIVE attempt. */
-    record Untouched(String why) implements Settlement {
-    }
+    record Untouched(String why) implements Settlement {}
 
     /**
      * The time a tick is stamped with: the clock that decides expiry on this ledger. SQLite: the engine's own
@@ -52,8 +48,7 @@ public interface RecoveryStore {
      *
      * @throws dev.sovereign.engine.base.StorageException {@code READ_ONLY}, naming the login and the role it needs
      */
-    default void requireMayRecordTicks() {
-    }
+    default void requireMayRecordTicks() {}
 
     List<Lease> expiredLeases();
 

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.spi;
 
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
@@ -8,7 +9,6 @@ import dev.sovereign.engine.run.Receipt;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import dev.sovereign.engine.base.Refusal;
 
 /**
  * The ledger side of assignments, execution attempts and receipts, as a backend provides it. Every
@@ -29,8 +29,7 @@ public interface RunStore {
     }
 
     /** What {@link #startAttemptUnderTheLease} committed: the actor lease (acquired or renewed) and the attempt. */
-    record StartedAttempt(Lease lease, Attempt attempt) {
-    }
+    record StartedAttempt(Lease lease, Attempt attempt) {}
 
     /** Inserts a CREATED assignment; {@code workspacePolicy} null means the actor's own. */
     Assignment assign(String actor, String providerSpec, String workspacePolicy);
@@ -90,8 +89,8 @@ public interface RunStore {
      * commits alone and {@link Completion#leaseReleased()} is false (the caller then releases as before).
      * A refused terminal write rolls back everything and releases nothing.
      */
-    default Completion finishReleasingTheLease(Attempt attempt, Outcome status, String failureCategory,
-                                               boolean outcomeKnown, String summary) {
+    default Completion finishReleasingTheLease(
+            Attempt attempt, Outcome status, String failureCategory, boolean outcomeKnown, String summary) {
         throw new UnsupportedOperationException("this backend writes a run's terminal state and release separately");
     }
 

@@ -71,7 +71,9 @@ public final class SessionCheck {
 
     /** Whether the rows must be read this beat: the database's values differ from the beliefs', or it is time. */
     public boolean mustCompare(long[] found, Grants.Beliefs beliefs, long now) {
-        return lastComparedAt == Long.MIN_VALUE || now - lastComparedAt >= VERIFY_EVERY_MS || now < lastComparedAt
+        return lastComparedAt == Long.MIN_VALUE
+                || now - lastComparedAt >= VERIFY_EVERY_MS
+                || now < lastComparedAt
                 || !Arrays.equals(found, beliefs.values());
     }
 
@@ -95,8 +97,7 @@ public final class SessionCheck {
      * @param lost     believed and not attached to the session with that token (actor → believed token)
      * @param toDetach attached and not believed, seen so by the previous comparison too (actor → token)
      */
-    public record Outcome(Map<String, Long> lost, Map<String, Long> toDetach) {
-    }
+    public record Outcome(Map<String, Long> lost, Map<String, Long> toDetach) {}
 
     /** Compares, and remembers what it saw for the next comparison (kept also if the beat's transaction fails). */
     public Outcome compare(Grants.Beliefs beliefs, Map<String, Long> attached, long now) {

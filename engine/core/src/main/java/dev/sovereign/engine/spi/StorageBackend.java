@@ -1,7 +1,7 @@
 package dev.sovereign.engine.spi;
 
-import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.spi.tools.LedgerBackups;
 import dev.sovereign.engine.spi.tools.LedgerCopyRefusal;
@@ -61,8 +61,9 @@ public interface StorageBackend {
      * @throws dev.sovereign.engine.base.StorageException when it cannot be read
      */
     default <T> T readAll(LedgerLocation location, Function<LedgerRows, T> body) {
-        throw new LedgerCopyRefusal("unsupported_source", "A " + name() + " ledger (" + location
-                + ") cannot be the source of a copy; copy from a SQLite file.");
+        throw new LedgerCopyRefusal(
+                "unsupported_source",
+                "A " + name() + " ledger (" + location + ") cannot be the source of a copy; copy from a SQLite file.");
     }
 
     /**
@@ -74,10 +75,11 @@ public interface StorageBackend {
      * @throws LedgerCopyRefusal when the ledger cannot be a copy's source (not ours, newer, a sandbox, retired...)
      * @throws dev.sovereign.engine.base.StorageException when it cannot be read or locked (nothing was copied)
      */
-    default LedgerCopyReport moveFrom(LedgerLocation location, LedgerLocation movedTo,
-                                      Function<LedgerRows, LedgerCopyReport> copy) {
-        throw new LedgerCopyRefusal("unsupported_source", "A " + name() + " ledger (" + location
-                + ") cannot be the source of a copy; copy from a SQLite file.");
+    default LedgerCopyReport moveFrom(
+            LedgerLocation location, LedgerLocation movedTo, Function<LedgerRows, LedgerCopyReport> copy) {
+        throw new LedgerCopyRefusal(
+                "unsupported_source",
+                "A " + name() + " ledger (" + location + ") cannot be the source of a copy; copy from a SQLite file.");
     }
 
     /**
@@ -89,8 +91,10 @@ public interface StorageBackend {
      * @throws dev.sovereign.engine.base.StorageException when the target cannot be written
      */
     default LedgerCopyReport copyInto(LedgerLocation target, LedgerRows source) {
-        throw new LedgerCopyRefusal("unsupported_target", "A " + name() + " ledger (" + target
-                + ") cannot be the target of a copy; copy to a jdbc:postgresql: URL.");
+        throw new LedgerCopyRefusal(
+                "unsupported_target",
+                "A " + name() + " ledger (" + target
+                        + ") cannot be the target of a copy; copy to a jdbc:postgresql: URL.");
     }
 
     /**
@@ -100,8 +104,10 @@ public interface StorageBackend {
      * @throws LedgerCopyRefusal when this backend has no backup of its own, or {@code copy} exists
      */
     default LedgerBackups.Backup backup(LedgerLocation ledger, Path copy, Clock clock) {
-        throw new LedgerCopyRefusal("unsupported_backup", "A " + name() + " ledger (" + ledger + ") is backed up with"
-                + " its own tools, not 'sovereign backup'.");
+        throw new LedgerCopyRefusal(
+                "unsupported_backup",
+                "A " + name() + " ledger (" + ledger + ") is backed up with"
+                        + " its own tools, not 'sovereign backup'.");
     }
 
     /**
@@ -111,7 +117,9 @@ public interface StorageBackend {
      * @throws LedgerCopyRefusal when this backend restores with its own tools, or the target cannot be replaced
      */
     default LedgerBackups.Restore restore(Path backup, LedgerLocation target, long aboveEpoch, Clock clock) {
-        throw new LedgerCopyRefusal("unsupported_restore", "A " + name() + " ledger (" + target + ") is restored with"
-                + " its own tools, then 'sovereign fence bump'.");
+        throw new LedgerCopyRefusal(
+                "unsupported_restore",
+                "A " + name() + " ledger (" + target + ") is restored with"
+                        + " its own tools, then 'sovereign fence bump'.");
     }
 }

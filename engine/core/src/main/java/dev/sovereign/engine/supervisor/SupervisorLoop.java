@@ -25,13 +25,18 @@ public final class SupervisorLoop {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean started;
 
-    public SupervisorLoop(Supervisor supervisor, Duration interval, Consumer<TickReport> onTick,
-                          Consumer<RuntimeException> onFailure) {
+    public SupervisorLoop(
+            Supervisor supervisor,
+            Duration interval,
+            Consumer<TickReport> onTick,
+            Consumer<RuntimeException> onFailure) {
         this.supervisor = Objects.requireNonNull(supervisor, "supervisor");
-        if (interval == null || interval.isNegative() || interval.isZero()
+        if (interval == null
+                || interval.isNegative()
+                || interval.isZero()
                 || interval.compareTo(Duration.ofDays(365)) > 0) {
-            throw new IllegalArgumentException("interval must be a positive duration of at most 365 days, got "
-                    + interval);
+            throw new IllegalArgumentException(
+                    "interval must be a positive duration of at most 365 days, got " + interval);
         }
         this.interval = interval;
         this.onTick = Objects.requireNonNull(onTick, "onTick");

@@ -13,5 +13,4 @@ public record TickRecord(
         int sweptClaims,
         int recovered,
         int failures,
-        String report) {
-}
+        String report) {}

@@ -33,15 +33,17 @@ public record TickReport(
     }
 
     /** One assignment recovered as FAILED / worker_lost. */
-    public record Recovery(String assignmentId, String attemptId, long attemptToken, String lostProcess,
-                           long receiptId, boolean fenceWasStolen) {
-    }
+    public record Recovery(
+            String assignmentId,
+            String attemptId,
+            long attemptToken,
+            String lostProcess,
+            long receiptId,
+            boolean fenceWasStolen) {}
 
     /** One expired attempt that was no longer current, marked {@code state} (SUPERSEDED or LOST). */
-    public record Retirement(String attemptId, String assignmentId, String state) {
-    }
+    public record Retirement(String attemptId, String assignmentId, String state) {}
 
     /** One item that failed, and why, in one sentence. */
-    public record TickFailure(String item, String problem) {
-    }
+    public record TickFailure(String item, String problem) {}
 }

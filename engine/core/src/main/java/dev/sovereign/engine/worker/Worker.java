@@ -10,19 +10,19 @@ import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.mailbox.MessageState;
 import dev.sovereign.engine.provider.CommandProvider;
+import dev.sovereign.engine.rules.ActorRules;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.RunResult;
-import dev.sovereign.engine.rules.ActorRules;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.time.ZoneOffset;
-import java.util.Locale;
 
 /**
  * A long-running host for one actor: waits for the actor's lease, keeps it by heartbeat, claims and
@@ -63,6 +63,7 @@ public final class Worker implements Runnable {
     private String lastError;
     /** How often {@link #lastError} came again since it was printed (or last summed up), and since when. */
     private int repeats;
+
     private long repeatsSince;
 
     /** How often, at most, a repeating error is summed up in one line (by the engine's clock). */
@@ -80,10 +81,15 @@ public final class Worker implements Runnable {
     public void run() {
         runner = Thread.currentThread();
         GrantLossListener onLoss = lost -> {
-            if (lost.kind().equals("actor") && lost.resourceId().equals(actor)
+            if (lost.kind().equals("actor")
+                    && lost.resourceId().equals(actor)
                     && !Objects.equals(lapsedToken, lost.token())) { // a lapsed lease's loss was said already
-                say("lost", null, lost.token(), "the lease was not renewed: another process took it over or it"
-                        + " expired; stopping work for this actor");
+                say(
+                        "lost",
+                        null,
+                        lost.token(),
+                        "the lease was not renewed: another process took it over or it"
+                                + " expired; stopping work for this actor");
             }
         };
         engine.addGrantLossListener(onLoss);
@@ -129,7 +135,9 @@ public final class Worker implements Runnable {
 
     /** The lease the engine believes it holds for the actor, lapsed or not. */
     private Optional<Lease> believedLease() {
-        return engine.leases().held().stream().filter(l -> l.actor().equals(actor)).findFirst();
+        return engine.leases().held().stream()
+                .filter(l -> l.actor().equals(actor))
+                .findFirst();
     }
 
     /** The lease this worker may work under: believed, and not lapsed ({@link #lapsed}). */
@@ -150,17 +158,25 @@ public final class Worker implements Runnable {
         if (Objects.equals(lapsedToken, l.token())) {
             if (beatFailure == null && !l.isExpiredAt(now)) {
                 lapsedToken = null;
-                say("hosting", null, l.token(), "the heartbeat reaches the ledger again and the lease is still this"
-                        + " process's: hosting again, lease until " + at(l.expiresAt()));
+                say(
+                        "hosting",
+                        null,
+                        l.token(),
+                        "the heartbeat reaches the ledger again and the lease is still this"
+                                + " process's: hosting again, lease until " + at(l.expiresAt()));
                 return false;
             }
             return true;
         }
         if (beatFailure != null && l.isExpiredAt(now)) {
             lapsedToken = l.token();
-            say("lost", null, l.token(), "the lease expired at " + at(l.expiresAt()) + " without a renewal: the"
-                    + " heartbeat cannot write to the ledger (" + firstSentence(beatFailure.getMessage()) + ");"
-                    + " stopping work for this actor until it hosts it again");
+            say(
+                    "lost",
+                    null,
+                    l.token(),
+                    "the lease expired at " + at(l.expiresAt()) + " without a renewal: the"
+                            + " heartbeat cannot write to the ledger (" + firstSentence(beatFailure.getMessage()) + ");"
+                            + " stopping work for this actor until it hosts it again");
             return true;
         }
         return false;
@@ -206,8 +222,9 @@ public final class Worker implements Runnable {
         long now = engine.config().clock().millis();
         for (Message m : inbox) {
             boolean claimable = m.state() == MessageState.NEW
-                    || (m.claim() != null && (m.claim().process().equals(engine.processIdentity())
-                    || m.claim().isExpiredAt(now)));
+                    || (m.claim() != null
+                            && (m.claim().process().equals(engine.processIdentity())
+                                    || m.claim().isExpiredAt(now)));
             if (!claimable) {
                 continue;
             }
@@ -228,7 +245,8 @@ public final class Worker implements Runnable {
         // Assignments this worker was not allowed to run stay CREATED for another process: skip them
         // (each is refused, and journalled, once) instead of refusing the same one at every idle.
         Optional<Assignment> next = engine.runs().runnable(actor, notAllowedHere.size() + 1).stream()
-                .filter(x -> !notAllowedHere.contains(x.id())).findFirst();
+                .filter(x -> !notAllowedHere.contains(x.id()))
+                .findFirst();
         if (next.isEmpty()) {
             return false;
         }
@@ -238,9 +256,15 @@ public final class Worker implements Runnable {
         } // else the run below is refused (command_not_allowed, journalled) before anything runs: no 'running' line
         try {
             RunResult r = engine.runs().runAssignment(a.id(), ttl);
-            say("ran", a.id(), r.attempt().token(), r.assignment().state() + " (receipt "
-                    + r.receipt().status().name().toLowerCase(Locale.ROOT)
-                    + (r.receipt().failureCategory() == null ? "" : ", " + r.receipt().failureCategory()) + ")");
+            say(
+                    "ran",
+                    a.id(),
+                    r.attempt().token(),
+                    r.assignment().state() + " (receipt "
+                            + r.receipt().status().name().toLowerCase(Locale.ROOT)
+                            + (r.receipt().failureCategory() == null
+                                    ? ""
+                                    : ", " + r.receipt().failureCategory()) + ")");
         } catch (Refusal r) {
             if (r.category() == RefusalCategory.COMMAND_NOT_ALLOWED) {
                 notAllowedHere.add(a.id());
@@ -361,8 +385,13 @@ public final class Worker implements Runnable {
             return;
         }
         long now = engine.config().clock().millis();
-        out.accept(new WorkerEvent("error", actor, null, null, lastError + " (repeated " + repeats
-                + (repeats == 1 ? " time" : " times") + " in " + span(Math.max(0, now - repeatsSince)) + ")"));
+        out.accept(new WorkerEvent(
+                "error",
+                actor,
+                null,
+                null,
+                lastError + " (repeated " + repeats + (repeats == 1 ? " time" : " times") + " in "
+                        + span(Math.max(0, now - repeatsSince)) + ")"));
         repeats = 0;
         repeatsSince = now;
     }

@@ -46,10 +46,12 @@ class FencingTokensTest {
 
     @Test
     void there_is_no_epoch_before_zero_or_after_the_last_and_no_negative_token() {
-        assertThatThrownBy(() -> FencingTokens.startOf(-1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FencingTokens.startOf(-1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("no epoch -1 (0.." + MAX_EPOCH + ")");
         assertThatThrownBy(() -> FencingTokens.startOf(MAX_EPOCH + 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> FencingTokens.epochOf(-1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FencingTokens.epochOf(-1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("never negative: -1");
         assertThatThrownBy(() -> FencingTokens.epochOf(Long.MIN_VALUE)).isInstanceOf(IllegalArgumentException.class);
     }
@@ -74,8 +76,7 @@ class FencingTokensTest {
 
     /** A token splits into its epoch and its number and is put back together from them. */
     @Property(tries = 500)
-    void a_token_round_trips_through_its_epoch_and_number(@ForAll("epochs") long epoch,
-                                                          @ForAll("numbers") long n) {
+    void a_token_round_trips_through_its_epoch_and_number(@ForAll("epochs") long epoch, @ForAll("numbers") long n) {
         long token = FencingTokens.startOf(epoch) + n;
         assertThat(token).isPositive();
         assertThat(FencingTokens.epochOf(token)).isEqualTo(epoch);
@@ -87,9 +88,10 @@ class FencingTokensTest {
 
     /** Every token an epoch can issue is below the next epoch's first: a jump forward passes all of them. */
     @Property(tries = 500)
-    void every_token_of_an_epoch_is_below_every_token_of_a_later_one(@ForAll("epochs") long epoch,
-                                                                     @ForAll("numbers") long n,
-                                                                     @ForAll @LongRange(min = 1, max = 1000) long ahead) {
+    void every_token_of_an_epoch_is_below_every_token_of_a_later_one(
+            @ForAll("epochs") long epoch,
+            @ForAll("numbers") long n,
+            @ForAll @LongRange(min = 1, max = 1000) long ahead) {
         long later = Math.min(MAX_EPOCH, epoch + ahead);
         long token = FencingTokens.startOf(epoch) + n;
         if (later > epoch) {
@@ -99,8 +101,9 @@ class FencingTokensTest {
 
     /** The epoch never goes down as the counter goes up. */
     @Property(tries = 500)
-    void the_epoch_is_monotone_in_the_token(@ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long a,
-                                            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long b) {
+    void the_epoch_is_monotone_in_the_token(
+            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long a,
+            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long b) {
         long lo = Math.min(a, b);
         long hi = Math.max(a, b);
         assertThat(FencingTokens.epochOf(lo)).isLessThanOrEqualTo(FencingTokens.epochOf(hi));

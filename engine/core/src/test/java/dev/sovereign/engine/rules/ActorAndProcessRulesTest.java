@@ -35,8 +35,10 @@ class ActorAndProcessRulesTest {
         for (String impossible : new String[] {"", "x".repeat(201), "a\nb", null}) {
             Refusal r = ActorRules.unknown(impossible);
             assertThat(r.category()).isEqualTo(UNKNOWN_ACTOR);
-            assertThat(r.getMessage()).contains(", and there cannot be: an actor id is 1 to 200 printable characters;"
-                    + " list the actors with 'sovereign actor list'.").doesNotContain("actor add");
+            assertThat(r.getMessage())
+                    .contains(", and there cannot be: an actor id is 1 to 200 printable characters;"
+                            + " list the actors with 'sovereign actor list'.")
+                    .doesNotContain("actor add");
         }
         assertThat(ActorRules.unknown("a\nb").getMessage()).startsWith("There is no actor named 'a?b', and there");
         assertThat(ActorRules.unknown(null).getMessage()).startsWith("There is no actor named nothing, and there");
@@ -52,7 +54,8 @@ class ActorAndProcessRulesTest {
 
     @Test
     void a_live_process_may_be_stopped() {
-        assertThat(ProcessRules.whyNotStoppable("proc_w1", Optional.of(process(null)))).isEmpty();
+        assertThat(ProcessRules.whyNotStoppable("proc_w1", Optional.of(process(null))))
+                .isEmpty();
     }
 
     @Test
@@ -60,25 +63,27 @@ class ActorAndProcessRulesTest {
         Refusal r = ProcessRules.whyNotStoppable("proc_x", Optional.empty()).orElseThrow();
         assertThat(r.category()).isEqualTo(UNKNOWN_PROCESS);
         assertThat(r.category().isBadInput()).isTrue();
-        assertThat(r.getMessage()).isEqualTo("There is no process proc_x in the registry; 'sovereign status' lists"
-                + " the processes.");
+        assertThat(r.getMessage())
+                .isEqualTo("There is no process proc_x in the registry; 'sovereign status' lists" + " the processes.");
         assertThat(r.resourceType()).isEqualTo("process");
         assertThat(r.resourceId()).isEqualTo("proc_x");
     }
 
     @Test
     void a_stopped_process_is_not_stopped_again() {
-        Refusal r = ProcessRules.whyNotStoppable("proc_w1", Optional.of(process(now))).orElseThrow();
+        Refusal r = ProcessRules.whyNotStoppable("proc_w1", Optional.of(process(now)))
+                .orElseThrow();
         assertThat(r.category()).isEqualTo(PROCESS_STOPPED);
         assertThat(r.category().isBadInput()).isFalse();
-        assertThat(r.getMessage()).isEqualTo("Process proc_w1 (worker 'night shift') is already stopped; nothing was"
-                + " changed.");
+        assertThat(r.getMessage())
+                .isEqualTo("Process proc_w1 (worker 'night shift') is already stopped; nothing was" + " changed.");
     }
 
     @Test
     void an_operator_stop_says_the_leases_were_not_released() {
-        assertThat(ProcessRules.stoppedByOperator(process(null))).isEqualTo("marked stopped by an operator: worker"
-                + " 'night shift' (pid 4242 on host-a); its leases were not released: they expire on their own, and"
-                + " the fence keeps a stale holder out");
+        assertThat(ProcessRules.stoppedByOperator(process(null)))
+                .isEqualTo("marked stopped by an operator: worker"
+                        + " 'night shift' (pid 4242 on host-a); its leases were not released: they expire on their own, and"
+                        + " the fence keeps a stale holder out");
     }
 }

@@ -61,8 +61,8 @@ class ArgumentsTest {
             Refusal r = Refused.by(() -> ttl.apply(YEAR.plusMillis(1)));
             assertThat(r.category()).isEqualTo(INVALID_ARGUMENT);
             assertThat(r.category().isBadInput()).isTrue();
-            assertThat(r.getMessage()).isEqualTo("A " + ttl.what + " TTL must be at most 365 days, got "
-                    + (YEAR_MS + 1) + "ms.");
+            assertThat(r.getMessage())
+                    .isEqualTo("A " + ttl.what + " TTL must be at most 365 days, got " + (YEAR_MS + 1) + "ms.");
         }
 
         @ParameterizedTest
@@ -70,14 +70,15 @@ class ArgumentsTest {
         void zero_is_refused_saying_the_least(Ttl ttl) {
             Refusal r = Refused.by(() -> ttl.apply(Duration.ZERO));
             assertThat(r.category()).isEqualTo(INVALID_ARGUMENT);
-            assertThat(r.getMessage()).isEqualTo("A " + ttl.what + " TTL must be a positive duration of at least 1 ms,"
-                    + " got 0ms.");
+            assertThat(r.getMessage())
+                    .isEqualTo("A " + ttl.what + " TTL must be a positive duration of at least 1 ms," + " got 0ms.");
         }
 
         @ParameterizedTest
         @EnumSource(Ttl.class)
         void negative_sub_millisecond_and_missing_ttls_are_refused(Ttl ttl) {
-            assertThat(Refused.by(() -> ttl.apply(Duration.ofSeconds(-5))).getMessage()).endsWith("got -5s.");
+            assertThat(Refused.by(() -> ttl.apply(Duration.ofSeconds(-5))).getMessage())
+                    .endsWith("got -5s.");
             assertThat(Refused.by(() -> ttl.apply(Duration.ofNanos(999_999))).getMessage())
                     .endsWith("got 999999ns.");
             assertThat(Refused.by(() -> ttl.apply(null)).getMessage()).endsWith("got nothing.");
@@ -91,8 +92,7 @@ class ArgumentsTest {
 
         @Test
         void a_ttl_beyond_what_milliseconds_can_say_is_refused_with_a_sentence_not_an_overflow() {
-            Refusal r = Refused.by(() -> Arguments.leaseTtlMillis(
-                    Duration.ofSeconds(Long.MAX_VALUE)));
+            Refusal r = Refused.by(() -> Arguments.leaseTtlMillis(Duration.ofSeconds(Long.MAX_VALUE)));
             assertThat(r.getMessage()).startsWith("A lease TTL must be at most 365 days, got PT");
         }
     }
@@ -101,27 +101,29 @@ class ArgumentsTest {
     class OtherDurations {
         @Test
         void the_sentence_names_what_was_wrong_with_its_article() {
-            assertThat(Refused.by(() -> Arguments.durationMillis(Duration.ZERO,
-                    "idle wait")).getMessage()).startsWith("An idle wait must be a positive duration");
-            assertThat(Refused.by(() -> Arguments.durationMillis(YEAR.plusHours(1),
-                    "busy timeout")).getMessage()).isEqualTo("A busy timeout must be at most 365 days, got 8761h.");
+            assertThat(Refused.by(() -> Arguments.durationMillis(Duration.ZERO, "idle wait"))
+                            .getMessage())
+                    .startsWith("An idle wait must be a positive duration");
+            assertThat(Refused.by(() -> Arguments.durationMillis(YEAR.plusHours(1), "busy timeout"))
+                            .getMessage())
+                    .isEqualTo("A busy timeout must be at most 365 days, got 8761h.");
         }
 
         @Test
         void an_offset_may_be_zero_or_365_days_either_way_and_no_more() {
             assertThat(Arguments.offsetMillis(Duration.ZERO, "clock offset")).isZero();
             assertThat(Arguments.offsetMillis(YEAR, "clock offset")).isEqualTo(YEAR_MS);
-            assertThat(Arguments.offsetMillis(YEAR.negated(), "clock offset"))
-                    .isEqualTo(-YEAR_MS);
-            Refusal ahead = Refused.by(() -> Arguments.offsetMillis(YEAR.plusMillis(1),
-                    "clock offset"));
+            assertThat(Arguments.offsetMillis(YEAR.negated(), "clock offset")).isEqualTo(-YEAR_MS);
+            Refusal ahead = Refused.by(() -> Arguments.offsetMillis(YEAR.plusMillis(1), "clock offset"));
             assertThat(ahead.category()).isEqualTo(INVALID_ARGUMENT);
-            assertThat(ahead.getMessage()).isEqualTo("A clock offset must be at most 365 days either way, got "
-                    + (YEAR_MS + 1) + "ms.");
-            assertThat(Refused.by(() -> Arguments.offsetMillis(
-                    YEAR.negated().minusMillis(1), "clock offset")).getMessage()).contains("got -" + (YEAR_MS + 1));
+            assertThat(ahead.getMessage())
+                    .isEqualTo("A clock offset must be at most 365 days either way, got " + (YEAR_MS + 1) + "ms.");
+            assertThat(Refused.by(() -> Arguments.offsetMillis(YEAR.negated().minusMillis(1), "clock offset"))
+                            .getMessage())
+                    .contains("got -" + (YEAR_MS + 1));
             assertThat(Refused.by(() -> Arguments.offsetMillis(null, "clock offset"))
-                    .getMessage()).endsWith("got nothing.");
+                            .getMessage())
+                    .endsWith("got nothing.");
         }
     }
 
@@ -132,18 +134,17 @@ class ArgumentsTest {
         @Test
         void exactly_two_heartbeat_intervals_is_enough() {
             assertThat(Arguments.RUN_TTL_MIN_BEATS).isEqualTo(2);
-            assertThat(Arguments.runTtlMillis(Duration.ofSeconds(2), beat))
-                    .isEqualTo(2_000L);
+            assertThat(Arguments.runTtlMillis(Duration.ofSeconds(2), beat)).isEqualTo(2_000L);
         }
 
         @Test
         void one_ms_under_two_intervals_is_refused_saying_why_and_what_to_do() {
-            Refusal r = Refused.by(() -> Arguments.runTtlMillis(Duration.ofMillis(1_999),
-                    beat));
+            Refusal r = Refused.by(() -> Arguments.runTtlMillis(Duration.ofMillis(1_999), beat));
             assertThat(r.category()).isEqualTo(INVALID_ARGUMENT);
-            assertThat(r.getMessage()).isEqualTo("A run TTL must be at least 2 heartbeat intervals (this engine"
-                    + " beats every 1s), got 1999ms: the attempt would expire between two beats and a healthy run"
-                    + " would be recovered as worker_lost; give a longer TTL or beat more often.");
+            assertThat(r.getMessage())
+                    .isEqualTo("A run TTL must be at least 2 heartbeat intervals (this engine"
+                            + " beats every 1s), got 1999ms: the attempt would expire between two beats and a healthy run"
+                            + " would be recovered as worker_lost; give a longer TTL or beat more often.");
         }
 
         @Test
@@ -154,9 +155,11 @@ class ArgumentsTest {
         @Test
         void the_limits_are_judged_before_the_beat() {
             assertThat(Refused.by(() -> Arguments.runTtlMillis(Duration.ZERO, beat))
-                    .getMessage()).startsWith("A run TTL must be a positive duration of at least 1 ms");
-            assertThat(Refused.by(() -> Arguments.runTtlMillis(YEAR.plusMillis(1),
-                    Duration.ofDays(365))).getMessage()).startsWith("A run TTL must be at most 365 days");
+                            .getMessage())
+                    .startsWith("A run TTL must be a positive duration of at least 1 ms");
+            assertThat(Refused.by(() -> Arguments.runTtlMillis(YEAR.plusMillis(1), Duration.ofDays(365)))
+                            .getMessage())
+                    .startsWith("A run TTL must be at most 365 days");
         }
     }
 
@@ -170,20 +173,17 @@ class ArgumentsTest {
         assertThat(Arguments.shown(Duration.ofSeconds(-5))).isEqualTo("-5s");
         assertThat(Arguments.shown(Duration.ofNanos(500))).isEqualTo("500ns");
         assertThat(Arguments.shown((Duration) null)).isEqualTo("nothing");
-        assertThat(Arguments.shown(Duration.ofSeconds(Long.MIN_VALUE)))
-                .startsWith("PT-");
+        assertThat(Arguments.shown(Duration.ofSeconds(Long.MIN_VALUE))).startsWith("PT-");
     }
 
     @Nested
     class IdsAndText {
         @Test
         void an_id_is_1_to_200_printable_characters() {
-            assertThatCode(() -> Arguments.requireValidId("a", "actor id"))
-                    .doesNotThrowAnyException();
+            assertThatCode(() -> Arguments.requireValidId("a", "actor id")).doesNotThrowAnyException();
             assertThatCode(() -> Arguments.requireValidId("x".repeat(200), "actor id"))
                     .doesNotThrowAnyException();
-            Refusal r = Refused.by(() -> Arguments.requireValidId("x".repeat(201),
-                    "actor id"));
+            Refusal r = Refused.by(() -> Arguments.requireValidId("x".repeat(201), "actor id"));
             assertThat(r.category()).isEqualTo(INVALID_ARGUMENT);
             assertThat(r.getMessage()).startsWith("An actor id must be 1 to 200 printable characters, got 'xxx");
         }
@@ -194,23 +194,26 @@ class ArgumentsTest {
                 assertThat(Arguments.isValidId(bad)).as("%s", bad).isFalse();
             }
             assertThat(Refused.by(() -> Arguments.requireValidId("a\nb", "actor id"))
-                    .getMessage()).isEqualTo("An actor id must be 1 to 200 printable characters, got 'a?b'.");
+                            .getMessage())
+                    .isEqualTo("An actor id must be 1 to 200 printable characters, got 'a?b'.");
             assertThat(Refused.by(() -> Arguments.requireValidId(null, "actor id"))
-                    .getMessage()).endsWith("got nothing.");
+                            .getMessage())
+                    .endsWith("got nothing.");
         }
 
         @Test
         void a_message_sender_or_recipient_is_1_to_200_printable_characters() {
-            assertThatCode(() -> Arguments.requireMessageText("y".repeat(200),
-                    "recipient")).doesNotThrowAnyException();
-            Refusal r = Refused.by(() -> Arguments.requireMessageText("y".repeat(201),
-                    "sender"));
+            assertThatCode(() -> Arguments.requireMessageText("y".repeat(200), "recipient"))
+                    .doesNotThrowAnyException();
+            Refusal r = Refused.by(() -> Arguments.requireMessageText("y".repeat(201), "sender"));
             assertThat(r.category()).isEqualTo(INVALID_ARGUMENT);
             assertThat(r.getMessage()).startsWith("A message sender must be 1 to 200 printable characters, got 'y");
             assertThat(Refused.by(() -> Arguments.requireMessageText(" ", "recipient"))
-                    .getMessage()).isEqualTo("A message recipient must be 1 to 200 printable characters, got ' '.");
+                            .getMessage())
+                    .isEqualTo("A message recipient must be 1 to 200 printable characters, got ' '.");
             assertThat(Refused.by(() -> Arguments.requireMessageText("a\tb", "sender"))
-                    .getMessage()).endsWith("got 'a?b'.");
+                            .getMessage())
+                    .endsWith("got 'a?b'.");
         }
 
         @Test
@@ -244,16 +247,15 @@ class ArgumentsTest {
             assertThat(Arguments.WORKSPACE_POLICIES)
                     .containsExactlyInAnyOrder("temporary", "persistent")
                     .contains(Arguments.DEFAULT_WORKSPACE_POLICY);
-            assertThatCode(() -> Arguments.requirePolicy("persistent"))
-                    .doesNotThrowAnyException();
+            assertThatCode(() -> Arguments.requirePolicy("persistent")).doesNotThrowAnyException();
             Refusal r = Refused.by(() -> Arguments.requirePolicy("tmp"));
             assertThat(r.category()).isEqualTo(UNKNOWN_WORKSPACE_POLICY);
             assertThat(r.category().isBadInput()).isTrue();
             assertThat(r.getMessage()).isEqualTo("Unknown workspace policy 'tmp'; use 'temporary' or 'persistent'.");
             Refusal none = Refused.by(() -> Arguments.requirePolicy(null));
             assertThat(none.category()).isEqualTo(UNKNOWN_WORKSPACE_POLICY);
-            assertThat(none.getMessage()).isEqualTo("Unknown workspace policy nothing; use 'temporary' or"
-                    + " 'persistent'.");
+            assertThat(none.getMessage())
+                    .isEqualTo("Unknown workspace policy nothing; use 'temporary' or" + " 'persistent'.");
             assertThat(Refused.by(() -> Arguments.requirePolicy("tmp\n")).getMessage())
                     .startsWith("Unknown workspace policy 'tmp?';");
         }
@@ -268,8 +270,7 @@ class ArgumentsTest {
             assertThat(Arguments.leaseTtlMillis(d)).isEqualTo(ms);
             assertThat(Arguments.durationMillis(d, "x")).isEqualTo(ms);
         } else {
-            assertThat(Refused.by(() -> Arguments.leaseTtlMillis(d)).category())
-                    .isEqualTo(INVALID_ARGUMENT);
+            assertThat(Refused.by(() -> Arguments.leaseTtlMillis(d)).category()).isEqualTo(INVALID_ARGUMENT);
         }
         if (Math.abs(ms) <= YEAR_MS) {
             assertThat(Arguments.offsetMillis(d, "x")).isEqualTo(ms);

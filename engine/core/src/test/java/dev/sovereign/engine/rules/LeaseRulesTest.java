@@ -68,14 +68,16 @@ class LeaseRulesTest {
 
         @Test
         void token_one_before_anything_was_issued_is_corrupt() {
-            assertThat(LeaseRules.corruption(lease(ME, 1), 0)).contains("its token 1 was never issued")
+            assertThat(LeaseRules.corruption(lease(ME, 1), 0))
+                    .contains("its token 1 was never issued")
                     .contains("(last issued 0)");
         }
 
         @Test
         void an_expiry_exactly_one_ttl_after_the_renewal_is_sane_and_one_ms_more_is_not() {
             Lease l = lease(ME, 2);
-            assertThat(LeaseRules.corruption(withExpiry(l, l.renewedAt() + TTL), 2)).isNull();
+            assertThat(LeaseRules.corruption(withExpiry(l, l.renewedAt() + TTL), 2))
+                    .isNull();
             assertThat(LeaseRules.corruption(withExpiry(l, l.renewedAt() + TTL + 1), 2))
                     .isEqualTo("its expiry " + (l.renewedAt() + TTL + 1) + " is impossible for a 5000 ms lease"
                             + " renewed at " + l.renewedAt());
@@ -136,14 +138,16 @@ class LeaseRulesTest {
     class Taking {
         @Test
         void a_missing_row_is_free() {
-            assertThatCode(() -> LeaseRules.requireFree("a1", null, clock.millis(), ME)).doesNotThrowAnyException();
+            assertThatCode(() -> LeaseRules.requireFree("a1", null, clock.millis(), ME))
+                    .doesNotThrowAnyException();
         }
 
         @Test
         void a_lease_expiring_exactly_now_is_free_to_take_over() {
             Lease l = lease(OTHER, 4);
             clock.set(l.expiresAt());
-            assertThatCode(() -> LeaseRules.requireFree("a1", l, clock.millis(), ME)).doesNotThrowAnyException();
+            assertThatCode(() -> LeaseRules.requireFree("a1", l, clock.millis(), ME))
+                    .doesNotThrowAnyException();
         }
 
         @Test
@@ -152,8 +156,9 @@ class LeaseRulesTest {
             clock.set(l.expiresAt() - 1);
             Refusal r = Refused.by(() -> LeaseRules.requireFree("a1", l, clock.millis(), ME));
             assertThat(r.category()).isEqualTo(ACTOR_LEASE_HELD);
-            assertThat(r.getMessage()).isEqualTo("Actor a1 is hosted by proc_other with token 4 until "
-                    + at(l.expiresAt()) + "; wait for it to be released or to expire.");
+            assertThat(r.getMessage())
+                    .isEqualTo("Actor a1 is hosted by proc_other with token 4 until " + at(l.expiresAt())
+                            + "; wait for it to be released or to expire.");
             assertThat(r.currentToken()).isEqualTo(4L);
             assertThat(r.actorId()).isEqualTo("a1");
             assertThat(r.resourceType()).isEqualTo("actor");
@@ -179,8 +184,9 @@ class LeaseRulesTest {
         @Test
         void the_takeover_note_names_the_old_holder_its_token_and_expiry() {
             Lease old = lease(OTHER, 4);
-            assertThat(LeaseRules.takeoverNote(old, 7_000)).isEqualTo("taken over from proc_other (token 4,"
-                    + " expired at " + at(old.expiresAt()) + "); ttl 7000 ms");
+            assertThat(LeaseRules.takeoverNote(old, 7_000))
+                    .isEqualTo("taken over from proc_other (token 4," + " expired at " + at(old.expiresAt())
+                            + "); ttl 7000 ms");
         }
     }
 
@@ -190,8 +196,9 @@ class LeaseRulesTest {
         void lost_with_no_row_says_no_process_holds_it() {
             Refusal r = LeaseRules.lost("a1", 7, null, "renew");
             assertThat(r.category()).isEqualTo(ACTOR_LEASE_LOST);
-            assertThat(r.getMessage()).isEqualTo("Cannot renew actor a1 with token 7: this process no longer holds"
-                    + " that lease (no process holds it now); acquire it again.");
+            assertThat(r.getMessage())
+                    .isEqualTo("Cannot renew actor a1 with token 7: this process no longer holds"
+                            + " that lease (no process holds it now); acquire it again.");
             assertThat(r.presentedToken()).isEqualTo(7L);
             assertThat(r.currentToken()).isNull();
         }
@@ -200,8 +207,9 @@ class LeaseRulesTest {
         void lost_to_a_newer_holder_names_it_and_its_token() {
             Refusal r = LeaseRules.lost("a1", 7, lease(OTHER, 9), "write under");
             assertThat(r.category()).isEqualTo(ACTOR_LEASE_LOST);
-            assertThat(r.getMessage()).isEqualTo("Cannot write under actor a1 with token 7: this process no longer"
-                    + " holds that lease (it is now held by proc_other with token 9); acquire it again.");
+            assertThat(r.getMessage())
+                    .isEqualTo("Cannot write under actor a1 with token 7: this process no longer"
+                            + " holds that lease (it is now held by proc_other with token 9); acquire it again.");
             assertThat(r.presentedToken()).isEqualTo(7L);
             assertThat(r.currentToken()).isEqualTo(9L);
             assertThat(r.category().isFencing()).isTrue();
@@ -227,12 +235,14 @@ class LeaseRulesTest {
         void a_stale_release_says_nothing_was_released() {
             Refusal gone = LeaseRules.lostRelease("a1", 7, null);
             assertThat(gone.category()).isEqualTo(ACTOR_LEASE_LOST);
-            assertThat(gone.getMessage()).isEqualTo("Release of actor a1 with token 7 was refused: no process holds"
-                    + " the lease now (it was released or taken over and released); nothing was released.");
+            assertThat(gone.getMessage())
+                    .isEqualTo("Release of actor a1 with token 7 was refused: no process holds"
+                            + " the lease now (it was released or taken over and released); nothing was released.");
             assertThat(gone.currentToken()).isNull();
             Refusal newer = LeaseRules.lostRelease("a1", 7, lease(OTHER, 9));
-            assertThat(newer.getMessage()).isEqualTo("Release of actor a1 with token 7 was refused: the lease is now"
-                    + " held by proc_other with token 9; nothing was released.");
+            assertThat(newer.getMessage())
+                    .isEqualTo("Release of actor a1 with token 7 was refused: the lease is now"
+                            + " held by proc_other with token 9; nothing was released.");
             assertThat(newer.presentedToken()).isEqualTo(7L);
             assertThat(newer.currentToken()).isEqualTo(9L);
         }
@@ -242,7 +252,8 @@ class LeaseRulesTest {
     class Beats {
         @Test
         void the_own_sane_row_with_the_token_is_no_refusal() {
-            assertThat(LeaseRules.beatRefused("a1", 7, lease(ME, 7), ME, 7, false)).isNull();
+            assertThat(LeaseRules.beatRefused("a1", 7, lease(ME, 7), ME, 7, false))
+                    .isNull();
         }
 
         @Test
@@ -261,7 +272,8 @@ class LeaseRulesTest {
         void a_row_gone_that_this_process_did_not_release_is_lost() {
             Refusal r = LeaseRules.beatRefused("a1", 7, null, ME, 7, false);
             assertThat(r.category()).isEqualTo(ACTOR_LEASE_LOST);
-            assertThat(r.getMessage()).startsWith("Cannot renew (heartbeat) actor a1 with token 7:")
+            assertThat(r.getMessage())
+                    .startsWith("Cannot renew (heartbeat) actor a1 with token 7:")
                     .contains("no process holds it now");
         }
 

@@ -41,8 +41,8 @@ class RunRulesTest {
     }
 
     Assignment assignment(AssignmentState state, String currentAttempt) {
-        return new Assignment("as1", "a1", "scripted:completed", "temporary", state, currentAttempt, null, null,
-                now(), now());
+        return new Assignment(
+                "as1", "a1", "scripted:completed", "temporary", state, currentAttempt, null, null, now(), now());
     }
 
     /** Attempt {@code id} of as1 by {@code process}, token {@code token}, under lease token 5. */
@@ -82,18 +82,22 @@ class RunRulesTest {
         void a_running_assignment_whose_pointer_was_cleared_waits_for_recovery() {
             Refusal r = Refused.by(() -> RunRules.requireRunnableState(assignment(AssignmentState.RUNNING, null)));
             assertThat(r.category()).isEqualTo(ASSIGNMENT_NOT_RUNNABLE);
-            assertThat(r.getMessage()).isEqualTo("Assignment as1 cannot run: it is RUNNING but its attempt pointer was"
-                    + " cleared by an operator; wait for the supervisor to recover it, then retry it.");
+            assertThat(r.getMessage())
+                    .isEqualTo("Assignment as1 cannot run: it is RUNNING but its attempt pointer was"
+                            + " cleared by an operator; wait for the supervisor to recover it, then retry it.");
             assertThat(r.actorId()).isEqualTo("a1");
         }
 
         @ParameterizedTest
-        @EnumSource(value = AssignmentState.class, names = {"COMPLETED", "BLOCKED", "FAILED"})
+        @EnumSource(
+                value = AssignmentState.class,
+                names = {"COMPLETED", "BLOCKED", "FAILED"})
         void an_ended_assignment_must_be_retried_to_run_again(AssignmentState ended) {
             Refusal r = Refused.by(() -> RunRules.requireRunnableState(assignment(ended, null)));
             assertThat(r.category()).isEqualTo(ASSIGNMENT_NOT_RUNNABLE);
-            assertThat(r.getMessage()).isEqualTo("Assignment as1 cannot run: it has already ended as " + ended
-                    + "; retry it to run it again.");
+            assertThat(r.getMessage())
+                    .isEqualTo("Assignment as1 cannot run: it has already ended as " + ended
+                            + "; retry it to run it again.");
         }
 
         @Test
@@ -102,8 +106,9 @@ class RunRulesTest {
             Attempt live = attempt("at1", OTHER, 12, AttemptState.ACTIVE, now() + 1);
             Refusal r = Refused.by(() -> RunRules.requireSupersedable(a, live, now()));
             assertThat(r.category()).isEqualTo(EXECUTION_ATTEMPT_HELD);
-            assertThat(r.getMessage()).isEqualTo("Assignment as1 is being run by attempt at1 of proc_other (token 12)"
-                    + " until " + at(live.expiresAt()) + "; wait for it to finish or expire.");
+            assertThat(r.getMessage())
+                    .isEqualTo("Assignment as1 is being run by attempt at1 of proc_other (token 12)" + " until "
+                            + at(live.expiresAt()) + "; wait for it to finish or expire.");
             assertThat(r.currentToken()).isEqualTo(12L);
             clock.set(live.expiresAt());
             assertThatCode(() -> RunRules.requireSupersedable(a, live, now())).doesNotThrowAnyException();
@@ -113,8 +118,8 @@ class RunRulesTest {
         @EnumSource(value = AttemptState.class, names = "ACTIVE", mode = EnumSource.Mode.EXCLUDE)
         void an_attempt_that_is_no_longer_active_holds_nothing(AttemptState state) {
             Attempt ended = attempt("at1", OTHER, 12, state, now() + TTL);
-            assertThatCode(() -> RunRules.requireSupersedable(assignment(AssignmentState.RUNNING, "at1"), ended,
-                    now())).doesNotThrowAnyException();
+            assertThatCode(() -> RunRules.requireSupersedable(assignment(AssignmentState.RUNNING, "at1"), ended, now()))
+                    .doesNotThrowAnyException();
         }
     }
 
@@ -134,8 +139,9 @@ class RunRulesTest {
             clock.set(l.expiresAt());
             Refusal r = Refused.by(() -> RunRules.requireLeaseForAttempt(a, 5, l, ME, now()));
             assertThat(r.category()).isEqualTo(ACTOR_LEASE_LOST);
-            assertThat(r.getMessage()).isEqualTo("Cannot start an attempt for assignment as1 under actor lease token 5:"
-                    + " that lease expired at " + at(l.expiresAt()) + "; acquire the lease again.");
+            assertThat(r.getMessage())
+                    .isEqualTo("Cannot start an attempt for assignment as1 under actor lease token 5:"
+                            + " that lease expired at " + at(l.expiresAt()) + "; acquire the lease again.");
             assertThat(r.presentedToken()).isEqualTo(5L);
             assertThat(r.currentToken()).isEqualTo(5L);
         }
@@ -177,10 +183,11 @@ class RunRulesTest {
         void a_moved_lease_fence_is_actor_lease_lost() {
             Refusal r = RunRules.terminalWriteRefused(mine, null, ME, null, null);
             assertThat(r.category()).isEqualTo(ACTOR_LEASE_LOST);
-            assertThat(r.getMessage()).isEqualTo("The terminal write of assignment as1 by attempt at1 (token 12) was"
-                    + " refused and nothing was written: the lease of actor a1 it was bound to (token 5) is no longer"
-                    + " this process's (no process holds it now). Its result is not canonical; see the assignment's"
-                    + " current state.");
+            assertThat(r.getMessage())
+                    .isEqualTo("The terminal write of assignment as1 by attempt at1 (token 12) was"
+                            + " refused and nothing was written: the lease of actor a1 it was bound to (token 5) is no longer"
+                            + " this process's (no process holds it now). Its result is not canonical; see the assignment's"
+                            + " current state.");
             assertThat(r.presentedToken()).isEqualTo(5L);
             assertThat(r.currentToken()).isNull();
             Refusal other = RunRules.terminalWriteRefused(mine, lease(OTHER, 9), ME, null, null);
@@ -191,17 +198,18 @@ class RunRulesTest {
         @Test
         void a_moved_attempt_pointer_is_execution_attempt_lost() {
             Attempt current = attempt("at2", OTHER, 14, AttemptState.ACTIVE, now() + TTL);
-            Refusal r = RunRules.terminalWriteRefused(mine, lease(ME, 5), ME,
-                    assignment(AssignmentState.RUNNING, "at2"), current);
+            Refusal r = RunRules.terminalWriteRefused(
+                    mine, lease(ME, 5), ME, assignment(AssignmentState.RUNNING, "at2"), current);
             assertThat(r.category()).isEqualTo(EXECUTION_ATTEMPT_LOST);
-            assertThat(r.getMessage()).isEqualTo("The terminal write of assignment as1 by attempt at1 (token 12) was"
-                    + " refused and nothing was written: it is no longer the assignment's current attempt (the current"
-                    + " attempt is at2 with token 14). Its result is not canonical; see the assignment's current"
-                    + " state.");
+            assertThat(r.getMessage())
+                    .isEqualTo("The terminal write of assignment as1 by attempt at1 (token 12) was"
+                            + " refused and nothing was written: it is no longer the assignment's current attempt (the current"
+                            + " attempt is at2 with token 14). Its result is not canonical; see the assignment's current"
+                            + " state.");
             assertThat(r.presentedToken()).isEqualTo(12L);
             assertThat(r.currentToken()).isEqualTo(14L);
-            Refusal recovered = RunRules.terminalWriteRefused(mine, lease(ME, 5), ME,
-                    assignment(AssignmentState.FAILED, null), null);
+            Refusal recovered = RunRules.terminalWriteRefused(
+                    mine, lease(ME, 5), ME, assignment(AssignmentState.FAILED, null), null);
             assertThat(recovered.getMessage()).contains("(the assignment has no current attempt and is FAILED)");
             assertThat(recovered.currentToken()).isNull();
         }
@@ -222,9 +230,11 @@ class RunRulesTest {
         void a_beat_whose_lease_moved_cancels_the_run() {
             Refusal r = RunRules.beatRefused(active, 12, lease(OTHER, 9), null, ME);
             assertThat(r.category()).isEqualTo(ACTOR_LEASE_LOST);
-            assertThat(r.getMessage()).isEqualTo("The heartbeat renewal of attempt at1 (token 12) of assignment as1 was"
-                    + " refused: the lease of actor a1 it was bound to (token 5) is no longer this process's (it is now"
-                    + " held by proc_other with token 9); its run was cancelled and its result can no longer commit.");
+            assertThat(r.getMessage())
+                    .isEqualTo(
+                            "The heartbeat renewal of attempt at1 (token 12) of assignment as1 was"
+                                    + " refused: the lease of actor a1 it was bound to (token 5) is no longer this process's (it is now"
+                                    + " held by proc_other with token 9); its run was cancelled and its result can no longer commit.");
             assertThat(r.presentedToken()).isEqualTo(5L);
             assertThat(r.currentToken()).isEqualTo(9L);
             assertThat(RunRules.beatRefused(active, 12, null, null, ME).getMessage())
@@ -236,46 +246,55 @@ class RunRulesTest {
         @Test
         void a_beat_whose_attempt_lost_the_pointer_is_execution_attempt_lost() {
             Attempt superseded = attempt("at1", ME, 12, AttemptState.SUPERSEDED, now());
-            Refusal r = RunRules.beatRefused(superseded, 12, lease(ME, 5), assignment(AssignmentState.RUNNING, "at2"),
-                    ME);
+            Refusal r =
+                    RunRules.beatRefused(superseded, 12, lease(ME, 5), assignment(AssignmentState.RUNNING, "at2"), ME);
             assertThat(r.category()).isEqualTo(EXECUTION_ATTEMPT_LOST);
-            assertThat(r.getMessage()).isEqualTo("The heartbeat renewal of attempt at1 (token 12) of assignment as1 was"
-                    + " refused: the attempt is SUPERSEDED and the current attempt is at2; its run was cancelled and"
-                    + " its result can no longer commit.");
+            assertThat(r.getMessage())
+                    .isEqualTo("The heartbeat renewal of attempt at1 (token 12) of assignment as1 was"
+                            + " refused: the attempt is SUPERSEDED and the current attempt is at2; its run was cancelled and"
+                            + " its result can no longer commit.");
             assertThat(r.presentedToken()).isEqualTo(12L);
-            assertThat(RunRules.beatRefused(superseded, 12, lease(ME, 5), null, ME).getMessage())
+            assertThat(RunRules.beatRefused(superseded, 12, lease(ME, 5), null, ME)
+                            .getMessage())
                     .contains("and the assignment has no current attempt;");
-            assertThat(RunRules.beatRefused(superseded, 12, lease(ME, 5), assignment(AssignmentState.FAILED, null),
-                    ME).getMessage()).contains("and the assignment has no current attempt;");
+            assertThat(RunRules.beatRefused(superseded, 12, lease(ME, 5), assignment(AssignmentState.FAILED, null), ME)
+                            .getMessage())
+                    .contains("and the assignment has no current attempt;");
         }
     }
 
     @Nested
     class OperatorActions {
         @ParameterizedTest
-        @EnumSource(value = AssignmentState.class, names = {"FAILED", "BLOCKED"})
+        @EnumSource(
+                value = AssignmentState.class,
+                names = {"FAILED", "BLOCKED"})
         void a_failed_or_blocked_assignment_is_retried_once(AssignmentState state) {
             Assignment a = assignment(state, null);
             assertThatCode(() -> RunRules.requireRetryable(a, null)).doesNotThrowAnyException();
             Refusal again = Refused.by(() -> RunRules.requireRetryable(a, "as2"));
             assertThat(again.category()).isEqualTo(ASSIGNMENT_NOT_RETRYABLE);
-            assertThat(again.getMessage()).isEqualTo("Assignment as1 was already retried as as2; retry that one"
-                    + " instead.");
+            assertThat(again.getMessage())
+                    .isEqualTo("Assignment as1 was already retried as as2; retry that one" + " instead.");
             assertThatCode(() -> RunRules.requireAcknowledgeable(a)).doesNotThrowAnyException();
         }
 
         @ParameterizedTest
-        @EnumSource(value = AssignmentState.class, names = {"CREATED", "RUNNING", "COMPLETED"})
+        @EnumSource(
+                value = AssignmentState.class,
+                names = {"CREATED", "RUNNING", "COMPLETED"})
         void any_other_assignment_is_neither_retried_nor_acknowledged(AssignmentState state) {
             Assignment a = assignment(state, null);
             Refusal retry = Refused.by(() -> RunRules.requireRetryable(a, null));
             assertThat(retry.category()).isEqualTo(ASSIGNMENT_NOT_RETRYABLE);
-            assertThat(retry.getMessage()).isEqualTo("Assignment as1 is " + state + "; only a FAILED or BLOCKED"
-                    + " assignment can be retried.");
+            assertThat(retry.getMessage())
+                    .isEqualTo("Assignment as1 is " + state + "; only a FAILED or BLOCKED"
+                            + " assignment can be retried.");
             Refusal ack = Refused.by(() -> RunRules.requireAcknowledgeable(a));
             assertThat(ack.category()).isEqualTo(INVALID_ARGUMENT);
-            assertThat(ack.getMessage()).isEqualTo("Assignment as1 is " + state + "; only a FAILED or BLOCKED"
-                    + " assignment can be acknowledged.");
+            assertThat(ack.getMessage())
+                    .isEqualTo("Assignment as1 is " + state + "; only a FAILED or BLOCKED"
+                            + " assignment can be acknowledged.");
         }
 
         @Test
@@ -284,10 +303,11 @@ class RunRulesTest {
                     .doesNotThrowAnyException();
             Refusal cleared = Refused.by(() -> RunRules.requireStealable(assignment(AssignmentState.RUNNING, null)));
             assertThat(cleared.category()).isEqualTo(INVALID_ARGUMENT);
-            assertThat(cleared.getMessage()).isEqualTo("Assignment as1 is RUNNING with no current attempt; there is no"
-                    + " fence to steal.");
+            assertThat(cleared.getMessage())
+                    .isEqualTo("Assignment as1 is RUNNING with no current attempt; there is no" + " fence to steal.");
             assertThat(Refused.by(() -> RunRules.requireStealable(assignment(AssignmentState.CREATED, null)))
-                    .getMessage()).startsWith("Assignment as1 is CREATED");
+                            .getMessage())
+                    .startsWith("Assignment as1 is CREATED");
         }
 
         @Test
@@ -306,8 +326,8 @@ class RunRulesTest {
             @ForAll boolean own,
             @ForAll @LongRange(min = 4, max = 6) long leaseToken,
             @ForAll @LongRange(min = -3, max = 3) long expiryMinusNow) {
-        Lease l = new Lease("a1", own ? ME : OTHER, leaseToken, TTL, 0, now() + expiryMinusNow - TTL,
-                now() + expiryMinusNow);
+        Lease l = new Lease(
+                "a1", own ? ME : OTHER, leaseToken, TTL, 0, now() + expiryMinusNow - TTL, now() + expiryMinusNow);
         boolean ok;
         try {
             RunRules.requireLeaseForAttempt(assignment(AssignmentState.CREATED, null), 5, l, ME, now());

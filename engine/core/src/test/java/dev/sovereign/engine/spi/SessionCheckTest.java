@@ -43,7 +43,8 @@ class SessionCheckTest {
         void the_values_are_the_count_and_the_sum_of_residues() {
             assertThat(SessionCheck.of(List.of())).containsExactly(0, 0);
             assertThat(SessionCheck.of(List.of(1L, 2L, 40L))).containsExactly(3, 43);
-            assertThat(SessionCheck.of(List.of(SessionCheck.P1, SessionCheck.P1 + 5))).containsExactly(2, 5);
+            assertThat(SessionCheck.of(List.of(SessionCheck.P1, SessionCheck.P1 + 5)))
+                    .containsExactly(2, 5);
             assertThat(SessionCheck.of(List.of(Long.MAX_VALUE))).containsExactly(1, Long.MAX_VALUE % SessionCheck.P1);
         }
     }
@@ -55,7 +56,8 @@ class SessionCheckTest {
 
         @Test
         void the_first_beat_compares() {
-            assertThat(check.mustCompare(believed.values(), believed, clock.millis())).isTrue();
+            assertThat(check.mustCompare(believed.values(), believed, clock.millis()))
+                    .isTrue();
         }
 
         @Test
@@ -63,8 +65,10 @@ class SessionCheckTest {
             long t = clock.millis();
             check.compare(believed, Map.of("a1", 3L), t);
             assertThat(check.mustCompare(believed.values(), believed, t)).isFalse();
-            assertThat(check.mustCompare(believed.values(), believed, t + SessionCheck.VERIFY_EVERY_MS - 1)).isFalse();
-            assertThat(check.mustCompare(believed.values(), believed, t + SessionCheck.VERIFY_EVERY_MS)).isTrue();
+            assertThat(check.mustCompare(believed.values(), believed, t + SessionCheck.VERIFY_EVERY_MS - 1))
+                    .isFalse();
+            assertThat(check.mustCompare(believed.values(), believed, t + SessionCheck.VERIFY_EVERY_MS))
+                    .isTrue();
         }
 
         @Test
@@ -78,8 +82,10 @@ class SessionCheckTest {
         void values_that_differ_compare_at_once() {
             long t = clock.millis();
             check.compare(believed, Map.of("a1", 3L), t);
-            assertThat(check.mustCompare(SessionCheck.of(List.of()), believed, t + 1)).isTrue();
-            assertThat(check.mustCompare(SessionCheck.of(List.of(4L)), believed, t + 1)).isTrue();
+            assertThat(check.mustCompare(SessionCheck.of(List.of()), believed, t + 1))
+                    .isTrue();
+            assertThat(check.mustCompare(SessionCheck.of(List.of(4L)), believed, t + 1))
+                    .isTrue();
         }
     }
 
@@ -102,8 +108,8 @@ class SessionCheckTest {
             assertThat(first.toDetach()).isEmpty();
             assertThat(first.lost()).isEmpty();
             assertThat(check.mayDetach()).isTrue();
-            SessionCheck.Outcome second = check.compare(none, Map.of("a1", 7L), clock.advance(Duration.ofSeconds(1))
-                    .millis());
+            SessionCheck.Outcome second = check.compare(
+                    none, Map.of("a1", 7L), clock.advance(Duration.ofSeconds(1)).millis());
             assertThat(second.toDetach()).isEqualTo(Map.of("a1", 7L));
         }
 
@@ -111,7 +117,8 @@ class SessionCheckTest {
         void a_new_token_on_the_second_sighting_starts_over() {
             Grants.Beliefs none = beliefs();
             check.compare(none, Map.of("a1", 7L), clock.millis());
-            assertThat(check.compare(none, Map.of("a1", 8L), clock.millis() + 1).toDetach()).isEmpty();
+            assertThat(check.compare(none, Map.of("a1", 8L), clock.millis() + 1).toDetach())
+                    .isEmpty();
             assertThat(check.compare(none, Map.of("a1", 8L), clock.millis() + 2).toDetach())
                     .isEqualTo(Map.of("a1", 8L));
         }

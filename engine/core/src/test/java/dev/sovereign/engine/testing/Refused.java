@@ -4,8 +4,7 @@ import dev.sovereign.engine.base.Refusal;
 
 /** The refusal a rule threw, or an {@link AssertionError} when it let the call through. */
 public final class Refused {
-    private Refused() {
-    }
+    private Refused() {}
 
     public static Refusal by(Runnable rule) {
         try {

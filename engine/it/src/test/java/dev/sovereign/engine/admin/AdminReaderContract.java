@@ -19,6 +19,7 @@ import dev.sovereign.engine.testing.TestBackend;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,6 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.util.Comparator;
 
 /**
  * The operators' reader of the backend under test shows what SQLite's reader shows for the same engine
@@ -54,7 +54,8 @@ abstract class AdminReaderContract {
         a.actors().add("gamma");
         Lease alpha = a.leases().acquire("alpha", Duration.ofSeconds(9));
         Lease beta = a.leases().acquire("beta", Duration.ofSeconds(5));
-        assertThatThrownBy(() -> b.leases().acquire("alpha", Duration.ofSeconds(5))).isInstanceOf(Refusal.class);
+        assertThatThrownBy(() -> b.leases().acquire("alpha", Duration.ofSeconds(5)))
+                .isInstanceOf(Refusal.class);
         clock.advance(Duration.ofSeconds(2));
         a.leases().renew("alpha", alpha.token());
         a.leases().release("beta", beta.token());
@@ -79,32 +80,48 @@ abstract class AdminReaderContract {
     @Test
     void theReaderShowsWhatSqlitesReaderShowsForTheSameOperations() {
         List<Engine> underTest = new ArrayList<>();
-        script(label -> {
-            Engine e = temp.open(temp.config(clock).processLabel(label).build());
-            underTest.add(e);
-            return e;
-        }, clock);
+        script(
+                label -> {
+                    Engine e = temp.open(temp.config(clock).processLabel(label).build());
+                    underTest.add(e);
+                    return e;
+                },
+                clock);
         SettableClock sqliteClock = new SettableClock(clock.millis() - 6_000); // the script moved its clock 6 s
         LedgerLocation file = LedgerLocation.file(temp.dir().resolve("reference.db"));
         List<Engine> reference = new ArrayList<>();
         try {
-            script(label -> {
-                Engine e = Engine.open(EngineConfig.forDatabase(file).dataDirectory(temp.dir().resolve("reference.data"))
-                        .clock(sqliteClock).heartbeat(false).processLabel(label).build());
-                reference.add(e);
-                return e;
-            }, sqliteClock);
+            script(
+                    label -> {
+                        Engine e = Engine.open(EngineConfig.forDatabase(file)
+                                .dataDirectory(temp.dir().resolve("reference.data"))
+                                .clock(sqliteClock)
+                                .heartbeat(false)
+                                .processLabel(label)
+                                .build());
+                        reference.add(e);
+                        return e;
+                    },
+                    sqliteClock);
             String mine;
             String theirs;
-            try (AdminReader r = Ledgers.openReader(temp.location(), temp.dir().resolve("sovereign.data"), clock,
-                    ZoneOffset.UTC)) {
+            try (AdminReader r =
+                    Ledgers.openReader(temp.location(), temp.dir().resolve("sovereign.data"), clock, ZoneOffset.UTC)) {
                 mine = render(r, underTest);
             }
-            try (AdminReader r = Ledgers.openReader(file, temp.dir().resolve("reference.data"), sqliteClock,
-                    ZoneOffset.UTC)) {
+            try (AdminReader r =
+                    Ledgers.openReader(file, temp.dir().resolve("reference.data"), sqliteClock, ZoneOffset.UTC)) {
                 theirs = render(r, reference);
             }
-            assertThat(mine).isEqualTo(theirs).contains("REJECTED", "MESSAGE_DONE", "COMPLETED", "lease alpha <worker A> 1", "about ACTOR", "about PROCESS")
+            assertThat(mine)
+                    .isEqualTo(theirs)
+                    .contains(
+                            "REJECTED",
+                            "MESSAGE_DONE",
+                            "COMPLETED",
+                            "lease alpha <worker A> 1",
+                            "about ACTOR",
+                            "about PROCESS")
                     .doesNotContain("proc_");
         } finally {
             reference.forEach(Engine::close);
@@ -120,8 +137,10 @@ abstract class AdminReaderContract {
         List<JournalEntry> events = reader.eventsSince(0, 10_000);
         Map<String, String> names = new LinkedHashMap<>();
         for (Engine e : engines) {
-            ProcessRow p = s.processes().stream().filter(x -> x.process().identity().equals(e.processIdentity()))
-                    .findFirst().orElseThrow();
+            ProcessRow p = s.processes().stream()
+                    .filter(x -> x.process().identity().equals(e.processIdentity()))
+                    .findFirst()
+                    .orElseThrow();
             names.put(p.process().identity(), "<" + p.process().label() + ">");
             names.put(p.process().shortId(), "<" + p.process().label() + " short>");
         }
@@ -132,48 +151,158 @@ abstract class AdminReaderContract {
         };
         events.stream().filter(e -> !e.resourceType().equals("actor")).forEach(e -> name.accept(e.resourceId()));
         StringBuilder out = new StringBuilder();
-        out.append("lastToken=").append(s.lastToken()).append(" takenAt=").append(s.takenAt())
-                .append(" counts=").append(s.counts()).append('\n');
-        s.leases().forEach(l -> out.append("lease ").append(l.actor()).append(' ')
-                .append(l.holder() == null ? "-" : l.holder().identity()).append(' ').append(l.token()).append(' ')
-                .append(l.ttlMs()).append(' ').append(l.acquiredAt()).append(' ').append(l.renewedAt()).append(' ')
-                .append(l.expiresAt()).append(' ').append(l.renewals()).append('\n'));
-        s.processes().stream().sorted(Comparator.comparing((ProcessRow p) -> p.process().label()))
+        out.append("lastToken=")
+                .append(s.lastToken())
+                .append(" takenAt=")
+                .append(s.takenAt())
+                .append(" counts=")
+                .append(s.counts())
+                .append('\n');
+        s.leases()
+                .forEach(l -> out.append("lease ")
+                        .append(l.actor())
+                        .append(' ')
+                        .append(l.holder() == null ? "-" : l.holder().identity())
+                        .append(' ')
+                        .append(l.token())
+                        .append(' ')
+                        .append(l.ttlMs())
+                        .append(' ')
+                        .append(l.acquiredAt())
+                        .append(' ')
+                        .append(l.renewedAt())
+                        .append(' ')
+                        .append(l.expiresAt())
+                        .append(' ')
+                        .append(l.renewals())
+                        .append('\n'));
+        s.processes().stream()
+                .sorted(Comparator.comparing((ProcessRow p) -> p.process().label()))
                 .map(p -> "process " + p.process().identity() + " " + p.kind() + " " + p.startedAt()
-                + " " + p.heartbeatAt() + " " + p.heartbeatIntervalMs() + " " + p.stoppedAt() + " " + p.leasesHeld()
-                + " " + p.activeAttempts() + " " + p.lastClaim() + " " + p.process().pid() + " " + p.process().host())
+                        + " " + p.heartbeatAt() + " " + p.heartbeatIntervalMs() + " " + p.stoppedAt() + " "
+                        + p.leasesHeld()
+                        + " " + p.activeAttempts() + " " + p.lastClaim() + " "
+                        + p.process().pid() + " " + p.process().host())
                 .forEach(p -> out.append(p).append('\n'));
-        s.assignments().forEach(x -> out.append("assignment ").append(x.id()).append(' ').append(x.actor()).append(' ')
-                .append(x.providerSpec()).append(' ').append(x.state()).append(' ').append(x.currentAttemptToken()).append(' ')
-                .append(x.attempts()).append(' ').append(x.createdAt()).append(' ').append(x.updatedAt()).append(' ')
-                .append(x.receipt() == null ? "-" : x.receipt().status() + " " + x.receipt().attemptToken() + " "
-                        + x.receipt().summary() + " " + x.receipt().outcomeKnown() + " " + x.receipt().attemptId()
-                        + " " + x.receipt().processIdentity())
+        s.assignments()
+                .forEach(x -> out.append("assignment ")
+                        .append(x.id())
+                        .append(' ')
+                        .append(x.actor())
+                        .append(' ')
+                        .append(x.providerSpec())
+                        .append(' ')
+                        .append(x.state())
+                        .append(' ')
+                        .append(x.currentAttemptToken())
+                        .append(' ')
+                        .append(x.attempts())
+                        .append(' ')
+                        .append(x.createdAt())
+                        .append(' ')
+                        .append(x.updatedAt())
+                        .append(' ')
+                        .append(
+                                x.receipt() == null
+                                        ? "-"
+                                        : x.receipt().status() + " "
+                                                + x.receipt().attemptToken() + " "
+                                                + x.receipt().summary() + " "
+                                                + x.receipt().outcomeKnown() + " "
+                                                + x.receipt().attemptId()
+                                                + " " + x.receipt().processIdentity())
+                        .append('\n'));
+        s.attempts()
+                .forEach(x -> out.append("attempt ")
+                        .append(x.id())
+                        .append(' ')
+                        .append(x.assignmentId())
+                        .append(' ')
+                        .append(x.process().identity())
+                        .append(' ')
+                        .append(x.token())
+                        .append(' ')
+                        .append(x.leaseToken())
+                        .append(' ')
+                        .append(x.state())
+                        .append(' ')
+                        .append(x.current())
+                        .append(' ')
+                        .append(x.startedAt())
+                        .append(' ')
+                        .append(x.endedAt())
+                        .append('\n'));
+        s.messages()
+                .forEach(m -> out.append("message ")
+                        .append(m.id())
+                        .append(' ')
+                        .append(m.sender())
+                        .append(' ')
+                        .append(m.recipient())
+                        .append(' ')
+                        .append(m.subject())
+                        .append(' ')
+                        .append(m.state())
+                        .append(' ')
+                        .append(m.claimToken())
+                        .append(' ')
+                        .append(m.createdAt())
+                        .append(' ')
+                        .append(m.updatedAt())
+                        .append('\n'));
+        s.lastTick()
+                .ifPresent(t -> out.append("tick ")
+                        .append(t.at())
+                        .append(' ')
+                        .append(t.process().identity())
+                        .append(' ')
+                        .append(t.report())
+                        .append('\n'));
+        events.forEach(e -> out.append("event ")
+                .append(e.at())
+                .append(' ')
+                .append(e.kind())
+                .append(' ')
+                .append(e.resourceType())
+                .append(' ')
+                .append(e.resourceId())
+                .append(' ')
+                .append(e.actor())
+                .append(' ')
+                .append(e.process() == null ? "-" : e.process().identity())
+                .append(' ')
+                .append(e.token())
+                .append(' ')
+                .append(e.presentedToken())
+                .append(' ')
+                .append(e.currentToken())
+                .append(' ')
+                .append(e.category())
+                .append(' ')
+                .append(e.sentence())
                 .append('\n'));
-        s.attempts().forEach(x -> out.append("attempt ").append(x.id()).append(' ').append(x.assignmentId()).append(' ')
-                .append(x.process().identity()).append(' ').append(x.token()).append(' ').append(x.leaseToken())
-                .append(' ').append(x.state()).append(' ').append(x.current()).append(' ').append(x.startedAt())
-                .append(' ').append(x.endedAt()).append('\n'));
-        s.messages().forEach(m -> out.append("message ").append(m.id()).append(' ').append(m.sender()).append(' ')
-                .append(m.recipient()).append(' ').append(m.subject()).append(' ').append(m.state()).append(' ')
-                .append(m.claimToken()).append(' ').append(m.createdAt()).append(' ').append(m.updatedAt()).append('\n'));
-        s.lastTick().ifPresent(t -> out.append("tick ").append(t.at()).append(' ').append(t.process().identity())
-                .append(' ').append(t.report()).append('\n'));
-        events.forEach(e -> out.append("event ").append(e.at()).append(' ').append(e.kind()).append(' ')
-                .append(e.resourceType()).append(' ').append(e.resourceId()).append(' ').append(e.actor()).append(' ')
-                .append(e.process() == null ? "-" : e.process().identity()).append(' ').append(e.token()).append(' ')
-                .append(e.presentedToken()).append(' ').append(e.currentToken()).append(' ').append(e.category())
-                .append(' ').append(e.sentence()).append('\n'));
-        reader.recentRejections(10).forEach(r -> out.append("rejection ").append(r.sentence()).append('\n'));
+        reader.recentRejections(10)
+                .forEach(r -> out.append("rejection ").append(r.sentence()).append('\n'));
         // an actor's page and a process's page (issue 17, item 7): the backend's own index-backed reads
         for (JournalSubject subject : List.of(
                 JournalSubject.actor("alpha"),
                 JournalSubject.process(engines.get(0).processIdentity()))) {
             JournalSlice slice = reader.journalAbout(subject, 5);
-            out.append("about ").append(subject.kind()).append(' ').append(slice.total()).append(' ')
-                    .append(slice.wholeJournal()).append('\n');
-            slice.entries().forEach(e -> out.append("  ").append(e.seq()).append(' ').append(e.kind()).append(' ')
-                    .append(e.sentence()).append('\n'));
+            out.append("about ")
+                    .append(subject.kind())
+                    .append(' ')
+                    .append(slice.total())
+                    .append(' ')
+                    .append(slice.wholeJournal())
+                    .append('\n');
+            slice.entries()
+                    .forEach(e -> out.append("  ")
+                            .append(e.seq())
+                            .append(' ')
+                            .append(e.kind())
+                            .append(' ')
+                            .append(e.sentence())
+                            .append('\n'));
         }
         String text = out.toString();
         // longest first, so a short id inside a longer one is never replaced first
@@ -190,8 +319,8 @@ abstract class AdminReaderContract {
         Engine a = temp.open(temp.config(clock).processLabel("worker A").build());
         a.actors().add("alpha");
         a.actors().add("gamma");
-        try (AdminReader r = Ledgers.openReader(temp.location(), temp.dir().resolve("sovereign.data"), clock,
-                ZoneOffset.UTC)) {
+        try (AdminReader r =
+                Ledgers.openReader(temp.location(), temp.dir().resolve("sovereign.data"), clock, ZoneOffset.UTC)) {
             long[] last = {steady(r)};
             Consumer<String> moved = what -> {
                 long now = r.changeMarker();
@@ -216,7 +345,8 @@ abstract class AdminReaderContract {
             moved.accept("an assignment");
             a.supervisor().tick();
             moved.accept("a supervisor tick");
-            assertThat(r.snapshot().changeMarker()).as("a snapshot with nothing new carries the marker already seen")
+            assertThat(r.snapshot().changeMarker())
+                    .as("a snapshot with nothing new carries the marker already seen")
                     .isEqualTo(last[0]);
         }
     }

@@ -1,12 +1,10 @@
 package dev.sovereign.engine.admin;
 
-import dev.sovereign.engine.spi.RunStore;
-import dev.sovereign.engine.testing.Port;
-import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.journal.EventKind;
@@ -14,7 +12,10 @@ import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.spi.RunStore;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
+import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +31,6 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.Ledgers;
 
 class AdminReaderTest {
     @RegisterExtension
@@ -80,8 +80,10 @@ class AdminReaderTest {
 
     @Test
     void aProcessTurnsStaleAgainstItsOwnHeartbeatInterval() {
-        Engine fast = temp.open(temp.config(clock).heartbeatInterval(Duration.ofMillis(200)).build());
-        Engine slow = temp.open(temp.config(clock).heartbeatInterval(Duration.ofSeconds(5)).build());
+        Engine fast = temp.open(
+                temp.config(clock).heartbeatInterval(Duration.ofMillis(200)).build());
+        Engine slow = temp.open(
+                temp.config(clock).heartbeatInterval(Duration.ofSeconds(5)).build());
         clock.advance(Duration.ofSeconds(1));
 
         AdminSnapshot s = reader().snapshot();
@@ -94,7 +96,9 @@ class AdminReaderTest {
     }
 
     private static ProcessRow row(AdminSnapshot s, Engine e) {
-        return s.processes().stream().filter(p -> p.process().identity().equals(e.processIdentity())).findFirst()
+        return s.processes().stream()
+                .filter(p -> p.process().identity().equals(e.processIdentity()))
+                .findFirst()
                 .orElseThrow();
     }
 
@@ -116,10 +120,12 @@ class AdminReaderTest {
             assertThat(r.presentedToken()).isEqualTo(old.token());
             assertThat(r.currentToken()).isEqualTo(taken.token());
             assertThat(r.process().identity()).isEqualTo(a.processIdentity());
-            assertThat(r.sentence()).isEqualTo("Worker A (" + r.process().shortId() + ") presented token "
-                    + old.token() + " for actor operator, but " + taken.token()
-                    + " is current: its lease was taken over by worker B ("
-                    + new ProcessRef(b.processIdentity(), null, null, null).shortId() + ") at " + hms(takeoverAt) + ".");
+            assertThat(r.sentence())
+                    .isEqualTo("Worker A (" + r.process().shortId() + ") presented token "
+                            + old.token() + " for actor operator, but " + taken.token()
+                            + " is current: its lease was taken over by worker B ("
+                            + new ProcessRef(b.processIdentity(), null, null, null).shortId() + ") at "
+                            + hms(takeoverAt) + ".");
         });
     }
 
@@ -138,17 +144,20 @@ class AdminReaderTest {
 
         JournalEntry r = reader().recentRejections(1).get(0);
 
-        assertThat(r.sentence()).isEqualTo("Worker A (" + r.process().shortId() + ") presented token "
-                + attempt.token() + " for assignment " + x.id() + ", but no token is current: an operator stole"
-                + " its fence at " + hms(clock.millis()) + ", through operator desk ("
-                + new ProcessRef(desk.processIdentity(), null, null, null).shortId() + "), so attempt "
-                + attempt.id() + " can no longer commit it.");
+        assertThat(r.sentence())
+                .isEqualTo("Worker A (" + r.process().shortId() + ") presented token "
+                        + attempt.token() + " for assignment " + x.id() + ", but no token is current: an operator stole"
+                        + " its fence at " + hms(clock.millis()) + ", through operator desk ("
+                        + new ProcessRef(desk.processIdentity(), null, null, null).shortId() + "), so attempt "
+                        + attempt.id() + " can no longer commit it.");
 
         clock.advance(Duration.ofHours(1));
         assertThat(desk.supervisor().tick().recovered()).hasSize(1);
         ReceiptRow receipt = reader.snapshot().assignments().get(0).receipt();
         assertThat(receipt.isWorkerLost()).isTrue();
-        assertThat(receipt.fenceStolen()).as("recovered after an operator stole its fence").isTrue();
+        assertThat(receipt.fenceStolen())
+                .as("recovered after an operator stole its fence")
+                .isTrue();
     }
 
     @Test
@@ -157,11 +166,14 @@ class AdminReaderTest {
         Engine b = temp.open(temp.config(clock).processLabel("worker B").build());
         a.actors().add("operator");
         Lease held = a.leases().acquire("operator", Duration.ofSeconds(5));
-        assertThatThrownBy(() -> b.leases().acquire("operator", Duration.ofSeconds(5))).isInstanceOf(Refusal.class);
+        assertThatThrownBy(() -> b.leases().acquire("operator", Duration.ofSeconds(5)))
+                .isInstanceOf(Refusal.class);
 
         JournalEntry r = reader().recentRejections(1).get(0);
 
-        assertThat(r.sentence()).startsWith("Worker B (").contains("asked for actor operator, but worker A (")
+        assertThat(r.sentence())
+                .startsWith("Worker B (")
+                .contains("asked for actor operator, but worker A (")
                 .contains("holds it with token " + held.token() + " since " + hms(held.acquiredAt()));
     }
 
@@ -217,8 +229,10 @@ class AdminReaderTest {
     @Test
     void aMissingFileIsRefusedAndNotCreated() {
         Path missing = temp.dir().resolve("nope.db");
-        assertThatThrownBy(() -> Ledgers.openReader(missing)).isInstanceOfSatisfying(StorageException.class,
-                e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.MISSING_FILE));
+        assertThatThrownBy(() -> Ledgers.openReader(missing))
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.MISSING_FILE));
         assertThat(missing).doesNotExist();
     }
 
@@ -226,7 +240,7 @@ class AdminReaderTest {
     void aForeignSqliteFileIsRefusedAndLeftUntouched() throws Exception {
         Path foreign = temp.dir().resolve("other.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + foreign);
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE notes (body TEXT)");
         }
         byte[] before = Files.readAllBytes(foreign);
@@ -242,15 +256,17 @@ class AdminReaderTest {
     void aFileThatIsNotSqliteIsRefused() throws Exception {
         Path text = temp.dir().resolve("notes.db");
         Files.writeString(text, "this is not a database, it is a shopping list ".repeat(100));
-        assertThatThrownBy(() -> Ledgers.openReader(text)).isInstanceOfSatisfying(StorageException.class,
-                e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.NOT_OURS));
+        assertThatThrownBy(() -> Ledgers.openReader(text))
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.NOT_OURS));
     }
 
     @Test
     void aNewerSchemaIsRefused() throws Exception {
         temp.open(temp.config(clock).build()).close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("PRAGMA user_version = 99");
         }
         assertThatThrownBy(this::reader).isInstanceOfSatisfying(StorageException.class, e -> {
@@ -275,17 +291,27 @@ class AdminReaderTest {
         assertThat(lost.isWorkerLost()).isTrue();
         assertThat(lost.needsOperator()).isTrue();
         assertThat(lost.receipt().outcomeKnown()).isFalse();
-        assertThat(lost.receipt().fenceStolen()).as("its worker died; nobody stole its fence").isFalse();
-        assertThat(lost.receipt().outputDir()).as("the recovered attempt's own output folder, derived")
-                .isEqualTo(a.config().dataDirectory().resolve("runs").resolve(lostRun.id())
-                        .resolve(lost.receipt().attemptId()).resolve("output"));
-        assertThat(r.snapshot().attempts()).singleElement()
+        assertThat(lost.receipt().fenceStolen())
+                .as("its worker died; nobody stole its fence")
+                .isFalse();
+        assertThat(lost.receipt().outputDir())
+                .as("the recovered attempt's own output folder, derived")
+                .isEqualTo(a.config()
+                        .dataDirectory()
+                        .resolve("runs")
+                        .resolve(lostRun.id())
+                        .resolve(lost.receipt().attemptId())
+                        .resolve("output"));
+        assertThat(r.snapshot().attempts())
+                .singleElement()
                 .satisfies(x -> assertThat(x.state()).isEqualTo("RECOVERED"));
 
         Assignment retry = a.runs().retry(lostRun.id());
 
-        AssignmentRow retried = r.snapshot().assignments().stream().filter(x -> x.id().equals(lostRun.id()))
-                .findFirst().orElseThrow();
+        AssignmentRow retried = r.snapshot().assignments().stream()
+                .filter(x -> x.id().equals(lostRun.id()))
+                .findFirst()
+                .orElseThrow();
         assertThat(retried.retriedBy()).isEqualTo(retry.id());
         assertThat(retried.needsOperator()).isFalse();
     }
@@ -312,7 +338,8 @@ class AdminReaderTest {
         for (int i = 0; i < 366; i++) {
             var m = a.mailbox().send("feeder", "reviewer", "job " + i, null);
             if (i < 364) {
-                a.mailbox().complete(m.id(), a.mailbox().claim(m.id(), "reviewer").token());
+                a.mailbox()
+                        .complete(m.id(), a.mailbox().claim(m.id(), "reviewer").token());
             }
         }
 
@@ -332,18 +359,22 @@ class AdminReaderTest {
         assertThat(s.counts().messagesNew()).isEqualTo(2);
         assertThat(s.counts().messages()).isEqualTo(366);
         assertThat(s.assignments().stream().filter(AssignmentRow::needsOperator))
-                .as("every run waiting for an operator is in the snapshot, however old").hasSize(12);
+                .as("every run waiting for an operator is in the snapshot, however old")
+                .hasSize(12);
         assertThat(s.assignments()).hasSize(AdminReader.FINISHED_ROWS_SHOWN + 12);
         assertThat(s.messages()).hasSize(AdminReader.FINISHED_ROWS_SHOWN + 2);
         // per state and per category, for the console's filters (issue 17, item 6)
-        assertThat(s.counts().assignmentsByState()).containsOnlyKeys("CREATED", "FAILED")
-                .containsEntry("FAILED", 12L).containsEntry("CREATED", 318L);
+        assertThat(s.counts().assignmentsByState())
+                .containsOnlyKeys("CREATED", "FAILED")
+                .containsEntry("FAILED", 12L)
+                .containsEntry("CREATED", 318L);
         assertThat(s.counts().rejectionsByCategory()).hasSize(1);
         String category = s.counts().rejectionsByCategory().keySet().iterator().next();
         assertThat(s.counts().rejectionsOf(category)).isEqualTo(3);
 
         // counted again after one more refusal: only the new one is read, the total stays right
-        assertThatThrownBy(() -> other.leases().acquire("reviewer", Duration.ofSeconds(5))).isInstanceOf(Refusal.class);
+        assertThatThrownBy(() -> other.leases().acquire("reviewer", Duration.ofSeconds(5)))
+                .isInstanceOf(Refusal.class);
         AdminSnapshot next = reader.snapshot(); // the same reader: its second count is incremental
         assertThat(next.counts().rejectionsOf(category)).isEqualTo(4);
         assertThat(next.counts().rejections()).isEqualTo(4);
@@ -353,7 +384,12 @@ class AdminReaderTest {
     void theJournalExportsAsRfc4180Csv() throws Exception {
         Engine a = temp.open(temp.config(clock).build());
         Sqlite.database(a).write(tx -> {
-            tx.journal(EventKind.PROCESS_STARTED, "process", a.processIdentity(), null, null,
+            tx.journal(
+                    EventKind.PROCESS_STARTED,
+                    "process",
+                    a.processIdentity(),
+                    null,
+                    null,
                     "says \"hello\", then\r\nleaves");
             return null;
         });
@@ -371,7 +407,8 @@ class AdminReaderTest {
         assertThat(csv).startsWith(String.join(",", JournalCsv.COLUMNS) + "\r\n");
         assertThat(csv).contains(",\"says \"\"hello\"\", then\r\nleaves\",");
         assertThat(csv).endsWith("\r\n");
-        assertThat(Files.list(temp.dir()).filter(p -> p.toString().endsWith(".part"))).isEmpty();
+        assertThat(Files.list(temp.dir()).filter(p -> p.toString().endsWith(".part")))
+                .isEmpty();
     }
 
     @Test

@@ -1,10 +1,10 @@
 package dev.sovereign.engine.admin;
 
-import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
@@ -14,6 +14,7 @@ import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.nio.file.Files;
@@ -28,7 +29,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.Ledgers;
 
 /** The console's write side: retry, acknowledge and the supervisor, on a real engine of kind console. */
 class ConsoleOperatorActionsTest {
@@ -67,15 +67,19 @@ class ConsoleOperatorActionsTest {
         assertThat(worker.processes().find(worker.processIdentity()))
                 .hasValueSatisfying(p -> assertThat(p.stoppedAt()).isNotNull());
         assertThat(worker.leases().current("operator")).hasValue(held);
-        assertThat(worker.journal().since(0, 100)).filteredOn(e -> e.kind() == EventKind.PROCESS_STOPPED)
-                .singleElement().satisfies(e -> {
+        assertThat(worker.journal().since(0, 100))
+                .filteredOn(e -> e.kind() == EventKind.PROCESS_STOPPED)
+                .singleElement()
+                .satisfies(e -> {
                     assertThat(e.resourceId()).isEqualTo(worker.processIdentity());
                     assertThat(e.processIdentity()).isEqualTo(actions.processIdentity());
                 });
-        assertThatThrownBy(() -> actions.stopProcess(worker.processIdentity())).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.PROCESS_STOPPED));
-        assertThatThrownBy(() -> actions.stopProcess("proc_nobody")).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROCESS));
+        assertThatThrownBy(() -> actions.stopProcess(worker.processIdentity()))
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.PROCESS_STOPPED));
+        assertThatThrownBy(() -> actions.stopProcess("proc_nobody"))
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROCESS));
     }
 
     @Test
@@ -88,17 +92,22 @@ class ConsoleOperatorActionsTest {
         assertThat(tick.recovered()).isEqualTo(1);
         assertThat(tick.process().identity()).isEqualTo(actions.processIdentity());
         assertThat(tick.process().label()).startsWith("console ");
-        assertThat(worker.runs().get(abandoned.assignmentId())).get().extracting(Assignment::state)
+        assertThat(worker.runs().get(abandoned.assignmentId()))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.FAILED);
-        assertThat(worker.runs().receipt(abandoned.assignmentId())).get()
+        assertThat(worker.runs().receipt(abandoned.assignmentId()))
+                .get()
                 .satisfies(r -> assertThat(r.failureCategory()).isEqualTo("worker_lost"));
         var stored = worker.supervisor().lastTick().orElseThrow();
         assertThat(stored.seq()).isEqualTo(tick.seq());
         assertThat(stored.report()).isEqualTo(tick.report());
         assertThat(new TickReportText(ZoneOffset.UTC, id -> null).lines(tick.report()))
-                .anyMatch(l -> l.startsWith("Recovered assignment " + abandoned.assignmentId()
-                        + " as failed / worker_lost"));
-        assertThat(actions.tickSupervisor().recovered()).as("a second tick finds nothing").isZero();
+                .anyMatch(l ->
+                        l.startsWith("Recovered assignment " + abandoned.assignmentId() + " as failed / worker_lost"));
+        assertThat(actions.tickSupervisor().recovered())
+                .as("a second tick finds nothing")
+                .isZero();
     }
 
     @Test
@@ -118,15 +127,18 @@ class ConsoleOperatorActionsTest {
             assertThat(e.resourceId()).isEqualTo(retry);
             assertThat(e.processIdentity()).isEqualTo(actions.processIdentity());
         });
-        assertThatThrownBy(() -> actions.retry(abandoned.assignmentId())).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.ASSIGNMENT_NOT_RETRYABLE));
+        assertThatThrownBy(() -> actions.retry(abandoned.assignmentId()))
+                .isInstanceOfSatisfying(
+                        Refusal.class,
+                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ASSIGNMENT_NOT_RETRYABLE));
     }
 
     @Test
     void acknowledgingAFailedRunMarksItOnceAndARunningOneIsRefused() {
         Attempt abandoned = abandonedRun();
-        assertThatThrownBy(() -> actions.acknowledge(abandoned.assignmentId())).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.INVALID_ARGUMENT));
+        assertThatThrownBy(() -> actions.acknowledge(abandoned.assignmentId()))
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.INVALID_ARGUMENT));
         clock.advance(Duration.ofSeconds(10));
         actions.tickSupervisor();
 
@@ -136,9 +148,12 @@ class ConsoleOperatorActionsTest {
         actions.acknowledge(abandoned.assignmentId());
 
         assertThat(first).isEqualTo(clock.millis() - 1_000);
-        assertThat(worker.runs().get(abandoned.assignmentId()).orElseThrow().acknowledgedAt()).isEqualTo(first);
-        assertThat(worker.journal().since(0, 1_000)).filteredOn(e -> e.kind() == EventKind.ASSIGNMENT_ACKNOWLEDGED)
-                .singleElement().satisfies(e -> assertThat(e.processIdentity()).isEqualTo(actions.processIdentity()));
+        assertThat(worker.runs().get(abandoned.assignmentId()).orElseThrow().acknowledgedAt())
+                .isEqualTo(first);
+        assertThat(worker.journal().since(0, 1_000))
+                .filteredOn(e -> e.kind() == EventKind.ASSIGNMENT_ACKNOWLEDGED)
+                .singleElement()
+                .satisfies(e -> assertThat(e.processIdentity()).isEqualTo(actions.processIdentity()));
     }
 
     @Test
@@ -150,7 +165,11 @@ class ConsoleOperatorActionsTest {
         actions.close();
         actions.close();
 
-        assertThat(worker.processes().find(actions.processIdentity()).orElseThrow().stoppedAt()).isNotNull();
+        assertThat(worker.processes()
+                        .find(actions.processIdentity())
+                        .orElseThrow()
+                        .stoppedAt())
+                .isNotNull();
     }
 
     @Test
@@ -165,8 +184,7 @@ class ConsoleOperatorActionsTest {
             }
 
             @Override
-            public void failed(String sentence) {
-            }
+            public void failed(String sentence) {}
         });
 
         actions.startSupervisor(Duration.ofMillis(100));
@@ -176,9 +194,14 @@ class ConsoleOperatorActionsTest {
 
         assertThat(actions.isSupervisorRunning()).isFalse();
         int seen = ticks.size();
-        assertThat(worker.supervisor().lastTick().orElseThrow().seq()).isEqualTo(ticks.get(seen - 1).seq());
-        assertThat(ticks).extracting(SupervisorTickRow::seq).doesNotHaveDuplicates().isSorted();
-        assertThat(actions.tickSupervisor().seq()).isGreaterThan(ticks.get(seen - 1).seq());
+        assertThat(worker.supervisor().lastTick().orElseThrow().seq())
+                .isEqualTo(ticks.get(seen - 1).seq());
+        assertThat(ticks)
+                .extracting(SupervisorTickRow::seq)
+                .doesNotHaveDuplicates()
+                .isSorted();
+        assertThat(actions.tickSupervisor().seq())
+                .isGreaterThan(ticks.get(seen - 1).seq());
         assertThatThrownBy(() -> actions.startSupervisor(Duration.ofMillis(10)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -187,8 +210,10 @@ class ConsoleOperatorActionsTest {
     void aMissingFileIsRefusedAndNotCreated() {
         Path missing = temp.dir().resolve("nope.db");
 
-        assertThatThrownBy(() -> Ledgers.openOperatorActions(missing, clock)).isInstanceOfSatisfying(StorageException.class,
-                e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.MISSING_FILE));
+        assertThatThrownBy(() -> Ledgers.openOperatorActions(missing, clock))
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.MISSING_FILE));
         assertThat(Files.exists(missing)).isFalse();
     }
 }

@@ -10,6 +10,7 @@ import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.internal.sqlite.SqliteAdminReader;
 import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.TempDatabase;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.io.IOException;
 
 /**
  * The lease change marker across OS processes: child JVMs churn leases while this process's
@@ -54,11 +54,17 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
         Path stop = temp.dir().resolve("stop");
         List<Process> children = new ArrayList<>();
         try (SqliteAdminReader reader = SqliteAdminReader.open(temp.file(), clock, ZoneOffset.UTC);
-             Connection plain = DriverManager.getConnection("jdbc:sqlite:" + temp.file())) {
+                Connection plain = DriverManager.getConnection("jdbc:sqlite:" + temp.file())) {
             for (int i = 0; i < WORKERS; i++) {
                 Path log = temp.dir().resolve("churn-" + i + ".log");
-                children.add(ChildJvm.start(LeaseChurnWorker.class, log, temp.file().toString(), stop.toString(),
-                        Long.toString(7919L * (i + 1)), Integer.toString(i), Integer.toString(ACTORS)));
+                children.add(ChildJvm.start(
+                        LeaseChurnWorker.class,
+                        log,
+                        temp.file().toString(),
+                        stop.toString(),
+                        Long.toString(7919L * (i + 1)),
+                        Integer.toString(i),
+                        Integer.toString(ACTORS)));
             }
             for (int i = 0; i < WORKERS; i++) {
                 ChildJvm.awaitLine(temp.dir().resolve("churn-" + i + ".log"), "READY", Duration.ofSeconds(60));
@@ -69,7 +75,9 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
                 long target = lastChange(plain) + 40;
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (lastChange(plain) < target) {
-                    assertThat(System.nanoTime()).as("the children keep writing").isLessThan(deadline);
+                    assertThat(System.nanoTime())
+                            .as("the children keep writing")
+                            .isLessThan(deadline);
                     reader.snapshot();
                     snapshots++;
                 }
@@ -79,7 +87,8 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
             // the history must have had everything in it: run on (still snapshotting) until it has
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!historyIsComplete(plain)) {
-                assertThat(System.nanoTime()).as("a takeover, a refusal, a release and new actors within 60 s")
+                assertThat(System.nanoTime())
+                        .as("a takeover, a refusal, a release and new actors within 60 s")
                         .isLessThan(deadline);
                 reader.snapshot();
                 snapshots++;
@@ -89,15 +98,19 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
             Files.writeString(stop, "stop");
             for (int i = 0; i < WORKERS; i++) {
                 Process child = children.get(i);
-                assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("churn %d stops", i).isTrue();
-                assertThat(child.exitValue()).as("churn %d exit: %s", i,
-                        Files.readString(temp.dir().resolve("churn-" + i + ".log"))).isZero();
+                assertThat(child.waitFor(60, TimeUnit.SECONDS))
+                        .as("churn %d stops", i)
+                        .isTrue();
+                assertThat(child.exitValue())
+                        .as("churn %d exit: %s", i, Files.readString(temp.dir().resolve("churn-" + i + ".log")))
+                        .isZero();
             }
             // after every child closed its engine (releasing what it held): quiescent for good
             assertSameLeases(reader.snapshot(), fullRead(temp.file(), clock), "after the children stopped");
             snapshots++;
 
-            assertThat(reader.fullLeaseReads()).as("full reads among %d snapshots", snapshots)
+            assertThat(reader.fullLeaseReads())
+                    .as("full reads among %d snapshots", snapshots)
                     .isLessThanOrEqualTo(1 + 15L);
         } finally {
             Files.writeString(stop, "stop");
@@ -116,8 +129,7 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
      * should a reader meet a child stopped in the middle of publishing a commit), the children run
      * on a little and the comparison is tried again.
      */
-    private void compareWhilePaused(SqliteAdminReader reader, List<Process> children, String context)
-            throws Exception {
+    private void compareWhilePaused(SqliteAdminReader reader, List<Process> children, String context) throws Exception {
         for (int attempt = 1; ; attempt++) {
             for (Process child : children) {
                 ChildJvm.signal(child, "STOP");
@@ -141,7 +153,9 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
                     ChildJvm.signal(child, "CONT");
                 }
             }
-            assertThat(attempt).as("%s: a quiescent comparison within 5 attempts", context).isLessThan(5);
+            assertThat(attempt)
+                    .as("%s: a quiescent comparison within 5 attempts", context)
+                    .isLessThan(5);
         }
     }
 
@@ -175,8 +189,8 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
     }
 
     private static boolean historyIsComplete(Connection c) throws SQLException {
-        for (String kind : List.of("LEASE_ACQUIRED", "LEASE_TAKEN_OVER", "LEASE_RENEWED", "LEASE_RELEASED",
-                "REJECTED")) {
+        for (String kind :
+                List.of("LEASE_ACQUIRED", "LEASE_TAKEN_OVER", "LEASE_RENEWED", "LEASE_RELEASED", "REJECTED")) {
             if (scalar(c, "SELECT count(*) FROM fence_events WHERE kind = '" + kind + "'") == 0) {
                 return false;
             }
@@ -189,7 +203,8 @@ class IncrementalLeaseSnapshotAcrossProcessesTest {
     }
 
     private static long scalar(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.getLong(1);
         }
     }

@@ -1,6 +1,5 @@
 package dev.sovereign.engine.admin;
 
-import dev.sovereign.engine.testing.Sqlite;
 import static dev.sovereign.engine.admin.LeaseSnapshots.assertSameLeases;
 import static dev.sovereign.engine.admin.LeaseSnapshots.fullRead;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,6 +9,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.internal.sqlite.SqliteAdminReader;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.SettableClock;
+import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -122,16 +122,18 @@ class IncrementalLeaseSnapshotTest {
                 AdminSnapshot full = fullRead(temp.file(), clock);
                 String context = "seed " + seed + ", after operation " + op;
                 assertSameLeases(incremental, full, context);
-                assertThat(LeaseSnapshots.leaseCounts(incremental)).as("counts from the table, %s", context)
+                assertThat(LeaseSnapshots.leaseCounts(incremental))
+                        .as("counts from the table, %s", context)
                         .isEqualTo(countsFromTable(engines.get(0), incremental));
                 snapshots++;
                 nextSnapshot = op + 1 + random.nextInt(4);
             }
         }
         assertThat(snapshots).isGreaterThan(100);
-        for (String kind : List.of("LEASE_ACQUIRED", "LEASE_TAKEN_OVER", "LEASE_RENEWED", "LEASE_RELEASED", "REJECTED")) {
-            long n = Sqlite.database(engines.get(0)).read(tx -> tx.scalarLong(
-                    "SELECT count(*) FROM fence_events WHERE kind = ?", kind));
+        for (String kind :
+                List.of("LEASE_ACQUIRED", "LEASE_TAKEN_OVER", "LEASE_RENEWED", "LEASE_RELEASED", "REJECTED")) {
+            long n = Sqlite.database(engines.get(0))
+                    .read(tx -> tx.scalarLong("SELECT count(*) FROM fence_events WHERE kind = ?", kind));
             assertThat(n).as("%s events in the history of seed %d", kind, seed).isPositive();
         }
         // incremental most of the time: a full read only first and after an actor was added
@@ -141,8 +143,10 @@ class IncrementalLeaseSnapshotTest {
     private static Map<String, Integer> countsFromTable(Engine e, AdminSnapshot s) {
         Map<String, Integer> counts = new HashMap<>();
         for (ProcessRow p : s.processes()) {
-            long n = Sqlite.database(e).read(tx -> tx.scalarLong(
-                    "SELECT count(*) FROM actor_leases WHERE process_identity = ?", p.process().identity()));
+            long n = Sqlite.database(e)
+                    .read(tx -> tx.scalarLong(
+                            "SELECT count(*) FROM actor_leases WHERE process_identity = ?",
+                            p.process().identity()));
             counts.put(p.process().identity(), (int) n);
         }
         return counts;

@@ -22,8 +22,7 @@ import java.util.Random;
 public final class LeaseChurnWorker {
     private static final int MAX_ACTORS_ADDED = 15;
 
-    private LeaseChurnWorker() {
-    }
+    private LeaseChurnWorker() {}
 
     public static void main(String[] args) throws Exception {
         Path database = Path.of(args[0]);
@@ -37,8 +36,11 @@ public final class LeaseChurnWorker {
         List<Long> oldTokens = new ArrayList<>();
         long ops = 0;
         int added = 0;
-        try (Engine e = Engine.open(EngineConfig.forDatabase(database).heartbeat(false)
-                .busyBound(Duration.ofSeconds(60)).processLabel("churn " + worker).build())) {
+        try (Engine e = Engine.open(EngineConfig.forDatabase(database)
+                .heartbeat(false)
+                .busyBound(Duration.ofSeconds(60))
+                .processLabel("churn " + worker)
+                .build())) {
             System.out.println("READY");
             System.out.flush();
             long deadline = System.nanoTime() + 300_000_000_000L;

@@ -2,17 +2,16 @@ package dev.sovereign.engine.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sovereign.engine.Ledgers;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
-import dev.sovereign.engine.Ledgers;
 
 /** Compares a long-lived reader's (incremental) snapshot with a full read by a reader opened just now. */
 final class LeaseSnapshots {
-    private LeaseSnapshots() {
-    }
+    private LeaseSnapshots() {}
 
     /** A full read: a fresh reader has no previous snapshot, so it reads every actor's lease. */
     static AdminSnapshot fullRead(Path database, Clock clock) {
@@ -32,6 +31,8 @@ final class LeaseSnapshots {
 
     static void assertSameLeases(AdminSnapshot incremental, AdminSnapshot full, String context) {
         assertThat(incremental.leases()).as("leases, %s", context).isEqualTo(full.leases());
-        assertThat(leaseCounts(incremental)).as("process lease counts, %s", context).isEqualTo(leaseCounts(full));
+        assertThat(leaseCounts(incremental))
+                .as("process lease counts, %s", context)
+                .isEqualTo(leaseCounts(full));
     }
 }

@@ -8,8 +8,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TickReportTextTest {
-    private final TickReportText text = new TickReportText(ZoneOffset.UTC,
-            Map.of("proc_aaaaaaaa-1111", "worker 7101 (proc_aaaaaaaa…)")::get);
+    private final TickReportText text =
+            new TickReportText(ZoneOffset.UTC, Map.of("proc_aaaaaaaa-1111", "worker 7101 (proc_aaaaaaaa…)")::get);
 
     @Test
     void everyThingATickSawOrDidBecomesOneSentence() {
@@ -21,21 +21,25 @@ class TickReportTextTest {
                 + "\"fence_was_stolen\":false}],\"retired\":[{\"attempt\":\"at-2\",\"assignment\":\"as-2\","
                 + "\"state\":\"SUPERSEDED\"}],\"failures\":[{\"item\":\"attempt at-9\",\"problem\":\"busy \\\"x\\\"\"}]}";
 
-        assertThat(text.lines(json)).containsExactly(
-                "The lease of actor planner (token 12, held by proc_bbbbbbbb…) expired at 08:00:00."
-                        + " Reported only: the next host takes it over.",
-                "Process worker 7101 (proc_aaaaaaaa…), pid 7101, is stale: its last heartbeat was at 07:59:50.",
-                "The expired claim on message msg-1 was swept back to new.",
-                "Recovered assignment as-3 as failed / worker_lost: attempt at-3a (token 41) of worker 7101"
-                        + " (proc_aaaaaaaa…) expired while its process was silent; receipt 7 says the outcome is unknown.",
-                "Attempt at-2 of assignment as-2 had expired and was no longer current: marked superseded.",
-                "Could not handle attempt at-9: busy \"x\"");
+        assertThat(text.lines(json))
+                .containsExactly(
+                        "The lease of actor planner (token 12, held by proc_bbbbbbbb…) expired at 08:00:00."
+                                + " Reported only: the next host takes it over.",
+                        "Process worker 7101 (proc_aaaaaaaa…), pid 7101, is stale: its last heartbeat was at 07:59:50.",
+                        "The expired claim on message msg-1 was swept back to new.",
+                        "Recovered assignment as-3 as failed / worker_lost: attempt at-3a (token 41) of worker 7101"
+                                + " (proc_aaaaaaaa…) expired while its process was silent; receipt 7 says the outcome is unknown.",
+                        "Attempt at-2 of assignment as-2 had expired and was no longer current: marked superseded.",
+                        "Could not handle attempt at-9: busy \"x\"");
     }
 
     @Test
     void anEmptyTickSaysSoAndAReportThatIsNotJsonIsShownAsItIs() {
         assertThat(text.lines("{\"expired_leases\":[],\"stale_processes\":[],\"swept_claims\":[],\"recovered\":[],"
-                + "\"retired\":[],\"failures\":[]}")).singleElement().asString().startsWith("Nothing to do");
+                        + "\"retired\":[],\"failures\":[]}"))
+                .singleElement()
+                .asString()
+                .startsWith("Nothing to do");
         assertThat(text.lines("expired lease: planner\nswept claims: none"))
                 .containsExactly("expired lease: planner", "swept claims: none");
         assertThat(text.lines("{\"broken\": ")).containsExactly("{\"broken\": ");
@@ -46,7 +50,10 @@ class TickReportTextTest {
     void manyFindingsOfOneKindAreCountedRatherThanListed() {
         StringBuilder stale = new StringBuilder();
         for (int i = 0; i < 12; i++) {
-            stale.append(i == 0 ? "" : ",").append("{\"process\":\"proc_").append(i).append("\",\"heartbeat_at\":0}");
+            stale.append(i == 0 ? "" : ",")
+                    .append("{\"process\":\"proc_")
+                    .append(i)
+                    .append("\",\"heartbeat_at\":0}");
         }
         List<String> lines = text.lines("{\"stale_processes\":[" + stale + "],\"recovered\":[]}");
 
@@ -57,14 +64,17 @@ class TickReportTextTest {
     @Test
     void aProcessSilentForLongerThanLongDeadIsCountedNotNamed() {
         long at = 1_800_000_000_000L;
-        String json = "{\"at\":" + at + ",\"stale_processes\":[{\"process\":\"proc_aaaaaaaa-1111\",\"label\":\"worker 7101\","
-                + "\"heartbeat_at\":" + (at - 10_000) + "},{\"process\":\"proc_old1\",\"label\":\"worker 1\",\"heartbeat_at\":"
+        String json = "{\"at\":" + at
+                + ",\"stale_processes\":[{\"process\":\"proc_aaaaaaaa-1111\",\"label\":\"worker 7101\","
+                + "\"heartbeat_at\":" + (at - 10_000)
+                + "},{\"process\":\"proc_old1\",\"label\":\"worker 1\",\"heartbeat_at\":"
                 + (at - TickReportText.LONG_DEAD.toMillis() - 1) + "},{\"process\":\"proc_old2\",\"heartbeat_at\":0}],"
                 + "\"recovered\":[]}";
 
-        assertThat(text.lines(json)).containsExactly(
-                "Process worker 7101 (proc_aaaaaaaa…) is stale: its last heartbeat was at 07:59:50.",
-                "2 more processes have been silent for more than 5 minutes (never stopped: a crash or a kill); not listed"
-                        + " again. The Processes page shows them; Stop process marks them stopped.");
+        assertThat(text.lines(json))
+                .containsExactly(
+                        "Process worker 7101 (proc_aaaaaaaa…) is stale: its last heartbeat was at 07:59:50.",
+                        "2 more processes have been silent for more than 5 minutes (never stopped: a crash or a kill); not listed"
+                                + " again. The Processes page shows them; Stop process marks them stopped.");
     }
 }

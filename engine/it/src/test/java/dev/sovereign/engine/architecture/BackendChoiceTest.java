@@ -20,24 +20,32 @@ class BackendChoiceTest {
     void aFilePathIsServedByTheSqliteBackendFoundOnTheClassPath() {
         assertThat(Backends.all()).hasAtLeastOneElementOfType(SqliteBackend.class);
         assertThat(Backends.forDatabase(Path.of("/tmp/ledger.db"))).isInstanceOf(SqliteBackend.class);
-        assertThat(Backends.forDatabase(LedgerLocation.parse("relative/ledger.db"))).isInstanceOf(SqliteBackend.class);
+        assertThat(Backends.forDatabase(LedgerLocation.parse("relative/ledger.db")))
+                .isInstanceOf(SqliteBackend.class);
     }
 
     @Test
     void aDatabaseNoBackendServesIsOneSentenceNamingTheBackendsThereAreAndNoSecret() {
         assertThatThrownBy(() -> Backends.forDatabase(LedgerLocation.parse(URL)))
-                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage())
-                        .startsWith("No storage backend can open jdbc:mysql://db.example:5432/ledger?user=op"
-                                + "&password=***: the backends on the class path are [")
-                        .contains("sqlite").contains("postgres").doesNotContain("hunter2"));
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.getMessage())
+                                .startsWith("No storage backend can open jdbc:mysql://db.example:5432/ledger?user=op"
+                                        + "&password=***: the backends on the class path are [")
+                                .contains("sqlite")
+                                .contains("postgres")
+                                .doesNotContain("hunter2"));
     }
 
     @Test
     void anEngineOpenedOnAUrlChoosesByTheUrlNotByAFileOfThatName() {
         // A URL typed where a file would do must never become a SQLite file named "jdbc:postgresql:…".
-        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(URL).heartbeat(false).build()))
-                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage())
-                        .startsWith("No storage backend can open jdbc:mysql://db.example:5432/ledger")
-                        .doesNotContain("hunter2"));
+        assertThatThrownBy(() -> Engine.open(
+                        EngineConfig.forDatabase(URL).heartbeat(false).build()))
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.getMessage())
+                                .startsWith("No storage backend can open jdbc:mysql://db.example:5432/ledger")
+                                .doesNotContain("hunter2"));
     }
 }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  */
 class LedgerReachRuleTest {
     private static JavaClasses sample(String name) throws ClassNotFoundException {
-        return new ClassFileImporter().importClasses(Class.forName("dev.sovereign.engine.lab.LedgerReachSamples$" + name));
+        return new ClassFileImporter()
+                .importClasses(Class.forName("dev.sovereign.engine.lab.LedgerReachSamples$" + name));
     }
 
     @Test

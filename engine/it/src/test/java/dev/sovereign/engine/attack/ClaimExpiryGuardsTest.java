@@ -53,20 +53,31 @@ class ClaimExpiryGuardsTest {
     }
 
     private void refused(boolean recursive, String... statements) {
-        assertThatThrownBy(() -> raw.run(recursive, statements)).as(String.join("; ", statements))
-                .isInstanceOf(SQLException.class).hasMessageContaining("fence: ");
+        assertThatThrownBy(() -> raw.run(recursive, statements))
+                .as(String.join("; ", statements))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("fence: ");
     }
 
     /** The claim is untouched, and its holder finishes the message with its token. */
     private void stillClaimed() throws SQLException {
         assertThat(raw.text("SELECT state || ' ' || claim_token || ' ' || claim_expires_at FROM messages" + where()))
                 .isEqualTo("CLAIMED " + claim.token() + " " + claim.expiresAt());
-        assertThat(holder.mailbox().complete(message.id(), claim.token()).state()).isEqualTo(MessageState.DONE);
+        assertThat(holder.mailbox().complete(message.id(), claim.token()).state())
+                .isEqualTo(MessageState.DONE);
     }
 
     @ParameterizedTest(name = "claim_expires_at = {0}")
-    @ValueSource(strings = {"0", "claim_expires_at - 1", "9000000000000", "claim_expires_at + 31536000000", "'abc'",
-        "x'01'", "claim_expires_at + 0.5"})
+    @ValueSource(
+            strings = {
+                "0",
+                "claim_expires_at - 1",
+                "9000000000000",
+                "claim_expires_at + 31536000000",
+                "'abc'",
+                "x'01'",
+                "claim_expires_at + 0.5"
+            })
     void aLiveClaimsExpiryCannotBeMovedBackFrozenOrRetyped(String value) throws Exception {
         for (boolean recursive : new boolean[] {false, true}) {
             refused(recursive, "UPDATE messages SET claim_expires_at = " + value + where());
@@ -76,8 +87,9 @@ class ClaimExpiryGuardsTest {
 
     @Test
     void aLiveClaimCannotBeExpiredThenSweptBackToNew() throws Exception {
-        String sweep = "UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL, claim_token = NULL,"
-                + " claim_expires_at = NULL" + where();
+        String sweep =
+                "UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL, claim_token = NULL,"
+                        + " claim_expires_at = NULL" + where();
         refused(false, "BEGIN IMMEDIATE", "UPDATE messages SET claim_expires_at = 0" + where(), sweep, "COMMIT");
         refused(false, sweep);
         stillClaimed();
@@ -86,7 +98,10 @@ class ClaimExpiryGuardsTest {
     @Test
     void aLiveClaimCannotBeExpiredAndReMintedInOneTransaction() throws Exception {
         long now = clock.millis();
-        refused(false, "BEGIN IMMEDIATE", "UPDATE messages SET claim_expires_at = 0" + where(),
+        refused(
+                false,
+                "BEGIN IMMEDIATE",
+                "UPDATE messages SET claim_expires_at = 0" + where(),
                 "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1",
                 "UPDATE messages SET claim_token = (SELECT last_token FROM token_counter), claim_expires_at = "
                         + (now + 3_600_000) + ", updated_at = " + now + where(),
@@ -105,7 +120,8 @@ class ClaimExpiryGuardsTest {
         refused(false, "BEGIN IMMEDIATE", mint, reclaim + (now + 31_536_000_001L) + where(), "COMMIT");
         refused(false, "BEGIN IMMEDIATE", mint, reclaim + now + where(), "COMMIT");
         raw.run(false, "BEGIN IMMEDIATE", mint, reclaim + (now + 31_536_000_000L) + where(), "COMMIT");
-        assertThat(holder.mailbox().find(message.id()).orElseThrow().claim().expiresAt()).isEqualTo(now + 31_536_000_000L);
+        assertThat(holder.mailbox().find(message.id()).orElseThrow().claim().expiresAt())
+                .isEqualTo(now + 31_536_000_000L);
     }
 
     /** What the engine does still passes: a re-claim keeps the token and only extends, a sweep once expired. */
@@ -113,16 +129,21 @@ class ClaimExpiryGuardsTest {
     void theHoldersReClaimOnlyExtendsAndTheSweepTakesOnlyAnExpiredClaim() {
         Claim again = holder.mailbox().claim(message.id(), "w", Duration.ofHours(2));
         assertThat(again.token()).isEqualTo(claim.token());
-        assertThat(again.expiresAt()).isEqualTo(clock.millis() + Duration.ofHours(2).toMillis());
+        assertThat(again.expiresAt())
+                .isEqualTo(clock.millis() + Duration.ofHours(2).toMillis());
         // a shorter TTL, or a clock stepped back, keeps the expiry already promised
         Claim shorter = holder.mailbox().claim(message.id(), "w", Duration.ofMinutes(5));
         assertThat(shorter.expiresAt()).isEqualTo(again.expiresAt());
         clock.advance(Duration.ofMinutes(-30));
-        assertThat(holder.mailbox().claim(message.id(), "w", Duration.ofMinutes(5)).expiresAt())
+        assertThat(holder.mailbox()
+                        .claim(message.id(), "w", Duration.ofMinutes(5))
+                        .expiresAt())
                 .isEqualTo(again.expiresAt());
 
         assertThat(holder.mailbox().sweepExpiredClaims()).isEmpty();
         clock.set(again.expiresAt());
-        assertThat(holder.mailbox().sweepExpiredClaims()).extracting(Claim::token).containsExactly(claim.token());
+        assertThat(holder.mailbox().sweepExpiredClaims())
+                .extracting(Claim::token)
+                .containsExactly(claim.token());
     }
 }

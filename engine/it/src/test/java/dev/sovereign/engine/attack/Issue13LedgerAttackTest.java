@@ -55,12 +55,11 @@ class Issue13LedgerAttackTest {
         a.actors().add("operator");
     }
 
-
-
-
     private void refused(boolean recursive, String... statements) {
-        assertThatThrownBy(() -> sql(recursive, statements)).as(String.join("; ", statements))
-                .isInstanceOf(SQLException.class).hasMessageContaining("SQLITE_CONSTRAINT_TRIGGER");
+        assertThatThrownBy(() -> sql(recursive, statements))
+                .as(String.join("; ", statements))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("SQLITE_CONSTRAINT_TRIGGER");
     }
 
     private static String q(String s) {
@@ -103,14 +102,20 @@ class Issue13LedgerAttackTest {
         b.leases().acquire("operator", Duration.ofSeconds(5)); // Q took the actor over
 
         try {
-            sql(recursive, "BEGIN IMMEDIATE", end("COMPLETED", stale.id(), "recovery", "id = " + q(x.id())),
-                    receipt(x, stale, "completed", 1), "COMMIT");
+            sql(
+                    recursive,
+                    "BEGIN IMMEDIATE",
+                    end("COMPLETED", stale.id(), "recovery", "id = " + q(x.id())),
+                    receipt(x, stale, "completed", 1),
+                    "COMMIT");
         } catch (SQLException refusedAsItShouldBe) {
             // the safe outcome
         }
         assertThat(a.runs().get(x.id()).orElseThrow().state())
-                .as("a stale attempt must not end its assignment COMPLETED").isEqualTo(AssignmentState.RUNNING);
-        assertThat(text("SELECT status FROM receipts WHERE assignment_id = " + q(x.id()))).isNull();
+                .as("a stale attempt must not end its assignment COMPLETED")
+                .isEqualTo(AssignmentState.RUNNING);
+        assertThat(text("SELECT status FROM receipts WHERE assignment_id = " + q(x.id())))
+                .isNull();
     }
 
     /** The same after an operator's steal-fence (current_attempt cleared): the stolen, stale attempt commits success. */
@@ -118,13 +123,19 @@ class Issue13LedgerAttackTest {
     void aStolenStaleAttemptCannotCommitCompletedThroughTheStolenFenceRecoveryBranch() throws Exception {
         Assignment x = a.runs().assign("operator", "scripted");
         Attempt stale = runningUnderA(x);
-        sql(false, "UPDATE assignments SET current_attempt = NULL, updated_at = " + clock.millis()
-                + " WHERE id = " + q(x.id())); // the operator's steal (allowed by the schema, as in the engine)
+        sql(
+                false,
+                "UPDATE assignments SET current_attempt = NULL, updated_at = " + clock.millis() + " WHERE id = "
+                        + q(x.id())); // the operator's steal (allowed by the schema, as in the engine)
         clock.advance(Duration.ofSeconds(6));
 
         try {
-            sql(false, "BEGIN IMMEDIATE", end("BLOCKED", stale.id(), "recovery", "id = " + q(x.id())),
-                    receipt(x, stale, "blocked", 1), "COMMIT");
+            sql(
+                    false,
+                    "BEGIN IMMEDIATE",
+                    end("BLOCKED", stale.id(), "recovery", "id = " + q(x.id())),
+                    receipt(x, stale, "blocked", 1),
+                    "COMMIT");
         } catch (SQLException refusedAsItShouldBe) {
             // the safe outcome
         }
@@ -152,13 +163,16 @@ class Issue13LedgerAttackTest {
         String bp = q(b.processIdentity());
         long now = clock.millis();
         try {
-            sql(false, "BEGIN IMMEDIATE",
+            sql(
+                    false,
+                    "BEGIN IMMEDIATE",
                     "DELETE FROM actor_leases WHERE actor_id = 'operator'", // no guard: the live holder's row goes
                     "UPDATE token_counter SET last_token = last_token + 1",
                     "UPDATE lease_change_counter SET last_change = last_change + 1",
                     "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at,"
                             + " expires_at, renewal_journalled_at, change_seq) VALUES ('operator', " + bp
-                            + ", (SELECT last_token FROM token_counter), 5000, " + now + ", " + now + ", " + (now + 5000)
+                            + ", (SELECT last_token FROM token_counter), 5000, " + now + ", " + now + ", "
+                            + (now + 5000)
                             + ", " + now + ", (SELECT last_change FROM lease_change_counter))",
                     "UPDATE token_counter SET last_token = last_token + 1",
                     "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token,"
@@ -172,7 +186,8 @@ class Issue13LedgerAttackTest {
             // the safe outcome
         }
         assertThat(a.leases().current("operator").orElseThrow().process())
-                .as("a live lease is never taken over").isEqualTo(a.processIdentity());
+                .as("a live lease is never taken over")
+                .isEqualTo(a.processIdentity());
         assertThat(a.runs().get(x.id()).orElseThrow().currentAttempt()).isEqualTo(live.id());
     }
 
@@ -187,12 +202,19 @@ class Issue13LedgerAttackTest {
     void aGuardReplacedByANoOpUnderTheSameNameIsNoticed() throws Exception {
         a.close();
         b.close();
-        sql(false, "BEGIN IMMEDIATE", "DROP TRIGGER assignments_end_only_through_their_fence",
+        sql(
+                false,
+                "BEGIN IMMEDIATE",
+                "DROP TRIGGER assignments_end_only_through_their_fence",
                 "CREATE TRIGGER assignments_end_only_through_their_fence BEFORE UPDATE ON assignments WHEN 0"
-                        + " BEGIN SELECT 1; END", "COMMIT");
+                        + " BEGIN SELECT 1; END",
+                "COMMIT");
 
-        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false)
-                .build()).close())
+        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file())
+                                .clock(clock)
+                                .heartbeat(false)
+                                .build())
+                        .close())
                 .as("an engine must refuse a ledger whose guard lost its body")
                 .isInstanceOf(StorageException.class);
     }
@@ -206,11 +228,18 @@ class Issue13LedgerAttackTest {
     void aGuardedTableRenamedAwayAndReplacedByAnUnguardedCopyIsNoticed() throws Exception {
         a.close();
         b.close();
-        sql(false, "PRAGMA legacy_alter_table = ON", "BEGIN IMMEDIATE",
+        sql(
+                false,
+                "PRAGMA legacy_alter_table = ON",
+                "BEGIN IMMEDIATE",
                 "ALTER TABLE receipts RENAME TO receipts_guarded",
-                "CREATE TABLE receipts AS SELECT * FROM receipts_guarded", "COMMIT");
-        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false)
-                .build()).close())
+                "CREATE TABLE receipts AS SELECT * FROM receipts_guarded",
+                "COMMIT");
+        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file())
+                                .clock(clock)
+                                .heartbeat(false)
+                                .build())
+                        .close())
                 .as("an engine must refuse a ledger whose guarded table has no guards")
                 .isInstanceOf(StorageException.class);
     }
@@ -231,12 +260,18 @@ class Issue13LedgerAttackTest {
         a.leases().acquire("operator", Duration.ofSeconds(5));
         a.close();
         b.close();
-        sql(false, "INSERT INTO fence_events (seq, at, kind, resource_type, resource_id) VALUES"
-                + " (9223372036854775807, 0, 'LEASE_ACQUIRED', 'actor', 'operator')");
-        try (Engine e = Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false).build())) {
+        sql(
+                false,
+                "INSERT INTO fence_events (seq, at, kind, resource_type, resource_id) VALUES"
+                        + " (9223372036854775807, 0, 'LEASE_ACQUIRED', 'actor', 'operator')");
+        try (Engine e = Engine.open(EngineConfig.forDatabase(temp.file())
+                .clock(clock)
+                .heartbeat(false)
+                .build())) {
             e.actors().add("other");
             assertThatThrownBy(() -> e.leases().acquire("other", Duration.ofSeconds(5)))
-                    .isInstanceOfSatisfying(StorageException.class,
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
                             x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.CORRUPT));
         } catch (StorageException refusedAtOpen) {
             assertThat(refusedAtOpen.problem()).isEqualTo(StorageException.Problem.CORRUPT);

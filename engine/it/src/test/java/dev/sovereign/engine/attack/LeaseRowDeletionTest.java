@@ -49,12 +49,18 @@ class LeaseRowDeletionTest {
 
     /** Every kind of operation that can come before the attack; each leaves a live lease on {@code w}. */
     enum Before {
-        GRANT, RENEW, BEAT, RENEW_THEN_BEAT, TAKEOVER, WRITE_TO_ANOTHER_LEASE, RELEASE_AND_REACQUIRE, DETACH;
+        GRANT,
+        RENEW,
+        BEAT,
+        RENEW_THEN_BEAT,
+        TAKEOVER,
+        WRITE_TO_ANOTHER_LEASE,
+        RELEASE_AND_REACQUIRE,
+        DETACH;
     }
 
     /** The holder of {@code w} and its token after {@code op}. */
-    private record Held(Engine holder, long token) {
-    }
+    private record Held(Engine holder, long token) {}
 
     private Held after(Before op) {
         Lease granted = a.leases().acquire("w", TEN_MINUTES);
@@ -93,8 +99,10 @@ class LeaseRowDeletionTest {
     }
 
     private void refused(boolean recursive, String... statements) {
-        assertThatThrownBy(() -> raw.run(recursive, statements)).as(String.join("; ", statements))
-                .isInstanceOf(SQLException.class).hasMessageContaining("fence: a lease is released only");
+        assertThatThrownBy(() -> raw.run(recursive, statements))
+                .as(String.join("; ", statements))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("fence: a lease is released only");
     }
 
     private String leaseRow() throws SQLException {
@@ -117,7 +125,10 @@ class LeaseRowDeletionTest {
         for (boolean recursive : new boolean[] {false, true}) {
             refused(recursive, "DELETE FROM actor_leases WHERE actor_id = 'w'");
             refused(recursive, "DELETE FROM actor_leases");
-            refused(recursive, "BEGIN IMMEDIATE", "DELETE FROM actor_leases WHERE actor_id = 'w'",
+            refused(
+                    recursive,
+                    "BEGIN IMMEDIATE",
+                    "DELETE FROM actor_leases WHERE actor_id = 'w'",
                     "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1",
                     "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
                     "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at,"
@@ -147,7 +158,8 @@ class LeaseRowDeletionTest {
         assertThat(a.leases().release("w", l.token())).isTrue();
 
         List<FenceEvent> released = a.journal().since(0, 100).stream()
-                .filter(e -> e.kind() == EventKind.LEASE_RELEASED).toList();
+                .filter(e -> e.kind() == EventKind.LEASE_RELEASED)
+                .toList();
         assertThat(released).singleElement().satisfies(e -> {
             assertThat(e.at()).isEqualTo(at);
             assertThat(e.resourceId()).isEqualTo("w");
@@ -171,7 +183,9 @@ class LeaseRowDeletionTest {
         a.leases().renew("w", l.token());
         long now = clock.millis();
 
-        raw.run(recursive, "BEGIN IMMEDIATE",
+        raw.run(
+                recursive,
+                "BEGIN IMMEDIATE",
                 "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
                 "UPDATE actor_leases SET change_seq = (SELECT last_change FROM lease_change_counter),"
                         + " presented_token = token, presented_change = (SELECT last_change FROM lease_change_counter),"
@@ -179,8 +193,10 @@ class LeaseRowDeletionTest {
                 "COMMIT");
 
         assertThat(a.leases().current("w")).isEmpty();
-        assertThat(a.journal().since(0, 100)).filteredOn(e -> e.kind() == EventKind.LEASE_RELEASED)
-                .singleElement().satisfies(e -> {
+        assertThat(a.journal().since(0, 100))
+                .filteredOn(e -> e.kind() == EventKind.LEASE_RELEASED)
+                .singleElement()
+                .satisfies(e -> {
                     assertThat(e.token()).isEqualTo(l.token());
                     assertThat(e.processIdentity()).isEqualTo(a.processIdentity());
                     assertThat(e.at()).isEqualTo(now);

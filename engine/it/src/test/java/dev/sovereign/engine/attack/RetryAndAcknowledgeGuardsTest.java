@@ -57,8 +57,10 @@ class RetryAndAcknowledgeGuardsTest {
     }
 
     private void refused(boolean recursive, String... statements) {
-        assertThatThrownBy(() -> raw.run(recursive, statements)).as(String.join("; ", statements))
-                .isInstanceOf(SQLException.class).hasMessageContaining("fence: ");
+        assertThatThrownBy(() -> raw.run(recursive, statements))
+                .as(String.join("; ", statements))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("fence: ");
     }
 
     private String retryOf(String verb, String id, Assignment of, String provider) {
@@ -78,9 +80,12 @@ class RetryAndAcknowledgeGuardsTest {
             refused(false, retryOf("INSERT INTO", "asg_forged", x, x.providerSpec()));
         }
         refused(false, retryOf("INSERT INTO", "asg_forged", failed, "command:rm -rf /"));
-        refused(false, "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
-                + " created_at, updated_at) VALUES ('asg_forged', 'operator', '" + failed.providerSpec() + "', '"
-                + failed.workspacePolicy() + "', 'CREATED', 'asg_nothere', 0, 0)");
+        refused(
+                false,
+                "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
+                        + " created_at, updated_at) VALUES ('asg_forged', 'operator', '" + failed.providerSpec()
+                        + "', '"
+                        + failed.workspacePolicy() + "', 'CREATED', 'asg_nothere', 0, 0)");
         assertThat(assignments()).isEqualTo(before);
     }
 
@@ -99,17 +104,23 @@ class RetryAndAcknowledgeGuardsTest {
     @Test
     void onlyAFailedOrBlockedAssignmentIsAcknowledgedOnceAndNotBeforeItEnded() throws Exception {
         for (Assignment x : new Assignment[] {completed, created, running}) {
-            refused(false, "UPDATE assignments SET acknowledged_at = " + clock.millis() + " WHERE id = '" + x.id() + "'");
+            refused(
+                    false,
+                    "UPDATE assignments SET acknowledged_at = " + clock.millis() + " WHERE id = '" + x.id() + "'");
         }
         String failedOne = " WHERE id = '" + failed.id() + "'";
         long ended = raw.scalar("SELECT updated_at FROM assignments" + failedOne);
         for (String when : new String[] {Long.toString(ended - 1), "'abc'", ended + ".5"}) {
             refused(true, "UPDATE assignments SET acknowledged_at = " + when + failedOne);
         }
-        refused(false, "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, acknowledged_at,"
-                + " created_at, updated_at) VALUES ('asg_acked', 'operator', 'scripted', 'temporary', 'CREATED', 1, 0, 0)");
-        // a recovery that ends the assignment cannot carry an acknowledgement either (nobody acknowledged a failure yet)
-        assertThat(raw.scalar("SELECT count(*) FROM assignments WHERE acknowledged_at IS NOT NULL")).isZero();
+        refused(
+                false,
+                "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, acknowledged_at,"
+                        + " created_at, updated_at) VALUES ('asg_acked', 'operator', 'scripted', 'temporary', 'CREATED', 1, 0, 0)");
+        // a recovery that ends the assignment cannot carry an acknowledgement either (nobody acknowledged a failure
+        // yet)
+        assertThat(raw.scalar("SELECT count(*) FROM assignments WHERE acknowledged_at IS NOT NULL"))
+                .isZero();
 
         raw.run(false, "UPDATE assignments SET acknowledged_at = " + ended + failedOne);
         refused(false, "UPDATE assignments SET acknowledged_at = " + (ended + 1) + failedOne);

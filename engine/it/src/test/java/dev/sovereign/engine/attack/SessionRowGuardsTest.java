@@ -14,9 +14,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 26 item 1, the same habit elsewhere: since schema version 7 a lease attached to its holder's session lives
@@ -56,15 +56,17 @@ class SessionRowGuardsTest {
     }
 
     private void refused(boolean recursive, String... statements) {
-        assertThatThrownBy(() -> raw.run(recursive, statements)).as(String.join("; ", statements))
-                .isInstanceOf(SQLException.class).hasMessageContaining("fence: ");
+        assertThatThrownBy(() -> raw.run(recursive, statements))
+                .as(String.join("; ", statements))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("fence: ");
     }
 
     /** The lease is still the holder's: another engine is refused, the holder's beat keeps it. */
     private void stillHeld() {
         assertThatThrownBy(() -> other.leases().acquire("w", Duration.ofSeconds(10)))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
         assertThat(holder.heartbeatNow().lostLeases()).isEmpty();
         assertThat(holder.leases().current("w")).get().extracting(Lease::token).isEqualTo(held.token());
     }
@@ -73,7 +75,10 @@ class SessionRowGuardsTest {
     @ValueSource(strings = {"0", "heartbeat_at - 1", "'abc'", "x'01'", "0.5", "NULL"})
     void aBareUpdateCannotMoveALiveSessionBackOrOutOfItsType(String value) {
         refused(false, "UPDATE processes SET heartbeat_at = " + value + " WHERE identity = " + me());
-        refused(true, "BEGIN IMMEDIATE", "UPDATE processes SET heartbeat_at = " + value + " WHERE identity = " + me(),
+        refused(
+                true,
+                "BEGIN IMMEDIATE",
+                "UPDATE processes SET heartbeat_at = " + value + " WHERE identity = " + me(),
                 "COMMIT");
         stillHeld();
     }
@@ -96,11 +101,16 @@ class SessionRowGuardsTest {
     void theSessionRowIsNeverReplaced() throws Exception {
         String before = raw.text("SELECT heartbeat_at || ' ' || started_at FROM processes WHERE identity = " + me());
         for (String verb : new String[] {"REPLACE INTO", "INSERT OR REPLACE INTO"}) {
-            raw.run(false, verb + " processes (identity, pid, host, kind, started_at, heartbeat_at,"
-                    + " heartbeat_interval_ms) VALUES (" + me() + ", 1, 'h', 'worker', 0, 0, 1000)");
+            raw.run(
+                    false,
+                    verb + " processes (identity, pid, host, kind, started_at, heartbeat_at,"
+                            + " heartbeat_interval_ms) VALUES (" + me() + ", 1, 'h', 'worker', 0, 0, 1000)");
         }
-        raw.run(false, "INSERT INTO processes (identity, pid, host, kind, started_at, heartbeat_at, heartbeat_interval_ms)"
-                + " VALUES (" + me() + ", 1, 'h', 'worker', 0, 0, 1000) ON CONFLICT (identity) DO UPDATE SET heartbeat_at = 0");
+        raw.run(
+                false,
+                "INSERT INTO processes (identity, pid, host, kind, started_at, heartbeat_at, heartbeat_interval_ms)"
+                        + " VALUES (" + me()
+                        + ", 1, 'h', 'worker', 0, 0, 1000) ON CONFLICT (identity) DO UPDATE SET heartbeat_at = 0");
 
         assertThat(raw.text("SELECT heartbeat_at || ' ' || started_at FROM processes WHERE identity = " + me()))
                 .isEqualTo(before);
@@ -115,10 +125,12 @@ class SessionRowGuardsTest {
 
         assertThat(holder.heartbeatNow().lostLeases()).isEmpty();
 
-        assertThat(raw.scalar("SELECT heartbeat_at FROM processes WHERE identity = " + me())).isEqualTo(stamped);
+        assertThat(raw.scalar("SELECT heartbeat_at FROM processes WHERE identity = " + me()))
+                .isEqualTo(stamped);
         clock.advance(Duration.ofSeconds(32));
         holder.heartbeatNow();
-        assertThat(raw.scalar("SELECT heartbeat_at FROM processes WHERE identity = " + me())).isEqualTo(clock.millis());
+        assertThat(raw.scalar("SELECT heartbeat_at FROM processes WHERE identity = " + me()))
+                .isEqualTo(clock.millis());
     }
 
     /** What the guard leaves to the file's permissions: a session stamped far ahead pins the holder's leases. */

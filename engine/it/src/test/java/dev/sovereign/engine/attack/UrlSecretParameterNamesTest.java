@@ -15,14 +15,16 @@ class UrlSecretParameterNamesTest {
     @Test
     void aTokenOrSecretParameterWithAnUnderscoreIsHidden() {
         String shown = LedgerLocation.parse(
-                "jdbc:postgresql://db.example/ledger?access_token=tok-planted&client_secret=sec-planted").toString();
+                        "jdbc:postgresql://db.example/ledger?access_token=tok-planted&client_secret=sec-planted")
+                .toString();
         assertThat(shown).doesNotContain("tok-planted").doesNotContain("sec-planted");
     }
 
     @Test
     void aParameterWithTokenOrSecretInsideItsNameIsHidden() {
         String shown = LedgerLocation.parse(
-                "jdbc:postgresql://db.example/ledger?tokenValue=tok-planted&secretKey=sec-planted").toString();
+                        "jdbc:postgresql://db.example/ledger?tokenValue=tok-planted&secretKey=sec-planted")
+                .toString();
         assertThat(shown).doesNotContain("tok-planted").doesNotContain("sec-planted");
     }
 }

@@ -16,23 +16,27 @@ import org.junit.jupiter.api.Test;
 class UrlUserInfoLeakTest {
     @Test
     void aUserInfoPasswordWithASlashIsHidden() {
-        assertThat(LedgerLocation.parse("jdbc:postgresql://op:pa/hunter2tail@db.example/ledger").toString())
+        assertThat(LedgerLocation.parse("jdbc:postgresql://op:pa/hunter2tail@db.example/ledger")
+                        .toString())
                 .doesNotContain("hunter2tail");
     }
 
     @Test
     void aUserInfoPasswordWithAnAtSignIsHiddenWhole() {
-        assertThat(LedgerLocation.parse("jdbc:postgresql://op:pa@hunter2tail@db.example/ledger").toString())
+        assertThat(LedgerLocation.parse("jdbc:postgresql://op:pa@hunter2tail@db.example/ledger")
+                        .toString())
                 .doesNotContain("hunter2tail");
     }
 
     @Test
     void theServerDataDirectoryNamesNoPartOfTheUserInfoPassword() {
         assertThat(EngineConfig.defaultDataDirectory(
-                LedgerLocation.parse("jdbc:postgresql://op:pa@hunter2tail@db.example/ledger")).toString())
+                                LedgerLocation.parse("jdbc:postgresql://op:pa@hunter2tail@db.example/ledger"))
+                        .toString())
                 .doesNotContain("hunter2tail");
         assertThat(EngineConfig.defaultDataDirectory(
-                LedgerLocation.parse("jdbc:postgresql://op:pa/hunter2tail@db.example/ledger")).toString())
+                                LedgerLocation.parse("jdbc:postgresql://op:pa/hunter2tail@db.example/ledger"))
+                        .toString())
                 .doesNotContain("hunter2tail");
     }
 }

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.base.EngineConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,8 +26,7 @@ final class BenchFiles {
     /** The engine's per-attempt SQLite busy wait (see Database and docs/decisions/0004-busy-handling.md). */
     static final int ENGINE_SQLITE_BUSY_TIMEOUT_MS = 50;
 
-    private BenchFiles() {
-    }
+    private BenchFiles() {}
 
     /** A fresh directory under {@code java.io.tmpdir} (the file system the report names). */
     static Path freshDirectory() {
@@ -39,8 +38,11 @@ final class BenchFiles {
     }
 
     static EngineConfig.Builder engineConfig(Path file, Durability durability) {
-        return EngineConfig.forDatabase(file).durability(durability).heartbeat(false)
-                .busyBound(Duration.ofSeconds(60)).processKind("bench");
+        return EngineConfig.forDatabase(file)
+                .durability(durability)
+                .heartbeat(false)
+                .busyBound(Duration.ofSeconds(60))
+                .processKind("bench");
     }
 
     /** Opens an engine on {@code file} (creating and migrating it) with the heartbeat off: benchmarks beat by hand. */

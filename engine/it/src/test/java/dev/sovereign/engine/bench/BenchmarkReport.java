@@ -27,6 +27,7 @@ import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
@@ -36,7 +37,6 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-import java.util.stream.Stream;
 
 /**
  * Runs every benchmark of this package once — the floor, the engine's operations and the peer with
@@ -50,14 +50,25 @@ public final class BenchmarkReport {
     private static final String PACKAGE = BenchmarkReport.class.getPackageName();
 
     /** How long and how often everything is measured. */
-    record Settings(String name, int forks, int warmupIterations, int measurementIterations, Duration iteration,
-                    Duration contentionWarmup, Duration contentionDuration) {
-    }
+    record Settings(
+            String name,
+            int forks,
+            int warmupIterations,
+            int measurementIterations,
+            Duration iteration,
+            Duration contentionWarmup,
+            Duration contentionDuration) {}
 
-    static final Settings FULL = new Settings("full", 3, 3, 5, Duration.ofSeconds(1), Duration.ofSeconds(1),
-            Duration.ofSeconds(5));
-    static final Settings QUICK = new Settings("quick (a smoke run, not for conclusions)", 1, 1, 2,
-            Duration.ofMillis(500), Duration.ofMillis(300), Duration.ofSeconds(1));
+    static final Settings FULL =
+            new Settings("full", 3, 3, 5, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5));
+    static final Settings QUICK = new Settings(
+            "quick (a smoke run, not for conclusions)",
+            1,
+            1,
+            2,
+            Duration.ofMillis(500),
+            Duration.ofMillis(300),
+            Duration.ofSeconds(1));
 
     /** The measured iterations of one benchmark with one set of parameters, in µs per operation. */
     record Measured(String benchmark, Map<String, String> params, double[] samples) {
@@ -87,9 +98,7 @@ public final class BenchmarkReport {
     }
 
     /** One row of the operations table: which benchmark, and how many write transactions it is. */
-    record Operation(String label, String benchmark, Map<String, String> params, int transactions,
-                     String needs) {
-    }
+    record Operation(String label, String benchmark, Map<String, String> params, int transactions, String needs) {}
 
     static final String IDLE_TICK = "idle supervisor tick, 1,000,000 journal rows, 100,000 finished attempts";
 
@@ -100,13 +109,12 @@ public final class BenchmarkReport {
             new Operation("heartbeat, 100 leases", "HeartbeatBenchmark.heartbeat", Map.of("leases", "100"), 1, null),
             new Operation("heartbeat, 1,000 leases", "HeartbeatBenchmark.heartbeat", Map.of("leases", "1000"), 1, null),
             new Operation("message claim + complete", "MailboxBenchmark.claimComplete", Map.of(), 2, null),
-            new Operation("runAssignment, scripted provider 0 ms", "RunAssignmentBenchmark.runAssignment", Map.of(), 2,
-                    null),
+            new Operation(
+                    "runAssignment, scripted provider 0 ms", "RunAssignmentBenchmark.runAssignment", Map.of(), 2, null),
             new Operation(IDLE_TICK, "SupervisorTickBenchmark.idleTick", Map.of(), 1, null),
             new Operation("peer: ShedLock JDBC lock + unlock", "ShedLockBenchmark.lockUnlock", Map.of(), 2, null));
 
-    private BenchmarkReport() {
-    }
+    private BenchmarkReport() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new LinkedHashMap<>();
@@ -137,9 +145,13 @@ public final class BenchmarkReport {
 
         log("measuring the physical floor: write + fdatasync of one 4 KiB page");
         FsyncFloor fsyncBefore = FsyncFloor.measure(work, quick ? 100 : 1_000);
-        boolean sqlite = SQLITE_BENCHMARKS.stream().anyMatch(b -> Pattern.compile("^(" + include + ")").matcher(b).find())
+        boolean sqlite = SQLITE_BENCHMARKS.stream()
+                        .anyMatch(b ->
+                                Pattern.compile("^(" + include + ")").matcher(b).find())
                 || "Contention".matches(include);
-        boolean postgres = PG_BENCHMARKS.stream().anyMatch(b -> Pattern.compile("^(" + include + ")").matcher(b).find())
+        boolean postgres = PG_BENCHMARKS.stream()
+                        .anyMatch(b ->
+                                Pattern.compile("^(" + include + ")").matcher(b).find())
                 || "PgContention".matches(include);
         boolean concurrency = "Concurrency".matches(include);
         boolean anyJmh = Stream.concat(SQLITE_BENCHMARKS.stream(), PG_BENCHMARKS.stream())
@@ -165,8 +177,14 @@ public final class BenchmarkReport {
                 pgCensus = PgCensus.take();
                 pgCensus.forEach((op, c) -> log("census " + op + ": " + c));
             }
-            measured = !anyJmh ? List.of() : runJmh(settings, include, work, history, pg == null
-                    ? OptionalInt.empty() : OptionalInt.of(pg.getPort()));
+            measured = !anyJmh
+                    ? List.of()
+                    : runJmh(
+                            settings,
+                            include,
+                            work,
+                            history,
+                            pg == null ? OptionalInt.empty() : OptionalInt.of(pg.getPort()));
             if ("PgContention".matches(include)) {
                 pgContention = runPgContention(settings);
             }
@@ -189,8 +207,8 @@ public final class BenchmarkReport {
         Instant finished = Instant.now();
 
         PgSection pgSection = new PgSection(measured, pgContention, pgCensus, pgServer, fsyncBefore);
-        ConcurrencySection concurrencySection = new ConcurrencySection(concurrent, settings.forks(), fsyncBefore,
-                fsyncAfter);
+        ConcurrencySection concurrencySection =
+                new ConcurrencySection(concurrent, settings.forks(), fsyncBefore, fsyncAfter);
         Files.createDirectories(report.toAbsolutePath().getParent());
         if (!sqlite && Files.isRegularFile(report)) {
             // only PostgreSQL and/or the one-JVM concurrency was measured: replace those sections, keep every
@@ -200,26 +218,49 @@ public final class BenchmarkReport {
                 text = PgSection.splice(text, pgSection.render(settings, started, finished, loadBefore, loadAfter));
             }
             if (concurrency) {
-                text = ConcurrencySection.splice(text, concurrencySection.render(settings, started, finished,
-                        loadBefore, loadAfter));
+                text = ConcurrencySection.splice(
+                        text, concurrencySection.render(settings, started, finished, loadBefore, loadAfter));
             }
             Files.writeString(report, text);
         } else {
-            String md = new ReportWriter(settings, machine, loadBefore, loadAfter, started, finished, measured,
-                    contention, walPages, fsyncBefore, fsyncAfter, pgSection, concurrencySection).render();
+            String md = new ReportWriter(
+                            settings,
+                            machine,
+                            loadBefore,
+                            loadAfter,
+                            started,
+                            finished,
+                            measured,
+                            contention,
+                            walPages,
+                            fsyncBefore,
+                            fsyncAfter,
+                            pgSection,
+                            concurrencySection)
+                    .render();
             Files.writeString(report, md);
         }
         log("wrote " + report.toAbsolutePath());
     }
 
     /** One benchmark method of each SQLite class and each PostgreSQL class, to match {@code --include} against. */
-    static final List<String> SQLITE_BENCHMARKS = List.of("FloorBenchmark.beginUpdateCommit",
-            "LeaseBenchmark.acquireRelease", "LeaseBenchmark.renew", "HeartbeatBenchmark.heartbeat",
-            "MailboxBenchmark.claimComplete", "RunAssignmentBenchmark.runAssignment", "SupervisorTickBenchmark.idleTick",
+    static final List<String> SQLITE_BENCHMARKS = List.of(
+            "FloorBenchmark.beginUpdateCommit",
+            "LeaseBenchmark.acquireRelease",
+            "LeaseBenchmark.renew",
+            "HeartbeatBenchmark.heartbeat",
+            "MailboxBenchmark.claimComplete",
+            "RunAssignmentBenchmark.runAssignment",
+            "SupervisorTickBenchmark.idleTick",
             "ShedLockBenchmark.lockUnlock");
-    static final List<String> PG_BENCHMARKS = List.of("PgFloorBenchmark.beginUpdateCommit",
-            "PgLeaseBenchmark.acquireRelease", "PgLeaseBenchmark.renew", "PgHeartbeatBenchmark.heartbeat",
-            "PgMailboxBenchmark.claimComplete", "PgRunAssignmentBenchmark.runAssignment",
+
+    static final List<String> PG_BENCHMARKS = List.of(
+            "PgFloorBenchmark.beginUpdateCommit",
+            "PgLeaseBenchmark.acquireRelease",
+            "PgLeaseBenchmark.renew",
+            "PgHeartbeatBenchmark.heartbeat",
+            "PgMailboxBenchmark.claimComplete",
+            "PgRunAssignmentBenchmark.runAssignment",
             "PgShedLockBenchmark.lockUnlock");
 
     private static List<PgContentionDriver.Result> runPgContention(Settings s) throws Exception {
@@ -230,8 +271,11 @@ public final class BenchmarkReport {
                 PgContentionDriver.Case c = new PgContentionDriver.Case(t, n);
                 log("PostgreSQL contention " + c);
                 PgContentionDriver.Result r = driver.run(c);
-                log(fmt("  %,.0f grants/s, p99 wait %.2f ms, refusals %d, storage errors %d",
-                        r.figures().grantsPerSecond(), r.figures().waitPercentileMillis(99), r.figures().refusals(),
+                log(fmt(
+                        "  %,.0f grants/s, p99 wait %.2f ms, refusals %d, storage errors %d",
+                        r.figures().grantsPerSecond(),
+                        r.figures().waitPercentileMillis(99),
+                        r.figures().refusals(),
                         r.figures().storageErrors()));
                 out.add(r);
             }
@@ -254,8 +298,8 @@ public final class BenchmarkReport {
      * an fsync drifts over minutes, and interleaving gives the floor and each operation the same
      * share of quiet and busy moments, so their ratio is fair.
      */
-    private static List<Measured> runJmh(Settings s, String include, Path work, Optional<Path> history,
-                                         OptionalInt pgPort) throws Exception {
+    private static List<Measured> runJmh(
+            Settings s, String include, Path work, Optional<Path> history, OptionalInt pgPort) throws Exception {
         Map<String, Measured> merged = new LinkedHashMap<>();
         for (int round = 1; round <= s.forks(); round++) {
             log("JMH round " + round + " of " + s.forks());
@@ -293,9 +337,12 @@ public final class BenchmarkReport {
                         samples.add(ir.getPrimaryResult().getScore());
                     }
                 }
-                double[] these = samples.stream().mapToDouble(Double::doubleValue).toArray();
-                merged.merge(shortName + params, new Measured(shortName, params, these), (a, c) -> new Measured(
-                        a.benchmark(), a.params(), concat(a.samples(), c.samples())));
+                double[] these =
+                        samples.stream().mapToDouble(Double::doubleValue).toArray();
+                merged.merge(
+                        shortName + params,
+                        new Measured(shortName, params, these),
+                        (a, c) -> new Measured(a.benchmark(), a.params(), concat(a.samples(), c.samples())));
             }
         }
         return new ArrayList<>(merged.values());
@@ -334,8 +381,9 @@ public final class BenchmarkReport {
             for (ConcurrencyDriver.Case c : ConcurrencyDriver.cases()) {
                 log("concurrency round " + round + ": " + c);
                 ConcurrencyDriver.Run r = driver.run(c);
-                log(fmt("  %,.0f grants/s, p50 %.2f ms, p99 %.2f ms, %d commits, %d busy retries", r.perSecond(),
-                        r.percentileMillis(50), r.percentileMillis(99), r.batches(), r.busyRetries()));
+                log(fmt(
+                        "  %,.0f grants/s, p50 %.2f ms, p99 %.2f ms, %d commits, %d busy retries",
+                        r.perSecond(), r.percentileMillis(50), r.percentileMillis(99), r.batches(), r.busyRetries()));
                 out.add(r);
             }
         }
@@ -357,8 +405,9 @@ public final class BenchmarkReport {
         if (load < ReportWriter.QUIET_LOAD || limit.isZero()) {
             return;
         }
-        log(String.format("waiting for the 1-minute load (%.2f) to fall below %.1f, at most %d s", load,
-                ReportWriter.QUIET_LOAD, limit.toSeconds()));
+        log(String.format(
+                "waiting for the 1-minute load (%.2f) to fall below %.1f, at most %d s",
+                load, ReportWriter.QUIET_LOAD, limit.toSeconds()));
         while (load >= ReportWriter.QUIET_LOAD && Instant.now().isBefore(until)) {
             Thread.sleep(5_000);
             load = firstLoad(loadAverage());
@@ -389,14 +438,25 @@ public final class BenchmarkReport {
     }
 
     /** The machine the figures belong to. */
-    record Machine(String nproc, String cpuModel, String memory, String tempDir, String fileSystem, String jvm,
-                   String os, String sqlite) {
+    record Machine(
+            String nproc,
+            String cpuModel,
+            String memory,
+            String tempDir,
+            String fileSystem,
+            String jvm,
+            String os,
+            String sqlite) {
         static Machine describe() {
             String tmp = System.getProperty("java.io.tmpdir");
             return new Machine(
                     run("nproc").trim() + " (JVM sees " + Runtime.getRuntime().availableProcessors() + ")",
-                    run("lscpu").lines().filter(l -> l.startsWith("Model name")).map(l -> l.replaceFirst(
-                            "Model name:\\s*", "")).findFirst().orElse("unknown"),
+                    run("lscpu")
+                            .lines()
+                            .filter(l -> l.startsWith("Model name"))
+                            .map(l -> l.replaceFirst("Model name:\\s*", ""))
+                            .findFirst()
+                            .orElse("unknown"),
                     run("free", "-h").stripTrailing(),
                     tmp,
                     run("df", "-T", tmp).stripTrailing(),
@@ -409,10 +469,11 @@ public final class BenchmarkReport {
 
         private static String sqliteVersion() {
             try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
-                 Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT sqlite_version()")) {
+                    Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT sqlite_version()")) {
                 rs.next();
-                return "SQLite " + rs.getString(1) + " via sqlite-jdbc " + c.getMetaData().getDriverVersion();
+                return "SQLite " + rs.getString(1) + " via sqlite-jdbc "
+                        + c.getMetaData().getDriverVersion();
             } catch (SQLException e) {
                 return "unknown (" + e.getMessage() + ")";
             }

@@ -27,14 +27,17 @@ record BusySetting(String name, Duration sqliteBusyTimeout, Duration pauseMin, D
 
     static BusySetting parse(String code) {
         String[] p = code.split(":");
-        return new BusySetting(p[0], Duration.ofNanos(Long.parseLong(p[1])), Duration.ofNanos(Long.parseLong(p[2])),
+        return new BusySetting(
+                p[0],
+                Duration.ofNanos(Long.parseLong(p[1])),
+                Duration.ofNanos(Long.parseLong(p[2])),
                 Duration.ofNanos(Long.parseLong(p[3])));
     }
 
     /** In words, for the report. */
     String describe() {
-        return "SQLite busy_timeout " + millis(sqliteBusyTimeout) + ", then random pauses of "
-                + micros(pauseMin) + "–" + micros(pauseMax);
+        return "SQLite busy_timeout " + millis(sqliteBusyTimeout) + ", then random pauses of " + micros(pauseMin) + "–"
+                + micros(pauseMax);
     }
 
     private static String millis(Duration d) {

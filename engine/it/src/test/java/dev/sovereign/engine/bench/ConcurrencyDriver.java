@@ -5,11 +5,13 @@ import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.internal.sqlite.Database;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.Sqlite;
+import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,15 +22,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Logger;
 import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbc.JdbcLockProvider;
 import net.javacrumbs.shedlock.support.LockException;
-import java.io.PrintWriter;
-import java.sql.SQLFeatureNotSupportedException;
-import java.util.logging.Logger;
 
 /**
  * Throughput under concurrency in ONE JVM (issue 16, decision 0505): N threads, each looping "take my own
@@ -181,14 +181,15 @@ final class ConcurrencyDriver {
                 // steady state, where a lock is one UPDATE (ShedLock swallows a busy INSERT and then reports the
                 // lock as not granted, which a first lock under contention would otherwise measure)
                 provider.lock(new LockConfiguration(ClockProvider.now(), name, TTL, Duration.ZERO))
-                        .orElseThrow(() -> new IllegalStateException("ShedLock did not create " + name)).unlock();
+                        .orElseThrow(() -> new IllegalStateException("ShedLock did not create " + name))
+                        .unlock();
                 cycles.add(() -> {
                     long retries = 0;
                     SimpleLock lock = null;
                     while (lock == null) {
                         try {
-                            Optional<SimpleLock> l = provider.lock(
-                                    new LockConfiguration(ClockProvider.now(), name, TTL, Duration.ZERO));
+                            Optional<SimpleLock> l =
+                                    provider.lock(new LockConfiguration(ClockProvider.now(), name, TTL, Duration.ZERO));
                             if (l.isPresent()) {
                                 lock = l.get();
                             } else if (++retries > 100_000) { // not expected: only this thread uses the name
@@ -234,29 +235,31 @@ final class ConcurrencyDriver {
         for (int i = 0; i < n; i++) {
             int me = i;
             times[me] = new long[1 << 14];
-            threads[i] = new Thread(() -> {
-                ready.countDown();
-                try {
-                    while (true) {
-                        int p = phase.get();
-                        if (p == 2) {
-                            return;
-                        }
-                        long start = java.lang.System.nanoTime();
-                        long r = cycles.get(me).once();
-                        long took = java.lang.System.nanoTime() - start;
-                        if (p == 1) {
-                            if (counts[me] == times[me].length) {
-                                times[me] = Arrays.copyOf(times[me], times[me].length * 2);
+            threads[i] = new Thread(
+                    () -> {
+                        ready.countDown();
+                        try {
+                            while (true) {
+                                int p = phase.get();
+                                if (p == 2) {
+                                    return;
+                                }
+                                long start = java.lang.System.nanoTime();
+                                long r = cycles.get(me).once();
+                                long took = java.lang.System.nanoTime() - start;
+                                if (p == 1) {
+                                    if (counts[me] == times[me].length) {
+                                        times[me] = Arrays.copyOf(times[me], times[me].length * 2);
+                                    }
+                                    times[me][counts[me]++] = took;
+                                    measuredRetries[me] += r;
+                                }
                             }
-                            times[me][counts[me]++] = took;
-                            measuredRetries[me] += r;
+                        } catch (Throwable t) {
+                            failure.compareAndSet(null, t);
                         }
-                    }
-                } catch (Throwable t) {
-                    failure.compareAndSet(null, t);
-                }
-            }, "concurrency-" + c.system() + "-" + i);
+                    },
+                    "concurrency-" + c.system() + "-" + i);
             threads[i].setDaemon(true);
             threads[i].start();
         }
@@ -286,7 +289,13 @@ final class ConcurrencyDriver {
             at += counts[i];
         }
         Arrays.sort(all);
-        return new Run(c, total, (t1 - t0) / 1e9, all, batches1 - batches0, Arrays.stream(measuredRetries).sum());
+        return new Run(
+                c,
+                total,
+                (t1 - t0) / 1e9,
+                all,
+                batches1 - batches0,
+                Arrays.stream(measuredRetries).sum());
     }
 
     /**
@@ -310,8 +319,8 @@ final class ConcurrencyDriver {
                 throw new SQLException("interrupted while waiting for the connection", e);
             }
             boolean[] closed = {false};
-            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+            return (Connection) Proxy.newProxyInstance(
+                    Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                         if (method.getName().equals("close")) {
                             if (!closed[0]) {
                                 closed[0] = true;

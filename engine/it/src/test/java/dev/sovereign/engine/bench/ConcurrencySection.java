@@ -73,14 +73,24 @@ final class ConcurrencySection {
     }
 
     Optional<Merged> merged(System s, Durability d, int threads) {
-        List<Run> these = runs.stream().filter(r -> r.scenario().system() == s && r.scenario().durability() == d
-                && r.scenario().threads() == threads).toList();
+        List<Run> these = runs.stream()
+                .filter(r -> r.scenario().system() == s
+                        && r.scenario().durability() == d
+                        && r.scenario().threads() == threads)
+                .toList();
         if (these.isEmpty()) {
             return Optional.empty();
         }
-        long[] all = these.stream().flatMapToLong(r -> Arrays.stream(r.cycleNanos())).sorted().toArray();
-        return Optional.of(new Merged(these.get(0).scenario(), these.stream().mapToDouble(Run::perSecond).toArray(), all,
-                these.stream().mapToLong(Run::cycles).sum(), these.stream().mapToLong(Run::batches).sum(),
+        long[] all = these.stream()
+                .flatMapToLong(r -> Arrays.stream(r.cycleNanos()))
+                .sorted()
+                .toArray();
+        return Optional.of(new Merged(
+                these.get(0).scenario(),
+                these.stream().mapToDouble(Run::perSecond).toArray(),
+                all,
+                these.stream().mapToLong(Run::cycles).sum(),
+                these.stream().mapToLong(Run::batches).sum(),
                 these.stream().mapToLong(Run::busyRetries).sum()));
     }
 
@@ -88,8 +98,9 @@ final class ConcurrencySection {
         return (fsyncBefore.medianMicros() + fsyncAfter.medianMicros()) / 2;
     }
 
-    String render(BenchmarkReport.Settings settings, Instant started, Instant finished, String loadBefore,
-                  String loadAfter) throws IOException {
+    String render(
+            BenchmarkReport.Settings settings, Instant started, Instant finished, String loadBefore, String loadAfter)
+            throws IOException {
         Duration warmup = ConcurrencyDriver.warmup(settings);
         Duration measured = settings.contentionDuration();
         line(HEADING);
@@ -116,12 +127,14 @@ final class ConcurrencySection {
                 + " |");
         line("| load average before | " + loadBefore + " |");
         line("| load average after (the run's own processes included) | " + loadAfter + " |");
-        line("| one write + `fdatasync` of 4 KiB (`FsyncFloor`) | " + fmt("%.0f µs median before, %.0f µs after",
-                fsyncBefore.medianMicros(), fsyncAfter.medianMicros()) + " |");
+        line("| one write + `fdatasync` of 4 KiB (`FsyncFloor`) | "
+                + fmt("%.0f µs median before, %.0f µs after", fsyncBefore.medianMicros(), fsyncAfter.medianMicros())
+                + " |");
         line();
         double before = firstLoad(loadBefore);
         if (!(before < ReportWriter.QUIET_LOAD)) {
-            line("> **The machine was not quiet** (1-minute load ≥ " + ReportWriter.QUIET_LOAD + " when the measurements began):"
+            line("> **The machine was not quiet** (1-minute load ≥ " + ReportWriter.QUIET_LOAD
+                    + " when the measurements began):"
                     + " other work shared the 2 cores and the disk, so absolute figures are pessimistic; engine and"
                     + " peer were measured in the same rounds, under the same load.");
             line();
@@ -142,7 +155,8 @@ final class ConcurrencySection {
                     String scaling = "";
                     if (n == MANY) {
                         Optional<Merged> one = merged(s, d, 1).or(() -> merged(System.PEER_OWN, d, 1));
-                        scaling = one.map(o -> fmt("%.2f×", x.median() / o.median())).orElse("—");
+                        scaling = one.map(o -> fmt("%.2f×", x.median() / o.median()))
+                                .orElse("—");
                     }
                     line("| " + s.label + " | " + n + " | " + fmt("%,.0f (%,.0f–%,.0f)", x.median(), x.min(), x.max())
                             + " | " + scaling + " | " + ms(x.percentileMillis(50)) + " | " + ms(x.percentileMillis(99))
@@ -174,8 +188,11 @@ final class ConcurrencySection {
             Optional<Merged> ours = merged(System.ENGINE, d, MANY);
             Optional<Merged> own = merged(System.PEER_OWN, d, MANY);
             Optional<Merged> shared = merged(System.PEER_SHARED, d, MANY);
-            Optional<Merged> peer = own.isEmpty() ? shared : shared.isEmpty() ? own
-                    : Optional.of(own.get().median() >= shared.get().median() ? own.get() : shared.get());
+            Optional<Merged> peer = own.isEmpty()
+                    ? shared
+                    : shared.isEmpty()
+                            ? own
+                            : Optional.of(own.get().median() >= shared.get().median() ? own.get() : shared.get());
             if (ours.isEmpty() || peer.isEmpty()) {
                 line("| " + d + " | not measured | | | | — |");
                 continue;
@@ -184,30 +201,44 @@ final class ConcurrencySection {
             Merged p = peer.get();
             double ratio = o.median() / p.median();
             String verdict = d == Durability.FULL ? (ratio >= 2 ? "met" : "**missed**") : "no target (for comparison)";
-            line("| " + d + " | " + fmt("%,.0f grants/s", o.median()) + " | " + fmt("%,.0f lock + unlock/s (%s)",
-                    p.median(), p.scenario().system() == System.PEER_OWN ? "a connection per thread"
-                            : "one shared connection") + " | " + fmt("%.2f×", ratio) + " | "
+            line("| " + d + " | " + fmt("%,.0f grants/s", o.median()) + " | "
+                    + fmt(
+                            "%,.0f lock + unlock/s (%s)",
+                            p.median(),
+                            p.scenario().system() == System.PEER_OWN
+                                    ? "a connection per thread"
+                                    : "one shared connection")
+                    + " | " + fmt("%.2f×", ratio) + " | "
                     + fmt("%.2f", 2.0 / o.writesPerCommit()) + " | " + verdict + " |");
         }
         line();
         Optional<Merged> full = merged(System.ENGINE, Durability.FULL, MANY);
         full.ifPresent(o -> {
             double commitsPerSecond = o.median() * 2 / o.writesPerCommit();
-            line(fmt("At FULL the engine's 16 threads committed about %,.0f transactions/s (%.1f writes each); at one"
-                    + " fsync of %.0f µs each that is %.0f%% of the wall time spent in fsync.", commitsPerSecond,
-                    o.writesPerCommit(), fsyncMicros(), 100 * commitsPerSecond * fsyncMicros() / 1e6)
-                    + fmt(" A commit came every %.0f µs; less one fsync, that leaves about %.0f µs of work on the one"
-                    + " connection per write handed in (its statements, its savepoint, its share of the commit's"
-                    + " pages), one write after another — an estimate only as good as the fsync measured before and"
-                    + " after the run (%.0f and %.0f µs here).", 1e6 / commitsPerSecond,
-                    (1e6 / commitsPerSecond - fsyncMicros()) / o.writesPerCommit(), fsyncBefore.medianMicros(),
-                    fsyncAfter.medianMicros()));
+            line(fmt(
+                            "At FULL the engine's 16 threads committed about %,.0f transactions/s (%.1f writes each); at one"
+                                    + " fsync of %.0f µs each that is %.0f%% of the wall time spent in fsync.",
+                            commitsPerSecond,
+                            o.writesPerCommit(),
+                            fsyncMicros(),
+                            100 * commitsPerSecond * fsyncMicros() / 1e6)
+                    + fmt(
+                            " A commit came every %.0f µs; less one fsync, that leaves about %.0f µs of work on the one"
+                                    + " connection per write handed in (its statements, its savepoint, its share of the commit's"
+                                    + " pages), one write after another — an estimate only as good as the fsync measured before and"
+                                    + " after the run (%.0f and %.0f µs here).",
+                            1e6 / commitsPerSecond,
+                            (1e6 / commitsPerSecond - fsyncMicros()) / o.writesPerCommit(),
+                            fsyncBefore.medianMicros(),
+                            fsyncAfter.medianMicros()));
             line();
         });
         merged(System.ENGINE, Durability.NORMAL, MANY).ifPresent(o -> {
-            line(fmt("At NORMAL, where a commit has no fsync, the engine's 16 threads measure that work directly:"
-                    + " %,.0f grants/s = %.0f µs per write handed in (1 ÷ (2 × grants/s)), a ceiling for one engine"
-                    + " at either durability.", o.median(), 1e6 / (2 * o.median())));
+            line(fmt(
+                    "At NORMAL, where a commit has no fsync, the engine's 16 threads measure that work directly:"
+                            + " %,.0f grants/s = %.0f µs per write handed in (1 ÷ (2 × grants/s)), a ceiling for one engine"
+                            + " at either durability.",
+                    o.median(), 1e6 / (2 * o.median())));
             line();
         });
     }

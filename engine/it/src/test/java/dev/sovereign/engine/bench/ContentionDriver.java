@@ -1,7 +1,7 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.testing.ChildJvm;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -28,11 +28,9 @@ final class ContentionDriver {
         DIFFERENT
     }
 
-    record Case(Durability durability, Target target, int processes, BusySetting busy) {
-    }
+    record Case(Durability durability, Target target, int processes, BusySetting busy) {}
 
-    record ProcessFigures(int grants, long refusals, long storageErrors, long[] waitsNanos) {
-    }
+    record ProcessFigures(int grants, long refusals, long storageErrors, long[] waitsNanos) {}
 
     record Result(Case scenario, double seconds, List<ProcessFigures> processes) {
         long grants() {
@@ -46,7 +44,9 @@ final class ContentionDriver {
         /** Each process's fraction of all grants, in start order. */
         double[] shares() {
             long total = Math.max(1, grants());
-            return processes.stream().mapToDouble(p -> (double) p.grants() / total).toArray();
+            return processes.stream()
+                    .mapToDouble(p -> (double) p.grants() / total)
+                    .toArray();
         }
 
         double minShare() {
@@ -54,7 +54,9 @@ final class ContentionDriver {
         }
 
         long[] allWaitsSorted() {
-            long[] all = processes.stream().flatMapToLong(p -> Arrays.stream(p.waitsNanos())).toArray();
+            long[] all = processes.stream()
+                    .flatMapToLong(p -> Arrays.stream(p.waitsNanos()))
+                    .toArray();
             Arrays.sort(all);
             return all;
         }
@@ -105,8 +107,13 @@ final class ContentionDriver {
                     Path log = dir.resolve("worker-" + i + ".log");
                     Path result = dir.resolve("worker-" + i + ".bin");
                     ProcessBuilder pb = new ProcessBuilder(javaCommand(
-                            db.toString(), go.toString(), actor, Long.toString(warmup.toMillis()),
-                            Long.toString(duration.toMillis()), result.toString(), c.durability().name(),
+                            db.toString(),
+                            go.toString(),
+                            actor,
+                            Long.toString(warmup.toMillis()),
+                            Long.toString(duration.toMillis()),
+                            result.toString(),
+                            c.durability().name(),
                             c.busy().code()));
                     pb.redirectErrorStream(true);
                     pb.redirectOutput(log.toFile());
@@ -122,8 +129,8 @@ final class ContentionDriver {
                 for (int i = 0; i < children.size(); i++) {
                     Process p = children.get(i);
                     if (!p.waitFor(limit, TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
-                        throw new IllegalStateException("contention worker " + i + " failed: "
-                                + Files.readString(logs.get(i)));
+                        throw new IllegalStateException(
+                                "contention worker " + i + " failed: " + Files.readString(logs.get(i)));
                     }
                 }
             } finally {

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
@@ -37,8 +37,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class ContentionWorker {
     static final long POLL_MICROS = 100;
 
-    private ContentionWorker() {
-    }
+    private ContentionWorker() {}
 
     public static void main(String[] args) throws Exception {
         Path db = Path.of(args[0]);
@@ -54,7 +53,8 @@ public final class ContentionWorker {
         long refusals = 0;
         long storageErrors = 0;
         try (Engine engine = Engine.open(busy.apply(BenchFiles.engineConfig(db, durability))
-                .processKind("bench-contender").build())) {
+                .processKind("bench-contender")
+                .build())) {
             System.out.println("READY " + engine.processIdentity());
             System.out.flush();
             long startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -79,7 +79,8 @@ public final class ContentionWorker {
                 Lease lease = null;
                 while (lease == null && System.nanoTime() < end) {
                     Optional<Lease> current = engine.leases().current(actor);
-                    if (current.isPresent() && !current.get().process().equals(me)
+                    if (current.isPresent()
+                            && !current.get().process().equals(me)
                             && current.get().expiresAt() > System.currentTimeMillis()) {
                         LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(POLL_MICROS));
                         continue;

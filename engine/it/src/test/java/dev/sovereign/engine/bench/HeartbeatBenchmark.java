@@ -1,8 +1,8 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.lease.Beat;
-import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Durability;
+import dev.sovereign.engine.lease.Beat;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -46,7 +46,8 @@ public class HeartbeatBenchmark {
     public Beat heartbeat() {
         Beat beat = engine.heartbeatNow();
         if (beat.renewedLeases().size() != leases) {
-            throw new IllegalStateException("the heartbeat renewed " + beat.renewedLeases().size() + " of " + leases);
+            throw new IllegalStateException(
+                    "the heartbeat renewed " + beat.renewedLeases().size() + " of " + leases);
         }
         return beat;
     }

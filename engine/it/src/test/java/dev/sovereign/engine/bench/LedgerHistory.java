@@ -10,9 +10,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.sql.Types;
 import java.util.Locale;
 
 /**
@@ -31,6 +31,7 @@ final class LedgerHistory {
     static final long DAY_MS = 86_400_000L;
     /** System property naming a ready history file that benchmarks copy instead of generating their own. */
     static final String TEMPLATE_PROPERTY = "sovereign.bench.historyTemplate";
+
     static final int JOURNAL_ROWS = 1_000_000;
     static final int FINISHED_ATTEMPTS = 100_000;
 
@@ -89,8 +90,9 @@ final class LedgerHistory {
             List<String> names = new ArrayList<>();
             List<String> indexes = new ArrayList<>();
             try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT name, sql FROM sqlite_master WHERE type = 'index'"
-                         + " AND sql IS NOT NULL AND tbl_name IN ('fence_events', 'assignments', 'execution_attempts')")) {
+                    ResultSet rs = s.executeQuery(
+                            "SELECT name, sql FROM sqlite_master WHERE type = 'index'"
+                                    + " AND sql IS NOT NULL AND tbl_name IN ('fence_events', 'assignments', 'execution_attempts')")) {
                 while (rs.next()) {
                     names.add(rs.getString(1));
                     indexes.add(rs.getString(2));
@@ -102,8 +104,8 @@ final class LedgerHistory {
             List<String> triggerNames = new ArrayList<>();
             List<String> triggers = new ArrayList<>();
             try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
-                         + " ORDER BY rowid")) {
+                    ResultSet rs = s.executeQuery(
+                            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'" + " ORDER BY rowid")) {
                 while (rs.next()) {
                     triggerNames.add(rs.getString(1));
                     triggers.add(rs.getString(2));
@@ -117,11 +119,16 @@ final class LedgerHistory {
                     s.execute("DROP TRIGGER \"" + name + "\"");
                 }
             }
-            insertProcesses(c, start); phase("insertProcesses");
-            insertActors(c, start); phase("insertActors");
-            insertAssignmentsAttemptsReceipts(c, start); phase("insertAssignmentsAttemptsReceipts");
-            insertMessages(c, start); phase("insertMessages");
-            insertJournal(c, start, now); phase("insertJournal");
+            insertProcesses(c, start);
+            phase("insertProcesses");
+            insertActors(c, start);
+            phase("insertActors");
+            insertAssignmentsAttemptsReceipts(c, start);
+            phase("insertAssignmentsAttemptsReceipts");
+            insertMessages(c, start);
+            phase("insertMessages");
+            insertJournal(c, start, now);
+            phase("insertJournal");
             try (Statement s = c.createStatement()) {
                 for (String sql : indexes) {
                     s.execute(sql);
@@ -194,18 +201,29 @@ final class LedgerHistory {
     }
 
     private void insertAssignmentsAttemptsReceipts(Connection c, long start) throws SQLException {
-        String[] states = {"COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED",
-            "COMPLETED", "COMPLETED", "BLOCKED", "FAILED"};
+        String[] states = {
+            "COMPLETED",
+            "COMPLETED",
+            "COMPLETED",
+            "COMPLETED",
+            "COMPLETED",
+            "COMPLETED",
+            "COMPLETED",
+            "COMPLETED",
+            "BLOCKED",
+            "FAILED"
+        };
         long span = 30 * DAY_MS;
         try (PreparedStatement a = c.prepareStatement("INSERT INTO assignments (id, actor_id, provider_spec,"
-                + " workspace_policy, state, current_attempt, retry_of, created_at, updated_at)"
-                + " VALUES (?, ?, 'scripted:ms=0,outcome=completed', 'temporary', ?, NULL, NULL, ?, ?)");
-             PreparedStatement t = c.prepareStatement("INSERT INTO execution_attempts (id, assignment_id, actor_id,"
-                + " process_identity, token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at, ended_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, 'DONE', 10000, ?, ?, ?, ?)");
-             PreparedStatement r = c.prepareStatement("INSERT INTO receipts (assignment_id, attempt_id, attempt_token,"
-                + " process_identity, status, failure_category, outcome_known, summary, created_at)"
-                + " VALUES (?, ?, ?, ?, ?, NULL, 1, 'generated history', ?)")) {
+                        + " workspace_policy, state, current_attempt, retry_of, created_at, updated_at)"
+                        + " VALUES (?, ?, 'scripted:ms=0,outcome=completed', 'temporary', ?, NULL, NULL, ?, ?)");
+                PreparedStatement t = c.prepareStatement("INSERT INTO execution_attempts (id, assignment_id, actor_id,"
+                        + " process_identity, token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at, ended_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, 'DONE', 10000, ?, ?, ?, ?)");
+                PreparedStatement r =
+                        c.prepareStatement("INSERT INTO receipts (assignment_id, attempt_id, attempt_token,"
+                                + " process_identity, status, failure_category, outcome_known, summary, created_at)"
+                                + " VALUES (?, ?, ?, ?, ?, NULL, 1, 'generated history', ?)")) {
             for (int i = 0; i < finishedAttempts; i++) {
                 String id = "asg_history_" + i;
                 String attempt = "att_history_" + i;
@@ -270,8 +288,18 @@ final class LedgerHistory {
     }
 
     private void insertJournal(Connection c, long start, long now) throws SQLException {
-        String[] kinds = {"LEASE_ACQUIRED", "LEASE_RENEWED", "LEASE_RENEWED", "LEASE_RENEWED", "ATTEMPT_STARTED",
-            "ATTEMPT_DONE", "LEASE_RELEASED", "MESSAGE_SENT", "CLAIM_GRANTED", "MESSAGE_DONE"};
+        String[] kinds = {
+            "LEASE_ACQUIRED",
+            "LEASE_RENEWED",
+            "LEASE_RENEWED",
+            "LEASE_RENEWED",
+            "ATTEMPT_STARTED",
+            "ATTEMPT_DONE",
+            "LEASE_RELEASED",
+            "MESSAGE_SENT",
+            "CLAIM_GRANTED",
+            "MESSAGE_DONE"
+        };
         long span = now - start - 60_000;
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO fence_events (at, kind, resource_type, resource_id,"
                 + " actor_id, process_identity, token, presented_token, current_token, category, detail)"
@@ -279,7 +307,8 @@ final class LedgerHistory {
             for (int i = 0; i < journalRows; i++) {
                 boolean rejected = i % 500 == 499;
                 String kind = rejected ? "REJECTED" : kinds[i % kinds.length];
-                String type = kind.startsWith("ATTEMPT") ? "attempt"
+                String type = kind.startsWith("ATTEMPT")
+                        ? "attempt"
                         : kind.startsWith("MESSAGE") || kind.startsWith("CLAIM") ? "message" : "actor";
                 String actor = actor(i % actors);
                 ps.setLong(1, start + span * i / journalRows);

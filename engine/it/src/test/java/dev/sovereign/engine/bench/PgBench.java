@@ -34,14 +34,20 @@ final class PgBench {
     static final String SUPERUSER = "postgres";
 
     /** Server settings the report names, read back with SHOW. */
-    static final List<String> SHOWN = List.of("server_version", "fsync", "synchronous_commit", "full_page_writes",
-            "wal_sync_method", "commit_delay", "shared_buffers", "max_connections");
+    static final List<String> SHOWN = List.of(
+            "server_version",
+            "fsync",
+            "synchronous_commit",
+            "full_page_writes",
+            "wal_sync_method",
+            "commit_delay",
+            "shared_buffers",
+            "max_connections");
 
     private static final AtomicLong NAMES = new AtomicLong(System.nanoTime() & 0xffffff);
     private static EmbeddedPostgres own;
 
-    private PgBench() {
-    }
+    private PgBench() {}
 
     /** Starts the durable benchmark server (the report's JVM does this once and hands its port on). */
     static EmbeddedPostgres start() {
@@ -84,8 +90,10 @@ final class PgBench {
 
     /** A new, empty database on the benchmark server; its JDBC URL. */
     static String freshDatabase() {
-        String name = "bench_" + Long.toString(NAMES.incrementAndGet(), 36) + "_" + ProcessHandle.current().pid();
-        try (Connection c = DriverManager.getConnection(url("postgres")); Statement s = c.createStatement()) {
+        String name = "bench_" + Long.toString(NAMES.incrementAndGet(), 36) + "_"
+                + ProcessHandle.current().pid();
+        try (Connection c = DriverManager.getConnection(url("postgres"));
+                Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create benchmark database " + name, e);
@@ -94,8 +102,11 @@ final class PgBench {
     }
 
     static EngineConfig.Builder engineConfig(String url, Path dataDirectory) {
-        return EngineConfig.forDatabase(url).dataDirectory(dataDirectory).heartbeat(false)
-                .busyBound(Duration.ofSeconds(60)).processKind("bench");
+        return EngineConfig.forDatabase(url)
+                .dataDirectory(dataDirectory)
+                .heartbeat(false)
+                .busyBound(Duration.ofSeconds(60))
+                .processKind("bench");
     }
 
     /** An engine on {@code url} (creating its schema), heartbeat off: benchmarks beat by hand. */
@@ -113,7 +124,8 @@ final class PgBench {
     /** The settings of {@link #SHOWN}, as the server reports them. */
     static Map<String, String> show() {
         Map<String, String> out = new LinkedHashMap<>();
-        try (Connection c = DriverManager.getConnection(url("postgres")); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url("postgres"));
+                Statement s = c.createStatement()) {
             for (String name : SHOWN) {
                 try (ResultSet rs = s.executeQuery("SHOW " + name)) {
                     rs.next();

@@ -33,11 +33,9 @@ final class PgCensus {
     static final int RUNS = 50;
 
     /** Per-operation counts, per run of the operation; {@code top} = the most frequent statements, for the notes. */
-    record Count(double roundTrips, double statements, double transactions, List<String> top) {
-    }
+    record Count(double roundTrips, double statements, double transactions, List<String> top) {}
 
-    private PgCensus() {
-    }
+    private PgCensus() {}
 
     interface Op {
         void prepare(Engine e, int runs) throws Exception;
@@ -46,7 +44,8 @@ final class PgCensus {
     }
 
     static Map<String, Count> take() throws Exception {
-        try (Connection admin = DriverManager.getConnection(PgBench.url("postgres")); Statement s = admin.createStatement()) {
+        try (Connection admin = DriverManager.getConnection(PgBench.url("postgres"));
+                Statement s = admin.createStatement()) {
             s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
         }
         Map<String, Count> out = new LinkedHashMap<>();
@@ -92,13 +91,19 @@ final class PgCensus {
                 e.actors().add("worker");
                 e.leases().acquire("worker", Duration.ofDays(1));
                 for (int i = 0; i < runs; i++) {
-                    messages.add(e.mailbox().send("bench", "worker", "job", null).id());
+                    messages.add(
+                            e.mailbox().send("bench", "worker", "job", null).id());
                 }
             }
 
             public void run(Engine e, int i) {
                 String id = messages.get(i);
-                e.mailbox().complete(id, e.mailbox().claim(id, "worker", Duration.ofMinutes(5)).token());
+                e.mailbox()
+                        .complete(
+                                id,
+                                e.mailbox()
+                                        .claim(id, "worker", Duration.ofMinutes(5))
+                                        .token());
             }
         }));
         out.put(PgSection.SHEDLOCK, shedLock());
@@ -107,7 +112,9 @@ final class PgCensus {
             public void prepare(Engine e, int runs) {
                 e.actors().add("runner");
                 for (int i = 0; i < runs; i++) {
-                    assignments.add(e.runs().assign("runner", "scripted:ms=0,outcome=completed").id());
+                    assignments.add(e.runs()
+                            .assign("runner", "scripted:ms=0,outcome=completed")
+                            .id());
                 }
             }
 
@@ -145,13 +152,15 @@ final class PgCensus {
                         + " locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))");
             }
             JdbcLockProvider provider = new JdbcLockProvider(new SingleConnectionDataSource(c));
-            LockConfiguration config = new LockConfiguration(ClockProvider.now(), "bench-lock", Duration.ofMinutes(10),
-                    Duration.ZERO);
+            LockConfiguration config =
+                    new LockConfiguration(ClockProvider.now(), "bench-lock", Duration.ofMinutes(10), Duration.ZERO);
             provider.lock(config).orElseThrow().unlock(); // the first lock INSERTs the row; later ones UPDATE it
             reset();
             for (int i = 0; i < RUNS; i++) {
-                provider.lock(new LockConfiguration(ClockProvider.now(), "bench-lock", Duration.ofMinutes(10),
-                        Duration.ZERO)).orElseThrow().unlock();
+                provider.lock(new LockConfiguration(
+                                ClockProvider.now(), "bench-lock", Duration.ofMinutes(10), Duration.ZERO))
+                        .orElseThrow()
+                        .unlock();
             }
         }
         return read(url);
@@ -173,7 +182,8 @@ final class PgCensus {
     }
 
     private static void reset() throws SQLException {
-        try (Connection c = DriverManager.getConnection(PgBench.url("postgres")); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(PgBench.url("postgres"));
+                Statement s = c.createStatement()) {
             s.execute("SELECT pg_stat_statements_reset()");
         }
     }
@@ -186,8 +196,9 @@ final class PgCensus {
         double rollbacks = 0;
         List<String> top = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(PgBench.url("postgres"));
-             PreparedStatement ps = c.prepareStatement("SELECT query, calls FROM pg_stat_statements s JOIN pg_database d"
-                     + " ON d.oid = s.dbid WHERE d.datname = ? ORDER BY calls DESC, query")) {
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT query, calls FROM pg_stat_statements s JOIN pg_database d"
+                                + " ON d.oid = s.dbid WHERE d.datname = ? ORDER BY calls DESC, query")) {
             ps.setString(1, db);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -202,8 +213,7 @@ final class PgCensus {
                         rollbacks += calls;
                     }
                     statements += calls;
-                    top.add(String.format(Locale.ROOT, "%.2f × %s", (double) calls / RUNS,
-                            q.replaceAll("\\s+", " ")));
+                    top.add(String.format(Locale.ROOT, "%.2f × %s", (double) calls / RUNS, q.replaceAll("\\s+", " ")));
                 }
             }
         }

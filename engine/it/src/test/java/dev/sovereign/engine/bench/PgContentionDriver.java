@@ -24,19 +24,19 @@ final class PgContentionDriver {
 
     static final int[] PROCESSES = {1, 4, 16};
 
-    record Case(ContentionDriver.Target target, int processes) {
-    }
+    record Case(ContentionDriver.Target target, int processes) {}
 
     /** One case's figures; the arithmetic is {@link ContentionDriver.Result}'s. */
-    record Result(Case scenario, ContentionDriver.Result figures) {
-    }
+    record Result(Case scenario, ContentionDriver.Result figures) {}
 
     /**
      * The unrecorded warm-up of a case: 16 JVMs compiling their hot paths on 2 cores need longer than the one
      * second the SQLite cases give their 4, so a full run gives 3 s (a quick run its own short warm-up).
      */
     static Duration warmup(BenchmarkReport.Settings s) {
-        return s.contentionWarmup().compareTo(Duration.ofSeconds(1)) >= 0 ? Duration.ofSeconds(3) : s.contentionWarmup();
+        return s.contentionWarmup().compareTo(Duration.ofSeconds(1)) >= 0
+                ? Duration.ofSeconds(3)
+                : s.contentionWarmup();
     }
 
     private final Duration warmup;
@@ -67,13 +67,20 @@ final class PgContentionDriver {
                     Path log = dir.resolve("worker-" + i + ".log");
                     Path result = dir.resolve("worker-" + i + ".bin");
                     List<String> cmd = new ArrayList<>();
-                    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+                    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java")
+                            .toString());
                     cmd.add("-Xmx128m");
                     cmd.add("-cp");
                     cmd.add(ChildJvm.classpath());
                     cmd.add(PgContentionWorker.class.getName());
-                    cmd.addAll(List.of(url, go.toString(), actor, Long.toString(warmup.toMillis()),
-                            Long.toString(duration.toMillis()), result.toString(), Long.toString(POLL_MICROS),
+                    cmd.addAll(List.of(
+                            url,
+                            go.toString(),
+                            actor,
+                            Long.toString(warmup.toMillis()),
+                            Long.toString(duration.toMillis()),
+                            result.toString(),
+                            Long.toString(POLL_MICROS),
                             dir.resolve("data-" + i).toString()));
                     ProcessBuilder pb = new ProcessBuilder(cmd);
                     pb.redirectErrorStream(true);
@@ -90,8 +97,8 @@ final class PgContentionDriver {
                 for (int i = 0; i < children.size(); i++) {
                     Process p = children.get(i);
                     if (!p.waitFor(limit, TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
-                        throw new IllegalStateException("contention worker " + i + " failed: "
-                                + Files.readString(logs.get(i)));
+                        throw new IllegalStateException(
+                                "contention worker " + i + " failed: " + Files.readString(logs.get(i)));
                     }
                 }
             } finally {

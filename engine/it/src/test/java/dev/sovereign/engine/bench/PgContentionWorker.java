@@ -27,8 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * file has the layout of {@link ContentionWorker}'s.
  */
 public final class PgContentionWorker {
-    private PgContentionWorker() {
-    }
+    private PgContentionWorker() {}
 
     public static void main(String[] args) throws Exception {
         String url = args[0];
@@ -43,7 +42,9 @@ public final class PgContentionWorker {
         int grants = 0;
         long refusals = 0;
         long storageErrors = 0;
-        try (Engine engine = Engine.open(PgBench.engineConfig(url, dataDir).processKind("bench-contender").build())) {
+        try (Engine engine = Engine.open(PgBench.engineConfig(url, dataDir)
+                .processKind("bench-contender")
+                .build())) {
             System.out.println("READY " + engine.processIdentity());
             System.out.flush();
             long startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);

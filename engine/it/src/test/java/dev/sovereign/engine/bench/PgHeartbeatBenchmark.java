@@ -36,7 +36,8 @@ public class PgHeartbeatBenchmark {
     public Beat heartbeat() {
         Beat beat = engine.heartbeatNow();
         if (beat.renewedLeases().size() != leases) {
-            throw new IllegalStateException("the heartbeat renewed " + beat.renewedLeases().size() + " of " + leases);
+            throw new IllegalStateException(
+                    "the heartbeat renewed " + beat.renewedLeases().size() + " of " + leases);
         }
         return beat;
     }

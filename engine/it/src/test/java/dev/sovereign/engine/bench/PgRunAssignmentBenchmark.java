@@ -37,7 +37,8 @@ public class PgRunAssignmentBenchmark {
     public RunResult runAssignment() {
         RunResult r = engine.runs().runAssignment(next);
         if (r.assignment().state() != AssignmentState.COMPLETED) {
-            throw new IllegalStateException("the scripted run ended " + r.assignment().state());
+            throw new IllegalStateException(
+                    "the scripted run ended " + r.assignment().state());
         }
         return r;
     }

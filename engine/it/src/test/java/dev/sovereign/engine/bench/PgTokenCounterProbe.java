@@ -37,33 +37,40 @@ class PgTokenCounterProbe {
             + " CREATE INDEX journal_by_actor ON journal (actor, seq)";
 
     /** Counter rows: token (row 1) and change marker (row 2), each held until COMMIT, as the engine's schema. */
-    private static final String GRANT_COUNTER = "WITH t AS (UPDATE counter SET last = last + 1 WHERE id = 1 RETURNING last),"
-            + " c AS (UPDATE counter SET last = last + 1 WHERE id = 2 RETURNING last),"
-            + " l AS (INSERT INTO leases SELECT ?, ?, t.last, 0, c.last FROM t, c ON CONFLICT (actor) DO UPDATE"
-            + " SET holder = excluded.holder, token = excluded.token, change_seq = excluded.change_seq"
-            + " WHERE leases.expires_at <= 0 RETURNING token)"
-            + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_ACQUIRED', ?, token FROM l RETURNING token";
-    private static final String RELEASE_COUNTER = "WITH c AS (UPDATE counter SET last = last + 1 WHERE id = 2 RETURNING last),"
-            + " d AS (DELETE FROM leases WHERE actor = ? AND token = ? RETURNING token)"
-            + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_RELEASED', ?, d.token FROM d, c";
+    private static final String GRANT_COUNTER =
+            "WITH t AS (UPDATE counter SET last = last + 1 WHERE id = 1 RETURNING last),"
+                    + " c AS (UPDATE counter SET last = last + 1 WHERE id = 2 RETURNING last),"
+                    + " l AS (INSERT INTO leases SELECT ?, ?, t.last, 0, c.last FROM t, c ON CONFLICT (actor) DO UPDATE"
+                    + " SET holder = excluded.holder, token = excluded.token, change_seq = excluded.change_seq"
+                    + " WHERE leases.expires_at <= 0 RETURNING token)"
+                    + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_ACQUIRED', ?, token FROM l RETURNING token";
+
+    private static final String RELEASE_COUNTER =
+            "WITH c AS (UPDATE counter SET last = last + 1 WHERE id = 2 RETURNING last),"
+                    + " d AS (DELETE FROM leases WHERE actor = ? AND token = ? RETURNING token)"
+                    + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_RELEASED', ?, d.token FROM d, c";
     /** The same with the token and the change marker from one sequence: no row is held to the COMMIT. */
     private static final String GRANT_SEQUENCE = "WITH l AS (INSERT INTO leases SELECT ?, ?, nextval('tokens'), 0,"
             + " currval('tokens') ON CONFLICT (actor) DO UPDATE SET holder = excluded.holder, token = excluded.token,"
             + " change_seq = excluded.change_seq WHERE leases.expires_at <= 0 RETURNING token)"
             + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_ACQUIRED', ?, token FROM l RETURNING token";
+
     private static final String RELEASE_SEQUENCE = "WITH d AS (DELETE FROM leases WHERE actor = ? AND token = ?"
             + " RETURNING token) INSERT INTO journal (kind, actor, token) SELECT 'LEASE_RELEASED', ?, d.token FROM d";
 
     /** The token from the sequence, the change marker still from its row held to COMMIT. */
-    private static final String GRANT_MIXED = "WITH c AS (UPDATE counter SET last = last + 1 WHERE id = 2 RETURNING last),"
-            + " l AS (INSERT INTO leases SELECT ?, ?, nextval('tokens'), 0, c.last FROM c ON CONFLICT (actor) DO UPDATE"
-            + " SET holder = excluded.holder, token = excluded.token, change_seq = excluded.change_seq"
-            + " WHERE leases.expires_at <= 0 RETURNING token)"
-            + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_ACQUIRED', ?, token FROM l RETURNING token";
+    private static final String GRANT_MIXED =
+            "WITH c AS (UPDATE counter SET last = last + 1 WHERE id = 2 RETURNING last),"
+                    + " l AS (INSERT INTO leases SELECT ?, ?, nextval('tokens'), 0, c.last FROM c ON CONFLICT (actor) DO UPDATE"
+                    + " SET holder = excluded.holder, token = excluded.token, change_seq = excluded.change_seq"
+                    + " WHERE leases.expires_at <= 0 RETURNING token)"
+                    + " INSERT INTO journal (kind, actor, token) SELECT 'LEASE_ACQUIRED', ?, token FROM l RETURNING token";
 
     private enum Variant {
-        COUNTER_ROWS("token and change marker from their counter rows (the schema today)", GRANT_COUNTER, RELEASE_COUNTER),
-        TOKEN_SEQUENCE("the token from a sequence, the change marker from its counter row", GRANT_MIXED, RELEASE_COUNTER),
+        COUNTER_ROWS(
+                "token and change marker from their counter rows (the schema today)", GRANT_COUNTER, RELEASE_COUNTER),
+        TOKEN_SEQUENCE(
+                "the token from a sequence, the change marker from its counter row", GRANT_MIXED, RELEASE_COUNTER),
         SEQUENCE("token and change marker from a sequence (no row held to COMMIT)", GRANT_SEQUENCE, RELEASE_SEQUENCE);
 
         final String label;
@@ -80,7 +87,8 @@ class PgTokenCounterProbe {
     @Test
     void counterRowAgainstSequence() throws Exception {
         String url = PgBench.freshDatabase();
-        try (Connection c = PgBench.plainConnection(url); Statement s = c.createStatement()) {
+        try (Connection c = PgBench.plainConnection(url);
+                Statement s = c.createStatement()) {
             s.execute(SCHEMA);
         }
         List<String> lines = new ArrayList<>();
@@ -88,9 +96,9 @@ class PgTokenCounterProbe {
             for (Variant variant : Variant.values()) {
                 double one = cyclesPerSecond(url, 1, variant);
                 double sixteen = cyclesPerSecond(url, 16, variant);
-                String line = String.format("pass %d, %s: 1 connection %.0f cycles/s,"
-                        + " 16 connections %.0f cycles/s, 16 / 1 = %.2f", pass, variant.label, one, sixteen,
-                        sixteen / one);
+                String line = String.format(
+                        "pass %d, %s: 1 connection %.0f cycles/s," + " 16 connections %.0f cycles/s, 16 / 1 = %.2f",
+                        pass, variant.label, one, sixteen, sixteen / one);
                 lines.add(line);
                 System.out.println("[probe] " + line);
             }

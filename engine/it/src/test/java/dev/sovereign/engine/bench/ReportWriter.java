@@ -40,10 +40,20 @@ final class ReportWriter {
     private final ConcurrencySection concurrency;
     private final StringBuilder md = new StringBuilder();
 
-    ReportWriter(Settings settings, Machine machine, String loadBefore, String loadAfter, Instant started,
-                 Instant finished, List<Measured> measured, List<ContentionDriver.Result> contention,
-                 Map<String, Double> walPages, FsyncFloor fsyncBefore, FsyncFloor fsyncAfter,
-                 PgSection postgres, ConcurrencySection concurrency) {
+    ReportWriter(
+            Settings settings,
+            Machine machine,
+            String loadBefore,
+            String loadAfter,
+            Instant started,
+            Instant finished,
+            List<Measured> measured,
+            List<ContentionDriver.Result> contention,
+            Map<String, Double> walPages,
+            FsyncFloor fsyncBefore,
+            FsyncFloor fsyncAfter,
+            PgSection postgres,
+            ConcurrencySection concurrency) {
         this.settings = settings;
         this.machine = machine;
         this.loadBefore = loadBefore;
@@ -87,7 +97,8 @@ final class ReportWriter {
         return measured.stream()
                 .filter(m -> m.benchmark().equals(benchmark))
                 .filter(m -> d.name().equals(m.params().get("durability")))
-                .filter(m -> params.entrySet().stream().allMatch(e -> e.getValue().equals(m.params().get(e.getKey()))))
+                .filter(m -> params.entrySet().stream()
+                        .allMatch(e -> e.getValue().equals(m.params().get(e.getKey()))))
                 .findFirst();
     }
 
@@ -96,7 +107,10 @@ final class ReportWriter {
     }
 
     Optional<Measured> op(String label, Durability d) {
-        Operation o = BenchmarkReport.OPERATIONS.stream().filter(x -> x.label().equals(label)).findFirst().orElseThrow();
+        Operation o = BenchmarkReport.OPERATIONS.stream()
+                .filter(x -> x.label().equals(label))
+                .findFirst()
+                .orElseThrow();
         return find(o.benchmark(), o.params(), d);
     }
 
@@ -123,21 +137,24 @@ final class ReportWriter {
         line();
         line("| | |");
         line("| --- | --- |");
-        line("| settings | " + settings.name() + ": JMH " + settings.forks() + " round(s) through every benchmark, one fork"
+        line("| settings | " + settings.name() + ": JMH " + settings.forks()
+                + " round(s) through every benchmark, one fork"
                 + " each (so the floor's and each operation's forks are spread over the run alike) × "
-                + settings.measurementIterations() + " measured iterations of " + settings.iteration().toMillis()
+                + settings.measurementIterations() + " measured iterations of "
+                + settings.iteration().toMillis()
                 + " ms after " + settings.warmupIterations() + " warm-up iterations, mode average time, 1 thread;"
                 + " contention " + settings.contentionDuration().toMillis()
                 + " ms per case after " + settings.contentionWarmup().toMillis() + " ms unrecorded warm-up |");
         line("| started | " + started.truncatedTo(ChronoUnit.SECONDS) + " |");
-        line("| finished | " + finished.truncatedTo(ChronoUnit.SECONDS) + " (" + Duration.between(started, finished)
-                .toMinutes() + " min) |");
+        line("| finished | " + finished.truncatedTo(ChronoUnit.SECONDS) + " ("
+                + Duration.between(started, finished).toMinutes() + " min) |");
         line("| load average before | " + loadBefore + " |");
         line("| load average after (the run's own processes included) | " + loadAfter + " |");
         line();
         double before = firstLoad(loadBefore);
         if (!(before < QUIET_LOAD)) {
-            line("> **The machine was not quiet** (1-minute load ≥ " + QUIET_LOAD + " when the measurements began): other work shared"
+            line("> **The machine was not quiet** (1-minute load ≥ " + QUIET_LOAD
+                    + " when the measurements began): other work shared"
                     + " the 2 cores, so absolute figures are pessimistic and spreads wide. Ratios to the floor were"
                     + " measured under the same conditions, minutes apart.");
             line();
@@ -216,21 +233,32 @@ final class ReportWriter {
         line("| operation | write tx | WAL pages | FULL µs, median (min–max) | FULL ×floor | FULL ×disk |"
                 + " NORMAL µs, median (min–max) | NORMAL ×floor |");
         line("| --- | --- | --- | --- | --- | --- | --- | --- |");
-        line("| *floor* | 1 | " + pages("floor") + " | " + floor(Durability.FULL).map(ReportWriter::timing).orElse("—")
-                + " | 1.00× | " + floor(Durability.FULL).map(m -> fmt("%.2f×", fsyncMicros() / m.median())).orElse("—")
+        line("| *floor* | 1 | " + pages("floor") + " | "
+                + floor(Durability.FULL).map(ReportWriter::timing).orElse("—")
+                + " | 1.00× | "
+                + floor(Durability.FULL)
+                        .map(m -> fmt("%.2f×", fsyncMicros() / m.median()))
+                        .orElse("—")
                 + " | " + floor(Durability.NORMAL).map(ReportWriter::timing).orElse("—") + " | 1.00× |");
         for (Operation o : BenchmarkReport.OPERATIONS) {
-            StringBuilder row = new StringBuilder("| " + o.label() + " | " + o.transactions() + " | " + pages(o.label())
-                    + " |");
+            StringBuilder row =
+                    new StringBuilder("| " + o.label() + " | " + o.transactions() + " | " + pages(o.label()) + " |");
             boolean any = false;
             for (Durability d : Durability.values()) {
                 Optional<Measured> m = find(o.benchmark(), o.params(), d);
                 any |= m.isPresent();
-                row.append(' ').append(m.map(ReportWriter::timing).orElse("—")).append(" | ")
-                        .append(perTransactionRatio(o, d).map(r -> fmt("%.2f×", r)).orElse("—")).append(" |");
+                row.append(' ')
+                        .append(m.map(ReportWriter::timing).orElse("—"))
+                        .append(" | ")
+                        .append(perTransactionRatio(o, d)
+                                .map(r -> fmt("%.2f×", r))
+                                .orElse("—"))
+                        .append(" |");
                 if (d == Durability.FULL) {
-                    row.append(' ').append(m.map(x -> fmt("%.2f×", o.transactions() * fsyncMicros() / x.median()))
-                            .orElse("—")).append(" |");
+                    row.append(' ')
+                            .append(m.map(x -> fmt("%.2f×", o.transactions() * fsyncMicros() / x.median()))
+                                    .orElse("—"))
+                            .append(" |");
                 }
             }
             if (!any && o.needs() != null) {
@@ -245,11 +273,12 @@ final class ReportWriter {
                 + " depend on the load: at NORMAL a commit costs roughly its pages plus the checkpoints they bring"
                 + " (one per 1,000 pages, with two fsyncs), at FULL roughly one fsync.");
         line();
-        line("Write transactions per operation: acquire + release and claim + complete are two; runAssignment is"
-                + " two on SQLite (lease + attempt + RUNNING, terminal write + receipt + release: decision 0508; four on"
-                + " PostgreSQL, which still writes them separately); the idle tick is one (its"
-                + " report row: the claim sweep reads its index and takes the write lock only when a claim has expired)"
-                + " besides its reads (its WAL pages were counted on a small file); ShedLock's lock and unlock are one autocommit UPDATE each.");
+        line(
+                "Write transactions per operation: acquire + release and claim + complete are two; runAssignment is"
+                        + " two on SQLite (lease + attempt + RUNNING, terminal write + receipt + release: decision 0508; four on"
+                        + " PostgreSQL, which still writes them separately); the idle tick is one (its"
+                        + " report row: the claim sweep reads its index and takes the write lock only when a claim has expired)"
+                        + " besides its reads (its WAL pages were counted on a small file); ShedLock's lock and unlock are one autocommit UPDATE each.");
         line();
     }
 
@@ -258,47 +287,62 @@ final class ReportWriter {
         line();
         line("| target | synchronous | measured | verdict |");
         line("| --- | --- | --- | --- |");
-        List<String> singleLease = List.of("lease acquire + release", "lease renew", "heartbeat, 1 lease",
-                "message claim + complete");
+        List<String> singleLease =
+                List.of("lease acquire + release", "lease renew", "heartbeat, 1 lease", "message claim + complete");
         for (Durability d : Durability.values()) {
             double want = d == Durability.FULL ? 0.8 : 0.5;
             for (String label : singleLease) {
-                Operation o = BenchmarkReport.OPERATIONS.stream().filter(x -> x.label().equals(label)).findFirst()
+                Operation o = BenchmarkReport.OPERATIONS.stream()
+                        .filter(x -> x.label().equals(label))
+                        .findFirst()
                         .orElseThrow();
                 Optional<Double> r = perTransactionRatio(o, d);
-                target(label + " ≥ " + want + "× floor per transaction", d,
-                        r.map(x -> fmt("%.2f×", x)), r.map(x -> x >= want));
+                target(
+                        label + " ≥ " + want + "× floor per transaction",
+                        d,
+                        r.map(x -> fmt("%.2f×", x)),
+                        r.map(x -> x >= want));
             }
         }
         for (Durability d : Durability.values()) {
             Optional<Measured> ours = op("lease acquire + release", d);
             Optional<Measured> peer = op("peer: ShedLock JDBC lock + unlock", d);
-            Optional<String> text = ours.flatMap(o -> peer.map(p -> fmt("%.1f µs vs %.1f µs (%.2f× the peer's speed)",
-                    o.median(), p.median(), p.median() / o.median())));
-            target("acquire + release at least as fast as ShedLock lock + unlock", d, text,
+            Optional<String> text = ours.flatMap(o -> peer.map(p -> fmt(
+                    "%.1f µs vs %.1f µs (%.2f× the peer's speed)", o.median(), p.median(), p.median() / o.median())));
+            target(
+                    "acquire + release at least as fast as ShedLock lock + unlock",
+                    d,
+                    text,
                     ours.flatMap(o -> peer.map(p -> o.median() <= p.median())));
         }
         for (Durability d : Durability.values()) {
             Optional<Measured> hb = op("heartbeat, 1,000 leases", d);
             Optional<Measured> renew = op("lease renew", d);
-            Optional<String> text = hb.flatMap(h -> renew.map(r -> fmt("%.1f µs vs renew %.1f µs = %.2f×",
-                    h.median(), r.median(), h.median() / r.median())));
-            target("heartbeat of 1,000 leases within 2× of one renew (one transaction)", d, text,
+            Optional<String> text = hb.flatMap(h -> renew.map(
+                    r -> fmt("%.1f µs vs renew %.1f µs = %.2f×", h.median(), r.median(), h.median() / r.median())));
+            target(
+                    "heartbeat of 1,000 leases within 2× of one renew (one transaction)",
+                    d,
+                    text,
                     hb.flatMap(h -> renew.map(r -> h.median() <= 2 * r.median())));
         }
         for (Durability d : Durability.values()) {
             Optional<Measured> tick = op(BenchmarkReport.IDLE_TICK, d);
-            target("idle supervisor tick under 5 ms", d,
+            target(
+                    "idle supervisor tick under 5 ms",
+                    d,
                     tick.map(t -> fmt("median %.2f ms, slowest iteration %.2f ms", t.median() / 1000, t.max() / 1000)),
                     tick.map(t -> t.median() < 5000));
         }
         for (BusySetting busy : BenchmarkReport.BUSY_SETTINGS) {
             for (ContentionDriver.Target t : ContentionDriver.Target.values()) {
                 Optional<ContentionDriver.Result> r = contention(Durability.NORMAL, busy, t, 4);
-                target("4 processes, " + t.name().toLowerCase() + " lease(s), busy wait '" + busy.name()
-                                + "': every process ≥ 15% of grants, p99 wait < 100 ms", Durability.NORMAL,
-                        r.map(x -> fmt("smallest share %.1f%%, p99 %.1f ms", 100 * x.minShare(),
-                                x.waitPercentileMillis(99))),
+                target(
+                        "4 processes, " + t.name().toLowerCase() + " lease(s), busy wait '" + busy.name()
+                                + "': every process ≥ 15% of grants, p99 wait < 100 ms",
+                        Durability.NORMAL,
+                        r.map(x -> fmt(
+                                "smallest share %.1f%%, p99 %.1f ms", 100 * x.minShare(), x.waitPercentileMillis(99))),
                         r.map(x -> x.minShare() >= 0.15 && x.waitPercentileMillis(99) < 100));
             }
         }
@@ -311,8 +355,12 @@ final class ReportWriter {
     }
 
     Optional<ContentionDriver.Result> contention(Durability d, BusySetting busy, ContentionDriver.Target t, int n) {
-        return contention.stream().filter(r -> r.scenario().durability() == d && r.scenario().busy().equals(busy)
-                && r.scenario().target() == t && r.scenario().processes() == n).findFirst();
+        return contention.stream()
+                .filter(r -> r.scenario().durability() == d
+                        && r.scenario().busy().equals(busy)
+                        && r.scenario().target() == t
+                        && r.scenario().processes() == n)
+                .findFirst();
     }
 
     private void contention() {
@@ -348,9 +396,11 @@ final class ReportWriter {
                         ContentionDriver.Result x = r.get();
                         String ratio = floor(d).map(f -> fmt("%.2f×", 2 * x.grantsPerSecond() * f.median() / 1e6))
                                 .orElse("—");
-                        String shares = Arrays.stream(x.shares()).mapToObj(s -> fmt("%.0f%%", 100 * s))
+                        String shares = Arrays.stream(x.shares())
+                                .mapToObj(s -> fmt("%.0f%%", 100 * s))
                                 .collect(Collectors.joining(" / "));
-                        line("| " + t.name().toLowerCase() + " | " + n + " | " + fmt("%,.0f", x.grantsPerSecond()) + " | "
+                        line("| " + t.name().toLowerCase() + " | " + n + " | " + fmt("%,.0f", x.grantsPerSecond())
+                                + " | "
                                 + ratio + " | " + shares + " | " + ms(x.waitPercentileMillis(50)) + " | "
                                 + ms(x.waitPercentileMillis(99)) + " | " + ms(x.waitPercentileMillis(100)) + " | "
                                 + x.refusals() + " | " + x.storageErrors() + " |");

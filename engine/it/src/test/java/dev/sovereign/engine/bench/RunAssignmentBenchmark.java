@@ -1,7 +1,7 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.RunResult;
 import java.nio.file.Path;
@@ -44,7 +44,8 @@ public class RunAssignmentBenchmark {
     public RunResult runAssignment() {
         RunResult r = engine.runs().runAssignment(next);
         if (r.assignment().state() != AssignmentState.COMPLETED) {
-            throw new IllegalStateException("the scripted run ended " + r.assignment().state());
+            throw new IllegalStateException(
+                    "the scripted run ended " + r.assignment().state());
         }
         return r;
     }

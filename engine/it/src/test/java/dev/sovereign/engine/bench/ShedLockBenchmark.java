@@ -51,7 +51,8 @@ public class ShedLockBenchmark {
     public void lockUnlock() {
         Optional<SimpleLock> lock = provider.lock(
                 new LockConfiguration(ClockProvider.now(), "bench-lock", Duration.ofMinutes(10), Duration.ZERO));
-        lock.orElseThrow(() -> new IllegalStateException("ShedLock did not grant a free lock")).unlock();
+        lock.orElseThrow(() -> new IllegalStateException("ShedLock did not grant a free lock"))
+                .unlock();
     }
 
     @TearDown(Level.Trial)

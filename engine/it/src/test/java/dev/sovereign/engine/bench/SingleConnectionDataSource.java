@@ -20,8 +20,8 @@ final class SingleConnectionDataSource implements DataSource {
 
     SingleConnectionDataSource(Connection target) {
         this.target = target;
-        this.handle = (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+        this.handle = (Connection) Proxy.newProxyInstance(
+                Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                     if (method.getName().equals("close")) {
                         return null;
                     }

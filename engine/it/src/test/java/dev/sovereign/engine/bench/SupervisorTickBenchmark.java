@@ -1,7 +1,7 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.supervisor.TickReport;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -36,10 +36,11 @@ public class SupervisorTickBenchmark {
     public void setUp() throws SQLException, IOException {
         dir = BenchFiles.freshDirectory();
         Path file = LedgerHistory.standardHistoryIn(dir);
-        try (Connection c = BenchFiles.plainConnection(file, durability); Statement s = c.createStatement()) {
+        try (Connection c = BenchFiles.plainConnection(file, durability);
+                Statement s = c.createStatement()) {
             requireAtLeast(s, "SELECT count(*) FROM fence_events", LedgerHistory.JOURNAL_ROWS);
-            requireAtLeast(s, "SELECT count(*) FROM execution_attempts WHERE state = 'DONE'",
-                    LedgerHistory.FINISHED_ATTEMPTS);
+            requireAtLeast(
+                    s, "SELECT count(*) FROM execution_attempts WHERE state = 'DONE'", LedgerHistory.FINISHED_ATTEMPTS);
         }
         engine = BenchFiles.openEngine(file, durability);
         for (int i = 0; i < 100; i++) {
@@ -65,8 +66,12 @@ public class SupervisorTickBenchmark {
     @Benchmark
     public TickReport idleTick() {
         TickReport r = engine.supervisor().tick();
-        if (!r.expiredLeases().isEmpty() || !r.staleProcesses().isEmpty() || !r.sweptClaims().isEmpty()
-                || !r.recovered().isEmpty() || !r.retired().isEmpty() || !r.failures().isEmpty()) {
+        if (!r.expiredLeases().isEmpty()
+                || !r.staleProcesses().isEmpty()
+                || !r.sweptClaims().isEmpty()
+                || !r.recovered().isEmpty()
+                || !r.retired().isEmpty()
+                || !r.failures().isEmpty()) {
             throw new IllegalStateException("the tick was not idle: " + r);
         }
         return r;

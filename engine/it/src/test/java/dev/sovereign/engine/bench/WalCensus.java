@@ -1,7 +1,7 @@
 package dev.sovereign.engine.bench;
 
-import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.internal.sqlite.WalFrames;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
@@ -29,8 +29,7 @@ import net.javacrumbs.shedlock.provider.jdbc.JdbcLockProvider;
 final class WalCensus {
     private static final int TIMES = 200;
 
-    private WalCensus() {
-    }
+    private WalCensus() {}
 
     /** Label → WAL pages per operation. */
     static Map<String, Double> take() throws Exception {
@@ -41,15 +40,21 @@ final class WalCensus {
             floorDir.toFile().mkdirs();
             Path floorFile = BenchFiles.createEngineFile(floorDir, Durability.NORMAL);
             try (Connection c = BenchFiles.plainConnection(floorFile, Durability.NORMAL);
-                 Statement s = c.createStatement()) {
+                    Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE floor_row (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
                 s.execute("INSERT INTO floor_row (id, n) VALUES (1, 0)");
                 try (PreparedStatement up = c.prepareStatement("UPDATE floor_row SET n = n + 1 WHERE id = 1")) {
-                    out.put("floor", WalFrames.perOperation(c, floorFile, TIMES, () -> sql(() -> {
-                        s.execute("BEGIN IMMEDIATE");
-                        up.executeUpdate();
-                        s.execute("COMMIT");
-                    })));
+                    out.put(
+                            "floor",
+                            WalFrames.perOperation(
+                                    c,
+                                    floorFile,
+                                    TIMES,
+                                    () -> sql(() -> {
+                                        s.execute("BEGIN IMMEDIATE");
+                                        up.executeUpdate();
+                                        s.execute("COMMIT");
+                                    })));
                 }
             }
 
@@ -64,13 +69,15 @@ final class WalCensus {
                     Lease l = e.leases().acquire("cycled", Duration.ofMinutes(10));
                     e.leases().release("cycled", l.token());
                 }));
-                out.put("lease renew", WalFrames.perOperation(e, TIMES,
-                        () -> e.leases().renew("renewed", renewed.token())));
+                out.put(
+                        "lease renew",
+                        WalFrames.perOperation(e, TIMES, () -> e.leases().renew("renewed", renewed.token())));
                 out.put("heartbeat, 1 lease", WalFrames.perOperation(e, TIMES, e::heartbeatNow));
                 e.leases().acquire("worker", Duration.ofDays(1));
                 Deque<String> messages = new ArrayDeque<>();
                 for (int i = 0; i < TIMES + 1; i++) {
-                    messages.add(e.mailbox().send("bench", "worker", "job", null).id());
+                    messages.add(
+                            e.mailbox().send("bench", "worker", "job", null).id());
                 }
                 out.put("message claim + complete", WalFrames.perOperation(e, TIMES, () -> {
                     String m = messages.pop();
@@ -78,10 +85,15 @@ final class WalCensus {
                     e.mailbox().complete(m, claim.token());
                 }));
                 e.actors().add("runner");
-                double assign = WalFrames.perOperation(e, 50,
-                        () -> e.runs().assign("runner", "scripted:ms=0,outcome=completed"));
-                double assignAndRun = WalFrames.perOperation(e, 50, () -> e.runs().runAssignment(
-                        e.runs().assign("runner", "scripted:ms=0,outcome=completed").id()));
+                double assign = WalFrames.perOperation(
+                        e, 50, () -> e.runs().assign("runner", "scripted:ms=0,outcome=completed"));
+                double assignAndRun = WalFrames.perOperation(
+                        e,
+                        50,
+                        () -> e.runs()
+                                .runAssignment(e.runs()
+                                        .assign("runner", "scripted:ms=0,outcome=completed")
+                                        .id()));
                 out.put("runAssignment, scripted provider 0 ms", assignAndRun - assign);
                 out.put(BenchmarkReport.IDLE_TICK, WalFrames.perOperation(e, 50, e.supervisor()::tick));
             }
@@ -93,7 +105,8 @@ final class WalCensus {
                         e.actors().add("actor-" + i);
                         e.leases().acquire("actor-" + i, Duration.ofMinutes(10));
                     }
-                    out.put("heartbeat, " + (leases == 1000 ? "1,000" : "100") + " leases",
+                    out.put(
+                            "heartbeat, " + (leases == 1000 ? "1,000" : "100") + " leases",
                             WalFrames.perOperation(e, 20, e::heartbeatNow));
                 }
             }
@@ -108,8 +121,8 @@ final class WalCensus {
                 }
                 JdbcLockProvider provider = new JdbcLockProvider(new SingleConnectionDataSource(c));
                 out.put("peer: ShedLock JDBC lock + unlock", WalFrames.perOperation(c, peerFile, TIMES, () -> {
-                    Optional<SimpleLock> lock = provider.lock(new LockConfiguration(ClockProvider.now(), "bench-lock",
-                            Duration.ofMinutes(10), Duration.ZERO));
+                    Optional<SimpleLock> lock = provider.lock(new LockConfiguration(
+                            ClockProvider.now(), "bench-lock", Duration.ofMinutes(10), Duration.ZERO));
                     lock.orElseThrow().unlock();
                 }));
             }

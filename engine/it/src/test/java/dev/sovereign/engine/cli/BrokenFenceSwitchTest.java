@@ -50,14 +50,25 @@ class BrokenFenceSwitchTest {
         Path go = temp.dir().resolve("go-" + db.getFileName());
         String id;
         String command = "while [ ! -e '" + go + "' ]; do sleep 0.02; done; exit 1";
-        try (Engine setup = Engine.open(EngineConfig.forDatabase(db).heartbeat(false).build())) {
+        try (Engine setup =
+                Engine.open(EngineConfig.forDatabase(db).heartbeat(false).build())) {
             id = setup.runs().assign("operator", "command:" + command).id();
         }
         RealCli cli = new RealCli(temp.dir());
-        Running run = cli.start(FAULT_IN_THE_ENVIRONMENT, "--db", db.toString(), "run", id, "--ttl", "30s",
-                "--allow-command", CommandAllowList.exactly(command));
+        Running run = cli.start(
+                FAULT_IN_THE_ENVIRONMENT,
+                "--db",
+                db.toString(),
+                "run",
+                id,
+                "--ttl",
+                "30s",
+                "--allow-command",
+                CommandAllowList.exactly(command));
         children.add(run.process());
-        Poll.until(() -> state(db, id) == AssignmentState.RUNNING, Duration.ofSeconds(60),
+        Poll.until(
+                () -> state(db, id) == AssignmentState.RUNNING,
+                Duration.ofSeconds(60),
                 () -> "the run to start; stderr: " + run.err());
 
         Finished steal = cli.run("--db", db.toString(), "steal-fence", id);
@@ -67,7 +78,8 @@ class BrokenFenceSwitchTest {
     }
 
     private static AssignmentState state(Path db, String id) {
-        try (Engine e = Engine.openExisting(EngineConfig.forDatabase(db).heartbeat(false).build())) {
+        try (Engine e = Engine.openExisting(
+                EngineConfig.forDatabase(db).heartbeat(false).build())) {
             return e.runs().get(id).map(Assignment::state).orElseThrow();
         }
     }
@@ -79,7 +91,8 @@ class BrokenFenceSwitchTest {
     @Test
     void theFaultSwitchInTheEnvironmentCannotBreakTheFenceOfAnOrdinaryLedger() throws Exception {
         Path db = temp.file();
-        try (Engine e = Engine.open(EngineConfig.forDatabase(db).heartbeat(false).build())) {
+        try (Engine e =
+                Engine.open(EngineConfig.forDatabase(db).heartbeat(false).build())) {
             e.actors().add("operator");
         }
 
@@ -92,14 +105,19 @@ class BrokenFenceSwitchTest {
             Assignment x = e.runs().list().get(0);
             assertThat(x.state()).isEqualTo(AssignmentState.RUNNING);
             assertThat(e.runs().receipt(x.id())).isEmpty();
-            assertThat(e.journal().rejections(10)).extracting(ev -> ev.category()).contains("execution_attempt_lost");
+            assertThat(e.journal().rejections(10))
+                    .extracting(ev -> ev.category())
+                    .contains("execution_attempt_lost");
         }
     }
 
     @Test
     void onALabSandboxTheSameSwitchDoesBreakTheFenceWhichIsWhatTheLabShows() throws Exception {
         Path db = temp.dir().resolve("sandbox.db");
-        try (Engine e = Engine.open(EngineConfig.forDatabase(db).heartbeat(false).createAsLabSandbox(true).build())) {
+        try (Engine e = Engine.open(EngineConfig.forDatabase(db)
+                .heartbeat(false)
+                .createAsLabSandbox(true)
+                .build())) {
             assertThat(e.isLabSandbox()).isTrue();
             e.actors().add("operator");
         }

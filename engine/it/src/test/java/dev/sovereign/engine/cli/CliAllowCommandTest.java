@@ -32,17 +32,22 @@ class CliAllowCommandTest {
     }
 
     private String assignTouch() {
-        return cli.ok("assign", "operator", "--provider", "command:touch " + marker, "--json").onlyJson()
-                .get("assignment").asText();
+        return cli.ok("assign", "operator", "--provider", "command:touch " + marker, "--json")
+                .onlyJson()
+                .get("assignment")
+                .asText();
     }
 
     @Test
     void assignSaysThatACommandRunsOnlyWhereAPatternAllowsIt() {
         Result r = cli.ok("assign", "operator", "--provider", "command:touch " + marker);
 
-        assertThat(r.out()).contains("sovereign run asg_").contains("--allow-command '<pattern>'")
+        assertThat(r.out())
+                .contains("sovereign run asg_")
+                .contains("--allow-command '<pattern>'")
                 .contains("a shell command runs only in a worker or run started with an --allow-command pattern");
-        assertThat(cli.ok("assign", "operator", "--provider", "scripted:ms=0").out()).doesNotContain("allow-command");
+        assertThat(cli.ok("assign", "operator", "--provider", "scripted:ms=0").out())
+                .doesNotContain("allow-command");
         assertThat(cli.ok("assign", "--help").out()).contains("--allow-command");
     }
 
@@ -54,13 +59,18 @@ class CliAllowCommandTest {
 
         assertThat(r.exit()).isEqualTo(ExitCode.REFUSED);
         assertThat(r.out()).isEmpty();
-        assertThat(r.errLines()).singleElement().asString().startsWith("refused (command_not_allowed): ")
-                .contains(id).contains("touch " + marker);
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
+                .startsWith("refused (command_not_allowed): ")
+                .contains(id)
+                .contains("touch " + marker);
         assertThat(marker).doesNotExist();
         JsonNode rejection = cli.ok("rejections", "--json").onlyJson();
         assertThat(rejection.get("category").asText()).isEqualTo("command_not_allowed");
         assertThat(rejection.get("resource_id").asText()).isEqualTo(id);
-        assertThat(cli.ok("assignments", "--json").onlyJson().get("state").asText()).isEqualTo("CREATED");
+        assertThat(cli.ok("assignments", "--json").onlyJson().get("state").asText())
+                .isEqualTo("CREATED");
     }
 
     @Test
@@ -81,8 +91,11 @@ class CliAllowCommandTest {
         String id = assignTouch();
         Path patterns = Files.writeString(temp.dir().resolve("allowed.txt"), "# nightly jobs\n\ntouch *\n");
 
-        assertThat(cli.ok("run", id, "--allow-commands-from", patterns.toString(), "--json").onlyJson()
-                .get("state").asText()).isEqualTo("COMPLETED");
+        assertThat(cli.ok("run", id, "--allow-commands-from", patterns.toString(), "--json")
+                        .onlyJson()
+                        .get("state")
+                        .asText())
+                .isEqualTo("COMPLETED");
     }
 
     @Test
@@ -93,7 +106,11 @@ class CliAllowCommandTest {
         assertThat(dangling.exit()).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(dangling.errLines()).singleElement().asString().contains("Invalid --allow-command pattern");
 
-        Result missing = cli.run("worker", "--actor", "operator", "--allow-commands-from",
+        Result missing = cli.run(
+                "worker",
+                "--actor",
+                "operator",
+                "--allow-commands-from",
                 temp.dir().resolve("nope.txt").toString());
         assertThat(missing.exit()).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(missing.errLines()).singleElement().asString().contains("Cannot read the command patterns");

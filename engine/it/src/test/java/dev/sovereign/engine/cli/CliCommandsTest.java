@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.SovereignVersion;
+import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.cli.CliHarness.Result;
+import dev.sovereign.engine.internal.sqlite.SqliteBackend;
+import dev.sovereign.engine.spi.Backends;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.io.PrintWriter;
@@ -19,10 +23,6 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.Ledgers;
-import dev.sovereign.engine.admin.AdminReader;
-import dev.sovereign.engine.internal.sqlite.SqliteBackend;
-import dev.sovereign.engine.spi.Backends;
 
 /** Every command through picocli, in-process, on a real database file: output, JSON shape, exit code. */
 class CliCommandsTest {
@@ -31,10 +31,29 @@ class CliCommandsTest {
 
     static final List<String> LEASE_FIELDS =
             List.of("actor", "process", "token", "ttl_ms", "acquired_at", "renewed_at", "expires_at", "expired");
-    static final List<String> EVENT_FIELDS = List.of("seq", "at", "kind", "resource_type", "resource_id", "actor_id",
-            "process_identity", "token", "presented_token", "current_token", "category", "detail");
-    static final List<String> REFUSAL_FIELDS = List.of("refused", "category", "message", "presented_token",
-            "current_token", "resource_type", "resource_id", "actor", "warnings");
+    static final List<String> EVENT_FIELDS = List.of(
+            "seq",
+            "at",
+            "kind",
+            "resource_type",
+            "resource_id",
+            "actor_id",
+            "process_identity",
+            "token",
+            "presented_token",
+            "current_token",
+            "category",
+            "detail");
+    static final List<String> REFUSAL_FIELDS = List.of(
+            "refused",
+            "category",
+            "message",
+            "presented_token",
+            "current_token",
+            "resource_type",
+            "resource_id",
+            "actor",
+            "warnings");
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -56,7 +75,9 @@ class CliCommandsTest {
     void initCreatesTheDatabaseAndSaysSo() {
         Result r = cli.ok("init");
 
-        assertThat(r.out()).isEqualTo("Created " + temp.file() + " (schema version " + SQLITE_SCHEMA + ")." + System.lineSeparator());
+        assertThat(r.out())
+                .isEqualTo(
+                        "Created " + temp.file() + " (schema version " + SQLITE_SCHEMA + ")." + System.lineSeparator());
         assertThat(r.err()).isEmpty();
         assertThat(temp.file()).exists();
     }
@@ -68,10 +89,12 @@ class CliCommandsTest {
         assertThat(r.outLines()).hasSize(4);
         assertThat(r.outLines().get(0)).matches("sovereign \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
         // Built from a Git clone (CI, a developer's tree): the commit is a real one, not "unknown".
-        assertThat(r.outLines().get(1)).matches(insideAGitTree() ? "commit [0-9a-f]{12}(-modified)?" : "commit unknown");
+        assertThat(r.outLines().get(1))
+                .matches(insideAGitTree() ? "commit [0-9a-f]{12}(-modified)?" : "commit unknown");
         // one line per backend on the class path, each with the schema version it writes
-        assertThat(r.outLines().subList(2, 4)).containsExactlyInAnyOrderElementsOf(
-                Backends.all().stream().map(b -> "schema " + b.name() + " v" + b.schemaVersion())
+        assertThat(r.outLines().subList(2, 4))
+                .containsExactlyInAnyOrderElementsOf(Backends.all().stream()
+                        .map(b -> "schema " + b.name() + " v" + b.schemaVersion())
                         .toList()); // the numbers come from the migrators: a test never hard-codes them
     }
 
@@ -129,7 +152,8 @@ class CliCommandsTest {
         initWithOperator();
         Result r = cli.ok("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "30s");
 
-        assertThat(r.out()).contains("Lease acquired.")
+        assertThat(r.out())
+                .contains("Lease acquired.")
                 .containsPattern("process +proc_a")
                 .containsPattern("token +1\\b")
                 .containsPattern("ttl +30s")
@@ -139,7 +163,8 @@ class CliCommandsTest {
     @Test
     void leaseAcquireAsJsonCarriesActorProcessTokenAndExpiresAt() {
         initWithOperator();
-        JsonNode lease = cli.ok("lease", "acquire", "operator", "--ttl", "500ms", "--json").onlyJson();
+        JsonNode lease = cli.ok("lease", "acquire", "operator", "--ttl", "500ms", "--json")
+                .onlyJson();
 
         assertThat(fieldNames(lease)).containsExactlyElementsOf(LEASE_FIELDS);
         assertThat(lease.get("actor").asText()).isEqualTo("operator");
@@ -154,8 +179,12 @@ class CliCommandsTest {
     void aLeaseAcquiredWithoutProcessOutlivesTheCallUnderAPrintedIdentity() {
         initWithOperator();
         Result acquired = cli.ok("lease", "acquire", "operator", "--ttl", "30s");
-        String holder = acquired.out().lines().filter(l -> l.strip().startsWith("process"))
-                .map(l -> l.strip().split("\\s+")[1]).findFirst().orElseThrow();
+        String holder = acquired.out()
+                .lines()
+                .filter(l -> l.strip().startsWith("process"))
+                .map(l -> l.strip().split("\\s+")[1])
+                .findFirst()
+                .orElseThrow();
         assertThat(acquired.out()).contains("sovereign --process " + holder + " lease renew operator --token 1");
 
         JsonNode listed = cli.ok("lease", "list", "--json").onlyJson();
@@ -176,7 +205,9 @@ class CliCommandsTest {
         Result r = cli.run("--process", "proc_b", "lease", "acquire", "operator", "--json");
 
         assertThat(r.exit()).isEqualTo(ExitCode.REFUSED);
-        assertThat(r.errLines()).singleElement().asString()
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
                 .startsWith("refused (actor_lease_held): Actor operator is hosted by proc_a with token 1");
         JsonNode refusal = r.onlyJson();
         assertThat(fieldNames(refusal)).containsExactlyElementsOf(REFUSAL_FIELDS);
@@ -209,8 +240,12 @@ class CliCommandsTest {
         assertThat(rejection.get("current_token").asLong()).isEqualTo(2);
 
         Result human = cli.ok("rejections");
-        assertThat(human.outLines().get(0)).startsWith("SEQ").contains("CATEGORY").contains("PRESENTED")
-                .contains("CURRENT").endsWith("WHY");
+        assertThat(human.outLines().get(0))
+                .startsWith("SEQ")
+                .contains("CATEGORY")
+                .contains("PRESENTED")
+                .contains("CURRENT")
+                .endsWith("WHY");
         assertThat(human.outLines().get(1)).contains("actor_lease_lost").contains("proc_a");
     }
 
@@ -222,7 +257,10 @@ class CliCommandsTest {
         Result r = cli.run("lease", "renew", "operator", "--token", "1");
 
         assertThat(r.exit()).isEqualTo(ExitCode.REFUSED);
-        assertThat(r.errLines()).singleElement().asString().startsWith("refused (actor_lease_lost): ")
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
+                .startsWith("refused (actor_lease_lost): ")
                 .contains("pass the holder's identity with --process ID");
     }
 
@@ -249,15 +287,17 @@ class CliCommandsTest {
         Result r = cli.run("--process", "proc_a", "lease", "release", "operator", "--token", "1", "--json");
 
         assertThat(r.exit()).isEqualTo(ExitCode.REFUSED);
-        assertThat(r.errLines()).singleElement().asString()
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
                 .isEqualTo("refused (actor_lease_lost): Release of actor operator with token 1 was refused: the lease"
                         + " is held by proc_b with token 2; nothing was released.");
         assertThat(r.onlyJson().get("current_token").asLong()).isEqualTo(2);
         JsonNode lease = cli.ok("lease", "list", "--json").onlyJson();
         assertThat(lease.get("process").asText()).isEqualTo("proc_b");
         assertThat(lease.get("token").asLong()).isEqualTo(2);
-        assertThat(cli.ok("rejections", "--json").json()).anySatisfy(
-                e -> assertThat(e.get("category").asText()).isEqualTo("actor_lease_lost"));
+        assertThat(cli.ok("rejections", "--json").json())
+                .anySatisfy(e -> assertThat(e.get("category").asText()).isEqualTo("actor_lease_lost"));
     }
 
     @Test
@@ -266,7 +306,9 @@ class CliCommandsTest {
         Result r = cli.run("--process", "proc_a", "lease", "release", "operator", "--token", "7");
 
         assertThat(r.exit()).isEqualTo(ExitCode.REFUSED);
-        assertThat(r.errLines()).singleElement().asString()
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
                 .startsWith("refused (actor_lease_lost): Actor operator has no lease to release with token 7");
     }
 
@@ -280,11 +322,16 @@ class CliCommandsTest {
         clock.advance(Duration.ofSeconds(3));
 
         Result r = cli.ok("lease", "list");
-        assertThat(r.outLines().get(0)).isEqualTo(
-                "ACTOR     HOLDER  TOKEN  TTL  ACQUIRED           EXPIRES            STATE");
-        assertThat(r.outLines().get(1)).startsWith("operator  proc_a  1      5s   ").contains("(6s ago)")
-                .contains("(1s ago)").endsWith("expired");
-        assertThat(r.outLines().get(2)).startsWith("reviewer  proc_b  2      1m   ").contains("(in 57s)")
+        assertThat(r.outLines().get(0))
+                .isEqualTo("ACTOR     HOLDER  TOKEN  TTL  ACQUIRED           EXPIRES            STATE");
+        assertThat(r.outLines().get(1))
+                .startsWith("operator  proc_a  1      5s   ")
+                .contains("(6s ago)")
+                .contains("(1s ago)")
+                .endsWith("expired");
+        assertThat(r.outLines().get(2))
+                .startsWith("reviewer  proc_b  2      1m   ")
+                .contains("(in 57s)")
                 .endsWith("live");
 
         List<JsonNode> json = cli.ok("lease", "list", "--json").json();
@@ -299,7 +346,8 @@ class CliCommandsTest {
         clock.advance(Duration.ofSeconds(10));
 
         Result human = cli.ok("status");
-        assertThat(human.out()).contains("database     " + temp.file() + " (schema version " + SQLITE_SCHEMA + ")")
+        assertThat(human.out())
+                .contains("database     " + temp.file() + " (schema version " + SQLITE_SCHEMA + ")")
                 .contains("last token   1")
                 .contains("epoch        0 (never restored or bumped)")
                 .contains("journal      2 events, 1 rejection, last seq 2")
@@ -312,24 +360,49 @@ class CliCommandsTest {
         assertThat(human.out()).containsPattern("processes +0 live, 0 stale, 1 CLI without heartbeat, \\d+ stopped");
 
         JsonNode json = cli.ok("status", "--json").onlyJson();
-        assertThat(fieldNames(json)).containsExactly("database", "schema_version", "last_migrated_by", "lab_sandbox", "moved_to", "now",
-                "last_token", "last_seq",
-                "events", "rejections", "actors", "processes", "leases", "active_attempts", "assignments",
-                "messages", "connection", "epoch", "last_epoch_start", "went_backwards", "alarm");
-        assertThat(fieldNames(json.get("connection"))).containsExactly("kind", "encrypted", "protocol", "cipher",
-                "sslmode", "verification", "text");
+        assertThat(fieldNames(json))
+                .containsExactly(
+                        "database",
+                        "schema_version",
+                        "last_migrated_by",
+                        "lab_sandbox",
+                        "moved_to",
+                        "now",
+                        "last_token",
+                        "last_seq",
+                        "events",
+                        "rejections",
+                        "actors",
+                        "processes",
+                        "leases",
+                        "active_attempts",
+                        "assignments",
+                        "messages",
+                        "connection",
+                        "epoch",
+                        "last_epoch_start",
+                        "went_backwards",
+                        "alarm");
+        assertThat(fieldNames(json.get("connection")))
+                .containsExactly("kind", "encrypted", "protocol", "cipher", "sslmode", "verification", "text");
         assertThat(json.get("connection").get("text").asText()).isEqualTo("local file");
         assertThat(human.out()).contains("connection   local file");
         assertThat(json.get("last_token").asLong()).isEqualTo(1);
         JsonNode migrated = json.get("last_migrated_by");
         assertThat(fieldNames(migrated)).containsExactly("version", "commit", "schema_version", "at");
-        assertThat(migrated.get("version").asText()).isEqualTo(SovereignVersion.current().version()).isNotEqualTo("unknown");
-        assertThat(migrated.get("commit").asText()).isEqualTo(SovereignVersion.current().commit());
+        assertThat(migrated.get("version").asText())
+                .isEqualTo(SovereignVersion.current().version())
+                .isNotEqualTo("unknown");
+        assertThat(migrated.get("commit").asText())
+                .isEqualTo(SovereignVersion.current().commit());
         assertThat(migrated.get("schema_version").asInt()).isEqualTo(SQLITE_SCHEMA);
-        assertThat(human.out()).contains("migrated by  sovereign " + SovereignVersion.current().version() + " (commit "
-                + SovereignVersion.current().commit() + "), to schema version " + SQLITE_SCHEMA + ", ");
+        assertThat(human.out())
+                .contains("migrated by  sovereign " + SovereignVersion.current().version() + " (commit "
+                        + SovereignVersion.current().commit() + "), to schema version " + SQLITE_SCHEMA + ", ");
         assertThat(json.get("lab_sandbox").asBoolean()).isFalse();
-        assertThat(json.get("moved_to").isNull()).as("a live ledger was moved nowhere (decision 0915)").isTrue();
+        assertThat(json.get("moved_to").isNull())
+                .as("a live ledger was moved nowhere (decision 0915)")
+                .isTrue();
         assertThat(json.get("rejections").asLong()).isEqualTo(1);
         assertThat(fieldNames(json.get("processes"))).containsExactly("live", "stale", "stopped", "no_heartbeat");
         assertThat(json.get("processes").get("stale").asLong()).isZero();
@@ -361,24 +434,34 @@ class CliCommandsTest {
         Result human = cli.ok("events");
         assertThat(human.outLines()).hasSize(5);
         assertThat(human.outLines().get(0)).matches("\\s+SEQ  TIME\\s+KIND\\s+RESOURCE\\s+PROCESS\\s+TOKEN\\s+DETAIL");
-        assertThat(human.outLines().get(1)).contains("LEASE_ACQUIRED").contains("actor operator").contains("proc_a");
-        assertThat(human.outLines().get(2)).contains("REJECTED").contains("- vs 1").contains("actor_lease_held: ");
+        assertThat(human.outLines().get(1))
+                .contains("LEASE_ACQUIRED")
+                .contains("actor operator")
+                .contains("proc_a");
+        assertThat(human.outLines().get(2))
+                .contains("REJECTED")
+                .contains("- vs 1")
+                .contains("actor_lease_held: ");
         // the third call acts as proc_a, which the first one registered: the journal says who (decision 0802)
         assertThat(human.outLines().get(3)).contains("PROCESS_STARTED").contains("identity_claimed: OS user ");
         assertThat(human.outLines().get(4)).contains("LEASE_RELEASED").contains("by --process: OS user ");
 
         List<JsonNode> all = cli.ok("events", "--json").json();
-        assertThat(all).extracting(e -> e.get("kind").asText())
+        assertThat(all)
+                .extracting(e -> e.get("kind").asText())
                 .containsExactly("LEASE_ACQUIRED", "REJECTED", "PROCESS_STARTED", "LEASE_RELEASED");
         assertThat(fieldNames(all.get(0))).containsExactlyElementsOf(EVENT_FIELDS);
         assertThat(all.get(0).get("token").asLong()).isEqualTo(1);
 
-        assertThat(cli.ok("events", "--since", "1", "--json").json()).extracting(e -> e.get("seq").asLong())
+        assertThat(cli.ok("events", "--since", "1", "--json").json())
+                .extracting(e -> e.get("seq").asLong())
                 .containsExactly(2L, 3L, 4L);
-        assertThat(cli.ok("events", "--limit", "1", "--json").json()).extracting(e -> e.get("seq").asLong())
+        assertThat(cli.ok("events", "--limit", "1", "--json").json())
+                .extracting(e -> e.get("seq").asLong())
                 .containsExactly(4L);
         assertThat(cli.ok("events", "--since", "1", "--limit", "1", "--json").json())
-                .extracting(e -> e.get("seq").asLong()).containsExactly(2L);
+                .extracting(e -> e.get("seq").asLong())
+                .containsExactly(2L);
         assertThat(cli.ok("events", "--since", "4").out()).isEqualTo("No events after seq 4." + System.lineSeparator());
     }
 
@@ -390,8 +473,15 @@ class CliCommandsTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int[] exit = {-1};
-        Thread follower = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), "events", "--follow", "--json", "--poll-interval", "20ms"));
+        Thread follower = new Thread(() -> exit[0] = Cli.execute(
+                cli.environment(),
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "events",
+                "--follow",
+                "--json",
+                "--poll-interval",
+                "20ms"));
         follower.start();
 
         try (Engine other = temp.open(clock)) {
@@ -406,7 +496,10 @@ class CliCommandsTest {
         assertThat(follower.isAlive()).isFalse();
         assertThat(exit[0]).isZero();
         assertThat(err.toString()).isEmpty();
-        assertThat(out.toString().lines().map(l -> l.contains("\"kind\":\"LEASE_ACQUIRED\"")).toList())
+        assertThat(out.toString()
+                        .lines()
+                        .map(l -> l.contains("\"kind\":\"LEASE_ACQUIRED\""))
+                        .toList())
                 .containsExactly(true);
     }
 
@@ -417,8 +510,8 @@ class CliCommandsTest {
     @Test
     void rejectionsSaysSoWhenThereAreNone() {
         cli.ok("init");
-        assertThat(cli.ok("rejections").out()).isEqualTo("No rejections: no write has been refused."
-                + System.lineSeparator());
+        assertThat(cli.ok("rejections").out())
+                .isEqualTo("No rejections: no write has been refused." + System.lineSeparator());
         assertThat(cli.ok("rejections", "--json").out()).isEmpty();
     }
 
@@ -440,8 +533,12 @@ class CliCommandsTest {
         cli.with(b -> b.variables(Map.of("SOVEREIGN_DB", other.toString())));
 
         assertThat(cli.ok("init").out()).contains("Created " + other);
-        assertThat(cli.ok("status", "--json").onlyJson().get("database").asText()).isEqualTo(other.toString());
-        assertThat(cli.ok("--db", "sovereign.db", "status", "--json").onlyJson().get("database").asText())
+        assertThat(cli.ok("status", "--json").onlyJson().get("database").asText())
+                .isEqualTo(other.toString());
+        assertThat(cli.ok("--db", "sovereign.db", "status", "--json")
+                        .onlyJson()
+                        .get("database")
+                        .asText())
                 .isEqualTo(temp.file().toString());
         assertThat(Files.exists(other)).isTrue();
     }
@@ -450,17 +547,56 @@ class CliCommandsTest {
     void helpListsEveryCommandWithOneLineEach() {
         Result r = cli.ok("--help");
 
-        List<String> commandLines = r.out().lines().dropWhile(l -> !l.equals("Commands:")).skip(1)
-                .takeWhile(l -> !l.isBlank()).toList();
-        assertThat(commandLines).extracting(l -> l.strip().split("\\s+")[0]).containsExactly(
-                "init", "actor", "lease", "send", "inbox", "messages", "claim", "complete", "dead-letter", "assign",
-                "run", "retry", "acknowledge", "steal-fence", "assignments", "worker", "supervisor", "status", "process", "copy",
-                "backup", "restore", "fence", "events", "rejections", "serve", "lab", "console", "help");
+        List<String> commandLines = r.out()
+                .lines()
+                .dropWhile(l -> !l.equals("Commands:"))
+                .skip(1)
+                .takeWhile(l -> !l.isBlank())
+                .toList();
+        assertThat(commandLines)
+                .extracting(l -> l.strip().split("\\s+")[0])
+                .containsExactly(
+                        "init",
+                        "actor",
+                        "lease",
+                        "send",
+                        "inbox",
+                        "messages",
+                        "claim",
+                        "complete",
+                        "dead-letter",
+                        "assign",
+                        "run",
+                        "retry",
+                        "acknowledge",
+                        "steal-fence",
+                        "assignments",
+                        "worker",
+                        "supervisor",
+                        "status",
+                        "process",
+                        "copy",
+                        "backup",
+                        "restore",
+                        "fence",
+                        "events",
+                        "rejections",
+                        "serve",
+                        "lab",
+                        "console",
+                        "help");
         assertThat(commandLines).as("one line each").allMatch(l -> l.matches("  \\S+ +\\S.*"));
-        assertThat(r.out()).contains("--db=DB").contains("--json").contains("--process=ID").contains("--debug")
+        assertThat(r.out())
+                .contains("--db=DB")
+                .contains("--json")
+                .contains("--process=ID")
+                .contains("--debug")
                 .doesNotContain("--busy-timeout");
         assertThat(r.out()).contains("Exit codes:").contains("130");
-        assertThat(cli.ok("lease", "--help").out()).contains("acquire").contains("renew").contains("release")
+        assertThat(cli.ok("lease", "--help").out())
+                .contains("acquire")
+                .contains("renew")
+                .contains("release")
                 .contains("list");
     }
 
@@ -499,17 +635,23 @@ class CliCommandsTest {
         initWithOperator();
         int before = processCount();
 
-        for (String[] help : new String[][] {{"--help"}, {"status", "--help"}, {"events", "--help"},
-                {"lease", "list", "--help"}, {"lease", "acquire", "--help"}}) {
+        for (String[] help : new String[][] {
+            {"--help"},
+            {"status", "--help"},
+            {"events", "--help"},
+            {"lease", "list", "--help"},
+            {"lease", "acquire", "--help"}
+        }) {
             cli.ok(help);
         }
 
-        assertThat(processCount()).as("--help only prints: no process is registered").isEqualTo(before);
+        assertThat(processCount())
+                .as("--help only prints: no process is registered")
+                .isEqualTo(before);
     }
 
     private int processCount() {
-        try (AdminReader r = Ledgers.openReader(
-                temp.dir().resolve("sovereign.db"))) {
+        try (AdminReader r = Ledgers.openReader(temp.dir().resolve("sovereign.db"))) {
             return r.snapshot().processes().size();
         }
     }

@@ -32,12 +32,15 @@ class CliFuzzTest {
         cli.ok("actor", "add", "operator");
         cli.ok("--process", "proc_fuzzer", "lease", "acquire", "operator", "--ttl", "1h");
 
-        CliTarget target = new CliTarget(args -> {
-            List<String> full = new ArrayList<>(List.of("--db", temp.file().toString(), "--process", "proc_fuzzer"));
-            full.addAll(args);
-            CliHarness.Result r = cli.run(full.toArray(String[]::new));
-            return new CliTarget.Outcome(r.exit(), r.out(), r.err());
-        }, CliTarget.SPEC_COMMANDS);
+        CliTarget target = new CliTarget(
+                args -> {
+                    List<String> full =
+                            new ArrayList<>(List.of("--db", temp.file().toString(), "--process", "proc_fuzzer"));
+                    full.addAll(args);
+                    CliHarness.Result r = cli.run(full.toArray(String[]::new));
+                    return new CliTarget.Outcome(r.exit(), r.out(), r.err());
+                },
+                CliTarget.SPEC_COMMANDS);
 
         Fuzzer.Report report = Fuzzer.run(target, temp.file(), seed, calls);
         System.out.println(report.summary());

@@ -49,11 +49,13 @@ final class CliHarness {
     }
 
     CliEnvironment environment() {
-        return customise.apply(CliEnvironment.builder()
-                .variables(Map.of())
-                .workingDirectory(dir)
-                .clock(clock)
-                .zone(ZoneOffset.UTC)).build();
+        return customise
+                .apply(CliEnvironment.builder()
+                        .variables(Map.of())
+                        .workingDirectory(dir)
+                        .clock(clock)
+                        .zone(ZoneOffset.UTC))
+                .build();
     }
 
     Result run(String... args) {
@@ -66,7 +68,9 @@ final class CliHarness {
     /** Runs and insists on exit 0, showing stderr when it is not. */
     Result ok(String... args) {
         Result r = run(args);
-        assertThat(r.exit()).as("exit of %s; stderr: %s", Arrays.toString(args), r.err()).isZero();
+        assertThat(r.exit())
+                .as("exit of %s; stderr: %s", Arrays.toString(args), r.err())
+                .isZero();
         return r;
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.testing.SettableClock;
@@ -14,7 +15,6 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.Ledgers;
 
 /**
  * Identity claims (issue 19, decision 0802): {@code --process ID} lets a CLI call act as a live worker's
@@ -37,13 +37,17 @@ class CliIdentityClaimTest {
 
     private List<JsonNode> claims() {
         return cli.ok("events", "--json").json().stream()
-                .filter(e -> "identity_claimed".equals(e.path("category").asText(null))).toList();
+                .filter(e -> "identity_claimed".equals(e.path("category").asText(null)))
+                .toList();
     }
 
     @Test
     void actingAsALiveWorkersIdentityIsJournalledWithTheOsUserAndHost() {
         String user = System.getProperty("user.name");
-        try (Engine w = temp.open(temp.config(clock).processKind("worker").processLabel("operator worker").build())) {
+        try (Engine w = temp.open(temp.config(clock)
+                .processKind("worker")
+                .processLabel("operator worker")
+                .build())) {
             String worker = w.processIdentity();
             w.leases().acquire("operator", Duration.ofMinutes(1));
 
@@ -64,15 +68,21 @@ class CliIdentityClaimTest {
                         .contains("the identity of worker 'operator worker'")
                         .contains("not authentication");
             });
-            JsonNode renewed = events.stream().filter(e -> e.get("kind").asText().equals("LEASE_RENEWED"))
-                    .reduce((a, b) -> b).orElseThrow();
+            JsonNode renewed = events.stream()
+                    .filter(e -> e.get("kind").asText().equals("LEASE_RENEWED"))
+                    .reduce((a, b) -> b)
+                    .orElseThrow();
             assertThat(renewed.get("process_identity").asText()).isEqualTo(worker);
             assertThat(renewed.get("detail").asText()).contains("by --process: OS user " + user + " on host ");
 
             try (AdminReader reader = Ledgers.openReader(temp.file(), clock, ZoneOffset.UTC)) {
                 ProcessRow row = reader.snapshot().processes().stream()
-                        .filter(p -> p.process().identity().equals(worker)).findFirst().orElseThrow();
-                assertThat(row.lastClaimedBy()).startsWith("OS user " + user + " on host ").contains("lease renew")
+                        .filter(p -> p.process().identity().equals(worker))
+                        .findFirst()
+                        .orElseThrow();
+                assertThat(row.lastClaimedBy())
+                        .startsWith("OS user " + user + " on host ")
+                        .contains("lease renew")
                         .doesNotContain("acted as");
             }
         }
@@ -83,8 +93,8 @@ class CliIdentityClaimTest {
         try (Engine w = temp.open(temp.config(clock).processKind("worker").build())) {
             w.leases().acquire("operator", Duration.ofMinutes(1));
 
-            CliHarness.Result stale = cli.run("--process", w.processIdentity(), "lease", "renew", "operator",
-                    "--token", "7");
+            CliHarness.Result stale =
+                    cli.run("--process", w.processIdentity(), "lease", "renew", "operator", "--token", "7");
 
             assertThat(stale.exit()).isEqualTo(ExitCode.REFUSED);
             assertThat(claims()).isEmpty();
@@ -100,10 +110,11 @@ class CliIdentityClaimTest {
         cli.ok("--process", "proc_fresh", "lease", "acquire", "operator"); // registers proc_fresh: nobody else's
 
         assertThat(claims()).isEmpty();
-        assertThat(cli.ok("events", "--json").json()).allSatisfy(e ->
-                assertThat(e.path("detail").asText("")).doesNotContain("by --process"));
+        assertThat(cli.ok("events", "--json").json())
+                .allSatisfy(e -> assertThat(e.path("detail").asText("")).doesNotContain("by --process"));
         try (AdminReader reader = Ledgers.openReader(temp.file(), clock, ZoneOffset.UTC)) {
-            assertThat(reader.snapshot().processes()).allSatisfy(p -> assertThat(p.lastClaimedBy()).isEmpty());
+            assertThat(reader.snapshot().processes())
+                    .allSatisfy(p -> assertThat(p.lastClaimedBy()).isEmpty());
         }
     }
 }

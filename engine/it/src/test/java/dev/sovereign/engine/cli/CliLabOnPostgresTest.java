@@ -10,11 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.util.Optional;
 
 /**
  * {@code sovereign lab SCENARIO --db jdbc:postgresql://…} (decision 0909): it runs in a lab sandbox on the server,
@@ -37,19 +37,21 @@ class CliLabOnPostgresTest {
         Map<Long, String> cmdlines = new ConcurrentHashMap<>();
         Map<Long, String> environs = new ConcurrentHashMap<>();
         AtomicBoolean watching = new AtomicBoolean(true);
-        Thread watcher = new Thread(() -> {
-            while (watching.get()) {
-                ProcessHandle.current().descendants().forEach(p -> {
-                    read(p.pid(), "cmdline").ifPresent(c -> cmdlines.putIfAbsent(p.pid(), c));
-                    read(p.pid(), "environ").ifPresent(e -> environs.putIfAbsent(p.pid(), e));
-                });
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "cmdline-watcher");
+        Thread watcher = new Thread(
+                () -> {
+                    while (watching.get()) {
+                        ProcessHandle.current().descendants().forEach(p -> {
+                            read(p.pid(), "cmdline").ifPresent(c -> cmdlines.putIfAbsent(p.pid(), c));
+                            read(p.pid(), "environ").ifPresent(e -> environs.putIfAbsent(p.pid(), e));
+                        });
+                        try {
+                            Thread.sleep(10);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "cmdline-watcher");
         watcher.start();
         Result r;
         try {
@@ -59,8 +61,12 @@ class CliLabOnPostgresTest {
             watcher.join();
         }
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("lab hard-kill:", "a lab sandbox on the server", "verdict   HELD",
-                "jdbc:postgresql://localhost:");
+        assertThat(r.out())
+                .contains(
+                        "lab hard-kill:",
+                        "a lab sandbox on the server",
+                        "verdict   HELD",
+                        "jdbc:postgresql://localhost:");
         assertThat(r.out() + r.err()).doesNotContain(SECRET);
 
         Map<Long, String> workers = new ConcurrentHashMap<>();
@@ -69,13 +75,17 @@ class CliLabOnPostgresTest {
                 workers.put(pid, c);
             }
         });
-        assertThat(workers).as("the watcher saw the scenario's worker JVMs: " + cmdlines.values()).isNotEmpty();
-        assertThat(cmdlines.values()).allSatisfy(c -> assertThat(c).doesNotContain(SECRET)
-                .doesNotContain("jdbc:postgresql"));
+        assertThat(workers)
+                .as("the watcher saw the scenario's worker JVMs: " + cmdlines.values())
+                .isNotEmpty();
+        assertThat(cmdlines.values())
+                .allSatisfy(c -> assertThat(c).doesNotContain(SECRET).doesNotContain("jdbc:postgresql"));
         assertThat(workers.values()).allSatisfy(c -> assertThat(c).contains("env:SOVEREIGN_DB"));
         // they got it through their environment, which only this user (and root) can read
-        assertThat(workers.keySet()).anySatisfy(pid -> assertThat(environs.get(pid))
-                .contains("SOVEREIGN_DB=jdbc:postgresql://").contains(SECRET));
+        assertThat(workers.keySet())
+                .anySatisfy(pid -> assertThat(environs.get(pid))
+                        .contains("SOVEREIGN_DB=jdbc:postgresql://")
+                        .contains(SECRET));
     }
 
     @Test
@@ -89,14 +99,20 @@ class CliLabOnPostgresTest {
 
         Result r = cli.run("--db", url, "lab", "gc-pause", "--break-fence");
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("not a lab sandbox").contains("left untouched").doesNotContain(SECRET);
+        assertThat(r.err())
+                .contains("not a lab sandbox")
+                .contains("left untouched")
+                .doesNotContain(SECRET);
         assertThat(r.err().strip().lines()).hasSize(1);
         assertThat(r.out()).isEmpty();
-        assertThat(cli.ok("--db", url, "events").out()).as("nothing was written").isEqualTo(before);
+        assertThat(cli.ok("--db", url, "events").out())
+                .as("nothing was written")
+                .isEqualTo(before);
 
         // listed as they run there: on a server clock-skew explains (and the fence switch changes nothing in it)
         String list = cli.ok("--db", url, "lab", "list").out();
-        assertThat(list).containsPattern("clock-skew +- +A fast clock cannot steal a lease here: the server's clock decides")
+        assertThat(list)
+                .containsPattern("clock-skew +- +A fast clock cannot steal a lease here: the server's clock decides")
                 .doesNotContain(SECRET);
         assertThat(cli.ok("lab", "list").out()).contains("A fast clock can steal a lease early, never a commit");
     }
@@ -104,7 +120,8 @@ class CliLabOnPostgresTest {
     private static Optional<String> read(long pid, String what) {
         try {
             byte[] b = Files.readAllBytes(Path.of("/proc", Long.toString(pid), what));
-            return b.length == 0 ? Optional.empty()
+            return b.length == 0
+                    ? Optional.empty()
                     : Optional.of(new String(b, StandardCharsets.UTF_8).replace('\0', ' '));
         } catch (IOException | SecurityException e) {
             return Optional.empty();

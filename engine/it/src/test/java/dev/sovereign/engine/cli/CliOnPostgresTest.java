@@ -8,11 +8,11 @@ import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.SettableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.sql.Connection;
-import java.sql.Statement;
 
 /**
  * The CLI on a real PostgreSQL server (contract §15): the same commands, the same output and exit codes as on a
@@ -26,8 +26,7 @@ class CliOnPostgresTest {
     @Test
     void initActorsLeasesRunsAndTheJournalWorkOnAServerAsOnAFile() throws Exception {
         String url = PgTestServer.freshDatabase().url();
-        CliHarness cli = new CliHarness(dir, new SettableClock())
-                .with(b -> b.variables(Map.of("SOVEREIGN_DB", url)));
+        CliHarness cli = new CliHarness(dir, new SettableClock()).with(b -> b.variables(Map.of("SOVEREIGN_DB", url)));
 
         assertThat(cli.ok("init").out()).contains("schema version");
         cli.ok("actor", "add", "operator");
@@ -42,23 +41,32 @@ class CliOnPostgresTest {
         assertThat(held.err()).startsWith("refused (actor_lease_held): Actor operator is hosted by proc_cli_pg");
 
         // a stale release is refused and journalled
-        Result stale = cli.run("--process", "proc_cli_pg", "lease", "release", "operator", "--token",
-                String.valueOf(token + 100));
+        Result stale = cli.run(
+                "--process", "proc_cli_pg", "lease", "release", "operator", "--token", String.valueOf(token + 100));
         assertThat(stale.exit()).isEqualTo(1);
         cli.ok("--process", "proc_cli_pg", "lease", "release", "operator", "--token", String.valueOf(token));
 
         String assignment = cli.ok("assign", "operator", "--provider", "scripted:ms=5,outcome=completed", "--json")
-                .onlyJson().get("assignment").asText();
+                .onlyJson()
+                .get("assignment")
+                .asText();
         JsonNode run = cli.ok("run", assignment, "--json").onlyJson();
         assertThat(run.get("state").asText()).isEqualTo("COMPLETED");
 
         String events = cli.ok("events").out();
-        assertThat(events).contains("LEASE_ACQUIRED", "REJECTED", "LEASE_RELEASED", "ASSIGNMENT_CREATED",
-                "ATTEMPT_STARTED", "ATTEMPT_DONE");
+        assertThat(events)
+                .contains(
+                        "LEASE_ACQUIRED",
+                        "REJECTED",
+                        "LEASE_RELEASED",
+                        "ASSIGNMENT_CREATED",
+                        "ATTEMPT_STARTED",
+                        "ATTEMPT_DONE");
         Result status = cli.ok("status");
         assertThat(status.out()).contains("jdbc:postgresql://localhost:");
         try (var files = Files.list(dir)) {
-            assertThat(files.map(f -> f.getFileName().toString())).as("no SQLite file was created")
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .as("no SQLite file was created")
                     .noneMatch(f -> f.endsWith(".db"));
         }
     }
@@ -66,24 +74,31 @@ class CliOnPostgresTest {
     @Test
     void initCreatesTheWorkerAndOperatorRolesAndAWorkerLoginRunsTheEnginesCommandsButAddsNoActor() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
-        CliHarness owner = new CliHarness(dir, new SettableClock())
-                .with(b -> b.variables(Map.of("SOVEREIGN_DB", db.url())));
+        CliHarness owner =
+                new CliHarness(dir, new SettableClock()).with(b -> b.variables(Map.of("SOVEREIGN_DB", db.url())));
         owner.ok("init");
         owner.ok("actor", "add", "operator");
         String host = PgTestServer.freshRole("host_a");
-        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
             s.execute("GRANT sovereign_" + db.name() + "_worker TO " + host);
         }
-        String asHost = "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + host + "&password=" + host;
-        CliHarness worker = new CliHarness(dir, new SettableClock())
-                .with(b -> b.variables(Map.of("SOVEREIGN_DB", asHost)));
+        String asHost =
+                "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + host + "&password=" + host;
+        CliHarness worker =
+                new CliHarness(dir, new SettableClock()).with(b -> b.variables(Map.of("SOVEREIGN_DB", asHost)));
 
         long token = worker.ok("--process", "proc_host_a", "lease", "acquire", "operator", "--ttl", "30s", "--json")
-                .onlyJson().get("token").asLong();
+                .onlyJson()
+                .get("token")
+                .asLong();
         worker.ok("--process", "proc_host_a", "lease", "release", "operator", "--token", String.valueOf(token));
         Result refused = worker.run("actor", "add", "intruder");
-        assertThat(refused.exit()).as("a worker login adds an actor: %s", refused.err()).isNotZero();
-        assertThat(refused.err()).contains("may not write", "permission denied for table actors")
+        assertThat(refused.exit())
+                .as("a worker login adds an actor: %s", refused.err())
+                .isNotZero();
+        assertThat(refused.err())
+                .contains("may not write", "permission denied for table actors")
                 .doesNotContain("password=" + host);
         assertThat(owner.ok("actor", "list").out()).doesNotContain("intruder");
     }

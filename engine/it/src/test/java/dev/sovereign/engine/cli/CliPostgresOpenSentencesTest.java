@@ -52,15 +52,19 @@ class CliPostgresOpenSentencesTest {
     }
 
     private void assertCannotConnect(String line) {
-        assertThat(line).startsWith("storage error (io): Cannot connect to the PostgreSQL ledger " + shownUrl() + ": ")
-                .doesNotContain(SECRET).doesNotContain("(schema public)").endsWith(".");
+        assertThat(line)
+                .startsWith("storage error (io): Cannot connect to the PostgreSQL ledger " + shownUrl() + ": ")
+                .doesNotContain(SECRET)
+                .doesNotContain("(schema public)")
+                .endsWith(".");
     }
 
     @Test
     void aServerThatEndsTheConnectionAtAnyStepOfTheOpenIsOneSentenceNamingTheUrl() throws Exception {
         // while `init` migrates an empty database: it waits for the migration lock this test holds
         String[] during = {null};
-        try (Connection locker = db.connect(); Statement s = locker.createStatement()) {
+        try (Connection locker = db.connect();
+                Statement s = locker.createStatement()) {
             locker.setAutoCommit(false);
             s.execute("SELECT pg_advisory_xact_lock(" + MIGRATION_LOCK + ")");
             during[0] = runWhileWaitingThenTerminate(locker, "--busy-timeout", "30s", "init");
@@ -70,7 +74,8 @@ class CliPostgresOpenSentencesTest {
 
         cli().ok("init");
         // while `status` reads the schema version: it waits for a lock on the migration record this test holds
-        try (Connection locker = db.connect(); Statement s = locker.createStatement()) {
+        try (Connection locker = db.connect();
+                Statement s = locker.createStatement()) {
             locker.setAutoCommit(false);
             s.execute("LOCK TABLE schema_migrations IN ACCESS EXCLUSIVE MODE");
             during[0] = runWhileWaitingThenTerminate(locker, "--busy-timeout", "30s", "status");
@@ -79,7 +84,8 @@ class CliPostgresOpenSentencesTest {
         assertCannotConnect(during[0]);
 
         // a database that accepts no connection at all: the same words
-        try (Connection c = PgTestServer.maintenance().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = PgTestServer.maintenance().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("ALTER DATABASE " + db.name() + " ALLOW_CONNECTIONS false");
             try {
                 Result refused = cli().run("status");
@@ -94,7 +100,8 @@ class CliPostgresOpenSentencesTest {
     @Test
     void aGuardDroppedWithItsFunctionIsNamedOnceAndTheLedgerIsNotOpenedForReadingEither() throws Exception {
         cli().ok("init");
-        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
             s.execute("DROP FUNCTION token_counter_guard() CASCADE"); // takes its trigger along
         }
 
@@ -103,11 +110,14 @@ class CliPostgresOpenSentencesTest {
         assertThat(r.exit()).isEqualTo(ExitCode.STORAGE);
         String line = r.errLines().get(0);
         assertThat(r.errLines()).hasSize(1);
-        assertThat(line).startsWith("storage error (corrupt): The PostgreSQL ledger " + shownUrl() + " was changed by"
+        assertThat(line)
+                .startsWith("storage error (corrupt): The PostgreSQL ledger " + shownUrl() + " was changed by"
                         + " hand (guard token_counter_guard is missing (its trigger and its function)")
                 .contains("so it no longer enforces the fence; refusing to open it, also for reading")
                 .doesNotContain(SECRET);
-        assertThat(line.split("token_counter_guard", -1)).as("named once: %s", line).hasSize(2);
+        assertThat(line.split("token_counter_guard", -1))
+                .as("named once: %s", line)
+                .hasSize(2);
     }
 
     /**
@@ -119,11 +129,12 @@ class CliPostgresOpenSentencesTest {
         StringWriter err = new StringWriter();
         int[] exit = {-1};
         CliHarness cli = cli();
-        Thread t = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), args));
+        Thread t = new Thread(() ->
+                exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true), new PrintWriter(err, true), args));
         t.start();
         int pid = waitingBackend(locker, err);
-        try (Connection c = db.connect(); PreparedStatement kill = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+        try (Connection c = db.connect();
+                PreparedStatement kill = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
             kill.setInt(1, pid);
             kill.executeQuery().close();
         }
@@ -135,7 +146,8 @@ class CliPostgresOpenSentencesTest {
     }
 
     private static int pid(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
             return rs.getInt(1);
         }
@@ -144,22 +156,26 @@ class CliPostgresOpenSentencesTest {
     private int waitingBackend(Connection locker, StringWriter err) throws SQLException {
         int lockerPid = pid(locker);
         int[] pid = {0};
-        Poll.until(() -> {
-            // a new connection each time: inside a transaction pg_stat_activity is one snapshot
-            try (Connection look = db.connect();
-                 PreparedStatement ps = look.prepareStatement("SELECT pid FROM pg_stat_activity WHERE datname ="
-                         + " current_database() AND pid <> ? AND wait_event_type = 'Lock'")) {
-                ps.setInt(1, lockerPid);
-                ResultSet rs = ps.executeQuery();
-                if (rs.next()) {
-                    pid[0] = rs.getInt(1);
-                    return true;
-                }
-                return false;
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        }, Duration.ofSeconds(30), () -> "the CLI's connection to wait for the lock; stderr: " + err);
+        Poll.until(
+                () -> {
+                    // a new connection each time: inside a transaction pg_stat_activity is one snapshot
+                    try (Connection look = db.connect();
+                            PreparedStatement ps =
+                                    look.prepareStatement("SELECT pid FROM pg_stat_activity WHERE datname ="
+                                            + " current_database() AND pid <> ? AND wait_event_type = 'Lock'")) {
+                        ps.setInt(1, lockerPid);
+                        ResultSet rs = ps.executeQuery();
+                        if (rs.next()) {
+                            pid[0] = rs.getInt(1);
+                            return true;
+                        }
+                        return false;
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                Duration.ofSeconds(30),
+                () -> "the CLI's connection to wait for the lock; stderr: " + err);
         return pid[0];
     }
 }

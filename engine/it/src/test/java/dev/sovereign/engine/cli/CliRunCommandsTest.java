@@ -1,6 +1,5 @@
 package dev.sovereign.engine.cli;
 
-import dev.sovereign.engine.testing.Port;
 import static dev.sovereign.engine.cli.CliHarness.fieldNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +10,7 @@ import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.io.PrintWriter;
@@ -25,13 +25,46 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The assignment commands through picocli, in-process, on a real database file and a settable clock. */
 class CliRunCommandsTest {
-    static final List<String> ASSIGNMENT_FIELDS = List.of("assignment", "actor", "state", "provider",
-            "workspace_policy", "current_attempt", "current_attempt_token", "attempts", "retry_of", "retried_by",
-            "acknowledged_at", "worker_lost", "receipt", "output_dir", "created_at", "updated_at");
-    static final List<String> RECEIPT_FIELDS = List.of("receipt", "attempt", "attempt_token", "process", "status",
-            "failure_category", "outcome_known", "summary", "created_at");
-    static final List<String> ATTEMPT_FIELDS = List.of("attempt", "assignment", "actor", "process", "token",
-            "lease_token", "state", "ttl_ms", "started_at", "renewed_at", "expires_at", "ended_at");
+    static final List<String> ASSIGNMENT_FIELDS = List.of(
+            "assignment",
+            "actor",
+            "state",
+            "provider",
+            "workspace_policy",
+            "current_attempt",
+            "current_attempt_token",
+            "attempts",
+            "retry_of",
+            "retried_by",
+            "acknowledged_at",
+            "worker_lost",
+            "receipt",
+            "output_dir",
+            "created_at",
+            "updated_at");
+    static final List<String> RECEIPT_FIELDS = List.of(
+            "receipt",
+            "attempt",
+            "attempt_token",
+            "process",
+            "status",
+            "failure_category",
+            "outcome_known",
+            "summary",
+            "created_at");
+    static final List<String> ATTEMPT_FIELDS = List.of(
+            "attempt",
+            "assignment",
+            "actor",
+            "process",
+            "token",
+            "lease_token",
+            "state",
+            "ttl_ms",
+            "started_at",
+            "renewed_at",
+            "expires_at",
+            "ended_at");
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -47,18 +80,31 @@ class CliRunCommandsTest {
     }
 
     private String assign(String provider) {
-        return cli.ok("assign", "operator", "--provider", provider, "--json").onlyJson().get("assignment").asText();
+        return cli.ok("assign", "operator", "--provider", provider, "--json")
+                .onlyJson()
+                .get("assignment")
+                .asText();
     }
 
     @Test
     void assignPrintsACreatedAssignmentAndHowToRunIt() {
         Result r = cli.ok("assign", "operator", "--provider", "scripted:ms=10,outcome=completed");
-        assertThat(r.out()).startsWith("Assignment created.").containsPattern("state +CREATED")
+        assertThat(r.out())
+                .startsWith("Assignment created.")
+                .containsPattern("state +CREATED")
                 .containsPattern("provider +scripted:ms=10,outcome=completed")
-                .containsPattern("workspace policy +temporary").contains("Run it with: sovereign run asg_");
+                .containsPattern("workspace policy +temporary")
+                .contains("Run it with: sovereign run asg_");
 
-        JsonNode json = cli.ok("assign", "operator", "--provider", "command:true", "--workspace-policy",
-                "persistent", "--json").onlyJson();
+        JsonNode json = cli.ok(
+                        "assign",
+                        "operator",
+                        "--provider",
+                        "command:true",
+                        "--workspace-policy",
+                        "persistent",
+                        "--json")
+                .onlyJson();
         assertThat(fieldNames(json)).containsExactlyElementsOf(ASSIGNMENT_FIELDS);
         assertThat(json.get("assignment").asText()).startsWith("asg_");
         assertThat(json.get("actor").asText()).isEqualTo("operator");
@@ -74,13 +120,14 @@ class CliRunCommandsTest {
 
         Result run = cli.ok("run", id);
 
-        assertThat(run.out()).startsWith("Run committed: COMPLETED.")
+        assertThat(run.out())
+                .startsWith("Run committed: COMPLETED.")
                 .containsPattern("attempt +att_\\S+ \\(token 2, lease token 1\\)")
                 .containsPattern("receipt +#1 completed, attempt token 2")
                 .containsPattern("receipt file +\\S+\\.receipt\\.json");
         Result table = cli.ok("assignments");
-        assertThat(table.outLines().get(0)).matches("ASSIGNMENT +ACTOR +STATE +ATTEMPT TOKEN +RECEIPT +WORKER LOST"
-                + " +UPDATED +PROVIDER +NOTE");
+        assertThat(table.outLines().get(0))
+                .matches("ASSIGNMENT +ACTOR +STATE +ATTEMPT TOKEN +RECEIPT +WORKER LOST" + " +UPDATED +PROVIDER +NOTE");
         assertThat(table.outLines().get(1)).startsWith(id).contains("COMPLETED").contains("completed");
         JsonNode listed = cli.ok("assignments", "--json").onlyJson();
         assertThat(fieldNames(listed)).containsExactlyElementsOf(ASSIGNMENT_FIELDS);
@@ -91,11 +138,13 @@ class CliRunCommandsTest {
         assertThat(listed.get("receipt").get("attempt_token").asLong()).isEqualTo(2);
         assertThat(listed.get("receipt").get("outcome_known").asBoolean()).isTrue();
         String attempt = listed.get("receipt").get("attempt").asText();
-        assertThat(listed.get("output_dir").asText()).as("the committed attempt's own output folder")
+        assertThat(listed.get("output_dir").asText())
+                .as("the committed attempt's own output folder")
                 .endsWith(Path.of("runs", id, attempt, "output").toString());
         assertThat(Path.of(listed.get("output_dir").asText())).isDirectory();
         assertThat(run.out()).containsPattern("output +\\S+" + attempt + "/output");
-        assertThat(cli.ok("lease", "list").out()).as("the run released its lease")
+        assertThat(cli.ok("lease", "list").out())
+                .as("the run released its lease")
                 .isEqualTo("No leases." + System.lineSeparator());
     }
 
@@ -105,7 +154,8 @@ class CliRunCommandsTest {
 
         JsonNode r = cli.ok("run", id, "--ttl", "30s", "--json").onlyJson();
 
-        assertThat(fieldNames(r)).startsWith(ASSIGNMENT_FIELDS.toArray(String[]::new))
+        assertThat(fieldNames(r))
+                .startsWith(ASSIGNMENT_FIELDS.toArray(String[]::new))
                 .endsWith("attempt", "workspace", "receipt_file", "warnings");
         assertThat(r.get("state").asText()).isEqualTo("BLOCKED");
         assertThat(r.get("receipt").get("status").asText()).isEqualTo("blocked");
@@ -113,11 +163,14 @@ class CliRunCommandsTest {
         assertThat(fieldNames(attempt)).containsExactlyElementsOf(ATTEMPT_FIELDS);
         assertThat(attempt.get("state").asText()).isEqualTo("DONE");
         assertThat(attempt.get("ttl_ms").asLong()).isEqualTo(30_000);
-        assertThat(attempt.get("token").asLong()).isEqualTo(r.get("receipt").get("attempt_token").asLong());
+        assertThat(attempt.get("token").asLong())
+                .isEqualTo(r.get("receipt").get("attempt_token").asLong());
         assertThat(Path.of(r.get("receipt_file").asText())).exists();
         assertThat(r.get("warnings").isArray()).isTrue();
-        assertThat(Path.of(r.get("output_dir").asText())).isDirectory()
-                .isEqualTo(Path.of(r.get("workspace").asText(), attempt.get("attempt").asText(), "output"));
+        assertThat(Path.of(r.get("output_dir").asText()))
+                .isDirectory()
+                .isEqualTo(Path.of(
+                        r.get("workspace").asText(), attempt.get("attempt").asText(), "output"));
     }
 
     @Test
@@ -137,15 +190,22 @@ class CliRunCommandsTest {
         cli.ok("run", failed);
 
         Result retry = cli.ok("retry", failed);
-        assertThat(retry.out()).startsWith("Retry created.").containsPattern("retry of +" + failed)
+        assertThat(retry.out())
+                .startsWith("Retry created.")
+                .containsPattern("retry of +" + failed)
                 .contains("Run it with: sovereign run asg_");
-        String again = cli.ok("assignments", "--state", "created", "--json").onlyJson().get("assignment").asText();
+        String again = cli.ok("assignments", "--state", "created", "--json")
+                .onlyJson()
+                .get("assignment")
+                .asText();
 
         JsonNode ran = cli.ok("run", again, "--json").onlyJson();
         assertThat(ran.get("retry_of").asText()).isEqualTo(failed);
         assertThat(ran.get("state").asText()).isEqualTo("FAILED");
         JsonNode original = cli.ok("assignments", "--state", "FAILED", "--json").json().stream()
-                .filter(j -> j.get("assignment").asText().equals(failed)).findFirst().orElseThrow();
+                .filter(j -> j.get("assignment").asText().equals(failed))
+                .findFirst()
+                .orElseThrow();
         assertThat(original.get("retried_by").asText()).isEqualTo(again);
         assertThat(cli.ok("assignments").out()).contains("retried as " + again).contains("retry of " + failed);
 
@@ -165,8 +225,10 @@ class CliRunCommandsTest {
         Result r = cli.run("run", id, "--json");
 
         assertThat(r.exit()).isEqualTo(ExitCode.REFUSED);
-        assertThat(r.errLines()).singleElement().asString().startsWith("refused (actor_lease_held): Actor operator is"
-                + " hosted by proc_a");
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
+                .startsWith("refused (actor_lease_held): Actor operator is" + " hosted by proc_a");
         assertThat(r.onlyJson().get("category").asText()).isEqualTo("actor_lease_held");
         JsonNode a = cli.ok("assignments", "--json").onlyJson();
         assertThat(a.get("state").asText()).isEqualTo("CREATED");
@@ -177,7 +239,9 @@ class CliRunCommandsTest {
     void aRunAsTheDurableHolderUsesItsLeaseAndLeavesItHeld() {
         String id = assign("scripted:ms=0,outcome=completed");
         long token = cli.ok("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "1m", "--json")
-                .onlyJson().get("token").asLong();
+                .onlyJson()
+                .get("token")
+                .asLong();
 
         JsonNode r = cli.ok("--process", "proc_a", "run", id, "--json").onlyJson();
 
@@ -194,7 +258,9 @@ class CliRunCommandsTest {
         String first = assign("scripted:ms=0,outcome=completed");
         String second = assign("scripted:ms=0,outcome=completed");
         long token = cli.ok("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "1m", "--json")
-                .onlyJson().get("token").asLong();
+                .onlyJson()
+                .get("token")
+                .asLong();
 
         cli.ok("--process", "proc_a", "run", first, "--json");
         JsonNode lease = cli.ok("lease", "list", "--json").onlyJson();
@@ -203,9 +269,11 @@ class CliRunCommandsTest {
         assertThat(lease.get("expires_at").asLong()).isEqualTo(clock.millis() + 60_000);
 
         // --ttl is the attempt's; the borrowed lease keeps its own (decision 0110)
-        JsonNode r = cli.ok("--process", "proc_a", "run", second, "--ttl", "5s", "--json").onlyJson();
+        JsonNode r = cli.ok("--process", "proc_a", "run", second, "--ttl", "5s", "--json")
+                .onlyJson();
         assertThat(r.get("attempt").get("ttl_ms").asLong()).isEqualTo(5_000);
-        assertThat(cli.ok("lease", "list", "--json").onlyJson().get("ttl_ms").asLong()).isEqualTo(60_000);
+        assertThat(cli.ok("lease", "list", "--json").onlyJson().get("ttl_ms").asLong())
+                .isEqualTo(60_000);
     }
 
     @Test
@@ -215,8 +283,12 @@ class CliRunCommandsTest {
         JsonNode r = cli.ok("run", id, "--ttl", "7s", "--json").onlyJson();
 
         assertThat(r.get("attempt").get("ttl_ms").asLong()).isEqualTo(7_000);
-        assertThat(cli.ok("events", "--json").json()).filteredOn(e -> e.get("kind").asText().equals("LEASE_ACQUIRED"))
-                .singleElement().extracting(e -> e.get("detail").asText()).asString().contains("ttl 7000 ms");
+        assertThat(cli.ok("events", "--json").json())
+                .filteredOn(e -> e.get("kind").asText().equals("LEASE_ACQUIRED"))
+                .singleElement()
+                .extracting(e -> e.get("detail").asText())
+                .asString()
+                .contains("ttl 7000 ms");
         assertThat(cli.ok("lease", "list").out()).isEqualTo("No leases." + System.lineSeparator());
     }
 
@@ -228,12 +300,17 @@ class CliRunCommandsTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int[] exit = {-1};
-        Thread runner = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), "run", id, "--json"));
+        Thread runner = new Thread(() -> exit[0] = Cli.execute(
+                cli.environment(), new PrintWriter(out, true), new PrintWriter(err, true), "run", id, "--json"));
         runner.start();
         try (Engine observer = temp.open(clock)) {
-            Poll.until(() -> observer.runs().get(id).map(a -> a.state() == AssignmentState.RUNNING).orElse(false),
-                    Duration.ofSeconds(20), () -> "the run to start; stderr: " + err);
+            Poll.until(
+                    () -> observer.runs()
+                            .get(id)
+                            .map(a -> a.state() == AssignmentState.RUNNING)
+                            .orElse(false),
+                    Duration.ofSeconds(20),
+                    () -> "the run to start; stderr: " + err);
         }
 
         stop.request();
@@ -256,9 +333,12 @@ class CliRunCommandsTest {
         Result r = cli.run("run", id);
 
         assertThat(r.exit()).isEqualTo(ExitCode.STORAGE);
-        assertThat(r.errLines()).singleElement().asString()
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
                 .startsWith("i/o error: The run of assignment " + id + " could not prepare its workspace")
-                .contains("exists and is not a directory").endsWith(".")
+                .contains("exists and is not a directory")
+                .endsWith(".")
                 .doesNotContain("Exception");
         assertThat(r.out()).isEmpty();
         JsonNode a = cli.ok("assignments", "--json").onlyJson();
@@ -283,7 +363,8 @@ class CliRunCommandsTest {
         Result list = cli.ok("assignments", "--state", "running");
         assertThat(list.outLines().get(1)).contains("RUNNING").contains(" " + running.token() + " ");
 
-        JsonNode stolen = cli.ok("steal-fence", running.assignmentId(), "--json").onlyJson();
+        JsonNode stolen =
+                cli.ok("steal-fence", running.assignmentId(), "--json").onlyJson();
         assertThat(fieldNames(stolen)).containsExactlyElementsOf(ATTEMPT_FIELDS);
         assertThat(stolen.get("attempt").asText()).isEqualTo(running.id());
         assertThat(stolen.get("token").asLong()).isEqualTo(running.token());
@@ -297,11 +378,18 @@ class CliRunCommandsTest {
         assertThat(cli.ok("assignments").out()).contains("needs an operator: retry or acknowledge");
 
         Result ack = cli.ok("acknowledge", running.assignmentId());
-        assertThat(ack.out()).startsWith("Acknowledged.").containsPattern("acknowledged +")
+        assertThat(ack.out())
+                .startsWith("Acknowledged.")
+                .containsPattern("acknowledged +")
                 .contains("failed (worker_lost), outcome unknown");
-        assertThat(cli.ok("assignments", "--json").onlyJson().get("acknowledged_at").asLong()).isEqualTo(clock.millis());
+        assertThat(cli.ok("assignments", "--json")
+                        .onlyJson()
+                        .get("acknowledged_at")
+                        .asLong())
+                .isEqualTo(clock.millis());
         assertThat(cli.ok("assignments").out()).contains("acknowledged").doesNotContain("needs an operator");
-        assertThat(cli.ok("events", "--json").json()).extracting(e -> e.get("kind").asText())
+        assertThat(cli.ok("events", "--json").json())
+                .extracting(e -> e.get("kind").asText())
                 .contains("ATTEMPT_STOLEN", "ATTEMPT_RECOVERED", "ASSIGNMENT_ACKNOWLEDGED");
     }
 
@@ -312,7 +400,8 @@ class CliRunCommandsTest {
         cli.ok("assign", "reviewer", "--provider", "scripted");
 
         assertThat(cli.ok("assignments", "--actor", "reviewer", "--json").json())
-                .extracting(j -> j.get("actor").asText()).containsExactly("reviewer");
+                .extracting(j -> j.get("actor").asText())
+                .containsExactly("reviewer");
         assertThat(cli.ok("assignments", "--state", "completed").out())
                 .isEqualTo("No assignments match." + System.lineSeparator());
         assertThat(cli.ok("assignments", "--json").json()).hasSize(2);

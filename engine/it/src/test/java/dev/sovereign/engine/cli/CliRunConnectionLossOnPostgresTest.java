@@ -9,6 +9,7 @@ import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.SettableClock;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -28,7 +29,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.io.IOException;
 
 /**
  * {@code sovereign run} on PostgreSQL when the server ends its connection ({@code pg_terminate_backend} from
@@ -57,23 +57,32 @@ class CliRunConnectionLossOnPostgresTest {
 
     /** Runs {@code sovereign run ...} on its own thread; the result lands in {@code exit}, {@code out}, {@code err}. */
     private Thread run(int[] exit, StringWriter out, StringWriter err, String... args) {
-        Thread t = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), args), "cli-run");
+        Thread t = new Thread(
+                () -> exit[0] =
+                        Cli.execute(cli.environment(), new PrintWriter(out, true), new PrintWriter(err, true), args),
+                "cli-run");
         t.start();
         return t;
     }
 
     private Engine observer() {
-        return Engine.openExisting(EngineConfig.forDatabase(db.url()).heartbeat(false).registerLazily(true).build());
+        return Engine.openExisting(EngineConfig.forDatabase(db.url())
+                .heartbeat(false)
+                .registerLazily(true)
+                .build());
     }
 
     @Test
     void aConnectionTerminatedAfterTheRunCommittedAndReleasedItsLeaseIsAWarningAndExitZero() throws Exception {
         JsonNode r = runAndTerminateAfterTheCommit(false);
 
-        assertThat(r.get("warnings")).singleElement().extracting(JsonNode::asText).asString()
+        assertThat(r.get("warnings"))
+                .singleElement()
+                .extracting(JsonNode::asText)
+                .asString()
                 .startsWith("the run's end is committed, but reading it back failed (The connection to the"
-                        + " PostgreSQL ledger jdbc:postgresql:").contains("was lost during a read")
+                        + " PostgreSQL ledger jdbc:postgresql:")
+                .contains("was lost during a read")
                 .endsWith("the result above was read again");
     }
 
@@ -85,32 +94,52 @@ class CliRunConnectionLossOnPostgresTest {
     void aLedgerThatCannotBeReadAgainAfterTheCommitShowsWhatTheRunCommittedAndExitsZero() throws Exception {
         JsonNode r = runAndTerminateAfterTheCommit(true);
 
-        assertThat(r.get("warnings")).singleElement().extracting(JsonNode::asText).asString()
+        assertThat(r.get("warnings"))
+                .singleElement()
+                .extracting(JsonNode::asText)
+                .asString()
                 .startsWith("the run's end is committed, but the ledger could not be read back")
                 .endsWith("shown above is what this run committed");
     }
 
     private JsonNode runAndTerminateAfterTheCommit(boolean keepTheLock) throws Exception {
         String gate = "mkfifo \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"";
-        String id = cli.ok("assign", "operator", "--provider", "command:" + gate, "--json").onlyJson()
-                .get("assignment").asText();
+        String id = cli.ok("assign", "operator", "--provider", "command:" + gate, "--json")
+                .onlyJson()
+                .get("assignment")
+                .asText();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int[] exit = {-1};
-        Thread runner = run(exit, out, err, "--busy-timeout", keepTheLock ? "1s" : "30s", "run", id, "--json",
-                "--allow-command", CommandAllowList.exactly(gate));
+        Thread runner = run(
+                exit,
+                out,
+                err,
+                "--busy-timeout",
+                keepTheLock ? "1s" : "30s",
+                "run",
+                id,
+                "--json",
+                "--allow-command",
+                CommandAllowList.exactly(gate));
 
         Path fifo;
         String attempt;
         try (Engine observer = observer()) {
-            Poll.until(() -> observer.runs().get(id).map(a -> a.state() == AssignmentState.COMPLETED).orElse(false),
-                    DEADLINE, () -> "the terminal write to commit; stderr: " + err);
+            Poll.until(
+                    () -> observer.runs()
+                            .get(id)
+                            .map(a -> a.state() == AssignmentState.COMPLETED)
+                            .orElse(false),
+                    DEADLINE,
+                    () -> "the terminal write to commit; stderr: " + err);
             fifo = findFifo(observer.runs().workspace(id));
             attempt = observer.runs().receipt(id).orElseThrow().attemptId();
         }
         // The run is held after its commit, writing its receipt file into the FIFO. Lock the receipts, let it go
         // on: it releases its lease (another table) and then, reading its result back, waits for the receipts.
-        try (Connection locker = db.connect(); Statement s = locker.createStatement()) {
+        try (Connection locker = db.connect();
+                Statement s = locker.createStatement()) {
             locker.setAutoCommit(false);
             s.execute("LOCK TABLE receipts IN ACCESS EXCLUSIVE MODE");
             try (InputStream in = Files.newInputStream(fifo)) {
@@ -132,15 +161,19 @@ class CliRunConnectionLossOnPostgresTest {
         assertThat(r.get("attempt").get("attempt").asText()).isEqualTo(attempt);
         assertThat(err.toString().lines().toList()).singleElement().asString().startsWith("warning: ");
         try (Engine observer = observer()) {
-            assertThat(observer.leases().current("operator")).as("the lease was released before the loss").isEmpty();
+            assertThat(observer.leases().current("operator"))
+                    .as("the lease was released before the loss")
+                    .isEmpty();
         }
         return r;
     }
 
     @Test
     void aTerminalWriteWhoseConnectionIsTerminatedBeforeItsCommitIsWrittenAgainOnANewConnection() throws Exception {
-        String id = cli.ok("assign", "operator", "--provider", "command:cat ../gate", "--json").onlyJson()
-                .get("assignment").asText();
+        String id = cli.ok("assign", "operator", "--provider", "command:cat ../gate", "--json")
+                .onlyJson()
+                .get("assignment")
+                .asText();
         Path fifo;
         try (Engine observer = observer()) {
             Path ws = Files.createDirectories(observer.runs().workspace(id));
@@ -150,18 +183,33 @@ class CliRunConnectionLossOnPostgresTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int[] exit = {-1};
-        Thread runner = run(exit, out, err, "--busy-timeout", "30s", "run", id, "--json", "--allow-command",
+        Thread runner = run(
+                exit,
+                out,
+                err,
+                "--busy-timeout",
+                "30s",
+                "run",
+                id,
+                "--json",
+                "--allow-command",
                 CommandAllowList.exactly("cat ../gate"));
 
         String attempt;
         try (Engine observer = observer()) {
-            Poll.until(() -> observer.runs().get(id).map(a -> a.state() == AssignmentState.RUNNING).orElse(false),
-                    DEADLINE, () -> "the attempt to start; stderr: " + err);
+            Poll.until(
+                    () -> observer.runs()
+                            .get(id)
+                            .map(a -> a.state() == AssignmentState.RUNNING)
+                            .orElse(false),
+                    DEADLINE,
+                    () -> "the attempt to start; stderr: " + err);
             attempt = observer.runs().get(id).orElseThrow().currentAttempt();
         }
         // The provider waits on the FIFO. Lock the receipts, let the provider finish: the terminal write inserts
         // the receipt and waits for the lock, inside its transaction; its connection is then terminated.
-        try (Connection locker = db.connect(); Statement s = locker.createStatement()) {
+        try (Connection locker = db.connect();
+                Statement s = locker.createStatement()) {
             locker.setAutoCommit(false);
             s.execute("LOCK TABLE receipts IN ACCESS EXCLUSIVE MODE");
             try (OutputStream o = Files.newOutputStream(fifo)) {
@@ -177,12 +225,17 @@ class CliRunConnectionLossOnPostgresTest {
         JsonNode r = CliHarness.JSON.readTree(out.toString());
         assertThat(r.get("state").asText()).isEqualTo("COMPLETED");
         assertThat(r.get("attempt").get("attempt").asText()).isEqualTo(attempt);
-        assertThat(r.get("warnings")).singleElement().extracting(JsonNode::asText).asString()
+        assertThat(r.get("warnings"))
+                .singleElement()
+                .extracting(JsonNode::asText)
+                .asString()
                 .contains("was lost while the end of the run of assignment " + id)
                 .contains("written again on a new connection");
         try (Engine observer = observer()) {
-            assertThat(observer.runs().receipt(id)).hasValueSatisfying(x -> assertThat(x.attemptId()).isEqualTo(attempt));
-            assertThat(observer.journal().since(0, 1_000)).filteredOn(e -> e.kind().name().equals("ATTEMPT_DONE"))
+            assertThat(observer.runs().receipt(id))
+                    .hasValueSatisfying(x -> assertThat(x.attemptId()).isEqualTo(attempt));
+            assertThat(observer.journal().since(0, 1_000))
+                    .filteredOn(e -> e.kind().name().equals("ATTEMPT_DONE"))
                     .hasSize(1);
             assertThat(observer.leases().current("operator")).isEmpty();
         }
@@ -192,45 +245,53 @@ class CliRunConnectionLossOnPostgresTest {
     private int waitingBackend(Connection locker) throws Exception {
         int lockerPid = pid(locker);
         int[] pid = {0};
-        Poll.until(() -> {
-            // a new connection each time: inside a transaction pg_stat_activity is one snapshot
-            try (Connection look = db.connect();
-                 PreparedStatement ps = look.prepareStatement("SELECT pid FROM pg_stat_activity WHERE datname ="
-                         + " current_database() AND pid <> ? AND wait_event_type = 'Lock'")) {
-                ps.setInt(1, lockerPid);
-                ResultSet rs = ps.executeQuery();
-                if (rs.next()) {
-                    pid[0] = rs.getInt(1);
-                    return true;
-                }
-                return false;
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        }, DEADLINE, () -> "the run's connection to wait for the lock on receipts");
+        Poll.until(
+                () -> {
+                    // a new connection each time: inside a transaction pg_stat_activity is one snapshot
+                    try (Connection look = db.connect();
+                            PreparedStatement ps =
+                                    look.prepareStatement("SELECT pid FROM pg_stat_activity WHERE datname ="
+                                            + " current_database() AND pid <> ? AND wait_event_type = 'Lock'")) {
+                        ps.setInt(1, lockerPid);
+                        ResultSet rs = ps.executeQuery();
+                        if (rs.next()) {
+                            pid[0] = rs.getInt(1);
+                            return true;
+                        }
+                        return false;
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                DEADLINE,
+                () -> "the run's connection to wait for the lock on receipts");
         return pid[0];
     }
 
     /** Ends backend {@code pid} from a connection of its own and waits until the server has really ended it. */
     private void terminate(int pid) throws SQLException {
         try (Connection c = db.connect();
-             PreparedStatement kill = c.prepareStatement("SELECT pg_terminate_backend(?)");
-             PreparedStatement alive = c.prepareStatement("SELECT 1 FROM pg_stat_activity WHERE pid = ?")) {
+                PreparedStatement kill = c.prepareStatement("SELECT pg_terminate_backend(?)");
+                PreparedStatement alive = c.prepareStatement("SELECT 1 FROM pg_stat_activity WHERE pid = ?")) {
             kill.setInt(1, pid);
             kill.executeQuery().close();
             alive.setInt(1, pid);
-            Poll.until(() -> {
-                try (ResultSet rs = alive.executeQuery()) {
-                    return !rs.next();
-                } catch (SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, DEADLINE, () -> "backend " + pid + " to end");
+            Poll.until(
+                    () -> {
+                        try (ResultSet rs = alive.executeQuery()) {
+                            return !rs.next();
+                        } catch (SQLException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    },
+                    DEADLINE,
+                    () -> "backend " + pid + " to end");
         }
     }
 
     private static int pid(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
             return rs.getInt(1);
         }
@@ -238,20 +299,27 @@ class CliRunConnectionLossOnPostgresTest {
 
     private static void mkfifo(Path path) throws Exception {
         Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
-        assertThat(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0).as("mkfifo " + path).isTrue();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0)
+                .as("mkfifo " + path)
+                .isTrue();
     }
 
     private static Path findFifo(Path workspace) throws Exception {
         Path[] found = {null};
-        Poll.until(() -> {
-            try (Stream<Path> files = Files.list(workspace)) {
-                List<Path> tmp = files.filter(p -> p.getFileName().toString().endsWith(".receipt.json.tmp")).toList();
-                found[0] = tmp.isEmpty() ? null : tmp.get(0);
-                return found[0] != null;
-            } catch (IOException e) {
-                return false;
-            }
-        }, DEADLINE, () -> "the provider's FIFO in " + workspace);
+        Poll.until(
+                () -> {
+                    try (Stream<Path> files = Files.list(workspace)) {
+                        List<Path> tmp = files.filter(
+                                        p -> p.getFileName().toString().endsWith(".receipt.json.tmp"))
+                                .toList();
+                        found[0] = tmp.isEmpty() ? null : tmp.get(0);
+                        return found[0] != null;
+                    } catch (IOException e) {
+                        return false;
+                    }
+                },
+                DEADLINE,
+                () -> "the provider's FIFO in " + workspace);
         return found[0];
     }
 }

@@ -48,7 +48,8 @@ class CliSupervisorAsWorkerOnPostgresTest {
         owner.ok("actor", "add", "operator");
         hostA = PgTestServer.freshRole("host_a");
         ops = PgTestServer.freshRole("ops");
-        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
             s.execute("GRANT sovereign_" + db.name() + "_worker TO " + hostA);
             s.execute("GRANT sovereign_" + db.name() + "_operator TO " + ops);
         }
@@ -64,7 +65,8 @@ class CliSupervisorAsWorkerOnPostgresTest {
 
     /** A run of host A's that nothing renews any more: its attempt's TTL (1 ms of the server's clock) has passed. */
     private Attempt abandonedRunOfHostA() {
-        try (Engine host = Engine.open(EngineConfig.forDatabase(url(hostA)).heartbeat(false).build())) {
+        try (Engine host = Engine.open(
+                EngineConfig.forDatabase(url(hostA)).heartbeat(false).build())) {
             Assignment x = host.runs().assign("operator", "scripted:ms=60000");
             Lease lease = host.leases().acquire("operator", Duration.ofSeconds(30));
             // closing releases the lease; the attempt stays ACTIVE and expires: the supervisor's work
@@ -81,8 +83,11 @@ class CliSupervisorAsWorkerOnPostgresTest {
         Result once = asWorker.run("supervisor", "--once");
 
         assertThat(once.exit()).as("%s", once.err()).isEqualTo(ExitCode.STORAGE);
-        assertThat(once.errLines()).singleElement().asString().startsWith("storage error (read_only): The"
-                        + " PostgreSQL login " + hostA + " may not run the supervisor on the ledger jdbc:postgresql:")
+        assertThat(once.errLines())
+                .singleElement()
+                .asString()
+                .startsWith("storage error (read_only): The" + " PostgreSQL login " + hostA
+                        + " may not run the supervisor on the ledger jdbc:postgresql:")
                 .contains("nothing was swept or recovered")
                 .contains("a member of sovereign_" + db.name() + "_operator")
                 .doesNotContain("password=" + hostA);
@@ -95,8 +100,13 @@ class CliSupervisorAsWorkerOnPostgresTest {
         int[] exit = {-1};
         StopSignals.Stop stop = new StopSignals.Stop();
         CliHarness looping = asWorker.with(b -> b.stopSignals(StopSignals.manual(stop)));
-        Thread loop = new Thread(() -> exit[0] = Cli.execute(looping.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), "supervisor", "--interval", "50ms"));
+        Thread loop = new Thread(() -> exit[0] = Cli.execute(
+                looping.environment(),
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "supervisor",
+                "--interval",
+                "50ms"));
         loop.start();
         loop.join(Duration.ofSeconds(20).toMillis());
         if (loop.isAlive()) {
@@ -104,7 +114,9 @@ class CliSupervisorAsWorkerOnPostgresTest {
             loop.join(Duration.ofSeconds(20).toMillis());
         }
         assertThat(exit[0]).as("the loop ends by itself; stderr: %s", err).isEqualTo(ExitCode.STORAGE);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
+        assertThat(err.toString().lines().toList())
+                .singleElement()
+                .asString()
                 .startsWith("storage error (read_only): The PostgreSQL login " + hostA + " may not run the supervisor");
         assertNothingHappened(abandoned, eventsBefore);
 
@@ -114,10 +126,15 @@ class CliSupervisorAsWorkerOnPostgresTest {
     }
 
     private void assertNothingHappened(Attempt abandoned, long eventsBefore) throws Exception {
-        try (Engine reader = Engine.openExisting(EngineConfig.forDatabase(db.url()).heartbeat(false)
-                .registerLazily(true).build())) {
-            assertThat(reader.runs().get(abandoned.assignmentId())).get().extracting(Assignment::state)
-                    .as("not recovered by half a pass").isEqualTo(AssignmentState.RUNNING);
+        try (Engine reader = Engine.openExisting(EngineConfig.forDatabase(db.url())
+                .heartbeat(false)
+                .registerLazily(true)
+                .build())) {
+            assertThat(reader.runs().get(abandoned.assignmentId()))
+                    .get()
+                    .extracting(Assignment::state)
+                    .as("not recovered by half a pass")
+                    .isEqualTo(AssignmentState.RUNNING);
             assertThat(reader.runs().receipt(abandoned.assignmentId())).isEmpty();
             assertThat(reader.journal().since(0, 1_000)).noneMatch(e -> e.kind() == EventKind.ATTEMPT_RECOVERED);
         }
@@ -126,7 +143,9 @@ class CliSupervisorAsWorkerOnPostgresTest {
     }
 
     private long count(String sql) throws Exception {
-        try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }

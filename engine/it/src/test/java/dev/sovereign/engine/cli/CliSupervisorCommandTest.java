@@ -1,6 +1,5 @@
 package dev.sovereign.engine.cli;
 
-import dev.sovereign.engine.testing.Port;
 import static dev.sovereign.engine.cli.CliHarness.fieldNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +14,7 @@ import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.io.PrintWriter;
@@ -30,8 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * clock leaves an attempt or a claim behind, time passes, and the CLI's supervisor recovers it.
  */
 class CliSupervisorCommandTest {
-    static final List<String> TICK_FIELDS = List.of("at", "process", "expired_leases", "stale_processes",
-            "swept_claims", "recovered", "retired", "failures");
+    static final List<String> TICK_FIELDS = List.of(
+            "at", "process", "expired_leases", "stale_processes", "swept_claims", "recovered", "retired", "failures");
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -58,18 +58,27 @@ class CliSupervisorCommandTest {
     @Test
     void supervisorOnceRecoversAnExpiredAttemptAsWorkerLost() {
         Attempt abandoned = abandonedRun(5_000);
-        assertThat(cli.ok("supervisor", "--once").out()).as("nothing has expired yet")
+        assertThat(cli.ok("supervisor", "--once").out())
+                .as("nothing has expired yet")
                 .containsPattern("recovered +0");
         clock.advance(Duration.ofSeconds(5));
 
         Result r = cli.ok("supervisor", "--once");
 
-        assertThat(r.out()).startsWith("Supervisor tick at ").containsPattern("recovered +1")
+        assertThat(r.out())
+                .startsWith("Supervisor tick at ")
+                .containsPattern("recovered +1")
                 .containsPattern("expired leases +1");
-        assertThat(r.out().lines().filter(l -> l.startsWith("recovered ")).toList()).singleElement().asString()
-                .contains(abandoned.assignmentId()).contains("FAILED (worker_lost, outcome unknown)")
-                .contains("token " + abandoned.token()).contains(worker.processIdentity());
-        assertThat(worker.runs().get(abandoned.assignmentId())).get().extracting(Assignment::state)
+        assertThat(r.out().lines().filter(l -> l.startsWith("recovered ")).toList())
+                .singleElement()
+                .asString()
+                .contains(abandoned.assignmentId())
+                .contains("FAILED (worker_lost, outcome unknown)")
+                .contains("token " + abandoned.token())
+                .contains(worker.processIdentity());
+        assertThat(worker.runs().get(abandoned.assignmentId()))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.FAILED);
         JsonNode listed = cli.ok("assignments", "--json").onlyJson();
         assertThat(listed.get("worker_lost").asBoolean()).isTrue();
@@ -97,10 +106,17 @@ class CliSupervisorCommandTest {
         assertThat(tick.get("at").asLong()).isEqualTo(clock.millis());
         assertThat(tick.get("process").asText()).startsWith("proc_");
         assertThat(tick.get("swept_claims")).extracting(JsonNode::asText).containsExactly(expiring.message());
-        assertThat(worker.mailbox().find(old.id())).get().extracting(Message::state).isEqualTo(MessageState.NEW);
-        assertThat(worker.mailbox().find(fresh.id())).get().extracting(Message::state).isEqualTo(MessageState.CLAIMED);
+        assertThat(worker.mailbox().find(old.id()))
+                .get()
+                .extracting(Message::state)
+                .isEqualTo(MessageState.NEW);
+        assertThat(worker.mailbox().find(fresh.id()))
+                .get()
+                .extracting(Message::state)
+                .isEqualTo(MessageState.CLAIMED);
         assertThat(tick.get("recovered")).isEmpty();
-        assertThat(cli.ok("assignments").out()).as("a supervisor creates no work")
+        assertThat(cli.ok("assignments").out())
+                .as("a supervisor creates no work")
                 .isEqualTo("No assignments." + System.lineSeparator());
     }
 
@@ -112,19 +128,32 @@ class CliSupervisorCommandTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int[] exit = {-1};
-        Thread loop = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), "supervisor", "--interval", "20ms", "--label", "test supervisor"));
+        Thread loop = new Thread(() -> exit[0] = Cli.execute(
+                cli.environment(),
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "supervisor",
+                "--interval",
+                "20ms",
+                "--label",
+                "test supervisor"));
         loop.start();
         Poll.until(() -> out.toString().startsWith("supervising "), Duration.ofSeconds(10), () -> "the start line");
         ProcessInfo registered = worker.processes().list().stream()
-                .filter(p -> "supervisor".equals(p.kind())).findFirst().orElseThrow();
+                .filter(p -> "supervisor".equals(p.kind()))
+                .findFirst()
+                .orElseThrow();
         assertThat(registered.label()).isEqualTo("test supervisor");
 
         clock.advance(Duration.ofSeconds(5));
-        Poll.until(() -> out.toString().contains("recovered " + abandoned.assignmentId()), Duration.ofSeconds(10),
+        Poll.until(
+                () -> out.toString().contains("recovered " + abandoned.assignmentId()),
+                Duration.ofSeconds(10),
                 () -> "the recovery line; stdout: " + out);
         long ticksSoFar = worker.supervisor().lastTick().orElseThrow().seq();
-        Poll.until(() -> worker.supervisor().lastTick().orElseThrow().seq() >= ticksSoFar + 10, Duration.ofSeconds(10),
+        Poll.until(
+                () -> worker.supervisor().lastTick().orElseThrow().seq() >= ticksSoFar + 10,
+                Duration.ofSeconds(10),
                 () -> "ten more ticks");
         stop.request();
         loop.join(10_000);
@@ -139,11 +168,17 @@ class CliSupervisorCommandTest {
         // clock moved between one tick's report and its recovery), and the ten quiet ticks since printed nothing.
         List<String> ticks = lines.subList(1, lines.size() - 1);
         assertThat(ticks).hasSizeBetween(1, 2).doesNotHaveDuplicates();
-        assertThat(ticks).filteredOn(l -> l.contains("recovered ")).singleElement().asString()
-                .contains("as FAILED/worker_lost").contains("attempt token " + abandoned.token());
+        assertThat(ticks)
+                .filteredOn(l -> l.contains("recovered "))
+                .singleElement()
+                .asString()
+                .contains("as FAILED/worker_lost")
+                .contains("attempt token " + abandoned.token());
         assertThat(ticks.get(ticks.size() - 1)).contains("1 expired lease (operator token ");
         assertThat(ticks).as("a line names only what is there").noneMatch(l -> l.contains(" 0 "));
-        assertThat(worker.runs().get(abandoned.assignmentId())).get().extracting(Assignment::state)
+        assertThat(worker.runs().get(abandoned.assignmentId()))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.FAILED);
     }
 
@@ -155,11 +190,19 @@ class CliSupervisorCommandTest {
         cli.with(b -> b.stopSignals(StopSignals.manual(stop)));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        Thread loop = new Thread(() -> Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), "supervisor", "--interval", "20ms", "--json"));
+        Thread loop = new Thread(() -> Cli.execute(
+                cli.environment(),
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "supervisor",
+                "--interval",
+                "20ms",
+                "--json"));
         loop.start();
-        Poll.until(() -> out.toString().contains("worker_lost") || out.toString().contains("\"recovered\":[{"),
-                Duration.ofSeconds(10), () -> "a recovery; stdout: " + out);
+        Poll.until(
+                () -> out.toString().contains("worker_lost") || out.toString().contains("\"recovered\":[{"),
+                Duration.ofSeconds(10),
+                () -> "a recovery; stdout: " + out);
         stop.request();
         loop.join(10_000);
 

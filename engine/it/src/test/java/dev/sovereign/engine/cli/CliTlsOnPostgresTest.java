@@ -33,13 +33,13 @@ class CliTlsOnPostgresTest {
     static void server() {
         database = PgTlsServer.freshDatabase();
         owner = PgTlsServer.freshRole("cli_tls_owner", PASSWORD);
-        PgTlsServer.superuserIn("postgres", "ALTER DATABASE " + database + " OWNER TO " + owner,
-                "ALTER ROLE " + owner + " CREATEROLE");
+        PgTlsServer.superuserIn(
+                "postgres", "ALTER DATABASE " + database + " OWNER TO " + owner, "ALTER ROLE " + owner + " CREATEROLE");
     }
 
     private static String url(String host, String sslmode, Path rootCert) {
-        return "jdbc:postgresql://" + host + ":" + PgTlsServer.port() + "/" + database + "?user=" + owner
-                + "&password=" + PASSWORD + "&sslmode=" + sslmode + (rootCert == null ? "" : "&sslrootcert=" + rootCert);
+        return "jdbc:postgresql://" + host + ":" + PgTlsServer.port() + "/" + database + "?user=" + owner + "&password="
+                + PASSWORD + "&sslmode=" + sslmode + (rootCert == null ? "" : "&sslrootcert=" + rootCert);
     }
 
     private CliHarness cli(String url) {
@@ -52,7 +52,8 @@ class CliTlsOnPostgresTest {
         cli.ok("init");
 
         Result status = cli.ok("status");
-        assertThat(status.out()).containsPattern("(?m)^  connection +TLSv1\\.[23], certificate verified \\(verify-full\\)$")
+        assertThat(status.out())
+                .containsPattern("(?m)^  connection +TLSv1\\.[23], certificate verified \\(verify-full\\)$")
                 .doesNotContain(PASSWORD);
         JsonNode connection = cli.ok("status", "--json").onlyJson().get("connection");
         assertThat(connection.get("kind").asText()).isEqualTo("tls");
@@ -65,42 +66,59 @@ class CliTlsOnPostgresTest {
     @Test
     void aCaThatDidNotSignTheServersCertificateIsExit3AndOneSentence() {
         cli(url("localhost", "verify-full", PgTlsServer.caPem())).ok("init");
-        Result r = cli(url("localhost", "verify-full", PgTlsServer.impostorCaPem())).run("status");
+        Result r = cli(url("localhost", "verify-full", PgTlsServer.impostorCaPem()))
+                .run("status");
         assertThat(r.exit()).isEqualTo(3);
-        assertThat(r.errLines()).singleElement().asString()
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
                 .startsWith("storage error (io): Cannot connect to the PostgreSQL ledger jdbc:postgresql://localhost:")
                 .contains("the server's certificate is not trusted")
-                .doesNotContain(PASSWORD).doesNotContain("Exception").doesNotContain("\tat ");
+                .doesNotContain(PASSWORD)
+                .doesNotContain("Exception")
+                .doesNotContain("\tat ");
         assertThat(r.out()).isEmpty();
     }
 
     @Test
     void anAddressTheCertificateDoesNotNameIsExit3AndOneSentence() {
         cli(url("localhost", "verify-full", PgTlsServer.caPem())).ok("init");
-        Result r = cli(url(PgTlsServer.UNNAMED_ADDRESS, "verify-full", PgTlsServer.caPem())).run("status");
+        Result r = cli(url(PgTlsServer.UNNAMED_ADDRESS, "verify-full", PgTlsServer.caPem()))
+                .run("status");
         assertThat(r.exit()).isEqualTo(3);
-        assertThat(r.errLines()).singleElement().asString()
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
                 .contains("the server's certificate is trusted but does not name the host")
-                .doesNotContain(PASSWORD).doesNotContain("Exception");
+                .doesNotContain(PASSWORD)
+                .doesNotContain("Exception");
     }
 
     @Test
     void noTlsAgainstAServerThatAcceptsOnlyTlsIsExit3AndOneSentence() {
         Result r = cli(url("localhost", "disable", null)).run("status");
         assertThat(r.exit()).isEqualTo(3);
-        assertThat(r.errLines()).singleElement().asString()
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
                 .contains("the server accepts this login only over TLS", "sslmode=disable", "use sslmode=verify-full")
-                .doesNotContain(PASSWORD).doesNotContain("Exception");
+                .doesNotContain(PASSWORD)
+                .doesNotContain("Exception");
     }
 
     @Test
     void requireWithAnUntrustedCaConnectsAndStatusSaysTheCertificateWasNotVerified() {
         CliHarness cli = cli(url("localhost", "require", PgTlsServer.impostorCaPem()));
         cli.ok("init");
-        assertThat(cli.ok("status").out()).containsPattern(
-                "(?m)^  connection +TLSv1\\.[23], certificate not verified \\(sslmode=require\\): whoever answers at"
-                        + " that address can pose as the server$");
-        assertThat(cli.ok("status", "--json").onlyJson().get("connection").get("verification").asText())
+        assertThat(cli.ok("status").out())
+                .containsPattern(
+                        "(?m)^  connection +TLSv1\\.[23], certificate not verified \\(sslmode=require\\): whoever answers at"
+                                + " that address can pose as the server$");
+        assertThat(cli.ok("status", "--json")
+                        .onlyJson()
+                        .get("connection")
+                        .get("verification")
+                        .asText())
                 .isEqualTo("none");
     }
 
@@ -110,7 +128,8 @@ class CliTlsOnPostgresTest {
         cli.ok("--db", dir.resolve("s.db").toString(), "init");
         assertThat(cli.ok("--db", dir.resolve("s.db").toString(), "status").out())
                 .containsPattern("(?m)^  connection +local file$");
-        JsonNode connection = cli.ok("--db", dir.resolve("s.db").toString(), "status", "--json").onlyJson()
+        JsonNode connection = cli.ok("--db", dir.resolve("s.db").toString(), "status", "--json")
+                .onlyJson()
                 .get("connection");
         assertThat(connection.get("kind").asText()).isEqualTo("local_file");
         assertThat(connection.get("encrypted").asBoolean()).isFalse();

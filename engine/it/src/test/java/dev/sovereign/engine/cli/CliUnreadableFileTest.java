@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.SettableClock;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.io.IOException;
 
 /**
  * A database file this user may not even read is not "read-only" (issue 26, "Sentences"): the real CLI, as a
@@ -23,8 +23,8 @@ import java.io.IOException;
  * {@code setpriv} cannot drop them (not root, no util-linux).
  */
 class CliUnreadableFileTest {
-    private static final List<String> WITHOUT_OVERRIDE = List.of("setpriv",
-            "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-dac_override,-dac_read_search");
+    private static final List<String> WITHOUT_OVERRIDE = List.of(
+            "setpriv", "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-dac_override,-dac_read_search");
 
     @TempDir
     Path dir;
@@ -37,15 +37,18 @@ class CliUnreadableFileTest {
         Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("---------"));
         Finished unreadable = run("--db", db.toString(), "lease", "list");
         assertThat(unreadable.exit()).as("%s", unreadable).isEqualTo(ExitCode.STORAGE);
-        assertThat(unreadable.errLines()).singleElement().isEqualTo("storage error (io): Cannot open " + db
-                + ": this user may not read it (permission denied); its owner can grant access, or run Sovereign as"
-                + " the user who owns it.");
+        assertThat(unreadable.errLines())
+                .singleElement()
+                .isEqualTo("storage error (io): Cannot open " + db
+                        + ": this user may not read it (permission denied); its owner can grant access, or run Sovereign as"
+                        + " the user who owns it.");
 
         Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("r--------"));
         Finished readOnly = run("--db", db.toString(), "lease", "list");
         assertThat(readOnly.exit()).as("%s", readOnly).isEqualTo(ExitCode.STORAGE);
-        assertThat(readOnly.errLines()).singleElement().isEqualTo("storage error (read_only): Cannot write to " + db
-                + ": the file is read-only.");
+        assertThat(readOnly.errLines())
+                .singleElement()
+                .isEqualTo("storage error (read_only): Cannot write to " + db + ": the file is read-only.");
     }
 
     record Finished(int exit, String err) {

@@ -27,7 +27,8 @@ class CliUpperCaseJdbcUrlTest {
     void noBackendOnTheClassPathClaimsAnUpperCaseServerUrl() {
         LedgerLocation url = LedgerLocation.parse("JDBC:postgresql://localhost:1/ledger");
         assertThat(url.isFile()).isFalse();
-        assertThatThrownBy(() -> Backends.forDatabase(url)).isInstanceOf(StorageException.class)
+        assertThatThrownBy(() -> Backends.forDatabase(url))
+                .isInstanceOf(StorageException.class)
                 .hasMessageStartingWith("No storage backend can open");
     }
 

@@ -32,7 +32,8 @@ class CliUrlWithoutJdbcPrefixTest {
     @Test
     void aUrlInSovereignDbWithALeadingBlankIsNotPrintedWithItsPassword() {
         CliHarness cli = new CliHarness(temp.dir(), new SettableClock())
-                .with(b -> b.variables(Map.of("SOVEREIGN_DB", " jdbc:postgresql://op:" + SECRET + "@localhost:1/ledger")));
+                .with(b ->
+                        b.variables(Map.of("SOVEREIGN_DB", " jdbc:postgresql://op:" + SECRET + "@localhost:1/ledger")));
         Result r = cli.run("status");
         assertThat(r.exit()).isNotZero();
         assertThat(r.out() + r.err()).doesNotContain(SECRET);

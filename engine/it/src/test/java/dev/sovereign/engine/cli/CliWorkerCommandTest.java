@@ -43,20 +43,23 @@ class CliWorkerCommandTest {
     }
 
     private Thread start(String... args) {
-        Thread t = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), args));
+        Thread t = new Thread(() ->
+                exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true), new PrintWriter(err, true), args));
         t.start();
         return t;
     }
 
     private List<JsonNode> lines() {
-        return out.toString().lines().map(l -> {
-            try {
-                return CliHarness.JSON.readTree(l);
-            } catch (IOException e) {
-                throw new UncheckedIOException("not JSON: " + l, e);
-            }
-        }).toList();
+        return out.toString()
+                .lines()
+                .map(l -> {
+                    try {
+                        return CliHarness.JSON.readTree(l);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("not JSON: " + l, e);
+                    }
+                })
+                .toList();
     }
 
     private boolean printed(String event) {
@@ -79,24 +82,31 @@ class CliWorkerCommandTest {
         assertThat(exit[0]).isZero();
         assertThat(err.toString()).isEmpty();
         List<JsonNode> events = lines();
-        assertThat(events).extracting(e -> e.get("event").asText())
+        assertThat(events)
+                .extracting(e -> e.get("event").asText())
                 .containsSubsequence("started", "hosting", "claimed", "completed", "released", "stopped");
         String process = events.get(0).get("process").asText();
         assertThat(process).startsWith("proc_");
         for (JsonNode e : events) {
-            assertThat(Set.copyOf(CliHarness.fieldNames(e))).as("%s", e)
+            assertThat(Set.copyOf(CliHarness.fieldNames(e)))
+                    .as("%s", e)
                     .contains("event", "actor", "process", "at")
                     .isSubsetOf("event", "actor", "process", "at", "resource", "token", "detail");
             assertThat(e.get("actor").asText()).isEqualTo("operator");
             assertThat(e.get("process").asText()).isEqualTo(process);
             assertThat(e.get("at").asLong()).isEqualTo(clock.millis());
         }
-        JsonNode hosting = events.stream().filter(e -> e.get("event").asText().equals("hosting")).findFirst()
+        JsonNode hosting = events.stream()
+                .filter(e -> e.get("event").asText().equals("hosting"))
+                .findFirst()
                 .orElseThrow();
-        JsonNode completed = events.stream().filter(e -> e.get("event").asText().equals("completed")).findFirst()
+        JsonNode completed = events.stream()
+                .filter(e -> e.get("event").asText().equals("completed"))
+                .findFirst()
                 .orElseThrow();
         assertThat(completed.get("resource").asText()).isEqualTo(m.id());
-        assertThat(completed.get("token").asLong()).isGreaterThan(hosting.get("token").asLong());
+        assertThat(completed.get("token").asLong())
+                .isGreaterThan(hosting.get("token").asLong());
         JsonNode message = cli.ok("messages", "--json").onlyJson();
         assertThat(message.get("state").asText()).isEqualTo(MessageState.DONE.name());
         assertThat(cli.ok("lease", "list").out()).isEqualTo("No leases." + System.lineSeparator());
@@ -140,24 +150,32 @@ class CliWorkerCommandTest {
      */
     @Test
     void aWorkerSaysRunningOnlyForAnAssignmentItMayRun() throws Exception {
-        String forbidden = cli.ok("assign", "operator", "--provider", "command:false", "--json").onlyJson()
-                .get("assignment").asText();
-        Thread worker = start("worker", "--actor", "operator", "--ttl", "3s", "--idle", "20ms", "--json",
-                "--allow-command", "true");
+        String forbidden = cli.ok("assign", "operator", "--provider", "command:false", "--json")
+                .onlyJson()
+                .get("assignment")
+                .asText();
+        Thread worker = start(
+                "worker", "--actor", "operator", "--ttl", "3s", "--idle", "20ms", "--json", "--allow-command", "true");
         Poll.until(() -> printed("refused"), Duration.ofSeconds(20), () -> "the refusal; out: " + out + err);
-        String allowed = cli.ok("assign", "operator", "--provider", "command:true", "--json").onlyJson()
-                .get("assignment").asText();
+        String allowed = cli.ok("assign", "operator", "--provider", "command:true", "--json")
+                .onlyJson()
+                .get("assignment")
+                .asText();
         Poll.until(() -> printed("ran"), Duration.ofSeconds(20), () -> "the allowed run; out: " + out + err);
         stop.request();
         worker.join(20_000);
 
         assertThat(exit[0]).isZero();
-        List<JsonNode> aboutForbidden = lines().stream().filter(e -> e.has("resource")
-                && e.get("resource").asText().equals(forbidden)).toList();
+        List<JsonNode> aboutForbidden = lines().stream()
+                .filter(e -> e.has("resource") && e.get("resource").asText().equals(forbidden))
+                .toList();
         assertThat(aboutForbidden).extracting(e -> e.get("event").asText()).containsExactly("refused");
         assertThat(aboutForbidden.get(0).get("detail").asText()).startsWith("command_not_allowed: ");
-        assertThat(lines().stream().filter(e -> e.has("resource") && e.get("resource").asText().equals(allowed)))
-                .extracting(e -> e.get("event").asText()).containsExactly("running", "ran");
+        assertThat(lines().stream()
+                        .filter(e ->
+                                e.has("resource") && e.get("resource").asText().equals(allowed)))
+                .extracting(e -> e.get("event").asText())
+                .containsExactly("running", "ran");
     }
 
     @Test
@@ -165,7 +183,9 @@ class CliWorkerCommandTest {
         CliHarness.Result r = cli.run("worker", "--actor", "ghost");
 
         assertThat(r.exit()).isEqualTo(ExitCode.BAD_INPUT);
-        assertThat(r.errLines()).singleElement().asString()
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
                 .startsWith("bad input (unknown_actor): There is no actor named 'ghost'");
     }
 }

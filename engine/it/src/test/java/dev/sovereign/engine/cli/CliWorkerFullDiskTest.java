@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -20,7 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.nio.file.StandardOpenOption;
 
 /**
  * {@code sovereign worker} on a ledger whose disk is really full (issue 26): a small tmpfs of this test's own,
@@ -50,8 +50,9 @@ class CliWorkerFullDiskTest {
     void mountASmallDisk() throws Exception {
         assumeTrue(System.getProperty("os.name").toLowerCase().contains("linux"), "a tmpfs needs Linux");
         disk = Files.createDirectories(dir.resolve("disk"));
-        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs",
-                disk.toString()).redirectErrorStream(true).start();
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", disk.toString())
+                .redirectErrorStream(true)
+                .start();
         boolean done = mount.waitFor(30, TimeUnit.SECONDS);
         String said = new String(mount.getInputStream().readAllBytes());
         assumeTrue(done && mount.exitValue() == 0, "cannot mount a tmpfs here (not root?): " + said);
@@ -65,7 +66,10 @@ class CliWorkerFullDiskTest {
             worker.join(20_000);
         }
         if (mounted) {
-            new ProcessBuilder("umount", "-l", disk.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+            new ProcessBuilder("umount", "-l", disk.toString())
+                    .inheritIO()
+                    .start()
+                    .waitFor(30, TimeUnit.SECONDS);
         }
     }
 
@@ -83,15 +87,26 @@ class CliWorkerFullDiskTest {
         CliHarness cli = cli();
         cli.ok("--db", db.toString(), "init");
         cli.ok("--db", db.toString(), "actor", "add", "operator");
-        worker = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), "--db", db.toString(), "worker", "--actor", "operator", "--ttl", "300ms",
-                "--idle", "10ms"));
+        worker = new Thread(() -> exit[0] = Cli.execute(
+                cli.environment(),
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "--db",
+                db.toString(),
+                "worker",
+                "--actor",
+                "operator",
+                "--ttl",
+                "300ms",
+                "--idle",
+                "10ms"));
         worker.start();
         Poll.until(() -> !lines("hosting").isEmpty(), Duration.ofSeconds(20), () -> "hosting; out: " + out + err);
 
         // An empty WAL (a checkpoint from a connection of this test), then not one free block: the worker's next
         // write, its heartbeat's included, must grow a file and cannot.
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+                Statement s = c.createStatement()) {
             s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
         }
         Path filler = disk.resolve("filler");
@@ -106,7 +121,8 @@ class CliWorkerFullDiskTest {
         Poll.until(() -> lines("error").size() == 2, Duration.ofSeconds(30), () -> "the count; out: " + out + err);
 
         Files.delete(filler);
-        Poll.until(() -> lines("hosting").size() == 2, Duration.ofSeconds(30), () -> "hosting again; out: " + out + err);
+        Poll.until(
+                () -> lines("hosting").size() == 2, Duration.ofSeconds(30), () -> "hosting again; out: " + out + err);
         stop.request();
         worker.join(20_000);
 
@@ -117,13 +133,20 @@ class CliWorkerFullDiskTest {
         assertThat(errors.get(1)).startsWith(said).containsPattern("\\(repeated \\d+ times? in 1m\\)$");
         // the retries after the count are summed up once more when the worker hosts again: never a line per retry
         assertThat(errors).as("out: %s", out).hasSizeLessThanOrEqualTo(3);
-        errors.subList(1, errors.size()).forEach(e -> assertThat(e).startsWith(said).contains("(repeated "));
-        assertThat(lines("lost")).singleElement().asString().startsWith("lost      operator token 1 — the lease"
-                + " expired at ").contains("without a renewal: the heartbeat cannot write to the ledger");
+        errors.subList(1, errors.size())
+                .forEach(e -> assertThat(e).startsWith(said).contains("(repeated "));
+        assertThat(lines("lost"))
+                .singleElement()
+                .asString()
+                .startsWith("lost      operator token 1 — the lease" + " expired at ")
+                .contains("without a renewal: the heartbeat cannot write to the ledger");
         List<String> all = out.toString().lines().toList();
-        assertThat(all.indexOf(lines("lost").get(0))).as("lost before the first retry's error")
+        assertThat(all.indexOf(lines("lost").get(0)))
+                .as("lost before the first retry's error")
                 .isLessThan(all.indexOf(errors.get(0)));
-        assertThat(lines("hosting").get(1)).as("hosting again once the disk had room").contains("token");
+        assertThat(lines("hosting").get(1))
+                .as("hosting again once the disk had room")
+                .contains("token");
         assertThat(all).last().asString().startsWith("stopped");
     }
 

@@ -3,6 +3,7 @@ package dev.sovereign.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.cli.CliHarness.Result;
+import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.io.IOException;
@@ -10,7 +11,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -18,10 +22,6 @@ import java.util.jar.Manifest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.ChildJvm;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** {@code sovereign console}: starts the console jar as a real child process, or says why it cannot. */
 class ConsoleCommandTest {
@@ -46,9 +46,10 @@ class ConsoleCommandTest {
         Result r = cli.run("console");
 
         assertThat(r.exit()).isEqualTo(ExitCode.STORAGE);
-        assertThat(r.errLines()).containsExactly("unavailable: The desktop console is not built (" + missing
-                + " does not exist); build it with 'mvn -B -ntp -DskipTests package' in the repository, which"
-                + " ./sovereign does on first use.");
+        assertThat(r.errLines())
+                .containsExactly("unavailable: The desktop console is not built (" + missing
+                        + " does not exist); build it with 'mvn -B -ntp -DskipTests package' in the repository, which"
+                        + " ./sovereign does on first use.");
     }
 
     @Test
@@ -56,8 +57,10 @@ class ConsoleCommandTest {
         Result r = cli.run("console");
 
         assertThat(r.exit()).isEqualTo(ExitCode.STORAGE);
-        assertThat(r.errLines()).singleElement().asString().startsWith("unavailable: This sovereign was not started"
-                + " by its launcher");
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
+                .startsWith("unavailable: This sovereign was not started" + " by its launcher");
     }
 
     @Test
@@ -119,30 +122,39 @@ class ConsoleCommandTest {
         Path pidFile = temp.dir().resolve(FakeConsole.LINGER);
         Files.writeString(pidFile, "");
         Process cliProcess = ChildJvm.builder(
-                        List.of("-D" + CliEnvironment.CONSOLE_JAR_PROPERTY + "=" + fakeJar), Main.class,
-                        "console")
-                .directory(temp.dir().toFile()).redirectErrorStream(true)
-                .redirectOutput(temp.dir().resolve("cli.log").toFile()).start();
+                        List.of("-D" + CliEnvironment.CONSOLE_JAR_PROPERTY + "=" + fakeJar), Main.class, "console")
+                .directory(temp.dir().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(temp.dir().resolve("cli.log").toFile())
+                .start();
         try {
-            Poll.until(() -> {
-                try {
-                    return !Files.readString(pidFile).isBlank();
-                } catch (IOException e) {
-                    return false;
-                }
-            }, Duration.ofSeconds(30), () -> "the fake console never started");
+            Poll.until(
+                    () -> {
+                        try {
+                            return !Files.readString(pidFile).isBlank();
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    },
+                    Duration.ofSeconds(30),
+                    () -> "the fake console never started");
             long consolePid = Long.parseLong(Files.readString(pidFile).strip());
-            assertThat(ProcessHandle.of(consolePid)).get().satisfies(h -> assertThat(h.isAlive()).isTrue());
+            assertThat(ProcessHandle.of(consolePid))
+                    .get()
+                    .satisfies(h -> assertThat(h.isAlive()).isTrue());
 
             cliProcess.destroy(); // SIGTERM to the CLI, as a terminal or a parent would send it
             assertThat(cliProcess.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
-            Poll.until(() -> ProcessHandle.of(consolePid).map(h -> !h.isAlive()).orElse(true),
-                    Duration.ofSeconds(15), () -> "the console " + consolePid + " outlived the CLI");
+            Poll.until(
+                    () -> ProcessHandle.of(consolePid).map(h -> !h.isAlive()).orElse(true),
+                    Duration.ofSeconds(15),
+                    () -> "the console " + consolePid + " outlived the CLI");
         } finally {
             cliProcess.destroyForcibly();
             if (!Files.readString(pidFile).isBlank()) {
-                ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(ProcessHandle::destroyForcibly);
+                ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                        .ifPresent(ProcessHandle::destroyForcibly);
             }
         }
     }
@@ -155,8 +167,8 @@ class ConsoleCommandTest {
         manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FakeConsole.class.getName());
         String entry = FakeConsole.class.getName().replace('.', '/') + ".class";
         try (OutputStream file = Files.newOutputStream(jar);
-             JarOutputStream out = new JarOutputStream(file, manifest);
-             InputStream in = FakeConsole.class.getClassLoader().getResourceAsStream(entry)) {
+                JarOutputStream out = new JarOutputStream(file, manifest);
+                InputStream in = FakeConsole.class.getClassLoader().getResourceAsStream(entry)) {
             out.putNextEntry(new JarEntry(entry));
             in.transferTo(out);
             out.closeEntry();

@@ -22,7 +22,8 @@ class ConvertersTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "30", "s", "5 m", "-1s", "0s", "0ms", "1.5s", "5d", "PT5S", "5M", "30sec", "1h30m"})
     void anythingElseIsNotADuration(String text) {
-        assertThatThrownBy(() -> durations.convert(text)).isInstanceOf(TypeConversionException.class)
+        assertThatThrownBy(() -> durations.convert(text))
+                .isInstanceOf(TypeConversionException.class)
                 .hasMessageStartingWith("'" + text + "' is ");
     }
 

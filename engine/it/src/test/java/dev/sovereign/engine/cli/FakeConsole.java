@@ -11,10 +11,10 @@ public final class FakeConsole {
     static final String RECORD = "console-args.txt";
     /** Where it records the {@code SOVEREIGN_DB} it was started with (absent: none). */
     static final String ENV_RECORD = "console-env.txt";
+
     static final int EXIT = 7;
 
-    private FakeConsole() {
-    }
+    private FakeConsole() {}
 
     /** When this file exists in the working directory, the fake console writes its pid there and stays up. */
     static final String LINGER = "linger-pid.txt";
@@ -26,7 +26,8 @@ public final class FakeConsole {
             Files.writeString(Path.of(ENV_RECORD), db);
         }
         if (Files.exists(Path.of(LINGER))) {
-            Files.writeString(Path.of(LINGER), Long.toString(ProcessHandle.current().pid()));
+            Files.writeString(
+                    Path.of(LINGER), Long.toString(ProcessHandle.current().pid()));
             // Parked until the test signals it (what it is there to show); the bound only keeps a
             // forgotten child from outliving the test run.
             new CountDownLatch(1).await(2, TimeUnit.MINUTES);

@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
  * decision for other hosts is checked here on the values {@code init} decides from.)
  */
 class InitUnverifiedWarningTest {
-    private static final ConnectionSecurity PLAIN = new ConnectionSecurity(Kind.NOT_ENCRYPTED, null, null, "prefer",
-            Verification.NONE);
-    private static final ConnectionSecurity REQUIRE = new ConnectionSecurity(Kind.TLS, "TLSv1.3", "TLS_AES_256_GCM_SHA384",
-            "require", Verification.NONE);
-    private static final ConnectionSecurity FULL = new ConnectionSecurity(Kind.TLS, "TLSv1.3", "TLS_AES_256_GCM_SHA384",
-            "verify-full", Verification.CERTIFICATE_AND_HOST);
+    private static final ConnectionSecurity PLAIN =
+            new ConnectionSecurity(Kind.NOT_ENCRYPTED, null, null, "prefer", Verification.NONE);
+    private static final ConnectionSecurity REQUIRE =
+            new ConnectionSecurity(Kind.TLS, "TLSv1.3", "TLS_AES_256_GCM_SHA384", "require", Verification.NONE);
+    private static final ConnectionSecurity FULL = new ConnectionSecurity(
+            Kind.TLS, "TLSv1.3", "TLS_AES_256_GCM_SHA384", "verify-full", Verification.CERTIFICATE_AND_HOST);
 
     private static LedgerLocation url(String hosts) {
         return LedgerLocation.parse("jdbc:postgresql://" + hosts + "/ledger?user=host_a&password=s3cret");
@@ -29,11 +29,17 @@ class InitUnverifiedWarningTest {
 
     @Test
     void aServerOnAnotherHostWithoutVerifyFullIsWarnedAboutWithTheFix() {
-        assertThat(InitCommand.unverifiedWarning(url("db.example:5432"), PLAIN)).get().asString()
-                .contains("not encrypted (sslmode=prefer)", "sslmode=verify-full&sslrootcert=").doesNotContain("s3cret");
-        assertThat(InitCommand.unverifiedWarning(url("db.example"), REQUIRE)).get().asString()
+        assertThat(InitCommand.unverifiedWarning(url("db.example:5432"), PLAIN))
+                .get()
+                .asString()
+                .contains("not encrypted (sslmode=prefer)", "sslmode=verify-full&sslrootcert=")
+                .doesNotContain("s3cret");
+        assertThat(InitCommand.unverifiedWarning(url("db.example"), REQUIRE))
+                .get()
+                .asString()
                 .contains("certificate not verified (sslmode=require)");
-        assertThat(InitCommand.unverifiedWarning(url("localhost:5432,db.example:5432"), PLAIN)).isPresent();
+        assertThat(InitCommand.unverifiedWarning(url("localhost:5432,db.example:5432"), PLAIN))
+                .isPresent();
         assertThat(InitCommand.unverifiedWarning(url("10.0.0.7"), PLAIN)).isPresent();
     }
 
@@ -43,7 +49,8 @@ class InitUnverifiedWarningTest {
         assertThat(InitCommand.unverifiedWarning(url("localhost:5432"), PLAIN)).isEmpty();
         assertThat(InitCommand.unverifiedWarning(url("127.0.0.1"), PLAIN)).isEmpty();
         assertThat(InitCommand.unverifiedWarning(url("[::1]:5432"), PLAIN)).isEmpty();
-        assertThat(InitCommand.unverifiedWarning(LedgerLocation.file(Path.of("/tmp/x.db")), ConnectionSecurity.LOCAL_FILE))
+        assertThat(InitCommand.unverifiedWarning(
+                        LedgerLocation.file(Path.of("/tmp/x.db")), ConnectionSecurity.LOCAL_FILE))
                 .isEmpty();
     }
 }

@@ -34,35 +34,42 @@ class LabCommandTest {
     void labListNamesEveryScenarioAndWhichOnesTheFaultSwitchBreaks() {
         CliHarness.Result r = cli.ok("lab", "list");
         assertThat(r.outLines()).first().asString().startsWith("SCENARIO").contains("BREAK-FENCE");
-        assertThat(r.out()).contains("two-racers", "gc-pause", "hard-kill", "expired-self-reclaim", "stolen-fence",
-                "clock-skew");
+        assertThat(r.out())
+                .contains("two-racers", "gc-pause", "hard-kill", "expired-self-reclaim", "stolen-fence", "clock-skew");
         assertThat(r.outLines()).filteredOn(l -> l.contains("violates")).hasSize(3);
 
         List<JsonNode> json = cli.ok("--json", "lab", "list").json();
-        assertThat(json).extracting(n -> n.get("scenario").asText()).containsExactly("two-racers", "gc-pause",
-                "hard-kill", "expired-self-reclaim", "stolen-fence", "clock-skew");
-        assertThat(CliHarness.fieldNames(json.get(1))).containsExactly("scenario", "title", "summary",
-                "fault_switch_applies", "steps");
+        assertThat(json)
+                .extracting(n -> n.get("scenario").asText())
+                .containsExactly(
+                        "two-racers", "gc-pause", "hard-kill", "expired-self-reclaim", "stolen-fence", "clock-skew");
+        assertThat(CliHarness.fieldNames(json.get(1)))
+                .containsExactly("scenario", "title", "summary", "fault_switch_applies", "steps");
         assertThat(json.get(1).get("fault_switch_applies").asBoolean()).isTrue();
-        assertThat(json.get(1).get("steps").get(json.get(1).get("steps").size() - 1).asText())
+        assertThat(json.get(1)
+                        .get("steps")
+                        .get(json.get(1).get("steps").size() - 1)
+                        .asText())
                 .isEqualTo("Check the journal and the ledger");
     }
 
     @Test
     void labHelpSaysOnceWhatHappensWithoutDbAndTheOptionAgrees() {
         String help = cli.ok("lab", "--help").out().replaceAll("\\s+", " ");
-        assertThat(help).contains("Without --db (or $SOVEREIGN_DB) it runs in a fresh sandbox database, kept for"
-                + " inspection.");
-        assertThat(help).contains("--db=DB Database file or jdbc:postgresql:// URL; default $SOVEREIGN_DB, else"
-                + " ./sovereign.db (for lab: a fresh sandbox database)");
+        assertThat(help)
+                .contains("Without --db (or $SOVEREIGN_DB) it runs in a fresh sandbox database, kept for"
+                        + " inspection.");
+        assertThat(help)
+                .contains("--db=DB Database file or jdbc:postgresql:// URL; default $SOVEREIGN_DB, else"
+                        + " ./sovereign.db (for lab: a fresh sandbox database)");
     }
 
     @Test
     void aScenarioPrintsItsNarrativeStepByStepThenTheVerdictAndExitsZeroWhenTheFenceHeld() {
         CliHarness.Result r = cli.ok("lab", "expired-self-reclaim", "--db", sandbox.toString());
         List<String> lines = r.outLines();
-        assertThat(lines.get(0)).isEqualTo("lab expired-self-reclaim: An owner's expired claim comes back with a fresh"
-                + " token");
+        assertThat(lines.get(0))
+                .isEqualTo("lab expired-self-reclaim: An owner's expired claim comes back with a fresh" + " token");
         assertThat(lines.get(1)).isEqualTo("database  " + sandbox);
         assertThat(lines.get(2)).isEqualTo("fence     intact");
         // each step's title as it starts, then what was seen, in order
@@ -71,7 +78,8 @@ class LabCommandTest {
         assertThat(lines.get(9)).isEqualTo("[4/7] The owner claims the message again: a fresh, greater token");
         assertThat(lines.get(10)).isEqualTo("      a fresh token 3 > 2");
         assertThat(lines.get(11)).isEqualTo("[5/7] The owner's late completion with the old token is refused");
-        assertThat(lines.get(12)).isEqualTo("      completion with token 2 refused: fencing_token_stale, current token 3");
+        assertThat(lines.get(12))
+                .isEqualTo("      completion with token 2 refused: fencing_token_stale, current token 3");
         assertThat(lines.get(15)).isEqualTo("[7/7] Check the journal and the ledger");
         assertThat(lines.get(16)).isEqualTo("      held: 6 of 6 checks passed");
         assertThat(lines.get(17)).startsWith("verdict   HELD: the fence held: ");
@@ -87,20 +95,33 @@ class LabCommandTest {
         List<JsonNode> json = r.json();
         assertThat(json).hasSize(2 * 7 + 1);
         JsonNode first = json.get(0);
-        assertThat(CliHarness.fieldNames(first)).containsExactly("event", "scenario", "step", "of", "title", "status",
-                "detail", "at");
+        assertThat(CliHarness.fieldNames(first))
+                .containsExactly("event", "scenario", "step", "of", "title", "status", "detail", "at");
         assertThat(first.get("step").asInt()).isEqualTo(1);
         assertThat(first.get("status").asText()).isEqualTo("running");
         assertThat(json.get(1).get("status").asText()).isEqualTo("done");
         JsonNode verdict = json.get(json.size() - 1);
-        assertThat(CliHarness.fieldNames(verdict)).containsExactly("event", "scenario", "verdict", "headline",
-                "database", "sandbox", "actor", "fault_injected", "started_at", "duration_ms", "checks",
-                "worker_output");
+        assertThat(CliHarness.fieldNames(verdict))
+                .containsExactly(
+                        "event",
+                        "scenario",
+                        "verdict",
+                        "headline",
+                        "database",
+                        "sandbox",
+                        "actor",
+                        "fault_injected",
+                        "started_at",
+                        "duration_ms",
+                        "checks",
+                        "worker_output");
         assertThat(verdict.get("verdict").asText()).isEqualTo("held");
         assertThat(verdict.get("sandbox").asBoolean()).isTrue();
-        assertThat(verdict.get("checks")).hasSize(6).allMatch(c -> c.get("passed").asBoolean());
-        assertThat(CliHarness.fieldNames(verdict.get("checks").get(0))).containsExactly("kind", "statement", "passed",
-                "evidence");
+        assertThat(verdict.get("checks"))
+                .hasSize(6)
+                .allMatch(c -> c.get("passed").asBoolean());
+        assertThat(CliHarness.fieldNames(verdict.get("checks").get(0)))
+                .containsExactly("kind", "statement", "passed", "evidence");
         // without --db or $SOVEREIGN_DB it made a fresh sandbox and kept it for inspection
         Path db = Path.of(verdict.get("database").asText());
         assertThat(db).exists();
@@ -111,14 +132,18 @@ class LabCommandTest {
     @Test
     void aViolatedVerdictExitsOneAndSaysWhichSafetyCheckFailed() {
         CliHarness.Result r = cli.run("--json", "lab", "stolen-fence", "--break-fence", "--db", sandbox.toString());
-        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(LabCommand.VIOLATED).isEqualTo(1);
+        assertThat(r.exit())
+                .as(r.out() + r.err())
+                .isEqualTo(LabCommand.VIOLATED)
+                .isEqualTo(1);
         JsonNode verdict = r.json().get(r.json().size() - 1);
         assertThat(verdict.get("verdict").asText()).isEqualTo("violated");
         assertThat(verdict.get("fault_injected").asBoolean()).isTrue();
-        assertThat(verdict.get("headline").asText()).startsWith("the fence was broken; this did not hold: A's attempt"
-                + " made no terminal commit");
-        assertThat(verdict.get("checks")).anyMatch(c -> c.get("kind").asText().equals("safety")
-                && !c.get("passed").asBoolean());
+        assertThat(verdict.get("headline").asText())
+                .startsWith("the fence was broken; this did not hold: A's attempt" + " made no terminal commit");
+        assertThat(verdict.get("checks"))
+                .anyMatch(c -> c.get("kind").asText().equals("safety")
+                        && !c.get("passed").asBoolean());
     }
 
     @Test
@@ -130,23 +155,31 @@ class LabCommandTest {
         CliHarness.Result r = cli.run("lab", "gc-pause", "--break-fence", "--db", ordinary.toString());
 
         assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(2);
-        assertThat(r.errLines()).singleElement().asString()
+        assertThat(r.errLines())
+                .singleElement()
+                .asString()
                 .startsWith("bad input (invalid_argument): The broken-fence mode works only on a lab sandbox")
                 .contains(ordinary.toString());
-        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList())
-                .as("no worker was started").containsExactlyInAnyOrderElementsOf(before);
+        assertThat(ProcessHandle.current()
+                        .children()
+                        .filter(ProcessHandle::isAlive)
+                        .toList())
+                .as("no worker was started")
+                .containsExactlyInAnyOrderElementsOf(before);
     }
 
     @Test
     void anUnknownScenarioOrAMissingDatabaseIsOneSentenceAndTheUsualExitCode() {
         CliHarness.Result unknown = cli.run("lab", "gc-paws");
         assertThat(unknown.exit()).isEqualTo(2);
-        assertThat(unknown.errLines()).containsExactly("bad input: There is no lab scenario 'gc-paws'; the scenarios are"
-                + " two-racers, gc-pause, hard-kill, expired-self-reclaim, stolen-fence, clock-skew (see 'sovereign lab"
-                + " list').");
+        assertThat(unknown.errLines())
+                .containsExactly("bad input: There is no lab scenario 'gc-paws'; the scenarios are"
+                        + " two-racers, gc-pause, hard-kill, expired-self-reclaim, stolen-fence, clock-skew (see 'sovereign lab"
+                        + " list').");
         assertThat(cli.run("lab").exit()).isEqualTo(2);
 
-        CliHarness.Result missing = cli.run("lab", "gc-pause", "--db", temp.dir().resolve("nope.db").toString());
+        CliHarness.Result missing =
+                cli.run("lab", "gc-pause", "--db", temp.dir().resolve("nope.db").toString());
         assertThat(missing.exit()).isEqualTo(3);
         assertThat(missing.errLines()).singleElement().asString().startsWith("storage error (");
     }
@@ -172,8 +205,12 @@ class LabCommandTest {
         CliHarness.Result r = cli.run("lab", "gc-pause", "--db", sandbox.toString());
         assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(130);
         assertThat(r.errLines()).singleElement().asString().startsWith("interrupted: ");
-        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList())
-                .as("no worker outlives the interrupted run").isSubsetOf(before);
+        assertThat(ProcessHandle.current()
+                        .children()
+                        .filter(ProcessHandle::isAlive)
+                        .toList())
+                .as("no worker outlives the interrupted run")
+                .isSubsetOf(before);
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -20,8 +20,7 @@ class LabWorkerParityTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
 
-    private record Ended(int exit, String out, String err) {
-    }
+    private record Ended(int exit, String out, String err) {}
 
     private static Ended labWorker(String... args) throws IOException, InterruptedException {
         Process p = ChildJvm.builder(WorkerMain.class, args).start();
@@ -29,7 +28,8 @@ class LabWorkerParityTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Ended(p.exitValue(), out, err.lines().filter(l -> !l.isBlank()).reduce("", (a, b) -> a + b));
+        return new Ended(
+                p.exitValue(), out, err.lines().filter(l -> !l.isBlank()).reduce("", (a, b) -> a + b));
     }
 
     private Ended cliWorker(String... args) {
@@ -41,11 +41,12 @@ class LabWorkerParityTest {
     void anActorThatDoesNotExistIsTheSameBadInputFromBoth() throws Exception {
         new RealCli(temp.dir()).run("init");
         Ended lab = labWorker(temp.file().toString(), "nobody", "2000", "0", "");
-        Ended cli = cliWorker("--db", temp.file().toString(), "worker", "--actor", "nobody", "--ttl", "2s",
-                "--control-stdin");
+        Ended cli = cliWorker(
+                "--db", temp.file().toString(), "worker", "--actor", "nobody", "--ttl", "2s", "--control-stdin");
 
         assertThat(lab.exit()).isEqualTo(cli.exit()).isEqualTo(2);
-        assertThat(lab.err()).isEqualTo(cli.err())
+        assertThat(lab.err())
+                .isEqualTo(cli.err())
                 .isEqualTo("bad input (unknown_actor): There is no actor named 'nobody'; add it with"
                         + " 'sovereign actor add nobody'.");
         assertThat(lab.out()).isEqualTo(cli.out()).isEmpty();

@@ -13,12 +13,11 @@ import java.sql.Statement;
 public final class LockHolder {
     static final String READY = "locked";
 
-    private LockHolder() {
-    }
+    private LockHolder() {}
 
     public static void main(String[] args) throws SQLException, IOException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + args[0]);
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
             System.out.println(READY);
             System.out.flush();

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,7 +34,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A password planted in the URL is never written anywhere (issue 19, "secrets never printed"), on a real
@@ -51,8 +51,9 @@ import java.nio.charset.StandardCharsets;
  */
 class PlantedPasswordOnPostgresTest {
     /** Long and unique, so a hit can only be a leak. */
-    private static final String PASSWORD = "Pl4nted" + UUID.randomUUID().toString().replace("-", "")
-            + UUID.randomUUID().toString().replace("-", "");
+    private static final String PASSWORD =
+            "Pl4nted" + UUID.randomUUID().toString().replace("-", "")
+                    + UUID.randomUUID().toString().replace("-", "");
 
     @TempDir
     Path dir;
@@ -66,8 +67,8 @@ class PlantedPasswordOnPostgresTest {
     void ledgerWhoseOwnerNeedsThePassword() {
         database = PgTlsServer.freshDatabase();
         owner = PgTlsServer.freshRole("planted_owner", PASSWORD);
-        PgTlsServer.superuserIn("postgres", "ALTER DATABASE " + database + " OWNER TO " + owner,
-                "ALTER ROLE " + owner + " CREATEROLE");
+        PgTlsServer.superuserIn(
+                "postgres", "ALTER DATABASE " + database + " OWNER TO " + owner, "ALTER ROLE " + owner + " CREATEROLE");
     }
 
     @AfterEach
@@ -88,7 +89,8 @@ class PlantedPasswordOnPostgresTest {
     }
 
     private String urlWithPasswordParameter(String db, int port) {
-        return "jdbc:postgresql://localhost:" + port + "/" + db + "?user=" + owner + "&password=" + PASSWORD + "&" + tls();
+        return "jdbc:postgresql://localhost:" + port + "/" + db + "?user=" + owner + "&password=" + PASSWORD + "&"
+                + tls();
     }
 
     private String url() {
@@ -99,8 +101,8 @@ class PlantedPasswordOnPostgresTest {
     void aPasswordInTheUrlIsInNoOutputNoRowOfTheLedgerAndNoFile() throws Exception {
         String url = url();
         dataDirectories.add(EngineConfig.defaultDataDirectory(LedgerLocation.parse(url)));
-        CliHarness viaEnv = new CliHarness(dir, new SettableClock())
-                .with(b -> b.variables(Map.of("SOVEREIGN_DB", url)));
+        CliHarness viaEnv =
+                new CliHarness(dir, new SettableClock()).with(b -> b.variables(Map.of("SOVEREIGN_DB", url)));
         CliHarness plain = new CliHarness(dir, new SettableClock());
 
         // the password is needed: without it the server refuses the login
@@ -110,29 +112,61 @@ class PlantedPasswordOnPostgresTest {
         // a day's work through $SOVEREIGN_DB
         keep(viaEnv.ok("init"));
         keep(viaEnv.ok("actor", "add", "operator"));
-        long token = keep(viaEnv.ok("--process", "proc_planted", "lease", "acquire", "operator", "--ttl", "30s", "--json"))
-                .onlyJson().get("token").asLong();
-        keep(viaEnv.ok("--process", "proc_planted", "lease", "renew", "operator", "--token", Long.toString(token),
-                "--ttl", "1m"));
+        long token = keep(viaEnv.ok(
+                        "--process", "proc_planted", "lease", "acquire", "operator", "--ttl", "30s", "--json"))
+                .onlyJson()
+                .get("token")
+                .asLong();
+        keep(viaEnv.ok(
+                "--process",
+                "proc_planted",
+                "lease",
+                "renew",
+                "operator",
+                "--token",
+                Long.toString(token),
+                "--ttl",
+                "1m"));
         Result held = keep(viaEnv.run("lease", "acquire", "operator", "--ttl", "30s"));
         assertThat(held.exit()).as(held.err()).isEqualTo(1);
-        Result stale = keep(viaEnv.run("--process", "proc_planted", "lease", "release", "operator", "--token",
+        Result stale = keep(viaEnv.run(
+                "--process", "proc_planted", "lease", "release", "operator", "--token", Long.toString(token + 100)));
+        assertThat(stale.exit())
+                .as("a stale release is refused: %s", stale.err())
+                .isEqualTo(1);
+        Result staleDebug = keep(viaEnv.run(
+                "--debug",
+                "--process",
+                "proc_planted",
+                "lease",
+                "renew",
+                "operator",
+                "--token",
                 Long.toString(token + 100)));
-        assertThat(stale.exit()).as("a stale release is refused: %s", stale.err()).isEqualTo(1);
-        Result staleDebug = keep(viaEnv.run("--debug", "--process", "proc_planted", "lease", "renew", "operator",
-                "--token", Long.toString(token + 100)));
         assertThat(staleDebug.exit()).isEqualTo(1);
         keep(viaEnv.ok("--process", "proc_planted", "lease", "release", "operator", "--token", Long.toString(token)));
-        String assignment = keep(viaEnv.ok("assign", "operator", "--provider", "scripted:ms=5,outcome=completed",
-                "--json")).onlyJson().get("assignment").asText();
+        String assignment = keep(viaEnv.ok(
+                        "assign", "operator", "--provider", "scripted:ms=5,outcome=completed", "--json"))
+                .onlyJson()
+                .get("assignment")
+                .asText();
         keep(viaEnv.ok("run", assignment));
         keep(viaEnv.ok("supervisor", "--once"));
         keep(viaEnv.ok("supervisor", "--once", "--json"));
 
         // the same URL in --db, reading
-        for (String[] read : new String[][] {{"status"}, {"status", "--json"}, {"events"}, {"events", "--json"},
-                {"rejections"}, {"assignments"}, {"assignments", "--json"}, {"lease", "list"}, {"actor", "list"},
-                {"--debug", "status"}}) {
+        for (String[] read : new String[][] {
+            {"status"},
+            {"status", "--json"},
+            {"events"},
+            {"events", "--json"},
+            {"rejections"},
+            {"assignments"},
+            {"assignments", "--json"},
+            {"lease", "list"},
+            {"actor", "list"},
+            {"--debug", "status"}
+        }) {
             List<String> args = new ArrayList<>(List.of("--db", url));
             args.addAll(List.of(read));
             keep(plain.ok(args.toArray(String[]::new)));
@@ -146,20 +180,26 @@ class PlantedPasswordOnPostgresTest {
                 // the driver does not understand user-info: it takes 'user:password@localhost' for a host name
                 "jdbc:postgresql://" + owner + ":" + PASSWORD + "@localhost:" + PgTlsServer.port() + "/" + database
                         + "?" + tls())) {
-            for (List<String> args : List.of(List.of("--db", bad, "status"), List.of("--debug", "--db", bad, "status"),
-                    List.of("--db", bad, "--json", "events"), List.of("--debug", "--db", bad, "init"))) {
+            for (List<String> args : List.of(
+                    List.of("--db", bad, "status"),
+                    List.of("--debug", "--db", bad, "status"),
+                    List.of("--db", bad, "--json", "events"),
+                    List.of("--debug", "--db", bad, "init"))) {
                 Result r = keep(plain.run(args.toArray(String[]::new)));
                 assertThat(r.exit()).as("%s: %s", args, r.err()).isEqualTo(3);
             }
-            Result r = keep(new CliHarness(dir, new SettableClock()).with(b -> b.variables(Map.of("SOVEREIGN_DB", bad)))
+            Result r = keep(new CliHarness(dir, new SettableClock())
+                    .with(b -> b.variables(Map.of("SOVEREIGN_DB", bad)))
                     .run("--debug", "status"));
             assertThat(r.exit()).isEqualTo(3);
         }
 
         // an embedding engine: its own work, its sentences, its exceptions' whole traces
         Path embedData = dir.resolve("embedded.data");
-        try (Engine engine = Engine.openExisting(EngineConfig.forDatabase(url).heartbeat(false)
-                .dataDirectory(embedData).build())) {
+        try (Engine engine = Engine.openExisting(EngineConfig.forDatabase(url)
+                .heartbeat(false)
+                .dataDirectory(embedData)
+                .build())) {
             Lease lease = engine.leases().acquire("operator", Duration.ofSeconds(30));
             engine.leases().renew("operator", lease.token(), Duration.ofMinutes(1));
             try {
@@ -175,11 +215,14 @@ class PlantedPasswordOnPostgresTest {
             outputs.add(engine.summary().location().toString());
             engine.journal().since(0, 1000).forEach(e -> outputs.add(e.toString()));
         }
-        for (String bad : List.of(urlWithPasswordParameter(database + "_nosuch", PgTlsServer.port()),
+        for (String bad : List.of(
+                urlWithPasswordParameter(database + "_nosuch", PgTlsServer.port()),
                 urlWithPasswordParameter(database, 1),
                 "jdbc:postgresql://" + owner + ":" + PASSWORD + "@localhost:" + PgTlsServer.port() + "/" + database)) {
-            try (Engine e = Engine.openExisting(EngineConfig.forDatabase(bad).heartbeat(false)
-                    .dataDirectory(embedData).build())) {
+            try (Engine e = Engine.openExisting(EngineConfig.forDatabase(bad)
+                    .heartbeat(false)
+                    .dataDirectory(embedData)
+                    .build())) {
                 throw new AssertionError("opened " + e.summary());
             } catch (RuntimeException e) {
                 outputs.add(trace(e));
@@ -188,20 +231,31 @@ class PlantedPasswordOnPostgresTest {
 
         // a real child process, the URL in its environment (and so in /proc/PID/environ of that host only)
         RealCli real = new RealCli(dir);
-        for (String[] args : new String[][] {{"status"}, {"--debug", "events"}, {"--process", "proc_planted", "lease",
-                "renew", "operator", "--token", "1"}}) {
+        for (String[] args : new String[][] {
+            {"status"},
+            {"--debug", "events"},
+            {"--process", "proc_planted", "lease", "renew", "operator", "--token", "1"}
+        }) {
             RealCli.Finished f = real.start(Map.of("SOVEREIGN_DB", url), args).await();
             outputs.add(f.out());
             outputs.add(f.err());
         }
 
         assertThat(outputs).as("every output").noneMatch(o -> o.contains(PASSWORD));
-        assertThat(String.join("\n", outputs)).as("the user:password@ form is named, not passed to the driver")
+        assertThat(String.join("\n", outputs))
+                .as("the user:password@ form is named, not passed to the driver")
                 .contains("the PostgreSQL driver does not understand user:password@ before the host");
-        assertThat(String.join("\n", outputs)).as("the outputs were read").contains("storage error (io)",
-                "refused (actor_lease_lost)", "LEASE_RENEWED", "certificate verified (verify-full)");
+        assertThat(String.join("\n", outputs))
+                .as("the outputs were read")
+                .contains(
+                        "storage error (io)",
+                        "refused (actor_lease_lost)",
+                        "LEASE_RENEWED",
+                        "certificate verified (verify-full)");
         String ledger = everyRowOfEveryTable();
-        assertThat(ledger).as("the ledger's rows").contains("proc_planted", "LEASE_RELEASED", "REJECTED")
+        assertThat(ledger)
+                .as("the ledger's rows")
+                .contains("proc_planted", "LEASE_RELEASED", "REJECTED")
                 .doesNotContain(PASSWORD);
         assertNoFileNamesOrHolds(dir);
         for (Path d : dataDirectories) {
@@ -213,14 +267,17 @@ class PlantedPasswordOnPostgresTest {
 
     @Test
     void aPasswordFileNamedByPgpassfileLogsInWithoutAnyPasswordInTheUrlButPgpasswordIsNotRead() throws IOException {
-        String url = "jdbc:postgresql://localhost:" + PgTlsServer.port() + "/" + database + "?user=" + owner + "&" + tls();
+        String url =
+                "jdbc:postgresql://localhost:" + PgTlsServer.port() + "/" + database + "?user=" + owner + "&" + tls();
         dataDirectories.add(EngineConfig.defaultDataDirectory(LedgerLocation.parse(url)));
         Path passfile = dir.resolve("pgpass");
-        Files.writeString(passfile, "localhost:" + PgTlsServer.port() + ":" + database + ":" + owner + ":" + PASSWORD + "\n");
+        Files.writeString(
+                passfile, "localhost:" + PgTlsServer.port() + ":" + database + ":" + owner + ":" + PASSWORD + "\n");
         Files.setPosixFilePermissions(passfile, PosixFilePermissions.fromString("rw-------"));
         RealCli real = new RealCli(dir);
 
-        RealCli.Finished init = real.start(Map.of("SOVEREIGN_DB", url, "PGPASSFILE", passfile.toString()), "init").await();
+        RealCli.Finished init = real.start(Map.of("SOVEREIGN_DB", url, "PGPASSFILE", passfile.toString()), "init")
+                .await();
         assertThat(init.exit()).as(init.toString()).isZero();
         RealCli.Finished status = real.start(Map.of("SOVEREIGN_DB", url, "PGPASSFILE", passfile.toString()), "status")
                 .await();
@@ -228,10 +285,21 @@ class PlantedPasswordOnPostgresTest {
         assertThat(status.out()).contains("certificate verified (verify-full)").doesNotContain(PASSWORD);
 
         // without the file the login fails: the driver does not read libpq's PGPASSWORD
-        RealCli.Finished noFile = real.start(Map.of("SOVEREIGN_DB", url, "PGPASSFILE", dir.resolve("absent").toString(),
-                "PGPASSWORD", PASSWORD), "status").await();
+        RealCli.Finished noFile = real.start(
+                        Map.of(
+                                "SOVEREIGN_DB",
+                                url,
+                                "PGPASSFILE",
+                                dir.resolve("absent").toString(),
+                                "PGPASSWORD",
+                                PASSWORD),
+                        "status")
+                .await();
         assertThat(noFile.exit()).as(noFile.toString()).isEqualTo(3);
-        assertThat(noFile.errLines()).singleElement().asString().startsWith("storage error (io): Cannot connect")
+        assertThat(noFile.errLines())
+                .singleElement()
+                .asString()
+                .startsWith("storage error (io): Cannot connect")
                 .doesNotContain(PASSWORD);
     }
 
@@ -251,14 +319,18 @@ class PlantedPasswordOnPostgresTest {
     private String everyRowOfEveryTable() throws SQLException {
         StringBuilder all = new StringBuilder();
         List<String> tables = new ArrayList<>();
-        try (Connection c = PgTlsServer.connectAsSuperuser(database); Statement s = c.createStatement()) {
-            try (ResultSet rs = s.executeQuery("SELECT table_schema || '.' || quote_ident(table_name)"
-                    + " FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')")) {
+        try (Connection c = PgTlsServer.connectAsSuperuser(database);
+                Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery(
+                    "SELECT table_schema || '.' || quote_ident(table_name)"
+                            + " FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')")) {
                 while (rs.next()) {
                     tables.add(rs.getString(1));
                 }
             }
-            assertThat(tables).as("the ledger's tables").hasSizeGreaterThan(10)
+            assertThat(tables)
+                    .as("the ledger's tables")
+                    .hasSizeGreaterThan(10)
                     .contains("public.fence_events", "public.processes", "public.assignments", "public.receipts");
             for (String table : tables) {
                 try (ResultSet rs = s.executeQuery("SELECT t::text FROM " + table + " t")) {
@@ -278,7 +350,8 @@ class PlantedPasswordOnPostgresTest {
                 if (Files.isRegularFile(p) && !p.getFileName().toString().equals("pgpass")) {
                     try {
                         assertThat(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1))
-                                .as("file %s", p).doesNotContain(PASSWORD);
+                                .as("file %s", p)
+                                .doesNotContain(PASSWORD);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

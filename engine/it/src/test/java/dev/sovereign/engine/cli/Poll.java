@@ -7,8 +7,7 @@ import java.util.function.Supplier;
 
 /** Waits for a condition another thread or process brings about, up to a deadline (never a fixed sleep). */
 final class Poll {
-    private Poll() {
-    }
+    private Poll() {}
 
     static void until(BooleanSupplier condition, Duration timeout, Supplier<String> waitingFor) {
         long deadline = System.nanoTime() + timeout.toNanos();

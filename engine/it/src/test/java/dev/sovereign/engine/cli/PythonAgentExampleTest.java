@@ -27,8 +27,10 @@ class PythonAgentExampleTest {
     final TempDatabase temp = new TempDatabase();
 
     /** engine/it is the module's folder while Maven runs it; the script lives in the repository's docs. */
-    private static final Path SCRIPT = Path.of(System.getProperty("basedir", ".")).toAbsolutePath()
-            .resolve("../../docs/examples/agent.py").normalize();
+    private static final Path SCRIPT = Path.of(System.getProperty("basedir", "."))
+            .toAbsolutePath()
+            .resolve("../../docs/examples/agent.py")
+            .normalize();
 
     @Test
     void theDocumentedPythonAgentRunsAnAssignmentThroughServe() throws Exception {
@@ -39,8 +41,10 @@ class PythonAgentExampleTest {
 
         List<String> command = new ArrayList<>(List.of("python3", SCRIPT.toString(), "--db", db.toString(), "--"));
         command.addAll(ChildJvm.builder(Main.class).command());
-        Process p = new ProcessBuilder(command).directory(temp.dir().toFile())
-                .redirectError(temp.dir().resolve("agent.err").toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .directory(temp.dir().toFile())
+                .redirectError(temp.dir().resolve("agent.err").toFile())
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         String err = Files.readString(temp.dir().resolve("agent.err"));
@@ -59,7 +63,8 @@ class PythonAgentExampleTest {
     private static boolean python3Works() {
         try {
             Process p = new ProcessBuilder("python3", "-c", "import json, subprocess, argparse")
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             p.getInputStream().readAllBytes();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException e) {

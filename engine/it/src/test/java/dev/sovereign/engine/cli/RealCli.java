@@ -6,9 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.Map;
 
 /**
  * Runs the built CLI as a real OS process ({@code java -cp <test class path> dev.sovereign.engine.cli.Main}),

@@ -8,6 +8,7 @@ import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -21,7 +22,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.io.IOException;
 
 /**
  * A committed run is never reported as a failure (decision 0109), proven with a real SQLite write lock
@@ -49,21 +49,40 @@ class RunResultAfterCommitTest {
 
     @Test
     void aLockTakenAfterTheCommitCannotFailTheRunWhoseLeaseWasReleasedWithTheOutcome() throws Exception {
-        String id = cli.ok("assign", "operator", "--provider",
-                "command:mkfifo \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"", "--json").onlyJson().get("assignment")
+        String id = cli.ok(
+                        "assign",
+                        "operator",
+                        "--provider",
+                        "command:mkfifo \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"",
+                        "--json")
+                .onlyJson()
+                .get("assignment")
                 .asText();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int[] exit = {-1};
-        Thread runner = new Thread(() -> exit[0] = Cli.execute(cli.environment(), new PrintWriter(out, true),
-                new PrintWriter(err, true), "--busy-timeout", "300ms", "run", id, "--json", "--allow-command",
+        Thread runner = new Thread(() -> exit[0] = Cli.execute(
+                cli.environment(),
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "--busy-timeout",
+                "300ms",
+                "run",
+                id,
+                "--json",
+                "--allow-command",
                 CommandAllowList.exactly("mkfifo \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"")));
         runner.start();
 
         Path fifo;
         try (Engine observer = temp.open(clock)) {
-            Poll.until(() -> observer.runs().get(id).map(a -> a.state() == AssignmentState.COMPLETED)
-                    .orElse(false), DEADLINE, () -> "the terminal write to commit; stderr: " + err);
+            Poll.until(
+                    () -> observer.runs()
+                            .get(id)
+                            .map(a -> a.state() == AssignmentState.COMPLETED)
+                            .orElse(false),
+                    DEADLINE,
+                    () -> "the terminal write to commit; stderr: " + err);
             fifo = findFifo(observer.runs().workspace(id));
         }
         // the run is now held after its commit (writing the receipt into the FIFO); take the lock, then let it
@@ -71,7 +90,7 @@ class RunResultAfterCommitTest {
         // after the commit needs the lock any more: before 0508 the release waited here, gave up after
         // 300 ms, and became the warning of decision 0109.
         try (Connection rogue = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = rogue.createStatement()) {
+                Statement s = rogue.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
             try (InputStream in = Files.newInputStream(fifo)) {
                 in.readAllBytes();
@@ -94,31 +113,45 @@ class RunResultAfterCommitTest {
 
     @Test
     void aReceiptFileThatCannotBeWrittenIsAWarningAndTheRunExitsZero() throws Exception {
-        String id = cli.ok("assign", "operator", "--provider",
-                "command:mkdir \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"", "--json").onlyJson().get("assignment")
+        String id = cli.ok(
+                        "assign",
+                        "operator",
+                        "--provider",
+                        "command:mkdir \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"",
+                        "--json")
+                .onlyJson()
+                .get("assignment")
                 .asText();
 
-        CliHarness.Result r = cli.run("run", id, "--json", "--allow-command", "mkdir \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"");
+        CliHarness.Result r =
+                cli.run("run", id, "--json", "--allow-command", "mkdir \"../.$SOVEREIGN_ATTEMPT.receipt.json.tmp\"");
 
         assertThat(r.exit()).as(r.err()).isEqualTo(ExitCode.OK);
         assertThat(r.onlyJson().get("state").asText()).isEqualTo("COMPLETED");
         assertThat(r.onlyJson().get("receipt_file").isNull()).isTrue();
-        assertThat(r.onlyJson().get("warnings")).singleElement().extracting(JsonNode::asText).asString()
+        assertThat(r.onlyJson().get("warnings"))
+                .singleElement()
+                .extracting(JsonNode::asText)
+                .asString()
                 .contains("could not write the receipt file");
         assertThat(r.errLines()).singleElement().asString().startsWith("warning: ");
     }
 
     private static Path findFifo(Path workspace) throws Exception {
         Path[] found = {null};
-        Poll.until(() -> {
-            try (Stream<Path> files = Files.list(workspace)) {
-                found[0] = files.filter(p -> p.getFileName().toString().endsWith(".receipt.json.tmp"))
-                        .findFirst().orElse(null);
-                return found[0] != null;
-            } catch (IOException e) {
-                return false;
-            }
-        }, DEADLINE, () -> "the provider's FIFO in " + workspace);
+        Poll.until(
+                () -> {
+                    try (Stream<Path> files = Files.list(workspace)) {
+                        found[0] = files.filter(p -> p.getFileName().toString().endsWith(".receipt.json.tmp"))
+                                .findFirst()
+                                .orElse(null);
+                        return found[0] != null;
+                    } catch (IOException e) {
+                        return false;
+                    }
+                },
+                DEADLINE,
+                () -> "the provider's FIFO in " + workspace);
         return found[0];
     }
 }

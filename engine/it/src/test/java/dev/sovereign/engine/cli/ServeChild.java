@@ -11,12 +11,12 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.ArrayList;
 
 /**
  * A real {@code sovereign serve --stdio} child process, driven line by line through its standard input and
@@ -37,18 +37,20 @@ final class ServeChild implements AutoCloseable {
         this.process = process;
         this.errFile = errFile;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                    lines.add(line);
-                }
-            } catch (IOException ignored) {
-                // the process is gone
-            } finally {
-                lines.add(EOF);
-            }
-        }, "serve-child-stdout");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader out = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line = out.readLine(); line != null; line = out.readLine()) {
+                            lines.add(line);
+                        }
+                    } catch (IOException ignored) {
+                        // the process is gone
+                    } finally {
+                        lines.add(EOF);
+                    }
+                },
+                "serve-child-stdout");
         reader.setDaemon(true);
         reader.start();
     }
@@ -57,7 +59,8 @@ final class ServeChild implements AutoCloseable {
     static ServeChild start(Path dir, Path database, String... extra) {
         List<String> args = new ArrayList<>(List.of("--db", database.toString(), "serve", "--stdio"));
         args.addAll(List.of(extra));
-        ProcessBuilder pb = ChildJvm.builder(Main.class, args.toArray(String[]::new)).directory(dir.toFile());
+        ProcessBuilder pb =
+                ChildJvm.builder(Main.class, args.toArray(String[]::new)).directory(dir.toFile());
         pb.environment().remove(CliEnvironment.DB_VARIABLE);
         Path err = dir.resolve("serve-" + STARTS.incrementAndGet() + ".err");
         pb.redirectError(err.toFile());

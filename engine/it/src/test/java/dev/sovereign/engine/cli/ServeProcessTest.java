@@ -19,10 +19,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Black-box: {@code sovereign serve --stdio} as real OS processes driven through their standard input and
@@ -50,7 +50,10 @@ class ServeProcessTest {
 
     /** The test's own engine on the file (no heartbeat), creating the ledger on first use. */
     private Engine engine(Clock clock) {
-        Engine e = Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false).build());
+        Engine e = Engine.open(EngineConfig.forDatabase(temp.file())
+                .clock(clock)
+                .heartbeat(false)
+                .build());
         engines.add(e);
         return e;
     }
@@ -82,46 +85,65 @@ class ServeProcessTest {
         assertThat(badTtl.get("error").asText()).isEqualTo("bad_usage");
         assertThat(badTtl.get("message").asText()).contains("'5x' is not a duration");
 
-        assertThat(serve.call("actor.add", "actor", "operator").get("actor").asText()).isEqualTo("operator");
+        assertThat(serve.call("actor.add", "actor", "operator").get("actor").asText())
+                .isEqualTo("operator");
         JsonNode lease = serve.call("lease.acquire", "actor", "operator", "ttl", "30s");
         assertThat(lease.get("ok").asBoolean()).as("%s", lease).isTrue();
         assertThat(lease.get("process").asText()).isEqualTo(identity);
         long token = lease.get("token").asLong();
 
         // the process's heartbeat keeps the lease alive between requests
-        Poll.until(() -> serve.call("lease.list").get("results").get(0).get("renewed_at").asLong()
-                > lease.get("acquired_at").asLong(), Duration.ofSeconds(30), () -> "a heartbeat to renew the lease");
+        Poll.until(
+                () -> serve.call("lease.list")
+                                .get("results")
+                                .get(0)
+                                .get("renewed_at")
+                                .asLong()
+                        > lease.get("acquired_at").asLong(),
+                Duration.ofSeconds(30),
+                () -> "a heartbeat to renew the lease");
 
         String assignment = serve.call("assign", "actor", "operator", "provider", "scripted:ms=50,outcome=completed")
-                .get("assignment").asText();
+                .get("assignment")
+                .asText();
         JsonNode run = serve.call("run", "assignment", assignment);
         assertThat(run.get("ok").asBoolean()).as("%s", run).isTrue();
         assertThat(run.get("state").asText()).isEqualTo("COMPLETED");
         assertThat(run.get("receipt").get("status").asText()).isEqualTo("completed");
         assertThat(run.get("receipt").get("process").asText()).isEqualTo(identity);
-        assertThat(run.get("attempt").get("lease_token").asLong()).as("the run used the lease it holds")
+        assertThat(run.get("attempt").get("lease_token").asLong())
+                .as("the run used the lease it holds")
                 .isEqualTo(token);
         JsonNode held = serve.call("lease.list").get("results");
         assertThat(held).hasSize(1);
-        assertThat(held.get(0).get("token").asLong()).as("the run left the held lease held").isEqualTo(token);
+        assertThat(held.get(0).get("token").asLong())
+                .as("the run left the held lease held")
+                .isEqualTo(token);
 
         String message = serve.call("send", "from", "ops", "to", "operator", "subject", "rotate keys")
-                .get("message").asText();
+                .get("message")
+                .asText();
         JsonNode claim = serve.call("claim", "message", message, "actor", "operator");
         assertThat(claim.get("process").asText()).isEqualTo(identity);
-        JsonNode done = serve.call("complete", "message", message, "token", claim.get("token").asLong());
+        JsonNode done = serve.call(
+                "complete", "message", message, "token", claim.get("token").asLong());
         assertThat(done.get("state").asText()).as("%s", done).isEqualTo("DONE");
 
         assertThat(serve.call("status").get("processes").get("live").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(serve.call("identity").get("process").asText()).isEqualTo(identity);
 
-        assertThat(serve.endInput()).as("exit after end of input; stderr: %s", serve.err()).isZero();
+        assertThat(serve.endInput())
+                .as("exit after end of input; stderr: %s", serve.err())
+                .isZero();
         assertThat(serve.err()).isEmpty();
 
         // decision 0317: what the process held is released, and the process is marked stopped
         Engine reader = engine(Clock.systemUTC());
         assertThat(reader.leases().list()).isEmpty();
-        assertThat(reader.processes().find(identity)).get().extracting(ProcessInfo::stoppedAt).isNotNull();
+        assertThat(reader.processes().find(identity))
+                .get()
+                .extracting(ProcessInfo::stoppedAt)
+                .isNotNull();
         assertThat(reader.journal().forResource("actor", "operator")).anySatisfy(e -> {
             assertThat(e.kind()).isEqualTo(EventKind.LEASE_RELEASED);
             assertThat(e.processIdentity()).isEqualTo(identity);
@@ -152,7 +174,8 @@ class ServeProcessTest {
         assertThat(refused.get("refused").asBoolean()).isTrue();
         assertThat(refused.get("category").asText()).isEqualTo("actor_lease_held");
         assertThat(refused.get("current_token").asLong()).isEqualTo(token);
-        assertThat(refused.get("message").asText()).contains(lease.get("process").asText());
+        assertThat(refused.get("message").asText())
+                .contains(lease.get("process").asText());
 
         ChildJvm.signal(first.process(), "KILL");
         assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -170,7 +193,9 @@ class ServeProcessTest {
         assertThat(taken.token()).isGreaterThan(token);
         assertThat(taken.process()).isEqualTo(other.processIdentity());
 
-        assertThat(second.call("lease.acquire", "actor", "operator", "ttl", "1m").get("current_token").asLong())
+        assertThat(second.call("lease.acquire", "actor", "operator", "ttl", "1m")
+                        .get("current_token")
+                        .asLong())
                 .isEqualTo(taken.token());
         assertThat(second.endInput()).as("stderr: %s", second.err()).isZero();
     }
@@ -179,17 +204,23 @@ class ServeProcessTest {
     void sigtermCancelsTheRunInProgressAnswersItAndReleasesTheLease() throws Exception {
         Engine reader = engine(Clock.systemUTC());
         reader.actors().add("operator", "temporary");
-        String assignment = reader.runs().assign("operator", "scripted:ms=600000,outcome=completed", null).id();
+        String assignment = reader.runs()
+                .assign("operator", "scripted:ms=600000,outcome=completed", null)
+                .id();
         ServeChild serve = serve();
         serve.send("{\"id\": 7, \"op\": \"run\", \"assignment\": \"" + assignment + "\", \"ttl\": \"1m\"}");
-        Poll.until(() -> reader.runs().get(assignment).orElseThrow().state() == AssignmentState.RUNNING,
-                Duration.ofSeconds(60), () -> "the run to start; stderr: " + serve.err());
+        Poll.until(
+                () -> reader.runs().get(assignment).orElseThrow().state() == AssignmentState.RUNNING,
+                Duration.ofSeconds(60),
+                () -> "the run to start; stderr: " + serve.err());
 
         ChildJvm.signal(serve.process(), "TERM");
 
         JsonNode run = serve.answer();
         assertThat(run.get("id").asInt()).isEqualTo(7);
-        assertThat(run.get("ok").asBoolean()).as("a committed end is never a failure: %s", run).isTrue();
+        assertThat(run.get("ok").asBoolean())
+                .as("a committed end is never a failure: %s", run)
+                .isTrue();
         assertThat(run.get("interrupted").asBoolean()).isTrue();
         assertThat(run.get("exit_code").asInt()).isEqualTo(ExitCode.INTERRUPTED);
         assertThat(run.get("state").asText()).isEqualTo("FAILED");

@@ -50,13 +50,16 @@ class ServeProtocolTest {
                 "{\"id\": 4, \"op\": \"actor.list\"}");
 
         assertThat(answers).hasSize(4);
-        assertThat(answers.get(0).get("ok").asBoolean()).as("%s", answers.get(0)).isTrue();
+        assertThat(answers.get(0).get("ok").asBoolean())
+                .as("%s", answers.get(0))
+                .isTrue();
         assertThat(answers.get(0).get("actor").asText()).isEqualTo("--db=elsewhere.db");
         assertThat(answers.get(1).get("actor").asText()).isEqualTo("@args.txt");
         assertThat(answers.get(2).get("sender").asText()).isEqualTo("--process=proc_x");
         assertThat(answers.get(2).get("subject").asText()).isEqualTo("--json");
         assertThat(answers.get(2).get("body").asText()).isEqualTo("status");
-        assertThat(answers.get(3).get("results")).extracting(a -> a.get("actor").asText())
+        assertThat(answers.get(3).get("results"))
+                .extracting(a -> a.get("actor").asText())
                 .containsExactlyInAnyOrder("--db=elsewhere.db", "@args.txt");
         assertThat(temp.dir().resolve("elsewhere.db")).doesNotExist();
     }
@@ -71,7 +74,9 @@ class ServeProtocolTest {
 
         assertThat(answers.get(1).get("workspace_policy").asText()).isEqualTo("temporary");
         assertThat(answers.get(2).get("ttl_ms").asLong()).isEqualTo(60_000);
-        assertThat(answers.get(3).get("ttl_ms").asLong()).as("serve's own --ttl, 10s").isEqualTo(10_000);
+        assertThat(answers.get(3).get("ttl_ms").asLong())
+                .as("serve's own --ttl, 10s")
+                .isEqualTo(10_000);
     }
 
     @Test
@@ -103,7 +108,8 @@ class ServeProtocolTest {
         assertThat(answers.get(6).get("refused").asBoolean()).isTrue();
         assertThat(answers.get(6).get("exit_code").asInt()).isEqualTo(2);
         assertThat(answers.get(7).get("category").asText()).isEqualTo("invalid_argument");
-        assertThat(answers.get(7).get("message").asText()).startsWith("A lease TTL must be at least 2 heartbeat"
-                + " intervals of this serve process (it beats every 1s), got 100ms");
+        assertThat(answers.get(7).get("message").asText())
+                .startsWith("A lease TTL must be at least 2 heartbeat"
+                        + " intervals of this serve process (it beats every 1s), got 100ms");
     }
 }

@@ -20,7 +20,8 @@ class TimesTest {
         "59600, in 1m",
         "252000, in 4m 12s",
         "7500000, in 2h 5m",
-        "-273600000, 3d 4h ago"})
+        "-273600000, 3d 4h ago"
+    })
     void relativeTimesReadNaturallyToTheNearestSecond(long delta, String expected) {
         assertThat(new Times(ZoneOffset.UTC, NOW).relative(NOW + delta)).isEqualTo(expected);
     }
@@ -36,10 +37,13 @@ class TimesTest {
      * server made a lease "live" until {@code +128724-12-15}) is said in words, not as a date with a sign.
      */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "4000000000000000 | the year 128724 (pinned far in the future)",
-        "9223372036854775807 | the year 292278994 (pinned far in the future)",
-        "-9000000000000000 | the year -283229 (pinned far in the past)"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "4000000000000000 | the year 128724 (pinned far in the future)",
+                "9223372036854775807 | the year 292278994 (pinned far in the future)",
+                "-9000000000000000 | the year -283229 (pinned far in the past)"
+            })
     void aTimePinnedFarAwayIsSaidInWords(long pinned, String expected) {
         Times t = new Times(ZoneOffset.UTC, NOW);
         assertThat(t.at(pinned)).isEqualTo(expected);

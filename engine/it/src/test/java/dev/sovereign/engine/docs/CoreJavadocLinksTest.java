@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.util.ArrayList;
 
 /**
  * Review of 1cf3ec0: the package move left {@code {@link}}s in the core's javadoc that no longer resolve
@@ -25,14 +25,18 @@ class CoreJavadocLinksTest {
         Path core = Path.of("..", "core", "src", "main", "java");
         List<String> sources;
         try (Stream<Path> s = Files.walk(core)) {
-            sources = s.filter(p -> p.toString().endsWith(".java")).map(Path::toString).toList();
+            sources = s.filter(p -> p.toString().endsWith(".java"))
+                    .map(Path::toString)
+                    .toList();
         }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
         List<String> args = new ArrayList<>(List.of("-Xdoclint:reference", "-proc:none", "-d", out.toString()));
         args.addAll(sources);
         int rc = javac.run(null, null, diagnostics, args.toArray(String[]::new));
-        assertThat(diagnostics.toString()).as("javac -Xdoclint:reference over engine/core").doesNotContain("error:");
+        assertThat(diagnostics.toString())
+                .as("javac -Xdoclint:reference over engine/core")
+                .doesNotContain("error:");
         assertThat(rc).isZero();
     }
 }

@@ -15,22 +15,22 @@ import java.time.Duration;
 public final class EmbeddingExample {
     private static final System.Logger LOG = System.getLogger("agent");
 
-    private EmbeddingExample() {
-    }
+    private EmbeddingExample() {}
 
     /** Runs one job as actor "summariser" and says how it ended. */
     public static String runOnce(Path database) {
         EngineConfig config = EngineConfig.forDatabase(database)
                 .processKind("agent")
-                .defaultTtl(Duration.ofSeconds(10))        // lease and attempt TTL of a run
-                .heartbeatInterval(Duration.ofSeconds(2))  // renews both long before they expire
+                .defaultTtl(Duration.ofSeconds(10)) // lease and attempt TTL of a run
+                .heartbeatInterval(Duration.ofSeconds(2)) // renews both long before they expire
                 .build();
         try (Engine engine = Engine.open(config)) {
             // A provider of our own: work in the workspace, honour cancellation.
             engine.providers().register("summarise", argument -> job -> {
                 for (int step = 0; step < 3; step++) {
                     if (job.cancellation().await(Duration.ofMillis(50))) {
-                        return ProviderResult.cancelled(job.cancellation().reason().orElse("cancelled"));
+                        return ProviderResult.cancelled(
+                                job.cancellation().reason().orElse("cancelled"));
                     }
                 }
                 Files.writeString(job.output().resolve("summary.txt"), "summary of " + argument + "\n");

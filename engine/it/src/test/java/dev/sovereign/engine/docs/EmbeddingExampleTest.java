@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class EmbeddingExampleTest {
     private static final Path SOURCE = Path.of("src/test/java/dev/sovereign/engine/docs/EmbeddingExample.java");
-    private static final Path LEASE_SOURCE = Path.of("src/test/java/dev/sovereign/engine/docs/LeaseAndReceiptExample.java");
+    private static final Path LEASE_SOURCE =
+            Path.of("src/test/java/dev/sovereign/engine/docs/LeaseAndReceiptExample.java");
     private static final Path DOC = Path.of("../../docs/embedding.md");
 
     @RegisterExtension
@@ -31,9 +32,9 @@ class EmbeddingExampleTest {
         assertThat(outcome).isEqualTo("COMPLETED: summarised quarterly-report");
         Engine look = temp.open(Clock.systemUTC());
         String id = look.runs().list().get(0).id();
-        Path output = RunFolders.output(look.runs().workspace(id), look.runs().receipt(id).orElseThrow().attemptId());
-        assertThat(Files.readString(output.resolve("summary.txt")))
-                .isEqualTo("summary of quarterly-report\n");
+        Path output = RunFolders.output(
+                look.runs().workspace(id), look.runs().receipt(id).orElseThrow().attemptId());
+        assertThat(Files.readString(output.resolve("summary.txt"))).isEqualTo("summary of quarterly-report\n");
     }
 
     @Test
@@ -41,7 +42,8 @@ class EmbeddingExampleTest {
         Engine other = temp.open(Clock.systemUTC());
         other.actors().add("summariser");
         other.leases().acquire("summariser", Duration.ofSeconds(30));
-        assertThat(EmbeddingExample.runOnce(temp.file())).startsWith("not run, try later: Actor summariser is hosted by");
+        assertThat(EmbeddingExample.runOnce(temp.file()))
+                .startsWith("not run, try later: Actor summariser is hosted by");
     }
 
     @Test
@@ -59,15 +61,17 @@ class EmbeddingExampleTest {
         assertThat(engine.leases().current("reporter")).as("released").isEmpty();
 
         Lease elsewhere = temp.open(Clock.systemUTC()).leases().acquire("reporter", Duration.ofSeconds(30));
-        assertThat(LeaseAndReceiptExample.hostOnce(engine)).isEqualTo("hosted elsewhere with token "
-                + elsewhere.token());
+        assertThat(LeaseAndReceiptExample.hostOnce(engine))
+                .isEqualTo("hosted elsewhere with token " + elsewhere.token());
     }
 
     @Test
     void theReceiptExampleReadsHowARunEnded() {
         Engine engine = temp.open(Clock.systemUTC());
         engine.actors().add("reporter");
-        String id = engine.runs().assign("reporter", "scripted:ms=1,outcome=blocked").id();
+        String id = engine.runs()
+                .assign("reporter", "scripted:ms=1,outcome=blocked")
+                .id();
         assertThat(LeaseAndReceiptExample.outcome(engine, id)).isEqualTo("no receipt yet, the assignment is CREATED");
 
         engine.runs().runAssignment(id);

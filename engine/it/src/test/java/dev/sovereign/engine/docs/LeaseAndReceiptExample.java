@@ -9,8 +9,7 @@ import java.time.Duration;
 
 /** Holding an actor's lease directly, and reading the receipt that says how a run ended. */
 public final class LeaseAndReceiptExample {
-    private LeaseAndReceiptExample() {
-    }
+    private LeaseAndReceiptExample() {}
 
     /** Hosts actor "reporter" for one piece of work, fenced by the lease's token. */
     public static String hostOnce(Engine engine) {
@@ -35,10 +34,14 @@ public final class LeaseAndReceiptExample {
 
     /** How an assignment ended, from its receipt: the only proof of completion. */
     public static String outcome(Engine engine, String assignmentId) {
-        return engine.runs().receipt(assignmentId)
+        return engine.runs()
+                .receipt(assignmentId)
                 .map(LeaseAndReceiptExample::describe)
                 .orElseGet(() -> "no receipt yet, the assignment is "
-                        + engine.runs().get(assignmentId).map(a -> a.state().name()).orElse("missing"));
+                        + engine.runs()
+                                .get(assignmentId)
+                                .map(a -> a.state().name())
+                                .orElse("missing"));
     }
 
     private static String describe(Receipt r) {

@@ -30,9 +30,12 @@ class JournalTailOnPostgresTest {
     void aJournalRowThatCommitsLateIsFollowedInOrderWhereSeqGreaterThanLastMissesIt() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         SettableClock clock = new SettableClock();
-        try (Engine engine = Engine.open(EngineConfig.forDatabase(LedgerLocation.parse(db.url())).clock(clock)
-                .dataDirectory(dir.resolve("data")).heartbeat(false).build());
-             Connection late = db.connect()) {
+        try (Engine engine = Engine.open(EngineConfig.forDatabase(LedgerLocation.parse(db.url()))
+                        .clock(clock)
+                        .dataDirectory(dir.resolve("data"))
+                        .heartbeat(false)
+                        .build());
+                Connection late = db.connect()) {
             engine.actors().add("late-actor");
             Journal journal = engine.journal();
             long start = journal.lastSeq();
@@ -42,9 +45,10 @@ class JournalTailOnPostgresTest {
             // a writer draws the next seq and has not committed yet
             late.setAutoCommit(false);
             long lateSeq;
-            try (Statement s = late.createStatement(); ResultSet r = s.executeQuery(
-                    "INSERT INTO fence_events (at, kind, resource_type, resource_id, detail) VALUES "
-                            + "(1, 'MESSAGE_SENT', 'message', 'msg_late', 'drawn first, committed last') RETURNING seq")) {
+            try (Statement s = late.createStatement();
+                    ResultSet r = s.executeQuery(
+                            "INSERT INTO fence_events (at, kind, resource_type, resource_id, detail) VALUES "
+                                    + "(1, 'MESSAGE_SENT', 'message', 'msg_late', 'drawn first, committed last') RETURNING seq")) {
                 r.next();
                 lateSeq = r.getLong(1);
             }
@@ -54,12 +58,16 @@ class JournalTailOnPostgresTest {
             List<FenceEvent> seenNaively = journal.since(naive, 100);
             assertThat(seenNaively).extracting(FenceEvent::seq).allMatch(seq -> seq > lateSeq);
             naive = seenNaively.get(seenNaively.size() - 1).seq();
-            assertThat(tail.poll(100)).as("held back behind the uncommitted seq %d", lateSeq).isEmpty();
+            assertThat(tail.poll(100))
+                    .as("held back behind the uncommitted seq %d", lateSeq)
+                    .isEmpty();
 
             clock.advance(Duration.ofSeconds(1));
             late.commit();
 
-            assertThat(journal.since(naive, 100)).as("following with seq > last never shows the late row").isEmpty();
+            assertThat(journal.since(naive, 100))
+                    .as("following with seq > last never shows the late row")
+                    .isEmpty();
             List<FenceEvent> followed = tail.poll(100);
             assertThat(followed).extracting(FenceEvent::seq).first().isEqualTo(lateSeq);
             assertThat(followed).extracting(FenceEvent::seq).isSorted();

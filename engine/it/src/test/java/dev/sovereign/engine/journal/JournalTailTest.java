@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 class JournalTailTest {
     private final TreeSet<Long> visible = new TreeSet<>();
     private final SettableClock clock = new SettableClock(1_000_000);
-    private final JournalTail<Long> tail = new JournalTail<>(this::after, Long::longValue, 0, clock, Duration.ofSeconds(2));
+    private final JournalTail<Long> tail =
+            new JournalTail<>(this::after, Long::longValue, 0, clock, Duration.ofSeconds(2));
 
     private List<Long> after(long seq, int limit) {
         List<Long> out = new ArrayList<>();

@@ -38,8 +38,11 @@ class DemoTest {
     }
 
     private Engine observer(Path db) {
-        Engine e = Engine.openExisting(EngineConfig.forDatabase(db).heartbeat(false).processKind("test")
-                .processLabel("observer").build());
+        Engine e = Engine.openExisting(EngineConfig.forDatabase(db)
+                .heartbeat(false)
+                .processKind("test")
+                .processLabel("observer")
+                .build());
         open.add(e);
         return e;
     }
@@ -60,36 +63,46 @@ class DemoTest {
         Set<Long> pids = demo.startedPids();
 
         assertThat(pids).hasSize(5);
-        assertThat(pids).allSatisfy(pid -> assertThat(ProcessHandle.of(pid)).get()
-                .satisfies(h -> assertThat(h.isAlive()).isTrue()));
+        assertThat(pids)
+                .allSatisfy(pid -> assertThat(ProcessHandle.of(pid))
+                        .get()
+                        .satisfies(h -> assertThat(h.isAlive()).isTrue()));
         Engine observer = observer(db);
         assertThat(observer.actors().list()).hasSize(Demo.ACTORS.size());
-        await("every actor hosted by a demo worker", () -> Demo.ACTORS.stream()
-                .allMatch(a -> observer.leases().current(a).isPresent()));
-        Set<String> workers = demo.workers().stream().map(WorkerProcess::processIdentity).collect(Collectors.toSet());
+        await(
+                "every actor hosted by a demo worker",
+                () -> Demo.ACTORS.stream()
+                        .allMatch(a -> observer.leases().current(a).isPresent()));
+        Set<String> workers =
+                demo.workers().stream().map(WorkerProcess::processIdentity).collect(Collectors.toSet());
         for (String a : Demo.ACTORS) {
-            assertThat(observer.leases().current(a)).get().extracting(Lease::process).isIn(workers);
+            assertThat(observer.leases().current(a))
+                    .get()
+                    .extracting(Lease::process)
+                    .isIn(workers);
         }
         // one worker paused (SIGSTOP) at the moment the demo closes must not survive it either
         demo.workers().get(0).pause();
 
         demo.close();
 
-        assertThat(pids).allSatisfy(pid -> assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty());
+        assertThat(pids)
+                .allSatisfy(pid -> assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
+                        .isEmpty());
         assertThat(Files.exists(db)).isTrue();
     }
 
     @Test
     void withinAMinuteTheChaosShowsATakeoverARefusedLateWriteAndAWorkerLostRecovery() throws Exception {
         Path db = dir.resolve("chaos.db");
-        Demo.Settings quick = new Demo.Settings(db, Duration.ofSeconds(2), Duration.ofMillis(500),
-                Duration.ofSeconds(3), Duration.ofSeconds(2));
+        Demo.Settings quick = new Demo.Settings(
+                db, Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofSeconds(3), Duration.ofSeconds(2));
         Demo demo = Demo.start(quick);
         open.add(demo);
         List<String> said = new CopyOnWriteArrayList<>();
         demo.addNarrator(said::add);
         Engine supervisor = observer(db);
-        SupervisorLoop loop = new SupervisorLoop(supervisor.supervisor(), Duration.ofMillis(500), r -> { }, e -> { });
+        SupervisorLoop loop = new SupervisorLoop(supervisor.supervisor(), Duration.ofMillis(500), r -> {}, e -> {});
         Thread ticking = new Thread(loop::run, "test-supervisor");
         ticking.start();
         open.add(() -> {
@@ -110,6 +123,8 @@ class DemoTest {
 
         demo.close();
 
-        assertThat(pids).allSatisfy(pid -> assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty());
+        assertThat(pids)
+                .allSatisfy(pid -> assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
+                        .isEmpty());
     }
 }

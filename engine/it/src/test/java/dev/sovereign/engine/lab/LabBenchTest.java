@@ -51,7 +51,12 @@ class LabBenchTest {
             FenceEvent refusal = bench.engine().journal().rejections(10).get(0);
             assertThat(refusal.processIdentity()).isEqualTo(waiter.processIdentity());
             assertThat(refusal.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD.code());
-            assertThat(refusal.currentToken()).isEqualTo(bench.engine().leases().current("operator").orElseThrow().token());
+            assertThat(refusal.currentToken())
+                    .isEqualTo(bench.engine()
+                            .leases()
+                            .current("operator")
+                            .orElseThrow()
+                            .token());
         }
     }
 
@@ -123,11 +128,13 @@ class LabBenchTest {
             Process locker = ChildJvm.start(LockHolder.class, log, db.toString(), stop.toString());
             try {
                 long deadline = System.nanoTime() + WAIT.toNanos();
-                while (!(Files.exists(log) && Files.readString(log).contains("LOCKED")) && System.nanoTime() < deadline) {
+                while (!(Files.exists(log) && Files.readString(log).contains("LOCKED"))
+                        && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
                 // someone holds the write lock: every probe after a SIGSTOP fails, so the pause is undone
-                assertThatThrownBy(() -> bench.pause(w)).isInstanceOf(IllegalStateException.class)
+                assertThatThrownBy(() -> bench.pause(w))
+                        .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("write lock");
                 assertThat(w.isPaused()).isFalse();
                 assertThat(w.osState()).isNotIn("T", "t");
@@ -152,7 +159,8 @@ class LabBenchTest {
         }
         for (WorkerProcess w : started) {
             assertThat(ProcessHandle.of(w.pid()).map(ProcessHandle::isAlive).orElse(false))
-                    .as("pid %d", w.pid()).isFalse();
+                    .as("pid %d", w.pid())
+                    .isFalse();
         }
         assertThat(started).allMatch(w -> w.lines().stream().anyMatch(l -> l.startsWith("stopped")));
     }
@@ -162,11 +170,14 @@ class LabBenchTest {
         try (LabBench bench = LabBench.open(db, "test bench")) {
             assertThat(bench.ensureActor("trainee")).isTrue();
             assertThat(bench.ensureActor("trainee")).isFalse();
-            WorkerProcess w = bench.startWorker(new WorkerProcess.Spec(db, "trainee", Duration.ofSeconds(1), null,
-                    "trainee worker"), false);
+            WorkerProcess w = bench.startWorker(
+                    new WorkerProcess.Spec(db, "trainee", Duration.ofSeconds(1), null, "trainee worker"), false);
             String job = bench.assignJob("trainee", Duration.ofMillis(100));
-            assertThat(w.awaitLine(l -> l.startsWith("ran"), WAIT)).contains(job).contains("COMPLETED");
-            assertThat(bench.engine().journal().forResource("assignment", job)).extracting(FenceEvent::kind)
+            assertThat(w.awaitLine(l -> l.startsWith("ran"), WAIT))
+                    .contains(job)
+                    .contains("COMPLETED");
+            assertThat(bench.engine().journal().forResource("assignment", job))
+                    .extracting(FenceEvent::kind)
                     .contains(EventKind.ASSIGNMENT_CREATED);
         }
     }

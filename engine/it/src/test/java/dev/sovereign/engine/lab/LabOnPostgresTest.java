@@ -29,20 +29,37 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LabOnPostgresTest {
     private static LedgerLocation freshSandbox() {
-        return Lab.serverSandbox(LedgerLocation.parse(PgTestServer.freshDatabase().url()));
+        return Lab.serverSandbox(
+                LedgerLocation.parse(PgTestServer.freshDatabase().url()));
     }
 
     private static LabVerdict run(LedgerLocation sandbox, String scenario, boolean breakFence, List<LabStep> heard)
             throws InterruptedException {
-        return Lab.prepare(scenario, new LabOptions(sandbox, breakFence), heard::add).run();
+        return Lab.prepare(scenario, new LabOptions(sandbox, breakFence), heard::add)
+                .run();
     }
 
     static String explain(LabVerdict v) {
         StringBuilder b = new StringBuilder(v.verdict() + ": " + v.headline() + "\n");
-        v.steps().forEach(s -> b.append("  ").append(s.position()).append(' ').append(s.status()).append(' ')
-                .append(s.title()).append(" — ").append(s.detail()).append('\n'));
-        v.checks().forEach(c -> b.append("  ").append(c.passed() ? "ok   " : "FAIL ").append(c.kind()).append(' ')
-                .append(c.statement()).append(" — ").append(c.evidence()).append('\n'));
+        v.steps()
+                .forEach(s -> b.append("  ")
+                        .append(s.position())
+                        .append(' ')
+                        .append(s.status())
+                        .append(' ')
+                        .append(s.title())
+                        .append(" — ")
+                        .append(s.detail())
+                        .append('\n'));
+        v.checks()
+                .forEach(c -> b.append("  ")
+                        .append(c.passed() ? "ok   " : "FAIL ")
+                        .append(c.kind())
+                        .append(' ')
+                        .append(c.statement())
+                        .append(" — ")
+                        .append(c.evidence())
+                        .append('\n'));
         v.workerOutput().forEach((w, lines) -> {
             b.append("  ").append(w).append(":\n");
             lines.forEach(l -> b.append("    ").append(l).append('\n'));
@@ -62,7 +79,9 @@ class LabOnPostgresTest {
         assertThat(v.location()).isEqualTo(sandbox);
         assertThat(v.database()).as("no file: it ran on the server").isNull();
         // the same narrative as on a file
-        assertThat(v.steps()).extracting(LabStep::title).isEqualTo(Lab.scenario(scenario).orElseThrow().steps());
+        assertThat(v.steps())
+                .extracting(LabStep::title)
+                .isEqualTo(Lab.scenario(scenario).orElseThrow().steps());
     }
 
     @Test
@@ -70,18 +89,22 @@ class LabOnPostgresTest {
         LedgerLocation sandbox = freshSandbox();
         ScenarioInfo info = Lab.scenario("clock-skew", sandbox).orElseThrow();
         assertThat(info.summary()).contains("server's clock decides every expiry");
-        assertThat(info.faultSwitchApplies()).as("nothing stale ever writes there").isFalse();
+        assertThat(info.faultSwitchApplies())
+                .as("nothing stale ever writes there")
+                .isFalse();
 
         LabVerdict v = run(sandbox, "clock-skew", false, new CopyOnWriteArrayList<>());
         assertThat(v.verdict()).as(explain(v)).isEqualTo(Verdict.HELD);
         assertThat(v.headline()).contains("server's clock decided").contains("cannot steal a lease");
         assertThat(v.steps()).extracting(LabStep::title).isEqualTo(info.steps());
         assertThat(v.steps()).allMatch(s -> s.status() == LabStep.Status.DONE);
-        assertThat(v.checks()).extracting(Check::statement).contains(
-                "B, its clock 5 s ahead, found A's lease expired and asked for it",
-                "The server's clock decided: B was never granted the actor before A's lease expired by the server's"
-                        + " clock",
-                "A kept the actor all along: B was never granted it, A still holds the lease");
+        assertThat(v.checks())
+                .extracting(Check::statement)
+                .contains(
+                        "B, its clock 5 s ahead, found A's lease expired and asked for it",
+                        "The server's clock decided: B was never granted the actor before A's lease expired by the server's"
+                                + " clock",
+                        "A kept the actor all along: B was never granted it, A still holds the lease");
         assertThat(v.checks()).allMatch(Check::passed);
         // the skewed worker really ran 5 s ahead, asked, and was refused
         List<String> b = v.workerOutput().get("worker B (" + v.actor() + ")");
@@ -103,17 +126,20 @@ class LabOnPostgresTest {
         FenceEvent acquiredWhileHeld = event(7, expiry + 5, EventKind.LEASE_ACQUIRED, "proc_b", 3L, null);
         FenceEvent released = event(5, expiry - 200, EventKind.LEASE_RELEASED, "proc_a", 1L, null);
 
-        assertThat(ClockSkew.earlyGrants(List.of(aGrant, early), "proc_a", "proc_b")).containsExactly(early);
-        assertThat(ClockSkew.earlyGrants(List.of(aGrant, lapsed), "proc_a", "proc_b")).isEmpty();
+        assertThat(ClockSkew.earlyGrants(List.of(aGrant, early), "proc_a", "proc_b"))
+                .containsExactly(early);
+        assertThat(ClockSkew.earlyGrants(List.of(aGrant, lapsed), "proc_a", "proc_b"))
+                .isEmpty();
         assertThat(ClockSkew.earlyGrants(List.of(aGrant, acquiredWhileHeld), "proc_a", "proc_b"))
                 .containsExactly(acquiredWhileHeld);
-        assertThat(ClockSkew.earlyGrants(List.of(aGrant, released, acquiredWhileHeld), "proc_a", "proc_b")).isEmpty();
+        assertThat(ClockSkew.earlyGrants(List.of(aGrant, released, acquiredWhileHeld), "proc_a", "proc_b"))
+                .isEmpty();
         assertThat(ClockSkew.earlyGrants(List.of(aGrant), "proc_a", "proc_b")).isEmpty();
     }
 
     private static FenceEvent event(long seq, long at, EventKind kind, String process, Long token, String detail) {
-        return new FenceEvent(seq, at, kind, "actor", "clock-skew-1", "clock-skew-1", process, token, null, null, null,
-                detail);
+        return new FenceEvent(
+                seq, at, kind, "actor", "clock-skew-1", "clock-skew-1", process, token, null, null, null, detail);
     }
 
     @Test
@@ -127,44 +153,52 @@ class LabOnPostgresTest {
     void aRealLedgerOnAServerIsNeverMadeASandboxNorTouchedAndTheBrokenFenceIsRefusedThere() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         LedgerLocation real = LedgerLocation.parse(db.url());
-        try (Engine e = Engine.open(EngineConfig.forDatabase(real).heartbeat(false).build())) {
+        try (Engine e =
+                Engine.open(EngineConfig.forDatabase(real).heartbeat(false).build())) {
             e.actors().add("payments");
         }
         long[] before = counts(db);
         assertThatThrownBy(() -> Lab.serverSandbox(real)).isInstanceOfSatisfying(Refusal.class, r -> {
             assertThat(r.category()).isEqualTo(RefusalCategory.INVALID_ARGUMENT);
-            assertThat(r.getMessage()).contains("holds a Sovereign ledger that is not a lab sandbox")
+            assertThat(r.getMessage())
+                    .contains("holds a Sovereign ledger that is not a lab sandbox")
                     .contains("left untouched");
         });
         // a run handed the real ledger directly may not break its fence: refused before any worker starts
         assertThatThrownBy(() -> run(real, "stolen-fence", true, new CopyOnWriteArrayList<>()))
-                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.getMessage()).contains("only on a lab sandbox"));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.getMessage()).contains("only on a lab sandbox"));
         long[] after = counts(db);
         assertThat(after[0]).as("actors").isEqualTo(before[0]);
         assertThat(after[2]).as("journal").isEqualTo(before[2]);
-        try (Connection c = db.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT lab_sandbox FROM ledger_mark")) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT lab_sandbox FROM ledger_mark")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getInt(1)).as("still not a sandbox").isZero();
         }
 
         // a database holding someone else's tables is refused too
         PgTestServer.Database other = PgTestServer.freshDatabase();
-        try (Connection c = other.connect(); Statement s = c.createStatement()) {
+        try (Connection c = other.connect();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE invoices (id int primary key)");
         }
         assertThatThrownBy(() -> Lab.serverSandbox(LedgerLocation.parse(other.url())))
-                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.getMessage())
-                        .contains("holds tables that are not a Sovereign ledger"));
+                .isInstanceOfSatisfying(
+                        Refusal.class,
+                        r -> assertThat(r.getMessage()).contains("holds tables that are not a Sovereign ledger"));
 
         // beside the real ledger, an empty schema its owner created becomes the sandbox
-        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA lab");
         }
         LedgerLocation inSchema = LedgerLocation.parse(db.url() + "&currentSchema=lab");
         assertThat(Lab.serverSandbox(inSchema)).isEqualTo(inSchema);
         assertThat(Lab.serverSandbox(inSchema)).as("used again").isEqualTo(inSchema);
-        try (Engine e = Engine.openExisting(EngineConfig.forDatabase(inSchema).heartbeat(false).build())) {
+        try (Engine e = Engine.openExisting(
+                EngineConfig.forDatabase(inSchema).heartbeat(false).build())) {
             assertThat(e.isLabSandbox()).isTrue();
             assertThat(e.actors().find("operator")).isPresent();
             assertThat(e.actors().find("payments")).isEmpty();
@@ -173,9 +207,10 @@ class LabOnPostgresTest {
     }
 
     private static long[] counts(PgTestServer.Database db) throws Exception {
-        try (Connection c = db.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM public.actors), (SELECT count(*) FROM"
-                     + " public.processes), (SELECT count(*) FROM public.fence_events)")) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM public.actors), (SELECT count(*) FROM"
+                        + " public.processes), (SELECT count(*) FROM public.fence_events)")) {
             rs.next();
             return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)};
         }

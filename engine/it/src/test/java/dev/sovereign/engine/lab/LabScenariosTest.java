@@ -27,10 +27,25 @@ class LabScenariosTest {
 
     private static String explain(LabVerdict v) {
         StringBuilder b = new StringBuilder(v.verdict() + ": " + v.headline() + "\n");
-        v.steps().forEach(s -> b.append("  ").append(s.position()).append(' ').append(s.status()).append(' ')
-                .append(s.title()).append(" — ").append(s.detail()).append('\n'));
-        v.checks().forEach(c -> b.append("  ").append(c.passed() ? "ok   " : "FAIL ").append(c.kind()).append(' ')
-                .append(c.statement()).append(" — ").append(c.evidence()).append('\n'));
+        v.steps()
+                .forEach(s -> b.append("  ")
+                        .append(s.position())
+                        .append(' ')
+                        .append(s.status())
+                        .append(' ')
+                        .append(s.title())
+                        .append(" — ")
+                        .append(s.detail())
+                        .append('\n'));
+        v.checks()
+                .forEach(c -> b.append("  ")
+                        .append(c.passed() ? "ok   " : "FAIL ")
+                        .append(c.kind())
+                        .append(' ')
+                        .append(c.statement())
+                        .append(" — ")
+                        .append(c.evidence())
+                        .append('\n'));
         v.workerOutput().forEach((w, lines) -> {
             b.append("  ").append(w).append(":\n");
             lines.forEach(l -> b.append("    ").append(l).append('\n'));
@@ -39,7 +54,8 @@ class LabScenariosTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"two-racers", "gc-pause", "hard-kill", "expired-self-reclaim", "stolen-fence", "clock-skew"})
+    @ValueSource(
+            strings = {"two-racers", "gc-pause", "hard-kill", "expired-self-reclaim", "stolen-fence", "clock-skew"})
     void eachScenarioReachesHeldFromTheJournal(String scenario) throws Exception {
         List<LabStep> heard = new CopyOnWriteArrayList<>();
         LabVerdict v = run(scenario, false, heard);
@@ -68,10 +84,15 @@ class LabScenariosTest {
 
     @Test
     void theCatalogueListsEveryScenarioWithItsNarrative() {
-        assertThat(Lab.scenarios()).extracting(ScenarioInfo::name).containsExactly("two-racers", "gc-pause",
-                "hard-kill", "expired-self-reclaim", "stolen-fence", "clock-skew");
-        assertThat(Lab.scenarios()).allMatch(s -> s.steps().get(s.steps().size() - 1).equals(Scenario.CHECK_STEP));
-        assertThat(Lab.scenarios()).filteredOn(ScenarioInfo::faultSwitchApplies).extracting(ScenarioInfo::name)
+        assertThat(Lab.scenarios())
+                .extracting(ScenarioInfo::name)
+                .containsExactly(
+                        "two-racers", "gc-pause", "hard-kill", "expired-self-reclaim", "stolen-fence", "clock-skew");
+        assertThat(Lab.scenarios())
+                .allMatch(s -> s.steps().get(s.steps().size() - 1).equals(Scenario.CHECK_STEP));
+        assertThat(Lab.scenarios())
+                .filteredOn(ScenarioInfo::faultSwitchApplies)
+                .extracting(ScenarioInfo::name)
                 .containsExactly("gc-pause", "stolen-fence", "clock-skew");
     }
 }

@@ -13,8 +13,7 @@ import java.util.function.Function;
  * {@code EngineAccess.ledger(Engine)}, for {@code LedgerReachRuleTest} to check the ArchUnit rule against.
  */
 final class LedgerReachSamples {
-    private LedgerReachSamples() {
-    }
+    private LedgerReachSamples() {}
 
     /** A method reference is not a method call to ArchUnit's {@code callMethod}. */
     static final class ByMethodReference {

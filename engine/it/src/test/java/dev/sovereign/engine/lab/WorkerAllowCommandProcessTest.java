@@ -27,8 +27,8 @@ class WorkerAllowCommandProcessTest {
     final TempDatabase temp = new TempDatabase();
 
     private WorkerProcess worker(List<String> allowed) throws Exception {
-        return WorkerProcess.start(new WorkerProcess.Spec(temp.file(), "operator", Duration.ofSeconds(3), null,
-                "allow-list worker", allowed));
+        return WorkerProcess.start(new WorkerProcess.Spec(
+                temp.file(), "operator", Duration.ofSeconds(3), null, "allow-list worker", allowed));
     }
 
     @Test
@@ -41,13 +41,15 @@ class WorkerAllowCommandProcessTest {
 
         try (WorkerProcess w = worker(List.of())) {
             assertThat(w.awaitLine(l -> l.startsWith("started"), WAIT)).contains("commands none allowed");
-            assertThat(w.awaitLine(l -> l.startsWith("refused"), WAIT)).contains(command.id())
+            assertThat(w.awaitLine(l -> l.startsWith("refused"), WAIT))
+                    .contains(command.id())
                     .contains("command_not_allowed");
             assertThat(w.awaitLine(l -> l.startsWith("ran") && l.contains(scripted.id()), WAIT))
                     .contains("COMPLETED");
             // more work later, so the worker has passed the refused one again: still one refusal, not one per loop
             Assignment later = ops.runs().assign("operator", "scripted:ms=0,outcome=completed");
-            assertThat(w.awaitLine(l -> l.startsWith("ran") && l.contains(later.id()), WAIT)).contains("COMPLETED");
+            assertThat(w.awaitLine(l -> l.startsWith("ran") && l.contains(later.id()), WAIT))
+                    .contains("COMPLETED");
             assertThat(w.lines()).filteredOn(l -> l.startsWith("refused")).hasSize(1);
             assertThat(w.terminate(WAIT)).isTrue();
         }
@@ -55,7 +57,8 @@ class WorkerAllowCommandProcessTest {
         assertThat(marker).doesNotExist();
         assertThat(ops.runs().get(command.id()).orElseThrow().state()).isEqualTo(AssignmentState.CREATED);
         List<FenceEvent> rejected = ops.journal().forResource("assignment", command.id()).stream()
-                .filter(e -> e.kind().name().equals("REJECTED")).toList();
+                .filter(e -> e.kind().name().equals("REJECTED"))
+                .toList();
         assertThat(rejected).singleElement().satisfies(e -> {
             assertThat(e.category()).isEqualTo("command_not_allowed");
             assertThat(e.detail()).contains("touch " + marker);
@@ -71,7 +74,8 @@ class WorkerAllowCommandProcessTest {
 
         try (WorkerProcess w = worker(List.of("echo *", "touch *"))) {
             assertThat(w.awaitLine(l -> l.startsWith("started"), WAIT)).contains("allowed by 2 pattern(s)");
-            assertThat(w.awaitLine(l -> l.startsWith("ran") && l.contains(command.id()), WAIT)).contains("COMPLETED");
+            assertThat(w.awaitLine(l -> l.startsWith("ran") && l.contains(command.id()), WAIT))
+                    .contains("COMPLETED");
         }
 
         assertThat(marker).exists();
@@ -87,8 +91,10 @@ class WorkerAllowCommandProcessTest {
         Assignment command = ops.runs().assign("operator", "command:touch " + marker + "; touch " + marker + "2");
 
         try (WorkerProcess w = worker(List.of("touch *"))) {
-            assertThat(w.awaitLine(l -> l.startsWith("refused"), WAIT)).contains(command.id())
-                    .contains("command_not_allowed").contains("[touch *]");
+            assertThat(w.awaitLine(l -> l.startsWith("refused"), WAIT))
+                    .contains(command.id())
+                    .contains("command_not_allowed")
+                    .contains("[touch *]");
         }
 
         assertThat(marker).doesNotExist();

@@ -26,22 +26,26 @@ class WorkerProcessTest {
         var message = ops.mailbox().send("ops", "operator", "hello", null, 3);
         var job = ops.runs().assign("operator", "scripted:ms=100,outcome=completed");
 
-        try (WorkerProcess a = WorkerProcess.start(new WorkerProcess.Spec(temp.file(), "operator",
-                Duration.ofSeconds(2), null, "worker A"));
-             WorkerProcess b = WorkerProcess.start(new WorkerProcess.Spec(temp.file(), "operator",
-                Duration.ofSeconds(2), null, "worker B"))) {
+        try (WorkerProcess a = WorkerProcess.start(
+                        new WorkerProcess.Spec(temp.file(), "operator", Duration.ofSeconds(2), null, "worker A"));
+                WorkerProcess b = WorkerProcess.start(
+                        new WorkerProcess.Spec(temp.file(), "operator", Duration.ofSeconds(2), null, "worker B"))) {
             // exactly one of them hosts; start order decides which, so name them by role
             WorkerProcess holder = firstToHost(a, b);
             WorkerProcess waiter = holder == a ? b : a;
             assertThat(waiter.lines()).noneMatch(l -> l.startsWith("hosting"));
             assertThat(holder.awaitLine(l -> l.startsWith("completed"), WAIT)).contains(message.id());
-            assertThat(holder.awaitLine(l -> l.startsWith("ran"), WAIT)).contains(job.id()).contains("COMPLETED");
+            assertThat(holder.awaitLine(l -> l.startsWith("ran"), WAIT))
+                    .contains(job.id())
+                    .contains("COMPLETED");
             assertThat(waiter.awaitLine(l -> l.startsWith("waiting"), WAIT)).isNotNull();
             assertThat(holder.processIdentity()).startsWith("proc_");
 
-            assertThat(ops.mailbox().find(message.id())).get()
+            assertThat(ops.mailbox().find(message.id()))
+                    .get()
                     .satisfies(m -> assertThat(m.state()).isEqualTo(MessageState.DONE));
-            assertThat(ops.runs().get(job.id())).get()
+            assertThat(ops.runs().get(job.id()))
+                    .get()
                     .satisfies(j -> assertThat(j.state()).isEqualTo(AssignmentState.COMPLETED));
 
             assertThat(holder.terminate(WAIT)).isTrue();
@@ -70,17 +74,18 @@ class WorkerProcessTest {
     void aPausedWorkerIsTakenOverAndLearnsItLostTheLeaseWhenResumed() throws Exception {
         Engine ops = temp.open(Clock.systemUTC());
         ops.actors().add("operator");
-        try (WorkerProcess holder = WorkerProcess.start(new WorkerProcess.Spec(temp.file(), "operator",
-                Duration.ofMillis(900), null, "holder"))) {
+        try (WorkerProcess holder = WorkerProcess.start(
+                new WorkerProcess.Spec(temp.file(), "operator", Duration.ofMillis(900), null, "holder"))) {
             String hosting = holder.awaitLine(l -> l.startsWith("hosting"), WAIT);
             assertThat(hosting).isNotNull();
             holder.pause();
-            try (WorkerProcess other = WorkerProcess.start(new WorkerProcess.Spec(temp.file(), "operator",
-                    Duration.ofSeconds(5), null, "other"))) {
+            try (WorkerProcess other = WorkerProcess.start(
+                    new WorkerProcess.Spec(temp.file(), "operator", Duration.ofSeconds(5), null, "other"))) {
                 assertThat(other.awaitLine(l -> l.startsWith("hosting"), WAIT)).isNotNull();
                 holder.resume();
                 assertThat(holder.awaitLine(l -> l.startsWith("lost"), WAIT)).isNotNull();
-                assertThat(ops.leases().current("operator")).get()
+                assertThat(ops.leases().current("operator"))
+                        .get()
                         .satisfies(l -> assertThat(l.process()).isEqualTo(other.processIdentity()));
             }
         }
@@ -89,8 +94,8 @@ class WorkerProcessTest {
     @Test
     void aSkewedWorkerSaysSoAndClosingTheControlChannelStopsIt() throws Exception {
         temp.open(Clock.systemUTC()).actors().add("operator");
-        WorkerProcess w = WorkerProcess.start(new WorkerProcess.Spec(temp.file(), "operator",
-                Duration.ofSeconds(2), Duration.ofSeconds(30), "skewed"));
+        WorkerProcess w = WorkerProcess.start(new WorkerProcess.Spec(
+                temp.file(), "operator", Duration.ofSeconds(2), Duration.ofSeconds(30), "skewed"));
         try {
             assertThat(w.awaitLine(l -> l.startsWith("started"), WAIT)).contains("clock offset 30000 ms");
             w.skew(Duration.ofSeconds(-5));

@@ -8,6 +8,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
@@ -17,7 +18,6 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
 
 @Contract
 abstract class ActorLeaseContract {
@@ -53,7 +53,8 @@ abstract class ActorLeaseContract {
                     assertThat(r.currentToken()).isEqualTo(held.token());
                     assertThat(r.getMessage()).contains(a.processIdentity()).contains("token " + held.token());
                 });
-        assertThat(b.journal().rejections(10)).singleElement()
+        assertThat(b.journal().rejections(10))
+                .singleElement()
                 .satisfies(e -> assertThat(e.category()).isEqualTo("actor_lease_held"));
     }
 
@@ -61,15 +62,15 @@ abstract class ActorLeaseContract {
     void aLiveLeaseRefusesEvenItsOwnHolder() {
         a.leases().acquire("operator", Duration.ofSeconds(10));
         assertThatThrownBy(() -> a.leases().acquire("operator", Duration.ofSeconds(10)))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
     }
 
     @Test
     void anUnknownActorIsUnknownNotHeld() {
         assertThatThrownBy(() -> a.leases().acquire("ghost", Duration.ofSeconds(10)))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_ACTOR));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_ACTOR));
     }
 
     @Test
@@ -77,13 +78,18 @@ abstract class ActorLeaseContract {
         List<Long> tokens = new ArrayList<>();
         Engine[] turn = {a, b};
         for (int i = 0; i < 10; i++) {
-            tokens.add(turn[i % 2].leases().acquire("operator", Duration.ofSeconds(5)).token());
+            tokens.add(turn[i % 2]
+                    .leases()
+                    .acquire("operator", Duration.ofSeconds(5))
+                    .token());
             clock.advance(Duration.ofSeconds(6));
         }
         for (int i = 1; i < tokens.size(); i++) {
             assertThat(tokens.get(i)).isGreaterThan(tokens.get(i - 1));
         }
-        assertThat(a.journal().since(0, 100)).filteredOn(e -> e.kind() == EventKind.LEASE_TAKEN_OVER).hasSize(9);
+        assertThat(a.journal().since(0, 100))
+                .filteredOn(e -> e.kind() == EventKind.LEASE_TAKEN_OVER)
+                .hasSize(9);
     }
 
     @Test
@@ -144,7 +150,8 @@ abstract class ActorLeaseContract {
         Lease held = a.leases().acquire("operator", Duration.ofSeconds(5));
         assertThat(a.leases().release("operator", held.token())).isTrue();
         assertThat(a.leases().current("operator")).isEmpty();
-        assertThat(b.leases().acquire("operator", Duration.ofSeconds(5)).token()).isGreaterThan(held.token());
+        assertThat(b.leases().acquire("operator", Duration.ofSeconds(5)).token())
+                .isGreaterThan(held.token());
     }
 
     @Test
@@ -153,8 +160,8 @@ abstract class ActorLeaseContract {
         Lease again = a.leases().acquireOrRenew("operator", Duration.ofSeconds(5));
         assertThat(again.token()).isEqualTo(first.token());
         assertThatThrownBy(() -> b.leases().acquireOrRenew("operator", Duration.ofSeconds(5)))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
     }
 
     @Test
@@ -168,7 +175,10 @@ abstract class ActorLeaseContract {
             assertThatThrownBy(() -> b.leases().acquire("operator", Duration.ofSeconds(5)))
                     .isInstanceOf(Refusal.class);
         }
-        assertThat(a.leases().current("operator")).get().extracting(Lease::token).isEqualTo(held.token());
+        assertThat(a.leases().current("operator"))
+                .get()
+                .extracting(Lease::token)
+                .isEqualTo(held.token());
 
         // the heartbeat stops; the lease expires; another process takes over
         clock.advance(Duration.ofSeconds(6));
@@ -192,11 +202,13 @@ abstract class ActorLeaseContract {
 
         // the old holder, whose own clock says its lease is live, can no longer renew or release
         assertThatThrownBy(() -> a.leases().renew("operator", old.token()))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
         assertThat(a.leases().release("operator", old.token())).isFalse();
         a.heartbeatNow();
-        assertThat(a.leases().current("operator")).get().extracting(Lease::process)
+        assertThat(a.leases().current("operator"))
+                .get()
+                .extracting(Lease::process)
                 .isEqualTo(skewed.processIdentity());
     }
 
@@ -212,12 +224,13 @@ abstract class ActorLeaseContract {
         assertThat(now.token()).isEqualTo(granted.token());
         assertThat(now.expiresAt()).isEqualTo(clock.millis() + 5_000);
         assertThatThrownBy(() -> b.leases().acquire("operator", Duration.ofSeconds(5)))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
         // 50 beats: renewals journalled at most once per 5 s (decision 0003), or not per lease at all where the
         // beat renews the holder's session instead of the rows (decision 0509)
         long renewedEvents = a.journal().since(0, 1000).stream()
-                .filter(e -> e.kind() == EventKind.LEASE_RENEWED).count();
+                .filter(e -> e.kind() == EventKind.LEASE_RENEWED)
+                .count();
         assertThat(renewedEvents).isLessThanOrEqualTo(6L);
     }
 }

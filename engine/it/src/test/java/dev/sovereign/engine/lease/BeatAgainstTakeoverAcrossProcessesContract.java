@@ -19,9 +19,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@link BeatAgainstTakeoverRaceContract} across two JVMs (issue 26 item 3 saw 18 double beliefs in 60 tries this way on
@@ -45,17 +45,20 @@ abstract class BeatAgainstTakeoverAcrossProcessesContract {
         assumeTrue(Boolean.getBoolean("sovereign.long"), "a long run: -Dsovereign.long=true");
         SettableClock clock = new SettableClock();
         Engine b = temp.open(temp.config(clock).durability(Durability.NORMAL).build());
-        ProcessBuilder pb = ChildJvm.builder(List.of("-Dsovereign.test.pinnedServerClock=true"),
-                BeatingHolderMain.class, temp.location().text(), temp.dir().resolve("holder.data").toString(),
+        ProcessBuilder pb = ChildJvm.builder(
+                List.of("-Dsovereign.test.pinnedServerClock=true"),
+                BeatingHolderMain.class,
+                temp.location().text(),
+                temp.dir().resolve("holder.data").toString(),
                 Long.toString(clock.millis()));
         pb.redirectError(temp.dir().resolve("holder.err").toFile());
         Process child = pb.start();
         int takenOver = 0;
         int refused = 0;
         List<String> violations = new ArrayList<>();
-        try (BufferedReader from = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                StandardCharsets.UTF_8)); PrintWriter to = new PrintWriter(child.getOutputStream(), true,
-                StandardCharsets.UTF_8)) {
+        try (BufferedReader from =
+                        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                PrintWriter to = new PrintWriter(child.getOutputStream(), true, StandardCharsets.UTF_8)) {
             String a = expect(from, "READY ");
             for (int i = 0; i < TRIES; i++) {
                 String actor = "across-" + i;
@@ -101,9 +104,12 @@ abstract class BeatAgainstTakeoverAcrossProcessesContract {
                 ChildJvm.destroy(child);
             }
         }
-        System.out.println("beat against takeover across two JVMs on " + backend().name() + ": " + TRIES
-                + " tries, " + takenOver + " takeovers, " + refused + " refusals, " + violations.size() + " violations");
-        assertThat(violations).as("%d tries: %d takeovers, %d refusals", TRIES, takenOver, refused).isEmpty();
+        System.out.println(
+                "beat against takeover across two JVMs on " + backend().name() + ": " + TRIES + " tries, " + takenOver
+                        + " takeovers, " + refused + " refusals, " + violations.size() + " violations");
+        assertThat(violations)
+                .as("%d tries: %d takeovers, %d refusals", TRIES, takenOver, refused)
+                .isEmpty();
     }
 
     /** The rest of the child's next line after {@code prefix}; fails on anything else. */

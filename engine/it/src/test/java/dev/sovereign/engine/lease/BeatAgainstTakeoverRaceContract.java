@@ -62,8 +62,8 @@ abstract class BeatAgainstTakeoverRaceContract {
             Object beat = outcome.get(0);
             Object acquired = outcome.get(1);
             Lease row = b.leases().current(actor).orElseThrow();
-            boolean aBelieves = a.leases().held().stream()
-                    .anyMatch(l -> l.actor().equals(actor) && l.token() == held.token());
+            boolean aBelieves =
+                    a.leases().held().stream().anyMatch(l -> l.actor().equals(actor) && l.token() == held.token());
             String at = "try " + i + ": ";
             if (!(beat instanceof Beat)) {
                 violations.add(at + "A's beat failed: " + beat);
@@ -96,7 +96,9 @@ abstract class BeatAgainstTakeoverRaceContract {
         System.out.println("beat against takeover on " + backend().name() + ": " + TRIES + " tries, "
                 + takenOver + " takeovers, " + refused + " refusals (journalled), " + violations.size()
                 + " violations");
-        assertThat(violations).as("%d tries: %d takeovers, %d refusals", TRIES, takenOver, refused).isEmpty();
+        assertThat(violations)
+                .as("%d tries: %d takeovers, %d refusals", TRIES, takenOver, refused)
+                .isEmpty();
     }
 
     /** The value {@code action} returned, or what it threw. */
@@ -110,7 +112,8 @@ abstract class BeatAgainstTakeoverRaceContract {
 
     private static boolean journalledRefusal(Engine reader, String actor) {
         for (FenceEvent e : reader.journal().forResource("actor", actor)) {
-            if (e.kind() == EventKind.REJECTED && RefusalCategory.ACTOR_LEASE_HELD.code().equals(e.category())) {
+            if (e.kind() == EventKind.REJECTED
+                    && RefusalCategory.ACTOR_LEASE_HELD.code().equals(e.category())) {
                 return true;
             }
         }

@@ -19,14 +19,18 @@ import java.time.Duration;
  * 0>}; {@code release ACTOR TOKEN} → {@code OK}; {@code quit}. Prints {@code READY <identity>} first.
  */
 public final class BeatingHolderMain {
-    private BeatingHolderMain() {
-    }
+    private BeatingHolderMain() {}
 
     public static void main(String[] args) throws Exception {
         SettableClock clock = new SettableClock(Long.parseLong(args[2]));
-        Engine engine = Engine.open(EngineConfig.forDatabase(args[0]).dataDirectory(Path.of(args[1])).clock(clock)
-                .heartbeat(false).durability(Durability.NORMAL).busyBound(Duration.ofSeconds(10))
-                .processKind("test-holder").build());
+        Engine engine = Engine.open(EngineConfig.forDatabase(args[0])
+                .dataDirectory(Path.of(args[1]))
+                .clock(clock)
+                .heartbeat(false)
+                .durability(Durability.NORMAL)
+                .busyBound(Duration.ofSeconds(10))
+                .processKind("test-holder")
+                .build());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         answer("READY " + engine.processIdentity());
         for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
@@ -38,17 +42,27 @@ public final class BeatingHolderMain {
                 }
                 case "acquire" -> {
                     engine.heartbeatNow();
-                    answer("LEASE " + engine.leases().acquire(w[1], Duration.ofMillis(Long.parseLong(w[2]))).token());
+                    answer("LEASE "
+                            + engine.leases()
+                                    .acquire(w[1], Duration.ofMillis(Long.parseLong(w[2])))
+                                    .token());
                 }
                 case "beat" -> {
                     try {
-                        answer("BEAT " + String.join(",", engine.heartbeatNow().lostLeases().keySet()));
+                        answer("BEAT "
+                                + String.join(
+                                        ",", engine.heartbeatNow().lostLeases().keySet()));
                     } catch (RuntimeException e) {
                         answer("FAILED " + String.valueOf(e.getMessage()).replace('\n', ' '));
                     }
                 }
-                case "held" -> answer("HELD " + engine.leases().held().stream().filter(l -> l.actor().equals(w[1]))
-                        .mapToLong(Lease::token).findFirst().orElse(0));
+                case "held" ->
+                    answer("HELD "
+                            + engine.leases().held().stream()
+                                    .filter(l -> l.actor().equals(w[1]))
+                                    .mapToLong(Lease::token)
+                                    .findFirst()
+                                    .orElse(0));
                 case "release" -> {
                     engine.leases().release(w[1], Long.parseLong(w[2]));
                     answer("OK");

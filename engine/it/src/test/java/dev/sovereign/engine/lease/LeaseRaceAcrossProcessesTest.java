@@ -3,6 +3,7 @@ package dev.sovereign.engine.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.SettableClock;
@@ -23,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.base.Refusal;
 
 /** Racing acquirers, on real threads with separate engines and in separate OS processes. */
 class LeaseRaceAcrossProcessesTest {
@@ -85,8 +85,8 @@ class LeaseRaceAcrossProcessesTest {
             for (int p = 0; p < processes; p++) {
                 Path log = temp.dir().resolve("racer-" + p + ".log");
                 logs.add(log);
-                children.add(ChildJvm.start(LeaseRacer.class, log, temp.file().toString(), go.toString(),
-                        Integer.toString(actors)));
+                children.add(ChildJvm.start(
+                        LeaseRacer.class, log, temp.file().toString(), go.toString(), Integer.toString(actors)));
             }
             for (Path log : logs) {
                 ChildJvm.awaitLine(log, "READY", Duration.ofSeconds(60));
@@ -124,8 +124,8 @@ class LeaseRaceAcrossProcessesTest {
 
         List<FenceEvent> rejections = setup.journal().rejections(10_000);
         assertThat(rejections).hasSize(refused);
-        Map<String, Long> perActor = rejections.stream()
-                .collect(Collectors.groupingBy(FenceEvent::resourceId, Collectors.counting()));
+        Map<String, Long> perActor =
+                rejections.stream().collect(Collectors.groupingBy(FenceEvent::resourceId, Collectors.counting()));
         assertThat(perActor.values()).allMatch(n -> n == processes - 1);
     }
 }

@@ -18,15 +18,17 @@ import java.util.concurrent.ThreadLocalRandom;
  * until the end-file appears.
  */
 public final class LeaseRacer {
-    private LeaseRacer() {
-    }
+    private LeaseRacer() {}
 
     public static void main(String[] args) throws Exception {
         Path db = Path.of(args[0]);
         Path go = Path.of(args[1]);
         int actors = Integer.parseInt(args[2]);
-        try (Engine engine = Engine.open(EngineConfig.forDatabase(db).heartbeat(false)
-                .busyBound(Duration.ofSeconds(30)).processKind("test-racer").build())) {
+        try (Engine engine = Engine.open(EngineConfig.forDatabase(db)
+                .heartbeat(false)
+                .busyBound(Duration.ofSeconds(30))
+                .processKind("test-racer")
+                .build())) {
             System.out.println("READY " + engine.processIdentity());
             System.out.flush();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

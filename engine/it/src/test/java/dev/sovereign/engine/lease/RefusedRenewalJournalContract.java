@@ -1,7 +1,5 @@
 package dev.sovereign.engine.lease;
 
-import dev.sovereign.engine.lease.Beat;
-import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,6 +10,8 @@ import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
 
 /**
  * Every refused presentation of a token or pointer leaves a REJECTED row (contract §8/9, decision 0005): the
@@ -37,7 +36,9 @@ abstract class RefusedRenewalJournalContract {
     private final SettableClock clock = new SettableClock();
 
     private static List<FenceEvent> rejectionsBy(Engine reader, String process) {
-        return reader.journal().rejections(100).stream().filter(e -> process.equals(e.processIdentity())).toList();
+        return reader.journal().rejections(100).stream()
+                .filter(e -> process.equals(e.processIdentity()))
+                .toList();
     }
 
     @Test
@@ -55,7 +56,9 @@ abstract class RefusedRenewalJournalContract {
 
         assertThat(beat.lostLeases()).containsOnlyKeys("short");
         assertThat(beat.renewedLeases()).extracting(Lease::actor).containsExactly("long");
-        assertThat(a.leases().current("long")).get().extracting(Lease::expiresAt)
+        assertThat(a.leases().current("long"))
+                .get()
+                .extracting(Lease::expiresAt)
                 .isEqualTo(clock.millis() + 60_000);
         assertThat(rejectionsBy(b, a.processIdentity())).singleElement().satisfies(e -> {
             assertThat(e.category()).isEqualTo("actor_lease_lost");
@@ -135,8 +138,8 @@ abstract class RefusedRenewalJournalContract {
         Message m = a.mailbox().send("someone", "operator", "hello", null, 1);
 
         assertThatThrownBy(() -> a.mailbox().claim(m.id(), "operator"))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.NOT_HOSTING));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.NOT_HOSTING));
 
         assertThat(a.journal().rejections(10)).singleElement().satisfies(e -> {
             assertThat(e.category()).isEqualTo("not_hosting");

@@ -67,14 +67,15 @@ abstract class SessionLeasesContract {
         assertThat(beat.renewedLeases()).hasSize(200);
         assertThat(beat.lostLeases()).isEmpty();
         assertThat(a.journal().since(0, 100_000)).hasSize((int) events);
-        assertThat(b.leases().list()).hasSize(200)
+        assertThat(b.leases().list())
+                .hasSize(200)
                 .allSatisfy(l -> assertThat(l.expiresAt()).isEqualTo(clock.millis() + 10_000))
                 .allSatisfy(l -> assertThat(l.renewedAt()).isEqualTo(clock.millis()));
         clock.advance(Duration.ofSeconds(9));
         assertThat(Port.ledger(b).recovery().expiredLeases()).isEmpty();
         assertThatThrownBy(() -> b.leases().acquire("actor-7", Duration.ofSeconds(10)))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
     }
 
     @Test
@@ -85,13 +86,15 @@ abstract class SessionLeasesContract {
         clock.advance(Duration.ofMillis(9_999));
         for (Lease l : held) {
             assertThatThrownBy(() -> b.leases().acquire(l.actor(), Duration.ofSeconds(10)))
-                    .isInstanceOfSatisfying(Refusal.class,
-                            r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                    .isInstanceOfSatisfying(
+                            Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
         }
         assertThat(Port.ledger(b).recovery().expiredLeases()).isEmpty();
         clock.advance(Duration.ofMillis(1));
-        assertThat(Port.ledger(b).recovery().expiredLeases()).extracting(Lease::actor)
-                .containsExactlyInAnyOrderElementsOf(held.stream().map(Lease::actor).toList());
+        assertThat(Port.ledger(b).recovery().expiredLeases())
+                .extracting(Lease::actor)
+                .containsExactlyInAnyOrderElementsOf(
+                        held.stream().map(Lease::actor).toList());
         long lastToken = held.get(held.size() - 1).token();
         for (Lease l : held) {
             Lease taken = b.leases().acquire(l.actor(), Duration.ofSeconds(10));
@@ -100,14 +103,17 @@ abstract class SessionLeasesContract {
         }
         // the old holder: refused, journalled, and its next beat finds every lease lost
         assertThat(a.leases().release(held.get(0).actor(), held.get(0).token())).isFalse();
-        assertThatThrownBy(() -> a.leases().renew(held.get(1).actor(), held.get(1).token()))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
+        assertThatThrownBy(
+                        () -> a.leases().renew(held.get(1).actor(), held.get(1).token()))
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
         Beat beat = a.heartbeatNow();
         assertThat(beat.lostLeases()).hasSize(18);
         assertThat(a.leases().held()).isEmpty();
         List<FenceEvent> rejections = a.journal().since(0, 10_000).stream()
-                .filter(e -> e.kind() == EventKind.REJECTED && a.processIdentity().equals(e.processIdentity())).toList();
+                .filter(e ->
+                        e.kind() == EventKind.REJECTED && a.processIdentity().equals(e.processIdentity()))
+                .toList();
         assertThat(rejections).hasSize(20);
     }
 
@@ -129,7 +135,8 @@ abstract class SessionLeasesContract {
         assertThatThrownBy(() -> b.leases().acquire(lease.actor(), Duration.ofSeconds(10)))
                 .isInstanceOf(Refusal.class);
         clock.advance(Duration.ofMillis(1));
-        assertThat(b.leases().acquire(lease.actor(), Duration.ofSeconds(10)).token()).isGreaterThan(lease.token());
+        assertThat(b.leases().acquire(lease.actor(), Duration.ofSeconds(10)).token())
+                .isGreaterThan(lease.token());
     }
 
     @Test
@@ -149,9 +156,11 @@ abstract class SessionLeasesContract {
         a.heartbeatNow(); // no longer extended by the session
         assertThat(a.leases().current(lease.actor()).orElseThrow().expiresAt()).isEqualTo(lease.acquiredAt() + 14_000);
         clock.advance(Duration.ofMillis(4_999));
-        assertThatThrownBy(() -> b.leases().acquire(lease.actor(), Duration.ofSeconds(10))).isInstanceOf(Refusal.class);
+        assertThatThrownBy(() -> b.leases().acquire(lease.actor(), Duration.ofSeconds(10)))
+                .isInstanceOf(Refusal.class);
         clock.advance(Duration.ofMillis(1));
-        assertThat(b.leases().acquire(lease.actor(), Duration.ofSeconds(10)).token()).isGreaterThan(lease.token());
+        assertThat(b.leases().acquire(lease.actor(), Duration.ofSeconds(10)).token())
+                .isGreaterThan(lease.token());
     }
 
     /**
@@ -164,7 +173,8 @@ abstract class SessionLeasesContract {
     void aLostLeaseIsFoundAtOnceEvenWhenAnUnbelievedRowKeepsTheCountEqual() {
         List<Lease> held = acquire(a, 3, Duration.ofSeconds(1));
         a.heartbeatNow(); // the first beat compares the rows; the next ones rely on the check until 5 s have passed
-        assertThat(Port.grants(a).dropLease(held.get(0).actor(), held.get(0).token())).isTrue();
+        assertThat(Port.grants(a).dropLease(held.get(0).actor(), held.get(0).token()))
+                .isTrue();
         clock.advance(Duration.ofMillis(1_100));
         Lease taken = b.leases().acquire(held.get(1).actor(), Duration.ofSeconds(10));
         assertThat(taken.token()).isGreaterThan(held.get(2).token());
@@ -173,7 +183,9 @@ abstract class SessionLeasesContract {
         Beat beat = a.heartbeatNow();
 
         assertThat(beat.lostLeases()).containsOnlyKeys(held.get(1).actor());
-        assertThat(a.leases().held()).extracting(Lease::actor).containsExactly(held.get(2).actor());
+        assertThat(a.leases().held())
+                .extracting(Lease::actor)
+                .containsExactly(held.get(2).actor());
     }
 
     /**
@@ -198,7 +210,10 @@ abstract class SessionLeasesContract {
         clock.advance(Duration.ofSeconds(-5));
         a.heartbeatNow();
         assertBeliefsAreTheDatabases(4);
-        Lease one = a.leases().held().stream().filter(l -> l.actor().equals("actor-1")).findFirst().orElseThrow();
+        Lease one = a.leases().held().stream()
+                .filter(l -> l.actor().equals("actor-1"))
+                .findFirst()
+                .orElseThrow();
         a.leases().renew(one.actor(), one.token(), Duration.ofSeconds(20));
         assertBeliefsAreTheDatabases(4);
         clock.advance(Duration.ofSeconds(4));
@@ -210,7 +225,8 @@ abstract class SessionLeasesContract {
         List<Lease> believed = a.leases().held();
         assertThat(believed).hasSize(leases);
         for (Lease l : believed) {
-            assertThat(l).as("%s as its holder believes it and as the database has it", l.actor())
+            assertThat(l)
+                    .as("%s as its holder believes it and as the database has it", l.actor())
                     .isEqualTo(b.leases().current(l.actor()).orElseThrow());
         }
     }

@@ -22,19 +22,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class IdleSweepTakesNoWriteLockTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
+
     private final SettableClock clock = new SettableClock();
 
     @Test
     void withNothingExpiredTheSweepAnswersWhileAnotherWriterHoldsTheLockAndWithAnExpiredClaimItNeedsTheLock()
             throws Exception {
-        Engine e = temp.open(temp.config(clock).busyBound(Duration.ofMillis(300)).build());
+        Engine e =
+                temp.open(temp.config(clock).busyBound(Duration.ofMillis(300)).build());
         e.actors().add("operator", null);
         e.leases().acquire("operator", Duration.ofSeconds(60));
         Message m = e.mailbox().send("x", "operator", "job", null);
         e.mailbox().claim(m.id(), "operator", Duration.ofSeconds(5));
 
         try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = other.createStatement()) {
+                Statement s = other.createStatement()) {
             s.execute("BEGIN IMMEDIATE"); // another process's write transaction, held open
 
             // a write here would wait the 300 ms bound and fail BUSY; the idle sweep answers
@@ -42,10 +44,14 @@ class IdleSweepTakesNoWriteLockTest {
 
             clock.advance(Duration.ofSeconds(5)); // now there is work, and work needs the lock
             assertThatThrownBy(() -> e.mailbox().sweepExpiredClaims())
-                    .isInstanceOfSatisfying(StorageException.class,
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
                             x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.BUSY));
             s.execute("ROLLBACK");
         }
-        assertThat(e.mailbox().sweepExpiredClaims()).singleElement().extracting(Claim::message).isEqualTo(m.id());
+        assertThat(e.mailbox().sweepExpiredClaims())
+                .singleElement()
+                .extracting(Claim::message)
+                .isEqualTo(m.id());
     }
 }

@@ -9,6 +9,7 @@ import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
@@ -18,7 +19,6 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
 
 @Contract
 abstract class MailboxContract {
@@ -43,12 +43,15 @@ abstract class MailboxContract {
     }
 
     private static void assertRefused(ThrowingCallable call, RefusalCategory category) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(category));
+        assertThatThrownBy(call)
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(category));
     }
 
     private List<FenceEvent> events(String message, EventKind kind) {
-        return a.journal().forResource("message", message).stream().filter(e -> e.kind() == kind).toList();
+        return a.journal().forResource("message", message).stream()
+                .filter(e -> e.kind() == kind)
+                .toList();
     }
 
     // ---- send and read ----
@@ -63,7 +66,8 @@ abstract class MailboxContract {
         assertThat(b.mailbox().inbox("operator")).containsExactly(m);
         assertThat(b.mailbox().inbox("reviewer")).isEmpty();
         assertThat(b.mailbox().find(m.id())).contains(m);
-        assertThat(events(m.id(), EventKind.MESSAGE_SENT)).singleElement()
+        assertThat(events(m.id(), EventKind.MESSAGE_SENT))
+                .singleElement()
                 .satisfies(e -> assertThat(e.actorId()).isEqualTo("operator"));
     }
 
@@ -83,7 +87,9 @@ abstract class MailboxContract {
         Message second = a.mailbox().send("x", "operator", "2", null);
         clock.advance(Duration.ofMillis(1));
         Message third = a.mailbox().send("x", "operator", "3", null);
-        a.mailbox().complete(second.id(), a.mailbox().claim(second.id(), "operator").token());
+        a.mailbox()
+                .complete(
+                        second.id(), a.mailbox().claim(second.id(), "operator").token());
 
         assertThat(a.mailbox().inbox("operator")).extracting(Message::id).containsExactly(first.id(), third.id());
         assertThat(a.mailbox().list()).extracting(Message::id).containsExactly(third.id(), second.id(), first.id());
@@ -127,7 +133,8 @@ abstract class MailboxContract {
             assertThat(r.presentedToken()).isEqualTo(old.token());
             assertThat(r.currentToken()).isEqualTo(taken.token());
         });
-        assertThat(a.journal().rejections(10)).hasSize(2)
+        assertThat(a.journal().rejections(10))
+                .hasSize(2)
                 .allSatisfy(e -> assertThat(e.resourceId()).isEqualTo(m.id()));
         assertThat(b.mailbox().claim(m.id(), "operator").process()).isEqualTo(b.processIdentity());
     }
@@ -184,7 +191,9 @@ abstract class MailboxContract {
         assertThat(again.token()).isEqualTo(first.token());
         assertThat(again.expiresAt()).isEqualTo(first.expiresAt());
         clock.advance(Duration.ofSeconds(5));
-        assertThat(b.mailbox().sweepExpiredClaims()).as("still live until the first promise").isEmpty();
+        assertThat(b.mailbox().sweepExpiredClaims())
+                .as("still live until the first promise")
+                .isEmpty();
     }
 
     @Test
@@ -214,10 +223,13 @@ abstract class MailboxContract {
         assertThat(a.mailbox().find(m.id())).get().extracting(Message::state).isEqualTo(MessageState.CLAIMED);
 
         assertThat(a.mailbox().complete(m.id(), fresh.token()).state()).isEqualTo(MessageState.DONE);
-        assertThat(events(m.id(), EventKind.CLAIM_GRANTED)).extracting(FenceEvent::token)
+        assertThat(events(m.id(), EventKind.CLAIM_GRANTED))
+                .extracting(FenceEvent::token)
                 .containsExactly(first.token(), fresh.token());
-        assertThat(events(m.id(), EventKind.MESSAGE_DONE)).singleElement()
-                .extracting(FenceEvent::token).isEqualTo(fresh.token());
+        assertThat(events(m.id(), EventKind.MESSAGE_DONE))
+                .singleElement()
+                .extracting(FenceEvent::token)
+                .isEqualTo(fresh.token());
     }
 
     @Test
@@ -252,7 +264,8 @@ abstract class MailboxContract {
             assertThat(r.category()).isEqualTo(RefusalCategory.MESSAGE_CLAIMED);
             assertThat(r.currentToken()).isEqualTo(held.token());
         });
-        assertThat(b.journal().rejections(1)).singleElement()
+        assertThat(b.journal().rejections(1))
+                .singleElement()
                 .satisfies(e -> assertThat(e.category()).isEqualTo("message_claimed"));
         assertThat(lease.token()).isLessThan(held.token());
     }
@@ -269,7 +282,8 @@ abstract class MailboxContract {
         assertThat(taken.token()).isGreaterThan(old.token());
         assertThat(taken.process()).isEqualTo(b.processIdentity());
         assertRefused(() -> a.mailbox().complete(m.id(), old.token()), RefusalCategory.FENCING_TOKEN_STALE);
-        assertThat(b.mailbox().complete(m.id(), taken.token()).claim().process()).isEqualTo(b.processIdentity());
+        assertThat(b.mailbox().complete(m.id(), taken.token()).claim().process())
+                .isEqualTo(b.processIdentity());
     }
 
     @Test
@@ -281,14 +295,15 @@ abstract class MailboxContract {
         Lease taken = b.leases().acquire("operator", TTL);
 
         // the claim itself is still live and current: only the lease pointer fences the old holder
-        assertThatThrownBy(() -> a.mailbox().complete(m.id(), claim.token())).isInstanceOfSatisfying(Refusal.class,
-                r -> {
+        assertThatThrownBy(() -> a.mailbox().complete(m.id(), claim.token()))
+                .isInstanceOfSatisfying(Refusal.class, r -> {
                     assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST);
                     assertThat(r.presentedToken()).isEqualTo(claim.token());
                     assertThat(r.currentToken()).isEqualTo(taken.token());
                 });
         assertRefused(() -> a.mailbox().deadLetter(m.id(), claim.token()), RefusalCategory.ACTOR_LEASE_LOST);
-        assertThat(a.journal().rejections(10)).hasSize(2)
+        assertThat(a.journal().rejections(10))
+                .hasSize(2)
                 .allSatisfy(e -> assertThat(e.category()).isEqualTo("actor_lease_lost"));
         Message after = a.mailbox().find(m.id()).orElseThrow();
         assertThat(after.state()).isEqualTo(MessageState.CLAIMED);
@@ -312,11 +327,13 @@ abstract class MailboxContract {
         a.leases().acquire("operator", Duration.ofSeconds(60));
         Message m = a.mailbox().send("x", "operator", "flaky", null, 2);
 
-        Message r1 = a.mailbox().deadLetter(m.id(), a.mailbox().claim(m.id(), "operator").token());
+        Message r1 = a.mailbox()
+                .deadLetter(m.id(), a.mailbox().claim(m.id(), "operator").token());
         assertThat(r1.state()).isEqualTo(MessageState.NEW);
         assertThat(r1.retryCount()).isEqualTo(1);
         assertThat(r1.claim()).isNull();
-        Message r2 = a.mailbox().deadLetter(m.id(), a.mailbox().claim(m.id(), "operator").token());
+        Message r2 = a.mailbox()
+                .deadLetter(m.id(), a.mailbox().claim(m.id(), "operator").token());
         assertThat(r2.state()).isEqualTo(MessageState.NEW);
         assertThat(r2.retryCount()).isEqualTo(2);
         long last = a.mailbox().claim(m.id(), "operator").token();
@@ -326,8 +343,10 @@ abstract class MailboxContract {
         assertThat(dead.retryCount()).isEqualTo(2);
         assertThat(dead.claim().token()).isEqualTo(last);
         assertThat(events(m.id(), EventKind.MESSAGE_RETRIED)).hasSize(2);
-        assertThat(events(m.id(), EventKind.MESSAGE_DEAD)).singleElement()
-                .extracting(FenceEvent::token).isEqualTo(last);
+        assertThat(events(m.id(), EventKind.MESSAGE_DEAD))
+                .singleElement()
+                .extracting(FenceEvent::token)
+                .isEqualTo(last);
         assertThat(a.mailbox().inbox("operator")).isEmpty();
     }
 
@@ -335,7 +354,10 @@ abstract class MailboxContract {
     void zeroMaxRetriesMeansTheFirstDeadLetterIsFinal() {
         a.leases().acquire("operator", TTL);
         Message m = a.mailbox().send("x", "operator", "once", null, 0);
-        assertThat(a.mailbox().deadLetter(m.id(), a.mailbox().claim(m.id(), "operator").token()).state())
+        assertThat(a.mailbox()
+                        .deadLetter(
+                                m.id(), a.mailbox().claim(m.id(), "operator").token())
+                        .state())
                 .isEqualTo(MessageState.DEAD);
     }
 
@@ -364,7 +386,8 @@ abstract class MailboxContract {
         assertThat(a.mailbox().find(done.id())).get().extracting(Message::state).isEqualTo(MessageState.DONE);
         assertThat(a.mailbox().find(dead.id())).get().extracting(Message::state).isEqualTo(MessageState.DEAD);
         // only the two stale-token attempts wrote anything: their rejections
-        assertThat(a.journal().since(seq, 100)).extracting(FenceEvent::kind)
+        assertThat(a.journal().since(seq, 100))
+                .extracting(FenceEvent::kind)
                 .containsExactly(EventKind.REJECTED, EventKind.REJECTED);
     }
 
@@ -388,15 +411,20 @@ abstract class MailboxContract {
         assertThat(after.claim()).isNull();
         assertThat(after.retryCount()).isZero();
         assertThat(a.mailbox().find(longClaim.id()).orElseThrow().claim()).isEqualTo(live);
-        assertThat(a.mailbox().find(unclaimed.id())).get().extracting(Message::state).isEqualTo(MessageState.NEW);
-        assertThat(events(shortClaim.id(), EventKind.CLAIM_SWEPT)).singleElement().satisfies(e -> {
-            assertThat(e.token()).isEqualTo(expiring.token());
-            assertThat(e.processIdentity()).isEqualTo(b.processIdentity());
-        });
+        assertThat(a.mailbox().find(unclaimed.id()))
+                .get()
+                .extracting(Message::state)
+                .isEqualTo(MessageState.NEW);
+        assertThat(events(shortClaim.id(), EventKind.CLAIM_SWEPT))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.token()).isEqualTo(expiring.token());
+                    assertThat(e.processIdentity()).isEqualTo(b.processIdentity());
+                });
         // idempotent, and the swept claim's token is stale from now on
         assertThat(b.mailbox().sweepExpiredClaims()).isEmpty();
-        assertRefused(() -> a.mailbox().complete(shortClaim.id(), expiring.token()),
-                RefusalCategory.FENCING_TOKEN_STALE);
+        assertRefused(
+                () -> a.mailbox().complete(shortClaim.id(), expiring.token()), RefusalCategory.FENCING_TOKEN_STALE);
         assertThat(a.mailbox().claim(shortClaim.id(), "operator").token()).isGreaterThan(live.token());
     }
 }

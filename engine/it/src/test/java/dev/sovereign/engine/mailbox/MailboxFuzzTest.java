@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.util.Optional;
 
 /**
  * Three real child JVMs ({@link MailboxFuzzWorker}) take turns hosting two actors while messages
@@ -52,11 +52,9 @@ class MailboxFuzzTest {
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
 
-    private record Worker(Process process, Path log) {
-    }
+    private record Worker(Process process, Path log) {}
 
-    private record Outcome(String message, long token, String process) {
-    }
+    private record Outcome(String message, long token, String process) {}
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -72,9 +70,17 @@ class MailboxFuzzTest {
         try {
             for (int i = 0; i < WORKERS; i++) {
                 Path log = temp.dir().resolve("worker-" + i + ".log");
-                Process p = ChildJvm.start(MailboxFuzzWorker.class, log, temp.file().toString(), stop.toString(),
-                        "fuzz-" + i, Long.toString(1000 + i), Long.toString(LEASE_TTL_MS),
-                        Long.toString(CLAIM_TTL_MS), Long.toString(STALL_MS), String.join(",", ACTORS));
+                Process p = ChildJvm.start(
+                        MailboxFuzzWorker.class,
+                        log,
+                        temp.file().toString(),
+                        stop.toString(),
+                        "fuzz-" + i,
+                        Long.toString(1000 + i),
+                        Long.toString(LEASE_TTL_MS),
+                        Long.toString(CLAIM_TTL_MS),
+                        Long.toString(STALL_MS),
+                        String.join(",", ACTORS));
                 workers.add(new Worker(p, log));
             }
             List<String> identities = new ArrayList<>();
@@ -86,7 +92,9 @@ class MailboxFuzzTest {
             long flowEnd = System.currentTimeMillis() + FLOW_MS;
             long nextPause = System.currentTimeMillis() + 1_500;
             while (System.currentTimeMillis() < flowEnd) {
-                long unfinished = driver.mailbox().list().stream().filter(m -> !m.state().isFinished()).count();
+                long unfinished = driver.mailbox().list().stream()
+                        .filter(m -> !m.state().isFinished())
+                        .count();
                 for (long n = unfinished; n < BACKLOG; n++) {
                     driver.mailbox().send("fuzz-driver", ACTORS.get(sent % ACTORS.size()), "m" + sent, null, 1);
                     sent++;
@@ -102,10 +110,14 @@ class MailboxFuzzTest {
                 }
                 poll();
             }
-            awaitCondition(() -> {
-                driver.mailbox().sweepExpiredClaims();
-                return driver.mailbox().list().stream().allMatch(m -> m.state().isFinished());
-            }, 15_000, "every message to be finished");
+            awaitCondition(
+                    () -> {
+                        driver.mailbox().sweepExpiredClaims();
+                        return driver.mailbox().list().stream()
+                                .allMatch(m -> m.state().isFinished());
+                    },
+                    15_000,
+                    "every message to be finished");
         } finally {
             for (Worker w : workers) {
                 if (w.process().isAlive()) {
@@ -120,7 +132,9 @@ class MailboxFuzzTest {
             }
         }
         for (Worker w : workers) {
-            assertThat(w.process().exitValue()).as("exit of worker, log:%n%s", read(w.log())).isZero();
+            assertThat(w.process().exitValue())
+                    .as("exit of worker, log:%n%s", read(w.log()))
+                    .isZero();
         }
 
         verifyLedger(driver, workers, sent, pauses + " freezes (" + takenOverWhileFrozen + " taken over)");
@@ -137,14 +151,21 @@ class MailboxFuzzTest {
     private static boolean freezeUntilTakenOver(Engine driver, Process worker, String identity) throws Exception {
         long now = System.currentTimeMillis();
         List<String> hosted = driver.leases().list().stream()
-                .filter(l -> l.process().equals(identity) && !l.isExpiredAt(now)).map(Lease::actor).toList();
+                .filter(l -> l.process().equals(identity) && !l.isExpiredAt(now))
+                .map(Lease::actor)
+                .toList();
         ChildJvm.signal(worker, "STOP");
         try {
-            return pollUntil(() -> hosted.stream().allMatch(a -> driver.leases().current(a)
-                            .map(l -> !l.process().equals(identity)).orElse(false))
-                            && driver.mailbox().list().stream().noneMatch(m -> m.state() == MessageState.CLAIMED
-                            && m.claim().process().equals(identity)
-                            && !m.claim().isExpiredAt(System.currentTimeMillis())),
+            return pollUntil(
+                    () -> hosted.stream()
+                                    .allMatch(a -> driver.leases()
+                                            .current(a)
+                                            .map(l -> !l.process().equals(identity))
+                                            .orElse(false))
+                            && driver.mailbox().list().stream()
+                                    .noneMatch(m -> m.state() == MessageState.CLAIMED
+                                            && m.claim().process().equals(identity)
+                                            && !m.claim().isExpiredAt(System.currentTimeMillis())),
                     FREEZE_MS);
         } finally {
             ChildJvm.signal(worker, "CONT");
@@ -154,7 +175,8 @@ class MailboxFuzzTest {
     private static void verifyLedger(Engine driver, List<Worker> workers, int sent, String freezes) throws IOException {
         List<Message> messages = driver.mailbox().list();
         List<FenceEvent> events = driver.journal().since(0, Integer.MAX_VALUE);
-        Map<String, List<FenceEvent>> byMessage = events.stream().filter(e -> "message".equals(e.resourceType()))
+        Map<String, List<FenceEvent>> byMessage = events.stream()
+                .filter(e -> "message".equals(e.resourceType()))
                 .collect(Collectors.groupingBy(FenceEvent::resourceId));
         assertThat(messages).hasSize(sent);
 
@@ -162,10 +184,14 @@ class MailboxFuzzTest {
             List<FenceEvent> history = byMessage.get(m.id());
             assertThat(m.state()).as("state of %s", m.id()).isIn(MessageState.DONE, MessageState.DEAD);
             List<FenceEvent> terminal = history.stream()
-                    .filter(e -> e.kind() == EventKind.MESSAGE_DONE || e.kind() == EventKind.MESSAGE_DEAD).toList();
-            assertThat(terminal).as("terminal events of %s", m.id()).singleElement()
-                    .satisfies(e -> assertThat(e.kind()).isEqualTo(
-                            m.state() == MessageState.DONE ? EventKind.MESSAGE_DONE : EventKind.MESSAGE_DEAD));
+                    .filter(e -> e.kind() == EventKind.MESSAGE_DONE || e.kind() == EventKind.MESSAGE_DEAD)
+                    .toList();
+            assertThat(terminal)
+                    .as("terminal events of %s", m.id())
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.kind())
+                            .isEqualTo(
+                                    m.state() == MessageState.DONE ? EventKind.MESSAGE_DONE : EventKind.MESSAGE_DEAD));
             assertThat(m.claim().token()).isEqualTo(terminal.get(0).token());
 
             long lastToken = 0;
@@ -173,26 +199,32 @@ class MailboxFuzzTest {
             for (FenceEvent e : history) {
                 switch (e.kind()) {
                     case CLAIM_GRANTED -> {
-                        assertThat(e.token()).as("claim tokens of %s never go back", m.id())
+                        assertThat(e.token())
+                                .as("claim tokens of %s never go back", m.id())
                                 .isGreaterThanOrEqualTo(lastToken);
                         lastToken = e.token();
                         lastGrant = e;
                     }
                     case CLAIM_SWEPT -> {
                         assertThat(lastGrant).isNotNull();
-                        assertThat(e.token()).as("only the last claim can be swept").isEqualTo(lastGrant.token());
+                        assertThat(e.token())
+                                .as("only the last claim can be swept")
+                                .isEqualTo(lastGrant.token());
                         lastGrant = null;
                     }
                     case MESSAGE_DONE, MESSAGE_DEAD, MESSAGE_RETRIED -> {
-                        assertThat(lastGrant).as("%s of %s follows a live grant", e.kind(), m.id()).isNotNull();
-                        assertThat(e.token()).as("%s of %s uses the last granted token", e.kind(), m.id())
+                        assertThat(lastGrant)
+                                .as("%s of %s follows a live grant", e.kind(), m.id())
+                                .isNotNull();
+                        assertThat(e.token())
+                                .as("%s of %s uses the last granted token", e.kind(), m.id())
                                 .isEqualTo(lastGrant.token());
-                        assertThat(e.processIdentity()).as("%s of %s is by the last grantee", e.kind(), m.id())
+                        assertThat(e.processIdentity())
+                                .as("%s of %s is by the last grantee", e.kind(), m.id())
                                 .isEqualTo(lastGrant.processIdentity());
                         lastGrant = null;
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
         }
@@ -203,12 +235,13 @@ class MailboxFuzzTest {
             switch (e.kind()) {
                 case LEASE_ACQUIRED, LEASE_TAKEN_OVER -> host.put(e.resourceId(), e.processIdentity());
                 case LEASE_RELEASED -> host.remove(e.resourceId());
-                case MESSAGE_DONE, MESSAGE_DEAD, MESSAGE_RETRIED -> assertThat(host.get(e.actorId()))
-                        .as("host of %s when %s finished %s (seq %d)", e.actorId(), e.processIdentity(),
-                                e.resourceId(), e.seq())
-                        .isEqualTo(e.processIdentity());
-                default -> {
-                }
+                case MESSAGE_DONE, MESSAGE_DEAD, MESSAGE_RETRIED ->
+                    assertThat(host.get(e.actorId()))
+                            .as(
+                                    "host of %s when %s finished %s (seq %d)",
+                                    e.actorId(), e.processIdentity(), e.resourceId(), e.seq())
+                            .isEqualTo(e.processIdentity());
+                default -> {}
             }
         }
 
@@ -223,8 +256,8 @@ class MailboxFuzzTest {
                 switch (f[0]) {
                     case "DONE" -> add(reported, EventKind.MESSAGE_DONE, new Outcome(f[1], Long.parseLong(f[2]), me));
                     case "DEAD" -> add(reported, EventKind.MESSAGE_DEAD, new Outcome(f[1], Long.parseLong(f[2]), me));
-                    case "RETRIED" -> add(reported, EventKind.MESSAGE_RETRIED,
-                            new Outcome(f[1], Long.parseLong(f[2]), me));
+                    case "RETRIED" ->
+                        add(reported, EventKind.MESSAGE_RETRIED, new Outcome(f[1], Long.parseLong(f[2]), me));
                     case "REFUSED" -> refusedFinishes.add(new String[] {f[2], f[3], f[4], me});
                     case "CLAIM_REFUSED" -> refusedClaims.add(new String[] {f[1], f[2], me});
                     case "IDENTITY", "SLF4J(W):" -> {
@@ -235,40 +268,58 @@ class MailboxFuzzTest {
             }
         }
         for (EventKind kind : List.of(EventKind.MESSAGE_DONE, EventKind.MESSAGE_DEAD, EventKind.MESSAGE_RETRIED)) {
-            List<Outcome> journalled = events.stream().filter(e -> e.kind() == kind)
-                    .map(e -> new Outcome(e.resourceId(), e.token(), e.processIdentity())).toList();
-            assertThat(reported.getOrDefault(kind, List.of())).as("%s reported vs journalled", kind)
+            List<Outcome> journalled = events.stream()
+                    .filter(e -> e.kind() == kind)
+                    .map(e -> new Outcome(e.resourceId(), e.token(), e.processIdentity()))
+                    .toList();
+            assertThat(reported.getOrDefault(kind, List.of()))
+                    .as("%s reported vs journalled", kind)
                     .containsExactlyInAnyOrderElementsOf(journalled);
         }
 
-        List<FenceEvent> rejected = new ArrayList<>(events.stream().filter(e -> e.kind() == EventKind.REJECTED)
-                .filter(e -> "message".equals(e.resourceType())).toList());
+        List<FenceEvent> rejected = new ArrayList<>(events.stream()
+                .filter(e -> e.kind() == EventKind.REJECTED)
+                .filter(e -> "message".equals(e.resourceType()))
+                .toList());
         for (String[] r : refusedFinishes) {
             assertThat(r[2]).as("a refused finish is a fencing refusal").isIn(FINISH_REFUSALS);
-            FenceEvent row = rejected.stream().filter(e -> e.resourceId().equals(r[0])
-                            && Long.valueOf(r[1]).equals(e.presentedToken()) && r[2].equals(e.category())
-                            && r[3].equals(e.processIdentity())).findFirst()
-                    .orElseThrow(() -> new AssertionError("no REJECTED row for refused finish "
-                            + String.join(" ", r)));
+            FenceEvent row = rejected.stream()
+                    .filter(e -> e.resourceId().equals(r[0])
+                            && Long.valueOf(r[1]).equals(e.presentedToken())
+                            && r[2].equals(e.category())
+                            && r[3].equals(e.processIdentity()))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no REJECTED row for refused finish " + String.join(" ", r)));
             rejected.remove(row); // each row answers one refusal
         }
         for (String[] r : refusedClaims) {
             if (Set.of("message_claimed", "actor_lease_lost").contains(r[1])) {
-                FenceEvent row = rejected.stream().filter(e -> e.resourceId().equals(r[0])
-                                && r[1].equals(e.category()) && r[2].equals(e.processIdentity())).findFirst()
-                        .orElseThrow(() -> new AssertionError("no REJECTED row for refused claim "
-                                + String.join(" ", r)));
+                FenceEvent row = rejected.stream()
+                        .filter(e -> e.resourceId().equals(r[0])
+                                && r[1].equals(e.category())
+                                && r[2].equals(e.processIdentity()))
+                        .findFirst()
+                        .orElseThrow(
+                                () -> new AssertionError("no REJECTED row for refused claim " + String.join(" ", r)));
                 rejected.remove(row);
             }
         }
 
-        long takeovers = events.stream().filter(e -> e.kind() == EventKind.LEASE_TAKEN_OVER).count();
+        long takeovers = events.stream()
+                .filter(e -> e.kind() == EventKind.LEASE_TAKEN_OVER)
+                .count();
         long done = reported.getOrDefault(EventKind.MESSAGE_DONE, List.of()).size();
-        System.out.printf("mailbox fuzz: %d messages, %d done, %d dead, %d retried, %d lease takeovers,"
-                        + " %s, %d refused finishes, %d refused claims%n", sent, done,
+        System.out.printf(
+                "mailbox fuzz: %d messages, %d done, %d dead, %d retried, %d lease takeovers,"
+                        + " %s, %d refused finishes, %d refused claims%n",
+                sent,
+                done,
                 reported.getOrDefault(EventKind.MESSAGE_DEAD, List.of()).size(),
-                reported.getOrDefault(EventKind.MESSAGE_RETRIED, List.of()).size(), takeovers, freezes,
-                refusedFinishes.size(), refusedClaims.size());
+                reported.getOrDefault(EventKind.MESSAGE_RETRIED, List.of()).size(),
+                takeovers,
+                freezes,
+                refusedFinishes.size(),
+                refusedClaims.size());
         // the run really exercised what it claims to test
         assertThat(done).isGreaterThanOrEqualTo(20);
         assertThat(takeovers).isGreaterThanOrEqualTo(3);
@@ -280,7 +331,11 @@ class MailboxFuzzTest {
     }
 
     private static Optional<String> identity(Worker w) {
-        return read(w.log()).lines().filter(l -> l.startsWith("IDENTITY ")).map(l -> l.substring(9)).findFirst();
+        return read(w.log())
+                .lines()
+                .filter(l -> l.startsWith("IDENTITY "))
+                .map(l -> l.substring(9))
+                .findFirst();
     }
 
     private static String read(Path log) {

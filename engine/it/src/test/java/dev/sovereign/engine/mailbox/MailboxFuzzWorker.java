@@ -28,8 +28,7 @@ import java.util.Random;
  * Sleeping is this worker's simulated work and its stalls; it never waits for a result that way.
  */
 public final class MailboxFuzzWorker {
-    private MailboxFuzzWorker() {
-    }
+    private MailboxFuzzWorker() {}
 
     public static void main(String[] args) throws Exception {
         Path database = Path.of(args[0]);
@@ -42,8 +41,13 @@ public final class MailboxFuzzWorker {
         List<String> actors = List.of(args[7].split(","));
         Random random = new Random(seed);
 
-        EngineConfig config = EngineConfig.forDatabase(database).heartbeat(false).busyBound(Duration.ofSeconds(30))
-                .defaultTtl(claimTtl).processKind("test").processLabel(label).build();
+        EngineConfig config = EngineConfig.forDatabase(database)
+                .heartbeat(false)
+                .busyBound(Duration.ofSeconds(30))
+                .defaultTtl(claimTtl)
+                .processKind("test")
+                .processLabel(label)
+                .build();
         try (Engine engine = Engine.openExisting(config)) {
             say("IDENTITY " + engine.processIdentity());
             Map<String, Long> hosting = new HashMap<>();
@@ -65,8 +69,7 @@ public final class MailboxFuzzWorker {
         }
     }
 
-    private static void keepOrTakeLeases(Engine engine, List<String> actors, Map<String, Long> hosting,
-                                         Duration ttl) {
+    private static void keepOrTakeLeases(Engine engine, List<String> actors, Map<String, Long> hosting, Duration ttl) {
         long now = System.currentTimeMillis();
         for (String actor : actors) {
             Long token = hosting.get(actor);
@@ -90,7 +93,8 @@ public final class MailboxFuzzWorker {
         long now = System.currentTimeMillis();
         List<Message> claimable = engine.mailbox().inbox(actor).stream()
                 .filter(m -> m.state() == MessageState.NEW || m.claim().isExpiredAt(now))
-                .limit(4).toList();
+                .limit(4)
+                .toList();
         return claimable.isEmpty() ? Optional.empty() : Optional.of(claimable.get(random.nextInt(claimable.size())));
     }
 

@@ -23,9 +23,11 @@ class MailboxOnSqliteTest extends MailboxContract {
         Message m = a.mailbox().send("x", "operator", "done", null);
         a.mailbox().complete(m.id(), a.mailbox().claim(m.id(), "operator").token());
 
-        assertThatThrownBy(() -> Sqlite.database(a).write(tx -> tx.update(
-                "UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL, claim_token = NULL,"
-                        + " claim_expires_at = NULL WHERE id = ?", m.id())))
+        assertThatThrownBy(() -> Sqlite.database(a)
+                        .write(tx -> tx.update(
+                                "UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL, claim_token = NULL,"
+                                        + " claim_expires_at = NULL WHERE id = ?",
+                                m.id())))
                 .hasMessageContaining("refused a write");
         assertThat(a.mailbox().find(m.id())).get().extracting(Message::state).isEqualTo(MessageState.DONE);
     }

@@ -3,6 +3,7 @@ package dev.sovereign.engine.mailbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
@@ -16,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
 
 /**
  * The supervisor's sweep and a fresh claim race on real threads, each on its own engine (its own
@@ -75,13 +75,16 @@ abstract class SweepRaceContract {
             assertThat(after.state()).as("round %d", round).isEqualTo(MessageState.CLAIMED);
             assertThat(after.claim()).as("round %d", round).isEqualTo(granted);
             // the sweep may only ever have taken the expired claim, never the fresh one
-            assertThat(swept).as("round %d", round).allSatisfy(c -> assertThat(c).isEqualTo(expiring));
+            assertThat(swept)
+                    .as("round %d", round)
+                    .allSatisfy(c -> assertThat(c).isEqualTo(expiring));
             if (swept.isEmpty()) {
                 claimedFirst++;
             } else {
                 sweptFirst++;
             }
-            assertThat(worker.mailbox().complete(m.id(), granted.token()).state()).isEqualTo(MessageState.DONE);
+            assertThat(worker.mailbox().complete(m.id(), granted.token()).state())
+                    .isEqualTo(MessageState.DONE);
         }
         // both interleavings really happened, so both were checked
         assertThat(sweptFirst).isPositive();

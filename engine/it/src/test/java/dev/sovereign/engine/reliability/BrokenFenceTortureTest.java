@@ -17,15 +17,17 @@ class BrokenFenceTortureTest {
     @Test
     void withTheTerminalFenceSwitchedOffTheCheckerFindsAStaleHolderCommitting() {
         long seed = Long.getLong("sovereign.torture.seed", System.nanoTime() % 1_000_000);
-        TortureRun.Settings settings = TortureRun.Settings.of(TortureTest.runDirectory("broken-fence", seed), 3,
-                Duration.ofSeconds(12), seed).withBrokenFence(TortureRun.RUN_HEAVY);
+        TortureRun.Settings settings = TortureRun.Settings.of(
+                        TortureTest.runDirectory("broken-fence", seed), 3, Duration.ofSeconds(12), seed)
+                .withBrokenFence(TortureRun.RUN_HEAVY);
         TortureRun.Report report = assertTimeoutPreemptively(Duration.ofSeconds(300), () -> TortureRun.run(settings));
         System.out.println(report.text());
 
         HistoryChecker.Result result = report.result();
         assertThat(result.count(Rule.ATTEMPT_ORDER) + result.count(Rule.ACTOR_ORDER))
-                .as("stale terminal writes found by the checker (seed %d, run in %s)%n%s", seed, settings.dir(),
-                        report.text())
+                .as(
+                        "stale terminal writes found by the checker (seed %d, run in %s)%n%s",
+                        seed, settings.dir(), report.text())
                 .isPositive();
     }
 }

@@ -13,10 +13,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.Locale;
 
 /**
  * Holds what the processes saw (their histories) against what the ledger says (the fence journal in
@@ -45,8 +45,7 @@ import java.util.Locale;
  * no outcome, but they may explain a write. Stateless; {@link #check} is a pure function.
  */
 public final class HistoryChecker {
-    private HistoryChecker() {
-    }
+    private HistoryChecker() {}
 
     /** The guarantees, each a kind of violation. */
     public enum Rule {
@@ -125,8 +124,8 @@ public final class HistoryChecker {
      * is not a crash (on PostgreSQL a lost connection and an unknown commit outcome are, like busy, "info":
      * held to no outcome, allowed to explain writes).
      */
-    public static Result check(Ledger ledger, List<HistoryOp> ops, long finalNow, OutputFolders outputs,
-                               Set<String> expectedInfo) {
+    public static Result check(
+            Ledger ledger, List<HistoryOp> ops, long finalNow, OutputFolders outputs, Set<String> expectedInfo) {
         return new Run(ledger, ops, finalNow, outputs, expectedInfo).check();
     }
 
@@ -142,6 +141,7 @@ public final class HistoryChecker {
         private final Map<String, MessageRow> messages = new HashMap<>();
         /** Replay state. */
         private final Map<String, Holder> holders = new HashMap<>();
+
         private final Map<String, MessageReplay> messageReplay = new HashMap<>();
         private final Map<String, AssignmentReplay> assignmentReplay = new HashMap<>();
         private long maxMinted;
@@ -158,8 +158,7 @@ public final class HistoryChecker {
             ledger.messages().forEach(m -> messages.put(m.id(), m));
         }
 
-        private record Holder(long token, String process, long seq) {
-        }
+        private record Holder(long token, String process, long seq) {}
 
         private static final class MessageReplay {
             Long claimToken;
@@ -197,8 +196,10 @@ public final class HistoryChecker {
         private void replayJournal() {
             for (Event e : ledger.events()) {
                 if (e.token() != null && e.token() > ledger.lastToken()) {
-                    violation(Rule.TOKEN_NOT_INCREASING, "seq " + e.seq() + " " + e.kind() + " carries token "
-                            + e.token() + ", above the counter's last token " + ledger.lastToken());
+                    violation(
+                            Rule.TOKEN_NOT_INCREASING,
+                            "seq " + e.seq() + " " + e.kind() + " carries token " + e.token()
+                                    + ", above the counter's last token " + ledger.lastToken());
                 }
                 switch (e.kind()) {
                     case "LEASE_ACQUIRED", "LEASE_TAKEN_OVER" -> leaseGranted(e);
@@ -224,9 +225,12 @@ public final class HistoryChecker {
                 return;
             }
             if (e.token() <= maxMinted) {
-                violation(Rule.TOKEN_NOT_INCREASING, "seq " + e.seq() + " " + e.kind() + " of " + e.resourceId()
-                        + " minted token " + e.token() + ", not greater than token " + maxMinted + " minted at seq "
-                        + maxMintedSeq);
+                violation(
+                        Rule.TOKEN_NOT_INCREASING,
+                        "seq " + e.seq() + " " + e.kind() + " of " + e.resourceId()
+                                + " minted token " + e.token() + ", not greater than token " + maxMinted
+                                + " minted at seq "
+                                + maxMintedSeq);
             } else {
                 maxMinted = e.token();
                 maxMintedSeq = e.seq();
@@ -238,17 +242,23 @@ public final class HistoryChecker {
             String actor = e.resourceId();
             Holder h = holders.get(actor);
             if (e.kind().equals("LEASE_ACQUIRED") && h != null) {
-                violation(Rule.ACTOR_ORDER, "seq " + e.seq() + ": actor " + actor + " was granted to " + e.process()
-                        + " with token " + e.token() + " while " + h.process() + " still held it with token "
-                        + h.token() + " (granted at seq " + h.seq() + ")");
+                violation(
+                        Rule.ACTOR_ORDER,
+                        "seq " + e.seq() + ": actor " + actor + " was granted to " + e.process()
+                                + " with token " + e.token() + " while " + h.process() + " still held it with token "
+                                + h.token() + " (granted at seq " + h.seq() + ")");
             }
             if (e.kind().equals("LEASE_TAKEN_OVER") && h == null) {
-                violation(Rule.ACTOR_ORDER, "seq " + e.seq() + ": actor " + actor + " was taken over by "
-                        + e.process() + " although no lease existed");
+                violation(
+                        Rule.ACTOR_ORDER,
+                        "seq " + e.seq() + ": actor " + actor + " was taken over by " + e.process()
+                                + " although no lease existed");
             }
             if (h != null && e.token() != null && e.token() <= h.token()) {
-                violation(Rule.ACTOR_ORDER, "seq " + e.seq() + ": actor " + actor + " was granted token " + e.token()
-                        + " after token " + h.token());
+                violation(
+                        Rule.ACTOR_ORDER,
+                        "seq " + e.seq() + ": actor " + actor + " was granted token " + e.token() + " after token "
+                                + h.token());
             }
             holders.put(actor, new Holder(e.token() == null ? 0 : e.token(), e.process(), e.seq()));
         }
@@ -256,9 +266,13 @@ public final class HistoryChecker {
         private void leaseUsed(Event e) {
             String actor = e.resourceId();
             Holder h = holders.get(actor);
-            if (h == null || !Objects.equals(h.token(), e.token()) || !h.process().equals(e.process())) {
-                violation(Rule.ACTOR_ORDER, "seq " + e.seq() + ": " + e.kind() + " of actor " + actor + " by "
-                        + e.process() + " with token " + e.token() + " while the lease is " + describe(h));
+            if (h == null
+                    || !Objects.equals(h.token(), e.token())
+                    || !h.process().equals(e.process())) {
+                violation(
+                        Rule.ACTOR_ORDER,
+                        "seq " + e.seq() + ": " + e.kind() + " of actor " + actor + " by " + e.process()
+                                + " with token " + e.token() + " while the lease is " + describe(h));
             }
             if (e.kind().equals("LEASE_RELEASED")) {
                 holders.remove(actor);
@@ -272,8 +286,10 @@ public final class HistoryChecker {
         private AttemptRow attempt(Event e) {
             AttemptRow a = attempts.get(e.resourceId());
             if (a == null) {
-                violation(Rule.LEDGER_MISMATCH, "seq " + e.seq() + " " + e.kind() + " names attempt " + e.resourceId()
-                        + ", which is not in execution_attempts");
+                violation(
+                        Rule.LEDGER_MISMATCH,
+                        "seq " + e.seq() + " " + e.kind() + " names attempt " + e.resourceId()
+                                + ", which is not in execution_attempts");
             }
             return a;
         }
@@ -287,17 +303,23 @@ public final class HistoryChecker {
             requireLease(e, a, "started");
             AssignmentReplay r = assignmentReplay.computeIfAbsent(a.assignment(), k -> new AssignmentReplay());
             if (r.terminalAttempt != null) {
-                violation(Rule.ATTEMPT_ORDER, "seq " + e.seq() + ": attempt " + a.id() + " started on assignment "
-                        + a.assignment() + " after it ended (" + r.terminalKind + " by " + r.terminalAttempt + ")");
+                violation(
+                        Rule.ATTEMPT_ORDER,
+                        "seq " + e.seq() + ": attempt " + a.id() + " started on assignment " + a.assignment()
+                                + " after it ended (" + r.terminalKind + " by " + r.terminalAttempt + ")");
             }
             if (r.current != null) {
-                violation(Rule.ATTEMPT_ORDER, "seq " + e.seq() + ": attempt " + a.id() + " started on assignment "
-                        + a.assignment() + " while attempt " + r.current + " was still its current attempt");
+                violation(
+                        Rule.ATTEMPT_ORDER,
+                        "seq " + e.seq() + ": attempt " + a.id() + " started on assignment " + a.assignment()
+                                + " while attempt " + r.current + " was still its current attempt");
             }
             if (a.token() <= r.maxAttemptToken) {
-                violation(Rule.ATTEMPT_ORDER, "seq " + e.seq() + ": attempt " + a.id() + " of assignment "
-                        + a.assignment() + " has token " + a.token() + ", not above the earlier attempt token "
-                        + r.maxAttemptToken);
+                violation(
+                        Rule.ATTEMPT_ORDER,
+                        "seq " + e.seq() + ": attempt " + a.id() + " of assignment "
+                                + a.assignment() + " has token " + a.token() + ", not above the earlier attempt token "
+                                + r.maxAttemptToken);
             }
             r.maxAttemptToken = Math.max(r.maxAttemptToken, a.token());
             r.current = a.id();
@@ -307,9 +329,12 @@ public final class HistoryChecker {
         private void requireLease(Event e, AttemptRow a, String what) {
             Holder h = holders.get(a.actor());
             if (h == null || h.token() != a.leaseToken() || !h.process().equals(e.process())) {
-                violation(Rule.ACTOR_ORDER, "seq " + e.seq() + ": attempt " + a.id() + " (token " + a.token()
-                        + ") was " + what + " by " + e.process() + " under lease token " + a.leaseToken() + " of actor "
-                        + a.actor() + " while the lease is " + describe(h));
+                violation(
+                        Rule.ACTOR_ORDER,
+                        "seq " + e.seq() + ": attempt " + a.id() + " (token " + a.token()
+                                + ") was " + what + " by " + e.process() + " under lease token " + a.leaseToken()
+                                + " of actor "
+                                + a.actor() + " while the lease is " + describe(h));
             }
         }
 
@@ -331,9 +356,11 @@ public final class HistoryChecker {
             }
             AssignmentReplay r = assignmentReplay.computeIfAbsent(a.assignment(), k -> new AssignmentReplay());
             if (!a.id().equals(r.current)) {
-                violation(Rule.ATTEMPT_ORDER, "seq " + e.seq() + ": the fence of assignment " + a.assignment()
-                        + " was stolen from attempt " + a.id() + ", which was not its current attempt ("
-                        + r.current + ")");
+                violation(
+                        Rule.ATTEMPT_ORDER,
+                        "seq " + e.seq() + ": the fence of assignment " + a.assignment()
+                                + " was stolen from attempt " + a.id() + ", which was not its current attempt ("
+                                + r.current + ")");
             }
             r.current = null;
             r.stolen = a.id();
@@ -347,21 +374,28 @@ public final class HistoryChecker {
             AssignmentReplay r = assignmentReplay.computeIfAbsent(a.assignment(), k -> new AssignmentReplay());
             boolean done = e.kind().equals("ATTEMPT_DONE");
             if (r.terminalAttempt != null) {
-                violation(Rule.TWO_TERMINAL_WRITES, "seq " + e.seq() + ": " + e.kind() + " of assignment "
-                        + a.assignment() + " by attempt " + a.id() + " after it already ended (" + r.terminalKind
-                        + " by attempt " + r.terminalAttempt + ")");
+                violation(
+                        Rule.TWO_TERMINAL_WRITES,
+                        "seq " + e.seq() + ": " + e.kind() + " of assignment "
+                                + a.assignment() + " by attempt " + a.id() + " after it already ended ("
+                                + r.terminalKind
+                                + " by attempt " + r.terminalAttempt + ")");
             }
             boolean current = a.id().equals(r.current) || (!done && r.current == null && a.id().equals(r.stolen));
             if (!current) {
                 AttemptRow now = r.current == null ? null : attempts.get(r.current);
-                violation(Rule.ATTEMPT_ORDER, "seq " + e.seq() + ": " + e.kind() + " of assignment " + a.assignment()
-                        + " by attempt " + a.id() + " (token " + a.token() + ") while its current attempt is "
-                        + (now == null ? "none" : now.id() + " (token " + now.token() + ")"));
+                violation(
+                        Rule.ATTEMPT_ORDER,
+                        "seq " + e.seq() + ": " + e.kind() + " of assignment " + a.assignment()
+                                + " by attempt " + a.id() + " (token " + a.token() + ") while its current attempt is "
+                                + (now == null ? "none" : now.id() + " (token " + now.token() + ")"));
             }
             if (done) {
                 if (!a.process().equals(e.process())) {
-                    violation(Rule.ATTEMPT_ORDER, "seq " + e.seq() + ": the terminal write of attempt " + a.id()
-                            + " of " + a.process() + " was made by " + e.process());
+                    violation(
+                            Rule.ATTEMPT_ORDER,
+                            "seq " + e.seq() + ": the terminal write of attempt " + a.id() + " of " + a.process()
+                                    + " was made by " + e.process());
                 }
                 requireLease(e, a, "ended");
             }
@@ -376,24 +410,33 @@ public final class HistoryChecker {
             MessageReplay m = messageReplay.computeIfAbsent(e.resourceId(), k -> new MessageReplay());
             Holder h = holders.get(e.actor());
             if (h == null || !h.process().equals(e.process())) {
-                violation(Rule.ACTOR_ORDER, "seq " + e.seq() + ": message " + e.resourceId() + " was claimed for actor "
-                        + e.actor() + " by " + e.process() + ", which does not host it (the lease is " + describe(h)
-                        + ")");
+                violation(
+                        Rule.ACTOR_ORDER,
+                        "seq " + e.seq() + ": message " + e.resourceId() + " was claimed for actor "
+                                + e.actor() + " by " + e.process() + ", which does not host it (the lease is "
+                                + describe(h)
+                                + ")");
             }
             if (m.finishedAs != null) {
-                violation(Rule.MESSAGE_ORDER, "seq " + e.seq() + ": message " + e.resourceId() + " was claimed after"
-                        + " it was finished (" + m.finishedAs + ")");
+                violation(
+                        Rule.MESSAGE_ORDER,
+                        "seq " + e.seq() + ": message " + e.resourceId() + " was claimed after" + " it was finished ("
+                                + m.finishedAs + ")");
             }
             if (m.claimToken != null && m.claimToken.equals(e.token())) {
                 if (!e.process().equals(m.claimProcess)) {
-                    violation(Rule.MESSAGE_ORDER, "seq " + e.seq() + ": " + e.process() + " re-claimed message "
-                            + e.resourceId() + " with token " + e.token() + " held by " + m.claimProcess);
+                    violation(
+                            Rule.MESSAGE_ORDER,
+                            "seq " + e.seq() + ": " + e.process() + " re-claimed message " + e.resourceId()
+                                    + " with token " + e.token() + " held by " + m.claimProcess);
                 }
             } else {
                 mint(e);
                 if (e.token() != null && e.token() <= m.maxToken) {
-                    violation(Rule.MESSAGE_ORDER, "seq " + e.seq() + ": message " + e.resourceId()
-                            + " was claimed with token " + e.token() + " after token " + m.maxToken);
+                    violation(
+                            Rule.MESSAGE_ORDER,
+                            "seq " + e.seq() + ": message " + e.resourceId() + " was claimed with token " + e.token()
+                                    + " after token " + m.maxToken);
                 }
             }
             if (e.token() != null) {
@@ -407,9 +450,11 @@ public final class HistoryChecker {
         private void claimSwept(Event e) {
             MessageReplay m = messageReplay.computeIfAbsent(e.resourceId(), k -> new MessageReplay());
             if (m.claimToken == null || !m.claimToken.equals(e.token()) || m.finishedAs != null) {
-                violation(Rule.MESSAGE_ORDER, "seq " + e.seq() + ": the sweep of message " + e.resourceId()
-                        + " removed token " + e.token() + " while its claim is "
-                        + (m.finishedAs != null ? "finished" : m.claimToken));
+                violation(
+                        Rule.MESSAGE_ORDER,
+                        "seq " + e.seq() + ": the sweep of message " + e.resourceId()
+                                + " removed token " + e.token() + " while its claim is "
+                                + (m.finishedAs != null ? "finished" : m.claimToken));
             }
             m.claimToken = null;
             m.claimProcess = null;
@@ -419,21 +464,29 @@ public final class HistoryChecker {
         private void messageFinished(Event e) {
             MessageReplay m = messageReplay.computeIfAbsent(e.resourceId(), k -> new MessageReplay());
             if (m.finishedAs != null) {
-                violation(Rule.MESSAGE_FINISHED_TWICE, "seq " + e.seq() + ": message " + e.resourceId() + " got "
-                        + e.kind() + " by " + e.process() + " with token " + e.token() + " after " + m.finishedAs
-                        + " with token " + m.finishedToken);
-            } else if (m.claimToken == null || !m.claimToken.equals(e.token())
+                violation(
+                        Rule.MESSAGE_FINISHED_TWICE,
+                        "seq " + e.seq() + ": message " + e.resourceId() + " got "
+                                + e.kind() + " by " + e.process() + " with token " + e.token() + " after "
+                                + m.finishedAs
+                                + " with token " + m.finishedToken);
+            } else if (m.claimToken == null
+                    || !m.claimToken.equals(e.token())
                     || !e.process().equals(m.claimProcess)) {
-                violation(Rule.MESSAGE_FINISHED_BY_NON_HOLDER, "seq " + e.seq() + ": message " + e.resourceId()
-                        + " got " + e.kind() + " by " + e.process() + " with token " + e.token()
-                        + " while its claim is " + (m.claimToken == null ? "none"
-                        : "token " + m.claimToken + " of " + m.claimProcess));
+                violation(
+                        Rule.MESSAGE_FINISHED_BY_NON_HOLDER,
+                        "seq " + e.seq() + ": message " + e.resourceId()
+                                + " got " + e.kind() + " by " + e.process() + " with token " + e.token()
+                                + " while its claim is "
+                                + (m.claimToken == null ? "none" : "token " + m.claimToken + " of " + m.claimProcess));
             } else {
                 Holder h = holders.get(m.claimActor);
                 if (h == null || !h.process().equals(e.process())) {
-                    violation(Rule.MESSAGE_FINISHED_BY_NON_HOLDER, "seq " + e.seq() + ": message " + e.resourceId()
-                            + " got " + e.kind() + " by " + e.process() + ", which no longer hosts actor "
-                            + m.claimActor + " (the lease is " + describe(h) + ")");
+                    violation(
+                            Rule.MESSAGE_FINISHED_BY_NON_HOLDER,
+                            "seq " + e.seq() + ": message " + e.resourceId()
+                                    + " got " + e.kind() + " by " + e.process() + ", which no longer hosts actor "
+                                    + m.claimActor + " (the lease is " + describe(h) + ")");
                 }
             }
             if (e.kind().equals("MESSAGE_RETRIED")) {
@@ -450,11 +503,16 @@ public final class HistoryChecker {
 
         private void checkReceipts() {
             Map<String, List<ReceiptRow>> byAssignment = new LinkedHashMap<>();
-            ledger.receipts().forEach(r -> byAssignment.computeIfAbsent(r.assignment(), k -> new ArrayList<>()).add(r));
+            ledger.receipts()
+                    .forEach(r -> byAssignment
+                            .computeIfAbsent(r.assignment(), k -> new ArrayList<>())
+                            .add(r));
             byAssignment.forEach((assignment, receipts) -> {
                 if (receipts.size() > 1) {
-                    violation(Rule.TWO_RECEIPTS, "assignment " + assignment + " has " + receipts.size()
-                            + " receipts: " + receipts.stream().map(ReceiptRow::attempt).toList());
+                    violation(
+                            Rule.TWO_RECEIPTS,
+                            "assignment " + assignment + " has " + receipts.size() + " receipts: "
+                                    + receipts.stream().map(ReceiptRow::attempt).toList());
                 }
             });
             for (ReceiptRow r : ledger.receipts()) {
@@ -462,37 +520,48 @@ public final class HistoryChecker {
                 AssignmentRow x = assignments.get(r.assignment());
                 AssignmentReplay replay = assignmentReplay.get(r.assignment());
                 if (a == null || x == null || !a.assignment().equals(r.assignment()) || a.token() != r.attemptToken()) {
-                    violation(Rule.RECEIPT_MISMATCH, "receipt " + r.id() + " names assignment " + r.assignment()
-                            + " and attempt " + r.attempt() + " (token " + r.attemptToken() + "), which do not match");
+                    violation(
+                            Rule.RECEIPT_MISMATCH,
+                            "receipt " + r.id() + " names assignment " + r.assignment() + " and attempt " + r.attempt()
+                                    + " (token " + r.attemptToken() + "), which do not match");
                     continue;
                 }
                 boolean recovered = "worker_lost".equals(r.failureCategory()) && !r.outcomeKnown();
                 String attemptState = recovered ? "RECOVERED" : "DONE";
                 if (!a.state().equals(attemptState)) {
-                    violation(Rule.RECEIPT_MISMATCH, "receipt " + r.id() + " of assignment " + r.assignment()
-                            + " names attempt " + a.id() + ", which is " + a.state() + ", not " + attemptState);
+                    violation(
+                            Rule.RECEIPT_MISMATCH,
+                            "receipt " + r.id() + " of assignment " + r.assignment() + " names attempt " + a.id()
+                                    + ", which is " + a.state() + ", not " + attemptState);
                 }
                 String state = r.status().toUpperCase(Locale.ROOT);
                 if (!x.state().equals(state)) {
-                    violation(Rule.RECEIPT_MISMATCH, "receipt " + r.id() + " says " + r.status() + " but assignment "
-                            + x.id() + " is " + x.state());
+                    violation(
+                            Rule.RECEIPT_MISMATCH,
+                            "receipt " + r.id() + " says " + r.status() + " but assignment " + x.id() + " is "
+                                    + x.state());
                 }
                 if (replay == null || !a.id().equals(replay.terminalAttempt)) {
-                    violation(Rule.RECEIPT_MISMATCH, "receipt " + r.id() + " of assignment " + r.assignment()
-                            + " names attempt " + a.id() + " but the journal's terminal write is by "
-                            + (replay == null ? "none" : replay.terminalAttempt));
+                    violation(
+                            Rule.RECEIPT_MISMATCH,
+                            "receipt " + r.id() + " of assignment " + r.assignment()
+                                    + " names attempt " + a.id() + " but the journal's terminal write is by "
+                                    + (replay == null ? "none" : replay.terminalAttempt));
                 }
             }
             for (AssignmentRow x : ledger.assignments()) {
                 boolean terminal = Set.of("COMPLETED", "BLOCKED", "FAILED").contains(x.state());
                 if (terminal && !byAssignment.containsKey(x.id())) {
-                    violation(Rule.RECEIPT_MISMATCH, "assignment " + x.id() + " ended " + x.state()
-                            + " without a receipt");
+                    violation(
+                            Rule.RECEIPT_MISMATCH,
+                            "assignment " + x.id() + " ended " + x.state() + " without a receipt");
                 }
                 AssignmentReplay replay = assignmentReplay.get(x.id());
                 if (!terminal && replay != null && replay.terminalAttempt != null) {
-                    violation(Rule.LEDGER_MISMATCH, "assignment " + x.id() + " is " + x.state()
-                            + " but the journal ended it (" + replay.terminalKind + ")");
+                    violation(
+                            Rule.LEDGER_MISMATCH,
+                            "assignment " + x.id() + " is " + x.state() + " but the journal ended it ("
+                                    + replay.terminalKind + ")");
                 }
             }
         }
@@ -503,10 +572,13 @@ public final class HistoryChecker {
             for (OutputFolders.Folder f : outputs.folders()) {
                 for (OutputFolders.Mark m : f.marks()) {
                     if (!m.attempt().equals(f.attempt()) || m.token() != f.attemptToken()) {
-                        violation(Rule.FOREIGN_OUTPUT, "receipt " + f.receipt() + " of assignment " + f.assignment()
-                                + " names attempt " + f.attempt() + " (token " + f.attemptToken() + "), but its output"
-                                + " folder " + f.dir() + " holds, in " + m.file() + ", the result of attempt "
-                                + m.attempt() + " (token " + m.token() + ")");
+                        violation(
+                                Rule.FOREIGN_OUTPUT,
+                                "receipt " + f.receipt() + " of assignment " + f.assignment()
+                                        + " names attempt " + f.attempt() + " (token " + f.attemptToken()
+                                        + "), but its output"
+                                        + " folder " + f.dir() + " holds, in " + m.file() + ", the result of attempt "
+                                        + m.attempt() + " (token " + m.token() + ")");
                     }
                 }
             }
@@ -522,21 +594,29 @@ public final class HistoryChecker {
                 AttemptRow a = x.currentAttempt() == null ? null : attempts.get(x.currentAttempt());
                 boolean live = a != null && a.state().equals("ACTIVE") && a.expiresAt() > finalNow;
                 if (!live) {
-                    violation(Rule.STUCK_RUN, "assignment " + x.id() + " is RUNNING with "
-                            + (a == null ? "no current attempt" : "attempt " + a.id() + " " + a.state()
-                            + " expiring at " + a.expiresAt()) + " after the final tick at " + finalNow);
+                    violation(
+                            Rule.STUCK_RUN,
+                            "assignment " + x.id() + " is RUNNING with "
+                                    + (a == null
+                                            ? "no current attempt"
+                                            : "attempt " + a.id() + " " + a.state() + " expiring at " + a.expiresAt())
+                                    + " after the final tick at " + finalNow);
                 }
             }
             for (AttemptRow a : ledger.attempts()) {
                 if (a.state().equals("ACTIVE") && a.expiresAt() <= finalNow) {
-                    violation(Rule.LEFTOVER, "attempt " + a.id() + " of assignment " + a.assignment()
-                            + " is still ACTIVE although it expired before the final tick");
+                    violation(
+                            Rule.LEFTOVER,
+                            "attempt " + a.id() + " of assignment " + a.assignment()
+                                    + " is still ACTIVE although it expired before the final tick");
                 }
             }
             for (MessageRow m : ledger.messages()) {
                 if (m.state().equals("CLAIMED") && m.claimExpiresAt() != null && m.claimExpiresAt() <= finalNow) {
-                    violation(Rule.LEFTOVER, "message " + m.id() + " is still CLAIMED (token " + m.claimToken()
-                            + ") although its claim expired before the final tick");
+                    violation(
+                            Rule.LEFTOVER,
+                            "message " + m.id() + " is still CLAIMED (token " + m.claimToken()
+                                    + ") although its claim expired before the final tick");
                 }
                 MessageReplay replay = messageReplay.get(m.id());
                 boolean finished = m.state().equals("DONE") || m.state().equals("DEAD");
@@ -544,9 +624,13 @@ public final class HistoryChecker {
                 if (finished != (replayed != null)
                         || (finished && !("MESSAGE_" + m.state()).equals(replayed))
                         || (finished && !Objects.equals(m.claimToken(), replay.finishedToken))) {
-                    violation(Rule.LEDGER_MISMATCH, "message " + m.id() + " is " + m.state() + " with token "
-                            + m.claimToken() + " but the journal says " + (replayed == null ? "unfinished"
-                            : replayed + " with token " + replay.finishedToken));
+                    violation(
+                            Rule.LEDGER_MISMATCH,
+                            "message " + m.id() + " is " + m.state() + " with token "
+                                    + m.claimToken() + " but the journal says "
+                                    + (replayed == null
+                                            ? "unfinished"
+                                            : replayed + " with token " + replay.finishedToken));
                 }
             }
         }
@@ -575,8 +659,10 @@ public final class HistoryChecker {
         private void checkHistories() {
             for (Event e : ledger.events()) {
                 if (e.kind().equals("REJECTED")) {
-                    unconsumed.merge(key("REJECTED", e.resourceType(), e.resourceId(), e.process(), e.category(),
-                            e.presented()), 1, Integer::sum);
+                    unconsumed.merge(
+                            key("REJECTED", e.resourceType(), e.resourceId(), e.process(), e.category(), e.presented()),
+                            1,
+                            Integer::sum);
                 } else {
                     unconsumed.merge(key(e.kind(), e.resourceId(), e.token(), e.process()), 1, Integer::sum);
                     unconsumed.merge(key(e.kind(), e.resourceId(), "*", e.process()), 1, Integer::sum);
@@ -654,17 +740,21 @@ public final class HistoryChecker {
                 }
                 case "complete", "dead_letter" -> {
                     String m = op.arg("message");
-                    String kind = op.op().equals("complete") ? "MESSAGE_DONE"
+                    String kind = op.op().equals("complete")
+                            ? "MESSAGE_DONE"
                             : "DEAD".equals(op.result("state")) ? "MESSAGE_DEAD" : "MESSAGE_RETRIED";
                     if (!consume(key(kind, m, op.argLong("token"), p))) {
                         lost(op, "no " + kind);
                     }
                     MessageRow row = messages.get(m);
                     if (!kind.equals("MESSAGE_RETRIED")
-                            && (row == null || !row.state().equals(kind.substring(8))
-                            || !Objects.equals(row.claimToken(), op.argLong("token")))) {
-                        lost(op, "message " + m + " is " + (row == null ? "missing" : row.state() + " with token "
-                                + row.claimToken()));
+                            && (row == null
+                                    || !row.state().equals(kind.substring(8))
+                                    || !Objects.equals(row.claimToken(), op.argLong("token")))) {
+                        lost(
+                                op,
+                                "message " + m + " is "
+                                        + (row == null ? "missing" : row.state() + " with token " + row.claimToken()));
                     }
                 }
                 case "assign" -> {
@@ -692,11 +782,11 @@ public final class HistoryChecker {
                 }
                 case "tick" -> {
                     @SuppressWarnings("unchecked")
-                    List<Map<String, Object>> recovered = (List<Map<String, Object>>) op.detail()
-                            .getOrDefault("recovered", List.of());
+                    List<Map<String, Object>> recovered =
+                            (List<Map<String, Object>>) op.detail().getOrDefault("recovered", List.of());
                     for (Map<String, Object> r : recovered) {
-                        if (!consume(key("ATTEMPT_RECOVERED", r.get("attempt"), HistoryOp.toLong(r.get("attempt_token")),
-                                p))) {
+                        if (!consume(key(
+                                "ATTEMPT_RECOVERED", r.get("attempt"), HistoryOp.toLong(r.get("attempt_token")), p))) {
                             lost(op, "no ATTEMPT_RECOVERED of " + r.get("attempt"));
                         }
                     }
@@ -708,8 +798,7 @@ public final class HistoryChecker {
                         }
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
 
@@ -718,11 +807,15 @@ public final class HistoryChecker {
             if (!consume(key("ATTEMPT_DONE", attempt, op.resultLong("attempt_token"), op.process()))) {
                 lost(op, "no ATTEMPT_DONE of attempt " + attempt);
             }
-            ReceiptRow receipt = ledger.receipts().stream().filter(r -> r.attempt().equals(attempt)).findFirst()
+            ReceiptRow receipt = ledger.receipts().stream()
+                    .filter(r -> r.attempt().equals(attempt))
+                    .findFirst()
                     .orElse(null);
             if (receipt == null || !receipt.status().equals(op.result("status"))) {
-                lost(op, "the receipt of attempt " + attempt + " is " + (receipt == null ? "missing"
-                        : receipt.status()));
+                lost(
+                        op,
+                        "the receipt of attempt " + attempt + " is "
+                                + (receipt == null ? "missing" : receipt.status()));
             }
             AssignmentRow x = assignments.get(op.arg("assignment"));
             if (x == null || !x.state().equals(op.result("state"))) {
@@ -752,7 +845,9 @@ public final class HistoryChecker {
         private void checkRefused(HistoryOp op) {
             String category = op.category();
             String p = op.process();
-            boolean fencing = RefusalCategory.fromCode(category).map(RefusalCategory::isFencing).orElse(false);
+            boolean fencing = RefusalCategory.fromCode(category)
+                    .map(RefusalCategory::isFencing)
+                    .orElse(false);
             if (!fencing) {
                 return;
             }
@@ -762,8 +857,10 @@ public final class HistoryChecker {
                     && !"true".equals(op.result("journal_missing"))) {
                 // A refusal that told its caller its REJECTED row could not be written (the database stayed
                 // busy past the bound) is reported, not hidden (decision 0109); only a silent one is a violation.
-                violation(Rule.MISSING_REJECTION, op + ": no REJECTED row (" + type + " " + id + ", " + category
-                        + ", presented " + op.resultLong("presented") + ")");
+                violation(
+                        Rule.MISSING_REJECTION,
+                        op + ": no REJECTED row (" + type + " " + id + ", " + category + ", presented "
+                                + op.resultLong("presented") + ")");
             }
         }
 
@@ -811,8 +908,7 @@ public final class HistoryChecker {
                             explainers.merge(key("steal", op.arg("assignment"), p), 1, Integer::sum);
                         }
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
             Map<String, Integer> writes = new LinkedHashMap<>();
@@ -825,10 +921,14 @@ public final class HistoryChecker {
                     case "MESSAGE_DEAD", "MESSAGE_RETRIED" -> key("finish-dead", e.resourceId(), e.process());
                     case "CLAIM_GRANTED" -> key("claim", e.resourceId(), e.process());
                     case "LEASE_ACQUIRED", "LEASE_TAKEN_OVER" -> key("lease", e.resourceId(), e.process());
-                    case "ATTEMPT_DONE" -> attempts.containsKey(e.resourceId())
-                            ? key("terminal", attempts.get(e.resourceId()).assignment(), e.process()) : null;
-                    case "ATTEMPT_STOLEN" -> attempts.containsKey(e.resourceId())
-                            ? key("steal", attempts.get(e.resourceId()).assignment(), e.process()) : null;
+                    case "ATTEMPT_DONE" ->
+                        attempts.containsKey(e.resourceId())
+                                ? key("terminal", attempts.get(e.resourceId()).assignment(), e.process())
+                                : null;
+                    case "ATTEMPT_STOLEN" ->
+                        attempts.containsKey(e.resourceId())
+                                ? key("steal", attempts.get(e.resourceId()).assignment(), e.process())
+                                : null;
                     default -> null;
                 };
                 if (k != null) {
@@ -838,16 +938,17 @@ public final class HistoryChecker {
             writes.forEach((k, n) -> {
                 int explained = explainers.getOrDefault(k, 0);
                 if (n > explained) {
-                    violation(Rule.UNEXPLAINED_WRITE, n + " write(s) " + k + " in the journal, but only " + explained
-                            + " call(s) of that process that were not refused");
+                    violation(
+                            Rule.UNEXPLAINED_WRITE,
+                            n + " write(s) " + k + " in the journal, but only " + explained
+                                    + " call(s) of that process that were not refused");
                 }
             });
         }
 
         // ---- 5. real time: a call that started after another ended sees its token or a newer one ----
 
-        private record TokenUse(String key, Long token, HistoryOp op, boolean strict, Rule rule) {
-        }
+        private record TokenUse(String key, Long token, HistoryOp op, boolean strict, Rule rule) {}
 
         private void checkRealTimeOrder() {
             List<TokenUse> uses = new ArrayList<>();
@@ -857,33 +958,45 @@ public final class HistoryChecker {
                 }
                 switch (op.op()) {
                     case "acquire" -> {
-                        uses.add(new TokenUse("actor " + op.arg("actor"), op.resultLong("token"), op, false,
-                                Rule.ACTOR_ORDER));
+                        uses.add(new TokenUse(
+                                "actor " + op.arg("actor"), op.resultLong("token"), op, false, Rule.ACTOR_ORDER));
                         uses.add(new TokenUse("minted", op.resultLong("token"), op, true, Rule.TOKEN_NOT_INCREASING));
                     }
-                    case "renew", "release" -> uses.add(new TokenUse("actor " + op.arg("actor"), op.argLong("token"),
-                            op, false, Rule.ACTOR_ORDER));
-                    case "claim" -> uses.add(new TokenUse("message " + op.arg("message"), op.resultLong("token"), op,
-                            false, Rule.MESSAGE_ORDER));
-                    case "complete", "dead_letter" -> uses.add(new TokenUse("message " + op.arg("message"),
-                            op.argLong("token"), op, false, Rule.MESSAGE_ORDER));
+                    case "renew", "release" ->
+                        uses.add(new TokenUse(
+                                "actor " + op.arg("actor"), op.argLong("token"), op, false, Rule.ACTOR_ORDER));
+                    case "claim" ->
+                        uses.add(new TokenUse(
+                                "message " + op.arg("message"), op.resultLong("token"), op, false, Rule.MESSAGE_ORDER));
+                    case "complete", "dead_letter" ->
+                        uses.add(new TokenUse(
+                                "message " + op.arg("message"), op.argLong("token"), op, false, Rule.MESSAGE_ORDER));
                     case "run" -> {
-                        uses.add(new TokenUse("actor " + op.arg("actor"), op.resultLong("lease_token"), op, false,
-                                Rule.ACTOR_ORDER));
-                        uses.add(new TokenUse("assignment " + op.arg("assignment"), op.resultLong("attempt_token"), op,
-                                false, Rule.ATTEMPT_ORDER));
-                        uses.add(new TokenUse("minted", op.resultLong("attempt_token"), op, true,
-                                Rule.TOKEN_NOT_INCREASING));
+                        uses.add(new TokenUse(
+                                "actor " + op.arg("actor"), op.resultLong("lease_token"), op, false, Rule.ACTOR_ORDER));
+                        uses.add(new TokenUse(
+                                "assignment " + op.arg("assignment"),
+                                op.resultLong("attempt_token"),
+                                op,
+                                false,
+                                Rule.ATTEMPT_ORDER));
+                        uses.add(new TokenUse(
+                                "minted", op.resultLong("attempt_token"), op, true, Rule.TOKEN_NOT_INCREASING));
                     }
-                    case "steal" -> uses.add(new TokenUse("assignment " + op.arg("assignment"),
-                            op.resultLong("attempt_token"), op, false, Rule.ATTEMPT_ORDER));
-                    default -> {
-                    }
+                    case "steal" ->
+                        uses.add(new TokenUse(
+                                "assignment " + op.arg("assignment"),
+                                op.resultLong("attempt_token"),
+                                op,
+                                false,
+                                Rule.ATTEMPT_ORDER));
+                    default -> {}
                 }
             }
             Map<String, List<TokenUse>> byKey = new LinkedHashMap<>();
             uses.removeIf(u -> u.token() == null);
-            uses.forEach(u -> byKey.computeIfAbsent(u.key(), k -> new ArrayList<>()).add(u));
+            uses.forEach(
+                    u -> byKey.computeIfAbsent(u.key(), k -> new ArrayList<>()).add(u));
             for (List<TokenUse> list : byKey.values()) {
                 List<TokenUse> byInvoke = new ArrayList<>(list);
                 byInvoke.sort(Comparator.comparingLong(u -> u.op().invokedUs()));
@@ -901,8 +1014,10 @@ public final class HistoryChecker {
                     }
                     long before = highest == null ? Long.MIN_VALUE : highest.token();
                     if (before > b.token() || (b.strict() && before == b.token())) {
-                        violation(b.rule(), b.key() + ": " + b.op() + " used token " + b.token() + " although "
-                                + highest.op() + " had already ended with token " + highest.token());
+                        violation(
+                                b.rule(),
+                                b.key() + ": " + b.op() + " used token " + b.token() + " although " + highest.op()
+                                        + " had already ended with token " + highest.token());
                     }
                 }
             }

@@ -32,9 +32,16 @@ class HistoryCheckerTest {
     private static final long FINAL_NOW = 1_000_000;
 
     /** A journal row before it has a seq: the seq is its position when the ledger is built. */
-    private record Row(String kind, String type, String id, String actor, String process, Long token, Long presented,
-                       Long current, String category) {
-    }
+    private record Row(
+            String kind,
+            String type,
+            String id,
+            String actor,
+            String process,
+            Long token,
+            Long presented,
+            Long current,
+            String category) {}
 
     private final List<Row> journal = new ArrayList<>();
     private final List<HistoryOp> ops = new ArrayList<>();
@@ -68,8 +75,23 @@ class HistoryCheckerTest {
         ok(P1, "assign", args("actor", "a", "provider", "scripted:ms=0"), args("assignment", "x"));
         row("ASSIGNMENT_CREATED", "assignment", "x", "a", P1, null);
         attempts.add(new AttemptRow("att_x", "x", "a", P1, 3, 1, "DONE", 9_000));
-        ok(P1, "run", args("assignment", "x", "actor", "a", "ttl_ms", 1000), args("state", "COMPLETED",
-                "attempt", "att_x", "attempt_token", 3, "lease_token", 1, "receipt", 1, "status", "completed"));
+        ok(
+                P1,
+                "run",
+                args("assignment", "x", "actor", "a", "ttl_ms", 1000),
+                args(
+                        "state",
+                        "COMPLETED",
+                        "attempt",
+                        "att_x",
+                        "attempt_token",
+                        3,
+                        "lease_token",
+                        1,
+                        "receipt",
+                        1,
+                        "status",
+                        "completed"));
         row("ATTEMPT_STARTED", "attempt", "att_x", "a", P1, 3L);
         row("ATTEMPT_DONE", "attempt", "att_x", "a", P1, 3L);
         receipts.add(new ReceiptRow(1, "x", "att_x", 3, P1, "completed", null, true));
@@ -98,8 +120,19 @@ class HistoryCheckerTest {
         List<Event> events = new ArrayList<>();
         for (int i = 0; i < journal.size(); i++) {
             Row r = journal.get(i);
-            events.add(new Event(i + 1, 0, r.kind(), r.type(), r.id(), r.actor(), r.process(), r.token(),
-                    r.presented(), r.current(), r.category(), null));
+            events.add(new Event(
+                    i + 1,
+                    0,
+                    r.kind(),
+                    r.type(),
+                    r.id(),
+                    r.actor(),
+                    r.process(),
+                    r.token(),
+                    r.presented(),
+                    r.current(),
+                    r.category(),
+                    null));
         }
         return new Ledger(events, List.of(), messages, assignments, attempts, receipts, lastToken);
     }
@@ -141,7 +174,8 @@ class HistoryCheckerTest {
         HistoryChecker.Result result = check(OutputFolders.read(data, ledger()));
 
         assertThat(result.count(Rule.FOREIGN_OUTPUT)).isEqualTo(2);
-        assertThat(result.violations()).filteredOn(v -> v.rule() == Rule.FOREIGN_OUTPUT)
+        assertThat(result.violations())
+                .filteredOn(v -> v.rule() == Rule.FOREIGN_OUTPUT)
                 .anySatisfy(v -> assertThat(v.what()).contains("receipt 1").contains("att_stale (token 2)"))
                 .anySatisfy(v -> assertThat(v.what()).contains("receipt 2").contains("att_y (token 4)"));
         assertThat(result.violations()).allMatch(v -> v.rule() == Rule.FOREIGN_OUTPUT); // the ledger is fine
@@ -183,8 +217,9 @@ class HistoryCheckerTest {
 
     @Test
     void aDoubleCompletionIsCaught() {
-        journal.add(indexOf("MESSAGE_DONE", "m") + 1, new Row("MESSAGE_DONE", "message", "m", "a", P1, 2L, null,
-                null, null));
+        journal.add(
+                indexOf("MESSAGE_DONE", "m") + 1,
+                new Row("MESSAGE_DONE", "message", "m", "a", P1, 2L, null, null, null));
 
         assertThat(check().count(Rule.MESSAGE_FINISHED_TWICE)).isEqualTo(1);
     }
@@ -220,8 +255,18 @@ class HistoryCheckerTest {
         HistoryOp silent = ops.get(renew);
         Map<String, Object> reported = new LinkedHashMap<>(silent.detail());
         reported.put("journal_missing", true);
-        ops.set(renew, new HistoryOp(silent.worker(), silent.process(), silent.id(), silent.op(), silent.args(),
-                silent.invokedUs(), silent.outcome(), reported, silent.completedUs()));
+        ops.set(
+                renew,
+                new HistoryOp(
+                        silent.worker(),
+                        silent.process(),
+                        silent.id(),
+                        silent.op(),
+                        silent.args(),
+                        silent.invokedUs(),
+                        silent.outcome(),
+                        reported,
+                        silent.completedUs()));
 
         assertThat(check().violations()).isEmpty();
     }
@@ -233,8 +278,18 @@ class HistoryCheckerTest {
         HistoryOp first = ops.get(ops.size() - 1);
         Map<String, Object> reported = new LinkedHashMap<>(first.detail());
         reported.put("journal_missing", true);
-        ops.set(ops.size() - 1, new HistoryOp(first.worker(), first.process(), first.id(), first.op(), first.args(),
-                first.invokedUs(), first.outcome(), reported, first.completedUs()));
+        ops.set(
+                ops.size() - 1,
+                new HistoryOp(
+                        first.worker(),
+                        first.process(),
+                        first.id(),
+                        first.op(),
+                        first.args(),
+                        first.invokedUs(),
+                        first.outcome(),
+                        reported,
+                        first.completedUs()));
         fail(P1, "acquire", args("actor", "a", "ttl_ms", 1000), "actor_lease_held", "actor", "a", null, 4L);
         rejected("actor", "a", P1, "actor_lease_held", null, 4L);
 
@@ -276,8 +331,9 @@ class HistoryCheckerTest {
     @Test
     void aStaleTerminalWriteAfterTheFenceWasStolenIsCaught() {
         // an operator stole x's fence while P1 ran; P1's terminal write still went through
-        journal.add(indexOf("ATTEMPT_DONE", "att_x"), new Row("ATTEMPT_STOLEN", "attempt", "att_x", "a", P2, 3L,
-                null, null, null));
+        journal.add(
+                indexOf("ATTEMPT_DONE", "att_x"),
+                new Row("ATTEMPT_STOLEN", "attempt", "att_x", "a", P2, 3L, null, null, null));
 
         assertThat(check().count(Rule.ATTEMPT_ORDER)).isPositive();
     }
@@ -299,7 +355,8 @@ class HistoryCheckerTest {
         fail(P1, "complete", args("message", "m", "token", 2), "fencing_token_stale", "message", "m", 2L, null);
         rejected("message", "m", P1, "fencing_token_stale", 2L, null);
 
-        assertThat(check().violations()).singleElement()
+        assertThat(check().violations())
+                .singleElement()
                 .satisfies(v -> assertThat(v.rule()).isEqualTo(Rule.UNEXPLAINED_WRITE));
     }
 
@@ -317,12 +374,18 @@ class HistoryCheckerTest {
         info(P1, "send", "storage_IO");
         info(P1, "complete", "storage_COMMIT_OUTCOME_UNKNOWN");
         Set<String> server = Set.of("busy", "storage_IO", "storage_COMMIT_OUTCOME_UNKNOWN");
-        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, server).violations()).isEmpty();
-        assertThat(check().count(Rule.CRASH)).as("on SQLite neither is expected").isEqualTo(2);
+        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, server)
+                        .violations())
+                .isEmpty();
+        assertThat(check().count(Rule.CRASH))
+                .as("on SQLite neither is expected")
+                .isEqualTo(2);
 
         info(P1, "send", "storage_CORRUPT");
-        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, server).count(Rule.CRASH))
-                .as("a guard's refusal is a crash on a server too").isEqualTo(1);
+        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, server)
+                        .count(Rule.CRASH))
+                .as("a guard's refusal is a crash on a server too")
+                .isEqualTo(1);
     }
 
     // ---- building histories ----
@@ -339,8 +402,15 @@ class HistoryCheckerTest {
         add(process, op, args, Outcome.OK, result);
     }
 
-    private void fail(String process, String op, Map<String, Object> args, String category, String type, String id,
-                      Long presented, Long current) {
+    private void fail(
+            String process,
+            String op,
+            Map<String, Object> args,
+            String category,
+            String type,
+            String id,
+            Long presented,
+            Long current) {
         Map<String, Object> refusal = new LinkedHashMap<>();
         refusal.put("category", category);
         refusal.put("resource_type", type);
@@ -355,13 +425,11 @@ class HistoryCheckerTest {
     }
 
     private void unknown(String process, String op, Map<String, Object> args) {
-        ops.add(new HistoryOp("w", process, ops.size() + 1, op, args, time, Outcome.UNKNOWN, Map.of(),
-                Long.MAX_VALUE));
+        ops.add(new HistoryOp("w", process, ops.size() + 1, op, args, time, Outcome.UNKNOWN, Map.of(), Long.MAX_VALUE));
         time += 10;
     }
 
-    private void add(String process, String op, Map<String, Object> args, Outcome outcome,
-                     Map<String, Object> detail) {
+    private void add(String process, String op, Map<String, Object> args, Outcome outcome, Map<String, Object> detail) {
         ops.add(new HistoryOp("w", process, ops.size() + 1, op, args, time, outcome, detail, time + 5));
         time += 10;
     }

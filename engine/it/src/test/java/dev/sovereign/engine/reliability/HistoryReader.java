@@ -18,19 +18,25 @@ import java.util.Map;
 public final class HistoryReader {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private HistoryReader() {
-    }
+    private HistoryReader() {}
 
     /** What one incarnation of a worker recorded. */
-    public record ProcessHistory(String worker, int incarnation, String process, boolean fault, List<HistoryOp> ops,
-                                 int clockChanges, boolean stoppedCleanly) {
-    }
+    public record ProcessHistory(
+            String worker,
+            int incarnation,
+            String process,
+            boolean fault,
+            List<HistoryOp> ops,
+            int clockChanges,
+            boolean stoppedCleanly) {}
 
     public static List<ProcessHistory> readAll(Path dir) throws IOException {
         List<ProcessHistory> out = new ArrayList<>();
         try (var files = Files.list(dir)) {
             for (Path f : files.filter(p -> p.getFileName().toString().startsWith("history-")
-                    && p.getFileName().toString().endsWith(".jsonl")).sorted().toList()) {
+                            && p.getFileName().toString().endsWith(".jsonl"))
+                    .sorted()
+                    .toList()) {
                 ProcessHistory h = read(f);
                 if (h != null) {
                     out.add(h);
@@ -56,7 +62,7 @@ public final class HistoryReader {
             }
             Map<String, Object> line;
             try {
-                line = JSON.readValue(text, new TypeReference<Map<String, Object>>() { });
+                line = JSON.readValue(text, new TypeReference<Map<String, Object>>() {});
             } catch (IOException torn) {
                 continue; // the last line of a killed process may be cut short
             }
@@ -85,8 +91,16 @@ public final class HistoryReader {
             Map<String, Object> args = (Map<String, Object>) inv.getOrDefault("args", Map.of());
             long invokedUs = HistoryOp.toLong(inv.get("wall_us"));
             if (end == null) {
-                ops.add(new HistoryOp(worker, process, e.getKey(), (String) inv.get("op"), args, invokedUs,
-                        HistoryOp.Outcome.UNKNOWN, Map.of(), Long.MAX_VALUE));
+                ops.add(new HistoryOp(
+                        worker,
+                        process,
+                        e.getKey(),
+                        (String) inv.get("op"),
+                        args,
+                        invokedUs,
+                        HistoryOp.Outcome.UNKNOWN,
+                        Map.of(),
+                        Long.MAX_VALUE));
                 continue;
             }
             String type = (String) end.get("type");
@@ -106,8 +120,16 @@ public final class HistoryReader {
                 case "fail" -> HistoryOp.Outcome.FAIL;
                 default -> HistoryOp.Outcome.INFO;
             };
-            ops.add(new HistoryOp(worker, process, e.getKey(), (String) inv.get("op"), args, invokedUs, outcome,
-                    detail, HistoryOp.toLong(end.get("wall_us"))));
+            ops.add(new HistoryOp(
+                    worker,
+                    process,
+                    e.getKey(),
+                    (String) inv.get("op"),
+                    args,
+                    invokedUs,
+                    outcome,
+                    detail,
+                    HistoryOp.toLong(end.get("wall_us"))));
         }
         return new ProcessHistory(worker, incarnation, process, fault, ops, clockChanges, stopped);
     }

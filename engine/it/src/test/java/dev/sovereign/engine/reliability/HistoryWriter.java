@@ -80,12 +80,25 @@ public final class HistoryWriter implements AutoCloseable {
     }
 
     public void fail(long id, Refusal r) {
-        fail(id, r.category().code(), r.resourceType(), r.resourceId(), r.presentedToken(), r.currentToken(),
-                r.getMessage(), r.warnings().stream().anyMatch(w -> w.contains("REJECTED journal row")));
+        fail(
+                id,
+                r.category().code(),
+                r.resourceType(),
+                r.resourceId(),
+                r.presentedToken(),
+                r.currentToken(),
+                r.getMessage(),
+                r.warnings().stream().anyMatch(w -> w.contains("REJECTED journal row")));
     }
 
-    public void fail(long id, String category, String resourceType, String resourceId, Long presented, Long current,
-                     String message) {
+    public void fail(
+            long id,
+            String category,
+            String resourceType,
+            String resourceId,
+            Long presented,
+            Long current,
+            String message) {
         fail(id, category, resourceType, resourceId, presented, current, message, false);
     }
 
@@ -93,8 +106,15 @@ public final class HistoryWriter implements AutoCloseable {
      * @param journalMissing the refusal said its REJECTED row could not be written (busy past the bound):
      *     decision 0109 reports that to the caller instead of turning the refusal into a storage error
      */
-    public void fail(long id, String category, String resourceType, String resourceId, Long presented, Long current,
-                     String message, boolean journalMissing) {
+    public void fail(
+            long id,
+            String category,
+            String resourceType,
+            String resourceId,
+            Long presented,
+            Long current,
+            String message,
+            boolean journalMissing) {
         Map<String, Object> line = line("fail");
         line.put("id", id);
         line.put("category", category);

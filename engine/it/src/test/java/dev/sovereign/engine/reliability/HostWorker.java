@@ -28,29 +28,36 @@ import java.util.List;
  * interval in ms. Prints {@code READY <process identity>} once open.
  */
 public final class HostWorker {
-    private HostWorker() {
-    }
+    private HostWorker() {}
 
     public static void main(String[] args) throws Exception {
-        EngineConfig config = EngineConfig.forDatabase(args[0]).dataDirectory(Path.of(args[1])).heartbeat(true)
-                .heartbeatInterval(Duration.ofMillis(Long.parseLong(args[4]))).busyBound(Duration.ofSeconds(2))
-                .processKind("host-worker").processLabel(args[2])
-                .allowCommands(CommandAllowList.of(List.of(CommandAllowList.exactly(args[3])))).build();
+        EngineConfig config = EngineConfig.forDatabase(args[0])
+                .dataDirectory(Path.of(args[1]))
+                .heartbeat(true)
+                .heartbeatInterval(Duration.ofMillis(Long.parseLong(args[4])))
+                .busyBound(Duration.ofSeconds(2))
+                .processKind("host-worker")
+                .processLabel(args[2])
+                .allowCommands(CommandAllowList.of(List.of(CommandAllowList.exactly(args[3]))))
+                .build();
         try (Engine engine = Engine.open(config);
-             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
             say("READY " + engine.processIdentity());
             String line;
             while ((line = in.readLine()) != null && !line.equals("quit")) {
                 String[] w = line.trim().split(" ");
                 switch (w[0]) {
-                    case "acquire" -> answer("ACQUIRE", () -> {
-                        Lease l = engine.leases().acquire(w[1], Duration.ofMillis(Long.parseLong(w[2])));
-                        return "token=" + l.token() + " expires_at=" + l.expiresAt();
-                    });
-                    case "renew" -> answer("RENEW", () -> {
-                        Lease l = engine.leases().renew(w[1], Long.parseLong(w[2]), Duration.ofMillis(Long.parseLong(w[3])));
-                        return "token=" + l.token() + " expires_at=" + l.expiresAt();
-                    });
+                    case "acquire" ->
+                        answer("ACQUIRE", () -> {
+                            Lease l = engine.leases().acquire(w[1], Duration.ofMillis(Long.parseLong(w[2])));
+                            return "token=" + l.token() + " expires_at=" + l.expiresAt();
+                        });
+                    case "renew" ->
+                        answer("RENEW", () -> {
+                            Lease l = engine.leases()
+                                    .renew(w[1], Long.parseLong(w[2]), Duration.ofMillis(Long.parseLong(w[3])));
+                            return "token=" + l.token() + " expires_at=" + l.expiresAt();
+                        });
                     case "release" -> {
                         try {
                             say(engine.leases().release(w[1], Long.parseLong(w[2])) ? "RELEASE OK" : "RELEASE FALSE");
@@ -61,11 +68,16 @@ public final class HostWorker {
                         }
                     }
                     case "run" -> {
-                        Thread t = new Thread(() -> answer("RUN", () -> {
-                            RunResult r = engine.runs().runAssignment(w[1], Duration.ofMillis(Long.parseLong(w[2])));
-                            return "state=" + r.assignment().state() + " attempt=" + r.attempt().id() + " token="
-                                    + r.attempt().token() + " receipt=" + r.receipt().id();
-                        }), "run");
+                        Thread t = new Thread(
+                                () -> answer("RUN", () -> {
+                                    RunResult r =
+                                            engine.runs().runAssignment(w[1], Duration.ofMillis(Long.parseLong(w[2])));
+                                    return "state=" + r.assignment().state() + " attempt="
+                                            + r.attempt().id() + " token="
+                                            + r.attempt().token() + " receipt="
+                                            + r.receipt().id();
+                                }),
+                                "run");
                         t.start();
                     }
                     default -> say("UNKNOWN " + line);

@@ -24,33 +24,60 @@ public record Ledger(
         long lastToken) {
 
     /** One {@code fence_events} row. */
-    public record Event(long seq, long at, String kind, String resourceType, String resourceId, String actor,
-                        String process, Long token, Long presented, Long current, String category, String detail) {
-    }
+    public record Event(
+            long seq,
+            long at,
+            String kind,
+            String resourceType,
+            String resourceId,
+            String actor,
+            String process,
+            Long token,
+            Long presented,
+            Long current,
+            String category,
+            String detail) {}
 
-    public record LeaseRow(String actor, String process, long token, long expiresAt) {
-    }
+    public record LeaseRow(String actor, String process, long token, long expiresAt) {}
 
-    public record MessageRow(String id, String recipient, String state, String claimActor, String claimProcess,
-                             Long claimToken, Long claimExpiresAt, int retryCount, int maxRetries) {
-    }
+    public record MessageRow(
+            String id,
+            String recipient,
+            String state,
+            String claimActor,
+            String claimProcess,
+            Long claimToken,
+            Long claimExpiresAt,
+            int retryCount,
+            int maxRetries) {}
 
-    public record AssignmentRow(String id, String actor, String state, String currentAttempt, String retryOf,
-                                Long acknowledgedAt) {
-    }
+    public record AssignmentRow(
+            String id, String actor, String state, String currentAttempt, String retryOf, Long acknowledgedAt) {}
 
-    public record AttemptRow(String id, String assignment, String actor, String process, long token, long leaseToken,
-                             String state, long expiresAt) {
-    }
+    public record AttemptRow(
+            String id,
+            String assignment,
+            String actor,
+            String process,
+            long token,
+            long leaseToken,
+            String state,
+            long expiresAt) {}
 
-    public record ReceiptRow(long id, String assignment, String attempt, long attemptToken, String process,
-                             String status, String failureCategory, boolean outcomeKnown) {
-    }
+    public record ReceiptRow(
+            long id,
+            String assignment,
+            String attempt,
+            long attemptToken,
+            String process,
+            String status,
+            String failureCategory,
+            boolean outcomeKnown) {}
 
     /** Reads the whole ledger in one read transaction, so the tables agree with each other. */
     public static Ledger read(Path database) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database);
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("PRAGMA busy_timeout = 10000");
             c.setAutoCommit(false);
             try {
@@ -59,9 +86,19 @@ public record Ledger(
                         + " process_identity, token, presented_token, current_token, category, detail"
                         + " FROM fence_events ORDER BY seq")) {
                     while (rs.next()) {
-                        events.add(new Event(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                                rs.getString(5), rs.getString(6), rs.getString(7), nullableLong(rs, 8),
-                                nullableLong(rs, 9), nullableLong(rs, 10), rs.getString(11), rs.getString(12)));
+                        events.add(new Event(
+                                rs.getLong(1),
+                                rs.getLong(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getString(5),
+                                rs.getString(6),
+                                rs.getString(7),
+                                nullableLong(rs, 8),
+                                nullableLong(rs, 9),
+                                nullableLong(rs, 10),
+                                rs.getString(11),
+                                rs.getString(12)));
                     }
                 }
                 List<LeaseRow> leases = new ArrayList<>();
@@ -75,8 +112,15 @@ public record Ledger(
                 try (ResultSet rs = s.executeQuery("SELECT id, recipient, state, claim_actor, claim_process,"
                         + " claim_token, claim_expires_at, retry_count, max_retries FROM messages ORDER BY rowid")) {
                     while (rs.next()) {
-                        messages.add(new MessageRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                                rs.getString(5), nullableLong(rs, 6), nullableLong(rs, 7), rs.getInt(8),
+                        messages.add(new MessageRow(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getString(5),
+                                nullableLong(rs, 6),
+                                nullableLong(rs, 7),
+                                rs.getInt(8),
                                 rs.getInt(9)));
                     }
                 }
@@ -84,24 +128,43 @@ public record Ledger(
                 try (ResultSet rs = s.executeQuery("SELECT id, actor_id, state, current_attempt, retry_of,"
                         + " acknowledged_at FROM assignments ORDER BY rowid")) {
                     while (rs.next()) {
-                        assignments.add(new AssignmentRow(rs.getString(1), rs.getString(2), rs.getString(3),
-                                rs.getString(4), rs.getString(5), nullableLong(rs, 6)));
+                        assignments.add(new AssignmentRow(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getString(5),
+                                nullableLong(rs, 6)));
                     }
                 }
                 List<AttemptRow> attempts = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery("SELECT id, assignment_id, actor_id, process_identity, token,"
                         + " lease_token, state, expires_at FROM execution_attempts ORDER BY token")) {
                     while (rs.next()) {
-                        attempts.add(new AttemptRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                                rs.getLong(5), rs.getLong(6), rs.getString(7), rs.getLong(8)));
+                        attempts.add(new AttemptRow(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getLong(5),
+                                rs.getLong(6),
+                                rs.getString(7),
+                                rs.getLong(8)));
                     }
                 }
                 List<ReceiptRow> receipts = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery("SELECT id, assignment_id, attempt_id, attempt_token,"
                         + " process_identity, status, failure_category, outcome_known FROM receipts ORDER BY id")) {
                     while (rs.next()) {
-                        receipts.add(new ReceiptRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4),
-                                rs.getString(5), rs.getString(6), rs.getString(7), rs.getInt(8) == 1));
+                        receipts.add(new ReceiptRow(
+                                rs.getLong(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getLong(4),
+                                rs.getString(5),
+                                rs.getString(6),
+                                rs.getString(7),
+                                rs.getInt(8) == 1));
                     }
                 }
                 long lastToken;

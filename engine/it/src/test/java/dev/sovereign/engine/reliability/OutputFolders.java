@@ -23,18 +23,23 @@ import java.util.stream.Stream;
 public record OutputFolders(List<Folder> folders) {
     /** The line a torture command writes: {@code attempt=<id> token=<n>}. */
     public static final String MARKER = "attempt=$SOVEREIGN_ATTEMPT token=$SOVEREIGN_ATTEMPT_TOKEN";
+
     private static final Pattern MARK = Pattern.compile("attempt=(\\S+) token=(\\d+)");
 
     public static final OutputFolders NONE = new OutputFolders(List.of());
 
     /** One attempt marker found in a file of a folder. */
-    public record Mark(String file, String attempt, long token) {
-    }
+    public record Mark(String file, String attempt, long token) {}
 
     /** The folder a receipt names, and the markers in it (none when it does not exist). */
-    public record Folder(long receipt, String assignment, String attempt, long attemptToken, Path dir, boolean exists,
-                         List<Mark> marks) {
-    }
+    public record Folder(
+            long receipt,
+            String assignment,
+            String attempt,
+            long attemptToken,
+            Path dir,
+            boolean exists,
+            List<Mark> marks) {}
 
     /** Reads the folder of every receipt of {@code ledger} under {@code dataDirectory}. */
     public static OutputFolders read(Path dataDirectory, Ledger ledger) {
@@ -42,7 +47,13 @@ public record OutputFolders(List<Folder> folders) {
         for (Ledger.ReceiptRow r : ledger.receipts()) {
             Path dir = RunFolders.output(dataDirectory, r.assignment(), r.attempt());
             boolean exists = dir != null && Files.isDirectory(dir);
-            folders.add(new Folder(r.id(), r.assignment(), r.attempt(), r.attemptToken(), dir, exists,
+            folders.add(new Folder(
+                    r.id(),
+                    r.assignment(),
+                    r.attempt(),
+                    r.attemptToken(),
+                    dir,
+                    exists,
                     exists ? marks(dir) : List.of()));
         }
         return new OutputFolders(folders);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.Hosts;
 import dev.sovereign.engine.testing.RestartablePgServer;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,8 +31,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import dev.sovereign.engine.run.Runs;
-import java.sql.DriverManager;
 
 /**
  * The partition nemesis with real hosts (issue 15, decision 0908): two worker processes ({@link HostWorker}), each
@@ -61,7 +61,8 @@ class PartitionOnPostgresTest {
     @Test
     void aHostCutOffLosesItsLeaseToTheOtherHostAndEveryLateWriteOfItIsRefusedAndJournalled() throws Exception {
         Optional<String> noHosts = Boolean.getBoolean("sovereign.partition.loopback")
-                ? Optional.of("-Dsovereign.partition.loopback=true") : Hosts.unavailable();
+                ? Optional.of("-Dsovereign.partition.loopback=true")
+                : Hosts.unavailable();
         boolean real = noHosts.isEmpty();
         if (!real) {
             System.out.println("PartitionOnPostgresTest: no network namespaces here (" + noHosts.get() + "): host A and"
@@ -69,13 +70,17 @@ class PartitionOnPostgresTest {
                     + " connections.");
         }
         try (RestartablePgServer server = RestartablePgServer.start(dir.resolve("pgdata"), real);
-             Hosts hosts = real ? Hosts.create("a", "b") : null) {
+                Hosts hosts = real ? Hosts.create("a", "b") : null) {
             String local = server.createDatabase("partition");
             String go = dir.resolve("go-").toString();
             String command = "while [ ! -f '" + go + "'$SOVEREIGN_ATTEMPT_TOKEN ]; do sleep 0.05; done";
             String assignment;
-            try (Engine setup = Engine.open(EngineConfig.forDatabase(local).dataDirectory(dir.resolve("setup"))
-                    .heartbeat(false).processKind("partition-setup").createAsLabSandbox(BROKEN_FENCE).build())) {
+            try (Engine setup = Engine.open(EngineConfig.forDatabase(local)
+                    .dataDirectory(dir.resolve("setup"))
+                    .heartbeat(false)
+                    .processKind("partition-setup")
+                    .createAsLabSandbox(BROKEN_FENCE)
+                    .build())) {
                 setup.actors().add(ACTOR);
                 assignment = setup.runs().assign(ACTOR, "command:" + command).id();
             }
@@ -84,12 +89,16 @@ class PartitionOnPostgresTest {
 
             Hosts.Host hostA = real ? hosts.host("a") : null;
             Hosts.Host hostB = real ? hosts.host("b") : null;
-            try (Worker a = Worker.start(hosts, hostA, url(server, hostA, "host-a"), dir.resolve("host-a"), "A", command);
-                 Worker b = Worker.start(hosts, hostB, url(server, hostB, "host-b"), dir.resolve("host-b"), "B", command)) {
-                System.out.println("PartitionOnPostgresTest: " + (real
-                        ? "host A " + hostA.address() + " and host B " + hostB.address() + " reach the server at "
-                        + hostA.serverAddress() + " and " + hostB.serverAddress() + " (port " + server.port() + ")"
-                        : "both hosts on loopback, port " + server.port()));
+            try (Worker a = Worker.start(
+                            hosts, hostA, url(server, hostA, "host-a"), dir.resolve("host-a"), "A", command);
+                    Worker b = Worker.start(
+                            hosts, hostB, url(server, hostB, "host-b"), dir.resolve("host-b"), "B", command)) {
+                System.out.println("PartitionOnPostgresTest: "
+                        + (real
+                                ? "host A " + hostA.address() + " and host B " + hostB.address()
+                                        + " reach the server at " + hostA.serverAddress() + " and "
+                                        + hostB.serverAddress() + " (port " + server.port() + ")"
+                                : "both hosts on loopback, port " + server.port()));
 
                 // A hosts the actor and runs the long assignment
                 long tokenA = number(a.ask("acquire " + ACTOR + " " + TTL_MS, "ACQUIRE"), "token");
@@ -121,8 +130,10 @@ class PartitionOnPostgresTest {
                 Files.writeString(Path.of(go + attemptB.token()), "B may finish");
                 String runB = b.await("RUN");
                 assertThat(runB).startsWith("RUN OK state=COMPLETED attempt=" + attemptB.id());
-                long takeoverSeq = scalar(local, "SELECT max(seq) FROM fence_events WHERE kind = 'LEASE_TAKEN_OVER'"
-                        + " AND process_identity = '" + b.identity + "' AND token = " + tokenB);
+                long takeoverSeq = scalar(
+                        local,
+                        "SELECT max(seq) FROM fence_events WHERE kind = 'LEASE_TAKEN_OVER'"
+                                + " AND process_identity = '" + b.identity + "' AND token = " + tokenB);
                 assertThat(takeoverSeq).as("B's takeover is journalled").isPositive();
 
                 // heal; A finds out only by writing: each of its late writes is refused
@@ -136,30 +147,38 @@ class PartitionOnPostgresTest {
                 String runA = a.await("RUN");
                 assertThat(runA).as("A's run after the heal").startsWith("RUN REFUSED");
                 List<String> afterRun = journalOf(local, a.identity, takeoverSeq);
-                assertThat(afterRun).as("A's refused terminal write (and its heartbeat's refused renewals)")
-                        .anyMatch(r -> r.matches("REJECTED (assignment|attempt) (execution_attempt_lost|actor_lease_lost)"
-                                + " presented=(" + tokenA + "|" + attemptA.token() + ")"));
+                assertThat(afterRun)
+                        .as("A's refused terminal write (and its heartbeat's refused renewals)")
+                        .anyMatch(
+                                r -> r.matches("REJECTED (assignment|attempt) (execution_attempt_lost|actor_lease_lost)"
+                                        + " presented=(" + tokenA + "|" + attemptA.token() + ")"));
 
                 long mark = lastSeq(local);
                 String renewA = a.ask("renew " + ACTOR + " " + tokenA + " " + TTL_MS, "RENEW");
                 assertThat(renewA).startsWith("RENEW REFUSED actor_lease_lost");
-                assertThat(journalOf(local, a.identity, mark)).as("the refused renewal's own row")
+                assertThat(journalOf(local, a.identity, mark))
+                        .as("the refused renewal's own row")
                         .containsExactly("REJECTED actor actor_lease_lost presented=" + tokenA);
 
                 mark = lastSeq(local);
                 String releaseA = a.ask("release " + ACTOR + " " + tokenA, "RELEASE");
                 assertThat(releaseA).matches("RELEASE (FALSE|REFUSED .*)");
-                assertThat(journalOf(local, a.identity, mark)).as("the refused release's own row")
+                assertThat(journalOf(local, a.identity, mark))
+                        .as("the refused release's own row")
                         .containsExactly("REJECTED actor actor_lease_lost presented=" + tokenA);
-                System.out.println("PartitionOnPostgresTest: A after the heal: " + runA + " | " + renewA + " | " + releaseA);
+                System.out.println(
+                        "PartitionOnPostgresTest: A after the heal: " + runA + " | " + renewA + " | " + releaseA);
 
                 // the ledger: A wrote nothing after B's takeover but REJECTED rows under its stale tokens
                 List<String> lateOfA = journalOf(local, a.identity, takeoverSeq);
                 System.out.println("PartitionOnPostgresTest: A's journal rows after B's takeover: " + lateOfA);
-                assertThat(lateOfA).isNotEmpty().allMatch(r -> r.startsWith("REJECTED ")
-                        && r.matches(".* presented=(" + tokenA + "|" + attemptA.token() + ")"));
+                assertThat(lateOfA)
+                        .isNotEmpty()
+                        .allMatch(r -> r.startsWith("REJECTED ")
+                                && r.matches(".* presented=(" + tokenA + "|" + attemptA.token() + ")"));
                 assertThat(texts(local, "SELECT attempt_id FROM receipts WHERE assignment_id = '" + assignment + "'"))
-                        .as("exactly one receipt, B's").containsExactly(attemptB.id());
+                        .as("exactly one receipt, B's")
+                        .containsExactly(attemptB.id());
                 assertThat(texts(local, "SELECT state FROM execution_attempts WHERE id = '" + attemptA.id() + "'"))
                         .containsExactly("SUPERSEDED");
                 assertThat(texts(local, "SELECT state FROM assignments WHERE id = '" + assignment + "'"))
@@ -168,8 +187,7 @@ class PartitionOnPostgresTest {
         }
     }
 
-    private record Attempt(String id, long token, long leaseToken) {
-    }
+    private record Attempt(String id, long token, long leaseToken) {}
 
     private static String url(RestartablePgServer server, Hosts.Host host, String name) {
         String base = server.url(host == null ? "localhost" : host.serverAddress(), "partition");
@@ -179,7 +197,7 @@ class PartitionOnPostgresTest {
 
     private static void pin(String url, long millis) throws SQLException {
         try (Connection c = DriverManager.getConnection(url);
-             PreparedStatement ps = c.prepareStatement("UPDATE server_clock SET pinned_ms = ? WHERE id = 1")) {
+                PreparedStatement ps = c.prepareStatement("UPDATE server_clock SET pinned_ms = ? WHERE id = 1")) {
             ps.setLong(1, millis);
             ps.executeUpdate();
         }
@@ -187,8 +205,8 @@ class PartitionOnPostgresTest {
 
     private static void terminate(String url, String applicationName) throws SQLException {
         try (Connection c = DriverManager.getConnection(url);
-             PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                     + " WHERE application_name = ?")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity" + " WHERE application_name = ?")) {
             ps.setString(1, applicationName);
             ps.executeQuery().close();
         }
@@ -198,7 +216,8 @@ class PartitionOnPostgresTest {
     private static void awaitConnected(String url, String applicationName) throws SQLException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         try (Connection c = DriverManager.getConnection(url);
-             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
             ps.setString(1, applicationName);
             while (System.nanoTime() < deadline) {
                 try (ResultSet rs = ps.executeQuery()) {
@@ -217,8 +236,8 @@ class PartitionOnPostgresTest {
     private static Attempt awaitActiveAttempt(String url, String assignment, String process) throws SQLException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         try (Connection c = DriverManager.getConnection(url);
-             PreparedStatement ps = c.prepareStatement("SELECT id, token, lease_token FROM execution_attempts"
-                     + " WHERE assignment_id = ? AND process_identity = ? AND state = 'ACTIVE'")) {
+                PreparedStatement ps = c.prepareStatement("SELECT id, token, lease_token FROM execution_attempts"
+                        + " WHERE assignment_id = ? AND process_identity = ? AND state = 'ACTIVE'")) {
             ps.setString(1, assignment);
             ps.setString(2, process);
             while (System.nanoTime() < deadline) {
@@ -235,9 +254,11 @@ class PartitionOnPostgresTest {
 
     /** The journal rows of {@code process} after {@code seq}: kind, resource type, category, presented token. */
     private static List<String> journalOf(String url, String process, long seq) throws SQLException {
-        return texts(url, "SELECT kind || ' ' || resource_type || ' ' || coalesce(category, '') || ' presented='"
-                + " || coalesce(presented_token::text, '-') FROM fence_events WHERE seq > " + seq
-                + " AND process_identity = '" + process + "' ORDER BY seq");
+        return texts(
+                url,
+                "SELECT kind || ' ' || resource_type || ' ' || coalesce(category, '') || ' presented='"
+                        + " || coalesce(presented_token::text, '-') FROM fence_events WHERE seq > " + seq
+                        + " AND process_identity = '" + process + "' ORDER BY seq");
     }
 
     private static long lastSeq(String url) throws SQLException {
@@ -245,8 +266,9 @@ class PartitionOnPostgresTest {
     }
 
     private static long scalar(String url, String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             assertThat(rs.next()).isTrue();
             return rs.getLong(1);
         }
@@ -254,8 +276,9 @@ class PartitionOnPostgresTest {
 
     private static List<String> texts(String url, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -284,17 +307,19 @@ class PartitionOnPostgresTest {
             this.process = process;
             this.in = process.getOutputStream();
             this.log = log;
-            Thread reader = new Thread(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = r.readLine()) != null) {
-                        lines.add(line);
-                    }
-                } catch (IOException ended) {
-                    // the process ended
-                }
-            }, "host-worker-reader");
+            Thread reader = new Thread(
+                    () -> {
+                        try (BufferedReader r = new BufferedReader(
+                                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                            String line;
+                            while ((line = r.readLine()) != null) {
+                                lines.add(line);
+                            }
+                        } catch (IOException ended) {
+                            // the process ended
+                        }
+                    },
+                    "host-worker-reader");
             reader.setDaemon(true);
             reader.start();
             this.identity = await("READY").substring("READY ".length());
@@ -303,13 +328,13 @@ class PartitionOnPostgresTest {
         static Worker start(Hosts hosts, Hosts.Host host, String url, Path data, String label, String command)
                 throws Exception {
             Files.createDirectories(data);
-            List<String> options = new ArrayList<>(List.of("-Xmx128m", "-XX:+UseSerialGC",
-                    "-Dsovereign.test.pinnedServerClock=true"));
+            List<String> options =
+                    new ArrayList<>(List.of("-Xmx128m", "-XX:+UseSerialGC", "-Dsovereign.test.pinnedServerClock=true"));
             if (BROKEN_FENCE && label.equals("A")) {
                 options.add("-D" + Runs.FAULT_IGNORE_TERMINAL_FENCE + "=true");
             }
-            List<String> java = ChildJvm.builder(options, HostWorker.class,
-                    url, data.toString(), label, command, "200").command();
+            List<String> java = ChildJvm.builder(options, HostWorker.class, url, data.toString(), label, command, "200")
+                    .command();
             ProcessBuilder pb = new ProcessBuilder(host == null ? java : hosts.on(host, java));
             Path log = data.resolve("stderr.log");
             pb.redirectError(log.toFile());

@@ -19,11 +19,11 @@ import java.util.concurrent.locks.LockSupport;
  * are in {@code seq} order as they committed, which is the order the checker replays (decision 0908).
  */
 final class PgLedgerReader {
-    private PgLedgerReader() {
-    }
+    private PgLedgerReader() {}
 
     static Ledger read(String url) throws SQLException {
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             c.setReadOnly(true);
@@ -33,9 +33,19 @@ final class PgLedgerReader {
                         + " process_identity, token, presented_token, current_token, category, detail"
                         + " FROM fence_events ORDER BY seq")) {
                     while (rs.next()) {
-                        events.add(new Ledger.Event(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                                rs.getString(5), rs.getString(6), rs.getString(7), nullableLong(rs, 8),
-                                nullableLong(rs, 9), nullableLong(rs, 10), rs.getString(11), rs.getString(12)));
+                        events.add(new Ledger.Event(
+                                rs.getLong(1),
+                                rs.getLong(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getString(5),
+                                rs.getString(6),
+                                rs.getString(7),
+                                nullableLong(rs, 8),
+                                nullableLong(rs, 9),
+                                nullableLong(rs, 10),
+                                rs.getString(11),
+                                rs.getString(12)));
                     }
                 }
                 List<Ledger.LeaseRow> leases = new ArrayList<>();
@@ -50,33 +60,59 @@ final class PgLedgerReader {
                         + " claim_token, claim_expires_at, retry_count, max_retries FROM messages"
                         + " ORDER BY created_at, sent_seq")) {
                     while (rs.next()) {
-                        messages.add(new Ledger.MessageRow(rs.getString(1), rs.getString(2), rs.getString(3),
-                                rs.getString(4), rs.getString(5), nullableLong(rs, 6), nullableLong(rs, 7),
-                                rs.getInt(8), rs.getInt(9)));
+                        messages.add(new Ledger.MessageRow(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getString(5),
+                                nullableLong(rs, 6),
+                                nullableLong(rs, 7),
+                                rs.getInt(8),
+                                rs.getInt(9)));
                     }
                 }
                 List<Ledger.AssignmentRow> assignments = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery("SELECT id, actor_id, state, current_attempt, retry_of,"
                         + " acknowledged_at FROM assignments ORDER BY created_at, id")) {
                     while (rs.next()) {
-                        assignments.add(new Ledger.AssignmentRow(rs.getString(1), rs.getString(2), rs.getString(3),
-                                rs.getString(4), rs.getString(5), nullableLong(rs, 6)));
+                        assignments.add(new Ledger.AssignmentRow(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getString(5),
+                                nullableLong(rs, 6)));
                     }
                 }
                 List<Ledger.AttemptRow> attempts = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery("SELECT id, assignment_id, actor_id, process_identity, token,"
                         + " lease_token, state, expires_at FROM execution_attempts ORDER BY token")) {
                     while (rs.next()) {
-                        attempts.add(new Ledger.AttemptRow(rs.getString(1), rs.getString(2), rs.getString(3),
-                                rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getString(7), rs.getLong(8)));
+                        attempts.add(new Ledger.AttemptRow(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getLong(5),
+                                rs.getLong(6),
+                                rs.getString(7),
+                                rs.getLong(8)));
                     }
                 }
                 List<Ledger.ReceiptRow> receipts = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery("SELECT id, assignment_id, attempt_id, attempt_token,"
                         + " process_identity, status, failure_category, outcome_known FROM receipts ORDER BY id")) {
                     while (rs.next()) {
-                        receipts.add(new Ledger.ReceiptRow(rs.getLong(1), rs.getString(2), rs.getString(3),
-                                rs.getLong(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getInt(8) == 1));
+                        receipts.add(new Ledger.ReceiptRow(
+                                rs.getLong(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getLong(4),
+                                rs.getString(5),
+                                rs.getString(6),
+                                rs.getString(7),
+                                rs.getInt(8) == 1));
                     }
                 }
                 long lastToken;
@@ -97,7 +133,8 @@ final class PgLedgerReader {
      */
     static long awaitEverythingExpired(String url, Duration timeout) throws SQLException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
             while (true) {
                 try (ResultSet rs = s.executeQuery("SELECT sovereign_now_ms(), GREATEST("
                         + " (SELECT max(expires_at) FROM actor_leases),"
@@ -111,8 +148,8 @@ final class PgLedgerReader {
                     }
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the server's clock did not pass the ledger's last expiry within "
-                            + timeout);
+                    throw new IllegalStateException(
+                            "the server's clock did not pass the ledger's last expiry within " + timeout);
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
             }

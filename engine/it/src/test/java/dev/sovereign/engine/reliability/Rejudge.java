@@ -1,11 +1,11 @@
 package dev.sovereign.engine.reliability;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import java.time.Duration;
 
 /**
  * Judges a saved torture run again, with the checker as it is now: the histories in a run's folder against its
@@ -14,8 +14,7 @@ import java.time.Duration;
  * folder, the ledger (path or URL), the final clock in epoch ms ({@code 0}: the ledger's own now on PostgreSQL).
  */
 public final class Rejudge {
-    private Rejudge() {
-    }
+    private Rejudge() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
@@ -28,7 +27,11 @@ public final class Rejudge {
         var histories = HistoryReader.readAll(dir);
         var ops = histories.stream().flatMap(h -> h.ops().stream()).toList();
         OutputFolders outputs = OutputFolders.read(dir.resolve("torture.data"), ledger);
-        HistoryChecker.Result result = HistoryChecker.check(ledger, ops, finalNow, outputs,
+        HistoryChecker.Result result = HistoryChecker.check(
+                ledger,
+                ops,
+                finalNow,
+                outputs,
                 server ? Set.of("busy", "storage_IO", "storage_COMMIT_OUTCOME_UNKNOWN") : Set.of("busy"));
         Map<HistoryChecker.Rule, Long> byRule = result.violations().stream()
                 .collect(Collectors.groupingBy(HistoryChecker.Violation::rule, TreeMap::new, Collectors.counting()));

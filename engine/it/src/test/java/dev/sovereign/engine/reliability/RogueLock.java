@@ -19,8 +19,7 @@ import java.util.concurrent.TimeUnit;
  * {@code quit} or end of input ends it. It writes nothing.
  */
 public final class RogueLock {
-    private RogueLock() {
-    }
+    private RogueLock() {}
 
     public static void main(String[] args) throws Exception {
         boolean server = args[0].startsWith("jdbc:postgresql:");
@@ -79,8 +78,8 @@ public final class RogueLock {
      * Every consequential write on PostgreSQL takes the token counter (mints), the lease change counter (lease
      * writes) or journals: locking these (and the lease rows' table) stops them all, and every read of them too.
      */
-    static final String LOCK_EVERY_WRITE = "LOCK TABLE token_counter, lease_change_counter, actor_leases,"
-            + " fence_events IN ACCESS EXCLUSIVE MODE";
+    static final String LOCK_EVERY_WRITE =
+            "LOCK TABLE token_counter, lease_change_counter, actor_leases," + " fence_events IN ACCESS EXCLUSIVE MODE";
 
     private static void rollback(Connection c, Statement s, boolean server) {
         try {

@@ -26,38 +26,52 @@ class TortureOnPostgresTest {
     @Test
     void underBackendKillsServerRestartsPausesAndKillsNoTwoHoldersCommitAndNothingAcknowledgedIsLost() {
         long seed = Long.getLong("sovereign.torture.seed", System.nanoTime() % 1_000_000);
-        TortureRun.Settings settings = TortureRun.Settings.of(TortureTest.runDirectory("torture-pg", seed), WORKERS,
-                Duration.ofSeconds(SECONDS), seed).onPostgres();
+        TortureRun.Settings settings = TortureRun.Settings.of(
+                        TortureTest.runDirectory("torture-pg", seed), WORKERS, Duration.ofSeconds(SECONDS), seed)
+                .onPostgres();
         if (Boolean.getBoolean("sovereign.torture.brokenFence")) {
             settings = settings.withBrokenFence(TortureRun.RUN_HEAVY);
         }
         TortureRun.Settings run = settings;
-        TortureRun.Report report = assertTimeoutPreemptively(Duration.ofSeconds(SECONDS + 300),
-                () -> TortureRun.run(run));
+        TortureRun.Report report =
+                assertTimeoutPreemptively(Duration.ofSeconds(SECONDS + 300), () -> TortureRun.run(run));
         System.out.println(report.text());
 
-        assertThat(report.result().violations()).as("violations (seed %d, run in %s)%n%s", seed, settings.dir(),
-                report.text()).isEmpty();
+        assertThat(report.result().violations())
+                .as("violations (seed %d, run in %s)%n%s", seed, settings.dir(), report.text())
+                .isEmpty();
         // the run exercised what it claims to
-        assertThat(report.faults().unexpectedExits()).as("workers that died by themselves").isZero();
+        assertThat(report.faults().unexpectedExits())
+                .as("workers that died by themselves")
+                .isZero();
         assertThat(report.faults().pauses()).isPositive();
         assertThat(report.faults().kills()).isPositive();
         assertThat(report.faults().backendKills()).as("backend kills").isPositive();
         assertThat(report.faults().serverRestarts()).as("server restarts").isPositive();
         // a compromised worker host typing SQL during the run (issue 26): every statement that found a row refused
-        assertThat(report.faults().handSqlAccepted()).as("hand-written worker-login SQL the database accepted").isEmpty();
-        assertThat(report.faults().handSqlRefused()).as("hand-written worker-login SQL refused").isPositive();
-        assertThat(report.ops().stream().filter(o -> o.outcome() == HistoryOp.Outcome.INFO
-                && !"busy".equals(o.result("reason")))).as("calls that lost their connection").isNotEmpty();
-        assertThat(report.secondTickRecovered()).as("a second final tick recovers nothing").isZero();
+        assertThat(report.faults().handSqlAccepted())
+                .as("hand-written worker-login SQL the database accepted")
+                .isEmpty();
+        assertThat(report.faults().handSqlRefused())
+                .as("hand-written worker-login SQL refused")
+                .isPositive();
+        assertThat(report.ops().stream()
+                        .filter(o -> o.outcome() == HistoryOp.Outcome.INFO && !"busy".equals(o.result("reason"))))
+                .as("calls that lost their connection")
+                .isNotEmpty();
+        assertThat(report.secondTickRecovered())
+                .as("a second final tick recovers nothing")
+                .isZero();
         // the run did work between the faults (a floor, not a speed: 164-200 at load 7-14 with another run beside it,
         // 94 at load 13 with two; a run that did nothing but fail would have a handful)
-        assertThat(report.ops().stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK)).hasSizeGreaterThan(40);
+        assertThat(report.ops().stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK))
+                .hasSizeGreaterThan(40);
         assertThat(report.ops().stream().filter(o -> o.op().equals("run") && o.outcome() == HistoryOp.Outcome.OK))
                 .isNotEmpty();
         assertThat(report.ops().stream().filter(o -> o.op().equals("complete") && o.outcome() == HistoryOp.Outcome.OK))
                 .isNotEmpty();
-        assertThat(report.ledger().events()).anyMatch(e -> e.kind().equals("LEASE_TAKEN_OVER"))
+        assertThat(report.ledger().events())
+                .anyMatch(e -> e.kind().equals("LEASE_TAKEN_OVER"))
                 .anyMatch(e -> e.kind().equals("REJECTED"));
     }
 }

@@ -1,6 +1,7 @@
 package dev.sovereign.engine.reliability;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.attack.standing.HostileSql;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.supervisor.TickReport;
@@ -14,12 +15,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -28,15 +37,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
-import dev.sovereign.engine.attack.standing.HostileSql;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.Collections;
-import java.util.Locale;
 
 /**
  * One torture run: N real worker processes ({@link TortureWorker}) do random operations on one
@@ -72,24 +72,67 @@ public final class TortureRun {
      * @param maxPauseMs     the longest SIGSTOP (a paused writer blocks everyone, so it is capped)
      * @param faultGapMs     the longest gap between two faults (the shortest is a third of it)
      */
-    public record Settings(Path dir, int workers, Duration chaos, long seed, boolean brokenFence, String weights,
-                           List<String> actors, long busyBoundMs, long heartbeatMs, long maxPauseMs,
-                           long faultGapMs, Backend backend) {
+    public record Settings(
+            Path dir,
+            int workers,
+            Duration chaos,
+            long seed,
+            boolean brokenFence,
+            String weights,
+            List<String> actors,
+            long busyBoundMs,
+            long heartbeatMs,
+            long maxPauseMs,
+            long faultGapMs,
+            Backend backend) {
 
         public static Settings of(Path dir, int workers, Duration chaos, long seed) {
-            return new Settings(dir, workers, chaos, seed, false, MIXED, List.of("a0", "a1", "a2"), 1_000, 150,
-                    2_000, 1_000, Backend.SQLITE);
+            return new Settings(
+                    dir,
+                    workers,
+                    chaos,
+                    seed,
+                    false,
+                    MIXED,
+                    List.of("a0", "a1", "a2"),
+                    1_000,
+                    150,
+                    2_000,
+                    1_000,
+                    Backend.SQLITE);
         }
 
         public Settings withBrokenFence(String weights) {
-            return new Settings(dir, workers, chaos, seed, true, weights, actors, busyBoundMs, heartbeatMs, maxPauseMs,
-                    faultGapMs, backend);
+            return new Settings(
+                    dir,
+                    workers,
+                    chaos,
+                    seed,
+                    true,
+                    weights,
+                    actors,
+                    busyBoundMs,
+                    heartbeatMs,
+                    maxPauseMs,
+                    faultGapMs,
+                    backend);
         }
 
         /** The same run on a PostgreSQL server of its own, with the server's nemeses added (decision 0908). */
         public Settings onPostgres() {
-            return new Settings(dir, workers, chaos, seed, brokenFence, weights, actors, busyBoundMs, heartbeatMs,
-                    maxPauseMs, faultGapMs, Backend.POSTGRES);
+            return new Settings(
+                    dir,
+                    workers,
+                    chaos,
+                    seed,
+                    brokenFence,
+                    weights,
+                    actors,
+                    busyBoundMs,
+                    heartbeatMs,
+                    maxPauseMs,
+                    faultGapMs,
+                    Backend.POSTGRES);
         }
     }
 
@@ -133,6 +176,7 @@ public final class TortureRun {
         final AtomicInteger handSqlNoTarget = new AtomicInteger();
         /** PostgreSQL: hand-written statements the database ACCEPTED on rows it should have guarded: a hole. */
         final List<String> handSqlAccepted = Collections.synchronizedList(new ArrayList<>());
+
         long pausedMillis;
         volatile long serverDownMillis;
         long rogueMillis;
@@ -172,22 +216,38 @@ public final class TortureRun {
 
         /** Every fault injected (a restart after a kill is part of the kill). */
         public int total() {
-            return pauses.get() + kills.get() + clockForward.get() + clockBack.get() + clockReset.get()
-                    + rogueHolds.get() + backendKills() + serverRestarts() + handSqlRefused.get() + handSqlAccepted.size();
+            return pauses.get()
+                    + kills.get()
+                    + clockForward.get()
+                    + clockBack.get()
+                    + clockReset.get()
+                    + rogueHolds.get()
+                    + backendKills()
+                    + serverRestarts()
+                    + handSqlRefused.get()
+                    + handSqlAccepted.size();
         }
     }
 
     /** The outcome of a run: the checker's verdict and everything the report says. */
-    public record Report(Settings settings, Faults faults, HistoryChecker.Result result, List<HistoryOp> ops,
-                         Ledger ledger, int incarnations, TickReport finalTick, int secondTickRecovered,
-                         Duration wallTime, String text) {
-    }
+    public record Report(
+            Settings settings,
+            Faults faults,
+            HistoryChecker.Result result,
+            List<HistoryOp> ops,
+            Ledger ledger,
+            int incarnations,
+            TickReport finalTick,
+            int secondTickRecovered,
+            Duration wallTime,
+            String text) {}
 
     private final Settings s;
     private final Random random;
     private final Faults faults = new Faults();
     /** The ledger's location as the workers are given it: the file's path or the server's URL. */
     private String db;
+
     private final Path dataDirectory;
     private final Path stop;
     private RestartablePgServer server;
@@ -232,13 +292,26 @@ public final class TortureRun {
             if (s.brokenFence()) {
                 jvm.add("-D" + Runs.FAULT_IGNORE_TERMINAL_FENCE + "=true");
             }
-            ProcessBuilder pb = ChildJvm.builder(jvm, TortureWorker.class,
-                    "db=" + location(), "data=" + dataDirectory, "history=" + history(), "control=" + control, "stop=" + stop, "worker=" + name,
-                    "incarnation=" + incarnation, "seed=" + (s.seed() * 1_000 + name.hashCode() * 31L + incarnation),
-                    "until=" + (chaosEndsAt + 60_000), "actors=" + String.join(",", s.actors()),
-                    "weights=" + s.weights(), "busy_ms=" + s.busyBoundMs(), "heartbeat_ms=" + s.heartbeatMs());
+            ProcessBuilder pb = ChildJvm.builder(
+                    jvm,
+                    TortureWorker.class,
+                    "db=" + location(),
+                    "data=" + dataDirectory,
+                    "history=" + history(),
+                    "control=" + control,
+                    "stop=" + stop,
+                    "worker=" + name,
+                    "incarnation=" + incarnation,
+                    "seed=" + (s.seed() * 1_000 + name.hashCode() * 31L + incarnation),
+                    "until=" + (chaosEndsAt + 60_000),
+                    "actors=" + String.join(",", s.actors()),
+                    "weights=" + s.weights(),
+                    "busy_ms=" + s.busyBoundMs(),
+                    "heartbeat_ms=" + s.heartbeatMs());
             pb.redirectErrorStream(true);
-            pb.redirectOutput(s.dir().resolve("worker-" + name + "-" + incarnation + ".log").toFile());
+            pb.redirectOutput(s.dir()
+                    .resolve("worker-" + name + "-" + incarnation + ".log")
+                    .toFile());
             process = pb.start();
             paused = false;
             restartAt = -1;
@@ -279,15 +352,20 @@ public final class TortureRun {
     private Report runOn() throws Exception {
         long began = System.nanoTime();
         // A broken-fence run needs a lab sandbox: on any other ledger the switch is ignored (contract §14).
-        try (Engine setup = Engine.open(EngineConfig.forDatabase(db).dataDirectory(dataDirectory).heartbeat(false)
-                .processKind("torture-setup").createAsLabSandbox(s.brokenFence()).build())) {
+        try (Engine setup = Engine.open(EngineConfig.forDatabase(db)
+                .dataDirectory(dataDirectory)
+                .heartbeat(false)
+                .processKind("torture-setup")
+                .createAsLabSandbox(s.brokenFence())
+                .build())) {
             s.actors().forEach(a -> setup.actors().add(a));
         }
         if (s.backend() == Backend.POSTGRES) {
             createHandSqlLogin();
         }
         Process rogue = ChildJvm.builder(List.of("-Xmx64m", "-XX:+UseSerialGC"), RogueLock.class, db)
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         Thread rogueReader = readRogue(rogue);
         chaosEndsAt = System.currentTimeMillis() + 120_000 + s.chaos().toMillis(); // provisional, for the start
         try {
@@ -336,8 +414,13 @@ public final class TortureRun {
             clock = Clock.offset(Clock.systemUTC(), Duration.ofDays(1));
             finalNow = clock.millis();
         }
-        try (Engine supervisor = Engine.open(EngineConfig.forDatabase(db).dataDirectory(dataDirectory).clock(clock)
-                .heartbeat(false).busyBound(Duration.ofSeconds(30)).processKind("torture-final-supervisor").build())) {
+        try (Engine supervisor = Engine.open(EngineConfig.forDatabase(db)
+                .dataDirectory(dataDirectory)
+                .clock(clock)
+                .heartbeat(false)
+                .busyBound(Duration.ofSeconds(30))
+                .processKind("torture-final-supervisor")
+                .build())) {
             finalTick = supervisor.supervisor().tick();
             secondTickRecovered = supervisor.supervisor().tick().recovered().size();
         }
@@ -370,21 +453,23 @@ public final class TortureRun {
     }
 
     private Thread readRogue(Process rogue) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(rogue.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    if (line.startsWith("LOCKED ")) {
-                        faults.rogueHolds.incrementAndGet();
-                    } else if (line.equals("BUSY")) {
-                        faults.rogueBusy.incrementAndGet();
+        Thread t = new Thread(
+                () -> {
+                    try (BufferedReader in =
+                            new BufferedReader(new InputStreamReader(rogue.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = in.readLine()) != null) {
+                            if (line.startsWith("LOCKED ")) {
+                                faults.rogueHolds.incrementAndGet();
+                            } else if (line.equals("BUSY")) {
+                                faults.rogueBusy.incrementAndGet();
+                            }
+                        }
+                    } catch (IOException ended) {
+                        // the rogue was killed
                     }
-                }
-            } catch (IOException ended) {
-                // the rogue was killed
-            }
-        }, "rogue-reader");
+                },
+                "rogue-reader");
         t.setDaemon(true);
         t.start();
         return t;
@@ -394,9 +479,16 @@ public final class TortureRun {
 
     /** The faults the nemesis injects. */
     private enum Fault {
-        PAUSE, CLOCK_FORWARD, CLOCK_BACK, CLOCK_ANY, KILL, ROGUE_LOCK,
+        PAUSE,
+        CLOCK_FORWARD,
+        CLOCK_BACK,
+        CLOCK_ANY,
+        KILL,
+        ROGUE_LOCK,
         /** PostgreSQL: {@code pg_terminate_backend} of a worker's connection inside a transaction, or between two. */
-        BACKEND_KILL_IN_TRANSACTION, BACKEND_KILL_BETWEEN, BACKEND_KILL,
+        BACKEND_KILL_IN_TRANSACTION,
+        BACKEND_KILL_BETWEEN,
+        BACKEND_KILL,
         /** PostgreSQL: stop the server (fast or immediate) and start it again on the same port and data. */
         SERVER_RESTART,
         /**
@@ -436,9 +528,17 @@ public final class TortureRun {
         }
         int dice = random.nextInt(100);
         if (s.backend() == Backend.POSTGRES) {
-            return dice < 28 ? Fault.PAUSE : dice < 40 ? Fault.CLOCK_ANY : dice < 50 ? Fault.KILL
-                    : dice < 58 ? Fault.ROGUE_LOCK : dice < 70 ? Fault.HAND_SQL : dice < 94 ? Fault.BACKEND_KILL
-                    : Fault.SERVER_RESTART;
+            return dice < 28
+                    ? Fault.PAUSE
+                    : dice < 40
+                            ? Fault.CLOCK_ANY
+                            : dice < 50
+                                    ? Fault.KILL
+                                    : dice < 58
+                                            ? Fault.ROGUE_LOCK
+                                            : dice < 70
+                                                    ? Fault.HAND_SQL
+                                                    : dice < 94 ? Fault.BACKEND_KILL : Fault.SERVER_RESTART;
         }
         return dice < 40 ? Fault.PAUSE : dice < 70 ? Fault.CLOCK_ANY : dice < 84 ? Fault.KILL : Fault.ROGUE_LOCK;
     }
@@ -447,11 +547,14 @@ public final class TortureRun {
         long nextFaultAt = System.currentTimeMillis() + gap();
         long rogueFreeAt = 0;
         // every kind of fault at least once, early and in a random order; then at random
-        List<Fault> firstRound = new ArrayList<>(List.of(Fault.PAUSE, Fault.CLOCK_FORWARD, Fault.CLOCK_BACK,
-                Fault.KILL, Fault.ROGUE_LOCK));
+        List<Fault> firstRound = new ArrayList<>(
+                List.of(Fault.PAUSE, Fault.CLOCK_FORWARD, Fault.CLOCK_BACK, Fault.KILL, Fault.ROGUE_LOCK));
         if (s.backend() == Backend.POSTGRES) {
-            firstRound.addAll(List.of(Fault.BACKEND_KILL_IN_TRANSACTION, Fault.BACKEND_KILL_BETWEEN,
-                    Fault.SERVER_RESTART, Fault.HAND_SQL));
+            firstRound.addAll(List.of(
+                    Fault.BACKEND_KILL_IN_TRANSACTION,
+                    Fault.BACKEND_KILL_BETWEEN,
+                    Fault.SERVER_RESTART,
+                    Fault.HAND_SQL));
         }
         Collections.shuffle(firstRound, random);
         long nextRestartAllowedAt = 0;
@@ -517,7 +620,8 @@ public final class TortureRun {
 
     private Worker anyWorker(boolean mustBeRunning) {
         List<Worker> candidates = workers.stream()
-                .filter(w -> !mustBeRunning || (w.restartAt < 0 && !w.paused && w.process.isAlive())).toList();
+                .filter(w -> !mustBeRunning || (w.restartAt < 0 && !w.paused && w.process.isAlive()))
+                .toList();
         return candidates.isEmpty() ? null : candidates.get(random.nextInt(candidates.size()));
     }
 
@@ -577,7 +681,7 @@ public final class TortureRun {
         }
         String sql = HAND_SQL.get(random.nextInt(HAND_SQL.size()));
         try (Connection c = DriverManager.getConnection(handSqlUrl);
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("SET statement_timeout = 2000"); // a row a worker holds locked must not stall the nemesis
             int rows = st.executeUpdate(sql);
             if (rows > 0) {
@@ -599,7 +703,8 @@ public final class TortureRun {
 
     /** A worker login of the ledger's own worker role, as a compromised host holds one (decision 0902). */
     private void createHandSqlLogin() throws SQLException {
-        try (Connection c = DriverManager.getConnection(db); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(db);
+                Statement st = c.createStatement()) {
             st.execute("CREATE ROLE torture_nemesis LOGIN PASSWORD 'torture_nemesis' IN ROLE sovereign_torture_worker");
         }
         handSqlUrl = db.substring(0, db.indexOf('?')) + "?user=torture_nemesis&password=torture_nemesis";
@@ -614,10 +719,10 @@ public final class TortureRun {
         String app = w.applicationName();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(400);
         try (Connection c = DriverManager.getConnection(db);
-             PreparedStatement find = c.prepareStatement("SELECT pid FROM pg_stat_activity"
-                     + " WHERE application_name = ? AND pid <> pg_backend_pid() AND "
-                     + (inTransaction ? "xact_start IS NOT NULL" : "state = 'idle'"));
-             PreparedStatement kill = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+                PreparedStatement find = c.prepareStatement("SELECT pid FROM pg_stat_activity"
+                        + " WHERE application_name = ? AND pid <> pg_backend_pid() AND "
+                        + (inTransaction ? "xact_start IS NOT NULL" : "state = 'idle'"));
+                PreparedStatement kill = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
             find.setString(1, app);
             while (System.nanoTime() < deadline) {
                 Integer pid = null;
@@ -650,19 +755,21 @@ public final class TortureRun {
      */
     private void restartServer(boolean immediate) {
         (immediate ? faults.restartsImmediate : faults.restartsFast).incrementAndGet();
-        Thread t = new Thread(() -> {
-            long down = System.nanoTime();
-            try {
-                server.stop(immediate);
-                pace(100 + random.nextInt(900)); // the server stays away for a moment: the workers notice
-                server.start();
-            } catch (RuntimeException e) {
-                restartFailure = e;
-            } finally {
-                faults.serverDownMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - down);
-                restarting = null;
-            }
-        }, "server-restart");
+        Thread t = new Thread(
+                () -> {
+                    long down = System.nanoTime();
+                    try {
+                        server.stop(immediate);
+                        pace(100 + random.nextInt(900)); // the server stays away for a moment: the workers notice
+                        server.start();
+                    } catch (RuntimeException e) {
+                        restartFailure = e;
+                    } finally {
+                        faults.serverDownMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - down);
+                        restarting = null;
+                    }
+                },
+                "server-restart");
         restarting = t;
         t.setDaemon(true);
         t.start();
@@ -717,118 +824,243 @@ public final class TortureRun {
 
     // ---- the report ----
 
-    private String report(Ledger ledger, List<HistoryReader.ProcessHistory> histories, List<HistoryOp> ops,
-                          HistoryChecker.Result result, TickReport finalTick, int secondTickRecovered, Duration wall,
-                          OutputFolders outputs) {
+    private String report(
+            Ledger ledger,
+            List<HistoryReader.ProcessHistory> histories,
+            List<HistoryOp> ops,
+            HistoryChecker.Result result,
+            TickReport finalTick,
+            int secondTickRecovered,
+            Duration wall,
+            OutputFolders outputs) {
         StringBuilder b = new StringBuilder();
-        b.append("## Torture run ").append(Instant.now()).append(s.backend() == Backend.POSTGRES
-                ? " on PostgreSQL " + PgLedgerReader.serverVersion(db) : " on SQLite").append("\n\n");
-        b.append("- workers: ").append(s.workers()).append(" at a time, ").append(histories.size())
+        b.append("## Torture run ")
+                .append(Instant.now())
+                .append(
+                        s.backend() == Backend.POSTGRES
+                                ? " on PostgreSQL " + PgLedgerReader.serverVersion(db)
+                                : " on SQLite")
+                .append("\n\n");
+        b.append("- workers: ")
+                .append(s.workers())
+                .append(" at a time, ")
+                .append(histories.size())
                 .append(" worker processes in all (restarts after kills included); actors ")
-                .append(s.actors()).append('\n');
-        b.append("- chaos: ").append(s.chaos().toSeconds()).append(" s; wall time ").append(wall.toSeconds())
-                .append(" s; seed ").append(s.seed()).append("; busy bound ").append(s.busyBoundMs())
-                .append(" ms; heartbeat ").append(s.heartbeatMs()).append(" ms")
-                .append(s.brokenFence() ? "; **terminal fence switched off (fault injection)**" : "").append('\n');
-        b.append("- faults: ").append(faults.pauses.get()).append(" SIGSTOP/SIGCONT pauses (")
-                .append(faults.pausedMillis / 1000).append(" s paused in all, each at most ").append(s.maxPauseMs())
-                .append(" ms), ").append(faults.kills.get()).append(" SIGKILLs (").append(faults.restarts.get())
-                .append(" restarts), clock jumps ").append(faults.clockForward.get()).append(" forward / ")
-                .append(faults.clockBack.get()).append(" back / ").append(faults.clockReset.get())
-                .append(" reset (1-20 s each), ").append(faults.rogueHolds.get())
-                .append(s.backend() == Backend.POSTGRES ? " rogue LOCK TABLE … IN ACCESS EXCLUSIVE MODE holds ("
-                        : " rogue BEGIN IMMEDIATE holds (").append(faults.rogueMillis / 1000)
+                .append(s.actors())
+                .append('\n');
+        b.append("- chaos: ")
+                .append(s.chaos().toSeconds())
+                .append(" s; wall time ")
+                .append(wall.toSeconds())
+                .append(" s; seed ")
+                .append(s.seed())
+                .append("; busy bound ")
+                .append(s.busyBoundMs())
+                .append(" ms; heartbeat ")
+                .append(s.heartbeatMs())
+                .append(" ms")
+                .append(s.brokenFence() ? "; **terminal fence switched off (fault injection)**" : "")
+                .append('\n');
+        b.append("- faults: ")
+                .append(faults.pauses.get())
+                .append(" SIGSTOP/SIGCONT pauses (")
+                .append(faults.pausedMillis / 1000)
+                .append(" s paused in all, each at most ")
+                .append(s.maxPauseMs())
+                .append(" ms), ")
+                .append(faults.kills.get())
+                .append(" SIGKILLs (")
+                .append(faults.restarts.get())
+                .append(" restarts), clock jumps ")
+                .append(faults.clockForward.get())
+                .append(" forward / ")
+                .append(faults.clockBack.get())
+                .append(" back / ")
+                .append(faults.clockReset.get())
+                .append(" reset (1-20 s each), ")
+                .append(faults.rogueHolds.get())
+                .append(
+                        s.backend() == Backend.POSTGRES
+                                ? " rogue LOCK TABLE … IN ACCESS EXCLUSIVE MODE holds ("
+                                : " rogue BEGIN IMMEDIATE holds (")
+                .append(faults.rogueMillis / 1000)
                 .append(" s in all, each longer than the busy bound)");
         if (s.backend() == Backend.POSTGRES) {
-            b.append("; on PostgreSQL: ").append(faults.backendKills()).append(" backend kills (pg_terminate_backend: ")
-                    .append(faults.backendKillsInTransaction.get()).append(" inside a transaction, ")
-                    .append(faults.backendKillsBetween.get()).append(" between two; ")
-                    .append(faults.backendKillsMissed.get()).append(" found no connection in the wanted state), ")
-                    .append(faults.serverRestarts()).append(" server restarts (").append(faults.restartsFast.get())
-                    .append(" fast, ").append(faults.restartsImmediate.get()).append(" immediate; ")
+            b.append("; on PostgreSQL: ")
+                    .append(faults.backendKills())
+                    .append(" backend kills (pg_terminate_backend: ")
+                    .append(faults.backendKillsInTransaction.get())
+                    .append(" inside a transaction, ")
+                    .append(faults.backendKillsBetween.get())
+                    .append(" between two; ")
+                    .append(faults.backendKillsMissed.get())
+                    .append(" found no connection in the wanted state), ")
+                    .append(faults.serverRestarts())
+                    .append(" server restarts (")
+                    .append(faults.restartsFast.get())
+                    .append(" fast, ")
+                    .append(faults.restartsImmediate.get())
+                    .append(" immediate; ")
                     .append(String.format(Locale.ROOT, "%.1f", faults.serverDownMillis / 1000.0))
-                    .append(" s down in all), ").append(faults.handSqlRefused()).append(" hand-written statements of"
-                            + " another host's worker login refused by the database (")
-                    .append(faults.handSqlNoTarget.get()).append(" found nothing to act on, ")
-                    .append(faults.handSqlAccepted.size()).append(" accepted)")
+                    .append(" s down in all), ")
+                    .append(faults.handSqlRefused())
+                    .append(" hand-written statements of" + " another host's worker login refused by the database (")
+                    .append(faults.handSqlNoTarget.get())
+                    .append(" found nothing to act on, ")
+                    .append(faults.handSqlAccepted.size())
+                    .append(" accepted)")
                     .append("; the clock jumps moved only the workers' own clocks: every expiry decision reads the"
                             + " server's clock (decision 0908)");
         }
         b.append(" — ").append(faults.total()).append(" faults");
         if (faults.unexpectedExits.get() > 0 || faults.killedAtStop.get() > 0) {
-            b.append("; ").append(faults.unexpectedExits.get()).append(" workers exited by themselves, ")
-                    .append(faults.killedAtStop.get()).append(" had to be killed at the stop");
+            b.append("; ")
+                    .append(faults.unexpectedExits.get())
+                    .append(" workers exited by themselves, ")
+                    .append(faults.killedAtStop.get())
+                    .append(" had to be killed at the stop");
         }
         b.append("\n\n");
 
         long ok = ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK).count();
-        long fail = ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.FAIL).count();
-        long info = ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.INFO).count();
-        long unknown = ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.UNKNOWN).count();
-        b.append("Operations: ").append(ops.size()).append(" (ok ").append(ok).append(", fail ").append(fail)
-                .append(", info ").append(info).append(", unknown ").append(unknown).append(")\n\n");
+        long fail =
+                ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.FAIL).count();
+        long info =
+                ops.stream().filter(o -> o.outcome() == HistoryOp.Outcome.INFO).count();
+        long unknown = ops.stream()
+                .filter(o -> o.outcome() == HistoryOp.Outcome.UNKNOWN)
+                .count();
+        b.append("Operations: ")
+                .append(ops.size())
+                .append(" (ok ")
+                .append(ok)
+                .append(", fail ")
+                .append(fail)
+                .append(", info ")
+                .append(info)
+                .append(", unknown ")
+                .append(unknown)
+                .append(")\n\n");
         b.append("| operation | ok | fail (by category) | info (by reason) | unknown |\n");
         b.append("| --- | ---: | --- | --- | ---: |\n");
         Map<String, List<HistoryOp>> byOp = new TreeMap<>(ops.stream().collect(Collectors.groupingBy(HistoryOp::op)));
-        byOp.forEach((name, list) -> b.append("| ").append(name).append(" | ")
-                .append(list.stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK).count()).append(" | ")
-                .append(counts(list, HistoryOp.Outcome.FAIL, "category")).append(" | ")
-                .append(counts(list, HistoryOp.Outcome.INFO, "reason")).append(" | ")
-                .append(list.stream().filter(o -> o.outcome() == HistoryOp.Outcome.UNKNOWN).count()).append(" |\n"));
+        byOp.forEach((name, list) -> b.append("| ")
+                .append(name)
+                .append(" | ")
+                .append(list.stream()
+                        .filter(o -> o.outcome() == HistoryOp.Outcome.OK)
+                        .count())
+                .append(" | ")
+                .append(counts(list, HistoryOp.Outcome.FAIL, "category"))
+                .append(" | ")
+                .append(counts(list, HistoryOp.Outcome.INFO, "reason"))
+                .append(" | ")
+                .append(list.stream()
+                        .filter(o -> o.outcome() == HistoryOp.Outcome.UNKNOWN)
+                        .count())
+                .append(" |\n"));
 
         Map<String, Long> kinds = ledger.events().stream()
                 .collect(Collectors.groupingBy(Ledger.Event::kind, TreeMap::new, Collectors.counting()));
-        b.append("\nLedger: ").append(ledger.events().size()).append(" journal events, last token ")
-                .append(ledger.lastToken()).append("; ").append(kinds.getOrDefault("LEASE_TAKEN_OVER", 0L))
-                .append(" lease takeovers, ").append(kinds.getOrDefault("REJECTED", 0L)).append(" REJECTED rows, ")
-                .append(ledger.receipts().size()).append(" receipts (")
-                .append(ledger.receipts().stream().filter(r -> "worker_lost".equals(r.failureCategory())).count())
-                .append(" worker_lost), messages ").append(countBy(ledger.messages().stream()
-                        .map(Ledger.MessageRow::state).toList())).append(", assignments ")
-                .append(countBy(ledger.assignments().stream().map(Ledger.AssignmentRow::state).toList()))
-                .append(s.backend() == Backend.POSTGRES
-                        ? ".\nFinal supervisor tick (once the server's clock had passed every expiry): recovered "
-                        : ".\nFinal supervisor tick (clock a day ahead): recovered ").append(finalTick.recovered().size())
-                .append(", retired ").append(finalTick.retired().size()).append(", swept ")
-                .append(finalTick.sweptClaims().size()).append(" claims; a second tick recovered ")
-                .append(secondTickRecovered).append(".\n\n");
-        b.append("Output folders: ").append(outputs.folders().size()).append(" named by receipts, ")
-                .append(outputs.folders().stream().filter(OutputFolders.Folder::exists).count()).append(" on disk, ")
-                .append(outputs.markCount()).append(" attempt markers checked (each must be the receipt's own).\n\n");
-        long reportedMissing = ops.stream().filter(o -> "true".equals(o.result("journal_missing"))).count();
+        b.append("\nLedger: ")
+                .append(ledger.events().size())
+                .append(" journal events, last token ")
+                .append(ledger.lastToken())
+                .append("; ")
+                .append(kinds.getOrDefault("LEASE_TAKEN_OVER", 0L))
+                .append(" lease takeovers, ")
+                .append(kinds.getOrDefault("REJECTED", 0L))
+                .append(" REJECTED rows, ")
+                .append(ledger.receipts().size())
+                .append(" receipts (")
+                .append(ledger.receipts().stream()
+                        .filter(r -> "worker_lost".equals(r.failureCategory()))
+                        .count())
+                .append(" worker_lost), messages ")
+                .append(countBy(
+                        ledger.messages().stream().map(Ledger.MessageRow::state).toList()))
+                .append(", assignments ")
+                .append(countBy(ledger.assignments().stream()
+                        .map(Ledger.AssignmentRow::state)
+                        .toList()))
+                .append(
+                        s.backend() == Backend.POSTGRES
+                                ? ".\nFinal supervisor tick (once the server's clock had passed every expiry): recovered "
+                                : ".\nFinal supervisor tick (clock a day ahead): recovered ")
+                .append(finalTick.recovered().size())
+                .append(", retired ")
+                .append(finalTick.retired().size())
+                .append(", swept ")
+                .append(finalTick.sweptClaims().size())
+                .append(" claims; a second tick recovered ")
+                .append(secondTickRecovered)
+                .append(".\n\n");
+        b.append("Output folders: ")
+                .append(outputs.folders().size())
+                .append(" named by receipts, ")
+                .append(outputs.folders().stream()
+                        .filter(OutputFolders.Folder::exists)
+                        .count())
+                .append(" on disk, ")
+                .append(outputs.markCount())
+                .append(" attempt markers checked (each must be the receipt's own).\n\n");
+        long reportedMissing = ops.stream()
+                .filter(o -> "true".equals(o.result("journal_missing")))
+                .count();
         b.append("Refusals that told their caller their REJECTED row could not be written (its write met a storage"
-                + " error: busy past the bound, or on a server a lost connection; decision 0109): ")
-                .append(reportedMissing).append(".\n\n");
+                        + " error: busy past the bound, or on a server a lost connection; decision 0109): ")
+                .append(reportedMissing)
+                .append(".\n\n");
         if (s.backend() == Backend.POSTGRES) {
             b.append("Calls that lost their connection or could not reach the server (info: held to no outcome, allowed"
-                    + " to explain writes): ").append(counts(ops.stream().filter(o -> !"busy".equals(o.result("reason")))
-                    .toList(), HistoryOp.Outcome.INFO, "reason")).append(".\n\n");
+                            + " to explain writes): ")
+                    .append(counts(
+                            ops.stream()
+                                    .filter(o -> !"busy".equals(o.result("reason")))
+                                    .toList(),
+                            HistoryOp.Outcome.INFO,
+                            "reason"))
+                    .append(".\n\n");
         }
         b.append("**Violations: ").append(result.violations().size()).append("**");
         if (!result.clean()) {
             Map<HistoryChecker.Rule, Long> byRule = result.violations().stream()
-                    .collect(Collectors.groupingBy(HistoryChecker.Violation::rule, TreeMap::new, Collectors.counting()));
-            b.append(" ").append(byRule).append("\n\n```\n").append(result.summary(25)).append("\n```");
+                    .collect(
+                            Collectors.groupingBy(HistoryChecker.Violation::rule, TreeMap::new, Collectors.counting()));
+            b.append(" ")
+                    .append(byRule)
+                    .append("\n\n```\n")
+                    .append(result.summary(25))
+                    .append("\n```");
         }
         b.append("\n\nReproduce (same seed, same choices; the timing of a real run is never the same twice):\n\n")
                 .append("```\nmvn -B -ntp -pl engine/it -am test -Dsurefire.failIfNoSpecifiedTests=false -Dtest=")
                 .append(s.backend() == Backend.POSTGRES ? "TortureOnPostgresTest" : "TortureTest")
                 .append(" -Dsovereign.torture.seconds=")
-                .append(s.chaos().toSeconds()).append(" -Dsovereign.torture.workers=").append(s.workers())
-                .append(" -Dsovereign.torture.seed=").append(s.seed()).append("\n```\n");
+                .append(s.chaos().toSeconds())
+                .append(" -Dsovereign.torture.workers=")
+                .append(s.workers())
+                .append(" -Dsovereign.torture.seed=")
+                .append(s.seed())
+                .append("\n```\n");
         return b.toString();
     }
 
     private static String counts(List<HistoryOp> ops, HistoryOp.Outcome outcome, String key) {
-        Map<String, Long> m = ops.stream().filter(o -> o.outcome() == outcome)
-                .collect(Collectors.groupingBy(o -> String.valueOf(o.result(key)), TreeMap::new, Collectors.counting()));
-        return m.isEmpty() ? "" : m.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                .collect(Collectors.joining(", "));
+        Map<String, Long> m = ops.stream()
+                .filter(o -> o.outcome() == outcome)
+                .collect(
+                        Collectors.groupingBy(o -> String.valueOf(o.result(key)), TreeMap::new, Collectors.counting()));
+        return m.isEmpty()
+                ? ""
+                : m.entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue())
+                        .collect(Collectors.joining(", "));
     }
 
     private static String countBy(List<String> values) {
-        Map<String, Long> m = new LinkedHashMap<>(values.stream()
-                .collect(Collectors.groupingBy(v -> v, TreeMap::new, Collectors.counting())));
+        Map<String, Long> m = new LinkedHashMap<>(
+                values.stream().collect(Collectors.groupingBy(v -> v, TreeMap::new, Collectors.counting())));
         return m.toString();
     }
 }

@@ -21,34 +21,44 @@ class TortureTest {
     static final int WORKERS = Integer.getInteger("sovereign.torture.workers", 3);
 
     static Path runDirectory(String name, long seed) {
-        return Path.of(System.getProperty("basedir", "."), "target", "torture",
+        return Path.of(
+                System.getProperty("basedir", "."),
+                "target",
+                "torture",
                 name + "-" + seed + "-" + System.currentTimeMillis());
     }
 
     @Test
     void underPausesKillsClockJumpsAndABusyDatabaseNoTwoHoldersCommitAndNothingAcknowledgedIsLost() {
         long seed = Long.getLong("sovereign.torture.seed", System.nanoTime() % 1_000_000);
-        TortureRun.Settings settings = TortureRun.Settings.of(runDirectory("torture", seed), WORKERS,
-                Duration.ofSeconds(SECONDS), seed);
-        TortureRun.Report report = assertTimeoutPreemptively(Duration.ofSeconds(SECONDS + 300),
-                () -> TortureRun.run(settings));
+        TortureRun.Settings settings =
+                TortureRun.Settings.of(runDirectory("torture", seed), WORKERS, Duration.ofSeconds(SECONDS), seed);
+        TortureRun.Report report =
+                assertTimeoutPreemptively(Duration.ofSeconds(SECONDS + 300), () -> TortureRun.run(settings));
         System.out.println(report.text());
 
-        assertThat(report.result().violations()).as("violations (seed %d, run in %s)%n%s", seed, settings.dir(),
-                report.text()).isEmpty();
+        assertThat(report.result().violations())
+                .as("violations (seed %d, run in %s)%n%s", seed, settings.dir(), report.text())
+                .isEmpty();
         // the run exercised what it claims to
-        assertThat(report.faults().unexpectedExits()).as("workers that died by themselves").isZero();
+        assertThat(report.faults().unexpectedExits())
+                .as("workers that died by themselves")
+                .isZero();
         assertThat(report.faults().pauses()).isPositive();
         assertThat(report.faults().kills()).isPositive();
-        assertThat(report.secondTickRecovered()).as("a second final tick recovers nothing").isZero();
+        assertThat(report.secondTickRecovered())
+                .as("a second final tick recovers nothing")
+                .isZero();
         // the run did work between the faults: a floor, not a speed (195 at load 13 with two builds beside it; a run
         // that did nothing but fail busy would have a handful)
-        assertThat(report.ops().stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK)).hasSizeGreaterThan(60);
+        assertThat(report.ops().stream().filter(o -> o.outcome() == HistoryOp.Outcome.OK))
+                .hasSizeGreaterThan(60);
         assertThat(report.ops().stream().filter(o -> o.op().equals("run") && o.outcome() == HistoryOp.Outcome.OK))
                 .isNotEmpty();
         assertThat(report.ops().stream().filter(o -> o.op().equals("complete") && o.outcome() == HistoryOp.Outcome.OK))
                 .isNotEmpty();
-        assertThat(report.ledger().events()).anyMatch(e -> e.kind().equals("LEASE_TAKEN_OVER"))
+        assertThat(report.ledger().events())
+                .anyMatch(e -> e.kind().equals("LEASE_TAKEN_OVER"))
                 .anyMatch(e -> e.kind().equals("REJECTED"));
     }
 }

@@ -1,9 +1,9 @@
 package dev.sovereign.engine.reliability;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.base.OffsetClock;
-import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.CommandAllowList;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.OffsetClock;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
@@ -19,6 +19,7 @@ import dev.sovereign.engine.supervisor.TickReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,7 +30,6 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
-import java.time.Clock;
 
 /**
  * Child JVM of the torture run: one engine (its own process identity, its heartbeat on, its clock an
@@ -66,12 +66,19 @@ public final class TortureWorker {
     private final Map<String, Long> claims = new LinkedHashMap<>();
     /** Claim tokens it held once (message, token), for stale finishes. */
     private final List<Map.Entry<String, Long>> oldClaims = new ArrayList<>();
+
     private List<Assignment> assignments = List.of();
     private int opsSinceRefresh;
     private boolean refreshDue = true;
 
-    private TortureWorker(Engine engine, HistoryWriter history, OffsetClock clock, Random random, String worker,
-                          List<String> actors, Map<String, Integer> weights) {
+    private TortureWorker(
+            Engine engine,
+            HistoryWriter history,
+            OffsetClock clock,
+            Random random,
+            String worker,
+            List<String> actors,
+            Map<String, Integer> weights) {
         this.engine = engine;
         this.history = history;
         this.clock = clock;
@@ -99,15 +106,19 @@ public final class TortureWorker {
             String[] kv = w.split(":");
             weights.put(kv[0], Integer.parseInt(kv[1]));
         }
-        OffsetClock clock = new OffsetClock(Clock.systemUTC(),
-                Duration.ofMillis(readOffset(control)));
+        OffsetClock clock = new OffsetClock(Clock.systemUTC(), Duration.ofMillis(readOffset(control)));
         // a file path or a jdbc:postgresql: URL: Engine.open picks the backend
-        EngineConfig config = EngineConfig.forDatabase(a.get("db")).dataDirectory(Path.of(a.get("data")))
-                .clock(clock).heartbeat(true)
+        EngineConfig config = EngineConfig.forDatabase(a.get("db"))
+                .dataDirectory(Path.of(a.get("data")))
+                .clock(clock)
+                .heartbeat(true)
                 .heartbeatInterval(Duration.ofMillis(Long.parseLong(a.get("heartbeat_ms"))))
                 .busyBound(Duration.ofMillis(Long.parseLong(a.get("busy_ms"))))
-                .defaultTtl(Duration.ofSeconds(1)).processKind("torture")
-                .processLabel(worker + "#" + incarnation).allowCommands(ALLOWED_COMMANDS).build();
+                .defaultTtl(Duration.ofSeconds(1))
+                .processKind("torture")
+                .processLabel(worker + "#" + incarnation)
+                .allowCommands(ALLOWED_COMMANDS)
+                .build();
         try (HistoryWriter history = HistoryWriter.open(Path.of(a.get("history")))) {
             Engine engine = openEngine(config, until);
             try {
@@ -118,8 +129,15 @@ public final class TortureWorker {
                 Thread poller = new Thread(() -> pollControl(control, clock, history), "control-poller");
                 poller.setDaemon(true);
                 poller.start();
-                new TortureWorker(engine, history, clock, new Random(Long.parseLong(a.get("seed"))), worker,
-                        List.of(a.get("actors").split(",")), weights).loop(stop, until);
+                new TortureWorker(
+                                engine,
+                                history,
+                                clock,
+                                new Random(Long.parseLong(a.get("seed"))),
+                                worker,
+                                List.of(a.get("actors").split(",")),
+                                weights)
+                        .loop(stop, until);
                 history.stop();
             } finally {
                 engine.close();
@@ -148,7 +166,9 @@ public final class TortureWorker {
 
     private static long readOffset(Path control) {
         try {
-            return Files.exists(control) ? Long.parseLong(Files.readString(control).trim()) : 0;
+            return Files.exists(control)
+                    ? Long.parseLong(Files.readString(control).trim())
+                    : 0;
         } catch (IOException | NumberFormatException e) {
             return 0; // written atomically by the nemesis; an unreadable file means "unchanged"
         }
@@ -226,7 +246,8 @@ public final class TortureWorker {
         Map.Entry<String, Long> target = leaseToPresent();
         Long ttl = random.nextInt(4) == 0 ? null : Long.valueOf(300 + random.nextInt(1200));
         call("renew", args("actor", target.getKey(), "token", target.getValue(), "ttl_ms", ttl), () -> {
-            Lease l = ttl == null ? engine.leases().renew(target.getKey(), target.getValue())
+            Lease l = ttl == null
+                    ? engine.leases().renew(target.getKey(), target.getValue())
                     : engine.leases().renew(target.getKey(), target.getValue(), Duration.ofMillis(ttl));
             return result("token", l.token(), "expires_at", l.expiresAt());
         });
@@ -234,13 +255,18 @@ public final class TortureWorker {
 
     private void release() {
         Map.Entry<String, Long> target = leaseToPresent();
-        long id = history.invoke("release", args("actor", target.getKey(), "token", target.getValue()),
-                clock.millis());
+        long id = history.invoke("release", args("actor", target.getKey(), "token", target.getValue()), clock.millis());
         try {
             if (engine.leases().release(target.getKey(), target.getValue())) {
                 history.ok(id, result("released", true));
             } else {
-                history.fail(id, "lease_not_released", "actor", target.getKey(), target.getValue(), null,
+                history.fail(
+                        id,
+                        "lease_not_released",
+                        "actor",
+                        target.getKey(),
+                        target.getValue(),
+                        null,
                         "release returned false");
                 thinkAfterRefusal();
             }
@@ -294,7 +320,8 @@ public final class TortureWorker {
         }
         long now = clock.millis();
         List<Message> claimable = inbox.stream()
-                .filter(m -> m.state() == MessageState.NEW || m.claim().isExpiredAt(now)
+                .filter(m -> m.state() == MessageState.NEW
+                        || m.claim().isExpiredAt(now)
                         || m.claim().process().equals(engine.processIdentity()))
                 .toList();
         Message m = claimable.isEmpty() || random.nextInt(6) == 0 ? any(inbox) : any(claimable);
@@ -325,7 +352,8 @@ public final class TortureWorker {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(random.nextInt(400))); // simulated work
         }
         call(complete ? "complete" : "dead_letter", args("message", message, "token", token), () -> {
-            Message m = complete ? engine.mailbox().complete(message, token)
+            Message m = complete
+                    ? engine.mailbox().complete(message, token)
                     : engine.mailbox().deadLetter(message, token);
             forgetClaim(message, token);
             return result("state", m.state().name(), "retry_count", m.retryCount());
@@ -346,7 +374,9 @@ public final class TortureWorker {
     }
 
     private void assign() {
-        long created = assignments.stream().filter(x -> x.state() == AssignmentState.CREATED).count();
+        long created = assignments.stream()
+                .filter(x -> x.state() == AssignmentState.CREATED)
+                .count();
         if (created >= MAX_CREATED_ASSIGNMENTS) {
             run();
             return;
@@ -386,22 +416,35 @@ public final class TortureWorker {
 
     private void run() {
         List<Assignment> runnable = assignments.stream()
-                .filter(x -> x.state() == AssignmentState.CREATED || x.state() == AssignmentState.RUNNING).toList();
+                .filter(x -> x.state() == AssignmentState.CREATED || x.state() == AssignmentState.RUNNING)
+                .toList();
         if (runnable.isEmpty() && assignments.isEmpty()) {
             return;
         }
         List<String> hosted = engine.leases().held().stream().map(Lease::actor).toList();
-        List<Assignment> mine = runnable.stream().filter(a -> hosted.contains(a.actorId())).toList();
+        List<Assignment> mine =
+                runnable.stream().filter(a -> hosted.contains(a.actorId())).toList();
         int dice = random.nextInt(10);
-        Assignment x = !mine.isEmpty() && dice < 5 ? any(mine)
+        Assignment x = !mine.isEmpty() && dice < 5
+                ? any(mine)
                 : !runnable.isEmpty() && dice < 9 ? any(runnable) : any(assignments);
         long ttl = 300 + random.nextInt(1200);
         call("run", args("assignment", x.id(), "actor", x.actorId(), "ttl_ms", ttl), () -> {
             RunResult r = engine.runs().runAssignment(x.id(), Duration.ofMillis(ttl));
             refreshDue = true;
-            return result("state", r.assignment().state().name(), "attempt", r.attempt().id(),
-                    "attempt_token", r.attempt().token(), "lease_token", r.attempt().leaseToken(),
-                    "receipt", r.receipt().id(), "status", r.receipt().status().code());
+            return result(
+                    "state",
+                    r.assignment().state().name(),
+                    "attempt",
+                    r.attempt().id(),
+                    "attempt_token",
+                    r.attempt().token(),
+                    "lease_token",
+                    r.attempt().leaseToken(),
+                    "receipt",
+                    r.receipt().id(),
+                    "status",
+                    r.receipt().status().code());
         });
     }
 
@@ -409,10 +452,23 @@ public final class TortureWorker {
         call("tick", args(), () -> {
             TickReport t = engine.supervisor().tick();
             List<Object> recovered = new ArrayList<>();
-            t.recovered().forEach(r -> recovered.add(result("assignment", r.assignmentId(), "attempt", r.attemptId(),
-                    "attempt_token", r.attemptToken())));
-            return result("recovered", recovered, "swept", t.sweptClaims(), "retired", t.retired().size(),
-                    "failures", t.failures().size());
+            t.recovered()
+                    .forEach(r -> recovered.add(result(
+                            "assignment",
+                            r.assignmentId(),
+                            "attempt",
+                            r.attemptId(),
+                            "attempt_token",
+                            r.attemptToken())));
+            return result(
+                    "recovered",
+                    recovered,
+                    "swept",
+                    t.sweptClaims(),
+                    "retired",
+                    t.retired().size(),
+                    "failures",
+                    t.failures().size());
         });
     }
 
@@ -442,7 +498,9 @@ public final class TortureWorker {
     }
 
     private void steal() {
-        List<Assignment> running = assignments.stream().filter(x -> x.state() == AssignmentState.RUNNING).toList();
+        List<Assignment> running = assignments.stream()
+                .filter(x -> x.state() == AssignmentState.RUNNING)
+                .toList();
         if (running.isEmpty()) {
             return;
         }
@@ -455,7 +513,8 @@ public final class TortureWorker {
 
     private List<Assignment> ended() {
         return assignments.stream()
-                .filter(x -> x.state() == AssignmentState.FAILED || x.state() == AssignmentState.BLOCKED).toList();
+                .filter(x -> x.state() == AssignmentState.FAILED || x.state() == AssignmentState.BLOCKED)
+                .toList();
     }
 
     private void refreshAssignments() {

@@ -47,8 +47,8 @@ abstract class BeatAgainstRunTakeoverRaceContract {
 
     static final int TRIES = Boolean.getBoolean("sovereign.long") ? 1_000 : 40;
     private static final Duration TTL = Duration.ofSeconds(1);
-    private static final Set<RefusalCategory> RACE_LOST = Set.of(RefusalCategory.ACTOR_LEASE_HELD,
-            RefusalCategory.EXECUTION_ATTEMPT_HELD);
+    private static final Set<RefusalCategory> RACE_LOST =
+            Set.of(RefusalCategory.ACTOR_LEASE_HELD, RefusalCategory.EXECUTION_ATTEMPT_HELD);
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase(this::backend);
@@ -70,7 +70,8 @@ abstract class BeatAgainstRunTakeoverRaceContract {
             if (!open.await(30, TimeUnit.SECONDS)) {
                 return ProviderResult.failed("gate_never_opened", "the test never opened the gate");
             }
-            return job.cancellation().isCancelled() ? ProviderResult.cancelled(job.cancellation().reason().orElse(""))
+            return job.cancellation().isCancelled()
+                    ? ProviderResult.cancelled(job.cancellation().reason().orElse(""))
                     : ProviderResult.completed("kept the run");
         });
         x.providers().register("gated", arg -> job -> ProviderResult.completed("took the run over"));
@@ -88,9 +89,11 @@ abstract class BeatAgainstRunTakeoverRaceContract {
             started.set(new CountDownLatch(1));
             gate.set(new CountDownLatch(1));
             w.heartbeatNow(); // the session's last beat now: lease and attempt expire together, TTL from now
-            CompletableFuture<Object> wRun = CompletableFuture.supplyAsync(
-                    () -> outcomeOf(() -> w.runs().runAssignment(job.id(), TTL)));
-            assertThat(started.get().await(20, TimeUnit.SECONDS)).as(at + "W's provider started").isTrue();
+            CompletableFuture<Object> wRun =
+                    CompletableFuture.supplyAsync(() -> outcomeOf(() -> w.runs().runAssignment(job.id(), TTL)));
+            assertThat(started.get().await(20, TimeUnit.SECONDS))
+                    .as(at + "W's provider started")
+                    .isTrue();
             Attempt mine = w.runs().attempts(job.id()).get(0);
             clock.advance(TTL.plusMillis(i % 3)); // at W's expiry + 0..2 ms
             List<Object> outcome = Together.run(List.<Supplier<Object>>of(
@@ -99,11 +102,11 @@ abstract class BeatAgainstRunTakeoverRaceContract {
             Object beat = outcome.get(0);
             Object xRun = outcome.get(1);
             Optional<Lease> row = x.leases().current(actor);
-            boolean wBelieves = w.leases().held().stream()
-                    .anyMatch(l -> l.actor().equals(actor) && l.token() == mine.leaseToken());
+            boolean wBelieves =
+                    w.leases().held().stream().anyMatch(l -> l.actor().equals(actor) && l.token() == mine.leaseToken());
             if (wBelieves && (row.isEmpty() || !row.get().process().equals(w.processIdentity()))) {
-                violations.add(at + "W believes it holds " + actor + " (token " + mine.leaseToken() + ") but the row is "
-                        + row);
+                violations.add(at + "W believes it holds " + actor + " (token " + mine.leaseToken()
+                        + ") but the row is " + row);
             }
             if (!(beat instanceof Beat b)) {
                 violations.add(at + "W's beat failed: " + beat);
@@ -124,7 +127,8 @@ abstract class BeatAgainstRunTakeoverRaceContract {
                 }
                 Object wEnded = wRun.get(30, TimeUnit.SECONDS); // its provider was cancelled by the lost grants
                 if (wEnded instanceof RunResult r) {
-                    violations.add(at + "W's run committed after losing it: " + r.assignment().state());
+                    violations.add(at + "W's run committed after losing it: "
+                            + r.assignment().state());
                 }
             } else if (xRun instanceof Refusal r && RACE_LOST.contains(r.category())) {
                 refused++;
@@ -151,7 +155,9 @@ abstract class BeatAgainstRunTakeoverRaceContract {
         System.out.println("beat against run takeover on " + backend().name() + ": " + TRIES + " tries, "
                 + takenOver + " takeovers, " + refused + " refusals (journalled), " + violations.size()
                 + " violations");
-        assertThat(violations).as("%d tries: %d takeovers, %d refusals", TRIES, takenOver, refused).isEmpty();
+        assertThat(violations)
+                .as("%d tries: %d takeovers, %d refusals", TRIES, takenOver, refused)
+                .isEmpty();
     }
 
     private static Object outcomeOf(Supplier<?> action) {

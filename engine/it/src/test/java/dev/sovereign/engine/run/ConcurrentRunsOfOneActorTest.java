@@ -51,11 +51,14 @@ class ConcurrentRunsOfOneActorTest {
                 assertThat(result.assignment().state()).isEqualTo(AssignmentState.COMPLETED);
                 assertThat(result.warnings()).isEmpty();
             }
-            List<EventKind> kinds = a.journal().since(seq, 1000).stream().map(FenceEvent::kind).toList();
+            List<EventKind> kinds =
+                    a.journal().since(seq, 1000).stream().map(FenceEvent::kind).toList();
             assertThat(kinds).doesNotContain(EventKind.REJECTED);
             assertThat(kinds.get(kinds.size() - 1)).isEqualTo(EventKind.LEASE_RELEASED);
             assertThat(kinds.stream().filter(k -> k == EventKind.LEASE_RELEASED).count())
-                    .isEqualTo(kinds.stream().filter(k -> k == EventKind.LEASE_ACQUIRED).count());
+                    .isEqualTo(kinds.stream()
+                            .filter(k -> k == EventKind.LEASE_ACQUIRED)
+                            .count());
             assertThat(a.leases().current("operator")).isEmpty();
             assertThat(a.leases().held()).isEmpty();
         }

@@ -8,6 +8,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.testing.ChildOutput;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
 import java.time.Clock;
@@ -17,7 +18,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
 
 /** The real background heartbeat, on the real clock, with TTLs much shorter than the run. */
 @Contract
@@ -30,8 +30,10 @@ abstract class HeartbeatRunContract {
 
     @Test
     void aRunLongerThanItsTtlsCompletesBecauseTheHeartbeatRenewsLeaseAndAttempt() throws Exception {
-        Engine runner = temp.open(temp.config(Clock.systemUTC()).heartbeat(true)
-                .heartbeatInterval(Duration.ofMillis(100)).build());
+        Engine runner = temp.open(temp.config(Clock.systemUTC())
+                .heartbeat(true)
+                .heartbeatInterval(Duration.ofMillis(100))
+                .build());
         Engine rival = temp.open(Clock.systemUTC());
         runner.actors().add("operator");
         CountDownLatch gate = new CountDownLatch(1);
@@ -47,20 +49,24 @@ abstract class HeartbeatRunContract {
         Assignment x = runner.runs().assign("operator", "gated");
         long ttl = 600;
 
-        CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(
-                () -> runner.runs().runAssignment(x.id(), Duration.ofMillis(ttl)));
+        CompletableFuture<RunResult> run =
+                CompletableFuture.supplyAsync(() -> runner.runs().runAssignment(x.id(), Duration.ofMillis(ttl)));
 
-        ChildOutput.await("the attempt was renewed past three of its TTLs", Duration.ofSeconds(15), () ->
-                runner.runs().attempts(x.id()).stream().anyMatch(a -> a.renewedAt() >= a.startedAt() + 3 * ttl));
+        ChildOutput.await(
+                "the attempt was renewed past three of its TTLs",
+                Duration.ofSeconds(15),
+                () -> runner.runs().attempts(x.id()).stream().anyMatch(a -> a.renewedAt() >= a.startedAt() + 3 * ttl));
         // the lease is alive too: another process still cannot take the actor over
         assertThatThrownBy(() -> rival.leases().acquire("operator", Duration.ofSeconds(5)))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
         gate.countDown();
 
         RunResult r = run.get(20, TimeUnit.SECONDS);
         assertThat(r.assignment().state()).isEqualTo(AssignmentState.COMPLETED);
         assertThat(r.attempt().endedAt() - r.attempt().startedAt()).isGreaterThan(3 * ttl);
-        assertThat(r.attempt().leaseToken()).isEqualTo(rival.journal().forResource("actor", "operator").get(0).token());
+        assertThat(r.attempt().leaseToken())
+                .isEqualTo(
+                        rival.journal().forResource("actor", "operator").get(0).token());
     }
 }

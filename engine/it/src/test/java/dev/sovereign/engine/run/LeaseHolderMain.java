@@ -13,13 +13,15 @@ import java.util.concurrent.CountDownLatch;
  * {@code LOST <kind> <resource> <token>} when a heartbeat renewal is refused.
  */
 public final class LeaseHolderMain {
-    private LeaseHolderMain() {
-    }
+    private LeaseHolderMain() {}
 
     public static void main(String[] args) throws Exception {
         long ttl = Long.parseLong(args[2]);
-        Engine engine = Engine.open(EngineConfig.forDatabase(Path.of(args[0])).heartbeat(true)
-                .heartbeatInterval(Duration.ofMillis(Math.max(50, ttl / 5))).processKind("test-holder").build());
+        Engine engine = Engine.open(EngineConfig.forDatabase(Path.of(args[0]))
+                .heartbeat(true)
+                .heartbeatInterval(Duration.ofMillis(Math.max(50, ttl / 5)))
+                .processKind("test-holder")
+                .build());
         engine.addGrantLossListener(lost -> {
             System.out.println("LOST " + lost.kind() + " " + lost.resourceId() + " " + lost.token());
             System.out.flush();

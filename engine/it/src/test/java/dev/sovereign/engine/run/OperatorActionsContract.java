@@ -1,6 +1,5 @@
 package dev.sovereign.engine.run;
 
-import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +9,8 @@ import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
 
 @Contract
 abstract class OperatorActionsContract {
@@ -54,7 +54,8 @@ abstract class OperatorActionsContract {
         assertThat(retry.providerSpec()).isEqualTo(x.providerSpec());
         assertThat(retry.workspacePolicy()).isEqualTo("persistent");
         assertThat(a.runs().get(x.id())).get().extracting(Assignment::state).isEqualTo(AssignmentState.FAILED);
-        assertThat(a.journal().forResource("assignment", retry.id())).extracting(FenceEvent::kind)
+        assertThat(a.journal().forResource("assignment", retry.id()))
+                .extracting(FenceEvent::kind)
                 .containsExactly(EventKind.ASSIGNMENT_RETRIED);
         assertThatThrownBy(() -> a.runs().retry(x.id()))
                 .satisfies(t -> assertThat(categoryOf(t)).isEqualTo(RefusalCategory.ASSIGNMENT_NOT_RETRYABLE))
@@ -90,7 +91,8 @@ abstract class OperatorActionsContract {
 
         assertThat(acked.acknowledgedAt()).isEqualTo(clock.millis() - 5_000);
         assertThat(again.acknowledgedAt()).isEqualTo(acked.acknowledgedAt());
-        assertThat(a.journal().forResource("assignment", x.id())).extracting(FenceEvent::kind)
+        assertThat(a.journal().forResource("assignment", x.id()))
+                .extracting(FenceEvent::kind)
                 .containsExactly(EventKind.ASSIGNMENT_CREATED, EventKind.ASSIGNMENT_ACKNOWLEDGED);
     }
 
@@ -105,8 +107,7 @@ abstract class OperatorActionsContract {
     void stealingTheFenceClearsThePointerKeepsRunningAndJournalsIt() {
         Assignment x = a.runs().assign("operator", "scripted");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));
-        Attempt attempt = Port.runs(a)
-                .startAttempt(x.id(), lease.token(), 10_000);
+        Attempt attempt = Port.runs(a).startAttempt(x.id(), lease.token(), 10_000);
 
         Attempt stolen = a.runs().stealFence(x.id());
 

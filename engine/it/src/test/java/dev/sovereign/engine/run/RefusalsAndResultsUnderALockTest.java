@@ -1,6 +1,5 @@
 package dev.sovereign.engine.run;
 
-import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +10,7 @@ import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.testing.ChildOutput;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.sql.Connection;
@@ -57,7 +57,8 @@ class RefusalsAndResultsUnderALockTest {
     @Test
     void aRefusalWhoseRejectedRowCannotBeWrittenIsStillTheRefusalAndSaysTheRowIsMissing() throws Exception {
         Engine holder = temp.open(clock);
-        Engine late = temp.open(temp.config(clock).busyBound(Duration.ofMillis(300)).build());
+        Engine late =
+                temp.open(temp.config(clock).busyBound(Duration.ofMillis(300)).build());
         holder.actors().add("operator");
         Assignment x = holder.runs().assign("operator", "scripted");
         Lease lease = holder.leases().acquire("operator", Duration.ofSeconds(30));
@@ -65,13 +66,15 @@ class RefusalsAndResultsUnderALockTest {
         Statement lock = takeTheLock();
 
         // the refusal is decided by a read (no lock needed); its REJECTED row needs the lock
-        assertThatThrownBy(() -> late.runs().runAssignment(x.id()))
-                .isInstanceOfSatisfying(Refusal.class, r -> {
-                    assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_HELD);
-                    assertThat(r.currentToken()).isEqualTo(live.token());
-                    assertThat(r.warnings()).singleElement().asString()
-                            .contains("REJECTED journal row").contains("could not be written");
-                });
+        assertThatThrownBy(() -> late.runs().runAssignment(x.id())).isInstanceOfSatisfying(Refusal.class, r -> {
+            assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_HELD);
+            assertThat(r.currentToken()).isEqualTo(live.token());
+            assertThat(r.warnings())
+                    .singleElement()
+                    .asString()
+                    .contains("REJECTED journal row")
+                    .contains("could not be written");
+        });
         lock.execute("ROLLBACK");
         assertThat(late.journal().rejections(10)).isEmpty();
     }
@@ -94,23 +97,30 @@ class RefusalsAndResultsUnderALockTest {
         Assignment x = engine.runs().assign("operator", "lock-then-finish");
         AtomicReference<Object> outcome = new AtomicReference<>();
         boolean[] interruptedAfter = {false};
-        Thread runner = new Thread(() -> {
-            try {
-                outcome.set(engine.runs().runAssignment(x.id()));
-            } catch (RuntimeException e) {
-                outcome.set(e);
-            }
-            interruptedAfter[0] = Thread.currentThread().isInterrupted();
-        }, "runner");
+        Thread runner = new Thread(
+                () -> {
+                    try {
+                        outcome.set(engine.runs().runAssignment(x.id()));
+                    } catch (RuntimeException e) {
+                        outcome.set(e);
+                    }
+                    interruptedAfter[0] = Thread.currentThread().isInterrupted();
+                },
+                "runner");
         runner.start();
         assertThat(locked.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        ChildOutput.await("the terminal write to wait for the lock", DEADLINE,
-                () -> Arrays.stream(runner.getStackTrace()).anyMatch(f -> f.getMethodName().startsWith("finish")
-                        && f.getClassName().equals(JdbcRuns.class.getName())));
+        ChildOutput.await(
+                "the terminal write to wait for the lock",
+                DEADLINE,
+                () -> Arrays.stream(runner.getStackTrace())
+                        .anyMatch(f -> f.getMethodName().startsWith("finish")
+                                && f.getClassName().equals(JdbcRuns.class.getName())));
 
         runner.interrupt(); // what `sovereign run` does on SIGINT
         // hold the lock until the wait has seen the interrupt: it either gave up (dead) or took it in
-        ChildOutput.await("the interrupt to be seen by the waiting write", DEADLINE,
+        ChildOutput.await(
+                "the interrupt to be seen by the waiting write",
+                DEADLINE,
                 () -> !runner.isAlive() || !runner.isInterrupted());
         lock.get().execute("ROLLBACK");
         runner.join(DEADLINE.toMillis());
@@ -119,8 +129,12 @@ class RefusalsAndResultsUnderALockTest {
             assertThat(r.assignment().state()).isEqualTo(AssignmentState.COMPLETED);
             assertThat(r.receipt().summary()).isEqualTo("finished before the stop");
         });
-        assertThat(interruptedAfter[0]).as("the interrupt is restored after the run's last write").isTrue();
-        assertThat(engine.runs().get(x.id())).get().extracting(Assignment::state)
+        assertThat(interruptedAfter[0])
+                .as("the interrupt is restored after the run's last write")
+                .isTrue();
+        assertThat(engine.runs().get(x.id()))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.COMPLETED);
         assertThat(engine.leases().current("operator")).isEmpty();
     }

@@ -1,6 +1,5 @@
 package dev.sovereign.engine.run;
 
-import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,19 +11,20 @@ import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.provider.ProviderResult;
+import dev.sovereign.engine.testing.ChildOutput;
+import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
-import dev.sovereign.engine.testing.ChildOutput;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 @Contract
 abstract class RunAssignmentContract {
@@ -73,7 +73,8 @@ abstract class RunAssignmentContract {
         assertThat(a.runs().receipt(x.id())).contains(r.receipt());
         assertThat(a.leases().current("operator")).isEmpty();
         assertThat(Port.grants(a).attempts()).isEmpty();
-        assertThat(a.journal().forResource("attempt", r.attempt().id())).extracting(FenceEvent::kind)
+        assertThat(a.journal().forResource("attempt", r.attempt().id()))
+                .extracting(FenceEvent::kind)
                 .containsExactly(EventKind.ATTEMPT_STARTED, EventKind.ATTEMPT_DONE);
     }
 
@@ -89,8 +90,12 @@ abstract class RunAssignmentContract {
 
     @Test
     void blockedAndFailedOutcomesEndTheAssignmentInTheirOwnStates() {
-        RunResult blocked = a.runs().runAssignment(a.runs().assign("operator", "scripted:outcome=blocked").id());
-        RunResult failed = a.runs().runAssignment(a.runs().assign("operator", "scripted:outcome=failed").id());
+        RunResult blocked = a.runs()
+                .runAssignment(
+                        a.runs().assign("operator", "scripted:outcome=blocked").id());
+        RunResult failed = a.runs()
+                .runAssignment(
+                        a.runs().assign("operator", "scripted:outcome=failed").id());
         assertThat(blocked.assignment().state()).isEqualTo(AssignmentState.BLOCKED);
         assertThat(blocked.receipt().failureCategory()).isNull();
         assertThat(failed.assignment().state()).isEqualTo(AssignmentState.FAILED);
@@ -102,7 +107,8 @@ abstract class RunAssignmentContract {
         a.providers().register("broken", arg -> job -> {
             throw new IllegalStateException("boom");
         });
-        RunResult r = a.runs().runAssignment(a.runs().assign("operator", "broken").id());
+        RunResult r =
+                a.runs().runAssignment(a.runs().assign("operator", "broken").id());
         assertThat(r.assignment().state()).isEqualTo(AssignmentState.FAILED);
         assertThat(r.receipt().failureCategory()).isEqualTo("provider_error");
         assertThat(r.receipt().summary()).contains("boom");
@@ -112,9 +118,16 @@ abstract class RunAssignmentContract {
     void assignValidatesActorProviderAndPolicyBeforeWritingAnything() {
         assertThatThrownBy(() -> a.runs().assign("ghost", "scripted"))
                 .satisfies(t -> assertThat(categoryOf(t)).isEqualTo(RefusalCategory.UNKNOWN_ACTOR));
-        for (String bad : List.of("", "nope:x", "scripted:ms=abc", "scripted:outcome=maybe", "scripted:colour=red",
-                "command:", "command:   ")) {
-            assertThatThrownBy(() -> a.runs().assign("operator", bad)).as(bad)
+        for (String bad : List.of(
+                "",
+                "nope:x",
+                "scripted:ms=abc",
+                "scripted:outcome=maybe",
+                "scripted:colour=red",
+                "command:",
+                "command:   ")) {
+            assertThatThrownBy(() -> a.runs().assign("operator", bad))
+                    .as(bad)
                     .satisfies(t -> assertThat(categoryOf(t)).isEqualTo(RefusalCategory.UNKNOWN_PROVIDER));
         }
         assertThatThrownBy(() -> a.runs().assign("operator", "scripted", "forever"))
@@ -126,7 +139,8 @@ abstract class RunAssignmentContract {
     void anAssignmentTakesTheActorsPolicyUnlessOneIsGiven() {
         a.actors().add("keeper", "persistent");
         assertThat(a.runs().assign("keeper", "scripted").workspacePolicy()).isEqualTo("persistent");
-        assertThat(a.runs().assign("keeper", "scripted", "temporary").workspacePolicy()).isEqualTo("temporary");
+        assertThat(a.runs().assign("keeper", "scripted", "temporary").workspacePolicy())
+                .isEqualTo("temporary");
     }
 
     @Test
@@ -144,11 +158,10 @@ abstract class RunAssignmentContract {
         Assignment x = a.runs().assign("operator", "counting");
         Lease held = b.leases().acquire("operator", Duration.ofSeconds(30));
 
-        assertThatThrownBy(() -> a.runs().runAssignment(x.id()))
-                .isInstanceOfSatisfying(Refusal.class, r -> {
-                    assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD);
-                    assertThat(r.currentToken()).isEqualTo(held.token());
-                });
+        assertThatThrownBy(() -> a.runs().runAssignment(x.id())).isInstanceOfSatisfying(Refusal.class, r -> {
+            assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD);
+            assertThat(r.currentToken()).isEqualTo(held.token());
+        });
 
         assertThat(invocations).hasValue(0);
         assertThat(a.runs().get(x.id())).get().extracting(Assignment::state).isEqualTo(AssignmentState.CREATED);
@@ -160,7 +173,10 @@ abstract class RunAssignmentContract {
     void aRunLeavesALeaseTheEngineAlreadyHeldHeld() {
         Lease hosting = a.leases().acquire("operator", Duration.ofSeconds(30));
         a.runs().runAssignment(a.runs().assign("operator", "counting").id(), Duration.ofSeconds(30));
-        assertThat(a.leases().current("operator")).get().extracting(Lease::token).isEqualTo(hosting.token());
+        assertThat(a.leases().current("operator"))
+                .get()
+                .extracting(Lease::token)
+                .isEqualTo(hosting.token());
         assertThat(a.leases().held()).extracting(Lease::token).containsExactly(hosting.token());
     }
 
@@ -168,8 +184,7 @@ abstract class RunAssignmentContract {
     void aRunningAssignmentWithALiveAttemptIsHeldAndAnExpiredOneIsSuperseded() {
         Assignment x = a.runs().assign("operator", "counting");
         Lease lease = a.leases().acquire("operator", Duration.ofSeconds(10));
-        Attempt first = Port.runs(a)
-                .startAttempt(x.id(), lease.token(), 10_000);
+        Attempt first = Port.runs(a).startAttempt(x.id(), lease.token(), 10_000);
         // process a "dies": nothing renews its lease or attempt any more
 
         assertThatThrownBy(() -> b.runs().runAssignment(x.id()))
@@ -182,7 +197,8 @@ abstract class RunAssignmentContract {
         assertThat(r.assignment().state()).isEqualTo(AssignmentState.COMPLETED);
         assertThat(r.receipt().attemptId()).isNotEqualTo(first.id());
         assertThat(r.attempt().token()).isGreaterThan(first.token());
-        assertThat(b.runs().attempts(x.id())).extracting(Attempt::state)
+        assertThat(b.runs().attempts(x.id()))
+                .extracting(Attempt::state)
                 .containsExactly(AttemptState.SUPERSEDED, AttemptState.DONE);
         assertThat(b.journal().rejections(10)).extracting(FenceEvent::category).contains("execution_attempt_held");
     }
@@ -195,11 +211,10 @@ abstract class RunAssignmentContract {
         });
         Assignment x = a.runs().assign("operator", "thief");
 
-        assertThatThrownBy(() -> a.runs().runAssignment(x.id()))
-                .isInstanceOfSatisfying(Refusal.class, r -> {
-                    assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_LOST);
-                    assertThat(r.currentToken()).isNull();
-                });
+        assertThatThrownBy(() -> a.runs().runAssignment(x.id())).isInstanceOfSatisfying(Refusal.class, r -> {
+            assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_LOST);
+            assertThat(r.currentToken()).isNull();
+        });
 
         assertThat(a.runs().receipt(x.id())).isEmpty();
         Assignment after = a.runs().get(x.id()).orElseThrow();
@@ -211,7 +226,8 @@ abstract class RunAssignmentContract {
         assertThat(rejected.category()).isEqualTo("execution_attempt_lost");
         assertThat(rejected.presentedToken()).isEqualTo(attempt.token());
         assertThat(rejected.processIdentity()).isEqualTo(a.processIdentity());
-        assertThat(a.journal().forResource("attempt", attempt.id())).extracting(FenceEvent::kind)
+        assertThat(a.journal().forResource("attempt", attempt.id()))
+                .extracting(FenceEvent::kind)
                 .containsExactly(EventKind.ATTEMPT_STARTED, EventKind.ATTEMPT_STOLEN);
         assertThat(a.leases().current("operator")).isEmpty(); // released in finally even though the write lost
     }
@@ -231,7 +247,10 @@ abstract class RunAssignmentContract {
 
         assertThat(a.runs().receipt(x.id())).isEmpty();
         assertThat(a.runs().get(x.id())).get().extracting(Assignment::state).isEqualTo(AssignmentState.RUNNING);
-        assertThat(b.leases().current("operator")).get().extracting(Lease::process).isEqualTo(b.processIdentity());
+        assertThat(b.leases().current("operator"))
+                .get()
+                .extracting(Lease::process)
+                .isEqualTo(b.processIdentity());
         assertThat(a.journal().rejections(10)).extracting(FenceEvent::category).contains("actor_lease_lost");
     }
 
@@ -246,7 +265,9 @@ abstract class RunAssignmentContract {
                 return t;
             }
         });
-        ChildOutput.await("the attempt started", Duration.ofSeconds(10),
+        ChildOutput.await(
+                "the attempt started",
+                Duration.ofSeconds(10),
                 () -> !Port.grants(a).attempts().isEmpty());
         b.runs().stealFence(x.id());
 
@@ -266,7 +287,9 @@ abstract class RunAssignmentContract {
             outcome.complete(new Object[] {r, Thread.currentThread().isInterrupted()});
         });
         caller.start();
-        ChildOutput.await("the attempt started", Duration.ofSeconds(10),
+        ChildOutput.await(
+                "the attempt started",
+                Duration.ofSeconds(10),
                 () -> !Port.grants(a).attempts().isEmpty());
         caller.interrupt();
 

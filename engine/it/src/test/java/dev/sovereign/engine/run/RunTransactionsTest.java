@@ -10,6 +10,7 @@ import dev.sovereign.engine.internal.sqlite.Database;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.spi.RunStore;
 import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
@@ -17,11 +18,10 @@ import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.time.Duration;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.provider.ProviderResult;
-import org.assertj.core.groups.Tuple;
 
 /**
  * Issue 16 (decision 0508): on SQLite a run writes in two transactions, not four — the actor lease with the
@@ -34,6 +34,7 @@ class RunTransactionsTest {
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
+
     private final SettableClock clock = new SettableClock();
     private Engine a;
     private Engine b;
@@ -60,18 +61,31 @@ class RunTransactionsTest {
 
         assertThat(r.assignment().state()).isEqualTo(AssignmentState.COMPLETED);
         assertThat(r.warnings()).isEmpty();
-        assertThat(db.batchesCommitted() - batches).as("write transactions of one run").isEqualTo(2);
+        assertThat(db.batchesCommitted() - batches)
+                .as("write transactions of one run")
+                .isEqualTo(2);
         List<FenceEvent> events = a.journal().since(seq, 100);
-        assertThat(events).extracting(FenceEvent::kind).containsExactly(EventKind.LEASE_ACQUIRED,
-                EventKind.ATTEMPT_STARTED, EventKind.ATTEMPT_DONE, EventKind.LEASE_RELEASED);
-        assertThat(events).extracting(FenceEvent::token).containsExactly(r.attempt().leaseToken(),
-                r.attempt().token(), r.attempt().token(), r.attempt().leaseToken());
+        assertThat(events)
+                .extracting(FenceEvent::kind)
+                .containsExactly(
+                        EventKind.LEASE_ACQUIRED,
+                        EventKind.ATTEMPT_STARTED,
+                        EventKind.ATTEMPT_DONE,
+                        EventKind.LEASE_RELEASED);
+        assertThat(events)
+                .extracting(FenceEvent::token)
+                .containsExactly(
+                        r.attempt().leaseToken(),
+                        r.attempt().token(),
+                        r.attempt().token(),
+                        r.attempt().leaseToken());
         assertThat(a.leases().current("operator")).isEmpty();
         assertThat(a.leases().held()).isEmpty();
         assertThat(Port.grants(a).attempts()).isEmpty();
 
         // the lease is free again for the next run, which takes it the same way
-        RunResult next = a.runs().runAssignment(a.runs().assign("operator", "scripted:ms=0").id(), TTL);
+        RunResult next = a.runs()
+                .runAssignment(a.runs().assign("operator", "scripted:ms=0").id(), TTL);
         assertThat(next.attempt().leaseToken()).isGreaterThan(r.attempt().token());
         assertThat(a.leases().current("operator")).isEmpty();
     }
@@ -87,9 +101,11 @@ class RunTransactionsTest {
         RunResult r = a.runs().runAssignment(x.id(), TTL);
 
         assertThat(r.attempt().leaseToken()).isEqualTo(hosting.token());
-        assertThat(db.batchesCommitted() - batches).as("write transactions of one run").isEqualTo(2);
-        assertThat(kindsSince(a, seq)).containsExactly(EventKind.LEASE_RENEWED, EventKind.ATTEMPT_STARTED,
-                EventKind.ATTEMPT_DONE);
+        assertThat(db.batchesCommitted() - batches)
+                .as("write transactions of one run")
+                .isEqualTo(2);
+        assertThat(kindsSince(a, seq))
+                .containsExactly(EventKind.LEASE_RENEWED, EventKind.ATTEMPT_STARTED, EventKind.ATTEMPT_DONE);
         assertThat(a.leases().current("operator")).get().satisfies(l -> {
             assertThat(l.token()).isEqualTo(hosting.token());
             assertThat(l.ttlMs()).isEqualTo(Duration.ofMinutes(1).toMillis()); // decision 0110
@@ -120,13 +136,19 @@ class RunTransactionsTest {
         // the takeover that came first in the transaction was rolled back with the refused attempt
         assertThat(a.leases().current("operator")).contains(old);
         assertThat(a.leases().held()).isEmpty();
-        assertThat(a.runs().attempts(x.id())).extracting(Attempt::id, Attempt::state)
+        assertThat(a.runs().attempts(x.id()))
+                .extracting(Attempt::id, Attempt::state)
                 .containsExactly(Tuple.tuple(live.id(), AttemptState.ACTIVE));
-        assertThat(a.runs().get(x.id())).get().extracting(Assignment::currentAttempt).isEqualTo(live.id());
+        assertThat(a.runs().get(x.id()))
+                .get()
+                .extracting(Assignment::currentAttempt)
+                .isEqualTo(live.id());
         List<FenceEvent> events = a.journal().since(seq, 100);
         assertThat(events).extracting(FenceEvent::kind).containsExactly(EventKind.REJECTED);
         assertThat(events.get(0).category()).isEqualTo("execution_attempt_held");
-        assertThat(db.batchesCommitted() - batches).as("only the rejection's transaction").isEqualTo(1);
+        assertThat(db.batchesCommitted() - batches)
+                .as("only the rejection's transaction")
+                .isEqualTo(1);
     }
 
     @Test
@@ -138,11 +160,17 @@ class RunTransactionsTest {
         Assignment x = a.runs().assign("operator", "thief");
         long seq = a.journal().lastSeq();
 
-        assertThatThrownBy(() -> a.runs().runAssignment(x.id(), TTL)).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_LOST));
+        assertThatThrownBy(() -> a.runs().runAssignment(x.id(), TTL))
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_LOST));
 
-        assertThat(kindsSince(a, seq)).containsExactly(EventKind.LEASE_ACQUIRED, EventKind.ATTEMPT_STARTED,
-                EventKind.ATTEMPT_STOLEN, EventKind.REJECTED, EventKind.LEASE_RELEASED);
+        assertThat(kindsSince(a, seq))
+                .containsExactly(
+                        EventKind.LEASE_ACQUIRED,
+                        EventKind.ATTEMPT_STARTED,
+                        EventKind.ATTEMPT_STOLEN,
+                        EventKind.REJECTED,
+                        EventKind.LEASE_RELEASED);
         assertThat(a.runs().receipt(x.id())).isEmpty();
         assertThat(a.leases().current("operator")).isEmpty();
     }

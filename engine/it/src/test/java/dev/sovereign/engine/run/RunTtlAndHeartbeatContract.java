@@ -32,7 +32,8 @@ abstract class RunTtlAndHeartbeatContract {
     private final SettableClock clock = new SettableClock();
 
     private Engine beatingEvery(Duration interval) {
-        return temp.open(temp.config(clock).heartbeat(true).heartbeatInterval(interval).build());
+        return temp.open(
+                temp.config(clock).heartbeat(true).heartbeatInterval(interval).build());
     }
 
     @Test
@@ -45,14 +46,19 @@ abstract class RunTtlAndHeartbeatContract {
         assertThatThrownBy(() -> engine.runs().runAssignment(x.id(), Duration.ofMillis(1_500)))
                 .isInstanceOfSatisfying(Refusal.class, r -> {
                     assertThat(r.category()).isEqualTo(RefusalCategory.INVALID_ARGUMENT);
-                    assertThat(r.getMessage()).isEqualTo("A run TTL must be at least 2 heartbeat intervals (this"
-                            + " engine beats every 1s), got 1500ms: the attempt would expire between two beats and a"
-                            + " healthy run would be recovered as worker_lost; give a longer TTL or beat more often.");
+                    assertThat(r.getMessage())
+                            .isEqualTo(
+                                    "A run TTL must be at least 2 heartbeat intervals (this"
+                                            + " engine beats every 1s), got 1500ms: the attempt would expire between two beats and a"
+                                            + " healthy run would be recovered as worker_lost; give a longer TTL or beat more often.");
                 });
 
         assertThat(engine.journal().lastSeq()).as("nothing journalled").isEqualTo(events);
         assertThat(engine.leases().current("operator")).as("no lease taken").isEmpty();
-        assertThat(engine.runs().get(x.id())).get().extracting(Assignment::state).isEqualTo(AssignmentState.CREATED);
+        assertThat(engine.runs().get(x.id()))
+                .get()
+                .extracting(Assignment::state)
+                .isEqualTo(AssignmentState.CREATED);
         assertThat(engine.runs().attempts(x.id())).isEmpty();
     }
 
@@ -74,9 +80,13 @@ abstract class RunTtlAndHeartbeatContract {
         Assignment x = engine.runs().assign("operator", "scripted:ms=0");
 
         assertThatThrownBy(() -> engine.runs().runAssignment(x.id(), Duration.ofHours(8761)))
-                .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.getMessage())
-                        .isEqualTo("A run TTL must be at most 365 days, got 8761h."));
-        assertThat(engine.runs().runAssignment(x.id(), Duration.ofMillis(5)).assignment().state())
+                .isInstanceOfSatisfying(
+                        Refusal.class,
+                        r -> assertThat(r.getMessage()).isEqualTo("A run TTL must be at most 365 days, got 8761h."));
+        assertThat(engine.runs()
+                        .runAssignment(x.id(), Duration.ofMillis(5))
+                        .assignment()
+                        .state())
                 .isEqualTo(AssignmentState.COMPLETED);
     }
 }

@@ -1,9 +1,9 @@
 package dev.sovereign.engine.run;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
-import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.testing.AnnounceProvider;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,13 +15,15 @@ import java.time.Duration;
  * {@code REFUSED <category> <sentence>}.
  */
 public final class RunnerMain {
-    private RunnerMain() {
-    }
+    private RunnerMain() {}
 
     public static void main(String[] args) {
-        EngineConfig config = EngineConfig.forDatabase(Path.of(args[0])).heartbeat(true)
-                .heartbeatInterval(Duration.ofMillis(Long.parseLong(args[3]))).processKind("test-runner")
-                .allowCommands(args.length > 4 ? CommandAllowList.of(args[4]) : CommandAllowList.none()).build();
+        EngineConfig config = EngineConfig.forDatabase(Path.of(args[0]))
+                .heartbeat(true)
+                .heartbeatInterval(Duration.ofMillis(Long.parseLong(args[3])))
+                .processKind("test-runner")
+                .allowCommands(args.length > 4 ? CommandAllowList.of(args[4]) : CommandAllowList.none())
+                .build();
         try (Engine engine = Engine.open(config)) {
             engine.providers().register(AnnounceProvider.KIND, AnnounceProvider::parse);
             System.out.println("PROCESS " + engine.processIdentity());

@@ -1,15 +1,16 @@
 package dev.sovereign.engine.run;
 
-import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.base.CommandAllowList;
-import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AssignmentRow;
+import dev.sovereign.engine.base.CommandAllowList;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.ChildOutput;
+import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.Ledgers;
 
 /**
  * Issue 13, item 1, reproduced with real processes: P (a child JVM) runs a {@code command:} assignment;
@@ -66,8 +66,11 @@ class StaleAttemptFilesProcessesTest {
 
     private Optional<String> startedAttempt(String except) {
         try (Stream<Path> files = Files.list(gates)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("started-"))
-                    .map(n -> n.substring("started-".length())).filter(a -> !a.equals(except)).findFirst();
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("started-"))
+                    .map(n -> n.substring("started-".length()))
+                    .filter(a -> !a.equals(except))
+                    .findFirst();
         } catch (Exception e) {
             return Optional.empty();
         }
@@ -86,21 +89,28 @@ class StaleAttemptFilesProcessesTest {
         String allowed = CommandAllowList.exactly(command().substring("command:".length()));
         child = ChildJvm.start(RunnerMain.class, log, temp.file().toString(), x.id(), "800", "100", allowed);
         String p = ChildOutput.awaitLine(log, "PROCESS ", child, DEADLINE).split(" ")[1];
-        ChildOutput.await("P's shell started", DEADLINE, () -> startedAttempt("").isPresent());
+        ChildOutput.await(
+                "P's shell started", DEADLINE, () -> startedAttempt("").isPresent());
         String pAttempt = startedAttempt("").orElseThrow();
 
-        Engine q = temp.open(temp.config(Clock.systemUTC()).busyBound(Duration.ofMillis(700))
-                .allowCommands(CommandAllowList.of(allowed)).build());
+        Engine q = temp.open(temp.config(Clock.systemUTC())
+                .busyBound(Duration.ofMillis(700))
+                .allowCommands(CommandAllowList.of(allowed))
+                .build());
         pauseOutsideATransaction(q);
         ChildOutput.await("P's lease and attempt expired", DEADLINE, () -> {
             long now = System.currentTimeMillis();
             return setup.runs().attempts(x.id()).get(0).expiresAt() <= now
-                    && setup.leases().current("operator").map(l -> l.expiresAt() <= now).orElse(true);
+                    && setup.leases()
+                            .current("operator")
+                            .map(l -> l.expiresAt() <= now)
+                            .orElse(true);
         });
 
-        CompletableFuture<RunResult> taking = CompletableFuture.supplyAsync(
-                () -> q.runs().runAssignment(x.id(), Duration.ofSeconds(10)));
-        ChildOutput.await("Q's shell started", DEADLINE, () -> startedAttempt(pAttempt).isPresent());
+        CompletableFuture<RunResult> taking =
+                CompletableFuture.supplyAsync(() -> q.runs().runAssignment(x.id(), Duration.ofSeconds(10)));
+        ChildOutput.await(
+                "Q's shell started", DEADLINE, () -> startedAttempt(pAttempt).isPresent());
         String qAttempt = startedAttempt(pAttempt).orElseThrow();
         Files.writeString(gates.resolve("go-" + qAttempt), "go");
         RunResult taken = taking.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
@@ -116,21 +126,31 @@ class StaleAttemptFilesProcessesTest {
         Path canonical = RunFolders.output(setup.runs().workspace(x.id()), receipt.attemptId());
         assertThat(canonical).isEqualTo(taken.outputDirectory());
         try (AdminReader reader = Ledgers.openReader(temp.file(), Clock.systemUTC(), ZoneOffset.UTC)) {
-            AssignmentRow row = reader.snapshot().assignments().stream().filter(a -> a.id().equals(x.id()))
-                    .findFirst().orElseThrow();
-            assertThat(row.receipt().outputDir()).as("the admin read model names the same folder").isEqualTo(canonical);
+            AssignmentRow row = reader.snapshot().assignments().stream()
+                    .filter(a -> a.id().equals(x.id()))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(row.receipt().outputDir())
+                    .as("the admin read model names the same folder")
+                    .isEqualTo(canonical);
         }
         assertThat(Files.readString(canonical.resolve("result.txt")))
                 .isEqualTo(qAttempt + " " + taken.attempt().token() + "\n");
         try (Stream<Path> files = Files.walk(canonical)) {
-            assertThat(files.filter(Files::isRegularFile).toList()).allSatisfy(f ->
-                    assertThat(Files.readString(f)).as(f.toString()).doesNotContain(pAttempt));
+            assertThat(files.filter(Files::isRegularFile).toList())
+                    .allSatisfy(f ->
+                            assertThat(Files.readString(f)).as(f.toString()).doesNotContain(pAttempt));
         }
 
         // P resumes: its heartbeat finds the grants lost, its terminal write is refused
         ChildJvm.signal(child, "CONT");
-        assertThat(child.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as(ChildOutput.read(log)).isTrue();
-        assertThat(ChildOutput.line(log, "REFUSED ")).as(ChildOutput.read(log)).get().asString()
+        assertThat(child.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS))
+                .as(ChildOutput.read(log))
+                .isTrue();
+        assertThat(ChildOutput.line(log, "REFUSED "))
+                .as(ChildOutput.read(log))
+                .get()
+                .asString()
                 .matches("REFUSED (actor_lease_lost|execution_attempt_lost) .*");
         assertThat(setup.journal().rejections(20)).anyMatch(e -> p.equals(e.processIdentity()));
         assertThat(Files.readString(canonical.resolve("result.txt")))

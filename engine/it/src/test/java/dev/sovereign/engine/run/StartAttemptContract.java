@@ -1,7 +1,5 @@
 package dev.sovereign.engine.run;
 
-import dev.sovereign.engine.spi.RunStore;
-import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +8,9 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.spi.RunStore;
+import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
 
 /**
  * Step 3 of a run on its own: the attempt transaction re-verifies the presented actor-lease token
@@ -124,7 +124,8 @@ abstract class StartAttemptContract {
                     assertThat(r.currentToken()).isEqualTo(first.token());
                 });
         assertThat(a.runs().attempts(x.id())).hasSize(1);
-        assertThat(a.journal().rejections(1)).extracting(FenceEvent::category)
+        assertThat(a.journal().rejections(1))
+                .extracting(FenceEvent::category)
                 .containsExactly("execution_attempt_held");
     }
 
@@ -132,7 +133,7 @@ abstract class StartAttemptContract {
     void theOtherEnginesTokenFailsForItTooWhenPresentedThroughItsOwnStore() {
         Lease mine = a.leases().acquire("operator", Duration.ofSeconds(10));
         assertThatThrownBy(() -> runsOfB.startAttempt(x.id(), mine.token(), 10_000))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
     }
 }

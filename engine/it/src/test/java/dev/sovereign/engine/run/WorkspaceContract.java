@@ -8,6 +8,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.internal.run.Workspaces;
 import dev.sovereign.engine.provider.ProviderResult;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import dev.sovereign.engine.testing.Contract;
 
 @Contract
 abstract class WorkspaceContract {
@@ -64,9 +64,11 @@ abstract class WorkspaceContract {
     void theWorkspaceLivesUnderTheDataDirectory() {
         Assignment x = a.runs().assign("operator", "writer:");
         RunResult r = a.runs().runAssignment(x.id());
-        assertThat(r.workspace()).isEqualTo(a.config().dataDirectory().resolve("runs").resolve(x.id()));
+        assertThat(r.workspace())
+                .isEqualTo(a.config().dataDirectory().resolve("runs").resolve(x.id()));
         assertThat(a.runs().workspace(x.id())).isEqualTo(r.workspace());
-        assertThat(r.outputDirectory()).isEqualTo(r.workspace().resolve(r.attempt().id()).resolve("output"));
+        assertThat(r.outputDirectory())
+                .isEqualTo(r.workspace().resolve(r.attempt().id()).resolve("output"));
     }
 
     @Test
@@ -74,13 +76,16 @@ abstract class WorkspaceContract {
         Assignment x = a.runs().assign("operator", "writer:", "temporary");
         RunResult r = a.runs().runAssignment(x.id());
 
-        assertThat(names(r.workspace())).containsExactly(r.attempt().id(), r.attempt().id() + ".receipt.json");
+        assertThat(names(r.workspace()))
+                .containsExactly(r.attempt().id(), r.attempt().id() + ".receipt.json");
         assertThat(names(r.workspace().resolve(r.attempt().id()))).containsExactly("output");
         assertThat(Files.readString(r.outputDirectory().resolve("result.txt"))).isEqualTo("the result");
         assertThat(r.receiptFile()).isEqualTo(r.workspace().resolve(r.attempt().id() + ".receipt.json"));
         String receipt = Files.readString(r.receiptFile());
-        assertThat(receipt).contains("\"attempt\":\"" + r.attempt().id() + "\"")
-                .contains("\"attempt_token\":" + r.attempt().token()).contains("\"status\":\"completed\"")
+        assertThat(receipt)
+                .contains("\"attempt\":\"" + r.attempt().id() + "\"")
+                .contains("\"attempt_token\":" + r.attempt().token())
+                .contains("\"status\":\"completed\"")
                 .contains("\"output_dir\":\"" + r.outputDirectory() + "\"");
     }
 
@@ -88,7 +93,8 @@ abstract class WorkspaceContract {
     void aPersistentWorkspaceKeepsEverythingOfTheCommittedAttempt() throws Exception {
         Assignment x = a.runs().assign("operator", "writer:", "persistent");
         RunResult r = a.runs().runAssignment(x.id());
-        assertThat(names(r.workspace())).containsExactly(r.attempt().id(), r.attempt().id() + ".receipt.json");
+        assertThat(names(r.workspace()))
+                .containsExactly(r.attempt().id(), r.attempt().id() + ".receipt.json");
         assertThat(names(r.workspace().resolve(r.attempt().id()))).containsExactly("output", "scratch.txt", "tmp");
     }
 
@@ -96,8 +102,8 @@ abstract class WorkspaceContract {
     void reclaimNeverRunsWhenTheTerminalWriteLost() throws Exception {
         Assignment x = a.runs().assign("operator", "writer:steal", "temporary");
         assertThatThrownBy(() -> a.runs().runAssignment(x.id()))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_LOST));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_LOST));
 
         Path ws = a.runs().workspace(x.id());
         String attempt = a.runs().attempts(x.id()).get(0).id();
@@ -115,8 +121,8 @@ abstract class WorkspaceContract {
         Files.createSymbolicLink(a.runs().workspace(x.id()), elsewhere);
 
         assertThatThrownBy(() -> a.runs().runAssignment(x.id()))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.SYMLINKED_WORKSPACE));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.SYMLINKED_WORKSPACE));
 
         assertThat(names(elsewhere)).containsExactly("precious.txt");
         Assignment after = a.runs().get(x.id()).orElseThrow();
@@ -136,9 +142,12 @@ abstract class WorkspaceContract {
         Files.writeString(ws, "a file where the workspace folder belongs");
 
         assertThatThrownBy(() -> a.runs().runAssignment(x.id()))
-                .isInstanceOfSatisfying(Refusal.class,
+                .isInstanceOfSatisfying(
+                        Refusal.class,
                         r -> assertThat(r.category()).isEqualTo(RefusalCategory.WORKSPACE_NOT_DIRECTORY));
-        assertThat(a.runs().receipt(x.id())).get().extracting(Receipt::failureCategory)
+        assertThat(a.runs().receipt(x.id()))
+                .get()
+                .extracting(Receipt::failureCategory)
                 .isEqualTo("workspace_not_directory");
         assertThat(Files.readString(ws)).startsWith("a file");
     }
@@ -153,12 +162,16 @@ abstract class WorkspaceContract {
         Files.createSymbolicLink(other.resolve("output"), elsewhere);
         Files.writeString(Files.createDirectories(ws.resolve("att_file")).resolve("output"), "a file");
 
-        assertThatThrownBy(() -> workspaces.prepare("asg_one", "att_linked")).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.SYMLINKED_WORKSPACE));
-        assertThatThrownBy(() -> workspaces.prepare("asg_one", "att_other")).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.SYMLINKED_WORKSPACE));
-        assertThatThrownBy(() -> workspaces.prepare("asg_one", "att_file")).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.WORKSPACE_NOT_DIRECTORY));
+        assertThatThrownBy(() -> workspaces.prepare("asg_one", "att_linked"))
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.SYMLINKED_WORKSPACE));
+        assertThatThrownBy(() -> workspaces.prepare("asg_one", "att_other"))
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.SYMLINKED_WORKSPACE));
+        assertThatThrownBy(() -> workspaces.prepare("asg_one", "att_file"))
+                .isInstanceOfSatisfying(
+                        Refusal.class,
+                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.WORKSPACE_NOT_DIRECTORY));
         assertThat(names(elsewhere)).isEmpty();
         assertThat(workspaces.isPlainDirectory(ws.resolve("att_linked"))).isFalse();
         assertThat(workspaces.prepare("asg_one", "att_fine")).isEqualTo(ws.resolve("att_fine"));
@@ -168,8 +181,9 @@ abstract class WorkspaceContract {
     @Test
     void anAttemptIdThatIsNotAPlainNameNeverBecomesAPath() {
         Workspaces workspaces = new Workspaces(a.config().dataDirectory());
-        assertThatThrownBy(() -> workspaces.prepare("asg_one", "../asg_two")).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.INVALID_ARGUMENT));
+        assertThatThrownBy(() -> workspaces.prepare("asg_one", "../asg_two"))
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.INVALID_ARGUMENT));
     }
 
     @ParameterizedTest
@@ -208,15 +222,20 @@ abstract class WorkspaceContract {
         assertThat(taken.assignment().state()).isEqualTo(AssignmentState.COMPLETED);
         assertThat(taken.attempt().id()).isNotEqualTo(staleAttempt);
         // the superseded attempt's folder was removed at reclaim, under both policies
-        assertThat(names(taken.workspace())).containsExactly(taken.attempt().id(), taken.attempt().id() + ".receipt.json");
+        assertThat(names(taken.workspace()))
+                .containsExactly(taken.attempt().id(), taken.attempt().id() + ".receipt.json");
         assertThat(staleFolder).doesNotExist();
         assertThat(names(taken.outputDirectory())).containsExactly("result.txt");
 
         releaseFirst.countDown(); // the stale holder writes on, into its own (removed) folder only
         assertThat(stale.get(20, TimeUnit.SECONDS)).isInstanceOf(Refusal.class);
         assertThat(names(taken.outputDirectory())).containsExactly("result.txt");
-        assertThat(Files.readString(taken.outputDirectory().resolve("result.txt"))).isEqualTo(taken.attempt().id() + "\n");
-        assertThat(a.runs().receipt(x.id())).get().extracting(Receipt::attemptId).isEqualTo(taken.attempt().id());
+        assertThat(Files.readString(taken.outputDirectory().resolve("result.txt")))
+                .isEqualTo(taken.attempt().id() + "\n");
+        assertThat(a.runs().receipt(x.id()))
+                .get()
+                .extracting(Receipt::attemptId)
+                .isEqualTo(taken.attempt().id());
     }
 
     @Test
@@ -227,7 +246,9 @@ abstract class WorkspaceContract {
             Files.createSymbolicLink(job.workspace().resolve("link"), elsewhere);
             return ProviderResult.completed("linked");
         });
-        RunResult r = a.runs().runAssignment(a.runs().assign("operator", "linker", "temporary").id());
+        RunResult r = a.runs()
+                .runAssignment(
+                        a.runs().assign("operator", "linker", "temporary").id());
         assertThat(names(r.workspace().resolve(r.attempt().id()))).containsExactly("output");
         assertThat(elsewhere.resolve("precious.txt")).exists();
     }

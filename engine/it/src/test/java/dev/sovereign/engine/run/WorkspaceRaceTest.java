@@ -26,11 +26,17 @@ class WorkspaceRaceTest {
             Path data = dir.resolve("data-" + i);
             Workspaces one = new Workspaces(data);
             Workspaces two = new Workspaces(data);
-            List<Supplier<Object>> racers = List.of(() -> prepare(one, "asg_one", "att_one"),
-                    () -> prepare(two, "asg_two", "att_two"), () -> prepare(two, "asg_one", "att_three"));
-            assertThat(Together.run(racers)).as("round %d", i).allSatisfy(r -> assertThat(r).isInstanceOf(Path.class));
-            assertThat(Files.isDirectory(data.resolve("runs/asg_one/att_one/output"))).isTrue();
-            assertThat(Files.isDirectory(data.resolve("runs/asg_two/att_two/output"))).isTrue();
+            List<Supplier<Object>> racers = List.of(
+                    () -> prepare(one, "asg_one", "att_one"),
+                    () -> prepare(two, "asg_two", "att_two"),
+                    () -> prepare(two, "asg_one", "att_three"));
+            assertThat(Together.run(racers))
+                    .as("round %d", i)
+                    .allSatisfy(r -> assertThat(r).isInstanceOf(Path.class));
+            assertThat(Files.isDirectory(data.resolve("runs/asg_one/att_one/output")))
+                    .isTrue();
+            assertThat(Files.isDirectory(data.resolve("runs/asg_two/att_two/output")))
+                    .isTrue();
         }
     }
 

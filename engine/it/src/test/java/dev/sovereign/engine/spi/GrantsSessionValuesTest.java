@@ -3,9 +3,9 @@ package dev.sovereign.engine.spi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.lease.Lease;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import java.util.List;
 
 /**
  * {@link Grants} keeps the session check's values over its beliefs as leases come and go (decision 0509), so a beat
@@ -24,7 +24,8 @@ class GrantsSessionValuesTest {
             Lease believed = grants.lease(actor);
             switch (random.nextInt(4)) {
                 case 0, 1 -> grants.holdLease(lease(actor, ++token)); // a grant, or a takeover by this process
-                case 2 -> grants.dropLease(actor, believed != null && random.nextBoolean() ? believed.token() : token + 1);
+                case 2 ->
+                    grants.dropLease(actor, believed != null && random.nextBoolean() ? believed.token() : token + 1);
                 default -> {
                     if (believed != null) {
                         grants.leaseLost(actor, believed.token());
@@ -32,8 +33,10 @@ class GrantsSessionValuesTest {
                 }
             }
             Grants.Beliefs beliefs = grants.beliefs();
-            assertThat(beliefs.values()).as("after step %d", step)
-                    .containsExactly(SessionCheck.of(beliefs.leases().stream().map(Lease::token).toList()));
+            assertThat(beliefs.values())
+                    .as("after step %d", step)
+                    .containsExactly(SessionCheck.of(
+                            beliefs.leases().stream().map(Lease::token).toList()));
         }
     }
 

@@ -1,8 +1,5 @@
 package dev.sovereign.engine.storage;
 
-import dev.sovereign.engine.lease.Beat;
-import dev.sovereign.engine.spi.RunStore;
-import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +7,7 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.FenceEvent;
+import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;
@@ -18,6 +16,8 @@ import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.spi.RunStore;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.sql.Connection;
@@ -53,7 +53,7 @@ class CorruptLeaseFailsClosedEverywhereTest {
 
     private void corruptTheLease() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
             s.execute("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1");
             // it presents the row's own token, so the fence guards of V0003 let the bad expiry in; since V0012 the
@@ -75,8 +75,9 @@ class CorruptLeaseFailsClosedEverywhereTest {
     }
 
     private static void assertCorrupt(ThrowingCallable write) {
-        assertThatThrownBy(write).isInstanceOfSatisfying(Refusal.class,
-                r -> assertThat(r.category()).isEqualTo(RefusalCategory.CORRUPT_LEASE_STATE));
+        assertThatThrownBy(write)
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.CORRUPT_LEASE_STATE));
     }
 
     private long corruptExpiry() {
@@ -91,8 +92,11 @@ class CorruptLeaseFailsClosedEverywhereTest {
         Beat beat = engine.heartbeatNow();
 
         assertThat(beat.lostLeases()).containsOnlyKeys("operator");
-        assertThat(corruptExpiry()).as("the impossible expiry is kept as evidence").isEqualTo(evidence);
-        assertThat(engine.journal().rejections(10)).extracting(FenceEvent::category)
+        assertThat(corruptExpiry())
+                .as("the impossible expiry is kept as evidence")
+                .isEqualTo(evidence);
+        assertThat(engine.journal().rejections(10))
+                .extracting(FenceEvent::category)
                 .containsExactly("corrupt_lease_state");
     }
 
@@ -103,7 +107,8 @@ class CorruptLeaseFailsClosedEverywhereTest {
         assertCorrupt(() -> engine.leases().release("operator", lease.token()));
 
         assertThat(engine.leases().current("operator")).isPresent();
-        assertThat(engine.journal().rejections(10)).extracting(FenceEvent::category)
+        assertThat(engine.journal().rejections(10))
+                .extracting(FenceEvent::category)
                 .containsExactly("corrupt_lease_state");
     }
 
@@ -116,7 +121,10 @@ class CorruptLeaseFailsClosedEverywhereTest {
 
         assertCorrupt(() -> runs.finish(attempt, Outcome.COMPLETED, null, true, "done"));
 
-        assertThat(engine.runs().get(x.id())).get().extracting(Assignment::state).isEqualTo(AssignmentState.RUNNING);
+        assertThat(engine.runs().get(x.id()))
+                .get()
+                .extracting(Assignment::state)
+                .isEqualTo(AssignmentState.RUNNING);
         assertThat(engine.runs().receipt(x.id())).isEmpty();
     }
 
@@ -130,6 +138,9 @@ class CorruptLeaseFailsClosedEverywhereTest {
         assertCorrupt(() -> engine.mailbox().deadLetter(m.id(), claim.token()));
         assertCorrupt(() -> engine.mailbox().claim(m.id(), "operator"));
 
-        assertThat(engine.mailbox().find(m.id())).get().extracting(Message::state).isEqualTo(MessageState.CLAIMED);
+        assertThat(engine.mailbox().find(m.id()))
+                .get()
+                .extracting(Message::state)
+                .isEqualTo(MessageState.CLAIMED);
     }
 }

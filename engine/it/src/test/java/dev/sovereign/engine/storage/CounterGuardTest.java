@@ -46,8 +46,10 @@ class CounterGuardTest {
     }
 
     private void refused(boolean recursive, String expected, String statement) {
-        assertThatThrownBy(() -> raw.run(recursive, statement)).as(statement)
-                .isInstanceOf(SQLException.class).hasMessageContaining(expected);
+        assertThatThrownBy(() -> raw.run(recursive, statement))
+                .as(statement)
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining(expected);
     }
 
     @ParameterizedTest(name = "recursive_triggers={0}")
@@ -59,13 +61,15 @@ class CounterGuardTest {
         for (String jump : List.of("9223372036854775807", "last_token + 2", Long.toString(FencingTokens.startOf(1)))) {
             refused(recursive, "moves only by one step", "UPDATE token_counter SET last_token = " + jump);
         }
-        for (String replace : List.of("REPLACE INTO token_counter (id, last_token) VALUES (1, 9223372036854775807)",
+        for (String replace : List.of(
+                "REPLACE INTO token_counter (id, last_token) VALUES (1, 9223372036854775807)",
                 "INSERT INTO token_counter (id, last_token) VALUES (1, 5) ON CONFLICT (id) DO UPDATE SET last_token = 'abc'",
                 "INSERT INTO token_counter (id, last_token) VALUES (1, 5) ON CONFLICT (id) DO UPDATE SET last_token = 99",
                 "UPDATE OR REPLACE token_counter SET last_token = x'01'")) {
             refused(recursive, "fence", replace);
         }
-        assertThat(raw.text("SELECT typeof(last_token) || ' ' || last_token FROM token_counter")).isEqualTo("integer 1");
+        assertThat(raw.text("SELECT typeof(last_token) || ' ' || last_token FROM token_counter"))
+                .isEqualTo("integer 1");
         raw.run(recursive, "UPDATE token_counter SET last_token = last_token + 1"); // a mint's step (token 2, unused)
         assertThat(engine.leases().acquire("b", Duration.ofMinutes(1)).token()).isEqualTo(3);
         assertThat(engine.summary().lastToken()).isEqualTo(3);
@@ -81,11 +85,13 @@ class CounterGuardTest {
         windCounterTo(FencingTokens.EPOCH_SPAN - 1); // as 2^40 - 1 grants would
         refused(false, "has issued every token of its epoch", "UPDATE token_counter SET last_token = last_token + 1");
         assertThatThrownBy(() -> engine.leases().acquire("b", Duration.ofMinutes(1)))
-                .isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                        .isEqualTo(StorageException.Problem.EPOCH_EXHAUSTED))
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.EPOCH_EXHAUSTED))
                 .hasMessageContaining("sovereign fence bump");
         assertThat(engine.bumpFence(-1).epoch()).isEqualTo(1);
-        assertThat(engine.leases().acquire("b", Duration.ofMinutes(1)).token()).isEqualTo(FencingTokens.firstTokenOf(1));
+        assertThat(engine.leases().acquire("b", Duration.ofMinutes(1)).token())
+                .isEqualTo(FencingTokens.firstTokenOf(1));
     }
 
     /**
@@ -94,7 +100,8 @@ class CounterGuardTest {
      */
     private void windCounterTo(long value) throws SQLException {
         List<String[]> guards = new ArrayList<>();
-        for (String row : raw.rows("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'token_counter'")) {
+        for (String row :
+                raw.rows("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'token_counter'")) {
             String name = row.substring(0, row.indexOf('|'));
             guards.add(new String[] {name, row.substring(name.length() + 1, row.length() - 1)});
         }

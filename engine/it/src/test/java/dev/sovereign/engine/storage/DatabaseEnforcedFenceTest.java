@@ -1,12 +1,11 @@
 package dev.sovereign.engine.storage;
 
-import dev.sovereign.engine.testing.Port;
-import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.internal.sqlite.SqliteLedger;
 import dev.sovereign.engine.lease.Lease;
@@ -15,24 +14,25 @@ import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.RawSql;
 import dev.sovereign.engine.testing.SettableClock;
+import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import dev.sovereign.engine.base.Refusal;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * contract §14: the database refuses what a badly behaved client writes, whatever that client's WHERE
@@ -80,14 +80,11 @@ class DatabaseEnforcedFenceTest {
         return raw.rows(query);
     }
 
-
-
-
-
-
     private void refused(boolean recursive, String... statements) {
-        assertThatThrownBy(() -> sql(recursive, statements)).as(String.join("; ", statements))
-                .isInstanceOf(SQLException.class).hasMessageContaining("SQLITE_CONSTRAINT_TRIGGER");
+        assertThatThrownBy(() -> sql(recursive, statements))
+                .as(String.join("; ", statements))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("SQLITE_CONSTRAINT_TRIGGER");
     }
 
     private static String q(String s) {
@@ -104,8 +101,10 @@ class DatabaseEnforcedFenceTest {
 
         refused(recursive, "REPLACE INTO token_counter (id, last_token) VALUES (1, 0)");
         refused(recursive, "INSERT OR REPLACE INTO token_counter (id, last_token) VALUES (1, 0)");
-        refused(recursive, "INSERT INTO token_counter (id, last_token) VALUES (1, 0)"
-                + " ON CONFLICT (id) DO UPDATE SET last_token = 0");
+        refused(
+                recursive,
+                "INSERT INTO token_counter (id, last_token) VALUES (1, 0)"
+                        + " ON CONFLICT (id) DO UPDATE SET last_token = 0");
         assertThatThrownBy(() -> sql(recursive, "UPDATE OR REPLACE token_counter SET last_token = 0"))
                 .hasMessageContaining("only increases");
         assertThatThrownBy(() -> sql(recursive, "DELETE FROM token_counter")).hasMessageContaining("cannot be deleted");
@@ -121,20 +120,24 @@ class DatabaseEnforcedFenceTest {
     @Test
     void theSqlite3ShellCannotWindTheCounterBackNorRewriteTheJournal() throws Exception {
         Path shell = Path.of("/usr/bin/sqlite3");
-        Assumptions.assumeTrue(Files.isExecutable(shell),
+        Assumptions.assumeTrue(
+                Files.isExecutable(shell),
                 "no sqlite3 shell on this machine; the JDBC tests above cover the same statements");
         Lease held = a.leases().acquire("operator", Duration.ofSeconds(5));
-        for (String statement : List.of("REPLACE INTO token_counter VALUES (1, 0);",
+        for (String statement : List.of(
+                "REPLACE INTO token_counter VALUES (1, 0);",
                 "REPLACE INTO fence_events (seq, at, kind, resource_type, resource_id) VALUES (1, 0, 'REJECTED',"
                         + " 'actor', 'x');",
                 "UPDATE actor_leases SET expires_at = expires_at + 86400000 WHERE actor_id = 'operator';")) {
             Process p = new ProcessBuilder(shell.toString(), temp.file().toString(), statement)
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes());
             assertThat(p.waitFor()).as(statement + " -> " + out).isNotZero();
             assertThat(out).containsAnyOf("fence:", "lease change marker");
         }
-        assertThat(b.leases().acquire("reviewer", Duration.ofSeconds(5)).token()).isGreaterThan(held.token());
+        assertThat(b.leases().acquire("reviewer", Duration.ofSeconds(5)).token())
+                .isGreaterThan(held.token());
         assertThat(a.leases().current("operator")).contains(held);
     }
 
@@ -144,8 +147,10 @@ class DatabaseEnforcedFenceTest {
         a.leases().acquire("operator", Duration.ofSeconds(5));
         long last = scalar("SELECT last_change FROM lease_change_counter");
         refused(recursive, "REPLACE INTO lease_change_counter (id, last_change) VALUES (1, 0)");
-        refused(recursive, "INSERT INTO lease_change_counter (id, last_change) VALUES (1, 0)"
-                + " ON CONFLICT (id) DO UPDATE SET last_change = 0");
+        refused(
+                recursive,
+                "INSERT INTO lease_change_counter (id, last_change) VALUES (1, 0)"
+                        + " ON CONFLICT (id) DO UPDATE SET last_change = 0");
         assertThat(scalar("SELECT last_change FROM lease_change_counter")).isEqualTo(last);
     }
 
@@ -166,23 +171,31 @@ class DatabaseEnforcedFenceTest {
         refused(recursive, "DELETE FROM fence_events WHERE seq = 1");
         refused(recursive, "REPLACE INTO fence_events " + columns + " VALUES " + row1);
         refused(recursive, "INSERT OR REPLACE INTO fence_events " + columns + " VALUES " + row1);
-        refused(recursive, "INSERT INTO fence_events " + columns + " VALUES " + row1
-                + " ON CONFLICT (seq) DO UPDATE SET detail = excluded.detail");
+        refused(
+                recursive,
+                "INSERT INTO fence_events " + columns + " VALUES " + row1
+                        + " ON CONFLICT (seq) DO UPDATE SET detail = excluded.detail");
         refused(recursive, "UPDATE OR REPLACE fence_events SET seq = 1 WHERE seq = 2");
         // the newest row too, where "nothing may land before the last row" cannot help
-        refused(recursive, "REPLACE INTO fence_events " + columns + " VALUES ((SELECT max(seq) FROM fence_events), 0,"
-                + " 'REJECTED', 'actor', 'operator', NULL, NULL, NULL, NULL, NULL, NULL, 'rewritten')");
+        refused(
+                recursive,
+                "REPLACE INTO fence_events " + columns + " VALUES ((SELECT max(seq) FROM fence_events), 0,"
+                        + " 'REJECTED', 'actor', 'operator', NULL, NULL, NULL, NULL, NULL, NULL, 'rewritten')");
         // history cannot be written into the past either, below the first row or into a gap
-        refused(recursive, "INSERT INTO fence_events " + columns
-                + " VALUES (-5, 0, 'REJECTED', 'actor', 'operator', NULL, NULL, NULL, NULL, NULL, NULL, 'before')");
+        refused(
+                recursive,
+                "INSERT INTO fence_events " + columns
+                        + " VALUES (-5, 0, 'REJECTED', 'actor', 'operator', NULL, NULL, NULL, NULL, NULL, NULL, 'before')");
         assertThat(rows("SELECT * FROM fence_events ORDER BY seq")).isEqualTo(before);
 
         List<String> ticks = rows("SELECT * FROM supervisor_ticks");
         assertThat(ticks).hasSize(1);
         refused(recursive, "UPDATE supervisor_ticks SET recovered = 99");
         refused(recursive, "DELETE FROM supervisor_ticks");
-        refused(recursive, "REPLACE INTO supervisor_ticks (seq, at, process_identity, expired_leases, stale_processes,"
-                + " swept_claims, recovered, failures, report) VALUES (1, 0, 'proc_x', 0, 0, 0, 99, 0, '{}')");
+        refused(
+                recursive,
+                "REPLACE INTO supervisor_ticks (seq, at, process_identity, expired_leases, stale_processes,"
+                        + " swept_claims, recovered, failures, report) VALUES (1, 0, 'proc_x', 0, 0, 0, 99, 0, '{}')");
         assertThat(rows("SELECT * FROM supervisor_ticks")).isEqualTo(ticks);
 
         // an ordinary append is not the journal's business to refuse: the engine keeps working
@@ -195,10 +208,12 @@ class DatabaseEnforcedFenceTest {
 
     /** A lease write from outside: bump the change marker (V0002's guard) and run {@code update}. */
     private String[] leaseWrite(String update) {
-        return new String[] {"BEGIN IMMEDIATE",
-                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
-                update.replace("$CHANGE", "(SELECT last_change FROM lease_change_counter WHERE id = 1)"),
-                "COMMIT"};
+        return new String[] {
+            "BEGIN IMMEDIATE",
+            "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+            update.replace("$CHANGE", "(SELECT last_change FROM lease_change_counter WHERE id = 1)"),
+            "COMMIT"
+        };
     }
 
     @ParameterizedTest(name = "recursive_triggers={0}")
@@ -213,14 +228,21 @@ class DatabaseEnforcedFenceTest {
 
         // a renewal that presents nothing, or the stale token, is refused — also with no token in the WHERE
         refused(recursive, leaseWrite(renew + " WHERE actor_id = 'operator'"));
-        refused(recursive, leaseWrite(renew + ", presented_token = " + old.token() + ", presented_change = $CHANGE"
-                + " WHERE actor_id = 'operator'"));
+        refused(
+                recursive,
+                leaseWrite(renew + ", presented_token = " + old.token() + ", presented_change = $CHANGE"
+                        + " WHERE actor_id = 'operator'"));
         // a renewal may not hand the lease to another process while keeping its token
-        refused(recursive, leaseWrite(renew + ", presented_token = " + current.token()
-                + ", presented_change = $CHANGE, process_identity = " + q(a.processIdentity())
-                + " WHERE actor_id = 'operator'"));
+        refused(
+                recursive,
+                leaseWrite(renew + ", presented_token = " + current.token()
+                        + ", presented_change = $CHANGE, process_identity = " + q(a.processIdentity())
+                        + " WHERE actor_id = 'operator'"));
         // a takeover of a live lease, even with a freshly minted token
-        refused(recursive, "BEGIN IMMEDIATE", "UPDATE token_counter SET last_token = last_token + 1",
+        refused(
+                recursive,
+                "BEGIN IMMEDIATE",
+                "UPDATE token_counter SET last_token = last_token + 1",
                 "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
                 "UPDATE actor_leases SET token = (SELECT last_token FROM token_counter), process_identity = "
                         + q(a.processIdentity()) + ", acquired_at = " + clock.millis() + ", presented_token = "
@@ -233,15 +255,21 @@ class DatabaseEnforcedFenceTest {
         String cols = "(actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
                 + " renewal_journalled_at, change_seq)";
         refused(recursive, "REPLACE INTO actor_leases " + cols + " VALUES " + values);
-        refused(recursive, "INSERT INTO actor_leases " + cols + " VALUES " + values
-                + " ON CONFLICT (actor_id) DO UPDATE SET process_identity = excluded.process_identity");
-        refused(recursive, "UPDATE OR REPLACE actor_leases SET actor_id = 'operator' WHERE actor_id = 'nobody'"
-                + " OR actor_id = 'operator'");
+        refused(
+                recursive,
+                "INSERT INTO actor_leases " + cols + " VALUES " + values
+                        + " ON CONFLICT (actor_id) DO UPDATE SET process_identity = excluded.process_identity");
+        refused(
+                recursive,
+                "UPDATE OR REPLACE actor_leases SET actor_id = 'operator' WHERE actor_id = 'nobody'"
+                        + " OR actor_id = 'operator'");
         assertThat(b.leases().current("operator")).contains(current);
 
         // the holder's own token, stated, goes through
-        sql(recursive, leaseWrite(renew + ", presented_token = " + current.token() + ", presented_change = $CHANGE"
-                + " WHERE actor_id = 'operator'"));
+        sql(
+                recursive,
+                leaseWrite(renew + ", presented_token = " + current.token() + ", presented_change = $CHANGE"
+                        + " WHERE actor_id = 'operator'"));
         assertThat(b.leases().current("operator").orElseThrow().expiresAt()).isEqualTo(current.expiresAt() + 60_000);
     }
 
@@ -276,8 +304,7 @@ class DatabaseEnforcedFenceTest {
 
     @ParameterizedTest(name = "recursive_triggers={0}")
     @ValueSource(booleans = {false, true})
-    void aHolderWhoseLeaseWasTakenOverCannotEndItsAssignmentWhateverItsWhereClause(boolean recursive)
-            throws Exception {
+    void aHolderWhoseLeaseWasTakenOverCannotEndItsAssignmentWhateverItsWhereClause(boolean recursive) throws Exception {
         Assignment x = a.runs().assign("operator", "scripted");
         Attempt stale = runningUnderA(x);
         clock.advance(Duration.ofSeconds(6)); // A paused past its TTL; B takes the actor over
@@ -309,31 +336,49 @@ class DatabaseEnforcedFenceTest {
         refused(recursive, end("COMPLETED", current.id(), "attempt", "id = " + q(other.id()))); // CREATED → ended
         refused(recursive, receipt(x, current, current.token(), "completed")); // not ended yet
 
-        sql(recursive, "BEGIN IMMEDIATE", end("COMPLETED", current.id(), "attempt", id),
-                receipt(x, current, current.token(), "completed"), "COMMIT");
+        sql(
+                recursive,
+                "BEGIN IMMEDIATE",
+                end("COMPLETED", current.id(), "attempt", id),
+                receipt(x, current, current.token(), "completed"),
+                "COMMIT");
         assertThat(a.runs().get(x.id()).orElseThrow().state()).isEqualTo(AssignmentState.COMPLETED);
 
         // now final: no second receipt, no rewrite, no way back, by any statement form
         long receiptId = scalar("SELECT id FROM receipts");
         refused(recursive, "UPDATE receipts SET status = 'failed'");
         refused(recursive, "DELETE FROM receipts");
-        refused(recursive, "REPLACE INTO receipts (id, assignment_id, attempt_id, attempt_token, process_identity,"
-                + " status, outcome_known, created_at) VALUES (" + receiptId + ", " + q(x.id()) + ", " + q(current.id())
-                + ", " + current.token() + ", 'proc_x', 'failed', 1, 0)");
-        refused(recursive, "INSERT OR REPLACE INTO receipts (assignment_id, attempt_id, attempt_token, process_identity,"
-                + " status, outcome_known, created_at) VALUES (" + q(x.id()) + ", " + q(current.id()) + ", "
-                + current.token() + ", 'proc_x', 'failed', 1, 0)");
-        refused(recursive, "INSERT INTO receipts (id, assignment_id, attempt_id, attempt_token, process_identity,"
-                + " status, outcome_known, created_at) VALUES (" + receiptId + ", " + q(x.id()) + ", " + q(current.id())
-                + ", " + current.token() + ", 'proc_x', 'failed', 1, 0) ON CONFLICT (id) DO UPDATE SET status = 'failed'");
+        refused(
+                recursive,
+                "REPLACE INTO receipts (id, assignment_id, attempt_id, attempt_token, process_identity,"
+                        + " status, outcome_known, created_at) VALUES (" + receiptId + ", " + q(x.id()) + ", "
+                        + q(current.id())
+                        + ", " + current.token() + ", 'proc_x', 'failed', 1, 0)");
+        refused(
+                recursive,
+                "INSERT OR REPLACE INTO receipts (assignment_id, attempt_id, attempt_token, process_identity,"
+                        + " status, outcome_known, created_at) VALUES (" + q(x.id()) + ", " + q(current.id()) + ", "
+                        + current.token() + ", 'proc_x', 'failed', 1, 0)");
+        refused(
+                recursive,
+                "INSERT INTO receipts (id, assignment_id, attempt_id, attempt_token, process_identity,"
+                        + " status, outcome_known, created_at) VALUES (" + receiptId + ", " + q(x.id()) + ", "
+                        + q(current.id())
+                        + ", " + current.token()
+                        + ", 'proc_x', 'failed', 1, 0) ON CONFLICT (id) DO UPDATE SET status = 'failed'");
         refused(recursive, "UPDATE assignments SET state = 'FAILED' WHERE " + id);
         refused(recursive, "UPDATE assignments SET state = 'RUNNING' WHERE " + id);
         refused(recursive, "DELETE FROM assignments WHERE " + id);
-        refused(recursive, "REPLACE INTO assignments (id, actor_id, provider_spec, workspace_policy, state, created_at,"
-                + " updated_at) VALUES (" + q(x.id()) + ", 'operator', 'scripted', 'temporary', 'CREATED', 0, 0)");
+        refused(
+                recursive,
+                "REPLACE INTO assignments (id, actor_id, provider_spec, workspace_policy, state, created_at,"
+                        + " updated_at) VALUES (" + q(x.id())
+                        + ", 'operator', 'scripted', 'temporary', 'CREATED', 0, 0)");
         refused(recursive, "UPDATE OR REPLACE assignments SET id = " + q(x.id()) + " WHERE id = " + q(other.id()));
-        refused(recursive, "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, created_at,"
-                + " updated_at) VALUES ('asg_forged', 'operator', 'scripted', 'temporary', 'COMPLETED', 0, 0)");
+        refused(
+                recursive,
+                "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, created_at,"
+                        + " updated_at) VALUES ('asg_forged', 'operator', 'scripted', 'temporary', 'COMPLETED', 0, 0)");
         assertThat(text("SELECT status FROM receipts")).isEqualTo("completed");
         assertThat(scalar("SELECT count(*) FROM assignments")).isEqualTo(2);
         // an acknowledgement is the one thing an ended assignment still takes
@@ -346,7 +391,9 @@ class DatabaseEnforcedFenceTest {
         runningUnderA(x);
         clock.advance(Duration.ofSeconds(6));
         assertThat(b.supervisor().tick().recovered()).hasSize(1);
-        assertThat(b.runs().receipt(x.id())).get().satisfies(r -> assertThat(r.failureCategory()).isEqualTo("worker_lost"));
+        assertThat(b.runs().receipt(x.id()))
+                .get()
+                .satisfies(r -> assertThat(r.failureCategory()).isEqualTo("worker_lost"));
 
         Assignment y = b.runs().assign("operator", "scripted:ms=1,outcome=completed");
         assertThat(b.runs().runAssignment(y.id()).assignment().state()).isEqualTo(AssignmentState.COMPLETED);
@@ -357,16 +404,21 @@ class DatabaseEnforcedFenceTest {
         Assignment x = a.runs().assign("operator", "scripted");
         Attempt current = runningUnderA(x);
         // b mints a token of its own and binds an attempt to a's lease: not its lease, so refused
-        refused(false, "BEGIN IMMEDIATE", "UPDATE token_counter SET last_token = last_token + 1",
+        refused(
+                false,
+                "BEGIN IMMEDIATE",
+                "UPDATE token_counter SET last_token = last_token + 1",
                 "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token,"
-                + " state, ttl_ms, started_at, renewed_at, expires_at) VALUES ('att_forged', " + q(x.id())
-                + ", 'operator', " + q(b.processIdentity()) + ", (SELECT last_token FROM token_counter), "
-                + current.leaseToken() + ", 'ACTIVE', 5000, 0, 0, 5000)");
+                        + " state, ttl_ms, started_at, renewed_at, expires_at) VALUES ('att_forged', " + q(x.id())
+                        + ", 'operator', " + q(b.processIdentity()) + ", (SELECT last_token FROM token_counter), "
+                        + current.leaseToken() + ", 'ACTIVE', 5000, 0, 0, 5000)");
         // an attempt that reuses a token already issued
-        refused(false, "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token,"
-                + " state, ttl_ms, started_at, renewed_at, expires_at) VALUES ('att_forged', " + q(x.id())
-                + ", 'operator', " + q(a.processIdentity()) + ", " + current.token() + ", "
-                + current.leaseToken() + ", 'ACTIVE', 5000, 0, 0, 5000)");
+        refused(
+                false,
+                "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token,"
+                        + " state, ttl_ms, started_at, renewed_at, expires_at) VALUES ('att_forged', " + q(x.id())
+                        + ", 'operator', " + q(a.processIdentity()) + ", " + current.token() + ", "
+                        + current.leaseToken() + ", 'ACTIVE', 5000, 0, 0, 5000)");
         refused(false, "UPDATE execution_attempts SET token = 1 WHERE id = " + q(current.id()));
         refused(false, "UPDATE execution_attempts SET process_identity = " + q(b.processIdentity()));
         refused(false, "DELETE FROM execution_attempts");
@@ -378,8 +430,10 @@ class DatabaseEnforcedFenceTest {
     }
 
     private void refused(String words, boolean recursive, String... statements) {
-        assertThatThrownBy(() -> sql(recursive, statements)).as(String.join("; ", statements))
-                .isInstanceOf(SQLException.class).hasMessageContaining("SQLITE_CONSTRAINT_TRIGGER")
+        assertThatThrownBy(() -> sql(recursive, statements))
+                .as(String.join("; ", statements))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("SQLITE_CONSTRAINT_TRIGGER")
                 .hasMessageContaining(words);
     }
 
@@ -408,8 +462,11 @@ class DatabaseEnforcedFenceTest {
         // live and current: no ended state by hand, by UPDATE or UPDATE OR REPLACE, stamped now or far ahead
         for (String state : List.of("DONE", "SUPERSEDED", "RECOVERED", "LOST")) {
             refused(ends, recursive, set + "state = " + q(state) + ", ended_at = " + now + " WHERE id = " + q(t.id()));
-            refused(ends, recursive, "UPDATE OR REPLACE execution_attempts SET state = " + q(state) + ", ended_at = "
-                    + now + " WHERE id = " + q(t.id()));
+            refused(
+                    ends,
+                    recursive,
+                    "UPDATE OR REPLACE execution_attempts SET state = " + q(state) + ", ended_at = " + now
+                            + " WHERE id = " + q(t.id()));
         }
         refused(ends, recursive, set + "state = 'DONE' WHERE id = " + q(t.id())); // stating no end time
         refused(ends, recursive, set + "state = 'DONE', ended_at = " + now); // every attempt at once
@@ -420,44 +477,69 @@ class DatabaseEnforcedFenceTest {
                 + ", " + t.renewedAt() + ", " + t.expiresAt() + ", " + now + ")";
         refused("fence: an attempt", recursive, "REPLACE INTO execution_attempts " + row);
         refused("fence: an attempt", recursive, "INSERT OR REPLACE INTO execution_attempts " + row);
-        refused("fence: an attempt", recursive, "INSERT INTO execution_attempts " + row
-                + " ON CONFLICT (id) DO UPDATE SET state = 'DONE', ended_at = " + now);
+        refused(
+                "fence: an attempt",
+                recursive,
+                "INSERT INTO execution_attempts " + row + " ON CONFLICT (id) DO UPDATE SET state = 'DONE', ended_at = "
+                        + now);
         // its expiry: never backwards (an early recovery), never beyond its ttl (never recovered), ttl fixed
         refused(renews, recursive, set + "expires_at = " + (now - 1) + " WHERE id = " + q(t.id()));
         refused(renews, recursive, set + "expires_at = 0"); // every attempt at once
         refused(renews, recursive, "UPDATE OR REPLACE execution_attempts SET expires_at = 0 WHERE id = " + q(t.id()));
         refused(renews, recursive, set + "expires_at = expires_at + 86400000 WHERE id = " + q(t.id()));
-        refused(renews, recursive, set + "ttl_ms = 86400000, expires_at = renewed_at + 86400000 WHERE id = " + q(t.id()));
+        refused(
+                renews,
+                recursive,
+                set + "ttl_ms = 86400000, expires_at = renewed_at + 86400000 WHERE id = " + q(t.id()));
         refused(renews, recursive, set + "renewed_at = renewed_at - 1 WHERE id = " + q(t.id()));
         refused(renews, recursive, set + "ended_at = " + now + " WHERE id = " + q(t.id()));
         // a renewal as the heartbeat writes it, under the lease, for the attempt its assignment points at
-        sql(recursive, set + "renewed_at = " + (now + 1_000) + ", expires_at = " + (now + 6_000) + " WHERE id = " + q(t.id()));
-        assertThat(scalar("SELECT expires_at FROM execution_attempts WHERE id = " + q(t.id()))).isEqualTo(now + 6_000);
+        sql(
+                recursive,
+                set + "renewed_at = " + (now + 1_000) + ", expires_at = " + (now + 6_000) + " WHERE id = " + q(t.id()));
+        assertThat(scalar("SELECT expires_at FROM execution_attempts WHERE id = " + q(t.id())))
+                .isEqualTo(now + 6_000);
         // ... but not once its fence was stolen
         sql(recursive, "UPDATE assignments SET current_attempt = NULL WHERE id = " + q(z.id()));
-        refused(renews, recursive, set + "renewed_at = " + (now + 1_000) + ", expires_at = " + (now + 6_000)
-                + " WHERE id = " + q(v.id()));
+        refused(
+                renews,
+                recursive,
+                set + "renewed_at = " + (now + 1_000) + ", expires_at = " + (now + 6_000) + " WHERE id = " + q(v.id()));
 
         // DONE only after the fenced terminal write of its own assignment, in the same transaction
         String done = set + "state = 'DONE', ended_at = " + now + " WHERE id = " + q(t.id());
         refused(ends, recursive, "BEGIN IMMEDIATE", done, end("COMPLETED", t.id(), "attempt", "id = " + q(x.id())));
         refused(ends, recursive, "BEGIN IMMEDIATE", end("COMPLETED", o.id(), "attempt", "id = " + q(w.id())), done);
         sql(recursive, "BEGIN IMMEDIATE", end("COMPLETED", t.id(), "attempt", "id = " + q(x.id())), done, "COMMIT");
-        assertThat(text("SELECT state FROM execution_attempts WHERE id = " + q(t.id()))).isEqualTo("DONE");
+        assertThat(text("SELECT state FROM execution_attempts WHERE id = " + q(t.id())))
+                .isEqualTo("DONE");
 
         // expired (at the write's own time): SUPERSEDED; LOST once no longer current; RECOVERED with its recovery
         clock.advance(Duration.ofSeconds(6));
         long later = clock.millis();
-        refused(ends, recursive, set + "state = 'SUPERSEDED', ended_at = " + (o.expiresAt() - 1) + " WHERE id = " + q(o.id()));
+        refused(
+                ends,
+                recursive,
+                set + "state = 'SUPERSEDED', ended_at = " + (o.expiresAt() - 1) + " WHERE id = " + q(o.id()));
         refused(ends, recursive, set + "state = 'DONE', ended_at = " + later + " WHERE id = " + q(u.id()));
         refused(ends, recursive, set + "state = 'RECOVERED', ended_at = " + later + " WHERE id = " + q(u.id()));
-        refused(ends, recursive, set + "state = 'LOST', ended_at = " + later + " WHERE id = " + q(u.id())); // still current
-        refused(ends, recursive, set + "state = 'SUPERSEDED', ended_at = " + later + ", expires_at = " + later
-                + " WHERE id = " + q(o.id())); // an ending never renews
+        refused(
+                ends,
+                recursive,
+                set + "state = 'LOST', ended_at = " + later + " WHERE id = " + q(u.id())); // still current
+        refused(
+                ends,
+                recursive,
+                set + "state = 'SUPERSEDED', ended_at = " + later + ", expires_at = " + later + " WHERE id = "
+                        + q(o.id())); // an ending never renews
         sql(recursive, set + "state = 'SUPERSEDED', ended_at = " + later + " WHERE id = " + q(o.id()));
         sql(recursive, set + "state = 'LOST', ended_at = " + later + " WHERE id = " + q(v.id()));
-        sql(recursive, "BEGIN IMMEDIATE", end("FAILED", u.id(), "recovery", "id = " + q(y.id())),
-                set + "state = 'RECOVERED', ended_at = " + later + " WHERE id = " + q(u.id()), "COMMIT");
+        sql(
+                recursive,
+                "BEGIN IMMEDIATE",
+                end("FAILED", u.id(), "recovery", "id = " + q(y.id())),
+                set + "state = 'RECOVERED', ended_at = " + later + " WHERE id = " + q(u.id()),
+                "COMMIT");
         assertThat(rows("SELECT state FROM execution_attempts ORDER BY token"))
                 .containsExactly("DONE|", "RECOVERED|", "LOST|", "SUPERSEDED|");
     }
@@ -477,13 +559,20 @@ class DatabaseEnforcedFenceTest {
 
         refused(recursive, done + " WHERE id = " + q(m));
         refused(recursive, done + ", finished_with = " + stale.token() + " WHERE id = " + q(m));
-        refused(recursive, "UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL,"
-                + " claim_token = NULL, claim_expires_at = NULL, retry_count = retry_count + 1, finished_with = "
-                + stale.token() + " WHERE id = " + q(m)); // a stale dead-letter re-queue
-        refused(recursive, "UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL,"
-                + " claim_token = NULL, claim_expires_at = NULL WHERE id = " + q(m)); // sweeping a live claim
+        refused(
+                recursive,
+                "UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL,"
+                        + " claim_token = NULL, claim_expires_at = NULL, retry_count = retry_count + 1, finished_with = "
+                        + stale.token() + " WHERE id = " + q(m)); // a stale dead-letter re-queue
+        refused(
+                recursive,
+                "UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL,"
+                        + " claim_token = NULL, claim_expires_at = NULL WHERE id = " + q(m)); // sweeping a live claim
         // a claim for a process that does not host the recipient
-        refused(recursive, "BEGIN IMMEDIATE", "UPDATE token_counter SET last_token = last_token + 1",
+        refused(
+                recursive,
+                "BEGIN IMMEDIATE",
+                "UPDATE token_counter SET last_token = last_token + 1",
                 "UPDATE messages SET claim_process = " + q(b.processIdentity())
                         + ", claim_token = (SELECT last_token FROM token_counter) WHERE id = " + q(m));
 
@@ -491,15 +580,21 @@ class DatabaseEnforcedFenceTest {
 
         refused(recursive, "UPDATE messages SET state = 'NEW' WHERE id = " + q(m));
         refused(recursive, "DELETE FROM messages WHERE id = " + q(m));
-        refused(recursive, "REPLACE INTO messages (id, sender, recipient, subject, state, created_at, updated_at)"
-                + " VALUES (" + q(m) + ", 'someone', 'operator', 'hello', 'NEW', 0, 0)");
-        refused(recursive, "INSERT INTO messages (id, sender, recipient, subject, state, created_at, updated_at)"
-                + " VALUES (" + q(m) + ", 'someone', 'operator', 'hello', 'NEW', 0, 0)"
-                + " ON CONFLICT (id) DO UPDATE SET state = 'NEW'");
+        refused(
+                recursive,
+                "REPLACE INTO messages (id, sender, recipient, subject, state, created_at, updated_at)" + " VALUES ("
+                        + q(m) + ", 'someone', 'operator', 'hello', 'NEW', 0, 0)");
+        refused(
+                recursive,
+                "INSERT INTO messages (id, sender, recipient, subject, state, created_at, updated_at)"
+                        + " VALUES (" + q(m) + ", 'someone', 'operator', 'hello', 'NEW', 0, 0)"
+                        + " ON CONFLICT (id) DO UPDATE SET state = 'NEW'");
         String other = a.mailbox().send("someone", "operator", "other", null).id();
         refused(recursive, "UPDATE OR REPLACE messages SET id = " + q(m) + " WHERE id = " + q(other));
-        refused(recursive, "INSERT INTO messages (id, sender, recipient, subject, state, created_at, updated_at)"
-                + " VALUES ('msg_forged', 'someone', 'operator', 'x', 'DONE', 0, 0)");
+        refused(
+                recursive,
+                "INSERT INTO messages (id, sender, recipient, subject, state, created_at, updated_at)"
+                        + " VALUES ('msg_forged', 'someone', 'operator', 'x', 'DONE', 0, 0)");
         assertThat(text("SELECT state FROM messages WHERE id = " + q(m))).isEqualTo("DONE");
     }
 
@@ -512,12 +607,16 @@ class DatabaseEnforcedFenceTest {
         // DDL cannot be refused by SQLite itself: anyone who can write the file can drop a trigger
         sql(false, "DROP TRIGGER assignments_end_only_through_their_fence");
 
-        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false)
-                .build()))
+        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file())
+                        .clock(clock)
+                        .heartbeat(false)
+                        .build()))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(StorageException.Problem.CORRUPT);
-                    assertThat(e.getMessage()).contains("assignments_end_only_through_their_fence")
-                            .contains("no longer enforces the fence").doesNotContain("\n");
+                    assertThat(e.getMessage())
+                            .contains("assignments_end_only_through_their_fence")
+                            .contains("no longer enforces the fence")
+                            .doesNotContain("\n");
                 });
     }
 
@@ -535,22 +634,33 @@ class DatabaseEnforcedFenceTest {
         refused(false, "DELETE FROM ledger_mark");
         refused(false, "REPLACE INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, 1, 0)");
         refused(true, "INSERT OR REPLACE INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, 1, 0)");
-        refused(false, "INSERT INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, 1, 0)"
-                + " ON CONFLICT (id) DO UPDATE SET lab_sandbox = 1");
+        refused(
+                false,
+                "INSERT INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, 1, 0)"
+                        + " ON CONFLICT (id) DO UPDATE SET lab_sandbox = 1");
         assertThat(scalar("SELECT lab_sandbox FROM ledger_mark")).isZero();
 
         // nor on a ledger emptied by hand: its one mark row is written once, with the schema
         Path blank = temp.dir().resolve("blank.db");
-        Engine.open(EngineConfig.forDatabase(blank).clock(clock).heartbeat(false).build()).close();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + blank); Statement st = c.createStatement()) {
+        Engine.open(EngineConfig.forDatabase(blank)
+                        .clock(clock)
+                        .heartbeat(false)
+                        .build())
+                .close();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + blank);
+                Statement st = c.createStatement()) {
             st.execute("DELETE FROM processes");
-            assertThatThrownBy(() -> st.execute("REPLACE INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, 1, 0)"))
+            assertThatThrownBy(
+                            () -> st.execute("REPLACE INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, 1, 0)"))
                     .hasMessageContaining("written once");
         }
 
         Path fresh = temp.dir().resolve("sandbox.db");
-        try (Engine sandbox = Engine.open(EngineConfig.forDatabase(fresh).clock(clock).heartbeat(false)
-                .createAsLabSandbox(true).build())) {
+        try (Engine sandbox = Engine.open(EngineConfig.forDatabase(fresh)
+                .clock(clock)
+                .heartbeat(false)
+                .createAsLabSandbox(true)
+                .build())) {
             assertThat(sandbox.isLabSandbox()).isTrue();
         }
     }

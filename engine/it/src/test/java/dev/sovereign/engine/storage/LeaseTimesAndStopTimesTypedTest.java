@@ -57,15 +57,17 @@ class LeaseTimesAndStopTimesTypedTest {
     }
 
     private void refused(boolean recursive, String expected, String... statements) {
-        assertThatThrownBy(() -> raw.run(recursive, statements)).as(String.join("; ", statements))
-                .isInstanceOf(SQLException.class).hasMessageContaining(expected);
+        assertThatThrownBy(() -> raw.run(recursive, statements))
+                .as(String.join("; ", statements))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining(expected);
     }
 
     /** The lease of "w" after one of the operations that precede an attack: a grant, a renewal, a detach, a takeover. */
     private Lease after(String preceding) {
         Lease l = a.leases().acquire("w", Duration.ofMinutes(1));
         switch (preceding) {
-            case "grant" -> { }
+            case "grant" -> {}
             case "renewal" -> {
                 clock.advance(Duration.ofSeconds(5));
                 l = a.leases().renew("w", l.token());
@@ -96,27 +98,41 @@ class LeaseTimesAndStopTimesTypedTest {
                     refused(recursive, words, STEP, STATED + column + " = " + garbage + " WHERE actor_id = 'w'");
                 }
             }
-            refused(recursive, words, STEP, STATED + "ttl_ms = " + (YEAR + 1) + ", expires_at = renewed_at + "
-                    + (YEAR + 1) + " WHERE actor_id = 'w'");
+            refused(
+                    recursive,
+                    words,
+                    STEP,
+                    STATED + "ttl_ms = " + (YEAR + 1) + ", expires_at = renewed_at + " + (YEAR + 1)
+                            + " WHERE actor_id = 'w'");
             refused(recursive, words, STEP, STATED + "expires_at = renewed_at + ttl_ms + 1 WHERE actor_id = 'w'");
-            refused(recursive, words, STEP, "UPDATE OR REPLACE actor_leases SET change_seq = (SELECT last_change FROM"
-                    + " lease_change_counter), presented_change = (SELECT last_change FROM lease_change_counter),"
-                    + " presented_token = token, expires_at = '' WHERE actor_id = 'w'");
+            refused(
+                    recursive,
+                    words,
+                    STEP,
+                    "UPDATE OR REPLACE actor_leases SET change_seq = (SELECT last_change FROM"
+                            + " lease_change_counter), presented_change = (SELECT last_change FROM lease_change_counter),"
+                            + " presented_token = token, expires_at = '' WHERE actor_id = 'w'");
             // an upsert's update goes through the same guards (the grant's own guards refuse it first)
-            refused(recursive, "fence", STEP, "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms,"
-                    + " acquired_at, renewed_at, expires_at, renewal_journalled_at, change_seq) SELECT actor_id,"
-                    + " process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at, renewal_journalled_at,"
-                    + " change_seq FROM actor_leases WHERE actor_id = 'w' ON CONFLICT (actor_id) DO UPDATE SET"
-                    + " expires_at = '', ttl_ms = " + (YEAR + 1));
+            refused(
+                    recursive,
+                    "fence",
+                    STEP,
+                    "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms,"
+                            + " acquired_at, renewed_at, expires_at, renewal_journalled_at, change_seq) SELECT actor_id,"
+                            + " process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at, renewal_journalled_at,"
+                            + " change_seq FROM actor_leases WHERE actor_id = 'w' ON CONFLICT (actor_id) DO UPDATE SET"
+                            + " expires_at = '', ttl_ms = " + (YEAR + 1));
             assertThat(raw.text("SELECT quote(ttl_ms) || quote(acquired_at) || quote(renewed_at) || quote(expires_at)"
-                    + " FROM actor_leases WHERE actor_id = 'w'")).as(preceding).isEqualTo(row);
+                            + " FROM actor_leases WHERE actor_id = 'w'"))
+                    .as(preceding)
+                    .isEqualTo(row);
             // the engine's own writes go on: a renewal by its holder, and a stranger's acquire is a refusal
             Engine holder = preceding.equals("takeover") ? b : a;
             Engine stranger = holder == a ? b : a;
             assertThat(holder.leases().renew("w", held.token()).token()).isEqualTo(held.token());
             assertThatThrownBy(() -> stranger.leases().acquire("w", Duration.ofMinutes(1)))
-                    .isInstanceOfSatisfying(Refusal.class,
-                            r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                    .isInstanceOfSatisfying(
+                            Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
             holder.leases().release("w", held.token());
         }
     }
@@ -131,10 +147,16 @@ class LeaseTimesAndStopTimesTypedTest {
                 + " FROM token_counter";
         long now = clock.millis();
         long tooLong = 1_000_000_000_000L; // 11,574 days: the attack suite's grant
-        refused(recursive, "TTL at most 365 days", MINT, STEP, grant.formatted(tooLong, now, now, now + tooLong + "", now));
+        refused(
+                recursive,
+                "TTL at most 365 days",
+                MINT,
+                STEP,
+                grant.formatted(tooLong, now, now, now + tooLong + "", now));
         refused(recursive, "whole numbers", MINT, STEP, grant.formatted(60_000, now, now, "''", now));
         refused(recursive, "whole numbers", MINT, STEP, grant.formatted(60_000, now, now, now + 120_000 + "", now));
-        assertThat(raw.scalar("SELECT count(*) FROM actor_leases WHERE actor_id = 'free'")).isZero();
+        assertThat(raw.scalar("SELECT count(*) FROM actor_leases WHERE actor_id = 'free'"))
+                .isZero();
         // a year is the limit, and a grant of exactly that (by hand, as the engine would write it) passes
         raw.run(recursive, MINT, STEP, grant.formatted(YEAR, now, now, now + YEAR + "", now));
         assertThat(a.leases().current("free").orElseThrow().expiresAt()).isEqualTo(now + YEAR);
@@ -168,8 +190,12 @@ class LeaseTimesAndStopTimesTypedTest {
         String stopped = b.processIdentity();
         long at = raw.scalar("SELECT stopped_at FROM processes WHERE identity = '" + stopped + "'");
         refused(recursive, words, "UPDATE processes SET stopped_at = NULL WHERE identity = '" + stopped + "'");
-        refused(recursive, words, "UPDATE processes SET stopped_at = stopped_at + 1 WHERE identity = '" + stopped + "'");
-        assertThat(raw.scalar("SELECT stopped_at FROM processes WHERE identity = '" + stopped + "'")).isEqualTo(at);
+        refused(
+                recursive,
+                words,
+                "UPDATE processes SET stopped_at = stopped_at + 1 WHERE identity = '" + stopped + "'");
+        assertThat(raw.scalar("SELECT stopped_at FROM processes WHERE identity = '" + stopped + "'"))
+                .isEqualTo(at);
         // the engine's own stop: once, at a whole time
         a.close();
         assertThat(raw.text("SELECT typeof(stopped_at) FROM processes" + where)).isEqualTo("integer");

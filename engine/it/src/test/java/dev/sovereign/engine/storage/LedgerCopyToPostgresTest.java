@@ -8,7 +8,7 @@ import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.internal.postgres.PgMigrator;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;
@@ -37,12 +37,11 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import dev.sovereign.engine.internal.postgres.PgMigrator;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code sovereign copy}'s engine part (decision 0907): a SQLite ledger made by the real engine, covering every
@@ -73,15 +72,18 @@ class LedgerCopyToPostgresTest {
     }
 
     private Engine sqlite(Path file) {
-        Engine e = Engine.open(EngineConfig.forDatabase(file).dataDirectory(dir.resolve("data")).clock(clock)
-                .heartbeat(false).busyBound(Duration.ofSeconds(10)).build());
+        Engine e = Engine.open(EngineConfig.forDatabase(file)
+                .dataDirectory(dir.resolve("data"))
+                .clock(clock)
+                .heartbeat(false)
+                .busyBound(Duration.ofSeconds(10))
+                .build());
         engines.add(e);
         return e;
     }
 
     /** What a copied history needs to show. */
-    record History(Path file, long staleToken, String heldActor, long highestToken, long liveProcessCount) {
-    }
+    record History(Path file, long staleToken, String heldActor, long highestToken, long liveProcessCount) {}
 
     /**
      * A fence bump, grants, a takeover, a refused stale renewal (journalled), a completed run with its receipt, a worker-lost
@@ -112,7 +114,8 @@ class LedgerCopyToPostgresTest {
         Lease gamma = lost.leases().acquire("gamma", Duration.ofSeconds(5));
         Attempt attempt = Port.runs(lost).startAttempt(abandoned.id(), gamma.token(), 5_000);
         clock.advance(Duration.ofSeconds(6));
-        assertThat(supervisor.supervisor().tick().recovered()).singleElement()
+        assertThat(supervisor.supervisor().tick().recovered())
+                .singleElement()
                 .satisfies(r -> assertThat(r.attemptToken()).isEqualTo(attempt.token()));
 
         b.leases().acquire("beta", Duration.ofMinutes(10));
@@ -128,13 +131,17 @@ class LedgerCopyToPostgresTest {
         b.mailbox().deadLetter(dead.id(), d.token());
         Claim r = b.mailbox().claim(requeued.id(), "beta");
         b.mailbox().deadLetter(requeued.id(), r.token());
-        assertThat(a.mailbox().find(fresh.id())).get().extracting(Message::state).hasToString("NEW");
+        assertThat(a.mailbox().find(fresh.id()))
+                .get()
+                .extracting(Message::state)
+                .hasToString("NEW");
 
         Lease delta = b.leases().acquire("delta", Duration.ofMinutes(1));
         b.leases().release("delta", delta.token());
         supervisor.supervisor().tick();
         clock.advance(Duration.ofSeconds(30));
-        lost.heartbeatNow(); // its gamma lease now lives past its row's own expiry: its session keeps it (decision 0509)
+        lost.heartbeatNow(); // its gamma lease now lives past its row's own expiry: its session keeps it (decision
+        // 0509)
         a.close(); // a stopped process
         supervisor.close();
         b.close();
@@ -143,7 +150,8 @@ class LedgerCopyToPostgresTest {
 
     private static long tokenCounter(Path file) {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-             Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT last_token FROM token_counter")) {
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT last_token FROM token_counter")) {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {
@@ -165,11 +173,24 @@ class LedgerCopyToPostgresTest {
         assertThat(Files.getLastModifiedTime(h.file())).as("the source's mtime").isEqualTo(modified);
         assertThat(report.highestToken()).isEqualTo(h.highestToken());
         assertThat(report.liveProcesses()).isEqualTo(h.liveProcessCount());
-        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file()); Connection pg = db.connect()) {
-            List<String> tables = list(lite, "SELECT name FROM sqlite_master WHERE type = 'table'"
-                    + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'");
-            assertThat(tables).contains("processes", "actors", "actor_leases", "lease_tombstones", "assignments",
-                    "execution_attempts", "receipts", "messages", "fence_events", "supervisor_ticks");
+        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file());
+                Connection pg = db.connect()) {
+            List<String> tables = list(
+                    lite,
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                            + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'");
+            assertThat(tables)
+                    .contains(
+                            "processes",
+                            "actors",
+                            "actor_leases",
+                            "lease_tombstones",
+                            "assignments",
+                            "execution_attempts",
+                            "receipts",
+                            "messages",
+                            "fence_events",
+                            "supervisor_ticks");
             for (String table : tables) {
                 if (NOT_COPIED.contains(table)) {
                     continue;
@@ -183,39 +204,52 @@ class LedgerCopyToPostgresTest {
                     // a lease attached to its holder's session (decision 0509) arrives as the plain lease a reader
                     // sees: its effective renewal and expiry, no attached flag; a release marker (released_at,
                     // released_note) never outlives the statement that writes it, so no committed row has one
-                    columns = columns.stream().filter(c -> !c.equals("attached") && !c.equals("released_at")
-                            && !c.equals("released_note")).toList();
-                    sourceColumns = columns.stream().map(c -> switch (c) {
-                        case "renewed_at" -> "CASE WHEN attached = 1 THEN max(renewed_at, coalesce((SELECT p.heartbeat_at"
-                                + " FROM processes p WHERE p.identity = process_identity), renewed_at)) ELSE renewed_at END";
-                        case "expires_at" -> "CASE WHEN attached = 1 THEN max(expires_at, coalesce((SELECT p.heartbeat_at"
-                                + " FROM processes p WHERE p.identity = process_identity) + ttl_ms, expires_at))"
-                                + " ELSE expires_at END";
-                        default -> c;
-                    }).toList();
+                    columns = columns.stream()
+                            .filter(c ->
+                                    !c.equals("attached") && !c.equals("released_at") && !c.equals("released_note"))
+                            .toList();
+                    sourceColumns = columns.stream()
+                            .map(c -> switch (c) {
+                                case "renewed_at" ->
+                                    "CASE WHEN attached = 1 THEN max(renewed_at, coalesce((SELECT p.heartbeat_at"
+                                            + " FROM processes p WHERE p.identity = process_identity), renewed_at)) ELSE renewed_at END";
+                                case "expires_at" ->
+                                    "CASE WHEN attached = 1 THEN max(expires_at, coalesce((SELECT p.heartbeat_at"
+                                            + " FROM processes p WHERE p.identity = process_identity) + ttl_ms, expires_at))"
+                                            + " ELSE expires_at END";
+                                default -> c;
+                            })
+                            .toList();
                 }
                 Map<String, List<Object>> source = rows(lite, table, sourceColumns);
                 Map<String, List<Object>> copied = rows(pg, table, columns);
                 assertThat(source).as("rows of %s in the source", table).isNotEmpty();
                 assertThat(copied).as("every row and column of %s", table).isEqualTo(source);
                 if (table.equals("actor_leases")) {
-                    assertThat(rows(lite, table, columns)).as("the rows' own expiry is not what a reader sees")
+                    assertThat(rows(lite, table, columns))
+                            .as("the rows' own expiry is not what a reader sees")
                             .isNotEqualTo(source);
                 }
                 if (!table.endsWith("_counter")) {
-                    assertThat(report.rows()).as("reported rows of %s", table).containsEntry(table, (long) source.size());
+                    assertThat(report.rows()).as("reported rows of %s", table).containsEntry(table, (long)
+                            source.size());
                 }
             }
-            assertThat(scalar(pg, "SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'")).isPositive();
+            assertThat(scalar(pg, "SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'"))
+                    .isPositive();
             assertThat(report.lastJournalSeq()).isEqualTo(scalar(lite, "SELECT max(seq) FROM fence_events"));
-            assertThat(scalar(pg, "SELECT count(*) FROM messages WHERE state = 'CLAIMED'")).isEqualTo(1);
-            assertThat(scalar(pg, "SELECT count(*) FROM messages WHERE state = 'DONE'")).isEqualTo(1);
-            assertThat(scalar(pg, "SELECT count(*) FROM messages WHERE state = 'DEAD'")).isEqualTo(1);
-            assertThat(scalar(pg, "SELECT count(*) FROM messages WHERE state = 'NEW' AND retry_count = 1")).isEqualTo(1);
-            assertThat(scalar(pg, "SELECT count(*) FROM receipts WHERE failure_category = 'worker_lost'")).isEqualTo(1);
+            assertThat(scalar(pg, "SELECT count(*) FROM messages WHERE state = 'CLAIMED'"))
+                    .isEqualTo(1);
+            assertThat(scalar(pg, "SELECT count(*) FROM messages WHERE state = 'DONE'"))
+                    .isEqualTo(1);
+            assertThat(scalar(pg, "SELECT count(*) FROM messages WHERE state = 'DEAD'"))
+                    .isEqualTo(1);
+            assertThat(scalar(pg, "SELECT count(*) FROM messages WHERE state = 'NEW' AND retry_count = 1"))
+                    .isEqualTo(1);
+            assertThat(scalar(pg, "SELECT count(*) FROM receipts WHERE failure_category = 'worker_lost'"))
+                    .isEqualTo(1);
             assertThat(scalar(pg, "SELECT lab_sandbox FROM ledger_mark")).isZero();
         }
-
     }
 
     @Test
@@ -225,7 +259,9 @@ class LedgerCopyToPostgresTest {
         LedgerCopyReport report = LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url()));
 
         // the engine opens the copy (every guard verified on open) and fences as it did on the file
-        Engine onPg = Engine.open(EngineConfig.forDatabase(LedgerLocation.parse(db.url())).heartbeat(false).build());
+        Engine onPg = Engine.open(EngineConfig.forDatabase(LedgerLocation.parse(db.url()))
+                .heartbeat(false)
+                .build());
         engines.add(onPg);
         onPg.actors().add("epsilon");
         Lease next = onPg.leases().acquire("epsilon", Duration.ofSeconds(30));
@@ -233,14 +269,23 @@ class LedgerCopyToPostgresTest {
         long journalled = onPg.journal().lastSeq();
         assertThat(journalled).as("the journal continues past the copied seq").isGreaterThan(report.lastJournalSeq());
 
-        assertThatThrownBy(() -> onPg.leases().renew(h.heldActor(), h.staleToken())).isInstanceOf(Refusal.class);
+        assertThatThrownBy(() -> onPg.leases().renew(h.heldActor(), h.staleToken()))
+                .isInstanceOf(Refusal.class);
         try (Connection pg = db.connect()) {
-            assertThat(scalar(pg, "SELECT count(*) FROM fence_events WHERE kind = 'REJECTED' AND seq > " + journalled
-                    + " AND presented_token = " + h.staleToken() + " AND resource_id = '" + h.heldActor() + "'"))
-                    .as("the stale holder's refusal is journalled on the server").isEqualTo(1);
-            assertThat(list(pg, "SELECT g.tgname FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
-                    + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'"))
-                    .as("guards not enabled ALWAYS after the copy").isEmpty();
+            assertThat(scalar(
+                            pg,
+                            "SELECT count(*) FROM fence_events WHERE kind = 'REJECTED' AND seq > " + journalled
+                                    + " AND presented_token = " + h.staleToken() + " AND resource_id = '"
+                                    + h.heldActor() + "'"))
+                    .as("the stale holder's refusal is journalled on the server")
+                    .isEqualTo(1);
+            assertThat(
+                            list(
+                                    pg,
+                                    "SELECT g.tgname FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
+                                            + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'"))
+                    .as("guards not enabled ALWAYS after the copy")
+                    .isEmpty();
             pg.setAutoCommit(false);
             RawPg raw = new RawPg(pg);
             raw.refused("receipts are immutable", "UPDATE receipts SET summary = 'forged'");
@@ -269,8 +314,12 @@ class LedgerCopyToPostgresTest {
         try (Connection pg = db.connect()) {
             assertThat(scalar(pg, "SELECT count(*) FROM fence_events")).isEqualTo(events);
             assertThat(scalar(pg, "SELECT last_token FROM token_counter")).isEqualTo(token);
-            assertThat(scalar(pg, "SELECT count(*) FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
-                    + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'")).isZero();
+            assertThat(
+                            scalar(
+                                    pg,
+                                    "SELECT count(*) FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
+                                            + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'"))
+                    .isZero();
         }
     }
 
@@ -279,36 +328,57 @@ class LedgerCopyToPostgresTest {
         History h = history();
         // SQLite keeps a text in an INTEGER column; PostgreSQL's bigint refuses it. supervisor_ticks is written
         // late in the copy, after every other table: the failure comes midway.
-        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file()); Statement s = lite.createStatement()) {
-            s.execute("INSERT INTO supervisor_ticks (at, process_identity, expired_leases, stale_processes, swept_claims,"
-                    + " recovered, failures, report) VALUES ('not a time', 'proc_x', 0, 0, 0, 0, 0, '{}')");
+        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file());
+                Statement s = lite.createStatement()) {
+            s.execute(
+                    "INSERT INTO supervisor_ticks (at, process_identity, expired_leases, stale_processes, swept_claims,"
+                            + " recovered, failures, report) VALUES ('not a time', 'proc_x', 0, 0, 0, 0, 0, '{}')");
         }
         PgTestServer.Database db = PgTestServer.freshDatabase();
 
         assertThatThrownBy(() -> LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url())))
-                .isInstanceOf(StorageException.class).hasMessageContaining("supervisor_ticks")
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining("supervisor_ticks")
                 .hasMessageNotContaining("password");
         try (Connection pg = db.connect()) {
-            for (String table : List.of("processes", "actors", "actor_leases", "assignments", "execution_attempts",
-                    "receipts", "messages", "fence_events", "supervisor_ticks", "lease_tombstones")) {
-                assertThat(scalar(pg, "SELECT count(*) FROM " + table)).as(table).isZero();
+            for (String table : List.of(
+                    "processes",
+                    "actors",
+                    "actor_leases",
+                    "assignments",
+                    "execution_attempts",
+                    "receipts",
+                    "messages",
+                    "fence_events",
+                    "supervisor_ticks",
+                    "lease_tombstones")) {
+                assertThat(scalar(pg, "SELECT count(*) FROM " + table))
+                        .as(table)
+                        .isZero();
             }
             assertThat(scalar(pg, "SELECT last_token FROM token_counter")).isZero();
-            assertThat(scalar(pg, "SELECT count(*) FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
-                    + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'")).isZero();
+            assertThat(
+                            scalar(
+                                    pg,
+                                    "SELECT count(*) FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
+                                            + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'"))
+                    .isZero();
         }
         // and the same target takes the copy once the source is right again: nothing of the failed one is left (the
         // row goes with its guard lifted and put back as it was: a source without it is refused, as every reader does)
-        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file()); Statement s = lite.createStatement()) {
+        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file());
+                Statement s = lite.createStatement()) {
             String guard;
-            try (var rs = s.executeQuery("SELECT sql FROM sqlite_master WHERE name = 'supervisor_ticks_never_deleted'")) {
+            try (var rs =
+                    s.executeQuery("SELECT sql FROM sqlite_master WHERE name = 'supervisor_ticks_never_deleted'")) {
                 guard = rs.getString(1);
             }
             s.execute("DROP TRIGGER supervisor_ticks_never_deleted");
             s.execute("DELETE FROM supervisor_ticks WHERE at = 'not a time'");
             s.execute(guard);
         }
-        assertThat(LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url())).rows())
+        assertThat(LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url()))
+                        .rows())
                 .containsKey("supervisor_ticks");
     }
 
@@ -320,10 +390,12 @@ class LedgerCopyToPostgresTest {
             new PgMigrator(false, "test", "test", 5_000).migrate(owner);
         }
         String host = PgTestServer.freshRole("host_a");
-        try (Connection owner = db.connect(); Statement s = owner.createStatement()) {
+        try (Connection owner = db.connect();
+                Statement s = owner.createStatement()) {
             s.execute("GRANT sovereign_" + db.name() + "_operator TO " + host);
         }
-        String asHost = "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + host + "&password=" + host;
+        String asHost =
+                "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + host + "&password=" + host;
 
         assertThatThrownBy(() -> LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(asHost)))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
@@ -331,10 +403,16 @@ class LedgerCopyToPostgresTest {
                     assertThat(e.getMessage()).contains("must be owner").doesNotContain("password=" + host);
                 });
         try (Connection pg = db.connect()) {
-            assertThat(scalar(pg, "SELECT count(*) FROM actors") + scalar(pg, "SELECT count(*) FROM fence_events")
-                    + scalar(pg, "SELECT last_token FROM token_counter")).isZero();
-            assertThat(scalar(pg, "SELECT count(*) FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
-                    + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'")).isZero();
+            assertThat(scalar(pg, "SELECT count(*) FROM actors")
+                            + scalar(pg, "SELECT count(*) FROM fence_events")
+                            + scalar(pg, "SELECT last_token FROM token_counter"))
+                    .isZero();
+            assertThat(
+                            scalar(
+                                    pg,
+                                    "SELECT count(*) FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
+                                            + " WHERE NOT g.tgisinternal AND r.relnamespace = 'public'::regnamespace AND g.tgenabled <> 'A'"))
+                    .isZero();
         }
     }
 
@@ -343,7 +421,10 @@ class LedgerCopyToPostgresTest {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         LedgerLocation target = LedgerLocation.parse(db.url());
         Path sandbox = dir.resolve("lab.db");
-        engines.add(Engine.open(EngineConfig.forDatabase(sandbox).createAsLabSandbox(true).heartbeat(false).build()));
+        engines.add(Engine.open(EngineConfig.forDatabase(sandbox)
+                .createAsLabSandbox(true)
+                .heartbeat(false)
+                .build()));
         assertRefused(LedgerLocation.file(sandbox), target, "source_is_sandbox");
         assertRefused(target, target, "source_is_url");
         assertRefused(LedgerLocation.file(sandbox), LedgerLocation.file(dir.resolve("other.db")), "target_is_file");
@@ -352,12 +433,14 @@ class LedgerCopyToPostgresTest {
         assertRefused(LedgerLocation.file(dir.resolve("missing.db")), target, "source_missing");
         try (Connection pg = db.connect()) {
             assertThat(scalar(pg, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"))
-                    .as("a refused copy does not even create the schema").isZero();
+                    .as("a refused copy does not even create the schema")
+                    .isZero();
         }
 
         // a ledger of an older schema version is not migrated by a copy that may then refuse it
         PgTestServer.Database older = PgTestServer.freshDatabase();
-        try (Connection pg = older.connect(); Statement s = pg.createStatement()) {
+        try (Connection pg = older.connect();
+                Statement s = pg.createStatement()) {
             s.execute("CREATE TABLE schema_migrations (schema_version INTEGER PRIMARY KEY, sovereign_version TEXT,"
                     + " sovereign_commit TEXT, migrated_at BIGINT)");
             s.execute("INSERT INTO schema_migrations VALUES (1, 'old', 'old', 0)");
@@ -366,7 +449,8 @@ class LedgerCopyToPostgresTest {
         sqlite(source).close();
         assertRefused(LedgerLocation.file(source), LedgerLocation.parse(older.url()), "target_not_current");
         try (Connection pg = older.connect()) {
-            assertThat(scalar(pg, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).isEqualTo(1);
+            assertThat(scalar(pg, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"))
+                    .isEqualTo(1);
         }
     }
 
@@ -412,36 +496,50 @@ class LedgerCopyToPostgresTest {
 
         assertThat(report.sourceRetired()).isTrue();
         assertThat(report.retirementProblem()).isNull();
-        assertThat(stoppedBy.get()).isInstanceOfSatisfying(StorageException.class,
-                e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.RETIRED));
-        assertThat(tokenCounter(file)).as("the file minted nothing after the snapshot the server got")
+        assertThat(stoppedBy.get())
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.RETIRED));
+        assertThat(tokenCounter(file))
+                .as("the file minted nothing after the snapshot the server got")
                 .isEqualTo(report.highestToken());
         try (Connection pg = db.connect()) {
             assertThat(scalar(pg, "SELECT last_token FROM token_counter")).isEqualTo(report.highestToken());
         }
         // the file refuses everything its holder still tries; the server has it all
         assertThatThrownBy(() -> worker.mailbox().complete(m.id(), claim.token()))
-                .isInstanceOfSatisfying(StorageException.class,
+                .isInstanceOfSatisfying(
+                        StorageException.class,
                         e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.RETIRED));
         assertThatThrownBy(() -> worker.leases().renew("beta", held.token()))
-                .isInstanceOfSatisfying(StorageException.class,
+                .isInstanceOfSatisfying(
+                        StorageException.class,
                         e -> assertThat(e.getMessage()).contains("was moved to a server", "takes no more writes"));
         assertThat(tokenCounter(file)).isEqualTo(report.highestToken());
-        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = lite.createStatement()) {
+        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement s = lite.createStatement()) {
             assertThatThrownBy(() -> s.execute("UPDATE token_counter SET last_token = last_token + 1"))
                     .hasMessageContaining("takes no more writes");
             assertThatThrownBy(() -> s.execute("DELETE FROM ledger_retirement")).hasMessageContaining("retired once");
         }
         // a worker started on the file again is refused at once; the file names where it went (status shows it:
         // CliCopyTest); a second copy of the frozen file is refused
-        assertThatThrownBy(() -> sqlite(file)).isInstanceOfSatisfying(StorageException.class,
-                e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.RETIRED));
-        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = lite.createStatement();
-             ResultSet rs = s.executeQuery("SELECT moved_to FROM ledger_retirement")) {
+        assertThatThrownBy(() -> sqlite(file))
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.problem()).isEqualTo(StorageException.Problem.RETIRED));
+        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement s = lite.createStatement();
+                ResultSet rs = s.executeQuery("SELECT moved_to FROM ledger_retirement")) {
             assertThat(rs.next()).isTrue();
-            assertThat(rs.getString(1)).isEqualTo(LedgerLocation.parse(db.url()).toString()).doesNotContain("password");
+            assertThat(rs.getString(1))
+                    .isEqualTo(LedgerLocation.parse(db.url()).toString())
+                    .doesNotContain("password");
         }
-        assertRefused(LedgerLocation.file(file), LedgerLocation.parse(PgTestServer.freshDatabase().url()), "source_retired");
+        assertRefused(
+                LedgerLocation.file(file),
+                LedgerLocation.parse(PgTestServer.freshDatabase().url()),
+                "source_retired");
     }
 
     /**
@@ -453,7 +551,11 @@ class LedgerCopyToPostgresTest {
     void aTargetCreatedAsALabSandboxIsRefusedSoAProductionLedgerNeverBecomesOne() throws Exception {
         History h = history();
         PgTestServer.Database db = PgTestServer.freshDatabase();
-        Engine.open(EngineConfig.forDatabase(db.url()).createAsLabSandbox(true).heartbeat(false).build()).close();
+        Engine.open(EngineConfig.forDatabase(db.url())
+                        .createAsLabSandbox(true)
+                        .heartbeat(false)
+                        .build())
+                .close();
         // the engine that created it left its (stopped) process row: without it the sandbox is an empty ledger
         ownerWithGuardsOff(db, "processes", "DELETE FROM processes");
 
@@ -463,28 +565,34 @@ class LedgerCopyToPostgresTest {
                     assertThat(r.getMessage()).contains("lab sandbox", "nothing was changed");
                 });
         try (Connection pg = db.connect()) {
-            assertThat(scalar(pg, "SELECT count(*) FROM actors") + scalar(pg, "SELECT count(*) FROM processes")
-                    + scalar(pg, "SELECT last_token FROM token_counter")).isZero();
+            assertThat(scalar(pg, "SELECT count(*) FROM actors")
+                            + scalar(pg, "SELECT count(*) FROM processes")
+                            + scalar(pg, "SELECT last_token FROM token_counter"))
+                    .isZero();
             assertThat(scalar(pg, "SELECT lab_sandbox FROM ledger_mark")).isEqualTo(1);
         }
 
         // a target whose mark is missing is not a fresh production ledger either
         PgTestServer.Database unmarked = PgTestServer.freshDatabase();
-        Engine.open(EngineConfig.forDatabase(unmarked.url()).heartbeat(false).build()).close();
+        Engine.open(EngineConfig.forDatabase(unmarked.url()).heartbeat(false).build())
+                .close();
         ownerWithGuardsOff(unmarked, "processes", "DELETE FROM processes");
         ownerWithGuardsOff(unmarked, "ledger_mark", "DELETE FROM ledger_mark");
         assertRefused(LedgerLocation.file(h.file()), LedgerLocation.parse(unmarked.url()), "target_is_sandbox");
     }
 
     /** A statement by the tables' owner with the table's guards off for its one transaction (a hand-made ledger). */
-    private static void ownerWithGuardsOff(PgTestServer.Database db, String table, String statement) throws SQLException {
-        try (Connection pg = db.connect(); Statement s = pg.createStatement()) {
+    private static void ownerWithGuardsOff(PgTestServer.Database db, String table, String statement)
+            throws SQLException {
+        try (Connection pg = db.connect();
+                Statement s = pg.createStatement()) {
             s.execute("BEGIN");
             s.execute("ALTER TABLE " + table + " DISABLE TRIGGER USER");
             s.execute(statement);
             s.execute("DO $$ DECLARE t record; BEGIN FOR t IN SELECT tgname FROM pg_trigger"
                     + " WHERE tgrelid = '" + table + "'::regclass AND NOT tgisinternal LOOP"
-                    + " EXECUTE format('ALTER TABLE " + table + " ENABLE ALWAYS TRIGGER %I', t.tgname); END LOOP; END $$");
+                    + " EXECUTE format('ALTER TABLE " + table
+                    + " ENABLE ALWAYS TRIGGER %I', t.tgname); END LOOP; END $$");
             s.execute("COMMIT");
         }
     }
@@ -492,7 +600,8 @@ class LedgerCopyToPostgresTest {
     @Test
     void aColumnOrTableTheServerLedgerHasNoPlaceForRefusesTheCopyInsteadOfBeingDropped() throws Exception {
         History h = history();
-        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file()); Statement s = lite.createStatement()) {
+        try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file());
+                Statement s = lite.createStatement()) {
             s.execute("ALTER TABLE actors ADD COLUMN nickname TEXT");
             s.execute("CREATE TABLE actor_notes (actor_id TEXT, note TEXT)");
         }
@@ -509,15 +618,18 @@ class LedgerCopyToPostgresTest {
     }
 
     private static void assertRefused(LedgerLocation from, LedgerLocation to, String category) {
-        assertThatThrownBy(() -> LedgerCopy.copy(from, to)).isInstanceOfSatisfying(LedgerCopyRefusal.class,
-                r -> assertThat(r.category()).as(r.getMessage()).isEqualTo(category));
+        assertThatThrownBy(() -> LedgerCopy.copy(from, to))
+                .isInstanceOfSatisfying(
+                        LedgerCopyRefusal.class,
+                        r -> assertThat(r.category()).as(r.getMessage()).isEqualTo(category));
     }
 
     /** Every row by its first column (the key), values as Long or String (SQLite and PostgreSQL alike). */
-    private static Map<String, List<Object>> rows(Connection c, String table, List<String> columns) throws SQLException {
+    private static Map<String, List<Object>> rows(Connection c, String table, List<String> columns)
+            throws SQLException {
         Map<String, List<Object>> rows = new TreeMap<>();
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT " + String.join(", ", columns) + " FROM " + table)) {
+                ResultSet rs = s.executeQuery("SELECT " + String.join(", ", columns) + " FROM " + table)) {
             while (rs.next()) {
                 List<Object> row = new ArrayList<>();
                 for (int i = 1; i <= columns.size(); i++) {
@@ -532,7 +644,8 @@ class LedgerCopyToPostgresTest {
 
     private static List<String> list(Connection c, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }
@@ -541,7 +654,8 @@ class LedgerCopyToPostgresTest {
     }
 
     private static long scalar(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getLong(1) : 0;
         }
     }

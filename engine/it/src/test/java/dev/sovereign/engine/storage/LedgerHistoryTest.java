@@ -14,6 +14,9 @@ import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
+import dev.sovereign.engine.provider.Outcome;
+import dev.sovereign.engine.run.Assignment;
+import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.spi.tools.LedgerBackups;
 import dev.sovereign.engine.spi.tools.LedgerCopyRefusal;
 import dev.sovereign.engine.testing.Port;
@@ -29,9 +32,6 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.provider.Outcome;
-import dev.sovereign.engine.run.Assignment;
-import dev.sovereign.engine.run.Attempt;
 
 /**
  * The file's history only moves forward (issue 26, "the file's history"; decisions 0604, 0605): the issue's case —
@@ -101,7 +101,8 @@ class LedgerHistoryTest {
         one.actors().add("b");
         one.leases().acquire("a", TTL);
         Path copy = backupFile("raw.db");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file()); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
+                Statement s = c.createStatement()) {
             s.executeUpdate("backup to " + copy); // sqlite3 r.db ".backup b.db", as in the issue
         }
         one.leases().acquire("b", TTL);
@@ -118,7 +119,10 @@ class LedgerHistoryTest {
     @Test
     void restoringTheSameBackupAgainGoesAboveEveryEarlierRestoreEvenWhenTheLedgerWasLost() throws Exception {
         Path backup = tokenOneBackupTokenTwo(backupFile("b.db"));
-        assertThat(LedgerBackups.restore(backup, temp.location(), -1, clock).start().epoch()).isEqualTo(1);
+        assertThat(LedgerBackups.restore(backup, temp.location(), -1, clock)
+                        .start()
+                        .epoch())
+                .isEqualTo(1);
         try (Engine e = open()) {
             assertThat(e.leases().acquire("b", TTL).token()).isEqualTo(FencingTokens.firstTokenOf(1));
         }
@@ -139,8 +143,14 @@ class LedgerHistoryTest {
             e.bumpFence(-1);
             e.bumpFence(-1); // epoch 4
         }
-        assertThat(LedgerBackups.restore(backup, temp.location(), -1, clock).start().epoch()).isEqualTo(5);
-        assertThat(LedgerBackups.restore(backup, temp.location(), 9, clock).start().epoch()).isEqualTo(10);
+        assertThat(LedgerBackups.restore(backup, temp.location(), -1, clock)
+                        .start()
+                        .epoch())
+                .isEqualTo(5);
+        assertThat(LedgerBackups.restore(backup, temp.location(), 9, clock)
+                        .start()
+                        .epoch())
+                .isEqualTo(10);
     }
 
     @Test
@@ -154,15 +164,21 @@ class LedgerHistoryTest {
         assertThat(b.epoch()).isZero();
         assertThat(new RawSql(backup).text("SELECT kind || ' ' || from_token || ' ' || backup_id FROM ledger_history"))
                 .isEqualTo("backup 1 " + b.backupId());
-        assertThat(new RawSql(temp.file()).scalar("SELECT count(*) FROM ledger_history")).isZero(); // live file untouched
+        assertThat(new RawSql(temp.file()).scalar("SELECT count(*) FROM ledger_history"))
+                .isZero(); // live file untouched
 
         // copied back by hand (cp), it is refused by every open
-        assertThatThrownBy(() -> Engine.openExisting(EngineConfig.forDatabase(backup).clock(clock).heartbeat(false).build()))
+        assertThatThrownBy(() -> Engine.openExisting(EngineConfig.forDatabase(backup)
+                        .clock(clock)
+                        .heartbeat(false)
+                        .build()))
                 .isInstanceOf(StorageException.class)
-                .satisfies(x -> assertThat(((StorageException) x).problem()).isEqualTo(StorageException.Problem.A_BACKUP))
+                .satisfies(
+                        x -> assertThat(((StorageException) x).problem()).isEqualTo(StorageException.Problem.A_BACKUP))
                 .hasMessageContaining("sovereign restore");
         assertThatThrownBy(() -> LedgerBackups.backup(temp.location(), backup, clock))
-                .isInstanceOf(LedgerCopyRefusal.class).hasMessageContaining("never over one");
+                .isInstanceOf(LedgerCopyRefusal.class)
+                .hasMessageContaining("never over one");
     }
 
     @Test
@@ -178,7 +194,8 @@ class LedgerHistoryTest {
                 .hasMessageContaining(e.processIdentity());
         assertThat(Files.exists(backup.resolveSibling("b.db.restores"))).isFalse();
         assertThat(e.leases().list()).hasSize(1);
-        assertThat(new RawSql(temp.file()).scalar("SELECT last_token FROM token_counter")).isEqualTo(1);
+        assertThat(new RawSql(temp.file()).scalar("SELECT last_token FROM token_counter"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -215,26 +232,28 @@ class LedgerHistoryTest {
         // the holder comes back under its identity: its old lease token is gone with the row
         try (Engine back = temp.open(temp.config(clock).actAs(proc).build())) {
             assertThatThrownBy(() -> back.leases().renew("a", held.token(), TTL))
-                    .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.category())
-                            .isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
+                    .isInstanceOfSatisfying(
+                            Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
             // it hosts the actor again, in the new epoch: the attempt bound to the old lease token cannot end ...
             back.leases().acquire("a", TTL);
-            assertThatThrownBy(() -> Port.runs(back).finish(attempt, Outcome.COMPLETED,
-                    null, true, "late")).isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.category())
-                            .isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
+            assertThatThrownBy(() -> Port.runs(back).finish(attempt, Outcome.COMPLETED, null, true, "late"))
+                    .isInstanceOfSatisfying(
+                            Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
             // ... and the claim of the old epoch can neither finish nor be renewed
             assertThatThrownBy(() -> back.mailbox().complete(message, claim.token()))
-                    .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.category())
-                            .isEqualTo(RefusalCategory.FENCING_TOKEN_STALE))
+                    .isInstanceOfSatisfying(
+                            Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.FENCING_TOKEN_STALE))
                     .hasMessageContaining("current epoch");
             assertThatThrownBy(() -> back.mailbox().claim(message, "a"))
-                    .isInstanceOfSatisfying(Refusal.class, r -> assertThat(r.category())
-                            .isEqualTo(RefusalCategory.FENCING_TOKEN_STALE));
+                    .isInstanceOfSatisfying(
+                            Refusal.class,
+                            r -> assertThat(r.category()).isEqualTo(RefusalCategory.FENCING_TOKEN_STALE));
             // once it expires, it is claimed again with a token of this epoch
             clock.advance(TTL.plusMinutes(1));
             back.supervisor().tick();
             back.leases().acquireOrRenew("a", TTL);
-            assertThat(FencingTokens.epochOf(back.mailbox().claim(message, "a").token())).isEqualTo(1);
+            assertThat(FencingTokens.epochOf(back.mailbox().claim(message, "a").token()))
+                    .isEqualTo(1);
         }
         // and the database itself refuses the old claim's finish, whatever the WHERE says (a raw writer)
         assertThat(new RawSql(temp.file()).scalar("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'"))
@@ -248,19 +267,25 @@ class LedgerHistoryTest {
         one.actors().add("b");
         one.leases().acquire("a", TTL);
         Path copy = backupFile("raw.db");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file()); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
+                Statement s = c.createStatement()) {
             s.executeUpdate("backup to " + copy);
         }
         Engine two = open();
         assertThat(two.leases().acquire("b", TTL).token()).isEqualTo(2);
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file()); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
+                Statement s = c.createStatement()) {
             s.executeUpdate("restore from " + copy);
         }
-        assertThatThrownBy(two::heartbeatNow).isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                .isEqualTo(StorageException.Problem.WENT_BACKWARDS));
-        assertThatThrownBy(() -> one.leases().acquire("b", TTL)).isInstanceOf(StorageException.class)
+        assertThatThrownBy(two::heartbeatNow)
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS));
+        assertThatThrownBy(() -> one.leases().acquire("b", TTL))
+                .isInstanceOf(StorageException.class)
                 .hasMessageContaining("went backwards");
-        assertThat(new RawSql(temp.file()).scalar("SELECT last_token FROM token_counter")).isEqualTo(1);
+        assertThat(new RawSql(temp.file()).scalar("SELECT last_token FROM token_counter"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -271,28 +296,35 @@ class LedgerHistoryTest {
         one.actors().add("c");
         assertThat(one.leases().acquire("a", TTL).token()).isEqualTo(1);
         Path copy = backupFile("raw.db");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file()); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
+                Statement s = c.createStatement()) {
             s.executeUpdate("backup to " + copy); // sqlite3 r.db ".backup b.db"
         }
         Engine two = open();
         assertThat(two.leases().acquire("b", TTL).token()).isEqualTo(2);
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file()); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
+                Statement s = c.createStatement()) {
             s.executeUpdate("restore from " + copy); // the copy put back without the tool
         }
 
         // proc_two's next grant would be token 2 again: its engine refuses, says why, and records it
         assertThatThrownBy(() -> two.leases().acquire("c", TTL))
-                .isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                        .isEqualTo(StorageException.Problem.WENT_BACKWARDS))
-                .hasMessageContaining("went backwards").hasMessageContaining("sovereign fence bump");
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS))
+                .hasMessageContaining("went backwards")
+                .hasMessageContaining("sovereign fence bump");
         RawSql raw = new RawSql(temp.file());
-        assertThat(raw.text("SELECT kind || ' ' || seen_token || ' ' || from_token FROM ledger_history")).isEqualTo("backwards 2 1");
-        assertThat(raw.scalar("SELECT count(*) FROM fence_events WHERE kind = 'LEDGER_WENT_BACKWARDS'")).isEqualTo(1);
+        assertThat(raw.text("SELECT kind || ' ' || seen_token || ' ' || from_token FROM ledger_history"))
+                .isEqualTo("backwards 2 1");
+        assertThat(raw.scalar("SELECT count(*) FROM fence_events WHERE kind = 'LEDGER_WENT_BACKWARDS'"))
+                .isEqualTo(1);
         // every other engine is halted too, by the database: nobody gets token 2 again
         Engine three = open();
         assertThatThrownBy(() -> three.leases().acquire("c", TTL))
-                .isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                        .isEqualTo(StorageException.Problem.WENT_BACKWARDS));
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS));
         assertThat(raw.scalar("SELECT last_token FROM token_counter")).isEqualTo(1);
         // proc_two refuses even writes that mint nothing, and the status says what happened
         assertThatThrownBy(() -> two.actors().add("d")).isInstanceOf(StorageException.class);

@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
+import dev.sovereign.engine.internal.sqlite.SqliteBackend;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -23,10 +27,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.base.EngineConfig;
-import dev.sovereign.engine.internal.sqlite.SqliteBackend;
-import java.nio.file.Path;
-import java.sql.ResultSet;
 
 /** The token counter, the append-only journal and fail-closed lease state, tampered with from outside. */
 class LedgerInvariantsTest {
@@ -40,7 +40,7 @@ class LedgerInvariantsTest {
 
     private void sql(String... statements) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             for (String st : statements) {
                 s.execute(st);
             }
@@ -55,11 +55,11 @@ class LedgerInvariantsTest {
      */
     private void tamperWithLease(String actor, String assignments) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
             List<String[]> guards = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
-                    + " AND tbl_name = 'actor_leases'")) {
+            try (ResultSet rs = s.executeQuery(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'" + " AND tbl_name = 'actor_leases'")) {
                 while (rs.next()) {
                     guards.add(new String[] {rs.getString(1), rs.getString(2)});
                 }
@@ -83,11 +83,13 @@ class LedgerInvariantsTest {
         Engine e = temp.open(clock);
         e.actors().add("a");
         Lease l = e.leases().acquire("a", Duration.ofSeconds(5));
-        assertThatThrownBy(() -> sql("BEGIN IMMEDIATE",
-                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
-                "UPDATE actor_leases SET token = 1000,"
-                        + " change_seq = (SELECT last_change FROM lease_change_counter WHERE id = 1)"
-                        + " WHERE actor_id = 'a'")).hasMessageContaining("fence:");
+        assertThatThrownBy(() -> sql(
+                        "BEGIN IMMEDIATE",
+                        "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+                        "UPDATE actor_leases SET token = 1000,"
+                                + " change_seq = (SELECT last_change FROM lease_change_counter WHERE id = 1)"
+                                + " WHERE actor_id = 'a'"))
+                .hasMessageContaining("fence:");
         assertThat(e.leases().current("a")).contains(l);
     }
 
@@ -101,20 +103,23 @@ class LedgerInvariantsTest {
         // each write presents the row's token, so the fence guards (V0003) let it through to this one
 
         // right after the row's own write the counter still equals its marker: refused all the same
-        assertThatThrownBy(() -> sql("UPDATE actor_leases SET renewed_at = renewed_at + 1, " + PRESENTING + " WHERE actor_id = 'a'"))
+        assertThatThrownBy(() -> sql(
+                        "UPDATE actor_leases SET renewed_at = renewed_at + 1, " + PRESENTING + " WHERE actor_id = 'a'"))
                 .hasMessageContaining(guard);
         e.leases().acquire("b", Duration.ofSeconds(5));
-        assertThatThrownBy(() -> sql("UPDATE actor_leases SET renewed_at = renewed_at + 1, " + PRESENTING + " WHERE actor_id = 'a'"))
+        assertThatThrownBy(() -> sql(
+                        "UPDATE actor_leases SET renewed_at = renewed_at + 1, " + PRESENTING + " WHERE actor_id = 'a'"))
                 .hasMessageContaining(guard);
         // a bumped counter whose value the row does not carry
-        assertThatThrownBy(() -> sql("BEGIN IMMEDIATE",
-                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
-                "UPDATE actor_leases SET renewed_at = renewed_at + 1, " + PRESENTING + " WHERE actor_id = 'a'"))
+        assertThatThrownBy(() -> sql(
+                        "BEGIN IMMEDIATE",
+                        "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+                        "UPDATE actor_leases SET renewed_at = renewed_at + 1, " + PRESENTING + " WHERE actor_id = 'a'"))
                 .hasMessageContaining(guard);
         e.leases().release("b", e.leases().current("b").orElseThrow().token());
         assertThatThrownBy(() -> sql("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
-                + " renewed_at, expires_at, renewal_journalled_at) VALUES ('b', '" + e.processIdentity() + "',"
-                + " (SELECT last_token FROM token_counter), 5000, 0, 0, 5000, 0)"))
+                        + " renewed_at, expires_at, renewal_journalled_at) VALUES ('b', '" + e.processIdentity() + "',"
+                        + " (SELECT last_token FROM token_counter), 5000, 0, 0, 5000, 0)"))
                 .hasMessageContaining(guard);
         assertThatThrownBy(() -> sql("DELETE FROM lease_change_counter")).hasMessageContaining("cannot be deleted");
         assertThatThrownBy(() -> sql("UPDATE lease_change_counter SET last_change = 0"))
@@ -127,14 +132,19 @@ class LedgerInvariantsTest {
         long highest = 0;
         for (String actor : List.of("a", "b", "c")) {
             first.actors().add(actor);
-            highest = Math.max(highest, first.leases().acquire(actor, Duration.ofSeconds(5)).token());
+            highest = Math.max(
+                    highest,
+                    first.leases().acquire(actor, Duration.ofSeconds(5)).token());
         }
         first.close();
         // every lease row deleted from outside, each write stating its token as the schema asks (V0003)
-        sql("BEGIN IMMEDIATE", "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+        sql(
+                "BEGIN IMMEDIATE",
+                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
                 "UPDATE actor_leases SET change_seq = (SELECT last_change FROM lease_change_counter),"
                         + " presented_token = token, presented_change = (SELECT last_change FROM lease_change_counter)",
-                "DELETE FROM actor_leases", "COMMIT");
+                "DELETE FROM actor_leases",
+                "COMMIT");
 
         Engine reopened = temp.open(clock);
         Lease fresh = reopened.leases().acquire("a", Duration.ofSeconds(5));
@@ -170,13 +180,14 @@ class LedgerInvariantsTest {
 
         Engine other = temp.open(clock);
         assertThatThrownBy(() -> other.leases().acquire("a", Duration.ofSeconds(5)))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.CORRUPT_LEASE_STATE));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.CORRUPT_LEASE_STATE));
         assertThatThrownBy(() -> e.leases().renew("a", 1000))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.CORRUPT_LEASE_STATE));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.CORRUPT_LEASE_STATE));
         assertThat(other.leases().current("a")).get().extracting(Lease::token).isEqualTo(1000L);
-        assertThat(other.journal().rejections(10)).extracting(ev -> ev.category())
+        assertThat(other.journal().rejections(10))
+                .extracting(ev -> ev.category())
                 .containsOnly("corrupt_lease_state");
         assertThat(l.token()).isLessThan(1000);
     }
@@ -190,8 +201,8 @@ class LedgerInvariantsTest {
         tamperWithLease("a", "expires_at = expires_at + 31536000000");
         Engine other = temp.open(clock);
         assertThatThrownBy(() -> other.leases().acquire("a", Duration.ofSeconds(5)))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.CORRUPT_LEASE_STATE));
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.CORRUPT_LEASE_STATE));
     }
 
     @Test
@@ -206,23 +217,35 @@ class LedgerInvariantsTest {
                 for (int i = 0; i < n; i++) {
                     ids.add(pool.submit(() -> {
                         barrier.await(30, TimeUnit.SECONDS);
-                        return temp.open(EngineConfig.forDatabase(file).clock(clock)
-                                .heartbeat(false).build()).processIdentity();
+                        return temp.open(EngineConfig.forDatabase(file)
+                                        .clock(clock)
+                                        .heartbeat(false)
+                                        .build())
+                                .processIdentity();
                     }));
                 }
                 for (Future<String> f : ids) {
                     assertThat(f.get(60, TimeUnit.SECONDS)).startsWith("proc_");
                 }
                 try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-                     Statement s = c.createStatement()) {
-                    assertThat(s.executeQuery("SELECT count(*) FROM token_counter").getInt(1)).isEqualTo(1);
-                    assertThat(s.executeQuery("SELECT count(*) FROM lease_change_counter").getInt(1)).isEqualTo(1);
-                    assertThat(s.executeQuery("SELECT count(*) FROM processes").getInt(1)).isEqualTo(n);
+                        Statement s = c.createStatement()) {
+                    assertThat(s.executeQuery("SELECT count(*) FROM token_counter")
+                                    .getInt(1))
+                            .isEqualTo(1);
+                    assertThat(s.executeQuery("SELECT count(*) FROM lease_change_counter")
+                                    .getInt(1))
+                            .isEqualTo(1);
+                    assertThat(s.executeQuery("SELECT count(*) FROM processes").getInt(1))
+                            .isEqualTo(n);
                     int latest = new SqliteBackend().schemaVersion();
                     assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(latest);
-                    assertThat(s.executeQuery("SELECT count(*) FROM ledger_mark").getInt(1)).isEqualTo(1);
+                    assertThat(s.executeQuery("SELECT count(*) FROM ledger_mark")
+                                    .getInt(1))
+                            .isEqualTo(1);
                     // one record per version from 4 on, each written once
-                    assertThat(s.executeQuery("SELECT count(*) FROM schema_migrations").getInt(1)).isEqualTo(latest - 3);
+                    assertThat(s.executeQuery("SELECT count(*) FROM schema_migrations")
+                                    .getInt(1))
+                            .isEqualTo(latest - 3);
                 }
             }
         } finally {
@@ -238,7 +261,9 @@ class LedgerInvariantsTest {
         String id = e.processIdentity();
         e.close();
         Engine other = temp.open(clock);
-        assertThat(other.processes().find(id)).get().satisfies(p -> assertThat(p.stoppedAt()).isNotNull());
+        assertThat(other.processes().find(id))
+                .get()
+                .satisfies(p -> assertThat(p.stoppedAt()).isNotNull());
         assertThat(other.leases().current("a")).isEmpty();
     }
 
@@ -246,12 +271,14 @@ class LedgerInvariantsTest {
     void anEngineActingAsAnIdentityLeavesItAsItFoundIt() {
         Engine owner = temp.open(clock);
         owner.actors().add("a");
-        Engine actingAs = temp.open(temp.config(clock).actAs(owner.processIdentity()).build());
+        Engine actingAs =
+                temp.open(temp.config(clock).actAs(owner.processIdentity()).build());
         assertThat(actingAs.processIdentity()).isEqualTo(owner.processIdentity());
         Lease l = actingAs.leases().acquire("a", Duration.ofSeconds(5));
         actingAs.close();
         assertThat(owner.leases().current("a")).contains(l);
-        assertThat(owner.processes().find(owner.processIdentity())).get()
+        assertThat(owner.processes().find(owner.processIdentity()))
+                .get()
                 .satisfies(p -> assertThat(p.stoppedAt()).isNull());
     }
 }

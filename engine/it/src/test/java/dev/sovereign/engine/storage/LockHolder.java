@@ -11,13 +11,12 @@ import java.sql.Statement;
  * it until its stop-file appears or it is killed: "another process holding the database locked".
  */
 public final class LockHolder {
-    private LockHolder() {
-    }
+    private LockHolder() {}
 
     public static void main(String[] args) throws Exception {
         Path stop = Path.of(args[1]);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + args[0]);
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
             System.out.println("LOCKED");
             System.out.flush();

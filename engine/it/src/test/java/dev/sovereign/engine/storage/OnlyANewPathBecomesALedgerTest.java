@@ -18,10 +18,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.util.function.Supplier;
 
 /**
  * An empty file is not a ledger (issue 26 item 8, contract §16): an open that may create a ledger (init, the API's
@@ -46,8 +46,9 @@ class OnlyANewPathBecomesALedgerTest {
         Files.createFile(empty);
         for (boolean create : new boolean[] {true, false}) {
             assertThatThrownBy(() -> (create ? Engine.open(config(empty)) : Engine.openExisting(config(empty))).close())
-                    .isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                            .isEqualTo(StorageException.Problem.NOT_OURS))
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
+                            x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.NOT_OURS))
                     .hasMessageContaining("is empty (0 bytes)");
             assertThat(Files.size(empty)).isZero();
         }
@@ -59,16 +60,19 @@ class OnlyANewPathBecomesALedgerTest {
     @Test
     void anSqliteFileWithNoLedgerInItIsNotTurnedIntoOne() throws Exception {
         Path blank = temp.dir().resolve("blank.db");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + blank); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + blank);
+                Statement s = c.createStatement()) {
             s.execute("PRAGMA user_version = 0");
             s.execute("VACUUM"); // a valid SQLite file with a header and nothing in it
         }
         long size = Files.size(blank);
         assertThat(size).isPositive();
-        assertThatThrownBy(() -> Engine.open(config(blank)).close()).isInstanceOf(StorageException.class)
+        assertThatThrownBy(() -> Engine.open(config(blank)).close())
+                .isInstanceOf(StorageException.class)
                 .hasMessageContaining("no Sovereign ledger in it");
         assertThat(Files.size(blank)).isEqualTo(size);
-        assertThat(new RawSql(blank).scalar("SELECT count(*) FROM sqlite_master")).isZero();
+        assertThat(new RawSql(blank).scalar("SELECT count(*) FROM sqlite_master"))
+                .isZero();
     }
 
     @Test
@@ -86,7 +90,8 @@ class OnlyANewPathBecomesALedgerTest {
             for (Engine e : opened) {
                 assertThat(e.actors().list()).hasSize(1); // the same file for everyone
             }
-            assertThat(new RawSql(fresh).scalar("SELECT count(*) FROM ledger_mark")).isEqualTo(1);
+            assertThat(new RawSql(fresh).scalar("SELECT count(*) FROM ledger_mark"))
+                    .isEqualTo(1);
         } finally {
             opened.forEach(Engine::close);
         }

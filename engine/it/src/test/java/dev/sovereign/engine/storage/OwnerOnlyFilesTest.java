@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.ExportProgress;
+import dev.sovereign.engine.base.CommandAllowList;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.lab.Demo;
 import dev.sovereign.engine.lab.Lab;
-import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.run.RunResult;
 import dev.sovereign.engine.testing.ChildOutput;
 import dev.sovereign.engine.testing.SettableClock;
@@ -25,7 +26,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.Ledgers;
 
 /**
  * Files on the workstation (issue 19, decision 0801): what Sovereign creates is its owner's only — the
@@ -46,7 +46,8 @@ class OwnerOnlyFilesTest {
 
     @BeforeEach
     void posixOnly() {
-        assumeTrue(temp.dir().getFileSystem().supportedFileAttributeViews().contains("posix"),
+        assumeTrue(
+                temp.dir().getFileSystem().supportedFileAttributeViews().contains("posix"),
                 "permissions are POSIX file modes");
     }
 
@@ -57,7 +58,8 @@ class OwnerOnlyFilesTest {
     @Test
     void aNewDatabaseAndItsWalAndShmAreTheOwnersOnly() throws Exception {
         Path db = temp.dir().resolve("fresh.db");
-        try (Engine e = Engine.open(EngineConfig.forDatabase(db).clock(clock).heartbeat(false).build())) {
+        try (Engine e = Engine.open(
+                EngineConfig.forDatabase(db).clock(clock).heartbeat(false).build())) {
             e.actors().add("operator");
             assertThat(mode(db)).isEqualTo(FILE);
             assertThat(mode(temp.dir().resolve("fresh.db-wal"))).isEqualTo(FILE);
@@ -68,25 +70,31 @@ class OwnerOnlyFilesTest {
     @Test
     void anExistingDatabaseKeepsTheModeItsOwnerGaveIt() throws Exception {
         Path db = temp.dir().resolve("shared.db");
-        try (Engine e = Engine.open(EngineConfig.forDatabase(db).clock(clock).heartbeat(false).build())) {
+        try (Engine e = Engine.open(
+                EngineConfig.forDatabase(db).clock(clock).heartbeat(false).build())) {
             e.actors().add("operator");
         }
         Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("rw-rw----")); // a team's choice
 
-        try (Engine e = Engine.open(EngineConfig.forDatabase(db).clock(clock).heartbeat(false).build())) {
+        try (Engine e = Engine.open(
+                EngineConfig.forDatabase(db).clock(clock).heartbeat(false).build())) {
             e.actors().add("reviewer");
             assertThat(mode(db)).isEqualTo("rw-rw----");
-            assertThat(mode(temp.dir().resolve("shared.db-wal"))).as("SQLite gives the WAL the database's mode")
+            assertThat(mode(temp.dir().resolve("shared.db-wal")))
+                    .as("SQLite gives the WAL the database's mode")
                     .isEqualTo("rw-rw----");
         }
     }
 
     @Test
     void theDataFolderEveryRunFolderTheReceiptAndTheCapturedOutputAreTheOwnersOnly() throws Exception {
-        Engine e = temp.open(temp.config(clock).allowCommands(CommandAllowList.of("echo *")).build());
+        Engine e = temp.open(
+                temp.config(clock).allowCommands(CommandAllowList.of("echo *")).build());
         e.actors().add("operator");
-        RunResult r = e.runs().runAssignment(e.runs().assign("operator", "command:echo secret output",
-                "persistent").id());
+        RunResult r = e.runs()
+                .runAssignment(e.runs()
+                        .assign("operator", "command:echo secret output", "persistent")
+                        .id());
 
         Path data = EngineConfig.defaultDataDirectory(temp.file());
         Path attempt = r.workspace().resolve(r.attempt().id());
@@ -133,7 +141,9 @@ class OwnerOnlyFilesTest {
         Path db = folder.resolve("demo.db");
         Path data = EngineConfig.defaultDataDirectory(db);
         try (Demo demo = Demo.start(Demo.Settings.defaults(db).withoutChaos())) {
-            ChildOutput.await("a demo worker ran something", Duration.ofSeconds(60),
+            ChildOutput.await(
+                    "a demo worker ran something",
+                    Duration.ofSeconds(60),
                     () -> Files.isDirectory(data.resolve("runs")));
             assertThat(mode(folder)).isEqualTo(FOLDER);
             assertThat(mode(db)).isEqualTo(FILE);

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
+import dev.sovereign.engine.internal.sqlite.SqliteBackend;
 import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
@@ -20,8 +22,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.base.Durability;
-import dev.sovereign.engine.internal.sqlite.SqliteBackend;
 
 /** Files that are not ours, too new, corrupt, missing, read-only or locked: each its own clear error. */
 class StorageRefusalTest {
@@ -31,30 +31,29 @@ class StorageRefusalTest {
     private final SettableClock clock = new SettableClock();
 
     private void expect(Problem problem, String sentencePart) {
-        assertThatThrownBy(() -> temp.open(clock))
-                .isInstanceOfSatisfying(StorageException.class, e -> {
-                    assertThat(e.problem()).isEqualTo(problem);
-                    assertThat(e.getMessage()).contains(temp.file().toString()).contains(sentencePart)
-                            .doesNotContain("\n");
-                });
+        assertThatThrownBy(() -> temp.open(clock)).isInstanceOfSatisfying(StorageException.class, e -> {
+            assertThat(e.problem()).isEqualTo(problem);
+            assertThat(e.getMessage())
+                    .contains(temp.file().toString())
+                    .contains(sentencePart)
+                    .doesNotContain("\n");
+        });
     }
 
     @Test
     void aFreshFileIsMarkedAsOursAndStampedWithItsSchemaVersion() throws Exception {
         temp.open(clock).close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             assertThat(s.executeQuery("PRAGMA application_id").getInt(1)).isEqualTo(0x534F5652);
-            assertThat(s.executeQuery("PRAGMA user_version").getInt(1))
-                    .isEqualTo(new SqliteBackend().schemaVersion());
+            assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isEqualTo(new SqliteBackend().schemaVersion());
             assertThat(s.executeQuery("PRAGMA journal_mode").getString(1)).isEqualTo("wal");
         }
     }
 
     @Test
     void theDefaultDurabilityIsSynchronousFull() {
-        assertThat(EngineConfig.forDatabase(temp.file()).build().durability())
-                .isEqualTo(Durability.FULL);
+        assertThat(EngineConfig.forDatabase(temp.file()).build().durability()).isEqualTo(Durability.FULL);
     }
 
     @Test
@@ -67,15 +66,16 @@ class StorageRefusalTest {
     @Test
     void anotherApplicationsSqliteFileIsRefusedAndLeftUntouched() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)");
         }
         long before = Files.size(temp.file());
         expect(Problem.NOT_OURS, "did not create");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             assertThat(s.executeQuery("PRAGMA user_version").getInt(1)).isZero();
-            assertThat(s.executeQuery("SELECT count(*) FROM sqlite_master").getInt(1)).isEqualTo(1);
+            assertThat(s.executeQuery("SELECT count(*) FROM sqlite_master").getInt(1))
+                    .isEqualTo(1);
         }
         assertThat(Files.size(temp.file())).isEqualTo(before);
     }
@@ -83,7 +83,7 @@ class StorageRefusalTest {
     @Test
     void aFileWithAnotherApplicationIdIsRefused() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("PRAGMA application_id = 42");
         }
         expect(Problem.NOT_OURS, "another application");
@@ -93,7 +93,7 @@ class StorageRefusalTest {
     void aSchemaNewerThanTheCodeIsRefusedNotDowngraded() throws Exception {
         temp.open(clock).close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("PRAGMA user_version = 99");
         }
         expect(Problem.SCHEMA_TOO_NEW, "schema version 99");
@@ -110,17 +110,17 @@ class StorageRefusalTest {
         Files.write(temp.file(), bytes);
         Files.deleteIfExists(Path.of(temp.file() + "-wal"));
         Files.deleteIfExists(Path.of(temp.file() + "-shm"));
-        assertThatThrownBy(() -> temp.open(clock))
-                .isInstanceOfSatisfying(StorageException.class, e -> {
-                    assertThat(e.problem()).isIn(Problem.CORRUPT, Problem.NOT_OURS);
-                    assertThat(e.getMessage()).contains(temp.file().toString());
-                });
+        assertThatThrownBy(() -> temp.open(clock)).isInstanceOfSatisfying(StorageException.class, e -> {
+            assertThat(e.problem()).isIn(Problem.CORRUPT, Problem.NOT_OURS);
+            assertThat(e.getMessage()).contains(temp.file().toString());
+        });
     }
 
     @Test
     void aMissingDirectoryIsNamed() {
         Path missing = temp.dir().resolve("no-such-dir").resolve("x.db");
-        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(missing).heartbeat(false).build()))
+        assertThatThrownBy(() -> Engine.open(
+                        EngineConfig.forDatabase(missing).heartbeat(false).build()))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(Problem.MISSING_DIRECTORY);
                     assertThat(e.getMessage()).contains("no-such-dir").contains("does not exist");
@@ -131,8 +131,8 @@ class StorageRefusalTest {
     @Test
     void openingAnExistingDatabaseDoesNotCreateAMissingOne() {
         assertThatThrownBy(() -> Engine.openExisting(temp.config(clock).build()))
-                .isInstanceOfSatisfying(StorageException.class,
-                        e -> assertThat(e.problem()).isEqualTo(Problem.MISSING_FILE));
+                .isInstanceOfSatisfying(
+                        StorageException.class, e -> assertThat(e.problem()).isEqualTo(Problem.MISSING_FILE));
         assertThat(temp.file()).doesNotExist();
     }
 
@@ -148,7 +148,9 @@ class StorageRefusalTest {
                 Process p = new ProcessBuilder("chattr", "+i", f.toString()).start();
                 immutable = p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
             }
-            assumeThat(Files.isWritable(f)).as("the file could be made read-only for this user").isFalse();
+            assumeThat(Files.isWritable(f))
+                    .as("the file could be made read-only for this user")
+                    .isFalse();
             expect(Problem.READ_ONLY, "read-only");
         } finally {
             if (immutable) {
@@ -160,7 +162,8 @@ class StorageRefusalTest {
 
     @Test
     void aDatabaseLockedByAnotherProcessPastTheBoundIsABusyErrorNamingTheFile() throws Exception {
-        Engine engine = temp.open(temp.config(clock).busyBound(Duration.ofMillis(300)).build());
+        Engine engine =
+                temp.open(temp.config(clock).busyBound(Duration.ofMillis(300)).build());
         Path stop = temp.dir().resolve("stop");
         Path log = temp.dir().resolve("locker.log");
         Process locker = ChildJvm.start(LockHolder.class, log, temp.file().toString(), stop.toString());
@@ -170,7 +173,9 @@ class StorageRefusalTest {
             assertThatThrownBy(() -> engine.actors().add("operator"))
                     .isInstanceOfSatisfying(StorageException.class, e -> {
                         assertThat(e.problem()).isEqualTo(Problem.BUSY);
-                        assertThat(e.getMessage()).contains(temp.file().toString()).contains("locked");
+                        assertThat(e.getMessage())
+                                .contains(temp.file().toString())
+                                .contains("locked");
                     });
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         } finally {

@@ -1,7 +1,5 @@
 package dev.sovereign.engine.supervisor;
 
-import dev.sovereign.engine.spi.RunStore;
-import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,6 +13,8 @@ import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.Receipt;
+import dev.sovereign.engine.spi.RunStore;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.sql.Connection;
@@ -38,7 +38,8 @@ class LockedIsNotDeadTest {
 
     @Test
     void aLockLongerThanTheTtlGetsALiveWorkersAttemptRecoveredButNeverLetsItCommit() throws Exception {
-        Engine worker = temp.open(temp.config(clock).busyBound(Duration.ofMillis(200)).build());
+        Engine worker =
+                temp.open(temp.config(clock).busyBound(Duration.ofMillis(200)).build());
         Engine supervisor = temp.open(clock);
         worker.actors().add("operator");
         Assignment x = worker.runs().assign("operator", "scripted");
@@ -49,7 +50,7 @@ class LockedIsNotDeadTest {
         worker.heartbeatNow(); // alive and well just before the lock
 
         try (Connection rogue = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = rogue.createStatement()) {
+                Statement s = rogue.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
             clock.advance(Duration.ofSeconds(6)); // the lock outlasts every TTL
             assertThatThrownBy(worker::heartbeatNow).isInstanceOf(StorageException.class); // alive, but blocked
@@ -68,11 +69,15 @@ class LockedIsNotDeadTest {
         // safety does not depend on time: the live worker cannot commit its (perhaps finished) work
         assertThat(worker.heartbeatNow().lostAttempts()).containsOnlyKeys(attempt.id());
         assertThatThrownBy(() -> runs.finish(attempt, Outcome.COMPLETED, null, true, "too late"))
-                .isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_LOST));
-        assertThat(supervisor.runs().get(x.id())).get().extracting(Assignment::state)
+                .isInstanceOfSatisfying(
+                        Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.EXECUTION_ATTEMPT_LOST));
+        assertThat(supervisor.runs().get(x.id()))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.FAILED);
-        assertThat(supervisor.journal().rejections(10)).filteredOn(e -> x.id().equals(e.resourceId()))
-                .hasSize(2).allMatch(e -> e.category().equals("execution_attempt_lost"));
+        assertThat(supervisor.journal().rejections(10))
+                .filteredOn(e -> x.id().equals(e.resourceId()))
+                .hasSize(2)
+                .allMatch(e -> e.category().equals("execution_attempt_lost"));
     }
 }

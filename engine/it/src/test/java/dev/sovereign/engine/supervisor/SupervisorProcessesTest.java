@@ -1,6 +1,5 @@
 package dev.sovereign.engine.supervisor;
 
-import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
@@ -8,14 +7,15 @@ import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
-import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.AssignmentState;
+import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.run.RunnerMain;
 import dev.sovereign.engine.testing.AnnounceProvider;
 import dev.sovereign.engine.testing.ChildJvm;
 import dev.sovereign.engine.testing.ChildOutput;
 import dev.sovereign.engine.testing.SettableClock;
+import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.Together;
 import java.nio.file.Files;
@@ -57,7 +57,8 @@ class SupervisorProcessesTest {
         Path log = temp.dir().resolve("runner.log");
         child = ChildJvm.start(RunnerMain.class, log, temp.file().toString(), x.id(), "1000", "200");
         String killed = ChildOutput.awaitLine(log, "PROCESS ", child, DEADLINE).split(" ")[1];
-        String[] started = ChildOutput.awaitLine(log, "PROVIDER_STARTED ", child, DEADLINE).split(" ");
+        String[] started =
+                ChildOutput.awaitLine(log, "PROVIDER_STARTED ", child, DEADLINE).split(" ");
 
         ChildJvm.signal(child, "KILL");
         assertThat(child.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
@@ -67,8 +68,8 @@ class SupervisorProcessesTest {
         SettableClock later = new SettableClock(System.currentTimeMillis() + 60_000);
         Engine s1 = temp.open(later);
         Engine s2 = temp.open(later);
-        List<TickReport> reports = Together.run(List.of(
-                () -> s1.supervisor().tick(), () -> s2.supervisor().tick()));
+        List<TickReport> reports = Together.run(
+                List.of(() -> s1.supervisor().tick(), () -> s2.supervisor().tick()));
         TickReport r1 = reports.get(0);
         TickReport r2 = reports.get(1);
 
@@ -87,8 +88,13 @@ class SupervisorProcessesTest {
         // the writer is the supervisor that won; the lost attempt's process is named in the summary
         String winner = r1.recovered().isEmpty() ? s2.processIdentity() : s1.processIdentity();
         assertThat(receipt.processIdentity()).isEqualTo(winner).isNotEqualTo(killed);
-        assertThat(receipt.summary()).contains(started[1]).contains(killed).contains("recovered by supervisor " + winner);
-        assertThat(setup.runs().attempts(x.id())).singleElement().extracting(Attempt::processIdentity)
+        assertThat(receipt.summary())
+                .contains(started[1])
+                .contains(killed)
+                .contains("recovered by supervisor " + winner);
+        assertThat(setup.runs().attempts(x.id()))
+                .singleElement()
+                .extracting(Attempt::processIdentity)
                 .isEqualTo(killed);
         assertThat(receipts(setup)).isEqualTo(1);
 
@@ -97,7 +103,9 @@ class SupervisorProcessesTest {
         assertThat(s2.supervisor().tick().recovered()).isEmpty();
         assertThat(receipts(setup)).isEqualTo(1);
         assertThat(setup.journal().lastSeq()).isEqualTo(events);
-        assertThat(setup.journal().since(0, 1000)).filteredOn(e -> e.kind() == EventKind.ATTEMPT_RECOVERED).hasSize(1);
+        assertThat(setup.journal().since(0, 1000))
+                .filteredOn(e -> e.kind() == EventKind.ATTEMPT_RECOVERED)
+                .hasSize(1);
     }
 
     @ParameterizedTest
@@ -105,7 +113,8 @@ class SupervisorProcessesTest {
     void theSupervisorLoopExitsZeroOnASignalWithoutAStackTrace(String signal) throws Exception {
         temp.open(Clock.systemUTC()); // creates the database
         Path log = temp.dir().resolve("supervisor-" + signal + ".log");
-        ProcessBuilder pb = ChildJvm.builder(SupervisorLoopMain.class, temp.file().toString(), "100");
+        ProcessBuilder pb =
+                ChildJvm.builder(SupervisorLoopMain.class, temp.file().toString(), "100");
         if (inheritsIgnoredInterrupt()) {
             // started from a shell's background job, SIGINT arrives ignored and the JVM keeps it so
             pb.command().addAll(0, List.of("env", "--default-signal=INT,TERM"));
@@ -117,7 +126,9 @@ class SupervisorProcessesTest {
 
         ChildJvm.signal(child, signal);
 
-        assertThat(child.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as(ChildOutput.read(log)).isTrue();
+        assertThat(child.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS))
+                .as(ChildOutput.read(log))
+                .isTrue();
         String output = ChildOutput.read(log);
         assertThat(child.exitValue()).as(output).isZero();
         assertThat(output).contains("STOPPED").doesNotContain("Exception").doesNotContain("\tat ");

@@ -7,13 +7,13 @@ import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.mailbox.MessageState;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
 
 /** Step 2 of the tick: the supervisor sweeps expired mailbox claims, and only those. */
 @Contract
@@ -50,7 +50,8 @@ abstract class SupervisorSweepContract {
             assertThat(m.claim().token()).isEqualTo(live.token());
         });
         assertThat(supervisor.journal().forResource("message", shortOne.id()))
-                .filteredOn(e -> e.kind() == EventKind.CLAIM_SWEPT).singleElement()
+                .filteredOn(e -> e.kind() == EventKind.CLAIM_SWEPT)
+                .singleElement()
                 .satisfies(e -> assertThat(e.token()).isEqualTo(expiring.token()));
 
         TickReport second = supervisor.supervisor().tick();

@@ -1,10 +1,9 @@
 package dev.sovereign.engine.supervisor;
 
-import dev.sovereign.engine.testing.Port;
-import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.internal.sqlite.SqliteLedger;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
@@ -15,7 +14,9 @@ import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.AttemptState;
 import dev.sovereign.engine.run.Receipt;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
+import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.Together;
 import java.nio.file.Files;
@@ -26,11 +27,10 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.base.EngineConfig;
 
 class SupervisorTest {
-    private static final List<String> WORK_TABLES = List.of("assignments", "execution_attempts", "receipts",
-            "messages", "actor_leases", "actors");
+    private static final List<String> WORK_TABLES =
+            List.of("assignments", "execution_attempts", "receipts", "messages", "actor_leases", "actors");
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -82,7 +82,9 @@ class SupervisorTest {
 
         TickReport report = supervisorEngine.supervisor().tick();
         assertThat(report.recovered()).isEmpty();
-        assertThat(worker.runs().get(live.assignmentId())).get().extracting(Assignment::state)
+        assertThat(worker.runs().get(live.assignmentId()))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.RUNNING);
 
         worker.actors().add("idle");
@@ -98,7 +100,8 @@ class SupervisorTest {
         worker.actors().add("operator");
         Attempt abandoned = abandonedRun(worker, "operator", 10_000);
         Path ws = worker.runs().workspace(abandoned.assignmentId());
-        Path attemptFolder = Files.createDirectories(ws.resolve(abandoned.id()).resolve("output")).getParent();
+        Path attemptFolder = Files.createDirectories(ws.resolve(abandoned.id()).resolve("output"))
+                .getParent();
         Files.writeString(attemptFolder.resolve("scratch.txt"), "half done");
         Files.writeString(attemptFolder.resolve("output/partial.txt"), "half a result");
         Path superseded = Files.createDirectories(ws.resolve("att_superseded_earlier/output"));
@@ -120,7 +123,8 @@ class SupervisorTest {
         assertThat(receipt.outcomeKnown()).isFalse();
         assertThat(receipt.attemptId()).isEqualTo(abandoned.id());
         assertThat(receipt.attemptToken()).isEqualTo(abandoned.token());
-        assertThat(worker.runs().attempts(abandoned.assignmentId())).extracting(Attempt::state)
+        assertThat(worker.runs().attempts(abandoned.assignmentId()))
+                .extracting(Attempt::state)
                 .containsExactly(AttemptState.RECOVERED);
         // reclaimed by the temporary policy only after the commit; the receipt file is kept
         assertThat(attemptFolder.resolve("scratch.txt")).doesNotExist();
@@ -147,7 +151,8 @@ class SupervisorTest {
         clock.advance(Duration.ofSeconds(5));
         Engine other = temp.open(clock);
         List<TickReport> reports = Together.run(List.of(
-                () -> supervisorEngine.supervisor().tick(), () -> other.supervisor().tick()));
+                () -> supervisorEngine.supervisor().tick(),
+                () -> other.supervisor().tick()));
         TickReport r1 = reports.get(0);
         TickReport r2 = reports.get(1);
 
@@ -156,9 +161,13 @@ class SupervisorTest {
         assertThat(r1.recovered().size() + r2.recovered().size()).isEqualTo(n);
         assertThat(count(worker, "receipts")).isEqualTo(n);
         for (String id : assignments) {
-            assertThat(worker.runs().get(id)).get().extracting(Assignment::state).isEqualTo(AssignmentState.FAILED);
+            assertThat(worker.runs().get(id))
+                    .get()
+                    .extracting(Assignment::state)
+                    .isEqualTo(AssignmentState.FAILED);
         }
-        assertThat(worker.journal().since(0, 10_000)).filteredOn(e -> e.kind() == EventKind.ATTEMPT_RECOVERED)
+        assertThat(worker.journal().since(0, 10_000))
+                .filteredOn(e -> e.kind() == EventKind.ATTEMPT_RECOVERED)
                 .hasSize(n);
         assertThat(supervisorEngine.supervisor().tick().recovered()).isEmpty();
     }
@@ -173,12 +182,19 @@ class SupervisorTest {
         // The schema refuses such a receipt (V0003), so the corruption goes around its guard, as a damaged
         // file would, and puts the guard back in the same transaction.
         Sqlite.database(worker).write(tx -> {
-            String guard = tx.one("SELECT sql FROM sqlite_master WHERE name = 'receipts_only_from_the_ending_attempt'",
-                    rs -> rs.getString(1)).orElseThrow();
+            String guard = tx.one(
+                            "SELECT sql FROM sqlite_master WHERE name = 'receipts_only_from_the_ending_attempt'",
+                            rs -> rs.getString(1))
+                    .orElseThrow();
             tx.update("DROP TRIGGER receipts_only_from_the_ending_attempt");
-            tx.update("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
+            tx.update(
+                    "INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
                             + " outcome_known, created_at) VALUES (?, ?, ?, ?, 'failed', 0, ?)",
-                    broken.assignmentId(), broken.id(), broken.token(), worker.processIdentity(), tx.now());
+                    broken.assignmentId(),
+                    broken.id(),
+                    broken.token(),
+                    worker.processIdentity(),
+                    tx.now());
             tx.update(guard);
             return null;
         });
@@ -186,11 +202,15 @@ class SupervisorTest {
 
         TickReport report = supervisorEngine.supervisor().tick();
 
-        assertThat(report.failures()).singleElement()
+        assertThat(report.failures())
+                .singleElement()
                 .satisfies(f -> assertThat(f.item()).contains(broken.id()));
-        assertThat(report.recovered()).singleElement()
+        assertThat(report.recovered())
+                .singleElement()
                 .satisfies(r -> assertThat(r.assignmentId()).isEqualTo(fine.assignmentId()));
-        assertThat(worker.runs().get(broken.assignmentId())).get().extracting(Assignment::state)
+        assertThat(worker.runs().get(broken.assignmentId()))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.RUNNING); // its transaction rolled back whole
         assertThat(supervisorEngine.supervisor().lastTick()).get().satisfies(t -> {
             assertThat(t.failures()).isEqualTo(1);
@@ -209,8 +229,12 @@ class SupervisorTest {
         clock.advance(Duration.ofSeconds(10));
         TickReport report = supervisorEngine.supervisor().tick();
 
-        assertThat(report.recovered()).singleElement().satisfies(r -> assertThat(r.fenceWasStolen()).isTrue());
-        assertThat(worker.runs().get(victim.assignmentId())).get().extracting(Assignment::state)
+        assertThat(report.recovered())
+                .singleElement()
+                .satisfies(r -> assertThat(r.fenceWasStolen()).isTrue());
+        assertThat(worker.runs().get(victim.assignmentId()))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.FAILED);
         assertThat(worker.runs().receipt(victim.assignmentId())).get().satisfies(r -> {
             assertThat(r.failureCategory()).isEqualTo("worker_lost");
@@ -225,20 +249,23 @@ class SupervisorTest {
         // Only a fault (the terminal fence switched off) can end an assignment under another live attempt,
         // and only on a lab sandbox: on any other ledger the schema refuses it (DatabaseEnforcedFenceTest).
         Path sandbox = temp.dir().resolve("sandbox.db");
-        worker = temp.open(EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
-                .createAsLabSandbox(true).build());
-        supervisorEngine = temp.open(EngineConfig.forDatabase(sandbox).clock(clock)
-                .heartbeat(false).build());
+        worker = temp.open(EngineConfig.forDatabase(sandbox)
+                .clock(clock)
+                .heartbeat(false)
+                .createAsLabSandbox(true)
+                .build());
+        supervisorEngine = temp.open(
+                EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false).build());
         assertThat(worker.isLabSandbox()).isTrue();
         worker.actors().add("operator");
         Attempt stale = abandonedRun(worker, "operator", 5_000);
         clock.advance(Duration.ofSeconds(5));
-        Engine taker = temp.open(EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false)
-                .build());
+        Engine taker = temp.open(
+                EngineConfig.forDatabase(sandbox).clock(clock).heartbeat(false).build());
         Lease lease = taker.leases().acquire("operator", Duration.ofSeconds(5));
-        Attempt current = Port.runs(taker).startAttempt(stale.assignmentId(), lease.token(),
-                5_000);
-        SqliteLedger.runStore(Sqlite.database(worker), true).finish(stale, Outcome.COMPLETED, null, true, "FAULT: unfenced");
+        Attempt current = Port.runs(taker).startAttempt(stale.assignmentId(), lease.token(), 5_000);
+        SqliteLedger.runStore(Sqlite.database(worker), true)
+                .finish(stale, Outcome.COMPLETED, null, true, "FAULT: unfenced");
         clock.advance(Duration.ofSeconds(5));
 
         TickReport report = supervisorEngine.supervisor().tick();
@@ -249,7 +276,8 @@ class SupervisorTest {
             assertThat(r.state()).isEqualTo("LOST");
         });
         assertThat(supervisorEngine.supervisor().tick().retired()).isEmpty();
-        assertThat(supervisorEngine.journal().forResource("attempt", current.id())).extracting(FenceEvent::kind)
+        assertThat(supervisorEngine.journal().forResource("attempt", current.id()))
+                .extracting(FenceEvent::kind)
                 .endsWith(EventKind.ATTEMPT_SUPERSEDED);
     }
 }

@@ -29,7 +29,8 @@ public final class AnnounceProvider implements Provider {
         System.out.println("PROVIDER_STARTED " + job.attemptId() + " " + job.attemptToken());
         System.out.flush();
         if (job.cancellation().await(Duration.ofMillis(millis))) {
-            System.out.println("PROVIDER_CANCELLED " + job.cancellation().reason().orElse(""));
+            System.out.println(
+                    "PROVIDER_CANCELLED " + job.cancellation().reason().orElse(""));
             System.out.flush();
             return ProviderResult.cancelled(job.cancellation().reason().orElse("cancelled"));
         }

@@ -2,20 +2,19 @@ package dev.sovereign.engine.testing;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.nio.file.Files;
-import java.time.Duration;
 
 /**
  * Starts a real child JVM on the test classpath, so multi-process properties are proven with
  * separate OS processes. Output goes to a file next to the database for post-mortems.
  */
 public final class ChildJvm {
-    private ChildJvm() {
-    }
+    private ChildJvm() {}
 
     public static String classpath() {
         String cp = System.getProperty("surefire.test.class.path");
@@ -49,7 +48,9 @@ public final class ChildJvm {
 
     /** Sends a POSIX signal (KILL, STOP, CONT, TERM, INT) with the real {@code kill} command. */
     public static void signal(Process p, String signal) throws IOException, InterruptedException {
-        Process k = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start();
+        Process k = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
+                .inheritIO()
+                .start();
         if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
             throw new IllegalStateException("kill -" + signal + " " + p.pid() + " failed");
         }

@@ -6,16 +6,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Reads what a child JVM reported on its log (stdout and stderr), polling with a deadline: the
  * deterministic way to know that a real process reached a point, without sleeping for a guess.
  */
 public final class ChildOutput {
-    private ChildOutput() {
-    }
+    private ChildOutput() {}
 
     /** Waits until a line of {@code log} starts with {@code prefix} and returns that line. */
     public static String awaitLine(Path log, String prefix, Process child, Duration deadline) throws Exception {

@@ -19,5 +19,4 @@ import org.junit.jupiter.api.Tag;
 @Retention(RetentionPolicy.RUNTIME)
 @Inherited
 @Tag("contract")
-public @interface Contract {
-}
+public @interface Contract {}

@@ -12,8 +12,7 @@ import dev.sovereign.engine.spi.RunStore;
  * {@link Sqlite}'s, for SQLite-only tests.
  */
 public final class Port {
-    private Port() {
-    }
+    private Port() {}
 
     public static Ledger ledger(Engine engine) {
         return EngineAccess.ledger(engine);

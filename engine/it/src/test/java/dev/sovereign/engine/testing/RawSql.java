@@ -35,7 +35,8 @@ public final class RawSql {
 
     /** Runs the statements in order on one connection; a failure rolls back whatever was open, then throws. */
     public void run(boolean recursiveTriggers, String... statements) throws SQLException {
-        try (Connection c = connect(recursiveTriggers); Statement s = c.createStatement()) {
+        try (Connection c = connect(recursiveTriggers);
+                Statement s = c.createStatement()) {
             try {
                 for (String st : statements) {
                     s.execute(st);
@@ -52,13 +53,17 @@ public final class RawSql {
     }
 
     public long scalar(String query) throws SQLException {
-        try (Connection c = connect(false); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+        try (Connection c = connect(false);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(query)) {
             return rs.next() ? rs.getLong(1) : -1;
         }
     }
 
     public String text(String query) throws SQLException {
-        try (Connection c = connect(false); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+        try (Connection c = connect(false);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(query)) {
             return rs.next() ? rs.getString(1) : null;
         }
     }
@@ -66,7 +71,9 @@ public final class RawSql {
     /** Every row of {@code query}, each as its columns joined by {@code |}. */
     public List<String> rows(String query) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = connect(false); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+        try (Connection c = connect(false);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(query)) {
             int n = rs.getMetaData().getColumnCount();
             while (rs.next()) {
                 StringBuilder row = new StringBuilder();

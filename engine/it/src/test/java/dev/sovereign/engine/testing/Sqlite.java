@@ -1,9 +1,9 @@
 package dev.sovereign.engine.testing;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineAccess;
 import dev.sovereign.engine.internal.sqlite.Database;
 import dev.sovereign.engine.internal.sqlite.SqliteLedger;
-import dev.sovereign.engine.EngineAccess;
 import dev.sovereign.engine.spi.Grants;
 
 /**
@@ -11,8 +11,7 @@ import dev.sovereign.engine.spi.Grants;
  * raw transaction, what the heartbeat believes it holds). Embedders never need this.
  */
 public final class Sqlite {
-    private Sqlite() {
-    }
+    private Sqlite() {}
 
     public static SqliteLedger ledger(Engine engine) {
         return (SqliteLedger) EngineAccess.ledger(engine);

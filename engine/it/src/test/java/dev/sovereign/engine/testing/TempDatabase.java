@@ -28,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class TempDatabase implements BeforeEachCallback, AfterEachCallback {
     /** Asked when a test needs it, not at construction: a subclass does not answer while its superclass is built. */
     private final Supplier<TestBackend> backend;
+
     private Path dir;
     private LedgerLocation location;
     private final List<Engine> engines = new ArrayList<>();
@@ -113,9 +114,12 @@ public final class TempDatabase implements BeforeEachCallback, AfterEachCallback
         if (clock instanceof SettableClock settable) {
             backend().clockFor(location(), settable);
         }
-        return EngineConfig.forDatabase(location()).dataDirectory(dir.resolve("sovereign.data"))
-                .clock(clock).heartbeat(false)
-                .heartbeatInterval(Duration.ofSeconds(1)).busyBound(Duration.ofSeconds(10));
+        return EngineConfig.forDatabase(location())
+                .dataDirectory(dir.resolve("sovereign.data"))
+                .clock(clock)
+                .heartbeat(false)
+                .heartbeatInterval(Duration.ofSeconds(1))
+                .busyBound(Duration.ofSeconds(10));
     }
 
     public Engine open(Clock clock) {

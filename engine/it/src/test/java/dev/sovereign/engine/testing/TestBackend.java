@@ -23,8 +23,7 @@ public interface TestBackend {
      * test's and follows every move). Called by {@link TempDatabase#config} for every settable clock a
      * test opens an engine with. The default does nothing: SQLite's time is the engine's clock.
      */
-    default void clockFor(LedgerLocation location, SettableClock clock) {
-    }
+    default void clockFor(LedgerLocation location, SettableClock clock) {}
 
     /**
      * The ledger at {@code location} as a worker host named {@code host} reaches it: on a server, a login role of
@@ -45,8 +44,7 @@ public interface TestBackend {
      * Removes a ledger {@link #freshLedger} made, and the logins made for it, for a test that makes many (one per
      * try); every connection to it must be closed. The default does nothing: a file goes with its folder.
      */
-    default void dispose(LedgerLocation location) {
-    }
+    default void dispose(LedgerLocation location) {}
 
     /** The embedded backend: a real SQLite file in the test's folder. */
     static TestBackend sqlite() {
@@ -57,8 +55,7 @@ public interface TestBackend {
     final class SqliteFiles implements TestBackend {
         private static final SqliteFiles INSTANCE = new SqliteFiles();
 
-        private SqliteFiles() {
-        }
+        private SqliteFiles() {}
 
         @Override
         public String name() {

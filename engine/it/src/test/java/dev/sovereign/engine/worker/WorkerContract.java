@@ -3,10 +3,12 @@ package dev.sovereign.engine.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.mailbox.MessageState;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
+import dev.sovereign.engine.testing.Contract;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
 import java.time.Clock;
@@ -16,8 +18,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import dev.sovereign.engine.testing.Contract;
-import dev.sovereign.engine.base.Refusal;
 
 /** Two workers, two engines (two processes for fencing), one actor, real heartbeats. */
 @Contract
@@ -29,8 +29,10 @@ abstract class WorkerContract {
     final TempDatabase temp = new TempDatabase(this::backend);
 
     private Engine engine() {
-        return temp.open(temp.config(Clock.systemUTC()).heartbeat(true)
-                .heartbeatInterval(Duration.ofMillis(100)).build());
+        return temp.open(temp.config(Clock.systemUTC())
+                .heartbeat(true)
+                .heartbeatInterval(Duration.ofMillis(100))
+                .build());
     }
 
     @Test
@@ -53,10 +55,19 @@ abstract class WorkerContract {
         tb.start();
         await(() -> has(b, "waiting"));
 
-        assertThat(first.mailbox().find(message.id())).get().extracting(Message::state).isEqualTo(MessageState.DONE);
-        assertThat(first.runs().get(job.id())).get().extracting(Assignment::state)
+        assertThat(first.mailbox().find(message.id()))
+                .get()
+                .extracting(Message::state)
+                .isEqualTo(MessageState.DONE);
+        assertThat(first.runs().get(job.id()))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.COMPLETED);
-        long firstToken = a.stream().filter(e -> e.kind().equals("hosting")).findFirst().orElseThrow().token();
+        long firstToken = a.stream()
+                .filter(e -> e.kind().equals("hosting"))
+                .findFirst()
+                .orElseThrow()
+                .token();
 
         wa.stop();
         ta.join(10_000);
@@ -64,7 +75,11 @@ abstract class WorkerContract {
         assertThat(has(a, "released")).isTrue();
 
         await(() -> has(b, "hosting"));
-        long secondToken = b.stream().filter(e -> e.kind().equals("hosting")).findFirst().orElseThrow().token();
+        long secondToken = b.stream()
+                .filter(e -> e.kind().equals("hosting"))
+                .findFirst()
+                .orElseThrow()
+                .token();
         assertThat(secondToken).isGreaterThan(firstToken);
         // it waited for the release instead of racing: no refusal was journalled for the actor
         assertThat(second.journal().rejections(10)).isEmpty();
@@ -98,8 +113,11 @@ abstract class WorkerContract {
         await(() -> has(a, "waiting"));
         wa.stop();
         ta.join(10_000);
-        assertThat(has(a, "released")).as("it must not release a lease it no longer holds").isFalse();
-        assertThat(thief.leases().current("operator")).get()
+        assertThat(has(a, "released"))
+                .as("it must not release a lease it no longer holds")
+                .isFalse();
+        assertThat(thief.leases().current("operator"))
+                .get()
                 .satisfies(l -> assertThat(l.process()).isEqualTo(thief.processIdentity()));
     }
 

@@ -15,7 +15,10 @@ import java.util.Objects;
  * @param evidence journal sequence numbers, tokens and ids that support the answer
  */
 public record Check(Kind kind, String statement, boolean passed, String evidence) {
-    public enum Kind { SAFETY, SETUP }
+    public enum Kind {
+        SAFETY,
+        SETUP
+    }
 
     public Check {
         Objects.requireNonNull(kind, "kind");

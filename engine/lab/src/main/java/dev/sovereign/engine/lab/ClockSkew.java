@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
 final class ClockSkew implements Scenario {
     static final Duration JOB = Duration.ofSeconds(3);
     static final Duration SKEW = Duration.ofSeconds(5);
-    private static final ScenarioInfo INFO = Scenario.info("clock-skew",
+    private static final ScenarioInfo INFO = Scenario.info(
+            "clock-skew",
             "A fast clock can steal a lease early, never a commit",
             "Worker A hosts the actor and runs a job, renewing its lease every third of a second. Worker B starts"
                     + " with its clock 5 s ahead: by B's clock A's lease has long expired, so B takes the actor over"
@@ -47,7 +48,8 @@ final class ClockSkew implements Scenario {
             "A's next heartbeat fails; A's write is refused",
             "B finishes the job");
     /** The same situation on a server: it cannot happen there, and the run shows why. */
-    private static final ScenarioInfo ON_SERVER = Scenario.info("clock-skew",
+    private static final ScenarioInfo ON_SERVER = Scenario.info(
+            "clock-skew",
             "A fast clock cannot steal a lease here: the server's clock decides",
             "On PostgreSQL the database server's clock decides every expiry, not the workers' clocks (decision 0900)."
                     + " Worker A hosts the actor and runs a job. Worker B starts with its clock 5 s ahead: by B's clock"
@@ -109,15 +111,20 @@ final class ClockSkew implements Scenario {
 
     private void playOnServer(LabRun run) throws Inconclusive, InterruptedException {
         run.begin(3);
-        FenceEvent refused = run.awaitEvent("worker B to ask for the lease", e -> e.kind() == EventKind.REJECTED
-                && b.processIdentity().equals(e.processIdentity())
-                && RefusalCategory.ACTOR_LEASE_HELD.code().equals(e.category()));
-        run.done("B asked at " + Moves.time(refused.at()) + " by the server's clock (" + Moves.time(refused.at()
-                + SKEW.toMillis()) + " by its own); the server refused it: " + refused.category() + ", A's token "
+        FenceEvent refused = run.awaitEvent(
+                "worker B to ask for the lease",
+                e -> e.kind() == EventKind.REJECTED
+                        && b.processIdentity().equals(e.processIdentity())
+                        && RefusalCategory.ACTOR_LEASE_HELD.code().equals(e.category()));
+        run.done("B asked at " + Moves.time(refused.at()) + " by the server's clock ("
+                + Moves.time(refused.at() + SKEW.toMillis()) + " by its own); the server refused it: "
+                + refused.category() + ", A's token "
                 + refused.currentToken() + " is live by the server's clock (REJECTED, journal #" + refused.seq() + ")");
         run.begin(4);
         String ran = Moves.runEnded(run, "A", a, first.assignmentId());
-        long refusals = run.facts().of(EventKind.REJECTED, e -> b.processIdentity().equals(e.processIdentity())).size();
+        long refusals = run.facts()
+                .of(EventKind.REJECTED, e -> b.processIdentity().equals(e.processIdentity()))
+                .size();
         run.done("worker A: " + ran + "; B was refused " + refusals + " time(s) and holds nothing");
     }
 
@@ -127,7 +134,9 @@ final class ClockSkew implements Scenario {
         if (!onServer) {
             return facts.takeoverChecks(
                     "The skewed worker B took the actor over from the live worker A with a greater token",
-                    a.processIdentity(), b.processIdentity(), "after the takeover");
+                    a.processIdentity(),
+                    b.processIdentity(),
+                    "after the takeover");
         }
         return serverChecks(run, facts);
     }
@@ -142,31 +151,61 @@ final class ClockSkew implements Scenario {
         LedgerFacts journal = facts.journal;
         String holder = a.processIdentity();
         String skewed = b.processIdentity();
-        List<FenceEvent> asked = journal.of(EventKind.REJECTED, e -> skewed.equals(e.processIdentity())
-                && RefusalCategory.ACTOR_LEASE_HELD.code().equals(e.category()));
-        Optional<FenceEvent> aGrant = journal.grants().stream().filter(e -> holder.equals(e.processIdentity())).findFirst();
-        List<FenceEvent> bGrants = journal.grants().stream().filter(e -> skewed.equals(e.processIdentity())).toList();
+        List<FenceEvent> asked = journal.of(
+                EventKind.REJECTED,
+                e -> skewed.equals(e.processIdentity())
+                        && RefusalCategory.ACTOR_LEASE_HELD.code().equals(e.category()));
+        Optional<FenceEvent> aGrant = journal.grants().stream()
+                .filter(e -> holder.equals(e.processIdentity()))
+                .findFirst();
+        List<FenceEvent> bGrants = journal.grants().stream()
+                .filter(e -> skewed.equals(e.processIdentity()))
+                .toList();
         List<FenceEvent> early = earlyGrants(journal.events(), holder, skewed);
-        List<FenceEvent> wrong = asked.stream().filter(e -> aGrant.isEmpty() || e.currentToken() == null
-                || e.currentToken() != aGrant.get().token()).toList();
+        List<FenceEvent> wrong = asked.stream()
+                .filter(e -> aGrant.isEmpty()
+                        || e.currentToken() == null
+                        || e.currentToken() != aGrant.get().token())
+                .toList();
         Optional<Lease> lease = run.lab().leases().current(run.actor());
         List<Check> checks = new ArrayList<>();
-        checks.add(Check.setup("B, its clock " + SKEW.toSeconds() + " s ahead, found A's lease expired and asked for it",
-                !asked.isEmpty(), asked.isEmpty() ? "B never asked" : asked.size() + " refusal(s): "
-                        + LedgerFacts.refs(asked.subList(0, Math.min(3, asked.size())))));
-        checks.add(Check.safety("The server's clock decided: B was never granted the actor before A's lease expired"
-                        + " by the server's clock", early.isEmpty(),
-                early.isEmpty() ? (bGrants.isEmpty() ? "no grant to B" : "B's grants came after A's lease lapsed: "
-                        + LedgerFacts.refs(bGrants) + " — " + bGrants.get(0).detail())
-                        : "granted early: " + LedgerFacts.refs(early) + " — " + early.get(0).detail()));
-        checks.add(Check.safety("Every refusal of B named A's live lease", wrong.isEmpty(),
-                wrong.isEmpty() ? "all " + asked.size() + " name token " + aGrant.map(FenceEvent::token)
-                        .map(String::valueOf).orElse("?") : "not A's: " + LedgerFacts.refs(wrong)));
-        checks.add(Check.setup("A kept the actor all along: B was never granted it, A still holds the lease",
-                bGrants.isEmpty() && lease.isPresent() && lease.get().process().equals(holder) && aGrant.isPresent()
+        checks.add(Check.setup(
+                "B, its clock " + SKEW.toSeconds() + " s ahead, found A's lease expired and asked for it",
+                !asked.isEmpty(),
+                asked.isEmpty()
+                        ? "B never asked"
+                        : asked.size() + " refusal(s): "
+                                + LedgerFacts.refs(asked.subList(0, Math.min(3, asked.size())))));
+        checks.add(Check.safety(
+                "The server's clock decided: B was never granted the actor before A's lease expired"
+                        + " by the server's clock",
+                early.isEmpty(),
+                early.isEmpty()
+                        ? (bGrants.isEmpty()
+                                ? "no grant to B"
+                                : "B's grants came after A's lease lapsed: " + LedgerFacts.refs(bGrants) + " — "
+                                        + bGrants.get(0).detail())
+                        : "granted early: " + LedgerFacts.refs(early) + " — "
+                                + early.get(0).detail()));
+        checks.add(Check.safety(
+                "Every refusal of B named A's live lease",
+                wrong.isEmpty(),
+                wrong.isEmpty()
+                        ? "all " + asked.size() + " name token "
+                                + aGrant.map(FenceEvent::token)
+                                        .map(String::valueOf)
+                                        .orElse("?")
+                        : "not A's: " + LedgerFacts.refs(wrong)));
+        checks.add(Check.setup(
+                "A kept the actor all along: B was never granted it, A still holds the lease",
+                bGrants.isEmpty()
+                        && lease.isPresent()
+                        && lease.get().process().equals(holder)
+                        && aGrant.isPresent()
                         && lease.get().token() == aGrant.get().token(),
                 (bGrants.isEmpty() ? "no grant to B" : "granted to B: " + LedgerFacts.refs(bGrants)) + "; "
-                        + lease.map(l -> "lease token " + l.token() + " held by " + l.process()).orElse("no lease")));
+                        + lease.map(l -> "lease token " + l.token() + " held by " + l.process())
+                                .orElse("no lease")));
         checks.add(facts.atMostOneCommit());
         checks.add(facts.completedBy("A", facts.attemptOf(holder)));
         return checks;
@@ -198,8 +237,11 @@ final class ClockSkew implements Scenario {
                 } catch (DateTimeParseException e) {
                     early.add(g);
                 }
-            } else if (g.kind() == EventKind.LEASE_ACQUIRED && events.stream().noneMatch(e -> e.seq() < g.seq()
-                    && e.kind() == EventKind.LEASE_RELEASED && holder.equals(e.processIdentity()))) {
+            } else if (g.kind() == EventKind.LEASE_ACQUIRED
+                    && events.stream()
+                            .noneMatch(e -> e.seq() < g.seq()
+                                    && e.kind() == EventKind.LEASE_RELEASED
+                                    && holder.equals(e.processIdentity()))) {
                 early.add(g);
             }
         }

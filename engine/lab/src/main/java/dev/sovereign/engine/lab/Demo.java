@@ -2,9 +2,9 @@ package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.OwnerOnly;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.run.AssignmentState;
-import dev.sovereign.engine.base.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +15,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +23,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.Objects;
 
 /**
  * A live demonstration on a fresh database, for a newcomer who opens the console with no file: four
@@ -43,9 +43,17 @@ public final class Demo implements AutoCloseable {
     /** The actors of the demo, in the order they are created. */
     public static final List<String> ACTORS = List.of("operator", "reviewer", "archivist", "planner");
 
-    private static final List<String> SUBJECTS = List.of("Deploy checklist", "Rotate the keys", "Review PR 42",
-            "Archive March", "Plan the sprint", "Restart the cache", "Update the runbook", "Check the backups",
-            "Triage the alerts", "Renew the certificate");
+    private static final List<String> SUBJECTS = List.of(
+            "Deploy checklist",
+            "Rotate the keys",
+            "Review PR 42",
+            "Archive March",
+            "Plan the sprint",
+            "Restart the cache",
+            "Update the runbook",
+            "Check the backups",
+            "Triage the alerts",
+            "Renew the certificate");
 
     /**
      * How the demo runs.
@@ -66,7 +74,11 @@ public final class Demo implements AutoCloseable {
 
         /** A 4 s TTL, feeding every second, the first chaos after 10 s and then every 20 s. */
         public static Settings defaults(Path database) {
-            return new Settings(database, Duration.ofSeconds(4), Duration.ofSeconds(1), Duration.ofSeconds(10),
+            return new Settings(
+                    database,
+                    Duration.ofSeconds(4),
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(10),
                     Duration.ofSeconds(20));
         }
 
@@ -121,13 +133,16 @@ public final class Demo implements AutoCloseable {
             return Path.of(home, "Library", "Application Support", "Sovereign");
         }
         String xdg = System.getenv("XDG_DATA_HOME");
-        return xdg != null && !xdg.isBlank() ? Path.of(xdg, "sovereign") : Path.of(home, ".local", "share", "sovereign");
+        return xdg != null && !xdg.isBlank()
+                ? Path.of(xdg, "sovereign")
+                : Path.of(home, ".local", "share", "sovereign");
     }
 
     /** A new, unused file name {@code demo-<yyyyMMdd-HHmmss>.db} in {@code folder} (a suffix if taken). */
     public static Path newDatabase(Path folder, Clock clock) {
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
-                .withZone(ZoneId.systemDefault()).format(clock.instant());
+                .withZone(ZoneId.systemDefault())
+                .format(clock.instant());
         Path p = folder.resolve("demo-" + stamp + ".db");
         for (int i = 2; Files.exists(p); i++) {
             p = folder.resolve("demo-" + stamp + "-" + i + ".db");
@@ -154,8 +169,11 @@ public final class Demo implements AutoCloseable {
                 Files.setPosixFilePermissions(parent, OwnerOnly.FOLDER);
             }
         }
-        Engine engine = Engine.open(EngineConfig.forDatabase(settings.database()).processKind("demo")
-                .processLabel("demo feeder").defaultTtl(settings.ttl()).build());
+        Engine engine = Engine.open(EngineConfig.forDatabase(settings.database())
+                .processKind("demo")
+                .processLabel("demo feeder")
+                .defaultTtl(settings.ttl())
+                .build());
         Demo demo = new Demo(settings, engine);
         try {
             demo.begin();
@@ -189,8 +207,10 @@ public final class Demo implements AutoCloseable {
 
     private void launch(Slot s) throws IOException {
         String label = s.restarts == 0 ? s.label : s.label + " (restart " + s.restarts + ")";
-        WorkerProcess w = WorkerProcess.start(new WorkerProcess.Spec(settings.database(), s.actor, settings.ttl(), null,
-                label), "-Xms16m", "-Xmx96m");
+        WorkerProcess w = WorkerProcess.start(
+                new WorkerProcess.Spec(settings.database(), s.actor, settings.ttl(), null, label),
+                "-Xms16m",
+                "-Xmx96m");
         startedPids.add(w.pid());
         s.process = w;
     }
@@ -328,7 +348,10 @@ public final class Demo implements AutoCloseable {
         if (!awaitRunning("planner", Duration.ofSeconds(10))) {
             return;
         }
-        Slot s = slots.stream().filter(x -> x.actor.equals("planner")).findFirst().orElseThrow();
+        Slot s = slots.stream()
+                .filter(x -> x.actor.equals("planner"))
+                .findFirst()
+                .orElseThrow();
         WorkerProcess w = s.process;
         w.kill();
         say("Killed " + s.label + " (pid " + w.pid() + ") with SIGKILL in the middle of a run: nothing renews its"
@@ -379,7 +402,8 @@ public final class Demo implements AutoCloseable {
         if (lease.isEmpty()) {
             return Optional.empty();
         }
-        return slots.stream().filter(s -> s.process != null && lease.get().process().equals(s.process.processIdentity()))
+        return slots.stream()
+                .filter(s -> s.process != null && lease.get().process().equals(s.process.processIdentity()))
                 .findFirst();
     }
 
@@ -387,7 +411,8 @@ public final class Demo implements AutoCloseable {
     private boolean awaitRunning(String actor, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            boolean running = engine.runs().list().stream().limit(50)
+            boolean running = engine.runs().list().stream()
+                    .limit(50)
                     .anyMatch(a -> a.actorId().equals(actor) && a.state() == AssignmentState.RUNNING);
             if (running) {
                 return true;

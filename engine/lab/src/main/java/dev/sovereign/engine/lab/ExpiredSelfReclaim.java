@@ -29,7 +29,8 @@ import java.util.Optional;
 final class ExpiredSelfReclaim implements Scenario {
     static final Duration CLAIM_TTL = Duration.ofMillis(800);
     static final Duration LEASE_TTL = Duration.ofSeconds(30);
-    private static final ScenarioInfo INFO = Scenario.info("expired-self-reclaim",
+    private static final ScenarioInfo INFO = Scenario.info(
+            "expired-self-reclaim",
             "An owner's expired claim comes back with a fresh token",
             "A process hosting the actor claims a message, then stalls past the claim's TTL. It claims the message"
                     + " again: because the old claim expired, it gets a fresh, greater token, not the old one back."
@@ -68,13 +69,17 @@ final class ExpiredSelfReclaim implements Scenario {
         run.done("message " + message + " claimed with token " + first.token() + " until "
                 + Moves.time(first.expiresAt()));
         run.begin(2);
-        run.await("the claim to expire", LabRun.WAIT,
+        run.await(
+                "the claim to expire",
+                LabRun.WAIT,
                 () -> run.lab().config().clock().millis() >= first.expiresAt() ? Boolean.TRUE : null);
         run.done("the claim with token " + first.token() + " expired at " + Moves.time(first.expiresAt()));
         run.begin(3);
         second = owner.mailbox().claim(message, run.actor(), LEASE_TTL);
-        run.done(second.token() == first.token() ? "the SAME token " + second.token() + " came back"
-                : "a fresh token " + second.token() + " > " + first.token());
+        run.done(
+                second.token() == first.token()
+                        ? "the SAME token " + second.token() + " came back"
+                        : "a fresh token " + second.token() + " > " + first.token());
         run.begin(4);
         run.done(tryComplete(first.token()));
         run.begin(5);
@@ -86,8 +91,8 @@ final class ExpiredSelfReclaim implements Scenario {
             Message done = owner.mailbox().complete(message, token);
             return "completion with token " + token + " accepted: the message is " + done.state();
         } catch (Refusal r) {
-            return "completion with token " + token + " refused: " + r.category().code()
-                    + (r.currentToken() == null ? "" : ", current token " + r.currentToken());
+            return "completion with token " + token + " refused: "
+                    + r.category().code() + (r.currentToken() == null ? "" : ", current token " + r.currentToken());
         }
     }
 
@@ -95,34 +100,53 @@ final class ExpiredSelfReclaim implements Scenario {
     public List<Check> check(LabRun run) {
         LedgerFacts f = run.facts();
         String ownerId = owner == null ? "" : owner.processIdentity();
-        List<FenceEvent> grants = f.of(EventKind.CLAIM_GRANTED, e -> e.resourceId().equals(message)
-                && ownerId.equals(e.processIdentity()));
+        List<FenceEvent> grants = f.of(
+                EventKind.CLAIM_GRANTED, e -> e.resourceId().equals(message) && ownerId.equals(e.processIdentity()));
         List<FenceEvent> done = f.of(EventKind.MESSAGE_DONE, e -> e.resourceId().equals(message));
         List<FenceEvent> refused = f.of(EventKind.REJECTED, e -> e.resourceId().equals(message));
         List<Check> checks = new ArrayList<>();
-        checks.add(Check.setup("The owner claimed the message again after its claim expired", grants.size() >= 2,
+        checks.add(Check.setup(
+                "The owner claimed the message again after its claim expired",
+                grants.size() >= 2,
                 LedgerFacts.refs(grants)));
         boolean increasing = true;
         for (int i = 1; i < grants.size(); i++) {
             increasing &= grants.get(i).token() > grants.get(i - 1).token();
         }
-        checks.add(Check.safety("The re-claim minted a fresh, greater token, not the expired one back", increasing,
+        checks.add(Check.safety(
+                "The re-claim minted a fresh, greater token, not the expired one back",
+                increasing,
                 LedgerFacts.refs(grants)));
         long stale = first == null ? -1 : first.token();
-        List<FenceEvent> staleDone = done.stream().filter(e -> e.token() != null && e.token() == stale).toList();
-        checks.add(Check.safety("No completion was accepted with the expired claim's token", staleDone.isEmpty(),
+        List<FenceEvent> staleDone = done.stream()
+                .filter(e -> e.token() != null && e.token() == stale)
+                .toList();
+        checks.add(Check.safety(
+                "No completion was accepted with the expired claim's token",
+                staleDone.isEmpty(),
                 staleDone.isEmpty() ? "no MESSAGE_DONE with token " + stale : LedgerFacts.refs(staleDone)));
         checks.add(Check.safety("The message was finished at most once", done.size() <= 1, LedgerFacts.refs(done)));
-        Optional<FenceEvent> staleRefusal = refused.stream().filter(e -> e.presentedToken() != null
-                && e.presentedToken() == stale
-                && RefusalCategory.FENCING_TOKEN_STALE.code().equals(e.category())).findFirst();
-        checks.add(Check.setup("The late completion with the old token was refused and journalled",
-                staleRefusal.isPresent(), LedgerFacts.refs(refused)));
-        Optional<Message> m = message == null ? Optional.empty() : run.lab().mailbox().find(message);
-        checks.add(Check.setup("The fresh token finished the message", m.isPresent()
-                && m.get().state() == MessageState.DONE && done.size() == 1 && second != null
-                && done.get(0).token() != null && done.get(0).token() == second.token(),
-                m.map(x -> "message " + x.id() + " is " + x.state()).orElse("no message") + "; " + LedgerFacts.refs(done)));
+        Optional<FenceEvent> staleRefusal = refused.stream()
+                .filter(e -> e.presentedToken() != null
+                        && e.presentedToken() == stale
+                        && RefusalCategory.FENCING_TOKEN_STALE.code().equals(e.category()))
+                .findFirst();
+        checks.add(Check.setup(
+                "The late completion with the old token was refused and journalled",
+                staleRefusal.isPresent(),
+                LedgerFacts.refs(refused)));
+        Optional<Message> m =
+                message == null ? Optional.empty() : run.lab().mailbox().find(message);
+        checks.add(Check.setup(
+                "The fresh token finished the message",
+                m.isPresent()
+                        && m.get().state() == MessageState.DONE
+                        && done.size() == 1
+                        && second != null
+                        && done.get(0).token() != null
+                        && done.get(0).token() == second.token(),
+                m.map(x -> "message " + x.id() + " is " + x.state()).orElse("no message") + "; "
+                        + LedgerFacts.refs(done)));
         return checks;
     }
 

@@ -17,7 +17,8 @@ import java.util.List;
  */
 final class GcPause implements Scenario {
     static final Duration JOB = Duration.ofMillis(2500);
-    private static final ScenarioInfo INFO = Scenario.info("gc-pause",
+    private static final ScenarioInfo INFO = Scenario.info(
+            "gc-pause",
             "A paused holder cannot commit late",
             "Worker A hosts the actor and runs a job. The lab freezes A with SIGSTOP, like a long GC pause or a"
                     + " suspended laptop, past its TTL. Worker B takes the actor over with a greater token and re-runs"
@@ -54,14 +55,16 @@ final class GcPause implements Scenario {
         first = Moves.jobStartedBy(run, "A", a, JOB);
         run.begin(3);
         run.bench().pause(a);
-        run.done(WorkerProcess.hasStopSignals()
-                ? Moves.who("A", a) + " is stopped (SIGSTOP) in the middle of its job; the lab proved the database's"
-                + " write lock free"
-                : "this OS has no SIGSTOP: A was paused cooperatively (no work, no heartbeats)");
+        run.done(
+                WorkerProcess.hasStopSignals()
+                        ? Moves.who("A", a)
+                                + " is stopped (SIGSTOP) in the middle of its job; the lab proved the database's"
+                                + " write lock free"
+                        : "this OS has no SIGSTOP: A was paused cooperatively (no work, no heartbeats)");
         run.begin(4);
         FenceEvent takeover = Moves.takeoverBy(run, "B", b);
-        run.done(Moves.who("B", b) + " took " + run.actor() + " over with token " + takeover.token() + " > A's lease token "
-                + first.leaseToken() + " (journal #" + takeover.seq() + ")");
+        run.done(Moves.who("B", b) + " took " + run.actor() + " over with token " + takeover.token()
+                + " > A's lease token " + first.leaseToken() + " (journal #" + takeover.seq() + ")");
         run.begin(5);
         Attempt second = Moves.rerunBy(run, "B", b, first.assignmentId());
         run.done("A's attempt " + first.id() + " (token " + first.token() + ") is superseded; B runs attempt "
@@ -76,9 +79,12 @@ final class GcPause implements Scenario {
 
     @Override
     public List<Check> check(LabRun run) {
-        return RunFacts.read(run, first.assignmentId()).takeoverChecks(
-                "Worker B took the actor over from the frozen worker A with a greater token", a.processIdentity(),
-                b.processIdentity(), "after it woke");
+        return RunFacts.read(run, first.assignmentId())
+                .takeoverChecks(
+                        "Worker B took the actor over from the frozen worker A with a greater token",
+                        a.processIdentity(),
+                        b.processIdentity(),
+                        "after it woke");
     }
 
     @Override

@@ -24,7 +24,8 @@ import java.util.Optional;
  */
 final class HardKill implements Scenario {
     static final Duration JOB = Duration.ofSeconds(3);
-    private static final ScenarioInfo INFO = Scenario.info("hard-kill",
+    private static final ScenarioInfo INFO = Scenario.info(
+            "hard-kill",
             "A killed holder's work is recovered, never guessed",
             "Worker A hosts the actor and runs a job. The lab kills A with SIGKILL: no release, no last write."
                     + " When A's attempt has expired, a supervisor tick recovers the job as FAILED / worker_lost with"
@@ -61,23 +62,31 @@ final class HardKill implements Scenario {
         run.done(Moves.who("A", a) + " is gone (exit " + a.exitValue() + "): it released nothing and wrote nothing");
         run.begin(3);
         Attempt expired = Moves.expired(run, first);
-        run.done("attempt " + first.id() + " (token " + first.token() + ") expired at " + Moves.time(expired.expiresAt())
-                + "; the job is still RUNNING in the ledger");
+        run.done("attempt " + first.id() + " (token " + first.token() + ") expired at "
+                + Moves.time(expired.expiresAt()) + "; the job is still RUNNING in the ledger");
         run.begin(4);
         Optional<TickReport.Recovery> recovered = Moves.tick(run, first.assignmentId());
         if (recovered.isEmpty()) {
             // another supervisor on this database may have been first: the journal says
-            run.awaitEvent("the job's recovery", e -> e.kind() == EventKind.ATTEMPT_RECOVERED
-                    && e.resourceId().equals(first.id()));
+            run.awaitEvent(
+                    "the job's recovery",
+                    e -> e.kind() == EventKind.ATTEMPT_RECOVERED
+                            && e.resourceId().equals(first.id()));
         }
         Receipt r = run.lab().runs().receipt(first.assignmentId()).orElse(null);
-        run.done(r == null ? "no receipt yet" : "job " + first.assignmentId() + " is FAILED; receipt " + r.id() + ": "
-                + r.status().code() + " / " + r.failureCategory() + ", outcome " + (r.outcomeKnown() ? "known" : "unknown")
-                + ", naming attempt " + r.attemptId() + " (token " + r.attemptToken() + ")");
+        run.done(
+                r == null
+                        ? "no receipt yet"
+                        : "job " + first.assignmentId() + " is FAILED; receipt " + r.id() + ": "
+                                + r.status().code() + " / " + r.failureCategory() + ", outcome "
+                                + (r.outcomeKnown() ? "known" : "unknown")
+                                + ", naming attempt " + r.attemptId() + " (token " + r.attemptToken() + ")");
         run.begin(5);
         Optional<TickReport.Recovery> again = Moves.tick(run, first.assignmentId());
-        run.done(again.isEmpty() ? "nothing recovered: recovery is idempotent"
-                : "recovered AGAIN: receipt " + again.get().receiptId());
+        run.done(
+                again.isEmpty()
+                        ? "nothing recovered: recovery is idempotent"
+                        : "recovered AGAIN: receipt " + again.get().receiptId());
         run.begin(6);
         Assignment retried = run.lab().runs().retry(first.assignmentId());
         retry = retried.id();
@@ -85,9 +94,15 @@ final class HardKill implements Scenario {
                 + " automatic)");
         run.begin(7);
         b = Moves.startedWorker(run, "B", null);
-        Assignment done = run.await("worker B to complete the retry", LabRun.WAIT, () -> run.lab().runs().get(retry)
-                .filter(x -> x.state() != AssignmentState.CREATED && x.state() != AssignmentState.RUNNING)
-                .orElse(null), () -> b.isAlive() ? null : "worker B exited");
+        Assignment done = run.await(
+                "worker B to complete the retry",
+                LabRun.WAIT,
+                () -> run.lab()
+                        .runs()
+                        .get(retry)
+                        .filter(x -> x.state() != AssignmentState.CREATED && x.state() != AssignmentState.RUNNING)
+                        .orElse(null),
+                () -> b.isAlive() ? null : "worker B exited");
         run.done(Moves.who("B", b) + " ran the retry: " + done.state());
     }
 
@@ -95,35 +110,60 @@ final class HardKill implements Scenario {
     public List<Check> check(LabRun run) {
         RunFacts f = RunFacts.read(run, first.assignmentId());
         Optional<Attempt> aAttempt = f.attemptOf(a.processIdentity());
-        List<FenceEvent> recoveries = f.journal.of(EventKind.ATTEMPT_RECOVERED,
-                e -> e.resourceId().equals(first.id()));
+        List<FenceEvent> recoveries =
+                f.journal.of(EventKind.ATTEMPT_RECOVERED, e -> e.resourceId().equals(first.id()));
         List<Check> checks = new ArrayList<>();
-        checks.add(Check.setup("The supervisor recovered the killed worker's job", !recoveries.isEmpty(),
+        checks.add(Check.setup(
+                "The supervisor recovered the killed worker's job",
+                !recoveries.isEmpty(),
                 LedgerFacts.refs(recoveries)));
         checks.add(f.noCommitAfter("A", aAttempt, 0, "after it was killed"));
-        checks.add(Check.safety("The recovery never guessed success: the one receipt is failed / worker_lost,"
+        checks.add(Check.safety(
+                "The recovery never guessed success: the one receipt is failed / worker_lost,"
                         + " outcome unknown, naming A's attempt and token",
-                f.receipt.map(r -> r.status().code().equals("failed") && Receipt.WORKER_LOST.equals(r.failureCategory())
-                        && !r.outcomeKnown() && r.attemptId().equals(first.id())
-                        && r.attemptToken() == first.token()).orElse(true),
-                f.receipt.map(r -> "receipt " + r.id() + ": " + r.status().code() + " / " + r.failureCategory()
-                        + ", outcome " + (r.outcomeKnown() ? "known" : "unknown") + ", attempt " + r.attemptId()
-                        + " token " + r.attemptToken()).orElse("no receipt")));
-        checks.add(Check.safety("Recovery is idempotent: the attempt was recovered at most once", recoveries.size() <= 1,
+                f.receipt
+                        .map(r -> r.status().code().equals("failed")
+                                && Receipt.WORKER_LOST.equals(r.failureCategory())
+                                && !r.outcomeKnown()
+                                && r.attemptId().equals(first.id())
+                                && r.attemptToken() == first.token())
+                        .orElse(true),
+                f.receipt
+                        .map(r -> "receipt " + r.id() + ": " + r.status().code() + " / " + r.failureCategory()
+                                + ", outcome " + (r.outcomeKnown() ? "known" : "unknown") + ", attempt " + r.attemptId()
+                                + " token " + r.attemptToken())
+                        .orElse("no receipt")));
+        checks.add(Check.safety(
+                "Recovery is idempotent: the attempt was recovered at most once",
+                recoveries.size() <= 1,
                 LedgerFacts.refs(recoveries)));
-        List<Assignment> jobs = run.lab().runs().list().stream().filter(x -> x.actorId().equals(run.actor())).toList();
-        checks.add(Check.safety("The supervisor created no work: the actor's only jobs are the lab's and the"
-                        + " operator's retry", jobs.size() <= 2,
-                jobs.stream().map(x -> x.id() + (x.retryOf() == null ? "" : " (retry of " + x.retryOf() + ")") + " "
-                        + x.state()).toList().toString()));
-        Optional<Assignment> retried = retry == null ? Optional.empty() : run.lab().runs().get(retry);
-        Optional<Receipt> retryReceipt = retry == null ? Optional.empty() : run.lab().runs().receipt(retry);
-        checks.add(Check.setup("A new worker completed the operator's retry", retried.isPresent()
+        List<Assignment> jobs = run.lab().runs().list().stream()
+                .filter(x -> x.actorId().equals(run.actor()))
+                .toList();
+        checks.add(Check.safety(
+                "The supervisor created no work: the actor's only jobs are the lab's and the" + " operator's retry",
+                jobs.size() <= 2,
+                jobs.stream()
+                        .map(x -> x.id() + (x.retryOf() == null ? "" : " (retry of " + x.retryOf() + ")") + " "
+                                + x.state())
+                        .toList()
+                        .toString()));
+        Optional<Assignment> retried =
+                retry == null ? Optional.empty() : run.lab().runs().get(retry);
+        Optional<Receipt> retryReceipt =
+                retry == null ? Optional.empty() : run.lab().runs().receipt(retry);
+        checks.add(Check.setup(
+                "A new worker completed the operator's retry",
+                retried.isPresent()
                         && retried.get().state() == AssignmentState.COMPLETED
-                        && first.assignmentId().equals(retried.get().retryOf()) && retryReceipt.isPresent()
-                        && b != null && retryReceipt.get().processIdentity().equals(b.processIdentity()),
+                        && first.assignmentId().equals(retried.get().retryOf())
+                        && retryReceipt.isPresent()
+                        && b != null
+                        && retryReceipt.get().processIdentity().equals(b.processIdentity()),
                 retried.map(x -> "retry " + x.id() + " is " + x.state()).orElse("no retry")
-                        + retryReceipt.map(r -> ", receipt by attempt " + r.attemptId()).orElse("")));
+                        + retryReceipt
+                                .map(r -> ", receipt by attempt " + r.attemptId())
+                                .orElse("")));
         return checks;
     }
 

@@ -3,10 +3,10 @@ package dev.sovereign.engine.lab;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.OwnerOnly;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.base.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,15 +39,20 @@ import java.util.stream.Stream;
 public final class Lab {
     /** The scenarios, in teaching order. */
     private static final Map<String, Supplier<Scenario>> SCENARIOS = orderedScenarios();
+
     private static final Pattern SANDBOX_NAME = Pattern.compile("sandbox-[0-9-]+\\.db");
 
-    private Lab() {
-    }
+    private Lab() {}
 
     private static Map<String, Supplier<Scenario>> orderedScenarios() {
         LinkedHashMap<String, Supplier<Scenario>> m = new LinkedHashMap<>();
-        for (Supplier<Scenario> s : List.<Supplier<Scenario>>of(TwoRacers::new, GcPause::new, HardKill::new,
-                ExpiredSelfReclaim::new, StolenFence::new, ClockSkew::new)) {
+        for (Supplier<Scenario> s : List.<Supplier<Scenario>>of(
+                TwoRacers::new,
+                GcPause::new,
+                HardKill::new,
+                ExpiredSelfReclaim::new,
+                StolenFence::new,
+                ClockSkew::new)) {
             m.put(s.get().info().name(), s);
         }
         return Collections.unmodifiableMap(m);
@@ -72,7 +77,9 @@ public final class Lab {
 
     /** Every scenario as it runs on {@code location}, in teaching order. */
     public static List<ScenarioInfo> scenarios(LedgerLocation location) {
-        return SCENARIOS.values().stream().map(s -> s.get().info(!location.isFile())).toList();
+        return SCENARIOS.values().stream()
+                .map(s -> s.get().info(!location.isFile()))
+                .toList();
     }
 
     /**
@@ -104,8 +111,12 @@ public final class Lab {
             for (int n = 2; Files.exists(file); n++) {
                 file = directory.resolve("sandbox-" + stamp + "-" + n + ".db");
             }
-            try (Engine e = Engine.open(EngineConfig.forDatabase(file).processKind("lab")
-                    .processLabel("lab sandbox setup").heartbeat(false).createAsLabSandbox(true).build())) {
+            try (Engine e = Engine.open(EngineConfig.forDatabase(file)
+                    .processKind("lab")
+                    .processLabel("lab sandbox setup")
+                    .heartbeat(false)
+                    .createAsLabSandbox(true)
+                    .build())) {
                 e.actors().add("operator");
                 e.actors().add("reviewer");
             }
@@ -133,8 +144,11 @@ public final class Lab {
         if (location.isFile()) {
             throw new IllegalArgumentException(location + " is a file: use createSandbox for a file");
         }
-        EngineConfig.Builder probe = EngineConfig.forDatabase(location).processKind("lab")
-                .processLabel("lab sandbox check").heartbeat(false).registerLazily(true);
+        EngineConfig.Builder probe = EngineConfig.forDatabase(location)
+                .processKind("lab")
+                .processLabel("lab sandbox check")
+                .heartbeat(false)
+                .registerLazily(true);
         try (Engine e = Engine.openExisting(probe.build())) {
             if (e.isLabSandbox()) {
                 return location;
@@ -149,8 +163,12 @@ public final class Lab {
             }
         }
         // Empty: this open creates the ledger and marks it a sandbox (PgMigrator marks only what it creates).
-        try (Engine e = Engine.open(EngineConfig.forDatabase(location).processKind("lab")
-                .processLabel("lab sandbox setup").heartbeat(false).createAsLabSandbox(true).build())) {
+        try (Engine e = Engine.open(EngineConfig.forDatabase(location)
+                .processKind("lab")
+                .processLabel("lab sandbox setup")
+                .heartbeat(false)
+                .createAsLabSandbox(true)
+                .build())) {
             if (!e.isLabSandbox()) {
                 // someone else created a real ledger there in the same moment
                 throw notASandbox(location, "received a Sovereign ledger that is not a lab sandbox");
@@ -170,14 +188,19 @@ public final class Lab {
     }
 
     private static Refusal notASandbox(LedgerLocation location, String what) {
-        return Refusal.of(RefusalCategory.INVALID_ARGUMENT, "The lab runs on a server only in a lab sandbox, and "
-                + location + " " + what + "; it was left untouched. Point --db at an empty database, or at an empty"
-                + " schema of one (create it: CREATE SCHEMA lab; then add ?currentSchema=lab to the URL).").build();
+        return Refusal.of(
+                        RefusalCategory.INVALID_ARGUMENT,
+                        "The lab runs on a server only in a lab sandbox, and "
+                                + location + " " + what
+                                + "; it was left untouched. Point --db at an empty database, or at an empty"
+                                + " schema of one (create it: CREATE SCHEMA lab; then add ?currentSchema=lab to the URL).")
+                .build();
     }
 
     /** Whether {@code file} is named like a sandbox {@link #createSandbox} makes. */
     public static boolean isSandbox(Path file) {
-        return file != null && file.getFileName() != null
+        return file != null
+                && file.getFileName() != null
                 && SANDBOX_NAME.matcher(file.getFileName().toString()).matches();
     }
 
@@ -187,7 +210,9 @@ public final class Lab {
             return Optional.empty();
         }
         try (Stream<Path> files = Files.list(directory)) {
-            return files.filter(Lab::isSandbox).filter(Files::isRegularFile).max(Comparator.comparing(Path::toString))
+            return files.filter(Lab::isSandbox)
+                    .filter(Files::isRegularFile)
+                    .max(Comparator.comparing(Path::toString))
                     .map(p -> p.toAbsolutePath().normalize());
         } catch (IOException e) {
             return Optional.empty();

@@ -37,6 +37,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class LabBench implements AutoCloseable {
     /** How long the probe write after a SIGSTOP may wait for the lock before it counts as held. */
     public static final Duration LOCK_PROBE_BOUND = Duration.ofSeconds(1);
+
     private static final int PAUSE_TRIES = 5;
 
     private final Engine engine;
@@ -113,9 +114,13 @@ public final class LabBench implements AutoCloseable {
 
     /** The refusal for the broken-fence mode on a ledger that is not a lab sandbox. */
     static Refusal brokenFenceOutsideSandbox(LedgerLocation file) {
-        return Refusal.of(RefusalCategory.INVALID_ARGUMENT, "The broken-fence mode works only on a lab sandbox"
-                + " (a database the lab created); " + file + " is not one, so its fence stays on. Run the"
-                + " scenario without --db to get a fresh sandbox.").build();
+        return Refusal.of(
+                        RefusalCategory.INVALID_ARGUMENT,
+                        "The broken-fence mode works only on a lab sandbox"
+                                + " (a database the lab created); " + file
+                                + " is not one, so its fence stays on. Run the"
+                                + " scenario without --db to get a fresh sandbox.")
+                .build();
     }
 
     /** The lab's own process identity. */
@@ -155,8 +160,8 @@ public final class LabBench implements AutoCloseable {
         if (breakFence) {
             requireSandboxForBrokenFence(location());
         }
-        WorkerProcess w = breakFence ? WorkerProcess.start(spec, WorkerProcess.FAULT_JVM_OPTION)
-                : WorkerProcess.start(spec);
+        WorkerProcess w =
+                breakFence ? WorkerProcess.start(spec, WorkerProcess.FAULT_JVM_OPTION) : WorkerProcess.start(spec);
         workers.add(w);
         return w;
     }

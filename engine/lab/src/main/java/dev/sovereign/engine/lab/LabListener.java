@@ -6,20 +6,17 @@ package dev.sovereign.engine.lab;
  */
 public interface LabListener {
     /** Does nothing. */
-    LabListener NONE = step -> { };
+    LabListener NONE = step -> {};
 
     /** A step started, ended or was skipped. */
     void onStep(LabStep step);
 
     /** The run chose its fresh actor ({@code <scenario>-<n>}); called once, before the first step. */
-    default void onActor(String actor) {
-    }
+    default void onActor(String actor) {}
 
     /** The scenario started a real worker process (it stops it again before the run ends). */
-    default void onWorkerStarted(WorkerProcess worker) {
-    }
+    default void onWorkerStarted(WorkerProcess worker) {}
 
     /** A scenario worker printed a line. */
-    default void onWorkerLine(WorkerProcess worker, String line) {
-    }
+    default void onWorkerLine(WorkerProcess worker, String line) {}
 }

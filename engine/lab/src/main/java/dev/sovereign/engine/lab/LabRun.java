@@ -1,9 +1,9 @@
 package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.actor.Actor;
 import dev.sovereign.engine.journal.FenceEvent;
 import java.io.IOException;
 import java.time.Duration;
@@ -37,6 +37,7 @@ public final class LabRun {
     private final LabOptions options;
     /** Whether the database server's clock decides every expiry (PostgreSQL), not each process's own. */
     private final boolean serverClock;
+
     private final LabListener listener;
     private final LabStep[] steps;
     private final Map<String, WorkerProcess> workers = new LinkedHashMap<>();
@@ -112,16 +113,26 @@ public final class LabRun {
             try {
                 checks = scenario.check(this);
             } catch (RuntimeException e) {
-                checks = List.of(Check.setup("the checker could read the journal and the ledger", false,
-                        e.getMessage()));
+                checks = List.of(
+                        Check.setup("the checker could read the journal and the ledger", false, e.getMessage()));
             }
             Verdict verdict = verdict(checks, failure);
             String headline = headline(verdict, checks, failure);
             long passed = checks.stream().filter(Check::passed).count();
             done(verdict.code() + ": " + passed + " of " + checks.size() + " checks passed");
             scenario.teardown(this);
-            return new LabVerdict(info.name(), verdict, headline, checks, List.of(steps), options.location(), actor,
-                    options.breakFence(), startedAt, System.currentTimeMillis() - startedAt, workerOutput());
+            return new LabVerdict(
+                    info.name(),
+                    verdict,
+                    headline,
+                    checks,
+                    List.of(steps),
+                    options.location(),
+                    actor,
+                    options.breakFence(),
+                    startedAt,
+                    System.currentTimeMillis() - startedAt,
+                    workerOutput());
         } finally {
             bench.close();
         }
@@ -140,14 +151,22 @@ public final class LabRun {
     private String headline(Verdict verdict, List<Check> checks, String failure) {
         return switch (verdict) {
             case HELD -> scenario.heldHeadline();
-            case VIOLATED -> "the fence was broken; " + checks.stream()
-                    .filter(c -> c.kind() == Check.Kind.SAFETY && !c.passed()).findFirst()
-                    .map(c -> "this did not hold: " + c.statement())
-                    .orElse("a safety check failed");
-            case INCONCLUSIVE -> "nothing was proven either way: " + (failure != null ? failure
-                    : checks.stream().filter(c -> !c.passed()).findFirst()
-                    .map(c -> "the scenario did not happen as planned (" + c.statement() + ": no)")
-                    .orElse("a check failed"));
+            case VIOLATED ->
+                "the fence was broken; "
+                        + checks.stream()
+                                .filter(c -> c.kind() == Check.Kind.SAFETY && !c.passed())
+                                .findFirst()
+                                .map(c -> "this did not hold: " + c.statement())
+                                .orElse("a safety check failed");
+            case INCONCLUSIVE ->
+                "nothing was proven either way: "
+                        + (failure != null
+                                ? failure
+                                : checks.stream()
+                                        .filter(c -> !c.passed())
+                                        .findFirst()
+                                        .map(c -> "the scenario did not happen as planned (" + c.statement() + ": no)")
+                                        .orElse("a check failed"));
         };
     }
 
@@ -238,8 +257,8 @@ public final class LabRun {
     WorkerProcess startWorker(String role, Duration ttl, Duration clockOffset) throws IOException {
         checkCancelledUnchecked();
         String label = "worker " + role + " (" + actor + ")";
-        WorkerProcess w = bench.startWorker(new WorkerProcess.Spec(bench.location(), actor, ttl, clockOffset, label),
-                options.breakFence());
+        WorkerProcess w = bench.startWorker(
+                new WorkerProcess.Spec(bench.location(), actor, ttl, clockOffset, label), options.breakFence());
         synchronized (workers) {
             workers.put(label, w);
         }
@@ -251,7 +270,10 @@ public final class LabRun {
     /** Waits until {@code worker} printed a matching line; the line. */
     String awaitLine(WorkerProcess worker, Predicate<String> match, String what)
             throws Inconclusive, InterruptedException {
-        return await(what, WAIT, () -> worker.lines().stream().filter(match).findFirst().orElse(null),
+        return await(
+                what,
+                WAIT,
+                () -> worker.lines().stream().filter(match).findFirst().orElse(null),
                 () -> worker.isAlive() ? null : worker.label() + " exited (" + lastLine(worker) + ")");
     }
 
@@ -291,7 +313,10 @@ public final class LabRun {
 
     /** The first journal event since the run began that concerns its actor and matches. */
     FenceEvent awaitEvent(String what, Predicate<FenceEvent> match) throws Inconclusive, InterruptedException {
-        return await(what, WAIT, () -> facts().events().stream().filter(match).findFirst().orElse(null));
+        return await(
+                what,
+                WAIT,
+                () -> facts().events().stream().filter(match).findFirst().orElse(null));
     }
 
     /** The journal since the run began, for this run's actor. */

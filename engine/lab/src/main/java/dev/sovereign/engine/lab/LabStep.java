@@ -16,7 +16,11 @@ import java.util.Locale;
  */
 public record LabStep(int index, int of, String title, Status status, String detail, long at) {
     public enum Status {
-        PENDING, RUNNING, DONE, FAILED, SKIPPED;
+        PENDING,
+        RUNNING,
+        DONE,
+        FAILED,
+        SKIPPED;
 
         public String code() {
             return name().toLowerCase(Locale.ROOT);

@@ -17,9 +17,18 @@ import java.util.Map;
  * @param faultInjected whether its workers ran with the terminal fence switched off
  * @param workerOutput  every line each scenario worker printed, by worker label (for diagnosis)
  */
-public record LabVerdict(String scenario, Verdict verdict, String headline, List<Check> checks, List<LabStep> steps,
-                         LedgerLocation location, String actor, boolean faultInjected, long startedAt, long durationMs,
-                         Map<String, List<String>> workerOutput) {
+public record LabVerdict(
+        String scenario,
+        Verdict verdict,
+        String headline,
+        List<Check> checks,
+        List<LabStep> steps,
+        LedgerLocation location,
+        String actor,
+        boolean faultInjected,
+        long startedAt,
+        long durationMs,
+        Map<String, List<String>> workerOutput) {
     public LabVerdict {
         checks = List.copyOf(checks);
         steps = List.copyOf(steps);
@@ -27,11 +36,30 @@ public record LabVerdict(String scenario, Verdict verdict, String headline, List
     }
 
     /** A verdict of a run on a file. */
-    public LabVerdict(String scenario, Verdict verdict, String headline, List<Check> checks, List<LabStep> steps,
-                      Path database, String actor, boolean faultInjected, long startedAt, long durationMs,
-                      Map<String, List<String>> workerOutput) {
-        this(scenario, verdict, headline, checks, steps, LedgerLocation.file(database), actor, faultInjected, startedAt,
-                durationMs, workerOutput);
+    public LabVerdict(
+            String scenario,
+            Verdict verdict,
+            String headline,
+            List<Check> checks,
+            List<LabStep> steps,
+            Path database,
+            String actor,
+            boolean faultInjected,
+            long startedAt,
+            long durationMs,
+            Map<String, List<String>> workerOutput) {
+        this(
+                scenario,
+                verdict,
+                headline,
+                checks,
+                steps,
+                LedgerLocation.file(database),
+                actor,
+                faultInjected,
+                startedAt,
+                durationMs,
+                workerOutput);
     }
 
     /** The ledger's file, or null when it ran on a server ({@link #location()}). */

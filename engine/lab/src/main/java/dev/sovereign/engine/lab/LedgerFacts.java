@@ -14,8 +14,10 @@ final class LedgerFacts {
     private final List<FenceEvent> events;
 
     LedgerFacts(List<FenceEvent> all, String actor) {
-        this.events = all.stream().filter(e -> actor.equals(e.actorId())
-                || ("actor".equals(e.resourceType()) && actor.equals(e.resourceId()))).toList();
+        this.events = all.stream()
+                .filter(e ->
+                        actor.equals(e.actorId()) || ("actor".equals(e.resourceType()) && actor.equals(e.resourceId())))
+                .toList();
     }
 
     List<FenceEvent> events() {
@@ -44,10 +46,14 @@ final class LedgerFacts {
         if (events.isEmpty()) {
             return "none";
         }
-        return String.join(", ", events.stream().map(e -> "#" + e.seq() + " " + e.kind()
-                + (e.token() != null ? " token " + e.token() : "")
-                + (e.presentedToken() != null ? " presented " + e.presentedToken() : "")
-                + (e.currentToken() != null ? " current " + e.currentToken() : "")
-                + (e.category() != null ? " (" + e.category() + ")" : "")).toList());
+        return String.join(
+                ", ",
+                events.stream()
+                        .map(e -> "#" + e.seq() + " " + e.kind()
+                                + (e.token() != null ? " token " + e.token() : "")
+                                + (e.presentedToken() != null ? " presented " + e.presentedToken() : "")
+                                + (e.currentToken() != null ? " current " + e.currentToken() : "")
+                                + (e.category() != null ? " (" + e.category() + ")" : ""))
+                        .toList());
     }
 }

@@ -31,13 +31,18 @@ final class RunFacts {
 
     static RunFacts read(LabRun run, String jobId) {
         Engine lab = run.lab();
-        return new RunFacts(lab.runs().get(jobId).orElseThrow(), lab.runs().attempts(jobId),
-                lab.runs().receipt(jobId), run.facts());
+        return new RunFacts(
+                lab.runs().get(jobId).orElseThrow(),
+                lab.runs().attempts(jobId),
+                lab.runs().receipt(jobId),
+                run.facts());
     }
 
     /** The first attempt of {@code process} (attempts are ordered by start), if any. */
     Optional<Attempt> attemptOf(String process) {
-        return attempts.stream().filter(a -> a.processIdentity().equals(process)).findFirst();
+        return attempts.stream()
+                .filter(a -> a.processIdentity().equals(process))
+                .findFirst();
     }
 
     /** Terminal commits of this job: ATTEMPT_DONE events of its attempts. */
@@ -52,8 +57,9 @@ final class RunFacts {
 
     /** REJECTED events about this job written by {@code process} after {@code afterSeq}. */
     List<FenceEvent> refusalsOf(String process, long afterSeq) {
-        return journal.of(EventKind.REJECTED, e -> process.equals(e.processIdentity())
-                && job.id().equals(e.resourceId()) && e.seq() > afterSeq);
+        return journal.of(
+                EventKind.REJECTED,
+                e -> process.equals(e.processIdentity()) && job.id().equals(e.resourceId()) && e.seq() > afterSeq);
     }
 
     /**
@@ -69,15 +75,22 @@ final class RunFacts {
         Optional<FenceEvent> grant = journal.first(EventKind.LEASE_TAKEN_OVER, e -> taker.equals(e.processIdentity()));
         long after = grant.map(FenceEvent::seq).orElse(Long.MAX_VALUE);
         List<Check> checks = new ArrayList<>();
-        checks.add(Check.setup(takeover, grant.isPresent() && aAttempt.isPresent()
+        checks.add(Check.setup(
+                takeover,
+                grant.isPresent()
+                        && aAttempt.isPresent()
                         && grant.get().token() > aAttempt.get().leaseToken(),
-                grant.map(e -> "#" + e.seq() + " LEASE_TAKEN_OVER token " + e.token() + " at "
-                        + Moves.time(e.at()) + " by B's clock").orElse("no takeover by B")
-                        + aAttempt.map(x -> "; A's lease token " + x.leaseToken()).orElse("")));
-        checks.add(Check.setup("A's expired attempt was superseded by B's", aAttempt.isPresent()
-                && superseded(aAttempt.get()) && bAttempt.isPresent(), aAttempt.map(x -> "attempt " + x.id() + " is "
-                + x.state()).orElse("A had no attempt") + bAttempt.map(x -> "; B's attempt " + x.id() + " token "
-                + x.token()).orElse("; B ran no attempt")));
+                grant.map(e -> "#" + e.seq() + " LEASE_TAKEN_OVER token " + e.token() + " at " + Moves.time(e.at())
+                                        + " by B's clock")
+                                .orElse("no takeover by B")
+                        + aAttempt.map(x -> "; A's lease token " + x.leaseToken())
+                                .orElse("")));
+        checks.add(Check.setup(
+                "A's expired attempt was superseded by B's",
+                aAttempt.isPresent() && superseded(aAttempt.get()) && bAttempt.isPresent(),
+                aAttempt.map(x -> "attempt " + x.id() + " is " + x.state()).orElse("A had no attempt")
+                        + bAttempt.map(x -> "; B's attempt " + x.id() + " token " + x.token())
+                                .orElse("; B ran no attempt")));
         checks.add(triedToWrite("A", holder, aAttempt, after, afterWords));
         checks.add(noCommitAfter("A", aAttempt, after, "after B's takeover"));
         checks.add(refusalsPresentOldTokens("A", holder, after));
@@ -87,16 +100,20 @@ final class RunFacts {
     }
 
     boolean superseded(Attempt a) {
-        return !journal.of(EventKind.ATTEMPT_SUPERSEDED, e -> e.resourceId().equals(a.id())).isEmpty();
+        return !journal.of(EventKind.ATTEMPT_SUPERSEDED, e -> e.resourceId().equals(a.id()))
+                .isEmpty();
     }
 
     /** "A's attempt committed nothing after {@code afterSeq}". */
     Check noCommitAfter(String who, Optional<Attempt> a, long afterSeq, String since) {
         List<FenceEvent> late = a.map(x -> commitsOf(x, afterSeq)).orElse(List.of());
-        return Check.safety(who + "'s attempt made no terminal commit " + since, late.isEmpty(),
-                late.isEmpty() ? a.map(x -> "no ATTEMPT_DONE for " + x.id() + " (token " + x.token() + ") after #"
-                        + afterSeq).orElse("it had no attempt") : "committed anyway: " + LedgerFacts.refs(late)
-                        + detailOf(late));
+        return Check.safety(
+                who + "'s attempt made no terminal commit " + since,
+                late.isEmpty(),
+                late.isEmpty()
+                        ? a.map(x -> "no ATTEMPT_DONE for " + x.id() + " (token " + x.token() + ") after #" + afterSeq)
+                                .orElse("it had no attempt")
+                        : "committed anyway: " + LedgerFacts.refs(late) + detailOf(late));
     }
 
     /** "Every write of {@code who} refused after the event presented a token older than the current one". */
@@ -108,16 +125,22 @@ final class RunFacts {
                 bad.add(e);
             }
         }
-        return Check.safety("Every refused write of " + who + " presented its old token, older than the current one",
-                bad.isEmpty(), refused.isEmpty() ? "no refused write to examine" : LedgerFacts.refs(refused));
+        return Check.safety(
+                "Every refused write of " + who + " presented its old token, older than the current one",
+                bad.isEmpty(),
+                refused.isEmpty() ? "no refused write to examine" : LedgerFacts.refs(refused));
     }
 
     /** "At most one terminal commit of the job". */
     Check atMostOneCommit() {
         List<FenceEvent> commits = commits();
-        return Check.safety("The job was committed at most once", commits.size() <= 1,
-                "ATTEMPT_DONE: " + LedgerFacts.refs(commits) + receipt.map(r -> "; receipt " + r.id() + " by attempt " + r.attemptId()
-                        + " (" + r.status().code() + ")").orElse("; no receipt"));
+        return Check.safety(
+                "The job was committed at most once",
+                commits.size() <= 1,
+                "ATTEMPT_DONE: " + LedgerFacts.refs(commits)
+                        + receipt.map(r -> "; receipt " + r.id() + " by attempt " + r.attemptId() + " ("
+                                        + r.status().code() + ")")
+                                .orElse("; no receipt"));
     }
 
     /** "{@code who} tried to write after the event": a refusal or a commit of its attempt. */
@@ -131,14 +154,23 @@ final class RunFacts {
 
     /** "The job completed by {@code who}'s attempt". */
     Check completedBy(String who, Optional<Attempt> a) {
-        boolean ok = a.isPresent() && job.state().name().equals("COMPLETED") && receipt.isPresent()
+        boolean ok = a.isPresent()
+                && job.state().name().equals("COMPLETED")
+                && receipt.isPresent()
                 && receipt.get().attemptId().equals(a.get().id());
-        return Check.setup(who + " completed the job; its result is the canonical one", ok, "job " + job.id() + " is "
-                + job.state() + receipt.map(r -> ", receipt " + r.id() + " by attempt " + r.attemptId() + " (token "
-                + r.attemptToken() + ")").orElse(", no receipt"));
+        return Check.setup(
+                who + " completed the job; its result is the canonical one",
+                ok,
+                "job " + job.id() + " is "
+                        + job.state()
+                        + receipt.map(r -> ", receipt " + r.id() + " by attempt " + r.attemptId() + " (token "
+                                        + r.attemptToken() + ")")
+                                .orElse(", no receipt"));
     }
 
     private static String detailOf(List<FenceEvent> events) {
-        return events.isEmpty() || events.get(0).detail() == null ? "" : " — " + events.get(0).detail();
+        return events.isEmpty() || events.get(0).detail() == null
+                ? ""
+                : " — " + events.get(0).detail();
     }
 }

@@ -33,11 +33,9 @@ interface Scenario {
     String heldHeadline();
 
     /** Runs after the checks, before the bench stops the remaining workers. */
-    default void teardown(LabRun run) throws InterruptedException {
-    }
+    default void teardown(LabRun run) throws InterruptedException {}
 
-    static ScenarioInfo info(String name, String title, String summary, boolean faultSwitchApplies,
-                             String... steps) {
+    static ScenarioInfo info(String name, String title, String summary, boolean faultSwitchApplies, String... steps) {
         List<String> all = new ArrayList<>(List.of(steps));
         all.add(CHECK_STEP);
         return new ScenarioInfo(name, title, summary, all, faultSwitchApplies);

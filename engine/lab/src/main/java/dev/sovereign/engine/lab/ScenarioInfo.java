@@ -16,8 +16,7 @@ import java.util.Objects;
  *                             with the fence switched off ({@code --break-fence}) must end
  *                             {@link Verdict#VIOLATED}
  */
-public record ScenarioInfo(String name, String title, String summary, List<String> steps,
-                           boolean faultSwitchApplies) {
+public record ScenarioInfo(String name, String title, String summary, List<String> steps, boolean faultSwitchApplies) {
     public ScenarioInfo {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(title, "title");

@@ -24,7 +24,8 @@ import java.util.Optional;
  */
 final class StolenFence implements Scenario {
     static final Duration JOB = Duration.ofSeconds(3);
-    private static final ScenarioInfo INFO = Scenario.info("stolen-fence",
+    private static final ScenarioInfo INFO = Scenario.info(
+            "stolen-fence",
             "A worker whose fence was stolen cannot commit",
             "Worker A hosts the actor and runs a job. An operator (here the lab) clears the job's attempt pointer"
                     + " under it. A's next heartbeat cannot renew the attempt, so A cancels its job and tries to write"
@@ -53,7 +54,8 @@ final class StolenFence implements Scenario {
         first = Moves.jobStartedBy(run, "A", a, JOB);
         run.begin(2);
         Attempt victim = run.lab().runs().stealFence(first.assignmentId());
-        FenceEvent stolen = run.awaitEvent("the steal in the journal",
+        FenceEvent stolen = run.awaitEvent(
+                "the steal in the journal",
                 e -> e.kind() == EventKind.ATTEMPT_STOLEN && e.resourceId().equals(victim.id()));
         run.done("job " + first.assignmentId() + " still RUNNING, with no current attempt: attempt " + victim.id()
                 + " (token " + victim.token() + ") of A is no longer the fence (journal #" + stolen.seq() + ")");
@@ -64,8 +66,9 @@ final class StolenFence implements Scenario {
         Moves.expired(run, first);
         Optional<TickReport.Recovery> recovered = Moves.tick(run, first.assignmentId());
         Assignment job = run.lab().runs().get(first.assignmentId()).orElseThrow();
-        run.done(recovered.map(r -> "recovered: job " + job.id() + " is " + job.state() + ", receipt " + r.receiptId()
-                + " worker_lost" + (r.fenceWasStolen() ? " (its fence had been stolen)" : ""))
+        run.done(recovered
+                .map(r -> "recovered: job " + job.id() + " is " + job.state() + ", receipt " + r.receiptId()
+                        + " worker_lost" + (r.fenceWasStolen() ? " (its fence had been stolen)" : ""))
                 .orElse("nothing to recover: job " + job.id() + " is " + job.state()
                         + (job.state() == AssignmentState.RUNNING ? "" : " already")));
     }
@@ -74,24 +77,36 @@ final class StolenFence implements Scenario {
     public List<Check> check(LabRun run) {
         RunFacts f = RunFacts.read(run, first.assignmentId());
         Optional<Attempt> aAttempt = f.attemptOf(a.processIdentity());
-        Optional<FenceEvent> stolen = f.journal.first(EventKind.ATTEMPT_STOLEN, e -> e.resourceId().equals(first.id()));
+        Optional<FenceEvent> stolen =
+                f.journal.first(EventKind.ATTEMPT_STOLEN, e -> e.resourceId().equals(first.id()));
         long after = stolen.map(FenceEvent::seq).orElse(Long.MAX_VALUE);
         List<Check> checks = new ArrayList<>();
-        checks.add(Check.setup("The fence was stolen under A's running attempt", stolen.isPresent(),
+        checks.add(Check.setup(
+                "The fence was stolen under A's running attempt",
+                stolen.isPresent(),
                 stolen.map(e -> "#" + e.seq() + " ATTEMPT_STOLEN attempt " + e.resourceId() + " token " + e.token())
                         .orElse("no ATTEMPT_STOLEN")));
         checks.add(f.triedToWrite("A", a.processIdentity(), aAttempt, after, "after the steal"));
-        checks.add(f.noCommitAfter("A", aAttempt, after, "(completed, failed or cancelled) after its fence was stolen"));
+        checks.add(
+                f.noCommitAfter("A", aAttempt, after, "(completed, failed or cancelled) after its fence was stolen"));
         checks.add(f.refusalsPresentOldTokens("A", a.processIdentity(), after));
         checks.add(f.atMostOneCommit());
-        checks.add(Check.safety("The job's receipt, if any, is the supervisor's worker_lost recovery, not A's result",
-                f.receipt.map(r -> Receipt.WORKER_LOST.equals(r.failureCategory()) && !r.outcomeKnown()).orElse(true),
-                f.receipt.map(r -> "receipt " + r.id() + ": " + r.status().code() + " / " + r.failureCategory()
-                        + ", outcome " + (r.outcomeKnown() ? "known" : "unknown") + ", by " + r.processIdentity())
+        checks.add(Check.safety(
+                "The job's receipt, if any, is the supervisor's worker_lost recovery, not A's result",
+                f.receipt
+                        .map(r -> Receipt.WORKER_LOST.equals(r.failureCategory()) && !r.outcomeKnown())
+                        .orElse(true),
+                f.receipt
+                        .map(r -> "receipt " + r.id() + ": " + r.status().code() + " / " + r.failureCategory()
+                                + ", outcome " + (r.outcomeKnown() ? "known" : "unknown") + ", by "
+                                + r.processIdentity())
                         .orElse("no receipt")));
-        List<FenceEvent> recoveries = f.journal.of(EventKind.ATTEMPT_RECOVERED, e -> e.resourceId().equals(first.id()));
-        checks.add(Check.setup("The supervisor recovered the job as worker_lost", !recoveries.isEmpty()
-                && f.job.state() == AssignmentState.FAILED, LedgerFacts.refs(recoveries) + "; job is " + f.job.state()));
+        List<FenceEvent> recoveries =
+                f.journal.of(EventKind.ATTEMPT_RECOVERED, e -> e.resourceId().equals(first.id()));
+        checks.add(Check.setup(
+                "The supervisor recovered the job as worker_lost",
+                !recoveries.isEmpty() && f.job.state() == AssignmentState.FAILED,
+                LedgerFacts.refs(recoveries) + "; job is " + f.job.state()));
         return checks;
     }
 

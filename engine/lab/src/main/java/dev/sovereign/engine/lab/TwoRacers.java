@@ -30,7 +30,9 @@ final class TwoRacers implements Scenario {
     static final Duration GATE_OPENS_IN = Duration.ofMillis(600);
     /** How long after the winner's grant a refusal at the compare-and-set would have appeared. */
     static final Duration SETTLE = Duration.ofMillis(500);
-    private static final ScenarioInfo INFO = Scenario.info("two-racers",
+
+    private static final ScenarioInfo INFO = Scenario.info(
+            "two-racers",
             "Two workers race for one actor: exactly one hosts it",
             "Two worker processes start for the same actor and wait behind a starting gate. When the gate opens"
                     + " they call acquire at the same moment; the database's compare-and-set lets exactly one win."
@@ -72,8 +74,13 @@ final class TwoRacers implements Scenario {
         gateProcess.leases().abandon(run.actor(), gate.token());
         run.done("the gate's lease now ends at " + Moves.time(shortened.expiresAt()) + "; both workers wake then");
         run.begin(3);
-        FenceEvent grant = run.await("one worker to host " + run.actor(), LabRun.WAIT,
-                () -> run.facts().grants().stream().filter(e -> isRacer(e.processIdentity())).findFirst().orElse(null),
+        FenceEvent grant = run.await(
+                "one worker to host " + run.actor(),
+                LabRun.WAIT,
+                () -> run.facts().grants().stream()
+                        .filter(e -> isRacer(e.processIdentity()))
+                        .findFirst()
+                        .orElse(null),
                 () -> a.isAlive() && b.isAlive() ? null : "a worker exited");
         winner = a.processIdentity().equals(grant.processIdentity()) ? a : b;
         loser = winner == a ? b : a;
@@ -89,7 +96,9 @@ final class TwoRacers implements Scenario {
             return;
         }
         loser.contend();
-        FenceEvent asked = run.await("worker " + l + "'s refusal", LabRun.WAIT,
+        FenceEvent asked = run.await(
+                "worker " + l + "'s refusal",
+                LabRun.WAIT,
                 () -> loserRefusals(run).stream().findFirst().orElse(null),
                 () -> loser.isAlive() ? null : "worker " + l + " exited");
         run.done("worker " + l + " saw " + w + "'s fresh lease first and kept waiting; asked to try once, it was"
@@ -111,28 +120,44 @@ final class TwoRacers implements Scenario {
     @Override
     public List<Check> check(LabRun run) {
         LedgerFacts f = run.facts();
-        List<FenceEvent> racerGrants = a == null || b == null ? List.of()
+        List<FenceEvent> racerGrants = a == null || b == null
+                ? List.of()
                 : f.grants().stream().filter(e -> isRacer(e.processIdentity())).toList();
         List<Check> checks = new ArrayList<>();
-        checks.add(Check.setup("A racer was granted the lease once the gate opened", !racerGrants.isEmpty(),
+        checks.add(Check.setup(
+                "A racer was granted the lease once the gate opened",
+                !racerGrants.isEmpty(),
                 LedgerFacts.refs(racerGrants)));
-        checks.add(Check.safety("At most one racer was granted the lease", racerGrants.stream()
-                .map(FenceEvent::processIdentity).distinct().count() <= 1 && racerGrants.size() <= 1,
+        checks.add(Check.safety(
+                "At most one racer was granted the lease",
+                racerGrants.stream().map(FenceEvent::processIdentity).distinct().count() <= 1
+                        && racerGrants.size() <= 1,
                 LedgerFacts.refs(racerGrants)));
-        checks.add(Check.safety("Tokens strictly increase: every racer's grant is greater than the gate's",
+        checks.add(Check.safety(
+                "Tokens strictly increase: every racer's grant is greater than the gate's",
                 racerGrants.stream().allMatch(e -> gate != null && e.token() > gate.token()),
                 "gate token " + (gate == null ? "none" : gate.token()) + "; " + LedgerFacts.refs(racerGrants)));
         Optional<Lease> now = run.lab().leases().current(run.actor());
-        boolean rowMatches = winner == null || (now.isPresent() && now.get().process().equals(winner.processIdentity())
-                && now.get().token() == racerGrants.get(0).token());
-        checks.add(Check.safety("The lease row names the winner with the winner's token", rowMatches,
-                now.map(x -> "lease row: " + x.process() + " token " + x.token()).orElse("no lease row")));
+        boolean rowMatches = winner == null
+                || (now.isPresent()
+                        && now.get().process().equals(winner.processIdentity())
+                        && now.get().token() == racerGrants.get(0).token());
+        checks.add(Check.safety(
+                "The lease row names the winner with the winner's token",
+                rowMatches,
+                now.map(x -> "lease row: " + x.process() + " token " + x.token())
+                        .orElse("no lease row")));
         List<FenceEvent> refused = loser == null ? List.of() : loserRefusals(run);
         long winnerToken = racerGrants.isEmpty() ? -1 : racerGrants.get(0).token();
-        checks.add(Check.safety("Every refusal of the loser is actor_lease_held and names the winner's token",
-                refused.stream().allMatch(e -> RefusalCategory.ACTOR_LEASE_HELD.code().equals(e.category())
-                        && e.currentToken() != null && e.currentToken() == winnerToken), LedgerFacts.refs(refused)));
-        checks.add(Check.setup("The loser's contention is in the journal", !refused.isEmpty(), LedgerFacts.refs(refused)));
+        checks.add(Check.safety(
+                "Every refusal of the loser is actor_lease_held and names the winner's token",
+                refused.stream()
+                        .allMatch(e -> RefusalCategory.ACTOR_LEASE_HELD.code().equals(e.category())
+                                && e.currentToken() != null
+                                && e.currentToken() == winnerToken),
+                LedgerFacts.refs(refused)));
+        checks.add(
+                Check.setup("The loser's contention is in the journal", !refused.isEmpty(), LedgerFacts.refs(refused)));
         return checks;
     }
 

@@ -19,16 +19,15 @@ import java.util.function.Function;
  * {@code sovereign worker --control-stdin}, so both obey the same lines.
  */
 public final class WorkerControl {
-    private WorkerControl() {
-    }
+    private WorkerControl() {}
 
     /**
      * Reads {@code in} until its end (blocking), driving {@code worker}; a {@code skew} line's duration is
      * read by {@code parseDuration} and handed to {@code skew}. Unknown lines are ignored: the channel is
      * for the lab, not for people.
      */
-    public static void read(InputStream in, Worker worker, Function<String, Duration> parseDuration,
-                            Consumer<Duration> skew) {
+    public static void read(
+            InputStream in, Worker worker, Function<String, Duration> parseDuration, Consumer<Duration> skew) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {

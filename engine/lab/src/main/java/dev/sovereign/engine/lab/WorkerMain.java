@@ -1,6 +1,7 @@
 package dev.sovereign.engine.lab;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.OffsetClock;
@@ -9,10 +10,8 @@ import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.rules.ActorRules;
 import dev.sovereign.engine.rules.Arguments;
-import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.worker.Worker;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -34,8 +33,7 @@ import sun.misc.Signal;
  * never a stack trace.
  */
 public final class WorkerMain {
-    private WorkerMain() {
-    }
+    private WorkerMain() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -49,14 +47,16 @@ public final class WorkerMain {
         try {
             return host(args, out);
         } catch (Refusal r) {
-            err.println((r.category().isBadInput() ? "bad input" : "refused") + " (" + r.category().code() + "): "
-                    + LedgerLocation.redactUrlsIn(r.getMessage()));
+            err.println((r.category().isBadInput() ? "bad input" : "refused") + " ("
+                    + r.category().code() + "): " + LedgerLocation.redactUrlsIn(r.getMessage()));
             return r.category().isBadInput() ? 2 : 1;
         } catch (StorageException e) {
-            err.println("storage error (" + e.problem().name().toLowerCase(Locale.ROOT) + "): " + LedgerLocation.redactUrlsIn(e.getMessage()));
+            err.println("storage error (" + e.problem().name().toLowerCase(Locale.ROOT) + "): "
+                    + LedgerLocation.redactUrlsIn(e.getMessage()));
             return 3;
         } catch (RuntimeException e) {
-            err.println("internal error: the lab's worker failed unexpectedly (" + LedgerLocation.redactUrlsIn(e.toString()) + ").");
+            err.println("internal error: the lab's worker failed unexpectedly ("
+                    + LedgerLocation.redactUrlsIn(e.toString()) + ").");
             return 70;
         }
     }
@@ -66,8 +66,11 @@ public final class WorkerMain {
         if (WorkerProcess.FROM_ENVIRONMENT.equals(arg)) {
             String url = System.getenv(WorkerProcess.DB_VARIABLE);
             if (url == null || url.isBlank()) {
-                throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "The lab's worker was told to read its database"
-                        + " from $" + WorkerProcess.DB_VARIABLE + ", which is not set.").build();
+                throw Refusal.of(
+                                RefusalCategory.INVALID_ARGUMENT,
+                                "The lab's worker was told to read its database" + " from $" + WorkerProcess.DB_VARIABLE
+                                        + ", which is not set.")
+                        .build();
             }
             return LedgerLocation.parse(url);
         }
@@ -81,8 +84,11 @@ public final class WorkerMain {
 
     private static int host(String[] args, PrintStream out) {
         if (args.length < 5) {
-            throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "usage: WorkerMain DB ACTOR TTL_MS CLOCK_OFFSET_MS"
-                    + " LABEL [ALLOWED_COMMAND_PATTERN...] (started by the lab, not by people).").build();
+            throw Refusal.of(
+                            RefusalCategory.INVALID_ARGUMENT,
+                            "usage: WorkerMain DB ACTOR TTL_MS CLOCK_OFFSET_MS"
+                                    + " LABEL [ALLOWED_COMMAND_PATTERN...] (started by the lab, not by people).")
+                    .build();
         }
         LedgerLocation db = ledger(args[0]);
         String actor = args[1];
@@ -94,8 +100,14 @@ public final class WorkerMain {
         Arguments.leaseTtlMillis(ttl);
         Arguments.runTtlMillis(ttl, Duration.ofMillis(beat));
         CommandAllowList allowed = CommandAllowList.of(Arrays.asList(args).subList(5, args.length));
-        EngineConfig config = EngineConfig.forDatabase(db).clock(clock).processKind("worker").processLabel(label)
-                .heartbeatInterval(Duration.ofMillis(beat)).defaultTtl(ttl).allowCommands(allowed).build();
+        EngineConfig config = EngineConfig.forDatabase(db)
+                .clock(clock)
+                .processKind("worker")
+                .processLabel(label)
+                .heartbeatInterval(Duration.ofMillis(beat))
+                .defaultTtl(ttl)
+                .allowCommands(allowed)
+                .build();
         try (Engine engine = Engine.openExisting(config)) {
             if (engine.actors().find(actor).isEmpty()) {
                 // Before the "started" line, as the CLI's worker: a typo is one sentence and nothing on stdout.
@@ -109,10 +121,15 @@ public final class WorkerMain {
                 }
             });
             synchronized (printLock) {
-                out.println("started " + engine.processIdentity() + " pid " + ProcessHandle.current().pid() + " ttl "
-                        + ttl.toMillis() + " ms" + (clock.offset().isZero() ? ""
-                        : " clock offset " + clock.offset().toMillis() + " ms") + " commands "
-                        + (allowed.isEmpty() ? "none allowed" : "allowed by " + allowed.patterns().size() + " pattern(s)")
+                out.println("started " + engine.processIdentity() + " pid "
+                        + ProcessHandle.current().pid() + " ttl "
+                        + ttl.toMillis() + " ms"
+                        + (clock.offset().isZero()
+                                ? ""
+                                : " clock offset " + clock.offset().toMillis() + " ms") + " commands "
+                        + (allowed.isEmpty()
+                                ? "none allowed"
+                                : "allowed by " + allowed.patterns().size() + " pattern(s)")
                         + " actor " + actor);
                 out.flush();
             }
@@ -124,13 +141,15 @@ public final class WorkerMain {
                     // no such signal here (e.g. on Windows): the end of standard input still stops it
                 }
             }
-            Thread control = new Thread(() -> WorkerControl.read(System.in, worker, WorkerMain::millis, offset -> {
-                clock.setOffset(offset);
-                synchronized (printLock) {
-                    out.println("skewed    " + actor + " — clock offset now " + offset.toMillis() + " ms");
-                    out.flush();
-                }
-            }), "worker-control");
+            Thread control = new Thread(
+                    () -> WorkerControl.read(System.in, worker, WorkerMain::millis, offset -> {
+                        clock.setOffset(offset);
+                        synchronized (printLock) {
+                            out.println("skewed    " + actor + " — clock offset now " + offset.toMillis() + " ms");
+                            out.flush();
+                        }
+                    }),
+                    "worker-control");
             control.setDaemon(true);
             control.start();
             worker.run();

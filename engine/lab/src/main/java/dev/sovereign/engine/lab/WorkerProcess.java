@@ -72,8 +72,13 @@ public final class WorkerProcess implements AutoCloseable {
      * {@code location} is a file or a server's URL; a URL reaches the worker through its environment
      * ({@link #DB_VARIABLE}), never its command line, where every local user could read a password.
      */
-    public record Spec(LedgerLocation location, String actor, Duration ttl, Duration clockOffset, String label,
-                       List<String> allowedCommands) {
+    public record Spec(
+            LedgerLocation location,
+            String actor,
+            Duration ttl,
+            Duration clockOffset,
+            String label,
+            List<String> allowedCommands) {
         public Spec {
             Objects.requireNonNull(location, "location");
             Objects.requireNonNull(actor, "actor");
@@ -82,9 +87,19 @@ public final class WorkerProcess implements AutoCloseable {
             allowedCommands = allowedCommands == null ? List.of() : List.copyOf(allowedCommands);
         }
 
-        public Spec(Path database, String actor, Duration ttl, Duration clockOffset, String label,
-                    List<String> allowedCommands) {
-            this(LedgerLocation.file(Objects.requireNonNull(database, "database")), actor, ttl, clockOffset, label,
+        public Spec(
+                Path database,
+                String actor,
+                Duration ttl,
+                Duration clockOffset,
+                String label,
+                List<String> allowedCommands) {
+            this(
+                    LedgerLocation.file(Objects.requireNonNull(database, "database")),
+                    actor,
+                    ttl,
+                    clockOffset,
+                    label,
                     allowedCommands);
         }
 
@@ -141,10 +156,9 @@ public final class WorkerProcess implements AutoCloseable {
         return new WorkerProcess(pb.start(), spec, fault);
     }
 
-
     private void pump() {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader r =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
                 if (line.startsWith("started ") && processIdentity == null) {
@@ -309,7 +323,8 @@ public final class WorkerProcess implements AutoCloseable {
                 return close < 0 || close + 2 >= text.length() ? null : text.substring(close + 2, close + 3);
             }
             Process ps = new ProcessBuilder("ps", "-o", "stat=", "-p", Long.toString(process.pid()))
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(ps.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             return ps.waitFor(5, TimeUnit.SECONDS) && ps.exitValue() == 0 && !out.isEmpty() ? out : null;
         } catch (IOException e) {
@@ -393,7 +408,8 @@ public final class WorkerProcess implements AutoCloseable {
 
     private void signal(String name) throws IOException, InterruptedException {
         Process k = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
             throw new IOException("kill -" + name + " " + process.pid() + " failed");
         }

@@ -30,12 +30,12 @@ public final class PgTestBackend implements TestBackend {
     public static final PgTestBackend INSTANCE = new PgTestBackend();
     /** Which clocks already drive which ledger: a test may build several configs with one clock. */
     private final Map<LedgerLocation, Set<SettableClock>> followed = new ConcurrentHashMap<>();
+
     private final Map<LedgerLocation, PgTestServer.Database> databases = new ConcurrentHashMap<>();
     /** The login roles made for each ledger ({@link #workerLogin}, {@link #operatorLogin}), dropped with it. */
     private final Map<LedgerLocation, Set<String>> logins = new ConcurrentHashMap<>();
 
-    private PgTestBackend() {
-    }
+    private PgTestBackend() {}
 
     @Override
     public String name() {
@@ -58,8 +58,8 @@ public final class PgTestBackend implements TestBackend {
     @Override
     public void clockFor(LedgerLocation location, SettableClock clock) {
         PgTestServer.Database db = database(location);
-        Set<SettableClock> clocks = followed.computeIfAbsent(location,
-                l -> Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>())));
+        Set<SettableClock> clocks = followed.computeIfAbsent(
+                location, l -> Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>())));
         if (clocks.add(clock)) {
             pin(db, clock.millis());
             clock.onMove(now -> pin(db, now));
@@ -81,13 +81,14 @@ public final class PgTestBackend implements TestBackend {
         PgTestServer.Database db = database(location);
         String role = PgTestServer.freshRole(host);
         logins.computeIfAbsent(location, l -> ConcurrentHashMap.newKeySet()).add(role);
-        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
             s.execute("GRANT sovereign_" + db.name() + "_" + group + " TO " + role);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot make " + role + " a " + group + " of " + db.name(), e);
         }
-        return LedgerLocation.parse("jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + role
-                + "&password=" + role);
+        return LedgerLocation.parse(
+                "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + role + "&password=" + role);
     }
 
     @Override
@@ -98,7 +99,8 @@ public final class PgTestBackend implements TestBackend {
         if (db == null) {
             return;
         }
-        try (Connection c = PgTestServer.maintenance().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = PgTestServer.maintenance().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + db.name() + " WITH (FORCE)");
             for (String role : roles == null ? Set.<String>of() : roles) {
                 s.execute("DROP ROLE IF EXISTS " + role);

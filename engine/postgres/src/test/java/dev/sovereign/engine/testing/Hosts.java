@@ -2,13 +2,13 @@ package dev.sovereign.engine.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.security.SecureRandom;
 
 /**
  * Real "other hosts" for multi-host tests: each host is a Linux network namespace joined to this one by its own
@@ -22,14 +22,12 @@ import java.security.SecureRandom;
  */
 public final class Hosts implements AutoCloseable {
     /** One host: its namespace, its own address and the address it reaches the server on. */
-    public record Host(String name, String namespace, String address, String serverAddress, String link) {
-    }
+    public record Host(String name, String namespace, String address, String serverAddress, String link) {}
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private final Map<String, Host> hosts = new LinkedHashMap<>();
 
-    private Hosts() {
-    }
+    private Hosts() {}
 
     /** Why real hosts cannot be made here, or empty when they can. */
     public static Optional<String> unavailable() {
@@ -68,8 +66,10 @@ public final class Hosts implements AutoCloseable {
             tag = "sv" + Integer.toHexString(0x100000 + RANDOM.nextInt(0xEFFFFF)); // interface names: at most 15 chars
             prefix = "10.201." + RANDOM.nextInt(250) + ".";
             slot = RANDOM.nextInt(64);
-        } while (used.contains(" " + prefix + (slot * 4 + 1) + "/") || used.contains(" " + prefix + (slot * 4 + 2) + "/")
-                || used.contains(" " + tag + "r") || used.contains(" " + tag + "h"));
+        } while (used.contains(" " + prefix + (slot * 4 + 1) + "/")
+                || used.contains(" " + prefix + (slot * 4 + 2) + "/")
+                || used.contains(" " + tag + "r")
+                || used.contains(" " + tag + "h"));
         String ns = "sovereign-" + tag + "-" + name;
         String here = tag + "r";
         String there = tag + "h";
@@ -129,8 +129,7 @@ public final class Hosts implements AutoCloseable {
         hosts.clear();
     }
 
-    private record Result(int exit, String output) {
-    }
+    private record Result(int exit, String output) {}
 
     private static void must(List<String> command) throws IOException {
         Result r = run(command);

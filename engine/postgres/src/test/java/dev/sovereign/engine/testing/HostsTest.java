@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
 class HostsTest {
     @Test
     void aHostReachesTheServerOverItsOwnLinkLosesItWhenCutAndGetsItBackWhenHealed() throws Exception {
-        assumeTrue(Hosts.unavailable().isEmpty(), () -> "no network namespaces here: " + Hosts.unavailable().get());
+        assumeTrue(
+                Hosts.unavailable().isEmpty(),
+                () -> "no network namespaces here: " + Hosts.unavailable().get());
         try (Hosts hosts = Hosts.create("a", "b")) {
             Hosts.Host a = hosts.host("a");
             Hosts.Host b = hosts.host("b");
@@ -27,8 +29,9 @@ class HostsTest {
                 Thread echo = new Thread(() -> {
                     while (!server.isClosed()) {
                         try (Socket s = server.accept();
-                             var in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
-                             var out = new PrintWriter(s.getOutputStream(), true, StandardCharsets.UTF_8)) {
+                                var in = new BufferedReader(
+                                        new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+                                var out = new PrintWriter(s.getOutputStream(), true, StandardCharsets.UTF_8)) {
                             out.println("seen " + s.getInetAddress().getHostAddress() + " says " + in.readLine());
                         } catch (Exception closed) {
                             return;
@@ -44,7 +47,9 @@ class HostsTest {
                 assertThat(call(hosts, b, a.serverAddress(), port)).isEmpty();
 
                 hosts.cut(a);
-                assertThat(call(hosts, a, a.serverAddress(), port)).as("cut off").isEmpty();
+                assertThat(call(hosts, a, a.serverAddress(), port))
+                        .as("cut off")
+                        .isEmpty();
 
                 hosts.heal(a);
                 assertThat(call(hosts, a, a.serverAddress(), port)).isEqualTo("seen " + a.address() + " says hello");
@@ -54,9 +59,16 @@ class HostsTest {
 
     /** Connects from inside {@code host} with bash's /dev/tcp; empty when it cannot within 2 s. */
     private static String call(Hosts hosts, Hosts.Host host, String address, int port) throws Exception {
-        Process p = new ProcessBuilder(hosts.on(host, List.of("timeout", "2", "bash", "-c",
-                "exec 3<>/dev/tcp/" + address + "/" + port + " && echo hello >&3 && head -n 1 <&3")))
-                .redirectErrorStream(false).start();
+        Process p = new ProcessBuilder(hosts.on(
+                        host,
+                        List.of(
+                                "timeout",
+                                "2",
+                                "bash",
+                                "-c",
+                                "exec 3<>/dev/tcp/" + address + "/" + port + " && echo hello >&3 && head -n 1 <&3")))
+                .redirectErrorStream(false)
+                .start();
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
         return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
     }

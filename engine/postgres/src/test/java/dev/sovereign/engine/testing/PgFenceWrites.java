@@ -43,11 +43,14 @@ public final class PgFenceWrites {
 
     /** The statements of an acquisition of a free actor, expiring {@code expiresInMs} from now. */
     public static String[] acquireStatements(String actor, String process, long expiresInMs) {
-        return new String[] {MINT, BUMP,
-                "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
-                        + " renewal_journalled_at, change_seq) SELECT " + q(actor) + ", " + q(process) + ", " + TOKEN
-                        + ", " + ttl(expiresInMs) + ", now.ms, now.ms, now.ms + " + expiresInMs + ", now.ms, " + CHANGE
-                        + " FROM " + ONE_NOW};
+        return new String[] {
+            MINT,
+            BUMP,
+            "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
+                    + " renewal_journalled_at, change_seq) SELECT " + q(actor) + ", " + q(process) + ", " + TOKEN
+                    + ", " + ttl(expiresInMs) + ", now.ms, now.ms, now.ms + " + expiresInMs + ", now.ms, " + CHANGE
+                    + " FROM " + ONE_NOW
+        };
     }
 
     /**
@@ -70,23 +73,28 @@ public final class PgFenceWrites {
 
     /** A renewal: the holder presents its token; the row's change marker and presented_change move together. */
     public static String[] renewStatements(String actor, long token, long expiresInMs) {
-        return new String[] {BUMP,
-                "UPDATE actor_leases SET expires_at = now.ms + " + expiresInMs + ", renewed_at = now.ms, ttl_ms = "
-                        + ttl(expiresInMs)
-                        + ", renewals = renewals + 1, presented_token = " + token + ", change_seq = " + CHANGE
-                        + ", presented_change = " + CHANGE + " FROM " + ONE_NOW + " WHERE actor_id = " + q(actor)
-                        + " AND token = " + token};
+        return new String[] {
+            BUMP,
+            "UPDATE actor_leases SET expires_at = now.ms + " + expiresInMs + ", renewed_at = now.ms, ttl_ms = "
+                    + ttl(expiresInMs)
+                    + ", renewals = renewals + 1, presented_token = " + token + ", change_seq = " + CHANGE
+                    + ", presented_change = " + CHANGE + " FROM " + ONE_NOW + " WHERE actor_id = " + q(actor)
+                    + " AND token = " + token
+        };
     }
 
     /** A takeover of an expired lease by {@code process} with a token minted in the same transaction. */
     public static String[] takeOverStatements(String actor, long expiredToken, String process, long expiresInMs) {
-        return new String[] {MINT, BUMP,
-                "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(process) + ", acquired_at = now.ms"
-                        + ", renewed_at = now.ms, expires_at = now.ms + " + expiresInMs + ", ttl_ms = " + ttl(expiresInMs)
-                        + ", renewals = 0,"
-                        + " presented_token = " + expiredToken + ", change_seq = " + CHANGE + ", presented_change = "
-                        + CHANGE + " FROM " + ONE_NOW + " WHERE actor_id = " + q(actor) + " AND token = " + expiredToken
-                        + " AND expires_at <= " + NOW}; // tests drop this filter to try a live lease
+        return new String[] {
+            MINT,
+            BUMP,
+            "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(process) + ", acquired_at = now.ms"
+                    + ", renewed_at = now.ms, expires_at = now.ms + " + expiresInMs + ", ttl_ms = " + ttl(expiresInMs)
+                    + ", renewals = 0,"
+                    + " presented_token = " + expiredToken + ", change_seq = " + CHANGE + ", presented_change = "
+                    + CHANGE + " FROM " + ONE_NOW + " WHERE actor_id = " + q(actor) + " AND token = " + expiredToken
+                    + " AND expires_at <= " + NOW
+        }; // tests drop this filter to try a live lease
     }
 
     public long takeOver(String actor, long expiredToken, String process, long expiresInMs) {
@@ -96,27 +104,33 @@ public final class PgFenceWrites {
 
     /** A release: present the token in the row (raising the marker), then delete it, in one transaction. */
     public static String[] releaseStatements(String actor, long token) {
-        return new String[] {BUMP,
-                "UPDATE actor_leases SET presented_token = " + token + ", change_seq = " + CHANGE + ", presented_change = "
-                        + CHANGE + " WHERE actor_id = " + q(actor) + " AND token = " + token,
-                "DELETE FROM actor_leases WHERE actor_id = " + q(actor) + " AND token = " + token};
+        return new String[] {
+            BUMP,
+            "UPDATE actor_leases SET presented_token = " + token + ", change_seq = " + CHANGE + ", presented_change = "
+                    + CHANGE + " WHERE actor_id = " + q(actor) + " AND token = " + token,
+            "DELETE FROM actor_leases WHERE actor_id = " + q(actor) + " AND token = " + token
+        };
     }
 
     public void assign(String id, String actor) {
-        sql.passes("INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, created_at, updated_at)"
-                + " VALUES (" + q(id) + ", " + q(actor) + ", 'scripted', 'temporary', 'CREATED', " + NOW + ", " + NOW + ")");
+        sql.passes(
+                "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, created_at, updated_at)"
+                        + " VALUES (" + q(id) + ", " + q(actor) + ", 'scripted', 'temporary', 'CREATED', " + NOW + ", "
+                        + NOW + ")");
     }
 
     /** Starts attempt {@code id} of a CREATED (or previously ended-attempt) assignment under the actor's lease. */
-    public static String[] startStatements(String id, String assignment, String actor, String process, long leaseToken,
-            long expiresInMs) {
-        return new String[] {MINT,
-                "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token, state,"
-                        + " ttl_ms, started_at, renewed_at, expires_at) SELECT " + q(id) + ", " + q(assignment) + ", "
-                        + q(actor) + ", " + q(process) + ", " + TOKEN + ", " + leaseToken + ", 'ACTIVE', 5000, now.ms"
-                        + ", now.ms, now.ms + " + expiresInMs + " FROM " + ONE_NOW,
-                "UPDATE assignments SET state = 'RUNNING', current_attempt = " + q(id) + ", updated_at = " + NOW
-                        + " WHERE id = " + q(assignment)};
+    public static String[] startStatements(
+            String id, String assignment, String actor, String process, long leaseToken, long expiresInMs) {
+        return new String[] {
+            MINT,
+            "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token, state,"
+                    + " ttl_ms, started_at, renewed_at, expires_at) SELECT " + q(id) + ", " + q(assignment) + ", "
+                    + q(actor) + ", " + q(process) + ", " + TOKEN + ", " + leaseToken + ", 'ACTIVE', 5000, now.ms"
+                    + ", now.ms, now.ms + " + expiresInMs + " FROM " + ONE_NOW,
+            "UPDATE assignments SET state = 'RUNNING', current_attempt = " + q(id) + ", updated_at = " + NOW
+                    + " WHERE id = " + q(assignment)
+        };
     }
 
     public long start(String id, String assignment, String actor, String process, long leaseToken, long expiresInMs) {
@@ -131,17 +145,19 @@ public final class PgFenceWrites {
     /** The terminal write: the assignment states the attempt that ends it and how, then the attempt ends. */
     public static String[] endStatements(String assignment, String attempt, String state, String via) {
         return new String[] {
-                "UPDATE assignments SET state = " + q(state) + ", current_attempt = NULL, ended_by_attempt = " + q(attempt)
-                        + ", ended_via = " + q(via) + ", updated_at = " + NOW + " WHERE id = " + q(assignment)
-                        + (via.equals("attempt") ? " AND current_attempt = " + q(attempt) : ""),
-                "UPDATE execution_attempts SET state = " + q(via.equals("attempt") ? "DONE" : "RECOVERED") + ", ended_at = "
-                        + NOW + " WHERE id = " + q(attempt) + " AND state = 'ACTIVE'"};
+            "UPDATE assignments SET state = " + q(state) + ", current_attempt = NULL, ended_by_attempt = " + q(attempt)
+                    + ", ended_via = " + q(via) + ", updated_at = " + NOW + " WHERE id = " + q(assignment)
+                    + (via.equals("attempt") ? " AND current_attempt = " + q(attempt) : ""),
+            "UPDATE execution_attempts SET state = " + q(via.equals("attempt") ? "DONE" : "RECOVERED") + ", ended_at = "
+                    + NOW + " WHERE id = " + q(attempt) + " AND state = 'ACTIVE'"
+        };
     }
 
-    public static String receiptStatement(String assignment, String attempt, long attemptToken, String status,
-            String category, int outcomeKnown) {
+    public static String receiptStatement(
+            String assignment, String attempt, long attemptToken, String status, String category, int outcomeKnown) {
         return "INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status, failure_category,"
-                + " outcome_known, summary, created_at) VALUES (" + q(assignment) + ", " + q(attempt) + ", " + attemptToken
+                + " outcome_known, summary, created_at) VALUES (" + q(assignment) + ", " + q(attempt) + ", "
+                + attemptToken
                 + ", 'proc_x', " + q(status) + ", " + (category == null ? "NULL" : q(category)) + ", " + outcomeKnown
                 + ", 'by hand', " + NOW + ")";
     }
@@ -153,10 +169,12 @@ public final class PgFenceWrites {
 
     /** A claim of a NEW (or expired-CLAIMED) message for a process hosting the recipient, with a fresh token. */
     public static String[] claimStatements(String message, String actor, String process, long expiresInMs) {
-        return new String[] {MINT,
-                "UPDATE messages SET state = 'CLAIMED', claim_actor = " + q(actor) + ", claim_process = " + q(process)
-                        + ", claim_token = " + TOKEN + ", claim_expires_at = " + NOW + " + " + expiresInMs
-                        + ", updated_at = " + NOW + " WHERE id = " + q(message)};
+        return new String[] {
+            MINT,
+            "UPDATE messages SET state = 'CLAIMED', claim_actor = " + q(actor) + ", claim_process = " + q(process)
+                    + ", claim_token = " + TOKEN + ", claim_expires_at = " + NOW + " + " + expiresInMs
+                    + ", updated_at = " + NOW + " WHERE id = " + q(message)
+        };
     }
 
     public long claim(String message, String actor, String process, long expiresInMs) {

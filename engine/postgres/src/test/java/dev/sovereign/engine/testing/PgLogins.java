@@ -27,7 +27,8 @@ public final class PgLogins implements AutoCloseable {
         hostA = PgTestServer.freshRole("host_a");
         hostB = PgTestServer.freshRole("host_b");
         ops = PgTestServer.freshRole("ops");
-        owner.exec("GRANT sovereign_" + db.name() + "_worker TO " + hostA + ", " + hostB,
+        owner.exec(
+                "GRANT sovereign_" + db.name() + "_worker TO " + hostA + ", " + hostB,
                 "GRANT sovereign_" + db.name() + "_operator TO " + ops);
         asA = new RawPg(db.dataSource(hostA, hostA).getConnection());
         asB = new RawPg(db.dataSource(hostB, hostB).getConnection());
@@ -73,8 +74,9 @@ public final class PgLogins implements AutoCloseable {
 
     /** An engine's settings on this ledger as {@code login} (its password is its name), no background heartbeat. */
     public EngineConfig.Builder configAs(String login) {
-        return EngineConfig.forDatabase("jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user="
-                + login + "&password=" + login).heartbeat(false);
+        return EngineConfig.forDatabase("jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + login
+                        + "&password=" + login)
+                .heartbeat(false);
     }
 
     /** An engine on this ledger (which exists) as {@code login}. */

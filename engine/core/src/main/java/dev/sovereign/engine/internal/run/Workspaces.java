@@ -2,10 +2,10 @@ package dev.sovereign.engine.internal.run;
 
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
+import dev.sovereign.engine.base.OwnerOnly;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.internal.Json;
-import dev.sovereign.engine.base.OwnerOnly;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.run.RunFolders;
@@ -58,8 +58,10 @@ public final class Workspaces {
     public Path workspace(String assignmentId) {
         Path ws = RunFolders.assignment(dataDirectory, assignmentId);
         if (ws == null) {
-            throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "'" + assignmentId
-                    + "' is not an assignment id that names a workspace directory.").build();
+            throw Refusal.of(
+                            RefusalCategory.INVALID_ARGUMENT,
+                            "'" + assignmentId + "' is not an assignment id that names a workspace directory.")
+                    .build();
         }
         return ws;
     }
@@ -68,8 +70,10 @@ public final class Workspaces {
     public Path attemptWorkspace(String assignmentId, String attemptId) {
         Path ws = RunFolders.attempt(workspace(assignmentId), attemptId);
         if (ws == null) {
-            throw Refusal.of(RefusalCategory.INVALID_ARGUMENT, "'" + attemptId
-                    + "' is not an attempt id that names a workspace directory.").build();
+            throw Refusal.of(
+                            RefusalCategory.INVALID_ARGUMENT,
+                            "'" + attemptId + "' is not an attempt id that names a workspace directory.")
+                    .build();
         }
         return ws;
     }
@@ -122,14 +126,24 @@ public final class Workspaces {
             return false;
         }
         if (attributes.isSymbolicLink()) {
-            throw Refusal.of(RefusalCategory.SYMLINKED_WORKSPACE, "The workspace path " + dir + " of assignment "
-                    + assignmentId + " is a symbolic link; the engine never works through one. Remove the link"
-                    + " and retry the assignment.").resource("assignment", assignmentId).build();
+            throw Refusal.of(
+                            RefusalCategory.SYMLINKED_WORKSPACE,
+                            "The workspace path " + dir + " of assignment "
+                                    + assignmentId
+                                    + " is a symbolic link; the engine never works through one. Remove the link"
+                                    + " and retry the assignment.")
+                    .resource("assignment", assignmentId)
+                    .build();
         }
         if (!attributes.isDirectory()) {
-            throw Refusal.of(RefusalCategory.WORKSPACE_NOT_DIRECTORY, "The workspace path " + dir
-                    + " of assignment " + assignmentId + " exists but is not a directory. Move it away and retry"
-                    + " the assignment.").resource("assignment", assignmentId).build();
+            throw Refusal.of(
+                            RefusalCategory.WORKSPACE_NOT_DIRECTORY,
+                            "The workspace path " + dir
+                                    + " of assignment " + assignmentId
+                                    + " exists but is not a directory. Move it away and retry"
+                                    + " the assignment.")
+                    .resource("assignment", assignmentId)
+                    .build();
         }
         return true;
     }
@@ -158,20 +172,21 @@ public final class Workspaces {
     public Path writeReceipt(Path ws, Assignment assignment, Receipt r) throws IOException {
         Path file = ws.resolve(r.attemptId() + RECEIPT_SUFFIX);
         String json = Json.object()
-                .put("receipt", r.id())
-                .put("assignment", r.assignmentId())
-                .put("actor", assignment.actorId())
-                .put("state", assignment.state().name())
-                .put("attempt", r.attemptId())
-                .put("attempt_token", r.attemptToken())
-                .put("process", r.processIdentity())
-                .put("status", r.status().code())
-                .put("failure_category", r.failureCategory())
-                .put("outcome_known", r.outcomeKnown())
-                .put("summary", r.summary())
-                .put("output_dir", String.valueOf(RunFolders.output(ws, r.attemptId())))
-                .put("created_at", r.createdAt())
-                .toString() + "\n";
+                        .put("receipt", r.id())
+                        .put("assignment", r.assignmentId())
+                        .put("actor", assignment.actorId())
+                        .put("state", assignment.state().name())
+                        .put("attempt", r.attemptId())
+                        .put("attempt_token", r.attemptToken())
+                        .put("process", r.processIdentity())
+                        .put("status", r.status().code())
+                        .put("failure_category", r.failureCategory())
+                        .put("outcome_known", r.outcomeKnown())
+                        .put("summary", r.summary())
+                        .put("output_dir", String.valueOf(RunFolders.output(ws, r.attemptId())))
+                        .put("created_at", r.createdAt())
+                        .toString()
+                + "\n";
         Path tmp = ws.resolve("." + r.attemptId() + RECEIPT_SUFFIX + ".tmp");
         OwnerOnly.writeString(tmp, json);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -222,7 +237,8 @@ public final class Workspaces {
     private static void keepOnlyOutput(Path attemptWorkspace) throws IOException {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(attemptWorkspace)) {
             for (Path entry : entries) {
-                boolean output = entry.getFileName().toString().equals(OUTPUT) && Files.isDirectory(entry, NOFOLLOW_LINKS);
+                boolean output =
+                        entry.getFileName().toString().equals(OUTPUT) && Files.isDirectory(entry, NOFOLLOW_LINKS);
                 if (!output) {
                     deleteTree(entry);
                 }

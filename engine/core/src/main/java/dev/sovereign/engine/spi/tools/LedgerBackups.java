@@ -14,8 +14,7 @@ import java.time.Clock;
  * thread-safe.
  */
 public final class LedgerBackups {
-    private LedgerBackups() {
-    }
+    private LedgerBackups() {}
 
     /**
      * What a backup wrote.
@@ -28,8 +27,8 @@ public final class LedgerBackups {
      * @param lastSeq  the highest journal seq in the copy
      * @param at       when, on the given clock (epoch ms)
      */
-    public record Backup(LedgerLocation ledger, Path copy, String backupId, long epoch, long token, long lastSeq, long at) {
-    }
+    public record Backup(
+            LedgerLocation ledger, Path copy, String backupId, long epoch, long token, long lastSeq, long at) {}
 
     /**
      * What a restore did.
@@ -42,9 +41,14 @@ public final class LedgerBackups {
      * @param start         the new epoch it started (every lease of the backup voided)
      * @param restores      the file beside the backup that records every restore made from it
      */
-    public record Restore(Path backup, LedgerLocation target, long takenToken, long takenAt, long replacedEpoch,
-                          EpochStart start, Path restores) {
-    }
+    public record Restore(
+            Path backup,
+            LedgerLocation target,
+            long takenToken,
+            long takenAt,
+            long replacedEpoch,
+            EpochStart start,
+            Path restores) {}
 
     /**
      * Copies the ledger at {@code ledger} into the new file {@code copy}, consistently, while workers may be writing.

@@ -10,8 +10,7 @@ import dev.sovereign.engine.spi.StorageBackend;
  * backend sees the other; this class only chooses them. Stateless, thread-safe.
  */
 public final class LedgerCopy {
-    private LedgerCopy() {
-    }
+    private LedgerCopy() {}
 
     /**
      * Copies every row of {@code from} into {@code to}.
@@ -38,12 +37,15 @@ public final class LedgerCopy {
      */
     public static LedgerCopyReport copy(LedgerLocation from, LedgerLocation to, boolean keepSource) {
         if (!from.isFile()) {
-            throw new LedgerCopyRefusal("source_is_url", "The source of a copy is a ledger file, not " + from
-                    + "; name the .db file the workers used.");
+            throw new LedgerCopyRefusal(
+                    "source_is_url",
+                    "The source of a copy is a ledger file, not " + from + "; name the .db file the workers used.");
         }
         if (to.isFile()) {
-            throw new LedgerCopyRefusal("target_is_file", "The target of a copy is a jdbc:postgresql: URL, not the file "
-                    + to + "; to copy a file, use 'sovereign backup' (and 'sovereign restore' to put it back).");
+            throw new LedgerCopyRefusal(
+                    "target_is_file",
+                    "The target of a copy is a jdbc:postgresql: URL, not the file " + to
+                            + "; to copy a file, use 'sovereign backup' (and 'sovereign restore' to put it back).");
         }
         StorageBackend source = Backends.forDatabase(from);
         StorageBackend target = Backends.forDatabase(to);

@@ -1,9 +1,9 @@
 package dev.sovereign.engine.spi.tools;
 
 import dev.sovereign.engine.base.LedgerLocation;
-import java.util.Map;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * What a committed copy of a ledger wrote.
@@ -21,15 +21,27 @@ import java.util.LinkedHashMap;
  * @param retirementProblem when the copy committed but retiring the source failed, why, in one sentence (the
  *     source is then still live: stop its workers before anything else); {@code null} otherwise
  */
-public record LedgerCopyReport(LedgerLocation from, LedgerLocation to, Map<String, Long> rows, long highestToken,
-                               long lastJournalSeq, long liveProcesses, boolean sourceRetired, String retirementProblem) {
+public record LedgerCopyReport(
+        LedgerLocation from,
+        LedgerLocation to,
+        Map<String, Long> rows,
+        long highestToken,
+        long lastJournalSeq,
+        long liveProcesses,
+        boolean sourceRetired,
+        String retirementProblem) {
     public LedgerCopyReport {
         rows = Collections.unmodifiableMap(new LinkedHashMap<>(rows));
     }
 
     /** What the target wrote, before the source's side is known (kept, for now). */
-    public LedgerCopyReport(LedgerLocation from, LedgerLocation to, Map<String, Long> rows, long highestToken,
-                            long lastJournalSeq, long liveProcesses) {
+    public LedgerCopyReport(
+            LedgerLocation from,
+            LedgerLocation to,
+            Map<String, Long> rows,
+            long highestToken,
+            long lastJournalSeq,
+            long liveProcesses) {
         this(from, to, rows, highestToken, lastJournalSeq, liveProcesses, false, null);
     }
 

@@ -31,8 +31,13 @@ class AssignmentRunnerTtlTest {
 
     @Test
     void a_refused_run_ttl_is_the_rule_book_s_refusal_word_for_word() {
-        List<Duration> refused = Arrays.asList(Duration.ofDays(365).plusMillis(1), Duration.ZERO,
-                Duration.ofMillis(-1), Duration.ofNanos(1), BEAT.multipliedBy(2).minusMillis(1), null);
+        List<Duration> refused = Arrays.asList(
+                Duration.ofDays(365).plusMillis(1),
+                Duration.ZERO,
+                Duration.ofMillis(-1),
+                Duration.ofNanos(1),
+                BEAT.multipliedBy(2).minusMillis(1),
+                null);
         AssignmentRunner runner = withoutALedger(Duration.ofMinutes(1));
         for (Duration ttl : refused) {
             Refusal byRunner = Refused.by(() -> runner.runAssignment("as1", ttl));
@@ -46,7 +51,8 @@ class AssignmentRunnerTtlTest {
     void the_engine_s_default_ttl_is_judged_by_the_same_rule() {
         Duration tooLong = Duration.ofDays(366);
         Refusal byRunner = Refused.by(() -> withoutALedger(tooLong).runAssignment("as1"));
-        assertThat(byRunner.getMessage()).isEqualTo(ruleBook(tooLong).getMessage())
+        assertThat(byRunner.getMessage())
+                .isEqualTo(ruleBook(tooLong).getMessage())
                 .isEqualTo("A run TTL must be at most 365 days, got 8784h.");
     }
 }

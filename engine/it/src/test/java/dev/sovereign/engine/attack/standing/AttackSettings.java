@@ -49,7 +49,8 @@ public final class AttackSettings implements AroundPropertyHook {
         attributes.setSeed(System.getProperty("sovereign.attack.seed", DEFAULT_SEED));
         attributes.setTries(tries(((StandingAttackContract) context.testInstance()).backend()));
         attributes.setShrinking(ShrinkingMode.valueOf(System.getProperty("sovereign.attack.shrinking", "OFF")));
-        attributes.setEdgeCases(EdgeCasesMode.NONE); // the combined edge cases of an attack are a few hundred look-alikes
+        attributes.setEdgeCases(
+                EdgeCasesMode.NONE); // the combined edge cases of an attack are a few hundred look-alikes
         attributes.setAfterFailure(AfterFailureMode.PREVIOUS_SEED);
         return property.execute();
     }

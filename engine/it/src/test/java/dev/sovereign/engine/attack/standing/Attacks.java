@@ -1,7 +1,7 @@
 package dev.sovereign.engine.attack.standing;
 
-import dev.sovereign.engine.attack.standing.Strike.Form;
 import dev.sovereign.engine.attack.standing.Op.Kind;
+import dev.sovereign.engine.attack.standing.Strike.Form;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +16,7 @@ import net.jqwik.api.Tuple;
  * table, column, operation or form is attacked in every combination with the others at once.
  */
 final class Attacks {
-    private Attacks() {
-    }
+    private Attacks() {}
 
     /**
      * Attacks on {@code tables} in {@code forms}: one table per attack, whose rows the operations before it make
@@ -25,8 +24,11 @@ final class Attacks {
      */
     static Arbitrary<Attack> on(Dialect d, List<String> tables, List<Form> forms, int strikes) {
         boolean ddl = forms.contains(Form.DDL);
-        return Arbitraries.of(tables).flatMap(table -> Combinators.combine(before(table, ddl),
-                strike(d, table, forms).list().ofSize(strikes)).as(Attack::new));
+        return Arbitraries.of(tables)
+                .flatMap(table -> Combinators.combine(
+                                before(table, ddl),
+                                strike(d, table, forms).list().ofSize(strikes))
+                        .as(Attack::new));
     }
 
     static Arbitrary<Strike> strike(Dialect d, String table, List<Form> forms) {
@@ -34,7 +36,8 @@ final class Attacks {
                 .flatMap(column -> values(table, column).map(v -> Tuple.of(column, v)));
         boolean ddl = forms.contains(Form.DDL);
         Arbitrary<Integer> variant = Arbitraries.integers().between(0, ddl ? Strike.ddlKinds(d) - 1 : 5);
-        Arbitrary<Integer> pick = Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.integers().between(-3, -1)),
+        Arbitrary<Integer> pick = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.integers().between(-3, -1)),
                 Tuple.of(1, Arbitraries.integers().between(0, 4)));
         return Combinators.combine(columnAndValue, Arbitraries.of(forms), pick, variant, Arbitraries.of(false, true))
                 .as((cv, form, p, var, recursive) -> new Strike(table, cv.get1(), cv.get2(), form, p, var, recursive));
@@ -54,24 +57,32 @@ final class Attacks {
 
     /** The meaningful values of a column, three times as often as the type-confused ones. */
     private static Arbitrary<Value> values(String table, String column) {
-        return Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.of(Columns.meaningful(table, column))),
+        return Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.of(Columns.meaningful(table, column))),
                 Tuple.of(1, Arbitraries.of(Value.CONFUSED)));
     }
 
     /** Any operation, the lease writes more often (the fence's most used path). */
     private static Arbitrary<Op> anyOp() {
-        Arbitrary<Kind> kind = Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just(Kind.GRANT)),
-                Tuple.of(4, Arbitraries.just(Kind.RENEW)), Tuple.of(4, Arbitraries.just(Kind.BEAT)),
-                Tuple.of(2, Arbitraries.just(Kind.RELEASE)), Tuple.of(2, Arbitraries.just(Kind.TAKEOVER)),
-                Tuple.of(3, Arbitraries.just(Kind.OTHER_LEASE)), Tuple.of(2, Arbitraries.just(Kind.CLAIM)),
-                Tuple.of(1, Arbitraries.just(Kind.COMPLETE)), Tuple.of(2, Arbitraries.just(Kind.START_RUN)),
-                Tuple.of(1, Arbitraries.just(Kind.FINISH_RUN)), Tuple.of(1, Arbitraries.just(Kind.RECOVER)),
-                Tuple.of(1, Arbitraries.just(Kind.RETRY)), Tuple.of(1, Arbitraries.just(Kind.ACKNOWLEDGE)),
+        Arbitrary<Kind> kind = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.just(Kind.GRANT)),
+                Tuple.of(4, Arbitraries.just(Kind.RENEW)),
+                Tuple.of(4, Arbitraries.just(Kind.BEAT)),
+                Tuple.of(2, Arbitraries.just(Kind.RELEASE)),
+                Tuple.of(2, Arbitraries.just(Kind.TAKEOVER)),
+                Tuple.of(3, Arbitraries.just(Kind.OTHER_LEASE)),
+                Tuple.of(2, Arbitraries.just(Kind.CLAIM)),
+                Tuple.of(1, Arbitraries.just(Kind.COMPLETE)),
+                Tuple.of(2, Arbitraries.just(Kind.START_RUN)),
+                Tuple.of(1, Arbitraries.just(Kind.FINISH_RUN)),
+                Tuple.of(1, Arbitraries.just(Kind.RECOVER)),
+                Tuple.of(1, Arbitraries.just(Kind.RETRY)),
+                Tuple.of(1, Arbitraries.just(Kind.ACKNOWLEDGE)),
                 Tuple.of(1, Arbitraries.just(Kind.TICK)));
-        Arbitrary<Character> who = Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just('A')),
-                Tuple.of(1, Arbitraries.just('B')));
-        Arbitrary<String> actor = Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just("w")),
-                Tuple.of(1, Arbitraries.just("x")));
+        Arbitrary<Character> who =
+                Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just('A')), Tuple.of(1, Arbitraries.just('B')));
+        Arbitrary<String> actor =
+                Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just("w")), Tuple.of(1, Arbitraries.just("x")));
         return Combinators.combine(kind, who, actor).as(Op::new);
     }
 
@@ -82,7 +93,8 @@ final class Attacks {
     private static Arbitrary<List<Op>> before(String table, boolean ddl) {
         Arbitrary<List<Op>> prefix = anyOp().list().ofMaxSize(ddl ? 1 : 2);
         Arbitrary<List<Op>> suffix = anyOp().list().ofMaxSize(ddl ? 1 : 3);
-        Arbitrary<List<Op>> needed = Arbitraries.of(PREREQUISITES.getOrDefault(table, List.of(List.of(op(Kind.GRANT)))));
+        Arbitrary<List<Op>> needed =
+                Arbitraries.of(PREREQUISITES.getOrDefault(table, List.of(List.of(op(Kind.GRANT)))));
         return Combinators.combine(prefix, needed, suffix).as((p, n, s) -> {
             List<Op> all = new ArrayList<>(p);
             all.addAll(n);
@@ -100,22 +112,34 @@ final class Attacks {
      * that leave a lease row in a different shape: a grant, a renewal (the row states its token), a beat (only the
      * session moved), a write to another lease (the change marker moved on), a takeover.
      */
-    private static final List<List<Op>> LEASE_SHAPES = List.of(List.of(op(Kind.GRANT)),
-            List.of(op(Kind.GRANT), op(Kind.RENEW)), List.of(op(Kind.GRANT), op(Kind.BEAT)),
-            List.of(op(Kind.GRANT), op(Kind.RENEW), op(Kind.BEAT)), List.of(op(Kind.GRANT), new Op(Kind.OTHER_LEASE, 'B', "x")),
-            List.of(new Op(Kind.GRANT, 'B', "w"), op(Kind.TAKEOVER)), List.of(op(Kind.GRANT), op(Kind.RENEW), op(Kind.RENEW)));
+    private static final List<List<Op>> LEASE_SHAPES = List.of(
+            List.of(op(Kind.GRANT)),
+            List.of(op(Kind.GRANT), op(Kind.RENEW)),
+            List.of(op(Kind.GRANT), op(Kind.BEAT)),
+            List.of(op(Kind.GRANT), op(Kind.RENEW), op(Kind.BEAT)),
+            List.of(op(Kind.GRANT), new Op(Kind.OTHER_LEASE, 'B', "x")),
+            List.of(new Op(Kind.GRANT, 'B', "w"), op(Kind.TAKEOVER)),
+            List.of(op(Kind.GRANT), op(Kind.RENEW), op(Kind.RENEW)));
 
     private static final Map<String, List<List<Op>>> PREREQUISITES = Map.of(
             "actor_leases", LEASE_SHAPES,
             "processes", LEASE_SHAPES,
-            "lease_tombstones", List.of(List.of(new Op(Kind.GRANT, 'A', "x"), new Op(Kind.RELEASE, 'A', "x"),
-                    op(Kind.GRANT))),
-            "messages", List.of(List.of(op(Kind.CLAIM)), List.of(op(Kind.CLAIM), op(Kind.CLAIM)),
-                    List.of(op(Kind.CLAIM), op(Kind.COMPLETE))),
+            "lease_tombstones",
+                    List.of(List.of(new Op(Kind.GRANT, 'A', "x"), new Op(Kind.RELEASE, 'A', "x"), op(Kind.GRANT))),
+            "messages",
+                    List.of(
+                            List.of(op(Kind.CLAIM)),
+                            List.of(op(Kind.CLAIM), op(Kind.CLAIM)),
+                            List.of(op(Kind.CLAIM), op(Kind.COMPLETE))),
             "execution_attempts", List.of(List.of(op(Kind.START_RUN)), List.of(op(Kind.START_RUN), op(Kind.BEAT))),
-            "assignments", List.of(List.of(op(Kind.START_RUN)), List.of(op(Kind.START_RUN), op(Kind.RECOVER)),
-                    List.of(op(Kind.START_RUN), op(Kind.RECOVER), op(Kind.RETRY))),
-            "receipts", List.of(List.of(op(Kind.START_RUN), op(Kind.FINISH_RUN)),
-                    List.of(op(Kind.START_RUN), op(Kind.RECOVER))),
+            "assignments",
+                    List.of(
+                            List.of(op(Kind.START_RUN)),
+                            List.of(op(Kind.START_RUN), op(Kind.RECOVER)),
+                            List.of(op(Kind.START_RUN), op(Kind.RECOVER), op(Kind.RETRY))),
+            "receipts",
+                    List.of(
+                            List.of(op(Kind.START_RUN), op(Kind.FINISH_RUN)),
+                            List.of(op(Kind.START_RUN), op(Kind.RECOVER))),
             "supervisor_ticks", List.of(List.of(op(Kind.TICK))));
 }

@@ -10,32 +10,91 @@ import java.util.Map;
  * every column gets ({@link Value#CONFUSED}). A column not named here is plain text.
  */
 final class Columns {
-    private Columns() {
-    }
+    private Columns() {}
 
     /** The kinds of column, as the values generated for them differ. */
     enum Kind {
-        TOKEN, COUNTER, CHANGE, TIME, TTL, PROCESS, STATE, REF, FLAG, COUNT, TEXT
+        TOKEN,
+        COUNTER,
+        CHANGE,
+        TIME,
+        TTL,
+        PROCESS,
+        STATE,
+        REF,
+        FLAG,
+        COUNT,
+        TEXT
     }
 
     /** The columns of each table an attacker writes one at a time (keys included: a key change is an attack too). */
     static final Map<String, List<String>> ATTACKED = Map.ofEntries(
             Map.entry("token_counter", List.of("last_token", "id")),
             Map.entry("lease_change_counter", List.of("last_change", "id")),
-            Map.entry("processes", List.of("heartbeat_at", "stopped_at", "identity", "started_at",
-                    "heartbeat_interval_ms", "host")),
+            Map.entry(
+                    "processes",
+                    List.of("heartbeat_at", "stopped_at", "identity", "started_at", "heartbeat_interval_ms", "host")),
             Map.entry("actors", List.of("id", "workspace_policy")),
-            Map.entry("actor_leases", List.of("process_identity", "token", "expires_at", "renewed_at", "acquired_at",
-                    "ttl_ms", "attached", "change_seq", "presented_token", "presented_change", "actor_id", "renewals")),
+            Map.entry(
+                    "actor_leases",
+                    List.of(
+                            "process_identity",
+                            "token",
+                            "expires_at",
+                            "renewed_at",
+                            "acquired_at",
+                            "ttl_ms",
+                            "attached",
+                            "change_seq",
+                            "presented_token",
+                            "presented_change",
+                            "actor_id",
+                            "renewals")),
             Map.entry("lease_tombstones", List.of("change_seq", "actor_id")),
-            Map.entry("assignments", List.of("state", "current_attempt", "retry_of", "acknowledged_at",
-                    "ended_by_attempt", "ended_via", "updated_at", "actor_id")),
-            Map.entry("execution_attempts", List.of("state", "expires_at", "renewed_at", "ended_at", "token",
-                    "lease_token", "process_identity", "ttl_ms", "assignment_id")),
-            Map.entry("receipts", List.of("status", "attempt_token", "process_identity", "outcome_known",
-                    "failure_category", "attempt_id")),
-            Map.entry("messages", List.of("state", "claim_expires_at", "claim_process", "claim_token", "claim_actor",
-                    "finished_with", "retry_count", "updated_at", "recipient")),
+            Map.entry(
+                    "assignments",
+                    List.of(
+                            "state",
+                            "current_attempt",
+                            "retry_of",
+                            "acknowledged_at",
+                            "ended_by_attempt",
+                            "ended_via",
+                            "updated_at",
+                            "actor_id")),
+            Map.entry(
+                    "execution_attempts",
+                    List.of(
+                            "state",
+                            "expires_at",
+                            "renewed_at",
+                            "ended_at",
+                            "token",
+                            "lease_token",
+                            "process_identity",
+                            "ttl_ms",
+                            "assignment_id")),
+            Map.entry(
+                    "receipts",
+                    List.of(
+                            "status",
+                            "attempt_token",
+                            "process_identity",
+                            "outcome_known",
+                            "failure_category",
+                            "attempt_id")),
+            Map.entry(
+                    "messages",
+                    List.of(
+                            "state",
+                            "claim_expires_at",
+                            "claim_process",
+                            "claim_token",
+                            "claim_actor",
+                            "finished_with",
+                            "retry_count",
+                            "updated_at",
+                            "recipient")),
             Map.entry("fence_events", List.of("kind", "token", "process_identity", "at", "detail", "seq")),
             Map.entry("supervisor_ticks", List.of("recovered", "report", "at", "seq")),
             Map.entry("ledger_mark", List.of("lab_sandbox", "id")),
@@ -60,7 +119,10 @@ final class Columns {
                 || table.equals("lease_change_counter") && column.equals("last_change")) {
             return Kind.COUNTER;
         }
-        if (column.equals("state") || column.equals("status") || column.equals("kind") || column.equals("ended_via")
+        if (column.equals("state")
+                || column.equals("status")
+                || column.equals("kind")
+                || column.equals("ended_via")
                 || column.equals("workspace_policy")) {
             return Kind.STATE;
         }
@@ -79,10 +141,17 @@ final class Columns {
         if (column.equals("process_identity") || column.equals("claim_process") || column.equals("identity")) {
             return Kind.PROCESS;
         }
-        if (column.equals("current_attempt") || column.equals("retry_of") || column.equals("ended_by_attempt")
-                || column.equals("attempt_id") || column.equals("assignment_id") || column.equals("actor_id")
-                || column.equals("claim_actor") || column.equals("recipient") || column.equals("id")
-                || column.equals("seq") || column.equals("schema_version")) {
+        if (column.equals("current_attempt")
+                || column.equals("retry_of")
+                || column.equals("ended_by_attempt")
+                || column.equals("attempt_id")
+                || column.equals("assignment_id")
+                || column.equals("actor_id")
+                || column.equals("claim_actor")
+                || column.equals("recipient")
+                || column.equals("id")
+                || column.equals("seq")
+                || column.equals("schema_version")) {
             return Kind.REF;
         }
         if (column.equals("attached") || column.equals("lab_sandbox") || column.equals("outcome_known")) {

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.attack.standing;
 
+import dev.sovereign.engine.testing.TestBackend;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import dev.sovereign.engine.testing.TestBackend;
 
 /**
  * What the attacker's SQL and the oracle's reads must say differently on each backend: which tables a ledger has,
@@ -94,7 +94,8 @@ enum Dialect {
     /** The columns of {@code table}, in order. */
     static List<String> columns(Connection c, Dialect d, String table) throws SQLException {
         List<String> out = new ArrayList<>();
-        String sql = d == SQLITE ? "SELECT name FROM pragma_table_info(?) ORDER BY cid"
+        String sql = d == SQLITE
+                ? "SELECT name FROM pragma_table_info(?) ORDER BY cid"
                 : "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
                         + " AND table_name = ? ORDER BY ordinal_position";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -135,8 +136,10 @@ enum Dialect {
     Set<String> schema(Connection c) throws SQLException {
         Set<String> out = new TreeSet<>();
         List<String> queries = this == SQLITE
-                ? List.of("SELECT type || ' ' || name || ' on ' || tbl_name || ': ' || coalesce(sql, '') FROM sqlite_master")
-                : List.of("SELECT 'trigger ' || g.tgname || ' on ' || r.relname || ': ' || pg_get_triggerdef(g.oid)"
+                ? List.of(
+                        "SELECT type || ' ' || name || ' on ' || tbl_name || ': ' || coalesce(sql, '') FROM sqlite_master")
+                : List.of(
+                        "SELECT 'trigger ' || g.tgname || ' on ' || r.relname || ': ' || pg_get_triggerdef(g.oid)"
                                 + " || ' enabled ' || g.tgenabled::text FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid"
                                 + " JOIN pg_namespace n ON n.oid = r.relnamespace WHERE NOT g.tgisinternal"
                                 + " AND n.nspname = current_schema()",

@@ -6,29 +6,31 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.Arrays;
-import java.util.HashMap;
 
 /**
  * Everything in a ledger that decides who holds what, read in one snapshot by the owner's connection: every row
  * of every table, each cell as the database stores it (on SQLite the storage class too: a text where a number
  * belongs reads back as a String), and the schema's objects. The oracle compares two of them. Immutable.
  */
-record Facts(Map<String, List<Map<String, Object>>> tables, Set<String> schema,
-             Map<String, Map<String, Map<String, Object>>> byKey) {
+record Facts(
+        Map<String, List<Map<String, Object>>> tables,
+        Set<String> schema,
+        Map<String, Map<String, Map<String, Object>>> byKey) {
 
     Facts(Dialect d, Map<String, List<Map<String, Object>>> tables, Set<String> schema) {
         this(tables, schema, index(d, tables));
     }
 
     /** Each table's rows by their key as text, for the oracle's look-ups (a journal has thousands of rows). */
-    private static Map<String, Map<String, Map<String, Object>>> index(Dialect d,
-            Map<String, List<Map<String, Object>>> tables) {
+    private static Map<String, Map<String, Map<String, Object>>> index(
+            Dialect d, Map<String, List<Map<String, Object>>> tables) {
         Map<String, Map<String, Map<String, Object>>> out = new HashMap<>();
         tables.forEach((t, rows) -> {
             Map<String, Map<String, Object>> keyed = new HashMap<>();
@@ -97,8 +99,9 @@ record Facts(Map<String, List<Map<String, Object>>> tables, Set<String> schema,
     /** The largest token anything in the ledger carries (grants, attempts, claims), or 0. */
     long maxToken() {
         long max = 0;
-        for (String[] tc : new String[][] {{"actor_leases", "token"}, {"execution_attempts", "token"},
-                {"messages", "claim_token"}}) {
+        for (String[] tc :
+                new String[][] {{"actor_leases", "token"}, {"execution_attempts", "token"}, {"messages", "claim_token"}
+                }) {
             for (Map<String, Object> r : rows(tc[0])) {
                 Long v = integer(r.get(tc[1]));
                 if (v != null) {
@@ -183,7 +186,8 @@ record Facts(Map<String, List<Map<String, Object>>> tables, Set<String> schema,
             }
         }
         if (!schema.equals(other.schema)) {
-            out.add("schema: " + other.schema.stream().filter(o -> !schema.contains(o)).toList() + " added, "
+            out.add("schema: "
+                    + other.schema.stream().filter(o -> !schema.contains(o)).toList() + " added, "
                     + schema.stream().filter(o -> !other.schema.contains(o)).toList() + " removed");
         }
         return out;

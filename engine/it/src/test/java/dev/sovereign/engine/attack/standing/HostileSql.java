@@ -9,13 +9,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.sessions.JqwikSession;
-import java.util.Map;
-import net.jqwik.api.Arbitraries;
 
 /**
  * The standing attack suite's strikes as a nemesis of a running ledger (the PostgreSQL torture run, decision 0908):
@@ -29,8 +29,16 @@ import net.jqwik.api.Arbitraries;
  */
 public final class HostileSql implements Scene, AutoCloseable {
     /** The tables it strikes, whose rows the workers use while it strikes. */
-    private static final List<String> TABLES = List.of("actor_leases", "processes", "token_counter", "messages",
-            "execution_attempts", "assignments", "fence_events", "receipts");
+    private static final List<String> TABLES = List.of(
+            "actor_leases",
+            "processes",
+            "token_counter",
+            "messages",
+            "execution_attempts",
+            "assignments",
+            "fence_events",
+            "receipts");
+
     private static final Set<Form> FORMS = Set.of(Form.UPDATE, Form.DELETE, Form.DELETE_INSERT);
 
     private final String ownerUrl;
@@ -39,6 +47,7 @@ public final class HostileSql implements Scene, AutoCloseable {
     private final Random random;
     /** The strikes, drawn once from the suite's generator with the run's seed, taken in turn. */
     private final List<Strike> strikes = new ArrayList<>();
+
     private int next;
     private final String identity = "proc_" + UUID.randomUUID();
     private Connection owner;
@@ -58,7 +67,8 @@ public final class HostileSql implements Scene, AutoCloseable {
                 .flatMap(t -> Attacks.strike(Dialect.POSTGRES, t, List.copyOf(FORMS)))
                 .filter(HostileSql::neverAllowed);
         // outside a property, jqwik generates inside a session of its own, from the given seed
-        JqwikSession.run(Long.toString(seed), () -> any.sampleStream().limit(500).forEach(strikes::add));
+        JqwikSession.run(
+                Long.toString(seed), () -> any.sampleStream().limit(500).forEach(strikes::add));
     }
 
     /**
@@ -69,7 +79,8 @@ public final class HostileSql implements Scene, AutoCloseable {
     public static HostileSql onPostgres(String ownerUrl, String database, List<String> actors, long seed)
             throws SQLException {
         String role = "hostile_" + Long.toUnsignedString(seed, 36).replaceAll("[^a-z0-9]", "");
-        try (Connection c = DriverManager.getConnection(ownerUrl); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(ownerUrl);
+                Statement s = c.createStatement()) {
             s.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + role + "'");
             s.execute("GRANT sovereign_" + database + "_worker TO " + role);
             LedgerTables.read(Dialect.POSTGRES, c); // the tables as this ledger has them: the strikes' keys
@@ -77,9 +88,10 @@ public final class HostileSql implements Scene, AutoCloseable {
         String login = ownerUrl.replaceFirst("user=[^&]*", "user=" + role + "&password=" + role);
         HostileSql h = new HostileSql(ownerUrl, login, actors, seed);
         try (Connection c = DriverManager.getConnection(login);
-             PreparedStatement ps = c.prepareStatement("INSERT INTO processes (identity, pid, host, kind, started_at,"
-                     + " heartbeat_at, heartbeat_interval_ms) VALUES (?, 0, 'hostile', 'hostile', sovereign_now_ms(),"
-                     + " sovereign_now_ms(), 1000)")) {
+                PreparedStatement ps =
+                        c.prepareStatement("INSERT INTO processes (identity, pid, host, kind, started_at,"
+                                + " heartbeat_at, heartbeat_interval_ms) VALUES (?, 0, 'hostile', 'hostile', sovereign_now_ms(),"
+                                + " sovereign_now_ms(), 1000)")) {
             ps.setString(1, h.identity);
             ps.executeUpdate();
         }
@@ -95,8 +107,10 @@ public final class HostileSql implements Scene, AutoCloseable {
             return true; // a bare DELETE; a row deleted and forged again; a row replaced
         }
         Columns.Kind kind = Columns.kind(s.table(), s.column());
-        if (kind == Columns.Kind.TEXT || kind == Columns.Kind.COUNT
-                || (s.table().equals("processes") && !List.of("heartbeat_at", "stopped_at").contains(s.column()))) {
+        if (kind == Columns.Kind.TEXT
+                || kind == Columns.Kind.COUNT
+                || (s.table().equals("processes")
+                        && !List.of("heartbeat_at", "stopped_at").contains(s.column()))) {
             return false; // display columns: not the fence's
         }
         Value v = s.value();
@@ -119,8 +133,7 @@ public final class HostileSql implements Scene, AutoCloseable {
     }
 
     /** A strike's outcome and, in words, the strike with its statements. */
-    public record Result(Outcome outcome, String what) {
-    }
+    public record Result(Outcome outcome, String what) {}
 
     /**
      * Sends one strike, as one transaction of the worker login, at a row a worker is using now (a statement that
@@ -161,14 +174,17 @@ public final class HostileSql implements Scene, AutoCloseable {
                 } catch (SQLException e) {
                     c.rollback();
                     String state = String.valueOf(e.getSQLState());
-                    boolean refusal = state.equals("SV001") || state.startsWith("22") || state.startsWith("23")
+                    boolean refusal = state.equals("SV001")
+                            || state.startsWith("22")
+                            || state.startsWith("23")
                             || state.startsWith("42");
                     if (refusal) {
                         refused++;
                     }
                     sent += refusal ? 1 : 0;
-                    return new Result(refusal ? Outcome.REFUSED : Outcome.NOTHING, what + " -> " + state + " "
-                            + e.getMessage().replace('\n', ' '));
+                    return new Result(
+                            refusal ? Outcome.REFUSED : Outcome.NOTHING,
+                            what + " -> " + state + " " + e.getMessage().replace('\n', ' '));
                 }
             }
             sent++;
@@ -188,7 +204,8 @@ public final class HostileSql implements Scene, AutoCloseable {
     }
 
     private long readNow() throws SQLException {
-        try (Statement st = owner.createStatement(); ResultSet rs = st.executeQuery("SELECT sovereign_now_ms()")) {
+        try (Statement st = owner.createStatement();
+                ResultSet rs = st.executeQuery("SELECT sovereign_now_ms()")) {
             rs.next();
             return rs.getLong(1);
         }

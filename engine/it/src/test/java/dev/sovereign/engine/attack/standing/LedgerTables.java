@@ -23,13 +23,11 @@ import java.util.Map;
  */
 final class LedgerTables {
     /** One table: its name, its primary key (one column), whether that key is a number, and its columns. */
-    record Table(String name, String key, boolean numericKey, List<String> columns) {
-    }
+    record Table(String name, String key, boolean numericKey, List<String> columns) {}
 
     private static final Map<Dialect, Map<String, Table>> TABLES = new EnumMap<>(Dialect.class);
 
-    private LedgerTables() {
-    }
+    private LedgerTables() {}
 
     /** Every table of a ledger of {@code d}, by name, in the order the schema lists them. */
     static synchronized Map<String, Table> of(Dialect d) {
@@ -82,7 +80,8 @@ final class LedgerTables {
                 ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rootpage"
                 : "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
                         + " WHERE n.nspname = current_schema() AND c.relkind = 'r' ORDER BY c.oid";
-        try (PreparedStatement ps = c.prepareStatement(list); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement(list);
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 names.add(rs.getString(1));
             }

@@ -4,8 +4,7 @@ import java.util.HexFormat;
 
 /** A cell read back from a ledger, written again as an SQL literal of the same storage type. */
 final class Literals {
-    private Literals() {
-    }
+    private Literals() {}
 
     static String of(Dialect d, Object v) {
         if (v == null) {
@@ -18,7 +17,8 @@ final class Literals {
             return n.toString();
         }
         if (v instanceof byte[] bytes) {
-            return d == Dialect.SQLITE ? "x'" + HexFormat.of().formatHex(bytes) + "'"
+            return d == Dialect.SQLITE
+                    ? "x'" + HexFormat.of().formatHex(bytes) + "'"
                     : "'\\x" + HexFormat.of().formatHex(bytes) + "'::bytea";
         }
         return "'" + v.toString().replace("'", "''") + "'";

@@ -69,24 +69,30 @@ record Op(Kind kind, char who, String actor) {
                 case RENEW -> {
                     world.advance(1_000 + world.jitter(2_000));
                     Lease held = heldBy(e, actor);
-                    yield held == null ? "holds nothing" : "token " + e.leases().renew(actor, held.token()).token();
+                    yield held == null
+                            ? "holds nothing"
+                            : "token " + e.leases().renew(actor, held.token()).token();
                 }
                 case BEAT -> {
                     world.advance(1_000 + world.jitter(2_000));
                     var beat = e.heartbeatNow();
-                    yield "kept " + beat.renewedLeases().size() + " leases, " + beat.renewedAttempts().size()
-                            + " attempts; lost " + beat.lostLeases().keySet() + beat.lostAttempts().keySet();
+                    yield "kept " + beat.renewedLeases().size() + " leases, "
+                            + beat.renewedAttempts().size() + " attempts; lost "
+                            + beat.lostLeases().keySet() + beat.lostAttempts().keySet();
                 }
                 case RELEASE -> {
                     Lease held = heldBy(e, actor);
-                    yield held == null ? "holds nothing" : "released " + e.leases().release(actor, held.token());
+                    yield held == null
+                            ? "holds nothing"
+                            : "released " + e.leases().release(actor, held.token());
                 }
                 case TAKEOVER -> {
                     world.advance(TTL.toMillis() + 1_000);
                     Lease l = e.leases().acquire(actor, TTL);
                     yield "token " + l.token();
                 }
-                case OTHER_LEASE -> "token " + e.leases().acquireOrRenew(world.actor("x"), TTL).token();
+                case OTHER_LEASE ->
+                    "token " + e.leases().acquireOrRenew(world.actor("x"), TTL).token();
                 case CLAIM -> {
                     e.leases().acquireOrRenew(actor, TTL);
                     Message m = e.mailbox().send("someone", actor, "work", "body");
@@ -95,7 +101,8 @@ record Op(Kind kind, char who, String actor) {
                 }
                 case COMPLETE -> {
                     for (Message m : e.mailbox().list()) {
-                        if (m.state() == MessageState.CLAIMED && m.claim() != null
+                        if (m.state() == MessageState.CLAIMED
+                                && m.claim() != null
                                 && m.claim().process().equals(e.processIdentity())) {
                             e.mailbox().complete(m.id(), m.claim().token());
                             yield "completed " + m.id();
@@ -121,12 +128,18 @@ record Op(Kind kind, char who, String actor) {
                 }
                 case RECOVER -> {
                     world.advance(TTL.toMillis() + 1_000);
-                    yield "recovered " + world.supervisor().supervisor().tick().recovered().size();
+                    yield "recovered "
+                            + world.supervisor().supervisor().tick().recovered().size();
                 }
                 case RETRY -> {
                     Optional<Assignment> failed = failed(world);
-                    yield failed.isEmpty() ? "nothing failed"
-                            : "retried as " + world.supervisor().runs().retry(failed.get().id()).id();
+                    yield failed.isEmpty()
+                            ? "nothing failed"
+                            : "retried as "
+                                    + world.supervisor()
+                                            .runs()
+                                            .retry(failed.get().id())
+                                            .id();
                 }
                 case ACKNOWLEDGE -> {
                     Optional<Assignment> failed = failed(world);
@@ -136,7 +149,13 @@ record Op(Kind kind, char who, String actor) {
                     world.supervisor().runs().acknowledge(failed.get().id());
                     yield "acknowledged " + failed.get().id();
                 }
-                case TICK -> "swept " + world.supervisor().supervisor().tick().sweptClaims().size();
+                case TICK ->
+                    "swept "
+                            + world.supervisor()
+                                    .supervisor()
+                                    .tick()
+                                    .sweptClaims()
+                                    .size();
             };
         } catch (Refusal r) {
             return "refused " + r.category().code();
@@ -144,7 +163,10 @@ record Op(Kind kind, char who, String actor) {
     }
 
     private static Lease heldBy(Engine e, String actor) {
-        return e.leases().current(actor).filter(l -> l.process().equals(e.processIdentity())).orElse(null);
+        return e.leases()
+                .current(actor)
+                .filter(l -> l.process().equals(e.processIdentity()))
+                .orElse(null);
     }
 
     private static Optional<Attempt> running(Engine e) {
@@ -160,15 +182,24 @@ record Op(Kind kind, char who, String actor) {
     }
 
     private static Optional<Assignment> failed(World world) {
-        return world.a().runs().list().stream().filter(x -> x.state() == AssignmentState.FAILED).findFirst();
+        return world.a().runs().list().stream()
+                .filter(x -> x.state() == AssignmentState.FAILED)
+                .findFirst();
     }
 
     @Override
     public String toString() {
         String by = kind == Kind.RECOVER || kind == Kind.RETRY || kind == Kind.ACKNOWLEDGE || kind == Kind.TICK
-                ? "the operator" : String.valueOf(who);
+                ? "the operator"
+                : String.valueOf(who);
         return by + " " + kind.name().toLowerCase().replace('_', ' ')
-                + (kind == Kind.GRANT || kind == Kind.RENEW || kind == Kind.RELEASE || kind == Kind.TAKEOVER
-                        || kind == Kind.CLAIM || kind == Kind.START_RUN ? " " + actor : "");
+                + (kind == Kind.GRANT
+                                || kind == Kind.RENEW
+                                || kind == Kind.RELEASE
+                                || kind == Kind.TAKEOVER
+                                || kind == Kind.CLAIM
+                                || kind == Kind.START_RUN
+                        ? " " + actor
+                        : "");
     }
 }

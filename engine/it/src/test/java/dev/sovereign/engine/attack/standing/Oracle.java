@@ -7,11 +7,11 @@ import static dev.sovereign.engine.attack.standing.Facts.sameCell;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.HexFormat;
 
 /**
  * Decides whether an attack got through (docs/decisions/0013). It compares the ledger's facts before the attack
@@ -50,6 +50,7 @@ final class Oracle {
     private final String attacker;
     /** The attacker's login on a server (null on SQLite): the processes it registers are its own too. */
     private final String attackerLogin;
+
     private final List<String> out = new ArrayList<>();
 
     private Oracle(World world, Facts before, Facts after) {
@@ -72,7 +73,9 @@ final class Oracle {
             return o.out;
         }
         if (strike.form() != Strike.Form.DDL && !before.schema().equals(after.schema())) {
-            o.v("schema.changed", "the schema changed: " + before.differences(new Facts(o.d, before.tables(), after.schema())));
+            o.v(
+                    "schema.changed",
+                    "the schema changed: " + before.differences(new Facts(o.d, before.tables(), after.schema())));
         }
         o.counters();
         o.leases();
@@ -160,20 +163,26 @@ final class Oracle {
         Long was = integer(before.rows(table).get(0).get(column));
         Long is = integer(value);
         if (is == null) {
-            v("counter.type", table + "." + column + " holds " + describe(value) + ", not an integer (it was " + was + ")");
+            v(
+                    "counter.type",
+                    table + "." + column + " holds " + describe(value) + ", not an integer (it was " + was + ")");
             return;
         }
         if (is < was) {
             v("counter.decreased", table + "." + column + " went down from " + was + " to " + is);
         } else if (is - was > MAX_STEP) {
-            v("counter.jump", table + "." + column + " jumped from " + was + " to " + is + " (" + (is - was)
-                    + " at once: no transaction mints that many; a wound counter ends every later grant)");
+            v(
+                    "counter.jump",
+                    table + "." + column + " jumped from " + was + " to " + is + " (" + (is - was)
+                            + " at once: no transaction mints that many; a wound counter ends every later grant)");
         }
     }
 
     static String describe(Object value) {
-        return value == null ? "NULL" : value.getClass().getSimpleName() + " " + (value instanceof byte[] b
-                ? HexFormat.of().formatHex(b) : value);
+        return value == null
+                ? "NULL"
+                : value.getClass().getSimpleName() + " "
+                        + (value instanceof byte[] b ? HexFormat.of().formatHex(b) : value);
     }
 
     // ---- leases and the sessions they are attached to ------------------------------------------------------
@@ -287,15 +296,19 @@ final class Oracle {
             boolean sameGrant = sameCell(l0.get("process_identity"), l1.get("process_identity"))
                     && sameCell(l0.get("token"), l1.get("token"));
             if (live && !sameGrant) {
-                v("lease.live-lost", was + " now names holder " + who(l1.get("process_identity")) + " with token "
-                        + describe(l1.get("token")) + journalNote(actor));
+                v(
+                        "lease.live-lost",
+                        was + " now names holder " + who(l1.get("process_identity")) + " with token "
+                                + describe(l1.get("token")) + journalNote(actor));
             }
             if (!sameCell(l0.get("token"), l1.get("token"))) {
                 freshToken("lease.token-not-minted", "the lease of " + actor, l1.get("token"), counterBefore);
             }
             if (pg() && sameGrant && !ownedByAttacker(l0.get("process_identity")) && !sameFence(l0, l1)) {
-                v("lease.written-by-another-login", was + ": its times or attachment were rewritten by another host's"
-                        + " login (schema version 12 binds a lease's writes to its holder's login)");
+                v(
+                        "lease.written-by-another-login",
+                        was + ": its times or attachment were rewritten by another host's"
+                                + " login (schema version 12 binds a lease's writes to its holder's login)");
             }
             // the holder's own login may shorten its lease (a renewal with a shorter TTL, an abandon); another login
             // may not touch it at all (schema version 12, decision 0917)
@@ -303,15 +316,20 @@ final class Oracle {
                 Long eff0 = effectiveExpiry(l0, beat(before, l0.get("process_identity")));
                 Long eff1 = effectiveExpiry(l1, beat(after, l1.get("process_identity")));
                 if (eff1 != null && eff1 < eff0) {
-                    v("lease.backwards", was + ": its effective expiry moved back from " + eff0 + " to " + eff1
-                            + " (now " + now + ")");
+                    v(
+                            "lease.backwards",
+                            was + ": its effective expiry moved back from " + eff0 + " to " + eff1 + " (now " + now
+                                    + ")");
                 }
             }
             leaseRow(actor, l1);
         }
         for (Map<String, Object> l1 : after.rows("actor_leases")) {
             if (!actors.contains(l1.get("actor_id"))) {
-                freshToken("lease.token-not-minted", "the new lease of " + l1.get("actor_id"), l1.get("token"),
+                freshToken(
+                        "lease.token-not-minted",
+                        "the new lease of " + l1.get("actor_id"),
+                        l1.get("token"),
                         counterBefore);
                 leaseRow(l1.get("actor_id"), l1);
             }
@@ -322,19 +340,24 @@ final class Oracle {
     private void leaseRow(Object actor, Map<String, Object> l1) {
         Long ttl = integer(l1.get("ttl_ms"));
         if (ttl != null && ttl > Value.YEAR) {
-            v("lease.ttl-limit", "the lease of " + actor + " has a TTL of " + ttl + " ms, beyond the 365 days the"
-                    + " API allows");
+            v(
+                    "lease.ttl-limit",
+                    "the lease of " + actor + " has a TTL of " + ttl + " ms, beyond the 365 days the" + " API allows");
         }
         if (pg()) {
             Long renewed = integer(l1.get("renewed_at"));
             Long eff = effectiveExpiry(l1, beat(after, l1.get("process_identity")));
             if (renewed != null && renewed > now) {
-                v("lease.ahead-of-clock", "the lease of " + actor + " says it was renewed at " + renewed
-                        + ", after the server's clock (" + now + ")");
+                v(
+                        "lease.ahead-of-clock",
+                        "the lease of " + actor + " says it was renewed at " + renewed + ", after the server's clock ("
+                                + now + ")");
             }
             if (eff != null && ttl != null && eff > now + ttl) {
-                v("lease.beyond-ttl", "the lease of " + actor + " lives until " + eff + ", more than its TTL " + ttl
-                        + " after the server's clock (" + now + ")");
+                v(
+                        "lease.beyond-ttl",
+                        "the lease of " + actor + " lives until " + eff + ", more than its TTL " + ttl
+                                + " after the server's clock (" + now + ")");
             }
         }
     }
@@ -349,17 +372,21 @@ final class Oracle {
     private void freshToken(String rule, String what, Object token, long counterBefore) {
         Long t = integer(token);
         if (t == null || t <= counterBefore) {
-            v(rule, what + " carries token " + describe(token) + ", not one minted for it (the counter was at "
-                    + counterBefore + ")");
+            v(
+                    rule,
+                    what + " carries token " + describe(token) + ", not one minted for it (the counter was at "
+                            + counterBefore + ")");
         }
     }
 
     private void sessions() {
         Set<Object> named = new HashSet<>();
         before.rows("actor_leases").forEach(l -> named.add(l.get("process_identity")));
-        before.rows("execution_attempts").stream().filter(t -> "ACTIVE".equals(t.get("state")))
+        before.rows("execution_attempts").stream()
+                .filter(t -> "ACTIVE".equals(t.get("state")))
                 .forEach(t -> named.add(t.get("process_identity")));
-        before.rows("messages").stream().filter(m -> "CLAIMED".equals(m.get("state")))
+        before.rows("messages").stream()
+                .filter(m -> "CLAIMED".equals(m.get("state")))
                 .forEach(m -> named.add(m.get("claim_process")));
         for (Map<String, Object> p0 : before.rows("processes")) {
             Object id = p0.get("identity");
@@ -370,11 +397,13 @@ final class Oracle {
                 }
                 continue;
             }
-            if (integer(p1.get("heartbeat_at")) == null || (p1.get("stopped_at") != null
-                    && integer(p1.get("stopped_at")) == null)) {
-                v("session.type", "the session row of " + who(id) + " holds heartbeat_at "
-                        + describe(p1.get("heartbeat_at")) + ", stopped_at " + describe(p1.get("stopped_at"))
-                        + ": a time that is not an integer");
+            if (integer(p1.get("heartbeat_at")) == null
+                    || (p1.get("stopped_at") != null && integer(p1.get("stopped_at")) == null)) {
+                v(
+                        "session.type",
+                        "the session row of " + who(id) + " holds heartbeat_at "
+                                + describe(p1.get("heartbeat_at")) + ", stopped_at " + describe(p1.get("stopped_at"))
+                                + ": a time that is not an integer");
                 continue;
             }
             if (!pg() || same(p0, p1)) {
@@ -384,9 +413,12 @@ final class Oracle {
                     || !sameCell(p0.get("stopped_at"), p1.get("stopped_at"));
             if (!ownedByAttacker(id)) {
                 if (moved) {
-                    v("session.moved-by-another-login", "another host's login moved the session row of " + who(id)
-                            + ": heartbeat_at " + p0.get("heartbeat_at") + " -> " + p1.get("heartbeat_at")
-                            + ", stopped_at " + p0.get("stopped_at") + " -> " + p1.get("stopped_at") + " (now " + now + ")");
+                    v(
+                            "session.moved-by-another-login",
+                            "another host's login moved the session row of " + who(id)
+                                    + ": heartbeat_at " + p0.get("heartbeat_at") + " -> " + p1.get("heartbeat_at")
+                                    + ", stopped_at " + p0.get("stopped_at") + " -> " + p1.get("stopped_at") + " (now "
+                                    + now + ")");
                 }
                 continue;
             }
@@ -394,16 +426,18 @@ final class Oracle {
             long hb1 = integer(p1.get("heartbeat_at"));
             if (hb1 < hb0 || hb1 > now) {
                 // its own row: a beat, stamped by the server's clock, only forward (when it stops is its own affair)
-                v("session.own-not-by-the-clock", "the attacker's own session row moved other than forward to the"
-                        + " server's clock: heartbeat_at " + hb0 + " -> " + hb1 + " (now " + now + ")");
+                v(
+                        "session.own-not-by-the-clock",
+                        "the attacker's own session row moved other than forward to the"
+                                + " server's clock: heartbeat_at " + hb0 + " -> " + hb1 + " (now " + now + ")");
             }
         }
     }
 
     // ---- attempts, assignments, receipts --------------------------------------------------------------------
 
-    private static final List<String> ATTEMPT_IDENTITY = List.of("assignment_id", "actor_id", "process_identity",
-            "token", "lease_token", "started_at", "ttl_ms");
+    private static final List<String> ATTEMPT_IDENTITY =
+            List.of("assignment_id", "actor_id", "process_identity", "token", "lease_token", "started_at", "ttl_ms");
 
     private void attempts() {
         long counterBefore = before.counterValue();
@@ -421,8 +455,10 @@ final class Oracle {
             }
             for (String c : ATTEMPT_IDENTITY) {
                 if (!sameCell(t0.get(c), t1.get(c))) {
-                    v("attempt.identity", "attempt " + id + " changed its " + c + " from " + t0.get(c) + " to "
-                            + describe(t1.get(c)));
+                    v(
+                            "attempt.identity",
+                            "attempt " + id + " changed its " + c + " from " + t0.get(c) + " to "
+                                    + describe(t1.get(c)));
                 }
             }
             if (!"ACTIVE".equals(t0.get("state"))) {
@@ -435,21 +471,29 @@ final class Oracle {
             Long renewed1 = integer(t1.get("renewed_at"));
             Long ttl = integer(t0.get("ttl_ms"));
             if (expires1 == null || renewed1 == null) {
-                v("attempt.type", "attempt " + id + " holds expires_at " + describe(t1.get("expires_at"))
-                        + ", renewed_at " + describe(t1.get("renewed_at")));
+                v(
+                        "attempt.type",
+                        "attempt " + id + " holds expires_at " + describe(t1.get("expires_at")) + ", renewed_at "
+                                + describe(t1.get("renewed_at")));
                 continue;
             }
             if (expires1 < expires0 || renewed1 < integer(t0.get("renewed_at"))) {
-                v("attempt.backwards", "attempt " + id + "'s expiry or renewal moved back: expires " + expires0
-                        + " -> " + expires1 + ", renewed " + t0.get("renewed_at") + " -> " + renewed1);
+                v(
+                        "attempt.backwards",
+                        "attempt " + id + "'s expiry or renewal moved back: expires " + expires0 + " -> " + expires1
+                                + ", renewed " + t0.get("renewed_at") + " -> " + renewed1);
             }
             if (!expires1.equals(expires0) && expires1 > renewed1 + ttl) {
-                v("attempt.beyond-ttl", "attempt " + id + " expires at " + expires1 + ", beyond its renewal " + renewed1
-                        + " plus its TTL " + ttl);
+                v(
+                        "attempt.beyond-ttl",
+                        "attempt " + id + " expires at " + expires1 + ", beyond its renewal " + renewed1
+                                + " plus its TTL " + ttl);
             }
             if (pg() && renewed1 > Math.max(now, integer(t0.get("renewed_at")))) {
-                v("attempt.ahead-of-clock", "attempt " + id + " says it was renewed at " + renewed1 + ", after the"
-                        + " server's clock (" + now + ")");
+                v(
+                        "attempt.ahead-of-clock",
+                        "attempt " + id + " says it was renewed at " + renewed1 + ", after the" + " server's clock ("
+                                + now + ")");
             }
             Object state = t1.get("state");
             if ("ACTIVE".equals(state)) {
@@ -459,15 +503,18 @@ final class Oracle {
             boolean endedByIt = x1 != null && id.equals(x1.get("ended_by_attempt"));
             boolean ok = switch (String.valueOf(state)) {
                 case "DONE" -> endedByIt && "attempt".equals(x1.get("ended_via"));
-                case "RECOVERED" -> !live && endedByIt && "recovery".equals(x1.get("ended_via"))
-                        && "FAILED".equals(x1.get("state"));
+                case "RECOVERED" ->
+                    !live && endedByIt && "recovery".equals(x1.get("ended_via")) && "FAILED".equals(x1.get("state"));
                 case "SUPERSEDED" -> !live;
                 case "LOST" -> !live && x1 != null && !id.equals(x1.get("current_attempt"));
                 default -> false;
             };
             if (!ok) {
-                v("attempt.ended-outside-its-fence", (live ? "the live" : "the expired") + " attempt " + id + " of "
-                        + who(t0.get("process_identity")) + " became " + describe(state) + " (its assignment: " + x1 + ")");
+                v(
+                        "attempt.ended-outside-its-fence",
+                        (live ? "the live" : "the expired") + " attempt " + id + " of "
+                                + who(t0.get("process_identity")) + " became " + describe(state) + " (its assignment: "
+                                + x1 + ")");
             }
         }
         for (Map<String, Object> t1 : after.rows("execution_attempts")) {
@@ -476,20 +523,26 @@ final class Oracle {
             }
             freshToken("attempt.token-not-minted", "the new attempt " + t1.get("id"), t1.get("token"), counterBefore);
             Map<String, Object> lease = after.row("actor_leases", t1.get("actor_id"));
-            if (!"ACTIVE".equals(t1.get("state")) || lease == null || !sameCell(lease.get("token"), t1.get("lease_token"))
+            if (!"ACTIVE".equals(t1.get("state"))
+                    || lease == null
+                    || !sameCell(lease.get("token"), t1.get("lease_token"))
                     || !Objects.equals(lease.get("process_identity"), t1.get("process_identity"))) {
-                v("attempt.forged", "the new attempt " + t1.get("id") + " is not an ACTIVE one bound to its actor's"
-                        + " current lease held by its process: " + t1 + " (lease " + lease + ")");
+                v(
+                        "attempt.forged",
+                        "the new attempt " + t1.get("id") + " is not an ACTIVE one bound to its actor's"
+                                + " current lease held by its process: " + t1 + " (lease " + lease + ")");
             }
             if (pg() && !ownedByAttacker(t1.get("process_identity"))) {
-                v("attempt.in-another-process-name", "another host's login started attempt " + t1.get("id")
-                        + " in the name of " + who(t1.get("process_identity")));
+                v(
+                        "attempt.in-another-process-name",
+                        "another host's login started attempt " + t1.get("id") + " in the name of "
+                                + who(t1.get("process_identity")));
             }
         }
     }
 
-    private static final List<String> ASSIGNMENT_IDENTITY = List.of("actor_id", "provider_spec", "workspace_policy",
-            "retry_of", "created_at");
+    private static final List<String> ASSIGNMENT_IDENTITY =
+            List.of("actor_id", "provider_spec", "workspace_policy", "retry_of", "created_at");
     private static final Set<String> ENDED = Set.of("COMPLETED", "BLOCKED", "FAILED");
 
     private void assignments() {
@@ -507,13 +560,16 @@ final class Oracle {
             }
             for (String c : ASSIGNMENT_IDENTITY) {
                 if (!sameCell(x0.get(c), x1.get(c))) {
-                    v("assignment.identity", "assignment " + id + " changed its " + c + " from " + x0.get(c) + " to "
-                            + describe(x1.get(c)));
+                    v(
+                            "assignment.identity",
+                            "assignment " + id + " changed its " + c + " from " + x0.get(c) + " to "
+                                    + describe(x1.get(c)));
                 }
             }
             Object s0 = x0.get("state");
             Object s1 = x1.get("state");
-            boolean forward = Objects.equals(s0, s1) || ("CREATED".equals(s0) && "RUNNING".equals(s1))
+            boolean forward = Objects.equals(s0, s1)
+                    || ("CREATED".equals(s0) && "RUNNING".equals(s1))
                     || ("RUNNING".equals(s0) && ENDED.contains(s1));
             if (!forward) {
                 v("assignment.state", "assignment " + id + " moved from " + s0 + " to " + describe(s1));
@@ -522,8 +578,10 @@ final class Oracle {
             if (ENDED.contains(s0)) {
                 for (String c : List.of("state", "current_attempt", "ended_by_attempt", "ended_via")) {
                     if (!sameCell(x0.get(c), x1.get(c))) {
-                        v("assignment.ended-changed", "the ended assignment " + id + " changed its " + c + " from "
-                                + x0.get(c) + " to " + describe(x1.get(c)));
+                        v(
+                                "assignment.ended-changed",
+                                "the ended assignment " + id + " changed its " + c + " from " + x0.get(c) + " to "
+                                        + describe(x1.get(c)));
                     }
                 }
             }
@@ -534,14 +592,18 @@ final class Oracle {
             Object pointer = x1.get("current_attempt");
             if (pointer != null && !sameCell(pointer, x0.get("current_attempt"))) {
                 Map<String, Object> old = before.row("execution_attempts", x0.get("current_attempt"));
-                boolean oldLive = old != null && "ACTIVE".equals(old.get("state"))
-                        && integer(old.get("expires_at")) > now;
+                boolean oldLive =
+                        old != null && "ACTIVE".equals(old.get("state")) && integer(old.get("expires_at")) > now;
                 Map<String, Object> target = after.row("execution_attempts", pointer);
-                if (oldLive || target == null || before.row("execution_attempts", pointer) != null
+                if (oldLive
+                        || target == null
+                        || before.row("execution_attempts", pointer) != null
                         || ("RUNNING".equals(s0) && x0.get("current_attempt") == null)) {
-                    v("assignment.pointer", "assignment " + id + "'s current attempt moved from "
-                            + x0.get("current_attempt") + (oldLive ? " (live)" : "") + " to " + pointer
-                            + ", not to an attempt just started after the last one ended");
+                    v(
+                            "assignment.pointer",
+                            "assignment " + id + "'s current attempt moved from "
+                                    + x0.get("current_attempt") + (oldLive ? " (live)" : "") + " to " + pointer
+                                    + ", not to an attempt just started after the last one ended");
                 }
             }
         }
@@ -549,8 +611,10 @@ final class Oracle {
             if (ids.contains(x1.get("id"))) {
                 continue;
             }
-            if (!"CREATED".equals(x1.get("state")) || x1.get("current_attempt") != null
-                    || x1.get("ended_by_attempt") != null || x1.get("acknowledged_at") != null) {
+            if (!"CREATED".equals(x1.get("state"))
+                    || x1.get("current_attempt") != null
+                    || x1.get("ended_by_attempt") != null
+                    || x1.get("acknowledged_at") != null) {
                 v("assignment.forged", "the new assignment " + x1.get("id") + " is not a fresh CREATED one: " + x1);
             }
             Object retryOf = x1.get("retry_of");
@@ -558,12 +622,16 @@ final class Oracle {
                 Map<String, Object> origin = before.row("assignments", retryOf);
                 boolean retried = before.rows("assignments").stream().anyMatch(o -> retryOf.equals(o.get("retry_of")));
                 if (origin == null || !Set.of("FAILED", "BLOCKED").contains(origin.get("state")) || retried) {
-                    v("assignment.retry", "the new assignment " + x1.get("id") + " retries " + retryOf + " ("
-                            + (origin == null ? "no such assignment" : origin.get("state")) + (retried
-                            ? ", already retried" : "") + "): only a FAILED or BLOCKED one is retried, once");
+                    v(
+                            "assignment.retry",
+                            "the new assignment " + x1.get("id") + " retries " + retryOf + " ("
+                                    + (origin == null ? "no such assignment" : origin.get("state"))
+                                    + (retried ? ", already retried" : "")
+                                    + "): only a FAILED or BLOCKED one is retried, once");
                 } else if (pg()) {
-                    v("assignment.retry-by-a-worker", "a worker login retried " + retryOf + ": retries are the"
-                            + " operator's");
+                    v(
+                            "assignment.retry-by-a-worker",
+                            "a worker login retried " + retryOf + ": retries are the" + " operator's");
                 }
             }
         }
@@ -575,14 +643,22 @@ final class Oracle {
         }
         Long ack = integer(x1.get("acknowledged_at"));
         Long failedAt = integer(x0.get("updated_at"));
-        if (x0.get("acknowledged_at") != null || ack == null || !Set.of("FAILED", "BLOCKED").contains(x0.get("state"))
-                || !Objects.equals(x0.get("state"), x1.get("state")) || ack < failedAt || (pg() && ack > now)) {
-            v("assignment.acknowledged", "assignment " + id + " (" + x0.get("state") + ", updated at " + failedAt
-                    + ") got acknowledged_at " + describe(x1.get("acknowledged_at")) + " (was " + x0.get("acknowledged_at")
-                    + "): only a FAILED or BLOCKED one is acknowledged, once, not before it ended");
+        if (x0.get("acknowledged_at") != null
+                || ack == null
+                || !Set.of("FAILED", "BLOCKED").contains(x0.get("state"))
+                || !Objects.equals(x0.get("state"), x1.get("state"))
+                || ack < failedAt
+                || (pg() && ack > now)) {
+            v(
+                    "assignment.acknowledged",
+                    "assignment " + id + " (" + x0.get("state") + ", updated at " + failedAt
+                            + ") got acknowledged_at " + describe(x1.get("acknowledged_at")) + " (was "
+                            + x0.get("acknowledged_at")
+                            + "): only a FAILED or BLOCKED one is acknowledged, once, not before it ended");
         } else if (pg()) {
-            v("assignment.acknowledged-by-a-worker", "a worker login acknowledged assignment " + id
-                    + ": acknowledgements are the operator's");
+            v(
+                    "assignment.acknowledged-by-a-worker",
+                    "a worker login acknowledged assignment " + id + ": acknowledgements are the operator's");
         }
     }
 
@@ -591,20 +667,28 @@ final class Oracle {
         Object by = x1.get("ended_by_attempt");
         Map<String, Object> t = before.row("execution_attempts", by);
         boolean ok = false;
-        if (t != null && "ACTIVE".equals(t.get("state")) && id.equals(t.get("assignment_id"))
+        if (t != null
+                && "ACTIVE".equals(t.get("state"))
+                && id.equals(t.get("assignment_id"))
                 && x1.get("current_attempt") == null) {
             Map<String, Object> lease = after.row("actor_leases", t.get("actor_id"));
-            boolean leaseCarries = lease != null && sameCell(lease.get("token"), t.get("lease_token"))
+            boolean leaseCarries = lease != null
+                    && sameCell(lease.get("token"), t.get("lease_token"))
                     && Objects.equals(lease.get("process_identity"), t.get("process_identity"));
             boolean expired = integer(t.get("expires_at")) <= now;
             ok = ("attempt".equals(x1.get("ended_via")) && by.equals(x0.get("current_attempt")) && leaseCarries)
-                    || ("recovery".equals(x1.get("ended_via")) && "FAILED".equals(x1.get("state")) && expired
-                    && (by.equals(x0.get("current_attempt")) || x0.get("current_attempt") == null));
+                    || ("recovery".equals(x1.get("ended_via"))
+                            && "FAILED".equals(x1.get("state"))
+                            && expired
+                            && (by.equals(x0.get("current_attempt")) || x0.get("current_attempt") == null));
         }
         if (!ok) {
-            v("assignment.ended-outside-its-fence", "assignment " + id + " ended " + x1.get("state") + " by " + by
-                    + " via " + x1.get("ended_via") + " (its current attempt was " + x0.get("current_attempt") + ": "
-                    + t + ")");
+            v(
+                    "assignment.ended-outside-its-fence",
+                    "assignment " + id + " ended " + x1.get("state") + " by " + by
+                            + " via " + x1.get("ended_via") + " (its current attempt was " + x0.get("current_attempt")
+                            + ": "
+                            + t + ")");
         }
     }
 
@@ -617,19 +701,26 @@ final class Oracle {
             Map<String, Object> x0 = before.row("assignments", r1.get("assignment_id"));
             Map<String, Object> x1 = after.row("assignments", r1.get("assignment_id"));
             Map<String, Object> t = after.row("execution_attempts", r1.get("attempt_id"));
-            boolean ok = x0 != null && "RUNNING".equals(x0.get("state")) && x1 != null && ENDED.contains(x1.get("state"))
-                    && Objects.equals(x1.get("ended_by_attempt"), r1.get("attempt_id")) && t != null
+            boolean ok = x0 != null
+                    && "RUNNING".equals(x0.get("state"))
+                    && x1 != null
+                    && ENDED.contains(x1.get("state"))
+                    && Objects.equals(x1.get("ended_by_attempt"), r1.get("attempt_id"))
+                    && t != null
                     && sameCell(t.get("token"), r1.get("attempt_token"));
             if (!ok) {
-                v("receipt.forged", "a receipt appeared for " + r1.get("assignment_id") + " that no fenced end of it"
-                        + " in the same transaction wrote: " + r1);
+                v(
+                        "receipt.forged",
+                        "a receipt appeared for " + r1.get("assignment_id") + " that no fenced end of it"
+                                + " in the same transaction wrote: " + r1);
             }
         }
     }
 
     // ---- messages ---------------------------------------------------------------------------------------------
 
-    private static final List<String> MESSAGE_IDENTITY = List.of("sender", "recipient", "subject", "body", "created_at");
+    private static final List<String> MESSAGE_IDENTITY =
+            List.of("sender", "recipient", "subject", "body", "created_at");
 
     private void messages() {
         long counterBefore = before.counterValue();
@@ -654,7 +745,8 @@ final class Oracle {
                 v("message.final-changed", "the finished message " + id + " changed: " + m1);
                 continue;
             }
-            boolean forward = Objects.equals(s0, s1) || ("NEW".equals(s0) && "CLAIMED".equals(s1))
+            boolean forward = Objects.equals(s0, s1)
+                    || ("NEW".equals(s0) && "CLAIMED".equals(s1))
                     || ("CLAIMED".equals(s0) && Set.of("NEW", "DONE", "DEAD").contains(s1));
             if (!forward) {
                 v("message.state", "message " + id + " moved from " + s0 + " to " + describe(s1));
@@ -668,18 +760,25 @@ final class Oracle {
             } else if ("CLAIMED".equals(s1)) {
                 newClaim(id, m0, m1, live, counterBefore);
             } else if ("CLAIMED".equals(s0)) {
-                boolean finish = Set.of("DONE", "DEAD").contains(s1) || !sameCell(m0.get("retry_count"), m1.get("retry_count"));
+                boolean finish =
+                        Set.of("DONE", "DEAD").contains(s1) || !sameCell(m0.get("retry_count"), m1.get("retry_count"));
                 if (finish) {
                     Map<String, Object> lease = after.row("actor_leases", m0.get("claim_actor"));
-                    boolean hosts = lease != null && Objects.equals(lease.get("process_identity"), m0.get("claim_process"));
+                    boolean hosts =
+                            lease != null && Objects.equals(lease.get("process_identity"), m0.get("claim_process"));
                     if (!sameCell(m1.get("finished_with"), m0.get("claim_token")) || !hosts) {
-                        v("claim.finished-outside-its-fence", "message " + id + " became " + s1 + " presenting "
-                                + describe(m1.get("finished_with")) + " (its claim token is " + m0.get("claim_token")
-                                + (hosts ? "" : "; its claimant no longer hosts the actor") + ")");
+                        v(
+                                "claim.finished-outside-its-fence",
+                                "message " + id + " became " + s1 + " presenting "
+                                        + describe(m1.get("finished_with")) + " (its claim token is "
+                                        + m0.get("claim_token")
+                                        + (hosts ? "" : "; its claimant no longer hosts the actor") + ")");
                     }
                 } else if (live) {
-                    v("claim.swept-live", "the live claim of " + who(m0.get("claim_process")) + " on message " + id
-                            + " (until " + expires0 + ", now " + now + ") was swept back to NEW");
+                    v(
+                            "claim.swept-live",
+                            "the live claim of " + who(m0.get("claim_process")) + " on message " + id + " (until "
+                                    + expires0 + ", now " + now + ") was swept back to NEW");
                 }
             }
         }
@@ -688,8 +787,10 @@ final class Oracle {
     private void claimKept(Object id, Map<String, Object> m0, Map<String, Object> m1) {
         if (!Objects.equals(m0.get("claim_process"), m1.get("claim_process"))
                 || !Objects.equals(m0.get("claim_actor"), m1.get("claim_actor"))) {
-            v("claim.holder-changed", "the claim on message " + id + " kept its token " + m0.get("claim_token")
-                    + " but now names " + who(m1.get("claim_process")) + " for " + m1.get("claim_actor"));
+            v(
+                    "claim.holder-changed",
+                    "the claim on message " + id + " kept its token " + m0.get("claim_token") + " but now names "
+                            + who(m1.get("claim_process")) + " for " + m1.get("claim_actor"));
         }
         Long e0 = integer(m0.get("claim_expires_at"));
         Long e1 = integer(m1.get("claim_expires_at"));
@@ -701,38 +802,50 @@ final class Oracle {
             return;
         }
         if (e1 < e0) {
-            v("claim.backwards", "the claim of " + who(m0.get("claim_process")) + " on message " + id
-                    + " had its expiry moved back from " + e0 + " to " + e1 + " (now " + now + ")");
+            v(
+                    "claim.backwards",
+                    "the claim of " + who(m0.get("claim_process")) + " on message " + id
+                            + " had its expiry moved back from " + e0 + " to " + e1 + " (now " + now + ")");
         }
         Long stamp = pg() ? Long.valueOf(now) : integer(m1.get("updated_at"));
         if (stamp == null || e1 > stamp + Value.YEAR) {
-            v("claim.beyond-limit", "the claim on message " + id + " now lasts until " + e1 + ", more than a year after "
-                    + (pg() ? "the server's clock (" : "its own write (") + stamp + ")");
+            v(
+                    "claim.beyond-limit",
+                    "the claim on message " + id + " now lasts until " + e1 + ", more than a year after "
+                            + (pg() ? "the server's clock (" : "its own write (") + stamp + ")");
         }
     }
 
     private void newClaim(Object id, Map<String, Object> m0, Map<String, Object> m1, boolean live, long counterBefore) {
         if (live) {
-            v("claim.taken-live", "the live claim of " + who(m0.get("claim_process")) + " on message " + id
-                    + " (until " + m0.get("claim_expires_at") + ", now " + now + ") was replaced by one for "
-                    + who(m1.get("claim_process")));
+            v(
+                    "claim.taken-live",
+                    "the live claim of " + who(m0.get("claim_process")) + " on message " + id
+                            + " (until " + m0.get("claim_expires_at") + ", now " + now + ") was replaced by one for "
+                            + who(m1.get("claim_process")));
         }
         freshToken("claim.token-not-minted", "the new claim on message " + id, m1.get("claim_token"), counterBefore);
         Map<String, Object> lease = after.row("actor_leases", m1.get("recipient"));
-        if (lease == null || !Objects.equals(lease.get("process_identity"), m1.get("claim_process"))
+        if (lease == null
+                || !Objects.equals(lease.get("process_identity"), m1.get("claim_process"))
                 || !Objects.equals(m1.get("claim_actor"), m1.get("recipient"))) {
-            v("claim.not-a-host", "message " + id + " was claimed for " + who(m1.get("claim_process"))
-                    + ", which does not host its recipient " + m1.get("recipient"));
+            v(
+                    "claim.not-a-host",
+                    "message " + id + " was claimed for " + who(m1.get("claim_process"))
+                            + ", which does not host its recipient " + m1.get("recipient"));
         }
         Long e1 = integer(m1.get("claim_expires_at"));
         Long stamp = pg() ? Long.valueOf(now) : integer(m1.get("updated_at"));
         if (e1 == null || stamp == null || e1 > stamp + Value.YEAR) {
-            v("claim.beyond-limit", "the new claim on message " + id + " expires at "
-                    + describe(m1.get("claim_expires_at")) + ", more than a year after " + stamp);
+            v(
+                    "claim.beyond-limit",
+                    "the new claim on message " + id + " expires at " + describe(m1.get("claim_expires_at"))
+                            + ", more than a year after " + stamp);
         }
         if (pg() && !ownedByAttacker(m1.get("claim_process"))) {
-            v("claim.in-another-process-name", "another host's login claimed message " + id + " in the name of "
-                    + who(m1.get("claim_process")));
+            v(
+                    "claim.in-another-process-name",
+                    "another host's login claimed message " + id + " in the name of " + who(m1.get("claim_process")));
         }
     }
 
@@ -743,9 +856,22 @@ final class Oracle {
      * grants: the probes). A table a later migration added, that no rule covers yet, must not change under a
      * strike: an accepted write to it is reported until someone teaches the oracle what may change there.
      */
-    static final Set<String> JUDGED = Set.of("token_counter", "lease_change_counter", "processes", "actors",
-            "actor_leases", "lease_tombstones", "assignments", "execution_attempts", "receipts", "messages",
-            "fence_events", "supervisor_ticks", "ledger_mark", "schema_migrations", "server_clock");
+    static final Set<String> JUDGED = Set.of(
+            "token_counter",
+            "lease_change_counter",
+            "processes",
+            "actors",
+            "actor_leases",
+            "lease_tombstones",
+            "assignments",
+            "execution_attempts",
+            "receipts",
+            "messages",
+            "fence_events",
+            "supervisor_ticks",
+            "ledger_mark",
+            "schema_migrations",
+            "server_clock");
 
     private void unjudged() {
         for (String table : after.tables().keySet()) {
@@ -759,8 +885,11 @@ final class Oracle {
                 changed = !same(rows0.get(i), rows1.get(i));
             }
             if (changed) {
-                v("table.unjudged", "an accepted strike changed " + table + ", a table the oracle has no rules for yet"
-                        + " (teach it: CONTRIBUTING.md): " + rows0.size() + " rows before, " + rows1.size() + " after");
+                v(
+                        "table.unjudged",
+                        "an accepted strike changed " + table + ", a table the oracle has no rules for yet"
+                                + " (teach it: CONTRIBUTING.md): " + rows0.size() + " rows before, " + rows1.size()
+                                + " after");
             }
         }
     }
@@ -768,8 +897,11 @@ final class Oracle {
     /** Every row stays as it was; new rows only after the last one. */
     private void appendOnly(String table, String name) {
         kept(table, name);
-        Long last = before.rows(table).stream().map(r -> integer(r.get("seq"))).filter(Objects::nonNull)
-                .max(Long::compare).orElse(0L);
+        Long last = before.rows(table).stream()
+                .map(r -> integer(r.get("seq")))
+                .filter(Objects::nonNull)
+                .max(Long::compare)
+                .orElse(0L);
         for (Map<String, Object> r : after.rows(table)) {
             if (before.row(table, r.get("seq")) == null) {
                 Long seq = integer(r.get("seq"));
@@ -793,7 +925,10 @@ final class Oracle {
     private void unchanged(String table, String name) {
         kept(table, name);
         if (after.rows(table).size() != before.rows(table).size()) {
-            v(name + ".changed", table + " has " + after.rows(table).size() + " rows instead of " + before.rows(table).size());
+            v(
+                    name + ".changed",
+                    table + " has " + after.rows(table).size() + " rows instead of "
+                            + before.rows(table).size());
         }
     }
 }

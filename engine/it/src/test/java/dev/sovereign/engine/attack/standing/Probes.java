@@ -83,18 +83,27 @@ final class Probes {
                 Lease granted = stranger.leases().acquire(actor.toString(), Op.TTL);
                 strangerGranted = true;
                 if (impossible != null) {
-                    v("lease.impossible-undetected", "the impossible lease row of " + actor + " (" + impossible + ") was"
-                            + " taken over by " + who(stranger) + " with token " + granted.token() + " instead of refused"
-                            + " as corrupt");
+                    v(
+                            "lease.impossible-undetected",
+                            "the impossible lease row of " + actor + " (" + impossible + ") was"
+                                    + " taken over by " + who(stranger) + " with token " + granted.token()
+                                    + " instead of refused"
+                                    + " as corrupt");
                 } else if (isLive) {
-                    v("probe.stranger-acquired", who(stranger) + " was granted the live lease of " + actor
-                            + " (token " + granted.token() + ")");
+                    v(
+                            "probe.stranger-acquired",
+                            who(stranger) + " was granted the live lease of " + actor + " (token " + granted.token()
+                                    + ")");
                 }
             } catch (Refusal r) {
-                if (impossible != null && r.category() != RefusalCategory.CORRUPT_LEASE_STATE
+                if (impossible != null
+                        && r.category() != RefusalCategory.CORRUPT_LEASE_STATE
                         && r.category() != RefusalCategory.UNKNOWN_ACTOR) {
-                    v("lease.impossible-undetected", "the impossible lease row of " + actor + " (" + impossible
-                            + ") was not called corrupt by " + who(stranger) + "'s acquire: " + r.category().code());
+                    v(
+                            "lease.impossible-undetected",
+                            "the impossible lease row of " + actor + " (" + impossible + ") was not called corrupt by "
+                                    + who(stranger) + "'s acquire: "
+                                    + r.category().code());
                 }
             } catch (RuntimeException e) {
                 v("probe.storage-error", who(stranger) + "'s acquire of " + actor + " failed: " + e);
@@ -109,14 +118,20 @@ final class Probes {
             try {
                 holder.leases().renew(actor.toString(), token);
                 if (impossible != null) {
-                    v("lease.impossible-undetected", who(holder) + " renewed the impossible lease row of " + actor + " ("
-                            + impossible + ") instead of refusing it as corrupt");
+                    v(
+                            "lease.impossible-undetected",
+                            who(holder) + " renewed the impossible lease row of " + actor + " (" + impossible
+                                    + ") instead of refusing it as corrupt");
                 }
             } catch (Refusal r) {
                 if (impossible != null ? r.category() != RefusalCategory.CORRUPT_LEASE_STATE : isLive) {
-                    v(impossible != null ? "lease.impossible-undetected" : "probe.holder-refused", who(holder)
-                            + "'s renewal of its " + (impossible != null ? "impossible (" + impossible + ")" : "live")
-                            + " lease of " + actor + " was refused: " + r.category().code() + " " + r.getMessage());
+                    v(
+                            impossible != null ? "lease.impossible-undetected" : "probe.holder-refused",
+                            who(holder)
+                                    + "'s renewal of its "
+                                    + (impossible != null ? "impossible (" + impossible + ")" : "live")
+                                    + " lease of " + actor + " was refused: "
+                                    + r.category().code() + " " + r.getMessage());
                 }
             } catch (RuntimeException e) {
                 v("probe.storage-error", who(holder) + "'s renewal of " + actor + " failed: " + e);
@@ -151,16 +166,22 @@ final class Probes {
             TickReport report = world.supervisor().supervisor().tick();
             for (TickReport.Recovery r : report.recovered()) {
                 Map<String, Object> t = before.row("execution_attempts", r.attemptId());
-                if (t != null && integer(t.get("expires_at")) > now && sameCell(t.get("expires_at"),
-                        after.row("execution_attempts", r.attemptId()).get("expires_at"))) {
+                if (t != null
+                        && integer(t.get("expires_at")) > now
+                        && sameCell(
+                                t.get("expires_at"),
+                                after.row("execution_attempts", r.attemptId()).get("expires_at"))) {
                     v("probe.recovered-live", "the supervisor recovered the live attempt " + r.attemptId());
                 }
             }
             for (String m : report.sweptClaims()) {
                 Map<String, Object> m0 = before.row("messages", m);
                 Map<String, Object> m1 = after.row("messages", m);
-                if (m0 != null && m1 != null && sameCell(m0.get("claim_expires_at"), m1.get("claim_expires_at"))
-                        && integer(m0.get("claim_expires_at")) != null && integer(m0.get("claim_expires_at")) > now) {
+                if (m0 != null
+                        && m1 != null
+                        && sameCell(m0.get("claim_expires_at"), m1.get("claim_expires_at"))
+                        && integer(m0.get("claim_expires_at")) != null
+                        && integer(m0.get("claim_expires_at")) > now) {
                     v("probe.swept-live", "the supervisor swept the live claim on " + m);
                 }
             }
@@ -168,7 +189,9 @@ final class Probes {
                 v("probe.supervisor-failed", "the supervisor's tick failed on " + report.failures());
             }
         } catch (Refusal r) {
-            v("probe.supervisor-failed", "the supervisor's tick was refused: " + r.category().code() + " " + r.getMessage());
+            v(
+                    "probe.supervisor-failed",
+                    "the supervisor's tick was refused: " + r.category().code() + " " + r.getMessage());
         } catch (RuntimeException e) {
             v("probe.storage-error", "the supervisor's tick failed: " + e);
         }
@@ -187,20 +210,30 @@ final class Probes {
             for (String actor : beat.lostLeases().keySet()) {
                 Map<String, Object> l0 = before.row("actor_leases", actor);
                 Map<String, Object> l1 = after.row("actor_leases", actor);
-                if (l0 != null && Facts.same(l0, l1) && live(l0, true)
+                if (l0 != null
+                        && Facts.same(l0, l1)
+                        && live(l0, true)
                         && e.processIdentity().equals(l0.get("process_identity"))
                         && Oracle.impossible(l1, after.counterValue(), heartbeat(l1)) == null) {
-                    v("probe.beat-lost-a-lease", who(e) + "'s beat lost its live lease of " + actor + ", which the"
-                            + " attack left as it was");
+                    v(
+                            "probe.beat-lost-a-lease",
+                            who(e) + "'s beat lost its live lease of " + actor + ", which the"
+                                    + " attack left as it was");
                 }
             }
             for (String attempt : beat.lostAttempts().keySet()) {
                 Map<String, Object> t0 = before.row("execution_attempts", attempt);
                 Map<String, Object> t1 = after.row("execution_attempts", attempt);
-                if (t0 != null && Facts.same(t0, t1) && "ACTIVE".equals(t0.get("state"))
-                        && integer(t0.get("expires_at")) > now && stillBound(t0) && leaseLeftAsItWas(t0)) {
-                    v("probe.beat-lost-an-attempt", who(e) + "'s beat lost its live attempt " + attempt + ", which the"
-                            + " attack left as it was, and the lease it runs under too");
+                if (t0 != null
+                        && Facts.same(t0, t1)
+                        && "ACTIVE".equals(t0.get("state"))
+                        && integer(t0.get("expires_at")) > now
+                        && stillBound(t0)
+                        && leaseLeftAsItWas(t0)) {
+                    v(
+                            "probe.beat-lost-an-attempt",
+                            who(e) + "'s beat lost its live attempt " + attempt + ", which the"
+                                    + " attack left as it was, and the lease it runs under too");
                 }
             }
         }
@@ -218,7 +251,9 @@ final class Probes {
     private boolean stillBound(Map<String, Object> t) {
         Map<String, Object> x = after.row("assignments", t.get("assignment_id"));
         Map<String, Object> l = after.row("actor_leases", t.get("actor_id"));
-        return x != null && Objects.equals(x.get("current_attempt"), t.get("id")) && l != null
+        return x != null
+                && Objects.equals(x.get("current_attempt"), t.get("id"))
+                && l != null
                 && sameCell(l.get("token"), t.get("lease_token"))
                 && Objects.equals(l.get("process_identity"), t.get("process_identity"));
     }
@@ -228,20 +263,27 @@ final class Probes {
         for (Map<String, Object> m0 : before.rows("messages")) {
             Map<String, Object> m1 = after.row("messages", m0.get("id"));
             Long expires = integer(m0.get("claim_expires_at"));
-            if (!"CLAIMED".equals(m0.get("state")) || expires == null || expires <= now || !Facts.same(m0, m1)
+            if (!"CLAIMED".equals(m0.get("state"))
+                    || expires == null
+                    || expires <= now
+                    || !Facts.same(m0, m1)
                     || integer(m0.get("claim_token")) == null) {
                 continue;
             }
             Engine holder = world.engineOf(m0.get("claim_process"));
             Map<String, Object> lease = after.row("actor_leases", m0.get("claim_actor"));
-            if (holder == null || lease == null || !Objects.equals(lease.get("process_identity"), m0.get("claim_process"))) {
+            if (holder == null
+                    || lease == null
+                    || !Objects.equals(lease.get("process_identity"), m0.get("claim_process"))) {
                 continue;
             }
             try {
                 holder.mailbox().complete(String.valueOf(m0.get("id")), integer(m0.get("claim_token")));
             } catch (Refusal r) {
-                v("probe.holder-refused", who(holder) + " could not complete its live claim on " + m0.get("id") + ": "
-                        + r.category().code() + " " + r.getMessage());
+                v(
+                        "probe.holder-refused",
+                        who(holder) + " could not complete its live claim on " + m0.get("id") + ": "
+                                + r.category().code() + " " + r.getMessage());
             } catch (RuntimeException e) {
                 v("probe.storage-error", who(holder) + "'s completion of " + m0.get("id") + " failed: " + e);
             }
@@ -263,8 +305,10 @@ final class Probes {
                 }
                 above = Math.max(above, l.token());
             } catch (Refusal r) {
-                v("probe.next-grant", who(e) + "'s next grant of a free actor was refused: " + r.category().code() + " "
-                        + r.getMessage());
+                v(
+                        "probe.next-grant",
+                        who(e) + "'s next grant of a free actor was refused: "
+                                + r.category().code() + " " + r.getMessage());
             } catch (RuntimeException ex) {
                 v("probe.next-grant", who(e) + "'s next grant of a free actor failed: " + ex);
             }

@@ -50,8 +50,14 @@ abstract class StandingAttackContract {
         return Dialect.of(backend());
     }
 
-    private static final List<Form> ROW_FORMS = List.of(Form.UPDATE, Form.UPDATE_STATED, Form.DELETE,
-            Form.DELETE_INSERT, Form.INSERT, Form.REPLACE, Form.UPDATE_THEN_TAKE);
+    private static final List<Form> ROW_FORMS = List.of(
+            Form.UPDATE,
+            Form.UPDATE_STATED,
+            Form.DELETE,
+            Form.DELETE_INSERT,
+            Form.INSERT,
+            Form.REPLACE,
+            Form.UPDATE_THEN_TAKE);
 
     /** Lease rows and what marks their changes (issue 26 item 1: a bare DELETE after a renewal). */
     @Property
@@ -125,8 +131,15 @@ abstract class StandingAttackContract {
     }
 
     /** The tables the other properties attack; every other table of the ledger is the records property's. */
-    private static final List<String> NAMED = List.of("actor_leases", "lease_tombstones", "processes",
-            "token_counter", "lease_change_counter", "messages", "execution_attempts", "assignments");
+    private static final List<String> NAMED = List.of(
+            "actor_leases",
+            "lease_tombstones",
+            "processes",
+            "token_counter",
+            "lease_change_counter",
+            "messages",
+            "execution_attempts",
+            "assignments");
 
     @Provide
     Arbitrary<Attack> recordAttacks() {
@@ -159,6 +172,7 @@ abstract class StandingAttackContract {
          * a later try's operations, that try fails with the ledger's history in its report: an oracle to sharpen.)
          */
         private static World pooled;
+
         static final int TRIES_PER_LEDGER = 10;
 
         void check(String property, Attack attack) {
@@ -168,7 +182,9 @@ abstract class StandingAttackContract {
             boolean anyRefused = false;
             boolean intact = true;
             long t0 = System.nanoTime();
-            World world = pooled != null ? pooled : World.open(backend, attack.toString().hashCode());
+            World world = pooled != null
+                    ? pooled
+                    : World.open(backend, attack.toString().hashCode());
             pooled = null;
             long t1 = System.nanoTime();
             long t2 = t1;
@@ -176,7 +192,8 @@ abstract class StandingAttackContract {
             try {
                 int earlier = world.beginTry();
                 if (earlier > 0) {
-                    report.add("  (on the ledger of " + earlier + " earlier tries of this property, which no strike of theirs"
+                    report.add("  (on the ledger of " + earlier
+                            + " earlier tries of this property, which no strike of theirs"
                             + " broke; this try's actors are " + world.actor("w") + " and " + world.actor("x") + ")");
                 }
                 for (Op op : attack.before()) {
@@ -189,23 +206,26 @@ abstract class StandingAttackContract {
                 Strike lastRefused = null;
                 for (Strike strike : attack.strikes()) {
                     List<String> statements = strike.statements(world, current);
-                    report.add("  the attacker strikes (" + strike + ") " + (dialect == Dialect.POSTGRES
-                            ? "as B's worker login" : "on the file" + (strike.recursive() ? ", recursive_triggers ON" : ""))
+                    report.add("  the attacker strikes (" + strike + ") "
+                            + (dialect == Dialect.POSTGRES
+                                    ? "as B's worker login"
+                                    : "on the file" + (strike.recursive() ? ", recursive_triggers ON" : ""))
                             + ":");
                     statements.forEach(s -> report.add("    " + s + ";"));
                     long sent = System.nanoTime();
                     String refusal = send(world, statements, strike.recursive());
                     boolean refused = refusal != null;
                     anyRefused |= refused;
-                    report.add("    -> " + (refused ? "refused: " + refusal : "accepted") + " (" + (System.nanoTime() - sent)
-                            / 1_000_000 + " ms)");
+                    report.add("    -> " + (refused ? "refused: " + refusal : "accepted") + " ("
+                            + (System.nanoTime() - sent) / 1_000_000 + " ms)");
                     boolean ownerAdded = false;
                     if (strike.form() == Form.DDL && refused && dialect == Dialect.POSTGRES) {
                         // a worker login cannot add an object; someone with the owner's rights can, and then every
                         // open must notice it (the PostgreSQL part of issue 26 item 6)
                         String ownerRefusal = sendAsOwner(world, statements);
                         ownerAdded = ownerRefusal == null;
-                        report.add("    the owner sends the same -> " + (ownerAdded ? "accepted" : "refused: " + ownerRefusal));
+                        report.add("    the owner sends the same -> "
+                                + (ownerAdded ? "accepted" : "refused: " + ownerRefusal));
                     }
                     if (refused && !ownerAdded) {
                         lastRefused = strike;
@@ -242,8 +262,8 @@ abstract class StandingAttackContract {
                 }
             } catch (SQLException e) {
                 intact = false;
-                throw new IllegalStateException("the attack's setup failed: " + e.getMessage() + "\n"
-                        + String.join("\n", report), e);
+                throw new IllegalStateException(
+                        "the attack's setup failed: " + e.getMessage() + "\n" + String.join("\n", report), e);
             } finally {
                 if (intact && violations.isEmpty() && world.tries() < TRIES_PER_LEDGER) {
                     pooled = world;
@@ -251,8 +271,12 @@ abstract class StandingAttackContract {
                     world.close();
                 }
             }
-            report.add(String.format("  (%d ms to open the ledger, %d ms of operations, %d ms of strikes, %d ms of"
-                    + " final probes and closing)", (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+            report.add(String.format(
+                    "  (%d ms to open the ledger, %d ms of operations, %d ms of strikes, %d ms of"
+                            + " final probes and closing)",
+                    (t1 - t0) / 1_000_000,
+                    (t2 - t1) / 1_000_000,
+                    (t3 - t2) / 1_000_000,
                     (System.nanoTime() - t3) / 1_000_000));
             report.add("  violations:");
             violations.forEach(v -> report.add("    " + v));
@@ -315,7 +339,8 @@ abstract class StandingAttackContract {
                 } catch (SQLException ignored) {
                     // nothing was open any more
                 }
-                return (e.getSQLState() == null ? "" : e.getSQLState() + " ") + e.getMessage().replace('\n', ' ');
+                return (e.getSQLState() == null ? "" : e.getSQLState() + " ")
+                        + e.getMessage().replace('\n', ' ');
             } finally {
                 c.setAutoCommit(auto);
             }
@@ -329,8 +354,8 @@ abstract class StandingAttackContract {
             }
             try {
                 world.reopen();
-                out.add("[ddl.not-refused-at-open] the next open accepted the ledger with " + attack.ddlName()
-                        + " on " + attack.table());
+                out.add("[ddl.not-refused-at-open] the next open accepted the ledger with " + attack.ddlName() + " on "
+                        + attack.table());
             } catch (StorageException e) {
                 if (!e.getMessage().contains(attack.ddlName())) {
                     out.add("[ddl.refused-without-naming-it] the next open refused, but without naming "

@@ -21,8 +21,7 @@ import java.util.Map;
  * @param variant   a form's variant (which REPLACE; which DDL object; whose name a forged row carries)
  * @param recursive {@code recursive_triggers} on the attacker's SQLite connection
  */
-record Strike(String table, String column, Value value, Form form, int pick, int variant,
-              boolean recursive) {
+record Strike(String table, String column, Value value, Form form, int pick, int variant, boolean recursive) {
 
     /** The statement forms. */
     enum Form {
@@ -83,7 +82,8 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                 case "actor_leases" -> victim.equals(r.get("process_identity"));
                 case "processes" -> victim.equals(r.get("identity"));
                 case "messages" -> victim.equals(r.get("claim_process")) && live(r.get("claim_expires_at"), now);
-                case "execution_attempts" -> victim.equals(r.get("process_identity")) && "ACTIVE".equals(r.get("state"));
+                case "execution_attempts" ->
+                    victim.equals(r.get("process_identity")) && "ACTIVE".equals(r.get("state"));
                 case "assignments" -> "RUNNING".equals(r.get("state")) || "FAILED".equals(r.get("state"));
                 default -> false;
             };
@@ -129,8 +129,13 @@ record Strike(String table, String column, Value value, Form form, int pick, int
             }
             case INSERT -> {
                 out.addAll(mintAndBump());
-                out.add(forged(world, facts, row == null ? facts.rows(table).stream().findFirst().orElse(null) : row,
-                        v, true, -1));
+                out.add(forged(
+                        world,
+                        facts,
+                        row == null ? facts.rows(table).stream().findFirst().orElse(null) : row,
+                        v,
+                        true,
+                        -1));
             }
             case REPLACE -> {
                 out.addAll(mintAndBump());
@@ -147,7 +152,8 @@ record Strike(String table, String column, Value value, Form form, int pick, int
     }
 
     private static List<String> mintAndBump() {
-        return List.of("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1",
+        return List.of(
+                "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1",
                 "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1");
     }
 
@@ -241,7 +247,10 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                 x = CHANGE;
             } else if (c.equals("expires_at") || c.equals("claim_expires_at")) {
                 x = old == null ? x : Long.toString(now + 60_000);
-            } else if (c.endsWith("_at") && old != null && !c.equals("ended_at") && !c.equals("acknowledged_at")
+            } else if (c.endsWith("_at")
+                    && old != null
+                    && !c.equals("ended_at")
+                    && !c.equals("acknowledged_at")
                     && !c.equals("stopped_at")) {
                 x = Long.toString(now);
             }
@@ -252,7 +261,8 @@ record Strike(String table, String column, Value value, Form form, int pick, int
         if (at >= 0 && !(newKey && column.equals(key))) {
             values.set(at, v);
         }
-        return replace >= 0 ? d.replace(table, columns, values, replace, identity)
+        return replace >= 0
+                ? d.replace(table, columns, values, replace, identity)
                 : d.insert(table, columns, values, identity);
     }
 
@@ -285,20 +295,25 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                 String recipient = Literals.of(d, row.get("recipient"));
                 out.add("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1");
                 out.add("UPDATE messages SET state = 'CLAIMED', claim_actor = " + recipient + ", claim_process ="
-                        + " (SELECT process_identity FROM actor_leases WHERE actor_id = " + recipient + "), claim_token = "
+                        + " (SELECT process_identity FROM actor_leases WHERE actor_id = " + recipient
+                        + "), claim_token = "
                         + TOKEN + ", claim_expires_at = " + (now + 60_000) + ", updated_at = " + now + " WHERE id = "
                         + Literals.of(d, row.get("id")));
             }
             case "execution_attempts", "assignments" -> {
-                String assignment = Literals.of(d, table.equals("assignments") ? row.get("id") : row.get("assignment_id"));
+                String assignment =
+                        Literals.of(d, table.equals("assignments") ? row.get("id") : row.get("assignment_id"));
                 String actor = Literals.of(d, row.get("actor_id"));
-                out.add("UPDATE execution_attempts SET state = 'SUPERSEDED', ended_at = " + now + " WHERE assignment_id = "
-                        + assignment + " AND state = 'ACTIVE'");
+                out.add("UPDATE execution_attempts SET state = 'SUPERSEDED', ended_at = " + now
+                        + " WHERE assignment_id = " + assignment + " AND state = 'ACTIVE'");
                 out.add("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1");
-                out.add("INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token,"
-                        + " state, ttl_ms, started_at, renewed_at, expires_at) SELECT 'att_forged', " + assignment + ", "
-                        + actor + ", l.process_identity, " + TOKEN + ", l.token, 'ACTIVE', 60000, " + now + ", " + now
-                        + ", " + (now + 60_000) + " FROM actor_leases l WHERE l.actor_id = " + actor);
+                out.add(
+                        "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token,"
+                                + " state, ttl_ms, started_at, renewed_at, expires_at) SELECT 'att_forged', "
+                                + assignment + ", "
+                                + actor + ", l.process_identity, " + TOKEN + ", l.token, 'ACTIVE', 60000, " + now + ", "
+                                + now
+                                + ", " + (now + 60_000) + " FROM actor_leases l WHERE l.actor_id = " + actor);
                 out.add("UPDATE assignments SET state = 'RUNNING', current_attempt = 'att_forged', updated_at = " + now
                         + " WHERE id = " + assignment);
             }
@@ -329,15 +344,20 @@ record Strike(String table, String column, Value value, Form form, int pick, int
         String name = ddlName();
         String col = column;
         return switch (kind) {
-            case "trigger" -> List.of(d == Dialect.SQLITE
-                    ? "CREATE TRIGGER " + name + " BEFORE INSERT ON " + table + " BEGIN SELECT RAISE(IGNORE); END"
-                    : "CREATE TRIGGER " + name + " BEFORE UPDATE ON " + table
-                            + " FOR EACH ROW EXECUTE FUNCTION suppress_redundant_updates_trigger()");
+            case "trigger" ->
+                List.of(
+                        d == Dialect.SQLITE
+                                ? "CREATE TRIGGER " + name + " BEFORE INSERT ON " + table
+                                        + " BEGIN SELECT RAISE(IGNORE); END"
+                                : "CREATE TRIGGER " + name + " BEFORE UPDATE ON " + table
+                                        + " FOR EACH ROW EXECUTE FUNCTION suppress_redundant_updates_trigger()");
             case "view" -> List.of("CREATE VIEW " + name + " AS SELECT * FROM " + table);
             case "index" -> List.of("CREATE INDEX " + name + " ON " + table + " (" + col + ")");
             case "rule" -> List.of("CREATE RULE " + name + " AS ON INSERT TO " + table + " DO INSTEAD NOTHING");
-            case "policy" -> List.of("ALTER TABLE " + table + " ENABLE ROW LEVEL SECURITY",
-                    "CREATE POLICY " + name + " ON " + table + " USING (false)");
+            case "policy" ->
+                List.of(
+                        "ALTER TABLE " + table + " ENABLE ROW LEVEL SECURITY",
+                        "CREATE POLICY " + name + " ON " + table + " USING (false)");
             default -> List.of("CREATE FUNCTION " + name + "() RETURNS integer LANGUAGE sql AS 'SELECT 1'");
         };
     }
@@ -351,8 +371,10 @@ record Strike(String table, String column, Value value, Form form, int pick, int
             case "view" -> List.of("DROP VIEW IF EXISTS " + name);
             case "index" -> List.of("DROP INDEX IF EXISTS " + name);
             case "rule" -> List.of("DROP RULE IF EXISTS " + name + " ON " + table);
-            case "policy" -> List.of("DROP POLICY IF EXISTS " + name + " ON " + table,
-                    "ALTER TABLE " + table + " DISABLE ROW LEVEL SECURITY");
+            case "policy" ->
+                List.of(
+                        "DROP POLICY IF EXISTS " + name + " ON " + table,
+                        "ALTER TABLE " + table + " DISABLE ROW LEVEL SECURITY");
             default -> List.of("DROP FUNCTION IF EXISTS " + name + "()");
         };
     }

@@ -1,14 +1,14 @@
 package dev.sovereign.engine.attack.standing;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
-import java.io.UncheckedIOException;
 import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The tally of a survey run ({@code -Dsovereign.attack.survey=true}): per property, how many attacks were tried,
@@ -30,16 +30,23 @@ final class Survey {
         final Map<String, String> examples = new TreeMap<>();
     }
 
-    private Survey() {
-    }
+    private Survey() {}
 
-    static synchronized void record(String backend, String property, int strikes, boolean anyRefused, Iterable<String> violations,
+    static synchronized void record(
+            String backend,
+            String property,
+            int strikes,
+            boolean anyRefused,
+            Iterable<String> violations,
             String report) {
         if (Boolean.getBoolean("sovereign.attack.survey.everyTry")) {
             try {
                 Files.createDirectories(Path.of("target"));
-                Files.writeString(Path.of("target", "standing-attack-tries.txt"), "--- " + property + "\n" + report + "\n",
-                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                Files.writeString(
+                        Path.of("target", "standing-attack-tries.txt"),
+                        "--- " + property + "\n" + report + "\n",
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -69,14 +76,28 @@ final class Survey {
     static synchronized String text(String backend) {
         StringBuilder b = new StringBuilder("Standing attack survey on " + backend + "\n");
         TALLIES.forEach((property, t) -> {
-            b.append("\n").append(property).append(": ").append(t.tries).append(" tries (").append(t.strikes)
-                    .append(" strikes), ").append(t.refused).append(" with a strike the database refused, ")
-                    .append(t.violating).append(" violating\n");
-            t.rules.forEach((rule, n) -> b.append("  ").append(rule).append(": ").append(n).append('\n'));
+            b.append("\n")
+                    .append(property)
+                    .append(": ")
+                    .append(t.tries)
+                    .append(" tries (")
+                    .append(t.strikes)
+                    .append(" strikes), ")
+                    .append(t.refused)
+                    .append(" with a strike the database refused, ")
+                    .append(t.violating)
+                    .append(" violating\n");
+            t.rules.forEach((rule, n) ->
+                    b.append("  ").append(rule).append(": ").append(n).append('\n'));
         });
         b.append("\nOne example per rule:\n");
-        TALLIES.forEach((property, t) -> t.examples.forEach((rule, report) ->
-                b.append("\n--- ").append(property).append(" / ").append(rule).append("\n").append(report).append('\n')));
+        TALLIES.forEach((property, t) -> t.examples.forEach((rule, report) -> b.append("\n--- ")
+                .append(property)
+                .append(" / ")
+                .append(rule)
+                .append("\n")
+                .append(report)
+                .append('\n')));
         return b.toString();
     }
 

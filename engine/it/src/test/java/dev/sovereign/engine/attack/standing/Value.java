@@ -53,9 +53,16 @@ record Value(Kind kind, long n, String text) {
     }
 
     /** Type-confused and out-of-range values every column is tried with (issue 26 item 7's list, and more). */
-    static final List<Value> CONFUSED = List.of(literal("0.5"), literal("'abc'"), literal("x'01'"),
-            literal("'99999999999999999999'"), literal(Long.toString(INT64_MAX)), literal("NULL"), literal("-1"),
-            literal("0"), literal("''"));
+    static final List<Value> CONFUSED = List.of(
+            literal("0.5"),
+            literal("'abc'"),
+            literal("x'01'"),
+            literal("'99999999999999999999'"),
+            literal(Long.toString(INT64_MAX)),
+            literal("NULL"),
+            literal("-1"),
+            literal("0"),
+            literal("''"));
 
     /**
      * The SQL literal this value is in {@code world} for {@code column} of {@code row} (the target row's cells,
@@ -73,11 +80,14 @@ record Value(Kind kind, long n, String text) {
             }
             case NOW_PLUS -> plus(world.now(), n);
             case COUNTER_PLUS -> "((SELECT last_token FROM token_counter WHERE id = 1) + " + n + ")";
-            case PROCESS -> Literals.of(world.dialect(), switch (text) {
-                case "A" -> world.victim();
-                case "B" -> world.attacker();
-                default -> "proc_forged_by_hand";
-            });
+            case PROCESS ->
+                Literals.of(
+                        world.dialect(),
+                        switch (text) {
+                            case "A" -> world.victim();
+                            case "B" -> world.attacker();
+                            default -> "proc_forged_by_hand";
+                        });
             case OTHER_ROW -> {
                 for (Map<String, Object> other : rows) {
                     if (other != row && other.get(column) != null) {

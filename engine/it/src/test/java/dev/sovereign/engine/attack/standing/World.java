@@ -20,9 +20,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.Random;
-import java.util.stream.Stream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * One try's ledger: fresh, real, of the backend under test, with the hosts that use it — engine A (the victim),
@@ -88,8 +88,12 @@ final class World implements Scene, AutoCloseable {
      * NORMAL} — what survives a power cut is not what this suite tries, and each try commits some fifty times.
      */
     EngineConfig.Builder config(LedgerLocation login, String name) {
-        return EngineConfig.forDatabase(login).dataDirectory(dir.resolve("data-" + name)).clock(clock)
-                .durability(Durability.NORMAL).heartbeat(false).heartbeatInterval(Duration.ofSeconds(1))
+        return EngineConfig.forDatabase(login)
+                .dataDirectory(dir.resolve("data-" + name))
+                .clock(clock)
+                .durability(Durability.NORMAL)
+                .heartbeat(false)
+                .heartbeatInterval(Duration.ofSeconds(1))
                 .busyBound(Duration.ofSeconds(10));
     }
 
@@ -103,8 +107,11 @@ final class World implements Scene, AutoCloseable {
         if (template == null) {
             Path dir = Files.createTempDirectory("sovereign-attack-template-");
             Path file = dir.resolve("template.db");
-            try (Engine e = Engine.open(EngineConfig.forDatabase(file).dataDirectory(dir.resolve("data"))
-                    .heartbeat(false).registerLazily(true).build())) {
+            try (Engine e = Engine.open(EngineConfig.forDatabase(file)
+                    .dataDirectory(dir.resolve("data"))
+                    .heartbeat(false)
+                    .registerLazily(true)
+                    .build())) {
                 e.processIdentity();
             }
             if (Files.exists(dir.resolve("template.db-wal"))) {

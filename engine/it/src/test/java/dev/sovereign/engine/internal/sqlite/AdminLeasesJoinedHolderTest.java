@@ -1,11 +1,11 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.internal.jdbc.Dialect;
-import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
-import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
@@ -15,14 +15,14 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.util.Arrays;
-import java.util.HashMap;
 
 /**
  * The console's lease statements read the holder's beat by a join (one primary-key look-up per row) where they
@@ -49,6 +49,7 @@ class AdminLeasesJoinedHolderTest {
 
     /** The console reader's lease statements, as the shared reader runs them on this backend. */
     private static final String ALL_LEASES_SQL = JdbcAdminLeases.allLeasesSql(Dialect.SQLITE);
+
     private static final String CHANGED_LEASES_SQL = JdbcAdminLeases.changedLeasesSql(Dialect.SQLITE);
     private static final String SESSION_LEASES_SQL = JdbcAdminLeases.sessionLeasesSql(Dialect.SQLITE);
 
@@ -89,7 +90,7 @@ class AdminLeasesJoinedHolderTest {
         String cIdentity = c.processIdentity();
         // c stays open (closing an engine releases its leases): it beats by hand only, so it writes nothing more
         try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-             Statement s = raw.createStatement()) {
+                Statement s = raw.createStatement()) {
             s.execute("PRAGMA foreign_keys = OFF");
             s.execute("UPDATE processes SET stopped_at = heartbeat_at + 1 WHERE identity = '" + bIdentity + "'");
             // The schema keeps a session row while a lease names it: a row missing under its lease is a file
@@ -102,7 +103,8 @@ class AdminLeasesJoinedHolderTest {
                 }
                 s.execute("DROP TRIGGER " + name);
             }
-            assertThat(s.executeUpdate("DELETE FROM processes WHERE identity = '" + cIdentity + "'")).isEqualTo(1);
+            assertThat(s.executeUpdate("DELETE FROM processes WHERE identity = '" + cIdentity + "'"))
+                    .isEqualTo(1);
             for (String guard : guards) {
                 s.execute(guard);
             }
@@ -123,13 +125,16 @@ class AdminLeasesJoinedHolderTest {
     }
 
     private List<List<Object>> rows(String sql, Object... args) throws Exception {
-        return db.query(sql, rs -> {
-            List<Object> row = new ArrayList<>();
-            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                row.add(rs.getObject(i));
-            }
-            return row;
-        }, args);
+        return db.query(
+                sql,
+                rs -> {
+                    List<Object> row = new ArrayList<>();
+                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                        row.add(rs.getObject(i));
+                    }
+                    return row;
+                },
+                args);
     }
 
     @Test
@@ -138,7 +143,8 @@ class AdminLeasesJoinedHolderTest {
         assertThat(all).hasSize(7).isEqualTo(rows(ALL_BY_SUBQUERY));
         long last = db.scalar("SELECT last_change FROM lease_change_counter WHERE id = 1");
         for (long marker : new long[] {0, 1, 2, 3, last - 1, last}) {
-            assertThat(rows(CHANGED_LEASES_SQL, marker, marker, marker)).as("changed after %d", marker)
+            assertThat(rows(CHANGED_LEASES_SQL, marker, marker, marker))
+                    .as("changed after %d", marker)
                     .isEqualTo(rows(CHANGED_BY_SUBQUERY, marker, marker, marker));
         }
         assertThat(rows(CHANGED_LEASES_SQL, 0L, 0L, 0L)).hasSize(6); // five rows and the tombstone
@@ -146,7 +152,8 @@ class AdminLeasesJoinedHolderTest {
         assertThat(holders).hasSize(3);
         for (String holder : holders) {
             for (long marker : new long[] {last, 2}) {
-                assertThat(rows(SESSION_LEASES_SQL, holder, marker)).as("%s up to %d", holder, marker)
+                assertThat(rows(SESSION_LEASES_SQL, holder, marker))
+                        .as("%s up to %d", holder, marker)
                         .isEqualTo(rows(SESSION_BY_SUBQUERY, holder, marker));
             }
         }
@@ -173,7 +180,9 @@ class AdminLeasesJoinedHolderTest {
             Object[] args = new Object[(int) sql.chars().filter(ch -> ch == '?').count()];
             Arrays.fill(args, 0L);
             List<String> plan = db.query("EXPLAIN QUERY PLAN " + sql, rs -> rs.getString("detail"), args);
-            assertThat(plan).as("plan of %s", sql).noneMatch(step -> step.startsWith("SCAN s"))
+            assertThat(plan)
+                    .as("plan of %s", sql)
+                    .noneMatch(step -> step.startsWith("SCAN s"))
                     .anyMatch(step -> step.startsWith("SEARCH s USING INDEX sqlite_autoindex_processes_1 (identity=?)"))
                     .noneMatch(step -> step.contains("CORRELATED SCALAR SUBQUERY"));
         }

@@ -12,8 +12,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -71,13 +71,14 @@ class AdminReaderKeptStatementsTest {
             for (int n = 2; n < 22; n++) {
                 round(a, b, reader, n);
             }
-            assertThat(reader.statementsPrepared()).as("statements prepared after 20 more rounds (120 snapshots)")
+            assertThat(reader.statementsPrepared())
+                    .as("statements prepared after 20 more rounds (120 snapshots)")
                     .isEqualTo(afterWarmUp);
             assertThat(reader.readConnection().keptStatements()).hasSize((int) afterWarmUp);
             // a kept statement is reset between snapshots: it holds no read mark, so a checkpoint can empty the WAL
             try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + temp.file());
-                 Statement s = raw.createStatement();
-                 ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                    Statement s = raw.createStatement();
+                    ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getInt(1)).as("checkpoint blocked").isZero();
             }
@@ -106,7 +107,9 @@ class AdminReaderKeptStatementsTest {
             again.snapshot();
             a.leases().release("alpha", a.leases().held().get(0).token());
             snapshotEqualsAFreshOne(again);
-            assertThat(again.snapshot().leases()).singleElement().satisfies(l -> assertThat(l.holder()).isNull());
+            assertThat(again.snapshot().leases())
+                    .singleElement()
+                    .satisfies(l -> assertThat(l.holder()).isNull());
         }
     }
 

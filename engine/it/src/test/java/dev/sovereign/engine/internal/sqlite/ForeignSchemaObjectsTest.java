@@ -41,7 +41,11 @@ class ForeignSchemaObjectsTest {
     }
 
     private EngineConfig config(boolean lazily) {
-        return EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false).registerLazily(lazily).build();
+        return EngineConfig.forDatabase(temp.file())
+                .clock(clock)
+                .heartbeat(false)
+                .registerLazily(lazily)
+                .build();
     }
 
     /** Both ways an engine opens: a writer, and a read-only command's engine that registers with its first write. */
@@ -51,16 +55,21 @@ class ForeignSchemaObjectsTest {
                     .as("registerLazily=" + lazily)
                     .isInstanceOfSatisfying(StorageException.class, e -> {
                         assertThat(e.problem()).isEqualTo(StorageException.Problem.CORRUPT);
-                        assertThat(e.getMessage()).contains(named).contains("was changed by hand")
-                                .contains("refusing to open it, also for reading").doesNotContain("\n");
+                        assertThat(e.getMessage())
+                                .contains(named)
+                                .contains("was changed by hand")
+                                .contains("refusing to open it, also for reading")
+                                .doesNotContain("\n");
                     });
         }
     }
 
     @Test
     void aTriggerThatSilencesTheJournalIsRefusedAtOpenByName() throws Exception {
-        raw.run(false, "CREATE TRIGGER quiet BEFORE INSERT ON fence_events WHEN NEW.kind = 'REJECTED'"
-                + " BEGIN SELECT RAISE(IGNORE); END");
+        raw.run(
+                false,
+                "CREATE TRIGGER quiet BEFORE INSERT ON fence_events WHEN NEW.kind = 'REJECTED'"
+                        + " BEGIN SELECT RAISE(IGNORE); END");
 
         refusedAtOpen("trigger quiet on fence_events was not created by Sovereign's schema");
     }
@@ -72,35 +81,41 @@ class ForeignSchemaObjectsTest {
      */
     @Test
     void theConsolesReaderRefusesItToo() throws Exception {
-        raw.run(false, "CREATE TRIGGER quiet BEFORE INSERT ON fence_events WHEN NEW.kind = 'REJECTED'"
-                + " BEGIN SELECT RAISE(IGNORE); END");
+        raw.run(
+                false,
+                "CREATE TRIGGER quiet BEFORE INSERT ON fence_events WHEN NEW.kind = 'REJECTED'"
+                        + " BEGIN SELECT RAISE(IGNORE); END");
 
-        assertThatThrownBy(() -> SqliteAdminReader.open(temp.file(), clock, ZoneOffset.UTC).close())
+        assertThatThrownBy(() -> SqliteAdminReader.open(temp.file(), clock, ZoneOffset.UTC)
+                        .close())
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(StorageException.Problem.CORRUPT);
-                    assertThat(e.getMessage()).contains("trigger quiet on fence_events was not created by Sovereign's"
-                            + " schema").contains("refusing to open it, also for reading");
+                    assertThat(e.getMessage())
+                            .contains("trigger quiet on fence_events was not created by Sovereign's" + " schema")
+                            .contains("refusing to open it, also for reading");
                 });
         raw.run(false, "DROP TRIGGER quiet");
         SqliteAdminReader.open(temp.file(), clock, ZoneOffset.UTC).close();
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "CREATE VIEW leases_now AS SELECT * FROM actor_leases|view leases_now was not created by Sovereign's schema",
-        "CREATE VIEW harmless AS SELECT 1|view harmless was not created by Sovereign's schema",
-        "CREATE INDEX by_subject ON messages (subject)|index by_subject on messages was not created by Sovereign's schema",
-        "CREATE UNIQUE INDEX one_claim ON messages (claim_process) WHERE claim_process IS NOT NULL"
-                + "|index one_claim on messages was not created by Sovereign's schema",
-        "CREATE TRIGGER undo AFTER UPDATE ON token_counter BEGIN SELECT 1; END"
-                + "|trigger undo on token_counter was not created by Sovereign's schema",
-        "CREATE TABLE notes (x) && CREATE TRIGGER on_notes AFTER INSERT ON notes BEGIN DELETE FROM lease_tombstones; END"
-                + "|trigger on_notes on notes was not created by Sovereign's schema",
-        "DROP INDEX assignments_one_retry_each && CREATE INDEX assignments_one_retry_each ON assignments (retry_of)"
-                + "|index assignments_one_retry_each was replaced by different code",
-        "DROP INDEX messages_inbox|index messages_inbox is missing",
-        "DROP TRIGGER messages_never_deleted|guard messages_never_deleted is missing",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "CREATE VIEW leases_now AS SELECT * FROM actor_leases|view leases_now was not created by Sovereign's schema",
+                "CREATE VIEW harmless AS SELECT 1|view harmless was not created by Sovereign's schema",
+                "CREATE INDEX by_subject ON messages (subject)|index by_subject on messages was not created by Sovereign's schema",
+                "CREATE UNIQUE INDEX one_claim ON messages (claim_process) WHERE claim_process IS NOT NULL"
+                        + "|index one_claim on messages was not created by Sovereign's schema",
+                "CREATE TRIGGER undo AFTER UPDATE ON token_counter BEGIN SELECT 1; END"
+                        + "|trigger undo on token_counter was not created by Sovereign's schema",
+                "CREATE TABLE notes (x) && CREATE TRIGGER on_notes AFTER INSERT ON notes BEGIN DELETE FROM lease_tombstones; END"
+                        + "|trigger on_notes on notes was not created by Sovereign's schema",
+                "DROP INDEX assignments_one_retry_each && CREATE INDEX assignments_one_retry_each ON assignments (retry_of)"
+                        + "|index assignments_one_retry_each was replaced by different code",
+                "DROP INDEX messages_inbox|index messages_inbox is missing",
+                "DROP TRIGGER messages_never_deleted|guard messages_never_deleted is missing",
+            })
     void anythingTheSchemaDidNotCreateOnTheLedgersTablesIsRefusedAtOpenByName(String ddl, String named)
             throws Exception {
         raw.run(false, ddl.split(" && "));
@@ -114,8 +129,11 @@ class ForeignSchemaObjectsTest {
     /** An extra table holds data and runs no code; it and its own index are left alone (decision 0012). */
     @Test
     void anExtraTableWithItsOwnIndexIsHarmlessAndOpens() throws Exception {
-        raw.run(false, "CREATE TABLE operator_notes (id INTEGER PRIMARY KEY, note TEXT UNIQUE)",
-                "CREATE INDEX operator_notes_by_note ON operator_notes (note)", "ANALYZE");
+        raw.run(
+                false,
+                "CREATE TABLE operator_notes (id INTEGER PRIMARY KEY, note TEXT UNIQUE)",
+                "CREATE INDEX operator_notes_by_note ON operator_notes (note)",
+                "ANALYZE");
 
         try (Connection c = raw.connect(false)) {
             assertThat(Migrator.guardProblems(c)).isEmpty();
@@ -135,8 +153,13 @@ class ForeignSchemaObjectsTest {
     /** Many problems: the sentence names the first three and counts the rest. */
     @Test
     void theSentenceNamesTheFirstThreeAndCountsTheRest() throws Exception {
-        raw.run(false, "CREATE VIEW v1 AS SELECT 1", "CREATE VIEW v2 AS SELECT 2", "CREATE VIEW v3 AS SELECT 3",
-                "CREATE VIEW v4 AS SELECT 4", "CREATE VIEW v5 AS SELECT 5");
+        raw.run(
+                false,
+                "CREATE VIEW v1 AS SELECT 1",
+                "CREATE VIEW v2 AS SELECT 2",
+                "CREATE VIEW v3 AS SELECT 3",
+                "CREATE VIEW v4 AS SELECT 4",
+                "CREATE VIEW v5 AS SELECT 5");
 
         refusedAtOpen("view v1 was not created by Sovereign's schema; view v2 was not created by Sovereign's schema;"
                 + " view v3 was not created by Sovereign's schema; and 2 more)");

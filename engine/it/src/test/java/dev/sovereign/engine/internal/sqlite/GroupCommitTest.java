@@ -35,6 +35,7 @@ class GroupCommitTest {
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
+
     private final SettableClock clock = new SettableClock();
 
     @Test
@@ -50,7 +51,8 @@ class GroupCommitTest {
         long eventsBefore = e.journal().lastSeq();
         long batchesBefore = db.batchesCommitted();
 
-        ExecutorService pool = Executors.newFixedThreadPool(n + 3); // the gate, n grants, a stale renewal, a failing work
+        ExecutorService pool =
+                Executors.newFixedThreadPool(n + 3); // the gate, n grants, a stale renewal, a failing work
         try {
             // the first write holds the connection, alone in its batch, until every other one waits in the queue
             CountDownLatch gateRunning = new CountDownLatch(1);
@@ -80,26 +82,38 @@ class GroupCommitTest {
             for (Future<Lease> g : grants) {
                 tokens.add(g.get(60, TimeUnit.SECONDS).token());
             }
-            assertThatThrownBy(() -> stale.get(60, TimeUnit.SECONDS)).hasCauseInstanceOf(Refusal.class)
-                    .cause().satisfies(r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
+            assertThatThrownBy(() -> stale.get(60, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(Refusal.class)
+                    .cause()
+                    .satisfies(r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
             assertThatThrownBy(() -> failing.get(60, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
 
-            assertThat(db.batchesCommitted() - batchesBefore).as("the gate's transaction, then ONE for all the rest")
+            assertThat(db.batchesCommitted() - batchesBefore)
+                    .as("the gate's transaction, then ONE for all the rest")
                     .isEqualTo(2);
             // every grant its own token, minted in hand-in order within the one transaction: consecutive
             List<Long> sorted = new ArrayList<>(tokens);
             Collections.sort(sorted);
             assertThat(new HashSet<>(tokens)).hasSize(n);
-            assertThat(sorted.get(n - 1) - sorted.get(0)).as("no token minted by the failed work survived")
+            assertThat(sorted.get(n - 1) - sorted.get(0))
+                    .as("no token minted by the failed work survived")
                     .isEqualTo(n - 1);
             long lastToken = db.read(tx -> tx.lastToken());
-            assertThat(lastToken).as("the counter ends at the last grant: the failed work's"
-                    + " mint was undone with its savepoint").isEqualTo(sorted.get(n - 1));
+            assertThat(lastToken)
+                    .as("the counter ends at the last grant: the failed work's" + " mint was undone with its savepoint")
+                    .isEqualTo(sorted.get(n - 1));
             List<FenceEvent> events = e.journal().since(eventsBefore, 100);
-            assertThat(events).filteredOn(x -> x.kind() == EventKind.LEASE_ACQUIRED).hasSize(n);
-            assertThat(events).filteredOn(x -> x.kind() == EventKind.REJECTED).singleElement()
+            assertThat(events)
+                    .filteredOn(x -> x.kind() == EventKind.LEASE_ACQUIRED)
+                    .hasSize(n);
+            assertThat(events)
+                    .filteredOn(x -> x.kind() == EventKind.REJECTED)
+                    .singleElement()
                     .satisfies(x -> assertThat(x.resourceId()).isEqualTo("held"));
-            assertThat(e.leases().current("held")).get().extracting(Lease::token).isEqualTo(held.token());
+            assertThat(e.leases().current("held"))
+                    .get()
+                    .extracting(Lease::token)
+                    .isEqualTo(held.token());
         } finally {
             pool.shutdownNow();
         }
@@ -139,11 +153,16 @@ class GroupCommitTest {
             }
             assertThat(all).as("every token once").hasSize(threads * rounds);
             List<FenceEvent> events = e.journal().since(eventsBefore, 100_000);
-            assertThat(events).filteredOn(x -> x.kind() == EventKind.LEASE_ACQUIRED).hasSize(threads * rounds);
-            assertThat(events).filteredOn(x -> x.kind() == EventKind.LEASE_RELEASED).hasSize(threads * rounds);
+            assertThat(events)
+                    .filteredOn(x -> x.kind() == EventKind.LEASE_ACQUIRED)
+                    .hasSize(threads * rounds);
+            assertThat(events)
+                    .filteredOn(x -> x.kind() == EventKind.LEASE_RELEASED)
+                    .hasSize(threads * rounds);
             assertThat(events).noneMatch(x -> x.kind() == EventKind.REJECTED);
-            System.out.printf("group commit: %d writes in %d transactions%n", 2 * threads * rounds,
-                    db.batchesCommitted() - batchesBefore);
+            System.out.printf(
+                    "group commit: %d writes in %d transactions%n",
+                    2 * threads * rounds, db.batchesCommitted() - batchesBefore);
         } finally {
             pool.shutdownNow();
         }

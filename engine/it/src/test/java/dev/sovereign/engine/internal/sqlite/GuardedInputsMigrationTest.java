@@ -42,8 +42,10 @@ class GuardedInputsMigrationTest {
                 s.execute("INSERT INTO schema_migrations (schema_version, sovereign_version, sovereign_commit,"
                         + " migrated_at) VALUES (" + v + ", '0.0.7', 'older', " + now + ")");
             }
-            s.execute("INSERT INTO processes (identity, pid, host, kind, started_at, heartbeat_at, heartbeat_interval_ms)"
-                    + " VALUES ('" + OLD + "', 42, 'old-host', 'worker', " + now + ", " + (now + 5_000) + ", 1000)");
+            s.execute(
+                    "INSERT INTO processes (identity, pid, host, kind, started_at, heartbeat_at, heartbeat_interval_ms)"
+                            + " VALUES ('" + OLD + "', 42, 'old-host', 'worker', " + now + ", " + (now + 5_000)
+                            + ", 1000)");
             s.execute("INSERT INTO actors (id, created_at) VALUES ('w', " + now + ")");
             // granted (token 1, change 1), then renewed presenting its token (change 2): the last lease write
             s.execute("UPDATE token_counter SET last_token = 1 WHERE id = 1");
@@ -54,8 +56,9 @@ class GuardedInputsMigrationTest {
             s.execute("UPDATE lease_change_counter SET last_change = 2 WHERE id = 1");
             s.execute("UPDATE actor_leases SET renewed_at = " + (now + 1_000) + ", expires_at = " + (now + 601_000)
                     + ", renewals = 1, change_seq = 2, presented_token = 1, presented_change = 2 WHERE actor_id = 'w'");
-            s.execute("INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity, token)"
-                    + " VALUES (" + now + ", 'LEASE_ACQUIRED', 'actor', 'w', 'w', '" + OLD + "', 1)");
+            s.execute(
+                    "INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity, token)"
+                            + " VALUES (" + now + ", 'LEASE_ACQUIRED', 'actor', 'w', 'w', '" + OLD + "', 1)");
             // a message claimed under that lease (token 2) and an assignment waiting to run
             s.execute("INSERT INTO messages (id, sender, recipient, subject, state, created_at, updated_at)"
                     + " VALUES ('msg_1', 'ops', 'w', 'job', 'NEW', " + now + ", " + now + ")");
@@ -64,7 +67,8 @@ class GuardedInputsMigrationTest {
                     + " claim_token = 2, claim_expires_at = " + (now + 3_600_000) + ", updated_at = " + now
                     + " WHERE id = 'msg_1'");
             s.execute("INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, created_at,"
-                    + " updated_at) VALUES ('asg_1', 'w', 'scripted', 'temporary', 'CREATED', " + now + ", " + now + ")");
+                    + " updated_at) VALUES ('asg_1', 'w', 'scripted', 'temporary', 'CREATED', " + now + ", " + now
+                    + ")");
         });
     }
 
@@ -74,9 +78,11 @@ class GuardedInputsMigrationTest {
         for (String table : raw.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
                 + " AND name <> 'schema_migrations' ORDER BY name")) {
             String name = table.substring(0, table.length() - 1);
-            String columns = name.equals("actor_leases") ? "actor_id, process_identity, token, ttl_ms, acquired_at,"
-                    + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, presented_token,"
-                    + " presented_change, attached" : "*";
+            String columns = name.equals("actor_leases")
+                    ? "actor_id, process_identity, token, ttl_ms, acquired_at,"
+                            + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, presented_token,"
+                            + " presented_change, attached"
+                    : "*";
             out.put(name, raw.rows("SELECT " + columns + " FROM " + name + " ORDER BY 1"));
         }
         return out;
@@ -92,8 +98,11 @@ class GuardedInputsMigrationTest {
         RawSql raw = new RawSql(temp.file());
         Map<String, List<String>> before = everyRow(raw);
 
-        try (Engine e = Engine.openExisting(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false)
-                .registerLazily(true).build())) {
+        try (Engine e = Engine.openExisting(EngineConfig.forDatabase(temp.file())
+                .clock(clock)
+                .heartbeat(false)
+                .registerLazily(true)
+                .build())) {
             assertThat(raw.scalar("PRAGMA user_version")).isEqualTo(Migrator.LATEST);
             Map<String, List<String>> after = everyRow(raw);
             after.keySet().retainAll(before.keySet()); // tables a later version adds are not this migration's concern
@@ -116,12 +125,18 @@ class GuardedInputsMigrationTest {
             long token = e.leases().acquire("w", Duration.ofMinutes(1)).token();
             assertThat(token).isEqualTo(3);
             assertThat(e.leases().release("w", token)).isTrue();
-            assertThat(e.journal().since(0, 100)).filteredOn(ev -> ev.kind() == EventKind.LEASE_RELEASED)
-                    .singleElement().satisfies(ev -> assertThat(ev.token()).isEqualTo(token));
+            assertThat(e.journal().since(0, 100))
+                    .filteredOn(ev -> ev.kind() == EventKind.LEASE_RELEASED)
+                    .singleElement()
+                    .satisfies(ev -> assertThat(ev.token()).isEqualTo(token));
         }
 
         Path fresh = temp.dir().resolve("fresh.db");
-        Engine.open(EngineConfig.forDatabase(fresh).clock(clock).heartbeat(false).build()).close();
+        Engine.open(EngineConfig.forDatabase(fresh)
+                        .clock(clock)
+                        .heartbeat(false)
+                        .build())
+                .close();
         assertThat(schemaOf(temp.file())).isEqualTo(schemaOf(fresh));
     }
 }

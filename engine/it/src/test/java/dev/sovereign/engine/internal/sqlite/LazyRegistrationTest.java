@@ -10,14 +10,14 @@ import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 
 /**
  * An engine that registers lazily (docs/decisions/0304) on SQLite: nothing for reads or refusals, and inside a
@@ -28,6 +28,7 @@ class LazyRegistrationTest {
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
+
     private final SettableClock clock = new SettableClock();
 
     @Test
@@ -35,7 +36,8 @@ class LazyRegistrationTest {
         Engine holder = temp.open(clock);
         holder.actors().add("held");
         holder.leases().acquire("held", TTL);
-        Engine lazy = temp.open(temp.config(clock).registerLazily(true).processLabel("lazy").build());
+        Engine lazy = temp.open(
+                temp.config(clock).registerLazily(true).processLabel("lazy").build());
         Database db = Sqlite.database(lazy);
         long batchesBefore = db.batchesCommitted();
 
@@ -53,7 +55,9 @@ class LazyRegistrationTest {
                 }
                 return null;
             }));
-            assertThat(holding.await(30, TimeUnit.SECONDS)).as("the read holds the connection").isTrue();
+            assertThat(holding.await(30, TimeUnit.SECONDS))
+                    .as("the read holds the connection")
+                    .isTrue();
             Future<?> refused = pool.submit(() -> lazy.leases().acquire("held", TTL));
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (db.writesWaiting() < 1 && System.nanoTime() < until) {
@@ -66,8 +70,10 @@ class LazyRegistrationTest {
                 refused.get(60, TimeUnit.SECONDS);
                 throw new AssertionError("the acquire of a held lease was not refused");
             } catch (ExecutionException e) {
-                assertThat(e.getCause()).isInstanceOfSatisfying(Refusal.class,
-                        r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                assertThat(e.getCause())
+                        .isInstanceOfSatisfying(
+                                Refusal.class,
+                                r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
             }
         } finally {
             pool.shutdownNow();
@@ -80,8 +86,10 @@ class LazyRegistrationTest {
             assertThat(p.stoppedAt()).isNull();
         });
         assertThat(holder.actors().find("second")).isPresent();
-        assertThat(holder.journal().since(0, 100)).filteredOn(e -> e.kind() == EventKind.REJECTED)
-                .singleElement().satisfies(e -> assertThat(e.processIdentity()).isEqualTo(lazy.processIdentity()));
+        assertThat(holder.journal().since(0, 100))
+                .filteredOn(e -> e.kind() == EventKind.REJECTED)
+                .singleElement()
+                .satisfies(e -> assertThat(e.processIdentity()).isEqualTo(lazy.processIdentity()));
     }
 
     @Test

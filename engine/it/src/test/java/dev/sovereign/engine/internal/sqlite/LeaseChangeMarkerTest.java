@@ -1,12 +1,12 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.internal.jdbc.Dialect;
-import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.LeaseRow;
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
@@ -45,20 +45,26 @@ class LeaseChangeMarkerTest {
             }
         }
         List<String> plan = plan(JdbcAdminLeases.changedLeasesSql(Dialect.SQLITE));
-        assertThat(plan).as("query plan %s", plan)
-                .anySatisfy(d -> assertThat(d).startsWith("SEARCH l USING")
+        assertThat(plan)
+                .as("query plan %s", plan)
+                .anySatisfy(d -> assertThat(d)
+                        .startsWith("SEARCH l USING")
                         .contains("INDEX actor_leases_by_change (change_seq>?)"))
-                .anySatisfy(d -> assertThat(d).startsWith("SEARCH t USING")
+                .anySatisfy(d -> assertThat(d)
+                        .startsWith("SEARCH t USING")
                         .contains("INDEX lease_tombstones_by_change (change_seq>?)"))
                 .anySatisfy(d -> assertThat(d).startsWith("SEARCH j USING").contains("(actor_id=?)"))
                 .noneSatisfy(d -> assertThat(d).startsWith("SCAN"));
-        assertThat(plan(JdbcAdminLeases.COUNT_CHANGED_SQL)).singleElement().satisfies(d -> assertThat(d)
-                .isEqualTo("SEARCH actor_leases USING COVERING INDEX actor_leases_by_change (change_seq>?)"));
+        assertThat(plan(JdbcAdminLeases.COUNT_CHANGED_SQL))
+                .singleElement()
+                .satisfies(d -> assertThat(d)
+                        .isEqualTo("SEARCH actor_leases USING COVERING INDEX actor_leases_by_change (change_seq>?)"));
     }
 
     private List<String> plan(String sql) throws SQLException {
         List<String> plan = new ArrayList<>();
-        try (Connection c = plain(); PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + sql)) {
+        try (Connection c = plain();
+                PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + sql)) {
             for (int i = 1; i <= ps.getParameterMetaData().getParameterCount(); i++) {
                 ps.setLong(i, 990);
             }
@@ -83,18 +89,23 @@ class LeaseChangeMarkerTest {
             }
             for (int i = 0; i < 4; i++) {
                 s.execute("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1");
-                s.execute("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at,"
-                        + " expires_at, renewals, renewal_journalled_at) VALUES ('actor-" + i + "', 'proc_old', "
-                        + (i + 1) + ", 5000, " + now + ", " + now + ", " + (now + 5000) + ", " + i + ", " + now + ")");
+                s.execute(
+                        "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at,"
+                                + " expires_at, renewals, renewal_journalled_at) VALUES ('actor-" + i
+                                + "', 'proc_old', "
+                                + (i + 1) + ", 5000, " + now + ", " + now + ", " + (now + 5000) + ", " + i + ", " + now
+                                + ")");
             }
         });
     }
 
     private List<String> leaseRows() throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (Connection c = plain(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at,"
-                     + " expires_at, renewals, renewal_journalled_at FROM actor_leases ORDER BY actor_id")) {
+        try (Connection c = plain();
+                Statement s = c.createStatement();
+                ResultSet rs =
+                        s.executeQuery("SELECT actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at,"
+                                + " expires_at, renewals, renewal_journalled_at FROM actor_leases ORDER BY actor_id")) {
             while (rs.next()) {
                 StringBuilder row = new StringBuilder();
                 for (int i = 1; i <= 9; i++) {
@@ -107,7 +118,9 @@ class LeaseChangeMarkerTest {
     }
 
     private long scalar(String sql) throws SQLException {
-        try (Connection c = plain(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = plain();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.getLong(1);
         }
     }
@@ -122,8 +135,10 @@ class LeaseChangeMarkerTest {
 
         assertThat(scalar("PRAGMA user_version")).isEqualTo(Migrator.LATEST);
         assertThat(leaseRows()).isEqualTo(before);
-        assertThat(scalar("SELECT count(*) FROM actor_leases WHERE change_seq = 0")).isEqualTo(4);
-        assertThat(scalar("SELECT last_change FROM lease_change_counter WHERE id = 1")).isZero();
+        assertThat(scalar("SELECT count(*) FROM actor_leases WHERE change_seq = 0"))
+                .isEqualTo(4);
+        assertThat(scalar("SELECT last_change FROM lease_change_counter WHERE id = 1"))
+                .isZero();
         assertThat(scalar("SELECT last_token FROM token_counter WHERE id = 1")).isEqualTo(4);
 
         try (SqliteAdminReader r = SqliteAdminReader.open(temp.file(), clock, ZoneOffset.UTC)) {

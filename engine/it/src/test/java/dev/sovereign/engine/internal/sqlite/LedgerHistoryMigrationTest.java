@@ -11,13 +11,13 @@ import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.testing.RawSql;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.ZoneOffset;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.sql.Connection;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Version 8 (decisions 0603-0605) on a ledger an older Sovereign wrote: its tokens keep their values (epoch 0), its
@@ -63,17 +63,24 @@ class LedgerHistoryMigrationTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-        "3.5|holds 3.5 (real)",
-        "'abc'|holds 'abc' (text)",
-        "x'01'|holds X'01' (blob)",
-        "'99999999999999999999'|(real)",
-        "9223372036854775807|a token of epoch 8388607"})
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "3.5|holds 3.5 (real)",
+                "'abc'|holds 'abc' (text)",
+                "x'01'|holds X'01' (blob)",
+                "'99999999999999999999'|(real)",
+                "9223372036854775807|a token of epoch 8388607"
+            })
     void aCounterARawWriterDamagedIsNamedAtOpenAndNeverShownAsZero(String counter, String named) throws Exception {
         versionSevenWithCounter(counter);
-        assertThatThrownBy(() -> temp.open(clock)).isInstanceOfSatisfying(StorageException.class,
+        assertThatThrownBy(() -> temp.open(clock))
+                .isInstanceOfSatisfying(
+                        StorageException.class,
                         x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.CORRUPT))
-                .hasMessageContaining("fencing-token counter").hasMessageContaining(named)
+                .hasMessageContaining("fencing-token counter")
+                .hasMessageContaining(named)
                 .hasMessageContaining("sovereign restore");
         try (AdminReader reader = Ledgers.openReader(temp.file(), clock, ZoneOffset.UTC)) {
             AdminSnapshot s = reader.snapshot();

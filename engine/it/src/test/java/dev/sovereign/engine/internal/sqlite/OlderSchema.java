@@ -15,11 +15,11 @@ import java.sql.Statement;
  * same transaction. Never through the current migrator, which would migrate it to the latest version.
  */
 final class OlderSchema {
-    private OlderSchema() {
-    }
+    private OlderSchema() {}
 
     static String script(int version) {
-        try (InputStream in = Migrator.class.getResourceAsStream("migrations/" + Migrator.MIGRATIONS.get(version - 1))) {
+        try (InputStream in =
+                Migrator.class.getResourceAsStream("migrations/" + Migrator.MIGRATIONS.get(version - 1))) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new IllegalStateException(e);
@@ -34,7 +34,8 @@ final class OlderSchema {
 
     /** Creates {@code file} at schema {@code version} (WAL, marked as ours) with {@code rows} in it. */
     static void create(Path file, int version, Rows rows) throws SQLException {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement s = c.createStatement()) {
             s.execute("PRAGMA journal_mode = WAL");
             s.execute("BEGIN IMMEDIATE");
             for (int v = 1; v <= version; v++) {

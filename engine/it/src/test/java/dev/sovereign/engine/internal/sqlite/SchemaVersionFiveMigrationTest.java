@@ -29,8 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * transaction with its record row; every later open checks them like every other guard.
  */
 class SchemaVersionFiveMigrationTest {
-    private static final List<String> NEW_GUARDS = List.of("attempts_end_only_through_their_fence",
-            "attempts_renewed_only_under_their_lease");
+    private static final List<String> NEW_GUARDS =
+            List.of("attempts_end_only_through_their_fence", "attempts_renewed_only_under_their_lease");
 
     @RegisterExtension
     final TempDatabase temp = new TempDatabase();
@@ -64,7 +64,9 @@ class SchemaVersionFiveMigrationTest {
             assertThat(raw.scalar("PRAGMA user_version")).isEqualTo(Migrator.LATEST);
             assertThat(guardsPresent(raw)).isEqualTo(2);
             assertThat(raw.rows("SELECT schema_version, sovereign_version FROM schema_migrations ORDER BY 1"))
-                    .hasSize(Migrator.LATEST - 3).first().isEqualTo("4|0.0.4|");
+                    .hasSize(Migrator.LATEST - 3)
+                    .first()
+                    .isEqualTo("4|0.0.4|");
             try (Connection c = raw.connect(false)) {
                 assertThat(Migrator.guardProblems(c)).isEmpty();
             }
@@ -73,8 +75,10 @@ class SchemaVersionFiveMigrationTest {
             Assignment x = e.runs().assign("operator", "scripted");
             Attempt t = Port.runs(e).startAttempt(x.id(), lease.token(), 5_000);
             // the hand-typed end of someone else's ACTIVE attempt that version 4 let through
-            assertThatThrownBy(() -> raw.run(false, "UPDATE execution_attempts SET state = 'DONE', ended_at = "
-                    + clock.millis() + " WHERE id = '" + t.id() + "'"))
+            assertThatThrownBy(() -> raw.run(
+                            false,
+                            "UPDATE execution_attempts SET state = 'DONE', ended_at = " + clock.millis()
+                                    + " WHERE id = '" + t.id() + "'"))
                     .hasMessageContaining("fence: an ACTIVE attempt ends");
             // the engine's own terminal write ends it DONE
             var done = Port.runs(e).finish(t, Outcome.COMPLETED, null, true, "done");
@@ -90,19 +94,27 @@ class SchemaVersionFiveMigrationTest {
         for (String guard : NEW_GUARDS) {
             String sql = raw.text("SELECT sql FROM sqlite_master WHERE name = '" + guard + "'");
             raw.run(false, "DROP TRIGGER " + guard);
-            assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false)
-                    .build()))
+            assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file())
+                            .clock(clock)
+                            .heartbeat(false)
+                            .build()))
                     .isInstanceOfSatisfying(StorageException.class, ex -> {
                         assertThat(ex.problem()).isEqualTo(StorageException.Problem.CORRUPT);
-                        assertThat(ex.getMessage()).contains("guard " + guard + " is missing")
-                                .contains("no longer enforces the fence").doesNotContain("\n");
+                        assertThat(ex.getMessage())
+                                .contains("guard " + guard + " is missing")
+                                .contains("no longer enforces the fence")
+                                .doesNotContain("\n");
                     });
             // a look-alike that lets everything through is not the guard either
             raw.run(false, sql.replace("WHEN OLD.state = 'ACTIVE'", "WHEN 0 AND OLD.state = 'ACTIVE'"));
-            assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file()).clock(clock).heartbeat(false)
-                    .build()))
-                    .isInstanceOfSatisfying(StorageException.class, ex -> assertThat(ex.getMessage())
-                            .contains("guard " + guard + " was replaced by different code"));
+            assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file())
+                            .clock(clock)
+                            .heartbeat(false)
+                            .build()))
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
+                            ex -> assertThat(ex.getMessage())
+                                    .contains("guard " + guard + " was replaced by different code"));
             raw.run(false, "DROP TRIGGER " + guard, sql);
             temp.open(clock).close();
         }

@@ -13,9 +13,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import java.time.Duration;
 
 /**
  * Version 4: the file records which Sovereign migrated it. A version-3 ledger (guards and mark in
@@ -42,13 +42,17 @@ class SchemaVersionFourMigrationTest {
     }
 
     private long scalar(String sql) throws SQLException {
-        try (Connection c = plain(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = plain();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.getLong(1);
         }
     }
 
     private String text(String sql) throws SQLException {
-        try (Connection c = plain(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = plain();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.getString(1);
         }
     }
@@ -57,7 +61,8 @@ class SchemaVersionFourMigrationTest {
     void aVersionThreeLedgerGainsTheRecordOfWhoMigratedIt() throws Exception {
         createVersionThreeFileOnly();
         assertThat(scalar("PRAGMA user_version")).isEqualTo(3);
-        assertThat(scalar("SELECT count(*) FROM sqlite_master WHERE name = 'schema_migrations'")).isZero();
+        assertThat(scalar("SELECT count(*) FROM sqlite_master WHERE name = 'schema_migrations'"))
+                .isZero();
 
         clock.advance(Duration.ofMinutes(5));
         long openedAt = clock.millis();
@@ -65,15 +70,20 @@ class SchemaVersionFourMigrationTest {
             assertThat(e.leases().acquire("operator", Duration.ofMinutes(1))).isNotNull();
             LedgerSummary s = e.summary();
             assertThat(s.schemaVersion()).isEqualTo(Migrator.LATEST);
-            assertThat(s.lastMigration()).isEqualTo(new LedgerSummary.LastMigration(Migrator.LATEST,
-                    SovereignVersion.current().version(), SovereignVersion.current().commit(), openedAt));
+            assertThat(s.lastMigration())
+                    .isEqualTo(new LedgerSummary.LastMigration(
+                            Migrator.LATEST,
+                            SovereignVersion.current().version(),
+                            SovereignVersion.current().commit(),
+                            openedAt));
         }
 
         assertThat(scalar("PRAGMA user_version")).isEqualTo(Migrator.LATEST);
         // one row for each version from 4 on, all written by this open
         assertThat(scalar("SELECT count(*) FROM schema_migrations")).isEqualTo(Migrator.LATEST - 3);
         assertThat(scalar("SELECT min(schema_version) FROM schema_migrations")).isEqualTo(4);
-        assertThat(text("SELECT sovereign_version FROM schema_migrations")).isEqualTo(SovereignVersion.current().version());
+        assertThat(text("SELECT sovereign_version FROM schema_migrations"))
+                .isEqualTo(SovereignVersion.current().version());
         assertThat(scalar("SELECT count(*) FROM actors")).isEqualTo(1);
         assertThat(scalar("SELECT lab_sandbox FROM ledger_mark")).isZero();
         try (Connection c = plain()) {
@@ -88,12 +98,13 @@ class SchemaVersionFourMigrationTest {
 
         assertThat(scalar("SELECT count(*) FROM schema_migrations")).isEqualTo(Migrator.LATEST - 3);
         assertThat(scalar("SELECT max(schema_version) FROM schema_migrations")).isEqualTo(Migrator.LATEST);
-        assertThat(text("SELECT sovereign_commit FROM schema_migrations")).isEqualTo(SovereignVersion.current().commit());
-        try (Connection c = plain(); Statement s = c.createStatement()) {
+        assertThat(text("SELECT sovereign_commit FROM schema_migrations"))
+                .isEqualTo(SovereignVersion.current().commit());
+        try (Connection c = plain();
+                Statement s = c.createStatement()) {
             assertThatThrownBy(() -> s.execute("UPDATE schema_migrations SET sovereign_version = '9.9.9'"))
                     .hasMessageContaining("append-only");
-            assertThatThrownBy(() -> s.execute("DELETE FROM schema_migrations"))
-                    .hasMessageContaining("append-only");
+            assertThatThrownBy(() -> s.execute("DELETE FROM schema_migrations")).hasMessageContaining("append-only");
             assertThatThrownBy(() -> s.execute("INSERT OR REPLACE INTO schema_migrations VALUES (4, 'x', 'y', 0)"))
                     .hasMessageContaining("append-only");
         }

@@ -1,6 +1,5 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.testing.Port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +8,7 @@ import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.sql.Connection;
@@ -54,12 +54,16 @@ class SchemaVersionThreeMigrationTest {
                     + " updated_at) VALUES ('asg_running', 'operator', 'scripted', 'temporary', 'CREATED', " + now
                     + ", " + now + "), ('asg_done', 'operator', 'scripted', 'temporary', 'CREATED', " + now + ", "
                     + now + ")");
-            s.execute("INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token,"
-                    + " state, ttl_ms, started_at, renewed_at, expires_at) VALUES ('att_running', 'asg_running',"
-                    + " 'operator', 'proc_old', 2, 1, 'ACTIVE', 60000, " + now + ", " + now + ", " + (now + 60_000)
-                    + "), ('att_done', 'asg_done', 'operator', 'proc_old', 3, 1, 'DONE', 60000, " + now + ", " + now
-                    + ", " + (now + 60_000) + ")");
-            s.execute("UPDATE assignments SET state = 'RUNNING', current_attempt = 'att_running' WHERE id = 'asg_running'");
+            s.execute(
+                    "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token,"
+                            + " state, ttl_ms, started_at, renewed_at, expires_at) VALUES ('att_running', 'asg_running',"
+                            + " 'operator', 'proc_old', 2, 1, 'ACTIVE', 60000, " + now + ", " + now + ", "
+                            + (now + 60_000)
+                            + "), ('att_done', 'asg_done', 'operator', 'proc_old', 3, 1, 'DONE', 60000, " + now + ", "
+                            + now
+                            + ", " + (now + 60_000) + ")");
+            s.execute(
+                    "UPDATE assignments SET state = 'RUNNING', current_attempt = 'att_running' WHERE id = 'asg_running'");
             s.execute("UPDATE assignments SET state = 'COMPLETED' WHERE id = 'asg_done'");
             s.execute("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
                     + " outcome_known, created_at) VALUES ('asg_done', 'att_done', 3, 'proc_old', 'completed', 1, "
@@ -76,17 +80,34 @@ class SchemaVersionThreeMigrationTest {
 
     private List<String> everyRow() throws SQLException {
         List<String> out = new ArrayList<>();
-        for (String table : List.of("processes", "actors", "actor_leases", "assignments", "execution_attempts",
-                "receipts", "messages", "fence_events", "token_counter")) {
-            try (Connection c = plain(); Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY 1")) {
+        for (String table : List.of(
+                "processes",
+                "actors",
+                "actor_leases",
+                "assignments",
+                "execution_attempts",
+                "receipts",
+                "messages",
+                "fence_events",
+                "token_counter")) {
+            try (Connection c = plain();
+                    Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY 1")) {
                 int n = rs.getMetaData().getColumnCount();
                 while (rs.next()) {
                     StringBuilder row = new StringBuilder(table).append(':');
                     for (int i = 1; i <= n; i++) {
                         String name = rs.getMetaData().getColumnName(i);
-                        if (List.of("presented_token", "presented_change", "ended_by_attempt", "ended_via",
-                                "finished_with", "attached", "released_at", "released_note").contains(name)) {
+                        if (List.of(
+                                        "presented_token",
+                                        "presented_change",
+                                        "ended_by_attempt",
+                                        "ended_via",
+                                        "finished_with",
+                                        "attached",
+                                        "released_at",
+                                        "released_note")
+                                .contains(name)) {
                             continue; // the columns later versions add
                         }
                         row.append(rs.getString(i)).append('|');
@@ -99,7 +120,9 @@ class SchemaVersionThreeMigrationTest {
     }
 
     private long scalar(String sql) throws SQLException {
-        try (Connection c = plain(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = plain();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.getLong(1);
         }
     }
@@ -112,7 +135,9 @@ class SchemaVersionThreeMigrationTest {
         Engine oldWorker = temp.open(temp.config(clock).actAs("proc_old").build());
 
         assertThat(scalar("PRAGMA user_version")).isEqualTo(Migrator.LATEST);
-        assertThat(everyRow()).containsAll(before.stream().filter(r -> !r.startsWith("processes:")).toList());
+        assertThat(everyRow())
+                .containsAll(
+                        before.stream().filter(r -> !r.startsWith("processes:")).toList());
         assertThat(scalar("SELECT lab_sandbox FROM ledger_mark")).isZero();
         assertThat(oldWorker.isLabSandbox()).isFalse();
         try (Connection c = plain()) {
@@ -120,26 +145,31 @@ class SchemaVersionThreeMigrationTest {
         }
 
         // guarded from now on: what version 2 let through is refused
-        try (Connection c = plain(); Statement s = c.createStatement()) {
+        try (Connection c = plain();
+                Statement s = c.createStatement()) {
             assertThatThrownBy(() -> s.execute("REPLACE INTO token_counter (id, last_token) VALUES (1, 0)"))
                     .hasMessageContaining("fence:");
             assertThatThrownBy(() -> s.execute("UPDATE assignments SET state = 'FAILED' WHERE id = 'asg_done'"))
                     .hasMessageContaining("fence:");
             assertThatThrownBy(() -> s.execute("REPLACE INTO messages (id, sender, recipient, subject, state,"
-                    + " created_at, updated_at) VALUES ('msg_done', 'x', 'operator', 's', 'NEW', 0, 0)"))
+                            + " created_at, updated_at) VALUES ('msg_done', 'x', 'operator', 's', 'NEW', 0, 0)"))
                     .hasMessageContaining("fence:");
             assertThatThrownBy(() -> s.execute("UPDATE assignments SET state = 'COMPLETED', current_attempt = NULL"
-                    + " WHERE id = 'asg_running'")).hasMessageContaining("fence:");
+                            + " WHERE id = 'asg_running'"))
+                    .hasMessageContaining("fence:");
         }
 
         // the work in flight still finishes, through the fenced paths, by the process that holds it
         Attempt running = oldWorker.runs().attempts("asg_running").get(0);
         Port.runs(oldWorker).finish(running, Outcome.COMPLETED, null, true, "after upgrade");
-        assertThat(oldWorker.runs().get("asg_running")).get().extracting(Assignment::state)
+        assertThat(oldWorker.runs().get("asg_running"))
+                .get()
+                .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.COMPLETED);
         assertThat(oldWorker.runs().receipt("asg_running")).isPresent();
         oldWorker.mailbox().complete("msg_claimed", 4);
-        assertThat(oldWorker.mailbox().find("msg_claimed").orElseThrow().state().name()).isEqualTo("DONE");
+        assertThat(oldWorker.mailbox().find("msg_claimed").orElseThrow().state().name())
+                .isEqualTo("DONE");
         assertThat(oldWorker.leases().renew("operator", 1).token()).isEqualTo(1); // a version-2 row renews
     }
 }

@@ -77,7 +77,8 @@ class SessionAttachedLeasesTest {
         assertThat(raw.scalar("SELECT heartbeat_at FROM processes WHERE identity = '" + a.processIdentity() + "'"))
                 .isEqualTo(clock.millis());
         // every reader sees each lease expiring one TTL after the beat
-        assertThat(a.leases().list()).hasSize(1_000)
+        assertThat(a.leases().list())
+                .hasSize(1_000)
                 .allSatisfy(l -> assertThat(l.expiresAt()).isEqualTo(clock.millis() + 10_000))
                 .allSatisfy(l -> assertThat(l.renewedAt()).isEqualTo(clock.millis()));
     }
@@ -88,7 +89,9 @@ class SessionAttachedLeasesTest {
         a.heartbeatNow(); // the first beat verifies; the next ones rely on the checksums until 5 s have passed
         // a takeover nobody could make through the engine while a beats: by hand, stating the fence
         // (stamped 20 s ahead: the session only moves forward, so the hand-made write dates itself past it)
-        raw.run(false, "BEGIN IMMEDIATE",
+        raw.run(
+                false,
+                "BEGIN IMMEDIATE",
                 "UPDATE token_counter SET last_token = last_token + 1",
                 "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
                 "UPDATE actor_leases SET token = (SELECT last_token FROM token_counter), process_identity = '"
@@ -97,7 +100,8 @@ class SessionAttachedLeasesTest {
                         + " presented_token = " + held.get(1).token() + ","
                         + " change_seq = (SELECT last_change FROM lease_change_counter),"
                         + " presented_change = (SELECT last_change FROM lease_change_counter), attached = 0"
-                        + " WHERE actor_id = 'actor-1'", "COMMIT");
+                        + " WHERE actor_id = 'actor-1'",
+                "COMMIT");
         clock.advance(Duration.ofMillis(100));
         Beat beat = a.heartbeatNow();
         assertThat(beat.lostLeases()).containsOnlyKeys("actor-1");
@@ -119,8 +123,13 @@ class SessionAttachedLeasesTest {
             case "update or replace" -> "UPDATE OR REPLACE actor_leases SET " + set + " WHERE actor_id = 'actor-0'";
             default -> throw new IllegalArgumentException(how);
         };
-        return new String[] {"BEGIN IMMEDIATE", "UPDATE token_counter SET last_token = last_token + 1",
-                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1", write, "COMMIT"};
+        return new String[] {
+            "BEGIN IMMEDIATE",
+            "UPDATE token_counter SET last_token = last_token + 1",
+            "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+            write,
+            "COMMIT"
+        };
     }
 
     @ParameterizedTest(name = "{0}")
@@ -132,7 +141,8 @@ class SessionAttachedLeasesTest {
         a.heartbeatNow(); // the row's own expiry (+10 s) is its floor; the session keeps it until +16 s
         clock.advance(Duration.ofSeconds(5)); // +11 s: past the row's own expiry, not past the session's
         for (boolean recursive : new boolean[] {false, true}) {
-            assertThatThrownBy(() -> raw.run(recursive, takeoverByHand(old, how))).isInstanceOf(SQLException.class)
+            assertThatThrownBy(() -> raw.run(recursive, takeoverByHand(old, how)))
+                    .isInstanceOf(SQLException.class)
                     .hasMessageContaining("waits until its holder's heartbeat has expired too");
         }
         assertThat(a.leases().current("actor-0").orElseThrow().token()).isEqualTo(old.token());
@@ -148,22 +158,33 @@ class SessionAttachedLeasesTest {
         String change = "(SELECT last_change FROM lease_change_counter)";
         String marked = ", change_seq = " + change + ", presented_change = " + change;
         Map<String, String> refusedBecause = Map.of(
-                "UPDATE actor_leases SET attached = 1 WHERE actor_id = 'actor-0'", "new lease change marker",
+                "UPDATE actor_leases SET attached = 1 WHERE actor_id = 'actor-0'",
+                "new lease change marker",
                 "UPDATE actor_leases SET attached = 1" + marked + ", presented_token = " + (old.token() + 1)
-                        + " WHERE actor_id = 'actor-0'", "presents its current token");
+                        + " WHERE actor_id = 'actor-0'",
+                "presents its current token");
         for (Map.Entry<String, String> write : refusedBecause.entrySet()) {
             for (boolean recursive : new boolean[] {false, true}) {
-                assertThatThrownBy(() -> raw.run(recursive, "BEGIN IMMEDIATE",
-                        "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1", write.getKey(),
-                        "COMMIT")).as(write.getKey()).isInstanceOf(SQLException.class)
+                assertThatThrownBy(() -> raw.run(
+                                recursive,
+                                "BEGIN IMMEDIATE",
+                                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+                                write.getKey(),
+                                "COMMIT"))
+                        .as(write.getKey())
+                        .isInstanceOf(SQLException.class)
                         .hasMessageContaining(write.getValue());
             }
         }
         assertThat(a.leases().current("actor-0").orElseThrow().attached()).isFalse();
         // stating the token, it goes through (the same power as a hand-typed renewal)
-        raw.run(false, "BEGIN IMMEDIATE", "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
+        raw.run(
+                false,
+                "BEGIN IMMEDIATE",
+                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1",
                 "UPDATE actor_leases SET attached = 1" + marked + ", presented_token = " + old.token()
-                        + " WHERE actor_id = 'actor-0'", "COMMIT");
+                        + " WHERE actor_id = 'actor-0'",
+                "COMMIT");
         assertThat(a.leases().current("actor-0").orElseThrow().attached()).isTrue();
     }
 }

@@ -1,12 +1,12 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.testing.Sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.testing.SettableClock;
+import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,8 +23,11 @@ class StatementCacheTest {
         engine.actors().add("a");
         engine.actors().add("b");
         String sql = "SELECT id FROM actors WHERE id >= ? ORDER BY id";
-        List<String> pairs = Sqlite.database(engine).read(tx -> tx.query(sql,
-                rs -> rs.getString(1) + "->" + tx.query(sql, inner -> inner.getString(1), rs.getString(1)), "a"));
+        List<String> pairs = Sqlite.database(engine)
+                .read(tx -> tx.query(
+                        sql,
+                        rs -> rs.getString(1) + "->" + tx.query(sql, inner -> inner.getString(1), rs.getString(1)),
+                        "a"));
         assertThat(pairs).containsExactly("a->[a, b]", "b->[b]");
         // and the kept statement still works afterwards
         List<String> again = Sqlite.database(engine).read(tx -> tx.query(sql, rs -> rs.getString(1), "b"));
@@ -48,12 +51,15 @@ class StatementCacheTest {
         Engine engine = temp.open(new SettableClock());
         engine.actors().add("kept");
         assertThatThrownBy(() -> Sqlite.database(engine).write(tx -> {
-            tx.update("UPDATE actors SET created_at = 1 WHERE id = ?", "kept");
-            throw new IllegalStateException("boom");
-        })).hasMessage("boom");
-        long createdAt = Sqlite.database(engine).read(tx -> tx.scalarLong("SELECT created_at FROM actors WHERE id = ?", "kept"));
+                    tx.update("UPDATE actors SET created_at = 1 WHERE id = ?", "kept");
+                    throw new IllegalStateException("boom");
+                }))
+                .hasMessage("boom");
+        long createdAt =
+                Sqlite.database(engine).read(tx -> tx.scalarLong("SELECT created_at FROM actors WHERE id = ?", "kept"));
         assertThat(createdAt).isNotEqualTo(1L);
-        int updated = Sqlite.database(engine).write(tx -> tx.update("UPDATE actors SET created_at = 1 WHERE id = ?", "kept"));
+        int updated =
+                Sqlite.database(engine).write(tx -> tx.update("UPDATE actors SET created_at = 1 WHERE id = ?", "kept"));
         assertThat(updated).isEqualTo(1);
     }
 }

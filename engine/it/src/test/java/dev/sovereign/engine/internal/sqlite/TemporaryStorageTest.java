@@ -52,7 +52,9 @@ class TemporaryStorageTest {
         try (WatchService watch = FileSystems.getDefault().newWatchService()) {
             WatchKey key = tmp.register(watch, StandardWatchEventKinds.ENTRY_CREATE);
             for (int i = 0; i < 5; i++) {
-                String id = engine.runs().assign("runner", "scripted:ms=0,outcome=completed").id();
+                String id = engine.runs()
+                        .assign("runner", "scripted:ms=0,outcome=completed")
+                        .id();
                 assertThat(engine.runs().runAssignment(id).assignment().state()).isEqualTo(AssignmentState.COMPLETED);
             }
             // a marker file of our own: once its event arrived, every earlier create has been delivered too
@@ -61,7 +63,9 @@ class TemporaryStorageTest {
             boolean markerSeen = false;
             while (!markerSeen) {
                 WatchKey k = watch.poll(10, TimeUnit.SECONDS);
-                assertThat(k).as("the watch service delivered the marker's event").isNotNull();
+                assertThat(k)
+                        .as("the watch service delivered the marker's event")
+                        .isNotNull();
                 for (WatchEvent<?> e : k.pollEvents()) {
                     String name = String.valueOf(e.context());
                     markerSeen |= name.equals("marker");
@@ -71,7 +75,9 @@ class TemporaryStorageTest {
                 }
                 k.reset();
             }
-            assertThat(created).as("temporary files SQLite created during the runs").isEmpty();
+            assertThat(created)
+                    .as("temporary files SQLite created during the runs")
+                    .isEmpty();
             key.cancel();
         } finally {
             Sqlite.database(engine).read(tx -> tx.update("PRAGMA temp_store_directory = ''"));

@@ -1,7 +1,7 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.testing.Sqlite;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,8 +15,7 @@ import java.sql.Statement;
  * checkpoints they cause, so this count explains the ratio to the floor independently of the load.
  */
 public final class WalFrames {
-    private WalFrames() {
-    }
+    private WalFrames() {}
 
     /** Average WAL frames per run of {@code operation}, over {@code times} runs on {@code engine}'s connection. */
     public static double perOperation(Engine engine, int times, Runnable operation) throws Exception {

@@ -1,8 +1,8 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Durability;
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.testing.Sqlite;
@@ -17,11 +17,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.Comparator;
 
 /**
  * Development aid (decision 0507): which B-trees each single-lease operation writes to the WAL. Like
@@ -33,13 +33,16 @@ import java.util.Comparator;
 public final class WalPageCensusProbe {
     private static final int TIMES = 50;
 
-    private WalPageCensusProbe() {
-    }
+    private WalPageCensusProbe() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Files.createTempDirectory("wal-page-census");
-        try (Engine e = Engine.open(EngineConfig.forDatabase(dir.resolve("sovereign.db")).durability(Durability.NORMAL)
-                .heartbeat(false).busyBound(Duration.ofSeconds(60)).processKind("bench").build())) {
+        try (Engine e = Engine.open(EngineConfig.forDatabase(dir.resolve("sovereign.db"))
+                .durability(Durability.NORMAL)
+                .heartbeat(false)
+                .busyBound(Duration.ofSeconds(60))
+                .processKind("bench")
+                .build())) {
             e.actors().add("cycled");
             e.actors().add("renewed");
             e.actors().add("worker");
@@ -50,14 +53,22 @@ public final class WalPageCensusProbe {
             }
             Lease renewed = e.leases().acquire("renewed", Duration.ofDays(1));
             Lease[] held = new Lease[1];
-            print("acquire", census(e, () -> held[0] = e.leases().acquire("cycled", Duration.ofMinutes(10)),
-                    () -> e.leases().release("cycled", held[0].token())));
+            print(
+                    "acquire",
+                    census(
+                            e,
+                            () -> held[0] = e.leases().acquire("cycled", Duration.ofMinutes(10)),
+                            () -> e.leases().release("cycled", held[0].token())));
             held[0] = e.leases().acquire("cycled", Duration.ofMinutes(10));
-            print("release", census(e, () -> e.leases().release("cycled", held[0].token()),
-                    () -> held[0] = e.leases().acquire("cycled", Duration.ofMinutes(10))));
+            print(
+                    "release",
+                    census(
+                            e,
+                            () -> e.leases().release("cycled", held[0].token()),
+                            () -> held[0] = e.leases().acquire("cycled", Duration.ofMinutes(10))));
             e.leases().release("cycled", held[0].token());
-            print("renew", census(e, () -> e.leases().renew("renewed", renewed.token()), () -> { }));
-            print("heartbeat, 301 leases", census(e, e::heartbeatNow, () -> { }));
+            print("renew", census(e, () -> e.leases().renew("renewed", renewed.token()), () -> {}));
+            print("heartbeat, 301 leases", census(e, e::heartbeatNow, () -> {}));
             e.leases().acquire("worker", Duration.ofDays(1));
             Deque<String> messages = new ArrayDeque<>();
             for (int i = 0; i < 2 * TIMES + 4; i++) {
@@ -65,10 +76,15 @@ public final class WalPageCensusProbe {
             }
             String[] current = new String[1];
             Claim[] claim = new Claim[1];
-            print("claim", census(e, () -> {
-                current[0] = messages.pop();
-                claim[0] = e.mailbox().claim(current[0], "worker", Duration.ofMinutes(5));
-            }, () -> e.mailbox().complete(current[0], claim[0].token())));
+            print(
+                    "claim",
+                    census(
+                            e,
+                            () -> {
+                                current[0] = messages.pop();
+                                claim[0] = e.mailbox().claim(current[0], "worker", Duration.ofMinutes(5));
+                            },
+                            () -> e.mailbox().complete(current[0], claim[0].token())));
             current[0] = messages.pop();
             claim[0] = e.mailbox().claim(current[0], "worker", Duration.ofMinutes(5));
             print("complete", census(e, () -> e.mailbox().complete(current[0], claim[0].token()), () -> {
@@ -115,8 +131,8 @@ public final class WalPageCensusProbe {
             }
             Map<Integer, String> owner = owners(c);
             Map<String, Double> out = new TreeMap<>();
-            frames.forEach((page, n) -> out.merge(owner.getOrDefault(page, "(free/other)"), n / (double) TIMES,
-                    Double::sum));
+            frames.forEach(
+                    (page, n) -> out.merge(owner.getOrDefault(page, "(free/other)"), n / (double) TIMES, Double::sum));
             return out;
         } finally {
             try (Statement s = c.createStatement()) {
@@ -141,7 +157,8 @@ public final class WalPageCensusProbe {
 
     private static Map<Integer, String> owners(Connection c) throws SQLException {
         Map<Integer, String> out = new HashMap<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT name, pageno FROM dbstat")) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT name, pageno FROM dbstat")) {
             while (rs.next()) {
                 out.put(rs.getInt(2), rs.getString(1));
             }

@@ -8,16 +8,16 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
-import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad input to the public engine API: random and hostile strings, huge values, negative and
@@ -64,10 +64,12 @@ class ApiFuzzTest {
         Map<String, Integer> outcomes = new TreeMap<>();
         for (int i = 0; i < 150; i++) {
             boolean goodPath = r.nextInt(4) > 0;
-            Path db = goodPath ? dir.resolve("config-" + i + ".db") : List.of(
-                    dir.resolve("missing-dir").resolve("x.db"), dir.resolve("a-directory.db"), Path.of(""))
-                    .get(r.nextInt(3));
-            EngineConfig.Builder b = EngineConfig.forDatabase(r.nextInt(30) == 0 ? null : db).heartbeat(r.nextBoolean());
+            Path db = goodPath
+                    ? dir.resolve("config-" + i + ".db")
+                    : List.of(dir.resolve("missing-dir").resolve("x.db"), dir.resolve("a-directory.db"), Path.of(""))
+                            .get(r.nextInt(3));
+            EngineConfig.Builder b =
+                    EngineConfig.forDatabase(r.nextInt(30) == 0 ? null : db).heartbeat(r.nextBoolean());
             StringBuilder what = new StringBuilder("config " + i + " db=" + db);
             if (r.nextBoolean()) {
                 Duration d = in.duration();

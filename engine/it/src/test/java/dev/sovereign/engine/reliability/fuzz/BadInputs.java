@@ -15,18 +15,77 @@ import java.util.UUID;
  */
 public final class BadInputs {
     private static final List<String> STRINGS = List.of(
-            "", " ", "\t", "\n", "a\u0000b", "\u0007bell", "tab\there", "line\nbreak",
-            "演员", "🚀", "𝕒𝕔𝕥𝕠𝕣", "\u202Eevil\u202C", "e\u0301", "\uD800", "\uDFFF\uD800", "\uFEFFbom",
-            "'; DROP TABLE actors; --", "\" OR 1=1 --", "%", "_", "%_%", "\\", "NULL", "null",
-            "../../etc/passwd", "a/b", "/", ".", "..", "~", "$HOME", "`id`", "proc_", "proc_x", "msg_", "asg_",
-            "att_", "0", "-1", "9223372036854775808", "temporary", "persistent");
+            "",
+            " ",
+            "\t",
+            "\n",
+            "a\u0000b",
+            "\u0007bell",
+            "tab\there",
+            "line\nbreak",
+            "演员",
+            "🚀",
+            "𝕒𝕔𝕥𝕠𝕣",
+            "\u202Eevil\u202C",
+            "e\u0301",
+            "\uD800",
+            "\uDFFF\uD800",
+            "\uFEFFbom",
+            "'; DROP TABLE actors; --",
+            "\" OR 1=1 --",
+            "%",
+            "_",
+            "%_%",
+            "\\",
+            "NULL",
+            "null",
+            "../../etc/passwd",
+            "a/b",
+            "/",
+            ".",
+            "..",
+            "~",
+            "$HOME",
+            "`id`",
+            "proc_",
+            "proc_x",
+            "msg_",
+            "asg_",
+            "att_",
+            "0",
+            "-1",
+            "9223372036854775808",
+            "temporary",
+            "persistent");
     private static final List<String> SPECS = List.of(
-            "", " ", "scripted", "scripted:", "scripted:ms=-1", "scripted:ms=99999999999999999999",
-            "scripted:ms=abc", "scripted:ms=86400001", "scripted:outcome=nope", "scripted:ms=1,,",
-            "scripted:ms=0,outcome=completed", "scripted:ms=0,outcome=blocked", "scripted:ms=0,outcome=failed",
-            "scripted:=", "scripted:ms", "scripted:ms=0\u0000", "scripted: ms = 0 ", "SCRIPTED:ms=0",
-            "command:", "command:   ", "command", "nope:x", ":", "::", "sCrIpTeD:ms=0", "scripted:ms=0;outcome=x",
-            "🚀:x", "scripted:ms=١٢");
+            "",
+            " ",
+            "scripted",
+            "scripted:",
+            "scripted:ms=-1",
+            "scripted:ms=99999999999999999999",
+            "scripted:ms=abc",
+            "scripted:ms=86400001",
+            "scripted:outcome=nope",
+            "scripted:ms=1,,",
+            "scripted:ms=0,outcome=completed",
+            "scripted:ms=0,outcome=blocked",
+            "scripted:ms=0,outcome=failed",
+            "scripted:=",
+            "scripted:ms",
+            "scripted:ms=0\u0000",
+            "scripted: ms = 0 ",
+            "SCRIPTED:ms=0",
+            "command:",
+            "command:   ",
+            "command",
+            "nope:x",
+            ":",
+            "::",
+            "sCrIpTeD:ms=0",
+            "scripted:ms=0;outcome=x",
+            "🚀:x",
+            "scripted:ms=١٢");
 
     private final Random random;
     private final List<String> actors = new ArrayList<>();
@@ -110,17 +169,29 @@ public final class BadInputs {
         if (dice < 3 && !tokens.isEmpty()) {
             return tokens.get(random.nextInt(tokens.size())) + random.nextInt(3) - 1;
         }
-        long[] edges = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, Long.MAX_VALUE - 1, Integer.MAX_VALUE + 1L,
-                Integer.MIN_VALUE, 1};
+        long[] edges = {
+            0, -1, Long.MIN_VALUE, Long.MAX_VALUE, Long.MAX_VALUE - 1, Integer.MAX_VALUE + 1L, Integer.MIN_VALUE, 1
+        };
         return dice < 8 ? edges[random.nextInt(edges.length)] : random.nextLong();
     }
 
     /** Null, zero, negative, a nanosecond, over a year, overflowing; now and then an ordinary one. */
     public Duration duration() {
-        Duration[] edges = {null, Duration.ZERO, Duration.ofMillis(-1), Duration.ofNanos(1), Duration.ofNanos(999_999),
-                Duration.ofMillis(1), Duration.ofDays(366), Duration.ofSeconds(Long.MAX_VALUE),
-                Duration.ofSeconds(Long.MIN_VALUE), Duration.ofMillis(Long.MAX_VALUE), Duration.ofSeconds(-30),
-                Duration.ofSeconds(5), Duration.ofDays(365)};
+        Duration[] edges = {
+            null,
+            Duration.ZERO,
+            Duration.ofMillis(-1),
+            Duration.ofNanos(1),
+            Duration.ofNanos(999_999),
+            Duration.ofMillis(1),
+            Duration.ofDays(366),
+            Duration.ofSeconds(Long.MAX_VALUE),
+            Duration.ofSeconds(Long.MIN_VALUE),
+            Duration.ofMillis(Long.MAX_VALUE),
+            Duration.ofSeconds(-30),
+            Duration.ofSeconds(5),
+            Duration.ofDays(365)
+        };
         return edges[random.nextInt(edges.length)];
     }
 
@@ -155,14 +226,31 @@ public final class BadInputs {
     }
 
     public String tokenWord() {
-        String[] odd = {"", "-1", "0", "9223372036854775808", "-9223372036854775809", "abc", "1e3", "0x10", " 7",
-                "７", "1.5"};
+        String[] odd = {
+            "", "-1", "0", "9223372036854775808", "-9223372036854775809", "abc", "1e3", "0x10", " 7", "７", "1.5"
+        };
         return random.nextBoolean() ? odd[random.nextInt(odd.length)] : Long.toString(token());
     }
 
     public String durationWord() {
-        String[] odd = {"", "0", "-5s", "0ms", "500", "5x", "1.5s", "9999999999999999999s", "106751991167301d",
-                "366d", "ms", "30s", "500ms", "5m", "PT5S", "5 s"};
+        String[] odd = {
+            "",
+            "0",
+            "-5s",
+            "0ms",
+            "500",
+            "5x",
+            "1.5s",
+            "9999999999999999999s",
+            "106751991167301d",
+            "366d",
+            "ms",
+            "30s",
+            "500ms",
+            "5m",
+            "PT5S",
+            "5 s"
+        };
         return odd[random.nextInt(odd.length)];
     }
 }

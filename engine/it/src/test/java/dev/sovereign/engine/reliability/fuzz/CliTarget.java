@@ -19,8 +19,7 @@ import java.util.function.Function;
  */
 public final class CliTarget implements FuzzTarget {
     /** What one command line did. */
-    public record Outcome(int exitCode, String stdout, String stderr) {
-    }
+    public record Outcome(int exitCode, String stdout, String stderr) {}
 
     /** The commands of contract §11 that take input, with placeholders for the bad words. */
     public static final List<String> SPEC_COMMANDS = List.of(
@@ -75,11 +74,14 @@ public final class CliTarget implements FuzzTarget {
         boolean read = READ_COMMANDS.contains(args.get(0));
         return switch (o.exitCode()) {
             case 0 -> read ? Verdict.read(call) : Verdict.accepted(call);
-            case 1 -> stderr.isEmpty() && !o.stdout().contains("refused")
-                    ? Verdict.crashed(call, "exit 1 without saying what was refused")
-                    : Verdict.refused(call, "exit 1: " + stderr, 1);
-            case 2 -> stderr.isEmpty() ? Verdict.crashed(call, "exit 2 without a sentence on stderr")
-                    : Verdict.refused(call, "exit 2: " + stderr, 0);
+            case 1 ->
+                stderr.isEmpty() && !o.stdout().contains("refused")
+                        ? Verdict.crashed(call, "exit 1 without saying what was refused")
+                        : Verdict.refused(call, "exit 1: " + stderr, 1);
+            case 2 ->
+                stderr.isEmpty()
+                        ? Verdict.crashed(call, "exit 2 without a sentence on stderr")
+                        : Verdict.refused(call, "exit 2: " + stderr, 0);
             case 3 -> Verdict.crashed(call, "a storage error (exit 3) for bad input: " + stderr);
             default -> Verdict.crashed(call, "exit " + o.exitCode() + ": " + stderr);
         };

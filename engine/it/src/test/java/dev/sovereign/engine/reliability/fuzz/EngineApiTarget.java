@@ -26,8 +26,7 @@ public final class EngineApiTarget implements FuzzTarget {
     private final SettableClock clock;
     private final List<Op> ops = new ArrayList<>();
 
-    private record Op(String name, Function<BadInputs, Verdict> call) {
-    }
+    private record Op(String name, Function<BadInputs, Verdict> call) {}
 
     public EngineApiTarget(List<Engine> engines, SettableClock clock) {
         this.engines = List.copyOf(engines);
@@ -49,65 +48,160 @@ public final class EngineApiTarget implements FuzzTarget {
     }
 
     private void define() {
-        write("actors.add", in -> new Object[] {in.string(), in.workspacePolicy()},
-                (e, a) -> e.actors().add(s(a[0]), s(a[1])).id(), "actor");
-        read("actors.find", in -> new Object[] {in.string()}, (e, a) -> e.actors().find(s(a[0])));
+        write(
+                "actors.add",
+                in -> new Object[] {in.string(), in.workspacePolicy()},
+                (e, a) -> e.actors().add(s(a[0]), s(a[1])).id(),
+                "actor");
+        read(
+                "actors.find",
+                in -> new Object[] {in.string()},
+                (e, a) -> e.actors().find(s(a[0])));
 
-        write("leases.acquire", in -> new Object[] {in.actor(), in.duration()},
-                (e, a) -> e.leases().acquire(s(a[0]), d(a[1])), null);
-        write("leases.renew", in -> new Object[] {in.actor(), in.token(), in.duration()},
-                (e, a) -> e.leases().renew(s(a[0]), l(a[1]), d(a[2])), null);
-        write("leases.renew(own ttl)", in -> new Object[] {in.actor(), in.token()},
-                (e, a) -> e.leases().renew(s(a[0]), l(a[1])), null);
+        write(
+                "leases.acquire",
+                in -> new Object[] {in.actor(), in.duration()},
+                (e, a) -> e.leases().acquire(s(a[0]), d(a[1])),
+                null);
+        write(
+                "leases.renew",
+                in -> new Object[] {in.actor(), in.token(), in.duration()},
+                (e, a) -> e.leases().renew(s(a[0]), l(a[1]), d(a[2])),
+                null);
+        write(
+                "leases.renew(own ttl)",
+                in -> new Object[] {in.actor(), in.token()},
+                (e, a) -> e.leases().renew(s(a[0]), l(a[1])),
+                null);
         ops.add(new Op("leases.release", in -> {
             Object[] a = {in.actor(), in.token()};
             Engine e = engine(in);
-            return attempt("leases.release" + show(a), false, () -> {
-                if (!e.leases().release(s(a[0]), l(a[1]))) {
-                    throw new NotReleased();
-                }
-                return null;
-            }, in, null);
+            return attempt(
+                    "leases.release" + show(a),
+                    false,
+                    () -> {
+                        if (!e.leases().release(s(a[0]), l(a[1]))) {
+                            throw new NotReleased();
+                        }
+                        return null;
+                    },
+                    in,
+                    null);
         }));
-        write("leases.acquireOrRenew", in -> new Object[] {in.actor(), in.duration()},
-                (e, a) -> e.leases().acquireOrRenew(s(a[0]), d(a[1])), null);
-        read("leases.current", in -> new Object[] {in.actor()}, (e, a) -> e.leases().current(s(a[0])));
+        write(
+                "leases.acquireOrRenew",
+                in -> new Object[] {in.actor(), in.duration()},
+                (e, a) -> e.leases().acquireOrRenew(s(a[0]), d(a[1])),
+                null);
+        read(
+                "leases.current",
+                in -> new Object[] {in.actor()},
+                (e, a) -> e.leases().current(s(a[0])));
 
-        write("mailbox.send", in -> new Object[] {in.string(), in.actor(), in.string(), in.string(), in.count()},
-                (e, a) -> e.mailbox().send(s(a[0]), s(a[1]), s(a[2]), s(a[3]), (Integer) a[4]).id(), "message");
-        write("mailbox.claim", in -> new Object[] {in.message(), in.actor()},
-                (e, a) -> e.mailbox().claim(s(a[0]), s(a[1])), null);
-        write("mailbox.claim(ttl)", in -> new Object[] {in.message(), in.actor(), in.duration()},
-                (e, a) -> e.mailbox().claim(s(a[0]), s(a[1]), d(a[2])), null);
-        write("mailbox.complete", in -> new Object[] {in.message(), in.token()},
-                (e, a) -> e.mailbox().complete(s(a[0]), l(a[1])), null);
-        write("mailbox.deadLetter", in -> new Object[] {in.message(), in.token()},
-                (e, a) -> e.mailbox().deadLetter(s(a[0]), l(a[1])), null);
-        read("mailbox.inbox", in -> new Object[] {in.actor()}, (e, a) -> e.mailbox().inbox(s(a[0])));
-        read("mailbox.find", in -> new Object[] {in.message()}, (e, a) -> e.mailbox().find(s(a[0])));
+        write(
+                "mailbox.send",
+                in -> new Object[] {in.string(), in.actor(), in.string(), in.string(), in.count()},
+                (e, a) -> e.mailbox()
+                        .send(s(a[0]), s(a[1]), s(a[2]), s(a[3]), (Integer) a[4])
+                        .id(),
+                "message");
+        write(
+                "mailbox.claim",
+                in -> new Object[] {in.message(), in.actor()},
+                (e, a) -> e.mailbox().claim(s(a[0]), s(a[1])),
+                null);
+        write(
+                "mailbox.claim(ttl)",
+                in -> new Object[] {in.message(), in.actor(), in.duration()},
+                (e, a) -> e.mailbox().claim(s(a[0]), s(a[1]), d(a[2])),
+                null);
+        write(
+                "mailbox.complete",
+                in -> new Object[] {in.message(), in.token()},
+                (e, a) -> e.mailbox().complete(s(a[0]), l(a[1])),
+                null);
+        write(
+                "mailbox.deadLetter",
+                in -> new Object[] {in.message(), in.token()},
+                (e, a) -> e.mailbox().deadLetter(s(a[0]), l(a[1])),
+                null);
+        read(
+                "mailbox.inbox",
+                in -> new Object[] {in.actor()},
+                (e, a) -> e.mailbox().inbox(s(a[0])));
+        read(
+                "mailbox.find",
+                in -> new Object[] {in.message()},
+                (e, a) -> e.mailbox().find(s(a[0])));
 
-        write("runs.assign", in -> new Object[] {in.actor(), in.providerSpec(), in.workspacePolicy()},
-                (e, a) -> e.runs().assign(s(a[0]), s(a[1]), s(a[2])).id(), "assignment");
-        write("runs.assign(actor policy)", in -> new Object[] {in.actor(), in.providerSpec()},
-                (e, a) -> e.runs().assign(s(a[0]), s(a[1])).id(), "assignment");
-        write("runs.runAssignment", in -> new Object[] {in.assignment()},
-                (e, a) -> e.runs().runAssignment(s(a[0])), null);
-        write("runs.runAssignment(ttl)", in -> new Object[] {in.assignment(), in.duration()},
-                (e, a) -> e.runs().runAssignment(s(a[0]), d(a[1])), null);
-        write("runs.retry", in -> new Object[] {in.assignment()}, (e, a) -> e.runs().retry(s(a[0])).id(), "assignment");
-        write("runs.acknowledge", in -> new Object[] {in.assignment()}, (e, a) -> e.runs().acknowledge(s(a[0])), null);
-        write("runs.stealFence", in -> new Object[] {in.assignment()}, (e, a) -> e.runs().stealFence(s(a[0])), null);
-        read("runs.get", in -> new Object[] {in.assignment()}, (e, a) -> e.runs().get(s(a[0])));
-        read("runs.attempts", in -> new Object[] {in.assignment()}, (e, a) -> e.runs().attempts(s(a[0])));
-        read("runs.receipt", in -> new Object[] {in.assignment()}, (e, a) -> e.runs().receipt(s(a[0])));
-        read("runs.workspace", in -> new Object[] {in.assignment()}, (e, a) -> e.runs().workspace(s(a[0])));
+        write(
+                "runs.assign",
+                in -> new Object[] {in.actor(), in.providerSpec(), in.workspacePolicy()},
+                (e, a) -> e.runs().assign(s(a[0]), s(a[1]), s(a[2])).id(),
+                "assignment");
+        write(
+                "runs.assign(actor policy)",
+                in -> new Object[] {in.actor(), in.providerSpec()},
+                (e, a) -> e.runs().assign(s(a[0]), s(a[1])).id(),
+                "assignment");
+        write(
+                "runs.runAssignment",
+                in -> new Object[] {in.assignment()},
+                (e, a) -> e.runs().runAssignment(s(a[0])),
+                null);
+        write(
+                "runs.runAssignment(ttl)",
+                in -> new Object[] {in.assignment(), in.duration()},
+                (e, a) -> e.runs().runAssignment(s(a[0]), d(a[1])),
+                null);
+        write(
+                "runs.retry",
+                in -> new Object[] {in.assignment()},
+                (e, a) -> e.runs().retry(s(a[0])).id(),
+                "assignment");
+        write(
+                "runs.acknowledge",
+                in -> new Object[] {in.assignment()},
+                (e, a) -> e.runs().acknowledge(s(a[0])),
+                null);
+        write(
+                "runs.stealFence",
+                in -> new Object[] {in.assignment()},
+                (e, a) -> e.runs().stealFence(s(a[0])),
+                null);
+        read(
+                "runs.get",
+                in -> new Object[] {in.assignment()},
+                (e, a) -> e.runs().get(s(a[0])));
+        read(
+                "runs.attempts",
+                in -> new Object[] {in.assignment()},
+                (e, a) -> e.runs().attempts(s(a[0])));
+        read(
+                "runs.receipt",
+                in -> new Object[] {in.assignment()},
+                (e, a) -> e.runs().receipt(s(a[0])));
+        read(
+                "runs.workspace",
+                in -> new Object[] {in.assignment()},
+                (e, a) -> e.runs().workspace(s(a[0])));
 
-        read("journal.since", in -> new Object[] {in.token(), in.count()},
+        read(
+                "journal.since",
+                in -> new Object[] {in.token(), in.count()},
                 (e, a) -> e.journal().since(l(a[0]), (Integer) a[1]));
-        read("journal.rejections", in -> new Object[] {in.count()}, (e, a) -> e.journal().rejections((Integer) a[0]));
-        read("journal.forResource", in -> new Object[] {in.string(), in.string()},
+        read(
+                "journal.rejections",
+                in -> new Object[] {in.count()},
+                (e, a) -> e.journal().rejections((Integer) a[0]));
+        read(
+                "journal.forResource",
+                in -> new Object[] {in.string(), in.string()},
                 (e, a) -> e.journal().forResource(s(a[0]), s(a[1])));
-        read("processes.find", in -> new Object[] {in.string()}, (e, a) -> e.processes().find(s(a[0])));
+        read(
+                "processes.find",
+                in -> new Object[] {in.string()},
+                (e, a) -> e.processes().find(s(a[0])));
         write("supervisor.tick", in -> new Object[0], (e, a) -> e.supervisor().tick(), null);
     }
 
@@ -166,13 +260,20 @@ public final class EngineApiTarget implements FuzzTarget {
             }
             return read ? Verdict.read(call) : Verdict.accepted(call);
         } catch (Refusal r) {
-            return Verdict.refused(call, r.category().code() + ": " + r.getMessage(), r.category().isFencing() ? 1 : 0);
+            return Verdict.refused(
+                    call,
+                    r.category().code() + ": " + r.getMessage(),
+                    r.category().isFencing() ? 1 : 0);
         } catch (NotReleased r) {
             return Verdict.refused(call, "release returned false", 1);
         } catch (RuntimeException | Error e) {
             StackTraceElement[] trace = e.getStackTrace();
-            return Verdict.crashed(call, e + (trace.length > 0 ? " at " + Arrays.toString(
-                    Arrays.copyOf(trace, Math.min(4, trace.length))) : ""));
+            return Verdict.crashed(
+                    call,
+                    e
+                            + (trace.length > 0
+                                    ? " at " + Arrays.toString(Arrays.copyOf(trace, Math.min(4, trace.length)))
+                                    : ""));
         }
     }
 

@@ -14,15 +14,19 @@ import java.util.TreeMap;
  * allows. Accepted writes move the baseline on.
  */
 public final class Fuzzer {
-    private Fuzzer() {
-    }
+    private Fuzzer() {}
 
-    public record Report(String target, long seed, Map<Verdict.Kind, Integer> counts,
-                         Map<String, Map<Verdict.Kind, Integer>> byOperation, List<String> failures) {
+    public record Report(
+            String target,
+            long seed,
+            Map<Verdict.Kind, Integer> counts,
+            Map<String, Map<Verdict.Kind, Integer>> byOperation,
+            List<String> failures) {
         public String summary() {
-            StringBuilder b = new StringBuilder(target + " fuzzed with seed " + seed + ": " + counts + "; "
-                    + failures.size() + " failure(s)");
-            byOperation.forEach((op, c) -> b.append("\n    ").append(op).append(' ').append(c));
+            StringBuilder b = new StringBuilder(
+                    target + " fuzzed with seed " + seed + ": " + counts + "; " + failures.size() + " failure(s)");
+            byOperation.forEach(
+                    (op, c) -> b.append("\n    ").append(op).append(' ').append(c));
             failures.stream().limit(20).forEach(f -> b.append("\n  ").append(f));
             return b.toString();
         }
@@ -38,7 +42,9 @@ public final class Fuzzer {
             Verdict v = target.call(inputs);
             counts.merge(v.kind(), 1, Integer::sum);
             String op = v.call().contains("(") ? v.call().substring(0, v.call().indexOf('(')) : v.call();
-            byOperation.computeIfAbsent(op, k -> new EnumMap<>(Verdict.Kind.class)).merge(v.kind(), 1, Integer::sum);
+            byOperation
+                    .computeIfAbsent(op, k -> new EnumMap<>(Verdict.Kind.class))
+                    .merge(v.kind(), 1, Integer::sum);
             LedgerDigest.Snapshot after = LedgerDigest.of(database);
             String where = "call " + i + " " + v.call();
             switch (v.kind()) {
@@ -58,8 +64,7 @@ public final class Fuzzer {
                                 + " REJECTED rows (at most " + v.maxRejections() + " expected)");
                     }
                 }
-                case ACCEPTED -> {
-                }
+                case ACCEPTED -> {}
             }
             before = after;
         }

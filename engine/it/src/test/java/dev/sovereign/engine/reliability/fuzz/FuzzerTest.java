@@ -68,17 +68,25 @@ class FuzzerTest {
 
     @Test
     void aCliThatPrintsAStackTraceOrCallsBadInputAStorageErrorIsReported() {
-        assertThat(fuzz(new CliTarget(args -> new CliTarget.Outcome(1, "",
-                "Exception in thread \"main\" java.lang.NullPointerException\n\tat Main.main(Main.java:1)"),
-                CliTarget.SPEC_COMMANDS)).failures()).hasSize(40);
-        assertThat(fuzz(new CliTarget(args -> new CliTarget.Outcome(3, "", "The database is busy."),
-                CliTarget.SPEC_COMMANDS)).failures()).hasSize(40);
+        assertThat(fuzz(new CliTarget(
+                                args -> new CliTarget.Outcome(
+                                        1,
+                                        "",
+                                        "Exception in thread \"main\" java.lang.NullPointerException\n\tat Main.main(Main.java:1)"),
+                                CliTarget.SPEC_COMMANDS))
+                        .failures())
+                .hasSize(40);
+        assertThat(fuzz(new CliTarget(
+                                args -> new CliTarget.Outcome(3, "", "The database is busy."), CliTarget.SPEC_COMMANDS))
+                        .failures())
+                .hasSize(40);
     }
 
     @Test
     void aWellBehavedCliPassesAndItsRefusalsAreHeldToAnUnchangedLedger() {
-        Fuzzer.Report report = fuzz(new CliTarget(args -> new CliTarget.Outcome(2, "",
-                "Bad input: '" + args.get(0) + "' is not acceptable."), CliTarget.SPEC_COMMANDS));
+        Fuzzer.Report report = fuzz(new CliTarget(
+                args -> new CliTarget.Outcome(2, "", "Bad input: '" + args.get(0) + "' is not acceptable."),
+                CliTarget.SPEC_COMMANDS));
         assertThat(report.failures()).isEmpty();
         assertThat(report.counts()).containsOnlyKeys(Verdict.Kind.REFUSED);
     }

@@ -18,16 +18,14 @@ import java.util.List;
  * {@code REJECTED} rows counted apart: a refused call may add its own rejection row and nothing else.
  */
 public final class LedgerDigest {
-    private LedgerDigest() {
-    }
+    private LedgerDigest() {}
 
     /** The digest of everything but REJECTED rows (and SQLite's own autoincrement bookkeeping). */
-    public record Snapshot(String digest, long rejectedRows) {
-    }
+    public record Snapshot(String digest, long rejectedRows) {}
 
     public static Snapshot of(Path database) {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database);
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("PRAGMA busy_timeout = 10000");
             c.setAutoCommit(false);
             try {

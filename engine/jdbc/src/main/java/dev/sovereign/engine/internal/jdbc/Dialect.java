@@ -116,7 +116,6 @@ public interface Dialect {
         @Override
         public String byteOrder(String column) {
             return column;
-
         }
 
         @Override
@@ -180,7 +179,6 @@ public interface Dialect {
         @Override
         public String byteOrder(String column) {
             return column + " COLLATE \"C\"";
-
         }
 
         @Override

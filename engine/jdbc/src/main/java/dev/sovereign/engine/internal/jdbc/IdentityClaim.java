@@ -23,8 +23,12 @@ public record IdentityClaim(String user, String host, long pid, String command, 
     public static IdentityClaim of(ProcessInfo registered, String command) {
         String owner = registered.kind() + " '" + registered.label() + "' (pid " + registered.pid() + " on "
                 + registered.host() + (registered.stoppedAt() == null ? "" : ", stopped") + ")";
-        return new IdentityClaim(System.getProperty("user.name", "?"), JdbcProcesses.hostName(),
-                ProcessHandle.current().pid(), command, owner);
+        return new IdentityClaim(
+                System.getProperty("user.name", "?"),
+                JdbcProcesses.hostName(),
+                ProcessHandle.current().pid(),
+                command,
+                owner);
     }
 
     /** {@code OS user U on host H (pid P, 'command')}. */

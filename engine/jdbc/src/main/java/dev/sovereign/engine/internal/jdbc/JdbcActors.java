@@ -31,9 +31,14 @@ public final class JdbcActors implements Actors {
         return db.write(tx -> {
             // ON CONFLICT: two PostgreSQL sessions adding the same actor at once find no row to lock, so the key
             // decides; an existing id inserts nothing and returns no row (SQLite's single writer sees the same).
-            return tx.one("INSERT INTO actors (" + COLUMNS + ") VALUES (?, ?, ?)"
-                            + " ON CONFLICT (id) DO NOTHING RETURNING " + COLUMNS,
-                    JdbcActors::map, id, policy, tx.now()).orElseThrow(() -> ActorRules.exists(id));
+            return tx.one(
+                            "INSERT INTO actors (" + COLUMNS + ") VALUES (?, ?, ?)"
+                                    + " ON CONFLICT (id) DO NOTHING RETURNING " + COLUMNS,
+                            JdbcActors::map,
+                            id,
+                            policy,
+                            tx.now())
+                    .orElseThrow(() -> ActorRules.exists(id));
         });
     }
 

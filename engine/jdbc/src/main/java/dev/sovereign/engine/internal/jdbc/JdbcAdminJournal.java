@@ -2,13 +2,13 @@ package dev.sovereign.engine.internal.jdbc;
 
 import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.admin.JournalSubject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.List;
-import dev.sovereign.engine.admin.JournalSlice;
-import dev.sovereign.engine.admin.JournalSubject;
 import java.util.Comparator;
+import java.util.List;
 
 /**
  * The journal as operators read it, for both backends: rows after a sequence number, the newest rejections, each
@@ -33,14 +33,23 @@ public final class JdbcAdminJournal {
 
     /** Journal rows after {@code afterSeq}, oldest first, each with its sentence. */
     public List<JournalEntry> eventsSince(JdbcReads q, long afterSeq, int limit) throws SQLException {
-        return explainAll(q, q.query(EVENT_SELECT + " WHERE e.seq > ? ORDER BY e.seq LIMIT ?",
-                JdbcAdminJournal::rawEvent, afterSeq, limit));
+        return explainAll(
+                q,
+                q.query(
+                        EVENT_SELECT + " WHERE e.seq > ? ORDER BY e.seq LIMIT ?",
+                        JdbcAdminJournal::rawEvent,
+                        afterSeq,
+                        limit));
     }
 
     /** The newest rejections first, each with the sentence that explains it. */
     public List<JournalEntry> recentRejections(JdbcReads q, int limit) throws SQLException {
-        return explainAll(q, q.query(EVENT_SELECT
-                + " WHERE e.kind = 'REJECTED' ORDER BY e.seq DESC LIMIT ?", JdbcAdminJournal::rawEvent, limit));
+        return explainAll(
+                q,
+                q.query(
+                        EVENT_SELECT + " WHERE e.kind = 'REJECTED' ORDER BY e.seq DESC LIMIT ?",
+                        JdbcAdminJournal::rawEvent,
+                        limit));
     }
 
     /**
@@ -49,31 +58,49 @@ public final class JdbcAdminJournal {
      * {@code fence_events_by_resource} over the whole journal, plus the rows it wrote among the journal's last
      * {@code scanRows} rows (a range of the primary key: there is no index by writer).
      */
-    public JournalSlice journalAbout(JdbcReads q,
-            JournalSubject subject, int limit, int scanRows) throws SQLException {
+    public JournalSlice journalAbout(JdbcReads q, JournalSubject subject, int limit, int scanRows) throws SQLException {
         long last = q.scalarLong("SELECT coalesce(max(seq), 0) FROM fence_events");
         if (subject.kind() == JournalSubject.Kind.ACTOR) {
-            List<JournalEntry> rows = explainAll(q, q.query(EVENT_SELECT + " WHERE e.actor_id = ? ORDER BY e.seq DESC"
-                    + " LIMIT ?", JdbcAdminJournal::rawEvent, subject.id(), limit));
+            List<JournalEntry> rows = explainAll(
+                    q,
+                    q.query(
+                            EVENT_SELECT + " WHERE e.actor_id = ? ORDER BY e.seq DESC" + " LIMIT ?",
+                            JdbcAdminJournal::rawEvent,
+                            subject.id(),
+                            limit));
             long total = q.scalarLong("SELECT count(*) FROM fence_events WHERE actor_id = ?", subject.id());
             return new JournalSlice(subject, rows, total, 0, last);
         }
         long from = Math.max(0, last - scanRows);
-        List<JournalEntry> about = q.query(EVENT_SELECT + " WHERE e.resource_type = 'process' AND e.resource_id = ?"
-                + " ORDER BY e.seq DESC LIMIT ?", JdbcAdminJournal::rawEvent, subject.id(), limit);
-        List<JournalEntry> wrote = q.query(EVENT_SELECT + " WHERE e.seq > ? AND e.process_identity = ?"
-                + " AND NOT (e.resource_type = 'process' AND e.resource_id = ?) ORDER BY e.seq DESC LIMIT ?",
-                JdbcAdminJournal::rawEvent, from, subject.id(), subject.id(), limit);
+        List<JournalEntry> about = q.query(
+                EVENT_SELECT + " WHERE e.resource_type = 'process' AND e.resource_id = ?"
+                        + " ORDER BY e.seq DESC LIMIT ?",
+                JdbcAdminJournal::rawEvent,
+                subject.id(),
+                limit);
+        List<JournalEntry> wrote = q.query(
+                EVENT_SELECT + " WHERE e.seq > ? AND e.process_identity = ?"
+                        + " AND NOT (e.resource_type = 'process' AND e.resource_id = ?) ORDER BY e.seq DESC LIMIT ?",
+                JdbcAdminJournal::rawEvent,
+                from,
+                subject.id(),
+                subject.id(),
+                limit);
         List<JournalEntry> merged = new ArrayList<>(about);
         merged.addAll(wrote);
         merged.sort(Comparator.comparingLong(JournalEntry::seq).reversed());
         if (merged.size() > limit) {
             merged = merged.subList(0, limit);
         }
-        long total = q.scalarLong("SELECT count(*) FROM fence_events WHERE resource_type = 'process' AND resource_id = ?",
-                subject.id())
-                + q.scalarLong("SELECT count(*) FROM fence_events WHERE seq > ? AND process_identity = ?"
-                + " AND NOT (resource_type = 'process' AND resource_id = ?)", from, subject.id(), subject.id());
+        long total = q.scalarLong(
+                        "SELECT count(*) FROM fence_events WHERE resource_type = 'process' AND resource_id = ?",
+                        subject.id())
+                + q.scalarLong(
+                        "SELECT count(*) FROM fence_events WHERE seq > ? AND process_identity = ?"
+                                + " AND NOT (resource_type = 'process' AND resource_id = ?)",
+                        from,
+                        subject.id(),
+                        subject.id());
         return new JournalSlice(subject, explainAll(q, merged), total, from, last);
     }
 
@@ -94,23 +121,40 @@ public final class JdbcAdminJournal {
         JournalEntry grant = null;
         JournalEntry ended = null;
         if (r.currentToken() != null) {
-            grant = first(q, EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
-                    + " AND e.token = ? AND e.kind <> 'REJECTED' ORDER BY e.seq LIMIT 1",
-                    r.resourceType(), r.resourceId(), r.seq(), r.currentToken());
+            grant = first(
+                    q,
+                    EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
+                            + " AND e.token = ? AND e.kind <> 'REJECTED' ORDER BY e.seq LIMIT 1",
+                    r.resourceType(),
+                    r.resourceId(),
+                    r.seq(),
+                    r.currentToken());
             if (grant == null) {
-                grant = first(q, EVENT_SELECT + " WHERE e.token = ? AND e.seq < ? AND e.kind <> 'REJECTED'"
-                        + " ORDER BY e.seq LIMIT 1", r.currentToken(), r.seq());
+                grant = first(
+                        q,
+                        EVENT_SELECT + " WHERE e.token = ? AND e.seq < ? AND e.kind <> 'REJECTED'"
+                                + " ORDER BY e.seq LIMIT 1",
+                        r.currentToken(),
+                        r.seq());
             }
         } else {
-            ended = first(q, EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
-                    + " AND e.kind NOT IN ('REJECTED', 'LEASE_RENEWED') ORDER BY e.seq DESC LIMIT 1",
-                    r.resourceType(), r.resourceId(), r.seq());
+            ended = first(
+                    q,
+                    EVENT_SELECT + " WHERE e.resource_type = ? AND e.resource_id = ? AND e.seq < ?"
+                            + " AND e.kind NOT IN ('REJECTED', 'LEASE_RENEWED') ORDER BY e.seq DESC LIMIT 1",
+                    r.resourceType(),
+                    r.resourceId(),
+                    r.seq());
             if (r.presentedToken() != null && r.actor() != null) {
                 // A stolen fence is journalled on the attempt, not on the assignment the worker wrote to:
                 // find it by the token it presented (fence_events_by_actor, newest first).
-                JournalEntry stolen = first(q, EVENT_SELECT + " WHERE e.actor_id = ? AND e.seq < ?"
-                        + " AND e.kind = 'ATTEMPT_STOLEN' AND e.token = ? ORDER BY e.seq DESC LIMIT 1",
-                        r.actor(), r.seq(), r.presentedToken());
+                JournalEntry stolen = first(
+                        q,
+                        EVENT_SELECT + " WHERE e.actor_id = ? AND e.seq < ?"
+                                + " AND e.kind = 'ATTEMPT_STOLEN' AND e.token = ? ORDER BY e.seq DESC LIMIT 1",
+                        r.actor(),
+                        r.seq(),
+                        r.presentedToken());
                 if (stolen != null && (ended == null || stolen.seq() > ended.seq())) {
                     ended = stolen;
                 }
@@ -124,15 +168,37 @@ public final class JdbcAdminJournal {
     }
 
     private static JournalEntry withSentence(JournalEntry e, String sentence) {
-        return new JournalEntry(e.seq(), e.at(), e.kind(), e.resourceType(), e.resourceId(), e.actor(), e.process(),
-                e.token(), e.presentedToken(), e.currentToken(), e.category(), e.detail(), sentence);
+        return new JournalEntry(
+                e.seq(),
+                e.at(),
+                e.kind(),
+                e.resourceType(),
+                e.resourceId(),
+                e.actor(),
+                e.process(),
+                e.token(),
+                e.presentedToken(),
+                e.currentToken(),
+                e.category(),
+                e.detail(),
+                sentence);
     }
 
     private static JournalEntry rawEvent(ResultSet rs) throws SQLException {
         String process = rs.getString("process_identity");
-        return new JournalEntry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getString("resource_type"),
-                rs.getString("resource_id"), rs.getString("actor_id"), process == null ? null : JdbcAdminRows.ref(rs, process),
-                JdbcTx.nullableLong(rs, "token"), JdbcTx.nullableLong(rs, "presented_token"), JdbcTx.nullableLong(rs, "current_token"),
-                rs.getString("category"), rs.getString("detail"), null);
+        return new JournalEntry(
+                rs.getLong("seq"),
+                rs.getLong("at"),
+                rs.getString("kind"),
+                rs.getString("resource_type"),
+                rs.getString("resource_id"),
+                rs.getString("actor_id"),
+                process == null ? null : JdbcAdminRows.ref(rs, process),
+                JdbcTx.nullableLong(rs, "token"),
+                JdbcTx.nullableLong(rs, "presented_token"),
+                JdbcTx.nullableLong(rs, "current_token"),
+                rs.getString("category"),
+                rs.getString("detail"),
+                null);
     }
 }

@@ -104,13 +104,17 @@ public final class JdbcAdminLeases {
      * @param positions    each actor's index in {@code rows} (never changed once built)
      * @param held         how many of {@code rows} each holder holds (never changed once built)
      */
-    public record Baseline(long actorCount, long actorsMarker, long lastChange, Map<String, Long> sessions,
-                           List<LeaseRow> rows, Map<String, Integer> positions, Map<String, Integer> held) {
-    }
+    public record Baseline(
+            long actorCount,
+            long actorsMarker,
+            long lastChange,
+            Map<String, Long> sessions,
+            List<LeaseRow> rows,
+            Map<String, Integer> positions,
+            Map<String, Integer> held) {}
 
     /** One read: the new baseline, how many lease rows it read, whether it read every row. */
-    public record Read(Baseline baseline, int rowsRead, boolean full) {
-    }
+    public record Read(Baseline baseline, int rowsRead, boolean full) {}
 
     private final ActorsAdded actorsAdded;
     private final String allLeases;
@@ -145,7 +149,9 @@ public final class JdbcAdminLeases {
         Map<String, Long> beats = sessions(q);
         Baseline before = baseline;
         Holders holders = new Holders(q, processes);
-        if (before == null || before.actorCount() != actorCount || before.actorsMarker() != actorsMarker
+        if (before == null
+                || before.actorCount() != actorCount
+                || before.actorsMarker() != actorsMarker
                 || lastChange < before.lastChange()) {
             return fullRead(q, before, holders, actorCount, actorsMarker, lastChange, beats);
         }
@@ -165,8 +171,12 @@ public final class JdbcAdminLeases {
         }
         List<LeaseRow> changed = new ArrayList<>();
         if (lastChange != before.lastChange()) {
-            changed.addAll(q.query(changedLeases, rs -> leaseRow(rs, holders), before.lastChange(),
-                    before.lastChange(), before.lastChange()));
+            changed.addAll(q.query(
+                    changedLeases,
+                    rs -> leaseRow(rs, holders),
+                    before.lastChange(),
+                    before.lastChange(),
+                    before.lastChange()));
         }
         for (String process : beaten) {
             changed.addAll(q.query(sessionLeases, rs -> leaseRow(rs, holders), process, before.lastChange()));
@@ -185,8 +195,10 @@ public final class JdbcAdminLeases {
             count(held, row, +1);
             rows.set(at, row.equals(previous) ? previous : row);
         }
-        return new Read(new Baseline(actorCount, actorsMarker, lastChange, beats, List.copyOf(rows),
-                before.positions(), held), changed.size(), false);
+        return new Read(
+                new Baseline(actorCount, actorsMarker, lastChange, beats, List.copyOf(rows), before.positions(), held),
+                changed.size(),
+                false);
     }
 
     /** The rows marked after the baseline, plus the leases the previous snapshot saw each beaten session hold. */
@@ -210,12 +222,21 @@ public final class JdbcAdminLeases {
         baseline = read.baseline();
     }
 
-    private Read fullRead(JdbcReads q, Baseline before, Holders holders, long actorCount, long actorsMarker,
-                          long lastChange, Map<String, Long> beats) throws SQLException {
+    private Read fullRead(
+            JdbcReads q,
+            Baseline before,
+            Holders holders,
+            long actorCount,
+            long actorsMarker,
+            long lastChange,
+            Map<String, Long> beats)
+            throws SQLException {
         List<LeaseRow> rows = q.query(allLeases, rs -> {
             LeaseRow row = leaseRow(rs, holders);
             Integer at = before == null ? null : before.positions().get(row.actor());
-            return at != null && row.equals(before.rows().get(at)) ? before.rows().get(at) : row;
+            return at != null && row.equals(before.rows().get(at))
+                    ? before.rows().get(at)
+                    : row;
         });
         Map<String, Integer> positions = new HashMap<>(rows.size() * 2);
         Map<String, Integer> held = new HashMap<>();
@@ -224,8 +245,10 @@ public final class JdbcAdminLeases {
             count(held, row, +1);
         }
         // positions and held are never changed from here on (an incremental read copies held)
-        return new Read(new Baseline(actorCount, actorsMarker, lastChange, beats, List.copyOf(rows), positions, held),
-                rows.size(), true);
+        return new Read(
+                new Baseline(actorCount, actorsMarker, lastChange, beats, List.copyOf(rows), positions, held),
+                rows.size(),
+                true);
     }
 
     /** Adds {@code delta} to the count of {@code row}'s holder, if it has one (a count of 0 is removed). */
@@ -242,8 +265,15 @@ public final class JdbcAdminLeases {
         if (holder == null) {
             return LeaseRow.free(actor);
         }
-        return new LeaseRow(actor, holders.ref(holder), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
-                rs.getLong(7), rs.getLong(8));
+        return new LeaseRow(
+                actor,
+                holders.ref(holder),
+                rs.getLong(3),
+                rs.getLong(4),
+                rs.getLong(5),
+                rs.getLong(6),
+                rs.getLong(7),
+                rs.getLong(8));
     }
 
     /**
@@ -253,8 +283,16 @@ public final class JdbcAdminLeases {
     public static List<ProcessRow> withLeaseCounts(List<ProcessRow> processes, Map<String, Integer> held) {
         List<ProcessRow> out = new ArrayList<>(processes.size());
         for (ProcessRow p : processes) {
-            out.add(new ProcessRow(p.process(), p.kind(), p.startedAt(), p.heartbeatAt(), p.heartbeatIntervalMs(),
-                    p.stoppedAt(), held.getOrDefault(p.process().identity(), 0), p.activeAttempts(), p.lastClaim()));
+            out.add(new ProcessRow(
+                    p.process(),
+                    p.kind(),
+                    p.startedAt(),
+                    p.heartbeatAt(),
+                    p.heartbeatIntervalMs(),
+                    p.stoppedAt(),
+                    held.getOrDefault(p.process().identity(), 0),
+                    p.activeAttempts(),
+                    p.lastClaim()));
         }
         return out;
     }
@@ -274,8 +312,11 @@ public final class JdbcAdminLeases {
         ProcessRef ref(String identity) throws SQLException {
             ProcessRef ref = known.get(identity);
             if (ref == null) {
-                ref = q.one("SELECT p.label AS p_label, p.pid AS p_pid, p.host AS p_host FROM processes p"
-                        + " WHERE p.identity = ?", rs -> JdbcAdminRows.ref(rs, identity), identity)
+                ref = q.one(
+                                "SELECT p.label AS p_label, p.pid AS p_pid, p.host AS p_host FROM processes p"
+                                        + " WHERE p.identity = ?",
+                                rs -> JdbcAdminRows.ref(rs, identity),
+                                identity)
                         .orElse(ProcessRef.unknown(identity));
                 known.put(identity, ref);
             }

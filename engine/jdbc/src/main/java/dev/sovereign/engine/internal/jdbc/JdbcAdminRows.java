@@ -50,6 +50,7 @@ public final class JdbcAdminRows {
      * incremental count is counted again whole.
      */
     private final Map<String, Long> rejectionsByCategory = new TreeMap<>();
+
     private long categoriesCountedTo;
 
     public JdbcAdminRows(Path dataDirectory) {
@@ -58,7 +59,8 @@ public final class JdbcAdminRows {
 
     /** The holder columns {@code p_label, p_pid, p_host} of a row as a {@link ProcessRef} for {@code identity}. */
     public static ProcessRef ref(ResultSet rs, String identity) throws SQLException {
-        return new ProcessRef(identity, rs.getString("p_label"), JdbcTx.nullableLong(rs, "p_pid"), rs.getString("p_host"));
+        return new ProcessRef(
+                identity, rs.getString("p_label"), JdbcTx.nullableLong(rs, "p_pid"), rs.getString("p_host"));
     }
 
     /** The processes shown; {@code leasesHeld} is 0 here and filled in by {@link JdbcAdminLeases#withLeaseCounts}. */
@@ -70,49 +72,80 @@ public final class JdbcAdminRows {
                 + " (SELECT e.detail FROM fence_events e WHERE e.resource_type = 'process' AND e.resource_id = p.identity"
                 + "   AND e.kind = 'PROCESS_STARTED' AND e.category = '" + IdentityClaim.CATEGORY + "'"
                 + "   ORDER BY e.seq DESC LIMIT 1) AS claim";
-        return q.query("SELECT * FROM (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NULL"
-                + " UNION ALL SELECT * FROM (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NOT NULL"
-                + " ORDER BY p.started_at DESC LIMIT ?) stopped) shown"
-                + " ORDER BY stopped_at IS NOT NULL, started_at DESC, " + q.dialect().byteOrder("identity"),
-                rs -> new ProcessRow(ref(rs, rs.getString("identity")), rs.getString("kind"), rs.getLong("started_at"),
-                        rs.getLong("heartbeat_at"), rs.getLong("heartbeat_interval_ms"),
-                        JdbcTx.nullableLong(rs, "stopped_at"), 0, rs.getInt("attempts"), rs.getString("claim")),
+        return q.query(
+                "SELECT * FROM (SELECT " + columns + " FROM processes p WHERE p.stopped_at IS NULL"
+                        + " UNION ALL SELECT * FROM (SELECT " + columns
+                        + " FROM processes p WHERE p.stopped_at IS NOT NULL"
+                        + " ORDER BY p.started_at DESC LIMIT ?) stopped) shown"
+                        + " ORDER BY stopped_at IS NOT NULL, started_at DESC, "
+                        + q.dialect().byteOrder("identity"),
+                rs -> new ProcessRow(
+                        ref(rs, rs.getString("identity")),
+                        rs.getString("kind"),
+                        rs.getLong("started_at"),
+                        rs.getLong("heartbeat_at"),
+                        rs.getLong("heartbeat_interval_ms"),
+                        JdbcTx.nullableLong(rs, "stopped_at"),
+                        0,
+                        rs.getInt("attempts"),
+                        rs.getString("claim")),
                 STOPPED_PROCESSES_SHOWN);
     }
 
     public List<AssignmentRow> assignments(JdbcReads q) throws SQLException {
         Dialect d = q.dialect();
-        return q.query("SELECT s.id, s.actor_id, s.provider_spec, s.workspace_policy, s.state, s.current_attempt,"
-                + " x.token AS current_token, s.retry_of, (SELECT r2.id FROM assignments r2 WHERE r2.retry_of = s.id)"
-                + " AS retried_by, s.acknowledged_at, s.created_at, s.updated_at,"
-                + " (SELECT count(*) FROM execution_attempts a WHERE a.assignment_id = s.id) AS attempts,"
-                + " r.id AS r_id, r.attempt_id AS r_attempt, r.attempt_token AS r_token, r.process_identity AS r_process,"
-                + " r.status AS r_status, r.failure_category AS r_failure, r.outcome_known AS r_known,"
-                + " r.summary AS r_summary, r.created_at AS r_created,"
-                // fence_events_by_resource serves it, once per receipt shown
-                + " (r.id IS NOT NULL AND EXISTS (SELECT 1 FROM fence_events st WHERE st.resource_type = 'attempt'"
-                + "   AND st.resource_id = r.attempt_id AND st.kind = 'ATTEMPT_STOLEN')) AS r_stolen"
-                + " FROM assignments s LEFT JOIN execution_attempts x ON x.id = s.current_attempt"
-                + " LEFT JOIN receipts r ON r.assignment_id = s.id"
-                // the most recent page, plus every run waiting for an operator however old: never dropped
-                + " WHERE s.id IN (SELECT id FROM (SELECT id FROM assignments ORDER BY updated_at DESC, "
-                + d.byteOrder("id") + " LIMIT ?) recent UNION SELECT s2.id FROM assignments s2 WHERE "
-                + NEEDS_OPERATOR.replace("s.", "s2.") + ") ORDER BY s.updated_at DESC, " + d.byteOrder("s.id"), rs -> {
+        return q.query(
+                "SELECT s.id, s.actor_id, s.provider_spec, s.workspace_policy, s.state, s.current_attempt,"
+                        + " x.token AS current_token, s.retry_of, (SELECT r2.id FROM assignments r2 WHERE r2.retry_of = s.id)"
+                        + " AS retried_by, s.acknowledged_at, s.created_at, s.updated_at,"
+                        + " (SELECT count(*) FROM execution_attempts a WHERE a.assignment_id = s.id) AS attempts,"
+                        + " r.id AS r_id, r.attempt_id AS r_attempt, r.attempt_token AS r_token, r.process_identity AS r_process,"
+                        + " r.status AS r_status, r.failure_category AS r_failure, r.outcome_known AS r_known,"
+                        + " r.summary AS r_summary, r.created_at AS r_created,"
+                        // fence_events_by_resource serves it, once per receipt shown
+                        + " (r.id IS NOT NULL AND EXISTS (SELECT 1 FROM fence_events st WHERE st.resource_type = 'attempt'"
+                        + "   AND st.resource_id = r.attempt_id AND st.kind = 'ATTEMPT_STOLEN')) AS r_stolen"
+                        + " FROM assignments s LEFT JOIN execution_attempts x ON x.id = s.current_attempt"
+                        + " LEFT JOIN receipts r ON r.assignment_id = s.id"
+                        // the most recent page, plus every run waiting for an operator however old: never dropped
+                        + " WHERE s.id IN (SELECT id FROM (SELECT id FROM assignments ORDER BY updated_at DESC, "
+                        + d.byteOrder("id") + " LIMIT ?) recent UNION SELECT s2.id FROM assignments s2 WHERE "
+                        + NEEDS_OPERATOR.replace("s.", "s2.") + ") ORDER BY s.updated_at DESC, " + d.byteOrder("s.id"),
+                rs -> {
                     ReceiptRow receipt = null;
                     Long rid = JdbcTx.nullableLong(rs, "r_id");
                     if (rid != null) {
-                        receipt = new ReceiptRow(rid, rs.getString("id"), rs.getString("r_attempt"),
-                                rs.getLong("r_token"), rs.getString("r_process"), rs.getString("r_status"),
-                                rs.getString("r_failure"), rs.getInt("r_known") == 1, rs.getString("r_summary"),
-                                rs.getLong("r_created"), RunFolders.output(dataDirectory, rs.getString("id"),
-                                        rs.getString("r_attempt")), rs.getBoolean("r_stolen"));
+                        receipt = new ReceiptRow(
+                                rid,
+                                rs.getString("id"),
+                                rs.getString("r_attempt"),
+                                rs.getLong("r_token"),
+                                rs.getString("r_process"),
+                                rs.getString("r_status"),
+                                rs.getString("r_failure"),
+                                rs.getInt("r_known") == 1,
+                                rs.getString("r_summary"),
+                                rs.getLong("r_created"),
+                                RunFolders.output(dataDirectory, rs.getString("id"), rs.getString("r_attempt")),
+                                rs.getBoolean("r_stolen"));
                     }
-                    return new AssignmentRow(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
-                            rs.getString("workspace_policy"), rs.getString("state"), rs.getString("current_attempt"),
-                            JdbcTx.nullableLong(rs, "current_token"), rs.getString("retry_of"), rs.getString("retried_by"),
-                            JdbcTx.nullableLong(rs, "acknowledged_at"), rs.getLong("created_at"), rs.getLong("updated_at"),
-                            rs.getInt("attempts"), receipt);
-                }, FINISHED_ROWS_SHOWN);
+                    return new AssignmentRow(
+                            rs.getString("id"),
+                            rs.getString("actor_id"),
+                            rs.getString("provider_spec"),
+                            rs.getString("workspace_policy"),
+                            rs.getString("state"),
+                            rs.getString("current_attempt"),
+                            JdbcTx.nullableLong(rs, "current_token"),
+                            rs.getString("retry_of"),
+                            rs.getString("retried_by"),
+                            JdbcTx.nullableLong(rs, "acknowledged_at"),
+                            rs.getLong("created_at"),
+                            rs.getLong("updated_at"),
+                            rs.getInt("attempts"),
+                            receipt);
+                },
+                FINISHED_ROWS_SHOWN);
     }
 
     /**
@@ -142,8 +175,8 @@ public final class JdbcAdminRows {
         // the partial index fence_events_rejections: only REJECTED rows are visited
         long rejections = q.scalarLong("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
         countRejectionsByCategory(q, rejections);
-        return new LedgerCounts(a[0], a[1], needsOperator, m[0], m[1], m[2], m[3], rejections, byState,
-                rejectionsByCategory);
+        return new LedgerCounts(
+                a[0], a[1], needsOperator, m[0], m[1], m[2], m[3], rejections, byState, rejectionsByCategory);
     }
 
     /**
@@ -169,50 +202,84 @@ public final class JdbcAdminRows {
     }
 
     private void addRejectionsAfter(JdbcReads q, long after) throws SQLException {
-        q.query("SELECT coalesce(category, 'unknown') AS c, count(*), max(seq) FROM fence_events"
-                + " WHERE kind = 'REJECTED' AND seq > ? GROUP BY c", rs -> {
+        q.query(
+                "SELECT coalesce(category, 'unknown') AS c, count(*), max(seq) FROM fence_events"
+                        + " WHERE kind = 'REJECTED' AND seq > ? GROUP BY c",
+                rs -> {
                     rejectionsByCategory.merge(rs.getString(1), rs.getLong(2), Long::sum);
                     categoriesCountedTo = Math.max(categoriesCountedTo, rs.getLong(3));
                     return null;
-                }, after);
+                },
+                after);
     }
 
     public List<AttemptRow> attempts(JdbcReads q) throws SQLException {
-        return q.query("SELECT x.id, x.assignment_id, x.actor_id, x.process_identity, " + HOLDER + ","
-                + " x.token, x.lease_token, x.state, x.ttl_ms, x.started_at, x.renewed_at, x.expires_at, x.ended_at,"
-                + " EXISTS (SELECT 1 FROM assignments s WHERE s.current_attempt = x.id) AS is_current"
-                + " FROM execution_attempts x LEFT JOIN processes p ON p.identity = x.process_identity"
-                + " ORDER BY x.started_at DESC, x.token DESC LIMIT ?",
-                rs -> new AttemptRow(rs.getString("id"), rs.getString("assignment_id"), rs.getString("actor_id"),
-                        ref(rs, rs.getString("process_identity")), rs.getLong("token"), rs.getLong("lease_token"),
-                        rs.getString("state"), rs.getBoolean("is_current"), rs.getLong("ttl_ms"),
-                        rs.getLong("started_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"),
-                        JdbcTx.nullableLong(rs, "ended_at")), FINISHED_ROWS_SHOWN);
+        return q.query(
+                "SELECT x.id, x.assignment_id, x.actor_id, x.process_identity, " + HOLDER + ","
+                        + " x.token, x.lease_token, x.state, x.ttl_ms, x.started_at, x.renewed_at, x.expires_at, x.ended_at,"
+                        + " EXISTS (SELECT 1 FROM assignments s WHERE s.current_attempt = x.id) AS is_current"
+                        + " FROM execution_attempts x LEFT JOIN processes p ON p.identity = x.process_identity"
+                        + " ORDER BY x.started_at DESC, x.token DESC LIMIT ?",
+                rs -> new AttemptRow(
+                        rs.getString("id"),
+                        rs.getString("assignment_id"),
+                        rs.getString("actor_id"),
+                        ref(rs, rs.getString("process_identity")),
+                        rs.getLong("token"),
+                        rs.getLong("lease_token"),
+                        rs.getString("state"),
+                        rs.getBoolean("is_current"),
+                        rs.getLong("ttl_ms"),
+                        rs.getLong("started_at"),
+                        rs.getLong("renewed_at"),
+                        rs.getLong("expires_at"),
+                        JdbcTx.nullableLong(rs, "ended_at")),
+                FINISHED_ROWS_SHOWN);
     }
 
     public List<MessageRow> messages(JdbcReads q) throws SQLException {
         String columns = "m.id, m.sender, m.recipient, m.subject, m.state, m.claim_actor, m.claim_process, " + HOLDER
                 + ", m.claim_token, m.claim_expires_at, m.retry_count, m.max_retries, m.created_at, m.updated_at";
         String from = " FROM messages m LEFT JOIN processes p ON p.identity = m.claim_process";
-        return q.query("SELECT * FROM (SELECT " + columns + from + " WHERE m.state IN ('NEW', 'CLAIMED')"
-                + " UNION ALL SELECT * FROM (SELECT " + columns + from + " WHERE m.state IN ('DONE', 'DEAD')"
-                + " ORDER BY m.updated_at DESC LIMIT ?) finished) shown ORDER BY created_at DESC, "
-                + q.dialect().byteOrder("id"), rs -> {
+        return q.query(
+                "SELECT * FROM (SELECT " + columns + from + " WHERE m.state IN ('NEW', 'CLAIMED')"
+                        + " UNION ALL SELECT * FROM (SELECT " + columns + from + " WHERE m.state IN ('DONE', 'DEAD')"
+                        + " ORDER BY m.updated_at DESC LIMIT ?) finished) shown ORDER BY created_at DESC, "
+                        + q.dialect().byteOrder("id"),
+                rs -> {
                     String claimer = rs.getString("claim_process");
-                    return new MessageRow(rs.getString("id"), rs.getString("sender"), rs.getString("recipient"),
-                            rs.getString("subject"), rs.getString("state"), rs.getString("claim_actor"),
-                            claimer == null ? null : ref(rs, claimer), JdbcTx.nullableLong(rs, "claim_token"),
-                            JdbcTx.nullableLong(rs, "claim_expires_at"), rs.getInt("retry_count"),
-                            rs.getInt("max_retries"), rs.getLong("created_at"), rs.getLong("updated_at"));
-                }, FINISHED_ROWS_SHOWN);
+                    return new MessageRow(
+                            rs.getString("id"),
+                            rs.getString("sender"),
+                            rs.getString("recipient"),
+                            rs.getString("subject"),
+                            rs.getString("state"),
+                            rs.getString("claim_actor"),
+                            claimer == null ? null : ref(rs, claimer),
+                            JdbcTx.nullableLong(rs, "claim_token"),
+                            JdbcTx.nullableLong(rs, "claim_expires_at"),
+                            rs.getInt("retry_count"),
+                            rs.getInt("max_retries"),
+                            rs.getLong("created_at"),
+                            rs.getLong("updated_at"));
+                },
+                FINISHED_ROWS_SHOWN);
     }
 
     public Optional<SupervisorTickRow> lastTick(JdbcReads q) throws SQLException {
-        return q.one("SELECT t.seq, t.at, t.process_identity, " + HOLDER + ", t.expired_leases, t.stale_processes,"
-                + " t.swept_claims, t.recovered, t.failures, t.report FROM supervisor_ticks t"
-                + " LEFT JOIN processes p ON p.identity = t.process_identity ORDER BY t.seq DESC LIMIT 1",
-                rs -> new SupervisorTickRow(rs.getLong("seq"), rs.getLong("at"), ref(rs, rs.getString("process_identity")),
-                        rs.getInt("expired_leases"), rs.getInt("stale_processes"), rs.getInt("swept_claims"),
-                        rs.getInt("recovered"), rs.getInt("failures"), rs.getString("report")));
+        return q.one(
+                "SELECT t.seq, t.at, t.process_identity, " + HOLDER + ", t.expired_leases, t.stale_processes,"
+                        + " t.swept_claims, t.recovered, t.failures, t.report FROM supervisor_ticks t"
+                        + " LEFT JOIN processes p ON p.identity = t.process_identity ORDER BY t.seq DESC LIMIT 1",
+                rs -> new SupervisorTickRow(
+                        rs.getLong("seq"),
+                        rs.getLong("at"),
+                        ref(rs, rs.getString("process_identity")),
+                        rs.getInt("expired_leases"),
+                        rs.getInt("stale_processes"),
+                        rs.getInt("swept_claims"),
+                        rs.getInt("recovered"),
+                        rs.getInt("failures"),
+                        rs.getString("report")));
     }
 }

@@ -97,18 +97,27 @@ public final class JdbcHeartbeat {
             // What the session row holds after the stamp is the beat: what the process believes is the session the
             // database has. The same statement reads the counter: below a token this engine saw, the ledger went
             // backwards (decision 0605).
-            long[] stamped = tx.one("UPDATE processes SET heartbeat_at = " + hooks.sessionStamp()
-                    + " WHERE identity = ? RETURNING heartbeat_at, (SELECT last_token FROM token_counter WHERE id = 1)",
-                    rs -> new long[] {rs.getLong(1), rs.getLong(2)}, now, me).orElse(null);
+            long[] stamped = tx.one(
+                            "UPDATE processes SET heartbeat_at = " + hooks.sessionStamp()
+                                    + " WHERE identity = ? RETURNING heartbeat_at, (SELECT last_token FROM token_counter WHERE id = 1)",
+                            rs -> new long[] {rs.getLong(1), rs.getLong(2)},
+                            now,
+                            me)
+                    .orElse(null);
             beatAt[0] = stamped == null ? now : stamped[0];
             db.requireCounterNotBelowSeen(stamped == null ? tx.lastToken() : stamped[1]);
-            long[] found = tx.one("SELECT " + LeaseSql.checkColumns("token") + " FROM actor_leases"
-                    + sessionRows(d), rs -> new long[] {rs.getLong(1), rs.getLong(2)}, me).orElseThrow();
+            long[] found = tx.one(
+                            "SELECT " + LeaseSql.checkColumns("token") + " FROM actor_leases" + sessionRows(d),
+                            rs -> new long[] {rs.getLong(1), rs.getLong(2)},
+                            me)
+                    .orElseThrow();
             Map<String, Long> lostLeases = new HashMap<>();
             if (check.mustCompare(found, beliefs, now)) {
                 Map<String, Long> attached = new HashMap<>();
-                tx.query("SELECT actor_id, token FROM actor_leases" + sessionRows(d),
-                        rs -> attached.put(rs.getString(1), rs.getLong(2)), me);
+                tx.query(
+                        "SELECT actor_id, token FROM actor_leases" + sessionRows(d),
+                        rs -> attached.put(rs.getString(1), rs.getLong(2)),
+                        me);
                 SessionCheck.Outcome outcome = check.compare(beliefs, attached, now);
                 lostLeases.putAll(outcome.lost());
                 for (Map.Entry<String, Long> row : outcome.toDetach().entrySet()) {
@@ -155,8 +164,8 @@ public final class JdbcHeartbeat {
      * the lease store's before it writes a row.
      */
     static String saneLease(String row) {
-        return row + "token > 0 AND " + row + "token <= (SELECT last_token FROM token_counter WHERE id = 1) AND "
-                + row + "ttl_ms > 0 AND " + row + "expires_at <= " + row + "renewed_at + " + row + "ttl_ms";
+        return row + "token > 0 AND " + row + "token <= (SELECT last_token FROM token_counter WHERE id = 1) AND " + row
+                + "ttl_ms > 0 AND " + row + "expires_at <= " + row + "renewed_at + " + row + "ttl_ms";
     }
 
     /**
@@ -165,17 +174,22 @@ public final class JdbcHeartbeat {
      */
     private void journalLostLease(JdbcTx tx, String me, String actor, long token) throws SQLException {
         Lease current = rows.lease(tx, actor).orElse(null);
-        Refusal refusal = LeaseRules.beatRefused(actor, token, current, me, tx.lastToken(),
-                current == null && releasedByMe(tx, me, actor, token));
+        Refusal refusal = LeaseRules.beatRefused(
+                actor, token, current, me, tx.lastToken(), current == null && releasedByMe(tx, me, actor, token));
         if (refusal != null) {
             journalRejection(tx, refusal);
         }
     }
 
     private static boolean releasedByMe(JdbcTx tx, String me, String actor, long token) throws SQLException {
-        return tx.one("SELECT 1 FROM fence_events WHERE resource_type = 'actor' AND resource_id = ?"
-                        + " AND kind = 'LEASE_RELEASED' AND token = ? AND process_identity = ? LIMIT 1",
-                rs -> rs.getInt(1), actor, token, me).isPresent();
+        return tx.one(
+                        "SELECT 1 FROM fence_events WHERE resource_type = 'actor' AND resource_id = ?"
+                                + " AND kind = 'LEASE_RELEASED' AND token = ? AND process_identity = ? LIMIT 1",
+                        rs -> rs.getInt(1),
+                        actor,
+                        token,
+                        me)
+                .isPresent();
     }
 
     /** Journals the refused renewal of an attempt, unless it ended normally (its terminal write committed). */
@@ -193,8 +207,17 @@ public final class JdbcHeartbeat {
     }
 
     private static void journalRejection(JdbcTx tx, Refusal r) throws SQLException {
-        tx.journal(EventKind.REJECTED, r.resourceType(), r.resourceId(), r.actorId(), tx.processIdentity(), null,
-                r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
+        tx.journal(
+                EventKind.REJECTED,
+                r.resourceType(),
+                r.resourceId(),
+                r.actorId(),
+                tx.processIdentity(),
+                null,
+                r.presentedToken(),
+                r.currentToken(),
+                r.category().code(),
+                r.getMessage());
     }
 
     private static Set<String> renewAttempts(JdbcTx tx, String me, Map<String, Long> held) throws SQLException {
@@ -202,7 +225,8 @@ public final class JdbcHeartbeat {
         Dialect d = tx.dialect();
         // Only forward (each schema's guard on an attempt's renewal: SQLite's V0005, PostgreSQL's V0004): after a
         // clock step back the attempt keeps the expiry it was already promised instead of having it shortened.
-        List<String> renewed = tx.query("UPDATE execution_attempts SET renewed_at = " + d.greatest() + "(renewed_at, ?),"
+        List<String> renewed = tx.query(
+                "UPDATE execution_attempts SET renewed_at = " + d.greatest() + "(renewed_at, ?),"
                         + " expires_at = " + d.greatest() + "(expires_at, ? + ttl_ms)"
                         + " WHERE process_identity = ? AND state = 'ACTIVE' AND " + d.inLongs("token")
                         + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = execution_attempts.actor_id"
@@ -211,7 +235,12 @@ public final class JdbcHeartbeat {
                         + " AND EXISTS (SELECT 1 FROM assignments a WHERE a.id = execution_attempts.assignment_id"
                         + " AND a.current_attempt = execution_attempts.id)"
                         + " RETURNING id",
-                rs -> rs.getString(1), now, now, me, d.longs(held.values()), me);
+                rs -> rs.getString(1),
+                now,
+                now,
+                me,
+                d.longs(held.values()),
+                me);
         return new HashSet<>(renewed);
     }
 }

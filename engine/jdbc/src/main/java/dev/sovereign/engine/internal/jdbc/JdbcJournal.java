@@ -24,29 +24,46 @@ public final class JdbcJournal implements Journal {
     }
 
     public static FenceEvent map(ResultSet rs) throws SQLException {
-        return new FenceEvent(rs.getLong("seq"), rs.getLong("at"), EventKind.valueOf(rs.getString("kind")),
-                rs.getString("resource_type"), rs.getString("resource_id"), rs.getString("actor_id"),
-                rs.getString("process_identity"), JdbcTx.nullableLong(rs, "token"),
-                JdbcTx.nullableLong(rs, "presented_token"), JdbcTx.nullableLong(rs, "current_token"),
-                rs.getString("category"), rs.getString("detail"));
+        return new FenceEvent(
+                rs.getLong("seq"),
+                rs.getLong("at"),
+                EventKind.valueOf(rs.getString("kind")),
+                rs.getString("resource_type"),
+                rs.getString("resource_id"),
+                rs.getString("actor_id"),
+                rs.getString("process_identity"),
+                JdbcTx.nullableLong(rs, "token"),
+                JdbcTx.nullableLong(rs, "presented_token"),
+                JdbcTx.nullableLong(rs, "current_token"),
+                rs.getString("category"),
+                rs.getString("detail"));
     }
 
     @Override
     public List<FenceEvent> since(long afterSeq, int limit) {
-        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM fence_events WHERE seq > ? ORDER BY seq LIMIT ?",
-                JdbcJournal::map, afterSeq, limit));
+        return db.read(tx -> tx.query(
+                "SELECT " + COLUMNS + " FROM fence_events WHERE seq > ? ORDER BY seq LIMIT ?",
+                JdbcJournal::map,
+                afterSeq,
+                limit));
     }
 
     @Override
     public List<FenceEvent> rejections(int limit) {
-        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM fence_events WHERE kind = 'REJECTED'"
-                + " ORDER BY seq DESC LIMIT ?", JdbcJournal::map, limit));
+        return db.read(tx -> tx.query(
+                "SELECT " + COLUMNS + " FROM fence_events WHERE kind = 'REJECTED'" + " ORDER BY seq DESC LIMIT ?",
+                JdbcJournal::map,
+                limit));
     }
 
     @Override
     public List<FenceEvent> forResource(String resourceType, String resourceId) {
-        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM fence_events WHERE resource_type = ?"
-                + " AND resource_id = ? ORDER BY seq", JdbcJournal::map, resourceType, resourceId));
+        return db.read(tx -> tx.query(
+                "SELECT " + COLUMNS + " FROM fence_events WHERE resource_type = ?"
+                        + " AND resource_id = ? ORDER BY seq",
+                JdbcJournal::map,
+                resourceType,
+                resourceId));
     }
 
     @Override

@@ -66,11 +66,22 @@ public final class JdbcLeases implements ActorLeases {
          */
         default boolean release(JdbcTx tx, String actor, long token, long change) throws SQLException {
             String me = tx.processIdentity();
-            int stated = tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?"
-                    + " WHERE actor_id = ? AND process_identity = ? AND token = ?",
-                    change, token, change, actor, me, token);
-            int n = stated == 1 ? tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ?"
-                    + " AND token = ?", actor, me, token) : 0;
+            int stated = tx.update(
+                    "UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?"
+                            + " WHERE actor_id = ? AND process_identity = ? AND token = ?",
+                    change,
+                    token,
+                    change,
+                    actor,
+                    me,
+                    token);
+            int n = stated == 1
+                    ? tx.update(
+                            "DELETE FROM actor_leases WHERE actor_id = ? AND process_identity = ?" + " AND token = ?",
+                            actor,
+                            me,
+                            token)
+                    : 0;
             if (n != 1) {
                 throw changedUnderLock(actor);
             }
@@ -141,8 +152,14 @@ public final class JdbcLeases implements ActorLeases {
     }
 
     public static Lease mapLease(ResultSet rs) throws SQLException {
-        return new Lease(rs.getString("actor_id"), rs.getString("process_identity"), rs.getLong("token"),
-                rs.getLong("ttl_ms"), rs.getLong("acquired_at"), rs.getLong("renewed_at"), rs.getLong("expires_at"),
+        return new Lease(
+                rs.getString("actor_id"),
+                rs.getString("process_identity"),
+                rs.getLong("token"),
+                rs.getLong("ttl_ms"),
+                rs.getLong("acquired_at"),
+                rs.getLong("renewed_at"),
+                rs.getLong("expires_at"),
                 rs.getBoolean("attached"));
     }
 
@@ -177,7 +194,8 @@ public final class JdbcLeases implements ActorLeases {
             grants.holdLease(lease);
             return lease;
         } catch (Refusal r) {
-            if (r.category() == ACTOR_LEASE_LOST && grants.lease(actor) != null
+            if (r.category() == ACTOR_LEASE_LOST
+                    && grants.lease(actor) != null
                     && grants.lease(actor).token() == token) {
                 grants.leaseLost(actor, token);
             }
@@ -188,7 +206,8 @@ public final class JdbcLeases implements ActorLeases {
     @Override
     public boolean release(String actor, long token) {
         ReleaseOutcome outcome = db.write(tx -> writes.releaseInOneCall(tx, actor, token)
-                ? new ReleaseOutcome(true, null) : releaseIn(tx, writes, actor, token));
+                ? new ReleaseOutcome(true, null)
+                : releaseIn(tx, writes, actor, token));
         grants.dropLease(actor, token);
         if (outcome.released()) {
             return true;
@@ -200,8 +219,7 @@ public final class JdbcLeases implements ActorLeases {
     }
 
     /** Whether a release ended the row, and if not, the row it found (null: none). */
-    public record ReleaseOutcome(boolean released, Lease current) {
-    }
+    public record ReleaseOutcome(boolean released, Lease current) {}
 
     /**
      * Releases inside {@code tx}: the compare-and-set on (this process, {@code token}) that ends the row, written as
@@ -283,11 +301,20 @@ public final class JdbcLeases implements ActorLeases {
         Dialect d = tx.dialect();
         tx.lockLeaseChanges();
         long change = tx.nextLeaseChange();
-        return tx.update("UPDATE actor_leases SET renewed_at = " + LeaseSql.effective(d, ROW, "renewed_at")
-                + ", expires_at = " + LeaseSql.effective(d, ROW, "expires_at") + ", attached = " + d.literal(false)
-                + ", change_seq = ?, presented_token = ?, presented_change = ?"
-                + " WHERE actor_id = ? AND process_identity = ? AND token = ? AND " + d.isTrue("attached"),
-                change, token, change, actor, tx.processIdentity(), token) == 1;
+        return tx.update(
+                        "UPDATE actor_leases SET renewed_at = " + LeaseSql.effective(d, ROW, "renewed_at")
+                                + ", expires_at = " + LeaseSql.effective(d, ROW, "expires_at") + ", attached = "
+                                + d.literal(false)
+                                + ", change_seq = ?, presented_token = ?, presented_change = ?"
+                                + " WHERE actor_id = ? AND process_identity = ? AND token = ? AND "
+                                + d.isTrue("attached"),
+                        change,
+                        token,
+                        change,
+                        actor,
+                        tx.processIdentity(),
+                        token)
+                == 1;
     }
 
     @Override
@@ -297,8 +324,8 @@ public final class JdbcLeases implements ActorLeases {
 
     @Override
     public List<Lease> list() {
-        return db.read(tx -> tx.query("SELECT " + columns(tx.dialect()) + " FROM actor_leases ORDER BY actor_id",
-                JdbcLeases::mapLease));
+        return db.read(tx -> tx.query(
+                "SELECT " + columns(tx.dialect()) + " FROM actor_leases ORDER BY actor_id", JdbcLeases::mapLease));
     }
 
     @Override
@@ -310,20 +337,28 @@ public final class JdbcLeases implements ActorLeases {
 
     /** The lease row as this transaction sees it, without a row lock. */
     public static Optional<Lease> currentIn(JdbcTx tx, String actor) throws SQLException {
-        return tx.one("SELECT " + columns(tx.dialect()) + " FROM actor_leases WHERE actor_id = ?",
-                JdbcLeases::mapLease, actor);
+        return tx.one(
+                "SELECT " + columns(tx.dialect()) + " FROM actor_leases WHERE actor_id = ?",
+                JdbcLeases::mapLease,
+                actor);
     }
 
     /** The lease row, locked for update until the end of {@code tx} (after the counters, decision 0900). */
     public static Optional<Lease> lockedIn(JdbcTx tx, String actor) throws SQLException {
-        return tx.one("SELECT " + columns(tx.dialect()) + " FROM actor_leases WHERE actor_id = ?"
-                + tx.dialect().forUpdate(), JdbcLeases::mapLease, actor);
+        return tx.one(
+                "SELECT " + columns(tx.dialect()) + " FROM actor_leases WHERE actor_id = ?"
+                        + tx.dialect().forUpdate(),
+                JdbcLeases::mapLease,
+                actor);
     }
 
     /** The lease row, locked for share: a writer that relies on it (an attempt, a claim) waits for a takeover. */
     public static Optional<Lease> sharedIn(JdbcTx tx, String actor) throws SQLException {
-        return tx.one("SELECT " + columns(tx.dialect()) + " FROM actor_leases WHERE actor_id = ?"
-                + tx.dialect().forShare(), JdbcLeases::mapLease, actor);
+        return tx.one(
+                "SELECT " + columns(tx.dialect()) + " FROM actor_leases WHERE actor_id = ?"
+                        + tx.dialect().forShare(),
+                JdbcLeases::mapLease,
+                actor);
     }
 
     /** Acquires inside {@code tx}; refuses a live lease. */
@@ -332,7 +367,9 @@ public final class JdbcLeases implements ActorLeases {
         tx.lockTokenCounter();
         tx.lockLeaseChanges();
         Optional<Lease> current = lockedIn(tx, actor);
-        if (current.isPresent() && current.get().attached() && writes.lockHoldersSession(tx, current.get().process())) {
+        if (current.isPresent()
+                && current.get().attached()
+                && writes.lockHoldersSession(tx, current.get().process())) {
             // An attached lease lives as long as its holder's session beats: with that session locked too (decision
             // 0913), the lease is read again, now with the beat that committed. No beat can commit until this
             // transaction has: the decision below and the guard's read the same session.
@@ -349,26 +386,58 @@ public final class JdbcLeases implements ActorLeases {
         Dialect d = tx.dialect();
         Optional<Lease> granted;
         if (current.isEmpty()) {
-            granted = tx.one("INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
+            granted = tx.one(
+                    "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
                             + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, attached)"
                             + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, " + d.literal(true) + ")"
                             + " ON CONFLICT (actor_id) DO NOTHING RETURNING " + columns(d),
-                    JdbcLeases::mapLease, actor, me, token, ttlMs, now, now, now + ttlMs, now, change);
+                    JdbcLeases::mapLease,
+                    actor,
+                    me,
+                    token,
+                    ttlMs,
+                    now,
+                    now,
+                    now + ttlMs,
+                    now,
+                    change);
         } else {
-            granted = tx.one("UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
+            granted = tx.one(
+                    "UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
                             + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?,"
                             + " presented_token = ?, presented_change = ?, attached = " + d.literal(true)
                             + " WHERE actor_id = ? AND token = ? AND " + LeaseSql.effective(d, ROW, "expires_at")
                             + " <= ? RETURNING " + columns(d),
-                    JdbcLeases::mapLease, me, token, ttlMs, now, now, now + ttlMs, now, change,
-                    current.get().token(), change, actor, current.get().token(), now);
+                    JdbcLeases::mapLease,
+                    me,
+                    token,
+                    ttlMs,
+                    now,
+                    now,
+                    now + ttlMs,
+                    now,
+                    change,
+                    current.get().token(),
+                    change,
+                    actor,
+                    current.get().token(),
+                    now);
         }
         Lease lease = granted.orElseThrow(() -> writes.changedUnderLock(actor));
         if (current.isEmpty()) {
             tx.journal(EventKind.LEASE_ACQUIRED, "actor", actor, actor, token, "ttl " + ttlMs + " ms");
         } else {
             Lease old = current.get();
-            tx.journal(EventKind.LEASE_TAKEN_OVER, "actor", actor, actor, me, token, null, null, null,
+            tx.journal(
+                    EventKind.LEASE_TAKEN_OVER,
+                    "actor",
+                    actor,
+                    actor,
+                    me,
+                    token,
+                    null,
+                    null,
+                    null,
                     LeaseRules.takeoverNote(old, ttlMs));
         }
         return lease;
@@ -384,21 +453,39 @@ public final class JdbcLeases implements ActorLeases {
         long now = tx.now();
         long change = tx.nextLeaseChange();
         Dialect d = tx.dialect();
-        Optional<Lease> renewed = tx.one("UPDATE actor_leases SET renewed_at = ?,"
+        Optional<Lease> renewed = tx.one(
+                "UPDATE actor_leases SET renewed_at = ?,"
                         + " ttl_ms = CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " expires_at = ? + CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " renewals = renewals + 1, renewal_journalled_at = ?, change_seq = ?,"
                         + " presented_token = ?, presented_change = ?, attached = " + d.literal(true)
                         + " WHERE actor_id = ? AND process_identity = ? AND token = ?"
                         + " RETURNING " + columns(d),
-                JdbcLeases::mapLease, now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor,
-                tx.processIdentity(), token);
+                JdbcLeases::mapLease,
+                now,
+                ttlMs,
+                ttlMs,
+                now,
+                ttlMs,
+                ttlMs,
+                now,
+                change,
+                token,
+                change,
+                actor,
+                tx.processIdentity(),
+                token);
         if (renewed.isEmpty()) {
             JdbcActors.requireActor(tx, actor);
             throw LeaseRules.lost(actor, token, current.orElse(null), "renew");
         }
-        tx.journal(EventKind.LEASE_RENEWED, "actor", actor, actor, token, "renewed until "
-                + Instant.ofEpochMilli(renewed.get().expiresAt()));
+        tx.journal(
+                EventKind.LEASE_RENEWED,
+                "actor",
+                actor,
+                actor,
+                token,
+                "renewed until " + Instant.ofEpochMilli(renewed.get().expiresAt()));
         return renewed.get();
     }
 

@@ -25,13 +25,14 @@ public abstract class JdbcLedger implements Ledger {
      * @param storeHooks         the heartbeat's and the recovery's locks and stamps
      * @param mailbox            the mailbox's order of sending and whether its sweep looks before it writes
      */
-    public record Parts(JdbcLeases.LeaseWrites leaseWrites, boolean runsInTwoTransactions, StoreHooks storeHooks,
-                        JdbcMailbox.Hooks mailbox) {
-    }
+    public record Parts(
+            JdbcLeases.LeaseWrites leaseWrites,
+            boolean runsInTwoTransactions,
+            StoreHooks storeHooks,
+            JdbcMailbox.Hooks mailbox) {}
 
     /** The heartbeat's and the recovery's hooks, which one backend class gives both. */
-    public interface StoreHooks extends StoreRows, JdbcHeartbeat.Hooks, JdbcRecovery.Hooks {
-    }
+    public interface StoreHooks extends StoreRows, JdbcHeartbeat.Hooks, JdbcRecovery.Hooks {}
 
     private final Transactions db;
     private final Grants grants;

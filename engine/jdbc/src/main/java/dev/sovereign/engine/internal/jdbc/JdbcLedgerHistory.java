@@ -13,15 +13,16 @@ import java.sql.SQLException;
  * checks an open makes, and how a new epoch voids the leases. Stateless.
  */
 public final class JdbcLedgerHistory {
-    private static final String ENTRY = "SELECT seq, at, kind, epoch, from_token, to_token, seen_token, process_identity,"
-            + " backup_id, detail FROM ledger_history";
+    private static final String ENTRY =
+            "SELECT seq, at, kind, epoch, from_token, to_token, seen_token, process_identity,"
+                    + " backup_id, detail FROM ledger_history";
 
-    private JdbcLedgerHistory() {
-    }
+    private JdbcLedgerHistory() {}
 
     /** The last row of the history, or null. */
     public static LedgerHistory.Entry last(JdbcReads q) throws SQLException {
-        return q.one(ENTRY + " ORDER BY seq DESC LIMIT 1", JdbcLedgerHistory::entry).orElse(null);
+        return q.one(ENTRY + " ORDER BY seq DESC LIMIT 1", JdbcLedgerHistory::entry)
+                .orElse(null);
     }
 
     /**
@@ -30,10 +31,15 @@ public final class JdbcLedgerHistory {
      * backwards since, and the counter's {@code problem} (null: none).
      */
     public static LedgerHistory read(JdbcReads q, Long counter, String problem) throws SQLException {
-        LedgerHistory.Entry start = q.one(ENTRY + " WHERE kind IN ('restore', 'bump') ORDER BY seq DESC LIMIT 1",
-                JdbcLedgerHistory::entry).orElse(null);
-        LedgerHistory.Entry backwards = q.one(ENTRY + " WHERE kind = 'backwards' AND seq > ? ORDER BY seq LIMIT 1",
-                JdbcLedgerHistory::entry, start == null ? 0L : start.seq()).orElse(null);
+        LedgerHistory.Entry start = q.one(
+                        ENTRY + " WHERE kind IN ('restore', 'bump') ORDER BY seq DESC LIMIT 1",
+                        JdbcLedgerHistory::entry)
+                .orElse(null);
+        LedgerHistory.Entry backwards = q.one(
+                        ENTRY + " WHERE kind = 'backwards' AND seq > ? ORDER BY seq LIMIT 1",
+                        JdbcLedgerHistory::entry,
+                        start == null ? 0L : start.seq())
+                .orElse(null);
         long epoch = counter == null || counter < 0 ? 0 : FencingTokens.epochOf(counter);
         return new LedgerHistory(epoch, start, backwards, problem);
     }
@@ -69,16 +75,40 @@ public final class JdbcLedgerHistory {
         String said = "process " + tx.processIdentity() + " had seen token " + FencingTokens.describe(seen)
                 + " but the counter is at " + FencingTokens.describe(current) + ": the ledger was put back without "
                 + putBackWithout + "; no token is issued until 'sovereign fence bump'";
-        tx.update("INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, process_identity,"
-                + " backup_id, detail) VALUES (?, 'backwards', ?, ?, ?, ?, ?, NULL, ?)",
-                tx.now(), FencingTokens.epochOf(current), current, current, seen, tx.processIdentity(), said);
-        tx.journal(EventKind.LEDGER_WENT_BACKWARDS, "ledger", "ledger", null, tx.processIdentity(), null, seen, current,
-                null, said);
+        tx.update(
+                "INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, process_identity,"
+                        + " backup_id, detail) VALUES (?, 'backwards', ?, ?, ?, ?, ?, NULL, ?)",
+                tx.now(),
+                FencingTokens.epochOf(current),
+                current,
+                current,
+                seen,
+                tx.processIdentity(),
+                said);
+        tx.journal(
+                EventKind.LEDGER_WENT_BACKWARDS,
+                "ledger",
+                "ledger",
+                null,
+                tx.processIdentity(),
+                null,
+                seen,
+                current,
+                null,
+                said);
     }
 
     private static LedgerHistory.Entry entry(ResultSet rs) throws SQLException {
-        return new LedgerHistory.Entry(rs.getLong("seq"), rs.getLong("at"), rs.getString("kind"), rs.getLong("epoch"),
-                rs.getLong("from_token"), rs.getLong("to_token"), JdbcTx.nullableLong(rs, "seen_token"),
-                rs.getString("process_identity"), rs.getString("backup_id"), rs.getString("detail"));
+        return new LedgerHistory.Entry(
+                rs.getLong("seq"),
+                rs.getLong("at"),
+                rs.getString("kind"),
+                rs.getLong("epoch"),
+                rs.getLong("from_token"),
+                rs.getLong("to_token"),
+                JdbcTx.nullableLong(rs, "seen_token"),
+                rs.getString("process_identity"),
+                rs.getString("backup_id"),
+                rs.getString("detail"));
     }
 }

@@ -23,12 +23,15 @@ public final class JdbcLedgerSummary {
      * it (decision 0906), its schema version, the token counter ({@code -1} when it holds no whole number: never a
      * damaged counter shown as 0), its history, and where it was moved to (null: it was not).
      */
-    public record Own(LedgerLocation location, ConnectionSecurity connection, int schemaVersion, long lastToken,
-                      LedgerHistory history, String movedTo) {
-    }
+    public record Own(
+            LedgerLocation location,
+            ConnectionSecurity connection,
+            int schemaVersion,
+            long lastToken,
+            LedgerHistory history,
+            String movedTo) {}
 
-    private JdbcLedgerSummary() {
-    }
+    private JdbcLedgerSummary() {}
 
     /** The summary, read in {@code tx} with the backend's {@code own} values. */
     public static LedgerSummary read(JdbcTx tx, Own own) throws SQLException {
@@ -51,16 +54,20 @@ public final class JdbcLedgerSummary {
     }
 
     private static LedgerSummary.LastMigration lastMigration(JdbcTx tx) throws SQLException {
-        return tx.one("SELECT schema_version, sovereign_version, sovereign_commit, migrated_at FROM schema_migrations"
-                + " ORDER BY schema_version DESC LIMIT 1", rs -> new LedgerSummary.LastMigration(
-                        rs.getInt(1), rs.getString(2), rs.getString(3), rs.getLong(4))).orElse(null);
+        return tx.one(
+                        "SELECT schema_version, sovereign_version, sovereign_commit, migrated_at FROM schema_migrations"
+                                + " ORDER BY schema_version DESC LIMIT 1",
+                        rs -> new LedgerSummary.LastMigration(
+                                rs.getInt(1), rs.getString(2), rs.getString(3), rs.getLong(4)))
+                .orElse(null);
     }
 
     private static Map<String, Long> countByState(JdbcTx tx, String table, List<String> states) throws SQLException {
         Map<String, Long> counts = new LinkedHashMap<>();
         states.forEach(s -> counts.put(s, 0L));
         // table is one of two constants above, never input.
-        tx.query("SELECT state, count(*) FROM " + table + " GROUP BY state",
+        tx.query(
+                "SELECT state, count(*) FROM " + table + " GROUP BY state",
                 rs -> counts.put(rs.getString(1), rs.getLong(2)));
         return counts;
     }

@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
 
 /**
  * The mailbox on the {@code messages} table, for both backends. Every state change is ONE guarded {@code UPDATE}
@@ -78,8 +77,7 @@ public final class JdbcMailbox implements Mailbox {
      *                       whole file's lock, so an idle tick should not; on PostgreSQL the sweep's write locks
      *                       only the expired rows, and it goes straight to it
      */
-    public record Hooks(String sendOrder, boolean peekBeforeSweep) {
-    }
+    public record Hooks(String sendOrder, boolean peekBeforeSweep) {}
 
     private final Transactions db;
     private final Grants grants;
@@ -96,11 +94,26 @@ public final class JdbcMailbox implements Mailbox {
     static Message map(ResultSet rs) throws SQLException {
         String id = rs.getString("id");
         Long token = JdbcTx.nullableLong(rs, "claim_token");
-        Claim claim = token == null ? null : new Claim(id, rs.getString("claim_actor"),
-                rs.getString("claim_process"), token, rs.getLong("claim_expires_at"));
-        return new Message(id, rs.getString("sender"), rs.getString("recipient"), rs.getString("subject"),
-                rs.getString("body"), MessageState.valueOf(rs.getString("state")), claim, rs.getInt("retry_count"),
-                rs.getInt("max_retries"), rs.getLong("created_at"), rs.getLong("updated_at"));
+        Claim claim = token == null
+                ? null
+                : new Claim(
+                        id,
+                        rs.getString("claim_actor"),
+                        rs.getString("claim_process"),
+                        token,
+                        rs.getLong("claim_expires_at"));
+        return new Message(
+                id,
+                rs.getString("sender"),
+                rs.getString("recipient"),
+                rs.getString("subject"),
+                rs.getString("body"),
+                MessageState.valueOf(rs.getString("state")),
+                claim,
+                rs.getInt("retry_count"),
+                rs.getInt("max_retries"),
+                rs.getLong("created_at"),
+                rs.getLong("updated_at"));
     }
 
     // ---- send ----
@@ -115,10 +128,20 @@ public final class JdbcMailbox implements Mailbox {
         return db.write(tx -> {
             JdbcActors.requireActor(tx, recipient);
             long now = tx.now();
-            Message m = tx.one("INSERT INTO messages (id, sender, recipient, subject, body, state, retry_count,"
-                            + " max_retries, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'NEW', 0, ?, ?, ?)"
-                            + " RETURNING " + COLUMNS,
-                    JdbcMailbox::map, id, sender, recipient, subject, body, maxRetries, now, now).orElseThrow();
+            Message m = tx.one(
+                            "INSERT INTO messages (id, sender, recipient, subject, body, state, retry_count,"
+                                    + " max_retries, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'NEW', 0, ?, ?, ?)"
+                                    + " RETURNING " + COLUMNS,
+                            JdbcMailbox::map,
+                            id,
+                            sender,
+                            recipient,
+                            subject,
+                            body,
+                            maxRetries,
+                            now,
+                            now)
+                    .orElseThrow();
             tx.journal(EventKind.MESSAGE_SENT, "message", id, recipient, null, "from " + sender + ": " + subject);
             return m;
         });
@@ -159,10 +182,18 @@ public final class JdbcMailbox implements Mailbox {
         Claim current = m.claim();
         if (kind == MailboxRules.ClaimKind.GRANT) {
             long token = tx.mintToken();
-            Message granted = tx.one("UPDATE messages SET state = 'CLAIMED', claim_actor = ?, claim_process = ?,"
-                            + " claim_token = ?, claim_expires_at = ?, updated_at = ?"
-                            + " WHERE id = ? AND state = 'NEW' RETURNING " + COLUMNS,
-                    JdbcMailbox::map, actor, me, token, until, now, id).orElseThrow(() -> tx.changedUnderLock("message " + id));
+            Message granted = tx.one(
+                            "UPDATE messages SET state = 'CLAIMED', claim_actor = ?, claim_process = ?,"
+                                    + " claim_token = ?, claim_expires_at = ?, updated_at = ?"
+                                    + " WHERE id = ? AND state = 'NEW' RETURNING " + COLUMNS,
+                            JdbcMailbox::map,
+                            actor,
+                            me,
+                            token,
+                            until,
+                            now,
+                            id)
+                    .orElseThrow(() -> tx.changedUnderLock("message " + id));
             tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, token, "claimed until " + at(until));
             return granted.claim();
         }
@@ -170,27 +201,58 @@ public final class JdbcMailbox implements Mailbox {
             // A retried worker: the same claim and the same token, kept alive for another TTL — only forward
             // (SQLite's V0008 messages_claims_expire_forward_within_a_year; decision 0011): a shorter TTL or a clock
             // step back keeps the expiry already promised (decision 0600), on both backends alike.
-            Message renewed = tx.one("UPDATE messages SET claim_expires_at = " + tx.dialect().greatest()
-                            + "(claim_expires_at, ?), updated_at = ?"
-                            + " WHERE id = ? AND state = 'CLAIMED' AND claim_process = ? AND claim_token = ?"
-                            + " AND claim_expires_at > ? RETURNING " + COLUMNS,
-                    JdbcMailbox::map, until, now, id, me, current.token(), now).orElseThrow(() -> tx.changedUnderLock("message " + id));
-            tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, current.token(),
-                    "re-claimed by its holder: same token, renewed until " + at(renewed.claim().expiresAt()));
+            Message renewed = tx.one(
+                            "UPDATE messages SET claim_expires_at = "
+                                    + tx.dialect().greatest()
+                                    + "(claim_expires_at, ?), updated_at = ?"
+                                    + " WHERE id = ? AND state = 'CLAIMED' AND claim_process = ? AND claim_token = ?"
+                                    + " AND claim_expires_at > ? RETURNING " + COLUMNS,
+                            JdbcMailbox::map,
+                            until,
+                            now,
+                            id,
+                            me,
+                            current.token(),
+                            now)
+                    .orElseThrow(() -> tx.changedUnderLock("message " + id));
+            tx.journal(
+                    EventKind.CLAIM_GRANTED,
+                    "message",
+                    id,
+                    actor,
+                    current.token(),
+                    "re-claimed by its holder: same token, renewed until "
+                            + at(renewed.claim().expiresAt()));
             return renewed.claim();
         }
         // Expired — also when it is this process's own claim: a fresh, greater token, so whatever the
         // holder of the old token still does can no longer finish the message.
         long token = tx.mintToken();
-        Message taken = tx.one("UPDATE messages SET claim_actor = ?, claim_process = ?, claim_token = ?,"
-                        + " claim_expires_at = ?, updated_at = ?"
-                        + " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ? AND claim_expires_at <= ?"
-                        + " RETURNING " + COLUMNS,
-                JdbcMailbox::map, actor, me, token, until, now, id, current.token(), now)
+        Message taken = tx.one(
+                        "UPDATE messages SET claim_actor = ?, claim_process = ?, claim_token = ?,"
+                                + " claim_expires_at = ?, updated_at = ?"
+                                + " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ? AND claim_expires_at <= ?"
+                                + " RETURNING " + COLUMNS,
+                        JdbcMailbox::map,
+                        actor,
+                        me,
+                        token,
+                        until,
+                        now,
+                        id,
+                        current.token(),
+                        now)
                 .orElseThrow(() -> tx.changedUnderLock("message " + id));
-        tx.journal(EventKind.CLAIM_GRANTED, "message", id, actor, token, "took over the expired claim of "
-                + (current.process().equals(me) ? "this process" : current.process()) + " (token "
-                + current.token() + ", expired at " + at(current.expiresAt()) + "); claimed until " + at(until));
+        tx.journal(
+                EventKind.CLAIM_GRANTED,
+                "message",
+                id,
+                actor,
+                token,
+                "took over the expired claim of "
+                        + (current.process().equals(me) ? "this process" : current.process()) + " (token "
+                        + current.token() + ", expired at " + at(current.expiresAt()) + "); claimed until "
+                        + at(until));
         return taken.claim();
     }
 
@@ -210,11 +272,21 @@ public final class JdbcMailbox implements Mailbox {
         return db.write(tx -> {
             Message m = finish(tx, DEAD_LETTER, message, token, "dead-letter");
             if (m.state() == MessageState.DEAD) {
-                tx.journal(EventKind.MESSAGE_DEAD, "message", message, m.recipient(), token, "dead after "
-                        + m.retryCount() + " of " + m.maxRetries() + " retries");
+                tx.journal(
+                        EventKind.MESSAGE_DEAD,
+                        "message",
+                        message,
+                        m.recipient(),
+                        token,
+                        "dead after " + m.retryCount() + " of " + m.maxRetries() + " retries");
             } else {
-                tx.journal(EventKind.MESSAGE_RETRIED, "message", message, m.recipient(), token, "retry "
-                        + m.retryCount() + " of " + m.maxRetries() + "; back to NEW");
+                tx.journal(
+                        EventKind.MESSAGE_RETRIED,
+                        "message",
+                        message,
+                        m.recipient(),
+                        token,
+                        "retry " + m.retryCount() + " of " + m.maxRetries() + "; back to NEW");
             }
             return m;
         });
@@ -257,7 +329,8 @@ public final class JdbcMailbox implements Mailbox {
      */
     private Refusal refuseFinish(JdbcTx tx, String id, long token, String what) throws SQLException {
         Message m = findIn(tx, id).orElse(null);
-        Lease claimActorLease = m == null || m.claim() == null ? null
+        Lease claimActorLease = m == null || m.claim() == null
+                ? null
                 : JdbcLeases.currentIn(tx, m.claim().actor()).orElse(null);
         return MailboxRules.finishRefused(id, m, token, what, tx.processIdentity(), claimActorLease);
     }
@@ -270,8 +343,11 @@ public final class JdbcMailbox implements Mailbox {
             // Most ticks find nothing expired: ask the partial index first, without the write lock (WAL
             // readers never wait for a writer), and take the lock only when there is work. A claim that
             // expires just after this read is swept by the next tick; nothing is decided by this read.
-            Boolean anyExpired = db.read(tx -> tx.one("SELECT 1 FROM messages WHERE state = 'CLAIMED'"
-                    + " AND claim_expires_at <= ? LIMIT 1", rs -> rs.getInt(1), tx.now()).isPresent());
+            Boolean anyExpired = db.read(tx -> tx.one(
+                            "SELECT 1 FROM messages WHERE state = 'CLAIMED'" + " AND claim_expires_at <= ? LIMIT 1",
+                            rs -> rs.getInt(1),
+                            tx.now())
+                    .isPresent());
             if (!anyExpired) {
                 return List.of();
             }
@@ -291,21 +367,37 @@ public final class JdbcMailbox implements Mailbox {
      */
     public static List<Claim> sweepExpiredClaimsIn(JdbcTx tx) throws SQLException {
         long now = tx.now();
-        List<Claim> expired = tx.query("SELECT id, claim_actor, claim_process, claim_token, claim_expires_at"
+        List<Claim> expired = tx.query(
+                "SELECT id, claim_actor, claim_process, claim_token, claim_expires_at"
                         + " FROM messages WHERE state = 'CLAIMED' AND claim_expires_at <= ?"
                         + " ORDER BY claim_expires_at, id" + tx.dialect().forUpdate(),
-                rs -> new Claim(rs.getString("id"), rs.getString("claim_actor"), rs.getString("claim_process"),
-                        rs.getLong("claim_token"), rs.getLong("claim_expires_at")), now);
+                rs -> new Claim(
+                        rs.getString("id"),
+                        rs.getString("claim_actor"),
+                        rs.getString("claim_process"),
+                        rs.getLong("claim_token"),
+                        rs.getLong("claim_expires_at")),
+                now);
         List<Claim> swept = new ArrayList<>();
         for (Claim c : expired) {
-            int n = tx.update("UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL,"
+            int n = tx.update(
+                    "UPDATE messages SET state = 'NEW', claim_actor = NULL, claim_process = NULL,"
                             + " claim_token = NULL, claim_expires_at = NULL, updated_at = ?"
                             + " WHERE id = ? AND state = 'CLAIMED' AND claim_token = ? AND claim_expires_at <= ?",
-                    now, c.message(), c.token(), now);
+                    now,
+                    c.message(),
+                    c.token(),
+                    now);
             if (n == 1) {
-                tx.journal(EventKind.CLAIM_SWEPT, "message", c.message(), c.actor(), c.token(), "claim of "
-                        + c.process() + " (token " + c.token() + ") expired at " + at(c.expiresAt())
-                        + "; back to NEW");
+                tx.journal(
+                        EventKind.CLAIM_SWEPT,
+                        "message",
+                        c.message(),
+                        c.actor(),
+                        c.token(),
+                        "claim of "
+                                + c.process() + " (token " + c.token() + ") expired at " + at(c.expiresAt())
+                                + "; back to NEW");
                 swept.add(c);
             }
         }
@@ -318,8 +410,11 @@ public final class JdbcMailbox implements Mailbox {
     public List<Message> inbox(String actor) {
         return db.read(tx -> {
             JdbcActors.requireActor(tx, actor);
-            return tx.query(SELECT + " WHERE recipient = ? AND state IN ('NEW', 'CLAIMED')"
-                    + " ORDER BY created_at, " + hooks.sendOrder(), JdbcMailbox::map, actor);
+            return tx.query(
+                    SELECT + " WHERE recipient = ? AND state IN ('NEW', 'CLAIMED')" + " ORDER BY created_at, "
+                            + hooks.sendOrder(),
+                    JdbcMailbox::map,
+                    actor);
         });
     }
 
@@ -330,8 +425,8 @@ public final class JdbcMailbox implements Mailbox {
 
     @Override
     public List<Message> list() {
-        return db.read(tx -> tx.query(SELECT + " ORDER BY created_at DESC, " + hooks.sendOrder() + " DESC",
-                JdbcMailbox::map));
+        return db.read(
+                tx -> tx.query(SELECT + " ORDER BY created_at DESC, " + hooks.sendOrder() + " DESC", JdbcMailbox::map));
     }
 
     static Optional<Message> findIn(JdbcTx tx, String id) throws SQLException {

@@ -3,17 +3,17 @@ package dev.sovereign.engine.internal.jdbc;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.journal.EventKind;
-import dev.sovereign.engine.rules.ProcessRules;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.process.Processes;
+import dev.sovereign.engine.rules.ProcessRules;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /** The process registry on the {@code processes} table, for both backends. Thread-safe. */
 public final class JdbcProcesses implements Processes {
@@ -27,9 +27,16 @@ public final class JdbcProcesses implements Processes {
     }
 
     public static ProcessInfo map(ResultSet rs) throws SQLException {
-        return new ProcessInfo(rs.getString("identity"), JdbcTx.nullableLong(rs, "pid"), rs.getString("host"),
-                rs.getString("kind"), rs.getString("label"), rs.getLong("started_at"), rs.getLong("heartbeat_at"),
-                rs.getLong("heartbeat_interval_ms"), JdbcTx.nullableLong(rs, "stopped_at"));
+        return new ProcessInfo(
+                rs.getString("identity"),
+                JdbcTx.nullableLong(rs, "pid"),
+                rs.getString("host"),
+                rs.getString("kind"),
+                rs.getString("label"),
+                rs.getLong("started_at"),
+                rs.getLong("heartbeat_at"),
+                rs.getLong("heartbeat_interval_ms"),
+                JdbcTx.nullableLong(rs, "stopped_at"));
     }
 
     /** A fresh identity: {@code proc_} and a random UUID. Never derived from the PID. */
@@ -50,10 +57,17 @@ public final class JdbcProcesses implements Processes {
         if (config.registerLazily()) {
             // Nothing is written now: the row goes in with this engine's first write that commits (0304).
             Optional<ProcessInfo> before = config.actAs().isPresent() ? find(identity) : Optional.empty();
-            db.registerWithFirstWrite(tx -> tx.update("INSERT INTO processes (identity, pid, host, kind, label,"
+            db.registerWithFirstWrite(tx -> tx.update(
+                    "INSERT INTO processes (identity, pid, host, kind, label,"
                             + " started_at, heartbeat_at, heartbeat_interval_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                             + " ON CONFLICT (identity) DO NOTHING",
-                    identity, pid, host, config.processKind(), label, tx.now(), tx.now(),
+                    identity,
+                    pid,
+                    host,
+                    config.processKind(),
+                    label,
+                    tx.now(),
+                    tx.now(),
                     config.heartbeatInterval().toMillis()));
             before.ifPresent(p -> db.setClaim(IdentityClaim.of(p, label)));
             return identity;
@@ -62,10 +76,17 @@ public final class JdbcProcesses implements Processes {
             Optional<ProcessInfo> before = config.actAs().isPresent()
                     ? tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", JdbcProcesses::map, identity)
                     : Optional.empty();
-            tx.update("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
+            tx.update(
+                    "INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
                             + " heartbeat_interval_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                             + " ON CONFLICT (identity) DO NOTHING",
-                    identity, pid, host, config.processKind(), label, tx.now(), tx.now(),
+                    identity,
+                    pid,
+                    host,
+                    config.processKind(),
+                    label,
+                    tx.now(),
+                    tx.now(),
                     config.heartbeatInterval().toMillis());
             return before;
         });
@@ -78,8 +99,8 @@ public final class JdbcProcesses implements Processes {
         if (!db.isRegistered()) {
             return; // a lazily registering engine that never wrote: there is no row to stop (decision 0304)
         }
-        db.write(tx -> tx.update("UPDATE processes SET stopped_at = ? WHERE identity = ? AND stopped_at IS NULL",
-                tx.now(), identity));
+        db.write(tx -> tx.update(
+                "UPDATE processes SET stopped_at = ? WHERE identity = ? AND stopped_at IS NULL", tx.now(), identity));
     }
 
     /**
@@ -89,17 +110,28 @@ public final class JdbcProcesses implements Processes {
      */
     public ProcessInfo stop(String identity) {
         return db.write(tx -> {
-            Optional<ProcessInfo> row = tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?"
-                    + tx.dialect().forUpdate(), JdbcProcesses::map, identity);
+            Optional<ProcessInfo> row = tx.one(
+                    "SELECT " + COLUMNS + " FROM processes WHERE identity = ?"
+                            + tx.dialect().forUpdate(),
+                    JdbcProcesses::map,
+                    identity);
             Optional<Refusal> no = ProcessRules.whyNotStoppable(identity, row);
             if (no.isPresent()) {
                 throw no.get();
             }
-            if (tx.update("UPDATE processes SET stopped_at = ? WHERE identity = ? AND stopped_at IS NULL",
-                    tx.now(), identity) != 1) {
+            if (tx.update(
+                            "UPDATE processes SET stopped_at = ? WHERE identity = ? AND stopped_at IS NULL",
+                            tx.now(),
+                            identity)
+                    != 1) {
                 throw new IllegalStateException("process " + identity + " changed under its stop");
             }
-            tx.journal(EventKind.PROCESS_STOPPED, "process", identity, null, null,
+            tx.journal(
+                    EventKind.PROCESS_STOPPED,
+                    "process",
+                    identity,
+                    null,
+                    null,
                     ProcessRules.stoppedByOperator(row.get()));
             return row.get();
         });
@@ -107,14 +139,14 @@ public final class JdbcProcesses implements Processes {
 
     @Override
     public Optional<ProcessInfo> find(String identity) {
-        return db.read(tx -> tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", JdbcProcesses::map,
-                identity));
+        return db.read(
+                tx -> tx.one("SELECT " + COLUMNS + " FROM processes WHERE identity = ?", JdbcProcesses::map, identity));
     }
 
     @Override
     public List<ProcessInfo> list() {
-        return db.read(tx -> tx.query("SELECT " + COLUMNS + " FROM processes ORDER BY started_at DESC",
-                JdbcProcesses::map));
+        return db.read(
+                tx -> tx.query("SELECT " + COLUMNS + " FROM processes ORDER BY started_at DESC", JdbcProcesses::map));
     }
 
     /** The host name for display; never a DNS look-up (it can hang on a machine without network). */

@@ -40,8 +40,7 @@ public final class JdbcRecovery implements RecoveryStore {
         Optional<Attempt> lockToSettle(JdbcTx tx, String attemptId, Optional<Attempt> seen) throws SQLException;
 
         /** As {@link RecoveryStore#requireMayRecordTicks}: only a backend whose logins differ checks anything. */
-        default void requireMayRecordTicks() {
-        }
+        default void requireMayRecordTicks() {}
     }
 
     private final Transactions db;
@@ -78,20 +77,28 @@ public final class JdbcRecovery implements RecoveryStore {
         // plus its TTL has passed too, found from the sessions (one look-up per process in actor_leases_by_process).
         return db.read(tx -> {
             Dialect d = tx.dialect();
-            return tx.query("SELECT * FROM (SELECT " + LeaseSql.leaseColumns(d, "actor_leases.") + " FROM actor_leases"
-                    + " WHERE " + d.isFalse("attached") + " AND expires_at <= ?"
-                    + " UNION ALL SELECT " + LeaseSql.leaseColumns(d, "l.") + " FROM processes p"
-                    + " JOIN actor_leases l ON l.process_identity = p.identity AND " + d.isTrue("l.attached")
-                    + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) AS expired"
-                    + " ORDER BY expires_at, actor_id", rows::mapLease, tx.now(), tx.now(), tx.now());
+            return tx.query(
+                    "SELECT * FROM (SELECT " + LeaseSql.leaseColumns(d, "actor_leases.") + " FROM actor_leases"
+                            + " WHERE " + d.isFalse("attached") + " AND expires_at <= ?"
+                            + " UNION ALL SELECT " + LeaseSql.leaseColumns(d, "l.") + " FROM processes p"
+                            + " JOIN actor_leases l ON l.process_identity = p.identity AND " + d.isTrue("l.attached")
+                            + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) AS expired"
+                            + " ORDER BY expires_at, actor_id",
+                    rows::mapLease,
+                    tx.now(),
+                    tx.now(),
+                    tx.now());
         });
     }
 
     @Override
     public List<ProcessInfo> staleProcesses() {
-        return db.read(tx -> tx.query("SELECT " + JdbcProcesses.COLUMNS + " FROM processes"
+        return db.read(tx -> tx.query(
+                "SELECT " + JdbcProcesses.COLUMNS + " FROM processes"
                         + " WHERE stopped_at IS NULL AND heartbeat_at < ? - heartbeat_interval_ms * ?"
-                        + " ORDER BY heartbeat_at", JdbcProcesses::map, tx.now(),
+                        + " ORDER BY heartbeat_at",
+                JdbcProcesses::map,
+                tx.now(),
                 EngineConfig.STALE_AFTER_MISSED_BEATS));
     }
 
@@ -100,8 +107,11 @@ public final class JdbcRecovery implements RecoveryStore {
     /** The worklist: ACTIVE attempts whose expiry has passed (index {@code attempts_active_by_expiry}). */
     @Override
     public List<Attempt> expiredActiveAttempts() {
-        return db.read(tx -> tx.query("SELECT " + rows.attemptColumns() + " FROM execution_attempts"
-                + " WHERE state = 'ACTIVE' AND expires_at <= ? ORDER BY expires_at", rows::mapAttempt, tx.now()));
+        return db.read(tx -> tx.query(
+                "SELECT " + rows.attemptColumns() + " FROM execution_attempts"
+                        + " WHERE state = 'ACTIVE' AND expires_at <= ? ORDER BY expires_at",
+                rows::mapAttempt,
+                tx.now()));
     }
 
     /**
@@ -121,7 +131,9 @@ public final class JdbcRecovery implements RecoveryStore {
             Optional<Attempt> found = hooks.lockToSettle(tx, attemptId, rows.attempt(tx, attemptId));
             // read after the locks: on a server, the clock that judges the expiry is read once they are held
             long now = tx.now();
-            if (found.isEmpty() || found.get().state() != AttemptState.ACTIVE || !found.get().isExpiredAt(now)) {
+            if (found.isEmpty()
+                    || found.get().state() != AttemptState.ACTIVE
+                    || !found.get().isExpiredAt(now)) {
                 return new Untouched("attempt " + attemptId + " is no longer an expired ACTIVE attempt");
             }
             Attempt attempt = found.get();
@@ -134,14 +146,28 @@ public final class JdbcRecovery implements RecoveryStore {
                 return recover(tx, attempt, true);
             }
             AttemptState to = a.currentAttempt() != null ? AttemptState.SUPERSEDED : AttemptState.LOST;
-            int n = tx.update("UPDATE execution_attempts SET state = ?, ended_at = ? WHERE id = ? AND state = 'ACTIVE'"
+            int n = tx.update(
+                    "UPDATE execution_attempts SET state = ?, ended_at = ? WHERE id = ? AND state = 'ACTIVE'"
                             + " AND expires_at <= ? AND id IS DISTINCT FROM (SELECT current_attempt FROM assignments WHERE id = ?)",
-                    to.name(), now, attempt.id(), now, attempt.assignmentId());
+                    to.name(),
+                    now,
+                    attempt.id(),
+                    now,
+                    attempt.assignmentId());
             if (n == 0) {
                 return new Untouched("attempt " + attemptId + " changed meanwhile");
             }
-            tx.journal(EventKind.ATTEMPT_SUPERSEDED, "attempt", attempt.id(), attempt.actorId(), tx.processIdentity(),
-                    attempt.token(), null, null, null, "expired at " + Instant.ofEpochMilli(attempt.expiresAt())
+            tx.journal(
+                    EventKind.ATTEMPT_SUPERSEDED,
+                    "attempt",
+                    attempt.id(),
+                    attempt.actorId(),
+                    tx.processIdentity(),
+                    attempt.token(),
+                    null,
+                    null,
+                    null,
+                    "expired at " + Instant.ofEpochMilli(attempt.expiresAt())
                             + " while no longer the current attempt of assignment " + a.id() + " (" + a.state()
                             + "); retired as " + to + " by the supervisor, without a receipt");
             return new Retired(attempt, to);
@@ -157,13 +183,20 @@ public final class JdbcRecovery implements RecoveryStore {
         Object fenceArg = stolen ? now : attempt.id();
         // The fenced write comes FIRST: zero rows means another supervisor (or a takeover) won, and
         // this transaction then writes nothing at all.
-        Optional<Assignment> failed = tx.one("UPDATE assignments SET state = 'FAILED', current_attempt = NULL,"
+        Optional<Assignment> failed = tx.one(
+                "UPDATE assignments SET state = 'FAILED', current_attempt = NULL,"
                         + " updated_at = ?, ended_by_attempt = ?, ended_via = 'recovery'"
                         + " WHERE id = ? AND state = 'RUNNING'" + fence
                         + " AND EXISTS (SELECT 1 FROM execution_attempts e WHERE e.id = ? AND e.assignment_id = assignments.id"
                         + " AND e.state = 'ACTIVE' AND e.expires_at <= ?)"
                         + " RETURNING " + rows.assignmentColumns(),
-                rows::mapAssignment, now, attempt.id(), attempt.assignmentId(), fenceArg, attempt.id(), now);
+                rows::mapAssignment,
+                now,
+                attempt.id(),
+                attempt.assignmentId(),
+                fenceArg,
+                attempt.id(),
+                now);
         if (failed.isEmpty()) {
             return new Untouched("assignment " + attempt.assignmentId() + " was settled by someone else");
         }
@@ -173,15 +206,27 @@ public final class JdbcRecovery implements RecoveryStore {
                 + "; what the attempt did is unknown";
         // The receipt names its writer, the supervisor; the lost attempt (attempt_id, attempt_token) and its
         // process (the attempt row, and the summary) are named beside it (docs/decisions/0111).
-        Receipt receipt = rows.insertReceipt(tx, attempt, tx.processIdentity(), Outcome.FAILED,
-                Receipt.WORKER_LOST, false, summary);
-        int n = tx.update("UPDATE execution_attempts SET state = 'RECOVERED', ended_at = ? WHERE id = ?"
-                + " AND state = 'ACTIVE'", now, attempt.id());
+        Receipt receipt = rows.insertReceipt(
+                tx, attempt, tx.processIdentity(), Outcome.FAILED, Receipt.WORKER_LOST, false, summary);
+        int n = tx.update(
+                "UPDATE execution_attempts SET state = 'RECOVERED', ended_at = ? WHERE id = ?"
+                        + " AND state = 'ACTIVE'",
+                now,
+                attempt.id());
         if (n != 1) {
             throw tx.changedUnderLock("attempt " + attempt.id());
         }
-        tx.journal(EventKind.ATTEMPT_RECOVERED, "attempt", attempt.id(), attempt.actorId(), tx.processIdentity(),
-                attempt.token(), null, null, null, "assignment " + attempt.assignmentId()
+        tx.journal(
+                EventKind.ATTEMPT_RECOVERED,
+                "attempt",
+                attempt.id(),
+                attempt.actorId(),
+                tx.processIdentity(),
+                attempt.token(),
+                null,
+                null,
+                null,
+                "assignment " + attempt.assignmentId()
                         + " → FAILED (worker_lost); receipt " + receipt.id() + "; lost process "
                         + attempt.processIdentity() + (stolen ? "; its fence had been stolen" : ""));
         return new Recovered(failed.get(), attempt, receipt, stolen);
@@ -191,19 +236,34 @@ public final class JdbcRecovery implements RecoveryStore {
 
     @Override
     public long recordTick(TickReport report, String reportJson) {
-        return db.write(tx -> tx.scalarLong("INSERT INTO supervisor_ticks (at, process_identity, expired_leases,"
+        return db.write(tx -> tx.scalarLong(
+                "INSERT INTO supervisor_ticks (at, process_identity, expired_leases,"
                         + " stale_processes, swept_claims, recovered, failures, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                         + " RETURNING seq",
-                report.at(), report.processIdentity(), report.expiredLeases().size(), report.staleProcesses().size(),
-                report.sweptClaims().size(), report.recovered().size(), report.failures().size(), reportJson));
+                report.at(),
+                report.processIdentity(),
+                report.expiredLeases().size(),
+                report.staleProcesses().size(),
+                report.sweptClaims().size(),
+                report.recovered().size(),
+                report.failures().size(),
+                reportJson));
     }
 
     @Override
     public Optional<TickRecord> lastTick() {
-        return db.read(tx -> tx.one("SELECT seq, at, process_identity, expired_leases, stale_processes, swept_claims,"
+        return db.read(tx -> tx.one(
+                "SELECT seq, at, process_identity, expired_leases, stale_processes, swept_claims,"
                         + " recovered, failures, report FROM supervisor_ticks ORDER BY seq DESC LIMIT 1",
-                rs -> new TickRecord(rs.getLong("seq"), rs.getLong("at"), rs.getString("process_identity"),
-                        rs.getInt("expired_leases"), rs.getInt("stale_processes"), rs.getInt("swept_claims"),
-                        rs.getInt("recovered"), rs.getInt("failures"), rs.getString("report"))));
+                rs -> new TickRecord(
+                        rs.getLong("seq"),
+                        rs.getLong("at"),
+                        rs.getString("process_identity"),
+                        rs.getInt("expired_leases"),
+                        rs.getInt("stale_processes"),
+                        rs.getInt("swept_claims"),
+                        rs.getInt("recovered"),
+                        rs.getInt("failures"),
+                        rs.getString("report"))));
     }
 }

@@ -49,6 +49,7 @@ public final class JdbcRuns implements RunStore {
     private final Transactions db;
     /** The backend's lease writes when it writes a run in two transactions (decision 0508); null: in four. */
     private final JdbcLeases.LeaseWrites leaseWrites;
+
     private final Grants grants;
     private final boolean ignoreTerminalFence;
 
@@ -79,23 +80,46 @@ public final class JdbcRuns implements RunStore {
     // ---- mapping ----
 
     public static Assignment mapAssignment(ResultSet rs) throws SQLException {
-        return new Assignment(rs.getString("id"), rs.getString("actor_id"), rs.getString("provider_spec"),
-                rs.getString("workspace_policy"), AssignmentState.valueOf(rs.getString("state")),
-                rs.getString("current_attempt"), rs.getString("retry_of"), JdbcTx.nullableLong(rs, "acknowledged_at"),
-                rs.getLong("created_at"), rs.getLong("updated_at"));
+        return new Assignment(
+                rs.getString("id"),
+                rs.getString("actor_id"),
+                rs.getString("provider_spec"),
+                rs.getString("workspace_policy"),
+                AssignmentState.valueOf(rs.getString("state")),
+                rs.getString("current_attempt"),
+                rs.getString("retry_of"),
+                JdbcTx.nullableLong(rs, "acknowledged_at"),
+                rs.getLong("created_at"),
+                rs.getLong("updated_at"));
     }
 
     public static Attempt mapAttempt(ResultSet rs) throws SQLException {
-        return new Attempt(rs.getString("id"), rs.getString("assignment_id"), rs.getString("actor_id"),
-                rs.getString("process_identity"), rs.getLong("token"), rs.getLong("lease_token"),
-                AttemptState.valueOf(rs.getString("state")), rs.getLong("ttl_ms"), rs.getLong("started_at"),
-                rs.getLong("renewed_at"), rs.getLong("expires_at"), JdbcTx.nullableLong(rs, "ended_at"));
+        return new Attempt(
+                rs.getString("id"),
+                rs.getString("assignment_id"),
+                rs.getString("actor_id"),
+                rs.getString("process_identity"),
+                rs.getLong("token"),
+                rs.getLong("lease_token"),
+                AttemptState.valueOf(rs.getString("state")),
+                rs.getLong("ttl_ms"),
+                rs.getLong("started_at"),
+                rs.getLong("renewed_at"),
+                rs.getLong("expires_at"),
+                JdbcTx.nullableLong(rs, "ended_at"));
     }
 
     public static Receipt mapReceipt(ResultSet rs) throws SQLException {
-        return new Receipt(rs.getLong("id"), rs.getString("assignment_id"), rs.getString("attempt_id"),
-                rs.getLong("attempt_token"), rs.getString("process_identity"), Outcome.fromCode(rs.getString("status")),
-                rs.getString("failure_category"), rs.getInt("outcome_known") == 1, rs.getString("summary"),
+        return new Receipt(
+                rs.getLong("id"),
+                rs.getString("assignment_id"),
+                rs.getString("attempt_id"),
+                rs.getLong("attempt_token"),
+                rs.getString("process_identity"),
+                Outcome.fromCode(rs.getString("status")),
+                rs.getString("failure_category"),
+                rs.getInt("outcome_known") == 1,
+                rs.getString("summary"),
                 rs.getLong("created_at"));
     }
 
@@ -121,7 +145,12 @@ public final class JdbcRuns implements RunStore {
             Actor a = JdbcActors.requireActor(tx, actor);
             String policy = workspacePolicy != null ? workspacePolicy : a.workspacePolicy();
             Assignment created = insertAssignment(tx, actor, providerSpec, policy, null);
-            tx.journal(EventKind.ASSIGNMENT_CREATED, "assignment", created.id(), actor, null,
+            tx.journal(
+                    EventKind.ASSIGNMENT_CREATED,
+                    "assignment",
+                    created.id(),
+                    actor,
+                    null,
                     "provider " + providerSpec + "; workspace policy " + policy);
             return created;
         });
@@ -129,10 +158,18 @@ public final class JdbcRuns implements RunStore {
 
     private static Assignment insertAssignment(JdbcTx tx, String actor, String spec, String policy, String retryOf)
             throws SQLException {
-        return tx.one("INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
-                        + " created_at, updated_at) VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?) RETURNING "
-                        + ASSIGNMENT_COLUMNS,
-                JdbcRuns::mapAssignment, newId("asg_"), actor, spec, policy, retryOf, tx.now(), tx.now())
+        return tx.one(
+                        "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
+                                + " created_at, updated_at) VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?) RETURNING "
+                                + ASSIGNMENT_COLUMNS,
+                        JdbcRuns::mapAssignment,
+                        newId("asg_"),
+                        actor,
+                        spec,
+                        policy,
+                        retryOf,
+                        tx.now(),
+                        tx.now())
                 .orElseThrow();
     }
 
@@ -243,11 +280,24 @@ public final class JdbcRuns implements RunStore {
         String previous = null;
         if (a.state() == AssignmentState.RUNNING) {
             Attempt old = requireSupersedable(tx, a);
-            int n = tx.update("UPDATE execution_attempts SET state = 'SUPERSEDED', ended_at = ?"
-                    + " WHERE id = ? AND state = 'ACTIVE' AND expires_at <= ?", now, old.id(), now);
+            int n = tx.update(
+                    "UPDATE execution_attempts SET state = 'SUPERSEDED', ended_at = ?"
+                            + " WHERE id = ? AND state = 'ACTIVE' AND expires_at <= ?",
+                    now,
+                    old.id(),
+                    now);
             if (n == 1) {
-                tx.journal(EventKind.ATTEMPT_SUPERSEDED, "attempt", old.id(), a.actorId(), me, old.token(),
-                        null, null, null, "expired at " + Instant.ofEpochMilli(old.expiresAt())
+                tx.journal(
+                        EventKind.ATTEMPT_SUPERSEDED,
+                        "attempt",
+                        old.id(),
+                        a.actorId(),
+                        me,
+                        old.token(),
+                        null,
+                        null,
+                        null,
+                        "expired at " + Instant.ofEpochMilli(old.expiresAt())
                                 + " while running assignment " + a.id() + " for " + old.processIdentity()
                                 + "; superseded by a new attempt");
             }
@@ -256,18 +306,40 @@ public final class JdbcRuns implements RunStore {
             RunRules.requireRunnableState(a);
         }
         long token = tx.mintToken();
-        Attempt attempt = tx.one("INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity,"
-                        + " token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?, ?) RETURNING " + ATTEMPT_COLUMNS,
-                JdbcRuns::mapAttempt, newId("att_"), a.id(), a.actorId(), me, token, leaseToken, ttlMs, now,
-                now, now + ttlMs).orElseThrow();
-        int moved = tx.update("UPDATE assignments SET state = 'RUNNING', current_attempt = ?, updated_at = ?"
-                        + " WHERE id = ? AND state = ? AND current_attempt " + tx.dialect().isNotDistinctFrom() + " ?",
-                attempt.id(), now, a.id(), a.state().name(), previous);
+        Attempt attempt = tx.one(
+                        "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity,"
+                                + " token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, 'ACTIVE', ?, ?, ?, ?) RETURNING " + ATTEMPT_COLUMNS,
+                        JdbcRuns::mapAttempt,
+                        newId("att_"),
+                        a.id(),
+                        a.actorId(),
+                        me,
+                        token,
+                        leaseToken,
+                        ttlMs,
+                        now,
+                        now,
+                        now + ttlMs)
+                .orElseThrow();
+        int moved = tx.update(
+                "UPDATE assignments SET state = 'RUNNING', current_attempt = ?, updated_at = ?"
+                        + " WHERE id = ? AND state = ? AND current_attempt "
+                        + tx.dialect().isNotDistinctFrom() + " ?",
+                attempt.id(),
+                now,
+                a.id(),
+                a.state().name(),
+                previous);
         if (moved != 1) {
             throw tx.changedUnderLock("assignment " + a.id());
         }
-        tx.journal(EventKind.ATTEMPT_STARTED, "attempt", attempt.id(), a.actorId(), token,
+        tx.journal(
+                EventKind.ATTEMPT_STARTED,
+                "attempt",
+                attempt.id(),
+                a.actorId(),
+                token,
                 "assignment " + a.id() + "; bound to actor lease token " + leaseToken + "; ttl " + ttlMs + " ms");
         return attempt;
     }
@@ -280,8 +352,8 @@ public final class JdbcRuns implements RunStore {
      * written (no receipt) and the refusal is journalled. One row: the receipt, attempt DONE, events.
      */
     @Override
-    public Completion finish(Attempt attempt, Outcome status, String failureCategory, boolean outcomeKnown,
-                             String summary) {
+    public Completion finish(
+            Attempt attempt, Outcome status, String failureCategory, boolean outcomeKnown, String summary) {
         return db.write(tx -> finishIn(tx, attempt, status, failureCategory, outcomeKnown, summary));
     }
 
@@ -293,14 +365,15 @@ public final class JdbcRuns implements RunStore {
      * lab's broken fence), the outcome commits alone and the caller releases as before.
      */
     @Override
-    public Completion finishReleasingTheLease(Attempt attempt, Outcome status, String failureCategory,
-                                              boolean outcomeKnown, String summary) {
+    public Completion finishReleasingTheLease(
+            Attempt attempt, Outcome status, String failureCategory, boolean outcomeKnown, String summary) {
         if (leaseWrites == null) {
             return RunStore.super.finishReleasingTheLease(attempt, status, failureCategory, outcomeKnown, summary);
         }
         Completion done = db.write(tx -> {
             Completion c = finishIn(tx, attempt, status, failureCategory, outcomeKnown, summary);
-            boolean released = JdbcLeases.releaseIn(tx, leaseWrites, attempt.actorId(), attempt.leaseToken()).released();
+            boolean released = JdbcLeases.releaseIn(tx, leaseWrites, attempt.actorId(), attempt.leaseToken())
+                    .released();
             return new Completion(c.assignment(), c.attempt(), c.receipt(), released);
         });
         if (done.leaseReleased()) {
@@ -309,8 +382,9 @@ public final class JdbcRuns implements RunStore {
         return done;
     }
 
-    private Completion finishIn(JdbcTx tx, Attempt attempt, Outcome status, String failureCategory,
-                                boolean outcomeKnown, String summary) throws SQLException {
+    private Completion finishIn(
+            JdbcTx tx, Attempt attempt, Outcome status, String failureCategory, boolean outcomeKnown, String summary)
+            throws SQLException {
         // decision 0900's order: the lease (shared: a takeover is waited for, then seen), the attempt, then
         // the assignment the terminal write changes
         Optional<Lease> lease = JdbcLeases.sharedIn(tx, attempt.actorId());
@@ -325,47 +399,83 @@ public final class JdbcRuns implements RunStore {
         }
         if (ignoreTerminalFence) {
             // FAULT INJECTION (sovereign.fault.ignoreTerminalFence): no fence at all.
-            ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
+            ended = tx.one(
+                    "UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
                             + " ended_by_attempt = ?, ended_via = 'attempt'"
                             + " WHERE id = ? RETURNING " + ASSIGNMENT_COLUMNS,
-                    JdbcRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(),
+                    JdbcRuns::mapAssignment,
+                    RunRules.terminalState(status).name(),
+                    now,
+                    attempt.id(),
                     attempt.assignmentId());
         } else {
             // ended_by_attempt states the attempt this write acts for: the schema's own guard (SQLite V0003,
             // PostgreSQL V0001) checks it against current_attempt and the actor's lease, whatever the WHERE.
-            ended = tx.one("UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
+            ended = tx.one(
+                    "UPDATE assignments SET state = ?, current_attempt = NULL, updated_at = ?,"
                             + " ended_by_attempt = ?, ended_via = 'attempt'"
                             + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?"
                             + " AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = assignments.actor_id"
                             + " AND l.token = ? AND l.process_identity = ?)"
                             + " RETURNING " + ASSIGNMENT_COLUMNS,
-                    JdbcRuns::mapAssignment, RunRules.terminalState(status).name(), now, attempt.id(),
-                    attempt.assignmentId(), attempt.id(), attempt.leaseToken(), me);
+                    JdbcRuns::mapAssignment,
+                    RunRules.terminalState(status).name(),
+                    now,
+                    attempt.id(),
+                    attempt.assignmentId(),
+                    attempt.id(),
+                    attempt.leaseToken(),
+                    me);
         }
         if (ended.isEmpty()) {
             throw terminalWriteRefused(tx, attempt, me);
         }
-        Receipt receipt = insertReceipt(tx, attempt, attempt.processIdentity(), status, failureCategory,
-                outcomeKnown, summary);
-        Optional<Attempt> done = tx.one("UPDATE execution_attempts SET state = 'DONE', ended_at = ? WHERE id = ?"
-                + " AND state = 'ACTIVE' RETURNING " + ATTEMPT_COLUMNS, JdbcRuns::mapAttempt, now, attempt.id());
+        Receipt receipt =
+                insertReceipt(tx, attempt, attempt.processIdentity(), status, failureCategory, outcomeKnown, summary);
+        Optional<Attempt> done = tx.one(
+                "UPDATE execution_attempts SET state = 'DONE', ended_at = ? WHERE id = ?"
+                        + " AND state = 'ACTIVE' RETURNING " + ATTEMPT_COLUMNS,
+                JdbcRuns::mapAttempt,
+                now,
+                attempt.id());
         if (done.isEmpty() && !ignoreTerminalFence) {
             throw tx.changedUnderLock("attempt " + attempt.id() + " (current, not ACTIVE)");
         }
-        tx.journal(EventKind.ATTEMPT_DONE, "attempt", attempt.id(), attempt.actorId(), attempt.token(),
-                "assignment " + attempt.assignmentId() + " → " + ended.get().state() + "; receipt "
-                        + receipt.id() + (ignoreTerminalFence ? "; FAULT: terminal fence ignored" : ""));
+        tx.journal(
+                EventKind.ATTEMPT_DONE,
+                "attempt",
+                attempt.id(),
+                attempt.actorId(),
+                attempt.token(),
+                "assignment " + attempt.assignmentId() + " → " + ended.get().state() + "; receipt " + receipt.id()
+                        + (ignoreTerminalFence ? "; FAULT: terminal fence ignored" : ""));
         return new Completion(ended.get(), done.orElse(attempt), receipt);
     }
 
-    public static Receipt insertReceipt(JdbcTx tx, Attempt attempt, String process, Outcome status,
-                                        String failureCategory, boolean outcomeKnown, String summary)
+    public static Receipt insertReceipt(
+            JdbcTx tx,
+            Attempt attempt,
+            String process,
+            Outcome status,
+            String failureCategory,
+            boolean outcomeKnown,
+            String summary)
             throws SQLException {
-        return tx.one("INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
-                        + " failure_category, outcome_known, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                        + " RETURNING " + RECEIPT_COLUMNS,
-                JdbcRuns::mapReceipt, attempt.assignmentId(), attempt.id(), attempt.token(), process,
-                status.code(), failureCategory, outcomeKnown, summary, tx.now()).orElseThrow();
+        return tx.one(
+                        "INSERT INTO receipts (assignment_id, attempt_id, attempt_token, process_identity, status,"
+                                + " failure_category, outcome_known, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                                + " RETURNING " + RECEIPT_COLUMNS,
+                        JdbcRuns::mapReceipt,
+                        attempt.assignmentId(),
+                        attempt.id(),
+                        attempt.token(),
+                        process,
+                        status.code(),
+                        failureCategory,
+                        outcomeKnown,
+                        summary,
+                        tx.now())
+                .orElseThrow();
     }
 
     /** Says which fence moved under a refused terminal write (the words: {@link RunRules#terminalWriteRefused}). */
@@ -375,7 +485,9 @@ public final class JdbcRuns implements RunStore {
             return RunRules.terminalWriteRefused(attempt, lease, me, null, null);
         }
         Assignment a = requireAssignment(tx, attempt.assignmentId());
-        Attempt current = a.currentAttempt() == null ? null : attemptIn(tx, a.currentAttempt()).orElse(null);
+        Attempt current = a.currentAttempt() == null
+                ? null
+                : attemptIn(tx, a.currentAttempt()).orElse(null);
         return RunRules.terminalWriteRefused(attempt, lease, me, a, current);
     }
 
@@ -394,11 +506,16 @@ public final class JdbcRuns implements RunStore {
             // first's retry
             Assignment a = lockAssignment(tx, assignmentId);
             RunRules.requireRetryable(a, null);
-            Optional<String> earlier = tx.one("SELECT id FROM assignments WHERE retry_of = ?", rs -> rs.getString(1),
-                    a.id());
+            Optional<String> earlier =
+                    tx.one("SELECT id FROM assignments WHERE retry_of = ?", rs -> rs.getString(1), a.id());
             RunRules.requireRetryable(a, earlier.orElse(null));
             Assignment retry = insertAssignment(tx, a.actorId(), a.providerSpec(), a.workspacePolicy(), a.id());
-            tx.journal(EventKind.ASSIGNMENT_RETRIED, "assignment", retry.id(), a.actorId(), null,
+            tx.journal(
+                    EventKind.ASSIGNMENT_RETRIED,
+                    "assignment",
+                    retry.id(),
+                    a.actorId(),
+                    null,
                     "retry of " + a.id() + " (which ended " + a.state() + ")");
             return retry;
         });
@@ -416,13 +533,23 @@ public final class JdbcRuns implements RunStore {
             // Never before the assignment ended (SQLite V0008's assignments_acknowledged_once_after_a_failure), also
             // after a clock step back: every SET expression reads the row's old updated_at, the end. PostgreSQL's
             // guard (V0009's assignments_guard_update_login) stamps the server's own time over the value sent.
-            Assignment acked = tx.one("UPDATE assignments SET acknowledged_at = " + tx.dialect().greatest()
-                            + "(?, updated_at), updated_at = ? WHERE id = ?"
-                            + " AND acknowledged_at IS NULL AND state IN ('FAILED', 'BLOCKED') RETURNING "
-                            + ASSIGNMENT_COLUMNS,
-                    JdbcRuns::mapAssignment, tx.now(), tx.now(), a.id()).orElseThrow(
-                            () -> tx.changedUnderLock("assignment " + a.id()));
-            tx.journal(EventKind.ASSIGNMENT_ACKNOWLEDGED, "assignment", a.id(), a.actorId(), null,
+            Assignment acked = tx.one(
+                            "UPDATE assignments SET acknowledged_at = "
+                                    + tx.dialect().greatest()
+                                    + "(?, updated_at), updated_at = ? WHERE id = ?"
+                                    + " AND acknowledged_at IS NULL AND state IN ('FAILED', 'BLOCKED') RETURNING "
+                                    + ASSIGNMENT_COLUMNS,
+                            JdbcRuns::mapAssignment,
+                            tx.now(),
+                            tx.now(),
+                            a.id())
+                    .orElseThrow(() -> tx.changedUnderLock("assignment " + a.id()));
+            tx.journal(
+                    EventKind.ASSIGNMENT_ACKNOWLEDGED,
+                    "assignment",
+                    a.id(),
+                    a.actorId(),
+                    null,
                     "acknowledged by an operator (" + a.state() + ")");
             return acked;
         });
@@ -435,14 +562,27 @@ public final class JdbcRuns implements RunStore {
             Assignment a = lockAssignment(tx, assignmentId);
             RunRules.requireStealable(a);
             Attempt victim = attemptIn(tx, a.currentAttempt()).orElseThrow();
-            int n = tx.update("UPDATE assignments SET current_attempt = NULL, updated_at = ?"
-                    + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?", tx.now(), a.id(), victim.id());
+            int n = tx.update(
+                    "UPDATE assignments SET current_attempt = NULL, updated_at = ?"
+                            + " WHERE id = ? AND state = 'RUNNING' AND current_attempt = ?",
+                    tx.now(),
+                    a.id(),
+                    victim.id());
             if (n != 1) {
                 throw tx.changedUnderLock("assignment " + a.id());
             }
-            tx.journal(EventKind.ATTEMPT_STOLEN, "attempt", victim.id(), a.actorId(), tx.processIdentity(),
-                    victim.token(), null, null, null, "the fence of assignment " + a.id()
-                            + " was cleared by an operator; " + victim.processIdentity() + " can no longer commit it");
+            tx.journal(
+                    EventKind.ATTEMPT_STOLEN,
+                    "attempt",
+                    victim.id(),
+                    a.actorId(),
+                    tx.processIdentity(),
+                    victim.token(),
+                    null,
+                    null,
+                    null,
+                    "the fence of assignment " + a.id() + " was cleared by an operator; " + victim.processIdentity()
+                            + " can no longer commit it");
             return victim;
         });
     }
@@ -456,8 +596,9 @@ public final class JdbcRuns implements RunStore {
 
     @Override
     public List<Assignment> list() {
-        return db.read(tx -> tx.query("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments"
-                + " ORDER BY created_at DESC, id", JdbcRuns::mapAssignment));
+        return db.read(tx -> tx.query(
+                "SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments" + " ORDER BY created_at DESC, id",
+                JdbcRuns::mapAssignment));
     }
 
     /**
@@ -466,16 +607,24 @@ public final class JdbcRuns implements RunStore {
      */
     @Override
     public List<Assignment> runnable(String actor, int limit) {
-        return db.read(tx -> tx.query("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments a WHERE a.actor_id = ?"
-                + " AND (a.state = 'CREATED' OR (a.state = 'RUNNING' AND EXISTS (SELECT 1 FROM execution_attempts t"
-                + " WHERE t.id = a.current_attempt AND t.state = 'ACTIVE' AND t.expires_at <= ?)))"
-                + " ORDER BY a.created_at, a.id LIMIT ?", JdbcRuns::mapAssignment, actor, tx.now(), limit));
+        return db.read(tx -> tx.query(
+                "SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments a WHERE a.actor_id = ?"
+                        + " AND (a.state = 'CREATED' OR (a.state = 'RUNNING' AND EXISTS (SELECT 1 FROM execution_attempts t"
+                        + " WHERE t.id = a.current_attempt AND t.state = 'ACTIVE' AND t.expires_at <= ?)))"
+                        + " ORDER BY a.created_at, a.id LIMIT ?",
+                JdbcRuns::mapAssignment,
+                actor,
+                tx.now(),
+                limit));
     }
 
     @Override
     public List<Attempt> attempts(String assignmentId) {
-        return db.read(tx -> tx.query("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE assignment_id = ?"
-                + " ORDER BY started_at, token", JdbcRuns::mapAttempt, assignmentId));
+        return db.read(tx -> tx.query(
+                "SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE assignment_id = ?"
+                        + " ORDER BY started_at, token",
+                JdbcRuns::mapAttempt,
+                assignmentId));
     }
 
     @Override
@@ -485,8 +634,10 @@ public final class JdbcRuns implements RunStore {
 
     @Override
     public Optional<Receipt> receipt(String assignmentId) {
-        return db.read(tx -> tx.one("SELECT " + RECEIPT_COLUMNS + " FROM receipts WHERE assignment_id = ?",
-                JdbcRuns::mapReceipt, assignmentId));
+        return db.read(tx -> tx.one(
+                "SELECT " + RECEIPT_COLUMNS + " FROM receipts WHERE assignment_id = ?",
+                JdbcRuns::mapReceipt,
+                assignmentId));
     }
 
     public static Optional<Assignment> assignmentIn(JdbcTx tx, String id) throws SQLException {
@@ -502,14 +653,21 @@ public final class JdbcRuns implements RunStore {
      * Dialect#forUpdate}); refuses an unknown one.
      */
     public static Assignment lockAssignment(JdbcTx tx, String id) throws SQLException {
-        return tx.one("SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments WHERE id = ?" + tx.dialect().forUpdate(),
-                JdbcRuns::mapAssignment, id).orElseThrow(() -> RunRules.missing(id));
+        return tx.one(
+                        "SELECT " + ASSIGNMENT_COLUMNS + " FROM assignments WHERE id = ?"
+                                + tx.dialect().forUpdate(),
+                        JdbcRuns::mapAssignment,
+                        id)
+                .orElseThrow(() -> RunRules.missing(id));
     }
 
     /** The attempt read for a change, locked as above (before its assignment, decision 0900). */
     public static Optional<Attempt> lockAttempt(JdbcTx tx, String id) throws SQLException {
-        return tx.one("SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE id = ?" + tx.dialect().forUpdate(),
-                JdbcRuns::mapAttempt, id);
+        return tx.one(
+                "SELECT " + ATTEMPT_COLUMNS + " FROM execution_attempts WHERE id = ?"
+                        + tx.dialect().forUpdate(),
+                JdbcRuns::mapAttempt,
+                id);
     }
 
     public static Optional<Attempt> attemptIn(JdbcTx tx, String id) throws SQLException {

@@ -46,9 +46,10 @@ public interface JdbcTx extends JdbcReads {
 
     /** Raises the lease change counter in this transaction; every lease write carries the value (decision 0414). */
     default long nextLeaseChange() throws SQLException {
-        return one("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1 RETURNING last_change",
-                rs -> rs.getLong(1)).orElseThrow(
-                        () -> new IllegalStateException("the lease change counter row is missing"));
+        return one(
+                        "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1 RETURNING last_change",
+                        rs -> rs.getLong(1))
+                .orElseThrow(() -> new IllegalStateException("the lease change counter row is missing"));
     }
 
     /** The highest token ever minted. */
@@ -57,12 +58,23 @@ public interface JdbcTx extends JdbcReads {
     }
 
     /** Appends one fence event in this transaction, stamped with {@link #now()}. */
-    void journal(EventKind kind, String resourceType, String resourceId, String actorId, String process, Long token,
-                 Long presented, Long current, String category, String detail) throws SQLException;
+    void journal(
+            EventKind kind,
+            String resourceType,
+            String resourceId,
+            String actorId,
+            String process,
+            Long token,
+            Long presented,
+            Long current,
+            String category,
+            String detail)
+            throws SQLException;
 
     /** Shorthand for a grant-like event by this process. */
-    default void journal(EventKind kind, String resourceType, String resourceId, String actorId, Long token,
-                         String detail) throws SQLException {
+    default void journal(
+            EventKind kind, String resourceType, String resourceId, String actorId, Long token, String detail)
+            throws SQLException {
         journal(kind, resourceType, resourceId, actorId, processIdentity(), token, null, null, null, detail);
     }
 

@@ -12,8 +12,7 @@ public final class LeaseSql {
     /** The holder's last beat as {@link #holderJoin} provides it. */
     static final String JOINED_BEAT = "s.heartbeat_at";
 
-    private LeaseSql() {
-    }
+    private LeaseSql() {}
 
     /**
      * A lease row's effective expiry or renewal as one SQL expression: for a row attached to its holder's session, the
@@ -36,8 +35,8 @@ public final class LeaseSql {
      */
     public static String effective(Dialect d, String row, String column, String beat) {
         String later = column.equals("expires_at") ? beat + " + " + row + "ttl_ms" : beat;
-        return "(CASE WHEN " + d.isTrue(row + "attached") + " THEN " + d.greatest() + "(" + row + column
-                + ", coalesce(" + later + ", " + row + column + ")) ELSE " + row + column + " END)";
+        return "(CASE WHEN " + d.isTrue(row + "attached") + " THEN " + d.greatest() + "(" + row + column + ", coalesce("
+                + later + ", " + row + column + ")) ELSE " + row + column + " END)";
     }
 
     /**
@@ -69,7 +68,8 @@ public final class LeaseSql {
      * and expiry, attached), of the row prefixed by {@code row}.
      */
     public static String leaseColumns(Dialect d, String row) {
-        return row + "actor_id AS actor_id, " + row + "process_identity AS process_identity, " + row + "token AS token, "
+        return row + "actor_id AS actor_id, " + row + "process_identity AS process_identity, " + row
+                + "token AS token, "
                 + row + "ttl_ms AS ttl_ms, " + row + "acquired_at AS acquired_at, "
                 + effective(d, row, "renewed_at") + " AS renewed_at, "
                 + effective(d, row, "expires_at") + " AS expires_at, " + row + "attached AS attached";

@@ -61,8 +61,15 @@ public interface StoreRows {
     }
 
     /** Inserts the receipt of {@code attempt}, written by {@code process}, stamped with the transaction's time. */
-    default Receipt insertReceipt(JdbcTx tx, Attempt attempt, String process, Outcome status, String failureCategory,
-                                  boolean outcomeKnown, String summary) throws SQLException {
+    default Receipt insertReceipt(
+            JdbcTx tx,
+            Attempt attempt,
+            String process,
+            Outcome status,
+            String failureCategory,
+            boolean outcomeKnown,
+            String summary)
+            throws SQLException {
         return JdbcRuns.insertReceipt(tx, attempt, process, status, failureCategory, outcomeKnown, summary);
     }
 }

@@ -16,11 +16,13 @@ class LeaseSqlTest {
     @Test
     void the_effective_expiry_of_an_attached_row_is_the_later_of_its_own_and_the_holder_s_beat_plus_its_ttl() {
         String expiry = LeaseSql.effective(Dialect.SQLITE, "l.", "expires_at");
-        assertThat(expiry).startsWith("(CASE WHEN l.attached = 1 THEN max(l.expires_at, coalesce(")
+        assertThat(expiry)
+                .startsWith("(CASE WHEN l.attached = 1 THEN max(l.expires_at, coalesce(")
                 .contains("heartbeat_at FROM processes s WHERE s.identity = l.process_identity) + l.ttl_ms")
                 .endsWith("ELSE l.expires_at END)");
         String renewal = LeaseSql.effective(Dialect.POSTGRES, "l.", "renewed_at", "s.heartbeat_at");
-        assertThat(renewal).isEqualTo("(CASE WHEN l.attached THEN greatest(l.renewed_at, coalesce(s.heartbeat_at,"
-                + " l.renewed_at)) ELSE l.renewed_at END)");
+        assertThat(renewal)
+                .isEqualTo("(CASE WHEN l.attached THEN greatest(l.renewed_at, coalesce(s.heartbeat_at,"
+                        + " l.renewed_at)) ELSE l.renewed_at END)");
     }
 }

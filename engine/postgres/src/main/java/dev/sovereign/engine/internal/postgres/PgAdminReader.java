@@ -1,26 +1,26 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.ConnectionSecurity;
+import dev.sovereign.engine.admin.EventSentences;
+import dev.sovereign.engine.admin.ExportProgress;
+import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.admin.JournalSubject;
+import dev.sovereign.engine.admin.ProcessRow;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminJournal;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminRows;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.admin.AdminReader;
-import dev.sovereign.engine.admin.ConnectionSecurity;
-import dev.sovereign.engine.admin.AdminSnapshot;
-import dev.sovereign.engine.admin.EventSentences;
-import dev.sovereign.engine.admin.ExportProgress;
-import dev.sovereign.engine.admin.JournalEntry;
-import dev.sovereign.engine.admin.ProcessRow;
-import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.spi.JournalExport;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.List;
-import dev.sovereign.engine.admin.JournalSlice;
-import dev.sovereign.engine.admin.JournalSubject;
 
 /**
  * The operators' read model of a PostgreSQL ledger (decision 0905): its own read-only session
@@ -63,8 +63,8 @@ public final class PgAdminReader implements AdminReader {
         this.leases = new JdbcAdminLeases(Dialect.POSTGRES, q -> 0);
         this.rows = new JdbcAdminRows(dataDirectory);
         this.journal = new JdbcAdminJournal(new EventSentences(zone));
-        this.schemaVersion = db.read(tx -> (int) tx.scalarLong("SELECT coalesce(max(schema_version), 0) FROM"
-                + " schema_migrations"));
+        this.schemaVersion = db.read(
+                tx -> (int) tx.scalarLong("SELECT coalesce(max(schema_version), 0) FROM" + " schema_migrations"));
         this.connection = db.read(tx -> PgConnectionSecurity.of(tx, db.location()));
     }
 
@@ -107,7 +107,8 @@ public final class PgAdminReader implements AdminReader {
 
     /** The server's transaction snapshot as text: {@code xmin:xmax:running,ids}. */
     static String serverSnapshot(JdbcTx tx) throws SQLException {
-        return tx.one("SELECT pg_current_snapshot()::text", rs -> rs.getString(1)).orElseThrow();
+        return tx.one("SELECT pg_current_snapshot()::text", rs -> rs.getString(1))
+                .orElseThrow();
     }
 
     /** This reader's counter for {@code serverSnapshot}: moved when it differs from the last one seen. */
@@ -132,16 +133,40 @@ public final class PgAdminReader implements AdminReader {
             long lastToken = tx.lastToken();
             List<ProcessRow> processes = rows.processes(tx);
             read[0] = leases.read(leaseStatements.on(tx), processes);
-            return new AdminSnapshot(db.location(), schemaVersion, 0, now, lastSeq, lastToken,
-                    read[0].baseline().rows(), JdbcAdminLeases.withLeaseCounts(processes, read[0].baseline().held()),
-                    rows.assignments(tx), rows.attempts(tx), rows.messages(tx), rows.lastTick(tx), rows.counts(tx),
+            return new AdminSnapshot(
+                    db.location(),
+                    schemaVersion,
+                    0,
+                    now,
+                    lastSeq,
+                    lastToken,
+                    read[0].baseline().rows(),
+                    JdbcAdminLeases.withLeaseCounts(
+                            processes, read[0].baseline().held()),
+                    rows.assignments(tx),
+                    rows.attempts(tx),
+                    rows.messages(tx),
+                    rows.lastTick(tx),
+                    rows.counts(tx),
                     PgLedgerHistory.read(tx, String.valueOf(db.location())));
         });
         leases.keep(read[0]);
         leaseRowsReadLastSnapshot = read[0].rowsRead();
         long marker = markerFor(seen[0]);
-        return new AdminSnapshot(s.location(), s.schemaVersion(), marker, s.takenAt(), s.lastSeq(), s.lastToken(),
-                s.leases(), s.processes(), s.assignments(), s.attempts(), s.messages(), s.lastTick(), s.counts(),
+        return new AdminSnapshot(
+                s.location(),
+                s.schemaVersion(),
+                marker,
+                s.takenAt(),
+                s.lastSeq(),
+                s.lastToken(),
+                s.leases(),
+                s.processes(),
+                s.assignments(),
+                s.attempts(),
+                s.messages(),
+                s.lastTick(),
+                s.counts(),
                 s.history());
     }
 
@@ -173,8 +198,7 @@ public final class PgAdminReader implements AdminReader {
     }
 
     @Override
-    public synchronized JournalSlice journalAbout(
-            JournalSubject subject, int limit) {
+    public synchronized JournalSlice journalAbout(JournalSubject subject, int limit) {
         ensureOpen();
         return db.snapshot(tx -> journal.journalAbout(tx, subject, limit, SUBJECT_SCAN_ROWS)); // rows and count agree
     }

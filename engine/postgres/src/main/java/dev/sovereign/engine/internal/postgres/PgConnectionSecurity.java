@@ -1,10 +1,10 @@
 package dev.sovereign.engine.internal.postgres;
 
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.ConnectionSecurity.Kind;
 import dev.sovereign.engine.admin.ConnectionSecurity.Verification;
 import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,8 +27,7 @@ public final class PgConnectionSecurity {
     /** The driver's own factory, which verifies as {@code sslmode} says; anything else decides for itself. */
     private static final String DRIVER_FACTORY = "org.postgresql.ssl.LibPQFactory";
 
-    private PgConnectionSecurity() {
-    }
+    private PgConnectionSecurity() {}
 
     static ConnectionSecurity of(JdbcTx tx, LedgerLocation location) throws SQLException {
         return of(((PgTx) tx).connection(), location);
@@ -38,11 +37,13 @@ public final class PgConnectionSecurity {
     public static ConnectionSecurity of(Connection c, LedgerLocation location) throws SQLException {
         String mode = sslmode(location);
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()")) {
+                ResultSet rs =
+                        s.executeQuery("SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()")) {
             if (!rs.next() || !rs.getBoolean(1)) {
                 return new ConnectionSecurity(Kind.NOT_ENCRYPTED, null, null, mode, Verification.NONE);
             }
-            return new ConnectionSecurity(Kind.TLS, rs.getString(2), rs.getString(3), mode, verification(location, mode));
+            return new ConnectionSecurity(
+                    Kind.TLS, rs.getString(2), rs.getString(3), mode, verification(location, mode));
         }
     }
 

@@ -1,15 +1,18 @@
 package dev.sovereign.engine.internal.postgres;
 
-import dev.sovereign.engine.internal.jdbc.Transactions;
-import dev.sovereign.engine.internal.jdbc.TxWork;
-import dev.sovereign.engine.internal.jdbc.IdentityClaim;
 import dev.sovereign.engine.SovereignVersion;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
+import dev.sovereign.engine.internal.jdbc.IdentityClaim;
+import dev.sovereign.engine.internal.jdbc.Transactions;
+import dev.sovereign.engine.internal.jdbc.TxWork;
 import dev.sovereign.engine.journal.EventKind;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -17,9 +20,6 @@ import java.sql.Statement;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
-import dev.sovereign.engine.base.FencingTokens;
-import java.security.cert.CertPathBuilderException;
-import java.security.cert.CertPathValidatorException;
 import java.util.regex.Pattern;
 
 /**
@@ -74,6 +74,7 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     private boolean claimJournalled; // guarded by lock
     /** The insert of this process's row, run in the first write that commits (registerLazily, decision 0304). */
     private volatile TxWork<?> pendingRegistration;
+
     private volatile boolean closed;
     /** An operators' reader's connection: a read-only session, never migrated (decision 0905). */
     private final boolean readOnly;
@@ -103,18 +104,27 @@ public final class PgDatabase implements Transactions, AutoCloseable {
         try {
             db.connection = db.connect();
             if (!createIfMissing && PgMigrator.schemaVersion(db.connection) == 0) {
-                throw new StorageException(Problem.MISSING_FILE, null, "There is no Sovereign ledger in the PostgreSQL"
-                        + " database " + location + " (create one with 'sovereign init').", null);
+                throw new StorageException(
+                        Problem.MISSING_FILE,
+                        null,
+                        "There is no Sovereign ledger in the PostgreSQL" + " database " + location
+                                + " (create one with 'sovereign init').",
+                        null);
             }
-            new PgMigrator(config.createAsLabSandbox(), SovereignVersion.current().version(), SovereignVersion.current().commit(), (int) Math.max(1,
-                    config.busyBound().toMillis())).migrate(db.connection);
+            new PgMigrator(
+                            config.createAsLabSandbox(),
+                            SovereignVersion.current().version(),
+                            SovereignVersion.current().commit(),
+                            (int) Math.max(1, config.busyBound().toMillis()))
+                    .migrate(db.connection);
             PgServerClock.requireUnmoved(db.connection, location);
             db.read(tx -> {
                 PgLedgerHistory.requireUsable(tx, String.valueOf(location));
                 return null;
             });
-            db.labSandbox = db.read(tx -> tx.one("SELECT lab_sandbox FROM ledger_mark WHERE id = 1",
-                    rs -> rs.getInt(1) == 1).orElse(false));
+            db.labSandbox =
+                    db.read(tx -> tx.one("SELECT lab_sandbox FROM ledger_mark WHERE id = 1", rs -> rs.getInt(1) == 1)
+                            .orElse(false));
         } catch (PgSchemaException e) {
             db.close();
             throw new StorageException(problemOf(e.problem()), null, e.getMessage(), e);
@@ -135,7 +145,8 @@ public final class PgDatabase implements Transactions, AutoCloseable {
      * refused in one sentence. A lost connection is connected again by the next call, read-only again.
      */
     public static PgDatabase openForReading(LedgerLocation location) {
-        PgDatabase db = new PgDatabase(location, EngineConfig.forDatabase(location).build(), true);
+        PgDatabase db =
+                new PgDatabase(location, EngineConfig.forDatabase(location).build(), true);
         try {
             db.connection = db.connect();
             PgMigrator.checkReadable(db.connection, location);
@@ -194,9 +205,13 @@ public final class PgDatabase implements Transactions, AutoCloseable {
         if (USER_INFO.matcher(location.text()).find()) {
             // pgjdbc would take 'user:password@host' for a host name and put it, password and all, in the message
             // of the UnknownHostException it causes: refuse before it sees it, with no cause to print
-            throw new StorageException(Problem.IO, null, "Cannot connect to the PostgreSQL ledger " + location + ": the"
-                    + " PostgreSQL driver does not understand user:password@ before the host; give ?user=…&password=…"
-                    + " or, better, keep the password in a password file (PGPASSFILE, ~/.pgpass).", null);
+            throw new StorageException(
+                    Problem.IO,
+                    null,
+                    "Cannot connect to the PostgreSQL ledger " + location + ": the"
+                            + " PostgreSQL driver does not understand user:password@ before the host; give ?user=…&password=…"
+                            + " or, better, keep the password in a password file (PGPASSFILE, ~/.pgpass).",
+                    null);
         }
         try {
             Connection c = DriverManager.getConnection(location.text());
@@ -204,8 +219,11 @@ public final class PgDatabase implements Transactions, AutoCloseable {
             c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             return c;
         } catch (SQLException e) {
-            throw new StorageException(Problem.IO, null, "Cannot connect to the PostgreSQL ledger " + location + ": "
-                    + whyNotConnected(location, e) + ".", e);
+            throw new StorageException(
+                    Problem.IO,
+                    null,
+                    "Cannot connect to the PostgreSQL ledger " + location + ": " + whyNotConnected(location, e) + ".",
+                    e);
         }
     }
 
@@ -217,8 +235,7 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     static String whyNotConnected(LedgerLocation location, SQLException e) {
         String mode = PgConnectionSecurity.sslmode(location);
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof CertPathBuilderException
-                    || t instanceof CertPathValidatorException) {
+            if (t instanceof CertPathBuilderException || t instanceof CertPathValidatorException) {
                 return "the server's certificate is not trusted: no certificate in the file sslrootcert names (or"
                         + " ~/.postgresql/root.crt) signed it, so sslmode=" + mode + " refused the server before"
                         + " anything was sent";
@@ -231,8 +248,8 @@ public final class PgDatabase implements Transactions, AutoCloseable {
                     + " lists)";
         }
         if ("28000".equals(e.getSQLState()) && first.contains("no encryption")) {
-            return "the server accepts this login only over TLS and the URL's sslmode=" + mode + " sent none ("
-                    + first + "); use sslmode=verify-full with sslrootcert";
+            return "the server accepts this login only over TLS and the URL's sslmode=" + mode + " sent none (" + first
+                    + "); use sslmode=verify-full with sslrootcert";
         }
         return first;
     }
@@ -309,10 +326,12 @@ public final class PgDatabase implements Transactions, AutoCloseable {
         } catch (WentBackwards e) {
             wentBackwards = true;
             try {
-                writeAnyway(tx -> {
-                    PgLedgerHistory.recordWentBackwards(tx, e.seen);
-                    return null;
-                }, false);
+                writeAnyway(
+                        tx -> {
+                            PgLedgerHistory.recordWentBackwards(tx, e.seen);
+                            return null;
+                        },
+                        false);
             } catch (RuntimeException ignored) {
                 // the refusal below is the answer; the record is best effort (another engine may have made it)
             }
@@ -421,17 +440,26 @@ public final class PgDatabase implements Transactions, AutoCloseable {
                         pause();
                         continue;
                     }
-                    throw new StorageException(Problem.BUSY, null, "The PostgreSQL ledger " + location + " kept"
-                            + " changing under this write past the wait bound (" + e.getMessage() + "); try again.", e);
+                    throw new StorageException(
+                            Problem.BUSY,
+                            null,
+                            "The PostgreSQL ledger " + location + " kept"
+                                    + " changing under this write past the wait bound (" + e.getMessage()
+                                    + "); try again.",
+                            e);
                 } catch (SQLException e) {
                     if (isConnectionLost(c, e)) {
                         dropConnection();
                         if (committing) {
                             throw commitOutcomeUnknown(e);
                         }
-                        throw new StorageException(Problem.IO, null, "The connection to the PostgreSQL ledger "
-                                + location + " was lost during a write, before its commit, so nothing of it was"
-                                + " written (" + firstLine(e) + "); the next call connects again.", e);
+                        throw new StorageException(
+                                Problem.IO,
+                                null,
+                                "The connection to the PostgreSQL ledger "
+                                        + location + " was lost during a write, before its commit, so nothing of it was"
+                                        + " written (" + firstLine(e) + "); the next call connects again.",
+                                e);
                     }
                     rollbackQuietly(c);
                     if (isRetryable(e) && System.nanoTime() < deadline) {
@@ -454,21 +482,36 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     }
 
     private StorageException commitOutcomeUnknown(SQLException e) {
-        return new StorageException(Problem.COMMIT_OUTCOME_UNKNOWN, null, "The connection to the PostgreSQL ledger "
-                + location + " was lost while a commit was in flight (" + firstLine(e) + "), so whether that write"
-                + " took effect is unknown: the ledger decides; read it (the lease, the attempt, the journal) before"
-                + " acting on it.", e);
+        return new StorageException(
+                Problem.COMMIT_OUTCOME_UNKNOWN,
+                null,
+                "The connection to the PostgreSQL ledger "
+                        + location + " was lost while a commit was in flight (" + firstLine(e)
+                        + "), so whether that write"
+                        + " took effect is unknown: the ledger decides; read it (the lease, the attempt, the journal) before"
+                        + " acting on it.",
+                e);
     }
 
     /** Journals a refusal as a {@code REJECTED} fence event in its own transaction. */
     @Override
     public void journalRejection(Refusal r) {
-        write(tx -> {
-            tx.journal(EventKind.REJECTED, r.resourceType() == null ? "actor" : r.resourceType(),
-                    r.resourceId() == null ? "?" : r.resourceId(), r.actorId(), processIdentity,
-                    null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
-            return null;
-        }, false);
+        write(
+                tx -> {
+                    tx.journal(
+                            EventKind.REJECTED,
+                            r.resourceType() == null ? "actor" : r.resourceType(),
+                            r.resourceId() == null ? "?" : r.resourceId(),
+                            r.actorId(),
+                            processIdentity,
+                            null,
+                            r.presentedToken(),
+                            r.currentToken(),
+                            r.category().code(),
+                            r.getMessage());
+                    return null;
+                },
+                false);
     }
 
     /** As SQLite's: a failed journal write does not replace the refusal, it becomes its warning (decision 0109). */
@@ -497,8 +540,12 @@ public final class PgDatabase implements Transactions, AutoCloseable {
                 } catch (SQLException e) {
                     if (isConnectionLost(c, e)) {
                         dropConnection();
-                        throw new StorageException(Problem.IO, null, "The connection to the PostgreSQL ledger "
-                                + location + " was lost during a read (" + firstLine(e) + ").", e);
+                        throw new StorageException(
+                                Problem.IO,
+                                null,
+                                "The connection to the PostgreSQL ledger " + location + " was lost during a read ("
+                                        + firstLine(e) + ").",
+                                e);
                     }
                     if (isRetryable(e) && System.nanoTime() < deadline) {
                         pause();
@@ -569,12 +616,13 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     }
 
     private void pause() {
-        long nanos = pauseMinNanos == pauseMaxNanos ? pauseMinNanos
+        long nanos = pauseMinNanos == pauseMaxNanos
+                ? pauseMinNanos
                 : ThreadLocalRandom.current().nextLong(pauseMinNanos, pauseMaxNanos + 1);
         LockSupport.parkNanos(nanos);
         if (Thread.currentThread().isInterrupted()) {
-            throw new StorageException(Problem.BUSY, null, "Interrupted while waiting to retry a write.",
-                    new InterruptedException());
+            throw new StorageException(
+                    Problem.BUSY, null, "Interrupted while waiting to retry a write.", new InterruptedException());
         }
     }
 
@@ -618,43 +666,78 @@ public final class PgDatabase implements Transactions, AutoCloseable {
         }
         if (state.equals("SV001") && firstLine(e).contains("session row is written only by")) {
             // not a broken ledger: this login acts for a process another login registered (decision 0912)
-            return new StorageException(Problem.READ_ONLY, null, "The PostgreSQL ledger " + location + " refused to let"
-                    + " this login " + doing.replace(" to", "") + " the session row of a process it did not register ("
-                    + firstLine(e) + "); run that process under the login that registered it, or act as the ledger's"
-                    + " operator.", e);
+            return new StorageException(
+                    Problem.READ_ONLY,
+                    null,
+                    "The PostgreSQL ledger " + location + " refused to let"
+                            + " this login " + doing.replace(" to", "")
+                            + " the session row of a process it did not register ("
+                            + firstLine(e)
+                            + "); run that process under the login that registered it, or act as the ledger's"
+                            + " operator.",
+                    e);
         }
-        if (state.equals("SV001") && (firstLine(e).contains("only by the login that registered")
-                || firstLine(e).contains("only by the ledger's operator role or its owner"))) {
+        if (state.equals("SV001")
+                && (firstLine(e).contains("only by the login that registered")
+                        || firstLine(e).contains("only by the ledger's operator role or its owner"))) {
             // not a broken ledger either: this login acts for another login's process, or does the operator's work
             // (a retry, an acknowledgement; decision 0916)
-            return new StorageException(Problem.READ_ONLY, null, "The PostgreSQL ledger " + location + " refused to let"
-                    + " this login " + doing + " it (" + firstLine(e) + "); run that process under the login that"
-                    + " registered it, or act as the ledger's operator.", e);
+            return new StorageException(
+                    Problem.READ_ONLY,
+                    null,
+                    "The PostgreSQL ledger " + location + " refused to let"
+                            + " this login " + doing + " it (" + firstLine(e)
+                            + "); run that process under the login that"
+                            + " registered it, or act as the ledger's operator.",
+                    e);
         }
         if (state.equals("SV001") && firstLine(e).contains("the ledger went backwards")) {
-            return new StorageException(Problem.WENT_BACKWARDS, null, "The PostgreSQL ledger " + location + " went"
-                    + " backwards (an engine that had seen a token above its counter said so in its history), so it"
-                    + " issues no token until its owner runs 'sovereign fence bump'.", e);
+            return new StorageException(
+                    Problem.WENT_BACKWARDS,
+                    null,
+                    "The PostgreSQL ledger " + location + " went"
+                            + " backwards (an engine that had seen a token above its counter said so in its history), so it"
+                            + " issues no token until its owner runs 'sovereign fence bump'.",
+                    e);
         }
         if (state.equals("SV001") && firstLine(e).contains("has issued every token of its epoch")) {
-            return new StorageException(Problem.EPOCH_EXHAUSTED, null, "The PostgreSQL ledger " + location + " has"
-                    + " issued every token of its epoch (2^40 - 1 of them); its owner must run 'sovereign fence bump'.", e);
+            return new StorageException(
+                    Problem.EPOCH_EXHAUSTED,
+                    null,
+                    "The PostgreSQL ledger " + location + " has"
+                            + " issued every token of its epoch (2^40 - 1 of them); its owner must run 'sovereign fence bump'.",
+                    e);
         }
         if (state.equals("SV001")) {
-            return new StorageException(Problem.CORRUPT, null, "The PostgreSQL ledger " + location + " refused a write"
-                    + " this engine made (" + firstLine(e) + "): its fence caught either a bug in Sovereign or a"
-                    + " ledger changed by hand; nothing of that write was kept.", e);
+            return new StorageException(
+                    Problem.CORRUPT,
+                    null,
+                    "The PostgreSQL ledger " + location + " refused a write"
+                            + " this engine made (" + firstLine(e)
+                            + "): its fence caught either a bug in Sovereign or a"
+                            + " ledger changed by hand; nothing of that write was kept.",
+                    e);
         }
         if (isRetryable(e)) {
-            return new StorageException(Problem.BUSY, null, "The PostgreSQL ledger " + location + " stayed busy"
-                    + " past the wait bound (" + firstLine(e) + "); try again later.", e);
+            return new StorageException(
+                    Problem.BUSY,
+                    null,
+                    "The PostgreSQL ledger " + location + " stayed busy" + " past the wait bound (" + firstLine(e)
+                            + "); try again later.",
+                    e);
         }
         if (state.equals("42501")) {
-            return new StorageException(Problem.READ_ONLY, null, "The PostgreSQL role may not " + doing + " the ledger "
-                    + location + " (" + firstLine(e) + ").", e);
+            return new StorageException(
+                    Problem.READ_ONLY,
+                    null,
+                    "The PostgreSQL role may not " + doing + " the ledger " + location + " (" + firstLine(e) + ").",
+                    e);
         }
-        return new StorageException(Problem.IO, null, "Could not " + doing + " the PostgreSQL ledger " + location
-                + ": " + firstLine(e) + ".", e);
+        return new StorageException(
+                Problem.IO,
+                null,
+                "Could not " + doing + " the PostgreSQL ledger " + location + ": " + firstLine(e) + ".",
+                e);
     }
 
     static String firstLine(SQLException e) {

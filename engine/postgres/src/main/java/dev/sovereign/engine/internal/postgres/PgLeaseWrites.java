@@ -27,16 +27,19 @@ final class PgLeaseWrites implements JdbcLeases.LeaseWrites {
     /** The lease columns of a function's row, aliased as the table. */
     private static final String COLUMNS = JdbcLeases.columns(Dialect.POSTGRES);
 
-    private PgLeaseWrites() {
-    }
+    private PgLeaseWrites() {}
 
     @Override
     public Optional<Lease> grantInOneCall(JdbcTx tx, String actor, long ttlMs) throws SQLException {
         if (!((PgTx) tx).mayDelegateLeaseWrites()) {
             return Optional.empty();
         }
-        Optional<Lease> granted = tx.one("SELECT " + COLUMNS + " FROM sovereign_lease_grant(?::text, ?::text,"
-                + " ?::bigint) AS actor_leases", JdbcLeases::mapLease, actor, tx.processIdentity(), ttlMs);
+        Optional<Lease> granted = tx.one(
+                "SELECT " + COLUMNS + " FROM sovereign_lease_grant(?::text, ?::text," + " ?::bigint) AS actor_leases",
+                JdbcLeases::mapLease,
+                actor,
+                tx.processIdentity(),
+                ttlMs);
         granted.ifPresent(l -> ((PgTx) tx).sawMinted(l.token()));
         return granted;
     }
@@ -46,8 +49,14 @@ final class PgLeaseWrites implements JdbcLeases.LeaseWrites {
         if (!((PgTx) tx).mayDelegateLeaseWrites()) {
             return Optional.empty();
         }
-        return tx.one("SELECT " + COLUMNS + " FROM sovereign_lease_renew(?::text, ?::text, ?::bigint, ?::bigint)"
-                + " AS actor_leases", JdbcLeases::mapLease, actor, tx.processIdentity(), token, ttlMs);
+        return tx.one(
+                "SELECT " + COLUMNS + " FROM sovereign_lease_renew(?::text, ?::text, ?::bigint, ?::bigint)"
+                        + " AS actor_leases",
+                JdbcLeases::mapLease,
+                actor,
+                tx.processIdentity(),
+                token,
+                ttlMs);
     }
 
     @Override
@@ -55,8 +64,13 @@ final class PgLeaseWrites implements JdbcLeases.LeaseWrites {
         if (!((PgTx) tx).mayDelegateLeaseWrites()) {
             return false;
         }
-        return tx.one("SELECT sovereign_lease_release(?::text, ?::text, ?::bigint)", rs -> rs.getBoolean(1),
-                actor, tx.processIdentity(), token).orElse(false);
+        return tx.one(
+                        "SELECT sovereign_lease_release(?::text, ?::text, ?::bigint)",
+                        rs -> rs.getBoolean(1),
+                        actor,
+                        tx.processIdentity(),
+                        token)
+                .orElse(false);
     }
 
     /**

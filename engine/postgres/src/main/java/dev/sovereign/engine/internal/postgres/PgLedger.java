@@ -55,8 +55,8 @@ public final class PgLedger extends JdbcLedger {
 
     @Override
     public EpochStart bumpFence(long aboveEpoch) {
-        return db.write(tx -> PgLedgerHistory.startEpoch(tx, "bump", aboveEpoch,
-                "sovereign fence bump by process " + tx.processIdentity()));
+        return db.write(tx -> PgLedgerHistory.startEpoch(
+                tx, "bump", aboveEpoch, "sovereign fence bump by process " + tx.processIdentity()));
     }
 
     @Override

@@ -1,11 +1,13 @@
 package dev.sovereign.engine.internal.postgres;
 
 import dev.sovereign.engine.SovereignVersion;
+import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.spi.LedgerRows;
 import dev.sovereign.engine.spi.tools.LedgerCopyRefusal;
 import dev.sovereign.engine.spi.tools.LedgerCopyReport;
-import dev.sovereign.engine.spi.LedgerRows;
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,8 +19,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import dev.sovereign.engine.base.FencingTokens;
-import java.sql.BatchUpdateException;
 
 /**
  * Writes a whole ledger (another backend's {@link LedgerRows}) into an empty PostgreSQL ledger, in ONE
@@ -42,15 +42,34 @@ final class PgLedgerCopy {
     /** The target's own: its mark (the source is never a sandbox) and its migration record. */
     static final Set<String> NOT_COPIED = Set.of("ledger_mark", "schema_migrations");
     /** One row each, never inserted: raised to the source's value through their guards. */
-    static final Map<String, String> COUNTERS = Map.of("token_counter", "last_token", "lease_change_counter", "last_change");
+    static final Map<String, String> COUNTERS =
+            Map.of("token_counter", "last_token", "lease_change_counter", "last_change");
     /** Tables written first, in this order, for their foreign keys; the rest follow in the source's order. */
-    static final List<String> FIRST = List.of("processes", "actors", "assignments", "execution_attempts", "receipts",
-            "messages", "actor_leases", "lease_tombstones", "fence_events", "supervisor_ticks");
+    static final List<String> FIRST = List.of(
+            "processes",
+            "actors",
+            "assignments",
+            "execution_attempts",
+            "receipts",
+            "messages",
+            "actor_leases",
+            "lease_tombstones",
+            "fence_events",
+            "supervisor_ticks");
     /** Columns that point forward into a table written later: written NULL, then set once their rows exist. */
-    static final Map<String, List<String>> LATER = Map.of("assignments", List.of("current_attempt", "ended_by_attempt"));
+    static final Map<String, List<String>> LATER =
+            Map.of("assignments", List.of("current_attempt", "ended_by_attempt"));
     /** What is written into the counters: the highest of the source's counter and every such column copied. */
     private static final Map<String, Set<String>> COUNTED = Map.of(
-            "token_counter", Set.of("token", "lease_token", "claim_token", "attempt_token", "current_token", "presented_token", "finished_with"),
+            "token_counter",
+                    Set.of(
+                            "token",
+                            "lease_token",
+                            "claim_token",
+                            "attempt_token",
+                            "current_token",
+                            "presented_token",
+                            "finished_with"),
             "lease_change_counter", Set.of("change_seq", "presented_change"));
 
     private final LedgerLocation to;
@@ -69,12 +88,20 @@ final class PgLedgerCopy {
                 int version = PgMigrator.schemaVersion(c);
                 if (version > 0 && version < PgMigrator.LATEST) {
                     // migrating it here would change a ledger the copy may then refuse as not empty
-                    throw new LedgerCopyRefusal("target_not_current", "The PostgreSQL ledger " + to + " has the older"
-                            + " schema version " + version + "; a copy goes into a new database or a ledger of schema"
-                            + " version " + PgMigrator.LATEST + " (run 'sovereign init' on it first), and nothing was changed.");
+                    throw new LedgerCopyRefusal(
+                            "target_not_current",
+                            "The PostgreSQL ledger " + to + " has the older"
+                                    + " schema version " + version
+                                    + "; a copy goes into a new database or a ledger of schema"
+                                    + " version " + PgMigrator.LATEST
+                                    + " (run 'sovereign init' on it first), and nothing was changed.");
                 }
-                new PgMigrator(false, SovereignVersion.current().version(), SovereignVersion.current().commit(),
-                        lockTimeoutMillis).migrate(c);
+                new PgMigrator(
+                                false,
+                                SovereignVersion.current().version(),
+                                SovereignVersion.current().commit(),
+                                lockTimeoutMillis)
+                        .migrate(c);
                 try (Statement s = c.createStatement()) {
                     s.execute("SET lock_timeout = " + lockTimeoutMillis);
                 }
@@ -135,7 +162,8 @@ final class PgLedgerCopy {
         }
         long highestToken = 0;
         for (Map.Entry<String, String> counter : COUNTERS.entrySet()) {
-            long value = Math.max(sourceCounter(counter.getKey(), counter.getValue()), highest.getOrDefault(counter.getKey(), 0L));
+            long value = Math.max(
+                    sourceCounter(counter.getKey(), counter.getValue()), highest.getOrDefault(counter.getKey(), 0L));
             boolean tokens = counter.getKey().equals("token_counter");
             if (tokens) {
                 requireCounterInRange(value);
@@ -147,8 +175,8 @@ final class PgLedgerCopy {
                 List<String[]> guards = triggers(c, Set.of(counter.getKey()));
                 try (Statement s = c.createStatement()) {
                     s.execute("ALTER TABLE " + q(counter.getKey()) + " DISABLE TRIGGER USER");
-                    try (PreparedStatement ps = c.prepareStatement("UPDATE " + q(counter.getKey()) + " SET "
-                            + q(counter.getValue()) + " = ? WHERE id = 1")) {
+                    try (PreparedStatement ps = c.prepareStatement(
+                            "UPDATE " + q(counter.getKey()) + " SET " + q(counter.getValue()) + " = ? WHERE id = 1")) {
                         ps.setLong(1, value);
                         ps.executeUpdate();
                     }
@@ -191,16 +219,20 @@ final class PgLedgerCopy {
             int epoch = history.indexOf("epoch");
             long[] max = {0};
             source.forEachRow("ledger_history", row -> {
-                if (("restore".equals(row.get(kind)) || "bump".equals(row.get(kind))) && row.get(epoch) instanceof Long e) {
+                if (("restore".equals(row.get(kind)) || "bump".equals(row.get(kind)))
+                        && row.get(epoch) instanceof Long e) {
                     max[0] = Math.max(max[0], e);
                 }
             });
             started = max[0];
         }
         if (!whole[0] || FencingTokens.epochOf(value) > started) {
-            throw new LedgerCopyRefusal("source_not_understood", "The source " + source.location() + " has a fencing-token"
-                    + " counter that is not a whole number in an epoch its history started (" + value + "): it was written"
-                    + " by hand; nothing was copied (restore the file from a backup first).");
+            throw new LedgerCopyRefusal(
+                    "source_not_understood",
+                    "The source " + source.location() + " has a fencing-token"
+                            + " counter that is not a whole number in an epoch its history started (" + value
+                            + "): it was written"
+                            + " by hand; nothing was copied (restore the file from a backup first).");
         }
     }
 
@@ -234,9 +266,12 @@ final class PgLedgerCopy {
             }
         }
         if (!lost.isEmpty()) {
-            throw new LedgerCopyRefusal("source_not_understood", "The source " + source.location() + " (schema version "
-                    + source.schemaVersion() + ") has " + String.join(", ", lost) + ", which this PostgreSQL ledger has no"
-                    + " place for; nothing was copied (a Sovereign that knows both schemas must make the copy).");
+            throw new LedgerCopyRefusal(
+                    "source_not_understood",
+                    "The source " + source.location() + " (schema version "
+                            + source.schemaVersion() + ") has " + String.join(", ", lost)
+                            + ", which this PostgreSQL ledger has no"
+                            + " place for; nothing was copied (a Sovereign that knows both schemas must make the copy).");
         }
         return plan;
     }
@@ -249,9 +284,11 @@ final class PgLedgerCopy {
     private void requireProductionMark(Connection c) throws SQLException {
         long marks = scalar(c, "SELECT count(*) FROM ledger_mark WHERE lab_sandbox = 0");
         if (marks != 1) {
-            throw new LedgerCopyRefusal("target_is_sandbox", "The PostgreSQL ledger " + to + " is not marked as a"
-                    + " production ledger (it was created as a lab sandbox, or its mark is missing); a copy goes only"
-                    + " into a new production ledger, and nothing was changed.");
+            throw new LedgerCopyRefusal(
+                    "target_is_sandbox",
+                    "The PostgreSQL ledger " + to + " is not marked as a"
+                            + " production ledger (it was created as a lab sandbox, or its mark is missing); a copy goes only"
+                            + " into a new production ledger, and nothing was changed.");
         }
     }
 
@@ -270,15 +307,20 @@ final class PgLedgerCopy {
             }
         }
         if (!found.isEmpty()) {
-            throw new LedgerCopyRefusal("target_not_empty", "The PostgreSQL ledger " + to + " is not empty (it has "
-                    + String.join(", ", found) + "); a copy goes only into a new, empty ledger, and nothing was changed.");
+            throw new LedgerCopyRefusal(
+                    "target_not_empty",
+                    "The PostgreSQL ledger " + to + " is not empty (it has " + String.join(", ", found)
+                            + "); a copy goes only into a new, empty ledger, and nothing was changed.");
         }
     }
 
-    private long insertAll(Connection c, String table, List<String> columns, Map<String, Long> highest) throws SQLException {
+    private long insertAll(Connection c, String table, List<String> columns, Map<String, Long> highest)
+            throws SQLException {
         List<String> later = LATER.getOrDefault(table, List.of());
-        String insert = "INSERT INTO " + q(table) + " (" + String.join(", ", columns.stream().map(PgLedgerCopy::q).toList())
-                + ") OVERRIDING SYSTEM VALUE VALUES (" + String.join(", ", columns.stream().map(x -> "?").toList()) + ")";
+        String insert = "INSERT INTO " + q(table) + " ("
+                + String.join(", ", columns.stream().map(PgLedgerCopy::q).toList())
+                + ") OVERRIDING SYSTEM VALUE VALUES ("
+                + String.join(", ", columns.stream().map(x -> "?").toList()) + ")";
         List<Object[]> pointers = new ArrayList<>();
         long[] count = {0};
         SQLException[] failed = {null};
@@ -332,8 +374,8 @@ final class PgLedgerCopy {
         for (Map.Entry<String, List<Object[]>> t : pending.entrySet()) {
             String table = t.getKey();
             List<String> later = LATER.get(table);
-            String update = "UPDATE " + q(table) + " SET " + String.join(", ", later.stream().map(x -> q(x) + " = ?").toList())
-                    + " WHERE id = ?";
+            String update = "UPDATE " + q(table) + " SET "
+                    + String.join(", ", later.stream().map(x -> q(x) + " = ?").toList()) + " WHERE id = ?";
             try (PreparedStatement ps = c.prepareStatement(update)) {
                 for (Object[] p : t.getValue()) {
                     for (int i = 0; i < later.size(); i++) {
@@ -351,7 +393,8 @@ final class PgLedgerCopy {
 
     /** The server's own sentence (of the batch's failing row), with the table the copy was writing. */
     private static SQLException naming(String table, SQLException e) {
-        SQLException cause = e instanceof BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
+        SQLException cause =
+                e instanceof BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
         return new SQLException("copying " + table + ": " + PgDatabase.firstLine(cause), cause.getSQLState(), cause);
     }
 
@@ -388,12 +431,15 @@ final class PgLedgerCopy {
 
     private static Map<String, Map<String, Boolean>> targetTables(Connection c) throws SQLException {
         Map<String, Map<String, Boolean>> tables = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT r.relname, a.attname, a.attidentity <> '' FROM pg_class r"
-                + " JOIN pg_namespace n ON n.oid = r.relnamespace JOIN pg_attribute a ON a.attrelid = r.oid"
-                + " WHERE n.nspname = current_schema() AND r.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped"
-                + " ORDER BY r.relname, a.attnum"); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps =
+                        c.prepareStatement("SELECT r.relname, a.attname, a.attidentity <> '' FROM pg_class r"
+                                + " JOIN pg_namespace n ON n.oid = r.relnamespace JOIN pg_attribute a ON a.attrelid = r.oid"
+                                + " WHERE n.nspname = current_schema() AND r.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped"
+                                + " ORDER BY r.relname, a.attnum");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                tables.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>()).put(rs.getString(2), rs.getBoolean(3));
+                tables.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
+                        .put(rs.getString(2), rs.getBoolean(3));
             }
         }
         return tables;
@@ -402,9 +448,9 @@ final class PgLedgerCopy {
     private static List<String[]> triggers(Connection c, Set<String> tables) throws SQLException {
         List<String[]> found = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT r.relname, g.tgname, g.tgenabled FROM pg_trigger g"
-                + " JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace"
-                + " WHERE NOT g.tgisinternal AND n.nspname = current_schema() ORDER BY r.relname, g.tgname");
-             ResultSet rs = ps.executeQuery()) {
+                        + " JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace"
+                        + " WHERE NOT g.tgisinternal AND n.nspname = current_schema() ORDER BY r.relname, g.tgname");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 if (tables.contains(rs.getString(1))) {
                     found.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)});
@@ -415,7 +461,8 @@ final class PgLedgerCopy {
     }
 
     private static long scalar(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getLong(1) : 0;
         }
     }

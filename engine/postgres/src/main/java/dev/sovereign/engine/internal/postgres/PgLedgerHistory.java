@@ -1,12 +1,12 @@
 package dev.sovereign.engine.internal.postgres;
 
-import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerHistory;
 import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.journal.EventKind;
 import java.sql.SQLException;
 import java.util.List;
@@ -18,8 +18,7 @@ import java.util.List;
  * check every row written here too. Stateless.
  */
 final class PgLedgerHistory {
-    private PgLedgerHistory() {
-    }
+    private PgLedgerHistory() {}
 
     /**
      * What is wrong with the counter, in one sentence, or null: a value in an epoch the ledger's history never
@@ -33,7 +32,8 @@ final class PgLedgerHistory {
                     + " known; restore it from a backup (pg_restore), then run 'sovereign fence bump'.";
         }
         long value = rows.get(0);
-        long started = tx.scalarLong("SELECT coalesce(max(epoch), 0) FROM ledger_history WHERE kind IN ('restore', 'bump')");
+        long started =
+                tx.scalarLong("SELECT coalesce(max(epoch), 0) FROM ledger_history WHERE kind IN ('restore', 'bump')");
         if (value < 0 || FencingTokens.epochOf(value) > started) {
             return "The PostgreSQL ledger " + ledger + "'s fencing-token counter holds " + value + ", a token of epoch "
                     + FencingTokens.epochOf(Math.max(0, value)) + ", but the ledger's history never started an epoch"
@@ -51,9 +51,14 @@ final class PgLedgerHistory {
         }
         LedgerHistory.Entry last = JdbcLedgerHistory.last(tx);
         if (last != null && "backup".equals(last.kind())) {
-            throw new StorageException(Problem.A_BACKUP, null, "The PostgreSQL ledger " + ledger + " holds a backup of"
-                    + " a ledger file (" + last.detail() + "), not a live ledger; its owner must run 'sovereign fence"
-                    + " bump' on it first.", null);
+            throw new StorageException(
+                    Problem.A_BACKUP,
+                    null,
+                    "The PostgreSQL ledger " + ledger + " holds a backup of"
+                            + " a ledger file (" + last.detail()
+                            + "), not a live ledger; its owner must run 'sovereign fence"
+                            + " bump' on it first.",
+                    null);
         }
     }
 
@@ -73,42 +78,84 @@ final class PgLedgerHistory {
      * change counter, then each lease row.
      */
     static EpochStart startEpoch(JdbcTx tx, String kind, long aboveEpoch, String detail) throws SQLException {
-        if (!tx.one("SELECT pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = 'ledger_history'::regclass),"
-                + " 'USAGE')", rs -> rs.getBoolean(1)).orElse(false)) {
-            throw new StorageException(Problem.READ_ONLY, null, "Only the owner of the PostgreSQL ledger (the role that"
-                    + " ran 'sovereign init' or pg_restore) may start a new epoch of its token counter; connect as it.", null);
+        if (!tx.one(
+                        "SELECT pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = 'ledger_history'::regclass),"
+                                + " 'USAGE')",
+                        rs -> rs.getBoolean(1))
+                .orElse(false)) {
+            throw new StorageException(
+                    Problem.READ_ONLY,
+                    null,
+                    "Only the owner of the PostgreSQL ledger (the role that"
+                            + " ran 'sovereign init' or pg_restore) may start a new epoch of its token counter; connect as it.",
+                    null);
         }
         tx.lockTokenCounter();
         long counter = tx.scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
         long epoch = Math.max(highestEpoch(tx), Math.max(aboveEpoch, 0)) + 1;
         if (epoch > FencingTokens.MAX_EPOCH) {
-            throw new StorageException(Problem.EPOCH_EXHAUSTED, null, "The PostgreSQL ledger has no epoch left after "
-                    + (epoch - 1) + " (the last is " + FencingTokens.MAX_EPOCH + "); it cannot start another.", null);
+            throw new StorageException(
+                    Problem.EPOCH_EXHAUSTED,
+                    null,
+                    "The PostgreSQL ledger has no epoch left after " + (epoch - 1) + " (the last is "
+                            + FencingTokens.MAX_EPOCH + "); it cannot start another.",
+                    null);
         }
         long start = FencingTokens.startOf(epoch);
         long now = tx.now();
         String said = detail + "; epoch " + epoch + " starts at token " + (start + 1) + " (the counter was at "
                 + FencingTokens.describe(counter) + ")";
-        tx.update("INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, process_identity,"
-                + " backup_id, detail) VALUES (?, ?, ?, ?, ?, NULL, ?, NULL, ?)",
-                now, kind, (long) epoch, counter, start, tx.processIdentity(), said);
+        tx.update(
+                "INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, process_identity,"
+                        + " backup_id, detail) VALUES (?, ?, ?, ?, ?, NULL, ?, NULL, ?)",
+                now,
+                kind,
+                (long) epoch,
+                counter,
+                start,
+                tx.processIdentity(),
+                said);
         tx.update("UPDATE token_counter SET last_token = ? WHERE id = 1", start);
         tx.lockLeaseChanges();
-        List<Object[]> leases = tx.query("SELECT actor_id, process_identity, token FROM actor_leases ORDER BY actor_id"
-                + " FOR UPDATE", rs -> new Object[] {rs.getString(1), rs.getString(2), rs.getLong(3)});
+        List<Object[]> leases = tx.query(
+                "SELECT actor_id, process_identity, token FROM actor_leases ORDER BY actor_id" + " FOR UPDATE",
+                rs -> new Object[] {rs.getString(1), rs.getString(2), rs.getLong(3)});
         for (Object[] l : leases) {
             long change = tx.nextLeaseChange();
             long token = (Long) l[2];
-            tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ? WHERE actor_id = ?"
-                    + " AND token = ?", change, token, change, l[0], token);
+            tx.update(
+                    "UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ? WHERE actor_id = ?"
+                            + " AND token = ?",
+                    change,
+                    token,
+                    change,
+                    l[0],
+                    token);
             tx.update("DELETE FROM actor_leases WHERE actor_id = ? AND token = ?", l[0], token);
-            tx.journal(EventKind.LEASE_RELEASED, "actor", (String) l[0], (String) l[0], (String) l[1], token, null, null,
-                    null, "voided by the " + ("restore".equals(kind) ? "restore" : "fence bump") + " that started epoch "
+            tx.journal(
+                    EventKind.LEASE_RELEASED,
+                    "actor",
+                    (String) l[0],
+                    (String) l[0],
+                    (String) l[1],
+                    token,
+                    null,
+                    null,
+                    null,
+                    "voided by the " + ("restore".equals(kind) ? "restore" : "fence bump") + " that started epoch "
                             + epoch + ": its holder must acquire it again");
         }
-        tx.journal("restore".equals(kind) ? EventKind.LEDGER_RESTORED : EventKind.FENCE_BUMPED, "ledger", "ledger", null,
-                tx.processIdentity(), start + 1, null, counter, null, said + "; " + leases.size()
-                        + (leases.size() == 1 ? " lease voided" : " leases voided"));
+        tx.journal(
+                "restore".equals(kind) ? EventKind.LEDGER_RESTORED : EventKind.FENCE_BUMPED,
+                "ledger",
+                "ledger",
+                null,
+                tx.processIdentity(),
+                start + 1,
+                null,
+                counter,
+                null,
+                said + "; " + leases.size() + (leases.size() == 1 ? " lease voided" : " leases voided"));
         return new EpochStart(kind, epoch, counter, start + 1, leases.size(), now);
     }
 

@@ -1,10 +1,10 @@
 package dev.sovereign.engine.internal.postgres;
 
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.internal.postgres.PgSchemaException.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import dev.sovereign.engine.base.LedgerLocation;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,15 +13,15 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Forward-only schema migrations of a PostgreSQL ledger, and the check every open makes that the
@@ -49,11 +49,18 @@ import java.util.TreeSet;
  */
 public final class PgMigrator {
     /** The migration scripts, in order; an applied one is never edited. */
-    public static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__server_clock_offset.sql", "V0003__roles.sql",
-            "V0004__attempts_end_through_their_fence.sql", "V0005__one_round_trip_lease_writes.sql",
-            "V0006__a_cheaper_server_clock.sql", "V0007__leases_attached_to_their_holder.sql",
-            "V0008__sessions_bound_to_their_login.sql", "V0009__claims_attempts_and_operator_actions_bound.sql",
-            "V0010__the_ledgers_history.sql", "V0011__the_change_counter_steps.sql",
+    public static final List<String> MIGRATIONS = List.of(
+            "V0001__initial.sql",
+            "V0002__server_clock_offset.sql",
+            "V0003__roles.sql",
+            "V0004__attempts_end_through_their_fence.sql",
+            "V0005__one_round_trip_lease_writes.sql",
+            "V0006__a_cheaper_server_clock.sql",
+            "V0007__leases_attached_to_their_holder.sql",
+            "V0008__sessions_bound_to_their_login.sql",
+            "V0009__claims_attempts_and_operator_actions_bound.sql",
+            "V0010__the_ledgers_history.sql",
+            "V0011__the_change_counter_steps.sql",
             "V0012__leases_bound_to_their_holders_login.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
@@ -62,14 +69,16 @@ public final class PgMigrator {
     static final long MIGRATION_LOCK = 0x536f7665726569L;
 
     private static final Pattern FUNCTION = Pattern.compile(
-            "CREATE (?:OR REPLACE )?FUNCTION (\\w+)\\([^)]*\\) RETURNS ((?:SETOF )?\\w+) LANGUAGE (\\w+)[^$]*?AS \\$\\$(.*?)\\$\\$", Pattern.DOTALL);
-    private static final Pattern TRIGGER = Pattern.compile(
-            "CREATE TRIGGER (\\w+) [A-Z ]+? ON (\\w+) FOR EACH [^;]*?\\)(?=;)", Pattern.DOTALL);
+            "CREATE (?:OR REPLACE )?FUNCTION (\\w+)\\([^)]*\\) RETURNS ((?:SETOF )?\\w+) LANGUAGE (\\w+)[^$]*?AS \\$\\$(.*?)\\$\\$",
+            Pattern.DOTALL);
+    private static final Pattern TRIGGER =
+            Pattern.compile("CREATE TRIGGER (\\w+) [A-Z ]+? ON (\\w+) FOR EACH [^;]*?\\)(?=;)", Pattern.DOTALL);
     private static final Pattern LEDGER_TABLE = Pattern.compile("CREATE TABLE (\\w+)");
     /** An index a script creates or drops, in the order the script does it. */
     private static final Pattern INDEX = Pattern.compile("(CREATE (?:UNIQUE )?INDEX|DROP INDEX) (\\w+)");
     /** A table's definition, for the indexes its key and unique columns get from PostgreSQL. */
     private static final Pattern TABLE_BODY = Pattern.compile("CREATE TABLE (\\w+) \\((.*?)\\n\\);", Pattern.DOTALL);
+
     private static final Pattern UNIQUE_COLUMN = Pattern.compile("(?m)^\\s*(\\w+)\\s+\\w+[^\\n]*\\bUNIQUE\\b");
     /** A key sequence beyond this was wound forward by hand: the journal could not take another row. */
     private static final long SEQUENCE_LIMIT = 1L << 62;
@@ -142,10 +151,14 @@ public final class PgMigrator {
         }
         if (!problems.isEmpty()) {
             problems = eachGuardOnce(problems);
-            throw new PgSchemaException(Problem.CORRUPT, "The PostgreSQL ledger " + where + " was changed by hand ("
-                    + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
-                    + (problems.size() > 3 ? "; ..." : "") + "), so it no longer enforces the fence; refusing to"
-                    + " open it, also for reading (see docs/decisions/0900-postgresql-schema-and-guards.md).", null);
+            throw new PgSchemaException(
+                    Problem.CORRUPT,
+                    "The PostgreSQL ledger " + where + " was changed by hand ("
+                            + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
+                            + (problems.size() > 3 ? "; ..." : "")
+                            + "), so it no longer enforces the fence; refusing to"
+                            + " open it, also for reading (see docs/decisions/0900-postgresql-schema-and-guards.md).",
+                    null);
         }
         List<String> grants;
         try {
@@ -154,10 +167,15 @@ public final class PgMigrator {
             throw translate(e, where);
         }
         if (!grants.isEmpty()) {
-            throw new PgSchemaException(Problem.CORRUPT, "The PostgreSQL ledger " + where + " grants more than"
-                    + " Sovereign's roles allow (" + String.join("; ", grants.subList(0, Math.min(3, grants.size())))
-                    + (grants.size() > 3 ? "; ..." : "") + "), so a role other than its owner could get around the"
-                    + " fence; revoke it, then open again (see docs/decisions/0903-open-time-grant-verification.md).", null);
+            throw new PgSchemaException(
+                    Problem.CORRUPT,
+                    "The PostgreSQL ledger " + where + " grants more than"
+                            + " Sovereign's roles allow ("
+                            + String.join("; ", grants.subList(0, Math.min(3, grants.size())))
+                            + (grants.size() > 3 ? "; ..." : "")
+                            + "), so a role other than its owner could get around the"
+                            + " fence; revoke it, then open again (see docs/decisions/0903-open-time-grant-verification.md).",
+                    null);
         }
     }
 
@@ -214,7 +232,8 @@ public final class PgMigrator {
             Map.entry("ledger_mark", "SELECT"),
             Map.entry("schema_migrations", "SELECT"));
     /** What the operator group role holds directly (it is also a member of the worker). */
-    static final Map<String, String> OPERATOR_TABLE_PRIVILEGES = Map.of("actors", "INSERT", "supervisor_ticks", "INSERT");
+    static final Map<String, String> OPERATOR_TABLE_PRIVILEGES =
+            Map.of("actors", "INSERT", "supervisor_ticks", "INSERT");
 
     /**
      * What is wrong with the grants on the ledger, in words; empty when nothing is (decision 0903). Reads the
@@ -235,10 +254,11 @@ public final class PgMigrator {
         }
         String worker;
         String operator;
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT x::name, y::name FROM (SELECT"
-                + " 'sovereign_' || current_database() || CASE WHEN current_schema() = 'public' THEN '' ELSE '_'"
-                + " || current_schema() END AS suffix) n, LATERAL (SELECT n.suffix || '_worker' AS x,"
-                + " n.suffix || '_operator' AS y) r")) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT x::name, y::name FROM (SELECT"
+                        + " 'sovereign_' || current_database() || CASE WHEN current_schema() = 'public' THEN '' ELSE '_'"
+                        + " || current_schema() END AS suffix) n, LATERAL (SELECT n.suffix || '_worker' AS x,"
+                        + " n.suffix || '_operator' AS y) r")) {
             rs.next();
             worker = rs.getString(1);
             operator = rs.getString(2);
@@ -261,7 +281,8 @@ public final class PgMigrator {
                     String privilege = rs.getString(4);
                     if (sequence) {
                         // setval needs UPDATE; the worker needs USAGE (the journal's guard reads currval)
-                        if (privilege.equals("UPDATE") || role.equals("PUBLIC")
+                        if (privilege.equals("UPDATE")
+                                || role.equals("PUBLIC")
                                 || ((role.equals(worker) || role.equals(operator)) && !privilege.equals("USAGE"))) {
                             problems.add(name(role) + " holds " + privilege + " on the sequence " + relation);
                         }
@@ -270,11 +291,14 @@ public final class PgMigrator {
                     if (!tables.contains(relation)) {
                         continue;
                     }
-                    if (role.equals("PUBLIC") || List.of("TRUNCATE", "TRIGGER", "REFERENCES").contains(privilege)) {
+                    if (role.equals("PUBLIC")
+                            || List.of("TRUNCATE", "TRIGGER", "REFERENCES").contains(privilege)) {
                         problems.add(name(role) + " holds " + privilege + " on " + relation);
                     } else {
-                        tableGrants.computeIfAbsent(role, k -> new TreeMap<>())
-                                .computeIfAbsent(relation, k -> new TreeSet<>()).add(privilege);
+                        tableGrants
+                                .computeIfAbsent(role, k -> new TreeMap<>())
+                                .computeIfAbsent(relation, k -> new TreeSet<>())
+                                .add(privilege);
                     }
                 }
             }
@@ -283,9 +307,10 @@ public final class PgMigrator {
         exactly.put(worker, WORKER_TABLE_PRIVILEGES);
         exactly.put(operator, OPERATOR_TABLE_PRIVILEGES);
         for (Map.Entry<String, Map<String, String>> group : exactly.entrySet()) {
-            for (Map.Entry<String, TreeSet<String>> held
-                    : tableGrants.getOrDefault(group.getKey(), Map.of()).entrySet()) {
-                List<String> allowed = List.of(group.getValue().getOrDefault(held.getKey(), "").split(","));
+            for (Map.Entry<String, TreeSet<String>> held :
+                    tableGrants.getOrDefault(group.getKey(), Map.of()).entrySet()) {
+                List<String> allowed =
+                        List.of(group.getValue().getOrDefault(held.getKey(), "").split(","));
                 for (String privilege : held.getValue()) {
                     if (!allowed.contains(privilege)) {
                         problems.add("the role " + group.getKey() + " holds " + privilege + " on " + held.getKey()
@@ -319,8 +344,8 @@ public final class PgMigrator {
             return 0;
         }
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT coalesce(max(schema_version), 0) FROM "
-                     + quotedSchema(c) + ".schema_migrations")) {
+                ResultSet rs = s.executeQuery(
+                        "SELECT coalesce(max(schema_version), 0) FROM " + quotedSchema(c) + ".schema_migrations")) {
             rs.next();
             return rs.getInt(1);
         }
@@ -333,13 +358,20 @@ public final class PgMigrator {
     static int checkReadable(Connection c, LedgerLocation location) throws SQLException {
         int version = check(c, String.valueOf(location));
         if (version == 0) {
-            throw new PgSchemaException(Problem.MISSING, "There is no Sovereign ledger in the PostgreSQL database "
-                    + location + " (create one with 'sovereign init').", null);
+            throw new PgSchemaException(
+                    Problem.MISSING,
+                    "There is no Sovereign ledger in the PostgreSQL database " + location
+                            + " (create one with 'sovereign init').",
+                    null);
         }
         if (version < LATEST) {
-            throw new PgSchemaException(Problem.IO, "The PostgreSQL ledger " + location + " has the older schema"
-                    + " version " + version + "; run 'sovereign init' against it once (as its owner) to migrate it,"
-                    + " then attach again.", null);
+            throw new PgSchemaException(
+                    Problem.IO,
+                    "The PostgreSQL ledger " + location + " has the older schema"
+                            + " version " + version
+                            + "; run 'sovereign init' against it once (as its owner) to migrate it,"
+                            + " then attach again.",
+                    null);
         }
         return version;
     }
@@ -347,17 +379,26 @@ public final class PgMigrator {
     /** The version of a ledger this code may open; refuses a foreign or newer one. Reads only. */
     private static int check(Connection c, String where) throws SQLException {
         if (currentSchema(c) == null) {
-            throw new PgSchemaException(Problem.IO, "The PostgreSQL connection to " + where + " has no schema on its"
-                    + " search_path to hold the ledger; create one or fix search_path.", null);
+            throw new PgSchemaException(
+                    Problem.IO,
+                    "The PostgreSQL connection to " + where + " has no schema on its"
+                            + " search_path to hold the ledger; create one or fix search_path.",
+                    null);
         }
         int version = schemaVersion(c);
         if (version == 0 && objectsInSchema(c) > 0) {
-            throw new PgSchemaException(Problem.NOT_OURS, "The PostgreSQL schema " + where + " holds tables that"
-                    + " Sovereign did not create; refusing to touch it (name an empty database or schema).", null);
+            throw new PgSchemaException(
+                    Problem.NOT_OURS,
+                    "The PostgreSQL schema " + where + " holds tables that"
+                            + " Sovereign did not create; refusing to touch it (name an empty database or schema).",
+                    null);
         }
         if (version > LATEST) {
-            throw new PgSchemaException(Problem.SCHEMA_TOO_NEW, "The PostgreSQL ledger " + where + " has schema version "
-                    + version + ", newer than this Sovereign understands (" + LATEST + "); upgrade Sovereign.", null);
+            throw new PgSchemaException(
+                    Problem.SCHEMA_TOO_NEW,
+                    "The PostgreSQL ledger " + where + " has schema version " + version
+                            + ", newer than this Sovereign understands (" + LATEST + "); upgrade Sovereign.",
+                    null);
         }
         return version;
     }
@@ -401,8 +442,9 @@ public final class PgMigrator {
     }
 
     private void recordMigration(Connection c, int version) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO schema_migrations"
-                + " (schema_version, sovereign_version, sovereign_commit, migrated_at) VALUES (?, ?, ?, sovereign_now_ms())")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO schema_migrations"
+                        + " (schema_version, sovereign_version, sovereign_commit, migrated_at) VALUES (?, ?, ?, sovereign_now_ms())")) {
             ps.setInt(1, version);
             ps.setString(2, sovereignVersion);
             ps.setString(3, sovereignCommit);
@@ -413,21 +455,21 @@ public final class PgMigrator {
     // ---- the guards ------------------------------------------------------------------------------------
 
     /** A guard trigger a migration creates: its table and its definition with whitespace folded. */
-    record Trigger(String name, String table, String definition) {
-    }
+    record Trigger(String name, String table, String definition) {}
 
     /** A function a migration creates: what {@code pg_proc} must still say about it. */
-    record Function(String name, String language, String body) {
-    }
+    record Function(String name, String language, String body) {}
 
     /**
      * What every open expects: the triggers and functions of the applied migrations and their tables, and the
      * indexes each creates or drops ({@code "+name"} / {@code "-name"}, in order; a key or unique column's own index
      * under PostgreSQL's name for it).
      */
-    record Expected(Map<String, Trigger> triggers, Map<String, Function> functions, List<String> tables,
-                    List<String> indexChanges) {
-    }
+    record Expected(
+            Map<String, Trigger> triggers,
+            Map<String, Function> functions,
+            List<String> tables,
+            List<String> indexChanges) {}
 
     /** Read from the scripts once per JVM. */
     private static final List<Expected> EXPECTED = expectedOfEachMigration();
@@ -467,15 +509,21 @@ public final class PgMigrator {
             while (ix.find()) {
                 indexChanges.add((ix.group(1).startsWith("DROP") ? "-" : "+") + ix.group(2));
             }
-            all.add(new Expected(Collections.unmodifiableMap(triggers), Collections.unmodifiableMap(functions),
-                    List.copyOf(tables), List.copyOf(indexChanges))); // in script order: the first problem first
+            all.add(new Expected(
+                    Collections.unmodifiableMap(triggers),
+                    Collections.unmodifiableMap(functions),
+                    List.copyOf(tables),
+                    List.copyOf(indexChanges))); // in script order: the first problem first
         }
         return List.copyOf(all);
     }
 
     /** The guards each migration creates, by name: for tests and for {@code sovereign status}. */
     static List<String> guardNames() {
-        return EXPECTED.stream().flatMap(e -> e.triggers().keySet().stream()).sorted().toList();
+        return EXPECTED.stream()
+                .flatMap(e -> e.triggers().keySet().stream())
+                .sorted()
+                .toList();
     }
 
     /** What is wrong with the guards of the applied migrations, in words; empty when nothing is. */
@@ -486,14 +534,16 @@ public final class PgMigrator {
         String expectedPath = "search_path=pg_catalog, " + quoteIdent(c, schema) + ", pg_temp";
 
         Map<String, String[]> triggers = new HashMap<>(); // name -> table, enabled, definition
-        try (PreparedStatement ps = c.prepareStatement("SELECT g.tgname, r.relname, g.tgenabled, pg_get_triggerdef(g.oid)"
-                + " FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace"
-                + " WHERE NOT g.tgisinternal AND n.nspname = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT g.tgname, r.relname, g.tgenabled, pg_get_triggerdef(g.oid)"
+                        + " FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace"
+                        + " WHERE NOT g.tgisinternal AND n.nspname = ?")) {
             ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    triggers.put(rs.getString(1), new String[] {rs.getString(2), rs.getString(3),
-                            folded(rs.getString(4).replace(qualifier, ""))});
+                    triggers.put(rs.getString(1), new String[] {
+                        rs.getString(2), rs.getString(3), folded(rs.getString(4).replace(qualifier, ""))
+                    });
                 }
             }
         }
@@ -508,8 +558,12 @@ public final class PgMigrator {
             ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    functions.put(rs.getString(1), new String[] {rs.getString(2), folded(rs.getString(3)),
-                            rs.getString(4), rs.getBoolean(5) ? "definer" : "invoker"});
+                    functions.put(rs.getString(1), new String[] {
+                        rs.getString(2),
+                        folded(rs.getString(3)),
+                        rs.getString(4),
+                        rs.getBoolean(5) ? "definer" : "invoker"
+                    });
                     overloads.merge(rs.getString(1), 1, Integer::sum);
                 }
             }
@@ -546,8 +600,10 @@ public final class PgMigrator {
                 } else if (!found[2].equals(t.definition())) {
                     problems.add("guard " + t.name() + " was replaced by a different trigger");
                 } else if (!"A".equals(found[1])) {
-                    problems.add("guard " + t.name() + ("D".equals(found[1]) ? " is disabled"
-                            : " no longer fires in every session (tgenabled " + found[1] + ")"));
+                    problems.add("guard " + t.name()
+                            + ("D".equals(found[1])
+                                    ? " is disabled"
+                                    : " no longer fires in every session (tgenabled " + found[1] + ")"));
                 }
             }
         }
@@ -587,8 +643,8 @@ public final class PgMigrator {
                 }
             }
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT rulename, tablename FROM pg_rules WHERE schemaname = ?"
-                + " ORDER BY 1")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT rulename, tablename FROM pg_rules WHERE schemaname = ?" + " ORDER BY 1")) {
             ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -656,7 +712,8 @@ public final class PgMigrator {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     if (!expectedIndexes.contains(rs.getString(1))) {
-                        problems.add("index " + rs.getString(1) + " on " + rs.getString(2) + " is not one of Sovereign's");
+                        problems.add(
+                                "index " + rs.getString(1) + " on " + rs.getString(2) + " is not one of Sovereign's");
                     }
                 }
             }
@@ -668,9 +725,9 @@ public final class PgMigrator {
 
     private static boolean hasMigrationRecord(Connection c) throws SQLException {
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM information_schema.columns WHERE table_schema ="
-                     + " current_schema() AND table_name = 'schema_migrations'"
-                     + " AND column_name IN ('schema_version', 'sovereign_version', 'sovereign_commit')")) {
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM information_schema.columns WHERE table_schema ="
+                        + " current_schema() AND table_name = 'schema_migrations'"
+                        + " AND column_name IN ('schema_version', 'sovereign_version', 'sovereign_commit')")) {
             rs.next();
             return rs.getInt(1) == 3;
         }
@@ -678,15 +735,17 @@ public final class PgMigrator {
 
     private static long objectsInSchema(Connection c) throws SQLException {
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace"
-                     + " WHERE n.nspname = current_schema() AND r.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')")) {
+                ResultSet rs = s.executeQuery(
+                        "SELECT count(*) FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace"
+                                + " WHERE n.nspname = current_schema() AND r.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')")) {
             rs.next();
             return rs.getLong(1);
         }
     }
 
     private static String currentSchema(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_schema()")) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT current_schema()")) {
             rs.next();
             return rs.getString(1);
         }
@@ -732,15 +791,20 @@ public final class PgMigrator {
             return new PgSchemaException(Problem.IO, PgDatabase.cannotConnect(where, e), e);
         }
         if (state.equals("55P03")) {
-            return new PgSchemaException(Problem.BUSY, "Another process kept the PostgreSQL ledger " + where
-                    + " locked for its migration for too long; try again.", e);
+            return new PgSchemaException(
+                    Problem.BUSY,
+                    "Another process kept the PostgreSQL ledger " + where
+                            + " locked for its migration for too long; try again.",
+                    e);
         }
         if (state.equals("42501")) {
-            return new PgSchemaException(Problem.IO, "The PostgreSQL role may not create or read the ledger in "
-                    + where + " (" + firstLine(e) + ").", e);
+            return new PgSchemaException(
+                    Problem.IO,
+                    "The PostgreSQL role may not create or read the ledger in " + where + " (" + firstLine(e) + ").",
+                    e);
         }
-        return new PgSchemaException(Problem.IO, "The PostgreSQL ledger " + where + " could not be opened ("
-                + firstLine(e) + ").", e);
+        return new PgSchemaException(
+                Problem.IO, "The PostgreSQL ledger " + where + " could not be opened (" + firstLine(e) + ").", e);
     }
 
     private static String firstLine(SQLException e) {

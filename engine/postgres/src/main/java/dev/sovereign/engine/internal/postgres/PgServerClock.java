@@ -19,24 +19,28 @@ public final class PgServerClock {
     /** The system property a test JVM sets to {@code true} to open ledgers whose clock it pins. */
     public static final String ALLOW_PINNED = "sovereign.test.pinnedServerClock";
 
-    private PgServerClock() {
-    }
+    private PgServerClock() {}
 
     /** Refuses, in one sentence, a ledger whose server clock is pinned, unless this JVM runs tests. */
     static void requireUnmoved(Connection c, LedgerLocation location) throws SQLException {
         Long pinned = pinned(c);
         if (pinned != null && !Boolean.getBoolean(ALLOW_PINNED)) {
-            throw new StorageException(Problem.CORRUPT, null, "The PostgreSQL ledger " + location + " has its server"
-                    + " clock pinned at " + pinned + " (a test's setting, in table server_clock), so no lease in it would"
-                    + " ever expire; refusing to use it (its owner can reset it: UPDATE server_clock SET pinned_ms ="
-                    + " NULL).", null);
+            throw new StorageException(
+                    Problem.CORRUPT,
+                    null,
+                    "The PostgreSQL ledger " + location + " has its server"
+                            + " clock pinned at " + pinned
+                            + " (a test's setting, in table server_clock), so no lease in it would"
+                            + " ever expire; refusing to use it (its owner can reset it: UPDATE server_clock SET pinned_ms ="
+                            + " NULL).",
+                    null);
         }
     }
 
     /** The pinned epoch milliseconds, or null when the clock is the server's own. */
     public static Long pinned(Connection c) throws SQLException {
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT pinned_ms FROM server_clock WHERE id = 1")) {
+                ResultSet rs = s.executeQuery("SELECT pinned_ms FROM server_clock WHERE id = 1")) {
             if (!rs.next()) {
                 return null;
             }

@@ -1,19 +1,11 @@
 package dev.sovereign.engine.internal.postgres;
 
-import dev.sovereign.engine.internal.jdbc.JdbcLedger;
-import dev.sovereign.engine.internal.jdbc.JdbcLeases;
-import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.base.StorageException;
-import dev.sovereign.engine.internal.jdbc.JdbcHeartbeat;
-import dev.sovereign.engine.internal.jdbc.JdbcRecovery;
+import dev.sovereign.engine.internal.jdbc.JdbcLeases;
+import dev.sovereign.engine.internal.jdbc.JdbcLedger;
+import dev.sovereign.engine.internal.jdbc.JdbcRuns;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.internal.jdbc.StoreRows;
-import dev.sovereign.engine.lease.Lease;
-import dev.sovereign.engine.provider.Outcome;
-import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
-import dev.sovereign.engine.run.Receipt;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.Optional;
@@ -38,9 +30,11 @@ final class PgStoreHooks implements JdbcLedger.StoreHooks {
 
     @Override
     public void lockLeasesOfAttempts(JdbcTx tx, Collection<String> attemptIds) throws SQLException {
-        tx.query("SELECT l.actor_id FROM actor_leases l WHERE l.actor_id IN (SELECT t.actor_id FROM"
-                + " execution_attempts t WHERE t.id = ANY (?::text[])) ORDER BY l.actor_id FOR SHARE",
-                rs -> rs.getString(1), textArray(attemptIds));
+        tx.query(
+                "SELECT l.actor_id FROM actor_leases l WHERE l.actor_id IN (SELECT t.actor_id FROM"
+                        + " execution_attempts t WHERE t.id = ANY (?::text[])) ORDER BY l.actor_id FOR SHARE",
+                rs -> rs.getString(1),
+                textArray(attemptIds));
     }
 
     /** The actor's lease (shared), then the attempt, then its assignment, each locked until the end of {@code tx}. */
@@ -63,15 +57,22 @@ final class PgStoreHooks implements JdbcLedger.StoreHooks {
      */
     @Override
     public void requireMayRecordTicks() {
-        String[] who = db.read(tx -> tx.one("SELECT current_user::text, has_table_privilege('supervisor_ticks',"
-                + " 'INSERT')::text, 'sovereign_' || current_database() || CASE WHEN current_schema() = 'public'"
-                + " THEN '' ELSE '_' || current_schema() END || '_operator'",
-                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}).orElseThrow());
+        String[] who = db.read(tx -> tx.one(
+                        "SELECT current_user::text, has_table_privilege('supervisor_ticks',"
+                                + " 'INSERT')::text, 'sovereign_' || current_database() || CASE WHEN current_schema() = 'public'"
+                                + " THEN '' ELSE '_' || current_schema() END || '_operator'",
+                        rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)})
+                .orElseThrow());
         if (!"true".equals(who[1])) {
-            throw new StorageException(StorageException.Problem.READ_ONLY, null, "The PostgreSQL login " + who[0]
-                    + " may not run the supervisor on the ledger " + db.location() + ": a tick records its report in"
-                    + " supervisor_ticks, which only the operator role may write, so nothing was swept or recovered;"
-                    + " run it as a login that is a member of " + who[2] + ".", null);
+            throw new StorageException(
+                    StorageException.Problem.READ_ONLY,
+                    null,
+                    "The PostgreSQL login " + who[0]
+                            + " may not run the supervisor on the ledger " + db.location()
+                            + ": a tick records its report in"
+                            + " supervisor_ticks, which only the operator role may write, so nothing was swept or recovered;"
+                            + " run it as a login that is a member of " + who[2] + ".",
+                    null);
         }
     }
 
@@ -79,8 +80,10 @@ final class PgStoreHooks implements JdbcLedger.StoreHooks {
     private static String textArray(Collection<String> ids) {
         StringBuilder b = new StringBuilder("{");
         for (String id : ids) {
-            b.append(b.length() > 1 ? "," : "").append('"')
-                    .append(id.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+            b.append(b.length() > 1 ? "," : "")
+                    .append('"')
+                    .append(id.replace("\\", "\\\\").replace("\"", "\\\""))
+                    .append('"');
         }
         return b.append('}').toString();
     }

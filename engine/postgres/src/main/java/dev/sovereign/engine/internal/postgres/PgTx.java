@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * One transaction (or one auto-commit read) on the engine's PostgreSQL connection. {@link #now()} is the
@@ -101,7 +100,8 @@ public final class PgTx implements JdbcTx {
 
     private static boolean isChange(String sql) {
         String head = sql.stripLeading();
-        return head.regionMatches(true, 0, "UPDATE", 0, 6) || head.regionMatches(true, 0, "INSERT", 0, 6)
+        return head.regionMatches(true, 0, "UPDATE", 0, 6)
+                || head.regionMatches(true, 0, "INSERT", 0, 6)
                 || head.regionMatches(true, 0, "DELETE", 0, 6);
     }
 
@@ -109,8 +109,17 @@ public final class PgTx implements JdbcTx {
     private void afterChange(int n) throws SQLException {
         if (n > 0 && claimToJournal != null && !claimWritten) {
             claimWritten = true;
-            journal(EventKind.PROCESS_STARTED, "process", processIdentity(), null, processIdentity(), null, null,
-                    null, IdentityClaim.CATEGORY, claimToJournal.sentence(processIdentity()));
+            journal(
+                    EventKind.PROCESS_STARTED,
+                    "process",
+                    processIdentity(),
+                    null,
+                    processIdentity(),
+                    null,
+                    null,
+                    null,
+                    IdentityClaim.CATEGORY,
+                    claimToJournal.sentence(processIdentity()));
         }
     }
 
@@ -144,8 +153,10 @@ public final class PgTx implements JdbcTx {
      */
     @Override
     public long mintToken() throws SQLException {
-        long token = one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
-                rs -> rs.getLong(1)).orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
+        long token = one(
+                        "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
+                        rs -> rs.getLong(1))
+                .orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
         sawMinted(token);
         return token;
     }
@@ -166,15 +177,33 @@ public final class PgTx implements JdbcTx {
 
     /** Appends one fence event in this transaction, stamped with the server's {@link #now()}. */
     @Override
-    public void journal(EventKind kind, String resourceType, String resourceId, String actorId,
-                        String process, Long token, Long presented, Long current, String category, String detail)
+    public void journal(
+            EventKind kind,
+            String resourceType,
+            String resourceId,
+            String actorId,
+            String process,
+            Long token,
+            Long presented,
+            Long current,
+            String category,
+            String detail)
             throws SQLException {
-        update("INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
+        update(
+                "INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
                         + " token, presented_token, current_token, category, detail)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                now(), kind.name(), resourceType, resourceId, actorId, process, token, presented, current,
-                category, IdentityClaim.CATEGORY.equals(category) ? detail
-                        : IdentityClaim.attribute(detail, db.claim()));
+                now(),
+                kind.name(),
+                resourceType,
+                resourceId,
+                actorId,
+                process,
+                token,
+                presented,
+                current,
+                category,
+                IdentityClaim.CATEGORY.equals(category) ? detail : IdentityClaim.attribute(detail, db.claim()));
     }
 
     /** Binds positional arguments: null, Long, Integer, Boolean (as 0/1) or anything else as text. */

@@ -5,12 +5,12 @@ import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
+import dev.sovereign.engine.spi.LedgerRows;
 import dev.sovereign.engine.spi.StorageBackend;
+import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
-import dev.sovereign.engine.spi.LedgerRows;
-import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 
 /**
  * The backend for more than one machine (contract §15): a PostgreSQL database named by its
@@ -47,6 +47,7 @@ public final class PostgresBackend implements StorageBackend {
     /** Copies into an empty ledger in one transaction (decision 0907): {@link PgLedgerCopy}. */
     @Override
     public LedgerCopyReport copyInto(LedgerLocation target, LedgerRows source) {
-        return PgLedgerCopy.copy(target, source, (int) EngineConfig.forDatabase(target).build().busyBound().toMillis());
+        return PgLedgerCopy.copy(target, source, (int)
+                EngineConfig.forDatabase(target).build().busyBound().toMillis());
     }
 }

@@ -1,13 +1,13 @@
 package dev.sovereign.engine.internal.postgres;
 
-import dev.sovereign.engine.internal.jdbc.Dialect;
-import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
-import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import static dev.sovereign.engine.testing.RawPg.q;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.RawPg;
@@ -17,13 +17,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import java.util.Arrays;
 
 /**
  * PostgreSQL's console lease statements read the holder's beat by a join (one look-up per row) where they read it by
@@ -50,6 +50,7 @@ class PgAdminLeasesJoinedHolderTest {
 
     /** The console reader's lease statements, as the shared reader runs them on this backend. */
     private static final String ALL_LEASES_SQL = JdbcAdminLeases.allLeasesSql(Dialect.POSTGRES);
+
     private static final String CHANGED_LEASES_SQL = JdbcAdminLeases.changedLeasesSql(Dialect.POSTGRES);
     private static final String SESSION_LEASES_SQL = JdbcAdminLeases.sessionLeasesSql(Dialect.POSTGRES);
 
@@ -79,7 +80,8 @@ class PgAdminLeasesJoinedHolderTest {
     }
 
     private Engine engine() {
-        Engine e = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build());
+        Engine e =
+                Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build());
         engines.add(e);
         return e;
     }
@@ -115,10 +117,12 @@ class PgAdminLeasesJoinedHolderTest {
         a.leases().acquire("fresh", Duration.ofSeconds(4)); // granted after the beat: its own expiry is the later
         sql.passes("UPDATE processes SET stopped_at = heartbeat_at + 1 WHERE identity = " + q(b.processIdentity()));
         // c stays open (closing an engine releases its leases) and writes nothing more: it beats by hand only
-        sql.passes("SET session_replication_role = replica", // the foreign key's triggers off for this hole only
+        sql.passes(
+                "SET session_replication_role = replica", // the foreign key's triggers off for this hole only
                 "DELETE FROM processes WHERE identity = " + q(c.processIdentity()),
                 "SET session_replication_role = DEFAULT");
-        assertThat(sql.scalar("SELECT count(*) FROM processes WHERE identity = " + q(c.processIdentity()))).isZero();
+        assertThat(sql.scalar("SELECT count(*) FROM processes WHERE identity = " + q(c.processIdentity())))
+                .isZero();
         for (List<Object> row : rows("SELECT actor_id, expires_at FROM actor_leases")) {
             ownExpiry.put((String) row.get(0), (Long) row.get(1));
         }
@@ -147,7 +151,8 @@ class PgAdminLeasesJoinedHolderTest {
         assertThat(rows(ALL_LEASES_SQL)).hasSize(7).isEqualTo(rows(ALL_BY_SUBQUERY));
         long last = sql.scalar("SELECT last_change FROM lease_change_counter WHERE id = 1");
         for (long marker : new long[] {0, 1, 2, 3, last - 1, last}) {
-            assertThat(rows(CHANGED_LEASES_SQL, marker, marker, marker)).as("changed after %d", marker)
+            assertThat(rows(CHANGED_LEASES_SQL, marker, marker, marker))
+                    .as("changed after %d", marker)
                     .isEqualTo(rows(CHANGED_BY_SUBQUERY, marker, marker, marker));
         }
         assertThat(rows(CHANGED_LEASES_SQL, 0L, 0L, 0L)).hasSize(6); // five rows and the tombstone
@@ -156,7 +161,8 @@ class PgAdminLeasesJoinedHolderTest {
         for (List<Object> holder : holders) {
             for (long marker : new long[] {last, 2}) {
                 assertThat(rows(SESSION_LEASES_SQL, holder.get(0), marker))
-                        .as("%s up to %d", holder, marker).isEqualTo(rows(SESSION_BY_SUBQUERY, holder.get(0), marker));
+                        .as("%s up to %d", holder, marker)
+                        .isEqualTo(rows(SESSION_BY_SUBQUERY, holder.get(0), marker));
             }
         }
     }
@@ -185,7 +191,8 @@ class PgAdminLeasesJoinedHolderTest {
     @Test
     void theJoinIsOnePlanNodeNotASubplanPerRow() throws SQLException {
         engine(); // migrates the ledger
-        sql.passes("ALTER TABLE actor_leases DISABLE TRIGGER USER",
+        sql.passes(
+                "ALTER TABLE actor_leases DISABLE TRIGGER USER",
                 "INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
                         + " heartbeat_interval_ms) SELECT 'proc_' || p, p, 'h', 'worker', 'w' || p, 0, 1000, 1000"
                         + " FROM generate_series(1, 100) p",
@@ -208,7 +215,9 @@ class PgAdminLeasesJoinedHolderTest {
                 plan.add((String) line.get(0));
             }
             System.out.println("PLAN of " + e.getKey() + " over 10,000 leases:\n  " + String.join("\n  ", plan));
-            assertThat(plan).as("plan of %s", e.getKey()).noneMatch(step -> step.contains("SubPlan"))
+            assertThat(plan)
+                    .as("plan of %s", e.getKey())
+                    .noneMatch(step -> step.contains("SubPlan"))
                     .anyMatch(step -> step.contains("Left Join"));
         }
     }

@@ -55,8 +55,8 @@ class PgAdminReaderKeptStatementsTest {
     }
 
     private PgAdminReader reader() {
-        return PgAdminReader.open(location, Path.of(System.getProperty("java.io.tmpdir")), Clock.systemUTC(),
-                ZoneOffset.UTC);
+        return PgAdminReader.open(
+                location, Path.of(System.getProperty("java.io.tmpdir")), Clock.systemUTC(), ZoneOffset.UTC);
     }
 
     private void snapshotEqualsAFreshOne(PgAdminReader reader) {
@@ -92,7 +92,8 @@ class PgAdminReaderKeptStatementsTest {
             for (int n = 2; n < 12; n++) {
                 round(reader, n);
             }
-            assertThat(reader.leaseStatementsPrepared()).as("lease statements prepared after 60 more snapshots")
+            assertThat(reader.leaseStatementsPrepared())
+                    .as("lease statements prepared after 60 more snapshots")
                     .isEqualTo(afterWarmUp);
             assertThat(reader.leaseStatements().keptStatements()).hasSize((int) afterWarmUp);
         }
@@ -124,8 +125,9 @@ class PgAdminReaderKeptStatementsTest {
             reader.snapshot();
             a.heartbeatNow();
             reader.snapshot();
-            String readers = new RawPg(owner).text("SELECT string_agg(pid::text, ',') FROM pg_stat_activity"
-                    + " WHERE datname = current_database() AND pid NOT IN (" + others + ")");
+            String readers = new RawPg(owner)
+                    .text("SELECT string_agg(pid::text, ',') FROM pg_stat_activity"
+                            + " WHERE datname = current_database() AND pid NOT IN (" + others + ")");
             assertThat(readers).as("the reader's backend").doesNotContain(",");
             List<PreparedStatement> before = reader.leaseStatements().keptStatements();
             long prepared = reader.leaseStatementsPrepared();
@@ -136,18 +138,23 @@ class PgAdminReaderKeptStatementsTest {
             snapshotEqualsAFreshOne(reader);
 
             assertThat(before).allMatch(PgAdminReaderKeptStatementsTest::isClosed);
-            assertThat(reader.leaseStatements().keptStatements()).isNotEmpty()
-                    .noneMatch(PgAdminReaderKeptStatementsTest::isClosed).doesNotContainAnyElementsOf(before);
+            assertThat(reader.leaseStatements().keptStatements())
+                    .isNotEmpty()
+                    .noneMatch(PgAdminReaderKeptStatementsTest::isClosed)
+                    .doesNotContainAnyElementsOf(before);
             assertThat(reader.leaseStatementsPrepared()).isGreaterThan(prepared);
-            assertThat(reader.snapshot().leases()).filteredOn(l -> l.actor().equals("alpha")).singleElement()
+            assertThat(reader.snapshot().leases())
+                    .filteredOn(l -> l.actor().equals("alpha"))
+                    .singleElement()
                     .satisfies(l -> assertThat(l.holder()).isNull());
         }
     }
 
     /** The backends connected to this database now (the engines' and the owner's), as an SQL list. */
     private String pids() {
-        return new RawPg(owner).text("SELECT string_agg(pid::text, ',') FROM pg_stat_activity"
-                + " WHERE datname = current_database()");
+        return new RawPg(owner)
+                .text("SELECT string_agg(pid::text, ',') FROM pg_stat_activity"
+                        + " WHERE datname = current_database()");
     }
 
     private static boolean isClosed(PreparedStatement ps) {

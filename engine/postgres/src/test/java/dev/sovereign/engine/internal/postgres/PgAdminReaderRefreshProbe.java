@@ -28,8 +28,9 @@ class PgAdminReaderRefreshProbe {
     void measure() {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         LedgerLocation location = LedgerLocation.parse(db.url());
-        try (Engine e = Engine.open(EngineConfig.forDatabase(location).heartbeat(false).build());
-             AdminReader r = Ledgers.openReader(location, Clock.systemUTC(), ZoneOffset.UTC)) {
+        try (Engine e = Engine.open(
+                        EngineConfig.forDatabase(location).heartbeat(false).build());
+                AdminReader r = Ledgers.openReader(location, Clock.systemUTC(), ZoneOffset.UTC)) {
             List<Lease> leases = new ArrayList<>();
             for (int i = 0; i < ACTORS; i++) {
                 e.actors().add(String.format("actor-%05d", i));
@@ -41,28 +42,42 @@ class PgAdminReaderRefreshProbe {
             report("changeMarker(), nothing changed", 2_000, () -> r.changeMarker());
             report("snapshot(), nothing changed", 100, () -> r.snapshot());
             Lease one = leases.get(ACTORS / 2);
-            report("one renewal, then changeMarker() + snapshot()", 100, () -> {
-                e.leases().renew(one.actor(), one.token());
-                long t = System.nanoTime();
-                r.changeMarker();
-                r.snapshot();
-                return System.nanoTime() - t;
-            }, true);
-            report("one heartbeat of all " + ACTORS + " leases, then changeMarker() + snapshot()", 20, () -> {
-                e.heartbeatNow();
-                long t = System.nanoTime();
-                r.changeMarker();
-                r.snapshot();
-                return System.nanoTime() - t;
-            }, true);
-            report("a fresh reader's first snapshot", 10, () -> {
-                long t = System.nanoTime();
-                try (AdminReader fresh = Ledgers.openReader(location, Clock.systemUTC(), ZoneOffset.UTC)) {
-                    fresh.snapshot();
-                }
-                return System.nanoTime() - t;
-            }, true);
-            report("a write lease renewal (the write path, unchanged by the reader)", 200,
+            report(
+                    "one renewal, then changeMarker() + snapshot()",
+                    100,
+                    () -> {
+                        e.leases().renew(one.actor(), one.token());
+                        long t = System.nanoTime();
+                        r.changeMarker();
+                        r.snapshot();
+                        return System.nanoTime() - t;
+                    },
+                    true);
+            report(
+                    "one heartbeat of all " + ACTORS + " leases, then changeMarker() + snapshot()",
+                    20,
+                    () -> {
+                        e.heartbeatNow();
+                        long t = System.nanoTime();
+                        r.changeMarker();
+                        r.snapshot();
+                        return System.nanoTime() - t;
+                    },
+                    true);
+            report(
+                    "a fresh reader's first snapshot",
+                    10,
+                    () -> {
+                        long t = System.nanoTime();
+                        try (AdminReader fresh = Ledgers.openReader(location, Clock.systemUTC(), ZoneOffset.UTC)) {
+                            fresh.snapshot();
+                        }
+                        return System.nanoTime() - t;
+                    },
+                    true);
+            report(
+                    "a write lease renewal (the write path, unchanged by the reader)",
+                    200,
                     () -> e.leases().renew(one.actor(), one.token()));
         }
     }
@@ -72,11 +87,15 @@ class PgAdminReaderRefreshProbe {
     }
 
     private static void report(String what, int n, Runnable call) {
-        report(what, n, () -> {
-            long t = System.nanoTime();
-            call.run();
-            return System.nanoTime() - t;
-        }, true);
+        report(
+                what,
+                n,
+                () -> {
+                    long t = System.nanoTime();
+                    call.run();
+                    return System.nanoTime() - t;
+                },
+                true);
     }
 
     private static void report(String what, int n, Timed timed, boolean unused) {
@@ -88,7 +107,8 @@ class PgAdminReaderRefreshProbe {
             ns[i] = timed.run();
         }
         Arrays.sort(ns);
-        System.out.printf("PROBE %-75s median %8.3f ms  p90 %8.3f ms  (n=%d)%n", what, ns[n / 2] / 1e6,
-                ns[(int) (n * 0.9)] / 1e6, n);
+        System.out.printf(
+                "PROBE %-75s median %8.3f ms  p90 %8.3f ms  (n=%d)%n",
+                what, ns[n / 2] / 1e6, ns[(int) (n * 0.9)] / 1e6, n);
     }
 }

@@ -7,6 +7,7 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
+import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
-import dev.sovereign.engine.admin.OperatorActions;
 
 /**
  * The operators' reader on a real server (decision 0905): its session cannot write; it refuses a database with
@@ -42,7 +42,8 @@ class PgAdminReaderTest {
 
     private static PgTestServer.Database ledger() {
         PgTestServer.Database db = PgTestServer.freshDatabase();
-        try (Engine e = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build())) {
+        try (Engine e =
+                Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build())) {
             e.actors().add("alpha");
         }
         return db;
@@ -52,9 +53,13 @@ class PgAdminReaderTest {
     void theReadersSessionCannotWriteEvenByHand() throws Exception {
         PgTestServer.Database db = ledger();
         try (PgDatabase session = PgDatabase.openForReading(withPassword(db))) {
-            assertThatThrownBy(() -> session.read(tx -> tx.update("INSERT INTO actors (id, created_at) VALUES ('x', 1)")))
-                    .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage())
-                            .contains("read-only transaction").doesNotContain(PLANTED));
+            assertThatThrownBy(
+                            () -> session.read(tx -> tx.update("INSERT INTO actors (id, created_at) VALUES ('x', 1)")))
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
+                            e -> assertThat(e.getMessage())
+                                    .contains("read-only transaction")
+                                    .doesNotContain(PLANTED));
             long actors = session.snapshot(tx -> tx.scalarLong("SELECT count(*) FROM actors"));
             assertThat(actors).isEqualTo(1);
         }
@@ -69,12 +74,16 @@ class PgAdminReaderTest {
         assertThatThrownBy(() -> reader(withPassword(db), Clock.systemUTC()))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(Problem.MISSING_FILE);
-                    assertThat(e.getMessage()).startsWith("There is no Sovereign ledger in the PostgreSQL database")
-                            .contains("password=***").contains("sovereign init").doesNotContain(PLANTED);
+                    assertThat(e.getMessage())
+                            .startsWith("There is no Sovereign ledger in the PostgreSQL database")
+                            .contains("password=***")
+                            .contains("sovereign init")
+                            .doesNotContain(PLANTED);
                 });
         try (Connection c = db.connect()) {
             assertThat(PgMigrator.schemaVersion(c)).isZero();
-            assertThat(new RawPg(c).scalar("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).isZero();
+            assertThat(new RawPg(c).scalar("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"))
+                    .isZero();
         }
     }
 
@@ -87,7 +96,9 @@ class PgAdminReaderTest {
         assertThatThrownBy(() -> reader(withPassword(foreign), Clock.systemUTC()))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(Problem.NOT_OURS);
-                    assertThat(e.getMessage()).contains("Sovereign did not create").doesNotContain(PLANTED);
+                    assertThat(e.getMessage())
+                            .contains("Sovereign did not create")
+                            .doesNotContain(PLANTED);
                 });
         PgTestServer.Database newer = ledger();
         try (Connection c = newer.connect()) {
@@ -96,17 +107,23 @@ class PgAdminReaderTest {
         assertThatThrownBy(() -> reader(withPassword(newer), Clock.systemUTC()))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(Problem.SCHEMA_TOO_NEW);
-                    assertThat(e.getMessage()).contains("newer than this Sovereign").doesNotContain(PLANTED);
+                    assertThat(e.getMessage())
+                            .contains("newer than this Sovereign")
+                            .doesNotContain(PLANTED);
                 });
     }
 
     @Test
     void anUnreachableServerIsOneSentenceWithoutThePassword() {
-        LedgerLocation nowhere = LedgerLocation.parse("jdbc:postgresql://localhost:1/nowhere?user=sov&password="
-                + PLANTED + "&connectTimeout=2");
-        assertThatThrownBy(() -> reader(nowhere, Clock.systemUTC())).isInstanceOfSatisfying(StorageException.class,
-                e -> assertThat(e.getMessage()).startsWith("Cannot connect to the PostgreSQL ledger")
-                        .contains("password=***").doesNotContain(PLANTED));
+        LedgerLocation nowhere = LedgerLocation.parse(
+                "jdbc:postgresql://localhost:1/nowhere?user=sov&password=" + PLANTED + "&connectTimeout=2");
+        assertThatThrownBy(() -> reader(nowhere, Clock.systemUTC()))
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.getMessage())
+                                .startsWith("Cannot connect to the PostgreSQL ledger")
+                                .contains("password=***")
+                                .doesNotContain(PLANTED));
     }
 
     @Test
@@ -116,15 +133,18 @@ class PgAdminReaderTest {
         try (Connection c = db.connect()) {
             new RawPg(c).exec("GRANT sovereign_" + db.name() + "_worker TO " + host);
         }
-        LedgerLocation asWorker = LedgerLocation.parse("jdbc:postgresql://localhost:" + db.port() + "/" + db.name()
-                + "?user=" + host + "&password=" + host);
-        try (Engine worker = Engine.openExisting(EngineConfig.forDatabase(asWorker).heartbeat(false).build());
-             AdminReader r = reader(asWorker, Clock.systemUTC())) {
+        LedgerLocation asWorker = LedgerLocation.parse(
+                "jdbc:postgresql://localhost:" + db.port() + "/" + db.name() + "?user=" + host + "&password=" + host);
+        try (Engine worker = Engine.openExisting(
+                        EngineConfig.forDatabase(asWorker).heartbeat(false).build());
+                AdminReader r = reader(asWorker, Clock.systemUTC())) {
             long before = r.changeMarker();
             Lease l = worker.leases().acquire("alpha", Duration.ofSeconds(10));
             assertThat(r.changeMarker()).isNotEqualTo(before);
             AdminSnapshot s = r.snapshot();
-            assertThat(s.leases()).singleElement().satisfies(row -> assertThat(row.token()).isEqualTo(l.token()));
+            assertThat(s.leases())
+                    .singleElement()
+                    .satisfies(row -> assertThat(row.token()).isEqualTo(l.token()));
             assertThat(s.location().toString()).endsWith("&password=***"); // the password is the role name here
             assertThat(r.eventsSince(0, 10)).extracting(e -> e.kind()).contains("LEASE_ACQUIRED");
             assertThat(r.connection().brief()).isEqualTo("not encrypted"); // the embedded server has no TLS
@@ -135,7 +155,7 @@ class PgAdminReaderTest {
     void theConsolesOperatorActionsRunOnAServerAndItsReaderSeesThem() {
         PgTestServer.Database db = ledger();
         try (OperatorActions actions = Ledgers.openOperatorActions(withPassword(db));
-             AdminReader r = reader(withPassword(db), Clock.systemUTC())) {
+                AdminReader r = reader(withPassword(db), Clock.systemUTC())) {
             var tick = actions.tickSupervisor();
             assertThat(tick.process().identity()).isEqualTo(actions.processIdentity());
             AdminSnapshot s = r.snapshot();

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
-import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
@@ -109,15 +108,23 @@ class PgClaimsAttemptsAndOperatorActionsBoundTest {
 
         // the attack: expire the live claim, then sweep it back to NEW — in one transaction or two
         asB.refused(notB, "UPDATE messages SET claim_expires_at = 0" + where);
-        asB.refused(notB, "UPDATE messages SET claim_expires_at = 0" + where, "UPDATE messages SET state = 'NEW',"
-                + " claim_actor = NULL, claim_process = NULL, claim_token = NULL, claim_expires_at = NULL" + where);
+        asB.refused(
+                notB,
+                "UPDATE messages SET claim_expires_at = 0" + where,
+                "UPDATE messages SET state = 'NEW',"
+                        + " claim_actor = NULL, claim_process = NULL, claim_token = NULL, claim_expires_at = NULL"
+                        + where);
         // freeze it until 2255
         asB.refused(notB, "UPDATE messages SET claim_expires_at = 9000000000000" + where);
         // expire and re-mint in one transaction, in the holder's name
-        asB.refused(notB, "UPDATE messages SET claim_expires_at = 0" + where, MINT,
+        asB.refused(
+                notB,
+                "UPDATE messages SET claim_expires_at = 0" + where,
+                MINT,
                 "UPDATE messages SET claim_token = " + TOKEN + ", claim_expires_at = " + NOW + " + 60000" + where);
         // finish it
-        asB.refused("finished only by the login that registered the claiming process (" + hostA + ")",
+        asB.refused(
+                "finished only by the login that registered the claiming process (" + hostA + ")",
                 PgFenceWrites.finishStatement(m.id(), claim.token()));
         // a forged claim of a NEW message in the hosting process's name, with a token minted for it
         Message other = a.mailbox().send("someone", alpha, "second", "body", 3);
@@ -128,8 +135,10 @@ class PgClaimsAttemptsAndOperatorActionsBoundTest {
         asA.refused(bounded, "UPDATE messages SET claim_expires_at = 0" + where);
         asA.refused(bounded, "UPDATE messages SET claim_expires_at = 9000000000000" + where);
         asA.refused(bounded, PgFenceWrites.claimStatements(other.id(), alpha, holder, YEAR + 60_000));
-        assertThat(owner.scalar("SELECT claim_expires_at FROM messages" + where)).isEqualTo(claim.expiresAt());
-        assertThat(owner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'CLAIM_SWEPT'")).isZero();
+        assertThat(owner.scalar("SELECT claim_expires_at FROM messages" + where))
+                .isEqualTo(claim.expiresAt());
+        assertThat(owner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'CLAIM_SWEPT'"))
+                .isZero();
 
         // the engine's own claims still work: a re-claim with a shorter TTL, a complete, a claim by the other host
         Claim again = a.mailbox().claim(m.id(), alpha, Duration.ofMinutes(1));
@@ -151,9 +160,12 @@ class PgClaimsAttemptsAndOperatorActionsBoundTest {
         Assignment completed = a.runs().assign(alpha, "scripted");
         a.runs().runAssignment(completed.id());
         String running = name("asg_running");
-        String[] insert = {"INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
-                + " created_at, updated_at) VALUES (", ", " + q(alpha) + ", 'scripted', 'temporary', 'CREATED', ",
-                ", " + NOW + ", " + NOW + ")"};
+        String[] insert = {
+            "INSERT INTO assignments (id, actor_id, provider_spec, workspace_policy, state, retry_of,"
+                    + " created_at, updated_at) VALUES (",
+            ", " + q(alpha) + ", 'scripted', 'temporary', 'CREATED', ",
+            ", " + NOW + ", " + NOW + ")"
+        };
         PgFenceWrites byOwner = new PgFenceWrites(owner);
         String gamma = actor();
         String process = name("proc_owner");
@@ -163,49 +175,62 @@ class PgClaimsAttemptsAndOperatorActionsBoundTest {
 
         // a worker login: neither a retry nor an acknowledgement, of anything
         for (String target : new String[] {failed.id(), completed.id(), running}) {
-            asB.refused("retried only by the ledger's operator role or its owner, not by " + hostB,
+            asB.refused(
+                    "retried only by the ledger's operator role or its owner, not by " + hostB,
                     insert[0] + q(name("asg_r")) + insert[1] + q(target) + insert[2]);
-            asA.refused("acknowledged only by the ledger's operator role or its owner, not by " + hostA,
+            asA.refused(
+                    "acknowledged only by the ledger's operator role or its owner, not by " + hostA,
                     "UPDATE assignments SET acknowledged_at = 1 WHERE id = " + q(target));
         }
         // the operator: only a FAILED or BLOCKED one, once
         for (String target : new String[] {completed.id(), running}) {
-            asOps.refused("only a FAILED or BLOCKED assignment is retried, and only once",
+            asOps.refused(
+                    "only a FAILED or BLOCKED assignment is retried, and only once",
                     insert[0] + q(name("asg_r")) + insert[1] + q(target) + insert[2]);
-            asOps.refused("only a FAILED or BLOCKED assignment is acknowledged, and only once",
+            asOps.refused(
+                    "only a FAILED or BLOCKED assignment is acknowledged, and only once",
                     "UPDATE assignments SET acknowledged_at = " + NOW + " WHERE id = " + q(target));
         }
-        asOps.refused("an assignment is created unacknowledged", "INSERT INTO assignments (id, actor_id, provider_spec,"
-                + " workspace_policy, state, acknowledged_at, created_at, updated_at) VALUES (" + q(name("asg")) + ", "
-                + q(alpha) + ", 'scripted', 'temporary', 'CREATED', 1, " + NOW + ", " + NOW + ")");
+        asOps.refused(
+                "an assignment is created unacknowledged",
+                "INSERT INTO assignments (id, actor_id, provider_spec,"
+                        + " workspace_policy, state, acknowledged_at, created_at, updated_at) VALUES (" + q(name("asg"))
+                        + ", "
+                        + q(alpha) + ", 'scripted', 'temporary', 'CREATED', 1, " + NOW + ", " + NOW + ")");
         long before = serverNow();
         asOps.passes("UPDATE assignments SET acknowledged_at = 1 WHERE id = " + q(failed.id()));
         assertThat(owner.scalar("SELECT acknowledged_at FROM assignments WHERE id = " + q(failed.id())))
                 .isBetween(before, serverNow()); // the server's stamp, not the statement's
-        asOps.refused("only an acknowledgement can be added", // once (version 1's words)
+        asOps.refused(
+                "only an acknowledgement can be added", // once (version 1's words)
                 "UPDATE assignments SET acknowledged_at = " + NOW + " WHERE id = " + q(failed.id()));
         asOps.passes(insert[0] + q(name("asg_r")) + insert[1] + q(failed.id()) + insert[2]);
-        asOps.refused("only a FAILED or BLOCKED assignment is retried, and only once",
+        asOps.refused(
+                "only a FAILED or BLOCKED assignment is retried, and only once",
                 insert[0] + q(name("asg_r")) + insert[1] + q(failed.id()) + insert[2]);
 
         // the engine: a worker's retry is refused by the database, the operator's goes through, journalled
         Assignment failedToo = a.runs().assign(alpha, "scripted:outcome=failed");
         a.runs().runAssignment(failedToo.id());
-        for (Runnable byAWorker : new Runnable[] {() -> a.runs().retry(failedToo.id()),
-                () -> a.runs().acknowledge(failedToo.id())}) {
+        for (Runnable byAWorker : new Runnable[] {
+            () -> a.runs().retry(failedToo.id()), () -> a.runs().acknowledge(failedToo.id())
+        }) {
             assertThatThrownBy(byAWorker::run).isInstanceOfSatisfying(StorageException.class, e -> {
                 assertThat(e.problem()).isEqualTo(StorageException.Problem.READ_ONLY); // not CORRUPT: nothing is broken
-                assertThat(e.getMessage()).contains("only by the ledger's operator role or its owner, not by " + hostA)
+                assertThat(e.getMessage())
+                        .contains("only by the ledger's operator role or its owner, not by " + hostA)
                         .doesNotContain("\n");
             });
         }
         try (Engine operator = engineAs(ops)) {
             Assignment retry = operator.runs().retry(failedToo.id());
             assertThat(retry.retryOf()).isEqualTo(failedToo.id());
-            assertThat(operator.runs().acknowledge(failedToo.id()).acknowledgedAt()).isNotNull();
+            assertThat(operator.runs().acknowledge(failedToo.id()).acknowledgedAt())
+                    .isNotNull();
         }
         assertThat(owner.scalar("SELECT count(*) FROM fence_events WHERE resource_id = " + q(failedToo.id())
-                + " AND kind = 'ASSIGNMENT_ACKNOWLEDGED'")).isEqualTo(1);
+                        + " AND kind = 'ASSIGNMENT_ACKNOWLEDGED'"))
+                .isEqualTo(1);
     }
 
     // ---- item 6: attempts ----
@@ -223,21 +248,33 @@ class PgClaimsAttemptsAndOperatorActionsBoundTest {
         // the attack, in one transaction: start in the holder's name, end through it, write a receipt
         String[] start = PgFenceWrites.startStatements(att, asg, alpha, holder, lease.token(), 60_000);
         String[] end = PgFenceWrites.endStatements(asg, att, "COMPLETED", "attempt");
-        asB.refused(notB, start[0], start[1], start[2], end[0], end[1],
+        asB.refused(
+                notB,
+                start[0],
+                start[1],
+                start[2],
+                end[0],
+                end[1],
                 PgFenceWrites.receiptStatement(asg, att, 0, "completed", null, 1)
                         .replace(", 0, 'proc_x'", ", " + TOKEN + ", " + q(holder)));
-        assertThat(owner.text("SELECT state FROM assignments WHERE id = " + q(asg))).isEqualTo("CREATED");
+        assertThat(owner.text("SELECT state FROM assignments WHERE id = " + q(asg)))
+                .isEqualTo("CREATED");
 
         // the holder's own login may start it (its times from the server's clock) ...
-        asA.refused("an attempt's times come from the server's clock", start[0],
-                start[1].replace("now.ms + 60000", "now.ms + 9000000000000"), start[2]);
+        asA.refused(
+                "an attempt's times come from the server's clock",
+                start[0],
+                start[1].replace("now.ms + 60000", "now.ms + 9000000000000"),
+                start[2]);
         asA.passes(start);
         // ... and another host's login may neither renew it nor end it through it
-        asB.refused("renewed or ended DONE only by the login that registered its process (" + hostA + ")",
+        asB.refused(
+                "renewed or ended DONE only by the login that registered its process (" + hostA + ")",
                 "UPDATE execution_attempts SET renewed_at = " + NOW + " WHERE id = " + q(att));
         asB.refused("ended by its attempt only by the login that registered the attempt's process", end);
         asA.passes(end);
-        assertThat(owner.text("SELECT state FROM execution_attempts WHERE id = " + q(att))).isEqualTo("DONE");
+        assertThat(owner.text("SELECT state FROM execution_attempts WHERE id = " + q(att)))
+                .isEqualTo("DONE");
 
         // the engine's own runs still work for a worker login, and for another host on its own process
         Assignment run = a.runs().assign(alpha, "scripted");

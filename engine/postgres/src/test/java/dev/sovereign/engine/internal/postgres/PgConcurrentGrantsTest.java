@@ -40,8 +40,10 @@ class PgConcurrentGrantsTest {
     void open() {
         db = PgTestServer.freshDatabase();
         for (int i = 0; i < ENGINES; i++) {
-            engines.add(Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false)
-                    .busyBound(Duration.ofSeconds(30)).build()));
+            engines.add(Engine.open(EngineConfig.forDatabase(db.url())
+                    .heartbeat(false)
+                    .busyBound(Duration.ofSeconds(30))
+                    .build()));
         }
         pool = Executors.newFixedThreadPool(ENGINES);
     }
@@ -69,7 +71,10 @@ class PgConcurrentGrantsTest {
                 gate.await();
                 List<Long> tokens = new ArrayList<>();
                 for (int i = 0; i < perEngine; i++) {
-                    tokens.add(engines.get(n).leases().acquire("actor-" + n + "-" + i, Duration.ofMinutes(1)).token());
+                    tokens.add(engines.get(n)
+                            .leases()
+                            .acquire("actor-" + n + "-" + i, Duration.ofMinutes(1))
+                            .token());
                 }
                 return tokens;
             }));
@@ -85,7 +90,9 @@ class PgConcurrentGrantsTest {
         // Commit order: in the journal (one row per grant, each in its grant's transaction), later seqs carry
         // greater tokens, whatever connection wrote them.
         List<Long> journalled = engines.get(0).journal().since(0, 10_000).stream()
-                .filter(ev -> ev.kind().name().equals("LEASE_ACQUIRED")).map(ev -> ev.token()).toList();
+                .filter(ev -> ev.kind().name().equals("LEASE_ACQUIRED"))
+                .map(ev -> ev.token())
+                .toList();
         assertThat(journalled).hasSize(ENGINES * perEngine).isSortedAccordingTo(Long::compare);
     }
 
@@ -122,9 +129,13 @@ class PgConcurrentGrantsTest {
                     assertThat(((Refusal) o).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD);
                 }
             }
-            assertThat(winners).singleElement().satisfies(l -> assertThat(l.token()).isGreaterThan(old.token()));
+            assertThat(winners)
+                    .singleElement()
+                    .satisfies(l -> assertThat(l.token()).isGreaterThan(old.token()));
             assertThat(engines.get(0).journal().forResource("actor", actor).stream()
-                    .filter(ev -> ev.kind().name().equals("LEASE_TAKEN_OVER")).count()).isEqualTo(1);
+                            .filter(ev -> ev.kind().name().equals("LEASE_TAKEN_OVER"))
+                            .count())
+                    .isEqualTo(1);
         }
     }
 
@@ -162,8 +173,8 @@ class PgConcurrentGrantsTest {
                 assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD);
                 assertThat(r.currentToken()).isEqualTo(won.token());
             });
-            assertThat(engines.get(0).leases().current(actor)).hasValueSatisfying(
-                    l -> assertThat(l.token()).isEqualTo(won.token()));
+            assertThat(engines.get(0).leases().current(actor))
+                    .hasValueSatisfying(l -> assertThat(l.token()).isEqualTo(won.token()));
         }
     }
 }

@@ -55,7 +55,8 @@ class PgConcurrentWritersTest {
 
     /** Runs the statements as one transaction on a new connection; the row count of the last one, or the refusal. */
     private Object transaction(String... statements) {
-        try (Connection own = db.connect(); Statement s = own.createStatement()) {
+        try (Connection own = db.connect();
+                Statement s = own.createStatement()) {
             own.setAutoCommit(false);
             int rows = 0;
             try {
@@ -80,7 +81,8 @@ class PgConcurrentWritersTest {
                 waiter.get(); // it did not wait: surface what it did instead
                 throw new AssertionError("the second transaction finished without waiting for the first");
             }
-            if (sql.scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid + " AND wait_event_type = 'Lock'") == 1) {
+            if (sql.scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid + " AND wait_event_type = 'Lock'")
+                    == 1) {
                 return;
             }
             Thread.sleep(10); // polling another server process's state, not waiting for time to pass
@@ -95,8 +97,9 @@ class PgConcurrentWritersTest {
         w.assign("asg_1", "operator");
         w.start("att_1", "asg_1", "operator", "proc_a", lease, 60_000);
 
-        try (Connection b = db.connect(); Statement s = b.createStatement();
-             Connection a = db.connect()) {
+        try (Connection b = db.connect();
+                Statement s = b.createStatement();
+                Connection a = db.connect()) {
             b.setAutoCommit(false);
             for (String statement : takeOverStatements("operator", lease, "proc_b", 60_000)) {
                 s.execute(statement); // B has taken the actor over, not yet committed
@@ -104,7 +107,8 @@ class PgConcurrentWritersTest {
             int aPid = (int) new RawPg(a).scalar("SELECT pg_backend_pid()");
             Future<String> completion = pool.submit(() -> {
                 RawPg raw = new RawPg(a);
-                raw.refused("an assignment ends only by its current attempt",
+                raw.refused(
+                        "an assignment ends only by its current attempt",
                         endStatements("asg_1", "att_1", "COMPLETED", "attempt"));
                 return "refused";
             });
@@ -175,8 +179,10 @@ class PgConcurrentWritersTest {
 
     @Test
     void aJournalRowWhoseSeqWasDrawnEarlierMayCommitLater() throws Exception {
-        try (Connection first = db.connect(); Statement one = first.createStatement();
-             Connection second = db.connect(); Statement two = second.createStatement()) {
+        try (Connection first = db.connect();
+                Statement one = first.createStatement();
+                Connection second = db.connect();
+                Statement two = second.createStatement()) {
             first.setAutoCommit(false);
             second.setAutoCommit(false);
             one.execute(PgFenceWrites.journalStatement("LEASE_ACQUIRED", "early")); // draws seq n
@@ -184,6 +190,7 @@ class PgConcurrentWritersTest {
             second.commit();
             first.commit(); // lower seq, later commit: an append all the same, not history rewritten
         }
-        assertThat(sql.text("SELECT string_agg(resource_id, ',' ORDER BY seq) FROM fence_events")).isEqualTo("early,late");
+        assertThat(sql.text("SELECT string_agg(resource_id, ',' ORDER BY seq) FROM fence_events"))
+                .isEqualTo("early,late");
     }
 }

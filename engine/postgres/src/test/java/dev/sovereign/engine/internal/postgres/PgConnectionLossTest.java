@@ -33,7 +33,8 @@ class PgConnectionLossTest {
     void open() {
         db = PgTestServer.freshDatabase();
         engine = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build());
-        observer = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build());
+        observer =
+                Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build());
         engine.actors().add("worker");
     }
 
@@ -48,7 +49,8 @@ class PgConnectionLossTest {
     }
 
     private void terminate(int pid) {
-        try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+        try (Connection c = db.connect();
+                PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
             ps.setInt(1, pid);
             ps.executeQuery();
             // wait until the server has really ended it, so the engine's next statement meets a dead socket
@@ -74,13 +76,14 @@ class PgConnectionLossTest {
         // the server then rolls the transaction back, and the COMMIT meets a dead connection. To kill it
         // strictly mid-body, the body itself triggers the kill between two statements.
         assertThatThrownBy(() -> door.write(tx -> {
-            tx.update("INSERT INTO actors (id, created_at) VALUES ('half-written', ?)", tx.now());
-            terminate(pid);
-            return tx.update("INSERT INTO actors (id, created_at) VALUES ('never-written', ?)", tx.now());
-        })).isInstanceOfSatisfying(StorageException.class, e -> {
-            assertThat(e.problem()).isEqualTo(Problem.IO);
-            assertThat(e.getMessage()).contains("before its commit").contains("nothing of it was written");
-        });
+                    tx.update("INSERT INTO actors (id, created_at) VALUES ('half-written', ?)", tx.now());
+                    terminate(pid);
+                    return tx.update("INSERT INTO actors (id, created_at) VALUES ('never-written', ?)", tx.now());
+                }))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.problem()).isEqualTo(Problem.IO);
+                    assertThat(e.getMessage()).contains("before its commit").contains("nothing of it was written");
+                });
 
         assertThat(observer.actors().find("half-written")).isEmpty();
         Lease lease = engine.leases().acquire("worker", Duration.ofMinutes(1)); // a new connection

@@ -53,8 +53,11 @@ class PgContentionTest {
     }
 
     private Engine open(String label) {
-        return Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).processLabel(label)
-                .busyBound(Duration.ofSeconds(30)).build());
+        return Engine.open(EngineConfig.forDatabase(db.url())
+                .heartbeat(false)
+                .processLabel(label)
+                .busyBound(Duration.ofSeconds(30))
+                .build());
     }
 
     @AfterEach
@@ -111,12 +114,13 @@ class PgContentionTest {
             var receipt = ledger(supervisor).runs().receipt(assignment.id());
             if (after.state() == AssignmentState.COMPLETED) {
                 assertThat(ended.state()).isEqualTo(AttemptState.DONE);
-                assertThat(receipt).hasValueSatisfying(r -> assertThat(r.processIdentity())
-                        .isEqualTo(holder.processIdentity()));
+                assertThat(receipt)
+                        .hasValueSatisfying(r -> assertThat(r.processIdentity()).isEqualTo(holder.processIdentity()));
             } else if (after.state() == AssignmentState.FAILED) {
                 assertThat(ended.state()).isEqualTo(AttemptState.RECOVERED);
-                assertThat(receipt).hasValueSatisfying(r -> assertThat(r.processIdentity())
-                        .isEqualTo(supervisor.processIdentity()));
+                assertThat(receipt)
+                        .hasValueSatisfying(
+                                r -> assertThat(r.processIdentity()).isEqualTo(supervisor.processIdentity()));
             } else {
                 assertThat(after.state()).isEqualTo(AssignmentState.RUNNING);
                 assertThat(receipt).isEmpty();

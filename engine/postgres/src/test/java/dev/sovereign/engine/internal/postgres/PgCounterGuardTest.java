@@ -67,8 +67,10 @@ class PgCounterGuardTest {
         asWorker.refused("only increases", "UPDATE token_counter SET last_token = 0 WHERE id = 1");
         asWorker.refused("only increases", "UPDATE token_counter SET halted = true WHERE id = 1");
         // a new epoch is the owner's: a worker can neither write its history row nor jump without one
-        asWorker.refused("only the ledger's owner", "INSERT INTO ledger_history (at, kind, epoch, from_token, to_token,"
-                + " detail) VALUES (0, 'bump', 1, 0, " + FencingTokens.startOf(1) + ", 'x')");
+        asWorker.refused(
+                "only the ledger's owner",
+                "INSERT INTO ledger_history (at, kind, epoch, from_token, to_token,"
+                        + " detail) VALUES (0, 'bump', 1, 0, " + FencingTokens.startOf(1) + ", 'x')");
         asWorker.passes(RawPg.MINT);
         assertThat(asOwner.scalar("SELECT last_token FROM token_counter")).isEqualTo(1);
         try (Engine e = engine()) {
@@ -80,13 +82,15 @@ class PgCounterGuardTest {
     void aWorkerReportOfABackwardsLedgerHaltsMintingUntilTheOwnersBump() {
         asWorker.passes("INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, detail)"
                 + " VALUES (0, 'backwards', 0, 0, 0, 7, 'a report')");
-        assertThat(asOwner.scalar("SELECT count(*) FROM token_counter WHERE halted")).isEqualTo(1);
+        assertThat(asOwner.scalar("SELECT count(*) FROM token_counter WHERE halted"))
+                .isEqualTo(1);
         asWorker.refused("the ledger went backwards", RawPg.MINT);
         asWorker.refused("only increases", "UPDATE token_counter SET halted = false WHERE id = 1");
         try (Engine e = engine()) {
             assertThatThrownBy(() -> e.leases().acquire("a", Duration.ofMinutes(1)))
-                    .isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                            .isEqualTo(StorageException.Problem.WENT_BACKWARDS))
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
+                            x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS))
                     .hasMessageContaining("sovereign fence bump");
             EpochStart s = e.bumpFence(-1); // the engine connects as the owner here
             assertThat(s.epoch()).isEqualTo(1);
@@ -97,14 +101,16 @@ class PgCounterGuardTest {
     @Test
     void anEpochsLastTokenIsItsLastAndTheGrantSaysToBump() {
         // the owner winds the counter to the epoch's last token, its guard off for the one transaction
-        asOwner.passes("ALTER TABLE token_counter DISABLE TRIGGER token_counter_guard",
+        asOwner.passes(
+                "ALTER TABLE token_counter DISABLE TRIGGER token_counter_guard",
                 "UPDATE token_counter SET last_token = " + (FencingTokens.EPOCH_SPAN - 1) + " WHERE id = 1",
                 "ALTER TABLE token_counter ENABLE ALWAYS TRIGGER token_counter_guard");
         asWorker.refused("has issued every token of its epoch", RawPg.MINT);
         try (Engine e = engine()) {
             assertThatThrownBy(() -> e.leases().acquire("a", Duration.ofMinutes(1)))
-                    .isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                            .isEqualTo(StorageException.Problem.EPOCH_EXHAUSTED))
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
+                            x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.EPOCH_EXHAUSTED))
                     .hasMessageContaining("sovereign fence bump");
             e.bumpFence(-1);
             assertThat(e.leases().acquire("a", Duration.ofMinutes(1)).token()).isEqualTo(FencingTokens.firstTokenOf(1));
@@ -113,45 +119,58 @@ class PgCounterGuardTest {
 
     @Test
     void aCounterOutOfItsHistorysRangeIsRefusedAtOpenInOneSentence() {
-        asOwner.passes("ALTER TABLE token_counter DISABLE TRIGGER token_counter_guard",
+        asOwner.passes(
+                "ALTER TABLE token_counter DISABLE TRIGGER token_counter_guard",
                 "UPDATE token_counter SET last_token = 9223372036854775807 WHERE id = 1",
                 "ALTER TABLE token_counter ENABLE ALWAYS TRIGGER token_counter_guard");
-        assertThatThrownBy(this::engine).isInstanceOfSatisfying(StorageException.class,
+        assertThatThrownBy(this::engine)
+                .isInstanceOfSatisfying(
+                        StorageException.class,
                         x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.CORRUPT))
-                .hasMessageContaining("holds 9223372036854775807").hasMessageContaining("written by hand");
+                .hasMessageContaining("holds 9223372036854775807")
+                .hasMessageContaining("written by hand");
     }
 
     @Test
     void aLedgerPutBackIsDetectedByTheEngineThatSawMoreAndEveryEngineIsHaltedUntilTheBump() {
-        try (Engine one = engine(); Engine two = engine()) {
+        try (Engine one = engine();
+                Engine two = engine()) {
             assertThat(one.leases().acquire("a", Duration.ofMinutes(1)).token()).isEqualTo(1);
             assertThat(two.leases().acquire("b", Duration.ofMinutes(1)).token()).isEqualTo(2);
             // put back to token 1 without a bump (as a pg_restore of a dump taken after token 1 would leave it)
-            asOwner.passes("ALTER TABLE token_counter DISABLE TRIGGER token_counter_guard",
+            asOwner.passes(
+                    "ALTER TABLE token_counter DISABLE TRIGGER token_counter_guard",
                     "UPDATE token_counter SET last_token = 1 WHERE id = 1",
                     "ALTER TABLE token_counter ENABLE ALWAYS TRIGGER token_counter_guard");
             // its beat reads the counter in the statement that stamps its session: it finds out first
             assertThatThrownBy(two::heartbeatNow)
-                    .isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                            .isEqualTo(StorageException.Problem.WENT_BACKWARDS))
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
+                            x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS))
                     .hasMessageContaining("had seen token 2");
             assertThatThrownBy(() -> two.leases().acquire("c", Duration.ofMinutes(1)))
-                    .isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                            .isEqualTo(StorageException.Problem.WENT_BACKWARDS));
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
+                            x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS));
             assertThat(asOwner.text("SELECT kind || ' ' || seen_token || ' ' || from_token FROM ledger_history"))
                     .isEqualTo("backwards 2 1");
             assertThatThrownBy(() -> one.leases().acquire("c", Duration.ofMinutes(1)))
-                    .isInstanceOfSatisfying(StorageException.class, x -> assertThat(x.problem())
-                            .isEqualTo(StorageException.Problem.WENT_BACKWARDS));
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
+                            x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS));
             assertThat(asOwner.scalar("SELECT last_token FROM token_counter")).isEqualTo(1); // token 2 never again
             assertThat(one.summary().history().alarm()).contains(two.processIdentity());
 
             one.bumpFence(-1);
-            assertThat(one.leases().acquire("c", Duration.ofMinutes(1)).token()).isEqualTo(FencingTokens.firstTokenOf(1));
+            assertThat(one.leases().acquire("c", Duration.ofMinutes(1)).token())
+                    .isEqualTo(FencingTokens.firstTokenOf(1));
             two.actors().list(); // reads were never refused
-            assertThat(two.leases().acquire("b", Duration.ofMinutes(1)).token()).isEqualTo(FencingTokens.firstTokenOf(1) + 1);
-            assertThat(asOwner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'LEDGER_WENT_BACKWARDS'")).isEqualTo(1);
-            assertThat(asOwner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'FENCE_BUMPED'")).isEqualTo(1);
+            assertThat(two.leases().acquire("b", Duration.ofMinutes(1)).token())
+                    .isEqualTo(FencingTokens.firstTokenOf(1) + 1);
+            assertThat(asOwner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'LEDGER_WENT_BACKWARDS'"))
+                    .isEqualTo(1);
+            assertThat(asOwner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'FENCE_BUMPED'"))
+                    .isEqualTo(1);
         }
     }
 }

@@ -27,8 +27,11 @@ class PgDatabaseTest {
 
     @BeforeEach
     void open() {
-        engine = Engine.open(EngineConfig.forDatabase(PgTestServer.freshDatabase().url()).heartbeat(false)
-                .busyBound(Duration.ofMillis(500)).build());
+        engine = Engine.open(
+                EngineConfig.forDatabase(PgTestServer.freshDatabase().url())
+                        .heartbeat(false)
+                        .busyBound(Duration.ofMillis(500))
+                        .build());
         db = ((PgLedger) EngineAccess.ledger(engine)).database();
     }
 
@@ -72,11 +75,12 @@ class PgDatabaseTest {
         assertThat(runs).hasValue(3);
 
         assertThatThrownBy(() -> db.write(tx -> {
-            throw new PgConflict("lost under the lock, always");
-        })).isInstanceOfSatisfying(StorageException.class, e -> {
-            assertThat(e.problem()).isEqualTo(Problem.BUSY);
-            assertThat(e.getMessage()).contains("kept changing under this write past the wait bound");
-        });
+                    throw new PgConflict("lost under the lock, always");
+                }))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
+                    assertThat(e.problem()).isEqualTo(Problem.BUSY);
+                    assertThat(e.getMessage()).contains("kept changing under this write past the wait bound");
+                });
     }
 
     @Test
@@ -87,8 +91,10 @@ class PgDatabaseTest {
         assertThatThrownBy(() -> db.write(tx -> tx.update("DELETE FROM actor_leases WHERE actor_id = 'operator'")))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(Problem.CORRUPT);
-                    assertThat(e.getMessage()).contains("refused a write this engine made")
-                            .contains("fence: a lease is released only by the transaction that presents its current token")
+                    assertThat(e.getMessage())
+                            .contains("refused a write this engine made")
+                            .contains(
+                                    "fence: a lease is released only by the transaction that presents its current token")
                             .doesNotContain("password");
                 });
         assertThat(engine.leases().current("operator")).isPresent();
@@ -103,12 +109,14 @@ class PgDatabaseTest {
             PgMigratorTest.sql(c, "UPDATE server_clock SET pinned_ms = 1000000");
             String url = other.url();
             String allowed = System.setProperty(PgServerClock.ALLOW_PINNED, "true");
-            try (Engine pinned = Engine.open(EngineConfig.forDatabase(url).heartbeat(false).build())) {
+            try (Engine pinned =
+                    Engine.open(EngineConfig.forDatabase(url).heartbeat(false).build())) {
                 pinned.actors().add("operator");
                 var lease = pinned.leases().acquire("operator", Duration.ofSeconds(10));
                 assertThat(lease.acquiredAt()).isEqualTo(1_000_000);
                 assertThat(lease.expiresAt()).isEqualTo(1_010_000);
-                assertThat(pinned.journal().since(0, 100)).allSatisfy(ev -> assertThat(ev.at()).isEqualTo(1_000_000));
+                assertThat(pinned.journal().since(0, 100))
+                        .allSatisfy(ev -> assertThat(ev.at()).isEqualTo(1_000_000));
             } finally {
                 if (allowed == null) {
                     System.clearProperty(PgServerClock.ALLOW_PINNED);

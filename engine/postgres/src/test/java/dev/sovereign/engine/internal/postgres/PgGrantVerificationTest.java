@@ -53,8 +53,11 @@ class PgGrantVerificationTest {
         sql.exec(grant);
         assertThatThrownBy(() -> MIGRATOR.migrate(c)).as(grant).isInstanceOfSatisfying(PgSchemaException.class, e -> {
             assertThat(e.problem()).isEqualTo(Problem.CORRUPT);
-            assertThat(e.getMessage()).contains("grants more than Sovereign's roles allow (").contains(words)
-                    .contains("revoke it, then open again").doesNotContain("\n");
+            assertThat(e.getMessage())
+                    .contains("grants more than Sovereign's roles allow (")
+                    .contains(words)
+                    .contains("revoke it, then open again")
+                    .doesNotContain("\n");
         });
         sql.exec(revoke);
         assertThat(MIGRATOR.migrate(c)).isEqualTo(PgMigrator.LATEST);
@@ -67,21 +70,30 @@ class PgGrantVerificationTest {
         PgMigrator.verify(c);
         // what decision 0902 allows beyond the roles: a login that is a member of the worker, its own
         // harmless grants (SELECT, INSERT, UPDATE, DELETE: the guards stand in the way)
-        sql.exec("GRANT " + worker + " TO " + role, "GRANT SELECT, INSERT, UPDATE, DELETE ON fence_events TO " + role,
+        sql.exec(
+                "GRANT " + worker + " TO " + role,
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON fence_events TO " + role,
                 "GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + role);
         assertThat(PgMigrator.grantProblems(c)).isEmpty();
     }
 
     @Test
     void truncateTriggerOrReferencesOnALedgerTableIsRefusedForAnyRole() {
-        refusedUntilRevoked("GRANT TRUNCATE ON fence_events TO " + role, "REVOKE TRUNCATE ON fence_events FROM " + role,
+        refusedUntilRevoked(
+                "GRANT TRUNCATE ON fence_events TO " + role,
+                "REVOKE TRUNCATE ON fence_events FROM " + role,
                 "the role " + role + " holds TRUNCATE on fence_events");
-        refusedUntilRevoked("GRANT TRIGGER ON assignments TO " + role, "REVOKE TRIGGER ON assignments FROM " + role,
+        refusedUntilRevoked(
+                "GRANT TRIGGER ON assignments TO " + role,
+                "REVOKE TRIGGER ON assignments FROM " + role,
                 "the role " + role + " holds TRIGGER on assignments");
-        refusedUntilRevoked("GRANT REFERENCES ON actors TO " + role, "REVOKE REFERENCES ON actors FROM " + role,
+        refusedUntilRevoked(
+                "GRANT REFERENCES ON actors TO " + role,
+                "REVOKE REFERENCES ON actors FROM " + role,
                 "the role " + role + " holds REFERENCES on actors");
         // granted to the worker group itself, every member holds it
-        refusedUntilRevoked("GRANT TRUNCATE ON execution_attempts TO " + worker,
+        refusedUntilRevoked(
+                "GRANT TRUNCATE ON execution_attempts TO " + worker,
                 "REVOKE TRUNCATE ON execution_attempts FROM " + worker,
                 "the role " + worker + " holds TRUNCATE on execution_attempts");
     }
@@ -90,39 +102,57 @@ class PgGrantVerificationTest {
     void updateOnALedgerSequenceIsRefused() {
         String sequence = sql.text("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"
                 + " AND sequencename LIKE 'fence_events%'");
-        refusedUntilRevoked("GRANT UPDATE ON SEQUENCE " + sequence + " TO " + role,
+        refusedUntilRevoked(
+                "GRANT UPDATE ON SEQUENCE " + sequence + " TO " + role,
                 "REVOKE UPDATE ON SEQUENCE " + sequence + " FROM " + role,
                 "the role " + role + " holds UPDATE on the sequence " + sequence);
     }
 
     @Test
     void createOnTheLedgersSchemaIsRefusedForAnyRoleAndForPublic() {
-        refusedUntilRevoked("GRANT CREATE ON SCHEMA public TO " + role, "REVOKE CREATE ON SCHEMA public FROM " + role,
+        refusedUntilRevoked(
+                "GRANT CREATE ON SCHEMA public TO " + role,
+                "REVOKE CREATE ON SCHEMA public FROM " + role,
                 "the role " + role + " holds CREATE on the schema public");
         // PostgreSQL 14's default, which the owner of public revokes at version 3 (decision 0902)
-        refusedUntilRevoked("GRANT CREATE ON SCHEMA public TO PUBLIC", "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+        refusedUntilRevoked(
+                "GRANT CREATE ON SCHEMA public TO PUBLIC",
+                "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
                 "PUBLIC (every role) holds CREATE on the schema public");
     }
 
     @Test
     void anyPrivilegeOfPublicOnALedgerTableIsRefused() {
-        refusedUntilRevoked("GRANT SELECT ON receipts TO PUBLIC", "REVOKE SELECT ON receipts FROM PUBLIC",
+        refusedUntilRevoked(
+                "GRANT SELECT ON receipts TO PUBLIC",
+                "REVOKE SELECT ON receipts FROM PUBLIC",
                 "PUBLIC (every role) holds SELECT on receipts");
-        refusedUntilRevoked("GRANT INSERT ON fence_events TO PUBLIC", "REVOKE INSERT ON fence_events FROM PUBLIC",
+        refusedUntilRevoked(
+                "GRANT INSERT ON fence_events TO PUBLIC",
+                "REVOKE INSERT ON fence_events FROM PUBLIC",
                 "PUBLIC (every role) holds INSERT on fence_events");
     }
 
     @Test
     void theWorkerAndOperatorRolesHoldNothingBeyondDecision0902sTable() {
-        refusedUntilRevoked("GRANT DELETE ON fence_events TO " + worker, "REVOKE DELETE ON fence_events FROM " + worker,
+        refusedUntilRevoked(
+                "GRANT DELETE ON fence_events TO " + worker,
+                "REVOKE DELETE ON fence_events FROM " + worker,
                 "the role " + worker + " holds DELETE on fence_events, beyond decision 0902's table");
-        refusedUntilRevoked("GRANT INSERT ON actors TO " + worker, "REVOKE INSERT ON actors FROM " + worker,
+        refusedUntilRevoked(
+                "GRANT INSERT ON actors TO " + worker,
+                "REVOKE INSERT ON actors FROM " + worker,
                 "the role " + worker + " holds INSERT on actors"); // the operator's privilege, not the worker's
-        refusedUntilRevoked("GRANT UPDATE ON server_clock TO " + worker, "REVOKE UPDATE ON server_clock FROM " + worker,
+        refusedUntilRevoked(
+                "GRANT UPDATE ON server_clock TO " + worker,
+                "REVOKE UPDATE ON server_clock FROM " + worker,
                 "the role " + worker + " holds UPDATE on server_clock");
-        refusedUntilRevoked("GRANT UPDATE ON receipts TO " + operator, "REVOKE UPDATE ON receipts FROM " + operator,
+        refusedUntilRevoked(
+                "GRANT UPDATE ON receipts TO " + operator,
+                "REVOKE UPDATE ON receipts FROM " + operator,
                 "the role " + operator + " holds UPDATE on receipts");
-        refusedUntilRevoked("GRANT SELECT ON SEQUENCE fence_events_seq_seq TO " + worker,
+        refusedUntilRevoked(
+                "GRANT SELECT ON SEQUENCE fence_events_seq_seq TO " + worker,
                 "REVOKE SELECT ON SEQUENCE fence_events_seq_seq FROM " + worker,
                 "the role " + worker + " holds SELECT on the sequence fence_events_seq_seq");
     }
@@ -130,7 +160,8 @@ class PgGrantVerificationTest {
     @Test
     void anEngineOpenIsRefusedTooAsCorrupt() {
         sql.exec("GRANT TRUNCATE ON receipts TO " + role);
-        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build()))
+        assertThatThrownBy(() -> Engine.open(
+                        EngineConfig.forDatabase(db.url()).heartbeat(false).build()))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(StorageException.Problem.CORRUPT);
                     assertThat(e.getMessage()).contains("the role " + role + " holds TRUNCATE on receipts");

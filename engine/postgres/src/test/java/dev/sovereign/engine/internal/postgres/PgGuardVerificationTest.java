@@ -37,8 +37,11 @@ class PgGuardVerificationTest {
     private void refusedOnOpen(String problem) {
         assertThatThrownBy(() -> MIGRATOR.migrate(c)).isInstanceOfSatisfying(PgSchemaException.class, e -> {
             assertThat(e.problem()).isEqualTo(Problem.CORRUPT);
-            assertThat(e.getMessage()).contains("was changed by hand (").contains(problem)
-                    .contains("no longer enforces the fence; refusing to open it, also for reading").doesNotContain("\n");
+            assertThat(e.getMessage())
+                    .contains("was changed by hand (")
+                    .contains(problem)
+                    .contains("no longer enforces the fence; refusing to open it, also for reading")
+                    .doesNotContain("\n");
         });
     }
 
@@ -58,7 +61,8 @@ class PgGuardVerificationTest {
     @Test
     void aDisabledGuardIsRefused() {
         sql.exec("ALTER TABLE fence_events DISABLE TRIGGER fence_events_never_changed");
-        sql.passes("INSERT INTO fence_events (at, kind, resource_type, resource_id) VALUES (0, 'REJECTED', 'actor', 'x')",
+        sql.passes(
+                "INSERT INTO fence_events (at, kind, resource_type, resource_id) VALUES (0, 'REJECTED', 'actor', 'x')",
                 "DELETE FROM fence_events");
         refusedOnOpen("guard fence_events_never_changed is disabled");
     }
@@ -75,8 +79,13 @@ class PgGuardVerificationTest {
     @Test
     void aForeignKeySwitchedOffBehindGuardsThatWereSwitchedBackOnIsRefused() {
         sql.exec("ALTER TABLE actor_leases DISABLE TRIGGER ALL");
-        for (String guard : new String[] {"actor_leases_guard_insert", "actor_leases_guard_update",
-                "actor_leases_guard_delete", "actor_leases_never_truncated", "actor_leases_delete_leaves_tombstone"}) {
+        for (String guard : new String[] {
+            "actor_leases_guard_insert",
+            "actor_leases_guard_update",
+            "actor_leases_guard_delete",
+            "actor_leases_never_truncated",
+            "actor_leases_delete_leaves_tombstone"
+        }) {
             sql.exec("ALTER TABLE actor_leases ENABLE ALWAYS TRIGGER " + guard);
         }
         refusedOnOpen("constraint actor_leases_actor_id_fkey is switched off on actor_leases");
@@ -85,7 +94,8 @@ class PgGuardVerificationTest {
     @Test
     void aGuardedTableRenamedAwayAndReplacedByAnUnguardedCopyIsRefused() {
         // the triggers follow the renamed table; the guard functions' "token_counter" now means the copy
-        sql.exec("ALTER TABLE token_counter RENAME TO token_counter_old",
+        sql.exec(
+                "ALTER TABLE token_counter RENAME TO token_counter_old",
                 "CREATE TABLE token_counter (id int PRIMARY KEY, last_token bigint, last_xact bigint)",
                 "INSERT INTO token_counter VALUES (1, 0, 0)");
         refusedOnOpen("guard token_counter_guard now guards token_counter_old instead of token_counter");
@@ -118,7 +128,8 @@ class PgGuardVerificationTest {
     void aGuardFunctionWithTheSameBodyButAnotherSearchPathOrSecurityIsRefused() {
         sql.exec("ALTER FUNCTION assignments_guard_update() SET search_path = pg_temp, public");
         refusedOnOpen("guard function assignments_guard_update runs with other settings than its migration gave it");
-        sql.exec("ALTER FUNCTION assignments_guard_update() RESET search_path",
+        sql.exec(
+                "ALTER FUNCTION assignments_guard_update() RESET search_path",
                 "ALTER FUNCTION assignments_guard_update() SET search_path FROM CURRENT");
         // FROM CURRENT in this session is 'public' (the default path), not what the migration set
         refusedOnOpen("guard function assignments_guard_update runs with other settings");
@@ -127,7 +138,8 @@ class PgGuardVerificationTest {
     @Test
     void aGuardReplacedByAWeakerTriggerOfTheSameNameIsRefused() {
         // same name, same function, but no longer fires on DELETE
-        sql.exec("DROP TRIGGER receipts_never_changed ON receipts",
+        sql.exec(
+                "DROP TRIGGER receipts_never_changed ON receipts",
                 "CREATE TRIGGER receipts_never_changed BEFORE UPDATE ON receipts FOR EACH ROW"
                         + " EXECUTE FUNCTION sovereign_refuse('receipts are immutable')",
                 "ALTER TABLE receipts ENABLE ALWAYS TRIGGER receipts_never_changed");
@@ -137,11 +149,13 @@ class PgGuardVerificationTest {
     @Test
     void aTriggerOrRuleAddedToALedgerTableIsRefused() {
         // a BEFORE trigger named to fire after the guard could rewrite the row the guard just passed
-        sql.exec("CREATE FUNCTION rewind() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.last_token := 0;"
-                + " RETURN NEW; END $$",
+        sql.exec(
+                "CREATE FUNCTION rewind() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.last_token := 0;"
+                        + " RETURN NEW; END $$",
                 "CREATE TRIGGER zz_rewind BEFORE UPDATE ON token_counter FOR EACH ROW EXECUTE FUNCTION rewind()");
         refusedOnOpen("trigger zz_rewind on token_counter is not one of Sovereign's");
-        sql.exec("DROP TRIGGER zz_rewind ON token_counter",
+        sql.exec(
+                "DROP TRIGGER zz_rewind ON token_counter",
                 "CREATE RULE forget AS ON DELETE TO fence_events DO INSTEAD NOTHING");
         refusedOnOpen("rule forget rewrites statements on fence_events");
         sql.exec("DROP RULE forget ON fence_events");
@@ -162,16 +176,18 @@ class PgGuardVerificationTest {
         refusedOnOpen("function helper is not one of Sovereign's");
         sql.exec("DROP FUNCTION helper()", "CREATE VIEW live_leases AS SELECT * FROM actor_leases");
         refusedOnOpen("view live_leases is not one of Sovereign's");
-        sql.exec("DROP VIEW live_leases",
-                "CREATE POLICY hide_rejections ON fence_events USING (kind <> 'REJECTED')");
+        sql.exec("DROP VIEW live_leases", "CREATE POLICY hide_rejections ON fence_events USING (kind <> 'REJECTED')");
         refusedOnOpen("policy hide_rejections on fence_events is not one of Sovereign's");
         sql.exec("DROP POLICY hide_rejections ON fence_events", "ALTER TABLE fence_events ENABLE ROW LEVEL SECURITY");
         refusedOnOpen("row-level security is switched on for fence_events");
         // an index that refuses every second REJECTED row: the journal falls silent without a guard touched
-        sql.exec("ALTER TABLE fence_events DISABLE ROW LEVEL SECURITY",
+        sql.exec(
+                "ALTER TABLE fence_events DISABLE ROW LEVEL SECURITY",
                 "CREATE UNIQUE INDEX one_rejection ON fence_events (kind) WHERE kind = 'REJECTED'");
         refusedOnOpen("index one_rejection on fence_events is not one of Sovereign's");
-        sql.exec("DROP INDEX one_rejection", "CREATE TABLE notes (id int PRIMARY KEY)",
+        sql.exec(
+                "DROP INDEX one_rejection",
+                "CREATE TABLE notes (id int PRIMARY KEY)",
                 "CREATE TRIGGER zz_notes BEFORE INSERT ON notes FOR EACH ROW EXECUTE FUNCTION sovereign_refuse('x')");
         refusedOnOpen("trigger zz_notes on notes is not one of Sovereign's");
         sql.exec("DROP TABLE notes");

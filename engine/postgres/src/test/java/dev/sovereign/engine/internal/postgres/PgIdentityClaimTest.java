@@ -1,6 +1,5 @@
 package dev.sovereign.engine.internal.postgres;
 
-import dev.sovereign.engine.internal.jdbc.IdentityClaim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
@@ -21,26 +20,37 @@ class PgIdentityClaimTest {
     @Test
     void aClaimedIdentityIsJournalledOnceAndNamesTheClaimantOnEveryEvent() {
         String url = PgTestServer.freshDatabase().url();
-        try (Engine owner = Engine.open(EngineConfig.forDatabase(url).heartbeat(false).processLabel("owner").build())) {
+        try (Engine owner = Engine.open(EngineConfig.forDatabase(url)
+                .heartbeat(false)
+                .processLabel("owner")
+                .build())) {
             owner.actors().add("a");
-            try (Engine claimant = Engine.open(EngineConfig.forDatabase(url).heartbeat(false)
-                    .actAs(owner.processIdentity()).processLabel("sovereign lease acquire").build())) {
+            try (Engine claimant = Engine.open(EngineConfig.forDatabase(url)
+                    .heartbeat(false)
+                    .actAs(owner.processIdentity())
+                    .processLabel("sovereign lease acquire")
+                    .build())) {
                 assertThat(claimant.processIdentity()).isEqualTo(owner.processIdentity());
                 claimant.leases().acquire("a", Duration.ofSeconds(30));
-                claimant.leases().renew("a", claimant.leases().current("a").orElseThrow().token());
+                claimant.leases()
+                        .renew("a", claimant.leases().current("a").orElseThrow().token());
             }
             List<FenceEvent> events = owner.journal().since(0, 100);
-            assertThat(events.stream().filter(e -> "identity_claimed".equals(e.category()))).singleElement()
+            assertThat(events.stream().filter(e -> "identity_claimed".equals(e.category())))
+                    .singleElement()
                     .satisfies(e -> {
                         assertThat(e.kind()).isEqualTo(EventKind.PROCESS_STARTED);
-                        assertThat(e.detail()).contains("acted as " + owner.processIdentity())
-                                .contains("the identity of engine 'owner'").doesNotContain("by --process");
+                        assertThat(e.detail())
+                                .contains("acted as " + owner.processIdentity())
+                                .contains("the identity of engine 'owner'")
+                                .doesNotContain("by --process");
                     });
-            assertThat(events.stream().filter(e -> e.kind() == EventKind.LEASE_ACQUIRED
-                    || e.kind() == EventKind.LEASE_RENEWED)).hasSize(2)
+            assertThat(events.stream()
+                            .filter(e -> e.kind() == EventKind.LEASE_ACQUIRED || e.kind() == EventKind.LEASE_RENEWED))
+                    .hasSize(2)
                     .allSatisfy(e -> assertThat(e.detail()).contains("by --process: OS user"));
-            assertThat(owner.processes().find(owner.processIdentity())).hasValueSatisfying(
-                    p -> assertThat(p.label()).isEqualTo("owner"));
+            assertThat(owner.processes().find(owner.processIdentity()))
+                    .hasValueSatisfying(p -> assertThat(p.label()).isEqualTo("owner"));
         }
     }
 }

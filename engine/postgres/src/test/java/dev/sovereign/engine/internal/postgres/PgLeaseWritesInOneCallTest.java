@@ -51,18 +51,23 @@ class PgLeaseWritesInOneCallTest {
                 assertThat(lease.process()).isEqualTo(e.processIdentity());
                 assertThat(lease.expiresAt()).isEqualTo(lease.acquiredAt() + 30_000);
                 assertThat(sql.text("SELECT concat_ws('|', renewals, renewal_journalled_at = acquired_at, renewed_at ="
-                        + " acquired_at, change_seq = (SELECT last_change FROM lease_change_counter), presented_token IS NULL)"
-                        + " FROM actor_leases WHERE actor_id = 'alpha'")).isEqualTo("0|t|t|t|t");
-                assertThat(sql.text("SELECT concat_ws('|', kind, resource_type, resource_id, actor_id, process_identity,"
-                        + " token, at, detail, presented_token IS NULL, category IS NULL) FROM fence_events"
-                        + " WHERE kind = 'LEASE_ACQUIRED'")).isEqualTo("LEASE_ACQUIRED|actor|alpha|alpha|"
-                        + e.processIdentity() + "|1|" + lease.acquiredAt() + "|ttl 30000 ms|t|t");
+                                + " acquired_at, change_seq = (SELECT last_change FROM lease_change_counter), presented_token IS NULL)"
+                                + " FROM actor_leases WHERE actor_id = 'alpha'"))
+                        .isEqualTo("0|t|t|t|t");
+                assertThat(sql.text(
+                                "SELECT concat_ws('|', kind, resource_type, resource_id, actor_id, process_identity,"
+                                        + " token, at, detail, presented_token IS NULL, category IS NULL) FROM fence_events"
+                                        + " WHERE kind = 'LEASE_ACQUIRED'"))
+                        .isEqualTo("LEASE_ACQUIRED|actor|alpha|alpha|" + e.processIdentity() + "|1|"
+                                + lease.acquiredAt() + "|ttl 30000 ms|t|t");
 
                 renewed = e.leases().renew("alpha", lease.token(), Duration.ofSeconds(20));
                 assertThat(renewed.token()).isEqualTo(lease.token());
                 assertThat(renewed.expiresAt()).isEqualTo(renewed.renewedAt() + 20_000);
-                assertThat(sql.text("SELECT concat_ws('|', renewals, ttl_ms, renewal_journalled_at = renewed_at,"
-                        + " presented_token, presented_change = change_seq) FROM actor_leases WHERE actor_id = 'alpha'"))
+                assertThat(
+                                sql.text(
+                                        "SELECT concat_ws('|', renewals, ttl_ms, renewal_journalled_at = renewed_at,"
+                                                + " presented_token, presented_change = change_seq) FROM actor_leases WHERE actor_id = 'alpha'"))
                         .isEqualTo("1|20000|t|1|t");
                 // the detail as Instant.toString() writes it, with or without milliseconds
                 assertThat(sql.text("SELECT detail FROM fence_events WHERE kind = 'LEASE_RENEWED'"))
@@ -73,9 +78,10 @@ class PgLeaseWritesInOneCallTest {
                 assertThat(e.leases().release("alpha", lease.token())).isTrue();
                 assertThat(sql.scalar("SELECT count(*) FROM actor_leases")).isZero();
                 assertThat(sql.text("SELECT concat_ws('|', kind, actor_id, process_identity, token, detail IS NULL)"
-                        + " FROM fence_events WHERE kind = 'LEASE_RELEASED'"))
+                                + " FROM fence_events WHERE kind = 'LEASE_RELEASED'"))
                         .isEqualTo("LEASE_RELEASED|alpha|" + e.processIdentity() + "|1|t");
-                assertThat(sql.scalar("SELECT count(*) FROM lease_tombstones WHERE actor_id = 'alpha'")).isEqualTo(1);
+                assertThat(sql.scalar("SELECT count(*) FROM lease_tombstones WHERE actor_id = 'alpha'"))
+                        .isEqualTo(1);
                 assertThat(e.leases().acquire("alpha", TTL).token()).isEqualTo(2);
             }
             // the functions did the work: the engine's session called each (its statistics reach the view once
@@ -102,10 +108,14 @@ class PgLeaseWritesInOneCallTest {
                 assertThat(again.ttlMs()).isEqualTo(20_000);
                 Lease gamma = e.leases().acquireOrRenewKeepingTtl("gamma", TTL);
                 assertThat(gamma.token()).isEqualTo(2);
-                assertThat(e.leases().acquireOrRenewKeepingTtl("gamma", Duration.ofSeconds(5)).ttlMs()).isEqualTo(30_000);
+                assertThat(e.leases()
+                                .acquireOrRenewKeepingTtl("gamma", Duration.ofSeconds(5))
+                                .ttlMs())
+                        .isEqualTo(30_000);
                 assertThat(sql.text("SELECT string_agg(kind || ':' || actor_id || ':' || token, ',' ORDER BY seq)"
-                        + " FROM fence_events WHERE kind LIKE 'LEASE%'")).isEqualTo(
-                        "LEASE_ACQUIRED:beta:1,LEASE_RENEWED:beta:1,LEASE_ACQUIRED:gamma:2,LEASE_RENEWED:gamma:2");
+                                + " FROM fence_events WHERE kind LIKE 'LEASE%'"))
+                        .isEqualTo(
+                                "LEASE_ACQUIRED:beta:1,LEASE_RENEWED:beta:1,LEASE_ACQUIRED:gamma:2,LEASE_RENEWED:gamma:2");
             }
             awaitCalls(sql, "sovereign_lease_grant", 2); // the two grants; the renewals of a held lease did not try
         }
@@ -115,7 +125,8 @@ class PgLeaseWritesInOneCallTest {
         long deadline = System.nanoTime() + 20_000_000_000L;
         long seen = -1;
         while (System.nanoTime() < deadline) {
-            seen = sql.scalar("SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE funcname = " + q(function));
+            seen = sql.scalar(
+                    "SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE funcname = " + q(function));
             if (seen == calls) {
                 return;
             }
@@ -127,15 +138,19 @@ class PgLeaseWritesInOneCallTest {
     @Test
     void whatIsNotTheSimpleCaseTakesTheFullPathWithItsRefusalsAndTakeovers() {
         PgTestServer.Database db = PgTestServer.freshDatabase();
-        try (Engine a = engine(db); Engine b = engine(db)) {
+        try (Engine a = engine(db);
+                Engine b = engine(db)) {
             a.actors().add("alpha");
             Lease held = a.leases().acquire("alpha", TTL);
-            assertThatThrownBy(() -> b.leases().acquire("alpha", TTL)).isInstanceOf(Refusal.class)
+            assertThatThrownBy(() -> b.leases().acquire("alpha", TTL))
+                    .isInstanceOf(Refusal.class)
                     .satisfies(r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
-            assertThatThrownBy(() -> b.leases().acquire("nobody", TTL)).isInstanceOf(Refusal.class)
+            assertThatThrownBy(() -> b.leases().acquire("nobody", TTL))
+                    .isInstanceOf(Refusal.class)
                     .satisfies(r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.UNKNOWN_ACTOR));
             assertThat(b.leases().release("alpha", held.token())).isFalse();
-            assertThatThrownBy(() -> b.leases().renew("alpha", held.token(), TTL)).isInstanceOf(Refusal.class)
+            assertThatThrownBy(() -> b.leases().renew("alpha", held.token(), TTL))
+                    .isInstanceOf(Refusal.class)
                     .satisfies(r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_LOST));
             assertThat(a.leases().current("alpha")).contains(held);
         }
@@ -146,12 +161,16 @@ class PgLeaseWritesInOneCallTest {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         try (Engine owner = engine(db)) {
             owner.actors().add("alpha");
-            try (Engine claimed = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false)
-                    .actAs(owner.processIdentity()).build()); Connection c = db.connect()) {
+            try (Engine claimed = Engine.open(EngineConfig.forDatabase(db.url())
+                            .heartbeat(false)
+                            .actAs(owner.processIdentity())
+                            .build());
+                    Connection c = db.connect()) {
                 Lease lease = claimed.leases().acquire("alpha", TTL);
                 RawPg sql = new RawPg(c);
                 assertThat(sql.scalar("SELECT count(*) FROM fence_events WHERE kind = 'PROCESS_STARTED'"
-                        + " AND category = 'identity_claimed'")).isPositive();
+                                + " AND category = 'identity_claimed'"))
+                        .isPositive();
                 assertThat(sql.text("SELECT detail FROM fence_events WHERE kind = 'LEASE_ACQUIRED'"))
                         .startsWith("ttl 30000 ms; by --process: ");
                 assertThat(claimed.leases().release("alpha", lease.token())).isTrue();
@@ -207,12 +226,14 @@ class PgLeaseWritesInOneCallTest {
         String held = a.lease("held");
         String expired = a.lease("expired");
         for (String call : List.of(
-                "SELECT * FROM sovereign_lease_grant('held', 'proc_attacker', 5000)",      // live: a refusal's case
-                "SELECT * FROM sovereign_lease_grant('expired', 'proc_attacker', 5000)",   // a takeover's case
-                "SELECT * FROM sovereign_lease_grant('nobody', 'proc_attacker', 5000)",    // unknown actor
-                "SELECT * FROM sovereign_lease_grant('free', 'proc_attacker', 0)",         // no lease to carry it
+                "SELECT * FROM sovereign_lease_grant('held', 'proc_attacker', 5000)", // live: a refusal's case
+                "SELECT * FROM sovereign_lease_grant('expired', 'proc_attacker', 5000)", // a takeover's case
+                "SELECT * FROM sovereign_lease_grant('nobody', 'proc_attacker', 5000)", // unknown actor
+                "SELECT * FROM sovereign_lease_grant('free', 'proc_attacker', 0)", // no lease to carry it
                 "SELECT * FROM sovereign_lease_grant('free', 'proc_attacker', -5)")) {
-            assertThat(a.worker().scalar("SELECT count(*) FROM (" + call + ") g")).as(call).isZero();
+            assertThat(a.worker().scalar("SELECT count(*) FROM (" + call + ") g"))
+                    .as(call)
+                    .isZero();
         }
         assertThat(a.tokens()).as("no token minted").isEqualTo(tokens);
         assertThat(a.journal()).as("nothing journalled").isEqualTo(journal);
@@ -231,7 +252,7 @@ class PgLeaseWritesInOneCallTest {
         long journal = a.journal();
         String held = a.lease("held");
         for (String call : List.of(
-                "SELECT sovereign_lease_release('held', 'proc_attacker', " + a.live() + ")",    // not its holder
+                "SELECT sovereign_lease_release('held', 'proc_attacker', " + a.live() + ")", // not its holder
                 "SELECT sovereign_lease_release('held', 'proc_holder', " + (a.live() + 1) + ")", // not its token
                 "SELECT sovereign_lease_release('held', 'proc_holder', " + a.expired() + ")",
                 "SELECT sovereign_lease_release('free', 'proc_holder', 1)")) {
@@ -241,7 +262,9 @@ class PgLeaseWritesInOneCallTest {
                 "SELECT * FROM sovereign_lease_renew('held', 'proc_attacker', " + a.live() + ", 5000)",
                 "SELECT * FROM sovereign_lease_renew('held', 'proc_holder', " + (a.live() + 1) + ", 5000)",
                 "SELECT * FROM sovereign_lease_renew('expired', 'proc_attacker', " + a.expired() + ", 5000)")) {
-            assertThat(a.worker().scalar("SELECT count(*) FROM (" + call + ") r")).as(call).isZero();
+            assertThat(a.worker().scalar("SELECT count(*) FROM (" + call + ") r"))
+                    .as(call)
+                    .isZero();
         }
         assertThat(a.lease("held")).isEqualTo(held);
         assertThat(a.tokens()).isEqualTo(tokens);
@@ -250,53 +273,84 @@ class PgLeaseWritesInOneCallTest {
         // a corrupt row (an expiry no renewal could write) is evidence: neither renewed nor deleted by its holder.
         // Since schema version 8 the guard refuses to write one, so the owner switches it off to make one
         a.owner().exec("ALTER TABLE actor_leases DISABLE TRIGGER actor_leases_guard_update");
-        a.owner().passes(RawPg.BUMP, "UPDATE actor_leases SET expires_at = expires_at + 3600000, change_seq = "
-                + RawPg.CHANGE + ", presented_token = token, presented_change = " + RawPg.CHANGE
-                + " WHERE actor_id = 'held'");
+        a.owner()
+                .passes(
+                        RawPg.BUMP,
+                        "UPDATE actor_leases SET expires_at = expires_at + 3600000, change_seq = "
+                                + RawPg.CHANGE + ", presented_token = token, presented_change = " + RawPg.CHANGE
+                                + " WHERE actor_id = 'held'");
         a.owner().exec("ALTER TABLE actor_leases ENABLE ALWAYS TRIGGER actor_leases_guard_update");
         String corrupt = a.lease("held");
         assertThat(a.worker().text("SELECT sovereign_lease_release('held', 'proc_holder', " + a.live() + ")"))
                 .isEqualTo("f");
-        assertThat(a.worker().scalar("SELECT count(*) FROM sovereign_lease_renew('held', 'proc_holder', "
-                + a.live() + ", 5000)")).isZero();
+        assertThat(a.worker()
+                        .scalar("SELECT count(*) FROM sovereign_lease_renew('held', 'proc_holder', " + a.live()
+                                + ", 5000)"))
+                .isZero();
         assertThat(a.lease("held")).isEqualTo(corrupt);
     }
 
     @Test
     void theFunctionsRunAsTheirCallerAndTheGuardsStillRefuseTheRawWrites() throws Exception {
         Attack a = attack();
-        assertThat(a.owner().scalar("SELECT count(*) FROM pg_proc WHERE proname LIKE 'sovereign\\_lease\\_%'"
-                + " AND NOT prosecdef")).isEqualTo(3);
+        assertThat(a.owner()
+                        .scalar("SELECT count(*) FROM pg_proc WHERE proname LIKE 'sovereign\\_lease\\_%'"
+                                + " AND NOT prosecdef"))
+                .isEqualTo(3);
         // a login that is not a worker may not even call them (EXECUTE was taken from PUBLIC) ...
         String stranger = PgTestServer.freshRole("stranger");
         RawPg outsider = new RawPg(a.db().dataSource(stranger, stranger).getConnection());
         a.owner().exec("GRANT USAGE ON SCHEMA public TO " + stranger);
-        outsider.refused("permission denied for function sovereign_lease_grant",
+        outsider.refused(
+                "permission denied for function sovereign_lease_grant",
                 "SELECT * FROM sovereign_lease_grant('free', 'proc_attacker', 5000)");
         // ... and given EXECUTE, it still writes only what its own table privileges allow: none here
         a.owner().exec("GRANT EXECUTE ON FUNCTION sovereign_lease_grant(text, text, bigint) TO " + stranger);
-        outsider.refused("permission denied for table", "SELECT * FROM sovereign_lease_grant('free', 'proc_attacker', 5000)");
+        outsider.refused(
+                "permission denied for table", "SELECT * FROM sovereign_lease_grant('free', 'proc_attacker', 5000)");
         outsider.connection().close();
 
         // inside a transaction that called a function, the guards still refuse what the engine never writes
         String grant = "SELECT * FROM sovereign_lease_grant('free', 'proc_attacker', 5000)";
-        a.worker().refused("fence: a renewal keeps the holder", grant, RawPg.BUMP,
-                "UPDATE actor_leases SET process_identity = 'proc_holder', change_seq = " + RawPg.CHANGE
-                        + ", presented_token = token, presented_change = " + RawPg.CHANGE + " WHERE actor_id = 'free'");
-        a.worker().refused("fence: an actor has one lease row", grant, RawPg.MINT, RawPg.BUMP,
-                "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
-                        + " renewal_journalled_at, change_seq) VALUES ('free', 'proc_holder', " + RawPg.TOKEN + ", 5000, 0, 0,"
-                        + " 0, 0, " + RawPg.CHANGE + ")");
-        a.worker().refused("fence: a lease is released only by the transaction that presents its current token",
-                "SELECT sovereign_lease_release('held', 'proc_attacker', " + a.live() + ")",
-                "DELETE FROM actor_leases WHERE actor_id = 'held'");
-        a.worker().refused("fence: a takeover needs an expired lease", grant, RawPg.MINT, RawPg.BUMP,
-                "UPDATE actor_leases SET process_identity = 'proc_attacker', token = " + RawPg.TOKEN + ", change_seq = "
-                        + RawPg.CHANGE + ", presented_token = token, presented_change = " + RawPg.CHANGE
-                        + " WHERE actor_id = 'held'");
-        assertThat(a.owner().scalar("SELECT count(*) FROM actor_leases WHERE actor_id = 'free'")).isZero();
+        a.worker()
+                .refused(
+                        "fence: a renewal keeps the holder",
+                        grant,
+                        RawPg.BUMP,
+                        "UPDATE actor_leases SET process_identity = 'proc_holder', change_seq = " + RawPg.CHANGE
+                                + ", presented_token = token, presented_change = " + RawPg.CHANGE
+                                + " WHERE actor_id = 'free'");
+        a.worker()
+                .refused(
+                        "fence: an actor has one lease row",
+                        grant,
+                        RawPg.MINT,
+                        RawPg.BUMP,
+                        "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
+                                + " renewal_journalled_at, change_seq) VALUES ('free', 'proc_holder', " + RawPg.TOKEN
+                                + ", 5000, 0, 0,"
+                                + " 0, 0, " + RawPg.CHANGE + ")");
+        a.worker()
+                .refused(
+                        "fence: a lease is released only by the transaction that presents its current token",
+                        "SELECT sovereign_lease_release('held', 'proc_attacker', " + a.live() + ")",
+                        "DELETE FROM actor_leases WHERE actor_id = 'held'");
+        a.worker()
+                .refused(
+                        "fence: a takeover needs an expired lease",
+                        grant,
+                        RawPg.MINT,
+                        RawPg.BUMP,
+                        "UPDATE actor_leases SET process_identity = 'proc_attacker', token = " + RawPg.TOKEN
+                                + ", change_seq = "
+                                + RawPg.CHANGE + ", presented_token = token, presented_change = " + RawPg.CHANGE
+                                + " WHERE actor_id = 'held'");
+        assertThat(a.owner().scalar("SELECT count(*) FROM actor_leases WHERE actor_id = 'free'"))
+                .isZero();
         // a worker cannot replace the function's code either (only the owner can; every open would see it)
-        refusedWith(a.worker(), DENIED,
+        refusedWith(
+                a.worker(),
+                DENIED,
                 "CREATE OR REPLACE FUNCTION sovereign_lease_release(p_actor text, p_process text, p_token bigint)"
                         + " RETURNS boolean LANGUAGE sql AS $$ SELECT true $$");
         refusedWith(a.worker(), DENIED, "ALTER FUNCTION sovereign_lease_grant(text, text, bigint) SECURITY DEFINER");
@@ -314,12 +368,14 @@ class PgLeaseWritesInOneCallTest {
 
             sql.exec("ALTER FUNCTION sovereign_lease_grant(text, text, bigint) SECURITY DEFINER");
             assertThat(PgMigrator.guardProblems(c))
-                    .containsExactly("guard function sovereign_lease_grant runs with other settings than its migration gave it");
+                    .containsExactly(
+                            "guard function sovereign_lease_grant runs with other settings than its migration gave it");
             assertThatThrownBy(() -> engine(db)).hasMessageContaining("sovereign_lease_grant runs with other settings");
             sql.exec("ALTER FUNCTION sovereign_lease_grant(text, text, bigint) SECURITY INVOKER");
             assertThat(PgMigrator.guardProblems(c)).isEmpty();
 
-            String body = sql.text("SELECT pg_get_functiondef('sovereign_lease_release(text, text, bigint)'::regprocedure)");
+            String body =
+                    sql.text("SELECT pg_get_functiondef('sovereign_lease_release(text, text, bigint)'::regprocedure)");
             sql.exec("CREATE OR REPLACE FUNCTION sovereign_lease_release(p_actor text, p_process text, p_token bigint)"
                     + " RETURNS boolean LANGUAGE plpgsql AS $$ BEGIN RETURN true; END $$");
             assertThat(PgMigrator.guardProblems(c))
@@ -331,7 +387,8 @@ class PgLeaseWritesInOneCallTest {
             sql.exec("CREATE FUNCTION sovereign_lease_renew(a varchar, b varchar, c bigint, d bigint) RETURNS SETOF"
                     + " actor_leases LANGUAGE sql AS $$ SELECT * FROM actor_leases $$");
             assertThat(PgMigrator.guardProblems(c))
-                    .containsExactly("guard function sovereign_lease_renew has a look-alike with other arguments beside it");
+                    .containsExactly(
+                            "guard function sovereign_lease_renew has a look-alike with other arguments beside it");
             sql.exec("DROP FUNCTION sovereign_lease_renew(varchar, varchar, bigint, bigint)");
             assertThat(PgMigrator.guardProblems(c)).isEmpty();
         }
@@ -344,10 +401,12 @@ class PgLeaseWritesInOneCallTest {
     void aVersionFourLedgerWithALiveLeaseMigratesAndItsLeasesAndTokensGoOn() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         try (Connection c = db.connect()) {
-            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 4)).isEqualTo(4);
+            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 4))
+                    .isEqualTo(4);
             assertThat(PgMigrator.schemaVersion(c)).isEqualTo(4);
             RawPg sql = new RawPg(c);
-            assertThat(sql.scalar("SELECT count(*) FROM pg_proc WHERE proname LIKE 'sovereign\\_lease\\_%'")).isZero();
+            assertThat(sql.scalar("SELECT count(*) FROM pg_proc WHERE proname LIKE 'sovereign\\_lease\\_%'"))
+                    .isZero();
             PgFenceWrites w = new PgFenceWrites(sql);
             w.actor("alpha");
             w.actor("beta");
@@ -360,12 +419,16 @@ class PgLeaseWritesInOneCallTest {
                 assertThat(PgMigrator.guardProblems(c)).isEmpty();
                 assertThat(PgMigrator.grantProblems(c)).isEmpty();
                 // the version-4 holder's lease is still live and still refuses others
-                assertThatThrownBy(() -> e.leases().acquire("alpha", TTL)).isInstanceOf(Refusal.class)
-                        .satisfies(r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                assertThatThrownBy(() -> e.leases().acquire("alpha", TTL))
+                        .isInstanceOf(Refusal.class)
+                        .satisfies(
+                                r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
                 // its holder renews and releases it through the new functions
-                assertThat(sql.scalar("SELECT token FROM sovereign_lease_renew('alpha', 'proc_old', " + old + ", 5000)"))
+                assertThat(sql.scalar(
+                                "SELECT token FROM sovereign_lease_renew('alpha', 'proc_old', " + old + ", 5000)"))
                         .isEqualTo(old);
-                assertThat(sql.text("SELECT sovereign_lease_release('alpha', 'proc_old', " + old + ")")).isEqualTo("t");
+                assertThat(sql.text("SELECT sovereign_lease_release('alpha', 'proc_old', " + old + ")"))
+                        .isEqualTo("t");
                 // tokens continue from the counter the old ledger kept
                 Lease alpha = e.leases().acquire("alpha", TTL);
                 assertThat(alpha.token()).isEqualTo(old + 1);
@@ -376,8 +439,9 @@ class PgLeaseWritesInOneCallTest {
                 assertThat(e.leases().release("alpha", alpha.token())).isTrue();
             }
             assertThat(sql.text("SELECT string_agg(kind || ':' || token, ',' ORDER BY seq) FROM fence_events"
-                    + " WHERE kind LIKE 'LEASE%'")).isEqualTo("LEASE_RENEWED:1,LEASE_RELEASED:1,LEASE_ACQUIRED:2,"
-                    + "LEASE_ACQUIRED:3,LEASE_RENEWED:3,LEASE_RELEASED:3,LEASE_RELEASED:2");
+                            + " WHERE kind LIKE 'LEASE%'"))
+                    .isEqualTo("LEASE_RENEWED:1,LEASE_RELEASED:1,LEASE_ACQUIRED:2,"
+                            + "LEASE_ACQUIRED:3,LEASE_RENEWED:3,LEASE_RELEASED:3,LEASE_RELEASED:2");
         }
     }
 

@@ -54,7 +54,8 @@ class PgLedgerRolesTest {
     @BeforeAll
     static void open() throws Exception {
         db = PgTestServer.freshDatabase();
-        try (Engine created = Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build())) {
+        try (Engine created =
+                Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build())) {
             created.actors().add("alpha");
             created.actors().add("beta");
             created.actors().add("gamma");
@@ -83,7 +84,8 @@ class PgLedgerRolesTest {
     }
 
     private static Engine engineAs(String role) {
-        return Engine.openExisting(EngineConfig.forDatabase(url(role)).heartbeat(false).build());
+        return Engine.openExisting(
+                EngineConfig.forDatabase(url(role)).heartbeat(false).build());
     }
 
     /** Runs the statements in one transaction, expects one refused with {@code sqlstate}; rolls back. */
@@ -98,7 +100,8 @@ class PgLedgerRolesTest {
             worker.rollback();
             fail("expected SQLSTATE " + sqlstate + ", but went through: " + String.join("; ", statements));
         } catch (SQLException e) {
-            assertThat(e.getSQLState()).as("SQLSTATE of %s (%s)", String.join("; ", statements), e.getMessage())
+            assertThat(e.getSQLState())
+                    .as("SQLSTATE of %s (%s)", String.join("; ", statements), e.getMessage())
                     .isEqualTo(sqlstate);
         } finally {
             try {
@@ -120,7 +123,9 @@ class PgLedgerRolesTest {
                 Map.entry("fence_events", "INSERT,SELECT"),
                 Map.entry("lease_change_counter", "SELECT,UPDATE"),
                 Map.entry("lease_tombstones", "INSERT,SELECT,UPDATE"),
-                Map.entry("ledger_history", "INSERT,SELECT"), // its 'backwards' reports; restore and bump rows are the owner's
+                Map.entry(
+                        "ledger_history",
+                        "INSERT,SELECT"), // its 'backwards' reports; restore and bump rows are the owner's
                 Map.entry("ledger_mark", "SELECT"),
                 Map.entry("messages", "INSERT,SELECT,UPDATE"),
                 Map.entry("processes", "INSERT,SELECT,UPDATE"),
@@ -129,25 +134,30 @@ class PgLedgerRolesTest {
                 Map.entry("server_clock", "SELECT"),
                 Map.entry("supervisor_ticks", "SELECT"),
                 Map.entry("token_counter", "SELECT,UPDATE")));
-        assertThat(privileges(hostA)).as("what a member of the worker role may do, table by table").isEqualTo(expected);
+        assertThat(privileges(hostA))
+                .as("what a member of the worker role may do, table by table")
+                .isEqualTo(expected);
         Map<String, String> operator = new TreeMap<>(expected);
         operator.put("actors", "INSERT,SELECT");
         operator.put("supervisor_ticks", "INSERT,SELECT");
-        assertThat(privileges(ops)).as("the operator: the worker's, plus adding actors and recording ticks")
+        assertThat(privileges(ops))
+                .as("the operator: the worker's, plus adding actors and recording ticks")
                 .isEqualTo(operator);
         try (Statement s = owner.createStatement();
-             ResultSet rs = s.executeQuery("SELECT bool_or(rolcanlogin OR rolsuper OR rolcreaterole OR rolcreatedb"
-                     + " OR rolbypassrls OR rolreplication) FROM pg_roles WHERE rolname IN ('" + workerGroup + "', '"
-                     + operatorGroup + "')")) {
+                ResultSet rs = s.executeQuery("SELECT bool_or(rolcanlogin OR rolsuper OR rolcreaterole OR rolcreatedb"
+                        + " OR rolbypassrls OR rolreplication) FROM pg_roles WHERE rolname IN ('" + workerGroup + "', '"
+                        + operatorGroup + "')")) {
             rs.next();
-            assertThat(rs.getBoolean(1)).as("the group roles log in or hold a role attribute").isFalse();
+            assertThat(rs.getBoolean(1))
+                    .as("the group roles log in or hold a role attribute")
+                    .isFalse();
         }
         try (Statement s = owner.createStatement();
-             ResultSet rs = s.executeQuery("SELECT has_schema_privilege('" + hostA + "', 'public', 'CREATE'),"
-                     + " has_schema_privilege('" + hostA + "', 'public', 'USAGE'),"
-                     + " bool_or(has_sequence_privilege('" + hostA + "', c.oid, 'UPDATE'))"
-                     + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                     + " WHERE c.relkind = 'S' AND n.nspname = 'public'")) {
+                ResultSet rs = s.executeQuery("SELECT has_schema_privilege('" + hostA + "', 'public', 'CREATE'),"
+                        + " has_schema_privilege('" + hostA + "', 'public', 'USAGE'),"
+                        + " bool_or(has_sequence_privilege('" + hostA + "', c.oid, 'UPDATE'))"
+                        + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                        + " WHERE c.relkind = 'S' AND n.nspname = 'public'")) {
             rs.next();
             assertThat(rs.getBoolean(1)).as("CREATE on the ledger's schema").isFalse();
             assertThat(rs.getBoolean(2)).as("USAGE on the ledger's schema").isTrue();
@@ -160,15 +170,16 @@ class PgLedgerRolesTest {
         Map<String, String> found = new TreeMap<>();
         String[] kinds = {"SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER"};
         try (Statement s = owner.createStatement();
-             ResultSet rs = s.executeQuery("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                     + " WHERE c.relkind = 'r' AND n.nspname = 'public' ORDER BY 1")) {
+                ResultSet rs =
+                        s.executeQuery("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                                + " WHERE c.relkind = 'r' AND n.nspname = 'public' ORDER BY 1")) {
             while (rs.next()) {
                 String table = rs.getString(1);
                 TreeSet<String> held = new TreeSet<>();
                 for (String kind : kinds) {
                     try (Statement t = owner.createStatement();
-                         ResultSet r = t.executeQuery("SELECT has_table_privilege('" + role + "', 'public." + table
-                                 + "', '" + kind + "')")) {
+                            ResultSet r = t.executeQuery("SELECT has_table_privilege('" + role + "', 'public." + table
+                                    + "', '" + kind + "')")) {
                         r.next();
                         if (r.getBoolean(1)) {
                             held.add(kind);
@@ -235,18 +246,23 @@ class PgLedgerRolesTest {
         refusedWith(DENIED, "DROP TRIGGER token_counter_guard ON token_counter");
         refusedWith(DENIED, "ALTER TABLE actor_leases DISABLE TRIGGER actor_leases_guard_update");
         refusedWith(DENIED, "ALTER TABLE fence_events DISABLE TRIGGER ALL");
-        refusedWith(DENIED, "CREATE OR REPLACE FUNCTION token_counter_guard() RETURNS trigger LANGUAGE plpgsql"
-                + " AS $$ BEGIN RETURN NEW; END $$");
-        refusedWith(DENIED, "CREATE TRIGGER zz BEFORE UPDATE ON token_counter FOR EACH ROW"
-                + " EXECUTE FUNCTION sovereign_refuse('x')");
+        refusedWith(
+                DENIED,
+                "CREATE OR REPLACE FUNCTION token_counter_guard() RETURNS trigger LANGUAGE plpgsql"
+                        + " AS $$ BEGIN RETURN NEW; END $$");
+        refusedWith(
+                DENIED,
+                "CREATE TRIGGER zz BEFORE UPDATE ON token_counter FOR EACH ROW"
+                        + " EXECUTE FUNCTION sovereign_refuse('x')");
         long token = w.acquire("by_hand", "proc_hand", 60_000);
         sql.passes(renewStatements("by_hand", token, 60_000));
         // the tables: no ALTER TABLE, no new table in the schema, no TRUNCATE; an INSERT where the engine inserts
         refusedWith(DENIED, "ALTER TABLE actor_leases ADD COLUMN note text");
         refusedWith(DENIED, "ALTER TABLE actor_leases DROP CONSTRAINT actor_leases_pkey");
         refusedWith(DENIED, "CREATE TABLE public.shadow (id int)");
-        refusedWith(DENIED, "CREATE FUNCTION public.clock_timestamp() RETURNS timestamptz LANGUAGE sql"
-                + " AS $$ SELECT now() $$");
+        refusedWith(
+                DENIED,
+                "CREATE FUNCTION public.clock_timestamp() RETURNS timestamptz LANGUAGE sql" + " AS $$ SELECT now() $$");
         refusedWith(DENIED, "TRUNCATE fence_events");
         refusedWith(DENIED, "TRUNCATE actor_leases CASCADE");
         sql.passes(journalStatement("LEASE_ACQUIRED", "by_hand"));
@@ -281,28 +297,39 @@ class PgLedgerRolesTest {
         w.assign("asg_other", "someone_elses");
         w.start("att_other", "asg_other", "someone_elses", "proc_holder", lease, 60_000);
         // a terminal write that does not present the attempt: the guard refuses it
-        refusedWith(GUARD, "UPDATE assignments SET state = 'COMPLETED', current_attempt = NULL, updated_at = "
-                + RawPg.NOW + " WHERE id = 'asg_other'");
-        refusedWith(GUARD, "UPDATE assignments SET state = 'FAILED', current_attempt = NULL, ended_by_attempt = 'att_forged',"
-                + " ended_via = 'attempt', updated_at = " + RawPg.NOW + " WHERE id = 'asg_other'");
+        refusedWith(
+                GUARD,
+                "UPDATE assignments SET state = 'COMPLETED', current_attempt = NULL, updated_at = " + RawPg.NOW
+                        + " WHERE id = 'asg_other'");
+        refusedWith(
+                GUARD,
+                "UPDATE assignments SET state = 'FAILED', current_attempt = NULL, ended_by_attempt = 'att_forged',"
+                        + " ended_via = 'attempt', updated_at = " + RawPg.NOW + " WHERE id = 'asg_other'");
         // ending the holder's ACTIVE attempt row alone, in any ended state, or moving its expiry: refused by
         // the guard since schema version 4 (decision 0113; before it, this was decision 0902's open hole)
         for (String state : new String[] {"DONE", "SUPERSEDED", "RECOVERED", "LOST"}) {
-            refusedWith(GUARD, "UPDATE execution_attempts SET state = '" + state + "', ended_at = " + RawPg.NOW
-                    + " WHERE id = 'att_other'");
+            refusedWith(
+                    GUARD,
+                    "UPDATE execution_attempts SET state = '" + state + "', ended_at = " + RawPg.NOW
+                            + " WHERE id = 'att_other'");
         }
         refusedWith(GUARD, "UPDATE execution_attempts SET expires_at = " + RawPg.NOW + " - 1 WHERE id = 'att_other'");
         refusedWith(GUARD, "UPDATE execution_attempts SET expires_at = expires_at + 86400000 WHERE id = 'att_other'");
-        refusedWith(GUARD, "INSERT INTO execution_attempts SELECT * FROM execution_attempts WHERE id = 'att_other'"
-                + " ON CONFLICT (id) DO UPDATE SET state = 'DONE', ended_at = " + RawPg.NOW);
+        refusedWith(
+                GUARD,
+                "INSERT INTO execution_attempts SELECT * FROM execution_attempts WHERE id = 'att_other'"
+                        + " ON CONFLICT (id) DO UPDATE SET state = 'DONE', ended_at = " + RawPg.NOW);
         refusedWith(DENIED, "UPDATE server_clock SET pinned_ms = " + RawPg.NOW + " + 86400000"); // expiring it early
-        assertThat(sql.text("SELECT state FROM execution_attempts WHERE id = 'att_other'")).isEqualTo("ACTIVE");
+        assertThat(sql.text("SELECT state FROM execution_attempts WHERE id = 'att_other'"))
+                .isEqualTo("ACTIVE");
         refusedWith(DENIED, "DELETE FROM execution_attempts WHERE id = 'att_other'");
         refusedWith(DENIED, "DELETE FROM assignments WHERE id = 'asg_other'");
         // the terminal write that presents the current attempt passes
         sql.passes(endStatements("asg_other", "att_other", "COMPLETED", "attempt"));
-        assertThat(sql.text("SELECT state FROM assignments WHERE id = 'asg_other'")).isEqualTo("COMPLETED");
-        assertThat(sql.text("SELECT state FROM execution_attempts WHERE id = 'att_other'")).isEqualTo("DONE");
+        assertThat(sql.text("SELECT state FROM assignments WHERE id = 'asg_other'"))
+                .isEqualTo("COMPLETED");
+        assertThat(sql.text("SELECT state FROM execution_attempts WHERE id = 'att_other'"))
+                .isEqualTo("DONE");
         sql.passes(PgFenceWrites.releaseStatements("someone_elses", lease));
     }
 }

@@ -23,7 +23,8 @@ class PgMergeTest {
     @BeforeEach
     void open() throws Exception {
         c = PgTestServer.freshDatabase().connect();
-        assumeTrue(c.getMetaData().getDatabaseMajorVersion() >= 15,
+        assumeTrue(
+                c.getMetaData().getDatabaseMajorVersion() >= 15,
                 "MERGE needs PostgreSQL 15; this server is " + PgTestServer.serverVersion());
         new PgMigrator(false, "test", "abc123", 10_000).migrate(c);
         sql = new RawPg(c);
@@ -43,24 +44,35 @@ class PgMergeTest {
 
     @Test
     void mergeCannotWindTheCounterBackNorDeleteIt() {
-        sql.refused("only increases", "MERGE INTO token_counter t USING (SELECT 1 AS id) s ON t.id = s.id"
-                + " WHEN MATCHED THEN UPDATE SET last_token = 0");
-        sql.refused("cannot be deleted", "MERGE INTO token_counter t USING (SELECT 1 AS id) s ON t.id = s.id"
-                + " WHEN MATCHED THEN DELETE");
+        sql.refused(
+                "only increases",
+                "MERGE INTO token_counter t USING (SELECT 1 AS id) s ON t.id = s.id"
+                        + " WHEN MATCHED THEN UPDATE SET last_token = 0");
+        sql.refused(
+                "cannot be deleted",
+                "MERGE INTO token_counter t USING (SELECT 1 AS id) s ON t.id = s.id" + " WHEN MATCHED THEN DELETE");
         sql.passes("MERGE INTO token_counter t USING (SELECT 1 AS id) s ON t.id = s.id"
                 + " WHEN MATCHED THEN UPDATE SET last_token = t.last_token + 1");
     }
 
     @Test
     void mergeCannotRewriteOrDeleteTheJournalNorALease() {
-        sql.refused("append-only", "MERGE INTO fence_events f USING (SELECT 1) s ON true"
-                + " WHEN MATCHED THEN UPDATE SET detail = 'rewritten'");
+        sql.refused(
+                "append-only",
+                "MERGE INTO fence_events f USING (SELECT 1) s ON true"
+                        + " WHEN MATCHED THEN UPDATE SET detail = 'rewritten'");
         sql.refused("append-only", "MERGE INTO fence_events f USING (SELECT 1) s ON true WHEN MATCHED THEN DELETE");
-        sql.refused("released only by the transaction", "MERGE INTO actor_leases l USING (SELECT 'operator' AS a) s"
-                + " ON l.actor_id = s.a WHEN MATCHED THEN DELETE");
-        sql.refused("presents its current token", RawPg.BUMP, "MERGE INTO actor_leases l USING (SELECT 'operator' AS a) s"
-                + " ON l.actor_id = s.a WHEN MATCHED THEN UPDATE SET expires_at = l.expires_at + 60000,"
-                + " change_seq = " + RawPg.CHANGE);
-        assertThat(sql.scalar("SELECT count(*) FROM fence_events WHERE detail IS NULL")).isEqualTo(1);
+        sql.refused(
+                "released only by the transaction",
+                "MERGE INTO actor_leases l USING (SELECT 'operator' AS a) s"
+                        + " ON l.actor_id = s.a WHEN MATCHED THEN DELETE");
+        sql.refused(
+                "presents its current token",
+                RawPg.BUMP,
+                "MERGE INTO actor_leases l USING (SELECT 'operator' AS a) s"
+                        + " ON l.actor_id = s.a WHEN MATCHED THEN UPDATE SET expires_at = l.expires_at + 60000,"
+                        + " change_seq = " + RawPg.CHANGE);
+        assertThat(sql.scalar("SELECT count(*) FROM fence_events WHERE detail IS NULL"))
+                .isEqualTo(1);
     }
 }

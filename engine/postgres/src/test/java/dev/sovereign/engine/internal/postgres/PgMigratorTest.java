@@ -21,7 +21,8 @@ class PgMigratorTest {
     static final PgMigrator MIGRATOR = new PgMigrator(false, "test", "abc123", 10_000);
 
     static long scalar(Connection c, String sql) throws Exception {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }
@@ -45,13 +46,18 @@ class PgMigratorTest {
             assertThat(scalar(c, "SELECT last_token FROM token_counter")).isZero();
             assertThat(scalar(c, "SELECT lab_sandbox FROM ledger_mark")).isZero();
             // one row per migration applied, each naming who applied it
-            assertThat(scalar(c, "SELECT count(*) FROM schema_migrations WHERE sovereign_version = 'test'"
-                    + " AND sovereign_commit = 'abc123' AND abs(migrated_at - sovereign_now_ms()) < 60000"))
+            assertThat(
+                            scalar(
+                                    c,
+                                    "SELECT count(*) FROM schema_migrations WHERE sovereign_version = 'test'"
+                                            + " AND sovereign_commit = 'abc123' AND abs(migrated_at - sovereign_now_ms()) < 60000"))
                     .isEqualTo(PgMigrator.LATEST);
-            assertThat(PgMigrator.guardNames()).hasSizeGreaterThan(30)
+            assertThat(PgMigrator.guardNames())
+                    .hasSizeGreaterThan(30)
                     .contains("actor_leases_guard_update", "assignments_guard_update", "fence_events_never_truncated");
             // every guard fires in every session, replica mode included
-            assertThat(scalar(c, "SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'A'")).isZero();
+            assertThat(scalar(c, "SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'A'"))
+                    .isZero();
             assertThat(scalar(c, "SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal"))
                     .isEqualTo(PgMigrator.guardNames().size());
             assertThat(c.getAutoCommit()).isTrue();
@@ -86,19 +92,26 @@ class PgMigratorTest {
             sql(c, "CREATE TABLE invoices (id int PRIMARY KEY)");
             assertThatThrownBy(() -> MIGRATOR.migrate(c)).isInstanceOfSatisfying(PgSchemaException.class, e -> {
                 assertThat(e.problem()).isEqualTo(Problem.NOT_OURS);
-                assertThat(e.getMessage()).contains("holds tables that Sovereign did not create").doesNotContain("\n");
+                assertThat(e.getMessage())
+                        .contains("holds tables that Sovereign did not create")
+                        .doesNotContain("\n");
             });
-            assertThat(scalar(c, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).isEqualTo(1);
+            assertThat(scalar(c, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"))
+                    .isEqualTo(1);
         }
     }
 
     @Test
     void anotherToolsSchemaMigrationsTableIsNotMistakenForOurs() throws Exception {
         try (Connection c = PgTestServer.freshDatabase().connect()) {
-            sql(c, "CREATE TABLE schema_migrations (version varchar PRIMARY KEY)", // what Rails leaves
+            sql(
+                    c,
+                    "CREATE TABLE schema_migrations (version varchar PRIMARY KEY)", // what Rails leaves
                     "INSERT INTO schema_migrations VALUES ('20260101000000')");
-            assertThatThrownBy(() -> MIGRATOR.migrate(c)).isInstanceOfSatisfying(PgSchemaException.class,
-                    e -> assertThat(e.problem()).isEqualTo(Problem.NOT_OURS));
+            assertThatThrownBy(() -> MIGRATOR.migrate(c))
+                    .isInstanceOfSatisfying(
+                            PgSchemaException.class,
+                            e -> assertThat(e.problem()).isEqualTo(Problem.NOT_OURS));
         }
     }
 
@@ -109,7 +122,8 @@ class PgMigratorTest {
             sql(c, "INSERT INTO schema_migrations VALUES (" + (PgMigrator.LATEST + 1) + ", '9.9', 'f00', 0)");
             assertThatThrownBy(() -> MIGRATOR.migrate(c)).isInstanceOfSatisfying(PgSchemaException.class, e -> {
                 assertThat(e.problem()).isEqualTo(Problem.SCHEMA_TOO_NEW);
-                assertThat(e.getMessage()).contains("has schema version " + (PgMigrator.LATEST + 1))
+                assertThat(e.getMessage())
+                        .contains("has schema version " + (PgMigrator.LATEST + 1))
                         .contains("upgrade Sovereign");
             });
         }
@@ -124,7 +138,8 @@ class PgMigratorTest {
             c.setSchema("Fence Ledger");
             MIGRATOR.migrate(c);
             assertThat(PgMigrator.guardProblems(c)).isEmpty();
-            assertThat(scalar(c, "SELECT count(*) FROM pg_tables WHERE schemaname = 'Fence Ledger'")).isGreaterThan(10);
+            assertThat(scalar(c, "SELECT count(*) FROM pg_tables WHERE schemaname = 'Fence Ledger'"))
+                    .isGreaterThan(10);
         }
     }
 
@@ -160,7 +175,8 @@ class PgMigratorTest {
     @Test
     void aMigrationWaitsForAnotherOnlyAsLongAsItsLockTimeout() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
-        try (Connection holder = db.connect(); Connection c = db.connect()) {
+        try (Connection holder = db.connect();
+                Connection c = db.connect()) {
             holder.setAutoCommit(false);
             sql(holder, "SELECT pg_advisory_xact_lock(" + PgMigrator.MIGRATION_LOCK + ")");
             assertThatThrownBy(() -> new PgMigrator(false, "test", "abc123", 200).migrate(c))

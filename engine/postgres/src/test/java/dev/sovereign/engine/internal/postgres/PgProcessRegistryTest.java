@@ -40,16 +40,20 @@ class PgProcessRegistryTest {
                 lazy.journal().since(0, 10);
                 lazy.summary();
                 assertThatThrownBy(() -> lazy.leases().acquire("a", Duration.ofMinutes(1)))
-                        .isInstanceOfSatisfying(Refusal.class,
+                        .isInstanceOfSatisfying(
+                                Refusal.class,
                                 r -> assertThat(r.category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
             }
             assertThat(holder.processes().list()).hasSize(before);
             assertThat(holder.processes().find(reader)).isEmpty();
-            assertThat(holder.journal().since(0, 100)).filteredOn(e -> e.kind() == EventKind.REJECTED)
-                    .singleElement().satisfies(e -> assertThat(e.processIdentity()).isEqualTo(reader));
+            assertThat(holder.journal().since(0, 100))
+                    .filteredOn(e -> e.kind() == EventKind.REJECTED)
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.processIdentity()).isEqualTo(reader));
 
             String writer;
-            try (Engine lazy = Engine.open(config(url).registerLazily(true).processLabel("writer").build())) {
+            try (Engine lazy = Engine.open(
+                    config(url).registerLazily(true).processLabel("writer").build())) {
                 writer = lazy.processIdentity();
                 lazy.actors().add("b");
                 assertThat(holder.processes().find(writer)).hasValueSatisfying(p -> {
@@ -57,7 +61,8 @@ class PgProcessRegistryTest {
                     assertThat(p.stoppedAt()).isNull();
                 });
             }
-            assertThat(holder.processes().find(writer)).hasValueSatisfying(p -> assertThat(p.stoppedAt()).isNotNull());
+            assertThat(holder.processes().find(writer))
+                    .hasValueSatisfying(p -> assertThat(p.stoppedAt()).isNotNull());
         }
     }
 
@@ -65,7 +70,8 @@ class PgProcessRegistryTest {
     void stopProcessMarksItStoppedJournalsItReleasesNothingAndRefusesTwiceOrUnknown() {
         String url = PgTestServer.freshDatabase().url();
         try (Engine worker = Engine.open(config(url).processLabel("worker 1").build());
-             Engine operator = Engine.open(config(url).processLabel("operator").build())) {
+                Engine operator =
+                        Engine.open(config(url).processLabel("operator").build())) {
             worker.actors().add("a");
             long token = worker.leases().acquire("a", Duration.ofMinutes(1)).token();
 
@@ -79,23 +85,27 @@ class PgProcessRegistryTest {
                 assertThat(l.token()).isEqualTo(token);
             });
             List<FenceEvent> stops = operator.journal().since(0, 100).stream()
-                    .filter(e -> e.kind() == EventKind.PROCESS_STOPPED).toList();
+                    .filter(e -> e.kind() == EventKind.PROCESS_STOPPED)
+                    .toList();
             assertThat(stops).singleElement().satisfies(e -> {
                 assertThat(e.resourceType()).isEqualTo("process");
                 assertThat(e.resourceId()).isEqualTo(worker.processIdentity());
                 assertThat(e.processIdentity()).isEqualTo(operator.processIdentity());
-                assertThat(e.detail()).startsWith("marked stopped by an operator: engine 'worker 1'")
+                assertThat(e.detail())
+                        .startsWith("marked stopped by an operator: engine 'worker 1'")
                         .contains("its leases were not released");
             });
 
             assertThatThrownBy(() -> operator.stopProcess(worker.processIdentity()))
-                    .isInstanceOfSatisfying(Refusal.class,
-                            r -> assertThat(r.category()).isEqualTo(RefusalCategory.PROCESS_STOPPED));
+                    .isInstanceOfSatisfying(
+                            Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.PROCESS_STOPPED));
             assertThatThrownBy(() -> operator.stopProcess("proc_nobody"))
-                    .isInstanceOfSatisfying(Refusal.class,
-                            r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROCESS));
-            assertThat(operator.journal().since(0, 100)).filteredOn(e -> e.kind() == EventKind.PROCESS_STOPPED)
-                    .as("a refused stop writes nothing").hasSize(1);
+                    .isInstanceOfSatisfying(
+                            Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.UNKNOWN_PROCESS));
+            assertThat(operator.journal().since(0, 100))
+                    .filteredOn(e -> e.kind() == EventKind.PROCESS_STOPPED)
+                    .as("a refused stop writes nothing")
+                    .hasSize(1);
         }
     }
 }

@@ -46,9 +46,13 @@ class PgRunCommitLossTest {
     @BeforeEach
     void open() {
         db = PgTestServer.freshDatabase();
-        engine = Engine.open(EngineConfig.forDatabase(db.url()).dataDirectory(dir.resolve("data")).heartbeat(false)
+        engine = Engine.open(EngineConfig.forDatabase(db.url())
+                .dataDirectory(dir.resolve("data"))
+                .heartbeat(false)
                 .build());
-        observer = Engine.open(EngineConfig.forDatabase(db.url()).dataDirectory(dir.resolve("data")).heartbeat(false)
+        observer = Engine.open(EngineConfig.forDatabase(db.url())
+                .dataDirectory(dir.resolve("data"))
+                .heartbeat(false)
                 .build());
         engine.actors().add("operator");
         engine.providers().register("marked", arg -> job -> {
@@ -84,19 +88,27 @@ class PgRunCommitLossTest {
     @Test
     void aTerminalCommitLostWithItsConnectionIsSettledByTheLedgerAndWrittenAgain() {
         Assignment x = engine.runs().assign("operator", "marked");
-        killAtTheTerminalCommit(() -> { });
+        killAtTheTerminalCommit(() -> {});
 
         RunResult r = engine.runs().runAssignment(x.id(), Duration.ofMinutes(1));
 
         assertThat(r.assignment().state()).isEqualTo(AssignmentState.COMPLETED);
-        assertThat(r.warnings()).anySatisfy(w -> assertThat(w).contains("the ledger showed it not committed")
-                .contains("written again on a new connection"));
-        assertThat(observer.runs().receipt(x.id())).hasValueSatisfying(receipt ->
-                assertThat(receipt.attemptId()).isEqualTo(r.attempt().id()));
-        assertThat(observer.journal().since(0, 1_000)).filteredOn(e -> e.kind() == EventKind.ATTEMPT_DONE).hasSize(1);
-        assertThat(observer.journal().since(0, 1_000)).as("the second write was not refused")
+        assertThat(r.warnings())
+                .anySatisfy(w -> assertThat(w)
+                        .contains("the ledger showed it not committed")
+                        .contains("written again on a new connection"));
+        assertThat(observer.runs().receipt(x.id()))
+                .hasValueSatisfying(receipt ->
+                        assertThat(receipt.attemptId()).isEqualTo(r.attempt().id()));
+        assertThat(observer.journal().since(0, 1_000))
+                .filteredOn(e -> e.kind() == EventKind.ATTEMPT_DONE)
+                .hasSize(1);
+        assertThat(observer.journal().since(0, 1_000))
+                .as("the second write was not refused")
                 .noneMatch(e -> e.kind() == EventKind.REJECTED);
-        assertThat(observer.leases().current("operator")).as("the lease was released after the commit").isEmpty();
+        assertThat(observer.leases().current("operator"))
+                .as("the lease was released after the commit")
+                .isEmpty();
     }
 
     @Test
@@ -107,20 +119,26 @@ class PgRunCommitLossTest {
         assertThatThrownBy(() -> engine.runs().runAssignment(x.id(), Duration.ofMinutes(1)))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(Problem.COMMIT_OUTCOME_UNKNOWN);
-                    assertThat(e.getMessage()).startsWith("Whether the end of the run of assignment " + x.id()
-                            + " (COMPLETED, attempt ").contains("was committed is unknown")
-                            .contains("The ledger decides").contains("'sovereign assignments'");
+                    assertThat(e.getMessage())
+                            .startsWith("Whether the end of the run of assignment " + x.id() + " (COMPLETED, attempt ")
+                            .contains("was committed is unknown")
+                            .contains("The ledger decides")
+                            .contains("'sovereign assignments'");
                 });
 
         allowConnections(true);
         // the ledger decides: here the COMMIT never arrived, so the run is still RUNNING for the supervisor
-        assertThat(observer.runs().get(x.id())).get().extracting(Assignment::state).isEqualTo(AssignmentState.RUNNING);
+        assertThat(observer.runs().get(x.id()))
+                .get()
+                .extracting(Assignment::state)
+                .isEqualTo(AssignmentState.RUNNING);
         assertThat(observer.runs().receipt(x.id())).isEmpty();
     }
 
     /** Lets (or stops letting) anyone connect to the test's database; existing sessions stay. */
     private void allowConnections(boolean allowed) {
-        try (Connection c = PgTestServer.maintenance().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = PgTestServer.maintenance().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("ALTER DATABASE " + db.name() + " ALLOW_CONNECTIONS " + allowed);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
@@ -128,7 +146,8 @@ class PgRunCommitLossTest {
     }
 
     private void terminate(int pid) {
-        try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+        try (Connection c = db.connect();
+                PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
             ps.setInt(1, pid);
             ps.executeQuery();
             for (int i = 0; i < 5_000; i++) {

@@ -37,15 +37,16 @@ class PgServerClockInPlpgsqlTest {
             RawPg sql = new RawPg(c);
             assertThat(PgMigrator.schemaVersion(c)).isEqualTo(PgMigrator.LATEST);
             assertThat(sql.text("SELECT l.lanname || ' ' || p.provolatile::text || ' ' || p.prosecdef::text || ' '"
-                    + " || array_to_string(p.proconfig, '|') FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang"
-                    + " WHERE p.proname = 'sovereign_now_ms'"))
+                            + " || array_to_string(p.proconfig, '|') FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang"
+                            + " WHERE p.proname = 'sovereign_now_ms'"))
                     .isEqualTo("plpgsql v false search_path=pg_catalog, public, pg_temp");
             long before = System.currentTimeMillis();
             long server = sql.scalar("SELECT sovereign_now_ms()");
             assertThat(Math.abs(server - before)).isLessThan(60_000);
             // whole milliseconds, floored: two reads in one statement never go backwards
             assertThat(sql.scalar("SELECT count(*) FROM (SELECT sovereign_now_ms() AS a, sovereign_now_ms() AS b) x"
-                    + " WHERE b >= a")).isEqualTo(1);
+                            + " WHERE b >= a"))
+                    .isEqualTo(1);
             PgTestServer.pinClock(db, 42);
             assertThat(sql.scalar("SELECT sovereign_now_ms()")).isEqualTo(42);
             // in one transaction a new pin is seen by the next call (a new snapshot per call, as before)
@@ -75,7 +76,8 @@ class PgServerClockInPlpgsqlTest {
                     + "\n                    floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint)\n$$");
             assertThat(PgMigrator.guardProblems(c))
                     .containsExactly("guard function sovereign_now_ms was replaced by different code");
-            assertThatThrownBy(() -> engine(db)).hasMessageContaining("sovereign_now_ms was replaced by different code");
+            assertThatThrownBy(() -> engine(db))
+                    .hasMessageContaining("sovereign_now_ms was replaced by different code");
 
             // a clock a year ahead would make every live lease look expired to the takeover guard
             sql.exec(body.replace("* 1000)::bigint)", "* 1000)::bigint + " + YEAR_MS + ")"));
@@ -84,7 +86,8 @@ class PgServerClockInPlpgsqlTest {
 
             sql.exec(body, "ALTER FUNCTION sovereign_now_ms() RESET search_path");
             assertThat(PgMigrator.guardProblems(c))
-                    .containsExactly("guard function sovereign_now_ms runs with other settings than its migration gave it");
+                    .containsExactly(
+                            "guard function sovereign_now_ms runs with other settings than its migration gave it");
             sql.exec(body);
             assertThat(PgMigrator.guardProblems(c)).isEmpty();
         }
@@ -95,10 +98,12 @@ class PgServerClockInPlpgsqlTest {
     void aVersionFiveLedgerWithALiveLeaseMigratesAndTheGuardsThatReadTheClockStillRefuse() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         try (Connection c = db.connect()) {
-            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 5)).isEqualTo(5);
+            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 5))
+                    .isEqualTo(5);
             RawPg sql = new RawPg(c);
             assertThat(sql.text("SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang"
-                    + " WHERE p.proname = 'sovereign_now_ms'")).isEqualTo("sql");
+                            + " WHERE p.proname = 'sovereign_now_ms'"))
+                    .isEqualTo("sql");
             PgFenceWrites w = new PgFenceWrites(sql);
             w.actor("alpha");
             w.actor("beta");
@@ -114,21 +119,27 @@ class PgServerClockInPlpgsqlTest {
                 assertThat(PgMigrator.guardProblems(c)).isEmpty();
                 assertThat(PgMigrator.grantProblems(c)).isEmpty();
                 assertThat(sql.text("SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang"
-                        + " WHERE p.proname = 'sovereign_now_ms'")).isEqualTo("plpgsql");
+                                + " WHERE p.proname = 'sovereign_now_ms'"))
+                        .isEqualTo("plpgsql");
 
                 // the live lease still refuses the engine and a raw takeover (the guard reads the new clock) ...
-                assertThatThrownBy(() -> e.leases().acquire("alpha", TTL)).isInstanceOf(Refusal.class)
-                        .satisfies(r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
+                assertThatThrownBy(() -> e.leases().acquire("alpha", TTL))
+                        .isInstanceOf(Refusal.class)
+                        .satisfies(
+                                r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
                 String[] takeOver = PgFenceWrites.takeOverStatements("alpha", old, "proc_thief", 5_000);
                 takeOver[2] = takeOver[2].replace(" AND expires_at <= sovereign_now_ms()", "");
                 sql.refused("fence: a takeover needs an expired lease", takeOver);
                 // ... as do a bare release, a counter moved back, a journal row rewritten and a live claim swept
-                sql.refused("fence: a lease is released only by the transaction that presents its current token",
+                sql.refused(
+                        "fence: a lease is released only by the transaction that presents its current token",
                         "DELETE FROM actor_leases WHERE actor_id = 'alpha'");
                 sql.refused("the fencing-token counter only increases", "UPDATE token_counter SET last_token = 0");
                 sql.refused("the fence journal is append-only", "UPDATE fence_events SET token = 99");
-                sql.refused("fence: a live claim is not swept", "UPDATE messages SET state = 'NEW', claim_actor = NULL,"
-                        + " claim_process = NULL, claim_token = NULL, claim_expires_at = NULL WHERE id = 'm1'");
+                sql.refused(
+                        "fence: a live claim is not swept",
+                        "UPDATE messages SET state = 'NEW', claim_actor = NULL,"
+                                + " claim_process = NULL, claim_token = NULL, claim_expires_at = NULL WHERE id = 'm1'");
 
                 // once the server's clock passes the expiry (pinned by the owner), the same takeover is allowed
                 PgTestServer.pinClock(db, sql.scalar("SELECT expires_at FROM actor_leases WHERE actor_id = 'alpha'"));

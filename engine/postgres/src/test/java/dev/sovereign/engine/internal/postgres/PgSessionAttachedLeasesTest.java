@@ -70,8 +70,9 @@ class PgSessionAttachedLeasesTest {
 
     /** Pins the server's clock {@code ms} from now (the owner may; decision 0901). */
     private void pinAhead(long ms) {
-        sql.passes("UPDATE server_clock SET pinned_ms = (SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint)"
-                + " + " + ms + " WHERE id = 1");
+        sql.passes(
+                "UPDATE server_clock SET pinned_ms = (SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint)"
+                        + " + " + ms + " WHERE id = 1");
     }
 
     private void moveClock(long ms) {
@@ -83,7 +84,8 @@ class PgSessionAttachedLeasesTest {
         pinAhead(0);
         List<Lease> held = acquire(300, Duration.ofSeconds(10));
         assertThat(held).allSatisfy(l -> assertThat(l.attached()).isTrue());
-        assertThat(sql.scalar("SELECT count(*) FROM actor_leases WHERE attached")).isEqualTo(300);
+        assertThat(sql.scalar("SELECT count(*) FROM actor_leases WHERE attached"))
+                .isEqualTo(300);
         String before = leaseRows();
         long changes = sql.scalar("SELECT last_change FROM lease_change_counter");
         long events = sql.scalar("SELECT count(*) FROM fence_events");
@@ -109,10 +111,15 @@ class PgSessionAttachedLeasesTest {
         // a takeover by hand once the row and the session both lapsed (nobody can wind a's session back: version 8
         // stamps the server's clock on it), well inside the 5 s between periodic comparisons
         moveClock(1_000);
-        sql.passes(MINT, BUMP, "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(B)
-                + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW + " + 10000, ttl_ms = 10000,"
-                + " presented_token = " + held.get(1).token() + ", change_seq = " + CHANGE + ", presented_change = "
-                + CHANGE + ", attached = false WHERE actor_id = 'actor-1'");
+        sql.passes(
+                MINT,
+                BUMP,
+                "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(B)
+                        + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW
+                        + " + 10000, ttl_ms = 10000,"
+                        + " presented_token = " + held.get(1).token() + ", change_seq = " + CHANGE
+                        + ", presented_change = "
+                        + CHANGE + ", attached = false WHERE actor_id = 'actor-1'");
         moveClock(100);
         Beat beat = a.heartbeatNow();
         assertThat(beat.lostLeases()).containsOnlyKeys("actor-1");
@@ -124,10 +131,16 @@ class PgSessionAttachedLeasesTest {
      * upsert never gets this far: version 1 refuses any INSERT for an actor that has a row.)
      */
     private String[] takeoverByHand(Lease old) {
-        return new String[] {MINT, BUMP, "UPDATE actor_leases SET process_identity = " + q(B) + ", token = " + TOKEN
-                + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW + " + 10000, ttl_ms = 10000,"
-                + " presented_token = " + old.token() + ", change_seq = " + CHANGE + ", presented_change = " + CHANGE
-                + " WHERE actor_id = 'actor-0'"};
+        return new String[] {
+            MINT,
+            BUMP,
+            "UPDATE actor_leases SET process_identity = " + q(B) + ", token = " + TOKEN
+                    + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW
+                    + " + 10000, ttl_ms = 10000,"
+                    + " presented_token = " + old.token() + ", change_seq = " + CHANGE + ", presented_change = "
+                    + CHANGE
+                    + " WHERE actor_id = 'actor-0'"
+        };
     }
 
     @Test
@@ -138,8 +151,12 @@ class PgSessionAttachedLeasesTest {
         a.heartbeatNow(); // the row's own expiry (+10 s) is its floor; the session keeps it until +16 s
         moveClock(5_000); // +11 s: past the row's own expiry, not past the session's
         sql.refused("waits until its holder's heartbeat has expired too", takeoverByHand(old));
-        sql.refused("waits until its holder's heartbeat has expired too", "SET CONSTRAINTS ALL DEFERRED",
-                takeoverByHand(old)[0], takeoverByHand(old)[1], takeoverByHand(old)[2]);
+        sql.refused(
+                "waits until its holder's heartbeat has expired too",
+                "SET CONSTRAINTS ALL DEFERRED",
+                takeoverByHand(old)[0],
+                takeoverByHand(old)[1],
+                takeoverByHand(old)[2]);
         assertThat(a.leases().current("actor-0").orElseThrow().token()).isEqualTo(old.token());
         moveClock(5_000); // +16 s: the session lapsed too
         sql.passes(takeoverByHand(old));
@@ -152,12 +169,18 @@ class PgSessionAttachedLeasesTest {
         a.leases().abandon(old.actor(), old.token());
         assertThat(a.leases().current("actor-0").orElseThrow().attached()).isFalse();
         String marked = ", change_seq = " + CHANGE + ", presented_change = " + CHANGE;
-        sql.refused("new lease change marker", BUMP, "UPDATE actor_leases SET attached = true WHERE actor_id = 'actor-0'");
-        sql.refused("presents its current token", BUMP, "UPDATE actor_leases SET attached = true" + marked
-                + ", presented_token = " + (old.token() + 1) + " WHERE actor_id = 'actor-0'");
+        sql.refused(
+                "new lease change marker", BUMP, "UPDATE actor_leases SET attached = true WHERE actor_id = 'actor-0'");
+        sql.refused(
+                "presents its current token",
+                BUMP,
+                "UPDATE actor_leases SET attached = true" + marked + ", presented_token = " + (old.token() + 1)
+                        + " WHERE actor_id = 'actor-0'");
         assertThat(a.leases().current("actor-0").orElseThrow().attached()).isFalse();
-        sql.passes(BUMP, "UPDATE actor_leases SET attached = true" + marked + ", presented_token = " + old.token()
-                + " WHERE actor_id = 'actor-0'");
+        sql.passes(
+                BUMP,
+                "UPDATE actor_leases SET attached = true" + marked + ", presented_token = " + old.token()
+                        + " WHERE actor_id = 'actor-0'");
         assertThat(a.leases().current("actor-0").orElseThrow().attached()).isTrue();
     }
 
@@ -165,13 +188,15 @@ class PgSessionAttachedLeasesTest {
     void aVersionSixLedgerWithALiveLeaseMigratesAndThatLeaseLivesByItsOwnExpiryAsBefore() throws Exception {
         PgTestServer.Database old = PgTestServer.freshDatabase();
         try (Connection c = old.connect()) {
-            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 6)).isEqualTo(6);
+            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 6))
+                    .isEqualTo(6);
             RawPg raw = new RawPg(c);
             PgFenceWrites w = new PgFenceWrites(raw);
             w.actor("alpha");
             w.process("proc_old");
             long token = w.acquire("alpha", "proc_old", 5_000); // held by a version-6 engine when the upgrade came
-            try (Engine e = Engine.open(EngineConfig.forDatabase(old.url()).heartbeat(false).build())) {
+            try (Engine e = Engine.open(
+                    EngineConfig.forDatabase(old.url()).heartbeat(false).build())) {
                 assertThat(PgMigrator.schemaVersion(c)).isEqualTo(PgMigrator.LATEST);
                 assertThat(PgMigrator.guardProblems(c)).isEmpty();
                 assertThat(PgMigrator.grantProblems(c)).isEmpty();
@@ -179,9 +204,11 @@ class PgSessionAttachedLeasesTest {
                 assertThat(migrated.attached()).isFalse();
                 assertThat(migrated.token()).isEqualTo(token);
                 // the server's clock at the grant, then 4.999 s on with its old holder's session beating: still held
-                raw.passes("UPDATE server_clock SET pinned_ms = (SELECT acquired_at FROM actor_leases) + 4999 WHERE id = 1",
+                raw.passes(
+                        "UPDATE server_clock SET pinned_ms = (SELECT acquired_at FROM actor_leases) + 4999 WHERE id = 1",
                         "UPDATE processes SET heartbeat_at = " + NOW + " WHERE identity = 'proc_old'");
-                assertThatThrownBy(() -> e.leases().acquire("alpha", Duration.ofSeconds(10))).isInstanceOf(Refusal.class);
+                assertThatThrownBy(() -> e.leases().acquire("alpha", Duration.ofSeconds(10)))
+                        .isInstanceOf(Refusal.class);
                 // a beat does not extend a lease that is not attached: it expires by its own expires_at, as before
                 raw.passes("UPDATE server_clock SET pinned_ms = pinned_ms + 1 WHERE id = 1");
                 Lease taken = e.leases().acquire("alpha", Duration.ofSeconds(10));

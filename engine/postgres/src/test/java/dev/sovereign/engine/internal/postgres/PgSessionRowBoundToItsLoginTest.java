@@ -102,26 +102,33 @@ class PgSessionRowBoundToItsLoginTest {
         String alpha = actor("alpha");
         String holder = a.processIdentity();
         Lease live = a.leases().acquire(alpha, Duration.ofMinutes(10));
-        assertThat(owner.text("SELECT login FROM processes WHERE identity = " + q(holder))).isEqualTo(hostA);
+        assertThat(owner.text("SELECT login FROM processes WHERE identity = " + q(holder)))
+                .isEqualTo(hostA);
         long beat = heartbeatOf(holder);
         String refused = "session row is written only by the login that registered it (" + hostA + ")";
 
         asB.refused(refused, "UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(holder));
         // the attack of the issue: expire the session, then take the lease over in the same transaction
-        asB.refused(refused, "UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(holder),
+        asB.refused(
+                refused,
+                "UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(holder),
                 PgFenceWrites.takeOverStatements(alpha, live.token(), holder, 5_000)[0]);
         asB.refused(refused, "UPDATE processes SET heartbeat_at = 4000000000000000 WHERE identity = " + q(holder));
         asB.refused(refused, "UPDATE processes SET stopped_at = 0 WHERE identity = " + q(holder));
         asB.refused(refused, "UPDATE processes SET heartbeat_interval_ms = 1 WHERE identity = " + q(holder));
-        asB.refused("never changes its identity, its login", "UPDATE processes SET login = " + q(hostB)
-                + " WHERE identity = " + q(holder));
-        asB.refused(refused, "INSERT INTO processes (identity, kind, started_at, heartbeat_at, heartbeat_interval_ms)"
-                + " VALUES (" + q(holder) + ", 'x', 0, 0, 1000) ON CONFLICT (identity) DO UPDATE SET heartbeat_at = 0");
+        asB.refused(
+                "never changes its identity, its login",
+                "UPDATE processes SET login = " + q(hostB) + " WHERE identity = " + q(holder));
+        asB.refused(
+                refused,
+                "INSERT INTO processes (identity, kind, started_at, heartbeat_at, heartbeat_interval_ms)" + " VALUES ("
+                        + q(holder) + ", 'x', 0, 0, 1000) ON CONFLICT (identity) DO UPDATE SET heartbeat_at = 0");
 
         assertThat(heartbeatOf(holder)).isEqualTo(beat);
         assertThat(owner.text("SELECT process_identity || '/' || token FROM actor_leases WHERE actor_id = " + q(alpha)))
                 .isEqualTo(holder + "/" + live.token());
-        assertThat(owner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'LEASE_TAKEN_OVER'")).isZero();
+        assertThat(owner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'LEASE_TAKEN_OVER'"))
+                .isZero();
     }
 
     @Test
@@ -139,9 +146,11 @@ class PgSessionRowBoundToItsLoginTest {
         // a new row: the login is the session's, the times the server's
         asB.passes("INSERT INTO processes (identity, kind, started_at, heartbeat_at, heartbeat_interval_ms, login)"
                 + " VALUES ('proc_forged', 'x', 4000000000000000, 4000000000000000, 1000, " + q(hostA) + ")");
-        assertThat(owner.text("SELECT login FROM processes WHERE identity = 'proc_forged'")).isEqualTo(hostB);
-        assertThat(owner.scalar("SELECT greatest(started_at, heartbeat_at) FROM processes"
-                + " WHERE identity = 'proc_forged'")).isLessThanOrEqualTo(serverNow());
+        assertThat(owner.text("SELECT login FROM processes WHERE identity = 'proc_forged'"))
+                .isEqualTo(hostB);
+        assertThat(owner.scalar(
+                        "SELECT greatest(started_at, heartbeat_at) FROM processes" + " WHERE identity = 'proc_forged'"))
+                .isLessThanOrEqualTo(serverNow());
 
         // the engine's beat is stamped the same way, and what the holder believes is what the row says
         a.leases().acquire(alpha, Duration.ofSeconds(30));
@@ -155,17 +164,22 @@ class PgSessionRowBoundToItsLoginTest {
     void theOperatorMayStopAnotherHostsProcessAndNobodyStartsItAgainNorDoesAnotherWorkerLogin() {
         String holder = a.processIdentity();
         try (Engine otherHost = engineAs(hostB, null)) {
-            assertThatThrownBy(() -> otherHost.stopProcess(holder)).isInstanceOfSatisfying(StorageException.class,
-                    e -> assertThat(e.getMessage()).contains("a process it did not register")
-                            .contains("(" + hostA + ")").doesNotContain("\n"));
+            assertThatThrownBy(() -> otherHost.stopProcess(holder))
+                    .isInstanceOfSatisfying(
+                            StorageException.class,
+                            e -> assertThat(e.getMessage())
+                                    .contains("a process it did not register")
+                                    .contains("(" + hostA + ")")
+                                    .doesNotContain("\n"));
         }
         try (Engine operator = engineAs(ops, null)) {
             operator.stopProcess(holder);
         }
         long stopped = owner.scalar("SELECT stopped_at FROM processes WHERE identity = " + q(holder));
         assertThat(stopped).isPositive().isLessThanOrEqualTo(serverNow());
-        asA.refused("a stopped process stays stopped", "UPDATE processes SET stopped_at = NULL WHERE identity = "
-                + q(holder));
+        asA.refused(
+                "a stopped process stays stopped",
+                "UPDATE processes SET stopped_at = NULL WHERE identity = " + q(holder));
         // the stopped process itself still beats (a stop releases nothing; decision 0421)
         a.heartbeatNow();
     }
@@ -175,7 +189,8 @@ class PgSessionRowBoundToItsLoginTest {
         try (Engine claimant = engineAs(hostB, a.processIdentity())) {
             assertThatThrownBy(claimant::heartbeatNow).isInstanceOfSatisfying(StorageException.class, e -> {
                 assertThat(e.problem()).isEqualTo(StorageException.Problem.READ_ONLY);
-                assertThat(e.getMessage()).contains("session row of a process it did not register")
+                assertThat(e.getMessage())
+                        .contains("session row of a process it did not register")
                         .doesNotContain("\n");
             });
         }
@@ -206,17 +221,19 @@ class PgSessionRowBoundToItsLoginTest {
         // the suite's finding: a renewal that ends the lease now
         asB.refused(notYours, BUMP, stated + "renewed_at = " + NOW + " - 600000, expires_at = " + NOW + where);
         asB.refused(notYours, BUMP, stated + "ttl_ms = 1" + where);
-        asB.refused(notYours, "SELECT * FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
-                + lease.token() + ", 1)");
+        asB.refused(
+                notYours,
+                "SELECT * FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", " + lease.token() + ", 1)");
         asB.refused(notYours, BUMP, stated + "attached = false" + where);
-        asB.refused(notYours, "SELECT sovereign_lease_release(" + q(alpha) + ", " + q(holder) + ", " + lease.token()
-                + ")");
+        asB.refused(
+                notYours, "SELECT sovereign_lease_release(" + q(alpha) + ", " + q(holder) + ", " + lease.token() + ")");
         asB.refused(notYours, PgFenceWrites.releaseStatements(alpha, lease.token()));
         // nor grant a free actor in A's process's name (A would hold a lease it never asked for)
         asB.refused(notYours, "SELECT * FROM sovereign_lease_grant(" + q(beta) + ", " + q(holder) + ", 60000)");
         asB.refused(notYours, PgFenceWrites.acquireStatements(beta, holder, 60_000));
         assertThat(owner.text(row)).isEqualTo(asGranted);
-        assertThat(owner.scalar("SELECT count(*) FROM actor_leases WHERE actor_id = " + q(beta))).isZero();
+        assertThat(owner.scalar("SELECT count(*) FROM actor_leases WHERE actor_id = " + q(beta)))
+                .isZero();
 
         // an expired lease may be taken over by anyone, but only in the taker's own process's name
         String gamma = actor("gamma");
@@ -231,10 +248,13 @@ class PgSessionRowBoundToItsLoginTest {
 
         // the holder's own login may shorten its own lease (a renewal with a shorter TTL), and the operator may act
         assertThat(asA.scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
-                + lease.token() + ", 1000)")).isEqualTo(1);
+                        + lease.token() + ", 1000)"))
+                .isEqualTo(1);
         try (Connection c = logins.db().dataSource(ops, ops).getConnection()) {
-            assertThat(new RawPg(c).scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
-                    + lease.token() + ", 60000)")).isEqualTo(1);
+            assertThat(new RawPg(c)
+                            .scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
+                                    + lease.token() + ", 60000)"))
+                    .isEqualTo(1);
         } catch (SQLException e) {
             throw new AssertionError(e);
         }
@@ -247,22 +267,28 @@ class PgSessionRowBoundToItsLoginTest {
         String holder = a.processIdentity();
         Lease lease = a.leases().acquire(alpha, Duration.ofSeconds(30));
         String tooLong = "TTL is at most 365 days";
-        asA.refused(tooLong, "SELECT * FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", " + lease.token()
-                + ", " + 11_574 * DAY + ")");
-        asA.refused(tooLong, "SELECT * FROM sovereign_lease_grant(" + q(beta) + ", " + q(holder) + ", " + 366 * DAY
-                + ")");
+        asA.refused(
+                tooLong,
+                "SELECT * FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", " + lease.token() + ", "
+                        + 11_574 * DAY + ")");
+        asA.refused(
+                tooLong, "SELECT * FROM sovereign_lease_grant(" + q(beta) + ", " + q(holder) + ", " + 366 * DAY + ")");
         String renew = "UPDATE actor_leases SET change_seq = " + CHANGE + ", presented_change = " + CHANGE
                 + ", presented_token = token, ";
         String where = " WHERE actor_id = " + q(alpha);
-        asA.refused(tooLong, BUMP, renew + "ttl_ms = " + 400 * DAY + ", renewed_at = " + NOW + ", expires_at = " + NOW
-                + " + " + 400 * DAY + where);
+        asA.refused(
+                tooLong,
+                BUMP,
+                renew + "ttl_ms = " + 400 * DAY + ", renewed_at = " + NOW + ", expires_at = " + NOW + " + " + 400 * DAY
+                        + where);
         String times = "a lease's times come from the server's clock";
         asA.refused(times, BUMP, renew + "expires_at = 4000000000000000" + where);
         asA.refused(times, BUMP, renew + "renewed_at = " + NOW + " + 60000, expires_at = " + NOW + " + 60000" + where);
         asA.refused(times, BUMP, renew + "acquired_at = 0" + where);
         // the longest the API allows passes: a year
         assertThat(asA.scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
-                + lease.token() + ", " + 365 * DAY + ")")).isEqualTo(1);
+                        + lease.token() + ", " + 365 * DAY + ")"))
+                .isEqualTo(1);
         assertThat(owner.scalar("SELECT expires_at - renewed_at FROM actor_leases WHERE actor_id = " + q(alpha)))
                 .isEqualTo(365 * DAY);
     }
@@ -289,6 +315,7 @@ class PgSessionRowBoundToItsLoginTest {
         assertThat(after.attached()).isFalse();
         assertThat(after.expiresAt()).isEqualTo(before.expiresAt());
         assertThat(after.renewedAt()).isEqualTo(before.renewedAt());
-        assertThat(owner.text("SELECT process_identity FROM actor_leases" + where)).isEqualTo(holder);
+        assertThat(owner.text("SELECT process_identity FROM actor_leases" + where))
+                .isEqualTo(holder);
     }
 }

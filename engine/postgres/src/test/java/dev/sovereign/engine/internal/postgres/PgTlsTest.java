@@ -36,16 +36,17 @@ class PgTlsTest {
     static void ledger() {
         database = PgTlsServer.freshDatabase();
         owner = PgTlsServer.freshRole("tls_owner", PASSWORD);
-        PgTlsServer.superuserIn("postgres", "ALTER DATABASE " + database + " OWNER TO " + owner,
-                "ALTER ROLE " + owner + " CREATEROLE");
-        try (Engine created = Engine.open(config(url("localhost", "verify-full", PgTlsServer.caPem().toString())))) {
+        PgTlsServer.superuserIn(
+                "postgres", "ALTER DATABASE " + database + " OWNER TO " + owner, "ALTER ROLE " + owner + " CREATEROLE");
+        try (Engine created = Engine.open(
+                config(url("localhost", "verify-full", PgTlsServer.caPem().toString())))) {
             created.actors().add("operator");
         }
     }
 
     private static String url(String host, String sslmode, String rootCert) {
-        return "jdbc:postgresql://" + host + ":" + PgTlsServer.port() + "/" + database + "?user=" + owner
-                + "&password=" + PASSWORD + "&sslmode=" + sslmode + (rootCert == null ? "" : "&sslrootcert=" + rootCert);
+        return "jdbc:postgresql://" + host + ":" + PgTlsServer.port() + "/" + database + "?user=" + owner + "&password="
+                + PASSWORD + "&sslmode=" + sslmode + (rootCert == null ? "" : "&sslrootcert=" + rootCert);
     }
 
     private static EngineConfig config(String url) {
@@ -62,12 +63,16 @@ class PgTlsTest {
 
             // the server's own account of the engine's session, found by its application name
             try (Connection su = PgTlsServer.connectAsSuperuser(database);
-                 PreparedStatement ps = su.prepareStatement("SELECT s.ssl, s.version FROM pg_stat_ssl s"
-                         + " JOIN pg_stat_activity a USING (pid) WHERE a.application_name = ?")) {
+                    PreparedStatement ps = su.prepareStatement("SELECT s.ssl, s.version FROM pg_stat_ssl s"
+                            + " JOIN pg_stat_activity a USING (pid) WHERE a.application_name = ?")) {
                 ps.setString(1, app);
                 try (ResultSet rs = ps.executeQuery()) {
-                    assertThat(rs.next()).as("the engine's backend is connected").isTrue();
-                    assertThat(rs.getBoolean(1)).as("pg_stat_ssl.ssl of the engine's backend").isTrue();
+                    assertThat(rs.next())
+                            .as("the engine's backend is connected")
+                            .isTrue();
+                    assertThat(rs.getBoolean(1))
+                            .as("pg_stat_ssl.ssl of the engine's backend")
+                            .isTrue();
                     assertThat(rs.getString(2)).isEqualTo(cs.protocol()).startsWith("TLSv1.");
                 }
             }
@@ -80,12 +85,15 @@ class PgTlsTest {
 
     @Test
     void aCaThatDidNotSignTheServersCertificateIsRefusedInOneSentenceWithoutThePassword() {
-        assertThatThrownBy(() -> Engine.openExisting(config(
-                url("localhost", "verify-full", PgTlsServer.impostorCaPem().toString()))))
+        assertThatThrownBy(() -> Engine.openExisting(config(url(
+                        "localhost", "verify-full", PgTlsServer.impostorCaPem().toString()))))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(StorageException.Problem.IO);
-                    assertThat(e.getMessage()).contains("the server's certificate is not trusted")
-                            .contains("sslmode=verify-full").doesNotContain(PASSWORD).doesNotContain("\n")
+                    assertThat(e.getMessage())
+                            .contains("the server's certificate is not trusted")
+                            .contains("sslmode=verify-full")
+                            .doesNotContain(PASSWORD)
+                            .doesNotContain("\n")
                             .doesNotContain("Exception");
                 });
     }
@@ -93,13 +101,19 @@ class PgTlsTest {
     @Test
     void aHostTheCertificateDoesNotNameIsRefusedEvenThoughItsCaIsTrusted() {
         // the certificate names localhost and 127.0.0.1; the same server also listens on 127.0.0.2
-        assertThatThrownBy(() -> Engine.openExisting(config(
-                url(PgTlsServer.UNNAMED_ADDRESS, "verify-full", PgTlsServer.caPem().toString()))))
-                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage())
-                        .contains("does not name the host").doesNotContain(PASSWORD).doesNotContain("\n"));
+        assertThatThrownBy(() -> Engine.openExisting(config(url(
+                        PgTlsServer.UNNAMED_ADDRESS,
+                        "verify-full",
+                        PgTlsServer.caPem().toString()))))
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.getMessage())
+                                .contains("does not name the host")
+                                .doesNotContain(PASSWORD)
+                                .doesNotContain("\n"));
         // verify-ca checks the chain only: the same address is accepted, and said to be so
-        try (Engine engine = Engine.openExisting(config(
-                url(PgTlsServer.UNNAMED_ADDRESS, "verify-ca", PgTlsServer.caPem().toString())))) {
+        try (Engine engine = Engine.openExisting(config(url(
+                PgTlsServer.UNNAMED_ADDRESS, "verify-ca", PgTlsServer.caPem().toString())))) {
             assertThat(engine.summary().connection().verification()).isEqualTo(Verification.CERTIFICATE);
             assertThat(engine.summary().connection().describe()).contains("certificate verified but not its host name");
         }
@@ -108,16 +122,22 @@ class PgTlsTest {
     @Test
     void aUrlWithoutTlsIsRefusedByAServerThatAcceptsOnlyTls() {
         assertThatThrownBy(() -> Engine.openExisting(config(url("localhost", "disable", null))))
-                .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage())
-                        .contains("accepts this login only over TLS", "sslmode=disable", "use sslmode=verify-full")
-                        .doesNotContain(PASSWORD).doesNotContain("\n"));
+                .isInstanceOfSatisfying(
+                        StorageException.class,
+                        e -> assertThat(e.getMessage())
+                                .contains(
+                                        "accepts this login only over TLS",
+                                        "sslmode=disable",
+                                        "use sslmode=verify-full")
+                                .doesNotContain(PASSWORD)
+                                .doesNotContain("\n"));
     }
 
     @Test
     void requireAcceptsAnUntrustedCertificateAndTheSummarySaysItWasNotVerified() {
         // the driver's sslmode=require encrypts but checks nothing: an impostor's CA does not stop it
-        try (Engine engine = Engine.openExisting(config(
-                url("localhost", "require", PgTlsServer.impostorCaPem().toString())))) {
+        try (Engine engine = Engine.openExisting(
+                config(url("localhost", "require", PgTlsServer.impostorCaPem().toString())))) {
             ConnectionSecurity cs = engine.summary().connection();
             assertThat(cs.encrypted()).isTrue();
             assertThat(cs.verification()).isEqualTo(Verification.NONE);

@@ -28,7 +28,8 @@ class PostgresBackendTest {
         assertThat(backend.accepts("jdbc:postgresql://db.example/ledger")).isTrue();
         assertThat(backend.accepts("/var/lib/sovereign.db")).isFalse();
         assertThat(backend.accepts("jdbc:sqlite:/x.db")).isFalse();
-        assertThat(Backends.forDatabase(LedgerLocation.parse("jdbc:postgresql://db.example/ledger")).name())
+        assertThat(Backends.forDatabase(LedgerLocation.parse("jdbc:postgresql://db.example/ledger"))
+                        .name())
                 .isEqualTo("postgres");
         assertThat(backend.schemaVersion()).isEqualTo(PgMigrator.LATEST);
     }
@@ -36,16 +37,19 @@ class PostgresBackendTest {
     @Test
     void anOpenThatMayNotCreateRefusesAnEmptyDatabaseAndLeavesItEmpty() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
-        assertThatThrownBy(() -> backend.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build(), new Grants(),
-                false)).isInstanceOfSatisfying(StorageException.class, e -> {
+        assertThatThrownBy(() -> backend.open(
+                        EngineConfig.forDatabase(db.url()).heartbeat(false).build(), new Grants(), false))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(Problem.MISSING_FILE);
-                    assertThat(e.getMessage()).contains("There is no Sovereign ledger").contains("sovereign init");
+                    assertThat(e.getMessage())
+                            .contains("There is no Sovereign ledger")
+                            .contains("sovereign init");
                 });
         try (Connection c = db.connect()) {
             assertThat(PgMigrator.schemaVersion(c)).isZero();
         }
-        try (Ledger created = backend.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build(), new Grants(),
-                true)) {
+        try (Ledger created =
+                backend.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build(), new Grants(), true)) {
             assertThat(created.processIdentity()).startsWith("proc_");
         }
     }
@@ -53,11 +57,13 @@ class PostgresBackendTest {
     @Test
     void aDatabaseHoldingOtherTablesIsNotOurs() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
-        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE invoices (id int)");
         }
-        assertThatThrownBy(() -> backend.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build(), new Grants(),
-                true)).isInstanceOfSatisfying(StorageException.class, e -> {
+        assertThatThrownBy(() -> backend.open(
+                        EngineConfig.forDatabase(db.url()).heartbeat(false).build(), new Grants(), true))
+                .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(Problem.NOT_OURS);
                     assertThat(e.getMessage()).contains("Sovereign did not create");
                 });
@@ -66,10 +72,12 @@ class PostgresBackendTest {
     @Test
     void anUnreachableServerIsOneSentenceThatNeverShowsThePassword() {
         String url = "jdbc:postgresql://localhost:1/nowhere?user=sov&password=hunter2&connectTimeout=2";
-        assertThatThrownBy(() -> backend.open(EngineConfig.forDatabase(url).heartbeat(false).build(), new Grants(), true))
+        assertThatThrownBy(() -> backend.open(
+                        EngineConfig.forDatabase(url).heartbeat(false).build(), new Grants(), true))
                 .isInstanceOfSatisfying(StorageException.class, e -> {
                     assertThat(e.problem()).isEqualTo(Problem.IO);
-                    assertThat(e.getMessage()).startsWith("Cannot connect to the PostgreSQL ledger")
+                    assertThat(e.getMessage())
+                            .startsWith("Cannot connect to the PostgreSQL ledger")
                             .doesNotContain("hunter2");
                 });
     }

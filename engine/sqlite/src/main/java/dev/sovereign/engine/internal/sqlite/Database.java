@@ -1,37 +1,36 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.internal.jdbc.Transactions;
-import dev.sovereign.engine.internal.jdbc.TxWork;
-import dev.sovereign.engine.internal.jdbc.IdentityClaim;
 import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.FencingTokens;
+import dev.sovereign.engine.base.OwnerOnly;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
+import dev.sovereign.engine.internal.jdbc.IdentityClaim;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
+import dev.sovereign.engine.internal.jdbc.Transactions;
+import dev.sovereign.engine.internal.jdbc.TxWork;
 import dev.sovereign.engine.journal.EventKind;
-import dev.sovereign.engine.base.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.util.Properties;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteException;
-import dev.sovereign.engine.base.FencingTokens;
-import java.sql.ResultSet;
-import java.util.UUID;
 
 /**
  * The one door to the database file. Owns a single read-write connection, guarded by a fair lock
@@ -53,6 +52,7 @@ public final class Database implements Transactions, AutoCloseable {
     public static final int APPLICATION_ID = 0x534F5652;
     /** Serialises creating a database file and opening connections in this JVM (see createOwnerOnly). */
     private static final Object CREATING = new Object();
+
     static final int DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 50;
 
     private final Path file;
@@ -77,6 +77,7 @@ public final class Database implements Transactions, AutoCloseable {
      * registers lazily (docs/decisions/0304); null once that write committed, and always for an eager engine.
      */
     private volatile TxWork<?> pendingRegistration;
+
     private volatile boolean closed;
     /** Whether this connection builds a new ledger in a temporary file ({@link #createLedger}): only then may it migrate an empty file. */
     private boolean creating;
@@ -165,11 +166,12 @@ public final class Database implements Transactions, AutoCloseable {
         try {
             OwnerOnly.createFile(building);
         } catch (IOException e) {
-            throw new StorageException(Problem.MISSING_DIRECTORY, file, "Cannot create " + file + ": "
-                    + e.getMessage() + ".", e);
+            throw new StorageException(
+                    Problem.MISSING_DIRECTORY, file, "Cannot create " + file + ": " + e.getMessage() + ".", e);
         }
         try {
-            Database db = new Database(building, config, connect(building, (int) config.sqliteBusyTimeout().toMillis()));
+            Database db = new Database(building, config, connect(building, (int)
+                    config.sqliteBusyTimeout().toMillis()));
             db.creating = true;
             try {
                 new Migrator(db).migrate();
@@ -214,36 +216,49 @@ public final class Database implements Transactions, AutoCloseable {
             return; // SQLite says what is wrong with it
         }
         if (size == 0) {
-            throw new StorageException(Problem.NOT_OURS, file, "The file " + file + " is empty (0 bytes), so it is not a"
-                    + " Sovereign ledger (a ledger is never empty: this may be one that lost its contents); it was left as"
-                    + " it was: put a backup in place with 'sovereign restore', or delete it and run 'sovereign init' for"
-                    + " a new ledger.", null);
+            throw new StorageException(
+                    Problem.NOT_OURS,
+                    file,
+                    "The file " + file + " is empty (0 bytes), so it is not a"
+                            + " Sovereign ledger (a ledger is never empty: this may be one that lost its contents); it was left as"
+                            + " it was: put a backup in place with 'sovereign restore', or delete it and run 'sovereign init' for"
+                            + " a new ledger.",
+                    null);
         }
     }
 
     private static void checkPath(Path file, boolean createIfMissing) {
         Path parent = file.getParent();
         if (parent != null && !Files.isDirectory(parent)) {
-            throw new StorageException(Problem.MISSING_DIRECTORY, file,
-                    "Cannot open " + file + ": the directory " + parent + " does not exist.", null);
+            throw new StorageException(
+                    Problem.MISSING_DIRECTORY,
+                    file,
+                    "Cannot open " + file + ": the directory " + parent + " does not exist.",
+                    null);
         }
         if (Files.isDirectory(file)) {
-            throw new StorageException(Problem.NOT_OURS, file,
-                    "Cannot open " + file + ": it is a directory, not a database file.", null);
+            throw new StorageException(
+                    Problem.NOT_OURS, file, "Cannot open " + file + ": it is a directory, not a database file.", null);
         }
         if (!Files.exists(file) && !createIfMissing) {
-            throw new StorageException(Problem.MISSING_FILE, file,
-                    "There is no database at " + file + " (create one with 'sovereign init').", null);
+            throw new StorageException(
+                    Problem.MISSING_FILE,
+                    file,
+                    "There is no database at " + file + " (create one with 'sovereign init').",
+                    null);
         }
         if (Files.exists(file) && !Files.isReadable(file)) {
             // not "read-only": this user may not even read it (issue 26)
-            throw new StorageException(Problem.IO, file, "Cannot open " + file + ": this user may not read it"
-                    + " (permission denied); its owner can grant access, or run Sovereign as the user who owns it.",
+            throw new StorageException(
+                    Problem.IO,
+                    file,
+                    "Cannot open " + file + ": this user may not read it"
+                            + " (permission denied); its owner can grant access, or run Sovereign as the user who owns it.",
                     null);
         }
         if (Files.exists(file) && !Files.isWritable(file)) {
-            throw new StorageException(Problem.READ_ONLY, file,
-                    "Cannot write to " + file + ": the file is read-only.", null);
+            throw new StorageException(
+                    Problem.READ_ONLY, file, "Cannot write to " + file + ": the file is read-only.", null);
         }
     }
 
@@ -415,10 +430,12 @@ public final class Database implements Transactions, AutoCloseable {
         } catch (WentBackwards e) {
             wentBackwards = true;
             try {
-                writeAnyway(tx -> {
-                    SqliteLedgerHistory.recordWentBackwards(tx, e.seen);
-                    return null;
-                }, false);
+                writeAnyway(
+                        tx -> {
+                            SqliteLedgerHistory.recordWentBackwards(tx, e.seen);
+                            return null;
+                        },
+                        false);
             } catch (RuntimeException ignored) {
                 // the refusal below is the answer; the record is best effort (another engine may have made it)
             }
@@ -457,12 +474,12 @@ public final class Database implements Transactions, AutoCloseable {
         }
         Long counter = read(tx -> SqliteLedgerHistory.counter(tx));
         long seen = highestSeen;
-        if (counter != null && FencingTokens.epochOf(counter)
-                > FencingTokens.epochOf(seen)) {
+        if (counter != null && FencingTokens.epochOf(counter) > FencingTokens.epochOf(seen)) {
             wentBackwards = false;
             return;
         }
-        throw new StorageException(Problem.WENT_BACKWARDS, file, wentBackwardsSentence(seen, counter == null ? -1 : counter), null);
+        throw new StorageException(
+                Problem.WENT_BACKWARDS, file, wentBackwardsSentence(seen, counter == null ? -1 : counter), null);
     }
 
     private String wentBackwardsSentence(long seen, long counter) {
@@ -564,8 +581,11 @@ public final class Database implements Transactions, AutoCloseable {
                 if (!pauseUnlessInterrupted()) {
                     finished = List.of(leader);
                     leader.reset();
-                    leader.failure = new StorageException(Problem.BUSY, null,
-                            "Interrupted while waiting for the database lock.", new InterruptedException());
+                    leader.failure = new StorageException(
+                            Problem.BUSY,
+                            null,
+                            "Interrupted while waiting for the database lock.",
+                            new InterruptedException());
                     synchronized (queue) {
                         for (int i = batch.size() - 1; i >= 0; i--) {
                             if (batch.get(i) != leader) {
@@ -627,7 +647,10 @@ public final class Database implements Transactions, AutoCloseable {
                 throw translate(file, e, "write to");
             }
             try {
-                Tx tx = new Tx(this, statements, clock.millis(),
+                Tx tx = new Tx(
+                        this,
+                        statements,
+                        clock.millis(),
                         p.mayJournalClaim && !claimJournalled && !claimWritten ? claim : null);
                 boolean registers = p.mayJournalClaim && registration != null && !registeredNow;
                 if (registers) {
@@ -744,16 +767,26 @@ public final class Database implements Transactions, AutoCloseable {
     /** Journals a refusal as a {@code REJECTED} fence event in its own transaction. */
     @Override
     public void journalRejection(Refusal r) {
-        write(tx -> {
-            journalRejectionIn(tx, r);
-            return null;
-        }, false);
+        write(
+                tx -> {
+                    journalRejectionIn(tx, r);
+                    return null;
+                },
+                false);
     }
 
     private void journalRejectionIn(JdbcTx tx, Refusal r) throws SQLException {
-        tx.journal(EventKind.REJECTED, r.resourceType() == null ? "actor" : r.resourceType(),
-                r.resourceId() == null ? "?" : r.resourceId(), r.actorId(), processIdentity,
-                null, r.presentedToken(), r.currentToken(), r.category().code(), r.getMessage());
+        tx.journal(
+                EventKind.REJECTED,
+                r.resourceType() == null ? "actor" : r.resourceType(),
+                r.resourceId() == null ? "?" : r.resourceId(),
+                r.actorId(),
+                processIdentity,
+                null,
+                r.presentedToken(),
+                r.currentToken(),
+                r.category().code(),
+                r.getMessage());
     }
 
     /**
@@ -824,12 +857,13 @@ public final class Database implements Transactions, AutoCloseable {
 
     /** The configured pause between two attempts at a busy transaction (decision 0501). */
     private void pause() {
-        long nanos = pauseMinNanos == pauseMaxNanos ? pauseMinNanos
+        long nanos = pauseMinNanos == pauseMaxNanos
+                ? pauseMinNanos
                 : ThreadLocalRandom.current().nextLong(pauseMinNanos, pauseMaxNanos + 1);
         LockSupport.parkNanos(nanos);
         if (Thread.currentThread().isInterrupted()) {
-            throw new StorageException(Problem.BUSY, null, "Interrupted while waiting for the database lock.",
-                    new InterruptedException());
+            throw new StorageException(
+                    Problem.BUSY, null, "Interrupted while waiting for the database lock.", new InterruptedException());
         }
     }
 
@@ -866,39 +900,64 @@ public final class Database implements Transactions, AutoCloseable {
         int code = primaryCode(e);
         switch (code) {
             case 5, 6:
-                return new StorageException(Problem.BUSY, file, "The database " + file
-                        + " is locked by another process and stayed busy past the wait bound; try again later.", e);
+                return new StorageException(
+                        Problem.BUSY,
+                        file,
+                        "The database " + file
+                                + " is locked by another process and stayed busy past the wait bound; try again later.",
+                        e);
             case 26:
-                return new StorageException(Problem.NOT_OURS, file,
-                        "The file " + file + " is not a Sovereign database (it is not an SQLite file).", e);
+                return new StorageException(
+                        Problem.NOT_OURS,
+                        file,
+                        "The file " + file + " is not a Sovereign database (it is not an SQLite file).",
+                        e);
             case 11:
-                return new StorageException(Problem.CORRUPT, file,
-                        "The database " + file + " is corrupt; restore it from a copy.", e);
+                return new StorageException(
+                        Problem.CORRUPT, file, "The database " + file + " is corrupt; restore it from a copy.", e);
             case 8:
-                return new StorageException(Problem.READ_ONLY, file,
-                        "Cannot write to " + file + ": the file or its directory is read-only.", e);
+                return new StorageException(
+                        Problem.READ_ONLY,
+                        file,
+                        "Cannot write to " + file + ": the file or its directory is read-only.",
+                        e);
             case 14:
                 return new StorageException(Problem.IO, file, "Cannot open " + file + ": " + firstLine(e) + ".", e);
             case 19:
                 if (String.valueOf(e.getMessage()).contains(RETIRED_MARK)) {
-                    return new StorageException(Problem.RETIRED, file, "The ledger " + file + " was moved to a server by"
-                            + " 'sovereign copy' and takes no more writes; point --db (or SOVEREIGN_DB) at the server"
-                            + " ledger ('sovereign status --db " + file + "' names it).", e);
+                    return new StorageException(
+                            Problem.RETIRED,
+                            file,
+                            "The ledger " + file + " was moved to a server by"
+                                    + " 'sovereign copy' and takes no more writes; point --db (or SOVEREIGN_DB) at the server"
+                                    + " ledger ('sovereign status --db " + file + "' names it).",
+                            e);
                 }
                 if (firstLine(e).contains("the ledger went backwards")) {
-                    return new StorageException(Problem.WENT_BACKWARDS, file, "The ledger " + file + " went backwards"
-                            + " (an engine that had seen a token above its counter said so in its history, docs/reliability.md),"
-                            + " so it issues no token until an operator runs 'sovereign fence bump'.", e);
+                    return new StorageException(
+                            Problem.WENT_BACKWARDS,
+                            file,
+                            "The ledger " + file + " went backwards"
+                                    + " (an engine that had seen a token above its counter said so in its history, docs/reliability.md),"
+                                    + " so it issues no token until an operator runs 'sovereign fence bump'.",
+                            e);
                 }
                 if (firstLine(e).contains("has issued every token of its epoch")) {
-                    return new StorageException(Problem.EPOCH_EXHAUSTED, file, "The ledger " + file + " has issued every"
-                            + " token of its epoch (2^40 - 1 of them); run 'sovereign fence bump' to start the next.", e);
+                    return new StorageException(
+                            Problem.EPOCH_EXHAUSTED,
+                            file,
+                            "The ledger " + file + " has issued every"
+                                    + " token of its epoch (2^40 - 1 of them); run 'sovereign fence bump' to start the next.",
+                            e);
                 }
-                return new StorageException(Problem.CORRUPT, file, "The database " + file
-                        + " refused a write that breaks its rules (" + firstLine(e) + ").", e);
+                return new StorageException(
+                        Problem.CORRUPT,
+                        file,
+                        "The database " + file + " refused a write that breaks its rules (" + firstLine(e) + ").",
+                        e);
             default:
-                return new StorageException(Problem.IO, file,
-                        "Could not " + doing + " " + file + ": " + firstLine(e) + ".", e);
+                return new StorageException(
+                        Problem.IO, file, "Could not " + doing + " " + file + ": " + firstLine(e) + ".", e);
         }
     }
 

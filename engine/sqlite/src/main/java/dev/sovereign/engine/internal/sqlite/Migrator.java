@@ -13,14 +13,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.Collections;
-import java.util.LinkedHashSet;
 
 /**
  * Forward-only schema migrations from SQL resources. Each runs in one {@code BEGIN IMMEDIATE}
@@ -32,11 +32,17 @@ import java.util.LinkedHashSet;
  * migrations are never edited; a change is a new file appended to {@link #MIGRATIONS}.
  */
 final class Migrator {
-    static final List<String> MIGRATIONS = List.of("V0001__initial.sql", "V0002__lease_changes.sql",
-            "V0003__database_enforced_fence.sql", "V0004__migration_record.sql",
-            "V0005__attempts_end_through_their_fence.sql", "V0006__fewer_pages_per_write.sql",
-            "V0007__leases_attached_to_their_holder.sql", "V0008__every_input_of_the_fence_guarded.sql",
-            "V0009__the_ledgers_history.sql", "V0010__a_copied_ledger_is_retired.sql",
+    static final List<String> MIGRATIONS = List.of(
+            "V0001__initial.sql",
+            "V0002__lease_changes.sql",
+            "V0003__database_enforced_fence.sql",
+            "V0004__migration_record.sql",
+            "V0005__attempts_end_through_their_fence.sql",
+            "V0006__fewer_pages_per_write.sql",
+            "V0007__leases_attached_to_their_holder.sql",
+            "V0008__every_input_of_the_fence_guarded.sql",
+            "V0009__the_ledgers_history.sql",
+            "V0010__a_copied_ledger_is_retired.sql",
             "V0011__the_change_counter_steps_and_a_live_process_stays.sql",
             "V0012__lease_times_and_stop_times_typed.sql");
 
@@ -108,23 +114,39 @@ final class Migrator {
             }
         }
         if (appId == 0 && objects > 0) {
-            throw new StorageException(Problem.NOT_OURS, db.file(), "The file " + db.file()
-                    + " is an SQLite database that Sovereign did not create; refusing to touch it.", null);
+            throw new StorageException(
+                    Problem.NOT_OURS,
+                    db.file(),
+                    "The file " + db.file()
+                            + " is an SQLite database that Sovereign did not create; refusing to touch it.",
+                    null);
         }
         if (appId == 0 && !db.creating()) {
             // only a new ledger is built from nothing, in a file of its own (Database.createLedger)
-            throw new StorageException(Problem.NOT_OURS, db.file(), "The file " + db.file() + " is an SQLite database"
-                    + " with no Sovereign ledger in it; refusing to turn it into one (only 'sovereign init' on a path"
-                    + " where no file exists creates a ledger).", null);
+            throw new StorageException(
+                    Problem.NOT_OURS,
+                    db.file(),
+                    "The file " + db.file() + " is an SQLite database"
+                            + " with no Sovereign ledger in it; refusing to turn it into one (only 'sovereign init' on a path"
+                            + " where no file exists creates a ledger).",
+                    null);
         }
         if (appId != 0 && appId != Database.APPLICATION_ID) {
-            throw new StorageException(Problem.NOT_OURS, db.file(), "The file " + db.file()
-                    + " belongs to another application (application_id " + appId + "); refusing to touch it.", null);
+            throw new StorageException(
+                    Problem.NOT_OURS,
+                    db.file(),
+                    "The file " + db.file() + " belongs to another application (application_id " + appId
+                            + "); refusing to touch it.",
+                    null);
         }
         if (version > LATEST) {
-            throw new StorageException(Problem.SCHEMA_TOO_NEW, db.file(), "The database " + db.file()
-                    + " has schema version " + version + ", newer than this Sovereign understands (" + LATEST
-                    + "); upgrade Sovereign.", null);
+            throw new StorageException(
+                    Problem.SCHEMA_TOO_NEW,
+                    db.file(),
+                    "The database " + db.file()
+                            + " has schema version " + version + ", newer than this Sovereign understands (" + LATEST
+                            + "); upgrade Sovereign.",
+                    null);
         }
     }
 
@@ -139,8 +161,11 @@ final class Migrator {
                 if (current < version) {
                     int appId = pragma(c, "application_id");
                     if (appId != 0 && appId != Database.APPLICATION_ID) {
-                        throw new StorageException(Problem.NOT_OURS, db.file(), "The file " + db.file()
-                                + " belongs to another application; refusing to touch it.", null);
+                        throw new StorageException(
+                                Problem.NOT_OURS,
+                                db.file(),
+                                "The file " + db.file() + " belongs to another application; refusing to touch it.",
+                                null);
                     }
                     for (String statement : statements(load(MIGRATIONS.get(version - 1)))) {
                         s.execute(statement);
@@ -176,8 +201,8 @@ final class Migrator {
      */
     private void writeLedgerMark(Connection c) throws SQLException {
         boolean sandbox = db.labSandboxRequested() && createdHere;
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, ?, ?)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO ledger_mark (id, lab_sandbox, marked_at) VALUES (1, ?, ?)")) {
             ps.setInt(1, sandbox ? 1 : 0);
             ps.setLong(2, db.clock().millis());
             ps.executeUpdate();
@@ -216,11 +241,15 @@ final class Migrator {
     static void requireGuards(Connection c, Path file) throws SQLException {
         List<String> problems = guardProblems(c);
         if (!problems.isEmpty()) {
-            throw new StorageException(Problem.CORRUPT, file, "The database " + file + " was changed"
-                    + " by hand (" + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
-                    + (problems.size() > 3 ? "; and " + (problems.size() - 3) + " more" : "")
-                    + "), so it no longer enforces the fence; refusing to open it, also for reading"
-                    + " (see docs/schema.md, 'Guards').", null);
+            throw new StorageException(
+                    Problem.CORRUPT,
+                    file,
+                    "The database " + file + " was changed"
+                            + " by hand (" + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
+                            + (problems.size() > 3 ? "; and " + (problems.size() - 3) + " more" : "")
+                            + "), so it no longer enforces the fence; refusing to open it, also for reading"
+                            + " (see docs/schema.md, 'Guards').",
+                    null);
         }
     }
 
@@ -235,8 +264,8 @@ final class Migrator {
         Map<String, String[]> present = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT type, name, tbl_name, sql FROM sqlite_master"
-                     + " WHERE type IN ('trigger', 'index', 'view') ORDER BY rowid")) {
+                ResultSet rs = s.executeQuery("SELECT type, name, tbl_name, sql FROM sqlite_master"
+                        + " WHERE type IN ('trigger', 'index', 'view') ORDER BY rowid")) {
             while (rs.next()) {
                 String type = rs.getString(1);
                 String name = rs.getString(2);
@@ -262,14 +291,14 @@ final class Migrator {
             if (found == null) {
                 problems.add(what + o.name() + " is missing");
             } else if (!found[0].equals(o.table())) {
-                problems.add(what + o.name() + " now " + (o.type().equals("trigger") ? "guards " : "indexes ") + found[0]
-                        + " instead of " + o.table());
+                problems.add(what + o.name() + " now " + (o.type().equals("trigger") ? "guards " : "indexes ")
+                        + found[0] + " instead of " + o.table());
             } else if (found[1] == null || !normalized(found[1]).equals(o.normalizedSql())) {
                 problems.add(what + o.name() + " was replaced by different code");
             }
         }
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT name, seq FROM sqlite_sequence WHERE seq > " + SEQUENCE_LIMIT)) {
+                ResultSet rs = s.executeQuery("SELECT name, seq FROM sqlite_sequence WHERE seq > " + SEQUENCE_LIMIT)) {
             while (rs.next()) {
                 problems.add("the key sequence of " + rs.getString(1) + " was wound to " + rs.getLong(2));
             }
@@ -278,7 +307,7 @@ final class Migrator {
             // From version 6 the journal's next seq is max(seq) + 1 (no sqlite_sequence row): a row
             // inserted by hand with a huge explicit seq winds it the same way (decision 0507).
             try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT max(seq) FROM fence_events")) {
+                    ResultSet rs = s.executeQuery("SELECT max(seq) FROM fence_events")) {
                 if (rs.next() && rs.getLong(1) > SEQUENCE_LIMIT) {
                     problems.add("the key sequence of fence_events was wound to " + rs.getLong(1));
                 }
@@ -288,8 +317,7 @@ final class Migrator {
     }
 
     /** A trigger or index a migration creates: what every open expects to find in {@code sqlite_master}. */
-    private record SchemaObject(String type, String name, String table, String normalizedSql) {
-    }
+    private record SchemaObject(String type, String name, String table, String normalizedSql) {}
 
     /** The ledger's tables and the triggers and indexes on them after some version, by name in creation order. */
     private record Schema(Set<String> tables, Map<String, SchemaObject> objects) {
@@ -297,10 +325,12 @@ final class Migrator {
     }
 
     private static final Pattern CREATE_TABLE = Pattern.compile("(?i)CREATE\\s+TABLE\\s+(\\w+)");
-    private static final Pattern CREATE_INDEX = Pattern.compile(
-            "(?i)CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+(\\w+)\\s+ON\\s+(\\w+)");
-    private static final Pattern DROP = Pattern.compile("(?i)DROP\\s+(TABLE|INDEX|TRIGGER)\\s+(?:IF\\s+EXISTS\\s+)?(\\w+)");
-    private static final Pattern RENAME_TABLE = Pattern.compile("(?i)ALTER\\s+TABLE\\s+(\\w+)\\s+RENAME\\s+TO\\s+(\\w+)");
+    private static final Pattern CREATE_INDEX =
+            Pattern.compile("(?i)CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+(\\w+)\\s+ON\\s+(\\w+)");
+    private static final Pattern DROP =
+            Pattern.compile("(?i)DROP\\s+(TABLE|INDEX|TRIGGER)\\s+(?:IF\\s+EXISTS\\s+)?(\\w+)");
+    private static final Pattern RENAME_TABLE =
+            Pattern.compile("(?i)ALTER\\s+TABLE\\s+(\\w+)\\s+RENAME\\s+TO\\s+(\\w+)");
 
     /**
      * The schema each version leaves (index {@code v - 1}), read once per JVM from the scripts in order: a
@@ -321,8 +351,9 @@ final class Migrator {
                     Matcher on = TRIGGER_TABLE.matcher(statement);
                     String name = m.group(1);
                     objects.remove(name);
-                    objects.put(name, new SchemaObject("trigger", name, on.find() ? on.group(1) : null,
-                            normalized(statement)));
+                    objects.put(
+                            name,
+                            new SchemaObject("trigger", name, on.find() ? on.group(1) : null, normalized(statement)));
                 } else if ((m = CREATE_INDEX.matcher(statement)).lookingAt()) {
                     objects.remove(m.group(1));
                     objects.put(m.group(1), new SchemaObject("index", m.group(1), m.group(2), normalized(statement)));
@@ -356,8 +387,10 @@ final class Migrator {
 
     /** The guard triggers the applied migrations created that the file no longer has, in order. */
     static List<String> missingGuards(Connection c) throws SQLException {
-        return guardProblems(c).stream().filter(p -> p.startsWith("guard ") && p.endsWith(" is missing"))
-                .map(p -> p.substring("guard ".length(), p.length() - " is missing".length())).toList();
+        return guardProblems(c).stream()
+                .filter(p -> p.startsWith("guard ") && p.endsWith(" is missing"))
+                .map(p -> p.substring("guard ".length(), p.length() - " is missing".length()))
+                .toList();
     }
 
     private static String load(String name) {
@@ -402,7 +435,8 @@ final class Migrator {
     }
 
     private static int count(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getInt(1) : 0;
         }
     }

@@ -1,10 +1,10 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.internal.jdbc.Dialect;
-import dev.sovereign.engine.internal.jdbc.JdbcReads;
 import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcReads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -67,12 +67,15 @@ final class ReadConnection implements JdbcReads, AutoCloseable {
      */
     static ReadConnection open(Path file) {
         if (Files.isDirectory(file)) {
-            throw new StorageException(Problem.NOT_OURS, file,
-                    "Cannot open " + file + ": it is a directory, not a database file.", null);
+            throw new StorageException(
+                    Problem.NOT_OURS, file, "Cannot open " + file + ": it is a directory, not a database file.", null);
         }
         if (!Files.exists(file)) {
-            throw new StorageException(Problem.MISSING_FILE, file, "There is no database at " + file
-                    + " (create one with 'sovereign init').", null);
+            throw new StorageException(
+                    Problem.MISSING_FILE,
+                    file,
+                    "There is no database at " + file + " (create one with 'sovereign init').",
+                    null);
         }
         Connection c = Database.connect(file, Durability.FULL);
         try {
@@ -93,29 +96,47 @@ final class ReadConnection implements JdbcReads, AutoCloseable {
         int appId = Migrator.pragma(c, "application_id");
         int version = Migrator.pragma(c, "user_version");
         int objects;
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master")) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master")) {
             objects = rs.next() ? rs.getInt(1) : 0;
         }
         if (appId == 0 && objects == 0) {
-            throw new StorageException(Problem.NOT_OURS, file, "The file " + file
-                    + " is empty, not a Sovereign database (create one with 'sovereign init').", null);
+            throw new StorageException(
+                    Problem.NOT_OURS,
+                    file,
+                    "The file " + file + " is empty, not a Sovereign database (create one with 'sovereign init').",
+                    null);
         }
         if (appId == 0) {
-            throw new StorageException(Problem.NOT_OURS, file, "The file " + file
-                    + " is an SQLite database that Sovereign did not create; refusing to read it.", null);
+            throw new StorageException(
+                    Problem.NOT_OURS,
+                    file,
+                    "The file " + file + " is an SQLite database that Sovereign did not create; refusing to read it.",
+                    null);
         }
         if (appId != Database.APPLICATION_ID) {
-            throw new StorageException(Problem.NOT_OURS, file, "The file " + file
-                    + " belongs to another application (application_id " + appId + "); refusing to read it.", null);
+            throw new StorageException(
+                    Problem.NOT_OURS,
+                    file,
+                    "The file " + file + " belongs to another application (application_id " + appId
+                            + "); refusing to read it.",
+                    null);
         }
         if (version > Migrator.LATEST) {
-            throw new StorageException(Problem.SCHEMA_TOO_NEW, file, "The database " + file + " has schema version "
-                    + version + ", newer than this Sovereign understands (" + Migrator.LATEST + "); upgrade Sovereign.",
+            throw new StorageException(
+                    Problem.SCHEMA_TOO_NEW,
+                    file,
+                    "The database " + file + " has schema version " + version
+                            + ", newer than this Sovereign understands (" + Migrator.LATEST + "); upgrade Sovereign.",
                     null);
         }
         if (version < Migrator.LATEST) {
-            throw new StorageException(Problem.IO, file, "The database " + file + " has the older schema version "
-                    + version + "; open it once with 'sovereign init' to migrate it, then attach again.", null);
+            throw new StorageException(
+                    Problem.IO,
+                    file,
+                    "The database " + file + " has the older schema version " + version
+                            + "; open it once with 'sovereign init' to migrate it, then attach again.",
+                    null);
         }
         Migrator.requireGuards(c, file); // a reader refuses a file changed by hand as the engine does (decision 0012)
         return version;
@@ -170,13 +191,16 @@ final class ReadConnection implements JdbcReads, AutoCloseable {
 
     @Override
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
-        return walk(sql, rs -> {
-            List<T> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(mapper.map(rs));
-            }
-            return out;
-        }, args);
+        return walk(
+                sql,
+                rs -> {
+                    List<T> out = new ArrayList<>();
+                    while (rs.next()) {
+                        out.add(mapper.map(rs));
+                    }
+                    return out;
+                },
+                args);
     }
 
     /** The first column of the first row of {@code sql} with {@code args}, or 0. */

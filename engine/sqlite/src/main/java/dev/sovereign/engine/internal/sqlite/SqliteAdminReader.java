@@ -5,24 +5,24 @@ import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.admin.JournalSlice;
+import dev.sovereign.engine.admin.JournalSubject;
+import dev.sovereign.engine.admin.LedgerHistory;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
-import dev.sovereign.engine.spi.JournalExport;
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminJournal;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminRows;
+import dev.sovereign.engine.spi.JournalExport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.List;
-import dev.sovereign.engine.admin.JournalSlice;
-import dev.sovereign.engine.admin.JournalSubject;
-import dev.sovereign.engine.admin.LedgerHistory;
 
 /**
  * The operators' read model of a SQLite ledger: its own query-only connection ({@link ReadConnection}, which
@@ -49,8 +49,8 @@ public final class SqliteAdminReader implements AdminReader {
         this.db = db;
         this.clock = clock;
         // an actor added moves their count and max(rowid) together
-        this.leases = new JdbcAdminLeases(Dialect.SQLITE,
-                q -> q.scalarLong("SELECT coalesce(max(rowid), 0) FROM actors"));
+        this.leases =
+                new JdbcAdminLeases(Dialect.SQLITE, q -> q.scalarLong("SELECT coalesce(max(rowid), 0) FROM actors"));
         this.rows = new JdbcAdminRows(dataDirectory);
         this.journal = new JdbcAdminJournal(new EventSentences(zone));
     }
@@ -81,8 +81,11 @@ public final class SqliteAdminReader implements AdminReader {
     public synchronized long changeMarker() {
         ensureOpen();
         if (!Files.exists(db.file())) {
-            throw new StorageException(Problem.MISSING_FILE, db.file(), "The database file " + db.file()
-                    + " is gone (moved or deleted); what is shown is its last state.", null);
+            throw new StorageException(
+                    Problem.MISSING_FILE,
+                    db.file(),
+                    "The database file " + db.file() + " is gone (moved or deleted); what is shown is its last state.",
+                    null);
         }
         return db.read("read", db::changeMarker);
     }
@@ -100,10 +103,21 @@ public final class SqliteAdminReader implements AdminReader {
                 LedgerHistory history = SqliteLedgerHistory.read(db, db.file().toString());
                 List<ProcessRow> processes = rows.processes(db);
                 read[0] = leases.read(db, processes);
-                return new AdminSnapshot(LedgerLocation.file(db.file()), db.schemaVersion(), changeMarker, clock.millis(), lastSeq,
-                        lastToken, read[0].baseline().rows(),
-                        JdbcAdminLeases.withLeaseCounts(processes, read[0].baseline().held()),
-                        rows.assignments(db), rows.attempts(db), rows.messages(db), rows.lastTick(db), rows.counts(db),
+                return new AdminSnapshot(
+                        LedgerLocation.file(db.file()),
+                        db.schemaVersion(),
+                        changeMarker,
+                        clock.millis(),
+                        lastSeq,
+                        lastToken,
+                        read[0].baseline().rows(),
+                        JdbcAdminLeases.withLeaseCounts(
+                                processes, read[0].baseline().held()),
+                        rows.assignments(db),
+                        rows.attempts(db),
+                        rows.messages(db),
+                        rows.lastTick(db),
+                        rows.counts(db),
                         history);
             });
             leases.keep(read[0]);
@@ -152,11 +166,10 @@ public final class SqliteAdminReader implements AdminReader {
     }
 
     @Override
-    public synchronized JournalSlice journalAbout(
-            JournalSubject subject, int limit) {
+    public synchronized JournalSlice journalAbout(JournalSubject subject, int limit) {
         ensureOpen();
-        return db.read("read", () -> db.inReadTransaction(() -> journal.journalAbout(db, subject, limit,
-                SUBJECT_SCAN_ROWS)));
+        return db.read(
+                "read", () -> db.inReadTransaction(() -> journal.journalAbout(db, subject, limit, SUBJECT_SCAN_ROWS)));
     }
 
     @Override

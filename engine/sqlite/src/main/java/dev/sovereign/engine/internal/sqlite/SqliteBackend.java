@@ -1,17 +1,17 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.admin.AdminReader;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
+import dev.sovereign.engine.spi.LedgerRows;
 import dev.sovereign.engine.spi.StorageBackend;
-import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.spi.tools.LedgerBackups;
+import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
-import dev.sovereign.engine.spi.LedgerRows;
-import dev.sovereign.engine.spi.tools.LedgerBackups;
-import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 import java.util.function.Function;
 
 /**
@@ -52,8 +52,7 @@ public final class SqliteBackend implements StorageBackend {
     }
 
     @Override
-    public LedgerBackups.Restore restore(Path backup, LedgerLocation target, long aboveEpoch,
-                                                                 Clock clock) {
+    public LedgerBackups.Restore restore(Path backup, LedgerLocation target, long aboveEpoch, Clock clock) {
         return SqliteBackups.restore(backup, target.file().orElseThrow(), aboveEpoch, clock);
     }
 
@@ -63,8 +62,8 @@ public final class SqliteBackend implements StorageBackend {
     }
 
     @Override
-    public LedgerCopyReport moveFrom(LedgerLocation location, LedgerLocation movedTo,
-            Function<LedgerRows, LedgerCopyReport> copy) {
+    public LedgerCopyReport moveFrom(
+            LedgerLocation location, LedgerLocation movedTo, Function<LedgerRows, LedgerCopyReport> copy) {
         return SqliteLedgerRows.move(location.file().orElseThrow(), movedTo, copy);
     }
 }

@@ -1,16 +1,16 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
-import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.SovereignVersion;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerHistory;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.base.LedgerLocation;
+import dev.sovereign.engine.base.OwnerOnly;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
-import dev.sovereign.engine.base.OwnerOnly;
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
+import dev.sovereign.engine.internal.jdbc.JdbcProcesses;
 import dev.sovereign.engine.spi.tools.LedgerBackups;
 import dev.sovereign.engine.spi.tools.LedgerCopyRefusal;
 import java.io.IOException;
@@ -40,22 +40,26 @@ import org.sqlite.SQLiteConnection;
 final class SqliteBackups {
     /** The file beside a backup that records every restore made from it. */
     static final String RESTORES_SUFFIX = ".restores";
+
     private static final Pattern RESTORED_EPOCH = Pattern.compile("\\bepoch (\\d+)\\b");
 
-    private SqliteBackups() {
-    }
+    private SqliteBackups() {}
 
     // ---- backup -----------------------------------------------------------------------------------------------
 
     static LedgerBackups.Backup backup(Path ledger, Path copy, Clock clock) {
         if (Files.exists(copy)) {
-            throw new LedgerCopyRefusal("backup_exists", "The file " + copy + " exists; a backup is written only to a"
-                    + " new file, never over one.");
+            throw new LedgerCopyRefusal(
+                    "backup_exists",
+                    "The file " + copy + " exists; a backup is written only to a" + " new file, never over one.");
         }
         Path parent = copy.getParent();
         if (parent != null && !Files.isDirectory(parent)) {
-            throw new StorageException(Problem.MISSING_DIRECTORY, copy, "Cannot write the backup " + copy + ": the"
-                    + " directory " + parent + " does not exist.", null);
+            throw new StorageException(
+                    Problem.MISSING_DIRECTORY,
+                    copy,
+                    "Cannot write the backup " + copy + ": the" + " directory " + parent + " does not exist.",
+                    null);
         }
         try (ReadConnection live = ReadConnection.open(ledger)) { // ours, this schema version, or refused
             String problem = live.read("read", () -> SqliteLedgerHistory.counterProblem(live, ledger.toString()));
@@ -66,15 +70,17 @@ final class SqliteBackups {
         try {
             OwnerOnly.createFile(copy);
         } catch (FileAlreadyExistsException raced) {
-            throw new LedgerCopyRefusal("backup_exists", "The file " + copy + " exists; a backup is written only to a"
-                    + " new file, never over one.");
+            throw new LedgerCopyRefusal(
+                    "backup_exists",
+                    "The file " + copy + " exists; a backup is written only to a" + " new file, never over one.");
         } catch (IOException e) {
-            throw new StorageException(Problem.IO, copy, "Cannot create the backup " + copy + ": " + e.getMessage() + ".", e);
+            throw new StorageException(
+                    Problem.IO, copy, "Cannot create the backup " + copy + ": " + e.getMessage() + ".", e);
         }
         boolean done = false;
         try {
             try (Connection c = Database.connect(ledger, Database.DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
-                 PreparedStatement vacuum = c.prepareStatement("VACUUM INTO ?")) {
+                    PreparedStatement vacuum = c.prepareStatement("VACUUM INTO ?")) {
                 // one read transaction of the live file: consistent, and no writer waits for it (WAL)
                 vacuum.setString(1, copy.toString());
                 vacuum.execute();
@@ -96,7 +102,7 @@ final class SqliteBackups {
         String id = "backup_" + UUID.randomUUID();
         long at = clock.millis();
         try (Connection c = Database.connect(copy, Database.DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             s.execute("BEGIN IMMEDIATE");
             long token;
             long lastSeq;
@@ -117,9 +123,11 @@ final class SqliteBackups {
                 ps.setLong(3, token);
                 ps.setLong(4, token);
                 ps.setString(5, id);
-                ps.setString(6, "a backup of " + ledger + " taken at " + Instant.ofEpochMilli(at) + " by sovereign "
-                        + SovereignVersion.current().version() + ", at token " + FencingTokens.describe(token)
-                        + ", journal seq " + lastSeq);
+                ps.setString(
+                        6,
+                        "a backup of " + ledger + " taken at " + Instant.ofEpochMilli(at) + " by sovereign "
+                                + SovereignVersion.current().version() + ", at token " + FencingTokens.describe(token)
+                                + ", journal seq " + lastSeq);
                 ps.executeUpdate();
             }
             s.execute("COMMIT");
@@ -137,17 +145,25 @@ final class SqliteBackups {
         }
         try {
             if (Files.exists(target) && Files.isSameFile(backup, target)) {
-                throw new LedgerCopyRefusal("same_file", "The backup " + backup + " is the ledger file itself; restore it"
-                        + " to the ledger's path from a backup file.");
+                throw new LedgerCopyRefusal(
+                        "same_file",
+                        "The backup " + backup + " is the ledger file itself; restore it"
+                                + " to the ledger's path from a backup file.");
             }
         } catch (IOException e) {
-            throw new StorageException(Problem.IO, target, "Cannot compare " + backup + " with " + target + ": "
-                    + e.getMessage() + ".", e);
+            throw new StorageException(
+                    Problem.IO,
+                    target,
+                    "Cannot compare " + backup + " with " + target + ": " + e.getMessage() + ".",
+                    e);
         }
         Path parent = target.getParent();
         if (parent != null && !Files.isDirectory(parent)) {
-            throw new StorageException(Problem.MISSING_DIRECTORY, target, "Cannot restore to " + target + ": the"
-                    + " directory " + parent + " does not exist.", null);
+            throw new StorageException(
+                    Problem.MISSING_DIRECTORY,
+                    target,
+                    "Cannot restore to " + target + ": the" + " directory " + parent + " does not exist.",
+                    null);
         }
         long replaced = Files.exists(target) ? replacedEpoch(target, clock) : -1;
         Path restores = backup.resolveSibling(backup.getFileName() + RESTORES_SUFFIX);
@@ -156,21 +172,34 @@ final class SqliteBackups {
         Path building = target.resolveSibling("." + target.getFileName() + ".restoring-" + UUID.randomUUID());
         try {
             copyInto(backup, building);
-            Restored r = startEpochIn(building, backup, target, Math.max(Math.max(aboveEpoch, replaced), restoredBefore),
-                    replaced, clock);
+            Restored r = startEpochIn(
+                    building,
+                    backup,
+                    target,
+                    Math.max(Math.max(aboveEpoch, replaced), restoredBefore),
+                    replaced,
+                    clock);
             // The record beside the backup is written BEFORE the ledger is put in place: if what follows fails, a
             // later restore from this backup still goes above this epoch (never the other way round).
             try {
-                OwnerOnly.appendDurably(restores, "restored epoch " + r.start().epoch() + " into " + target + " at "
-                        + Instant.ofEpochMilli(r.start().at()) + (r.backupId() == null ? "" : " (" + r.backupId() + ")"));
+                OwnerOnly.appendDurably(
+                        restores,
+                        "restored epoch " + r.start().epoch() + " into " + target + " at "
+                                + Instant.ofEpochMilli(r.start().at())
+                                + (r.backupId() == null ? "" : " (" + r.backupId() + ")"));
             } catch (IOException e) {
-                throw new StorageException(Problem.IO, restores, "Cannot record the restore in " + restores + " ("
-                        + e.getMessage() + "), so nothing was restored: that record is what keeps a second restore of"
-                        + " this backup from issuing this one's tokens again.", e);
+                throw new StorageException(
+                        Problem.IO,
+                        restores,
+                        "Cannot record the restore in " + restores + " ("
+                                + e.getMessage()
+                                + "), so nothing was restored: that record is what keeps a second restore of"
+                                + " this backup from issuing this one's tokens again.",
+                        e);
             }
             putInPlace(building, target, clock);
-            return new LedgerBackups.Restore(backup, LedgerLocation.file(target), r.takenToken(), r.takenAt(), replaced,
-                    r.start(), restores);
+            return new LedgerBackups.Restore(
+                    backup, LedgerLocation.file(target), r.takenToken(), r.takenAt(), replaced, r.start(), restores);
         } finally {
             Database.deleteQuietly(building);
         }
@@ -184,15 +213,21 @@ final class SqliteBackups {
         try (ReadConnection c = ReadConnection.open(target)) {
             return c.read("read", () -> {
                 long now = clock.millis();
-                List<String> live = c.query("SELECT identity || CASE WHEN host IS NULL THEN '' ELSE ' on ' || host END"
-                        + " FROM processes WHERE stopped_at IS NULL AND ? - heartbeat_at <= heartbeat_interval_ms * ?"
-                        + " ORDER BY heartbeat_at DESC LIMIT 4", rs -> rs.getString(1), now,
+                List<String> live = c.query(
+                        "SELECT identity || CASE WHEN host IS NULL THEN '' ELSE ' on ' || host END"
+                                + " FROM processes WHERE stopped_at IS NULL AND ? - heartbeat_at <= heartbeat_interval_ms * ?"
+                                + " ORDER BY heartbeat_at DESC LIMIT 4",
+                        rs -> rs.getString(1),
+                        now,
                         (long) EngineConfig.STALE_AFTER_MISSED_BEATS);
                 if (!live.isEmpty()) {
-                    throw new LedgerCopyRefusal("target_live", "The ledger " + target + " has live processes ("
-                            + String.join(", ", live.subList(0, Math.min(3, live.size()))) + (live.size() > 3 ? ", ..." : "")
-                            + "), which would keep writing to what a restore replaces; stop them (mark crashed ones"
-                            + " stopped with 'sovereign process stop'), then restore; nothing was changed.");
+                    throw new LedgerCopyRefusal(
+                            "target_live",
+                            "The ledger " + target + " has live processes ("
+                                    + String.join(", ", live.subList(0, Math.min(3, live.size())))
+                                    + (live.size() > 3 ? ", ..." : "")
+                                    + "), which would keep writing to what a restore replaces; stop them (mark crashed ones"
+                                    + " stopped with 'sovereign process stop'), then restore; nothing was changed.");
                 }
                 return SqliteLedgerHistory.highestEpoch(c);
             });
@@ -200,10 +235,13 @@ final class SqliteBackups {
             if (e.problem() == Problem.BUSY) {
                 throw e;
             }
-            throw new LedgerCopyRefusal("target_unreadable", "The file " + target + " exists but is not a ledger this"
-                    + " restore can read (" + e.getMessage().replaceAll("[.]$", "") + "), so the epoch its tokens reached is"
-                    + " unknown; move it aside (a restore never overwrites what it cannot read), then restore to this"
-                    + " path, with --above-epoch N if you know the epoch it had reached; nothing was changed.");
+            throw new LedgerCopyRefusal(
+                    "target_unreadable",
+                    "The file " + target + " exists but is not a ledger this"
+                            + " restore can read (" + e.getMessage().replaceAll("[.]$", "")
+                            + "), so the epoch its tokens reached is"
+                            + " unknown; move it aside (a restore never overwrites what it cannot read), then restore to this"
+                            + " path, with --above-epoch N if you know the epoch it had reached; nothing was changed.");
         }
     }
 
@@ -222,8 +260,12 @@ final class SqliteBackups {
             }
             return highest;
         } catch (IOException | NumberFormatException e) {
-            throw new StorageException(Problem.IO, restores, "Cannot read " + restores + ", the record of the restores"
-                    + " made from this backup (" + e.getMessage() + "); nothing was restored.", e);
+            throw new StorageException(
+                    Problem.IO,
+                    restores,
+                    "Cannot read " + restores + ", the record of the restores" + " made from this backup ("
+                            + e.getMessage() + "); nothing was restored.",
+                    e);
         }
     }
 
@@ -232,10 +274,11 @@ final class SqliteBackups {
         try {
             OwnerOnly.createFile(building);
         } catch (IOException e) {
-            throw new StorageException(Problem.IO, building, "Cannot create " + building + ": " + e.getMessage() + ".", e);
+            throw new StorageException(
+                    Problem.IO, building, "Cannot create " + building + ": " + e.getMessage() + ".", e);
         }
         try (Connection c = Database.connect(backup, Database.DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
-             PreparedStatement vacuum = c.prepareStatement("VACUUM INTO ?")) {
+                PreparedStatement vacuum = c.prepareStatement("VACUUM INTO ?")) {
             vacuum.setString(1, building.toString());
             vacuum.execute();
         } catch (SQLException e) {
@@ -243,23 +286,27 @@ final class SqliteBackups {
         }
     }
 
-    private record Restored(EpochStart start, String backupId, long takenToken, long takenAt) {
-    }
+    private record Restored(EpochStart start, String backupId, long takenToken, long takenAt) {}
 
     /**
      * Opens the copy as the restore may (migrating a backup of an older version, accepting its backup mark), then, in
      * one write transaction under an identity of its own: the new epoch, every lease of the backup voided, the journal
      * told ({@code LEDGER_RESTORED}).
      */
-    private static Restored startEpochIn(Path building, Path backup, Path target, long above, long replaced, Clock clock) {
-        EngineConfig config = EngineConfig.forDatabase(building).clock(clock).heartbeat(false).build();
+    private static Restored startEpochIn(
+            Path building, Path backup, Path target, long above, long replaced, Clock clock) {
+        EngineConfig config =
+                EngineConfig.forDatabase(building).clock(clock).heartbeat(false).build();
         Database db;
         try {
             db = Database.open(config, false, true);
         } catch (StorageException e) {
             // its sentence names the copy: name the backup the operator gave
-            throw new StorageException(e.problem(), backup, String.valueOf(e.getMessage()).replace(building.toString(),
-                    backup.toString()), e);
+            throw new StorageException(
+                    e.problem(),
+                    backup,
+                    String.valueOf(e.getMessage()).replace(building.toString(), backup.toString()),
+                    e);
         }
         try {
             String identity = JdbcProcesses.newIdentity();
@@ -268,15 +315,26 @@ final class SqliteBackups {
                 LedgerHistory.Entry taken = JdbcLedgerHistory.last(tx);
                 boolean ours = taken != null && "backup".equals(taken.kind());
                 long takenToken = ours ? taken.fromToken() : tx.lastToken();
-                tx.update("INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
-                        + " heartbeat_interval_ms, stopped_at) VALUES (?, ?, ?, 'cli', 'sovereign restore', ?, ?, ?, ?)",
-                        identity, ProcessHandle.current().pid(), JdbcProcesses.hostName(), tx.now(), tx.now(),
-                        1000L, tx.now());
-                String detail = "sovereign restore of " + backup + (ours ? " (" + taken.detail() + ")"
-                        : " (a copy not made by 'sovereign backup', at token " + FencingTokens.describe(takenToken) + ")")
-                        + (replaced < 0 ? " to the new file " + target : " over " + target + " (it had reached epoch "
-                        + replaced + ")");
-                EpochStart start = SqliteLedgerHistory.startEpoch(tx, "restore", above, ours ? taken.backupId() : null, detail);
+                tx.update(
+                        "INSERT INTO processes (identity, pid, host, kind, label, started_at, heartbeat_at,"
+                                + " heartbeat_interval_ms, stopped_at) VALUES (?, ?, ?, 'cli', 'sovereign restore', ?, ?, ?, ?)",
+                        identity,
+                        ProcessHandle.current().pid(),
+                        JdbcProcesses.hostName(),
+                        tx.now(),
+                        tx.now(),
+                        1000L,
+                        tx.now());
+                String detail = "sovereign restore of " + backup
+                        + (ours
+                                ? " (" + taken.detail() + ")"
+                                : " (a copy not made by 'sovereign backup', at token "
+                                        + FencingTokens.describe(takenToken) + ")")
+                        + (replaced < 0
+                                ? " to the new file " + target
+                                : " over " + target + " (it had reached epoch " + replaced + ")");
+                EpochStart start =
+                        SqliteLedgerHistory.startEpoch(tx, "restore", above, ours ? taken.backupId() : null, detail);
                 return new Restored(start, ours ? taken.backupId() : null, takenToken, ours ? taken.at() : -1);
             });
         } finally {
@@ -302,16 +360,23 @@ final class SqliteBackups {
                     Files.move(building, target);
                     return;
                 } catch (IOException e) {
-                    throw new StorageException(Problem.IO, target, "Cannot put the restored ledger at " + target + ": "
-                            + e.getMessage() + ".", e);
+                    throw new StorageException(
+                            Problem.IO,
+                            target,
+                            "Cannot put the restored ledger at " + target + ": " + e.getMessage() + ".",
+                            e);
                 }
             }
         }
         try (Connection c = Database.connect(target, Database.DEFAULT_SQLITE_BUSY_TIMEOUT_MS)) {
             int rc = ((SQLiteConnection) c).getDatabase().restore("main", building.toString(), null, 100, 50, -1);
             if (rc != 0) {
-                throw new StorageException(Problem.BUSY, target, "Could not replace " + target + " with the restored"
-                        + " ledger (SQLite result " + rc + "): another process held it; nothing was changed.", null);
+                throw new StorageException(
+                        Problem.BUSY,
+                        target,
+                        "Could not replace " + target + " with the restored" + " ledger (SQLite result " + rc
+                                + "): another process held it; nothing was changed.",
+                        null);
             }
         } catch (SQLException e) {
             throw Database.translate(target, e, "restore into");

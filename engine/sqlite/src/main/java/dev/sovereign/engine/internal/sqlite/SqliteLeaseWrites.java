@@ -11,8 +11,7 @@ import java.sql.SQLException;
 final class SqliteLeaseWrites implements JdbcLeases.LeaseWrites {
     static final SqliteLeaseWrites INSTANCE = new SqliteLeaseWrites();
 
-    private SqliteLeaseWrites() {
-    }
+    private SqliteLeaseWrites() {}
 
     /**
      * The compare-and-set on (this process, {@code token}) that states the release in the row — its token, its time
@@ -24,8 +23,17 @@ final class SqliteLeaseWrites implements JdbcLeases.LeaseWrites {
     public boolean release(JdbcTx tx, String actor, long token, long change) throws SQLException {
         Tx sqlite = (Tx) tx;
         sqlite.journalClaim(); // before the release's own row, as before any row the engine journals (decision 0802)
-        return tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?,"
-                + " released_at = ?, released_note = ? WHERE actor_id = ? AND process_identity = ? AND token = ?",
-                change, token, change, tx.now(), sqlite.attributed(null), actor, tx.processIdentity(), token) == 1;
+        return tx.update(
+                        "UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?,"
+                                + " released_at = ?, released_note = ? WHERE actor_id = ? AND process_identity = ? AND token = ?",
+                        change,
+                        token,
+                        change,
+                        tx.now(),
+                        sqlite.attributed(null),
+                        actor,
+                        tx.processIdentity(),
+                        token)
+                == 1;
     }
 }

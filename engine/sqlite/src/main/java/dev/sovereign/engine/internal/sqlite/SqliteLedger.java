@@ -18,8 +18,8 @@ public final class SqliteLedger extends JdbcLedger {
      * (decision 0508), no row locks ({@code BEGIN IMMEDIATE} holds the file's one write lock), {@code rowid} to order
      * messages sent within one millisecond, and a sweep that looks before it writes so an idle tick takes no lock.
      */
-    static final Parts PARTS = new Parts(SqliteLeaseWrites.INSTANCE, true, SqliteStoreHooks.INSTANCE,
-            new JdbcMailbox.Hooks("rowid", true));
+    static final Parts PARTS = new Parts(
+            SqliteLeaseWrites.INSTANCE, true, SqliteStoreHooks.INSTANCE, new JdbcMailbox.Hooks("rowid", true));
 
     private final Database db;
 
@@ -51,8 +51,8 @@ public final class SqliteLedger extends JdbcLedger {
 
     @Override
     public EpochStart bumpFence(long aboveEpoch) {
-        return db.write(tx -> SqliteLedgerHistory.startEpoch(tx, "bump", aboveEpoch, null,
-                "sovereign fence bump by process " + tx.processIdentity()));
+        return db.write(tx -> SqliteLedgerHistory.startEpoch(
+                tx, "bump", aboveEpoch, null, "sovereign fence bump by process " + tx.processIdentity()));
     }
 
     @Override

@@ -1,13 +1,13 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
-import dev.sovereign.engine.internal.jdbc.JdbcReads;
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerHistory;
 import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
+import dev.sovereign.engine.internal.jdbc.JdbcReads;
+import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.journal.EventKind;
 import java.sql.SQLException;
 import java.util.List;
@@ -19,16 +19,17 @@ import java.util.List;
  * The schema's triggers guard every row written here too; this class only writes what they allow. Stateless.
  */
 final class SqliteLedgerHistory {
-    private SqliteLedgerHistory() {
-    }
+    private SqliteLedgerHistory() {}
 
     /**
      * The counter's value, or null when it is not a whole number (see {@link #counterProblem}); on either kind of
      * connection ({@link Tx}, {@link ReadConnection}).
      */
     static Long counter(JdbcReads q) throws SQLException {
-        List<Long> v = q.query("SELECT CASE WHEN typeof(last_token) = 'integer' THEN last_token END FROM token_counter"
-                + " WHERE id = 1", rs -> {
+        List<Long> v = q.query(
+                "SELECT CASE WHEN typeof(last_token) = 'integer' THEN last_token END FROM token_counter"
+                        + " WHERE id = 1",
+                rs -> {
                     long value = rs.getLong(1);
                     return rs.wasNull() ? null : value;
                 });
@@ -41,8 +42,9 @@ final class SqliteLedgerHistory {
      * or a value in an epoch the ledger's history never started (written by hand, e.g. 2^63 - 1).
      */
     static String counterProblem(JdbcReads q, String ledger) throws SQLException {
-        List<String[]> rows = q.query("SELECT typeof(last_token), quote(last_token) FROM token_counter WHERE id = 1",
-                rs -> new String[] {rs.getString(1), rs.getString(2)});
+        List<String[]> rows =
+                q.query("SELECT typeof(last_token), quote(last_token) FROM token_counter WHERE id = 1", rs ->
+                        new String[] {rs.getString(1), rs.getString(2)});
         if (rows.isEmpty()) {
             return "The ledger " + ledger + " has no fencing-token counter row, so the next token cannot be known;"
                     + " restore it from a backup ('sovereign restore').";
@@ -59,11 +61,14 @@ final class SqliteLedgerHistory {
             return "The ledger " + ledger + "'s fencing-token counter holds " + value + ", below 0: it was written by"
                     + " hand; restore the ledger from a backup ('sovereign restore').";
         }
-        long started = q.query("SELECT coalesce(max(epoch), 0) FROM ledger_history WHERE kind IN ('restore', 'bump')",
-                rs -> rs.getLong(1)).get(0);
+        long started = q.query(
+                        "SELECT coalesce(max(epoch), 0) FROM ledger_history WHERE kind IN ('restore', 'bump')",
+                        rs -> rs.getLong(1))
+                .get(0);
         if (FencingTokens.epochOf(value) > started) {
             return "The ledger " + ledger + "'s fencing-token counter holds " + value + ", a token of epoch "
-                    + FencingTokens.epochOf(value) + ", but the ledger's history never started an epoch after " + started
+                    + FencingTokens.epochOf(value) + ", but the ledger's history never started an epoch after "
+                    + started
                     + ": the counter was written by hand (every later grant would fail or reach the end of the range);"
                     + " restore the ledger from a backup ('sovereign restore').";
         }
@@ -82,10 +87,16 @@ final class SqliteLedgerHistory {
         }
         LedgerHistory.Entry last = JdbcLedgerHistory.last(tx);
         if (!restoring && last != null && "backup".equals(last.kind())) {
-            throw new StorageException(Problem.A_BACKUP, ((Tx) tx).file(), "The file " + file + " is a backup made by"
-                    + " 'sovereign backup' (" + last.detail() + "), not a live ledger: opening it as one could issue"
-                    + " again every token granted after it was taken; put it in place with 'sovereign restore " + file
-                    + " --db <ledger file>'.", null);
+            throw new StorageException(
+                    Problem.A_BACKUP,
+                    ((Tx) tx).file(),
+                    "The file " + file + " is a backup made by"
+                            + " 'sovereign backup' (" + last.detail()
+                            + "), not a live ledger: opening it as one could issue"
+                            + " again every token granted after it was taken; put it in place with 'sovereign restore "
+                            + file
+                            + " --db <ledger file>'.",
+                    null);
         }
     }
 
@@ -114,35 +125,64 @@ final class SqliteLedgerHistory {
             throws SQLException {
         Long counter = counter(tx);
         if (counter == null) {
-            throw new StorageException(Problem.CORRUPT, ((Tx) tx).file(), counterProblem(tx, String.valueOf(((Tx) tx).file())), null);
+            throw new StorageException(
+                    Problem.CORRUPT, ((Tx) tx).file(), counterProblem(tx, String.valueOf(((Tx) tx).file())), null);
         }
         long epoch = Math.max(highestEpoch(tx), Math.max(aboveEpoch, 0)) + 1;
         if (epoch > FencingTokens.MAX_EPOCH) {
-            throw new StorageException(Problem.EPOCH_EXHAUSTED, ((Tx) tx).file(), "The ledger " + ((Tx) tx).file() + " has no epoch"
-                    + " left after " + (epoch - 1) + " (the last is " + FencingTokens.MAX_EPOCH + "); it cannot start another.", null);
+            throw new StorageException(
+                    Problem.EPOCH_EXHAUSTED,
+                    ((Tx) tx).file(),
+                    "The ledger " + ((Tx) tx).file() + " has no epoch" + " left after " + (epoch - 1) + " (the last is "
+                            + FencingTokens.MAX_EPOCH + "); it cannot start another.",
+                    null);
         }
         long start = FencingTokens.startOf(epoch);
         String said = detail + "; epoch " + epoch + " starts at token " + (start + 1) + " (the counter was at "
                 + FencingTokens.describe(counter) + ")";
-        tx.update("INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, process_identity,"
-                + " backup_id, detail) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)",
-                tx.now(), kind, epoch, counter, start, tx.processIdentity(), backupId, said);
+        tx.update(
+                "INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, process_identity,"
+                        + " backup_id, detail) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                tx.now(),
+                kind,
+                epoch,
+                counter,
+                start,
+                tx.processIdentity(),
+                backupId,
+                said);
         tx.update("UPDATE token_counter SET last_token = ? WHERE id = 1", start);
-        List<String[]> leases = tx.query("SELECT actor_id, process_identity, token FROM actor_leases ORDER BY actor_id",
-                rs -> new String[] {rs.getString(1), rs.getString(2), Long.toString(rs.getLong(3))});
+        List<String[]> leases =
+                tx.query("SELECT actor_id, process_identity, token FROM actor_leases ORDER BY actor_id", rs ->
+                        new String[] {rs.getString(1), rs.getString(2), Long.toString(rs.getLong(3))});
         for (String[] l : leases) {
             long change = tx.nextLeaseChange();
             long token = Long.parseLong(l[2]);
             // the one way a lease row is deleted (V0008, decision 0011): a release that states itself in the row;
             // the schema removes the row in this statement and journals LEASE_RELEASED with this detail
-            tx.update("UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?, released_at = ?,"
-                    + " released_note = ? WHERE actor_id = ? AND token = ?", change, token, change, tx.now(),
+            tx.update(
+                    "UPDATE actor_leases SET change_seq = ?, presented_token = ?, presented_change = ?, released_at = ?,"
+                            + " released_note = ? WHERE actor_id = ? AND token = ?",
+                    change,
+                    token,
+                    change,
+                    tx.now(),
                     "voided by the " + ("restore".equals(kind) ? "restore" : "fence bump") + " that started epoch "
-                            + epoch + ": its holder must acquire it again", l[0], token);
+                            + epoch + ": its holder must acquire it again",
+                    l[0],
+                    token);
         }
-        tx.journal("restore".equals(kind) ? EventKind.LEDGER_RESTORED : EventKind.FENCE_BUMPED, "ledger", "ledger", null,
-                tx.processIdentity(), start + 1, null, counter, null, said + "; " + leases.size()
-                        + (leases.size() == 1 ? " lease voided" : " leases voided"));
+        tx.journal(
+                "restore".equals(kind) ? EventKind.LEDGER_RESTORED : EventKind.FENCE_BUMPED,
+                "ledger",
+                "ledger",
+                null,
+                tx.processIdentity(),
+                start + 1,
+                null,
+                counter,
+                null,
+                said + "; " + leases.size() + (leases.size() == 1 ? " lease voided" : " leases voided"));
         return new EpochStart(kind, epoch, counter, start + 1, leases.size(), tx.now());
     }
 

@@ -1,13 +1,14 @@
 package dev.sovereign.engine.internal.sqlite;
 
-import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
-import dev.sovereign.engine.internal.jdbc.Dialect;
-import dev.sovereign.engine.internal.jdbc.LeaseSql;
+import dev.sovereign.engine.admin.LedgerHistory;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.StorageException;
+import dev.sovereign.engine.internal.jdbc.Dialect;
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerHistory;
+import dev.sovereign.engine.internal.jdbc.LeaseSql;
+import dev.sovereign.engine.spi.LedgerRows;
 import dev.sovereign.engine.spi.tools.LedgerCopyRefusal;
 import dev.sovereign.engine.spi.tools.LedgerCopyReport;
-import dev.sovereign.engine.spi.LedgerRows;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import dev.sovereign.engine.admin.LedgerHistory;
 
 /**
  * A ledger file as the source of a copy (decision 0907): opened through the operators' query-only
@@ -83,7 +83,8 @@ final class SqliteLedgerRows implements LedgerRows {
                     }
                     return report.withSource(true, null);
                 } catch (SQLException e) {
-                    return report.withSource(false, Database.translate(file, e, "retire").getMessage());
+                    return report.withSource(
+                            false, Database.translate(file, e, "retire").getMessage());
                 }
             } finally {
                 rollbackQuietly(lock);
@@ -93,29 +94,41 @@ final class SqliteLedgerRows implements LedgerRows {
     }
 
     private static <T> T readIn(ReadConnection c, Path file, Function<LedgerRows, T> body) {
-        return c.read("read", () -> c.inReadTransaction(() -> {
-            if (c.scalar("SELECT coalesce((SELECT lab_sandbox FROM ledger_mark WHERE id = 1), 0)") == 1) {
-                throw new LedgerCopyRefusal("source_is_sandbox", "The ledger " + file + " is a lab sandbox, whose"
-                        + " fence the lab may switch off; a sandbox is for experiments and is never moved to a server.");
-            }
-            List<String> movedTo = c.query("SELECT moved_to FROM ledger_retirement WHERE id = 1", rs -> rs.getString(1));
-            if (!movedTo.isEmpty()) {
-                throw new LedgerCopyRefusal("source_retired", "The ledger " + file + " was already moved to "
-                        + movedTo.get(0) + " and takes no more writes; that ledger is the live one (copying this"
-                        + " frozen file again would make a second ledger that mints the same tokens), and nothing was"
-                        + " changed.");
-            }
-            LedgerHistory.Entry last = JdbcLedgerHistory.last(c);
-            if (last != null && "backup".equals(last.kind())) {
-                throw new LedgerCopyRefusal("source_is_backup", "The file " + file + " is a backup made by 'sovereign"
-                        + " backup', not a live ledger; put it in place with 'sovereign restore' first, then copy that.");
-            }
-            if (SqliteLedgerHistory.read(c, file.toString()).isWentBackwards()) {
-                throw new LedgerCopyRefusal("source_went_backwards", "The ledger " + file + " went backwards (an engine"
-                        + " had seen a token above its counter); run 'sovereign fence bump' on it first, then copy it.");
-            }
-            return body.apply(new SqliteLedgerRows(c, LedgerLocation.file(file), tablesOf(c)));
-        }));
+        return c.read(
+                "read",
+                () -> c.inReadTransaction(() -> {
+                    if (c.scalar("SELECT coalesce((SELECT lab_sandbox FROM ledger_mark WHERE id = 1), 0)") == 1) {
+                        throw new LedgerCopyRefusal(
+                                "source_is_sandbox",
+                                "The ledger " + file + " is a lab sandbox, whose"
+                                        + " fence the lab may switch off; a sandbox is for experiments and is never moved to a server.");
+                    }
+                    List<String> movedTo =
+                            c.query("SELECT moved_to FROM ledger_retirement WHERE id = 1", rs -> rs.getString(1));
+                    if (!movedTo.isEmpty()) {
+                        throw new LedgerCopyRefusal(
+                                "source_retired",
+                                "The ledger " + file + " was already moved to "
+                                        + movedTo.get(0)
+                                        + " and takes no more writes; that ledger is the live one (copying this"
+                                        + " frozen file again would make a second ledger that mints the same tokens), and nothing was"
+                                        + " changed.");
+                    }
+                    LedgerHistory.Entry last = JdbcLedgerHistory.last(c);
+                    if (last != null && "backup".equals(last.kind())) {
+                        throw new LedgerCopyRefusal(
+                                "source_is_backup",
+                                "The file " + file + " is a backup made by 'sovereign"
+                                        + " backup', not a live ledger; put it in place with 'sovereign restore' first, then copy that.");
+                    }
+                    if (SqliteLedgerHistory.read(c, file.toString()).isWentBackwards()) {
+                        throw new LedgerCopyRefusal(
+                                "source_went_backwards",
+                                "The ledger " + file + " went backwards (an engine"
+                                        + " had seen a token above its counter); run 'sovereign fence bump' on it first, then copy it.");
+                    }
+                    return body.apply(new SqliteLedgerRows(c, LedgerLocation.file(file), tablesOf(c)));
+                }));
     }
 
     private static void rollbackQuietly(Connection c) {
@@ -156,21 +169,27 @@ final class SqliteLedgerRows implements LedgerRows {
     static final int ATTACHED_LEASES_VERSION = 7;
 
     private static Map<String, List<String>> tablesOf(ReadConnection c) throws SQLException {
-        List<String> names = c.query("SELECT name FROM sqlite_master WHERE type = 'table'"
-                + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid", rs -> rs.getString(1));
+        List<String> names = c.query(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                        + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
+                rs -> rs.getString(1));
         Map<String, List<String>> tables = new LinkedHashMap<>();
         for (String name : names) {
             if (name.equals("ledger_retirement")) {
                 continue; // the file's own state (decision 0915), empty in any file a copy reads
             }
-            List<String> columns = c.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", rs -> rs.getString(1), name);
+            List<String> columns =
+                    c.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", rs -> rs.getString(1), name);
             if (name.equals("actor_leases")) {
                 // A lease attached to its holder's session (decision 0509) is copied as the plain lease a reader
                 // sees: its effective renewal and expiry written into the row (forEachRow), not attached.
                 // A release marker (released_at, released_note; V0008) never outlives the statement that writes it,
                 // so no committed row carries one: the columns are not part of the ledger's state.
-                columns = columns.stream().filter(column -> !column.equals("attached")
-                        && !column.equals("released_at") && !column.equals("released_note")).toList();
+                columns = columns.stream()
+                        .filter(column -> !column.equals("attached")
+                                && !column.equals("released_at")
+                                && !column.equals("released_note"))
+                        .toList();
             }
             tables.put(name, List.copyOf(columns));
         }
@@ -199,12 +218,19 @@ final class SqliteLedgerRows implements LedgerRows {
             throw new IllegalArgumentException("no table " + table + " in " + location);
         }
         boolean leases = table.equals("actor_leases") && connection.schemaVersion() >= ATTACHED_LEASES_VERSION;
-        String sql = "SELECT " + String.join(", ", columns.stream().map(column -> !leases ? quoted(column)
-                        : column.equals("renewed_at") || column.equals("expires_at")
-                                ? LeaseSql.effective(Dialect.SQLITE, "", column) + " AS " + column
-                        : quoted(column)).toList())
+        String sql = "SELECT "
+                + String.join(
+                        ", ",
+                        columns.stream()
+                                .map(column -> !leases
+                                        ? quoted(column)
+                                        : column.equals("renewed_at") || column.equals("expires_at")
+                                                ? LeaseSql.effective(Dialect.SQLITE, "", column) + " AS " + column
+                                                : quoted(column))
+                                .toList())
                 + " FROM " + quoted(table) + " ORDER BY " + keyOrder(table);
-        try (PreparedStatement ps = connection.prepare(sql); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = connection.prepare(sql);
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 List<Object> values = new ArrayList<>(columns.size());
                 for (int i = 1; i <= columns.size(); i++) {
@@ -224,13 +250,18 @@ final class SqliteLedgerRows implements LedgerRows {
      */
     private String keyOrder(String table) {
         try {
-            boolean withoutRowid = connection.query("SELECT wr FROM pragma_table_list(?)", rs -> rs.getInt(1), table)
-                    .stream().anyMatch(wr -> wr == 1);
+            boolean withoutRowid =
+                    connection.query("SELECT wr FROM pragma_table_list(?)", rs -> rs.getInt(1), table).stream()
+                            .anyMatch(wr -> wr == 1);
             if (!withoutRowid) {
                 return "rowid";
             }
-            return String.join(", ", connection.query("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk",
-                    rs -> quoted(rs.getString(1)), table));
+            return String.join(
+                    ", ",
+                    connection.query(
+                            "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk",
+                            rs -> quoted(rs.getString(1)),
+                            table));
         } catch (SQLException e) {
             throw Database.translate(connection.file(), e, "read");
         }

@@ -2,17 +2,8 @@ package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.internal.jdbc.JdbcLedger;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
-import dev.sovereign.engine.internal.jdbc.JdbcHeartbeat;
-import dev.sovereign.engine.internal.jdbc.JdbcRecovery;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.internal.jdbc.StoreRows;
-import dev.sovereign.engine.lease.Lease;
-import dev.sovereign.engine.provider.Outcome;
-import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
-import dev.sovereign.engine.run.Receipt;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -24,8 +15,7 @@ import java.util.Optional;
 final class SqliteStoreHooks implements JdbcLedger.StoreHooks {
     static final SqliteStoreHooks INSTANCE = new SqliteStoreHooks();
 
-    private SqliteStoreHooks() {
-    }
+    private SqliteStoreHooks() {}
 
     /** The schema refuses a beat that moves back (V0008): the later of the stamped beat and the clock's reading. */
     @Override
@@ -34,12 +24,10 @@ final class SqliteStoreHooks implements JdbcLedger.StoreHooks {
     }
 
     @Override
-    public void lockLeasesOfAttempts(JdbcTx tx, Collection<String> attemptIds) {
-    }
+    public void lockLeasesOfAttempts(JdbcTx tx, Collection<String> attemptIds) {}
 
     @Override
     public Optional<Attempt> lockToSettle(JdbcTx tx, String attemptId, Optional<Attempt> seen) {
         return seen;
     }
-
 }

@@ -58,7 +58,8 @@ final class StatementCache implements AutoCloseable {
             closeQuietly(previous);
         }
         if (idle.size() > CAPACITY) {
-            Iterator<Map.Entry<String, PreparedStatement>> eldest = idle.entrySet().iterator();
+            Iterator<Map.Entry<String, PreparedStatement>> eldest =
+                    idle.entrySet().iterator();
             closeQuietly(eldest.next().getValue());
             eldest.remove();
         }

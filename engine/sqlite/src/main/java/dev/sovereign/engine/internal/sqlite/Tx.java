@@ -4,14 +4,13 @@ import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.IdentityClaim;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.journal.EventKind;
+import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.nio.file.Path;
 
 /**
  * One transaction (or one autocommit read) on the engine's connection, with {@link #now()} read
@@ -25,6 +24,7 @@ public final class Tx implements JdbcTx {
 
     /** A claim to journal before this transaction's first change, or null (decision 0802). */
     private final IdentityClaim claimToJournal;
+
     private boolean claimWritten;
     /** The highest token minted in this transaction (0: none). */
     private long minted;
@@ -85,8 +85,17 @@ public final class Tx implements JdbcTx {
     void journalClaim() throws SQLException {
         if (claimToJournal != null && !claimWritten) {
             claimWritten = true;
-            journal(EventKind.PROCESS_STARTED, "process", processIdentity(), null, processIdentity(), null, null,
-                    null, IdentityClaim.CATEGORY, claimToJournal.sentence(processIdentity()));
+            journal(
+                    EventKind.PROCESS_STARTED,
+                    "process",
+                    processIdentity(),
+                    null,
+                    processIdentity(),
+                    null,
+                    null,
+                    null,
+                    IdentityClaim.CATEGORY,
+                    claimToJournal.sentence(processIdentity()));
         }
     }
 
@@ -123,8 +132,7 @@ public final class Tx implements JdbcTx {
 
     /** Nothing to lock: the transaction holds the file's one write lock from its {@code BEGIN IMMEDIATE}. */
     @Override
-    public void lockTokenCounter() {
-    }
+    public void lockTokenCounter() {}
 
     /** Under the file's one write lock nothing else writes: a row changed under it is a bug. */
     @Override
@@ -134,8 +142,7 @@ public final class Tx implements JdbcTx {
 
     /** Nothing to lock, as {@link #lockTokenCounter}. */
     @Override
-    public void lockLeaseChanges() {
-    }
+    public void lockLeaseChanges() {}
 
     /**
      * Mints the next fencing token from the one database-wide counter, in this transaction: it is
@@ -143,8 +150,10 @@ public final class Tx implements JdbcTx {
      */
     @Override
     public long mintToken() throws SQLException {
-        long token = one("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
-                rs -> rs.getLong(1)).orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
+        long token = one(
+                        "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
+                        rs -> rs.getLong(1))
+                .orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
         db.requireForward(token); // a token this engine already saw: the ledger went backwards (decision 0605)
         minted = Math.max(minted, token);
         return token;
@@ -157,14 +166,33 @@ public final class Tx implements JdbcTx {
 
     /** Appends one fence event in this transaction. */
     @Override
-    public void journal(EventKind kind, String resourceType, String resourceId, String actorId,
-                        String process, Long token, Long presented, Long current, String category, String detail)
+    public void journal(
+            EventKind kind,
+            String resourceType,
+            String resourceId,
+            String actorId,
+            String process,
+            Long token,
+            Long presented,
+            Long current,
+            String category,
+            String detail)
             throws SQLException {
-        update("INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
+        update(
+                "INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
                         + " token, presented_token, current_token, category, detail)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                now, kind.name(), resourceType, resourceId, actorId, process, token, presented, current,
-                category, IdentityClaim.CATEGORY.equals(category) ? detail : IdentityClaim.attribute(detail, db.claim()));
+                now,
+                kind.name(),
+                resourceType,
+                resourceId,
+                actorId,
+                process,
+                token,
+                presented,
+                current,
+                category,
+                IdentityClaim.CATEGORY.equals(category) ? detail : IdentityClaim.attribute(detail, db.claim()));
     }
 
     /**
