@@ -18,7 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * granted or last renewed, and what {@link #lease} and {@link #leases} return is derived from the session's
  * last committed beat ({@link Lease#keptAliveAt}), the same rule the database applies to the row. A beat
  * therefore changes one field here, not one belief per lease; and the session check's values over the believed
- * tokens ({@link SessionCheck#columns}) are kept as leases come and go instead of recomputed every beat.
+ * tokens ({@link SessionCheck#of}) are kept as leases come and go instead of recomputed every beat.
  *
  * <p>This is a cache of beliefs, never a source of truth: every write still presents its token to
  * the database. Thread-safe.
