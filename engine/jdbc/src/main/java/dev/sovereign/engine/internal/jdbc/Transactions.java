@@ -45,6 +45,9 @@ public interface Transactions {
     /** Whether this process's row is written (always, for an engine that registered when it opened). */
     boolean isRegistered();
 
+    /** The claim this engine acts under (decision 0802), or null. */
+    IdentityClaim claim();
+
     /** From now on this engine acts under {@code claim} (decision 0802); the claim is journalled with its first change. */
     void setClaim(IdentityClaim claim);
 }

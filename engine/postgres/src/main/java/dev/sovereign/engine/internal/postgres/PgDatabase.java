@@ -8,9 +8,11 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.internal.jdbc.IdentityClaim;
+import dev.sovereign.engine.internal.jdbc.Rejections;
 import dev.sovereign.engine.internal.jdbc.Transactions;
 import dev.sovereign.engine.internal.jdbc.TxWork;
-import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.internal.jdbc.WentBackwardsGuard;
+import java.nio.file.Path;
 import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertPathValidatorException;
 import java.sql.Connection;
@@ -78,10 +80,18 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     private volatile boolean closed;
     /** An operators' reader's connection: a read-only session, never migrated (decision 0905). */
     private final boolean readOnly;
-    /** The highest token of this engine's committed transactions (decision 0605); written under {@link #lock}. */
-    private volatile long highestSeen;
-    /** Whether this engine found the ledger gone backwards and refuses to write until a new epoch starts. */
-    private volatile boolean wentBackwards;
+    /** The highest token this engine saw committed, and whether the ledger went backwards (decision 0605). */
+    private final WentBackwardsGuard backwards = new WentBackwardsGuard(new WentBackwardsGuard.Words() {
+        @Override
+        public String sentence(long seen, long counter) {
+            return wentBackwardsSentence(seen, counter);
+        }
+
+        @Override
+        public Path file() {
+            return null;
+        }
+    });
     /** A test's hook run just before COMMIT is sent (to kill the connection at commit); null in production. */
     private volatile Runnable beforeCommit;
 
@@ -287,7 +297,8 @@ public final class PgDatabase implements Transactions, AutoCloseable {
         }
     }
 
-    IdentityClaim claim() {
+    @Override
+    public IdentityClaim claim() {
         return claim;
     }
 
@@ -320,56 +331,29 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     }
 
     private <T> T write(TxWork<T> work, boolean mayJournalClaim) {
-        requireNotGoneBackwards();
-        try {
-            return writeAnyway(work, mayJournalClaim);
-        } catch (WentBackwards e) {
-            wentBackwards = true;
-            try {
-                writeAnyway(
+        return backwards.guard(
+                () -> writeAnyway(work, mayJournalClaim),
+                () -> read(tx -> tx.lastToken()),
+                seen -> writeAnyway(
                         tx -> {
-                            PgLedgerHistory.recordWentBackwards(tx, e.seen);
+                            PgLedgerHistory.recordWentBackwards(tx, seen);
                             return null;
                         },
-                        false);
-            } catch (RuntimeException ignored) {
-                // the refusal below is the answer; the record is best effort (another engine may have made it)
-            }
-            throw new StorageException(Problem.WENT_BACKWARDS, null, e.getMessage(), null);
-        }
+                        false));
     }
 
     /** A beat read the counter: below a token this engine saw committed, the ledger went backwards (decision 0605). */
     @Override
     public void requireCounterNotBelowSeen(long counter) {
-        long seen = highestSeen;
-        if (counter < seen) {
-            throw new WentBackwards(seen, wentBackwardsSentence(seen, counter));
-        }
+        backwards.requireCounterNotBelowSeen(counter);
     }
 
-    /** As SQLite's {@code Database.requireForward} (decision 0605). */
+    /** A mint returned {@code minted}: not above a token this engine saw committed, the ledger went backwards. */
     void requireForward(long minted) {
-        long seen = highestSeen;
-        if (minted <= seen) {
-            throw new WentBackwards(seen, wentBackwardsSentence(seen, minted - 1));
-        }
+        backwards.requireForward(minted);
     }
 
-    /** As SQLite's: refuses every write while this engine knows the ledger went backwards and no new epoch started. */
-    private void requireNotGoneBackwards() {
-        if (!wentBackwards) {
-            return;
-        }
-        long counter = read(tx -> tx.lastToken());
-        long seen = highestSeen;
-        if (FencingTokens.epochOf(counter) > FencingTokens.epochOf(seen)) {
-            wentBackwards = false;
-            return;
-        }
-        throw new StorageException(Problem.WENT_BACKWARDS, null, wentBackwardsSentence(seen, counter), null);
-    }
-
+    /** What this engine says when the ledger went backwards (decision 0605). */
     private String wentBackwardsSentence(long seen, long counter) {
         return "The PostgreSQL ledger " + location + " went backwards: this engine (process " + processIdentity
                 + ") had seen token " + FencingTokens.describe(seen) + ", but the counter is at "
@@ -377,20 +361,9 @@ public final class PgDatabase implements Transactions, AutoCloseable {
                 + " pg_restore) without a fence bump; it refuses to write until its owner runs 'sovereign fence bump'.";
     }
 
-    /** A mint found the counter below a token this engine saw; rolls its transaction back like any failure. */
-    private static final class WentBackwards extends StorageException {
-        private static final long serialVersionUID = 1L;
-        private final long seen;
-
-        WentBackwards(long seen, String sentence) {
-            super(Problem.WENT_BACKWARDS, null, sentence, null);
-            this.seen = seen;
-        }
-    }
-
     /** The highest token this engine minted in a committed transaction (decision 0605); 0 before its first. */
     public long highestTokenSeen() {
-        return highestSeen;
+        return backwards.highestSeen();
     }
 
     private <T> T writeAnyway(TxWork<T> work, boolean mayJournalClaim) {
@@ -405,7 +378,7 @@ public final class PgDatabase implements Transactions, AutoCloseable {
                 boolean committing = false;
                 try {
                     c.setAutoCommit(false);
-                    tx = new PgTx(this, c, mayJournalClaim && !claimJournalled ? claim : null);
+                    tx = new PgTx(this, backwards, c, mayJournalClaim && !claimJournalled ? claim : null);
                     TxWork<?> registration = mayJournalClaim ? pendingRegistration : null;
                     if (registration != null) {
                         registration.run(tx); // the first write registers the process; rolled back with it if refused
@@ -417,9 +390,7 @@ public final class PgDatabase implements Transactions, AutoCloseable {
                         hook.run();
                     }
                     c.commit();
-                    if (tx.minted() > highestSeen) {
-                        highestSeen = tx.minted();
-                    }
+                    backwards.committed(tx.minted());
                     claimJournalled |= tx.claimWritten();
                     if (registration != null) {
                         pendingRegistration = null;
@@ -498,17 +469,7 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     public void journalRejection(Refusal r) {
         write(
                 tx -> {
-                    tx.journal(
-                            EventKind.REJECTED,
-                            r.resourceType() == null ? "actor" : r.resourceType(),
-                            r.resourceId() == null ? "?" : r.resourceId(),
-                            r.actorId(),
-                            processIdentity,
-                            null,
-                            r.presentedToken(),
-                            r.currentToken(),
-                            r.category().code(),
-                            r.getMessage());
+                    Rejections.journalIn(tx, r, processIdentity);
                     return null;
                 },
                 false);
@@ -517,13 +478,7 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     /** As SQLite's: a failed journal write does not replace the refusal, it becomes its warning (decision 0109). */
     @Override
     public Refusal journalRejectionOrWarn(Refusal r) {
-        try {
-            journalRejection(r);
-            return r;
-        } catch (StorageException e) {
-            return r.withWarning("the REJECTED journal row for this refusal could not be written, so the console"
-                    + " will not show it: " + e.getMessage());
-        }
+        return Rejections.orWarn(r, () -> journalRejection(r));
     }
 
     /** Runs a read in auto-commit mode: each statement sees the latest committed state. */
@@ -536,7 +491,7 @@ public final class PgDatabase implements Transactions, AutoCloseable {
             while (true) {
                 Connection c = connection();
                 try {
-                    return work.run(new PgTx(this, c, null));
+                    return work.run(new PgTx(this, backwards, c, null));
                 } catch (SQLException e) {
                     if (isConnectionLost(c, e)) {
                         dropConnection();

@@ -4,6 +4,7 @@ import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcReads;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
+import dev.sovereign.engine.internal.jdbc.JdbcTxBase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,7 +57,7 @@ final class PgKeptStatements {
         }
         boolean completed = false;
         try {
-            PgTx.bind(ps, args);
+            JdbcTxBase.bind(ps, args);
             List<T> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -2,13 +2,12 @@ package dev.sovereign.engine.internal.postgres;
 
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.IdentityClaim;
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.internal.jdbc.JdbcTxBase;
+import dev.sovereign.engine.internal.jdbc.WentBackwardsGuard;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,19 +17,15 @@ import java.util.List;
  * stamp the stores write is that value. The lock helpers take the rows in the order of decision 0900.
  * Not thread-safe; lives only inside {@link PgDatabase#write} or {@link PgDatabase#read}.
  */
-public final class PgTx implements JdbcTx {
+public final class PgTx extends JdbcTxBase {
     private final PgDatabase db;
     private final Connection c;
-    private final IdentityClaim claimToJournal;
-    private boolean claimWritten;
     private Long now;
-    /** The highest token minted in this transaction (0: none). */
-    private long minted;
 
-    PgTx(PgDatabase db, Connection c, IdentityClaim claimToJournal) {
+    PgTx(PgDatabase db, WentBackwardsGuard backwards, Connection c, IdentityClaim claimToJournal) {
+        super(db, backwards, claimToJournal);
         this.db = db;
         this.c = c;
-        this.claimToJournal = claimToJournal;
     }
 
     /** The server's clock ({@code sovereign_now_ms()}), read once in this transaction. */
@@ -42,17 +37,8 @@ public final class PgTx implements JdbcTx {
         return now;
     }
 
-    @Override
-    public String processIdentity() {
-        return db.processIdentity();
-    }
-
     Connection connection() {
         return c;
-    }
-
-    boolean claimWritten() {
-        return claimWritten;
     }
 
     /**
@@ -107,19 +93,8 @@ public final class PgTx implements JdbcTx {
 
     /** The claim is journalled with the first change this transaction makes (a refused call rolls both back). */
     private void afterChange(int n) throws SQLException {
-        if (n > 0 && claimToJournal != null && !claimWritten) {
-            claimWritten = true;
-            journal(
-                    EventKind.PROCESS_STARTED,
-                    "process",
-                    processIdentity(),
-                    null,
-                    processIdentity(),
-                    null,
-                    null,
-                    null,
-                    IdentityClaim.CATEGORY,
-                    claimToJournal.sentence(processIdentity()));
+        if (n > 0) {
+            journalClaim();
         }
     }
 
@@ -145,82 +120,5 @@ public final class PgTx implements JdbcTx {
     @Override
     public void lockLeaseChanges() throws SQLException {
         query("SELECT last_change FROM lease_change_counter WHERE id = 1 FOR UPDATE", rs -> rs.getLong(1));
-    }
-
-    /**
-     * Mints the next fencing token from the one counter, in this transaction: committed (or rolled back)
-     * with the compare-and-set it authorises; the counter's guard stamps this transaction on it.
-     */
-    @Override
-    public long mintToken() throws SQLException {
-        long token = one(
-                        "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
-                        rs -> rs.getLong(1))
-                .orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
-        sawMinted(token);
-        return token;
-    }
-
-    /**
-     * A token this transaction minted (here or in one of the ledger's functions): one this engine already saw
-     * committed means the ledger went backwards (decision 0605) and the transaction must not commit.
-     */
-    void sawMinted(long token) {
-        db.requireForward(token);
-        minted = Math.max(minted, token);
-    }
-
-    /** The highest token this transaction minted, 0 when none. */
-    long minted() {
-        return minted;
-    }
-
-    /** Appends one fence event in this transaction, stamped with the server's {@link #now()}. */
-    @Override
-    public void journal(
-            EventKind kind,
-            String resourceType,
-            String resourceId,
-            String actorId,
-            String process,
-            Long token,
-            Long presented,
-            Long current,
-            String category,
-            String detail)
-            throws SQLException {
-        update(
-                "INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
-                        + " token, presented_token, current_token, category, detail)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                now(),
-                kind.name(),
-                resourceType,
-                resourceId,
-                actorId,
-                process,
-                token,
-                presented,
-                current,
-                category,
-                IdentityClaim.CATEGORY.equals(category) ? detail : IdentityClaim.attribute(detail, db.claim()));
-    }
-
-    /** Binds positional arguments: null, Long, Integer, Boolean (as 0/1) or anything else as text. */
-    static void bind(PreparedStatement ps, Object... args) throws SQLException {
-        for (int i = 0; i < args.length; i++) {
-            Object a = args[i];
-            if (a == null) {
-                ps.setNull(i + 1, Types.NULL); // unspecified: the server infers the column's type
-            } else if (a instanceof Long l) {
-                ps.setLong(i + 1, l);
-            } else if (a instanceof Integer n) {
-                ps.setInt(i + 1, n);
-            } else if (a instanceof Boolean b) {
-                ps.setInt(i + 1, b ? 1 : 0);
-            } else {
-                ps.setString(i + 1, a.toString());
-            }
-        }
     }
 }

@@ -9,9 +9,10 @@ import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.internal.jdbc.IdentityClaim;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
+import dev.sovereign.engine.internal.jdbc.Rejections;
 import dev.sovereign.engine.internal.jdbc.Transactions;
 import dev.sovereign.engine.internal.jdbc.TxWork;
-import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.internal.jdbc.WentBackwardsGuard;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -85,13 +86,18 @@ public final class Database implements Transactions, AutoCloseable {
     private final ArrayDeque<Pending<?>> queue = new ArrayDeque<>();
     /** Write transactions committed; guarded by {@link #lock}. */
     private long batches;
-    /**
-     * The highest token this engine minted in a transaction that committed (decision 0605): a mint that returns a
-     * token not above it means the counter went backwards. Written under {@link #lock}.
-     */
-    private volatile long highestSeen;
-    /** Whether this engine found the ledger gone backwards and refuses to write until a new epoch starts. */
-    private volatile boolean wentBackwards;
+    /** The highest token this engine saw committed, and whether the ledger went backwards (decision 0605). */
+    private final WentBackwardsGuard backwards = new WentBackwardsGuard(new WentBackwardsGuard.Words() {
+        @Override
+        public String sentence(long seen, long counter) {
+            return wentBackwardsSentence(seen, counter);
+        }
+
+        @Override
+        public Path file() {
+            return file;
+        }
+    });
 
     private Database(Path file, EngineConfig config, Connection connection) {
         this.file = file;
@@ -396,7 +402,8 @@ public final class Database implements Transactions, AutoCloseable {
     }
 
     /** The claim this engine acts under, or null. */
-    IdentityClaim claim() {
+    @Override
+    public IdentityClaim claim() {
         return claim;
     }
 
@@ -424,64 +431,29 @@ public final class Database implements Transactions, AutoCloseable {
     }
 
     private <T> T write(TxWork<T> work, boolean mayJournalClaim) {
-        requireNotGoneBackwards();
-        try {
-            return writeAnyway(work, mayJournalClaim);
-        } catch (WentBackwards e) {
-            wentBackwards = true;
-            try {
-                writeAnyway(
+        return backwards.guard(
+                () -> writeAnyway(work, mayJournalClaim),
+                () -> read(tx -> SqliteLedgerHistory.counter(tx)),
+                seen -> writeAnyway(
                         tx -> {
-                            SqliteLedgerHistory.recordWentBackwards(tx, e.seen);
+                            SqliteLedgerHistory.recordWentBackwards(tx, seen);
                             return null;
                         },
-                        false);
-            } catch (RuntimeException ignored) {
-                // the refusal below is the answer; the record is best effort (another engine may have made it)
-            }
-            throw new StorageException(Problem.WENT_BACKWARDS, file, e.getMessage(), null);
-        }
+                        false));
     }
 
     /** A beat read the counter: below a token this engine saw committed, the ledger went backwards (decision 0605). */
     @Override
     public void requireCounterNotBelowSeen(long counter) {
-        long seen = highestSeen;
-        if (counter < seen) {
-            throw new WentBackwards(seen, seen, wentBackwardsSentence(seen, counter));
-        }
+        backwards.requireCounterNotBelowSeen(counter);
     }
 
-    /**
-     * Decision 0605: a mint returned {@code minted}, not above a token this engine already saw committed, so the
-     * counter went backwards (the file was put back without {@code sovereign restore}); the transaction must not
-     * commit.
-     */
+    /** A mint returned {@code minted}: not above a token this engine saw committed, the ledger went backwards. */
     void requireForward(long minted) {
-        long seen = highestSeen;
-        if (minted <= seen) {
-            throw new WentBackwards(seen, minted, wentBackwardsSentence(seen, minted - 1));
-        }
+        backwards.requireForward(minted);
     }
 
-    /**
-     * While this engine knows the ledger went backwards it refuses every write, until the counter is in an epoch
-     * above every token it saw (an operator ran {@code sovereign fence bump}, or restored a backup).
-     */
-    private void requireNotGoneBackwards() {
-        if (!wentBackwards) {
-            return;
-        }
-        Long counter = read(tx -> SqliteLedgerHistory.counter(tx));
-        long seen = highestSeen;
-        if (counter != null && FencingTokens.epochOf(counter) > FencingTokens.epochOf(seen)) {
-            wentBackwards = false;
-            return;
-        }
-        throw new StorageException(
-                Problem.WENT_BACKWARDS, file, wentBackwardsSentence(seen, counter == null ? -1 : counter), null);
-    }
-
+    /** What this engine says when the ledger went backwards (decision 0605). */
     private String wentBackwardsSentence(long seen, long counter) {
         return "The ledger " + file + " went backwards: this engine (process " + processIdentity + ") had seen token "
                 + FencingTokens.describe(seen) + ", but the counter is at "
@@ -490,20 +462,9 @@ public final class Database implements Transactions, AutoCloseable {
                 + " 'sovereign fence bump'.";
     }
 
-    /** A mint found the counter below a token this engine saw; rolls its work back like any failure. */
-    private static final class WentBackwards extends StorageException {
-        private static final long serialVersionUID = 1L;
-        private final long seen;
-
-        WentBackwards(long seen, long minted, String sentence) {
-            super(Problem.WENT_BACKWARDS, null, sentence, null);
-            this.seen = seen;
-        }
-    }
-
     /** The highest token this engine minted in a committed transaction (decision 0605); 0 before its first. */
     public long highestTokenSeen() {
-        return highestSeen;
+        return backwards.highestSeen();
     }
 
     private <T> T writeAnyway(TxWork<T> work, boolean mayJournalClaim) {
@@ -649,6 +610,7 @@ public final class Database implements Transactions, AutoCloseable {
             try {
                 Tx tx = new Tx(
                         this,
+                        backwards,
                         statements,
                         clock.millis(),
                         p.mayJournalClaim && !claimJournalled && !claimWritten ? claim : null);
@@ -687,7 +649,8 @@ public final class Database implements Transactions, AutoCloseable {
             if (p.refusal != null && p.refusal.category().isFencing()) {
                 try {
                     exec("SAVEPOINT sovereign_rejection");
-                    journalRejectionIn(new Tx(this, statements, clock.millis(), null), p.refusal);
+                    Rejections.journalIn(
+                            new Tx(this, backwards, statements, clock.millis(), null), p.refusal, processIdentity);
                     exec("RELEASE sovereign_rejection");
                 } catch (SQLException e) {
                     try {
@@ -696,7 +659,7 @@ public final class Database implements Transactions, AutoCloseable {
                     } catch (SQLException ignored) {
                         // the COMMIT below decides
                     }
-                    p.refusal = p.refusal.withWarning(missingRejectionRow(translate(file, e, "write to")));
+                    p.refusal = p.refusal.withWarning(Rejections.missingRow(translate(file, e, "write to")));
                 }
             }
         }
@@ -712,15 +675,13 @@ public final class Database implements Transactions, AutoCloseable {
                 if (p.committedWork()) {
                     p.failure = failed;
                 } else if (p.refusal != null && p.refusal.category().isFencing()) {
-                    p.refusal = p.refusal.withWarning(missingRejectionRow(failed));
+                    p.refusal = p.refusal.withWarning(Rejections.missingRow(failed));
                 }
             }
             return true;
         }
         claimJournalled |= claimWritten;
-        if (minted > highestSeen) {
-            highestSeen = minted;
-        }
+        backwards.committed(minted);
         if (registeredNow) {
             pendingRegistration = null;
         }
@@ -740,11 +701,6 @@ public final class Database implements Transactions, AutoCloseable {
         } catch (SQLException ignored) {
             // the transaction itself is gone: the COMMIT (or the next BEGIN) will say so
         }
-    }
-
-    private static String missingRejectionRow(StorageException e) {
-        return "the REJECTED journal row for this refusal could not be written, so the console will not show it: "
-                + e.getMessage();
     }
 
     /** Diagnostics for tests and benchmarks: how many write transactions (batches) this engine committed. */
@@ -769,24 +725,10 @@ public final class Database implements Transactions, AutoCloseable {
     public void journalRejection(Refusal r) {
         write(
                 tx -> {
-                    journalRejectionIn(tx, r);
+                    Rejections.journalIn(tx, r, processIdentity);
                     return null;
                 },
                 false);
-    }
-
-    private void journalRejectionIn(JdbcTx tx, Refusal r) throws SQLException {
-        tx.journal(
-                EventKind.REJECTED,
-                r.resourceType() == null ? "actor" : r.resourceType(),
-                r.resourceId() == null ? "?" : r.resourceId(),
-                r.actorId(),
-                processIdentity,
-                null,
-                r.presentedToken(),
-                r.currentToken(),
-                r.category().code(),
-                r.getMessage());
     }
 
     /**
@@ -796,12 +738,7 @@ public final class Database implements Transactions, AutoCloseable {
      */
     @Override
     public Refusal journalRejectionOrWarn(Refusal r) {
-        try {
-            journalRejection(r);
-            return r;
-        } catch (StorageException e) {
-            return r.withWarning(missingRejectionRow(e));
-        }
+        return Rejections.orWarn(r, () -> journalRejection(r));
     }
 
     /** Runs a read in autocommit mode (each statement sees the latest committed state). */
@@ -813,7 +750,7 @@ public final class Database implements Transactions, AutoCloseable {
             long deadline = System.nanoTime() + busyBoundMs * 1_000_000L;
             while (true) {
                 try {
-                    return work.run(new Tx(this, statements, clock.millis()));
+                    return work.run(new Tx(this, backwards, statements, clock.millis()));
                 } catch (SQLException e) {
                     if (isBusy(e) && System.nanoTime() < deadline) {
                         pause();

@@ -5,6 +5,7 @@ import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.JdbcReads;
+import dev.sovereign.engine.internal.jdbc.JdbcTxBase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -215,7 +216,7 @@ final class ReadConnection implements JdbcReads, AutoCloseable {
      */
     <T> T walk(String sql, Walk<T> walk, Object... args) throws SQLException {
         return statements.use(sql, ps -> {
-            Tx.bind(ps, args);
+            JdbcTxBase.bind(ps, args);
             try (ResultSet rs = ps.executeQuery()) {
                 return walk.over(rs);
             }

@@ -2,13 +2,12 @@ package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.IdentityClaim;
-import dev.sovereign.engine.internal.jdbc.JdbcTx;
-import dev.sovereign.engine.journal.EventKind;
+import dev.sovereign.engine.internal.jdbc.JdbcTxBase;
+import dev.sovereign.engine.internal.jdbc.WentBackwardsGuard;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,24 +16,17 @@ import java.util.List;
  * inside it. Small helpers keep the stores to one SQL statement per line. Not thread-safe; lives only
  * inside {@link Database#write} or {@link Database#read}.
  */
-public final class Tx implements JdbcTx {
+public final class Tx extends JdbcTxBase {
     private final Database db;
     private final StatementCache statements;
     private final long now;
 
-    /** A claim to journal before this transaction's first change, or null (decision 0802). */
-    private final IdentityClaim claimToJournal;
-
-    private boolean claimWritten;
-    /** The highest token minted in this transaction (0: none). */
-    private long minted;
-
-    Tx(Database db, StatementCache statements, long now) {
-        this(db, statements, now, null);
+    Tx(Database db, WentBackwardsGuard backwards, StatementCache statements, long now) {
+        this(db, backwards, statements, now, null);
     }
 
-    Tx(Database db, StatementCache statements, long now, IdentityClaim claimToJournal) {
-        this.claimToJournal = claimToJournal;
+    Tx(Database db, WentBackwardsGuard backwards, StatementCache statements, long now, IdentityClaim claimToJournal) {
+        super(db, backwards, claimToJournal);
         this.db = db;
         this.statements = statements;
         this.now = now;
@@ -46,19 +38,9 @@ public final class Tx implements JdbcTx {
         return now;
     }
 
-    @Override
-    public String processIdentity() {
-        return db.processIdentity();
-    }
-
     /** The ledger file this transaction writes. */
     public Path file() {
         return db.file();
-    }
-
-    /** Whether this transaction journalled the claim it was given. */
-    boolean claimWritten() {
-        return claimWritten;
     }
 
     @Override
@@ -75,27 +57,6 @@ public final class Tx implements JdbcTx {
             return n;
         } finally {
             release(sql, ps, completed);
-        }
-    }
-
-    /**
-     * Journals the identity claim this transaction carries, once, if it has not yet: for a change whose journal row the
-     * schema itself writes inside the statement (a lease's release, V0008), so that the claim still comes first.
-     */
-    void journalClaim() throws SQLException {
-        if (claimToJournal != null && !claimWritten) {
-            claimWritten = true;
-            journal(
-                    EventKind.PROCESS_STARTED,
-                    "process",
-                    processIdentity(),
-                    null,
-                    processIdentity(),
-                    null,
-                    null,
-                    null,
-                    IdentityClaim.CATEGORY,
-                    claimToJournal.sentence(processIdentity()));
         }
     }
 
@@ -144,66 +105,6 @@ public final class Tx implements JdbcTx {
     @Override
     public void lockLeaseChanges() {}
 
-    /**
-     * Mints the next fencing token from the one database-wide counter, in this transaction: it is
-     * committed (or rolled back) together with the compare-and-set it authorises.
-     */
-    @Override
-    public long mintToken() throws SQLException {
-        long token = one(
-                        "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
-                        rs -> rs.getLong(1))
-                .orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
-        db.requireForward(token); // a token this engine already saw: the ledger went backwards (decision 0605)
-        minted = Math.max(minted, token);
-        return token;
-    }
-
-    /** The highest token this transaction minted, 0 when none: the engine remembers it once it commits. */
-    long minted() {
-        return minted;
-    }
-
-    /** Appends one fence event in this transaction. */
-    @Override
-    public void journal(
-            EventKind kind,
-            String resourceType,
-            String resourceId,
-            String actorId,
-            String process,
-            Long token,
-            Long presented,
-            Long current,
-            String category,
-            String detail)
-            throws SQLException {
-        update(
-                "INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
-                        + " token, presented_token, current_token, category, detail)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                now,
-                kind.name(),
-                resourceType,
-                resourceId,
-                actorId,
-                process,
-                token,
-                presented,
-                current,
-                category,
-                IdentityClaim.CATEGORY.equals(category) ? detail : IdentityClaim.attribute(detail, db.claim()));
-    }
-
-    /**
-     * The detail of a journal row this transaction writes, as {@link #journal} would write it: with the claimant
-     * named when this process acts as a borrowed identity (decision 0802). For a row the schema writes itself from
-     * what the statement states (a lease's release, V0008).
-     */
-    public String attributed(String detail) {
-        return IdentityClaim.attribute(detail, db.claim());
-    }
-
     private PreparedStatement prepare(String sql, Object... args) throws SQLException {
         PreparedStatement ps = statements.take(sql);
         try {
@@ -212,24 +113,6 @@ public final class Tx implements JdbcTx {
         } catch (SQLException | RuntimeException e) {
             statements.discard(ps);
             throw e;
-        }
-    }
-
-    /** Binds positional arguments: null, Long, Integer, Boolean (as 0/1) or anything else as text. */
-    static void bind(PreparedStatement ps, Object... args) throws SQLException {
-        for (int i = 0; i < args.length; i++) {
-            Object a = args[i];
-            if (a == null) {
-                ps.setNull(i + 1, Types.NULL);
-            } else if (a instanceof Long l) {
-                ps.setLong(i + 1, l);
-            } else if (a instanceof Integer n) {
-                ps.setInt(i + 1, n);
-            } else if (a instanceof Boolean b) {
-                ps.setInt(i + 1, b ? 1 : 0);
-            } else {
-                ps.setString(i + 1, a.toString());
-            }
         }
     }
 }
