@@ -14,6 +14,16 @@ public final class EngineConfig {
     /** How many missed heartbeat intervals make a running process "stale". */
     public static final int STALE_AFTER_MISSED_BEATS = 3;
 
+    /**
+     * The longest duration Sovereign takes anywhere (a TTL, a busy bound, a heartbeat or supervisor interval, a clock
+     * offset): 365 days (decision 0602). The one place for the limit: this class's checks, the rule book's
+     * ({@code rules.Arguments}) and the supervisor loop's all read it.
+     */
+    public static final Duration LONGEST_DURATION = Duration.ofDays(365);
+
+    /** The shortest: 1 ms, the unit every time is stored in. */
+    public static final Duration SHORTEST_DURATION = Duration.ofMillis(1);
+
     private static final Pattern PROCESS_ID = Pattern.compile("proc_[A-Za-z0-9_-]{1,95}");
 
     private final LedgerLocation location;
@@ -367,7 +377,7 @@ public final class EngineConfig {
         /** Stored and compared in whole milliseconds: under 1 ms would be 0, over a year overflows nothing useful. */
         private static void requireMillis(String name, Duration d) {
             require(
-                    d != null && d.compareTo(Duration.ofMillis(1)) >= 0 && d.compareTo(Duration.ofDays(365)) <= 0,
+                    d != null && d.compareTo(SHORTEST_DURATION) >= 0 && d.compareTo(LONGEST_DURATION) <= 0,
                     name + " must be a duration from 1 ms to 365 days, got " + d);
         }
 

@@ -3,6 +3,7 @@ package dev.sovereign.engine.rules;
 import static dev.sovereign.engine.base.RefusalCategory.INVALID_ARGUMENT;
 import static dev.sovereign.engine.base.RefusalCategory.UNKNOWN_WORKSPACE_POLICY;
 
+import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import java.time.Duration;
 import java.util.Set;
@@ -17,15 +18,11 @@ public final class Arguments {
 
     private Arguments() {}
 
-    /**
-     * The longest duration Sovereign takes anywhere (a TTL, a busy bound, a heartbeat or supervisor interval,
-     * a clock offset): 365 days (decision 0602). One place for the limit: the engine's checks and the CLI's
-     * options both ask this class.
-     */
-    public static final Duration LONGEST = Duration.ofDays(365);
+    /** The longest duration Sovereign takes anywhere: {@link EngineConfig#LONGEST_DURATION} (decision 0602). */
+    public static final Duration LONGEST = EngineConfig.LONGEST_DURATION;
 
     /** The shortest: 1 ms, the unit every time is stored in. */
-    public static final Duration SHORTEST = Duration.ofMillis(1);
+    public static final Duration SHORTEST = EngineConfig.SHORTEST_DURATION;
 
     /** A lease TTL in milliseconds: at least 1 ms, at most 365 days (decision 0602). */
     public static long leaseTtlMillis(Duration ttl) {

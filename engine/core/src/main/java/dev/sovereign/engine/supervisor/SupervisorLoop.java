@@ -1,5 +1,6 @@
 package dev.sovereign.engine.supervisor;
 
+import dev.sovereign.engine.base.EngineConfig;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -34,7 +35,7 @@ public final class SupervisorLoop {
         if (interval == null
                 || interval.isNegative()
                 || interval.isZero()
-                || interval.compareTo(Duration.ofDays(365)) > 0) {
+                || interval.compareTo(EngineConfig.LONGEST_DURATION) > 0) {
             throw new IllegalArgumentException(
                     "interval must be a positive duration of at most 365 days, got " + interval);
         }
