@@ -1,11 +1,13 @@
 package dev.sovereign.console.actions;
 
 import dev.sovereign.console.fx.UiExecutor;
+import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.OperatorActions;
 import dev.sovereign.engine.admin.SupervisorTickRow;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -37,6 +39,11 @@ public final class OperatorDesk implements AutoCloseable {
     @FunctionalInterface
     public interface ActionsOpener {
         OperatorActions open(LedgerLocation database);
+    }
+
+    /** The real actions, the app's: an engine of kind {@code console} on the ledger, on {@code clock}. */
+    public static ActionsOpener realActions(Clock clock) {
+        return location -> Ledgers.openOperatorActions(location, clock);
     }
 
     /** The supervisor intervals the console offers. */

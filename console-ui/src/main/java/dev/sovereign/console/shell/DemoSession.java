@@ -5,6 +5,7 @@ import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.engine.lab.Demo;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
@@ -70,6 +71,11 @@ public final class DemoSession {
     public static Path folder() {
         String dir = System.getProperty(FOLDER_PROPERTY);
         return dir != null && !dir.isBlank() ? Path.of(dir) : Demo.defaultFolder();
+    }
+
+    /** The real demo, the app's: a fresh database in {@link #folder()}, on {@code clock}. */
+    public static Starter realDemo(Clock clock) {
+        return () -> Demo.start(Demo.Settings.defaults(Demo.newDatabase(folder(), clock)));
     }
 
     /**

@@ -13,8 +13,6 @@ import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -27,8 +25,8 @@ import javafx.collections.ObservableList;
 /**
  * The attached ledger, a file or a server: opening its reader in the background (a later attach wins over an
  * earlier one still opening: each has a generation), its poller, its connection's security, the recent files, the
- * passwords typed in this session, and letting it all go again. This console's operator actions
- * ({@link OperatorDesk}) follow what is attached, and so does the demo's supervisor.
+ * passwords typed in this session ({@link SessionSecrets}), and letting it all go again. This console's operator
+ * actions ({@link OperatorDesk}) follow what is attached, and so does the demo's supervisor.
  *
  * <p>UI-thread confined; every open and close of a reader happens on the {@link UiExecutor}'s background threads.
  */
@@ -64,11 +62,8 @@ public final class LedgerAttachment {
     private final ReadOnlyStringWrapper connectionSecurity = new ReadOnlyStringWrapper(this, "connectionSecurity", "");
     /** The long form of {@link #connectionSecurity}, for its tooltip (decision 0906). */
     private final ReadOnlyStringWrapper connectionDetail = new ReadOnlyStringWrapper(this, "connectionDetail", "");
-    /**
-     * The servers opened in this session with their secrets, by their URL without them: a recent entry (stored
-     * without its password) reopens with the password typed earlier in this session. Never written anywhere.
-     */
-    private final Map<LedgerLocation, LedgerLocation> secretsThisSession = new HashMap<>();
+    /** The passwords typed in this session: a recent entry, stored without its password, reopens with it. */
+    private final SessionSecrets secrets = new SessionSecrets();
 
     private final ObservableList<LedgerLocation> recentFiles = FXCollections.observableArrayList();
     /** Made once: a fresh unmodifiable wrapper per call would drop listeners when collected. */
@@ -136,29 +131,6 @@ public final class LedgerAttachment {
         });
     }
 
-    /** {@code location} with the password this session or {@code $SOVEREIGN_DB} knows for it, if it has none. */
-    private LedgerLocation withKnownSecrets(LedgerLocation location) {
-        if (location.isFile() || location.hasSecrets()) {
-            return location;
-        }
-        LedgerLocation known = secretsThisSession.get(location);
-        if (known != null) {
-            return known;
-        }
-        String env = System.getenv("SOVEREIGN_DB");
-        if (env != null && LedgerLocation.looksLikeUrl(env)) {
-            try {
-                LedgerLocation fromEnv = LedgerLocation.parse(env);
-                if (fromEnv.withoutSecrets().equals(location)) {
-                    return fromEnv;
-                }
-            } catch (IllegalArgumentException ignored) {
-                // not a usable URL: the location as it is
-            }
-        }
-        return location;
-    }
-
     /**
      * Lets go of what is attached and opens {@code location} — a file, or a server's URL — in the background; on
      * failure the banner says why (never showing a secret of the URL) and nothing stays attached. A server URL
@@ -170,7 +142,7 @@ public final class LedgerAttachment {
      */
     void open(LedgerLocation location, Duration demoTicks) {
         boolean isDemo = demoTicks != null;
-        LedgerLocation opened = withKnownSecrets(location);
+        LedgerLocation opened = secrets.withKnownSecrets(location);
         LedgerLocation target = opened.withoutSecrets(); // what is shown, remembered and compared
         Path file = target.file().orElse(null);
         letGo();
@@ -188,9 +160,7 @@ public final class LedgerAttachment {
                     attaching.set(null);
                     attachingLocation.set(null);
                     reader = r;
-                    if (!opened.isFile()) {
-                        secretsThisSession.put(target, opened);
-                    }
+                    secrets.opened(opened);
                     poller = new LedgerPoller(r, ledger, ui, clock);
                     poller.watch(watched.getValue());
                     long zoom =
@@ -242,7 +212,7 @@ public final class LedgerAttachment {
             return;
         }
         long generation = attachGeneration;
-        LedgerLocation withSecrets = secretsThisSession.getOrDefault(target.withoutSecrets(), target);
+        LedgerLocation withSecrets = secrets.asOpenedThisSession(target);
         ui.background(
                 () -> opener.open(withSecrets, formats.zone()),
                 r -> {

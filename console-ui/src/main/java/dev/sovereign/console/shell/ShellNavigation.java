@@ -1,6 +1,5 @@
 package dev.sovereign.console.shell;
 
-import dev.sovereign.console.feature.runs.RunsViewModel;
 import dev.sovereign.console.ledger.Links;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -11,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.ObjectBinding;
@@ -34,7 +34,7 @@ public final class ShellNavigation implements Links {
     private static final int HISTORY = 50;
 
     private final LiveLedger ledger;
-    private final RunsViewModel runs;
+    private final Predicate<String> selectRun;
     private final Runnable pollByHand;
     private final ObjectProperty<Page> page = new SimpleObjectProperty<>(this, "page", Page.LEASES);
     /** The actor or process the Actor / Process page shows (null before the first link). */
@@ -53,13 +53,13 @@ public final class ShellNavigation implements Links {
             () -> page.get() == Page.ACTOR || page.get() == Page.PROCESS ? subject.get() : null, page, subject);
 
     /**
-     * @param runs       selects a linked run on the Runs page
+     * @param selectRun  selects a linked run on the Runs page; false when the ledger has no such run
      * @param pollByHand reads the ledger at once when the console polls only by hand (tests), so that a page about
      *                   an actor or a process Back or Forward returns to shows its rows without waiting
      */
-    ShellNavigation(LiveLedger ledger, RunsViewModel runs, Runnable pollByHand) {
+    ShellNavigation(LiveLedger ledger, Predicate<String> selectRun, Runnable pollByHand) {
         this.ledger = ledger;
-        this.runs = runs;
+        this.selectRun = selectRun;
         this.pollByHand = pollByHand;
         page.addListener((obs, from, to) -> {
             if (!moving && from != null) {
@@ -83,7 +83,7 @@ public final class ShellNavigation implements Links {
     public void openAssignment(String id) {
         id = complete(id, s -> s.assignments().stream().map(AssignmentRow::id));
         page.set(Page.RUNS);
-        if (!runs.select(id)) {
+        if (!selectRun.test(id)) {
             ledger.search().queryProperty().set(id);
         }
     }

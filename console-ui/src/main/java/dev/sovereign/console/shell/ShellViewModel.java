@@ -1,5 +1,8 @@
 package dev.sovereign.console.shell;
 
+import static dev.sovereign.console.actions.OperatorDesk.realActions;
+import static dev.sovereign.console.shell.DemoSession.realDemo;
+
 import dev.sovereign.console.actions.OperatorDesk;
 import dev.sovereign.console.feature.actor.ActorPageViewModel;
 import dev.sovereign.console.feature.lab.LabViewModel;
@@ -7,7 +10,6 @@ import dev.sovereign.console.feature.leases.LeasesViewModel;
 import dev.sovereign.console.feature.mailbox.MailboxViewModel;
 import dev.sovereign.console.feature.process.ProcessPageViewModel;
 import dev.sovereign.console.feature.processes.ProcessesViewModel;
-import dev.sovereign.console.feature.processes.StopProcessAction;
 import dev.sovereign.console.feature.rejections.RejectionsViewModel;
 import dev.sovereign.console.feature.runs.RunsViewModel;
 import dev.sovereign.console.feature.supervisor.SupervisorViewModel;
@@ -16,14 +18,12 @@ import dev.sovereign.console.feature.trends.TrendsViewModel;
 import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
-import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lab.Demo;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
-import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -34,10 +34,11 @@ import javafx.beans.property.SimpleObjectProperty;
  * {@link LedgerAttachment} (which ledger is attached, attaching one, polling it, letting it go),
  * {@link ShellNavigation} (the page shown, links, Back and Forward), {@link ShellSearch} (the search across the
  * pages), {@link JournalExport} (CSV export), {@link DemoSession} (the demo's lifecycle), {@link ShellBanners} (the
- * banner's rules and the alerts), {@link StatusLine} (the zone, the last refresh, the ledger's alarm) and
- * {@link ProcessStopping}. Here: the parts' wiring, every feature's view model, the live ledger, the banner, the
- * theme, and what needs two parts at once (attaching ends a demo; closing closes everything in order). The parts
- * name none of one another: what one needs of another comes in as a property or a lambda from here.
+ * banner's rules and the alerts), {@link StatusLine} (the zone, the last refresh, the ledger's alarm),
+ * {@link ProcessStopping} and {@link FeatureViewModels} (the pages' view models and which keep current). Here: the
+ * parts' wiring, the Lab page's view model, the live ledger, the banner, the theme, and what needs two parts at once
+ * (attaching ends a demo; closing closes everything in order). The parts name none of one another: what one needs
+ * of another comes in as a property or a lambda from here.
  *
  * <p>Never touches {@code javafx.scene}; all database work goes through the {@link UiExecutor}'s background
  * threads. UI-thread confined.
@@ -48,7 +49,6 @@ public final class ShellViewModel implements AutoCloseable {
     private final LiveLedger ledger = new LiveLedger();
     private final ReadOnlyObjectWrapper<Banner> banner = new ReadOnlyObjectWrapper<>(this, "banner");
     private final ObjectProperty<ConsoleTheme> theme = new SimpleObjectProperty<>(this, "theme");
-    private final OperatorDesk desk;
     private final StatusLine statusLine;
     private final ShellNavigation navigation;
     private final ShellSearch search;
@@ -57,17 +57,8 @@ public final class ShellViewModel implements AutoCloseable {
     private final JournalExport journalExport;
     private final DemoSession demoSession;
     private final ProcessStopping stopping;
-    private final LeasesViewModel leases;
-    private final TimelineViewModel timeline;
-    private final RejectionsViewModel rejections;
-    private final RunsViewModel runs;
-    private final MailboxViewModel mailbox;
-    private final ProcessesViewModel processes;
-    private final SupervisorViewModel supervisor;
+    private final FeatureViewModels features;
     private final LabViewModel lab;
-    private final TrendsViewModel trends;
-    private final ActorPageViewModel actorPage;
-    private final ProcessPageViewModel processPage;
 
     /**
      * With the real operator actions (on {@code clock}) and the real demo (in the user's data folder, or
@@ -83,15 +74,7 @@ public final class ShellViewModel implements AutoCloseable {
             ZoneId zone,
             LedgerOpener opener,
             Duration pollInterval) {
-        this(
-                settings,
-                ui,
-                clock,
-                zone,
-                opener,
-                pollInterval,
-                location -> Ledgers.openOperatorActions(location, clock),
-                () -> Demo.start(Demo.Settings.defaults(Demo.newDatabase(DemoSession.folder(), clock))));
+        this(settings, ui, clock, zone, opener, pollInterval, realActions(clock), realDemo(clock));
     }
 
     public ShellViewModel(
@@ -104,7 +87,7 @@ public final class ShellViewModel implements AutoCloseable {
             OperatorDesk.ActionsOpener actions,
             DemoSession.Starter demoStarter) {
         this.ui = ui;
-        this.desk = new OperatorDesk(ui, actions);
+        OperatorDesk desk = new OperatorDesk(ui, actions); // the attachment closes it
         // the parts reach one another only through these lambdas, called after the constructor is done
         this.demoSession = new DemoSession(
                 ui,
@@ -120,21 +103,12 @@ public final class ShellViewModel implements AutoCloseable {
         ledger.tick(clock.millis());
         theme.set(settings.theme());
         theme.addListener((obs, old, t) -> settings.setTheme(t));
-        leases = new LeasesViewModel(ledger);
-        timeline = new TimelineViewModel(ledger, formats);
-        rejections = new RejectionsViewModel(ledger, formats);
-        runs = new RunsViewModel(ledger, formats, desk);
-        mailbox = new MailboxViewModel(ledger);
-        processes = new ProcessesViewModel(ledger);
-        navigation = new ShellNavigation(ledger, runs, () -> attachment().pollIfByHand());
+        navigation = new ShellNavigation(
+                ledger, id -> runs().select(id), () -> attachment().pollIfByHand());
         ObjectProperty<Page> page = navigation.pageProperty();
-        StopProcessAction stopProcess = new StopProcessAction(ledger, desk);
-        actorPage = new ActorPageViewModel(ledger, formats, navigation.subjectProperty());
-        processPage = new ProcessPageViewModel(
-                ledger, formats, navigation.subjectProperty(), new StopProcessAction(ledger, desk));
-        stopping = new ProcessStopping(page, stopProcess, processPage.stop());
-        supervisor = new SupervisorViewModel(ledger, formats, desk);
-        trends = new TrendsViewModel(ledger);
+        features = new FeatureViewModels(ledger, formats, desk, page, navigation.subjectProperty());
+        stopping = new ProcessStopping(
+                page, features.processesStop(), processPage().stop());
         attachment = new LedgerAttachment(
                 settings,
                 ui,
@@ -144,29 +118,17 @@ public final class ShellViewModel implements AutoCloseable {
                 formats,
                 ledger,
                 desk,
-                timeline,
-                supervisor,
+                timeline(),
+                supervisor(),
                 banner,
                 navigation.watchedSubject(),
                 navigation::leaveSubjectPage);
         lab = new LabViewModel(
                 ledger, ui, attachment.attachedProperty(), this::attach, LabViewModel.defaultSandboxDirectory());
-        ReadOnlyObjectProperty<LedgerLocation> at = attachment.attachedLocationProperty();
-        lab.serverProperty()
-                .bind(Bindings.createObjectBinding(
-                        () -> at.get() == null || at.get().isFile()
-                                ? null
-                                : at.get().toString(),
-                        at));
-        lab.serverLedgerProperty().bind(attachment.attachedServerWithSecretsProperty());
+        lab.followServer(attachment.attachedLocationProperty(), attachment.attachedServerWithSecretsProperty());
         banners = new ShellBanners(banner, ledger, ui, settings, navigation, page, demoSession.runningProperty());
-        search = new ShellSearch(ledger, page, leases, runs, mailbox, processes, rejections);
+        search = new ShellSearch(ledger, page, leases(), runs(), mailbox(), processes(), rejections());
         journalExport = new JournalExport(ui, attachment::reader, banner);
-        // the timeline is the costliest view to keep current: only while it shows
-        timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
-        trends.activeProperty().bind(page.isEqualTo(Page.TRENDS));
-        actorPage.activeProperty().bind(page.isEqualTo(Page.ACTOR));
-        processPage.activeProperty().bind(page.isEqualTo(Page.PROCESS));
     }
 
     /** Attaches {@code file} in the background (ending a demo, if one runs); on failure the banner says why. */
@@ -204,7 +166,7 @@ public final class ShellViewModel implements AutoCloseable {
      * visibly within a second, or the timeline slides in steps of less than a second. Asked on the FX thread.
      */
     public boolean wantsFineTicks(long now) {
-        return ledger.wantsFineTicks(now) || timeline.wantsFineTicks();
+        return ledger.wantsFineTicks(now) || timeline().wantsFineTicks();
     }
 
     /** One poll on the calling thread (tests with a zero poll interval). */
@@ -275,31 +237,31 @@ public final class ShellViewModel implements AutoCloseable {
     }
 
     public LeasesViewModel leases() {
-        return leases;
+        return features.leases();
     }
 
     public TimelineViewModel timeline() {
-        return timeline;
+        return features.timeline();
     }
 
     public RejectionsViewModel rejections() {
-        return rejections;
+        return features.rejections();
     }
 
     public RunsViewModel runs() {
-        return runs;
+        return features.runs();
     }
 
     public MailboxViewModel mailbox() {
-        return mailbox;
+        return features.mailbox();
     }
 
     public ProcessesViewModel processes() {
-        return processes;
+        return features.processes();
     }
 
     public SupervisorViewModel supervisor() {
-        return supervisor;
+        return features.supervisor();
     }
 
     /** The Lab page: real worker processes and teaching scenarios against the attached database. */
@@ -308,15 +270,15 @@ public final class ShellViewModel implements AutoCloseable {
     }
 
     public TrendsViewModel trends() {
-        return trends;
+        return features.trends();
     }
 
     public ActorPageViewModel actorPage() {
-        return actorPage;
+        return features.actorPage();
     }
 
     public ProcessPageViewModel processPage() {
-        return processPage;
+        return features.processPage();
     }
 
     /**

@@ -88,7 +88,7 @@ class ConsoleLayeringTest {
     /**
      * The parts of the shell's view model, each with one responsibility (attaching a ledger, navigation and its
      * history, the search, export, the demo's lifecycle, the banner and the alerts, the status bar's texts, stopping
-     * the selected process), put together by {@code ShellViewModel} alone.
+     * the selected process, the pages' view models), put together by {@code ShellViewModel} alone.
      */
     private static final Set<String> SHELL_PARTS = new TreeSet<>(Set.of(
             SHELL + "LedgerAttachment",
@@ -98,7 +98,11 @@ class ConsoleLayeringTest {
             SHELL + "DemoSession",
             SHELL + "ShellBanners",
             SHELL + "StatusLine",
-            SHELL + "ProcessStopping"));
+            SHELL + "ProcessStopping",
+            SHELL + "FeatureViewModels"));
+
+    /** What one part keeps to itself: {@code LedgerAttachment}'s passwords of this session. */
+    private static final Set<String> PART_PIECES = new TreeSet<>(Set.of(SHELL + "SessionSecrets"));
 
     /** The main window's pieces, put together by {@code MainWindow} alone. */
     private static final Set<String> WINDOW_PIECES = new TreeSet<>(
@@ -111,11 +115,13 @@ class ConsoleLayeringTest {
             .or()
             .resideInAnyPackage("dev.sovereign.console.ledger..")
             .or(topLevelIn(SHELL_PARTS))
+            .or(topLevelIn(PART_PIECES))
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage(SCENE_PACKAGES)
             .because("view models hold state and commands and are tested without a toolkit; views bind to them;"
-                    + " the parts of the shell's view model (" + SHELL_PARTS + ") are view-model code too");
+                    + " the parts of the shell's view model (" + SHELL_PARTS + ") and their pieces (" + PART_PIECES
+                    + ") are view-model code too");
 
     @ArchTest
     static final ArchRule shellPartsNameNoOtherPart = classes()
@@ -124,6 +130,12 @@ class ConsoleLayeringTest {
             .because("each part of the shell's view model is one responsibility the coordinator puts together; what"
                     + " one needs of another comes in as a property or a lambda, so none can grow into a second hub"
                     + " and no two can depend on each other in a circle");
+
+    @ArchTest
+    static final ArchRule partPiecesNameNoPart = classes()
+            .that(topLevelIn(PART_PIECES))
+            .should(nameNeither(SHELL + "ShellViewModel", SHELL_PARTS))
+            .because("a part's piece serves the part that owns it and knows nothing of the shell around it");
 
     @ArchTest
     static final ArchRule windowPiecesNameNoOtherPiece = classes()

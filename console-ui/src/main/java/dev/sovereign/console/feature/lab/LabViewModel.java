@@ -27,6 +27,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.StringProperty;
+import javafx.beans.value.ObservableValue;
 import javafx.collections.ObservableList;
 
 /**
@@ -376,6 +377,21 @@ public final class LabViewModel implements AutoCloseable {
     /** Stops the running scenario (it stops its workers, then ends without a verdict). */
     public void cancelScenario() {
         scenario.cancel();
+    }
+
+    /**
+     * Follows the server the console attaches, for the page's words and the workers' environment: {@code attached}
+     * is the attached ledger without its secrets (a file, a server, or null), {@code serverWithSecrets} the attached
+     * server ledger with its password (null for a file or nothing). The shell calls this once.
+     */
+    public void followServer(
+            ObservableValue<LedgerLocation> attached, ObservableValue<LedgerLocation> serverWithSecrets) {
+        server.bind(Bindings.createObjectBinding(
+                () -> attached.getValue() == null || attached.getValue().isFile()
+                        ? null
+                        : attached.getValue().toString(),
+                attached));
+        serverLedger.bind(serverWithSecrets);
     }
 
     // ---- properties ----
