@@ -71,7 +71,22 @@ class OperatorActionsViewTest {
                     TimeUnit.SECONDS,
                     () -> WaitForAsyncUtils.asyncFx(condition).get());
         } catch (TimeoutException e) {
-            throw new AssertionError("waited " + WAIT_S + " s for " + what, e);
+            String state = WaitForAsyncUtils.asyncFx(() -> "the view model selects "
+                            + (vm.runs().selectedProperty().get() == null
+                                    ? "nothing"
+                                    : vm.runs().selectedProperty().get().id())
+                            + ", the table "
+                            + new FxRobot()
+                                    .lookup("#assignments-table")
+                                    .queryAs(TableView.class)
+                                    .getSelectionModel()
+                                    .getSelectedItems()
+                            + ", rows "
+                            + vm.runs().assignments().stream()
+                                    .map(AssignmentRow::id)
+                                    .toList())
+                    .get();
+            throw new AssertionError("waited " + WAIT_S + " s for " + what + "; " + state, e);
         }
     }
 

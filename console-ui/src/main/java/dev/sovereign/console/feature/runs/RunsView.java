@@ -320,7 +320,10 @@ public final class RunsView {
         });
         vm.selectedProperty().addListener((obs, o, a) -> {
             if (a != null && t.getSelectionModel().getSelectedItem() != a) {
-                t.getSelectionModel().select(a);
+                // chosen by the model (a retry just made, a link from another page): select it and bring it into
+                // view, so the row the operator is told about is the one they see (a click needs neither)
+                t.getSelectionModel().clearAndSelect(t.getItems().indexOf(a));
+                t.scrollTo(a);
             }
         });
         return t;
