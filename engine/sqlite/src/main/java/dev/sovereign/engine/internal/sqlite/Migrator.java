@@ -44,7 +44,8 @@ final class Migrator {
             "V0009__the_ledgers_history.sql",
             "V0010__a_copied_ledger_is_retired.sql",
             "V0011__the_change_counter_steps_and_a_live_process_stays.sql",
-            "V0012__lease_times_and_stop_times_typed.sql");
+            "V0012__lease_times_and_stop_times_typed.sql",
+            "V0013__attempt_times_typed.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;
