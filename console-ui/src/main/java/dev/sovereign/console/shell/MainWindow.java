@@ -13,7 +13,6 @@ import dev.sovereign.console.feature.runs.RunsView;
 import dev.sovereign.console.feature.supervisor.SupervisorView;
 import dev.sovereign.console.feature.timeline.TimelineView;
 import dev.sovereign.console.feature.trends.TrendsView;
-import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.engine.base.LedgerLocation;
 import java.io.File;
@@ -251,9 +250,7 @@ public final class MainWindow {
                 holder.getChildren().clear();
                 return;
             }
-            // a sentence naming ids (an alert about a run) says them as links, like every other sentence
-            boolean linked = LinkedSentence.IDS.matcher(b.text()).find();
-            Message message = new Message(b.title(), linked ? null : b.text());
+            Message message = new Message(b.title(), b.text());
             message.setId("banner");
             message.setOnClose(e -> vm.banners().dismissBanner());
             message.getStyleClass()
@@ -264,14 +261,7 @@ public final class MainWindow {
                                 case WARNING -> Styles.WARNING;
                                 case DANGER -> Styles.DANGER;
                             });
-            if (linked) {
-                LinkedSentence said = new LinkedSentence("banner-text").links(vm.navigation());
-                said.setText(b.text());
-                said.setPadding(new Insets(4, 12, 0, 12));
-                holder.getChildren().setAll(new VBox(message, said));
-            } else {
-                holder.getChildren().setAll(message);
-            }
+            holder.getChildren().setAll(message);
         };
         vm.bannerProperty().addListener((obs, o, b) -> show.run());
         show.run();

@@ -74,17 +74,13 @@ public final class ShellBanners {
         return alerts;
     }
 
-    /**
-     * The status bar's alert button: the oldest run that needs the operator opened on Runs, selected, and its
-     * sentence across the top (its id a link); when the latest alert is a spike of refusals not yet looked at, that
-     * alert and the Rejections page.
-     */
+    /** The status bar's alert button: the last alert across the top, and the page it is about. */
     public void showAlerts() {
-        String run = alerts.spikeIsNews() ? null : alerts.runToOpen();
-        String said = run == null ? alerts.latestProperty().get() : alerts.runToOpenSentence();
+        String said = alerts.latestProperty().get();
         if (said.isEmpty()) {
             return;
         }
+        String run = alerts.latestRun();
         Banner b = new Banner(Banner.Severity.WARNING, "Alert", said, false);
         banner.set(b);
         alertBanner = run == null ? null : b;
