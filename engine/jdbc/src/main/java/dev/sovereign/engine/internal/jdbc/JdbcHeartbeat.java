@@ -62,14 +62,12 @@ public final class JdbcHeartbeat {
 
     private final Transactions db;
     private final Grants grants;
-    private final StoreRows rows;
     private final Hooks hooks;
     private final SessionCheck check = new SessionCheck();
 
-    public JdbcHeartbeat(Transactions db, Grants grants, StoreRows rows, Hooks hooks) {
+    public JdbcHeartbeat(Transactions db, Grants grants, Hooks hooks) {
         this.db = db;
         this.grants = grants;
-        this.rows = rows;
         this.hooks = hooks;
     }
 
@@ -121,7 +119,7 @@ public final class JdbcHeartbeat {
                 SessionCheck.Outcome outcome = check.compare(beliefs, attached, now);
                 lostLeases.putAll(outcome.lost());
                 for (Map.Entry<String, Long> row : outcome.toDetach().entrySet()) {
-                    rows.detach(tx, row.getKey(), row.getValue());
+                    JdbcLeases.detachIn(tx, row.getKey(), row.getValue());
                 }
             }
             List<Lease> kept = SessionCheck.kept(beliefs, lostLeases, beatAt[0]);
@@ -173,7 +171,7 @@ public final class JdbcHeartbeat {
      * (a release racing the beat is not a refusal).
      */
     private void journalLostLease(JdbcTx tx, String me, String actor, long token) throws SQLException {
-        Lease current = rows.lease(tx, actor).orElse(null);
+        Lease current = JdbcLeases.currentIn(tx, actor).orElse(null);
         Refusal refusal = LeaseRules.beatRefused(
                 actor, token, current, me, tx.lastToken(), current == null && releasedByMe(tx, me, actor, token));
         if (refusal != null) {
@@ -194,12 +192,12 @@ public final class JdbcHeartbeat {
 
     /** Journals the refused renewal of an attempt, unless it ended normally (its terminal write committed). */
     private void journalLostAttempt(JdbcTx tx, String attemptId, long token) throws SQLException {
-        Attempt a = rows.attempt(tx, attemptId).orElse(null);
+        Attempt a = JdbcRuns.attemptIn(tx, attemptId).orElse(null);
         if (a == null) {
             return;
         }
-        Assignment assignment = rows.assignment(tx, a.assignmentId()).orElse(null);
-        Lease lease = rows.lease(tx, a.actorId()).orElse(null);
+        Assignment assignment = JdbcRuns.assignmentIn(tx, a.assignmentId()).orElse(null);
+        Lease lease = JdbcLeases.currentIn(tx, a.actorId()).orElse(null);
         Refusal refusal = RunRules.beatRefused(a, token, lease, assignment, tx.processIdentity());
         if (refusal != null) {
             journalRejection(tx, refusal);

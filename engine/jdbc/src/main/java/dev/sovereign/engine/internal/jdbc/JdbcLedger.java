@@ -32,7 +32,7 @@ public abstract class JdbcLedger implements Ledger {
             JdbcMailbox.Hooks mailbox) {}
 
     /** The heartbeat's and the recovery's hooks, which one backend class gives both. */
-    public interface StoreHooks extends StoreRows, JdbcHeartbeat.Hooks, JdbcRecovery.Hooks {}
+    public interface StoreHooks extends JdbcHeartbeat.Hooks, JdbcRecovery.Hooks {}
 
     private final Transactions db;
     private final Grants grants;
@@ -56,11 +56,11 @@ public abstract class JdbcLedger implements Ledger {
         this.actors = new JdbcActors(db);
         this.leases = new JdbcLeases(db, grants, parts.leaseWrites());
         this.journal = new JdbcJournal(db);
-        this.heartbeat = new JdbcHeartbeat(db, grants, parts.storeHooks(), parts.storeHooks());
+        this.heartbeat = new JdbcHeartbeat(db, grants, parts.storeHooks());
         this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), parts.mailbox());
         // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
         this.runs = runStore(db, parts, grants, Boolean.getBoolean(Runs.FAULT_IGNORE_TERMINAL_FENCE));
-        this.recovery = new JdbcRecovery(db, parts.storeHooks(), parts.storeHooks());
+        this.recovery = new JdbcRecovery(db, parts.storeHooks());
     }
 
     /**

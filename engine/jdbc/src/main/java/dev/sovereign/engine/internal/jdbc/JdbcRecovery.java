@@ -44,12 +44,10 @@ public final class JdbcRecovery implements RecoveryStore {
     }
 
     private final Transactions db;
-    private final StoreRows rows;
     private final Hooks hooks;
 
-    public JdbcRecovery(Transactions db, StoreRows rows, Hooks hooks) {
+    public JdbcRecovery(Transactions db, Hooks hooks) {
         this.db = db;
-        this.rows = rows;
         this.hooks = hooks;
     }
 
@@ -84,7 +82,7 @@ public final class JdbcRecovery implements RecoveryStore {
                             + " JOIN actor_leases l ON l.process_identity = p.identity AND " + d.isTrue("l.attached")
                             + " WHERE p.heartbeat_at + l.ttl_ms <= ? AND l.expires_at <= ?) AS expired"
                             + " ORDER BY expires_at, actor_id",
-                    rows::mapLease,
+                    JdbcLeases::mapLease,
                     tx.now(),
                     tx.now(),
                     tx.now());
@@ -108,9 +106,9 @@ public final class JdbcRecovery implements RecoveryStore {
     @Override
     public List<Attempt> expiredActiveAttempts() {
         return db.read(tx -> tx.query(
-                "SELECT " + rows.attemptColumns() + " FROM execution_attempts"
+                "SELECT " + JdbcRuns.ATTEMPT_COLUMNS + " FROM execution_attempts"
                         + " WHERE state = 'ACTIVE' AND expires_at <= ? ORDER BY expires_at",
-                rows::mapAttempt,
+                JdbcRuns::mapAttempt,
                 tx.now()));
     }
 
@@ -128,7 +126,7 @@ public final class JdbcRecovery implements RecoveryStore {
     @Override
     public Settlement settle(String attemptId) {
         return db.write(tx -> {
-            Optional<Attempt> found = hooks.lockToSettle(tx, attemptId, rows.attempt(tx, attemptId));
+            Optional<Attempt> found = hooks.lockToSettle(tx, attemptId, JdbcRuns.attemptIn(tx, attemptId));
             // read after the locks: on a server, the clock that judges the expiry is read once they are held
             long now = tx.now();
             if (found.isEmpty()
@@ -137,7 +135,7 @@ public final class JdbcRecovery implements RecoveryStore {
                 return new Untouched("attempt " + attemptId + " is no longer an expired ACTIVE attempt");
             }
             Attempt attempt = found.get();
-            Assignment a = rows.assignment(tx, attempt.assignmentId())
+            Assignment a = JdbcRuns.assignmentIn(tx, attempt.assignmentId())
                     .orElseThrow(() -> RunRules.missing(attempt.assignmentId()));
             if (attempt.id().equals(a.currentAttempt())) {
                 return recover(tx, attempt, false);
@@ -189,8 +187,8 @@ public final class JdbcRecovery implements RecoveryStore {
                         + " WHERE id = ? AND state = 'RUNNING'" + fence
                         + " AND EXISTS (SELECT 1 FROM execution_attempts e WHERE e.id = ? AND e.assignment_id = assignments.id"
                         + " AND e.state = 'ACTIVE' AND e.expires_at <= ?)"
-                        + " RETURNING " + rows.assignmentColumns(),
-                rows::mapAssignment,
+                        + " RETURNING " + JdbcRuns.ASSIGNMENT_COLUMNS,
+                JdbcRuns::mapAssignment,
                 now,
                 attempt.id(),
                 attempt.assignmentId(),
@@ -206,7 +204,7 @@ public final class JdbcRecovery implements RecoveryStore {
                 + "; what the attempt did is unknown";
         // The receipt names its writer, the supervisor; the lost attempt (attempt_id, attempt_token) and its
         // process (the attempt row, and the summary) are named beside it (docs/decisions/0111).
-        Receipt receipt = rows.insertReceipt(
+        Receipt receipt = JdbcRuns.insertReceipt(
                 tx, attempt, tx.processIdentity(), Outcome.FAILED, Receipt.WORKER_LOST, false, summary);
         int n = tx.update(
                 "UPDATE execution_attempts SET state = 'RECOVERED', ended_at = ? WHERE id = ?"
