@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.internal.sqlite.SqliteLedger;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.provider.Outcome;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.testing.RawSql;
@@ -45,6 +46,51 @@ class AttemptTimesTypedTest {
         Assignment x = a.runs().assign("w", "scripted");
         Lease lease = a.leases().acquire("w", Duration.ofMinutes(1));
         live = SqliteLedger.runStore(Sqlite.database(a), false).startAttempt(x.id(), lease.token(), 60_000);
+    }
+
+    private static final String[] TEXTS = {
+        "renewed_at = 'abc'",
+        "renewed_at = renewed_at + 0.5",
+        "expires_at = ''",
+        "expires_at = x'00'",
+        "ttl_ms = 'a minute'",
+        "renewed_at = renewed_at + 1000, expires_at = 'later'"
+    };
+
+    private void refusedEveryWay(boolean recursive, String expected) {
+        String id = "'" + live.id() + "'";
+        for (String set : TEXTS) {
+            for (String sql : new String[] {
+                "UPDATE execution_attempts SET " + set + " WHERE id = " + id,
+                "UPDATE OR REPLACE execution_attempts SET " + set + " WHERE id = " + id,
+                "UPDATE OR IGNORE execution_attempts SET " + set + " WHERE id = " + id,
+                // an upsert of the same row: its DO UPDATE is an update, its INSERT half the start's guards
+                "INSERT INTO execution_attempts SELECT * FROM execution_attempts WHERE id = " + id
+                        + " ON CONFLICT (id) DO UPDATE SET " + set.replace("renewed_at +", "excluded.renewed_at +")
+            }) {
+                assertThatThrownBy(() -> raw.run(recursive, sql))
+                        .as(sql)
+                        .isInstanceOf(SQLException.class)
+                        .hasMessageContaining(expected);
+            }
+        }
+    }
+
+    /** After the start, after a whole-number renewal, and after the attempt ended: every statement form is refused. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void noStatementFormStoresATextAfterAnyPrecedingWrite(boolean recursive) throws SQLException {
+        refusedEveryWay(recursive, "fence:");
+        raw.run(
+                recursive,
+                "UPDATE execution_attempts SET renewed_at = renewed_at + 1000, expires_at = expires_at + 1000"
+                        + " WHERE id = '" + live.id() + "'");
+        refusedEveryWay(recursive, "fence:");
+        SqliteLedger.runStore(Sqlite.database(a), false).finish(live, Outcome.COMPLETED, null, true, "done");
+        refusedEveryWay(recursive, "fence:");
+        assertThat(raw.scalar("SELECT count(*) FROM execution_attempts WHERE typeof(renewed_at) <> 'integer'"
+                        + " OR typeof(expires_at) <> 'integer' OR typeof(ttl_ms) <> 'integer'"))
+                .isEqualTo(0L);
     }
 
     @ParameterizedTest
