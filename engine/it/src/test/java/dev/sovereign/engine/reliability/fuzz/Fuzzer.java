@@ -21,12 +21,14 @@ public final class Fuzzer {
             long seed,
             Map<Verdict.Kind, Integer> counts,
             Map<String, Map<Verdict.Kind, Integer>> byOperation,
-            List<String> failures) {
+            List<String> failures,
+            List<String> slowest) {
         public String summary() {
             StringBuilder b = new StringBuilder(
                     target + " fuzzed with seed " + seed + ": " + counts + "; " + failures.size() + " failure(s)");
             byOperation.forEach(
                     (op, c) -> b.append("\n    ").append(op).append(' ').append(c));
+            slowest.forEach(s -> b.append("\n    slow: ").append(s));
             failures.stream().limit(20).forEach(f -> b.append("\n  ").append(f));
             return b.toString();
         }
@@ -38,14 +40,23 @@ public final class Fuzzer {
         Map<String, Map<Verdict.Kind, Integer>> byOperation = new TreeMap<>();
         List<String> failures = new ArrayList<>();
         LedgerDigest.Snapshot before = LedgerDigest.of(database);
+        TreeMap<Long, String> slow = new TreeMap<>();
+        long digestNanos = 0;
         for (int i = 0; i < calls; i++) {
+            long t0 = System.nanoTime();
             Verdict v = target.call(inputs);
+            long t1 = System.nanoTime();
+            slow.put(t1 - t0, "call " + i + " " + v.call() + ": " + (t1 - t0) / 1_000_000 + " ms");
+            if (slow.size() > 5) {
+                slow.pollFirstEntry();
+            }
             counts.merge(v.kind(), 1, Integer::sum);
             String op = v.call().contains("(") ? v.call().substring(0, v.call().indexOf('(')) : v.call();
             byOperation
                     .computeIfAbsent(op, k -> new EnumMap<>(Verdict.Kind.class))
                     .merge(v.kind(), 1, Integer::sum);
             LedgerDigest.Snapshot after = LedgerDigest.of(database);
+            digestNanos += System.nanoTime() - t1;
             String where = "call " + i + " " + v.call();
             switch (v.kind()) {
                 case CRASHED -> failures.add(where + " crashed: " + v.detail());
@@ -68,6 +79,8 @@ public final class Fuzzer {
             }
             before = after;
         }
-        return new Report(target.name(), seed, counts, byOperation, failures);
+        List<String> slowest = new ArrayList<>(slow.descendingMap().values());
+        slowest.add("reading the ledger after every call: " + digestNanos / 1_000_000 + " ms in all");
+        return new Report(target.name(), seed, counts, byOperation, failures, slowest);
     }
 }

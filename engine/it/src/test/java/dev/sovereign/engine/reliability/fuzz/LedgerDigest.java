@@ -1,5 +1,6 @@
 package dev.sovereign.engine.reliability.fuzz;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -49,11 +50,17 @@ public final class LedgerDigest {
                             + (withoutRowid.contains(table) ? "1" : "rowid"))) { // actor_leases: keyed by actor_id (v6)
                         int columns = rs.getMetaData().getColumnCount();
                         while (rs.next()) {
-                            StringBuilder row = new StringBuilder();
+                            // Each value's bytes as the database holds them, with its length first, so neither
+                            // a value's text nor a separator inside it can make two different rows hash alike.
                             for (int i = 1; i <= columns; i++) {
-                                row.append(rs.getString(i)).append('\u0001');
+                                byte[] value = rs.getBytes(i);
+                                sha.update(ByteBuffer.allocate(4)
+                                        .putInt(value == null ? -1 : value.length)
+                                        .array());
+                                if (value != null) {
+                                    sha.update(value);
+                                }
                             }
-                            sha.update((row + "\n").getBytes(StandardCharsets.UTF_8));
                         }
                     }
                 }
