@@ -6,6 +6,7 @@ import static dev.sovereign.engine.base.RefusalCategory.UNKNOWN_WORKSPACE_POLICY
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 
 /** The limits on what a caller may pass, checked before any transaction starts. */
@@ -60,6 +61,26 @@ public final class Arguments {
                     .build();
         }
         return d.toMillis();
+    }
+
+    /** Refuses {@code invalid_argument} for a missing value ({@code what}: "lease keeping", …). */
+    public static <T> T requirePresent(T value, String what) {
+        if (value == null) {
+            throw Refusal.of(INVALID_ARGUMENT, a(what) + " must be given, got null.")
+                    .build();
+        }
+        return value;
+    }
+
+    /** An instant a caller passes, in epoch milliseconds; {@code invalid_argument} when null or out of range. */
+    public static long instantMillis(Instant t, String what) {
+        requirePresent(t, what);
+        try {
+            return t.toEpochMilli();
+        } catch (ArithmeticException tooFar) {
+            throw Refusal.of(INVALID_ARGUMENT, a(what) + " is out of range, got " + t + ".")
+                    .build();
+        }
     }
 
     /**

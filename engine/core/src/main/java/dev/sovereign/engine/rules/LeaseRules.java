@@ -3,6 +3,7 @@ package dev.sovereign.engine.rules;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_HELD;
 import static dev.sovereign.engine.base.RefusalCategory.ACTOR_LEASE_LOST;
 import static dev.sovereign.engine.base.RefusalCategory.CORRUPT_LEASE_STATE;
+import static dev.sovereign.engine.base.RefusalCategory.INVALID_ARGUMENT;
 
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
@@ -86,6 +87,50 @@ public final class LeaseRules {
                 .current(current == null ? null : current.token())
                 .build();
     }
+
+    /**
+     * The refusal of an extension (decision 0116): for a lease that is still this process's under {@code token} but
+     * expired at {@code now}, says so; otherwise the lease was lost as for a renewal.
+     */
+    public static Refusal notExtended(String actor, long token, Lease current, String me, long now) {
+        if (current != null && current.token() == token && current.process().equals(me) && current.isExpiredAt(now)) {
+            return Refusal.of(
+                            ACTOR_LEASE_LOST,
+                            "Cannot extend actor " + actor + " with token " + token + ": the lease expired at "
+                                    + Instant.ofEpochMilli(current.expiresAt())
+                                    + " and an expired lease is not extended, even before another process takes"
+                                    + " it; acquire it again.")
+                    .resource("actor", actor)
+                    .actor(actor)
+                    .presented(token)
+                    .current(token)
+                    .build();
+        }
+        return lost(actor, token, current, "extend");
+    }
+
+    /**
+     * The TTL of a lease kept until {@code until} from {@code now} (decision 0116), or {@code invalid_argument} past
+     * the longest TTL.
+     */
+    public static long keptUntilTtl(long until, long now) {
+        if (until - now > Arguments.LONGEST.toMillis()) {
+            throw Refusal.of(
+                            INVALID_ARGUMENT,
+                            "A lease can be kept at most 365 days from now, asked until " + Instant.ofEpochMilli(until)
+                                    + ".")
+                    .build();
+        }
+        return until - now;
+    }
+
+    /** The journal's note on a release that keeps its lease until {@code until} (a {@code LEASE_RENEWED} row). */
+    public static String keptUntilNote(long until) {
+        return KEPT_UNTIL + Instant.ofEpochMilli(until);
+    }
+
+    /** How {@link #keptUntilNote} begins: a reader tells such a renewal from a plain one by it. */
+    public static final String KEPT_UNTIL = "released by its holder, kept until ";
 
     /** Whether a release presenting {@code token} may delete the row {@code current}. */
     public static boolean mayRelease(Lease current, long token, String me) {

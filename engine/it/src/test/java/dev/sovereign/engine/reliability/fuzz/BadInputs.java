@@ -1,6 +1,7 @@
 package dev.sovereign.engine.reliability.fuzz;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -198,6 +199,21 @@ public final class BadInputs {
             Duration.ofSeconds(-30),
             Duration.ofSeconds(5),
             Duration.ofDays(365)
+        };
+        return edges[random.nextInt(edges.length)];
+    }
+
+    /** Any hostile instant, or null: the ends of the range, the epoch, before it, and past what millis hold. */
+    public Instant instant() {
+        Instant[] edges = {
+            null,
+            Instant.MIN,
+            Instant.MAX,
+            Instant.EPOCH,
+            Instant.ofEpochMilli(-1),
+            Instant.ofEpochMilli(Long.MAX_VALUE),
+            Instant.ofEpochSecond(Long.MAX_VALUE / 1_000 + 1),
+            Instant.now().plus(Duration.ofDays(366))
         };
         return edges[random.nextInt(edges.length)];
     }

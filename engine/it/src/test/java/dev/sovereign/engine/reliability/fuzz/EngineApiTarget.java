@@ -3,11 +3,13 @@ package dev.sovereign.engine.reliability.fuzz;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.lease.LeaseKeeping;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.testing.SettableClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -81,6 +83,36 @@ public final class EngineApiTarget implements FuzzTarget {
                     false,
                     () -> {
                         if (!e.leases().release(s(a[0]), l(a[1]))) {
+                            throw new NotReleased();
+                        }
+                        return null;
+                    },
+                    in,
+                    null);
+        }));
+        write(
+                "leases.tryAcquire",
+                in -> new Object[] {in.actor(), in.duration(), keeping(in)},
+                (e, a) -> e.leases().tryAcquire(s(a[0]), d(a[1]), (LeaseKeeping) a[2]),
+                null);
+        write(
+                "leases.acquire(keeping)",
+                in -> new Object[] {in.actor(), in.duration(), keeping(in)},
+                (e, a) -> e.leases().acquire(s(a[0]), d(a[1]), (LeaseKeeping) a[2]),
+                null);
+        write(
+                "leases.extend",
+                in -> new Object[] {in.actor(), in.token(), in.duration()},
+                (e, a) -> e.leases().extend(s(a[0]), l(a[1]), d(a[2])),
+                null);
+        ops.add(new Op("leases.releaseKeepingUntil", in -> {
+            Object[] a = {in.actor(), in.token(), in.random().nextInt(3) == 0 ? soon(in) : in.instant()};
+            Engine e = engine(in);
+            return attempt(
+                    "leases.releaseKeepingUntil" + show(a),
+                    false,
+                    () -> {
+                        if (!e.leases().releaseKeepingUntil(s(a[0]), l(a[1]), (Instant) a[2])) {
                             throw new NotReleased();
                         }
                         return null;
@@ -203,6 +235,16 @@ public final class EngineApiTarget implements FuzzTarget {
                 in -> new Object[] {in.string()},
                 (e, a) -> e.processes().find(s(a[0])));
         write("supervisor.tick", in -> new Object[0], (e, a) -> e.supervisor().tick(), null);
+    }
+
+    private static LeaseKeeping keeping(BadInputs in) {
+        int dice = in.random().nextInt(5);
+        return dice == 0 ? null : dice < 3 ? LeaseKeeping.TTL : LeaseKeeping.HEARTBEAT;
+    }
+
+    /** A time a few seconds either side of the engines' clock: where a kept-until release decides. */
+    private Instant soon(BadInputs in) {
+        return clock.instant().plusMillis(in.random().nextInt(20_000) - 5_000);
     }
 
     /** A release that returned false: a refusal the engine journals when a newer holder exists. */

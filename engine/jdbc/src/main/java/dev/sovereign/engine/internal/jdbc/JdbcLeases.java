@@ -6,6 +6,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.lease.LeaseKeeping;
 import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.rules.LeaseRules;
 import dev.sovereign.engine.spi.Grants;
@@ -175,6 +176,36 @@ public final class JdbcLeases implements ActorLeases {
     }
 
     @Override
+    public Lease acquire(String actor, Duration ttl, LeaseKeeping keeping) {
+        if (Arguments.requirePresent(keeping, "lease keeping") == LeaseKeeping.HEARTBEAT) {
+            return acquire(actor, ttl);
+        }
+        long ttlMs = Arguments.leaseTtlMillis(ttl);
+        // Not offered to the one-call grant: that writes an attached lease. Not held in this engine's beliefs either:
+        // a belief is what the heartbeat keeps alive and what closing the engine releases (decision 0116).
+        return db.write(tx -> acquireIn(tx, writes, actor, ttlMs, false));
+    }
+
+    @Override
+    public Lease extend(String actor, long token, Duration ttl) {
+        long ttlMs = Arguments.leaseTtlMillis(ttl);
+        try {
+            Lease lease = db.write(tx -> renewIn(tx, actor, token, ttlMs, true));
+            if (lease.attached()) {
+                grants.holdLease(lease);
+            }
+            return lease;
+        } catch (Refusal r) {
+            if (r.category() == ACTOR_LEASE_LOST
+                    && grants.lease(actor) != null
+                    && grants.lease(actor).token() == token) {
+                grants.leaseLost(actor, token);
+            }
+            throw r;
+        }
+    }
+
+    @Override
     public Lease renew(String actor, long token, Duration ttl) {
         long ttlMs = Arguments.leaseTtlMillis(ttl);
         return renewAndTrack(actor, token, ttlMs);
@@ -189,7 +220,7 @@ public final class JdbcLeases implements ActorLeases {
         try {
             Lease lease = db.write(tx -> {
                 Optional<Lease> renewed = writes.renewInOneCall(tx, actor, token, ttlMs);
-                return renewed.isPresent() ? renewed.get() : renewIn(tx, actor, token, ttlMs);
+                return renewed.isPresent() ? renewed.get() : renewIn(tx, actor, token, ttlMs, false);
             });
             grants.holdLease(lease);
             return lease;
@@ -214,6 +245,55 @@ public final class JdbcLeases implements ActorLeases {
         }
         // Refused, whether a newer holder has the row or the row is gone: the token was stale either way
         // (docs/decisions/0005).
+        db.journalRejection(LeaseRules.lostRelease(actor, token, outcome.current()));
+        return false;
+    }
+
+    @Override
+    public boolean releaseKeepingUntil(String actor, long token, Instant keepUntil) {
+        long until = Arguments.instantMillis(keepUntil, "keep-until time");
+        ReleaseOutcome outcome = db.write(tx -> {
+            tx.lockLeaseChanges();
+            Optional<Lease> before = lockedIn(tx, actor);
+            if (before.isPresent()) {
+                requireSane(tx, before.get()); // a corrupt row is evidence: never delete or rewrite it
+            }
+            long now = tx.now();
+            if (until <= now || !LeaseRules.mayRelease(before.orElse(null), token, tx.processIdentity())) {
+                return releaseIn(tx, writes, actor, token);
+            }
+            // Kept until the time: a renewal from now whose TTL ends at it, detached from the session first when
+            // attached (the schema lets a detach only freeze the session's times, decision 0509), all under the
+            // locks taken above, in this one transaction.
+            long ttlMs = LeaseRules.keptUntilTtl(until, now);
+            if (before.get().attached()) {
+                detachIn(tx, actor, token);
+            }
+            long change = tx.nextLeaseChange();
+            int n = tx.update(
+                    "UPDATE actor_leases SET renewed_at = ?, ttl_ms = ?, expires_at = ?, renewals = renewals + 1,"
+                            + " renewal_journalled_at = ?, change_seq = ?, presented_token = ?, presented_change = ?"
+                            + " WHERE actor_id = ? AND process_identity = ? AND token = ?",
+                    now,
+                    ttlMs,
+                    until,
+                    now,
+                    change,
+                    token,
+                    change,
+                    actor,
+                    tx.processIdentity(),
+                    token);
+            if (n != 1) {
+                throw writes.changedUnderLock(actor);
+            }
+            tx.journal(EventKind.LEASE_RENEWED, "actor", actor, actor, token, LeaseRules.keptUntilNote(until));
+            return new ReleaseOutcome(true, null);
+        });
+        grants.dropLease(actor, token);
+        if (outcome.released()) {
+            return true;
+        }
         db.journalRejection(LeaseRules.lostRelease(actor, token, outcome.current()));
         return false;
     }
@@ -277,7 +357,7 @@ public final class JdbcLeases implements ActorLeases {
         tx.lockLeaseChanges();
         Optional<Lease> current = lockedIn(tx, actor);
         if (LeaseRules.heldBy(current.orElse(null), tx.processIdentity())) {
-            return renewIn(tx, actor, current.get().token(), renewalTtlMs);
+            return renewIn(tx, actor, current.get().token(), renewalTtlMs, false);
         }
         return acquireIn(tx, writes, actor, ttlMs);
     }
@@ -361,8 +441,14 @@ public final class JdbcLeases implements ActorLeases {
                 actor);
     }
 
-    /** Acquires inside {@code tx}; refuses a live lease. */
+    /** Acquires inside {@code tx} a lease kept alive by the heartbeat; refuses a live lease. */
     public static Lease acquireIn(JdbcTx tx, LeaseWrites writes, String actor, long ttlMs) throws SQLException {
+        return acquireIn(tx, writes, actor, ttlMs, true);
+    }
+
+    /** Acquires inside {@code tx}, attached to this process's session or not (decision 0116); refuses a live lease. */
+    private static Lease acquireIn(JdbcTx tx, LeaseWrites writes, String actor, long ttlMs, boolean attach)
+            throws SQLException {
         JdbcActors.requireActor(tx, actor);
         tx.lockTokenCounter();
         tx.lockLeaseChanges();
@@ -389,7 +475,7 @@ public final class JdbcLeases implements ActorLeases {
             granted = tx.one(
                     "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
                             + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, attached)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, " + d.literal(true) + ")"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, " + d.literal(attach) + ")"
                             + " ON CONFLICT (actor_id) DO NOTHING RETURNING " + columns(d),
                     JdbcLeases::mapLease,
                     actor,
@@ -405,7 +491,7 @@ public final class JdbcLeases implements ActorLeases {
             granted = tx.one(
                     "UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
                             + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?,"
-                            + " presented_token = ?, presented_change = ?, attached = " + d.literal(true)
+                            + " presented_token = ?, presented_change = ?, attached = " + d.literal(attach)
                             + " WHERE actor_id = ? AND token = ? AND " + LeaseSql.effective(d, ROW, "expires_at")
                             + " <= ? RETURNING " + columns(d),
                     JdbcLeases::mapLease,
@@ -445,6 +531,16 @@ public final class JdbcLeases implements ActorLeases {
 
     /** Renews inside {@code tx}; {@code ttlMs < 0} keeps the lease's own TTL. */
     public static Lease renewIn(JdbcTx tx, String actor, long token, long ttlMs) throws SQLException {
+        return renewIn(tx, actor, token, ttlMs, false);
+    }
+
+    /**
+     * Renews inside {@code tx}. A plain renewal attaches the lease to this process's session (the holder says it
+     * keeps it); an extension ({@code onlyIfLive}) keeps its way of keeping and also refuses, in the same statement,
+     * a lease whose effective expiry has passed (decision 0116).
+     */
+    private static Lease renewIn(JdbcTx tx, String actor, long token, long ttlMs, boolean onlyIfLive)
+            throws SQLException {
         tx.lockLeaseChanges();
         Optional<Lease> current = lockedIn(tx, actor);
         if (current.isPresent()) {
@@ -458,26 +554,49 @@ public final class JdbcLeases implements ActorLeases {
                         + " ttl_ms = CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " expires_at = ? + CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
                         + " renewals = renewals + 1, renewal_journalled_at = ?, change_seq = ?,"
-                        + " presented_token = ?, presented_change = ?, attached = " + d.literal(true)
+                        + " presented_token = ?, presented_change = ?, attached = "
+                        + (onlyIfLive ? "attached" : d.literal(true))
                         + " WHERE actor_id = ? AND process_identity = ? AND token = ?"
+                        + (onlyIfLive ? " AND " + LeaseSql.effective(d, ROW, "expires_at") + " > ?" : "")
                         + " RETURNING " + columns(d),
                 JdbcLeases::mapLease,
-                now,
-                ttlMs,
-                ttlMs,
-                now,
-                ttlMs,
-                ttlMs,
-                now,
-                change,
-                token,
-                change,
-                actor,
-                tx.processIdentity(),
-                token);
+                onlyIfLive
+                        ? new Object[] {
+                            now,
+                            ttlMs,
+                            ttlMs,
+                            now,
+                            ttlMs,
+                            ttlMs,
+                            now,
+                            change,
+                            token,
+                            change,
+                            actor,
+                            tx.processIdentity(),
+                            token,
+                            now
+                        }
+                        : new Object[] {
+                            now,
+                            ttlMs,
+                            ttlMs,
+                            now,
+                            ttlMs,
+                            ttlMs,
+                            now,
+                            change,
+                            token,
+                            change,
+                            actor,
+                            tx.processIdentity(),
+                            token
+                        });
         if (renewed.isEmpty()) {
             JdbcActors.requireActor(tx, actor);
-            throw LeaseRules.lost(actor, token, current.orElse(null), "renew");
+            throw onlyIfLive
+                    ? LeaseRules.notExtended(actor, token, current.orElse(null), tx.processIdentity(), now)
+                    : LeaseRules.lost(actor, token, current.orElse(null), "renew");
         }
         tx.journal(
                 EventKind.LEASE_RENEWED,
