@@ -216,6 +216,23 @@ public final class Engine implements AutoCloseable {
         return ledger.bumpFence(aboveEpoch);
     }
 
+    /**
+     * Whether a worker login may add actors ({@link dev.sovereign.engine.actor.Actors#ensure}); always on a ledger
+     * without logins (SQLite). See decision 0116.
+     */
+    public boolean workersMayAddActors() {
+        return ledger.workersMayAddActors();
+    }
+
+    /**
+     * {@code sovereign actor workers-may-add on|off}: the ledger owner's switch for worker logins adding actors. On
+     * PostgreSQL only the owner may throw it (another login is refused, as a storage error naming the owner); a
+     * ledger without logins refuses {@code invalid_argument}: there is nothing to switch.
+     */
+    public void setWorkersMayAddActors(boolean allow) {
+        ledger.setWorkersMayAddActors(allow);
+    }
+
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */
     public void addGrantLossListener(GrantLossListener listener) {
         grants.addListener(listener);

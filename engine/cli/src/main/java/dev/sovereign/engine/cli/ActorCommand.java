@@ -5,6 +5,6 @@ import picocli.CommandLine.Command;
 /** {@code sovereign actor ...}: the actor registry. */
 @Command(
         name = "actor",
-        description = "Manage actors: add, list.",
-        subcommands = {ActorAddCommand.class, ActorListCommand.class})
+        description = "Manage actors: add, list, and whether worker logins may add them.",
+        subcommands = {ActorAddCommand.class, ActorListCommand.class, ActorWorkersMayAddCommand.class})
 final class ActorCommand {}

@@ -3,6 +3,8 @@ package dev.sovereign.engine.spi;
 import dev.sovereign.engine.actor.Actors;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.Journal;
 import dev.sovereign.engine.lease.ActorLeases;
 import dev.sovereign.engine.lease.Beat;
@@ -75,6 +77,25 @@ public interface Ledger extends AutoCloseable {
      * @param aboveEpoch an epoch the operator knows was used (by a ledger this one replaced); -1 for none
      */
     EpochStart bumpFence(long aboveEpoch);
+
+    /**
+     * Whether a worker login may add actors (decision 0116): on a ledger with logins, whether the ledger's owner
+     * allowed it; a ledger without logins (SQLite) lets every process that can write it add actors.
+     */
+    default boolean workersMayAddActors() {
+        return true;
+    }
+
+    /**
+     * The owner's switch for {@link #workersMayAddActors()}; checked after it is thrown, so a login that is not the
+     * owner is refused rather than ignored. A ledger without logins refuses: there is nothing to switch.
+     */
+    default void setWorkersMayAddActors(boolean allow) {
+        throw Refusal.of(
+                        RefusalCategory.INVALID_ARGUMENT,
+                        "This ledger has no logins: every process that can write it may add actors already.")
+                .build();
+    }
 
     /** The counts a {@code status} shows, read in one snapshot. */
     LedgerSummary summary();

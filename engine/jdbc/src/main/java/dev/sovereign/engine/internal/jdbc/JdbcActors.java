@@ -43,6 +43,29 @@ public final class JdbcActors implements Actors {
     }
 
     @Override
+    public Actor ensure(String id, String workspacePolicy) {
+        Arguments.requireValidId(id, "actor id");
+        String policy = workspacePolicy == null ? Arguments.DEFAULT_WORKSPACE_POLICY : workspacePolicy;
+        Arguments.requirePolicy(policy);
+        // Read first: an actor that exists costs no write transaction (and a login that may not add actors may
+        // still use the ones that exist). Then the insert that a concurrent add cannot break: the key decides.
+        Optional<Actor> known = find(id);
+        if (known.isPresent()) {
+            return known.get();
+        }
+        return db.write(tx -> {
+            Optional<Actor> added = tx.one(
+                    "INSERT INTO actors (" + COLUMNS + ") VALUES (?, ?, ?)" + " ON CONFLICT (id) DO NOTHING RETURNING "
+                            + COLUMNS,
+                    JdbcActors::map,
+                    id,
+                    policy,
+                    tx.now());
+            return added.isPresent() ? added.get() : requireActor(tx, id);
+        });
+    }
+
+    @Override
     public Optional<Actor> find(String id) {
         return db.read(tx -> findIn(tx, id));
     }

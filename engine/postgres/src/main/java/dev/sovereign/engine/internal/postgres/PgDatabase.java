@@ -681,6 +681,16 @@ public final class PgDatabase implements Transactions, AutoCloseable {
                             + "); try again later.",
                     e);
         }
+        if (state.equals("42501") && firstLine(e).contains("permission denied for table actors")) {
+            // a worker login ensuring an actor the ledger does not have yet (decision 0116)
+            return new StorageException(
+                    Problem.READ_ONLY,
+                    null,
+                    "This login may not add actors to the PostgreSQL ledger " + location + ": an operator adds the"
+                            + " actor first (sovereign actor add NAME), or the ledger's owner lets worker logins add"
+                            + " actors (sovereign actor workers-may-add on).",
+                    e);
+        }
         if (state.equals("42501")) {
             return new StorageException(
                     Problem.READ_ONLY,

@@ -3,6 +3,7 @@ package dev.sovereign.engine.internal.postgres;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.internal.jdbc.JdbcLedger;
 import dev.sovereign.engine.internal.jdbc.JdbcMailbox;
 import dev.sovereign.engine.internal.jdbc.JdbcRuns;
@@ -51,6 +52,46 @@ public final class PgLedger extends JdbcLedger {
     /** The storage door, for this backend's own tools and tests. */
     public PgDatabase database() {
         return db;
+    }
+
+    /** The ledger's worker group role (decision 0902's names), as SQL; the role may not exist on an old ledger. */
+    private static final String WORKER_ROLE = "'sovereign_' || current_database() || CASE WHEN current_schema() ="
+            + " 'public' THEN '' ELSE '_' || current_schema() END || '_worker'";
+
+    /** Whether the worker role holds INSERT on {@code actors}: granted by the owner (decision 0116). */
+    @Override
+    public boolean workersMayAddActors() {
+        return db.read(tx -> tx.scalarLong("SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = "
+                        + WORKER_ROLE + ") AND has_table_privilege(" + WORKER_ROLE + ", 'actors', 'INSERT') THEN 1"
+                        + " ELSE 0 END"))
+                == 1;
+    }
+
+    /**
+     * Grants or revokes INSERT on {@code actors} to the worker role. PostgreSQL only warns when a login without the
+     * right grants or revokes ("no privileges were granted"), so the privilege is read again after it, in the same
+     * transaction, and a switch that did not move is refused with the owner named.
+     */
+    @Override
+    public void setWorkersMayAddActors(boolean allow) {
+        db.write(tx -> {
+            tx.update("DO $$ BEGIN EXECUTE format('"
+                    + (allow ? "GRANT INSERT ON actors TO %I" : "REVOKE INSERT ON" + " actors FROM %I") + "', "
+                    + WORKER_ROLE + "); END $$");
+            boolean now = tx.scalarLong("SELECT CASE WHEN has_table_privilege(" + WORKER_ROLE
+                            + ", 'actors', 'INSERT') THEN 1 ELSE 0 END")
+                    == 1;
+            if (now != allow) {
+                throw new StorageException(
+                        StorageException.Problem.READ_ONLY,
+                        null,
+                        "Only the owner of the PostgreSQL ledger " + db.location() + " may "
+                                + (allow ? "let" : "stop") + " worker logins "
+                                + (allow ? "add" : "adding") + " actors; this login is not the owner.",
+                        null);
+            }
+            return null;
+        });
     }
 
     @Override

@@ -226,7 +226,8 @@ public final class PgMigrator {
             Map.entry("fence_events", "INSERT,SELECT"),
             Map.entry("ledger_history", "INSERT,SELECT"),
             Map.entry("receipts", "INSERT,SELECT"),
-            Map.entry("actors", "SELECT"),
+            // INSERT only when the owner let workers add actors (decision 0116: sovereign actor workers-may-add on)
+            Map.entry("actors", "INSERT,SELECT"),
             Map.entry("supervisor_ticks", "SELECT"),
             Map.entry("server_clock", "SELECT"),
             Map.entry("ledger_mark", "SELECT"),

@@ -139,10 +139,15 @@ class PgGrantVerificationTest {
                 "GRANT DELETE ON fence_events TO " + worker,
                 "REVOKE DELETE ON fence_events FROM " + worker,
                 "the role " + worker + " holds DELETE on fence_events, beyond decision 0902's table");
+        // INSERT on actors is the owner's switch (decision 0116: workers-may-add); changing an actor never is
         refusedUntilRevoked(
-                "GRANT INSERT ON actors TO " + worker,
-                "REVOKE INSERT ON actors FROM " + worker,
-                "the role " + worker + " holds INSERT on actors"); // the operator's privilege, not the worker's
+                "GRANT UPDATE ON actors TO " + worker,
+                "REVOKE UPDATE ON actors FROM " + worker,
+                "the role " + worker + " holds UPDATE on actors");
+        refusedUntilRevoked(
+                "GRANT DELETE ON actors TO " + worker,
+                "REVOKE DELETE ON actors FROM " + worker,
+                "the role " + worker + " holds DELETE on actors");
         refusedUntilRevoked(
                 "GRANT UPDATE ON server_clock TO " + worker,
                 "REVOKE UPDATE ON server_clock FROM " + worker,
