@@ -1,8 +1,10 @@
 package dev.sovereign.engine.admin;
 
+import dev.sovereign.engine.rules.LeaseRules;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /**
@@ -31,7 +33,12 @@ public final class EventSentences {
             case "LEASE_ACQUIRED":
                 return who + " acquired " + res + token + ".";
             case "LEASE_RENEWED":
-                return who + " renewed " + res + token + ".";
+                // a release that keeps its lease until a time (decision 0116) is journalled as the renewal it writes
+                String keptUntil = keptUntil(e.detail());
+                return keptUntil != null
+                        ? who + " released " + res + token + " but keeps it until " + keptUntil
+                                + " (a minimum hold); nobody else can take it before then."
+                        : who + " renewed " + res + token + ".";
             case "LEASE_RELEASED":
                 return who + " released " + res + token + ".";
             case "LEASE_TAKEN_OVER":
@@ -210,6 +217,18 @@ public final class EventSentences {
             return "an unnamed resource";
         }
         return e.resourceType() + " " + e.resourceId();
+    }
+
+    /** The time a release kept its lease until ({@code HH:mm:ss}), or null for a plain renewal. */
+    private String keptUntil(String detail) {
+        if (detail == null || !detail.startsWith(LeaseRules.KEPT_UNTIL)) {
+            return null;
+        }
+        try {
+            return time.format(Instant.parse(detail.substring(LeaseRules.KEPT_UNTIL.length())));
+        } catch (DateTimeParseException notOurs) {
+            return null; // a row not written by the engine: told as the renewal it is
+        }
     }
 
     private static String detailSuffix(String detail) {

@@ -9,6 +9,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.lease.LeaseKeeping;
 import dev.sovereign.engine.provider.ProviderResult;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
@@ -418,5 +419,24 @@ class AdminReaderTest {
         assertThat(JournalCsv.quote("say \"x\"")).isEqualTo("\"say \"\"x\"\"\"");
         assertThat(JournalCsv.quote("line\nbreak")).isEqualTo("\"line\nbreak\"");
         assertThat(JournalCsv.quote("")).isEmpty();
+    }
+
+    @Test
+    void aReleaseThatKeepsItsLeaseUntilATimeIsToldAsThatAndNotAsARenewal() {
+        Engine a = temp.open(temp.config(clock).processLabel("nightly job").build());
+        a.actors().add("report");
+        Lease lock = a.leases().acquire("report", Duration.ofMinutes(10), LeaseKeeping.TTL);
+        clock.advance(Duration.ofSeconds(5));
+        long until = clock.millis() + 60_000;
+        assertThat(a.leases().releaseKeepingUntil("report", lock.token(), Instant.ofEpochMilli(until)))
+                .isTrue();
+        a.leases().extend("report", lock.token(), Duration.ofMinutes(2));
+        List<JournalEntry> events = reader().eventsSince(0, 100);
+        assertThat(events.get(events.size() - 2).sentence())
+                .startsWith("Nightly job (")
+                .endsWith(" released actor report with token " + lock.token() + " but keeps it until " + hms(until)
+                        + " (a minimum hold); nobody else can take it before then.");
+        assertThat(events.get(events.size() - 1).sentence())
+                .endsWith(" renewed actor report with token " + lock.token() + ".");
     }
 }
