@@ -117,4 +117,45 @@ for dir in "$group_dir"/*/; do
   esac
 done
 
+# The jars work as JPMS modules: a one-class application that requires only dev.sovereign.engine opens a SQLite
+# file, takes a lease and gives it back on the module path, the SQLite backend bound as a service provider.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/mp" "$work/src/com/example" "$work/out"
+for artifact in sovereign-engine-core sovereign-engine-jdbc sovereign-engine-sqlite; do
+  cp "$(base_of "$artifact").jar" "$work/mp/$artifact.jar"
+done
+sqlite_jdbc=$(sed -n 's:.*<sqlite-jdbc.version>\(.*\)</sqlite-jdbc.version>.*:\1:p' pom.xml)
+mvn -B -ntp -q dependency:copy -Dartifact="org.xerial:sqlite-jdbc:$sqlite_jdbc" -DoutputDirectory="$work/mp" \
+  || fail "could not copy sqlite-jdbc $sqlite_jdbc for the module-path check."
+cat >"$work/src/module-info.java" <<'JAVA'
+module com.example.agent {
+    requires dev.sovereign.engine;
+}
+JAVA
+cat >"$work/src/com/example/Agent.java" <<'JAVA'
+package com.example;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.EngineConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+
+public class Agent {
+    public static void main(String[] args) {
+        try (Engine engine = Engine.open(EngineConfig.forDatabase(Path.of(args[0])).build())) {
+            engine.actors().add("reporter");
+            var lease = engine.leases().acquire("reporter", Duration.ofSeconds(30));
+            System.out.println("module path: token " + lease.token() + ", released "
+                    + engine.leases().release("reporter", lease.token()));
+        }
+    }
+}
+JAVA
+javac -d "$work/out" --module-path "$work/mp" "$work/src/module-info.java" "$work/src/com/example/Agent.java" \
+  || fail "an application module requiring dev.sovereign.engine does not compile against the published jars."
+said=$(java --module-path "$work/mp:$work/out" -m com.example.agent/com.example.Agent "$work/ledger.db" 2>&1) \
+  || fail "the published jars do not run on the module path: ${said%%$'\n'*}"
+[ "$said" = "module path: token 1, released true" ] || fail "on the module path the lease example said '$said'."
+
 echo "check-release: $checked modules published with sources, javadoc, module-info and the pom metadata in $repo."

@@ -30,10 +30,7 @@ class DriverMissingTest {
 
         String withoutDriver = run(withoutJar("sqlite-jdbc-"), file.toString());
 
-        assertThat(withoutDriver)
-                .isEqualTo("refused: Cannot open " + file + ": the sqlite backend needs its JDBC driver, the jar of"
-                        + " org.xerial:sqlite-jdbc, on the class path, and it is not there (no class org.sqlite.JDBC);"
-                        + " add it next to the backend's jar.");
+        assertThat(withoutDriver).isEqualTo("refused: " + sqliteSentence(file.toString()));
         assertThat(file).doesNotExist();
         // the control: the same program with the driver opens the file
         assertThat(run(ChildJvm.classpath(), file.toString())).isEqualTo("opened");
@@ -53,6 +50,13 @@ class DriverMissingTest {
                         + " org.postgresql:postgresql, on the class path, and it is not there (no class"
                         + " org.postgresql.Driver); add it next to the backend's jar.");
         assertThat(run(ChildJvm.classpath(), url)).startsWith("refused: ").doesNotContain("JDBC driver");
+    }
+
+    /** What the engine says when sqlite-jdbc is missing; docs/embedding.md quotes it (EmbeddingDocTest). */
+    static String sqliteSentence(String file) {
+        return "Cannot open " + file + ": the sqlite backend needs its JDBC driver, the jar of"
+                + " org.xerial:sqlite-jdbc, on the class path, and it is not there (no class org.sqlite.JDBC);"
+                + " add it next to the backend's jar.";
     }
 
     /** This test's class path without the one jar whose file name starts with {@code prefix}. */
