@@ -5,6 +5,7 @@ import dev.sovereign.engine.base.StorageException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 
 /**
@@ -46,6 +47,7 @@ public final class Backends {
     public static StorageBackend forDatabase(LedgerLocation location) {
         for (StorageBackend b : all()) {
             if (b.accepts(location.text())) {
+                requireDriver(b, location);
                 return b;
             }
         }
@@ -60,5 +62,29 @@ public final class Backends {
                                                 .map(StorageBackend::name)
                                                 .toList() + "."),
                 null);
+    }
+
+    /**
+     * Refuses, in one sentence that names the jar, a backend whose JDBC driver is not on the class path: without this
+     * the first open fails with a bare {@code NoClassDefFoundError} from somewhere inside the backend. Loads the
+     * class without initialising it, with the backend's own class loader, before anything is opened.
+     */
+    private static void requireDriver(StorageBackend backend, LedgerLocation location) {
+        Optional<StorageBackend.Driver> driver = backend.driver();
+        if (driver.isEmpty()) {
+            return;
+        }
+        try {
+            Class.forName(driver.get().className(), false, backend.getClass().getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new StorageException(
+                    StorageException.Problem.IO,
+                    location.file().orElse(null),
+                    "Cannot open " + location + ": the " + backend.name()
+                            + " backend needs its JDBC driver, the jar of "
+                            + driver.get().artifact() + ", on the class path, and it is not there (no class "
+                            + driver.get().className() + "); add it next to the backend's jar.",
+                    e);
+        }
     }
 }

@@ -9,6 +9,7 @@ import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -23,6 +24,21 @@ import java.util.function.Function;
 public interface StorageBackend {
     /** A short name for messages and docs, e.g. {@code sqlite}. */
     String name();
+
+    /**
+     * The JDBC driver this backend loads, or empty when it needs none. A backend's jar on the class path without its
+     * driver's jar would otherwise fail deep inside its first open with a bare {@code NoClassDefFoundError}; the core
+     * looks for this class first and names the missing jar in one sentence ({@link Backends#forDatabase}).
+     */
+    default Optional<Driver> driver() {
+        return Optional.empty();
+    }
+
+    /**
+     * A JDBC driver as an embedder sees it: {@code className} is the class the core looks for, {@code artifact} the
+     * Maven coordinates ({@code group:artifact}) of the jar that carries it.
+     */
+    record Driver(String className, String artifact) {}
 
     /**
      * The latest schema version this backend writes and understands: what it migrates a database to,

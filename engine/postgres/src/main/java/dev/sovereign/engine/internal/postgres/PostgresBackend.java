@@ -11,6 +11,7 @@ import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
+import java.util.Optional;
 
 /**
  * The backend for more than one machine (contract §15): a PostgreSQL database named by its
@@ -21,6 +22,12 @@ public final class PostgresBackend implements StorageBackend {
     @Override
     public String name() {
         return "postgres";
+    }
+
+    /** The driver the backend's connections come from; without its jar the core refuses in one sentence. */
+    @Override
+    public Optional<Driver> driver() {
+        return Optional.of(new Driver("org.postgresql.Driver", "org.postgresql:postgresql"));
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.sovereign.engine.spi.tools.LedgerCopyReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -22,6 +23,12 @@ public final class SqliteBackend implements StorageBackend {
     @Override
     public String name() {
         return "sqlite";
+    }
+
+    /** The driver the backend's connections come from; without its jar the core refuses in one sentence. */
+    @Override
+    public Optional<Driver> driver() {
+        return Optional.of(new Driver("org.sqlite.JDBC", "org.xerial:sqlite-jdbc"));
     }
 
     @Override
