@@ -6,6 +6,9 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.rules.ActorRules;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -30,12 +33,24 @@ final class LeaseReleaseCommand extends EngineCommand {
             description = "The lease's fencing token.")
     long token;
 
+    @Option(
+            names = "--keep-for",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
+            description = "Keep the lease this much longer from now, then let it end: a minimum hold, in one write.")
+    Duration keepFor;
+
     @Override
     protected int run(Engine engine, Output out) {
         if (engine.actors().find(actor).isEmpty()) {
             throw ActorRules.unknown(actor);
         }
-        if (!engine.leases().release(actor, token)) {
+        Instant keptUntil =
+                keepFor == null ? null : Instant.ofEpochMilli(out.now()).plus(keepFor);
+        boolean released = keptUntil == null
+                ? engine.leases().release(actor, token)
+                : engine.leases().releaseKeepingUntil(actor, token, keptUntil);
+        if (!released) {
             // The release was refused (and journalled by the engine when a newer holder exists);
             // read the row only to say who holds it now.
             Optional<Lease> now = engine.leases().current(actor);
@@ -60,14 +75,21 @@ final class LeaseReleaseCommand extends EngineCommand {
             o.put("actor", actor);
             o.put("process", engine.processIdentity());
             o.put("token", token);
+            if (keptUntil != null) {
+                o.put("kept_until", keptUntil.toEpochMilli());
+            }
             out.emit(o);
         } else {
+            List<String[]> fields = new ArrayList<>(List.of(
+                    new String[] {"actor", actor},
+                    new String[] {"process", engine.processIdentity()},
+                    new String[] {"token", Long.toString(token)}));
+            if (keptUntil != null) {
+                fields.add(new String[] {"kept until", out.times().at(keptUntil.toEpochMilli())});
+            }
             out.fields(
-                    "Lease released.",
-                    List.of(
-                            new String[] {"actor", actor},
-                            new String[] {"process", engine.processIdentity()},
-                            new String[] {"token", Long.toString(token)}));
+                    keptUntil == null ? "Lease released." : "Lease released; nobody else can take it before it ends.",
+                    fields);
         }
         return ExitCode.OK;
     }

@@ -30,6 +30,12 @@ final class LeaseRenewCommand extends EngineCommand {
             description = "A new TTL from now (default: the lease's own).")
     Duration ttl;
 
+    @Option(
+            names = "--only-if-live",
+            description = "Refuse a lease that has expired, even when nobody has taken it yet (what a lock with a"
+                    + " deadline wants; without it a renewal brings such a lease back).")
+    boolean onlyIfLive;
+
     /** In a serve process the heartbeat keeps the lease alive: its TTL must span two beats. */
     @Override
     protected void checkArguments() {
@@ -40,9 +46,19 @@ final class LeaseRenewCommand extends EngineCommand {
     protected int run(Engine engine, Output out) {
         Lease l;
         try {
-            l = ttl != null
-                    ? engine.leases().renew(actor, token, ttl)
-                    : engine.leases().renew(actor, token);
+            if (onlyIfLive) {
+                Duration own = ttl != null
+                        ? ttl
+                        : engine.leases()
+                                .current(actor)
+                                .map(c -> Duration.ofMillis(c.ttlMs()))
+                                .orElse(Duration.ofMillis(1));
+                l = engine.leases().extend(actor, token, own);
+            } else {
+                l = ttl != null
+                        ? engine.leases().renew(actor, token, ttl)
+                        : engine.leases().renew(actor, token);
+            }
         } catch (Refusal r) {
             if (r.category() == RefusalCategory.ACTOR_LEASE_LOST
                     && SovereignCommand.of(spec).process() == null) {

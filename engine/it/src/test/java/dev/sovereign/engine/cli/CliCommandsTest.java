@@ -198,6 +198,63 @@ class CliCommandsTest {
     }
 
     @Test
+    void renewOnlyIfLiveRefusesAnExpiredLeaseThatPlainRenewBringsBack() {
+        initWithOperator();
+        cli.ok("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "30s");
+        clock.advance(Duration.ofSeconds(10));
+        JsonNode extended = cli.ok(
+                        "--process", "proc_a", "lease", "renew", "operator", "--token", "1", "--only-if-live", "--json")
+                .onlyJson();
+        assertThat(extended.get("expires_at").asLong()).isEqualTo(clock.millis() + 30_000);
+
+        clock.advance(Duration.ofSeconds(30)); // expired now, nobody took it
+        Result refused = cli.run("--process", "proc_a", "lease", "renew", "operator", "--token", "1", "--only-if-live");
+        assertThat(refused.exit()).isEqualTo(ExitCode.REFUSED);
+        assertThat(refused.errLines())
+                .singleElement()
+                .asString()
+                .startsWith(
+                        "refused (actor_lease_lost): Cannot extend actor operator with token 1: the lease expired at");
+        JsonNode revived = cli.ok("--process", "proc_a", "lease", "renew", "operator", "--token", "1", "--json")
+                .onlyJson();
+        assertThat(revived.get("expires_at").asLong()).isEqualTo(clock.millis() + 30_000);
+    }
+
+    @Test
+    void releaseKeepForKeepsTheLeaseUntilThenInOneCallAndSaysUntilWhen() {
+        initWithOperator();
+        cli.ok("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "5m");
+        JsonNode released = cli.ok(
+                        "--process",
+                        "proc_a",
+                        "lease",
+                        "release",
+                        "operator",
+                        "--token",
+                        "1",
+                        "--keep-for",
+                        "20s",
+                        "--json")
+                .onlyJson();
+        assertThat(released.get("released").asBoolean()).isTrue();
+        assertThat(released.get("kept_until").asLong()).isEqualTo(clock.millis() + 20_000);
+        JsonNode kept = cli.ok("lease", "list", "--json").onlyJson();
+        assertThat(kept.get("expires_at").asLong()).isEqualTo(clock.millis() + 20_000);
+        assertThat(cli.run("--process", "proc_b", "lease", "acquire", "operator")
+                        .exit())
+                .isEqualTo(ExitCode.REFUSED);
+        clock.advance(Duration.ofSeconds(20));
+        assertThat(cli.ok("--process", "proc_b", "lease", "acquire", "operator", "--json")
+                        .onlyJson()
+                        .get("token")
+                        .asLong())
+                .isEqualTo(2);
+        assertThat(cli.run("--process", "proc_a", "lease", "release", "operator", "--token", "1", "--keep-for", "0s")
+                        .exit())
+                .isEqualTo(ExitCode.BAD_INPUT);
+    }
+
+    @Test
     void aLiveLeaseRefusesASecondIdentityWithExitOneAndTheCategory() {
         initWithOperator();
         cli.ok("--process", "proc_a", "lease", "acquire", "operator", "--ttl", "30s");
