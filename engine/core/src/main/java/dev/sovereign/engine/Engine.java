@@ -2,6 +2,7 @@ package dev.sovereign.engine;
 
 import dev.sovereign.engine.actor.Actors;
 import dev.sovereign.engine.admin.EpochStart;
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.internal.run.AssignmentRunner;
@@ -231,6 +232,15 @@ public final class Engine implements AutoCloseable {
      */
     public void setWorkersMayAddActors(boolean allow) {
         ledger.setWorkersMayAddActors(allow);
+    }
+
+    /**
+     * The ledger's state as numbers, read in one read transaction: live and expired leases, grants, takeovers and
+     * refusals by category, runs by state, lost workers, processes, rows per table, size on disk, the oldest event and
+     * the journal's growth (decision 0319). What {@code sovereign metrics} gives Prometheus, for an embedding program.
+     */
+    public LedgerMetrics metrics() {
+        return ledger.metrics();
     }
 
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */

@@ -79,6 +79,7 @@ import picocli.CommandLine.Spec;
             FenceCommand.class,
             EventsCommand.class,
             RejectionsCommand.class,
+            MetricsCommand.class,
             ServeCommand.class,
             LabCommand.class,
             ConsoleCommand.class,

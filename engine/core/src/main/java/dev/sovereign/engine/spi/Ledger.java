@@ -2,6 +2,7 @@ package dev.sovereign.engine.spi;
 
 import dev.sovereign.engine.actor.Actors;
 import dev.sovereign.engine.admin.EpochStart;
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
@@ -96,6 +97,9 @@ public interface Ledger extends AutoCloseable {
                         "This ledger has no logins: every process that can write it may add actors already.")
                 .build();
     }
+
+    /** The ledger's state as numbers, read in one read transaction ({@code sovereign metrics}, decision 0319). */
+    LedgerMetrics metrics();
 
     /** The counts a {@code status} shows, read in one snapshot. */
     LedgerSummary summary();

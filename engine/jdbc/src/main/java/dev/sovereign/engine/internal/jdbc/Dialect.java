@@ -66,6 +66,12 @@ public interface Dialect {
     /** A boolean flag's value as a SQL literal: {@code 1}/{@code 0} on SQLite, {@code true}/{@code false} on PostgreSQL. */
     String literal(boolean value);
 
+    /**
+     * A query of one whole number, the ledger's size on disk in bytes: the file's pages on SQLite (its write-ahead log
+     * apart), the tables and indexes of the ledger's schema on PostgreSQL.
+     */
+    String sizeBytes();
+
     /** SQLite's words. */
     Dialect SQLITE = new Dialect() {
         @Override
@@ -126,6 +132,11 @@ public interface Dialect {
         @Override
         public String literal(boolean value) {
             return value ? "1" : "0";
+        }
+
+        @Override
+        public String sizeBytes() {
+            return "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()";
         }
     };
 
@@ -189,6 +200,13 @@ public interface Dialect {
         @Override
         public String literal(boolean value) {
             return value ? "true" : "false";
+        }
+
+        @Override
+        public String sizeBytes() {
+            return "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c"
+                    + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
+                    + " AND c.relkind = 'r'";
         }
     };
 }

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.internal.jdbc;
 
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.process.ProcessInfo;
@@ -132,6 +133,11 @@ public abstract class JdbcLedger implements Ledger {
     @Override
     public ProcessInfo stopProcess(String identity) {
         return processes.stop(identity);
+    }
+
+    @Override
+    public LedgerMetrics metrics() {
+        return db.read(JdbcLedgerMetrics::read);
     }
 
     @Override

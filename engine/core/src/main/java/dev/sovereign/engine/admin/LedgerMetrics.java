@@ -1,0 +1,56 @@
+package dev.sovereign.engine.admin;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The ledger's state as numbers, read in one read transaction: what {@code sovereign metrics} exposes to Prometheus
+ * and what an embedding program reads with {@code Engine.metrics()} (issue 29, docs/decisions/0319). Every number is read from the database, none from this process's beliefs. The journal's
+ * counts are of the rows it holds: they only grow while nothing is pruned. Immutable and thread-safe.
+ *
+ * @param readAt              the engine clock's reading when they were read (epoch ms)
+ * @param leasesLive          lease rows whose effective expiry is ahead
+ * @param leasesExpired       lease rows whose effective expiry has passed (nobody took them yet)
+ * @param grants              grants in the journal: {@code LEASE_ACQUIRED} and {@code LEASE_TAKEN_OVER} rows
+ * @param takeovers           {@code LEASE_TAKEN_OVER} rows
+ * @param refusalsByCategory  {@code REJECTED} rows per refusal category (only categories that occur)
+ * @param runsByState         assignments per state, every state in lifecycle order (zeros included)
+ * @param workerLost          runs whose worker was lost that nobody retried or acknowledged yet
+ * @param processesLive       processes not stopped and not stale (the registry's one definition of stale)
+ * @param processesStale      processes not stopped whose beats stopped
+ * @param processesStopped    processes that stopped
+ * @param rowsByTable         rows in each of the ledger's tables
+ * @param sizeBytes           the ledger's size on disk: the file's pages (SQLite, without its WAL), or the ledger
+ *                            schema's tables and indexes (PostgreSQL)
+ * @param oldestEventAt       when the oldest journal row was written (epoch ms); -1 for an empty journal
+ * @param eventsLastDay       journal rows written in the 24 hours before {@code readAt}: the journal's growth per day
+ */
+public record LedgerMetrics(
+        long readAt,
+        long leasesLive,
+        long leasesExpired,
+        long grants,
+        long takeovers,
+        Map<String, Long> refusalsByCategory,
+        Map<String, Long> runsByState,
+        long workerLost,
+        long processesLive,
+        long processesStale,
+        long processesStopped,
+        Map<String, Long> rowsByTable,
+        long sizeBytes,
+        long oldestEventAt,
+        long eventsLastDay) {
+
+    public LedgerMetrics {
+        refusalsByCategory = Collections.unmodifiableMap(new LinkedHashMap<>(refusalsByCategory));
+        runsByState = Collections.unmodifiableMap(new LinkedHashMap<>(runsByState));
+        rowsByTable = Collections.unmodifiableMap(new LinkedHashMap<>(rowsByTable));
+    }
+
+    /** The journal's rows. */
+    public long journalRows() {
+        return rowsByTable.getOrDefault("fence_events", 0L);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.sovereign.engine.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.SettableClock;
+import dev.sovereign.engine.testing.TempDatabase;
+import dev.sovereign.engine.testing.TestBackend;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code Engine.metrics()} on every backend (decision 0319): the numbers follow the ledger's own rules — a lease
+ * kept alive by its holder's beats is live past its own expiry, one whose holder stopped beating is expired — and
+ * the journal's, the processes' and the tables' counts are what happened.
+ */
+@Contract
+abstract class LedgerMetricsContract {
+    /** The backend this class's ledgers are on: each backend's module has its subclass (decision 0015). */
+    protected abstract TestBackend backend();
+
+    @RegisterExtension
+    final TempDatabase temp = new TempDatabase(this::backend);
+
+    private final SettableClock clock = new SettableClock();
+
+    @Test
+    void liveAndExpiredFollowTheHoldersBeatsAndTheCountsAreWhatHappened() {
+        Engine a = temp.open(clock);
+        Engine b = temp.open(clock);
+        a.actors().add("x");
+        a.actors().add("y");
+        long start = clock.millis();
+        a.leases().acquire("x", Duration.ofSeconds(10));
+        b.leases().acquire("y", Duration.ofSeconds(10));
+        clock.advance(Duration.ofSeconds(8));
+        a.heartbeatNow(); // x now lives until +18 s; y, whose holder did not beat, until +10 s
+        clock.advance(Duration.ofSeconds(5));
+
+        LedgerMetrics m = a.metrics();
+        assertThat(m.readAt()).isEqualTo(clock.millis());
+        assertThat(m.leasesLive()).isEqualTo(1);
+        assertThat(m.leasesExpired()).isEqualTo(1);
+        assertThat(m.grants()).isEqualTo(2);
+        assertThat(m.takeovers()).isZero();
+        assertThat(m.refusalsByCategory()).isEmpty();
+        assertThat(m.rowsByTable()).containsEntry("actors", 2L).containsEntry("actor_leases", 2L);
+        assertThat(m.processesLive() + m.processesStale()).isEqualTo(2);
+        assertThat(m.processesStopped()).isZero();
+        assertThat(m.sizeBytes()).isPositive();
+        assertThat(m.oldestEventAt()).isEqualTo(start);
+        assertThat(m.eventsLastDay()).isEqualTo(m.journalRows());
+
+        a.leases().acquire("y", Duration.ofSeconds(10)); // a takeover
+        assertThat(a.leases().tryAcquire("x", Duration.ofSeconds(1))).isEmpty(); // its own live lease: refused
+        b.close();
+        clock.advance(Duration.ofDays(2));
+        LedgerMetrics later = a.metrics();
+        assertThat(later.grants()).isEqualTo(3);
+        assertThat(later.takeovers()).isEqualTo(1);
+        // the refused try, and b's release on close of the lease a took over: refused as stale
+        assertThat(later.refusalsByCategory())
+                .containsExactly(Map.entry("actor_lease_held", 1L), Map.entry("actor_lease_lost", 1L));
+        assertThat(later.processesStopped()).isEqualTo(1);
+        assertThat(later.leasesLive()).isEqualTo(0); // nobody beat for two days
+        assertThat(later.eventsLastDay()).isZero();
+        assertThat(later.runsByState()).containsOnlyKeys("CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED");
+        assertThat(later.workerLost()).isZero();
+    }
+}
