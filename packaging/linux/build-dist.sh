@@ -25,9 +25,10 @@ cp "$cli_jar" "$out/input/sovereign-cli.jar"
 cp "$console_jar" "$out/input/sovereign-console.jar"
 
 echo "build-dist: jlink runtime"
-# java.se + jdk.unsupported (JavaFX, sun.misc.Signal) + jdk.zipfs; no --strip-native-commands: the CLI
-# starts the console, and the console's demo and lab start workers, with this runtime's bin/java.
-"$java_home/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.zipfs,jdk.crypto.ec,jdk.localedata \
+# java.se + jdk.unsupported (JavaFX, sun.misc.Signal) + jdk.zipfs + jdk.httpserver (sovereign metrics --listen);
+# no --strip-native-commands: the CLI starts the console, and the console's demo and lab start workers, with this
+# runtime's bin/java.
+"$java_home/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.zipfs,jdk.crypto.ec,jdk.localedata,jdk.httpserver \
   --strip-debug --no-header-files --no-man-pages --compress=2 --output "$out/work/runtime"
 
 cat > "$out/work/sovereign-console.properties" <<PROPS

@@ -38,6 +38,11 @@ pass "sovereign lease acquire (token 1)"
 status="$(run "$sovereign" --db ledger.db --json status)" || fail "status"
 echo "$status" | grep -q '"last_migrated_by":{"version":"' || fail "status has no last_migrated_by: $status"
 pass "sovereign status records who migrated the file"
+metrics="$(run "$sovereign" --db ledger.db metrics)" || fail "metrics"
+echo "$metrics" | grep -q '^sovereign_grants_total 1.0$' || fail "metrics has no grant: $metrics"
+served="$(timeout -s INT 5 "$sovereign" --db ledger.db metrics --listen 127.0.0.1:0 2>&1)"
+echo "$served" | grep -q '^Serving the ledger.s metrics at http://127.0.0.1:' || fail "metrics --listen: $served"
+pass "sovereign metrics, printed and served (the runtime has jdk.httpserver)"
 
 # The console, started by the CLI with the package's own runtime, alive under Xvfb for 8 seconds.
 if command -v xvfb-run >/dev/null; then
