@@ -55,8 +55,13 @@ final class LedgerMetricsCollector implements MultiCollector {
                 m.workerLost()));
         out.metricSnapshot(gauge(
                 "sovereign_processes",
-                "Registered processes: live, stale (its beats stopped) or stopped.",
-                Map.of("live", m.processesLive(), "stale", m.processesStale(), "stopped", m.processesStopped()),
+                "Registered processes: live, stale (its beats stopped), no_heartbeat (a CLI call's identity) or"
+                        + " stopped.",
+                Map.of(
+                        "live", m.processesLive(),
+                        "stale", m.processesStale(),
+                        "no_heartbeat", m.processesWithoutHeartbeat(),
+                        "stopped", m.processesStopped()),
                 "state"));
         GaugeSnapshot.Builder rows =
                 GaugeSnapshot.builder().name("sovereign_ledger_rows").help("Rows in each of the ledger's tables.");

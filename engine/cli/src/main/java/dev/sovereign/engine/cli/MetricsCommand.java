@@ -24,10 +24,10 @@ import picocli.CommandLine.Option;
 @Command(
         name = "metrics",
         description = {
-            "Print the ledger's state in the Prometheus text format: leases, grants, refusals by category, takeovers,"
-                    + " runs by state, lost workers, processes, rows per table, size on disk, the oldest event and the"
-                    + " journal's growth.",
-            "With --listen, serve it at http://HOST:PORT/metrics for Prometheus to scrape until Ctrl-C (a local"
+            "Print or serve the ledger's state as Prometheus metrics.",
+            "Leases, grants, refusals by category, takeovers, runs by state, lost workers, processes, rows per table,"
+                    + " size on disk, the oldest event and the journal's growth, in the Prometheus text format. With"
+                    + " --listen, served at http://HOST:PORT/metrics for Prometheus to scrape until Ctrl-C (a local"
                     + " address by default; docs/security.md says what it exposes)."
         })
 final class MetricsCommand extends EngineCommand {

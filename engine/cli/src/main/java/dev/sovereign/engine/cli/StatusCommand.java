@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.admin.ConnectionSecurity;
 import dev.sovereign.engine.admin.LedgerHistory;
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.admin.LedgerSummary;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.FencingTokens;
@@ -32,6 +33,7 @@ final class StatusCommand extends EngineCommand {
     @Override
     protected int run(Engine engine, Output out) {
         LedgerSummary s = engine.summary();
+        LedgerMetrics size = engine.metrics();
         long now = s.readAt();
         boolean ownIsEphemeral = SovereignCommand.of(spec).process() == null;
         Map<Liveness, Long> processes = new EnumMap<>(Liveness.class);
@@ -95,6 +97,16 @@ final class StatusCommand extends EngineCommand {
             o.set("last_epoch_start", entry(h.lastEpochStart()));
             o.set("went_backwards", entry(h.wentBackwards()));
             o.put("alarm", h.alarm());
+            // added after alarm, so every earlier field keeps its place (issue 29 item 4, decision 0319)
+            o.put("size_bytes", size.sizeBytes());
+            ObjectNode rows = o.putObject("rows");
+            size.rowsByTable().forEach(rows::put);
+            if (size.oldestEventAt() < 0) {
+                o.putNull("oldest_event_at");
+            } else {
+                o.put("oldest_event_at", size.oldestEventAt());
+            }
+            o.put("events_last_day", size.eventsLastDay());
             out.emit(o);
             return ExitCode.OK;
         }
@@ -140,7 +152,12 @@ final class StatusCommand extends EngineCommand {
         f.add(new String[] {
             "journal",
             count(s.events(), "event") + ", " + count(s.rejections(), "rejection") + ", last seq " + s.lastSeq()
+                    + (size.oldestEventAt() < 0
+                            ? ""
+                            : "; oldest " + out.times().wall(size.oldestEventAt()) + ", "
+                                    + count(size.eventsLastDay(), "event") + " in the last 24 hours")
         });
+        f.add(new String[] {"on disk", bytes(size.sizeBytes()) + " (" + rows(size.rowsByTable()) + ")"});
         f.add(new String[] {
             "processes",
             processes.get(Liveness.LIVE) + " live, " + processes.get(Liveness.STALE)
@@ -180,6 +197,31 @@ final class StatusCommand extends EngineCommand {
         o.put("backup_id", e.backupId());
         o.put("detail", e.detail());
         return o;
+    }
+
+    /** A size in bytes as people read it: 812 bytes, 14.2 kB, 3.1 MB, 1.2 GB (powers of 1000, as disks are sold). */
+    static String bytes(long n) {
+        if (n < 1000) {
+            return n + " bytes";
+        }
+        String[] units = {"kB", "MB", "GB", "TB"};
+        double v = n;
+        int i = -1;
+        while (v >= 1000 && i < units.length - 1) {
+            v /= 1000;
+            i++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", v, units[i]);
+    }
+
+    /** The tables that have rows, with how many, the largest first. */
+    private static String rows(Map<String, Long> byTable) {
+        String s = byTable.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", "));
+        return s.isEmpty() ? "no rows yet" : "rows: " + s;
     }
 
     private static String count(long n, String noun) {

@@ -17,8 +17,10 @@ import java.util.Map;
  * @param refusalsByCategory  {@code REJECTED} rows per refusal category (only categories that occur)
  * @param runsByState         assignments per state, every state in lifecycle order (zeros included)
  * @param workerLost          runs whose worker was lost that nobody retried or acknowledged yet
- * @param processesLive       processes not stopped and not stale (the registry's one definition of stale)
+ * @param processesLive       processes not stopped that beat and are not stale (the registry's one definition)
  * @param processesStale      processes not stopped whose beats stopped
+ * @param processesWithoutHeartbeat processes not stopped that never promised to beat (a CLI call's identity), as
+ *                            {@code status} counts them
  * @param processesStopped    processes that stopped
  * @param rowsByTable         rows in each of the ledger's tables
  * @param sizeBytes           the ledger's size on disk: the file's pages (SQLite, without its WAL), or the ledger
@@ -37,6 +39,7 @@ public record LedgerMetrics(
         long workerLost,
         long processesLive,
         long processesStale,
+        long processesWithoutHeartbeat,
         long processesStopped,
         Map<String, Long> rowsByTable,
         long sizeBytes,

@@ -49,6 +49,7 @@ abstract class LedgerMetricsContract {
         assertThat(m.refusalsByCategory()).isEmpty();
         assertThat(m.rowsByTable()).containsEntry("actors", 2L).containsEntry("actor_leases", 2L);
         assertThat(m.processesLive() + m.processesStale()).isEqualTo(2);
+        assertThat(m.processesWithoutHeartbeat()).isZero();
         assertThat(m.processesStopped()).isZero();
         assertThat(m.sizeBytes()).isPositive();
         assertThat(m.oldestEventAt()).isEqualTo(start);

@@ -439,7 +439,11 @@ class CliCommandsTest {
                         "epoch",
                         "last_epoch_start",
                         "went_backwards",
-                        "alarm");
+                        "alarm",
+                        "size_bytes",
+                        "rows",
+                        "oldest_event_at",
+                        "events_last_day");
         assertThat(fieldNames(json.get("connection")))
                 .containsExactly("kind", "encrypted", "protocol", "cipher", "sslmode", "verification", "text");
         assertThat(json.get("connection").get("text").asText()).isEqualTo("local file");
@@ -638,6 +642,7 @@ class CliCommandsTest {
                         "fence",
                         "events",
                         "rejections",
+                        "metrics",
                         "serve",
                         "lab",
                         "console",

@@ -2,6 +2,7 @@ package dev.sovereign.engine.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.sovereign.engine.cli.CliHarness.Result;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.SettableClock;
@@ -81,7 +82,14 @@ class CliMetricsTest {
                 .containsEntry("sovereign_refusals_total{category=\"actor_lease_held\"}", 1.0)
                 .containsEntry("sovereign_ledger_rows{table=\"actors\"}", 2.0)
                 .containsEntry("sovereign_runs{state=\"completed\"}", 0.0)
-                .containsEntry("sovereign_runs_worker_lost", 0.0);
+                .containsEntry("sovereign_runs_worker_lost", 0.0)
+                .containsEntry("sovereign_processes{state=\"stale\"}", 0.0);
+        // every process row in one of the four states; proc_one at least is a CLI identity that never beat
+        assertThat(s.get("sovereign_processes{state=\"live\"}")
+                        + s.get("sovereign_processes{state=\"no_heartbeat\"}")
+                        + s.get("sovereign_processes{state=\"stopped\"}"))
+                .isEqualTo(s.get("sovereign_ledger_rows{table=\"processes\"}"));
+        assertThat(s.get("sovereign_processes{state=\"no_heartbeat\"}")).isGreaterThanOrEqualTo(1.0);
         assertThat(s.get("sovereign_journal_rows")).isEqualTo(s.get("sovereign_ledger_rows{table=\"fence_events\"}"));
         if (takeover) {
             assertThat(s).containsEntry("sovereign_refusals_total{category=\"actor_lease_lost\"}", 1.0);
@@ -163,6 +171,27 @@ class CliMetricsTest {
         stop.request();
         assertThat(serving.get(30, TimeUnit.SECONDS)).isZero();
         assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void statusShowsTheSizeOnDiskTheRowsTheOldestEventAndTheGrowthTheMetricsShow() {
+        CliHarness cli = new CliHarness(temp.dir(), clock);
+        activity(cli, true);
+        Map<String, Double> metrics = samples(cli.ok("metrics").out());
+        JsonNode status = cli.ok("status", "--json").onlyJson();
+        assertThat(status.get("size_bytes").asDouble()).isEqualTo(metrics.get("sovereign_ledger_size_bytes"));
+        assertThat(status.get("rows").get("fence_events").asDouble()).isEqualTo(metrics.get("sovereign_journal_rows"));
+        assertThat(status.get("rows").get("actors").asLong()).isEqualTo(2);
+        assertThat(status.get("oldest_event_at").asLong()).isEqualTo(clock.millis() - 11_000);
+        assertThat(status.get("events_last_day").asDouble())
+                .isEqualTo(metrics.get("sovereign_journal_events_last_day"));
+
+        String text = cli.ok("status").out();
+        assertThat(text).containsPattern("on disk +[0-9.]+ kB \\(rows: fence_events [0-9]+, ");
+        assertThat(text).contains("in the last 24 hours");
+        clock.advance(Duration.ofDays(2));
+        assertThat(cli.ok("status", "--json").onlyJson().get("events_last_day").asLong())
+                .isZero();
     }
 
     @Test

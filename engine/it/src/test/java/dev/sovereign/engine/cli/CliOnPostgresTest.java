@@ -98,7 +98,7 @@ class CliOnPostgresTest {
                 .as("a worker login adds an actor: %s", refused.err())
                 .isNotZero();
         assertThat(refused.err())
-                .contains("may not write", "permission denied for table actors")
+                .contains("This login may not add actors", "sovereign actor workers-may-add on")
                 .doesNotContain("password=" + host);
         assertThat(owner.ok("actor", "list").out()).doesNotContain("intruder");
     }

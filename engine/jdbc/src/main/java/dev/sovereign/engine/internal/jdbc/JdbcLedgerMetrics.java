@@ -70,13 +70,17 @@ public final class JdbcLedgerMetrics {
                 + " AND s.acknowledged_at IS NULL AND NOT EXISTS (SELECT 1 FROM assignments rt WHERE rt.retry_of ="
                 + " s.id) AND EXISTS (SELECT 1 FROM receipts wl WHERE wl.assignment_id = s.id AND"
                 + " wl.failure_category = '" + ReceiptRow.WORKER_LOST + "')");
-        long[] processes = new long[2];
+        long[] processes = new long[3]; // live, stale, without a heartbeat: the registry's one definition (Staleness)
         tx.query(
                 "SELECT kind, started_at, heartbeat_at, heartbeat_interval_ms FROM processes WHERE stopped_at IS NULL",
                 rs -> {
-                    boolean stale =
-                            Staleness.isStale(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), null, now);
-                    processes[stale ? 1 : 0]++;
+                    String kind = rs.getString(1);
+                    long started = rs.getLong(2);
+                    long beat = rs.getLong(3);
+                    int which = !Staleness.promisedToBeat(kind, started, beat)
+                            ? 2
+                            : Staleness.isStale(kind, started, beat, rs.getLong(4), null, now) ? 1 : 0;
+                    processes[which]++;
                     return null;
                 });
         long stopped = tx.scalarLong("SELECT count(*) FROM processes WHERE stopped_at IS NOT NULL");
@@ -98,6 +102,7 @@ public final class JdbcLedgerMetrics {
                 workerLost,
                 processes[0],
                 processes[1],
+                processes[2],
                 stopped,
                 rows,
                 tx.scalarLong(d.sizeBytes()),
