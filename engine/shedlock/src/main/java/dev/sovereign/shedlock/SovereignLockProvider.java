@@ -34,7 +34,10 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 public final class SovereignLockProvider implements ExtensibleLockProvider {
     private final Engine engine;
     private final Clock clock;
-    /** Lock names known to exist as actors: a lock on a known name costs its one write and nothing more. */
+    /**
+     * Lock names known to exist as actors: a lock on a known name costs its one write and nothing more. An actor is
+     * never removed from a ledger, so a name once known stays valid.
+     */
     private final Set<String> knownActors = ConcurrentHashMap.newKeySet();
 
     /** A provider on {@code engine}, which the caller opened and will close. */
@@ -62,18 +65,7 @@ public final class SovereignLockProvider implements ExtensibleLockProvider {
             return Optional.empty(); // its lockAtMostUntil has passed: there is nothing left to hold
         }
         ensureActor(name);
-        Optional<Lease> lease;
-        try {
-            lease = engine.leases().tryAcquire(name, ttl, LeaseKeeping.TTL);
-        } catch (Refusal r) {
-            if (r.category() != RefusalCategory.UNKNOWN_ACTOR) {
-                throw r;
-            }
-            // known here, yet gone from the ledger (a restored backup): add it again, once
-            knownActors.remove(name);
-            ensureActor(name);
-            lease = engine.leases().tryAcquire(name, ttl, LeaseKeeping.TTL);
-        }
+        Optional<Lease> lease = engine.leases().tryAcquire(name, ttl, LeaseKeeping.TTL);
         return lease.map(
                 l -> new Held(name, l.token(), config.getLockAtLeastUntil(), SovereignLock.held(name, l.token())));
     }
