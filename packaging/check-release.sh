@@ -22,6 +22,7 @@ published=(
   "sovereign-engine-postgres dev.sovereign.engine.postgres"
   "sovereign-lab dev.sovereign.engine.lab"
   "sovereign-cli dev.sovereign.engine.cli"
+  "sovereign-shedlock dev.sovereign.shedlock"
 )
 # Published as poms only: the parents a published pom names.
 parents=(sovereign-parent sovereign-engine-parent)
