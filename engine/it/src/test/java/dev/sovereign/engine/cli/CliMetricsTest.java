@@ -13,10 +13,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -192,6 +195,40 @@ class CliMetricsTest {
         clock.advance(Duration.ofDays(2));
         assertThat(cli.ok("status", "--json").onlyJson().get("events_last_day").asLong())
                 .isZero();
+    }
+
+    /**
+     * The Grafana dashboard and docs/operations.md name only metrics the command serves, and the page lists every
+     * one it serves: docs true to the code.
+     */
+    @Test
+    void theDashboardAndTheOperationsPageNameTheMetricsTheCommandServes() throws Exception {
+        CliHarness cli = new CliHarness(temp.dir(), clock);
+        activity(cli, true);
+        Set<String> served = new TreeSet<>();
+        Matcher names = Pattern.compile("(?m)^# TYPE (sovereign_[a-z_]+) ")
+                .matcher(cli.ok("metrics").out());
+        while (names.find()) {
+            served.add(names.group(1));
+        }
+        assertThat(served).hasSizeGreaterThanOrEqualTo(12);
+        Path docs =
+                Path.of(System.getProperty("user.dir")).resolve("../../docs").normalize();
+        for (String file : new String[] {"grafana/sovereign-ledger.json", "operations.md"}) {
+            String text = Files.readString(docs.resolve(file));
+            Matcher used = Pattern.compile("sovereign_[a-z_]+[a-z]").matcher(text);
+            Set<String> named = new TreeSet<>();
+            while (used.find()) {
+                named.add(used.group());
+            }
+            assertThat(named)
+                    .as(file)
+                    .isNotEmpty()
+                    .allSatisfy(n -> assertThat(served).as(file).contains(n));
+            if (file.equals("operations.md")) {
+                assertThat(named).as("every served metric is documented").containsAll(served);
+            }
+        }
     }
 
     @Test
