@@ -36,14 +36,9 @@ final class LabSandbox {
         targetIsSandbox.set(isSandbox(target.get()));
     }
 
-    /** Where sandboxes are made: {@code sovereign.lab.dir}, else {@code <tmp>/sovereign-lab-<user>}. */
+    /** Where sandboxes are made: the lab's one folder per user ({@link Lab#defaultSandboxFolder()}). */
     static Path defaultDirectory() {
-        String dir = System.getProperty("sovereign.lab.dir");
-        if (dir != null && !dir.isBlank()) {
-            return Path.of(dir);
-        }
-        return Path.of(
-                System.getProperty("java.io.tmpdir"), "sovereign-lab-" + System.getProperty("user.name", "user"));
+        return Lab.defaultSandboxFolder();
     }
 
     void useDirectory(Path dir) {

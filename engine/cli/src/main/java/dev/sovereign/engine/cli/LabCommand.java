@@ -12,8 +12,6 @@ import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.LabVerdict;
 import dev.sovereign.engine.lab.ScenarioInfo;
 import dev.sovereign.engine.lab.Verdict;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -113,7 +111,7 @@ final class LabCommand implements Callable<Integer> {
             out.line("lab " + info.name() + ": " + info.title());
             out.line("database  " + location
                     + (sandbox
-                            ? "  (a fresh sandbox, kept for inspection)"
+                            ? "  (a fresh sandbox, kept for inspection with the newest " + Lab.SANDBOXES_KEPT + ")"
                             : server ? "  (a lab sandbox on the server; its clock decides every expiry)" : ""));
             out.line("fence     "
                     + (breakFence ? "SWITCHED OFF in the workers (--break-fence): expect violations" : "intact"));
@@ -152,8 +150,9 @@ final class LabCommand implements Callable<Integer> {
         };
     }
 
-    private static Path sandboxDirectory() throws IOException {
-        return Files.createTempDirectory("sovereign-lab-");
+    /** The lab's one folder per user, which keeps the newest few sandboxes (issue 29 item 5). */
+    private static Path sandboxDirectory() {
+        return Lab.defaultSandboxFolder();
     }
 
     private void list(Output out, List<ScenarioInfo> scenarios) {

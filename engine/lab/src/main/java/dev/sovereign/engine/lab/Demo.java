@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * A live demonstration on a fresh database, for a newcomer who opens the console with no file: four
@@ -138,6 +139,18 @@ public final class Demo implements AutoCloseable {
                 : Path.of(home, ".local", "share", "sovereign");
     }
 
+    /** How many demo ledgers the demo folder keeps: a new demo removes the older ones beyond these. */
+    public static final int DEMOS_KEPT = 3;
+
+    private static final Pattern DEMO_NAME = Pattern.compile("demo-[0-9]{8}-[0-9]{6}(-[0-9]+)?\\.db");
+
+    /** Whether {@code file} is named like a demo ledger {@link #newDatabase} makes. */
+    public static boolean isDemoDatabase(Path file) {
+        return file != null
+                && file.getFileName() != null
+                && DEMO_NAME.matcher(file.getFileName().toString()).matches();
+    }
+
     /** A new, unused file name {@code demo-<yyyyMMdd-HHmmss>.db} in {@code folder} (a suffix if taken). */
     public static Path newDatabase(Path folder, Clock clock) {
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
@@ -167,6 +180,10 @@ public final class Demo implements AutoCloseable {
             if (parent.equals(defaultFolder().toAbsolutePath()) && OwnerOnly.posix(parent)) {
                 // Sovereign's own folder: the user's only, also when an older version made it by the umask
                 Files.setPosixFilePermissions(parent, OwnerOnly.FOLDER);
+            }
+            if (isDemoDatabase(settings.database())) {
+                // one demo ledger per start would pile up: the newest few stay, older ones go unless in use (issue 29)
+                Leftovers.keepNewest(parent, Demo::isDemoDatabase, DEMOS_KEPT - 1, Clock.systemUTC());
             }
         }
         Engine engine = Engine.open(EngineConfig.forDatabase(settings.database())

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Collections;
@@ -39,6 +40,9 @@ import java.util.stream.Stream;
 public final class Lab {
     /** The scenarios, in teaching order. */
     private static final Map<String, Supplier<Scenario>> SCENARIOS = orderedScenarios();
+
+    /** How many sandboxes a folder keeps: a new one removes the older ones beyond these (docs/operations.md). */
+    public static final int SANDBOXES_KEPT = 5;
 
     private static final Pattern SANDBOX_NAME = Pattern.compile("sandbox-[0-9-]+\\.db");
 
@@ -106,6 +110,9 @@ public final class Lab {
     public static Path createSandbox(Path directory) {
         try {
             OwnerOnly.createDirectories(directory);
+            Leftovers.requireOwnFolder(directory);
+            // the newest few stay for inspection; older ones go, unless a scenario still writes to them (issue 29)
+            Leftovers.keepNewest(directory, Lab::isSandbox, SANDBOXES_KEPT - 1, Clock.systemUTC());
             String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
             Path file = directory.resolve("sandbox-" + stamp + ".db");
             for (int n = 2; Files.exists(file); n++) {
@@ -197,6 +204,20 @@ public final class Lab {
                 .build();
     }
 
+    /**
+     * The folder sandboxes go in unless told another: {@code sovereign.lab.dir}, else
+     * {@code <tmp>/sovereign-lab-<user>}, one per user, the console's lab and {@code sovereign lab} alike. It must be
+     * the user's alone ({@link #createSandbox} checks), and it keeps the newest {@link #SANDBOXES_KEPT} sandboxes.
+     */
+    public static Path defaultSandboxFolder() {
+        String dir = System.getProperty("sovereign.lab.dir");
+        if (dir != null && !dir.isBlank()) {
+            return Path.of(dir);
+        }
+        return Path.of(
+                System.getProperty("java.io.tmpdir"), "sovereign-lab-" + System.getProperty("user.name", "user"));
+    }
+
     /** Whether {@code file} is named like a sandbox {@link #createSandbox} makes. */
     public static boolean isSandbox(Path file) {
         return file != null
@@ -230,18 +251,6 @@ public final class Lab {
         if (!isSandbox(file)) {
             throw new IllegalArgumentException(file + " is not a lab sandbox");
         }
-        String name = file.getFileName().toString();
-        Path dir = file.toAbsolutePath().getParent();
-        Path data = dir.resolve(name.substring(0, name.length() - 3) + ".data");
-        if (Files.isDirectory(data)) {
-            try (Stream<Path> s = Files.walk(data)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
-        for (String suffix : List.of("-wal", "-shm", "-journal", "")) {
-            Files.deleteIfExists(dir.resolve(name + suffix));
-        }
+        Leftovers.deleteLedger(file);
     }
 }
