@@ -67,6 +67,9 @@ final class Attacks {
         Arbitrary<Kind> kind = Arbitraries.frequencyOf(
                 Tuple.of(3, Arbitraries.just(Kind.GRANT)),
                 Tuple.of(4, Arbitraries.just(Kind.RENEW)),
+                Tuple.of(2, Arbitraries.just(Kind.GRANT_TTL)),
+                Tuple.of(1, Arbitraries.just(Kind.EXTEND)),
+                Tuple.of(1, Arbitraries.just(Kind.KEEP_UNTIL)),
                 Tuple.of(4, Arbitraries.just(Kind.BEAT)),
                 Tuple.of(2, Arbitraries.just(Kind.RELEASE)),
                 Tuple.of(2, Arbitraries.just(Kind.TAKEOVER)),
@@ -119,7 +122,12 @@ final class Attacks {
             List.of(op(Kind.GRANT), op(Kind.RENEW), op(Kind.BEAT)),
             List.of(op(Kind.GRANT), new Op(Kind.OTHER_LEASE, 'B', "x")),
             List.of(new Op(Kind.GRANT, 'B', "w"), op(Kind.TAKEOVER)),
-            List.of(op(Kind.GRANT), op(Kind.RENEW), op(Kind.RENEW)));
+            List.of(op(Kind.GRANT), op(Kind.RENEW), op(Kind.RENEW)),
+            // leases for locks (decision 0116): a row not attached to a session, extended, kept until a time
+            List.of(op(Kind.GRANT_TTL)),
+            List.of(op(Kind.GRANT_TTL), op(Kind.EXTEND)),
+            List.of(op(Kind.GRANT), op(Kind.KEEP_UNTIL)),
+            List.of(op(Kind.GRANT_TTL), op(Kind.KEEP_UNTIL), op(Kind.BEAT)));
 
     private static final Map<String, List<List<Op>>> PREREQUISITES = Map.of(
             "actor_leases", LEASE_SHAPES,

@@ -3,6 +3,7 @@ package dev.sovereign.engine.attack.standing;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.lease.LeaseKeeping;
 import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.mailbox.MessageState;
@@ -12,6 +13,7 @@ import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.testing.Port;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -28,6 +30,12 @@ record Op(Kind kind, char who, String actor) {
         GRANT,
         /** A second or three pass, then the holder renews the lease by its token. */
         RENEW,
+        /** {@code tryAcquire} a lease that ends at its TTL, not kept by the heartbeat (decision 0116: a lock). */
+        GRANT_TTL,
+        /** A second or three pass, then the holder extends the lease while it is live (decision 0116). */
+        EXTEND,
+        /** The holder releases the lease but keeps it thirty seconds more (decision 0116: a minimum hold). */
+        KEEP_UNTIL,
         /** A second or three pass, then the engine beats once (its session row; its attempts). */
         BEAT,
         /** The holder releases the lease. */
@@ -72,6 +80,30 @@ record Op(Kind kind, char who, String actor) {
                     yield held == null
                             ? "holds nothing"
                             : "token " + e.leases().renew(actor, held.token()).token();
+                }
+                case GRANT_TTL ->
+                    e.leases()
+                            .tryAcquire(actor, TTL, LeaseKeeping.TTL)
+                            .map(l -> "token " + l.token())
+                            .orElse("held by another");
+                case EXTEND -> {
+                    world.advance(1_000 + world.jitter(2_000));
+                    Lease held = heldBy(e, actor);
+                    yield held == null
+                            ? "holds nothing"
+                            : "token "
+                                    + e.leases()
+                                            .extend(actor, held.token(), TTL)
+                                            .token();
+                }
+                case KEEP_UNTIL -> {
+                    Lease held = heldBy(e, actor);
+                    yield held == null
+                            ? "holds nothing"
+                            : "kept "
+                                    + e.leases()
+                                            .releaseKeepingUntil(
+                                                    actor, held.token(), Instant.ofEpochMilli(world.now() + 30_000));
                 }
                 case BEAT -> {
                     world.advance(1_000 + world.jitter(2_000));
