@@ -12,6 +12,7 @@ import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.RawSql;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -243,16 +244,27 @@ class SchemaVersionSixMigrationTest {
                 .isEqualTo(1);
     }
 
-    /** Without AUTOINCREMENT a hand-inserted row with a huge seq winds the journal; the open names it. */
+    /**
+     * Without AUTOINCREMENT a hand-inserted row with a huge seq would wind the journal. Since version 14 the insert
+     * itself is refused (NextSeqTest); a file wound before it is still named by the open.
+     */
     @Test
     void aJournalWoundByAHandInsertedSeqIsRefusedAtOpen() throws Exception {
         temp.open(temp.config(clock).build()).close();
         RawSql raw = new RawSql(temp.file());
-        raw.run(
-                false,
-                "INSERT INTO fence_events (seq, at, kind, resource_type, resource_id) VALUES"
-                        + " (9223372036854775807, 0, 'LEASE_ACQUIRED', 'actor', 'x')");
-        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(temp.file())
+        assertThatThrownBy(() -> raw.run(
+                        false,
+                        "INSERT INTO fence_events (seq, at, kind, resource_type, resource_id) VALUES"
+                                + " (9223372036854775807, 0, 'LEASE_ACQUIRED', 'actor', 'x')"))
+                .hasMessageContaining("a journal row takes the next seq");
+
+        Path wound = temp.dir().resolve("wound.db");
+        OlderSchema.create(
+                wound,
+                13,
+                st -> st.execute("INSERT INTO fence_events (seq, at, kind, resource_type,"
+                        + " resource_id) VALUES (9223372036854775807, 0, 'LEASE_ACQUIRED', 'actor', 'x')"));
+        assertThatThrownBy(() -> Engine.open(EngineConfig.forDatabase(wound)
                                 .clock(clock)
                                 .heartbeat(false)
                                 .build())

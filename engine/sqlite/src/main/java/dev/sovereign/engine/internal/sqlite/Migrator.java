@@ -45,7 +45,8 @@ final class Migrator {
             "V0010__a_copied_ledger_is_retired.sql",
             "V0011__the_change_counter_steps_and_a_live_process_stays.sql",
             "V0012__lease_times_and_stop_times_typed.sql",
-            "V0013__attempt_times_typed.sql");
+            "V0013__attempt_times_typed.sql",
+            "V0014__the_journal_history_and_ticks_take_the_next_seq.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;
@@ -298,10 +299,21 @@ final class Migrator {
                 problems.add(what + o.name() + " was replaced by different code");
             }
         }
+        // Since version 14 no table has AUTOINCREMENT, and a file copied by VACUUM INTO (a backup) has no
+        // sqlite_sequence at all: read it only where it is.
+        boolean sequences;
         try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT name, seq FROM sqlite_sequence WHERE seq > " + SEQUENCE_LIMIT)) {
-            while (rs.next()) {
-                problems.add("the key sequence of " + rs.getString(1) + " was wound to " + rs.getLong(2));
+                ResultSet rs = s.executeQuery(
+                        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'")) {
+            sequences = rs.next() && rs.getLong(1) > 0;
+        }
+        if (sequences) {
+            try (Statement s = c.createStatement();
+                    ResultSet rs =
+                            s.executeQuery("SELECT name, seq FROM sqlite_sequence WHERE seq > " + SEQUENCE_LIMIT)) {
+                while (rs.next()) {
+                    problems.add("the key sequence of " + rs.getString(1) + " was wound to " + rs.getLong(2));
+                }
             }
         }
         if (version >= JOURNAL_WITHOUT_AUTOINCREMENT_VERSION) {
