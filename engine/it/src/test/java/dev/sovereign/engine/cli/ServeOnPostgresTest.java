@@ -70,7 +70,7 @@ class ServeOnPostgresTest {
         assertThat(refused.get("ok").asBoolean()).isFalse();
         assertThat(refused.get("exit_code").asInt()).isNotZero();
         assertThat(refused.get("message").asText())
-                .contains("permission denied for table actors")
+                .contains("This login may not add actors", "sovereign actor workers-may-add on")
                 .doesNotContain("password=" + host);
         assertThat(answers.get(2).get("process").asText()).isEqualTo(identity);
         JsonNode run = answers.get(3);

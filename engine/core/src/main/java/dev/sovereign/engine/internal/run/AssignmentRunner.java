@@ -381,10 +381,18 @@ public final class AssignmentRunner implements Runs {
         }
     }
 
-    /** The committed end of {@code attempt}, read from the ledger: its assignment's receipt names it. */
+    /**
+     * The committed end of {@code attempt}, read from the ledger: its assignment's receipt names it and is the
+     * attempt's own terminal write. A supervisor's recovery of the attempt names it too ({@code worker_lost}, the
+     * outcome unknown): that is not this run's end, and the run must not report it as its result (the torture run
+     * found one that did, after its fence was stolen and its connection lost).
+     */
     private Optional<Completion> committedEnd(Attempt attempt) {
         Optional<Receipt> receipt = store.receipt(attempt.assignmentId());
-        if (receipt.isEmpty() || !receipt.get().attemptId().equals(attempt.id())) {
+        if (receipt.isEmpty()
+                || !receipt.get().attemptId().equals(attempt.id())
+                || !receipt.get().outcomeKnown()
+                || Receipt.WORKER_LOST.equals(receipt.get().failureCategory())) {
             return Optional.empty();
         }
         Assignment assignment = store.get(attempt.assignmentId())

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.EngineAccess;
 import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
 import dev.sovereign.engine.journal.EventKind;
@@ -133,6 +134,36 @@ class PgRunCommitLossTest {
                 .extracting(Assignment::state)
                 .isEqualTo(AssignmentState.RUNNING);
         assertThat(observer.runs().receipt(x.id())).isEmpty();
+    }
+
+    /**
+     * The torture run's finding: the connection is lost at the terminal COMMIT, and before the run reads the ledger
+     * again its attempt has expired and a supervisor has recovered it (a {@code worker_lost} receipt that names the
+     * attempt). That receipt is not the run's end: the run's write, sent again, is refused as lost, and the run says
+     * so instead of reporting the recovery as its result.
+     */
+    @Test
+    void aRecoveryThatHappenedWhileTheConnectionWasLostIsNotTheRunsEnd() {
+        Assignment x = engine.runs().assign("operator", "marked");
+        killAtTheTerminalCommit(() -> {
+            // the server's clock past the attempt's expiry, and a supervisor recovers it before the run asks again
+            PgTestServer.pinClock(
+                    db, System.currentTimeMillis() + Duration.ofMinutes(5).toMillis());
+            assertThat(observer.supervisor().tick().recovered()).hasSize(1);
+        });
+
+        assertThatThrownBy(() -> engine.runs().runAssignment(x.id(), Duration.ofMinutes(1)))
+                .isInstanceOfSatisfying(
+                        Refusal.class,
+                        r -> assertThat(r.category().isFencing())
+                                .as("%s: %s", r.category(), r.getMessage())
+                                .isTrue());
+        assertThat(observer.runs().receipt(x.id()))
+                .hasValueSatisfying(
+                        receipt -> assertThat(receipt.failureCategory()).isEqualTo("worker_lost"));
+        assertThat(observer.journal().since(0, 1_000))
+                .filteredOn(e -> e.kind() == EventKind.ATTEMPT_DONE)
+                .isEmpty();
     }
 
     /** Lets (or stops letting) anyone connect to the test's database; existing sessions stay. */
