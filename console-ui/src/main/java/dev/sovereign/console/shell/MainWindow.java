@@ -13,6 +13,7 @@ import dev.sovereign.console.feature.runs.RunsView;
 import dev.sovereign.console.feature.supervisor.SupervisorView;
 import dev.sovereign.console.feature.timeline.TimelineView;
 import dev.sovereign.console.feature.trends.TrendsView;
+import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.engine.base.LedgerLocation;
 import java.io.File;
@@ -250,7 +251,9 @@ public final class MainWindow {
                 holder.getChildren().clear();
                 return;
             }
-            Message message = new Message(b.title(), b.text());
+            // a sentence naming ids (an alert about a run) says them as links, like every other sentence
+            boolean linked = LinkedSentence.IDS.matcher(b.text()).find();
+            Message message = new Message(b.title(), linked ? null : b.text());
             message.setId("banner");
             message.setOnClose(e -> vm.banners().dismissBanner());
             message.getStyleClass()
@@ -261,7 +264,14 @@ public final class MainWindow {
                                 case WARNING -> Styles.WARNING;
                                 case DANGER -> Styles.DANGER;
                             });
-            holder.getChildren().setAll(message);
+            if (linked) {
+                LinkedSentence said = new LinkedSentence("banner-text").links(vm.navigation());
+                said.setText(b.text());
+                said.setPadding(new Insets(4, 12, 0, 12));
+                holder.getChildren().setAll(new VBox(message, said));
+            } else {
+                holder.getChildren().setAll(message);
+            }
         };
         vm.bannerProperty().addListener((obs, o, b) -> show.run());
         show.run();
