@@ -62,6 +62,14 @@ public final class Alerts {
     Alerts(LiveLedger ledger) {
         this.ledger = ledger;
         ledger.snapshotProperty().addListener((obs, old, s) -> onSnapshot(s));
+        // turned off, the count goes at once; turned on, it is the ledger's again (not at the next snapshot only)
+        enabled.addListener((obs, was, on) -> {
+            waitingRuns = on && lastSnapshot != null ? lastSnapshot.counts().needsOperator() : 0;
+            if (!on) {
+                unseenOther = 0;
+            }
+            unseen.set((int) waitingRuns + unseenOther);
+        });
         ledger.rejections().addListener((ListChangeListener<JournalEntry>) c -> {
             while (c.next()) {
                 if (c.wasAdded()) {

@@ -129,7 +129,13 @@ class AlertsTest {
     void turnedOffThereAreNoAlertsAndTheChoiceIsRemembered() {
         Scenario.build(fx);
         ShellViewModel vm = fx.attachedShell();
+        assertThat(vm.banners().alerts().unseenProperty().get())
+                .as("the run the scenario left waiting")
+                .isEqualTo(1);
         vm.banners().alerts().enabledProperty().set(false);
+        assertThat(vm.banners().alerts().unseenProperty().get())
+                .as("off: the count goes at once")
+                .isZero();
 
         loseARun("worker 7106", "archivist");
         vm.pollNow();
