@@ -19,8 +19,8 @@ import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.ListChangeListener;
 
 /**
- * Issue 17, item 10: tells the operator, without being asked, when a run becomes worker-lost or refused
- * writes spike ({@value #SPIKE} or more within a minute). Each alert is one sentence. Only changes seen while a
+ * Issue 17, item 10: tells the operator, without being asked, when a run comes to need them ({@link
+ * AssignmentRow#needsOperator()}: it ended failed or blocked, worker-lost or not) or refused writes spike ({@value #SPIKE} or more within a minute). Each alert is one sentence. Only changes seen while a
  * database is attached raise one: what a database already had when it was opened is not news. The status bar's
  * count is one number for one fact (issue 31): the runs that need the operator as the ledger counts them (the
  * Runs page's number), plus a spike not yet looked at. Can be turned off (remembered).
@@ -37,7 +37,7 @@ public final class Alerts {
     private final ReadOnlyStringWrapper latest = new ReadOnlyStringWrapper(this, "latest", "");
     private final ReadOnlyIntegerWrapper unseen = new ReadOnlyIntegerWrapper(this, "unseen");
     /** Runs already known to need an operator in this database (so each is told once). */
-    private final Set<String> knownLost = new HashSet<>();
+    private final Set<String> knownWaiting = new HashSet<>();
 
     private final Deque<Long> recentRejections = new ArrayDeque<>();
     /**
@@ -141,7 +141,7 @@ public final class Alerts {
         if (fresh) {
             database = s.location();
             baselineSeq = s.lastSeq();
-            knownLost.clear();
+            knownWaiting.clear();
             recentRejections.clear();
             latest.set("");
             latestRun = null;
@@ -165,20 +165,31 @@ public final class Alerts {
         }
         unseen.set((int) waitingRuns + unseenOther);
         for (AssignmentRow a : s.assignments()) {
-            if (a.needsOperator() && knownLost.add(a.id()) && !fresh) {
-                alert(sentenceAbout(s, a.id()), a.id());
+            if (a.needsOperator() && knownWaiting.add(a.id()) && !fresh) {
+                alert(sentenceAbout(a), a.id());
             }
         }
     }
 
     private static String sentenceAbout(AdminSnapshot s, String run) {
-        String actor = s.assignments().stream()
+        return s.assignments().stream()
                 .filter(a -> a.id().equals(run))
-                .map(AssignmentRow::actor)
                 .findFirst()
-                .orElse("?");
-        return "Run " + run + " of actor " + actor + " needs an operator: its worker died and the"
-                + " supervisor recovered it as worker_lost.";
+                .map(Alerts::sentenceAbout)
+                .orElse("Run " + run + " needs an operator.");
+    }
+
+    /** Why a run needs the operator, in one sentence: its worker died, or how it ended. */
+    static String sentenceAbout(AssignmentRow a) {
+        String why;
+        if (a.isWorkerLost()) {
+            why = "its worker died and the supervisor recovered it as worker_lost.";
+        } else if (a.receipt() != null && a.receipt().failureCategory() != null) {
+            why = "it ended " + a.state() + " (" + a.receipt().failureCategory() + ").";
+        } else {
+            why = "it ended " + a.state() + ".";
+        }
+        return "Run " + a.id() + " of actor " + a.actor() + " needs an operator: " + why;
     }
 
     private void checkSpike() {

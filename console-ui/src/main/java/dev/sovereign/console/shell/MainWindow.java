@@ -34,9 +34,11 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
@@ -265,10 +267,24 @@ public final class MainWindow {
                                 case DANGER -> Styles.DANGER;
                             });
             if (linked) {
+                // one line, its ids links, and a close button: a headline over it took two lines from a page that
+                // must show the run it opened (issue 31), and the sentence says what it is about on its own
                 LinkedSentence said = new LinkedSentence("banner-text").links(vm.navigation());
                 said.setText(b.text());
-                said.setPadding(new Insets(4, 12, 0, 12));
-                holder.getChildren().setAll(new VBox(message, said));
+                said.setMinWidth(0);
+                said.setMaxWidth(Double.MAX_VALUE);
+                HBox.setHgrow(said, Priority.ALWAYS);
+                Button close = new Button("\u2715");
+                close.setId("banner-close");
+                close.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
+                close.setMinWidth(Region.USE_PREF_SIZE);
+                close.setTooltip(new Tooltip("Close"));
+                close.setOnAction(e -> vm.banners().dismissBanner());
+                HBox line = new HBox(8, said, close);
+                line.setId("banner");
+                line.setAlignment(Pos.CENTER_LEFT);
+                line.getStyleClass().addAll("banner-line", b.severity().name().toLowerCase(java.util.Locale.ROOT));
+                holder.getChildren().setAll(line);
             } else {
                 holder.getChildren().setAll(message);
             }
