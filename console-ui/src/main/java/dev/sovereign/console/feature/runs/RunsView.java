@@ -17,8 +17,6 @@ import java.util.Objects;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.IntegerBinding;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.value.ChangeListener;
-import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
@@ -35,7 +33,6 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
-import javafx.scene.control.skin.VirtualFlow;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -325,50 +322,11 @@ public final class RunsView {
             if (a != null && t.getSelectionModel().getSelectedItem() != a) {
                 // chosen by the model (a retry just made, a link from another page): select it and bring it into
                 // view, so the row the operator is told about is the one they see (a click needs neither)
-                reveal(t, a);
+                t.getSelectionModel().clearAndSelect(t.getItems().indexOf(a));
+                t.scrollTo(a);
             }
         });
-        // the page is built when first shown, maybe by the link that chose the run (the status bar's alerts)
-        if (vm.selectedProperty().get() != null) {
-            reveal(t, vm.selectedProperty().get());
-        }
         return t;
-    }
-
-    /**
-     * Selects {@code a} and scrolls it into view (issue 31) — again once the table is next laid out, because the
-     * link that chose it may also have changed the table's size (the page just shown, a banner put up over it), and
-     * a scroll computed for the old size leaves the row below the new edge.
-     */
-    private static void reveal(TableView<AssignmentRow> t, AssignmentRow a) {
-        int i = t.getItems().indexOf(a);
-        if (i < 0) {
-            return;
-        }
-        t.getSelectionModel().clearAndSelect(i);
-        if (t.getSkin() != null) {
-            t.scrollTo(a);
-        }
-        t.needsLayoutProperty().addListener(new ChangeListener<Boolean>() {
-            @Override
-            public void changed(ObservableValue<? extends Boolean> o, Boolean was, Boolean needs) {
-                if (needs || t.getSkin() == null) {
-                    return; // not laid out yet
-                }
-                t.needsLayoutProperty().removeListener(this);
-                int at = t.getItems().indexOf(a);
-                if (at < 0 || t.getSelectionModel().getSelectedItem() != a) {
-                    return;
-                }
-                // the table's own scroll goes by estimated row heights and can leave the last rows below the edge;
-                // the flow's scrollTo measures the row and shows it whole
-                if (t.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {
-                    flow.scrollTo(at);
-                } else {
-                    t.scrollTo(at);
-                }
-            }
-        });
     }
 
     private static TableColumn<AssignmentRow, AssignmentRow> stateColumn() {
