@@ -6,9 +6,9 @@ import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.base.LedgerLocation;
 import java.util.ArrayDeque;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Set;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyIntegerProperty;
@@ -19,10 +19,11 @@ import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.ListChangeListener;
 
 /**
- * Issue 17, item 10: tells the operator, without being asked, when a run becomes worker-lost or refused
- * writes spike ({@value #SPIKE} or more within a minute). Each alert is one sentence; the status bar shows
- * how many came since they were last looked at. Only changes seen while a database is attached count:
- * what a database already had when it was opened is not news. Can be turned off (remembered).
+ * Issue 17, item 10: tells the operator, without being asked, when a run comes to need them ({@link
+ * AssignmentRow#needsOperator()}: it ended failed or blocked, worker-lost or not) or refused writes spike ({@value #SPIKE} or more within a minute). Each alert is one sentence. Only changes seen while a
+ * database is attached raise one: what a database already had when it was opened is not news. The status bar's
+ * count is one number for one fact (issue 31): the runs that need the operator as the ledger counts them (the
+ * Runs page's number), plus a spike not yet looked at. Can be turned off (remembered).
  * UI-thread confined.
  */
 public final class Alerts {
@@ -36,17 +37,23 @@ public final class Alerts {
     private final ReadOnlyStringWrapper latest = new ReadOnlyStringWrapper(this, "latest", "");
     private final ReadOnlyIntegerWrapper unseen = new ReadOnlyIntegerWrapper(this, "unseen");
     /** Runs already known to need an operator in this database (so each is told once). */
-    private final Set<String> knownLost = new HashSet<>();
+    private final Set<String> knownWaiting = new HashSet<>();
 
     private final Deque<Long> recentRejections = new ArrayDeque<>();
-    /** Unseen alerts about runs, by run id, oldest first: one goes when its run no longer needs an operator. */
-    private final LinkedHashMap<String, String> unseenRuns = new LinkedHashMap<>();
+    /**
+     * The ledger's count of runs that need the operator at the last snapshot (0 when alerts are off): the status
+     * bar shows it as it is, not a tally of alerts, so it agrees with the Runs page and drops when a run is seen to.
+     */
+    private long waitingRuns;
+    /** The oldest run the last snapshot lists as needing the operator, or null: the one the alerts open. */
+    private String oldestWaiting;
     /** Unseen alerts about no run (refusal spikes). */
     private int unseenOther;
     /** The run the latest alert is about, or null. */
     private String latestRun;
 
     private LedgerLocation database;
+    private AdminSnapshot lastSnapshot;
     /** The journal's last seq when this database was opened: refusals after it are news. */
     private long baselineSeq = Long.MAX_VALUE;
 
@@ -55,6 +62,14 @@ public final class Alerts {
     Alerts(LiveLedger ledger) {
         this.ledger = ledger;
         ledger.snapshotProperty().addListener((obs, old, s) -> onSnapshot(s));
+        // turned off, the count goes at once; turned on, it is the ledger's again (not at the next snapshot only)
+        enabled.addListener((obs, was, on) -> {
+            waitingRuns = on && lastSnapshot != null ? lastSnapshot.counts().needsOperator() : 0;
+            if (!on) {
+                unseenOther = 0;
+            }
+            unseen.set((int) waitingRuns + unseenOther);
+        });
         ledger.rejections().addListener((ListChangeListener<JournalEntry>) c -> {
             while (c.next()) {
                 if (c.wasAdded()) {
@@ -77,61 +92,104 @@ public final class Alerts {
         return latest.getReadOnlyProperty();
     }
 
-    /** Alerts since the operator last looked ({@link #seen}). */
+    /**
+     * The runs that need the operator now (the ledger's count, as on the Runs page) plus the refusal spikes not
+     * yet looked at ({@link #seen}).
+     */
     public ReadOnlyIntegerProperty unseenProperty() {
         return unseen.getReadOnlyProperty();
     }
 
-    /** The operator looked: the status bar's count goes back to zero. */
+    /**
+     * The operator looked: the spikes are no longer counted. The runs stay counted while they need the operator:
+     * looking at a run does not see to it, a retry or an acknowledgement does.
+     */
     public void seen() {
-        unseenRuns.clear();
         unseenOther = 0;
-        unseen.set(0);
+        unseen.set((int) waitingRuns);
     }
 
-    /** The run the latest alert is about (to open it selected), or null when it is about none. */
+    /** The run the latest alert is about, or null when it is about none. */
     public String latestRun() {
         return latestRun;
+    }
+
+    /**
+     * The run the alerts open, selected: the oldest that needs the operator (issue 31), or null when none does
+     * (then the latest alert is about a spike, or there is none).
+     */
+    public String runToOpen() {
+        return oldestWaiting;
+    }
+
+    /** Whether the latest alert is a refusal spike not yet looked at: then the alerts open the Rejections page. */
+    public boolean spikeIsNews() {
+        return latestRun == null && unseenOther > 0;
+    }
+
+    /** The sentence about {@link #runToOpen()}, for the banner; empty when no run needs the operator. */
+    public String runToOpenSentence() {
+        return oldestWaiting == null ? "" : sentenceAbout(lastSnapshot, oldestWaiting);
     }
 
     private void onSnapshot(AdminSnapshot s) {
         if (s == null) {
             return; // detached, or another file is being opened: keep what is known until the next one
         }
+        lastSnapshot = s;
         boolean fresh = !s.location().equals(database);
         if (fresh) {
             database = s.location();
             baselineSeq = s.lastSeq();
-            knownLost.clear();
+            knownWaiting.clear();
             recentRejections.clear();
             latest.set("");
             latestRun = null;
             seen();
         }
-        // a run retried or acknowledged meanwhile is no longer news: its alert goes (issue 31)
-        Set<String> waiting = new HashSet<>();
-        s.assignments().stream().filter(AssignmentRow::needsOperator).forEach(a -> waiting.add(a.id()));
-        if (unseenRuns
-                .keySet()
-                .removeIf(
-                        id -> !waiting.contains(id) && s.assignments().stream().anyMatch(a -> a.id().equals(id)))) {
-            unseen.set(unseenRuns.size() + unseenOther);
+        // one number for one fact (issue 31): the runs counted are the ledger's own count of runs that need the
+        // operator, the same number the Runs page shows; a run retried or acknowledged leaves it at this snapshot
+        waitingRuns = enabled.get() ? s.counts().needsOperator() : 0;
+        oldestWaiting = s.assignments().stream()
+                .filter(AssignmentRow::needsOperator)
+                .min(Comparator.comparingLong(AssignmentRow::createdAt).thenComparing(AssignmentRow::id))
+                .map(AssignmentRow::id)
+                .orElse(null);
+        if (latestRun != null && oldestWaiting == null) {
+            latestRun = null;
+            latest.set("");
+        } else if (latestRun != null
+                && s.assignments().stream().anyMatch(a -> a.id().equals(latestRun) && !a.needsOperator())) {
+            latestRun = oldestWaiting;
+            latest.set(sentenceAbout(s, oldestWaiting));
         }
-        if (latestRun != null
-                && !waiting.contains(latestRun)
-                && s.assignments().stream().anyMatch(a -> a.id().equals(latestRun))) {
-            var next = unseenRuns.entrySet().stream().reduce((a, b) -> b).orElse(null);
-            latestRun = next == null ? null : next.getKey();
-            latest.set(next == null ? "" : next.getValue());
-        }
+        unseen.set((int) waitingRuns + unseenOther);
         for (AssignmentRow a : s.assignments()) {
-            if (a.needsOperator() && knownLost.add(a.id()) && !fresh) {
-                alert(
-                        "Run " + a.id() + " of actor " + a.actor() + " needs an operator: its worker died and the"
-                                + " supervisor recovered it as worker_lost.",
-                        a.id());
+            if (a.needsOperator() && knownWaiting.add(a.id()) && !fresh) {
+                alert(sentenceAbout(a), a.id());
             }
         }
+    }
+
+    private static String sentenceAbout(AdminSnapshot s, String run) {
+        return s.assignments().stream()
+                .filter(a -> a.id().equals(run))
+                .findFirst()
+                .map(Alerts::sentenceAbout)
+                .orElse("Run " + run + " needs an operator.");
+    }
+
+    /** Why a run needs the operator, in one sentence: its worker died, or how it ended. */
+    static String sentenceAbout(AssignmentRow a) {
+        String why;
+        if (a.isWorkerLost()) {
+            why = "its worker died and the supervisor recovered it as worker_lost.";
+        } else if (a.receipt() != null && a.receipt().failureCategory() != null) {
+            why = "it ended " + a.state() + " (" + a.receipt().failureCategory() + ").";
+        } else {
+            why = "it ended " + a.state() + ".";
+        }
+        return "Run " + a.id() + " of actor " + a.actor() + " needs an operator: " + why;
     }
 
     private void checkSpike() {
@@ -153,9 +211,7 @@ public final class Alerts {
         latest.set(sentence);
         if (run == null) {
             unseenOther++;
-        } else {
-            unseenRuns.put(run, sentence);
         }
-        unseen.set(unseenRuns.size() + unseenOther);
+        unseen.set((int) waitingRuns + unseenOther);
     }
 }

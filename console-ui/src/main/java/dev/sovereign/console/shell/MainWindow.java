@@ -13,6 +13,7 @@ import dev.sovereign.console.feature.runs.RunsView;
 import dev.sovereign.console.feature.supervisor.SupervisorView;
 import dev.sovereign.console.feature.timeline.TimelineView;
 import dev.sovereign.console.feature.trends.TrendsView;
+import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.engine.base.LedgerLocation;
 import java.io.File;
@@ -33,9 +34,11 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
@@ -250,7 +253,9 @@ public final class MainWindow {
                 holder.getChildren().clear();
                 return;
             }
-            Message message = new Message(b.title(), b.text());
+            // a sentence naming ids (an alert about a run) says them as links, like every other sentence
+            boolean linked = LinkedSentence.IDS.matcher(b.text()).find();
+            Message message = new Message(b.title(), linked ? null : b.text());
             message.setId("banner");
             message.setOnClose(e -> vm.banners().dismissBanner());
             message.getStyleClass()
@@ -261,7 +266,28 @@ public final class MainWindow {
                                 case WARNING -> Styles.WARNING;
                                 case DANGER -> Styles.DANGER;
                             });
-            holder.getChildren().setAll(message);
+            if (linked) {
+                // one line, its ids links, and a close button: a headline over it took two lines from a page that
+                // must show the run it opened (issue 31), and the sentence says what it is about on its own
+                LinkedSentence said = new LinkedSentence("banner-text").links(vm.navigation());
+                said.setText(b.text());
+                said.setMinWidth(0);
+                said.setMaxWidth(Double.MAX_VALUE);
+                HBox.setHgrow(said, Priority.ALWAYS);
+                Button close = new Button("\u2715");
+                close.setId("banner-close");
+                close.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
+                close.setMinWidth(Region.USE_PREF_SIZE);
+                close.setTooltip(new Tooltip("Close"));
+                close.setOnAction(e -> vm.banners().dismissBanner());
+                HBox line = new HBox(8, said, close);
+                line.setId("banner");
+                line.setAlignment(Pos.CENTER_LEFT);
+                line.getStyleClass().addAll("banner-line", b.severity().name().toLowerCase(java.util.Locale.ROOT));
+                holder.getChildren().setAll(line);
+            } else {
+                holder.getChildren().setAll(message);
+            }
         };
         vm.bannerProperty().addListener((obs, o, b) -> show.run());
         show.run();

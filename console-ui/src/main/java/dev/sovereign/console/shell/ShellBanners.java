@@ -74,13 +74,17 @@ public final class ShellBanners {
         return alerts;
     }
 
-    /** The status bar's alert button: the last alert across the top, and the page it is about. */
+    /**
+     * The status bar's alert button: the oldest run that needs the operator opened on Runs, selected, and its
+     * sentence across the top (its id a link); when the latest alert is a spike of refusals not yet looked at, that
+     * alert and the Rejections page.
+     */
     public void showAlerts() {
-        String said = alerts.latestProperty().get();
+        String run = alerts.spikeIsNews() ? null : alerts.runToOpen();
+        String said = run == null ? alerts.latestProperty().get() : alerts.runToOpenSentence();
         if (said.isEmpty()) {
             return;
         }
-        String run = alerts.latestRun();
         Banner b = new Banner(Banner.Severity.WARNING, "Alert", said, false);
         banner.set(b);
         alertBanner = run == null ? null : b;

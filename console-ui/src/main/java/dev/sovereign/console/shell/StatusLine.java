@@ -23,6 +23,7 @@ public final class StatusLine {
     private final BooleanProperty utcTimes = new SimpleBooleanProperty(this, "utcTimes");
     private final ReadOnlyStringWrapper zoneText = new ReadOnlyStringWrapper(this, "zoneText", "");
     private final ReadOnlyStringWrapper refreshText = new ReadOnlyStringWrapper(this, "refreshText", "");
+    private final ReadOnlyStringWrapper refreshShort = new ReadOnlyStringWrapper(this, "refreshShort", "");
     /** What the ledger's history says needs an operator (it went backwards; its counter is damaged); empty: nothing. */
     private final ReadOnlyStringWrapper ledgerAlarm = new ReadOnlyStringWrapper(this, "ledgerAlarm", "");
 
@@ -53,6 +54,10 @@ public final class StatusLine {
                             + Formats.secondsAgo(at, ledger.now()) + ")";
             if (!text.equals(refreshText.get())) {
                 refreshText.set(text);
+            }
+            String brief = at == 0 ? text : text.substring("refreshed ".length());
+            if (!brief.equals(refreshShort.get())) {
+                refreshShort.set(brief);
             }
         };
         ledger.lastRefreshProperty().addListener(showRefresh);
@@ -97,6 +102,11 @@ public final class StatusLine {
     /** {@code refreshed 10:42:07 (0.3 s ago)}. */
     public ReadOnlyStringProperty refreshTextProperty() {
         return refreshText.getReadOnlyProperty();
+    }
+
+    /** The same without its first word, {@code 10:42:07 (0.3 s ago)}: for a status bar short of room. */
+    public ReadOnlyStringProperty refreshShortProperty() {
+        return refreshShort.getReadOnlyProperty();
     }
 
     /**

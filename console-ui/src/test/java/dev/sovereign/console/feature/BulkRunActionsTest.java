@@ -55,31 +55,32 @@ class BulkRunActionsTest {
     }
 
     @Test
-    void acknowledgeAllAsksHowManyThenAcknowledgesEveryWorkerLostRun(FxRobot robot) {
-        assertThat(vm.runs().needsOperatorProperty().get()).isEqualTo(2);
+    void acknowledgeAllAsksHowManyThenAcknowledgesEveryWaitingRun(FxRobot robot) {
+        // the two worker-lost runs and the scenario's failed one (issue 31, item 18)
+        assertThat(vm.runs().needsOperatorProperty().get()).isEqualTo(3);
 
         robot.clickOn("#runs-acknowledge-all");
         assertThat(text(robot, "#runs-bulk-question"))
-                .isEqualTo("Acknowledge 2 worker-lost runs? They stay failed and" + " are no longer flagged.");
-        assertThat(text(robot, "#runs-bulk-confirm")).isEqualTo("Acknowledge 2");
+                .isEqualTo("Acknowledge 3 waiting runs? They stay as they ended and are no longer flagged.");
+        assertThat(text(robot, "#runs-bulk-confirm")).isEqualTo("Acknowledge 3");
 
         robot.clickOn("#runs-bulk-cancel");
         assertThat(robot.lookup("#runs-bulk-confirm-bar").query().isVisible()).isFalse();
         robot.interact(vm::pollNow);
         assertThat(vm.runs().needsOperatorProperty().get())
                 .as("cancel does nothing")
-                .isEqualTo(2);
+                .isEqualTo(3);
 
         robot.clickOn("#runs-acknowledge-all");
         robot.clickOn("#runs-bulk-confirm");
         robot.interact(vm::pollNow);
 
-        assertThat(vm.runs().status().message()).isEqualTo("Acknowledged 2 of 2 runs.");
+        assertThat(vm.runs().status().message()).isEqualTo("Acknowledged 3 of 3 runs.");
         assertThat(vm.runs().needsOperatorProperty().get()).isZero();
         assertThat(vm.runs().assignments().stream()
-                        .filter(a ->
-                                List.of(scenario.lostRun.id(), secondLost.id()).contains(a.id())))
-                .hasSize(2)
+                        .filter(a -> List.of(scenario.lostRun.id(), secondLost.id(), scenario.failedRun.id())
+                                .contains(a.id())))
+                .hasSize(3)
                 .allSatisfy(a -> assertThat(a.acknowledgedAt()).isNotNull());
     }
 
@@ -112,6 +113,6 @@ class BulkRunActionsTest {
                 .filteredOn(a -> a.retryOf() != null)
                 .extracting(AssignmentRow::retryOf)
                 .containsExactlyInAnyOrder(scenario.lostRun.id(), scenario.failedRun.id());
-        assertThat(robot.lookup("#runs-summary").queryAs(Label.class).getText()).contains("1 worker lost");
+        assertThat(robot.lookup("#runs-summary").queryAs(Label.class).getText()).contains("1 needs action");
     }
 }

@@ -57,7 +57,9 @@ class OperatorActionsViewModelTest {
         assertThat(runs.selectedProperty().get()).isEqualTo(retry);
         assertThat(row(vm, s.lostRun.id()).retriedBy()).isEqualTo(retry.id());
         assertThat(row(vm, s.lostRun.id()).needsOperator()).isFalse();
-        assertThat(runs.attentionProperty().get()).isEmpty();
+        assertThat(runs.attentionProperty().get())
+                .as("only the scenario's failed run still waits (issue 31, item 18)")
+                .startsWith("1 run ended failed or blocked");
         Assignment stored = s.workerB.runs().get(retry.id()).orElseThrow();
         assertThat(stored.state()).isEqualTo(AssignmentState.CREATED);
         assertThat(stored.retryOf()).isEqualTo(s.lostRun.id());
@@ -96,7 +98,10 @@ class OperatorActionsViewModelTest {
         ShellViewModel vm = fx.attachedShell();
         RunsViewModel runs = vm.runs();
         runs.selectedProperty().set(row(vm, s.lostRun.id()));
-        assertThat(runs.attentionProperty().get()).startsWith("1 run was recovered");
+        assertThat(runs.attentionProperty().get())
+                .isEqualTo("2 runs need an operator: 1 was recovered after the worker died (worker_lost, outcome"
+                        + " unknown), the other ended failed or blocked. Read their receipts, then retry or"
+                        + " acknowledge each.");
 
         runs.acknowledgeSelected();
         vm.pollNow();
@@ -105,7 +110,7 @@ class OperatorActionsViewModelTest {
         assertThat(acked.state()).isEqualTo("FAILED");
         assertThat(acked.acknowledgedAt()).isEqualTo(fx.clock.millis());
         assertThat(acked.needsOperator()).isFalse();
-        assertThat(runs.attentionProperty().get()).isEmpty();
+        assertThat(runs.attentionProperty().get()).startsWith("1 run ended failed or blocked");
         assertThat(runs.status().message())
                 .isEqualTo("Acknowledged " + s.lostRun.id() + ": it stays failed and is no longer flagged.");
         assertThat(runs.canAcknowledgeProperty().get()).isFalse();

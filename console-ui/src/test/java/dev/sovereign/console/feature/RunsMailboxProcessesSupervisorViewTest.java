@@ -215,14 +215,17 @@ class RunsMailboxProcessesSupervisorViewTest {
         assertThat(text(robot, "#runs-filter-completed")).isEqualTo("Completed 1");
         assertThat(text(robot, "#runs-filter-blocked")).isEqualTo("Blocked 0");
         assertThat(text(robot, "#runs-filter-failed")).isEqualTo("Failed 2");
-        assertThat(text(robot, "#runs-filter-worker_lost")).isEqualTo("Worker lost 1");
+        // worker-lost or not, a failed run nobody retried or acknowledged needs action (issue 31, item 18)
+        assertThat(text(robot, "#runs-filter-needs_action")).isEqualTo("Needs action 2");
 
         robot.clickOn("#runs-filter-failed");
         assertThat(table.getItems())
                 .extracting(AssignmentRow::id)
                 .containsExactlyInAnyOrder(scenario.lostRun.id(), scenario.failedRun.id());
-        robot.clickOn("#runs-filter-worker_lost");
-        assertThat(table.getItems()).extracting(AssignmentRow::id).containsExactly(scenario.lostRun.id());
+        robot.clickOn("#runs-filter-needs_action");
+        assertThat(table.getItems())
+                .extracting(AssignmentRow::id)
+                .containsExactlyInAnyOrder(scenario.lostRun.id(), scenario.failedRun.id());
 
         robot.clickOn("#runs-filter-all");
         robot.clickOn(robot.lookup(".column-header .label")

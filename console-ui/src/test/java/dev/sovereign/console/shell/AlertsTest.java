@@ -14,7 +14,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 17, item 10: an alert when a run becomes worker-lost or refused writes spike; it can be turned off. */
+/**
+ * Issue 17, item 10: an alert when a run comes to need the operator (worker-lost, failed or blocked: issue 31) or
+ * refused writes spike; it can be turned off.
+ */
 class AlertsTest {
     @RegisterExtension
     final ConsoleFixture fx = new ConsoleFixture();
@@ -32,24 +35,83 @@ class AlertsTest {
 
     @Test
     void aRunTurningWorkerLostRaisesOneAlertAndThePastIsNotNews() {
-        Scenario.build(fx); // one run is worker-lost already: the database's past
+        // one run is worker-lost already, one failed: the database's past
+        Scenario scenario = Scenario.build(fx);
         ShellViewModel vm = fx.attachedShell();
-        assertThat(vm.banners().alerts().unseenProperty().get()).isZero();
+        assertThat(vm.banners().alerts().latestProperty().get())
+                .as("no alert about the past")
+                .isEmpty();
+        assertThat(vm.banners().alerts().unseenProperty().get())
+                .as("but the runs it left waiting are counted, as on the Runs page (issue 31)")
+                .isEqualTo(2);
 
         Assignment lost = loseARun("worker 7105", "archivist");
         vm.pollNow();
 
-        assertThat(vm.banners().alerts().unseenProperty().get()).isEqualTo(1);
+        assertThat(vm.banners().alerts().unseenProperty().get()).isEqualTo(3);
         assertThat(vm.banners().alerts().latestProperty().get())
                 .isEqualTo("Run " + lost.id() + " of actor archivist needs an"
                         + " operator: its worker died and the supervisor recovered it as worker_lost.");
         vm.pollNow();
-        assertThat(vm.banners().alerts().unseenProperty().get()).as("told once").isEqualTo(1);
+        assertThat(vm.banners().alerts().unseenProperty().get()).as("told once").isEqualTo(3);
 
         vm.banners().showAlerts();
         assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
-        assertThat(vm.bannerProperty().get().text()).contains(lost.id());
+        assertThat(vm.runs().selectedProperty().get().id())
+                .as("the oldest run that needs the operator")
+                .isEqualTo(scenario.lostRun.id());
+        assertThat(vm.bannerProperty().get().text()).contains(scenario.lostRun.id());
+        assertThat(vm.banners().alerts().unseenProperty().get())
+                .as("looking does not see to the runs: the count stays the ledger's")
+                .isEqualTo(vm.runs().needsOperatorProperty().get())
+                .isEqualTo(3);
+    }
+
+    /**
+     * Issue 31, item 18: a run that ends failed or blocked, worker-lost or not, needs the operator as much: it raises
+     * an alert saying how it ended, and is counted until it is retried or acknowledged.
+     */
+    @Test
+    void aRunEndingFailedOrBlockedNeedsTheOperatorToo() {
+        Engine worker = fx.engine("worker 7109");
+        worker.actors().add("planner");
+        ShellViewModel vm = fx.attachedShell();
         assertThat(vm.banners().alerts().unseenProperty().get()).isZero();
+
+        Assignment blocked = worker.runs()
+                .runAssignment(
+                        worker.runs()
+                                .assign("planner", "scripted:ms=0,outcome=blocked")
+                                .id(),
+                        Duration.ofSeconds(5))
+                .assignment();
+        vm.pollNow();
+        assertThat(vm.banners().alerts().unseenProperty().get()).isEqualTo(1);
+        assertThat(vm.banners().alerts().latestProperty().get())
+                .as("the run as read: " + vm.runs().assignments())
+                .startsWith("Run " + blocked.id() + " of actor planner needs an operator: it ended BLOCKED");
+
+        fx.clock.advance(Duration.ofSeconds(1));
+        Assignment failed = worker.runs()
+                .runAssignment(
+                        worker.runs()
+                                .assign("planner", "scripted:ms=0,outcome=failed")
+                                .id(),
+                        Duration.ofSeconds(5))
+                .assignment();
+        vm.pollNow();
+        assertThat(vm.banners().alerts().unseenProperty().get())
+                .isEqualTo(vm.runs().needsOperatorProperty().get())
+                .isEqualTo(2);
+        assertThat(vm.banners().alerts().latestProperty().get())
+                .isEqualTo("Run " + failed.id() + " of actor planner needs an operator: it ended FAILED"
+                        + " (scripted_failure).");
+
+        worker.runs().acknowledge(blocked.id());
+        worker.runs().retry(failed.id());
+        vm.pollNow();
+        assertThat(vm.banners().alerts().unseenProperty().get()).isZero();
+        assertThat(vm.runs().needsOperatorProperty().get()).isZero();
     }
 
     /**
@@ -100,9 +162,9 @@ class AlertsTest {
         }
         vm.tick(fx.clock.millis());
         vm.pollNow();
-        assertThat(vm.banners().alerts().unseenProperty().get())
+        assertThat(vm.banners().alerts().latestProperty().get())
                 .as("nine are not a spike")
-                .isZero();
+                .isEmpty();
 
         assertThatThrownBy(() -> s.workerA.leases().acquire("operator", Duration.ofSeconds(5)))
                 .isInstanceOf(Refusal.class);
@@ -118,12 +180,19 @@ class AlertsTest {
     void turnedOffThereAreNoAlertsAndTheChoiceIsRemembered() {
         Scenario.build(fx);
         ShellViewModel vm = fx.attachedShell();
+        assertThat(vm.banners().alerts().unseenProperty().get())
+                .as("the runs the scenario left waiting")
+                .isEqualTo(2);
         vm.banners().alerts().enabledProperty().set(false);
+        assertThat(vm.banners().alerts().unseenProperty().get())
+                .as("off: the count goes at once")
+                .isZero();
 
         loseARun("worker 7106", "archivist");
         vm.pollNow();
 
         assertThat(vm.banners().alerts().unseenProperty().get()).isZero();
+        assertThat(vm.banners().alerts().latestProperty().get()).isEmpty();
         assertThat(fx.settings().alerts()).isFalse();
     }
 }

@@ -115,7 +115,8 @@ class ConsoleWindowTest {
         assertThat(robot.lookup("#nav-count-rejections").queryAs(Label.class).getText())
                 .isEqualTo("3");
         assertThat(robot.lookup("#nav-count-runs").queryAs(Label.class).getText())
-                .isEqualTo("1");
+                .as("the worker-lost run and the failed one need action")
+                .isEqualTo("2");
     }
 
     @Test

@@ -66,6 +66,12 @@ class NothingCutOffTest {
 
     @Test
     void noTextIsCutOffOnAnyPageAtEitherSizeInEitherTheme(FxRobot robot) throws Exception {
+        WaitForAsyncUtils.waitForFxEvents();
+        // the scenario's ledger has runs that need the operator from the start: the status bar's alerts show, and
+        // must make room rather than push the other items into an ellipsis (issue 31)
+        assertThat(robot.lookup("#status-alerts").query().isVisible())
+                .as("the status bar's alerts are showing")
+                .isTrue();
         List<String> cut = new ArrayList<>();
         for (int[] size : new int[][] {{1320, 820}, {1024, 700}}) {
             Path dir = Path.of("target", "screenshots", size[0] + "x" + size[1]);

@@ -31,9 +31,9 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 /**
- * Assignments with their receipts, and the attempts of the selected one. Worker-lost recoveries
- * (the supervisor's {@code failed / worker_lost} receipts nobody retried or acknowledged) are counted
- * and flagged for an operator, who can retry or acknowledge the selected run (through the
+ * Assignments with their receipts, and the attempts of the selected one. Runs that need an operator
+ * ({@link AssignmentRow#needsOperator()}: failed or blocked, worker-lost or not, nobody retried or acknowledged
+ * them) are counted and flagged for an operator, who can retry or acknowledge the selected run (through the
  * {@link OperatorDesk}, off the UI thread). A retry's new assignment is selected as soon as a snapshot
  * shows it. UI-thread confined.
  */
@@ -75,7 +75,7 @@ public final class RunsViewModel {
     static final int HISTORY_LINES = 40;
 
     private final ReadOnlyLongWrapper needsOperator = new ReadOnlyLongWrapper(this, "needsOperator");
-    /** The state filter's choice: {@link #ALL}, a state, or {@link #WORKER_LOST} (runs needing an operator). */
+    /** The state filter's choice: {@link #ALL}, a state, or {@link #NEEDS_ACTION} (runs needing an operator). */
     private final ObjectProperty<String> stateFilter = new SimpleObjectProperty<>(this, "stateFilter", ALL);
 
     private final ObservableList<FilterChoice> filterChoices = FXCollections.observableArrayList();
@@ -83,9 +83,14 @@ public final class RunsViewModel {
     /** The state filter's keys, in button order. */
     public static final String ALL = "ALL";
 
-    public static final String WORKER_LOST = "WORKER_LOST";
+    /**
+     * The runs that need an operator ({@link AssignmentRow#needsOperator()}: failed or blocked, neither retried nor
+     * acknowledged), worker-lost or not: the same runs the status bar's alerts and the navigation count.
+     */
+    public static final String NEEDS_ACTION = "NEEDS_ACTION";
+
     public static final List<String> STATES =
-            List.of(ALL, "CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED", WORKER_LOST);
+            List.of(ALL, "CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED", NEEDS_ACTION);
 
     public RunsViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk) {
         this.ledger = ledger;
@@ -204,14 +209,14 @@ public final class RunsViewModel {
                 "selected");
     }
 
-    /** Retries every run waiting for an operator (worker lost, not retried or acknowledged), once confirmed. */
+    /** Retries every run waiting for an operator (failed or blocked, not retried or acknowledged), once confirmed. */
     public void askRetryAllWorkerLost() {
-        ask(true, needingOperator(), "worker-lost");
+        ask(true, needingOperator(), "waiting");
     }
 
     /** Acknowledges every run waiting for an operator, once confirmed. */
     public void askAcknowledgeAllWorkerLost() {
-        ask(false, needingOperator(), "worker-lost");
+        ask(false, needingOperator(), "waiting");
     }
 
     private List<String> needingOperator() {
@@ -236,7 +241,7 @@ public final class RunsViewModel {
                 List.copyOf(ids),
                 retry
                         ? "Retry " + runs + "? Each gets a new assignment that a worker will run again."
-                        : "Acknowledge " + runs + "? They stay failed and are no longer flagged.",
+                        : "Acknowledge " + runs + "? They stay as they ended and are no longer flagged.",
                 (retry ? "Retry " : "Acknowledge ") + n));
     }
 
@@ -363,7 +368,7 @@ public final class RunsViewModel {
         }
     }
 
-    /** Which runs are shown: {@link #ALL}, one state, or {@link #WORKER_LOST}. */
+    /** Which runs are shown: {@link #ALL}, one state, or {@link #NEEDS_ACTION}. */
     public ObjectProperty<String> stateFilterProperty() {
         return stateFilter;
     }
@@ -378,7 +383,7 @@ public final class RunsViewModel {
         String f = stateFilter.get();
         boolean byState = f == null
                 || f.equals(ALL)
-                || (f.equals(WORKER_LOST) ? a.needsOperator() : a.state().equals(f));
+                || (f.equals(NEEDS_ACTION) ? a.needsOperator() : a.state().equals(f));
         return byState
                 && ledger.search()
                         .matches(
@@ -421,7 +426,7 @@ public final class RunsViewModel {
         return summary.getReadOnlyProperty();
     }
 
-    /** Empty, or a sentence saying how many worker-lost runs wait for an operator. */
+    /** Empty, or a sentence saying how many runs wait for an operator. */
     public ReadOnlyStringProperty attentionProperty() {
         return attention.getReadOnlyProperty();
     }
@@ -473,7 +478,7 @@ public final class RunsViewModel {
                         label(k) + " "
                                 + switch (k) {
                                     case ALL -> c.assignments();
-                                    case WORKER_LOST -> lost;
+                                    case NEEDS_ACTION -> lost;
                                     default -> c.assignmentsIn(k);
                                 }))
                 .toList();
@@ -484,16 +489,38 @@ public final class RunsViewModel {
         summary.set(c.assignments() + " assignments"
                 + (fresh.size() < c.assignments() ? " (latest " + fresh.size() + " shown)" : "") + " \u00b7 "
                 + c.running() + " running \u00b7 "
-                + lost + " worker lost");
-        attention.set(
-                lost == 0
-                        ? ""
-                        : lost == 1
-                                ? "1 run was recovered after its worker died (worker_lost): its outcome is unknown."
-                                        + " Read its receipt, then retry it or acknowledge it."
-                                : lost
-                                        + " runs were recovered after their workers died (worker_lost): their outcomes are unknown."
-                                        + " Read their receipts, then retry or acknowledge each.");
+                + lost + " need" + (lost == 1 ? "s" : "") + " action");
+        attention.set(attention(lost, s == null ? List.of() : s.assignments()));
+    }
+
+    /**
+     * What the notice over the table says: how many runs wait for an operator and why, worker-lost ones (outcome
+     * unknown) named as such; empty when none waits.
+     */
+    static String attention(long waiting, List<AssignmentRow> rows) {
+        if (waiting == 0) {
+            return "";
+        }
+        long lost =
+                rows.stream().filter(a -> a.needsOperator() && a.isWorkerLost()).count();
+        if (lost == waiting) {
+            return waiting == 1
+                    ? "1 run was recovered after its worker died (worker_lost): its outcome is unknown."
+                            + " Read its receipt, then retry it or acknowledge it."
+                    : waiting + " runs were recovered after their workers died (worker_lost): their outcomes are"
+                            + " unknown. Read their receipts, then retry or acknowledge each.";
+        }
+        if (lost == 0) {
+            return waiting == 1
+                    ? "1 run ended failed or blocked and nobody has retried or acknowledged it."
+                            + " Read its receipt, then retry it or acknowledge it."
+                    : waiting + " runs ended failed or blocked and nobody has retried or acknowledged them."
+                            + " Read their receipts, then retry or acknowledge each.";
+        }
+        return waiting + " runs need an operator: " + (lost == 1 ? "1 was" : lost + " were")
+                + " recovered after the worker died (worker_lost, outcome unknown), the other"
+                + (waiting - lost == 1 ? "" : "s") + " ended failed or blocked."
+                + " Read their receipts, then retry or acknowledge each.";
     }
 
     private String emptyText(long total) {
@@ -520,7 +547,7 @@ public final class RunsViewModel {
     private static String label(String key) {
         return switch (key) {
             case ALL -> "All";
-            case WORKER_LOST -> "Worker lost";
+            case NEEDS_ACTION -> "Needs action";
             default -> key.charAt(0) + key.substring(1).toLowerCase(Locale.ROOT);
         };
     }
@@ -681,16 +708,15 @@ public final class RunsViewModel {
         if (silent != null) {
             sb.append('\n').append(silent);
         }
-        if (a.isWorkerLost()) {
-            if (a.retriedBy() != null) {
-                sb.append("\nRetried as ").append(a.retriedBy()).append('.');
-            } else if (a.acknowledgedAt() != null) {
-                sb.append("\nAcknowledged by an operator at ")
-                        .append(formats.time(a.acknowledgedAt()))
-                        .append('.');
-            } else {
-                sb.append("\nNeeds an operator: retry it or acknowledge it.");
-            }
+        if (a.isWorkerLost() && a.retriedBy() != null) {
+            sb.append("\nRetried as ").append(a.retriedBy()).append('.');
+        } else if (a.acknowledgedAt() != null) {
+            sb.append("\nAcknowledged by an operator at ")
+                    .append(formats.time(a.acknowledgedAt()))
+                    .append('.');
+        }
+        if (a.needsOperator()) {
+            sb.append("\nNeeds an operator: retry it or acknowledge it.");
         }
         return sb.toString();
     }

@@ -1,6 +1,7 @@
 package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.admin.AssignmentRow;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.Receipt;
@@ -68,9 +69,12 @@ record AssignmentFacts(
         return receipt != null && Receipt.WORKER_LOST.equals(receipt.failureCategory());
     }
 
-    /** A worker-lost failure nobody retried or acknowledged: an operator should look. */
+    /**
+     * A run that ended FAILED or BLOCKED that nobody retried or acknowledged: an operator should look. The same rule
+     * as the console's ({@link AssignmentRow#needsOperator(String, Long, String)}).
+     */
     boolean needsOperator() {
-        return isWorkerLost() && assignment.acknowledgedAt() == null && retriedBy == null;
+        return AssignmentRow.needsOperator(assignment.state().name(), assignment.acknowledgedAt(), retriedBy);
     }
 
     /** {@code completed}, {@code failed (worker_lost)}, or {@code -} without a receipt. */

@@ -40,9 +40,24 @@ public record AssignmentRow(
         return receipt != null && receipt.isWorkerLost();
     }
 
-    /** A worker-lost failure nobody has retried or acknowledged yet: an operator should look. */
+    /**
+     * A run that ended FAILED or BLOCKED (worker-lost or not) that nobody has retried or acknowledged yet: an
+     * operator should look. The one rule the console's alerts, its Runs page and its navigation all count by
+     * ({@link #needsOperator(String, Long, String)}); the ledger counts it the same way ({@link
+     * LedgerCounts#needsOperator()}).
+     */
     public boolean needsOperator() {
-        return isWorkerLost() && acknowledgedAt == null && retriedBy == null;
+        return needsOperator(state, acknowledgedAt, retriedBy);
+    }
+
+    /**
+     * Whether a run in {@code state}, acknowledged at {@code acknowledgedAt} (null: never) and retried by {@code
+     * retriedBy} (null: never), needs an operator (issue 31): it ended FAILED or BLOCKED — the operator's two
+     * answers, retry and acknowledge, are for exactly those — and has had neither answer. A worker-lost run is a
+     * FAILED one; a run that completed, or has not ended, needs nobody.
+     */
+    public static boolean needsOperator(String state, Long acknowledgedAt, String retriedBy) {
+        return ("FAILED".equals(state) || "BLOCKED".equals(state)) && acknowledgedAt == null && retriedBy == null;
     }
 
     public boolean isTerminal() {

@@ -10,7 +10,8 @@ import java.util.TreeMap;
  *
  * @param assignments   every assignment
  * @param running       assignments in state {@code RUNNING}
- * @param needsOperator worker-lost failures nobody retried or acknowledged ({@link AssignmentRow#needsOperator()})
+ * @param needsOperator runs that ended FAILED or BLOCKED that nobody retried or acknowledged
+ *                      ({@link AssignmentRow#needsOperator()})
  * @param messagesNew   mailbox messages in state {@code NEW}; likewise claimed, done and dead
  * @param rejections    every {@code REJECTED} journal event (refused writes), or 0 where not counted
  * @param assignmentsByState  assignments per state ({@code CREATED}, {@code RUNNING}, ...), only the states

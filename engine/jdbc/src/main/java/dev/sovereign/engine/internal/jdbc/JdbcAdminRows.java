@@ -33,13 +33,12 @@ public final class JdbcAdminRows {
     private static final String HOLDER = "p.label AS p_label, p.pid AS p_pid, p.host AS p_host";
 
     /**
-     * A worker-lost failure nobody retried or acknowledged, on an assignment aliased {@code s}: FAILED
-     * narrows it through {@code assignments_by_state}; the receipt and the retry are unique-index look-ups.
+     * A run that needs an operator ({@link AssignmentRow#needsOperator(String, Long, String)}, the same rule): FAILED
+     * or BLOCKED, nobody retried or acknowledged it, on an assignment aliased {@code s}. The two states narrow it
+     * through {@code assignments_by_state}; the retry is a unique-index look-up.
      */
-    private static final String NEEDS_OPERATOR = "s.state = 'FAILED' AND s.acknowledged_at IS NULL"
-            + " AND NOT EXISTS (SELECT 1 FROM assignments rt WHERE rt.retry_of = s.id)"
-            + " AND EXISTS (SELECT 1 FROM receipts wl WHERE wl.assignment_id = s.id"
-            + " AND wl.failure_category = '" + ReceiptRow.WORKER_LOST + "')";
+    private static final String NEEDS_OPERATOR = "s.state IN ('FAILED', 'BLOCKED') AND s.acknowledged_at IS NULL"
+            + " AND NOT EXISTS (SELECT 1 FROM assignments rt WHERE rt.retry_of = s.id)";
 
     /** Where the run folders are: the receipts' output folders are derived from it. */
     private final Path dataDirectory;
