@@ -7,10 +7,13 @@ import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javafx.collections.ListChangeListener;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.text.Text;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -100,6 +103,20 @@ class LabScenarioPageTest {
         console.await(() -> console.vm.rejections().rows().stream()
                 .anyMatch(e -> console.vm.lab().scenarioActorProperty().get().equals(e.actor())));
         console.screenshot(robot, "lab-scenario-held");
+        // issue 31: a worker's name ("worker A (gc-pause)") and its PID are shown whole, never "11…"
+        List<String> cut = new ArrayList<>();
+        robot.interact(() -> robot.lookup("#lab-workers .table-cell").queryAll().forEach(n -> {
+            if (n instanceof TableCell<?, ?> cell
+                    && cell.getTableColumn() != null
+                    && List.of("Worker", "PID").contains(cell.getTableColumn().getText())
+                    && cell.getText() != null
+                    && !cell.getText().isEmpty()
+                    && cell.lookup(".text") instanceof Text drawn
+                    && !cell.getText().equals(drawn.getText())) {
+                cut.add(cell.getText() + " shown as " + drawn.getText());
+            }
+        }));
+        assertThat(cut).as("worker names and PIDs cut off").isEmpty();
         robot.clickOn("#nav-timeline");
         String actor = console.vm.lab().scenarioActorProperty().get();
         console.await(() -> console.vm.timeline().lanes().stream()
