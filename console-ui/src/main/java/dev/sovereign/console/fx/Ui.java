@@ -4,6 +4,7 @@ import atlantafx.base.theme.Styles;
 import dev.sovereign.console.actions.ActionStatus;
 import dev.sovereign.console.ledger.Links;
 import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import javafx.beans.Observable;
 import javafx.beans.binding.Bindings;
@@ -198,6 +199,15 @@ public final class Ui {
      * the divider, their position is kept as the split pane keeps it.
      */
     public static void keepLowerShare(SplitPane split, Region lower, double share, Observable... contentChanges) {
+        keepLowerShare(split, lower, share, () -> Double.MAX_VALUE, contentChanges);
+    }
+
+    /**
+     * As above, but the lower item may have more than {@code share} when the upper one needs less than the rest:
+     * {@code upperNeeds} is the height that shows all of the upper item (a table's few rows whole).
+     */
+    public static void keepLowerShare(
+            SplitPane split, Region lower, double share, DoubleSupplier upperNeeds, Observable... contentChanges) {
         boolean[] dragged = {false};
         split.addEventFilter(MouseEvent.MOUSE_DRAGGED, e -> {
             for (Node n = e.getTarget() instanceof Node t ? t : null; n != null && n != split; n = n.getParent()) {
@@ -213,7 +223,8 @@ public final class Ui {
                 return;
             }
             double w = split.getWidth() - split.snappedLeftInset() - split.snappedRightInset();
-            double want = Math.min(lower.prefHeight(w), Math.max(lower.minHeight(w), h * share));
+            double cap = Math.max(h * share, h - upperNeeds.getAsDouble() - 8);
+            double want = Math.min(lower.prefHeight(w), Math.max(lower.minHeight(w), cap));
             // never below the upper item's least height (a form that wrapped to a second row in a narrow window)
             want = Math.max(0, Math.min(want, h - split.getItems().get(0).minHeight(w) - 8));
             double position = Math.max(0, Math.min(1, 1 - want / h));

@@ -164,7 +164,17 @@ public final class RunsView {
         split.setOrientation(Orientation.VERTICAL);
         // the assignments are what the page is for: the window's height goes to them, the attempts and receipt
         // below keep about a third at most (issue 31: three rows at 1440x900, none at 1024x700 before)
-        Ui.keepLowerShare(split, lower, 0.33, detailPane.heightProperty(), vm.attempts());
+        // (more when the runs are few: their rows whole, the rest to the receipt)
+        Ui.keepLowerShare(
+                split,
+                lower,
+                0.33,
+                () -> upper.prefHeight(-1)
+                        - assignments.prefHeight(-1)
+                        + Ui.denseTableHeight(Math.max(3, assignments.getItems().size())),
+                detailPane.heightProperty(),
+                vm.attempts(),
+                vm.assignments());
         // the lower part grew for a receipt: the selected run stays in sight above it
         assignments.heightProperty().addListener(o -> Ui.keepSelectedInSight(assignments));
         VBox body = new VBox(10, attentionBox, split);
