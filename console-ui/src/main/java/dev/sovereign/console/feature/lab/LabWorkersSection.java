@@ -97,7 +97,7 @@ final class LabWorkersSection {
         if (table.getPlaceholder() instanceof Label empty) {
             empty.setPadding(new Insets(8)); // one line in a 1024-px window, whole in the table's least height
         }
-        table.setMinHeight(96);
+        table.setMinHeight(80); // its header and the one-line sentence: the rest goes to the scenarios below
         TableColumn<LabWorkerItem, String> name =
                 Ui.column("Worker", 170, w -> w.label() + (w.isFaultInjected() ? "  (fence off)" : ""));
         name.setMinWidth(220); // "worker A (gc-pause)" and its "(fence off)" whole

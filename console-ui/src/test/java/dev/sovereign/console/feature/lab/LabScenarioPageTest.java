@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javafx.collections.ListChangeListener;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
 import javafx.scene.control.TableCell;
 import javafx.scene.text.Text;
 import javafx.stage.Stage;
@@ -137,6 +138,13 @@ class LabScenarioPageTest {
 
         // the same lesson with the fence switched off in the workers: the checker sees the stale commit
         robot.clickOn("#lab-break-fence");
+        // the list scrolls in a short window: bring the scenario into sight, as an operator would, then click it
+        robot.interact(() -> robot.lookup("#lab-scenarios")
+                .queryAs(ListView.class)
+                .scrollTo(console.vm.lab().scenarios().stream()
+                        .filter(x -> x.name().equals("stolen-fence"))
+                        .findFirst()
+                        .orElseThrow()));
         robot.clickOn("stolen-fence");
         robot.clickOn("#lab-run");
         console.await(() -> !console.vm.lab().runningProperty().get()
