@@ -8,6 +8,7 @@ import dev.sovereign.console.shell.LaunchArguments;
 import dev.sovereign.console.shell.LedgerOpener;
 import dev.sovereign.console.shell.MainWindow;
 import dev.sovereign.console.shell.ShellViewModel;
+import dev.sovereign.console.shell.WindowPlacement;
 import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.base.LedgerLocation;
@@ -18,8 +19,12 @@ import java.util.List;
 import java.util.prefs.Preferences;
 import javafx.application.Application;
 import javafx.application.Platform;
+import javafx.beans.InvalidationListener;
+import javafx.event.EventHandler;
 import javafx.scene.Scene;
+import javafx.stage.Screen;
 import javafx.stage.Stage;
+import javafx.stage.WindowEvent;
 
 /**
  * The desktop console: attaches to the database named on the command line, or opens the demo (with
@@ -35,6 +40,7 @@ public final class ConsoleApp extends Application {
 
     private ShellViewModel vm;
     private FxTicker ticker;
+    private Runnable rememberWindow;
 
     @Override
     public void start(Stage stage) {
@@ -68,7 +74,7 @@ public final class ConsoleApp extends Application {
                 },
                 LedgerPoller.DEFAULT_INTERVAL);
         MainWindow window = new MainWindow(vm, Platform::exit, getHostServices()::showDocument);
-        Scene scene = new Scene(window.create(), 1320, 820);
+        Scene scene = new Scene(window.create());
         window.install(scene);
         ticker = new FxTicker(clock, vm::tick, vm::wantsFineTicks);
         ticker.start();
@@ -77,6 +83,7 @@ public final class ConsoleApp extends Application {
                 .addListener((obs, o, p) -> stage.setTitle(
                         title(p, vm.demoSession().runningProperty().get())));
         stage.setScene(scene);
+        rememberWindow = place(stage, settings);
         stage.show();
         List<String> args = getParameters().getRaw();
         try {
@@ -88,6 +95,47 @@ public final class ConsoleApp extends Application {
             vm.startDemo();
         }
         CloseOnSignal.toolkitStarted();
+    }
+
+    /**
+     * Sizes and places the window to the primary screen's visual bounds — where it last was if that still fits
+     * ({@link WindowPlacement}), and remembers it when the window closes; returns what to run at the app's stop
+     * (Ctrl+Q ends the toolkit without hiding the window): remember it, and let go of the stage.
+     */
+    static Runnable place(Stage stage, ConsoleSettings settings) {
+        WindowPlacement p = WindowPlacement.choose(Screen.getPrimary().getVisualBounds(), settings.window());
+        stage.setX(p.x());
+        stage.setY(p.y());
+        stage.setWidth(p.width());
+        stage.setHeight(p.height());
+        stage.setMaximized(p.maximized());
+        // the bounds a maximised window returns to: the last ones it had while not maximised
+        WindowPlacement[] normal = {p};
+        InvalidationListener track = o -> {
+            if (!stage.isMaximized() && !stage.isIconified()) {
+                normal[0] = new WindowPlacement(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight(), false);
+            }
+        };
+        stage.xProperty().addListener(track);
+        stage.yProperty().addListener(track);
+        stage.widthProperty().addListener(track);
+        stage.heightProperty().addListener(track);
+        EventHandler<WindowEvent> onHidden = e -> remember(stage, settings, normal[0]);
+        stage.addEventHandler(WindowEvent.WINDOW_HIDDEN, onHidden);
+        return () -> {
+            // the app's end: remember where the window is, and let go of the stage (a test reuses it)
+            remember(stage, settings, normal[0]);
+            stage.removeEventHandler(WindowEvent.WINDOW_HIDDEN, onHidden);
+            stage.xProperty().removeListener(track);
+            stage.yProperty().removeListener(track);
+            stage.widthProperty().removeListener(track);
+            stage.heightProperty().removeListener(track);
+        };
+    }
+
+    private static void remember(Stage stage, ConsoleSettings settings, WindowPlacement normal) {
+        settings.setWindow(
+                new WindowPlacement(normal.x(), normal.y(), normal.width(), normal.height(), stage.isMaximized()));
     }
 
     /** The window's title: a file's name, or a server's URL without its secrets. */
@@ -103,6 +151,10 @@ public final class ConsoleApp extends Application {
 
     @Override
     public void stop() {
+        if (rememberWindow != null) {
+            rememberWindow.run();
+            rememberWindow = null;
+        }
         if (ticker != null) {
             ticker.stop();
         }

@@ -4,7 +4,9 @@ import atlantafx.base.theme.Styles;
 import dev.sovereign.console.actions.ActionStatus;
 import dev.sovereign.console.ledger.Links;
 import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
+import javafx.beans.Observable;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.value.ObservableBooleanValue;
@@ -16,10 +18,13 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.Tooltip;
+import javafx.scene.control.skin.VirtualFlow;
+import javafx.scene.input.MouseEvent;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -179,6 +184,69 @@ public final class Ui {
     }
 
     /** A table in the house style. */
+    /**
+     * The height of a {@link Styles#DENSE} table showing {@code rows} whole rows: its header (34 px), the rows
+     * (2em each, 28 px at the console's font) and room for a horizontal scroll bar.
+     */
+    public static double denseTableHeight(int rows) {
+        return 34 + rows * 28 + 16;
+    }
+
+    /**
+     * Sizes a vertical split's lower item to its preferred height but at most {@code share} of the split (never
+     * under its minimum, unless the upper item's minimum needs the room), again whenever the split's size changes: a window made taller gives its height to
+     * the upper item (a page's main table), not to a detail box that does not fill it. Once the operator drags
+     * the divider, their position is kept as the split pane keeps it.
+     */
+    public static void keepLowerShare(SplitPane split, Region lower, double share, Observable... contentChanges) {
+        keepLowerShare(split, lower, share, () -> Double.MAX_VALUE, contentChanges);
+    }
+
+    /**
+     * As above, but the lower item may have more than {@code share} when the upper one needs less than the rest:
+     * {@code upperNeeds} is the height that shows all of the upper item (a table's few rows whole).
+     */
+    public static void keepLowerShare(
+            SplitPane split, Region lower, double share, DoubleSupplier upperNeeds, Observable... contentChanges) {
+        boolean[] dragged = {false};
+        split.addEventFilter(MouseEvent.MOUSE_DRAGGED, e -> {
+            for (Node n = e.getTarget() instanceof Node t ? t : null; n != null && n != split; n = n.getParent()) {
+                if (n.getStyleClass().contains("split-pane-divider")) {
+                    dragged[0] = true;
+                    return;
+                }
+            }
+        });
+        Runnable place = () -> {
+            double h = split.getHeight() - split.snappedTopInset() - split.snappedBottomInset();
+            if (h <= 0 || dragged[0] || split.getDividers().isEmpty()) {
+                return;
+            }
+            double w = split.getWidth() - split.snappedLeftInset() - split.snappedRightInset();
+            double cap = Math.max(h * share, h - upperNeeds.getAsDouble() - 8);
+            double want = Math.min(lower.prefHeight(w), Math.max(lower.minHeight(w), cap));
+            // never below the upper item's least height (a form that wrapped to a second row in a narrow window)
+            want = Math.max(0, Math.min(want, h - split.getItems().get(0).minHeight(w) - 8));
+            double position = Math.max(0, Math.min(1, 1 - want / h));
+            if (Math.abs(position - split.getDividerPositions()[0]) * h >= 1) { // a move under a pixel lays out nothing
+                split.setDividerPositions(position);
+            }
+        };
+        split.heightProperty().addListener(o -> place.run());
+        split.widthProperty().addListener(o -> place.run());
+        for (Observable o : contentChanges) {
+            o.addListener(x -> place.run()); // the lower item's preferred height follows what it shows
+        }
+    }
+
+    /** Scrolls {@code table} the least that shows its selected row whole (nothing when none is selected). */
+    public static void keepSelectedInSight(TableView<?> table) {
+        int i = table.getSelectionModel().getSelectedIndex();
+        if (i >= 0 && table.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {
+            flow.scrollTo(i);
+        }
+    }
+
     public static <T> TableView<T> table(String id, String placeholder) {
         TableView<T> t = new TableView<>();
         t.setId(id);

@@ -4,6 +4,7 @@ import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.prefs.Preferences;
 
 /**
@@ -19,6 +20,7 @@ public final class ConsoleSettings {
     private static final String ALERTS = "alerts";
     private static final String RECENT = "recentFiles";
     private static final String LAST_DIRECTORY = "lastDirectory";
+    private static final String WINDOW = "window";
 
     private final Preferences node;
 
@@ -139,6 +141,28 @@ public final class ConsoleSettings {
         list.remove(location.withoutSecrets());
         store(list);
         return list;
+    }
+
+    /** The window's last bounds and whether it was maximised; empty if never saved or unreadable. */
+    public Optional<WindowPlacement> window() {
+        String[] f = node.get(WINDOW, "").split(" ");
+        if (f.length != 5) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new WindowPlacement(
+                    Double.parseDouble(f[0]),
+                    Double.parseDouble(f[1]),
+                    Double.parseDouble(f[2]),
+                    Double.parseDouble(f[3]),
+                    Boolean.parseBoolean(f[4])));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    public void setWindow(WindowPlacement w) {
+        node.put(WINDOW, w.x() + " " + w.y() + " " + w.width() + " " + w.height() + " " + w.maximized());
     }
 
     public Path lastDirectory() {

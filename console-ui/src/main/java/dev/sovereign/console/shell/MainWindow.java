@@ -220,15 +220,18 @@ public final class MainWindow {
     private Node demoStrip() {
         Label tag = new Label("DEMO");
         tag.getStyleClass().add("demo-tag");
+        tag.setMinWidth(Region.USE_PREF_SIZE); // never "…": the narration gives way instead (issue 31)
         Label said = new Label();
         said.setId("demo-narration");
         said.textProperty().bind(vm.demoSession().narrationProperty());
         said.setMaxWidth(Double.MAX_VALUE);
+        said.setMinWidth(0);
         HBox.setHgrow(said, Priority.ALWAYS);
         Button stop = new Button("Stop demo");
         stop.setId("demo-stop");
         stop.getStyleClass().addAll(Styles.SMALL, Styles.FLAT);
         stop.setOnAction(e -> vm.detach());
+        stop.setMinWidth(Region.USE_PREF_SIZE);
         HBox strip = new HBox(10, tag, said, stop);
         strip.setId("demo-strip");
         strip.getStyleClass().add("demo-strip");

@@ -7,13 +7,17 @@ import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.ledger.FilterChoice;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.LayoutChecks;
 import dev.sovereign.console.testing.Scenario;
 import dev.sovereign.console.testing.ViewHarness;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.base.Refusal;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.TableView;
@@ -34,12 +38,45 @@ class RejectionsViewTest {
 
     private ShellViewModel vm;
     private Scenario scenario;
+    private Stage stage;
 
     @Start
     void start(Stage stage) {
+        this.stage = stage;
         scenario = Scenario.build(fx);
         vm = fx.attachedShell();
         ViewHarness.show(stage, new RejectionsView(vm.rejections()).create());
+    }
+
+    /**
+     * Issue 31: a selected refusal's text stays inside its half of the split, however little room the window leaves
+     * it (it scrolls there), never drawn across or hidden past the divider.
+     */
+    @Test
+    void theSelectedRefusalStaysInsideItsPaneInASmallWindow(FxRobot robot) {
+        List<String> outside = new ArrayList<>();
+        robot.interact(() -> {
+            stage.setWidth(760);
+            stage.setHeight(320);
+            vm.rejections().selectedProperty().set(vm.rejections().rows().get(0));
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.interact(() -> {
+            Scene scene = stage.getScene();
+            scene.getRoot().applyCss();
+            scene.getRoot().layout();
+            LayoutChecks.outside(scene.getRoot(), scene.getWidth(), scene.getHeight(), outside, "760x320: ");
+        });
+        robot.interact(
+                () -> { // the primary stage outlives this class: give the next test its size back
+                    stage.setWidth(1280);
+                    stage.setHeight(760);
+                });
+        assertThat(robot.lookup("#rejection-detail")
+                        .queryAs(LinkedSentence.class)
+                        .getText())
+                .startsWith(vm.rejections().rows().get(0).sentence());
+        assertThat(outside).isEmpty();
     }
 
     @Test

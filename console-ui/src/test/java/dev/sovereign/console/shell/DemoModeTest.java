@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sovereign.console.ConsoleApp;
 import dev.sovereign.console.fx.FxUiExecutor;
 import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.LayoutChecks;
 import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -191,7 +193,7 @@ class DemoModeTest {
         FxRobot robot = new FxRobot();
         Demo.Settings[] used = new Demo.Settings[1];
         ShellViewModel[] vm = new ShellViewModel[1];
-        FxToolkit.registerPrimaryStage();
+        Stage primary = FxToolkit.registerPrimaryStage();
         FxToolkit.setupStage(stage -> showWindow(stage, vm, used));
         assertThat(robot.lookup("#welcome-demo").tryQuery()).isPresent();
 
@@ -201,6 +203,23 @@ class DemoModeTest {
         await("five worker processes", () -> workersOn(db).size() == 5);
         Set<Long> started = pids(workersOn(db));
         await("the demo strip", onFx(() -> robot.lookup("#demo-strip").query().isVisible()));
+        // issue 31: in a 1024-px window (and narrower) the DEMO tag and "Stop demo" keep their words; the
+        // narration beside them is what gives way
+        List<String> cut = new ArrayList<>();
+        for (int width : new int[] {1024, 760}) {
+            robot.interact(() -> {
+                primary.setWidth(width);
+                primary.setHeight(700);
+            });
+            WaitForAsyncUtils.waitForFxEvents();
+            robot.interact(
+                    () -> LayoutChecks.truncated(robot.lookup("#demo-strip").query(), cut, width + ": "));
+        }
+        robot.interact(() -> {
+            primary.setWidth(1320);
+            primary.setHeight(820);
+        });
+        assertThat(cut).as("the demo strip at 1024 and 760 px").allMatch(c -> c.contains("#demo-narration"));
         assertThat(WaitForAsyncUtils.asyncFx(
                                 () -> vm[0].attachment().recentFiles().contains(LedgerLocation.file(db)))
                         .get())

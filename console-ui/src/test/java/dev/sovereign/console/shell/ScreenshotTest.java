@@ -3,6 +3,7 @@ package dev.sovereign.console.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.LayoutChecks;
 import dev.sovereign.console.testing.Scenario;
 import dev.sovereign.engine.Engine;
 import java.awt.image.BufferedImage;
@@ -144,7 +145,7 @@ class ScreenshotTest {
         robot.interact(() -> {
             scene.getRoot().applyCss();
             scene.getRoot().layout();
-            NothingCutOffTest.truncated(scene.getRoot(), cut, "Runs after a retry: ");
+            LayoutChecks.truncated(scene.getRoot(), cut, "Runs after a retry: ");
         });
         assertThat(cut).as("texts cut off (shown with an ellipsis)").isEmpty();
         // ... and not clipped by their cell either

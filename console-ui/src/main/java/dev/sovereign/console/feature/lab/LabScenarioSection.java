@@ -8,6 +8,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -32,6 +33,8 @@ final class LabScenarioSection {
         HBox row = new HBox(16, left, middle, createLivePanel());
         row.setPadding(new Insets(8, 0, 0, 0));
         row.setId("lab-scenario-section");
+        // in a 1024x700 window the workers above keep their form and table: the list and the narrative scroll
+        row.setMinHeight(130);
         return row;
     }
 
@@ -42,6 +45,7 @@ final class LabScenarioSection {
         list.getItems().setAll(vm.scenarios());
         list.setPrefWidth(300);
         list.setMinWidth(260);
+        list.setMinHeight(48);
         list.setCellFactory(l -> new ListCell<>() {
             @Override
             protected void updateItem(ScenarioInfo s, boolean empty) {
@@ -81,6 +85,8 @@ final class LabScenarioSection {
         cancel.setId("lab-cancel");
         cancel.setOnAction(e -> vm.cancelScenario());
         cancel.disableProperty().bind(vm.runningProperty().not());
+        run.setMinWidth(Region.USE_PREF_SIZE);
+        cancel.setMinWidth(Region.USE_PREF_SIZE);
         HBox buttons = new HBox(8, run, cancel);
         VBox.setVgrow(list, Priority.ALWAYS);
         return new VBox(8, LabView.sectionTitle("Scenarios"), list, buttons);
@@ -102,7 +108,15 @@ final class LabScenarioSection {
         rejectionCaption.getStyleClass().add(Styles.TEXT_MUTED);
         VBox pane = new VBox(6, leaseCaption, lease, rejectionCaption, rejection);
         pane.getStyleClass().add("detail-pane");
-        VBox live = new VBox(8, LabView.sectionTitle("Ledger, live"), pane);
+        lease.setMinHeight(Region.USE_PREF_SIZE);
+        rejection.setMinHeight(Region.USE_PREF_SIZE);
+        // a long refusal scrolls in its box instead of ending in "…"
+        ScrollPane scroll = new ScrollPane(pane);
+        scroll.setId("lab-live-scroll");
+        scroll.setFitToWidth(true);
+        scroll.getStyleClass().add("edge-to-edge");
+        VBox.setVgrow(scroll, Priority.ALWAYS);
+        VBox live = new VBox(8, LabView.sectionTitle("Ledger, live"), scroll);
         live.setPrefWidth(280);
         live.setMinWidth(240);
         live.setMaxWidth(320);

@@ -12,6 +12,7 @@ import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SplitPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
@@ -32,9 +33,13 @@ public final class LabView {
     }
 
     public Parent create() {
-        SplitPane split = new SplitPane(new LabWorkersSection(vm).create(), new LabScenarioSection(vm).create());
+        Region scenarios = (Region) new LabScenarioSection(vm).create();
+        SplitPane split = new SplitPane(new LabWorkersSection(vm).create(), scenarios);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.36);
+        // the scenarios keep about two thirds, but never the room the workers' form and table need (issue 31: in a
+        // 1024x700 window the form wraps to a second row and the table went under the divider)
+        Ui.keepLowerShare(split, scenarios, 0.64);
         split.setId("lab-split");
         VBox.setVgrow(split, Priority.ALWAYS);
         VBox body = new VBox(10, new LabSandboxBar(vm).create(), createNotices(), createMessageBar(), split);
@@ -57,6 +62,8 @@ public final class LabView {
                 + " jobs to it. Open the lab sandbox unless you mean to.");
         notSandbox.setId("lab-not-sandbox");
         notSandbox.setWrapText(true);
+        notSandbox.setMinHeight(Region.USE_PREF_SIZE);
+        notSandbox.setMinWidth(0);
         HBox warn = new HBox(notSandbox);
         warn.getStyleClass().add("attention");
         warn.visibleProperty()
@@ -69,6 +76,7 @@ public final class LabView {
             Label platform = new Label(vm.platformNote());
             platform.setId("lab-platform-note");
             platform.setWrapText(true);
+            platform.setMinHeight(Region.USE_PREF_SIZE);
             HBox note = new HBox(platform);
             note.getStyleClass().add("lab-note");
             box.getChildren().add(note);
@@ -94,6 +102,10 @@ public final class LabView {
         HBox bar = new HBox(8, spin, message);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setMinHeight(24);
+        // nothing to say, no room taken: a 1024x700 window needs it for the scenarios (issue 31)
+        bar.visibleProperty()
+                .bind(vm.messageProperty().isNotEmpty().or(vm.busyProperty()).or(vm.runningProperty()));
+        bar.managedProperty().bind(bar.visibleProperty());
         return bar;
     }
 

@@ -1,6 +1,7 @@
 package dev.sovereign.console.feature.lab;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.ColumnFit;
 import dev.sovereign.console.fx.SortedRows;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.fx.Ui.Tone;
@@ -19,8 +20,9 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
-import javafx.scene.layout.HBox;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
 
@@ -76,23 +78,34 @@ final class LabWorkersSection {
         clear.setId("lab-clear-ended");
         clear.getStyleClass().add(Styles.FLAT);
         clear.setOnAction(e -> vm.clearEnded());
-        HBox form = new HBox(8, new Label("Actor"), actor, ttl, clock, start, job, clear);
+        Label actorLabel = new Label("Actor");
+        // a narrow window wraps the form to a second row instead of squeezing its buttons to "Start wo…"
+        FlowPane form = new FlowPane(8, 6, actorLabel, actor, ttl, clock, start, job, clear);
         form.setAlignment(Pos.CENTER_LEFT);
+        for (Node n : form.getChildren()) {
+            if (n instanceof Region r) {
+                r.setMinWidth(Region.USE_PREF_SIZE);
+            }
+        }
         return form;
     }
 
     private TableView<LabWorkerItem> createTable() {
-        TableView<LabWorkerItem> table = Ui.table(
-                "lab-workers",
-                "No worker processes yet. Start one (or two, for the"
-                        + " same actor) and watch them contend for its lease.");
+        TableView<LabWorkerItem> table =
+                Ui.table("lab-workers", "No worker processes yet: start one, or two for the same actor.");
         SortedRows.install(table, vm.workers());
+        if (table.getPlaceholder() instanceof Label empty) {
+            empty.setPadding(new Insets(8)); // one line in a 1024-px window, whole in the table's least height
+        }
+        table.setMinHeight(80); // its header and the one-line sentence: the rest goes to the scenarios below
         TableColumn<LabWorkerItem, String> name =
                 Ui.column("Worker", 170, w -> w.label() + (w.isFaultInjected() ? "  (fence off)" : ""));
-        name.setMinWidth(170);
+        name.setMinWidth(220); // "worker A (gc-pause)" and its "(fence off)" whole
         name.getStyleClass().add("text-bold");
         table.getColumns().add(name);
-        table.getColumns().add(Ui.column("PID", 64, w -> Long.toString(w.pid())));
+        TableColumn<LabWorkerItem, String> pid = Ui.column("PID", 84, w -> Long.toString(w.pid()));
+        ColumnFit.measureBy(pid, w -> "99999999"); // room for any PID a Linux machine gives (up to 4194304)
+        table.getColumns().add(pid);
         table.getColumns().add(stateColumn());
         TableColumn<LabWorkerItem, String> says = Ui.liveColumn("Ledger says", 250, LabWorkerItem::ledgerProperty);
         says.setMinWidth(200);

@@ -1,5 +1,6 @@
 package dev.sovereign.console.feature.rejections;
 
+import dev.sovereign.console.fx.ColumnFit;
 import dev.sovereign.console.fx.FilterBar;
 import dev.sovereign.console.fx.LinkedSentence;
 import dev.sovereign.console.fx.SortedRows;
@@ -15,6 +16,7 @@ import javafx.geometry.Orientation;
 import javafx.scene.Parent;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
@@ -78,6 +80,13 @@ public final class RejectionsView {
         });
         category.setMinWidth(180);
         table.getColumns().add(category);
+        // the sentence is what an operator reads: third, where a 1024-px window still shows it whole, wrapped to its
+        // width (never measured to one long line, which pushed it past the table's edge at 1440x900, issue 31)
+        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 460, vm::sentence);
+        sentence.setCellFactory(c -> new WrappingCell());
+        ColumnFit.measureBy(sentence, e -> "");
+        sentence.setMinWidth(300);
+        table.getColumns().add(sentence);
         TableColumn<JournalEntry, String> resource = Ui.column("Resource", 115, RejectionsViewModel::resource);
         Ui.linkCells(resource, "rejection-resource-", e -> Long.toString(e.seq()), e -> {
             if ("assignment".equals(e.resourceType())) {
@@ -101,9 +110,6 @@ public final class RejectionsView {
         tokens.getStyleClass().add("token");
         tokens.setMinWidth(190);
         table.getColumns().add(tokens);
-        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 380, vm::sentence);
-        sentence.setCellFactory(c -> new WrappingCell());
-        table.getColumns().add(sentence);
         table.setRowFactory(t -> {
             TableRow<JournalEntry> row = new TableRow<>();
             row.itemProperty().addListener((obs, o, e) -> row.setId(e == null ? null : "rejection-" + e.seq()));
@@ -136,11 +142,17 @@ public final class RejectionsView {
         hint.managedProperty().bind(hint.visibleProperty());
         VBox detailPane = new VBox(6, hint, detail, linkBar());
         detailPane.getStyleClass().add("detail-pane");
+        // a long refusal scrolls inside its half of the split, never drawn across the divider (issue 31)
+        ScrollPane detailScroll = new ScrollPane(detailPane);
+        detailScroll.setId("rejection-detail-scroll");
+        detailScroll.setFitToWidth(true);
+        detailScroll.getStyleClass().add("edge-to-edge");
+        detailScroll.setMinHeight(60);
 
         VBox upper = new VBox(
                 8, FilterBar.create("rejections-filter-", vm.filterChoices(), vm.categoryFilterProperty()), table);
         VBox.setVgrow(table, Priority.ALWAYS);
-        SplitPane split = new SplitPane(upper, detailPane);
+        SplitPane split = new SplitPane(upper, detailScroll);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.72);
         return Ui.page(

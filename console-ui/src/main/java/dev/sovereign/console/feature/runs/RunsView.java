@@ -129,27 +129,54 @@ public final class RunsView {
         ScrollPane detailScroll = new ScrollPane(detailPane);
         detailScroll.setId("run-detail-scroll");
         detailScroll.setFitToWidth(true);
-        detailScroll.setPrefViewportHeight(150);
+        // as tall as the receipt and history it holds, up to 200 px (then it scrolls): no empty box below them
+        detailScroll
+                .prefViewportHeightProperty()
+                .bind(Bindings.createDoubleBinding(
+                        () -> Math.min(200, detailPane.getHeight()), detailPane.heightProperty()));
+        detailScroll.setMinHeight(56);
         detailScroll.getStyleClass().add("edge-to-edge");
-        VBox lower = new VBox(8, title("Attempts"), attempts, detailScroll);
-        // a run has a few attempts; the room below goes to its receipt and history
-        attempts.setPrefHeight(130);
-        attempts.setMinHeight(90);
-        VBox.setVgrow(attempts, Priority.SOMETIMES);
-        detailScroll.setMinHeight(90);
+        // the selected run's actions head its attempts and receipt: above the table they cost the table two rows
+        HBox lowerBar = actionBar();
+        Label attemptsTitle = title("Attempts");
+        attemptsTitle.setMinWidth(Region.USE_PREF_SIZE); // a long outcome beside the buttons wraps; the title stays
+        lowerBar.getChildren().add(0, attemptsTitle);
+        lowerBar.setAlignment(Pos.CENTER_LEFT);
+        VBox lower = new VBox(6, lowerBar, attempts, detailScroll);
+        // a run has a few attempts: three rows, one at the least; the receipt scrolls in what is left
+        attempts.prefHeightProperty()
+                .bind(Bindings.createDoubleBinding(
+                        () -> Ui.denseTableHeight(
+                                Math.max(1, Math.min(3, vm.attempts().size()))),
+                        vm.attempts()));
+        attempts.setMinHeight(Ui.denseTableHeight(1));
         VBox.setVgrow(detailScroll, Priority.ALWAYS);
 
         // the state filter on its own row: beside the actions it made the page wider than a 1024-px window
         VBox upper = new VBox(
                 8,
-                actionBar(),
                 confirmBar(),
                 FilterBar.create("runs-filter-", vm.filterChoices(), vm.stateFilterProperty()),
                 assignments);
         VBox.setVgrow(assignments, Priority.ALWAYS);
+        assignments.setMinHeight(Ui.denseTableHeight(3));
         SplitPane split = new SplitPane(upper, lower);
         split.setOrientation(Orientation.VERTICAL);
-        split.setDividerPositions(0.62);
+        // the assignments are what the page is for: the window's height goes to them, the attempts and receipt
+        // below keep about a third at most (issue 31: three rows at 1440x900, none at 1024x700 before)
+        // (more when the runs are few: their rows whole, the rest to the receipt)
+        Ui.keepLowerShare(
+                split,
+                lower,
+                0.33,
+                () -> upper.prefHeight(-1)
+                        - assignments.prefHeight(-1)
+                        + Ui.denseTableHeight(Math.max(3, assignments.getItems().size())),
+                detailPane.heightProperty(),
+                vm.attempts(),
+                vm.assignments());
+        // the lower part grew for a receipt: the selected run stays in sight above it
+        assignments.heightProperty().addListener(o -> Ui.keepSelectedInSight(assignments));
         VBox body = new VBox(10, attentionBox, split);
         VBox.setVgrow(split, Priority.ALWAYS);
         return Ui.page(
@@ -267,6 +294,7 @@ public final class RunsView {
 
     private TableView<AssignmentRow> assignmentsTable() {
         TableView<AssignmentRow> t = Ui.table("assignments-table", RunsViewModel.NO_ASSIGNMENTS);
+        t.getStyleClass().add(Styles.DENSE); // a list of many runs: as many of them as the window holds
         if (t.getPlaceholder() instanceof Label empty) {
             empty.setId("assignments-empty");
             empty.textProperty().bind(vm.emptyTextProperty()); // a search or a filter says so (issue 31)
@@ -384,6 +412,7 @@ public final class RunsView {
 
     private TableView<AttemptRow> attemptsTable() {
         TableView<AttemptRow> t = Ui.table("attempts-table", "No attempts.");
+        t.getStyleClass().add(Styles.DENSE);
         SortedRows.install(t, vm.attempts());
         TableColumn<AttemptRow, String> id = Ui.column("Attempt", 110, AttemptRow::id);
         id.getStyleClass().add("mono");

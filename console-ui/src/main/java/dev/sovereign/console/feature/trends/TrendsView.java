@@ -13,8 +13,10 @@ import javafx.scene.chart.LineChart;
 import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
 import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /** Four small charts over the last hour, a point a minute (JavaFX charts, no animation). */
@@ -49,8 +51,15 @@ public final class TrendsView {
         coverage.textProperty().bind(vm.coverageProperty());
         coverage.visibleProperty().bind(vm.coverageProperty().isNotEmpty());
         coverage.managedProperty().bind(coverage.visibleProperty());
-        VBox body = new VBox(8, coverage, grid);
-        VBox.setVgrow(grid, Priority.ALWAYS);
+        // the charts share the window's width; one shorter than their least height scrolls (issue 31)
+        ScrollPane scroll = new ScrollPane(grid);
+        scroll.setId("trends-scroll");
+        scroll.setFitToWidth(true);
+        scroll.setFitToHeight(true);
+        scroll.getStyleClass().add("edge-to-edge");
+        coverage.setMinHeight(Region.USE_PREF_SIZE);
+        VBox body = new VBox(8, coverage, scroll);
+        VBox.setVgrow(scroll, Priority.ALWAYS);
         Runnable fill = () -> {
             List<TrendsViewModel.Minute> m = vm.minutesProperty().get();
             grants.getData().setAll(series("grants", m, x -> x.grants()), series("takeovers", m, x -> x.takeovers()));
@@ -104,6 +113,7 @@ public final class TrendsView {
         c.setAnimated(false);
         c.setCreateSymbols(false);
         c.setMinHeight(180);
+        c.setMinWidth(220); // two side by side in a 1024-px window; the legend wraps
         c.setPrefHeight(240);
         return c;
     }

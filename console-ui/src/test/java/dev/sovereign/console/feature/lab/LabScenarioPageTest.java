@@ -7,10 +7,14 @@ import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javafx.collections.ListChangeListener;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableCell;
+import javafx.scene.text.Text;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -100,6 +104,20 @@ class LabScenarioPageTest {
         console.await(() -> console.vm.rejections().rows().stream()
                 .anyMatch(e -> console.vm.lab().scenarioActorProperty().get().equals(e.actor())));
         console.screenshot(robot, "lab-scenario-held");
+        // issue 31: a worker's name ("worker A (gc-pause)") and its PID are shown whole, never "11…"
+        List<String> cut = new ArrayList<>();
+        robot.interact(() -> robot.lookup("#lab-workers .table-cell").queryAll().forEach(n -> {
+            if (n instanceof TableCell<?, ?> cell
+                    && cell.getTableColumn() != null
+                    && List.of("Worker", "PID").contains(cell.getTableColumn().getText())
+                    && cell.getText() != null
+                    && !cell.getText().isEmpty()
+                    && cell.lookup(".text") instanceof Text drawn
+                    && !cell.getText().equals(drawn.getText())) {
+                cut.add(cell.getText() + " shown as " + drawn.getText());
+            }
+        }));
+        assertThat(cut).as("worker names and PIDs cut off").isEmpty();
         robot.clickOn("#nav-timeline");
         String actor = console.vm.lab().scenarioActorProperty().get();
         console.await(() -> console.vm.timeline().lanes().stream()
@@ -120,6 +138,13 @@ class LabScenarioPageTest {
 
         // the same lesson with the fence switched off in the workers: the checker sees the stale commit
         robot.clickOn("#lab-break-fence");
+        // the list scrolls in a short window: bring the scenario into sight, as an operator would, then click it
+        robot.interact(() -> robot.lookup("#lab-scenarios")
+                .queryAs(ListView.class)
+                .scrollTo(console.vm.lab().scenarios().stream()
+                        .filter(x -> x.name().equals("stolen-fence"))
+                        .findFirst()
+                        .orElseThrow()));
         robot.clickOn("stolen-fence");
         robot.clickOn("#lab-run");
         console.await(() -> !console.vm.lab().runningProperty().get()
