@@ -3,6 +3,7 @@ package dev.sovereign.console.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.testing.ConsoleFixture;
+import dev.sovereign.console.testing.LayoutChecks;
 import dev.sovereign.console.testing.Scenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +79,7 @@ class StatusBarRoomTest {
                     scene.getRoot().applyCss();
                     scene.getRoot().layout();
                     shot[0] = scene.snapshot(null);
-                    NothingCutOffTest.truncated(robot.lookup("#status-bar").query(), cut, at + " " + theme + ": ");
+                    LayoutChecks.truncated(robot.lookup("#status-bar").query(), cut, at + " " + theme + ": ");
                 });
                 ScreenshotTest.write(
                         shot[0], dir.resolve("leases-" + at + "-" + theme.name().toLowerCase() + ".png"));
@@ -130,7 +131,7 @@ class StatusBarRoomTest {
                 scene.getRoot().applyCss();
                 scene.getRoot().layout();
                 opened[0] = scene.snapshot(null);
-                NothingCutOffTest.truncated(robot.lookup("#status-bar").query(), cut, at + " alert opened: ");
+                LayoutChecks.truncated(robot.lookup("#status-bar").query(), cut, at + " alert opened: ");
             });
             ScreenshotTest.write(opened[0], dir.resolve("alert-opened-" + at + ".png"));
         }

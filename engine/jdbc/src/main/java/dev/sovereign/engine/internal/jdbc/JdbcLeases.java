@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -549,6 +550,11 @@ public final class JdbcLeases implements ActorLeases {
         long now = tx.now();
         long change = tx.nextLeaseChange();
         Dialect d = tx.dialect();
+        List<Object> args = new ArrayList<>(List.of(
+                now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor, tx.processIdentity(), token));
+        if (onlyIfLive) {
+            args.add(now); // the lease's effective expiry must still be ahead (decision 0116)
+        }
         Optional<Lease> renewed = tx.one(
                 "UPDATE actor_leases SET renewed_at = ?,"
                         + " ttl_ms = CASE WHEN ? > 0 THEN ? ELSE ttl_ms END,"
@@ -560,38 +566,7 @@ public final class JdbcLeases implements ActorLeases {
                         + (onlyIfLive ? " AND " + LeaseSql.effective(d, ROW, "expires_at") + " > ?" : "")
                         + " RETURNING " + columns(d),
                 JdbcLeases::mapLease,
-                onlyIfLive
-                        ? new Object[] {
-                            now,
-                            ttlMs,
-                            ttlMs,
-                            now,
-                            ttlMs,
-                            ttlMs,
-                            now,
-                            change,
-                            token,
-                            change,
-                            actor,
-                            tx.processIdentity(),
-                            token,
-                            now
-                        }
-                        : new Object[] {
-                            now,
-                            ttlMs,
-                            ttlMs,
-                            now,
-                            ttlMs,
-                            ttlMs,
-                            now,
-                            change,
-                            token,
-                            change,
-                            actor,
-                            tx.processIdentity(),
-                            token
-                        });
+                args.toArray());
         if (renewed.isEmpty()) {
             JdbcActors.requireActor(tx, actor);
             throw onlyIfLive
