@@ -54,6 +54,10 @@ final class LedgerMetricsCollector implements MultiCollector {
                 "Runs whose worker was lost that nobody has retried or acknowledged yet.",
                 m.workerLost()));
         out.metricSnapshot(gauge(
+                "sovereign_runs_needing_operator",
+                "Runs that ended FAILED or BLOCKED that nobody has retried or acknowledged: the console's alerts.",
+                m.runsNeedingOperator()));
+        out.metricSnapshot(gauge(
                 "sovereign_processes",
                 "Registered processes: live, stale (its beats stopped), no_heartbeat (a CLI call's identity) or"
                         + " stopped.",

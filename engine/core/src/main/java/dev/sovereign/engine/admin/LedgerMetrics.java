@@ -17,6 +17,8 @@ import java.util.Map;
  * @param refusalsByCategory  {@code REJECTED} rows per refusal category (only categories that occur)
  * @param runsByState         assignments per state, every state in lifecycle order (zeros included)
  * @param workerLost          runs whose worker was lost that nobody retried or acknowledged yet
+ * @param runsNeedingOperator runs that ended FAILED or BLOCKED that nobody retried or acknowledged (worker-lost ones
+ *                            included): the number the console's alerts and "Needs action" show
  * @param processesLive       processes not stopped that beat and are not stale (the registry's one definition)
  * @param processesStale      processes not stopped whose beats stopped
  * @param processesWithoutHeartbeat processes not stopped that never promised to beat (a CLI call's identity), as
@@ -37,6 +39,7 @@ public record LedgerMetrics(
         Map<String, Long> refusalsByCategory,
         Map<String, Long> runsByState,
         long workerLost,
+        long runsNeedingOperator,
         long processesLive,
         long processesStale,
         long processesWithoutHeartbeat,

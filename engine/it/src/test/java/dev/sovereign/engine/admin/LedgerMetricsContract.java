@@ -3,11 +3,16 @@ package dev.sovereign.engine.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.Ledgers;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -70,5 +75,33 @@ abstract class LedgerMetricsContract {
         assertThat(later.eventsLastDay()).isZero();
         assertThat(later.runsByState()).containsOnlyKeys("CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED");
         assertThat(later.workerLost()).isZero();
+    }
+
+    /**
+     * A run recovered as worker-lost counts as lost and as needing an operator, the same number the console's reader
+     * counts; acknowledged, it counts as neither.
+     */
+    @Test
+    void aRecoveredRunCountsAsNeedingAnOperatorAsTheConsoleCountsIt() {
+        Engine a = temp.open(clock);
+        a.actors().add("x");
+        Assignment run = a.runs().assign("x", "scripted");
+        Lease lease = a.leases().acquire("x", Duration.ofSeconds(10));
+        Port.runs(a).startAttempt(run.id(), lease.token(), 2_000);
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(a.supervisor().tick().recovered()).hasSize(1);
+
+        LedgerMetrics m = a.metrics();
+        assertThat(m.workerLost()).isEqualTo(1);
+        assertThat(m.runsNeedingOperator()).isEqualTo(1);
+        assertThat(m.runsByState()).containsEntry("FAILED", 1L);
+        try (AdminReader reader =
+                Ledgers.openReader(temp.location(), temp.dir().resolve("sovereign.data"), clock, ZoneOffset.UTC)) {
+            assertThat(reader.snapshot().counts().needsOperator()).isEqualTo(m.runsNeedingOperator());
+        }
+
+        a.runs().acknowledge(run.id());
+        assertThat(a.metrics().runsNeedingOperator()).isZero();
+        assertThat(a.metrics().workerLost()).isZero();
     }
 }

@@ -37,7 +37,7 @@ public final class JdbcAdminRows {
      * or BLOCKED, nobody retried or acknowledged it, on an assignment aliased {@code s}. The two states narrow it
      * through {@code assignments_by_state}; the retry is a unique-index look-up.
      */
-    private static final String NEEDS_OPERATOR = "s.state IN ('FAILED', 'BLOCKED') AND s.acknowledged_at IS NULL"
+    static final String NEEDS_OPERATOR = "s.state IN ('FAILED', 'BLOCKED') AND s.acknowledged_at IS NULL"
             + " AND NOT EXISTS (SELECT 1 FROM assignments rt WHERE rt.retry_of = s.id)";
 
     /** Where the run folders are: the receipts' output folders are derived from it. */

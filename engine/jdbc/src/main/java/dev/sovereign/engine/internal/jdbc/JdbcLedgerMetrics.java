@@ -70,6 +70,8 @@ public final class JdbcLedgerMetrics {
                 + " AND s.acknowledged_at IS NULL AND NOT EXISTS (SELECT 1 FROM assignments rt WHERE rt.retry_of ="
                 + " s.id) AND EXISTS (SELECT 1 FROM receipts wl WHERE wl.assignment_id = s.id AND"
                 + " wl.failure_category = '" + ReceiptRow.WORKER_LOST + "')");
+        // the console's rule and clause (JdbcAdminRows.NEEDS_OPERATOR): one number for one fact
+        long needsOperator = tx.scalarLong("SELECT count(*) FROM assignments s WHERE " + JdbcAdminRows.NEEDS_OPERATOR);
         long[] processes = new long[3]; // live, stale, without a heartbeat: the registry's one definition (Staleness)
         tx.query(
                 "SELECT kind, started_at, heartbeat_at, heartbeat_interval_ms FROM processes WHERE stopped_at IS NULL",
@@ -100,6 +102,7 @@ public final class JdbcLedgerMetrics {
                 refusals,
                 runs,
                 workerLost,
+                needsOperator,
                 processes[0],
                 processes[1],
                 processes[2],
