@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -550,7 +551,8 @@ public final class JdbcLeases implements ActorLeases {
         long now = tx.now();
         long change = tx.nextLeaseChange();
         Dialect d = tx.dialect();
-        List<Object> args = new ArrayList<>(List.of(
+        // Arrays.asList, not List.of: a bad actor id (null) must reach the statement and be refused as lost
+        List<Object> args = new ArrayList<>(Arrays.asList(
                 now, ttlMs, ttlMs, now, ttlMs, ttlMs, now, change, token, change, actor, tx.processIdentity(), token));
         if (onlyIfLive) {
             args.add(now); // the lease's effective expiry must still be ahead (decision 0116)
