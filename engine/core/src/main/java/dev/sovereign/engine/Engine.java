@@ -4,6 +4,9 @@ import dev.sovereign.engine.actor.Actors;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.admin.PruneOptions;
+import dev.sovereign.engine.admin.PruneReport;
+import dev.sovereign.engine.admin.Retention;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.internal.run.AssignmentRunner;
 import dev.sovereign.engine.internal.run.EngineSupervisor;
@@ -23,6 +26,7 @@ import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.supervisor.Supervisor;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -241,6 +245,32 @@ public final class Engine implements AutoCloseable {
      */
     public LedgerMetrics metrics() {
         return ledger.metrics();
+    }
+
+    /**
+     * The ledger's retention policy and its pruning watermark (decision 0018): how long the journal, the supervisor's
+     * ticks and the contention counts are kept, and how far pruning went. One row in the ledger, so every process agrees.
+     */
+    public Retention retention() {
+        return ledger.retention();
+    }
+
+    /**
+     * Sets how long the journal is kept, for every process of this ledger (decision 0018); refused
+     * ({@code invalid_argument}) below an hour or above 100 years. On PostgreSQL it takes the operator role.
+     */
+    public Retention keepJournalFor(Duration keep) {
+        return ledger.keepJournalFor(keep);
+    }
+
+    /**
+     * Prunes what the retention policy lets go (decision 0018): journal rows below the watermark the database checks
+     * and that no live row needs, supervisor ticks and contention counts older than the policy, in short write
+     * transactions of {@code options.batchRows()} rows, so workers keep writing in between. With
+     * {@code options.dryRun()} it only counts. Tokens are untouched: the counter is never pruned.
+     */
+    public PruneReport prune(PruneOptions options) {
+        return ledger.prune(options);
     }
 
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */

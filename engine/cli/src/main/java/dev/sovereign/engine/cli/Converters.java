@@ -11,7 +11,7 @@ import picocli.CommandLine.TypeConversionException;
  * one sentence (picocli prefixes it with the option's name), which the CLI reports as exit 2.
  */
 final class Converters {
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
     private static final Pattern WHOLE_NUMBER = Pattern.compile("-?\\d+");
 
     private Converters() {}
@@ -36,6 +36,8 @@ final class Converters {
                     return Duration.ofSeconds(n);
                 case "m":
                     return Duration.ofMinutes(n);
+                case "d":
+                    return Duration.ofDays(n);
                 default:
                     return Duration.ofHours(n);
             }

@@ -88,6 +88,22 @@ final class LedgerMetricsCollector implements MultiCollector {
                     "When the oldest journal row was written (Unix time).",
                     m.oldestEventAt()));
         }
+        out.metricSnapshot(GaugeSnapshot.builder()
+                .name("sovereign_journal_retention_seconds")
+                .help("How long the journal is kept: the ledger's retention policy (decision 0018).")
+                .unit(Unit.SECONDS)
+                .dataPoint(point(m.retention().keepJournal().toSeconds()))
+                .build());
+        out.metricSnapshot(counter(
+                "sovereign_pruned_journal_rows",
+                "Journal rows pruned in the ledger's whole life (decision 0018).",
+                m.retention().prunedRows()));
+        if (m.retention().lastPrunedAt() >= 0) {
+            out.metricSnapshot(seconds(
+                    "sovereign_last_prune_timestamp_seconds",
+                    "When a prune last removed rows or moved the journal's watermark (Unix time).",
+                    m.retention().lastPrunedAt()));
+        }
         out.metricSnapshot(seconds(
                 "sovereign_metrics_read_timestamp_seconds",
                 "When these numbers were read, by the reading engine's clock (Unix time).",

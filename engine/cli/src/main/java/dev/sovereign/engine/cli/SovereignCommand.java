@@ -80,6 +80,8 @@ import picocli.CommandLine.Spec;
             EventsCommand.class,
             RejectionsCommand.class,
             MetricsCommand.class,
+            RetentionCommand.class,
+            PruneCommand.class,
             ServeCommand.class,
             LabCommand.class,
             ConsoleCommand.class,

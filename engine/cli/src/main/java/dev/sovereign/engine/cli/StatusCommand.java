@@ -107,6 +107,14 @@ final class StatusCommand extends EngineCommand {
                 o.put("oldest_event_at", size.oldestEventAt());
             }
             o.put("events_last_day", size.eventsLastDay());
+            // retention (decision 0018), after the size fields
+            o.put("journal_kept_ms", size.retention().keepJournal().toMillis());
+            o.put("pruned_rows", size.retention().prunedRows());
+            if (size.retention().lastPrunedAt() < 0) {
+                o.putNull("last_pruned_at");
+            } else {
+                o.put("last_pruned_at", size.retention().lastPrunedAt());
+            }
             out.emit(o);
             return ExitCode.OK;
         }
@@ -158,6 +166,15 @@ final class StatusCommand extends EngineCommand {
                                     + count(size.eventsLastDay(), "event") + " in the last 24 hours")
         });
         f.add(new String[] {"on disk", bytes(size.sizeBytes()) + " (" + rows(size.rowsByTable()) + ")"});
+        f.add(new String[] {
+            "retention",
+            "journal kept " + Times.span(size.retention().keepJournal())
+                    + (size.retention().isDefault() ? " (the default)" : "") + "; "
+                    + (size.retention().lastPrunedAt() < 0
+                            ? "never pruned"
+                            : count(size.retention().prunedRows(), "row") + " pruned, last "
+                                    + out.times().wall(size.retention().lastPrunedAt()))
+        });
         f.add(new String[] {
             "processes",
             processes.get(Liveness.LIVE) + " live, " + processes.get(Liveness.STALE)

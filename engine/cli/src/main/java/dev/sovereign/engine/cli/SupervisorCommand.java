@@ -1,6 +1,8 @@
 package dev.sovereign.engine.cli;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.admin.PruneOptions;
+import dev.sovereign.engine.admin.PruneReport;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.StorageException;
@@ -46,6 +48,15 @@ final class SupervisorCommand extends EngineCommand {
     Duration interval;
 
     @Option(
+            names = "--prune-every",
+            paramLabel = "DUR",
+            defaultValue = "10m",
+            converter = Converters.DurationConverter.class,
+            description = "How often the loop prunes what the retention policy lets go, a few short batches at a"
+                    + " time (default: ${DEFAULT-VALUE}; see 'sovereign retention').")
+    Duration pruneEvery;
+
+    @Option(
             names = "--label",
             paramLabel = "TEXT",
             description = "How the process is shown (default: supervisor <pid>).")
@@ -81,6 +92,7 @@ final class SupervisorCommand extends EngineCommand {
         Reported previous = new Reported();
         RuntimeException[] cannotTick = {null};
         SupervisorLoop[] self = {null};
+        Pruning pruning = new Pruning(pruneEvery, out.now());
         SupervisorLoop loop = new SupervisorLoop(
                 engine.supervisor(),
                 interval,
@@ -90,6 +102,7 @@ final class SupervisorCommand extends EngineCommand {
                             printLine(out, report);
                         }
                     }
+                    pruning.maybePrune(engine, out, err, printLock);
                 },
                 failure -> {
                     if (failure instanceof StorageException s && s.problem() == StorageException.Problem.READ_ONLY) {
@@ -282,6 +295,48 @@ final class SupervisorCommand extends EngineCommand {
                     || !r.recovered().isEmpty()
                     || !r.retired().isEmpty()
                     || !r.failures().isEmpty();
+        }
+    }
+
+    /**
+     * The loop's pruning (decision 0018): every {@code every}, at most {@link #BATCHES} short batches, so a tick is
+     * never held up for long; what is left waits for the next time. A login that may not prune (a PostgreSQL worker)
+     * is told once, and the loop goes on without pruning.
+     */
+    static final class Pruning {
+        static final int BATCHES = 20;
+        private final Duration every;
+        private long next;
+        private boolean off;
+
+        Pruning(Duration every, long now) {
+            this.every = every;
+            this.next = now + every.toMillis();
+        }
+
+        void maybePrune(Engine engine, Output out, PrintWriter err, Object printLock) {
+            long now = out.now();
+            if (off || now < next) {
+                return;
+            }
+            try {
+                PruneReport r = engine.prune(new PruneOptions(PruneOptions.DEFAULT_BATCH_ROWS, BATCHES, false, null));
+                next = r.finished() ? now + every.toMillis() : now; // unfinished: on with the next tick
+                if (r.totalRows() > 0 && !out.json()) {
+                    synchronized (printLock) {
+                        out.line(out.times().wall(now) + "  pruned " + r.journalRows() + " journal rows, " + r.ticks()
+                                + " ticks, " + r.contentionRows() + " contention windows (longest batch "
+                                + r.longestBatchMs() + " ms)");
+                    }
+                }
+            } catch (RuntimeException e) {
+                off = true;
+                synchronized (printLock) {
+                    err.println("pruning stopped for this supervisor: " + describe(e)
+                            + " (prune with 'sovereign prune' as the operator role or the owner)");
+                    err.flush();
+                }
+            }
         }
     }
 }

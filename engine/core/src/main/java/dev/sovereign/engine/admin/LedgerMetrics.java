@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * The ledger's state as numbers, read in one read transaction: what {@code sovereign metrics} exposes to Prometheus
  * and what an embedding program reads with {@code Engine.metrics()} (issue 29, docs/decisions/0319). Every number is read from the database, none from this process's beliefs. The journal's
- * counts are of the rows it holds: they only grow while nothing is pruned. Immutable and thread-safe.
+ * counts are of the rows it holds: pruning (decision 0018) removes old rows, so they can fall; the refusals per
+ * category include those counted in a contention window (decision 0019). Immutable and thread-safe.
  *
  * @param readAt              the engine clock's reading when they were read (epoch ms)
  * @param leasesLive          lease rows whose effective expiry is ahead
@@ -29,6 +30,8 @@ import java.util.Map;
  *                            schema's tables and indexes (PostgreSQL)
  * @param oldestEventAt       when the oldest journal row was written (epoch ms); -1 for an empty journal
  * @param eventsLastDay       journal rows written in the 24 hours before {@code readAt}: the journal's growth per day
+ * @param retention           the retention policy and how far pruning went: the last prune and the rows it removed
+ *                            (decision 0018)
  */
 public record LedgerMetrics(
         long readAt,
@@ -47,7 +50,8 @@ public record LedgerMetrics(
         Map<String, Long> rowsByTable,
         long sizeBytes,
         long oldestEventAt,
-        long eventsLastDay) {
+        long eventsLastDay,
+        Retention retention) {
 
     public LedgerMetrics {
         refusalsByCategory = Collections.unmodifiableMap(new LinkedHashMap<>(refusalsByCategory));

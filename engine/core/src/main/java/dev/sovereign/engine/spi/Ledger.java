@@ -4,6 +4,9 @@ import dev.sovereign.engine.actor.Actors;
 import dev.sovereign.engine.admin.EpochStart;
 import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.admin.LedgerSummary;
+import dev.sovereign.engine.admin.PruneOptions;
+import dev.sovereign.engine.admin.PruneReport;
+import dev.sovereign.engine.admin.Retention;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.journal.Journal;
@@ -100,6 +103,15 @@ public interface Ledger extends AutoCloseable {
 
     /** The ledger's state as numbers, read in one read transaction ({@code sovereign metrics}, decision 0319). */
     LedgerMetrics metrics();
+
+    /** The retention policy and the pruning watermark (decision 0018). */
+    Retention retention();
+
+    /** Sets how long the journal is kept (an hour to 100 years; decision 0018). */
+    Retention keepJournalFor(java.time.Duration keep);
+
+    /** Prunes what the retention policy lets go, in short batches (or counts it, for a dry run; decision 0018). */
+    PruneReport prune(PruneOptions options);
 
     /** The counts a {@code status} shows, read in one snapshot. */
     LedgerSummary summary();

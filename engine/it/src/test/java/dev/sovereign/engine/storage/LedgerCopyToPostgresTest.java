@@ -369,11 +369,11 @@ class LedgerCopyToPostgresTest {
         try (Connection lite = DriverManager.getConnection("jdbc:sqlite:" + h.file());
                 Statement s = lite.createStatement()) {
             String guard;
-            try (var rs =
-                    s.executeQuery("SELECT sql FROM sqlite_master WHERE name = 'supervisor_ticks_never_deleted'")) {
+            try (var rs = s.executeQuery(
+                    "SELECT sql FROM sqlite_master WHERE name = 'supervisor_ticks_deleted_only_when_old'")) {
                 guard = rs.getString(1);
             }
-            s.execute("DROP TRIGGER supervisor_ticks_never_deleted");
+            s.execute("DROP TRIGGER supervisor_ticks_deleted_only_when_old");
             s.execute("DELETE FROM supervisor_ticks WHERE at = 'not a time'");
             s.execute(guard);
         }

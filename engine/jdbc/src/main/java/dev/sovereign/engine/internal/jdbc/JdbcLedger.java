@@ -1,6 +1,9 @@
 package dev.sovereign.engine.internal.jdbc;
 
 import dev.sovereign.engine.admin.LedgerMetrics;
+import dev.sovereign.engine.admin.PruneOptions;
+import dev.sovereign.engine.admin.PruneReport;
+import dev.sovereign.engine.admin.Retention;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.lease.Beat;
 import dev.sovereign.engine.process.ProcessInfo;
@@ -46,6 +49,7 @@ public abstract class JdbcLedger implements Ledger {
     private final JdbcRuns runs;
     private final JdbcRecovery recovery;
     private final JdbcHeartbeat heartbeat;
+    private final JdbcRetention retention;
 
     /** Registers this process (or claims {@code config.actAs()}) and builds the stores; the caller closes {@code db}. */
     protected JdbcLedger(Transactions db, EngineConfig config, Grants grants, Parts parts) {
@@ -57,6 +61,7 @@ public abstract class JdbcLedger implements Ledger {
         this.actors = new JdbcActors(db);
         this.leases = new JdbcLeases(db, grants, parts.leaseWrites());
         this.journal = new JdbcJournal(db);
+        this.retention = new JdbcRetention(db);
         this.heartbeat = new JdbcHeartbeat(db, grants, parts.storeHooks());
         this.mailbox = new JdbcMailbox(db, grants, config.defaultTtl(), parts.mailbox());
         // The lab's broken-fence switch: the run store honours it only on a ledger created as a lab sandbox.
@@ -138,6 +143,21 @@ public abstract class JdbcLedger implements Ledger {
     @Override
     public LedgerMetrics metrics() {
         return db.read(JdbcLedgerMetrics::read);
+    }
+
+    @Override
+    public Retention retention() {
+        return retention.read();
+    }
+
+    @Override
+    public Retention keepJournalFor(java.time.Duration keep) {
+        return retention.keepJournalFor(keep);
+    }
+
+    @Override
+    public PruneReport prune(PruneOptions options) {
+        return retention.prune(options);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.sovereign.engine.internal.jdbc;
 
 import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.admin.ReceiptRow;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.process.Staleness;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ public final class JdbcLedgerMetrics {
             "messages",
             "fence_events",
             "supervisor_ticks",
+            "lease_contention",
             "ledger_history",
             "lease_tombstones");
 
@@ -85,6 +87,11 @@ public final class JdbcLedgerMetrics {
                     processes[which]++;
                     return null;
                 });
+        // refusals counted in their contention window beyond the first, which has its journal row (decision 0019)
+        long counted = tx.scalarLong("SELECT coalesce(sum(refusals - 1), 0) FROM lease_contention");
+        if (counted > 0) {
+            refusals.merge(RefusalCategory.ACTOR_LEASE_HELD.code(), counted, Long::sum);
+        }
         long stopped = tx.scalarLong("SELECT count(*) FROM processes WHERE stopped_at IS NOT NULL");
         Map<String, Long> rows = new LinkedHashMap<>();
         for (String table : TABLES) {
@@ -110,6 +117,7 @@ public final class JdbcLedgerMetrics {
                 rows,
                 tx.scalarLong(d.sizeBytes()),
                 oldest,
-                lastDay);
+                lastDay,
+                JdbcRetention.read(tx));
     }
 }

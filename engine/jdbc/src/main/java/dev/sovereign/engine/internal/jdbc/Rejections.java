@@ -1,6 +1,7 @@
 package dev.sovereign.engine.internal.jdbc;
 
 import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.journal.EventKind;
 import java.sql.SQLException;
@@ -13,8 +14,17 @@ import java.sql.SQLException;
 public final class Rejections {
     private Rejections() {}
 
-    /** Appends the refusal's {@code REJECTED} row in {@code tx}, in the name of {@code process}. */
+    /** The contention window (decision 0019): ten minutes, aligned to the epoch, the same on every backend. */
+    public static final long CONTENTION_WINDOW_MS = 600_000L;
+
+    /**
+     * Appends the refusal's {@code REJECTED} row in {@code tx}, in the name of {@code process}; a repeated refusal
+     * of a live lease is counted instead (see {@link #countedAsContention}).
+     */
     public static void journalIn(JdbcTx tx, Refusal r, String process) throws SQLException {
+        if (countedAsContention(tx, r, process)) {
+            return;
+        }
         tx.journal(
                 EventKind.REJECTED,
                 r.resourceType() == null ? "actor" : r.resourceType(),
@@ -26,6 +36,46 @@ public final class Rejections {
                 r.currentToken(),
                 r.category().code(),
                 r.getMessage());
+    }
+
+    /**
+     * Whether the refusal was counted in its contention window instead of journalled (decision 0019): an acquire
+     * refused because the lease is live ({@code actor_lease_held}) and presenting no token is contention, not a
+     * stale write, so only the first one of a process for an actor in a ten-minute window gets a journal row; the
+     * others add one to that window's count. Opens the window (and returns false, so the row is written) for the
+     * first. A refusal that presents a token always keeps its own row: that is the evidence fencing exists for.
+     */
+    static boolean countedAsContention(JdbcTx tx, Refusal r, String process) throws SQLException {
+        if (r.category() != RefusalCategory.ACTOR_LEASE_HELD
+                || r.presentedToken() != null
+                || r.actorId() == null
+                || process == null) {
+            return false;
+        }
+        long at = tx.now();
+        long window = at - Math.floorMod(at, CONTENTION_WINDOW_MS);
+        int counted = tx.update(
+                "UPDATE lease_contention SET refusals = refusals + 1, last_at = "
+                        + tx.dialect().greatest() + "(last_at, ?), holder_token = ?"
+                        + " WHERE actor_id = ? AND process_identity = ? AND window_start = ?",
+                at,
+                r.currentToken(),
+                r.actorId(),
+                process,
+                window);
+        if (counted == 1) {
+            return true;
+        }
+        tx.update(
+                "INSERT INTO lease_contention (actor_id, process_identity, window_start, first_at, last_at, refusals,"
+                        + " holder_token) VALUES (?, ?, ?, ?, ?, 1, ?)",
+                r.actorId(),
+                process,
+                window,
+                at,
+                at,
+                r.currentToken());
+        return false;
     }
 
     /** The refusal, carrying a warning that its row is missing when {@code journal} failed to write it. */

@@ -40,7 +40,7 @@ import java.util.Set;
  */
 final class PgLedgerCopy {
     /** The target's own: its mark (the source is never a sandbox) and its migration record. */
-    static final Set<String> NOT_COPIED = Set.of("ledger_mark", "schema_migrations");
+    static final Set<String> NOT_COPIED = Set.of("ledger_mark", "schema_migrations", "retention");
     /** One row each, never inserted: raised to the source's value through their guards. */
     static final Map<String, String> COUNTERS =
             Map.of("token_counter", "last_token", "lease_change_counter", "last_change");
@@ -146,6 +146,7 @@ final class PgLedgerCopy {
             rows.put(t.getKey(), insertAll(c, t.getKey(), t.getValue(), highest));
         }
         writePointers(c);
+        copyRetention(c);
         for (Map.Entry<String, Map<String, Boolean>> t : target.entrySet()) {
             if (plan.containsKey(t.getKey())) {
                 for (Map.Entry<String, Boolean> column : t.getValue().entrySet()) {
@@ -193,6 +194,36 @@ final class PgLedgerCopy {
         long lastSeq = scalar(c, "SELECT coalesce(max(seq), 0) FROM fence_events");
         long live = scalar(c, "SELECT count(*) FROM processes WHERE stopped_at IS NULL");
         return new LedgerCopyReport(source.location(), to, rows, highestToken, lastSeq, live);
+    }
+
+    /**
+     * The source's retention policy and watermark, written over the target's default row (its one row is the
+     * schema's, so it is set, not inserted; decision 0018); a source older than the policy keeps the default.
+     */
+    private void copyRetention(Connection c) throws SQLException {
+        List<String> columns = source.tables().get("retention");
+        if (columns == null) {
+            return;
+        }
+        List<String> copied = List.of("keep_ms", "pruned_below", "pruned_rows", "pruned_at", "set_at", "set_by");
+        SQLException[] failed = {null};
+        try (PreparedStatement ps = c.prepareStatement("UPDATE retention SET keep_ms = ?, pruned_below = ?,"
+                + " pruned_rows = ?, pruned_at = ?, set_at = ?, set_by = ? WHERE kind = ?")) {
+            source.forEachRow("retention", row -> {
+                try {
+                    for (int i = 0; i < copied.size(); i++) {
+                        ps.setObject(i + 1, row.get(columns.indexOf(copied.get(i))));
+                    }
+                    ps.setObject(copied.size() + 1, row.get(columns.indexOf("kind")));
+                    ps.executeUpdate();
+                } catch (SQLException e) {
+                    failed[0] = failed[0] == null ? e : failed[0];
+                }
+            });
+        }
+        if (failed[0] != null) {
+            throw failed[0];
+        }
     }
 
     private static String enable(String tgenabled) {

@@ -61,7 +61,8 @@ public final class PgMigrator {
             "V0009__claims_attempts_and_operator_actions_bound.sql",
             "V0010__the_ledgers_history.sql",
             "V0011__the_change_counter_steps.sql",
-            "V0012__leases_bound_to_their_holders_login.sql");
+            "V0012__leases_bound_to_their_holders_login.sql",
+            "V0013__the_journal_is_pruned_below_a_watermark.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 
@@ -73,6 +74,9 @@ public final class PgMigrator {
             Pattern.DOTALL);
     private static final Pattern TRIGGER =
             Pattern.compile("CREATE TRIGGER (\\w+) [A-Z ]+? ON (\\w+) FOR EACH [^;]*?\\)(?=;)", Pattern.DOTALL);
+    /** A guard a later version drops (and may create again with another definition, decision 0018). */
+    private static final Pattern DROP_TRIGGER = Pattern.compile("DROP TRIGGER (\\w+) ON (\\w+)");
+
     private static final Pattern LEDGER_TABLE = Pattern.compile("CREATE TABLE (\\w+)");
     /** An index a script creates or drops, in the order the script does it. */
     private static final Pattern INDEX = Pattern.compile("(CREATE (?:UNIQUE )?INDEX|DROP INDEX) (\\w+)");
@@ -224,6 +228,9 @@ public final class PgMigrator {
             Map.entry("messages", "INSERT,SELECT,UPDATE"),
             Map.entry("lease_tombstones", "INSERT,SELECT,UPDATE"),
             Map.entry("fence_events", "INSERT,SELECT"),
+            // contention counted per window (decision 0019); the policy read by everyone, set by the operator
+            Map.entry("lease_contention", "INSERT,SELECT,UPDATE"),
+            Map.entry("retention", "SELECT"),
             Map.entry("ledger_history", "INSERT,SELECT"),
             Map.entry("receipts", "INSERT,SELECT"),
             // INSERT only when the owner let workers add actors (decision 0116: sovereign actor workers-may-add on)
@@ -233,8 +240,13 @@ public final class PgMigrator {
             Map.entry("ledger_mark", "SELECT"),
             Map.entry("schema_migrations", "SELECT"));
     /** What the operator group role holds directly (it is also a member of the worker). */
-    static final Map<String, String> OPERATOR_TABLE_PRIVILEGES =
-            Map.of("actors", "INSERT", "supervisor_ticks", "INSERT");
+    static final Map<String, String> OPERATOR_TABLE_PRIVILEGES = Map.of(
+            "actors", "INSERT",
+            "supervisor_ticks", "DELETE,INSERT",
+            // pruning and the retention policy (decision 0018)
+            "fence_events", "DELETE",
+            "lease_contention", "DELETE",
+            "retention", "UPDATE");
 
     /**
      * What is wrong with the grants on the ledger, in words; empty when nothing is (decision 0903). Reads the
@@ -467,6 +479,7 @@ public final class PgMigrator {
      * under PostgreSQL's name for it).
      */
     record Expected(
+            List<String> droppedTriggers,
             Map<String, Trigger> triggers,
             Map<String, Function> functions,
             List<String> tables,
@@ -480,6 +493,11 @@ public final class PgMigrator {
         for (String migration : MIGRATIONS) {
             String raw = load(migration);
             String script = withoutComments(raw);
+            List<String> dropped = new ArrayList<>();
+            Matcher d = DROP_TRIGGER.matcher(script);
+            while (d.find()) {
+                dropped.add(d.group(1));
+            }
             Map<String, Trigger> triggers = new LinkedHashMap<>();
             Matcher t = TRIGGER.matcher(script);
             while (t.find()) {
@@ -511,6 +529,7 @@ public final class PgMigrator {
                 indexChanges.add((ix.group(1).startsWith("DROP") ? "-" : "+") + ix.group(2));
             }
             all.add(new Expected(
+                    List.copyOf(dropped),
                     Collections.unmodifiableMap(triggers),
                     Collections.unmodifiableMap(functions),
                     List.copyOf(tables),
@@ -521,10 +540,17 @@ public final class PgMigrator {
 
     /** The guards each migration creates, by name: for tests and for {@code sovereign status}. */
     static List<String> guardNames() {
-        return EXPECTED.stream()
-                .flatMap(e -> e.triggers().keySet().stream())
-                .sorted()
-                .toList();
+        return expectedTriggers(LATEST).keySet().stream().sorted().toList();
+    }
+
+    /** The guards the first {@code version} migrations leave, by name: a later one may drop or redefine a guard. */
+    private static Map<String, Trigger> expectedTriggers(int version) {
+        Map<String, Trigger> all = new LinkedHashMap<>();
+        for (int v = 1; v <= version; v++) {
+            EXPECTED.get(v - 1).droppedTriggers().forEach(all::remove);
+            all.putAll(EXPECTED.get(v - 1).triggers());
+        }
+        return all;
     }
 
     /** What is wrong with the guards of the applied migrations, in words; empty when nothing is. */
@@ -590,9 +616,10 @@ public final class PgMigrator {
             }
         }
         for (int v = 1; v <= version; v++) {
-            Expected expected = EXPECTED.get(v - 1);
-            tables.addAll(expected.tables());
-            for (Trigger t : expected.triggers().values()) {
+            tables.addAll(EXPECTED.get(v - 1).tables());
+        }
+        {
+            for (Trigger t : expectedTriggers(version).values()) {
                 String[] found = triggers.remove(t.name());
                 if (found == null) {
                     problems.add("guard " + t.name() + " is missing");

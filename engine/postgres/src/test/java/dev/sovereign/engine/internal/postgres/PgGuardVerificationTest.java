@@ -60,11 +60,11 @@ class PgGuardVerificationTest {
 
     @Test
     void aDisabledGuardIsRefused() {
-        sql.exec("ALTER TABLE fence_events DISABLE TRIGGER fence_events_never_changed");
+        sql.exec("ALTER TABLE fence_events DISABLE TRIGGER fence_events_guard_delete");
         sql.passes(
                 "INSERT INTO fence_events (at, kind, resource_type, resource_id) VALUES (0, 'REJECTED', 'actor', 'x')",
                 "DELETE FROM fence_events");
-        refusedOnOpen("guard fence_events_never_changed is disabled");
+        refusedOnOpen("guard fence_events_guard_delete is disabled");
     }
 
     @Test

@@ -122,6 +122,8 @@ class PgLedgerRolesTest {
                 Map.entry("execution_attempts", "INSERT,SELECT,UPDATE"),
                 Map.entry("fence_events", "INSERT,SELECT"),
                 Map.entry("lease_change_counter", "SELECT,UPDATE"),
+                Map.entry("lease_contention", "INSERT,SELECT,UPDATE"), // counted refusals (decision 0019)
+                Map.entry("retention", "SELECT"),
                 Map.entry("lease_tombstones", "INSERT,SELECT,UPDATE"),
                 Map.entry(
                         "ledger_history",
@@ -139,9 +141,13 @@ class PgLedgerRolesTest {
                 .isEqualTo(expected);
         Map<String, String> operator = new TreeMap<>(expected);
         operator.put("actors", "INSERT,SELECT");
-        operator.put("supervisor_ticks", "INSERT,SELECT");
+        operator.put("supervisor_ticks", "DELETE,INSERT,SELECT");
+        // pruning and the retention policy (decision 0018)
+        operator.put("fence_events", "DELETE,INSERT,SELECT");
+        operator.put("lease_contention", "DELETE,INSERT,SELECT,UPDATE");
+        operator.put("retention", "SELECT,UPDATE");
         assertThat(privileges(ops))
-                .as("the operator: the worker's, plus adding actors and recording ticks")
+                .as("the operator: the worker's, plus adding actors, recording ticks and pruning")
                 .isEqualTo(operator);
         try (Statement s = owner.createStatement();
                 ResultSet rs = s.executeQuery("SELECT bool_or(rolcanlogin OR rolsuper OR rolcreaterole OR rolcreatedb"

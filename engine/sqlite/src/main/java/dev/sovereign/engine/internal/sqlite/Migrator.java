@@ -46,7 +46,8 @@ final class Migrator {
             "V0011__the_change_counter_steps_and_a_live_process_stays.sql",
             "V0012__lease_times_and_stop_times_typed.sql",
             "V0013__attempt_times_typed.sql",
-            "V0014__the_journal_history_and_ticks_take_the_next_seq.sql");
+            "V0014__the_journal_history_and_ticks_take_the_next_seq.sql",
+            "V0015__the_journal_is_pruned_below_a_watermark.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;

@@ -1,0 +1,319 @@
+package dev.sovereign.engine.internal.jdbc;
+
+import dev.sovereign.engine.admin.PruneOptions;
+import dev.sovereign.engine.admin.PruneReport;
+import dev.sovereign.engine.admin.Retention;
+import dev.sovereign.engine.base.Refusal;
+import dev.sovereign.engine.base.RefusalCategory;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The journal's retention and its pruning (decision 0018), once for both backends. The database decides what may go:
+ * its guards refuse a deleted journal row at or above the {@code retention} row's watermark, and below it every row
+ * a live row still needs; the watermark only moves forward, never past the newest row and only over rows older than
+ * the policy, measured from the newest row's own time. This class asks for exactly what those guards allow (the
+ * same rules, in {@link #PRUNABLE}), in batches of one short write transaction each, so a prune never holds the write
+ * lock for long. Thread-safe (stateless over the door).
+ */
+final class JdbcRetention {
+    /**
+     * Which journal rows (alias {@code e}) the database lets go once they are below the watermark: the rules of the
+     * schema's guards (SQLite version 15, PostgreSQL version 13), word for word.
+     */
+    static final String PRUNABLE = "e.resource_type <> 'ledger'"
+            + " AND NOT (e.token IS NOT NULL AND e.actor_id IS NOT NULL AND EXISTS (SELECT 1 FROM actor_leases l"
+            + " WHERE l.actor_id = e.actor_id AND e.token >= l.token))"
+            + " AND NOT (e.resource_type IN ('assignment', 'attempt') AND EXISTS (SELECT 1 FROM assignments a"
+            + " WHERE a.id = CASE e.resource_type WHEN 'assignment' THEN e.resource_id"
+            + " ELSE (SELECT t.assignment_id FROM execution_attempts t WHERE t.id = e.resource_id) END"
+            + " AND (a.state IN ('CREATED', 'RUNNING') OR (a.state IN ('FAILED', 'BLOCKED')"
+            + " AND a.acknowledged_at IS NULL AND NOT EXISTS (SELECT 1 FROM assignments r WHERE r.retry_of = a.id)))))"
+            + " AND NOT (e.resource_type = 'message' AND EXISTS (SELECT 1 FROM messages m WHERE m.id = e.resource_id"
+            + " AND m.state NOT IN ('DONE', 'DEAD')))"
+            + " AND NOT (NOT EXISTS (SELECT 1 FROM fence_events n WHERE n.resource_type = e.resource_type"
+            + " AND n.resource_id = e.resource_id AND n.seq > e.seq)"
+            + " AND (e.resource_type = 'actor'"
+            + " OR (e.resource_type = 'assignment' AND EXISTS (SELECT 1 FROM assignments a2 WHERE a2.id = e.resource_id))"
+            + " OR (e.resource_type = 'message' AND EXISTS (SELECT 1 FROM messages m2 WHERE m2.id = e.resource_id))"
+            + " OR (e.resource_type = 'process' AND EXISTS (SELECT 1 FROM processes p"
+            + " WHERE p.identity = e.resource_id AND p.stopped_at IS NULL))))";
+
+    private final Transactions db;
+
+    JdbcRetention(Transactions db) {
+        this.db = db;
+    }
+
+    /** The policy and the watermark, as the ledger holds them. */
+    Retention read() {
+        return db.read(JdbcRetention::read);
+    }
+
+    static Retention read(JdbcTx tx) throws SQLException {
+        return tx.one(
+                        "SELECT keep_ms, pruned_below, pruned_rows, pruned_at, set_at, set_by FROM retention"
+                                + " WHERE kind = 'journal'",
+                        rs -> new Retention(
+                                Duration.ofMillis(rs.getLong("keep_ms")),
+                                rs.getLong("pruned_below"),
+                                rs.getLong("pruned_rows"),
+                                orMinusOne(JdbcTx.nullableLong(rs, "pruned_at")),
+                                orMinusOne(JdbcTx.nullableLong(rs, "set_at")),
+                                rs.getString("set_by")))
+                .orElseThrow(() -> new IllegalStateException("the ledger's retention row is missing"));
+    }
+
+    /** Sets how long the journal is kept; refused (invalid_argument) outside an hour to 100 years. */
+    Retention keepJournalFor(Duration keep) {
+        if (keep == null || keep.compareTo(Retention.MINIMUM_KEEP) < 0 || keep.compareTo(Retention.MAXIMUM_KEEP) > 0) {
+            throw Refusal.of(
+                            RefusalCategory.INVALID_ARGUMENT,
+                            "The journal is kept for at least an hour and at most 100 years; "
+                                    + (keep == null ? "no duration" : spoken(keep)) + " is outside that.")
+                    .build();
+        }
+        return db.write(tx -> {
+            tx.update(
+                    "UPDATE retention SET keep_ms = ?, set_at = ?, set_by = ? WHERE kind = 'journal'",
+                    keep.toMillis(),
+                    tx.now(),
+                    tx.processIdentity());
+            return read(tx);
+        });
+    }
+
+    private static String spoken(Duration d) {
+        if (d.isNegative() || d.isZero()) {
+            return "a duration of " + d.toMillis() + " ms";
+        }
+        if (d.toMinutes() < 120) {
+            return d.toSeconds() % 60 == 0 ? d.toMinutes() + " minutes" : d.toSeconds() + " seconds";
+        }
+        return d.toHours() < 48 ? d.toHours() + " hours" : d.toDays() + " days";
+    }
+
+    /** Prunes (or counts, for a dry run) what the policy lets go, in batches (decision 0018). */
+    PruneReport prune(PruneOptions options) {
+        return options.dryRun() ? db.read(tx -> dryRun(tx, options)) : pruneInBatches(options);
+    }
+
+    private static PruneReport dryRun(JdbcTx tx, PruneOptions options) throws SQLException {
+        Retention r = read(tx);
+        Newest newest = newest(tx);
+        if (newest == null) {
+            return new PruneReport(true, 0, 0, 0, 0, r.prunedBelow(), r.prunedBelow(), 0, 0, true);
+        }
+        long cutoff = newest.at - r.keepJournal().toMillis();
+        Long young =
+                nullable(tx, "SELECT min(seq) FROM fence_events WHERE seq >= ? AND at > ?", r.prunedBelow(), cutoff);
+        long mark = Math.max(r.prunedBelow(), young == null ? newest.seq : young);
+        long journal = tx.scalarLong(
+                "SELECT count(*) FROM fence_events e WHERE e.seq < ? AND e.at <= ? AND " + PRUNABLE, mark, cutoff);
+        long below = tx.scalarLong("SELECT count(*) FROM fence_events WHERE seq < ?", mark);
+        long ticks = tx.scalarLong(
+                "SELECT count(*) FROM supervisor_ticks WHERE seq < (SELECT max(seq) FROM supervisor_ticks)"
+                        + " AND at <= (SELECT n.at FROM supervisor_ticks n ORDER BY n.seq DESC LIMIT 1) - ?",
+                r.keepJournal().toMillis());
+        long contention = tx.scalarLong(
+                "SELECT count(*) FROM lease_contention WHERE window_start <= ? AND last_at <= ?", cutoff, cutoff);
+        return new PruneReport(true, journal, ticks, contention, below - journal, r.prunedBelow(), mark, 0, 0, true);
+    }
+
+    private PruneReport pruneInBatches(PruneOptions options) {
+        long[] totals = new long[3];
+        long before = read().prunedBelow();
+        int batches = 0;
+        long longest = 0;
+        Long cursor = db.read(tx -> nullable(tx, "SELECT min(seq) FROM fence_events"));
+        boolean journalDone = cursor == null;
+        boolean ticksDone = false;
+        boolean contentionDone = false;
+        while (!(journalDone && ticksDone && contentionDone) && batches < options.maxBatches()) {
+            long from = journalDone ? 0 : cursor;
+            boolean journalStep = !journalDone;
+            boolean ticksStep = journalDone && !ticksDone;
+            long started = System.nanoTime();
+            Batch b = db.write(tx -> {
+                if (journalStep) {
+                    return journalBatch(tx, from, options);
+                }
+                if (ticksStep) {
+                    return ticksBatch(tx, options);
+                }
+                return contentionBatch(tx, options);
+            });
+            longest = Math.max(longest, (System.nanoTime() - started) / 1_000_000L);
+            batches++;
+            if (journalStep) {
+                totals[0] += b.deleted;
+                if (b.next < 0) {
+                    journalDone = true;
+                } else {
+                    cursor = b.next;
+                }
+            } else if (ticksStep) {
+                totals[1] += b.deleted;
+                ticksDone = b.next < 0;
+            } else {
+                totals[2] += b.deleted;
+                contentionDone = b.next < 0;
+            }
+        }
+        boolean finished = journalDone && ticksDone && contentionDone;
+        Retention after = read();
+        long kept =
+                db.read(tx -> tx.scalarLong("SELECT count(*) FROM fence_events WHERE seq < ?", after.prunedBelow()));
+        return new PruneReport(
+                false, totals[0], totals[1], totals[2], kept, before, after.prunedBelow(), batches, longest, finished);
+    }
+
+    /**
+     * One journal batch: moves the watermark over at most {@code batchRows} rows (as far as the policy allows), then
+     * deletes what the database lets go among those rows from {@code from}. {@code next} is where the next batch
+     * starts, -1 when nothing below the watermark is left to look at.
+     */
+    private static Batch journalBatch(JdbcTx tx, long from, PruneOptions options) throws SQLException {
+        Retention r = read(tx);
+        Newest newest = newest(tx);
+        if (newest == null) {
+            return new Batch(0, -1);
+        }
+        long cutoff = newest.at - r.keepJournal().toMillis();
+        // the seq batchRows rows on from `from` (or past the newest): the end of this batch's rows
+        long upper = tx.one(
+                        "SELECT seq FROM fence_events WHERE seq >= ? ORDER BY seq LIMIT 1 OFFSET ?",
+                        rs -> rs.getLong(1),
+                        from,
+                        options.batchRows())
+                .orElse(newest.seq + 1);
+        long mark = r.prunedBelow();
+        long target = Math.min(upper, newest.seq);
+        if (target > mark) {
+            Long young = nullable(
+                    tx,
+                    "SELECT min(seq) FROM fence_events WHERE seq >= ? AND seq < ? AND at > ?",
+                    mark,
+                    target,
+                    cutoff);
+            if (young != null) {
+                target = young;
+            }
+            if (target > mark) {
+                tx.update(
+                        "UPDATE retention SET pruned_below = ?, pruned_at = "
+                                + tx.dialect().greatest() + "(coalesce(pruned_at, 0), ?) WHERE kind = 'journal'",
+                        target,
+                        tx.now());
+                mark = target;
+            }
+        }
+        long hi = Math.min(upper, mark);
+        if (hi <= from) {
+            return new Batch(0, -1);
+        }
+        // old enough as well as below the mark: on PostgreSQL a row drawn before the mark moved may commit after it
+        String where = " FROM fence_events e WHERE e.seq >= ? AND e.seq < ? AND e.at <= ? AND " + PRUNABLE;
+        if (options.export() != null) {
+            List<Map<String, Object>> rows =
+                    tx.query("SELECT e.*" + where + " ORDER BY e.seq", JdbcRetention::row, from, hi, cutoff);
+            if (!rows.isEmpty()) {
+                options.export().accept(new PruneOptions.PrunedRows("fence_events", rows));
+            }
+        }
+        int deleted = tx.update("DELETE FROM fence_events WHERE seq IN (SELECT e.seq" + where + ")", from, hi, cutoff);
+        if (deleted > 0) {
+            tx.update(
+                    "UPDATE retention SET pruned_rows = pruned_rows + ?, pruned_at = "
+                            + tx.dialect().greatest() + "(coalesce(pruned_at, 0), ?) WHERE kind = 'journal'",
+                    deleted,
+                    tx.now());
+        }
+        return new Batch(deleted, hi >= mark && mark < upper ? -1 : hi);
+    }
+
+    private static Batch ticksBatch(JdbcTx tx, PruneOptions options) throws SQLException {
+        String which = " FROM supervisor_ticks WHERE seq < (SELECT max(seq) FROM supervisor_ticks)"
+                + " AND at <= (SELECT n.at FROM supervisor_ticks n ORDER BY n.seq DESC LIMIT 1)"
+                + " - (SELECT keep_ms FROM retention WHERE kind = 'journal') ORDER BY seq LIMIT ?";
+        if (options.export() != null) {
+            List<Map<String, Object>> rows = tx.query("SELECT *" + which, JdbcRetention::row, options.batchRows());
+            if (!rows.isEmpty()) {
+                options.export().accept(new PruneOptions.PrunedRows("supervisor_ticks", rows));
+            }
+        }
+        int deleted =
+                tx.update("DELETE FROM supervisor_ticks WHERE seq IN (SELECT seq" + which + ")", options.batchRows());
+        return new Batch(deleted, deleted < options.batchRows() ? -1 : 0);
+    }
+
+    private static Batch contentionBatch(JdbcTx tx, PruneOptions options) throws SQLException {
+        Newest newest = newest(tx);
+        if (newest == null) {
+            return new Batch(0, -1);
+        }
+        long cutoff = newest.at - read(tx).keepJournal().toMillis();
+        Long window = nullable(tx, "SELECT min(window_start) FROM lease_contention WHERE window_start <= ?", cutoff);
+        if (window == null) {
+            return new Batch(0, -1);
+        }
+        String which = " FROM lease_contention WHERE window_start = ? AND last_at <= ?";
+        if (options.export() != null) {
+            List<Map<String, Object>> rows = tx.query("SELECT *" + which, JdbcRetention::row, window, cutoff);
+            if (!rows.isEmpty()) {
+                options.export().accept(new PruneOptions.PrunedRows("lease_contention", rows));
+            }
+        }
+        int deleted = tx.update("DELETE" + which, window, cutoff);
+        // a window whose last refusal is younger than the cutoff stays, and so do the windows after it
+        return new Batch(deleted, deleted == 0 ? -1 : 0);
+    }
+
+    private static Newest newest(JdbcTx tx) throws SQLException {
+        return tx.one(
+                        "SELECT seq, at FROM fence_events ORDER BY seq DESC LIMIT 1",
+                        rs -> new Newest(rs.getLong(1), rs.getLong(2)))
+                .orElse(null);
+    }
+
+    private static Map<String, Object> row(ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            Object v = rs.getObject(i);
+            row.put(
+                    md.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT),
+                    v instanceof Integer n ? n.longValue() : v);
+        }
+        return row;
+    }
+
+    /** The one whole number {@code sql} reads (an aggregate), or null when it is NULL. */
+    private static Long nullable(JdbcTx tx, String sql, Object... args) throws SQLException {
+        long[] v = {0};
+        boolean[] isNull = {true};
+        tx.query(
+                sql,
+                rs -> {
+                    v[0] = rs.getLong(1);
+                    isNull[0] = rs.wasNull();
+                    return Boolean.TRUE;
+                },
+                args);
+        return isNull[0] ? null : v[0];
+    }
+
+    private static long orMinusOne(Long v) {
+        return v == null ? -1 : v;
+    }
+
+    private record Newest(long seq, long at) {}
+
+    /** One batch's deleted rows and where the next starts (-1: this table is done). */
+    private record Batch(long deleted, long next) {}
+}
