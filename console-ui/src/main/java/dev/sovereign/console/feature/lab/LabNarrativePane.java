@@ -75,7 +75,10 @@ final class LabNarrativePane {
         }
     }
 
-    /** One step: its number coloured by status, its title, what was seen, a spinner while it runs. */
+    /**
+     * One step: its number coloured by status (green done, red where the fence failed or the run could not
+     * carry on), its title, what was seen, a spinner while it runs.
+     */
     private static HBox stepLine(LabStep s) {
         Label number = Ui.badge(
                 Integer.toString(s.index() + 1),
@@ -83,7 +86,8 @@ final class LabNarrativePane {
                     case PENDING, SKIPPED -> Tone.QUIET;
                     case RUNNING -> Tone.INFO;
                     case DONE -> Tone.GOOD;
-                    case FAILED -> Tone.BAD;
+                    // a stale write accepted, a rightful result lost: the fence failed here, never green
+                    case VIOLATED, FAILED -> Tone.BAD;
                 });
         number.setMinWidth(28);
         number.setAlignment(Pos.CENTER);
@@ -98,7 +102,12 @@ final class LabNarrativePane {
         if (!s.detail().isEmpty()) {
             Label detail = new Label(s.detail());
             detail.setWrapText(true);
-            detail.getStyleClass().add(s.status() == LabStep.Status.FAILED ? Styles.DANGER : "step-detail");
+            detail.setId("lab-step-" + (s.index() + 1) + "-detail");
+            detail.getStyleClass()
+                    .add(
+                            s.status() == LabStep.Status.FAILED || s.status() == LabStep.Status.VIOLATED
+                                    ? Styles.DANGER
+                                    : "step-detail");
             text.getChildren().add(detail);
         }
         HBox.setHgrow(text, Priority.ALWAYS);

@@ -92,7 +92,10 @@ final class LabScenarioSection {
         return new VBox(8, LabView.sectionTitle("Scenarios"), list, buttons);
     }
 
-    /** What the ledger says right now about the watched actor, and the newest rejection. */
+    /**
+     * What the ledger says right now about the watched actor, a stale write it accepted (only with the fence
+     * switched off), and the scenario's newest rejection.
+     */
     private Node createLivePanel() {
         Label lease = new Label();
         lease.setId("lab-live-lease");
@@ -106,7 +109,20 @@ final class LabScenarioSection {
         leaseCaption.getStyleClass().add(Styles.TEXT_MUTED);
         Label rejectionCaption = new Label("Newest rejection");
         rejectionCaption.getStyleClass().add(Styles.TEXT_MUTED);
-        VBox pane = new VBox(6, leaseCaption, lease, rejectionCaption, rejection);
+        // a stale write accepted comes before the refusal it causes: the refusal alone would blame the rightful one
+        Label staleCaption = new Label("Stale write accepted");
+        staleCaption.getStyleClass().addAll(Styles.TEXT_MUTED);
+        Label stale = new Label();
+        stale.setId("lab-live-stale-commit");
+        stale.setWrapText(true);
+        stale.setMinHeight(Region.USE_PREF_SIZE);
+        stale.getStyleClass().add(Styles.DANGER);
+        stale.textProperty().bind(vm.liveStaleCommitProperty());
+        for (Label l : new Label[] {staleCaption, stale}) {
+            l.visibleProperty().bind(vm.liveStaleCommitProperty().isNotEmpty());
+            l.managedProperty().bind(l.visibleProperty());
+        }
+        VBox pane = new VBox(6, leaseCaption, lease, staleCaption, stale, rejectionCaption, rejection);
         pane.getStyleClass().add("detail-pane");
         lease.setMinHeight(Region.USE_PREF_SIZE);
         rejection.setMinHeight(Region.USE_PREF_SIZE);

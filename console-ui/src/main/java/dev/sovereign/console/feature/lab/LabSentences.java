@@ -2,13 +2,17 @@ package dev.sovereign.console.feature.lab;
 
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.engine.admin.EventSentences;
+import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.lab.Check;
 import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.LabVerdict;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Every sentence the Lab page says, in one place: the verdict and its checks, the narrative's steps,
@@ -38,6 +42,8 @@ public final class LabSentences {
     public static final String NO_DATABASE = "Attach a database first, or open the lab sandbox.";
     /** The live panel before the first refused write. */
     public static final String NO_REJECTION_YET = "No write has been refused on this database yet.";
+    /** The live panel while a scenario runs and nothing of it has been refused yet (it has no actor yet). */
+    public static final String NO_REJECTION_IN_THIS_RUN = "No write of this scenario has been refused yet.";
     /** Reset on a database that is not a sandbox. */
     public static final String RESET_NEEDS_A_SANDBOX = "Reset works on the lab sandbox only; this database is not one.";
 
@@ -185,6 +191,73 @@ public final class LabSentences {
         long left = row.remainingAt(now);
         return actor + ": hosted by " + row.holder().name() + " \u00b7 token " + row.token() + " \u00b7 "
                 + (left <= 0 ? "EXPIRED, free to take over" : "expires in " + Formats.duration(left));
+    }
+
+    /**
+     * The live panel's newest refusal. While a scenario runs, and after it, only its own: its fresh actor's
+     * refusals, so one run's refusal never shows during the next (issue 31 item 14); without a scenario, the
+     * database's newest.
+     *
+     * @param newestFirst   the database's refusals, newest first
+     * @param scenarioActor the running (or last) scenario's actor, or empty
+     * @param running       whether a scenario runs (before it chose its actor, nothing of it was refused)
+     */
+    public static String liveRejection(List<JournalEntry> newestFirst, String scenarioActor, boolean running) {
+        if (scenarioActor.isEmpty()) {
+            if (running) {
+                return NO_REJECTION_IN_THIS_RUN;
+            }
+            return newestFirst.isEmpty() ? NO_REJECTION_YET : newestFirst.get(0).sentence();
+        }
+        return newestFirst.stream()
+                .filter(e -> scenarioActor.equals(e.actorLane()))
+                .findFirst()
+                .map(JournalEntry::sentence)
+                .orElse(running ? NO_REJECTION_IN_THIS_RUN : "No write of " + scenarioActor + " was refused.");
+    }
+
+    /**
+     * A stale write the ledger accepted for the scenario's actor, or empty: a terminal commit ({@code
+     * ATTEMPT_DONE}) of an attempt the journal had already superseded, stolen or recovered. The fence refuses
+     * exactly those; one shows only when the run switched the fence off, and the refusal that follows it (the
+     * rightful holder's) must not read as the whole story (issue 31 item 13).
+     *
+     * @param events the journal the console has seen, oldest first
+     */
+    public static String staleCommit(List<JournalEntry> events, String scenarioActor) {
+        if (scenarioActor.isEmpty()) {
+            return "";
+        }
+        Map<String, JournalEntry> endedEarlier = new HashMap<>();
+        for (JournalEntry e : events) {
+            if (!scenarioActor.equals(e.actorLane()) || !"attempt".equals(e.resourceType())) {
+                continue;
+            }
+            switch (e.kind()) {
+                case "ATTEMPT_SUPERSEDED", "ATTEMPT_STOLEN", "ATTEMPT_RECOVERED" ->
+                    endedEarlier.putIfAbsent(e.resourceId(), e);
+                case "ATTEMPT_DONE" -> {
+                    JournalEntry before = endedEarlier.get(e.resourceId());
+                    if (before != null) {
+                        return "Attempt " + e.resourceId() + (e.token() == null ? "" : " (token " + e.token() + ")")
+                                + (e.process() == null
+                                        ? ""
+                                        : " of " + e.process().name())
+                                + " committed its result at journal #" + e.seq() + " although it had been "
+                                + switch (before.kind()) {
+                                    case "ATTEMPT_STOLEN" -> "stripped of its fence";
+                                    case "ATTEMPT_RECOVERED" -> "recovered by the supervisor";
+                                    default -> "superseded";
+                                }
+                                + " at journal #" + before.seq() + ": the stale write was accepted.";
+                    }
+                }
+                default -> {
+                    // other events say nothing about a stale commit
+                }
+            }
+        }
+        return "";
     }
 
     // ---- what an action on a worker did ----

@@ -82,6 +82,7 @@ public final class LabViewModel implements AutoCloseable {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "");
     private final ReadOnlyStringWrapper liveLease = new ReadOnlyStringWrapper(this, "liveLease", "");
     private final ReadOnlyStringWrapper liveRejection = new ReadOnlyStringWrapper(this, "liveRejection", "");
+    private final ReadOnlyStringWrapper liveStaleCommit = new ReadOnlyStringWrapper(this, "liveStaleCommit", "");
 
     /**
      * @param target           the attached database (the lab acts on it)
@@ -129,10 +130,18 @@ public final class LabViewModel implements AutoCloseable {
                 scenario.scenarioActorProperty(),
                 workers.actorProperty()));
         liveRejection.bind(Bindings.createStringBinding(
-                () -> ledger.rejections().isEmpty()
-                        ? LabSentences.NO_REJECTION_YET
-                        : ledger.rejections().get(0).sentence(),
-                ledger.rejections()));
+                () -> LabSentences.liveRejection(
+                        ledger.rejections(),
+                        scenario.scenarioActorProperty().get(),
+                        scenario.runningProperty().get()),
+                ledger.rejections(),
+                scenario.scenarioActorProperty(),
+                scenario.runningProperty()));
+        liveStaleCommit.bind(Bindings.createStringBinding(
+                () -> LabSentences.staleCommit(
+                        ledger.events(), scenario.scenarioActorProperty().get()),
+                ledger.journalRevisionProperty(),
+                scenario.scenarioActorProperty()));
     }
 
     /** The actor the live panel watches: the running (or last) scenario's, else the one in the form. */
@@ -497,9 +506,17 @@ public final class LabViewModel implements AutoCloseable {
         return liveLease.getReadOnlyProperty();
     }
 
-    /** The newest rejection on the database, in words. */
+    /**
+     * The newest rejection, in words: of the running (or last) scenario only, else the database's newest
+     * ({@link LabSentences#liveRejection}).
+     */
     public ReadOnlyStringProperty liveRejectionProperty() {
         return liveRejection.getReadOnlyProperty();
+    }
+
+    /** The scenario's stale write the ledger accepted (the fence switched off), in words, or empty. */
+    public ReadOnlyStringProperty liveStaleCommitProperty() {
+        return liveStaleCommit.getReadOnlyProperty();
     }
 
     /** One line for the page header. */

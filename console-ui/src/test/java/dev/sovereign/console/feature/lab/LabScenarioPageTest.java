@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.shell.Page;
 import dev.sovereign.engine.lab.LabStep;
+import dev.sovereign.engine.lab.LabVerdict;
 import dev.sovereign.engine.lab.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javafx.collections.ListChangeListener;
+import javafx.scene.Node;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TableCell;
 import javafx.scene.text.Text;
 import javafx.stage.Stage;
@@ -136,25 +138,70 @@ class LabScenarioPageTest {
         console.screenshot(robot, "lab-timeline-after-gc-pause");
         robot.clickOn("#nav-lab");
 
-        // the same lesson with the fence switched off in the workers: the checker sees the stale commit
+        // the same lesson with the fence switched off in the workers (issue 31 items 13 and 14): the stale write
+        // accepted, the rightful result lost, told plainly and in red; the live panel shows this run only
+        String before = console.vm.lab().scenarioActorProperty().get();
+        assertThat(console.vm.lab().liveRejectionProperty().get()).contains(before);
         robot.clickOn("#lab-break-fence");
-        // the list scrolls in a short window: bring the scenario into sight, as an operator would, then click it
-        robot.interact(() -> robot.lookup("#lab-scenarios")
-                .queryAs(ListView.class)
-                .scrollTo(console.vm.lab().scenarios().stream()
-                        .filter(x -> x.name().equals("stolen-fence"))
-                        .findFirst()
-                        .orElseThrow()));
-        robot.clickOn("stolen-fence");
+        List<String> liveSaid = new CopyOnWriteArrayList<>();
+        robot.interact(
+                () -> console.vm.lab().liveRejectionProperty().addListener((obs, o, text) -> liveSaid.add(text)));
         robot.clickOn("#lab-run");
+        robot.interact(
+                () -> liveSaid.add(console.vm.lab().liveRejectionProperty().get()));
         console.await(() -> !console.vm.lab().runningProperty().get()
                 && console.vm.lab().verdictProperty().get() != null
-                && console.vm.lab().verdictProperty().get().scenario().equals("stolen-fence"));
-        assertThat(console.vm.lab().verdictProperty().get().verdict())
-                .as(console.describe())
-                .isEqualTo(Verdict.VIOLATED);
+                && console.vm.lab().verdictProperty().get().faultInjected());
+        LabVerdict broken = console.vm.lab().verdictProperty().get();
+        assertThat(broken.verdict()).as(console.describe()).isEqualTo(Verdict.VIOLATED);
+        assertThat(broken.actor()).isNotEqualTo(before);
+        assertThat(liveSaid)
+                .as("the previous run's refusal never shows during this one")
+                .isNotEmpty()
+                .noneMatch(t -> t.contains(before));
         assertThat(robot.lookup("#lab-verdict-badge").queryAs(Label.class).getText())
                 .isEqualTo("VIOLATED");
+        // the page shows the engine's own sentences: the same words `sovereign lab gc-pause --break-fence` prints
+        String headline =
+                robot.lookup("#lab-verdict-headline").queryAs(Label.class).getText();
+        assertThat(headline)
+                .isEqualTo(LabSentences.headline(broken))
+                .startsWith("The fence was broken: A's stale write was accepted after B's takeover")
+                .contains("and B's rightful result was lost")
+                .doesNotContain("did not hold");
+        for (int step : new int[] {7, 8, 9}) {
+            LabStep s = broken.steps().get(step - 1);
+            assertThat(s.status()).as(s.detail()).isEqualTo(LabStep.Status.VIOLATED);
+            Label detail = robot.lookup("#lab-step-" + step + "-detail").queryAs(Label.class);
+            assertThat(detail.getText()).isEqualTo(s.detail());
+            assertThat(detail.getStyleClass()).contains("danger");
+            assertThat(robot.lookup("#lab-step-" + step + " .badge")
+                            .queryAs(Label.class)
+                            .getStyleClass())
+                    .as("a stale write accepted is the fence failing, never green")
+                    .contains("bad")
+                    .doesNotContain("good");
+        }
+        assertThat(broken.steps().get(6).detail()).contains("stale result was ACCEPTED");
+        assertThat(broken.steps().get(7).detail()).startsWith("worker B's result was lost");
+        assertThat(broken.steps())
+                .extracting(LabStep::detail)
+                .as("no raw SQL error reaches the narrative")
+                .noneMatch(d -> d.contains("SQLITE") || d.contains("RAISE") || d.contains("SQL"));
+        console.await(() -> !console.vm.lab().liveStaleCommitProperty().get().isEmpty());
+        assertThat(robot.lookup("#lab-live-stale-commit").queryAs(Label.class).getText())
+                .contains("of worker A (" + broken.actor() + ") committed its result at journal #")
+                .endsWith("the stale write was accepted.");
+        // the picture shows where the story turns: steps 7 and 8 in red, in view
+        robot.interact(() -> {
+            ScrollPane scroll = robot.lookup("#lab-narrative-scroll").queryAs(ScrollPane.class);
+            Node content = scroll.getContent();
+            Node step = robot.lookup("#lab-step-6").query();
+            double y = content.sceneToLocal(step.localToScene(0, 0)).getY();
+            double room = content.getBoundsInLocal().getHeight()
+                    - scroll.getViewportBounds().getHeight();
+            scroll.setVvalue(room <= 0 ? 0 : Math.min(1, y / room));
+        });
         console.screenshot(robot, "lab-scenario-violated");
         robot.clickOn("#lab-break-fence");
 
@@ -178,13 +225,14 @@ class LabScenarioPageTest {
         }
     }
 
-    /** {@code DDR......}: each step's status as one letter (Done, Running, Failed, Skipped, . pending). */
+    /** {@code DDR......}: each step's status as one letter (Done, Violated, Running, Failed, Skipped, . pending). */
     private static String progress(List<LabStep> steps) {
         StringBuilder b = new StringBuilder();
         for (LabStep s : steps) {
             b.append(
                     switch (s.status()) {
                         case DONE -> 'D';
+                        case VIOLATED -> 'V';
                         case RUNNING -> 'R';
                         case FAILED -> 'F';
                         case SKIPPED -> 'S';

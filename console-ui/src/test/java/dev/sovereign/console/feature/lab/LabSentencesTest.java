@@ -2,6 +2,7 @@ package dev.sovereign.console.feature.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.LeaseRow;
 import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.lab.Check;
@@ -66,6 +67,70 @@ class LabSentencesTest {
                 .endsWith("(actor gc-pause-7), with the terminal fence switched OFF in its workers");
         assertThat(LabSentences.checkMark(stale)).isEqualTo("failed");
         assertThat(LabSentences.checkKind(stale)).isEqualTo("safety");
+    }
+
+    private static JournalEntry event(long seq, String kind, String type, String id, String actor, Long token) {
+        return new JournalEntry(
+                seq, seq * 10, kind, type, id, actor, WORKER_A, token, null, null, null, null, kind + " #" + seq);
+    }
+
+    private static JournalEntry refusal(long seq, String actor) {
+        return new JournalEntry(
+                seq,
+                seq * 10,
+                JournalEntry.REJECTED,
+                "assignment",
+                "asg_1",
+                actor,
+                WORKER_B,
+                null,
+                1L,
+                3L,
+                "actor_lease_lost",
+                "refused",
+                "Worker B (" + actor + ") was refused at #" + seq);
+    }
+
+    @Test
+    void theLivePanelShowsOnlyTheCurrentScenariosRefusalsNeverThePreviousRunsOne() {
+        List<JournalEntry> newestFirst = List.of(refusal(12, "gc-pause-1"), refusal(9, "gc-pause-1"));
+
+        // the next run started: before it chose its actor and after, the previous run's refusal is not its own
+        assertThat(LabSentences.liveRejection(newestFirst, "", true)).isEqualTo(LabSentences.NO_REJECTION_IN_THIS_RUN);
+        assertThat(LabSentences.liveRejection(newestFirst, "gc-pause-2", true))
+                .isEqualTo(LabSentences.NO_REJECTION_IN_THIS_RUN);
+        List<JournalEntry> later = List.of(refusal(30, "gc-pause-2"), refusal(12, "gc-pause-1"));
+        assertThat(LabSentences.liveRejection(later, "gc-pause-2", true))
+                .isEqualTo("Worker B (gc-pause-2) was refused at #30");
+        assertThat(LabSentences.liveRejection(newestFirst, "gc-pause-2", false))
+                .isEqualTo("No write of gc-pause-2 was refused.");
+        // without a scenario: the database's newest, as before
+        assertThat(LabSentences.liveRejection(newestFirst, "", false))
+                .isEqualTo("Worker B (gc-pause-1) was refused at #12");
+        assertThat(LabSentences.liveRejection(List.of(), "", false)).isEqualTo(LabSentences.NO_REJECTION_YET);
+    }
+
+    @Test
+    void aStaleCommitIsNamedOnlyWhenTheAttemptHadAlreadyBeenSupersededAndOnlyForTheScenariosActor() {
+        List<JournalEntry> journal = List.of(
+                event(4, "ATTEMPT_STARTED", "attempt", "att_a", "gc-pause-2", 2L),
+                event(7, "ATTEMPT_SUPERSEDED", "attempt", "att_a", "gc-pause-2", 2L),
+                event(8, "ATTEMPT_STARTED", "attempt", "att_b", "gc-pause-2", 4L),
+                event(11, "ATTEMPT_DONE", "attempt", "att_a", "gc-pause-2", 2L));
+
+        assertThat(LabSentences.staleCommit(journal, "gc-pause-2"))
+                .isEqualTo("Attempt att_a (token 2) of worker A committed its result at journal #11 although it had"
+                        + " been superseded at journal #7: the stale write was accepted.");
+        assertThat(LabSentences.staleCommit(journal, "gc-pause-3")).isEmpty();
+        assertThat(LabSentences.staleCommit(journal, "")).isEmpty();
+        // the rightful attempt's commit is no stale write
+        assertThat(LabSentences.staleCommit(
+                        List.of(
+                                journal.get(0),
+                                journal.get(1),
+                                event(12, "ATTEMPT_DONE", "attempt", "att_b", "gc-pause-2", 4L)),
+                        "gc-pause-2"))
+                .isEmpty();
     }
 
     @Test

@@ -197,7 +197,8 @@ final class LabCommand implements Callable<Integer> {
             }
             switch (step.status()) {
                 case RUNNING -> out.line(step.position() + " " + step.title());
-                case DONE -> out.line(indent(step) + step.detail());
+                // a step that saw the fence fail reads the same as in the console: its sentence says so
+                case DONE, VIOLATED -> out.line(indent(step) + step.detail());
                 case FAILED -> out.line(indent(step) + "FAILED: " + step.detail());
                 case SKIPPED -> out.line(step.position() + " " + step.title() + " (not reached)");
                 default -> {

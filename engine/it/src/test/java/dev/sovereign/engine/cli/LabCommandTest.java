@@ -3,6 +3,7 @@ package dev.sovereign.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sovereign.engine.lab.GcPauseBrokenFenceWords;
 import dev.sovereign.engine.lab.Lab;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
@@ -130,20 +131,31 @@ class LabCommandTest {
     }
 
     @Test
-    void aViolatedVerdictExitsOneAndSaysWhichSafetyCheckFailed() {
-        CliHarness.Result r = cli.run("--json", "lab", "stolen-fence", "--break-fence", "--db", sandbox.toString());
+    void gcPauseWithTheFenceBrokenTellsTheStaleWriteAcceptedPlainlyAndExitsOne() {
+        CliHarness.Result r = cli.run("lab", "gc-pause", "--break-fence", "--db", sandbox.toString());
         assertThat(r.exit())
                 .as(r.out() + r.err())
                 .isEqualTo(LabCommand.VIOLATED)
                 .isEqualTo(1);
-        JsonNode verdict = r.json().get(r.json().size() - 1);
-        assertThat(verdict.get("verdict").asText()).isEqualTo("violated");
-        assertThat(verdict.get("fault_injected").asBoolean()).isTrue();
-        assertThat(verdict.get("headline").asText())
-                .startsWith("the fence was broken; this did not hold: A's attempt" + " made no terminal commit");
-        assertThat(verdict.get("checks"))
-                .anyMatch(c -> c.get("kind").asText().equals("safety")
-                        && !c.get("passed").asBoolean());
+        List<String> lines = r.outLines();
+        assertThat(lines.get(2)).isEqualTo("fence     SWITCHED OFF in the workers (--break-fence): expect violations");
+        // issue 31 item 13: in the order it happened, the same words as the console's narrative
+        assertThat(lines.get(15)).isEqualTo("[7/9] Wake A with SIGCONT; it tries to write its late result");
+        assertThat(lines.get(16).strip()).as(r.out()).matches(GcPauseBrokenFenceWords.STALE_WRITE);
+        assertThat(lines.get(17)).isEqualTo("[8/9] B's run ends; it writes its result");
+        assertThat(lines.get(18).strip()).as(r.out()).matches(GcPauseBrokenFenceWords.RIGHTFUL_RESULT_LOST);
+        assertThat(lines.get(21))
+                .as(r.out())
+                .startsWith("verdict   VIOLATED: ")
+                .satisfies(l -> assertThat(l.substring("verdict   VIOLATED: ".length()))
+                        .matches(GcPauseBrokenFenceWords.BROKEN_HEADLINE));
+        assertThat(r.out())
+                .doesNotContain("did not hold")
+                .doesNotContain("SQLITE")
+                .doesNotContain("RAISE");
+        assertThat(r.outLines())
+                .anyMatch(
+                        l -> l.startsWith("  FAILED  safety  A's attempt made no terminal commit after B's takeover"));
     }
 
     @Test

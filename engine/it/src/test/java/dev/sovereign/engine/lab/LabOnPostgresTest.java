@@ -143,10 +143,14 @@ class LabOnPostgresTest {
     }
 
     @Test
-    void theBrokenFenceSwitchWorksOnAServerSandbox() throws Exception {
-        LabVerdict v = run(freshSandbox(), "stolen-fence", true, new CopyOnWriteArrayList<>());
+    void theBrokenFenceSwitchWorksOnAServerSandboxAndTellsTheSameStoryInTheSameWords() throws Exception {
+        LabVerdict v = run(freshSandbox(), "gc-pause", true, new CopyOnWriteArrayList<>());
         assertThat(v.verdict()).as(explain(v)).isEqualTo(Verdict.VIOLATED);
         assertThat(v.faultInjected()).isTrue();
+        // the server refuses B's write in its own words; the narrative says what the ledger says (issue 31 item 13)
+        assertThat(v.steps().get(6).detail()).as(explain(v)).matches(GcPauseBrokenFenceWords.STALE_WRITE);
+        assertThat(v.steps().get(7).detail()).as(explain(v)).matches(GcPauseBrokenFenceWords.RIGHTFUL_RESULT_LOST);
+        assertThat(v.headline()).as(explain(v)).matches(GcPauseBrokenFenceWords.BROKEN_HEADLINE);
     }
 
     @Test

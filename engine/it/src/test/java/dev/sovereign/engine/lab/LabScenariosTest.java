@@ -80,6 +80,53 @@ class LabScenariosTest {
         assertThat(v.verdict()).as(explain(v)).isEqualTo(Verdict.VIOLATED);
         assertThat(v.faultInjected()).isTrue();
         assertThat(v.checks()).anyMatch(c -> c.kind() == Check.Kind.SAFETY && !c.passed());
+        // issue 31 item 13: the verdict is a plain sentence, the narrative tells the stale write ACCEPTED (in
+        // the order it happened, marked as the fence failing), and no raw database error reaches it
+        assertThat(v.headline())
+                .as(explain(v))
+                .startsWith("the fence was broken: A's stale write was accepted after ")
+                .doesNotContain("did not hold");
+        assertThat(v.steps())
+                .extracting(LabStep::detail)
+                .noneMatch(d -> d.contains("SQL") || d.contains("RAISE") || d.contains("trigger"));
+        assertThat(v.steps())
+                .filteredOn(s -> s.status() == LabStep.Status.VIOLATED)
+                .as(explain(v))
+                .isNotEmpty()
+                .first()
+                .extracting(LabStep::detail)
+                .asString()
+                .contains("stale result was ACCEPTED: at journal #")
+                .contains(
+                        "With the terminal fence switched off, nothing checked that A was still the rightful holder.");
+        assertThat(v.steps()).noneMatch(s -> s.status() == LabStep.Status.FAILED);
+        if (scenario.equals("gc-pause")) {
+            assertThat(v.steps().get(6).detail()).as(explain(v)).matches(GcPauseBrokenFenceWords.STALE_WRITE);
+            assertThat(v.steps().get(7).detail()).as(explain(v)).matches(GcPauseBrokenFenceWords.RIGHTFUL_RESULT_LOST);
+            assertThat(v.headline()).as(explain(v)).matches(GcPauseBrokenFenceWords.BROKEN_HEADLINE);
+            assertThat(v.steps().get(6).status()).isEqualTo(LabStep.Status.VIOLATED);
+            assertThat(v.steps().get(7).status()).isEqualTo(LabStep.Status.VIOLATED);
+            assertThat(v.steps().get(8).status()).isEqualTo(LabStep.Status.VIOLATED);
+        }
+    }
+
+    @Test
+    void aViolatedVerdictSaysPlainlyWhatBrokeNeverThisDidNotHold() {
+        Check stale = new Check(
+                        Check.Kind.SAFETY, "A's attempt made no terminal commit after B's takeover", false, "#11")
+                .whenBroken("A's stale write was accepted after B's takeover (journal #11)");
+        Check lost = new Check(Check.Kind.SETUP, "B completed the job", false, "")
+                .whenBroken("B's rightful result was lost");
+        Check fine = new Check(Check.Kind.SAFETY, "The job was committed at most once", true, "")
+                .whenBroken("the job was committed 2 times");
+
+        assertThat(LabRun.violatedHeadline(List.of(lost, fine, stale)))
+                .isEqualTo(
+                        "the fence was broken: A's stale write was accepted after B's takeover (journal #11), and B's"
+                                + " rightful result was lost");
+        assertThat(LabRun.violatedHeadline(
+                        List.of(new Check(Check.Kind.SAFETY, "Exactly one holder", false, "#3 and #4"))))
+                .isEqualTo("the fence was broken: a safety check failed (Exactly one holder: no)");
     }
 
     @Test

@@ -45,8 +45,8 @@ final class ClockSkew implements Scenario {
             "Start worker B with its clock 5 s ahead (--clock-offset=5s)",
             "By B's clock A's lease expired: B takes the actor over while A is alive",
             "B supersedes A's attempt (expired by B's clock) and re-runs the job",
-            "A's next heartbeat fails; A's write is refused",
-            "B finishes the job");
+            "A's next heartbeat fails; A tries to write its result",
+            "B's run ends; it writes its result");
     /** The same situation on a server: it cannot happen there, and the run shows why. */
     private static final ScenarioInfo ON_SERVER = Scenario.info(
             "clock-skew",
@@ -103,10 +103,10 @@ final class ClockSkew implements Scenario {
         run.done("A's attempt " + first.id() + " (token " + first.token() + ") superseded; B runs attempt "
                 + second.id() + " with token " + second.token());
         run.begin(5);
-        FenceEvent late = Moves.lateWriteOf(run, "A", a.processIdentity(), first, takeover.seq());
-        run.done(Moves.describeLateWrite("A", late));
+        Moves.lateWrite(run, "A", a, first, takeover.seq(), GcPause.takenOver(takeover))
+                .tell(run);
         run.begin(6);
-        run.done("worker B: " + Moves.runEnded(run, "B", b, first.assignmentId()));
+        Moves.rightfulResult(run, "B", b, first.assignmentId(), first, "A").tell(run);
     }
 
     private void playOnServer(LabRun run) throws Inconclusive, InterruptedException {

@@ -32,7 +32,7 @@ final class GcPause implements Scenario {
             "A's lease expires; B takes the actor over with a greater token",
             "B re-runs the job; A's expired attempt is superseded",
             "Wake A with SIGCONT; it tries to write its late result",
-            "B finishes the job");
+            "B's run ends; it writes its result");
 
     private WorkerProcess a;
     private WorkerProcess b;
@@ -71,10 +71,14 @@ final class GcPause implements Scenario {
                 + second.id() + " with token " + second.token());
         run.begin(6);
         run.bench().resume(a);
-        FenceEvent late = Moves.lateWriteOf(run, "A", a.processIdentity(), first, takeover.seq());
-        run.done(Moves.describeLateWrite("A", late));
+        Moves.lateWrite(run, "A", a, first, takeover.seq(), takenOver(takeover)).tell(run);
         run.begin(7);
-        run.done("worker B: " + Moves.runEnded(run, "B", b, first.assignmentId()));
+        Moves.rightfulResult(run, "B", b, first.assignmentId(), first, "A").tell(run);
+    }
+
+    /** "B had taken the actor over with token 3 at journal #5". */
+    static String takenOver(FenceEvent takeover) {
+        return "B had taken the actor over with token " + takeover.token() + " at journal #" + takeover.seq();
     }
 
     @Override

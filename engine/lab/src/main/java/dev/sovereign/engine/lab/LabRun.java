@@ -7,6 +7,7 @@ import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.journal.FenceEvent;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +120,12 @@ public final class LabRun {
             Verdict verdict = verdict(checks, failure);
             String headline = headline(verdict, checks, failure);
             long passed = checks.stream().filter(Check::passed).count();
-            done(verdict.code() + ": " + passed + " of " + checks.size() + " checks passed");
+            String counted = verdict.code() + ": " + passed + " of " + checks.size() + " checks passed";
+            if (verdict == Verdict.VIOLATED) {
+                violated(counted); // the checker found the fence broken: never a green step
+            } else {
+                done(counted);
+            }
             scenario.teardown(this);
             return new LabVerdict(
                     info.name(),
@@ -151,13 +157,7 @@ public final class LabRun {
     private String headline(Verdict verdict, List<Check> checks, String failure) {
         return switch (verdict) {
             case HELD -> scenario.heldHeadline();
-            case VIOLATED ->
-                "the fence was broken; "
-                        + checks.stream()
-                                .filter(c -> c.kind() == Check.Kind.SAFETY && !c.passed())
-                                .findFirst()
-                                .map(c -> "this did not hold: " + c.statement())
-                                .orElse("a safety check failed");
+            case VIOLATED -> violatedHeadline(checks);
             case INCONCLUSIVE ->
                 "nothing was proven either way: "
                         + (failure != null
@@ -168,6 +168,29 @@ public final class LabRun {
                                         .map(c -> "the scenario did not happen as planned (" + c.statement() + ": no)")
                                         .orElse("a check failed"));
         };
+    }
+
+    /**
+     * What broke, as one plain sentence: the failed checks' own clauses ("A's stale write was accepted …, and
+     * B's rightful result was lost …"), safety first; a failed check without one is named by its statement.
+     */
+    static String violatedHeadline(List<Check> checks) {
+        List<String> clauses = new ArrayList<>();
+        for (Check.Kind kind : List.of(Check.Kind.SAFETY, Check.Kind.SETUP)) {
+            checks.stream()
+                    .filter(c -> c.kind() == kind && !c.passed() && c.broken() != null)
+                    .forEach(c -> clauses.add(c.broken()));
+        }
+        if (clauses.isEmpty()) {
+            return "the fence was broken: a safety check failed ("
+                    + checks.stream()
+                            .filter(c -> c.kind() == Check.Kind.SAFETY && !c.passed())
+                            .map(Check::statement)
+                            .findFirst()
+                            .orElse("unnamed")
+                    + ": no)";
+        }
+        return "the fence was broken: " + String.join(", and ", clauses);
     }
 
     /** {@code <scenario>-<n>}, one more than the highest n already in the database. */
@@ -228,6 +251,21 @@ public final class LabRun {
         if (current >= 0) {
             publish(current, LabStep.Status.DONE, detail);
         }
+    }
+
+    /**
+     * Ends the current step: this is what was seen, and it is the fence failing (a stale write accepted,
+     * a rightful result lost). The verdict is still read from the journal by the checks.
+     */
+    void violated(String detail) {
+        if (current >= 0) {
+            publish(current, LabStep.Status.VIOLATED, detail);
+        }
+    }
+
+    /** Whether this run's workers have the terminal fence switched off. */
+    boolean fenceSwitchedOff() {
+        return options.breakFence();
     }
 
     private void fail(String why) {

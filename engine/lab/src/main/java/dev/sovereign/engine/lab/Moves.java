@@ -5,12 +5,14 @@ import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.run.Attempt;
+import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.supervisor.TickReport;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Optional;
 
 /** The moves several scenarios share, each waiting until the ledger shows it happened. */
@@ -87,26 +89,6 @@ final class Moves {
                 () -> by.isAlive() ? null : "worker " + role + " exited");
     }
 
-    /**
-     * Waits until {@code process} wrote about the job after {@code afterSeq}: a refusal of its write,
-     * or a commit of its attempt; that event.
-     */
-    static FenceEvent lateWriteOf(LabRun run, String role, String process, Attempt attempt, long afterSeq)
-            throws Inconclusive, InterruptedException {
-        return run.await(
-                "worker " + role + "'s late write",
-                LabRun.WAIT,
-                () -> run.facts().events().stream()
-                        .filter(e -> e.seq() > afterSeq
-                                && ((e.kind() == EventKind.REJECTED
-                                                && process.equals(e.processIdentity())
-                                                && attempt.assignmentId().equals(e.resourceId()))
-                                        || (e.kind() == EventKind.ATTEMPT_DONE
-                                                && attempt.id().equals(e.resourceId()))))
-                        .findFirst()
-                        .orElse(null));
-    }
-
     /** Waits until {@code by} started its own attempt at {@code job} (superseding the expired one). */
     static Attempt rerunBy(LabRun run, String role, WorkerProcess by, String job)
             throws Inconclusive, InterruptedException {
@@ -149,14 +131,127 @@ final class Moves {
                                 .orElse(""));
     }
 
-    /** How a late write ended, in words. */
-    static String describeLateWrite(String role, FenceEvent e) {
-        if (e.kind() == EventKind.REJECTED) {
-            return "worker " + role + "'s write was refused: " + e.category() + ", presented token "
-                    + e.presentedToken() + ", current token " + (e.currentToken() == null ? "none" : e.currentToken())
-                    + " (REJECTED, journal #" + e.seq() + ")";
+    /** What a step saw, and whether it is the fence failing ({@link LabRun#violated}) or not. */
+    record Seen(String detail, boolean fenceFailed) {
+        void tell(LabRun run) {
+            if (fenceFailed) {
+                run.violated(detail);
+            } else {
+                run.done(detail);
+            }
         }
-        return "worker " + role + "'s write was COMMITTED (journal #" + e.seq() + ": " + e.detail() + ")";
+    }
+
+    /**
+     * Waits until the stale worker's run of its job ended (its own last word about it), then tells from the
+     * journal, in the order it happened, what became of its late writes: all refused, or its stale result
+     * ACCEPTED (only possible with the fence switched off). Never the worker's own error text: what the
+     * ledger says, in plain words.
+     *
+     * @param afterSeq the journal row after which the worker is stale (B's takeover, the steal)
+     * @param because  why it is stale, as a clause: "B had taken the actor over with token 3 at journal #5"
+     */
+    static Seen lateWrite(LabRun run, String role, WorkerProcess w, Attempt stale, long afterSeq, String because)
+            throws Inconclusive, InterruptedException {
+        runEnded(run, role, w, stale.assignmentId());
+        LedgerFacts journal = run.facts();
+        List<FenceEvent> commits =
+                journal.of(EventKind.ATTEMPT_DONE, e -> e.resourceId().equals(stale.id()) && e.seq() > afterSeq);
+        List<FenceEvent> refused = journal.of(
+                EventKind.REJECTED, e -> w.processIdentity().equals(e.processIdentity()) && e.seq() > afterSeq);
+        if (commits.isEmpty()) {
+            if (refused.isEmpty()) {
+                return new Seen(
+                        "worker " + role + "'s run ended without writing anything; the job is "
+                                + run.lab()
+                                        .runs()
+                                        .get(stale.assignmentId())
+                                        .map(j -> j.state().name())
+                                        .orElse("gone"),
+                        false);
+            }
+            return new Seen(
+                    "worker " + role + "'s late writes were all refused and journalled (" + rejected(refused)
+                            + "), because " + because + ". Nothing of " + role + "'s was written.",
+                    false);
+        }
+        FenceEvent commit = commits.get(0);
+        List<FenceEvent> before =
+                refused.stream().filter(e -> e.seq() < commit.seq()).toList();
+        String outcome = run.lab()
+                .runs()
+                .receipt(stale.assignmentId())
+                .filter(r -> r.attemptId().equals(stale.id()))
+                .map(r -> "ended the job "
+                        + run.lab()
+                                .runs()
+                                .get(stale.assignmentId())
+                                .orElseThrow()
+                                .state() + (r.failureCategory() == null ? "" : " (" + r.failureCategory() + ")"))
+                .orElse("committed its result");
+        return new Seen(
+                "worker " + role
+                        + (before.isEmpty()
+                                ? "'s"
+                                : "'s first writes were refused (" + rejected(before) + "), but then its")
+                        + " stale result was ACCEPTED: at journal #" + commit.seq() + " its attempt " + stale.id()
+                        + " (token " + stale.token() + ") " + outcome + ", although " + because + ". "
+                        + (run.fenceSwitchedOff()
+                                ? "With the terminal fence switched off, nothing checked that " + role
+                                        + " was still the rightful holder."
+                                : "Nothing stopped it: the fence failed."),
+                true);
+    }
+
+    /**
+     * Waits until the rightful worker's run of {@code job} ended, then tells from the ledger what became of its
+     * result: committed, or lost because a stale write had already ended the job (an ended job is final).
+     */
+    static Seen rightfulResult(LabRun run, String role, WorkerProcess by, String job, Attempt stale, String staleRole)
+            throws Inconclusive, InterruptedException {
+        String line = runEnded(run, role, by, job);
+        Optional<Attempt> own = run.lab().runs().attempts(job).stream()
+                .filter(x -> x.processIdentity().equals(by.processIdentity()))
+                .findFirst();
+        Optional<Receipt> receipt = run.lab().runs().receipt(job);
+        AssignmentState state = run.lab().runs().get(job).map(Assignment::state).orElse(null);
+        if (receipt.isEmpty() || own.isEmpty()) {
+            return new Seen(
+                    "worker " + role + "'s run ended without a result: the job is " + state + ", with no receipt",
+                    false);
+        }
+        Receipt r = receipt.get();
+        Optional<FenceEvent> done =
+                run.facts().first(EventKind.ATTEMPT_DONE, e -> e.resourceId().equals(r.attemptId()));
+        String at = done.map(e -> " (journal #" + e.seq() + ")").orElse("");
+        if (r.attemptId().equals(own.get().id())) {
+            return new Seen(
+                    "worker " + role + "'s result was committed: its attempt "
+                            + own.get().id() + " (token " + own.get().token() + ") ended the job " + state + at
+                            + "; it is the canonical result.",
+                    false);
+        }
+        boolean tried = line.startsWith("error") || line.startsWith("refused");
+        return new Seen(
+                "worker " + role + "'s result was lost: the job had already ended " + state + " by "
+                        + (r.attemptId().equals(stale.id()) ? staleRole + "'s stale write" : "attempt " + r.attemptId())
+                        + at + ", and an ended job is final"
+                        + (tried ? ", so " + role + "'s write was refused" : "") + ". " + role
+                        + ", the rightful holder, committed nothing.",
+                true);
+    }
+
+    /** {@code REJECTED #9, #10: actor_lease_lost}. */
+    private static String rejected(List<FenceEvent> refused) {
+        return "REJECTED "
+                + String.join(", ", refused.stream().map(e -> "#" + e.seq()).toList())
+                + ": "
+                + String.join(
+                        ", ",
+                        refused.stream()
+                                .map(e -> e.category() == null ? "no category" : e.category())
+                                .distinct()
+                                .toList());
     }
 
     /** Waits until {@code attempt} has expired by the lab's clock (re-reading it: a heartbeat may extend it). */

@@ -8,6 +8,7 @@ import dev.sovereign.engine.run.Attempt;
 import dev.sovereign.engine.run.Receipt;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -95,7 +96,7 @@ final class RunFacts {
         checks.add(noCommitAfter("A", aAttempt, after, "after B's takeover"));
         checks.add(refusalsPresentOldTokens("A", holder, after));
         checks.add(atMostOneCommit());
-        checks.add(completedBy("B", bAttempt));
+        checks.add(completedBy("B", bAttempt, aAttempt.map(x -> Map.entry(x.id(), "A's stale write"))));
         return checks;
     }
 
@@ -106,14 +107,27 @@ final class RunFacts {
 
     /** "A's attempt committed nothing after {@code afterSeq}". */
     Check noCommitAfter(String who, Optional<Attempt> a, long afterSeq, String since) {
+        return noCommitAfter(who, a, afterSeq, since, since);
+    }
+
+    /**
+     * The same, with the words of its failure ({@code brokenSince}: "after its fence was stolen") apart from the
+     * statement's ({@code since}: "(completed, failed or cancelled) after its fence was stolen").
+     */
+    Check noCommitAfter(String who, Optional<Attempt> a, long afterSeq, String since, String brokenSince) {
         List<FenceEvent> late = a.map(x -> commitsOf(x, afterSeq)).orElse(List.of());
-        return Check.safety(
+        Check check = Check.safety(
                 who + "'s attempt made no terminal commit " + since,
                 late.isEmpty(),
                 late.isEmpty()
                         ? a.map(x -> "no ATTEMPT_DONE for " + x.id() + " (token " + x.token() + ") after #" + afterSeq)
                                 .orElse("it had no attempt")
                         : "committed anyway: " + LedgerFacts.refs(late) + detailOf(late));
+        return late.isEmpty() || a.isEmpty()
+                ? check
+                : check.whenBroken(who + "'s stale write was accepted " + brokenSince + " (attempt "
+                        + a.get().id() + ", token " + a.get().token() + ", journal #"
+                        + late.get(0).seq() + ")");
     }
 
     /** "Every write of {@code who} refused after the event presented a token older than the current one". */
@@ -126,21 +140,24 @@ final class RunFacts {
             }
         }
         return Check.safety(
-                "Every refused write of " + who + " presented its old token, older than the current one",
-                bad.isEmpty(),
-                refused.isEmpty() ? "no refused write to examine" : LedgerFacts.refs(refused));
+                        "Every refused write of " + who + " presented its old token, older than the current one",
+                        bad.isEmpty(),
+                        refused.isEmpty() ? "no refused write to examine" : LedgerFacts.refs(refused))
+                .whenBroken("a write of " + who + " was refused without presenting an older token ("
+                        + LedgerFacts.refs(bad) + ")");
     }
 
     /** "At most one terminal commit of the job". */
     Check atMostOneCommit() {
         List<FenceEvent> commits = commits();
         return Check.safety(
-                "The job was committed at most once",
-                commits.size() <= 1,
-                "ATTEMPT_DONE: " + LedgerFacts.refs(commits)
-                        + receipt.map(r -> "; receipt " + r.id() + " by attempt " + r.attemptId() + " ("
-                                        + r.status().code() + ")")
-                                .orElse("; no receipt"));
+                        "The job was committed at most once",
+                        commits.size() <= 1,
+                        "ATTEMPT_DONE: " + LedgerFacts.refs(commits)
+                                + receipt.map(r -> "; receipt " + r.id() + " by attempt " + r.attemptId() + " ("
+                                                + r.status().code() + ")")
+                                        .orElse("; no receipt"))
+                .whenBroken("the job was committed " + commits.size() + " times (" + LedgerFacts.refs(commits) + ")");
     }
 
     /** "{@code who} tried to write after the event": a refusal or a commit of its attempt. */
@@ -154,11 +171,19 @@ final class RunFacts {
 
     /** "The job completed by {@code who}'s attempt". */
     Check completedBy(String who, Optional<Attempt> a) {
+        return completedBy(who, a, Optional.empty());
+    }
+
+    /**
+     * The same; {@code stale} names a stale attempt (its id, and its words: "A's stale write") for the sentence
+     * when it, not {@code who}, ended the job.
+     */
+    Check completedBy(String who, Optional<Attempt> a, Optional<Map.Entry<String, String>> stale) {
         boolean ok = a.isPresent()
                 && job.state().name().equals("COMPLETED")
                 && receipt.isPresent()
                 && receipt.get().attemptId().equals(a.get().id());
-        return Check.setup(
+        Check check = Check.setup(
                 who + " completed the job; its result is the canonical one",
                 ok,
                 "job " + job.id() + " is "
@@ -166,6 +191,13 @@ final class RunFacts {
                         + receipt.map(r -> ", receipt " + r.id() + " by attempt " + r.attemptId() + " (token "
                                         + r.attemptToken() + ")")
                                 .orElse(", no receipt"));
+        // the rightful holder's result lost to another attempt's receipt: the other half of a broken fence
+        return receipt.filter(r -> a.isEmpty() || !r.attemptId().equals(a.get().id()))
+                .map(r -> check.whenBroken(who + "'s rightful result was lost: the job ended " + job.state() + " by "
+                        + stale.filter(x -> x.getKey().equals(r.attemptId()))
+                                .map(Map.Entry::getValue)
+                                .orElse("attempt " + r.attemptId())))
+                .orElse(check);
     }
 
     private static String detailOf(List<FenceEvent> events) {

@@ -60,8 +60,8 @@ final class StolenFence implements Scenario {
         run.done("job " + first.assignmentId() + " still RUNNING, with no current attempt: attempt " + victim.id()
                 + " (token " + victim.token() + ") of A is no longer the fence (journal #" + stolen.seq() + ")");
         run.begin(3);
-        FenceEvent late = Moves.lateWriteOf(run, "A", a.processIdentity(), first, stolen.seq());
-        run.done(Moves.describeLateWrite("A", late));
+        Moves.lateWrite(run, "A", a, first, stolen.seq(), "its fence had been stolen at journal #" + stolen.seq())
+                .tell(run);
         run.begin(4);
         Moves.expired(run, first);
         Optional<TickReport.Recovery> recovered = Moves.tick(run, first.assignmentId());
@@ -87,8 +87,12 @@ final class StolenFence implements Scenario {
                 stolen.map(e -> "#" + e.seq() + " ATTEMPT_STOLEN attempt " + e.resourceId() + " token " + e.token())
                         .orElse("no ATTEMPT_STOLEN")));
         checks.add(f.triedToWrite("A", a.processIdentity(), aAttempt, after, "after the steal"));
-        checks.add(
-                f.noCommitAfter("A", aAttempt, after, "(completed, failed or cancelled) after its fence was stolen"));
+        checks.add(f.noCommitAfter(
+                "A",
+                aAttempt,
+                after,
+                "(completed, failed or cancelled) after its fence was stolen",
+                "after its fence was stolen"));
         checks.add(f.refusalsPresentOldTokens("A", a.processIdentity(), after));
         checks.add(f.atMostOneCommit());
         checks.add(Check.safety(
