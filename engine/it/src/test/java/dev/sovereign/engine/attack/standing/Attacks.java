@@ -81,7 +81,9 @@ final class Attacks {
                 Tuple.of(1, Arbitraries.just(Kind.RECOVER)),
                 Tuple.of(1, Arbitraries.just(Kind.RETRY)),
                 Tuple.of(1, Arbitraries.just(Kind.ACKNOWLEDGE)),
-                Tuple.of(1, Arbitraries.just(Kind.TICK)));
+                Tuple.of(1, Arbitraries.just(Kind.TICK)),
+                Tuple.of(1, Arbitraries.just(Kind.PRUNE)),
+                Tuple.of(1, Arbitraries.just(Kind.CONTEND)));
         Arbitrary<Character> who =
                 Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just('A')), Tuple.of(1, Arbitraries.just('B')));
         Arbitrary<String> actor =
@@ -129,7 +131,7 @@ final class Attacks {
             List.of(op(Kind.GRANT), op(Kind.KEEP_UNTIL)),
             List.of(op(Kind.GRANT_TTL), op(Kind.KEEP_UNTIL), op(Kind.BEAT)));
 
-    private static final Map<String, List<List<Op>>> PREREQUISITES = Map.of(
+    private static final Map<String, List<List<Op>>> PREREQUISITES = pairs(
             "actor_leases", LEASE_SHAPES,
             "processes", LEASE_SHAPES,
             "lease_tombstones",
@@ -149,5 +151,28 @@ final class Attacks {
                     List.of(
                             List.of(op(Kind.START_RUN), op(Kind.FINISH_RUN)),
                             List.of(op(Kind.START_RUN), op(Kind.RECOVER))),
-            "supervisor_ticks", List.of(List.of(op(Kind.TICK))));
+            "supervisor_ticks", List.of(List.of(op(Kind.TICK)), List.of(op(Kind.TICK), op(Kind.PRUNE), op(Kind.TICK))),
+            // decision 0018: rows below the watermark, which only the prune's rules may delete
+            "fence_events",
+                    List.of(
+                            List.of(op(Kind.GRANT)),
+                            List.of(op(Kind.GRANT), op(Kind.RELEASE), op(Kind.PRUNE)),
+                            List.of(op(Kind.START_RUN), op(Kind.RECOVER), op(Kind.PRUNE)),
+                            List.of(op(Kind.CLAIM), op(Kind.PRUNE))),
+            "retention", List.of(List.of(op(Kind.GRANT), op(Kind.PRUNE)), List.of(op(Kind.GRANT))),
+            // decision 0019: B refused A's live lease, twice in one window
+            "lease_contention",
+                    List.of(
+                            List.of(op(Kind.GRANT), new Op(Kind.CONTEND, 'B', "w")),
+                            List.of(op(Kind.GRANT), new Op(Kind.CONTEND, 'B', "w"), op(Kind.PRUNE))));
+
+    /** A map from alternating keys and values (more than Map.of's ten pairs). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, List<List<Op>>> pairs(Object... keysAndValues) {
+        Map<String, List<List<Op>>> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            out.put((String) keysAndValues[i], (List<List<Op>>) keysAndValues[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
 }

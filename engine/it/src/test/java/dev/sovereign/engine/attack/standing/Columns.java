@@ -99,7 +99,12 @@ final class Columns {
             Map.entry("supervisor_ticks", List.of("recovered", "report", "at", "seq")),
             Map.entry("ledger_mark", List.of("lab_sandbox", "id")),
             Map.entry("schema_migrations", List.of("sovereign_version", "schema_version")),
-            Map.entry("server_clock", List.of("pinned_ms")));
+            Map.entry("server_clock", List.of("pinned_ms")),
+            // decisions 0018 and 0019: the watermark and the policy first, then the counts
+            Map.entry("retention", List.of("pruned_below", "keep_ms", "pruned_rows", "pruned_at", "kind")),
+            Map.entry(
+                    "lease_contention",
+                    List.of("refusals", "last_at", "first_at", "window_start", "actor_id", "process_identity")));
 
     /**
      * The columns of {@code table} an attacker writes: those {@link #ATTACKED} names, fence columns first; for a
@@ -132,10 +137,10 @@ final class Columns {
         if (column.endsWith("token") || column.equals("finished_with")) {
             return Kind.TOKEN;
         }
-        if (column.endsWith("_at") || column.equals("pinned_ms")) {
+        if (column.endsWith("_at") || column.equals("pinned_ms") || column.equals("window_start")) {
             return Kind.TIME;
         }
-        if (column.equals("ttl_ms") || column.equals("heartbeat_interval_ms")) {
+        if (column.equals("ttl_ms") || column.equals("heartbeat_interval_ms") || column.equals("keep_ms")) {
             return Kind.TTL;
         }
         if (column.equals("process_identity") || column.equals("claim_process") || column.equals("identity")) {
@@ -157,7 +162,12 @@ final class Columns {
         if (column.equals("attached") || column.equals("lab_sandbox") || column.equals("outcome_known")) {
             return Kind.FLAG;
         }
-        if (column.equals("renewals") || column.equals("retry_count") || column.equals("recovered")) {
+        if (column.equals("renewals")
+                || column.equals("retry_count")
+                || column.equals("recovered")
+                || column.equals("pruned_below")
+                || column.equals("pruned_rows")
+                || column.equals("refusals")) {
             return Kind.COUNT;
         }
         return Kind.TEXT;
@@ -225,6 +235,10 @@ final class Columns {
             case COUNT -> {
                 v.add(Value.rowPlus(1));
                 v.add(Value.rowPlus(100));
+                if (column.equals("pruned_below") || column.equals("pruned_rows") || column.equals("refusals")) {
+                    v.add(Value.rowPlus(-1)); // backwards
+                    v.add(Value.literal("9000000000000"));
+                }
             }
             case TEXT -> v.add(Value.literal("'by hand'"));
         }
@@ -240,6 +254,7 @@ final class Columns {
             case "fence_events.kind" -> List.of("LEASE_RELEASED", "REJECTED", "LEASE_TAKEN_OVER", "BOGUS");
             case "assignments.ended_via" -> List.of("attempt", "recovery", "bogus");
             case "actors.workspace_policy" -> List.of("temporary", "persistent", "bogus");
+            case "retention.kind" -> List.of("journal", "runs");
             default -> List.of("BOGUS");
         };
     }

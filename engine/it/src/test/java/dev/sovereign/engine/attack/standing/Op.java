@@ -59,7 +59,14 @@ record Op(Kind kind, char who, String actor) {
         /** The operator acknowledges a failed assignment. */
         ACKNOWLEDGE,
         /** One supervisor tick (a supervisor_ticks row). */
-        TICK
+        TICK,
+        /**
+         * A month passes, this engine writes to another lease (the journal's newest row), and the operator prunes
+         * what the retention policy lets go (decision 0018): rows below the watermark, old ticks and windows.
+         */
+        PRUNE,
+        /** This engine tries the actor's lease twice while another holds it live: one row, then a count (0019). */
+        CONTEND
     }
 
     static final Duration TTL = Duration.ofSeconds(60);
@@ -180,6 +187,24 @@ record Op(Kind kind, char who, String actor) {
                     }
                     world.supervisor().runs().acknowledge(failed.get().id());
                     yield "acknowledged " + failed.get().id();
+                }
+                case PRUNE -> {
+                    world.advance(31L * 86_400_000L);
+                    e.leases().acquireOrRenew(world.actor("x"), TTL);
+                    var r = world.supervisor().prune(dev.sovereign.engine.admin.PruneOptions.all());
+                    yield "pruned " + r.journalRows() + " rows below seq " + r.watermarkAfter();
+                }
+                case CONTEND -> {
+                    String first = e.leases()
+                            .tryAcquire(actor, TTL)
+                            .map(l -> "token " + l.token())
+                            .orElse("refused");
+                    world.advance(1_000);
+                    String second = e.leases()
+                            .tryAcquire(actor, TTL)
+                            .map(l -> "token " + l.token())
+                            .orElse("refused");
+                    yield first + ", " + second;
                 }
                 case TICK ->
                     "swept "

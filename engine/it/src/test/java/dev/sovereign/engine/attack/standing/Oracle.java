@@ -84,8 +84,10 @@ final class Oracle {
         o.assignments();
         o.receipts();
         o.messages();
-        o.appendOnly("fence_events", "journal");
-        o.appendOnly("supervisor_ticks", "ticks");
+        o.journal();
+        o.ticks();
+        o.retention();
+        o.contention();
         o.unchanged("ledger_mark", "mark");
         o.kept("schema_migrations", "migrations");
         if (o.pg()) {
@@ -869,6 +871,8 @@ final class Oracle {
             "messages",
             "fence_events",
             "supervisor_ticks",
+            "retention",
+            "lease_contention",
             "ledger_mark",
             "schema_migrations",
             "server_clock");
@@ -892,6 +896,298 @@ final class Oracle {
                                 + " after");
             }
         }
+    }
+
+    // ---- retention (decision 0018) and contention (decision 0019) ------------------------------------------------
+
+    private static final long WINDOW_MS = 600_000L;
+    private static final long MIN_KEEP_MS = 3_600_000L;
+    private static final long MAX_KEEP_MS = 3_153_600_000_000L;
+
+    /** The journal's retention row as the facts hold it (kind 'journal'), or null. */
+    private static Map<String, Object> policy(Facts f) {
+        return f.row("retention", "journal");
+    }
+
+    /**
+     * The time the retention rules measure from: the newest row's time of {@code table}, never past the server's
+     * clock on PostgreSQL; on SQLite the writer's times are believed (as every time there), so a strike that dates a
+     * row in the future may make the rest old in the same transaction: the later of before and after.
+     */
+    private Long retentionNow(String table) {
+        Long b = newestAt(before, table);
+        if (pg()) {
+            return b == null ? null : Math.min(b, now);
+        }
+        Long a = newestAt(after, table);
+        return b == null ? a : a == null ? b : Math.max(a, b);
+    }
+
+    /** The newest row's time of {@code table} in {@code f}. */
+    private static Long newestAt(Facts f, String table) {
+        return f.rows(table).stream()
+                .max(java.util.Comparator.comparing(
+                        r -> integer(r.get("seq")), java.util.Comparator.nullsFirst(Long::compare)))
+                .map(r -> integer(r.get("at")))
+                .orElse(null);
+    }
+
+    /**
+     * The journal: rows stay as they were and new rows come after the last one, except that a row may go when it is
+     * below the watermark, older than the policy and needed by no live row (decision 0018's rules, judged here on the
+     * facts before the strike, independently of the database's guards).
+     */
+    private void journal() {
+        Map<String, Object> p = policy(before);
+        Long mark = p == null ? null : integer(p.get("pruned_below"));
+        Long keep = p == null ? null : integer(p.get("keep_ms"));
+        Long newest = retentionNow("fence_events");
+        Long last = before.rows("fence_events").stream()
+                .map(r -> integer(r.get("seq")))
+                .filter(Objects::nonNull)
+                .max(Long::compare)
+                .orElse(0L);
+        for (Map<String, Object> r0 : before.rows("fence_events")) {
+            Map<String, Object> r1 = after.row("fence_events", r0.get("seq"));
+            if (r1 != null) {
+                if (!same(r0, r1)) {
+                    v("journal.changed", "fence_events row " + r0 + " became " + r1);
+                }
+                continue;
+            }
+            Long seq = integer(r0.get("seq"));
+            Long at = integer(r0.get("at"));
+            String why = mark == null || seq == null || seq >= mark
+                    ? "it was not below the watermark " + mark
+                    : at == null || keep == null || newest == null || at > newest - keep
+                            ? "it was younger than the policy"
+                            : neededBy(r0);
+            if (why != null) {
+                v("journal.pruned", "the journal row " + r0 + " is gone, but " + why);
+            }
+        }
+        for (Map<String, Object> r : after.rows("fence_events")) {
+            if (before.row("fence_events", r.get("seq")) == null) {
+                Long seq = integer(r.get("seq"));
+                if (seq == null || seq <= last) {
+                    v("journal.before-the-last", "a row was written into fence_events before its last one: " + r);
+                }
+            }
+        }
+    }
+
+    /** Why a journal row below the watermark must stay (a live row needs it), or null when it may go. */
+    private String neededBy(Map<String, Object> e) {
+        Object type = e.get("resource_type");
+        Object id = e.get("resource_id");
+        if ("ledger".equals(type)) {
+            return "it was one of the ledger's own events";
+        }
+        Long token = integer(e.get("token"));
+        if (token != null && e.get("actor_id") != null) {
+            for (Map<String, Object> l : before.rows("actor_leases")) {
+                Long leaseToken = integer(l.get("token"));
+                if (sameCell(l.get("actor_id"), e.get("actor_id")) && leaseToken != null && token >= leaseToken) {
+                    return "it was an event of " + e.get("actor_id") + "'s current lease";
+                }
+            }
+        }
+        Object assignment = "assignment".equals(type) ? id : null;
+        if ("attempt".equals(type)) {
+            Map<String, Object> t = before.row("execution_attempts", id);
+            assignment = t == null ? null : t.get("assignment_id");
+        }
+        Map<String, Object> a = assignment == null ? null : before.row("assignments", assignment);
+        if (a != null) {
+            Object state = a.get("state");
+            boolean retried =
+                    before.rows("assignments").stream().anyMatch(r -> sameCell(r.get("retry_of"), a.get("id")));
+            boolean unsettled = "CREATED".equals(state)
+                    || "RUNNING".equals(state)
+                    || (("FAILED".equals(state) || "BLOCKED".equals(state))
+                            && a.get("acknowledged_at") == null
+                            && !retried);
+            if (unsettled) {
+                return "its run " + a.get("id") + " was not settled";
+            }
+        }
+        if ("message".equals(type)) {
+            Map<String, Object> m = before.row("messages", id);
+            if (m != null && !"DONE".equals(m.get("state")) && !"DEAD".equals(m.get("state"))) {
+                return "its message was not finished";
+            }
+        }
+        boolean keepsNewest = "actor".equals(type)
+                || ("assignment".equals(type) && before.row("assignments", id) != null)
+                || ("message".equals(type) && before.row("messages", id) != null)
+                || ("process".equals(type)
+                        && before.row("processes", id) != null
+                        && before.row("processes", id).get("stopped_at") == null);
+        if (keepsNewest) {
+            Long seq = integer(e.get("seq"));
+            boolean newer = before.rows("fence_events").stream()
+                    .anyMatch(n -> sameCell(n.get("resource_type"), type)
+                            && sameCell(n.get("resource_id"), id)
+                            && integer(n.get("seq")) != null
+                            && seq != null
+                            && integer(n.get("seq")) > seq);
+            if (!newer) {
+                return "it was the newest event of " + type + " " + id;
+            }
+        }
+        return null;
+    }
+
+    /** The ticks: append-only, except that a tick older than the policy may go, never the newest. */
+    private void ticks() {
+        Map<String, Object> p = policy(before);
+        Long keep = p == null ? null : integer(p.get("keep_ms"));
+        Long newest = retentionNow("supervisor_ticks");
+        Long last = before.rows("supervisor_ticks").stream()
+                .map(r -> integer(r.get("seq")))
+                .filter(Objects::nonNull)
+                .max(Long::compare)
+                .orElse(0L);
+        for (Map<String, Object> r0 : before.rows("supervisor_ticks")) {
+            Map<String, Object> r1 = after.row("supervisor_ticks", r0.get("seq"));
+            if (r1 == null) {
+                Long seq = integer(r0.get("seq"));
+                Long at = integer(r0.get("at"));
+                if (seq == null || seq >= last || keep == null || newest == null || at == null || at > newest - keep) {
+                    v("ticks.pruned", "the tick " + r0 + " is gone, but it was the newest or younger than the policy");
+                }
+            } else if (!same(r0, r1)) {
+                v("ticks.changed", "supervisor_ticks row " + r0 + " became " + r1);
+            }
+        }
+        for (Map<String, Object> r : after.rows("supervisor_ticks")) {
+            if (before.row("supervisor_ticks", r.get("seq")) == null) {
+                Long seq = integer(r.get("seq"));
+                if (seq == null || seq <= last) {
+                    v("ticks.before-the-last", "a row was written into supervisor_ticks before its last one: " + r);
+                }
+            }
+        }
+    }
+
+    /** The policy row: one, kind fixed, a sane policy, a watermark that moves only forward and only over old rows. */
+    private void retention() {
+        if (after.rows("retention").size() != before.rows("retention").size()) {
+            v(
+                    "retention.rows",
+                    "retention has " + after.rows("retention").size() + " rows instead of "
+                            + before.rows("retention").size());
+        }
+        Map<String, Object> p0 = policy(before);
+        Map<String, Object> p1 = policy(after);
+        if (p0 == null || p1 == null || same(p0, p1)) {
+            if (p0 != null && p1 == null) {
+                v("retention.rows", "the journal's retention row is gone");
+            }
+            return;
+        }
+        Long keep = integer(p1.get("keep_ms"));
+        if (keep == null || keep < MIN_KEEP_MS || keep > MAX_KEEP_MS) {
+            v("retention.keep", "the journal's retention became " + describe(p1.get("keep_ms")));
+        }
+        for (String c : List.of("pruned_below", "pruned_rows")) {
+            Long x0 = integer(p0.get(c));
+            Long x1 = integer(p1.get(c));
+            if (x1 == null || (x0 != null && x1 < x0)) {
+                v("retention.backwards", "retention." + c + " moved from " + x0 + " to " + describe(p1.get(c)));
+            }
+        }
+        Long at0 = integer(p0.get("pruned_at"));
+        Long at1 = integer(p1.get("pruned_at"));
+        if (at0 != null && (at1 == null || at1 < at0)) {
+            v("retention.backwards", "retention.pruned_at moved from " + at0 + " to " + describe(p1.get("pruned_at")));
+        }
+        Long m0 = integer(p0.get("pruned_below"));
+        Long m1 = integer(p1.get("pruned_below"));
+        if (m0 != null && m1 != null && m1 > m0 && keep != null) {
+            Long newest = retentionNow("fence_events");
+            long last = before.rows("fence_events").stream()
+                    .map(r -> integer(r.get("seq")))
+                    .filter(Objects::nonNull)
+                    .max(Long::compare)
+                    .orElse(0L);
+            if (m1 > last) {
+                v("retention.past-the-newest", "the watermark moved to " + m1 + ", past the newest row " + last);
+            }
+            for (Map<String, Object> e : before.rows("fence_events")) {
+                Long seq = integer(e.get("seq"));
+                Long at = integer(e.get("at"));
+                if (seq != null && seq >= m0 && seq < m1 && (newest == null || at == null || at > newest - keep)) {
+                    v("retention.young", "the watermark moved over the row " + seq + ", younger than the policy");
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Contention windows: open with one refusal, count by one, keep their identity, go only when old. */
+    private void contention() {
+        Map<String, Map<String, Object>> w0 = windows(before);
+        Map<String, Map<String, Object>> w1 = windows(after);
+        Map<String, Object> p = policy(before);
+        Long keep = p == null ? null : integer(p.get("keep_ms"));
+        Long newest = retentionNow("fence_events");
+        for (Map.Entry<String, Map<String, Object>> e : w0.entrySet()) {
+            Map<String, Object> c0 = e.getValue();
+            Map<String, Object> c1 = w1.get(e.getKey());
+            if (c1 == null) {
+                Long last = integer(c0.get("last_at"));
+                if (last == null || keep == null || newest == null || last > newest - keep) {
+                    v(
+                            "contention.pruned",
+                            "the contention window " + c0 + " is gone, but it was younger than the policy");
+                }
+                continue;
+            }
+            if (same(c0, c1)) {
+                continue;
+            }
+            Long n0 = integer(c0.get("refusals"));
+            Long n1 = integer(c1.get("refusals"));
+            Long l0 = integer(c0.get("last_at"));
+            Long l1 = integer(c1.get("last_at"));
+            if (!sameCell(c0.get("first_at"), c1.get("first_at"))
+                    || n0 == null
+                    || n1 == null
+                    || n1 != n0 + 1
+                    || l0 == null
+                    || l1 == null
+                    || l1 < l0) {
+                v("contention.count", "the contention window " + c0 + " became " + c1);
+            }
+        }
+        for (Map.Entry<String, Map<String, Object>> e : w1.entrySet()) {
+            if (w0.containsKey(e.getKey())) {
+                continue;
+            }
+            Map<String, Object> c = e.getValue();
+            Long window = integer(c.get("window_start"));
+            Long first = integer(c.get("first_at"));
+            boolean opens = window != null
+                    && first != null
+                    && Math.floorMod(window, WINDOW_MS) == 0
+                    && first >= window
+                    && first < window + WINDOW_MS
+                    && Objects.equals(integer(c.get("refusals")), 1L)
+                    && sameCell(c.get("last_at"), c.get("first_at"));
+            if (!opens) {
+                v("contention.opened", "a contention window opened as " + c);
+            }
+        }
+    }
+
+    /** The contention rows by their whole key (actor, process, window): the table has a key of three columns. */
+    private static Map<String, Map<String, Object>> windows(Facts f) {
+        Map<String, Map<String, Object>> out = new java.util.LinkedHashMap<>();
+        for (Map<String, Object> r : f.rows("lease_contention")) {
+            out.put(r.get("actor_id") + "|" + r.get("process_identity") + "|" + r.get("window_start"), r);
+        }
+        return out;
     }
 
     /** Every row stays as it was; new rows only after the last one. */

@@ -19,7 +19,8 @@ import java.util.Map;
  * a live row still needs; the watermark only moves forward, never past the newest row and only over rows older than
  * the policy, measured from the newest row's own time. This class asks for exactly what those guards allow (the
  * same rules, in {@link #PRUNABLE}), in batches of one short write transaction each, so a prune never holds the write
- * lock for long. Thread-safe (stateless over the door).
+ * lock for long. It never measures past its own clock (the server's on PostgreSQL): a journal row dated in the future
+ * by a writer of the ledger does not make the rest old. Thread-safe (stateless over the door).
  */
 final class JdbcRetention {
     /**
@@ -109,7 +110,7 @@ final class JdbcRetention {
         if (newest == null) {
             return new PruneReport(true, 0, 0, 0, 0, r.prunedBelow(), r.prunedBelow(), 0, 0, true);
         }
-        long cutoff = newest.at - r.keepJournal().toMillis();
+        long cutoff = Math.min(newest.at, tx.now()) - r.keepJournal().toMillis();
         Long young =
                 nullable(tx, "SELECT min(seq) FROM fence_events WHERE seq >= ? AND at > ?", r.prunedBelow(), cutoff);
         long mark = Math.max(r.prunedBelow(), young == null ? newest.seq : young);
@@ -184,7 +185,7 @@ final class JdbcRetention {
         if (newest == null) {
             return new Batch(0, -1);
         }
-        long cutoff = newest.at - r.keepJournal().toMillis();
+        long cutoff = Math.min(newest.at, tx.now()) - r.keepJournal().toMillis();
         // the seq batchRows rows on from `from` (or past the newest): the end of this batch's rows
         long upper = tx.one(
                         "SELECT seq FROM fence_events WHERE seq >= ? ORDER BY seq LIMIT 1 OFFSET ?",
@@ -257,7 +258,7 @@ final class JdbcRetention {
         if (newest == null) {
             return new Batch(0, -1);
         }
-        long cutoff = newest.at - read(tx).keepJournal().toMillis();
+        long cutoff = Math.min(newest.at, tx.now()) - read(tx).keepJournal().toMillis();
         Long window = nullable(tx, "SELECT min(window_start) FROM lease_contention WHERE window_start <= ?", cutoff);
         if (window == null) {
             return new Batch(0, -1);

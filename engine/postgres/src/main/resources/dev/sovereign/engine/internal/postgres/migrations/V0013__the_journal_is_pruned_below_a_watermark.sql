@@ -5,7 +5,8 @@
 --   * the policy (how long the journal is kept, at least an hour) is one row of `retention`; only the ledger's
 --     operator role or its owner may set it or move its watermark;
 --   * a journal row may be deleted only below the watermark `pruned_below` and when it is older than the policy,
---     measured from the newest row's own time, and only by the operator or the owner. The watermark only moves
+--     measured from the newest row's own time but never past the server's clock, and only by the operator or the
+--     owner. The watermark only moves
 --     forward, never past the newest row, and only over rows older than the policy;
 --   * even then the database keeps what a live row still needs: the ledger's own events, every event of an actor
 --     from its current lease's grant on, every event of a run that is not settled and of its attempts, every event
@@ -26,9 +27,10 @@ CREATE TABLE retention (
 -- 30 days: a month of history to look back on; the bound of a busy ledger (docs/operations.md).
 INSERT INTO retention (kind, keep_ms) VALUES ('journal', 2592000000);
 
--- The newest journal row's time: the ledger's own clock, which every retention rule measures from.
-CREATE FUNCTION sovereign_journal_newest_at() RETURNS bigint LANGUAGE sql STABLE AS $$
-    SELECT n.at FROM fence_events n ORDER BY n.seq DESC LIMIT 1
+-- The time every retention rule measures from: the newest journal row's time, but never later than the server's
+-- clock, so a worker login that journals a row dated in the future cannot make old what is not.
+CREATE FUNCTION sovereign_retention_now() RETURNS bigint LANGUAGE sql VOLATILE AS $$
+    SELECT least((SELECT n.at FROM fence_events n ORDER BY n.seq DESC LIMIT 1), sovereign_now_ms())
 $$;
 
 -- retention_never_inserted, _never_deleted, _keeps_its_kind, _watermark_moves_forward,
@@ -51,7 +53,7 @@ BEGIN
             RAISE EXCEPTION 'fence: the journal''s pruning watermark never passes its newest row' USING ERRCODE = 'SV001';
         END IF;
         IF EXISTS (SELECT 1 FROM fence_events e WHERE e.seq >= OLD.pruned_below AND e.seq < NEW.pruned_below
-                   AND e.at > sovereign_journal_newest_at() - NEW.keep_ms) THEN
+                   AND e.at > sovereign_retention_now() - NEW.keep_ms) THEN
             RAISE EXCEPTION 'fence: the journal''s pruning watermark covers only rows older than the retention policy'
                 USING ERRCODE = 'SV001';
         END IF;
@@ -72,7 +74,7 @@ BEGIN
             session_user USING ERRCODE = 'SV001';
     END IF;
     IF OLD.seq >= coalesce((SELECT pruned_below FROM retention WHERE kind = 'journal'), 0)
-            OR OLD.at > sovereign_journal_newest_at() - (SELECT keep_ms FROM retention WHERE kind = 'journal') THEN
+            OR OLD.at > sovereign_retention_now() - (SELECT keep_ms FROM retention WHERE kind = 'journal') THEN
         RAISE EXCEPTION 'fence: the fence journal is append-only above its pruning watermark' USING ERRCODE = 'SV001';
     END IF;
     IF OLD.resource_type = 'ledger' THEN
@@ -119,7 +121,7 @@ BEGIN
             session_user USING ERRCODE = 'SV001';
     END IF;
     IF OLD.seq >= (SELECT max(seq) FROM supervisor_ticks)
-            OR OLD.at > (SELECT n.at FROM supervisor_ticks n ORDER BY n.seq DESC LIMIT 1)
+            OR OLD.at > least((SELECT n.at FROM supervisor_ticks n ORDER BY n.seq DESC LIMIT 1), sovereign_now_ms())
                         - (SELECT keep_ms FROM retention WHERE kind = 'journal') THEN
         RAISE EXCEPTION 'fence: a supervisor tick is deleted only when older than the retention policy, never the newest'
             USING ERRCODE = 'SV001';
@@ -164,7 +166,7 @@ BEGIN
         RAISE EXCEPTION 'fence: contention windows are pruned only by the ledger''s operator role or its owner, not by %',
             session_user USING ERRCODE = 'SV001';
     END IF;
-    IF OLD.last_at > coalesce(sovereign_journal_newest_at(), 0) - (SELECT keep_ms FROM retention WHERE kind = 'journal') THEN
+    IF OLD.last_at > coalesce(sovereign_retention_now(), 0) - (SELECT keep_ms FROM retention WHERE kind = 'journal') THEN
         RAISE EXCEPTION 'fence: a contention window is deleted only when older than the retention policy' USING ERRCODE = 'SV001';
     END IF;
     RETURN OLD;
@@ -181,7 +183,7 @@ DECLARE
     worker text := 'sovereign_' || suffix || '_worker';
     operator text := 'sovereign_' || suffix || '_operator';
 BEGIN
-    EXECUTE format('ALTER FUNCTION sovereign_journal_newest_at() SET search_path = pg_catalog, %I, pg_temp', current_schema());
+    EXECUTE format('ALTER FUNCTION sovereign_retention_now() SET search_path = pg_catalog, %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION retention_guard() SET search_path = pg_catalog, %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION fence_events_guard_delete() SET search_path = pg_catalog, %I, pg_temp', current_schema());
     EXECUTE format('ALTER FUNCTION supervisor_ticks_guard_delete() SET search_path = pg_catalog, %I, pg_temp', current_schema());
@@ -191,7 +193,7 @@ BEGIN
     EXECUTE format('GRANT SELECT, INSERT, UPDATE ON lease_contention TO %I', worker);
     EXECUTE format('GRANT UPDATE ON retention TO %I', operator);
     EXECUTE format('GRANT DELETE ON fence_events, supervisor_ticks, lease_contention TO %I', operator);
-    EXECUTE format('GRANT EXECUTE ON FUNCTION sovereign_journal_newest_at() TO %I', worker);
+    EXECUTE format('GRANT EXECUTE ON FUNCTION sovereign_retention_now() TO %I', worker);
 END
 $$;
 ALTER TABLE retention ENABLE ALWAYS TRIGGER retention_guard;
