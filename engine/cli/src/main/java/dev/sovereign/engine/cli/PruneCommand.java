@@ -31,8 +31,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "prune",
         description = {
-            "Remove journal rows, supervisor ticks and contention counts older than the retention policy.",
-            "Only below a watermark the database checks, and never what a live row needs: a current lease's events,"
+            "Remove what the retention policy lets go.",
+            "Only below a watermark the database checks, and never what a live row needs: a current lease's grant,"
                     + " a run nobody settled, an unfinished message, the ledger's own events, the newest event of each"
                     + " actor, assignment, message and running process. Tokens are never reused. In batches of short"
                     + " write transactions, so workers keep writing. On PostgreSQL it takes the operator role."

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "retention",
         description = {
-            "Show or set how long the journal is kept, and how far pruning went.",
+            "Show or set how long the journal is kept.",
             "One policy in the ledger, so every process agrees: journal rows, supervisor ticks and contention counts"
                     + " older than it (measured from the newest journal row) may be pruned by 'sovereign prune' or the"
                     + " supervisor. At least 1h, at most 36500d. On PostgreSQL setting it takes the operator role."

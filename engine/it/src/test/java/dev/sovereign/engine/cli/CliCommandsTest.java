@@ -443,7 +443,10 @@ class CliCommandsTest {
                         "size_bytes",
                         "rows",
                         "oldest_event_at",
-                        "events_last_day");
+                        "events_last_day",
+                        "journal_kept_ms",
+                        "pruned_rows",
+                        "last_pruned_at");
         assertThat(fieldNames(json.get("connection")))
                 .containsExactly("kind", "encrypted", "protocol", "cipher", "sslmode", "verification", "text");
         assertThat(json.get("connection").get("text").asText()).isEqualTo("local file");
@@ -643,6 +646,8 @@ class CliCommandsTest {
                         "events",
                         "rejections",
                         "metrics",
+                        "retention",
+                        "prune",
                         "serve",
                         "lab",
                         "console",

@@ -917,10 +917,13 @@ final class Oracle {
     private Long retentionNow(String table) {
         Long b = newestAt(before, table);
         if (pg()) {
-            return b == null ? null : Math.min(b, now);
+            return b == null ? null : Long.valueOf(Math.min(b, now));
         }
         Long a = newestAt(after, table);
-        return b == null ? a : a == null ? b : Math.max(a, b);
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        return Long.valueOf(Math.max(a, b));
     }
 
     /** The newest row's time of {@code table} in {@code f}. */
@@ -984,11 +987,10 @@ final class Oracle {
             return "it was one of the ledger's own events";
         }
         Long token = integer(e.get("token"));
-        if (token != null && e.get("actor_id") != null) {
+        if (token != null && ("LEASE_ACQUIRED".equals(e.get("kind")) || "LEASE_TAKEN_OVER".equals(e.get("kind")))) {
             for (Map<String, Object> l : before.rows("actor_leases")) {
-                Long leaseToken = integer(l.get("token"));
-                if (sameCell(l.get("actor_id"), e.get("actor_id")) && leaseToken != null && token >= leaseToken) {
-                    return "it was an event of " + e.get("actor_id") + "'s current lease";
+                if (sameCell(l.get("actor_id"), e.get("actor_id")) && token.equals(integer(l.get("token")))) {
+                    return "it was the grant of " + e.get("actor_id") + "'s current lease";
                 }
             }
         }

@@ -28,8 +28,8 @@ final class JdbcRetention {
      * schema's guards (SQLite version 15, PostgreSQL version 13), word for word.
      */
     static final String PRUNABLE = "e.resource_type <> 'ledger'"
-            + " AND NOT (e.token IS NOT NULL AND e.actor_id IS NOT NULL AND EXISTS (SELECT 1 FROM actor_leases l"
-            + " WHERE l.actor_id = e.actor_id AND e.token >= l.token))"
+            + " AND NOT (e.kind IN ('LEASE_ACQUIRED', 'LEASE_TAKEN_OVER') AND EXISTS (SELECT 1 FROM actor_leases l"
+            + " WHERE l.actor_id = e.actor_id AND l.token = e.token))"
             + " AND NOT (e.resource_type IN ('assignment', 'attempt') AND EXISTS (SELECT 1 FROM assignments a"
             + " WHERE a.id = CASE e.resource_type WHEN 'assignment' THEN e.resource_id"
             + " ELSE (SELECT t.assignment_id FROM execution_attempts t WHERE t.id = e.resource_id) END"
@@ -149,8 +149,10 @@ final class JdbcRetention {
                 }
                 return contentionBatch(tx, options);
             });
-            longest = Math.max(longest, (System.nanoTime() - started) / 1_000_000L);
+            long took = System.nanoTime() - started;
+            longest = Math.max(longest, took / 1_000_000L);
             batches++;
+            boolean interrupted = !giveWay(took);
             if (journalStep) {
                 totals[0] += b.deleted;
                 if (b.next < 0) {
@@ -165,6 +167,9 @@ final class JdbcRetention {
                 totals[2] += b.deleted;
                 contentionDone = b.next < 0;
             }
+            if (interrupted) {
+                break;
+            }
         }
         boolean finished = journalDone && ticksDone && contentionDone;
         Retention after = read();
@@ -172,6 +177,21 @@ final class JdbcRetention {
                 db.read(tx -> tx.scalarLong("SELECT count(*) FROM fence_events WHERE seq < ?", after.prunedBelow()));
         return new PruneReport(
                 false, totals[0], totals[1], totals[2], kept, before, after.prunedBelow(), batches, longest, finished);
+    }
+
+    /**
+     * Waits as long as the batch just run took (at least a millisecond), so the writers that queued behind it get
+     * the write lock before the next one: without it, back-to-back batches starved a worker of the lock for half a
+     * second (docs/benchmarks.md, the prune stall probe). A prune then takes about twice its work's time.
+     */
+    private static boolean giveWay(long tookNanos) {
+        try {
+            Thread.sleep(Math.max(1, tookNanos / 1_000_000L));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller stops after this batch, unfinished
+            return false;
+        }
     }
 
     /**

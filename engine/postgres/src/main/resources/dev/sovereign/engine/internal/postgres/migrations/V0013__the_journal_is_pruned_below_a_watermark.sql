@@ -8,8 +8,8 @@
 --     measured from the newest row's own time but never past the server's clock, and only by the operator or the
 --     owner. The watermark only moves
 --     forward, never past the newest row, and only over rows older than the policy;
---   * even then the database keeps what a live row still needs: the ledger's own events, every event of an actor
---     from its current lease's grant on, every event of a run that is not settled and of its attempts, every event
+--   * even then the database keeps what a live row still needs: the ledger's own events, the grant of each actor's
+--     current lease, every event of a run that is not settled and of its attempts, every event
 --     of an unfinished message, and the newest event of each actor, existing assignment, existing message and
 --     running process;
 --   * supervisor ticks and contention windows older than the policy may go (the newest tick never);
@@ -80,9 +80,9 @@ BEGIN
     IF OLD.resource_type = 'ledger' THEN
         RAISE EXCEPTION 'fence: the ledger''s own events (restores, bumps, going backwards) are never pruned' USING ERRCODE = 'SV001';
     END IF;
-    IF OLD.token IS NOT NULL AND OLD.actor_id IS NOT NULL
-            AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = OLD.actor_id AND OLD.token >= l.token) THEN
-        RAISE EXCEPTION 'fence: the events of an actor''s current lease are never pruned' USING ERRCODE = 'SV001';
+    IF OLD.kind IN ('LEASE_ACQUIRED', 'LEASE_TAKEN_OVER')
+            AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = OLD.actor_id AND l.token = OLD.token) THEN
+        RAISE EXCEPTION 'fence: the grant of an actor''s current lease is never pruned' USING ERRCODE = 'SV001';
     END IF;
     IF OLD.resource_type IN ('assignment', 'attempt')
             AND EXISTS (SELECT 1 FROM assignments a

@@ -10,7 +10,7 @@
 --     forward, never past the newest row (rows appended later are always above it), and only over rows older than
 --     the policy, measured from the newest row's own time (the ledger's clock, not the pruning process's);
 --   * even below the watermark the database keeps what a live row still needs: the ledger's own events (restores,
---     bumps, a ledger that went backwards), every event of an actor from its current lease's grant on, every event
+--     bumps, a ledger that went backwards), the grant of each actor's current lease, every event
 --     of a run that is not settled (running, or failed or blocked and neither retried nor acknowledged) and of its
 --     attempts, every event of an unfinished message, and the newest event of each actor, existing assignment,
 --     existing message and running process;
@@ -64,10 +64,10 @@ BEGIN SELECT RAISE(ABORT, 'fence: the fence journal is append-only above its pru
 CREATE TRIGGER fence_events_ledger_events_kept BEFORE DELETE ON fence_events
 WHEN OLD.resource_type = 'ledger'
 BEGIN SELECT RAISE(ABORT, 'fence: the ledger''s own events (restores, bumps, going backwards) are never pruned'); END;
-CREATE TRIGGER fence_events_of_a_current_lease_kept BEFORE DELETE ON fence_events
-WHEN OLD.token IS NOT NULL AND OLD.actor_id IS NOT NULL
-    AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = OLD.actor_id AND OLD.token >= l.token)
-BEGIN SELECT RAISE(ABORT, 'fence: the events of an actor''s current lease are never pruned'); END;
+CREATE TRIGGER fence_events_grant_of_a_current_lease_kept BEFORE DELETE ON fence_events
+WHEN OLD.kind IN ('LEASE_ACQUIRED', 'LEASE_TAKEN_OVER')
+    AND EXISTS (SELECT 1 FROM actor_leases l WHERE l.actor_id = OLD.actor_id AND l.token = OLD.token)
+BEGIN SELECT RAISE(ABORT, 'fence: the grant of an actor''s current lease is never pruned'); END;
 CREATE TRIGGER fence_events_of_an_unsettled_run_kept BEFORE DELETE ON fence_events
 WHEN OLD.resource_type IN ('assignment', 'attempt')
     AND EXISTS (SELECT 1 FROM assignments a
