@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.image.WritableImage;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,24 @@ class LedgerStorageLayoutTest {
                 assertThat(shown(robot, "#status-size"))
                         .as("room for the size in the status bar")
                         .isTrue();
+                // the page scrolled to its end: the whole Ledger section
+                // (docs/images/console-ledger-storage-1440-light.png)
+                robot.interact(() -> vm.themeProperty().set(ConsoleTheme.LIGHT));
+                WaitForAsyncUtils.waitForFxEvents();
+                WritableImage[] end = new WritableImage[1];
+                robot.interact(() -> {
+                    Node n = robot.lookup("#supervisor-storage").query();
+                    while (!(n instanceof ScrollPane)) {
+                        n = n.getParent();
+                    }
+                    ScrollPane page = (ScrollPane) n;
+                    page.setVvalue(page.getVmax());
+                    scene.getRoot().applyCss();
+                    scene.getRoot().layout();
+                    end[0] = scene.snapshot(null);
+                    LayoutChecks.truncated(scene.getRoot(), cut, at + " scrolled to the end: ");
+                });
+                ScreenshotTest.write(end[0], dir.resolve("supervisor-ledger-" + at + "-light.png"));
             }
         }
         robot.interact(() -> {
