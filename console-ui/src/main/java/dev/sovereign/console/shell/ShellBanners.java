@@ -167,7 +167,7 @@ public final class ShellBanners {
         }
         boolean low = s.lowOnDisk();
         if (low && (!diskLow || (now != null && now.isDiskWarning()))) {
-            // a problem, the connection's trouble and the ledger's alarm say more urgent things: they keep the top
+            // a problem (a red banner: a ledger that would not open, an action that failed) keeps the top
             if (now == null || now.severity() != Banner.Severity.DANGER) {
                 banner.set(Banner.diskLow(s.warning()));
             }
