@@ -260,6 +260,9 @@ public final class MainWindow {
             boolean linked = LinkedSentence.IDS.matcher(b.text()).find();
             Message message = new Message(b.title(), linked ? null : b.text());
             message.setId("banner");
+            // AtlantaFX's tile asks for its sentence's whole width as its least (a long warning made the window
+            // wider than 1024): it may be as narrow as the window, its sentence wraps
+            message.setMinWidth(0);
             message.setOnClose(e -> vm.banners().dismissBanner());
             message.getStyleClass()
                     .add(
