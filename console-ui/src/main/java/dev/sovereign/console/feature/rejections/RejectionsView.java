@@ -82,7 +82,8 @@ public final class RejectionsView {
         table.getColumns().add(category);
         // the sentence is what an operator reads: third, where a 1024-px window still shows it whole, wrapped to its
         // width (never measured to one long line, which pushed it past the table's edge at 1440x900, issue 31)
-        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 460, vm::sentence);
+        // an incident of several refusals (one late write, decision 0320) names its parts on a second line
+        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 460, vm::rowText);
         sentence.setCellFactory(c -> new WrappingCell());
         ColumnFit.measureBy(sentence, e -> "");
         sentence.setMinWidth(300);
@@ -136,7 +137,7 @@ public final class RejectionsView {
         };
         vm.selectedProperty().addListener((obs, o, n) -> actors.run());
         actors.run();
-        Label hint = new Label("Select a rejection to read it in full.");
+        Label hint = new Label("Select a rejection to read it in full, with every refusal of its incident.");
         hint.getStyleClass().add("text-muted");
         hint.visibleProperty().bind(vm.detailProperty().isEmpty());
         hint.managedProperty().bind(hint.visibleProperty());
