@@ -78,7 +78,8 @@ class OneIncidentPerLateWriteTest {
                 .endsWith("1 incident, 3 refusals: lease renewal, attempt heartbeat, terminal write.");
         vm.selectedProperty().set(rows.get(2));
         assertThat(vm.detailProperty().get())
-                .contains("One late write, 3 refusals (1 incident)")
+                .contains("One late write of run "
+                        + firstIncident.parts().get(2).resourceId() + ", 3 refusals (1 incident)")
                 .contains("1. Lease renewal, journal seq "
                         + firstIncident.parts().get(0).seq())
                 .contains("2. Attempt heartbeat, journal seq "

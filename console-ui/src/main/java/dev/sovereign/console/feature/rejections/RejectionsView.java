@@ -141,7 +141,8 @@ public final class RejectionsView {
         hint.getStyleClass().add("text-muted");
         hint.visibleProperty().bind(vm.detailProperty().isEmpty());
         hint.managedProperty().bind(hint.visibleProperty());
-        VBox detailPane = new VBox(6, hint, detail, linkBar());
+        // the links first: an incident's parts make a long text, and what to open stays in sight above it
+        VBox detailPane = new VBox(6, hint, linkBar(), detail);
         detailPane.getStyleClass().add("detail-pane");
         // a long refusal scrolls inside its half of the split, never drawn across the divider (issue 31)
         ScrollPane detailScroll = new ScrollPane(detailPane);
@@ -178,13 +179,19 @@ public final class RejectionsView {
             if (e == null) {
                 return;
             }
-            boolean assignment = "assignment".equals(e.resourceType());
-            resource.setText("Open " + e.resourceType() + " " + e.resourceId());
+            // an incident's run, when one of its refusals is about one (a late write's terminal write): the thing to
+            // open; otherwise what the refusal itself is about
+            JournalEntry about = vm.incident(e).parts().stream()
+                    .filter(p -> "assignment".equals(p.resourceType()))
+                    .findFirst()
+                    .orElse(e);
+            boolean assignment = "assignment".equals(about.resourceType());
+            resource.setText("Open " + about.resourceType() + " " + about.resourceId());
             resource.setOnAction(a -> {
                 if (assignment) {
-                    links.openAssignment(e.resourceId());
+                    links.openAssignment(about.resourceId());
                 } else {
-                    links.openActor(e.actor() != null ? e.actor() : e.resourceId());
+                    links.openActor(about.actor() != null ? about.actor() : about.resourceId());
                 }
             });
             process.setVisible(e.process() != null);

@@ -234,8 +234,16 @@ public final class RejectionsViewModel {
             return describeOne(row);
         }
         StringBuilder sb = new StringBuilder();
+        // the run the late write was for, named early: its id is a link, in sight before the parts' long words
+        String run = i.parts().stream()
+                .filter(p -> "assignment".equals(p.resourceType()))
+                .map(JournalEntry::resourceId)
+                .findFirst()
+                .orElse(null);
         sb.append(sentence(row))
-                .append("\n\nOne late write, ")
+                .append("\n\nOne late write")
+                .append(run == null ? "" : " of run " + run)
+                .append(", ")
                 .append(i.size())
                 .append(" refusals (1 incident): ")
                 .append(i.partWords())
