@@ -3,14 +3,20 @@ package dev.sovereign.console.feature.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.console.fx.CurrentThreadUiExecutor;
+import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.shell.ShellViewModel;
 import dev.sovereign.console.testing.ConsoleFixture;
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.lease.Lease;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,10 +35,53 @@ class JournalViewModelTest {
     private ShellViewModel shell;
     private JournalViewModel vm;
 
+    /** Whether the code running now was handed to the executor's background (the test's stand-in for its thread). */
+    private static final ThreadLocal<Boolean> IN_BACKGROUND = ThreadLocal.withInitial(() -> false);
+    /** Reads the page made outside the background: each one would have been on the UI thread in the console. */
+    private final List<String> readsOnTheUiThread = new java.util.ArrayList<>();
+
     private void attach() {
         shell = fx.attachedShell();
-        vm = new JournalViewModel(
-                shell.ledger(), shell.formats(), new CurrentThreadUiExecutor(), () -> fx.reader, BOUND, OLDER);
+        UiExecutor inline = new CurrentThreadUiExecutor();
+        UiExecutor ui = new UiExecutor() {
+            @Override
+            public void onUi(Runnable action) {
+                inline.onUi(action);
+            }
+
+            @Override
+            public <T> void background(Callable<T> work, Consumer<T> onSuccess, Consumer<Throwable> onFailure) {
+                inline.background(
+                        () -> {
+                            IN_BACKGROUND.set(true);
+                            try {
+                                return work.call();
+                            } finally {
+                                IN_BACKGROUND.set(false);
+                            }
+                        },
+                        onSuccess,
+                        onFailure);
+            }
+
+            @Override
+            public void close() {
+                inline.close();
+            }
+        };
+        // the page's own reads go through this reader: every one must come from the background
+        AdminReader watched = (AdminReader) Proxy.newProxyInstance(
+                AdminReader.class.getClassLoader(), new Class<?>[] {AdminReader.class}, (proxy, method, args) -> {
+                    if (!IN_BACKGROUND.get()) {
+                        readsOnTheUiThread.add(method.getName());
+                    }
+                    try {
+                        return method.invoke(fx.reader, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        vm = new JournalViewModel(shell.ledger(), shell.formats(), ui, () -> watched, BOUND, OLDER);
         vm.activeProperty().set(true);
     }
 
@@ -205,5 +254,8 @@ class JournalViewModelTest {
         assertThat(vm.rows()).hasSize(BOUND);
         assertThat(vm.rows().get(BOUND - 1).seq())
                 .isEqualTo(fx.reader.snapshot().lastSeq());
+        assertThat(readsOnTheUiThread)
+                .as("the page reads the database only in the background, never on the UI thread")
+                .isEmpty();
     }
 }
