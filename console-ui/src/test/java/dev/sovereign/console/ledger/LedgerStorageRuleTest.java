@@ -36,7 +36,9 @@ class LedgerStorageRuleTest {
                 Map.of("fence_events", journalRows),
                 sizeBytes,
                 1L,
-                eventsLastDay);
+                eventsLastDay,
+                new dev.sovereign.engine.admin.Retention(
+                        dev.sovereign.engine.admin.Retention.DEFAULT_KEEP_JOURNAL, 0, 0, -1, -1, null));
     }
 
     private static LedgerStorage on(LedgerMetrics m, long free) {
