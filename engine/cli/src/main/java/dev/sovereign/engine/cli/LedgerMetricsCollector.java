@@ -98,12 +98,10 @@ final class LedgerMetricsCollector implements MultiCollector {
                 "sovereign_pruned_journal_rows",
                 "Journal rows pruned in the ledger's whole life (decision 0018).",
                 m.retention().prunedRows()));
-        if (m.retention().lastPrunedAt() >= 0) {
-            out.metricSnapshot(seconds(
-                    "sovereign_last_prune_timestamp_seconds",
-                    "When a prune last removed rows or moved the journal's watermark (Unix time).",
-                    m.retention().lastPrunedAt()));
-        }
+        out.metricSnapshot(seconds(
+                "sovereign_last_prune_timestamp_seconds",
+                "When a prune last removed rows or moved the journal's watermark (Unix time); 0 when never.",
+                Math.max(0, m.retention().lastPrunedAt())));
         out.metricSnapshot(seconds(
                 "sovereign_metrics_read_timestamp_seconds",
                 "When these numbers were read, by the reading engine's clock (Unix time).",

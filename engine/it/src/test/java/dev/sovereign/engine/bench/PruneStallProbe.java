@@ -32,7 +32,8 @@ class PruneStallProbe {
         int rows = Integer.getInteger("probe.rows", 100_000);
         Durability durability = Durability.valueOf(System.getProperty("probe.durability", "FULL"));
         Path dir = Files.createTempDirectory("prune-stall");
-        MovableClock clock = new MovableClock(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
+        MovableClock clock =
+                new MovableClock(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
         EngineConfig.Builder config = EngineConfig.forDatabase(LedgerLocation.file(dir.resolve("l.db")))
                 .dataDirectory(dir.resolve("l.data"))
                 .clock(clock)
@@ -59,9 +60,17 @@ class PruneStallProbe {
                             + "  prune: %,d rows in %d batches, longest batch %d ms%n",
                     rows,
                     durability,
-                    ms(pct(alone, 50)), ms(pct(alone, 99)), ms(pct(alone, 100)), alone.size(),
-                    ms(pct(during, 50)), ms(pct(during, 99)), ms(pct(during, 100)), during.size(),
-                    report[0].journalRows(), report[0].batches(), report[0].longestBatchMs());
+                    ms(pct(alone, 50)),
+                    ms(pct(alone, 99)),
+                    ms(pct(alone, 100)),
+                    alone.size(),
+                    ms(pct(during, 50)),
+                    ms(pct(during, 99)),
+                    ms(pct(during, 100)),
+                    during.size(),
+                    report[0].journalRows(),
+                    report[0].batches(),
+                    report[0].longestBatchMs());
         }
     }
 

@@ -14,13 +14,13 @@ class ConvertersTest {
     private final Converters.TokenConverter tokens = new Converters.TokenConverter();
 
     @ParameterizedTest
-    @CsvSource({"500ms, 500", "30s, 30000", "5m, 300000", "1h, 3600000", "1ms, 1"})
+    @CsvSource({"500ms, 500", "30s, 30000", "5m, 300000", "1h, 3600000", "1ms, 1", "7d, 604800000"})
     void durationsAcceptMillisecondsSecondsMinutesAndHours(String text, long millis) {
         assertThat(durations.convert(text)).isEqualTo(Duration.ofMillis(millis));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "30", "s", "5 m", "-1s", "0s", "0ms", "1.5s", "5d", "PT5S", "5M", "30sec", "1h30m"})
+    @ValueSource(strings = {"", "30", "s", "5 m", "-1s", "0s", "0ms", "1.5s", "5w", "PT5S", "5M", "30sec", "1h30m"})
     void anythingElseIsNotADuration(String text) {
         assertThatThrownBy(() -> durations.convert(text))
                 .isInstanceOf(TypeConversionException.class)

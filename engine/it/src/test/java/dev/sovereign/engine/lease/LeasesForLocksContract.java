@@ -76,10 +76,12 @@ abstract class LeasesForLocksContract {
         assertThat(b.leases().tryAcquire("job", TEN_S, LeaseKeeping.TTL)).isEmpty();
         assertThat(a.leases().tryAcquire("job", TEN_S)).isEmpty(); // its own live lease too, as acquire refuses it
         assertThat(b.leases().current("job")).contains(held);
-        // contention is still a refusal the journal records, as every refused grant is (one row per try)
+        // contention is still a refusal the ledger records: the window's first in the journal, the next counted
+        // (decision 0019), and the metrics count both
         assertThat(rejectionsOf(b))
-                .hasSize(2)
+                .hasSize(1)
                 .allSatisfy(r -> assertThat(r.category()).isEqualTo("actor_lease_held"));
+        assertThat(a.metrics().refusalsByCategory()).containsEntry("actor_lease_held", 3L); // b's two, a's own one
 
         refused(() -> b.leases().tryAcquire("no-such-job", TEN_S), RefusalCategory.UNKNOWN_ACTOR);
         refused(() -> b.leases().tryAcquire("job", Duration.ZERO), RefusalCategory.INVALID_ARGUMENT);

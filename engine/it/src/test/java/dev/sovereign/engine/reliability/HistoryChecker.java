@@ -668,6 +668,16 @@ public final class HistoryChecker {
                     unconsumed.merge(key(e.kind(), e.resourceId(), "*", e.process()), 1, Integer::sum);
                 }
             }
+            // a refused acquire of a live lease beyond its window's first is counted, not journalled (decision
+            // 0019): each counted refusal stands for the row it would have had
+            for (Ledger.ContentionRow w : ledger.contention()) {
+                if (w.refusals() > 1) {
+                    unconsumed.merge(
+                            key("REJECTED", "actor", w.actor(), w.process(), "actor_lease_held", null),
+                            (int) (w.refusals() - 1),
+                            Integer::sum);
+                }
+            }
             Map<String, Long> releasedUpTo = new HashMap<>();
             for (Event e : ledger.events()) {
                 if (e.kind().equals("LEASE_RELEASED") && e.token() != null) {

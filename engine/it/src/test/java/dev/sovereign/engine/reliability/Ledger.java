@@ -21,7 +21,35 @@ public record Ledger(
         List<AssignmentRow> assignments,
         List<AttemptRow> attempts,
         List<ReceiptRow> receipts,
-        long lastToken) {
+        long lastToken,
+        List<ContentionRow> contention) {
+
+    /** A ledger with no contention windows (the tests' hand-made ones). */
+    public Ledger(
+            List<Event> events,
+            List<LeaseRow> leases,
+            List<MessageRow> messages,
+            List<AssignmentRow> assignments,
+            List<AttemptRow> attempts,
+            List<ReceiptRow> receipts,
+            long lastToken) {
+        this(events, leases, messages, assignments, attempts, receipts, lastToken, List.of());
+    }
+
+    /** One {@code lease_contention} row: a process's refusals of an actor's live lease in one window (0019). */
+    public record ContentionRow(String actor, String process, long windowStart, long refusals) {}
+
+    /** The contention windows of {@code c}'s ledger (the same statement on SQLite and PostgreSQL). */
+    static List<ContentionRow> contention(Statement s) throws SQLException {
+        List<ContentionRow> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery("SELECT actor_id, process_identity, window_start, refusals"
+                + " FROM lease_contention ORDER BY window_start, actor_id, process_identity")) {
+            while (rs.next()) {
+                out.add(new ContentionRow(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
+            }
+        }
+        return out;
+    }
 
     /** One {@code fence_events} row. */
     public record Event(
@@ -171,7 +199,7 @@ public record Ledger(
                 try (ResultSet rs = s.executeQuery("SELECT last_token FROM token_counter WHERE id = 1")) {
                     lastToken = rs.next() ? rs.getLong(1) : 0;
                 }
-                return new Ledger(events, leases, messages, assignments, attempts, receipts, lastToken);
+                return new Ledger(events, leases, messages, assignments, attempts, receipts, lastToken, contention(s));
             } finally {
                 c.rollback();
             }

@@ -119,7 +119,8 @@ final class PgLedgerReader {
                 try (ResultSet rs = s.executeQuery("SELECT last_token FROM token_counter WHERE id = 1")) {
                     lastToken = rs.next() ? rs.getLong(1) : 0;
                 }
-                return new Ledger(events, leases, messages, assignments, attempts, receipts, lastToken);
+                return new Ledger(
+                        events, leases, messages, assignments, attempts, receipts, lastToken, Ledger.contention(s));
             } finally {
                 c.rollback();
             }

@@ -106,6 +106,9 @@ class LedgerCopyToPostgresTest {
         Lease takeover = b.leases().acquire("alpha", Duration.ofMinutes(10));
         assertThat(takeover.token()).isGreaterThan(first.token());
         assertThatThrownBy(() -> a.leases().renew("alpha", first.token())).isInstanceOf(Refusal.class);
+        // contention: a live lease refused twice in one window, one row and a count (decision 0019)
+        assertThat(a.leases().tryAcquire("alpha", Duration.ofSeconds(5))).isEmpty();
+        assertThat(a.leases().tryAcquire("alpha", Duration.ofSeconds(5))).isEmpty();
 
         Assignment done = b.runs().assign("beta", "scripted:ms=1,outcome=completed", "temporary");
         assertThat(b.runs().runAssignment(done.id()).assignment().state()).isEqualTo(AssignmentState.COMPLETED);

@@ -44,6 +44,9 @@ public final class LedgerDigest {
                     }
                 }
                 for (String table : tables) {
+                    if (table.equals("lease_contention")) {
+                        continue; // refusals counted, not rows of state: counted with the REJECTED rows below
+                    }
                     String where = table.equals("fence_events") ? " WHERE kind <> 'REJECTED'" : "";
                     sha.update(("table " + table + "\n").getBytes(StandardCharsets.UTF_8));
                     try (ResultSet rs = s.executeQuery("SELECT * FROM " + table + where + " ORDER BY "
@@ -65,7 +68,8 @@ public final class LedgerDigest {
                     }
                 }
                 long rejected;
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'")) {
+                try (ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM fence_events WHERE kind = 'REJECTED')"
+                        + " + (SELECT coalesce(sum(refusals - 1), 0) FROM lease_contention)")) {
                     rejected = rs.next() ? rs.getLong(1) : 0;
                 }
                 return new Snapshot(HexFormat.of().formatHex(sha.digest()), rejected);

@@ -11,6 +11,7 @@ import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.admin.ReceiptRow;
 import dev.sovereign.engine.admin.SupervisorTickRow;
+import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.run.RunFolders;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -174,13 +175,20 @@ public final class JdbcAdminRows {
         // the partial index fence_events_rejections: only REJECTED rows are visited
         long rejections = q.scalarLong("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
         countRejectionsByCategory(q, rejections);
+        // and the refusals counted in a contention window beyond its journalled first (decision 0019), as the
+        // metrics count them: one number for one fact
+        long counted = q.scalarLong("SELECT coalesce(sum(refusals - 1), 0) FROM lease_contention");
+        Map<String, Long> byCategory = new TreeMap<>(rejectionsByCategory);
+        if (counted > 0) {
+            byCategory.merge(RefusalCategory.ACTOR_LEASE_HELD.code(), counted, Long::sum);
+        }
         return new LedgerCounts(
-                a[0], a[1], needsOperator, m[0], m[1], m[2], m[3], rejections, byState, rejectionsByCategory);
+                a[0], a[1], needsOperator, m[0], m[1], m[2], m[3], rejections + counted, byState, byCategory);
     }
 
     /**
      * Brings {@link #rejectionsByCategory} up to date: the new rejections only; counted again whole when the sum then
-     * disagrees (a row committed late, or a journal that shrank, which is never expected).
+     * disagrees (a row committed late, or a journal a prune shrank, decision 0018).
      */
     private void countRejectionsByCategory(JdbcReads q, long total) throws SQLException {
         if (sum() == total) {

@@ -146,7 +146,10 @@ final class PgLedgerCopy {
             rows.put(t.getKey(), insertAll(c, t.getKey(), t.getValue(), highest));
         }
         writePointers(c);
-        copyRetention(c);
+        long policies = copyRetention(c);
+        if (policies > 0) {
+            rows.put("retention", policies);
+        }
         for (Map.Entry<String, Map<String, Boolean>> t : target.entrySet()) {
             if (plan.containsKey(t.getKey())) {
                 for (Map.Entry<String, Boolean> column : t.getValue().entrySet()) {
@@ -200,11 +203,12 @@ final class PgLedgerCopy {
      * The source's retention policy and watermark, written over the target's default row (its one row is the
      * schema's, so it is set, not inserted; decision 0018); a source older than the policy keeps the default.
      */
-    private void copyRetention(Connection c) throws SQLException {
+    private long copyRetention(Connection c) throws SQLException {
         List<String> columns = source.tables().get("retention");
         if (columns == null) {
-            return;
+            return 0;
         }
+        long[] updated = {0};
         List<String> copied = List.of("keep_ms", "pruned_below", "pruned_rows", "pruned_at", "set_at", "set_by");
         SQLException[] failed = {null};
         try (PreparedStatement ps = c.prepareStatement("UPDATE retention SET keep_ms = ?, pruned_below = ?,"
@@ -215,7 +219,7 @@ final class PgLedgerCopy {
                         ps.setObject(i + 1, row.get(columns.indexOf(copied.get(i))));
                     }
                     ps.setObject(copied.size() + 1, row.get(columns.indexOf("kind")));
-                    ps.executeUpdate();
+                    updated[0] += ps.executeUpdate();
                 } catch (SQLException e) {
                     failed[0] = failed[0] == null ? e : failed[0];
                 }
@@ -224,6 +228,7 @@ final class PgLedgerCopy {
         if (failed[0] != null) {
             throw failed[0];
         }
+        return updated[0];
     }
 
     private static String enable(String tgenabled) {
