@@ -4,9 +4,14 @@
 #   OUT/sovereign/                      the app image: bin/sovereign (the CLI), bin/sovereign-console,
 #                                        lib/app/ (both jars), lib/runtime/ (its own Java; bin/java kept,
 #                                        because the console and the lab start worker JVMs),
-#                                        share/applications/sovereign-console.desktop, share/icons/...
-#   OUT/sovereign_VERSION_amd64.deb     when dpkg-deb and fakeroot are there: installs to /opt/sovereign,
+#                                        share/applications/sovereign-console.desktop, share/icons/...,
+#                                        share/doc/sovereign/ (the repository's docs/: the console's Help menu
+#                                        opens them, HelpDocs.PACKAGED)
+#   OUT/sovereign_DEBVERSION_amd64.deb  when dpkg-deb and fakeroot are there: installs to /opt/sovereign,
 #                                        the desktop entry and icon, and /usr/bin/sovereign.
+# One version, the pom's (what `sovereign --version` says): the .deb carries it in Debian's spelling, a pre-release's
+# hyphen as a tilde (0.1.0-SNAPSHOT -> 0.1.0~SNAPSHOT, which sorts before the release 0.1.0, so the release upgrades
+# it); jpackage's own app version must be numbers only (0.1.0), and is seen nowhere but its launcher's settings.
 # Usage: build-dist.sh VERSION CLI_JAR CONSOLE_JAR OUT_DIR
 set -euo pipefail
 version="$1"; cli_jar="$2"; console_jar="$3"; out="$4"
@@ -18,6 +23,11 @@ done
 [ -d "$java_home/jmods" ] || { echo "build-dist: $java_home/jmods is missing (Debian: apt-get install openjdk-17-jmods)" >&2; exit 2; }
 # jpackage wants a plain version: 0.1.0-SNAPSHOT -> 0.1.0
 app_version="${version%%-*}"
+# Debian's spelling of the same version: the first hyphen (a pre-release) becomes a tilde
+deb_version="${version/-/\~}"
+description="Lease fencing on a SQLite file or a PostgreSQL server: CLI and desktop console"
+docs="$here/../../docs"
+[ -s "$docs/console.md" ] || { echo "build-dist: $docs/console.md is missing (the console's Help menu opens the docs)" >&2; exit 2; }
 
 rm -rf "$out"
 mkdir -p "$out/input" "$out/work"
@@ -39,7 +49,7 @@ icon=$here/sovereign.png
 PROPS
 
 common=(--name sovereign --app-version "$app_version" --vendor "Sovereign"
-  --description "Lease fencing on a single SQLite file: CLI and desktop console"
+  --description "$description"
   --input "$out/input" --main-jar sovereign-cli.jar --main-class dev.sovereign.engine.cli.Main
   --java-options '-Dsovereign.console.jar=$APPDIR/sovereign-console.jar'
   --runtime-image "$out/work/runtime" --icon "$here/sovereign.png"
@@ -58,6 +68,10 @@ cli_target="$(dirname "$cli_jar")"
   echo "build-dist: $cli_target has no sovereign_completion or man/man1/sovereign.1; build engine/cli first" >&2; exit 2; }
 cp "$cli_target/sovereign_completion" "$out/sovereign/share/bash-completion/completions/sovereign"
 cp "$cli_target"/man/man1/*.1 "$out/sovereign/share/man/man1/"
+# The docs, where the console's Help menu looks from its jar (HelpDocs.PACKAGED): without them every Help item
+# said "(docs not installed)". The whole folder, so the guides' pictures and links to other pages work.
+mkdir -p "$out/sovereign/share/doc/sovereign"
+cp -R "$docs"/. "$out/sovereign/share/doc/sovereign/"
 
 if command -v dpkg-deb >/dev/null && command -v fakeroot >/dev/null; then
   echo "build-dist: .deb"
@@ -79,18 +93,21 @@ if command -v dpkg-deb >/dev/null && command -v fakeroot >/dev/null; then
   size="$(du -sk "$pkg" | cut -f1)"
   cat > "$pkg/DEBIAN/control" <<CONTROL
 Package: sovereign
-Version: $app_version
+Version: $deb_version
 Section: utils
 Priority: optional
 Architecture: amd64
 Maintainer: Sovereign <sovereign@localhost>
 Installed-Size: $size
 Depends: libc6, zlib1g, libx11-6, libgtk-3-0, libgl1, util-linux
-Description: Lease fencing on a single SQLite file
+Recommends: bash-completion
+Description: Lease fencing on a SQLite file or a PostgreSQL server
  The sovereign command (on the PATH) and the Sovereign desktop console, with
- their own Java runtime: no Java needs to be installed.
+ their own Java runtime: no Java needs to be installed. Leases, fencing tokens
+ and a journal in one SQLite file, or on a PostgreSQL server shared by hosts.
+ Bash completion of the sovereign command needs the bash-completion package.
 CONTROL
-  fakeroot dpkg-deb --build -Zxz "$pkg" "$out/sovereign_${app_version}_amd64.deb" >/dev/null
+  fakeroot dpkg-deb --build -Zxz "$pkg" "$out/sovereign_${deb_version}_amd64.deb" >/dev/null
 else
   echo "build-dist: no dpkg-deb/fakeroot here: app image only"
 fi

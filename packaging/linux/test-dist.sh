@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Exercises the desktop package the way a user gets it: no clone, no Maven, no Java on the PATH.
 # Copies the app image to a scratch folder and runs its `sovereign --version`, `init`, `actor add`,
-# `lease acquire`, and `sovereign console` under Xvfb for a few seconds; unpacks the .deb (when built)
-# into a scratch root and checks its files, the /usr/bin link, the desktop entry and icon, and runs
-# the unpacked `sovereign --version`. Run by .ci/run after `mvn -B -ntp verify`, after
+# `lease acquire`, and `sovereign console` under Xvfb for a few seconds, and asks the console's jar where
+# its Help menu's docs are; unpacks the .deb (when built) into a scratch root and checks its files, the
+# /usr/bin link, the desktop entry and icon, the docs, its version (the one `--version` says), description
+# and recommendations, and runs the unpacked `sovereign --version`. Run by .ci/run after `mvn -B -ntp verify`, after
 # `mvn -B -ntp -Pdist package`. Usage: test-dist.sh [DIST_DIR] (default console-ui/target/dist)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -27,6 +28,13 @@ echo "$version" | grep -Eq '^sovereign [0-9]+\.[0-9]+\.[0-9]+' || fail "--versio
 echo "$version" | grep -Eq '^commit ([0-9a-f]{12}(-modified)?|unknown)$' || fail "--version has no commit line"
 echo "$version" | grep -Eq '^schema sqlite v[0-9]+$' || fail "--version has no schema line"
 pass "sovereign --version"
+release="$(echo "$version" | sed -n 's/^sovereign \([^ ]*\).*/\1/p')"
+
+# The console's Help menu: enabled only when it finds the docs from its own jar (issue 31: the package had none).
+help="$(run "$scratch/app/lib/runtime/bin/java" -cp "$scratch/app/lib/app/sovereign-console.jar" \
+  dev.sovereign.console.shell.HelpDocs)" || fail "the packaged console finds no docs for its Help menu: $help"
+[ "$help" = "$scratch/app/share/doc/sovereign" ] || fail "the Help menu's docs are at $help, not in the package"
+pass "the packaged console's Help menu opens the package's docs ($help)"
 
 run "$sovereign" --db ledger.db init | grep -q "^Created .*ledger.db (schema version" || fail "init"
 [ "$(stat -c %a "$scratch/work/ledger.db")" = 600 ] || fail "init made the database readable by others"
@@ -80,8 +88,15 @@ if [ -n "$deb" ]; then
   [ -s "$scratch/root/usr/share/icons/hicolor/256x256/apps/sovereign.png" ] || fail ".deb: icon"
   [ -s "$scratch/root/usr/share/man/man1/sovereign.1.gz" ] || fail ".deb: man page"
   [ -s "$scratch/root/usr/share/bash-completion/completions/sovereign" ] || fail ".deb: completion"
+  [ -s "$scratch/root/opt/sovereign/share/doc/sovereign/console.md" ] || fail ".deb: the docs (the console's Help menu)"
   run "$scratch/root/opt/sovereign/bin/sovereign" --version | grep -q '^schema sqlite v' || fail ".deb: --version"
-  pass ".deb $(basename "$deb"): files, PATH link, desktop entry, icon, man page, completion, --version"
+  # one version: the pom's, which --version says, in Debian's spelling (a pre-release's hyphen is a tilde)
+  deb_version="$(dpkg-deb -f "$deb" Version)"
+  [ "$deb_version" = "${release/-/\~}" ] || fail ".deb: version $deb_version, but --version says $release"
+  dpkg-deb -f "$deb" Description | grep -q "PostgreSQL" || fail ".deb: the description does not say PostgreSQL"
+  ! dpkg-deb -f "$deb" Description | grep -qi "single SQLite" || fail ".deb: the description says a single SQLite file"
+  dpkg-deb -f "$deb" Recommends | grep -q "bash-completion" || fail ".deb: bash-completion is not recommended"
+  pass ".deb $(basename "$deb") (version $deb_version): files, PATH link, desktop entry, icon, man page, completion, docs, description, recommends, --version"
 else
   echo "test-dist: no .deb built (no dpkg-deb/fakeroot): app image only"
 fi

@@ -3,6 +3,7 @@ package dev.sovereign.console.fx;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.Links;
 import dev.sovereign.engine.admin.JournalEntry;
+import java.util.function.BooleanSupplier;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.control.TableCell;
@@ -20,6 +21,20 @@ public final class JournalTable {
 
     public static TableView<JournalEntry> create(
             String id, ObservableList<JournalEntry> rows, Formats formats, Links links, String placeholder) {
+        return create(id, rows, formats, links, placeholder, () -> true);
+    }
+
+    /**
+     * As {@link #create(String, ObservableList, Formats, Links, String)}, scrolling to the newest row as rows arrive
+     * only while {@code follow} says so (the Journal page: not while the operator reads older rows).
+     */
+    public static TableView<JournalEntry> create(
+            String id,
+            ObservableList<JournalEntry> rows,
+            Formats formats,
+            Links links,
+            String placeholder,
+            BooleanSupplier follow) {
         TableView<JournalEntry> t = Ui.table(id, placeholder);
         t.setItems(rows);
         // fixed minimums: the sentence wraps in what is left (the kind is in the sentence; refusals are red)
@@ -56,6 +71,7 @@ public final class JournalTable {
         t.setRowFactory(tv -> {
             TableRow<JournalEntry> row = new TableRow<>();
             row.itemProperty().addListener((obs, o, e) -> {
+                row.setId(e == null ? null : id + "-row-" + e.seq());
                 row.getStyleClass().remove("rejected-row");
                 if (e != null && e.isRejection()) {
                     row.getStyleClass().add("rejected-row");
@@ -65,7 +81,7 @@ public final class JournalTable {
         });
         // the newest row (the last) in view as rows arrive
         rows.addListener((ListChangeListener<JournalEntry>) c -> {
-            if (!rows.isEmpty()) {
+            if (!rows.isEmpty() && follow.getAsBoolean()) {
                 t.scrollTo(rows.size() - 1);
             }
         });

@@ -7,6 +7,8 @@ import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.JournalSlice;
 import dev.sovereign.engine.admin.JournalSubject;
 import dev.sovereign.engine.journal.JournalTail;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,11 +46,21 @@ public final class LedgerPoller implements AutoCloseable {
 
     static final int INITIAL_REJECTIONS = 500;
 
+    /**
+     * How often the ledger's size, rows, oldest event and growth and its disk's free space are read again (and on
+     * every refresh, F5): they change slowly, and reading them counts every table, so seldom, on this thread.
+     */
+    public static final Duration STORAGE_EVERY = Duration.ofSeconds(30);
+
     private final AdminReader reader;
     private final LiveLedger ledger;
     private final UiExecutor ui;
     private final Clock clock;
     private final AtomicBoolean refreshRequested = new AtomicBoolean();
+    private final FreeSpace freeSpace;
+    /** The console's clock when the storage numbers were last read; MIN: never (poller thread only). */
+    private long storageReadAt = Long.MIN_VALUE;
+
     private ScheduledExecutorService thread;
     private long lastChangeMarker = Long.MIN_VALUE;
     /** Follows the journal from the first poll on. */
@@ -61,10 +73,16 @@ public final class LedgerPoller implements AutoCloseable {
     public static final int SUBJECT_ROWS = 200;
 
     public LedgerPoller(AdminReader reader, LiveLedger ledger, UiExecutor ui, Clock clock) {
+        this(reader, ledger, ui, clock, FreeSpace.FILE_SYSTEM);
+    }
+
+    /** @param freeSpace where the free space of a SQLite ledger's disk is read (tests simulate a nearly full one) */
+    public LedgerPoller(AdminReader reader, LiveLedger ledger, UiExecutor ui, Clock clock, FreeSpace freeSpace) {
         this.reader = reader;
         this.ledger = ledger;
         this.ui = ui;
         this.clock = clock;
+        this.freeSpace = freeSpace;
     }
 
     /** Starts polling every {@code interval} on a daemon thread. */
@@ -111,6 +129,7 @@ public final class LedgerPoller implements AutoCloseable {
         try {
             long version = reader.changeMarker();
             boolean forced = refreshRequested.getAndSet(false);
+            readStorageIfDue(forced);
             long polledAt = clock.millis() + reader.ledgerClockOffsetMillis(); // the ledger's clock (0905)
             JournalSubject subject = watched.get();
             boolean newSubject = !Objects.equals(subject, lastWatched);
@@ -158,6 +177,35 @@ public final class LedgerPoller implements AutoCloseable {
             ui.onUi(() -> ledger.apply(result));
         } catch (RuntimeException e) {
             ui.onUi(() -> ledger.failed(e));
+        }
+    }
+
+    /**
+     * Every {@link #STORAGE_EVERY} and on a refresh: the ledger's metrics through the reader (the numbers
+     * {@code sovereign status} shows) and the free space of the disk holding a file. A failure here is not the
+     * connection's: the picture keeps the last numbers and the next due read tries again.
+     */
+    private void readStorageIfDue(boolean forced) {
+        long now = clock.millis();
+        if (!forced && storageReadAt != Long.MIN_VALUE && now - storageReadAt < STORAGE_EVERY.toMillis()) {
+            return;
+        }
+        storageReadAt = now;
+        LedgerStorage read;
+        try {
+            Path file = reader.location().file().orElse(null);
+            read = new LedgerStorage(reader.metrics(), file, file == null ? -1 : usable(file), now);
+        } catch (RuntimeException e) {
+            return;
+        }
+        ui.onUi(() -> ledger.applyStorage(read));
+    }
+
+    private long usable(Path file) {
+        try {
+            return freeSpace.usableBytes(file);
+        } catch (IOException | RuntimeException e) {
+            return -1; // the file system would not say: nothing to warn about, and the disk's line says so
         }
     }
 

@@ -54,6 +54,8 @@ public final class LiveLedger {
     private final LongProperty journalRevision = new SimpleLongProperty(this, "journalRevision");
     private final LongProperty revision = new SimpleLongProperty(this, "revision");
     private final ObjectProperty<JournalSlice> subjectJournal = new SimpleObjectProperty<>(this, "subjectJournal");
+    /** The ledger's size, rows, oldest event and growth, and its disk's free space, as last read (null: not yet). */
+    private final ObjectProperty<LedgerStorage> storage = new SimpleObjectProperty<>(this, "storage");
     /** What the operator is looking for: every page filters its rows by it (the search box). */
     private final Search search = new Search();
     /** When the snapshot's countdowns need the fine tick rate; see {@link #wantsFineTicks}. */
@@ -112,6 +114,20 @@ public final class LiveLedger {
         return subjectJournal;
     }
 
+    /**
+     * The ledger's size on disk, rows per table, oldest retained event and growth over the last day, with the free
+     * space of the disk holding a SQLite file, as the poller last read them (seldom: {@link LedgerPoller#STORAGE_EVERY});
+     * null before the first read and while nothing is attached.
+     */
+    public ReadOnlyObjectProperty<LedgerStorage> storageProperty() {
+        return storage;
+    }
+
+    /** The poller read the ledger's storage numbers (applied on the UI thread). */
+    public void applyStorage(LedgerStorage read) {
+        storage.set(read);
+    }
+
     public ReadOnlyObjectProperty<Health> healthProperty() {
         return health;
     }
@@ -166,6 +182,7 @@ public final class LiveLedger {
         snapshot.set(null);
         fineTicks = FineTicks.NONE;
         subjectJournal.set(null);
+        storage.set(null);
         events.clear();
         rejections.clear();
         lastRefresh.set(0);

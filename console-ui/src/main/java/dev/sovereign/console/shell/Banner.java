@@ -52,6 +52,19 @@ public record Banner(Severity severity, String title, String text, boolean conne
         return severity == Severity.WARNING && AUTO_TICK_OFF.equals(title);
     }
 
+    /** The title of the warning that the disk holding the ledger's file runs low (decision 0606). */
+    public static final String DISK_LOW = "Disk nearly full";
+
+    /** Said across the top when the disk holding the ledger's file runs low: how much is left and what to do. */
+    public static Banner diskLow(String sentence) {
+        return new Banner(Severity.WARNING, DISK_LOW, sentence, false);
+    }
+
+    /** Whether this is the low-disk warning (it goes when the disk has room again or another ledger is attached). */
+    public boolean isDiskWarning() {
+        return severity == Severity.WARNING && DISK_LOW.equals(title);
+    }
+
     /** Whether this is the demo's green notice (it must not outlive the demo). */
     public boolean isDemoNotice() {
         return severity == Severity.SUCCESS && DEMO_RUNNING.equals(title);

@@ -2,6 +2,7 @@ package dev.sovereign.console.shell;
 
 import dev.sovereign.console.actions.OperatorDesk;
 import dev.sovereign.console.feature.actor.ActorPageViewModel;
+import dev.sovereign.console.feature.journal.JournalViewModel;
 import dev.sovereign.console.feature.leases.LeasesViewModel;
 import dev.sovereign.console.feature.mailbox.MailboxViewModel;
 import dev.sovereign.console.feature.process.ProcessPageViewModel;
@@ -12,9 +13,12 @@ import dev.sovereign.console.feature.runs.RunsViewModel;
 import dev.sovereign.console.feature.supervisor.SupervisorViewModel;
 import dev.sovereign.console.feature.timeline.TimelineViewModel;
 import dev.sovereign.console.feature.trends.TrendsViewModel;
+import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.JournalSubject;
+import java.util.function.Supplier;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.value.ObservableValue;
 
@@ -40,18 +44,23 @@ final class FeatureViewModels {
     private final ProcessPageViewModel processPage;
     private final SupervisorViewModel supervisor;
     private final TrendsViewModel trends;
+    private final JournalViewModel journal;
 
     /**
      * @param desk    this console's operator actions (retry, acknowledge, stop a process, the supervisor)
      * @param page    the page shown: the costliest pages to keep current follow it
      * @param subject the actor or process the Actor and Process pages show
+     * @param ui      where the Journal page reads older rows (in the background)
+     * @param reader  the attached ledger's reader, or null: the Journal page's older rows are read through it
      */
     FeatureViewModels(
             LiveLedger ledger,
             Formats formats,
             OperatorDesk desk,
             ObjectProperty<Page> page,
-            ObservableValue<JournalSubject> subject) {
+            ObservableValue<JournalSubject> subject,
+            UiExecutor ui,
+            Supplier<AdminReader> reader) {
         leases = new LeasesViewModel(ledger);
         timeline = new TimelineViewModel(ledger, formats);
         rejections = new RejectionsViewModel(ledger, formats);
@@ -63,9 +72,11 @@ final class FeatureViewModels {
         processPage = new ProcessPageViewModel(ledger, formats, subject, new StopProcessAction(ledger, desk));
         supervisor = new SupervisorViewModel(ledger, formats, desk);
         trends = new TrendsViewModel(ledger);
+        journal = new JournalViewModel(ledger, formats, ui, reader);
         // the timeline is the costliest view to keep current: only while it shows
         timeline.activeProperty().bind(page.isEqualTo(Page.TIMELINE));
         trends.activeProperty().bind(page.isEqualTo(Page.TRENDS));
+        journal.activeProperty().bind(page.isEqualTo(Page.JOURNAL));
         actorPage.activeProperty().bind(page.isEqualTo(Page.ACTOR));
         processPage.activeProperty().bind(page.isEqualTo(Page.PROCESS));
     }
@@ -112,5 +123,9 @@ final class FeatureViewModels {
 
     TrendsViewModel trends() {
         return trends;
+    }
+
+    JournalViewModel journal() {
+        return journal;
     }
 }

@@ -5,6 +5,7 @@ import dev.sovereign.console.feature.supervisor.SupervisorViewModel;
 import dev.sovereign.console.feature.timeline.TimelineViewModel;
 import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.FreeSpace;
 import dev.sovereign.console.ledger.LedgerPoller;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminReader;
@@ -71,6 +72,9 @@ public final class LedgerAttachment {
             FXCollections.unmodifiableObservableList(recentFiles);
     /** Set while the supervisor stops because the database is let go: then no warning is due. */
     private boolean supervisorStoppedByDetach;
+
+    /** Where a SQLite ledger's disk space is read: the real file system, but for tests of a nearly full disk. */
+    private volatile FreeSpace freeSpace = FreeSpace.FILE_SYSTEM; // read on the poller's thread
 
     private AdminReader reader;
     private LedgerPoller poller;
@@ -161,7 +165,7 @@ public final class LedgerAttachment {
                     attachingLocation.set(null);
                     reader = r;
                     secrets.opened(opened);
-                    poller = new LedgerPoller(r, ledger, ui, clock);
+                    poller = new LedgerPoller(r, ledger, ui, clock, f -> freeSpace.usableBytes(f));
                     poller.watch(watched.getValue());
                     long zoom =
                             file == null ? 0 : settings.timelineSpan(file); // each database keeps its own timeline zoom
@@ -229,7 +233,7 @@ public final class LedgerAttachment {
                         closeInBackground(old);
                     }
                     ledger.connecting();
-                    poller = new LedgerPoller(r, ledger, ui, clock);
+                    poller = new LedgerPoller(r, ledger, ui, clock, f -> freeSpace.usableBytes(f));
                     poller.watch(watched.getValue());
                     startPolling();
                 },
@@ -299,6 +303,14 @@ public final class LedgerAttachment {
         if (pollInterval.isZero() && poller != null) {
             poller.pollOnce();
         }
+    }
+
+    /**
+     * Reads the free space of a SQLite ledger's disk from {@code source} from the next read on: a test simulates a
+     * nearly full disk with it; the console uses the file system's own ({@link FreeSpace#FILE_SYSTEM}).
+     */
+    public void useFreeSpace(FreeSpace source) {
+        freeSpace = source;
     }
 
     /** The attached ledger's reader, or null. */

@@ -3,6 +3,7 @@ package dev.sovereign.console.shell;
 import atlantafx.base.controls.Message;
 import atlantafx.base.theme.Styles;
 import dev.sovereign.console.feature.actor.ActorPageView;
+import dev.sovereign.console.feature.journal.JournalView;
 import dev.sovereign.console.feature.lab.LabView;
 import dev.sovereign.console.feature.leases.LeasesView;
 import dev.sovereign.console.feature.mailbox.MailboxView;
@@ -177,6 +178,14 @@ public final class MainWindow {
             case SUPERVISOR -> new SupervisorView(vm.supervisor(), links).create();
             case LAB -> new LabView(vm.lab()).create();
             case TRENDS -> new TrendsView(vm.trends(), vm.formats()).create();
+            case JOURNAL ->
+                new JournalView(
+                                vm.journal(),
+                                vm.formats(),
+                                links,
+                                this::exportWithDialog,
+                                vm.journalExport().exportingProperty())
+                        .create();
             case ACTOR -> new ActorPageView(vm.actorPage(), links, backForward("actor")).create();
             case PROCESS -> new ProcessPageView(vm.processPage(), links, backForward("process")).create();
         };
@@ -260,6 +269,9 @@ public final class MainWindow {
             boolean linked = LinkedSentence.IDS.matcher(b.text()).find();
             Message message = new Message(b.title(), linked ? null : b.text());
             message.setId("banner");
+            // AtlantaFX's tile asks for its sentence's whole width as its least (a long warning made the window
+            // wider than 1024): it may be as narrow as the window, its sentence wraps
+            message.setMinWidth(0);
             message.setOnClose(e -> vm.banners().dismissBanner());
             message.getStyleClass()
                     .add(

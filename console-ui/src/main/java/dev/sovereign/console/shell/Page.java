@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
-/** The console's views, in navigation order; the ordinal + 1 is the Ctrl shortcut digit. */
+/** The console's views, in navigation order; the ordinal + 1 is the Ctrl shortcut digit (the tenth page's is 0). */
 public enum Page {
     LEASES("Leases", "Who hosts each actor, with token and expiry countdown"),
     TIMELINE("Timeline", "Who held each actor when: takeovers, renewals and rejections"),
@@ -15,6 +15,10 @@ public enum Page {
     SUPERVISOR("Supervisor", "The last supervisor tick's report"),
     LAB("Lab", "Real contention on demand: start, pause, kill and skew workers; run teaching scenarios"),
     TRENDS("Trends", "The last hour a minute at a time: grants, takeovers, refusals, lost runs, journal size"),
+    /** The tenth page: Ctrl+0. */
+    JOURNAL(
+            "Journal",
+            "Every journal event as it is written: live tail, filters by kind, actor, process and time, export"),
     /** One actor's page (opened from a link; not in the navigation). */
     ACTOR("Actor", "One actor: its holds, tokens, runs, refusals and journal rows", false),
     /** One process's page (opened from a link; not in the navigation). */
@@ -52,9 +56,9 @@ public enum Page {
         return description;
     }
 
-    /** The digit of this page's Ctrl shortcut (1..9). */
+    /** The digit of this page's Ctrl shortcut: 1..9, then 0 for the tenth, as on the keyboard's row of digits. */
     public int shortcutDigit() {
-        return ordinal() + 1;
+        return (ordinal() + 1) % 10;
     }
 
     /** The id views and tests use: {@code leases}, {@code timeline}, ... */

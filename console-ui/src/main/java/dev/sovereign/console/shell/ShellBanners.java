@@ -2,6 +2,7 @@ package dev.sovereign.console.shell;
 
 import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.ledger.Health;
+import dev.sovereign.console.ledger.LedgerStorage;
 import dev.sovereign.console.ledger.Links;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -58,6 +59,9 @@ public final class ShellBanners {
                 banner.set(null);
             }
         });
+        // decision 0606: the disk holding the ledger's file runs low; said across the top when it starts (a dismissed
+        // warning stays dismissed until the disk had room again), gone when there is room or the ledger is let go
+        ledger.storageProperty().addListener((obs, old, s) -> onStorage(s));
         alerts = new Alerts(ledger);
         ledger.snapshotProperty().addListener((obs, old, s) -> dropResolvedAlertBanner(s));
         alerts.enabledProperty().set(settings.alerts());
@@ -147,6 +151,30 @@ public final class ShellBanners {
 
     public void dismissBanner() {
         banner.set(null);
+    }
+
+    /** Whether the last storage read found the disk low: the banner goes up only when that starts. */
+    private boolean diskLow;
+
+    private void onStorage(LedgerStorage s) {
+        Banner now = banner.get();
+        if (s == null) { // let go, or another ledger is opening: its own read decides
+            if (now != null && now.isDiskWarning()) {
+                banner.set(null);
+            }
+            diskLow = false;
+            return;
+        }
+        boolean low = s.lowOnDisk();
+        if (low && (!diskLow || (now != null && now.isDiskWarning()))) {
+            // a problem (a red banner: a ledger that would not open, an action that failed) keeps the top
+            if (now == null || now.severity() != Banner.Severity.DANGER) {
+                banner.set(Banner.diskLow(s.warning()));
+            }
+        } else if (!low && now != null && now.isDiskWarning()) {
+            banner.set(null);
+        }
+        diskLow = low;
     }
 
     private void onHealth(Health h) {

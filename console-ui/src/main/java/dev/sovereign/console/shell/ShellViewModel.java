@@ -5,6 +5,7 @@ import static dev.sovereign.console.shell.DemoSession.realDemo;
 
 import dev.sovereign.console.actions.OperatorDesk;
 import dev.sovereign.console.feature.actor.ActorPageViewModel;
+import dev.sovereign.console.feature.journal.JournalViewModel;
 import dev.sovereign.console.feature.lab.LabViewModel;
 import dev.sovereign.console.feature.leases.LeasesViewModel;
 import dev.sovereign.console.feature.mailbox.MailboxViewModel;
@@ -106,7 +107,14 @@ public final class ShellViewModel implements AutoCloseable {
         navigation = new ShellNavigation(
                 ledger, id -> runs().select(id), () -> attachment().pollIfByHand());
         ObjectProperty<Page> page = navigation.pageProperty();
-        features = new FeatureViewModels(ledger, formats, desk, page, navigation.subjectProperty());
+        features = new FeatureViewModels(
+                ledger,
+                formats,
+                desk,
+                page,
+                navigation.subjectProperty(),
+                ui,
+                () -> attachment().reader());
         stopping = new ProcessStopping(
                 page, features.processesStop(), processPage().stop());
         attachment = new LedgerAttachment(
@@ -271,6 +279,11 @@ public final class ShellViewModel implements AutoCloseable {
 
     public TrendsViewModel trends() {
         return features.trends();
+    }
+
+    /** The Journal page: every journal row, a live tail, filters, older rows on request. */
+    public JournalViewModel journal() {
+        return features.journal();
     }
 
     public ActorPageViewModel actorPage() {

@@ -1,7 +1,9 @@
 package dev.sovereign.console.shell;
 
 import dev.sovereign.console.ledger.Health;
+import dev.sovereign.console.ledger.LedgerStorage;
 import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -28,7 +30,8 @@ import javafx.scene.text.Text;
 /**
  * Database, schema version, change marker, last refresh and connection health, and the alerts. A narrow window
  * never cuts a text short: the bar gives up what matters least first, step by step, while its items would not fit
- * whole (issue 31) — the change marker, then the schema version, then the alerts become a badge ({@code ⚠ 2}),
+ * whole (issue 31) — the change marker, then the schema version, then the ledger's size on disk (issue 29; its tooltip
+ * and the Supervisor page keep it), then the alerts become a badge ({@code ⚠ 2}),
  * then the refresh time loses its word, then the database is named by its file name (or host and database). The
  * database's tooltip always says the location, schema and change marker whole; the alerts' tooltip what they are.
  */
@@ -37,9 +40,10 @@ final class StatusBar {
     static final int NO_CHANGE_MARKER = 1;
 
     static final int NO_SCHEMA = 2;
-    static final int BADGE_ALERTS = 3;
-    static final int SHORT_REFRESH = 4;
-    static final int SHORT_PATH = 5;
+    static final int NO_SIZE = 3;
+    static final int BADGE_ALERTS = 4;
+    static final int SHORT_REFRESH = 5;
+    static final int SHORT_PATH = 6;
 
     static final String ALERTS_HINT = "runs that need an operator (retry or acknowledge each), as on the Runs page."
             + " Click to open the one waiting longest, selected.";
@@ -202,6 +206,37 @@ final class StatusBar {
                         alerts.latestProperty()));
         alert.setTooltip(said);
         alert.setOnAction(e -> vm.banners().showAlerts());
+        // the ledger's size on disk, as 'sovereign status' says it; red when its disk runs low (decision 0606)
+        Label size = new Label();
+        size.setId("status-size");
+        StringBinding sizeText = Bindings.createStringBinding(
+                () -> sizeText(ledger.storageProperty().get()), ledger.storageProperty());
+        size.textProperty().bind(sizeText);
+        size.visibleProperty().bind(bar.level.lessThan(NO_SIZE).and(sizeText.isNotEmpty()));
+        size.managedProperty().bind(size.visibleProperty());
+        ledger.storageProperty().addListener((obs, o, st) -> {
+            size.getStyleClass().remove(atlantafx.base.theme.Styles.DANGER);
+            if (st != null && st.lowOnDisk()) {
+                size.getStyleClass().add(atlantafx.base.theme.Styles.DANGER);
+            }
+        });
+        Tooltip sizeDetail = new Tooltip();
+        sizeDetail.setWrapText(true);
+        sizeDetail.setMaxWidth(520);
+        sizeDetail
+                .textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> {
+                            LedgerStorage st = ledger.storageProperty().get();
+                            return st == null
+                                    ? ""
+                                    : "On disk: " + st.sizeText() + "\nGrowth: " + st.growthText() + "\n"
+                                            + st.diskText()
+                                            + (st.warning().isEmpty() ? "" : "\n" + st.warning())
+                                            + "\nThe Supervisor page's Ledger section says more.";
+                        },
+                        ledger.storageProperty()));
+        size.setTooltip(sizeDetail);
         Label history = new Label();
         history.setId("status-ledger-alarm");
         history.getStyleClass().add(atlantafx.base.theme.Styles.DANGER);
@@ -215,9 +250,10 @@ final class StatusBar {
         historyDetail.textProperty().bind(vm.statusLine().ledgerAlarmProperty());
         history.setTooltip(historyDetail);
         bar.getChildren()
-                .setAll(healthBox, path, security, schema, version, history, grow, exportBox, alert, refreshed);
+                .setAll(healthBox, path, security, schema, version, size, history, grow, exportBox, alert, refreshed);
         bar.shortened(schema, NO_SCHEMA, schema.textProperty());
         bar.shortened(version, NO_CHANGE_MARKER, version.textProperty());
+        bar.shortened(size, NO_SIZE, sizeText);
         bar.shortened(path, SHORT_PATH, where, whereShort);
         bar.shortened(refreshed, SHORT_REFRESH, refreshWhole, refreshBrief);
         bar.shortened(alert, BADGE_ALERTS, alertsWhole, alertsBadge);
@@ -229,6 +265,15 @@ final class StatusBar {
     /** What the alerts button says: {@code 2 alerts}, or as a badge when the bar is short of room, {@code ⚠ 2}. */
     static String alertsText(int n, boolean badge) {
         return badge ? "\u26a0 " + n : n == 1 ? "1 alert" : n + " alerts";
+    }
+
+    /** {@code 1.6 MB on disk}, or with {@code disk nearly full} when its disk runs low; empty before the first read. */
+    static String sizeText(LedgerStorage st) {
+        if (st == null) {
+            return "";
+        }
+        String on = LedgerMetrics.bytes(st.metrics().sizeBytes()) + " on disk";
+        return st.lowOnDisk() ? on + " \u00b7 disk nearly full" : on;
     }
 
     /** A file by its name, a server by its host and database: what tells two ledgers apart at a glance. */

@@ -13,6 +13,7 @@ import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
 import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
@@ -135,6 +136,11 @@ class ConsoleBenchmark {
         @Override
         public List<JournalEntry> recentRejections(int limit) {
             return timed(() -> real.recentRejections(limit));
+        }
+
+        @Override
+        public LedgerMetrics metrics() {
+            return timed(real::metrics);
         }
 
         @Override

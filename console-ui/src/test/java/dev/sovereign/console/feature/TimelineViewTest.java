@@ -67,8 +67,10 @@ class TimelineViewTest {
 
     @Test
     void clickingARejectionMarkerExplainsIt(FxRobot robot) {
+        // the newest refusal of the late write's incident: the timeline marks each refusal, the last on top
         JournalEntry rejection = vm.rejections().rows().stream()
                 .filter(e -> "actor_lease_lost".equals(e.category()))
+                .map(e -> vm.rejections().incident(e).newest())
                 .findFirst()
                 .orElseThrow();
         Node marker = robot.lookup("#marker-" + rejection.seq()).query();
@@ -87,8 +89,10 @@ class TimelineViewTest {
 
     @Test
     void hoveringAMarkerThenASegmentShowsEachOnesOwnTooltip(FxRobot robot) throws Exception {
+        // the newest refusal of the late write's incident: the timeline marks each refusal, the last on top
         JournalEntry rejection = vm.rejections().rows().stream()
                 .filter(e -> "actor_lease_lost".equals(e.category()))
+                .map(e -> vm.rejections().incident(e).newest())
                 .findFirst()
                 .orElseThrow();
 

@@ -156,8 +156,10 @@ class AlertsTest {
     void tenRefusedWritesWithinAMinuteAreASpike() {
         Scenario s = Scenario.build(fx);
         ShellViewModel vm = fx.attachedShell();
+        // stale renewals, each journalled: a repeated acquire of a live lease is counted in one row instead
+        // (decision 0019), so contention alone is no spike
         for (int i = 0; i < 9; i++) {
-            assertThatThrownBy(() -> s.workerA.leases().acquire("operator", Duration.ofSeconds(5)))
+            assertThatThrownBy(() -> s.workerA.leases().renew("operator", 999_999_999L, Duration.ofSeconds(5)))
                     .isInstanceOf(Refusal.class);
         }
         vm.tick(fx.clock.millis());
@@ -166,7 +168,7 @@ class AlertsTest {
                 .as("nine are not a spike")
                 .isEmpty();
 
-        assertThatThrownBy(() -> s.workerA.leases().acquire("operator", Duration.ofSeconds(5)))
+        assertThatThrownBy(() -> s.workerA.leases().renew("operator", 999_999_999L, Duration.ofSeconds(5)))
                 .isInstanceOf(Refusal.class);
         vm.pollNow();
 

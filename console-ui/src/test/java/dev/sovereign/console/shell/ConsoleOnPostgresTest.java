@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sovereign.console.ConsoleApp;
 import dev.sovereign.console.feature.lab.LabViewModel;
 import dev.sovereign.console.fx.FxUiExecutor;
+import dev.sovereign.console.ledger.LedgerStorage;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.Ledgers;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.LeaseState;
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lease.Lease;
@@ -168,6 +170,22 @@ class ConsoleOnPostgresTest {
         other.leases().acquire("reviewer", Duration.ofSeconds(20));
         other.leases().acquire("planner", Duration.ofSeconds(45));
         await("the second host's grants show", () -> stateOf("planner") == LeaseState.LIVE);
+
+        // issue 29 item 4: a server's ledger shows its database's size (LedgerMetricsContract: the engine's number) and
+        // says that the server's disk, which a client cannot see, is watched on the server; no warning about it
+        robot.interact(() -> vm.attachment().refresh());
+        await("the ledger's size was read", () -> vm.ledger().storageProperty().get() != null);
+        LedgerStorage read = WaitForAsyncUtils.asyncFx(
+                        () -> vm.ledger().storageProperty().get())
+                .get();
+        assertThat(read.isFile()).isFalse();
+        assertThat(read.metrics().sizeBytes()).isPositive();
+        assertThat(read.lowOnDisk()).isFalse();
+        assertThat(WaitForAsyncUtils.asyncFx(
+                                () -> vm.supervisor().storage().diskProperty().get())
+                        .get())
+                .contains(LedgerMetrics.bytes(read.metrics().sizeBytes()))
+                .contains("watch that disk on the server");
 
         WritableImage[] shot = new WritableImage[1];
         robot.interact(() -> shot[0] = scene.snapshot(null));

@@ -18,6 +18,20 @@ class LaunchArgumentsTest {
         assertThat(LaunchArguments.database(List.of("--verbose"))).isEmpty();
     }
 
+    /**
+     * Issue 31 item 22: {@code sovereign console --no-demo} (docs/console.md) reaches the console as {@code --no-demo}
+     * (ConsoleCommandTest): it shows the welcome page, not the demo, and names no database.
+     */
+    @Test
+    void noDemoShowsTheWelcomePage() {
+        assertThat(LaunchArguments.wantsDemo(List.of())).isTrue();
+        assertThat(LaunchArguments.wantsDemo(List.of("--no-demo"))).isFalse();
+        assertThat(LaunchArguments.wantsDemo(List.of("--no-demo"), null)).isFalse();
+        assertThat(LaunchArguments.database(List.of("--no-demo"))).isEmpty();
+        assertThat(LaunchArguments.location(List.of("--no-demo"), null)).isEmpty();
+        assertThat(LaunchArguments.wantsDemo(List.of("--db", "a.db"))).isFalse();
+    }
+
     @Test
     void recentFilesKeepTheNewestFirstWithoutDuplicates() throws Exception {
         Preferences node = Preferences.userRoot().node("dev/sovereign/console-test/" + UUID.randomUUID());

@@ -39,10 +39,17 @@ class LinksAndBackTest {
 
     @Test
     void aRefusalLinksToItsAssignmentAndProcessAndBackAndForwardReturn(FxRobot robot) {
+        // the late write is one incident (decision 0320): its row links to the run its terminal write was about
         JournalEntry late = vm.rejections().rows().stream()
-                .filter(e -> "assignment".equals(e.resourceType()))
+                .filter(e -> vm.rejections().incident(e).parts().stream()
+                        .anyMatch(p -> "assignment".equals(p.resourceType())))
                 .findFirst()
                 .orElseThrow();
+        String run = vm.rejections().incident(late).parts().stream()
+                .filter(p -> "assignment".equals(p.resourceType()))
+                .findFirst()
+                .orElseThrow()
+                .resourceId();
         robot.interact(() -> {
             vm.pageProperty().set(Page.REJECTIONS);
             vm.runs().stateFilterProperty().set("COMPLETED"); // the link must show the run anyway
@@ -55,7 +62,7 @@ class LinksAndBackTest {
         assertThat(vm.pageProperty().get()).isEqualTo(Page.RUNS);
         assertThat(vm.runs().selectedProperty().get().id())
                 .isEqualTo(scenario.lostRun.id())
-                .isEqualTo(late.resourceId());
+                .isEqualTo(run);
 
         robot.press(KeyCode.ALT, KeyCode.LEFT).release(KeyCode.LEFT, KeyCode.ALT);
         WaitForAsyncUtils.waitForFxEvents();

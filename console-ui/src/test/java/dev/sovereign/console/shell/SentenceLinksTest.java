@@ -70,13 +70,19 @@ class SentenceLinksTest {
 
     @Test
     void theIdsAndTheActorInARefusalsExplanationLinkAndBackReturns(FxRobot robot) {
+        // the late write is one incident (decision 0320): its explanation lists every part, the run's refusal too
         JournalEntry late = vm.rejections().rows().stream()
+                .flatMap(e -> vm.rejections().incident(e).parts().stream())
                 .filter(e -> "assignment".equals(e.resourceType()))
+                .findFirst()
+                .orElseThrow();
+        JournalEntry row = vm.rejections().rows().stream()
+                .filter(e -> vm.rejections().incident(e).contains(late))
                 .findFirst()
                 .orElseThrow();
         robot.interact(() -> {
             vm.pageProperty().set(Page.REJECTIONS);
-            vm.rejections().selectedProperty().set(late);
+            vm.rejections().selectedProperty().set(row);
         });
         WaitForAsyncUtils.waitForFxEvents();
         LinkedSentence detail = sentence(robot, "rejection-detail");

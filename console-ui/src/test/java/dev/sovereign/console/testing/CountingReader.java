@@ -6,6 +6,7 @@ import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.JournalSlice;
 import dev.sovereign.engine.admin.JournalSubject;
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,6 +49,16 @@ public final class CountingReader implements AdminReader {
         snapshots.incrementAndGet();
         threads.add(Thread.currentThread().getName());
         return real.snapshot();
+    }
+
+    /** How many times the console read the ledger's metrics (size, rows, growth). */
+    public final AtomicInteger metricsReads = new AtomicInteger();
+
+    @Override
+    public LedgerMetrics metrics() {
+        metricsReads.incrementAndGet();
+        threads.add(Thread.currentThread().getName());
+        return real.metrics();
     }
 
     @Override

@@ -82,7 +82,8 @@ public final class RejectionsView {
         table.getColumns().add(category);
         // the sentence is what an operator reads: third, where a 1024-px window still shows it whole, wrapped to its
         // width (never measured to one long line, which pushed it past the table's edge at 1440x900, issue 31)
-        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 460, vm::sentence);
+        // an incident of several refusals (one late write, decision 0320) names its parts on a second line
+        TableColumn<JournalEntry, String> sentence = Ui.column("What happened", 460, vm::rowText);
         sentence.setCellFactory(c -> new WrappingCell());
         ColumnFit.measureBy(sentence, e -> "");
         sentence.setMinWidth(300);
@@ -136,11 +137,12 @@ public final class RejectionsView {
         };
         vm.selectedProperty().addListener((obs, o, n) -> actors.run());
         actors.run();
-        Label hint = new Label("Select a rejection to read it in full.");
+        Label hint = new Label("Select a rejection to read it in full, with every refusal of its incident.");
         hint.getStyleClass().add("text-muted");
         hint.visibleProperty().bind(vm.detailProperty().isEmpty());
         hint.managedProperty().bind(hint.visibleProperty());
-        VBox detailPane = new VBox(6, hint, detail, linkBar());
+        // the links first: an incident's parts make a long text, and what to open stays in sight above it
+        VBox detailPane = new VBox(6, hint, linkBar(), detail);
         detailPane.getStyleClass().add("detail-pane");
         // a long refusal scrolls inside its half of the split, never drawn across the divider (issue 31)
         ScrollPane detailScroll = new ScrollPane(detailPane);
@@ -177,13 +179,19 @@ public final class RejectionsView {
             if (e == null) {
                 return;
             }
-            boolean assignment = "assignment".equals(e.resourceType());
-            resource.setText("Open " + e.resourceType() + " " + e.resourceId());
+            // an incident's run, when one of its refusals is about one (a late write's terminal write): the thing to
+            // open; otherwise what the refusal itself is about
+            JournalEntry about = vm.incident(e).parts().stream()
+                    .filter(p -> "assignment".equals(p.resourceType()))
+                    .findFirst()
+                    .orElse(e);
+            boolean assignment = "assignment".equals(about.resourceType());
+            resource.setText("Open " + about.resourceType() + " " + about.resourceId());
             resource.setOnAction(a -> {
                 if (assignment) {
-                    links.openAssignment(e.resourceId());
+                    links.openAssignment(about.resourceId());
                 } else {
-                    links.openActor(e.actor() != null ? e.actor() : e.resourceId());
+                    links.openActor(about.actor() != null ? about.actor() : about.resourceId());
                 }
             });
             process.setVisible(e.process() != null);

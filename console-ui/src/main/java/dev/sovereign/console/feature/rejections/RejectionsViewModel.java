@@ -6,23 +6,29 @@ import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.console.ledger.Search;
 import dev.sovereign.engine.admin.JournalEntry;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyLongWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.collections.transformation.FilteredList;
 
 /**
  * The live feed of refused writes, newest first: time, category, resource, the refused process,
- * presented vs current token and the sentence that explains it. UI-thread confined.
+ * presented vs current token and the sentence that explains it. The refusals of one late write are one row, an
+ * incident with its parts (decision 0320): a row is its incident's lead refusal, {@link #incident} gives the rest.
+ * UI-thread confined.
  */
 public final class RejectionsViewModel {
     private final LiveLedger ledger;
@@ -37,11 +43,19 @@ public final class RejectionsViewModel {
     private final ObjectProperty<String> categoryFilter = new SimpleObjectProperty<>(this, "categoryFilter", ALL);
     private final ObservableList<FilterChoice> filterChoices = FXCollections.observableArrayList();
     private final FilteredList<JournalEntry> shown;
+    /** One row per incident: its lead refusal, newest first. */
+    private final ObservableList<JournalEntry> leads = FXCollections.observableArrayList();
+    /** The incident each row's lead opened, by the lead's seq. */
+    private final Map<Long, RefusalIncident> incidents = new HashMap<>();
+
+    private final ReadOnlyIntegerWrapper incidentCount = new ReadOnlyIntegerWrapper(this, "incidentCount");
 
     public RejectionsViewModel(LiveLedger ledger, Formats formats) {
         this.ledger = ledger;
         this.formats = formats;
-        this.shown = new FilteredList<>(ledger.rejections());
+        this.shown = new FilteredList<>(leads);
+        regroup();
+        ledger.rejections().addListener((ListChangeListener<JournalEntry>) c -> regroup());
         // the feed holds the newest few hundred; the total is counted by the database (issue 17)
         total.bind(Bindings.createLongBinding(
                 () -> {
@@ -55,13 +69,20 @@ public final class RejectionsViewModel {
                 () -> {
                     long n = total.get();
                     int shown = ledger.rejections().size();
-                    return n == 0
-                            ? "No refused writes yet"
-                            : n
-                                    + (n == 1 ? " refused write" : " refused writes")
-                                    + (shown < n ? " (latest " + shown + " shown)" : "");
+                    int groups = incidentCount.get();
+                    if (n == 0) {
+                        return "No refused writes yet";
+                    }
+                    String refused = n + (n == 1 ? " refused write" : " refused writes");
+                    if (shown < n) {
+                        return refused + " (latest " + shown + " shown"
+                                + (groups < shown ? " as " + incidents(groups) : "") + ")";
+                    }
+                    // one fact, one number: the incidents are counted, the refusals stay the database's count
+                    return groups < n ? incidents(groups) + ", " + refused : refused;
                 },
                 ledger.rejections(),
+                incidentCount,
                 total));
         selected.addListener((obs, old, e) -> detail.set(e == null ? "" : describe(e)));
         categoryFilter.addListener((obs, old, f) -> filter());
@@ -71,7 +92,57 @@ public final class RejectionsViewModel {
         updateChoices();
     }
 
-    /** The feed, as filtered by category and by the search. */
+    private static String incidents(int n) {
+        return n + (n == 1 ? " incident" : " incidents");
+    }
+
+    /** Groups the feed's refusals into incidents again (a few thousand rows at most: a linear pass). */
+    private void regroup() {
+        List<RefusalIncident> grouped = RefusalIncident.group(ledger.rejections());
+        incidents.clear();
+        List<JournalEntry> next = new ArrayList<>(grouped.size());
+        for (RefusalIncident i : grouped) {
+            incidents.put(i.lead().seq(), i);
+            next.add(i.lead());
+        }
+        JournalEntry was = selected.get();
+        // new incidents come in at the top: added there, so the table keeps its selection and scroll position
+        int k = leads.isEmpty() ? -1 : next.indexOf(leads.get(0));
+        if (k > 0 && next.subList(k, next.size()).equals(leads)) {
+            leads.addAll(0, next.subList(0, k));
+        } else if (!next.equals(leads)) {
+            leads.setAll(next);
+        }
+        incidentCount.set(grouped.size());
+        if (was != null && incidents.containsKey(was.seq())) {
+            detail.set(describe(was)); // a part that just arrived shows in the detail at once
+        }
+    }
+
+    /** The incident a row (its lead refusal) stands for; an incident of one for a refusal not in the feed. */
+    public RefusalIncident incident(JournalEntry row) {
+        RefusalIncident i = row == null ? null : incidents.get(row.seq());
+        return i != null ? i : new RefusalIncident(List.of(row));
+    }
+
+    /** How many incidents the feed's refusals make (a late write's three refusals are one). */
+    public ReadOnlyIntegerProperty incidentCountProperty() {
+        return incidentCount.getReadOnlyProperty();
+    }
+
+    /**
+     * What a row's sentence cell says: the refusal's sentence, and for an incident of several refusals a second
+     * line naming its parts.
+     */
+    public String rowText(JournalEntry row) {
+        RefusalIncident i = incident(row);
+        if (i.size() == 1) {
+            return sentence(row);
+        }
+        return sentence(row) + "\n1 incident, " + i.size() + " refusals: " + i.partWords() + ".";
+    }
+
+    /** The feed, one row per incident, as filtered by category and by the search. */
     public ObservableList<JournalEntry> rows() {
         return shown;
     }
@@ -93,11 +164,13 @@ public final class RejectionsViewModel {
             return;
         }
         String q = ledger.search().queryProperty().get();
-        shown.setPredicate(e -> (f == null || f.equals(ALL) || f.equals(e.category()))
-                && Search.matches(
-                        q,
-                        Search.tokens(e.presentedToken(), e.currentToken(), e.token()),
-                        Search.concat(Search.names(e.process()), e.actor(), e.resourceId(), e.category())));
+        // an incident shows when any of its refusals matches
+        shown.setPredicate(row -> incident(row).parts().stream()
+                .anyMatch(e -> (f == null || f.equals(ALL) || f.equals(e.category()))
+                        && Search.matches(
+                                q,
+                                Search.tokens(e.presentedToken(), e.currentToken(), e.token()),
+                                Search.concat(Search.names(e.process()), e.actor(), e.resourceId(), e.category()))));
     }
 
     private void updateChoices() {
@@ -155,7 +228,51 @@ public final class RejectionsViewModel {
         return Formats.token(e.presentedToken()) + " vs " + Formats.token(e.currentToken());
     }
 
-    private String describe(JournalEntry e) {
+    private String describe(JournalEntry row) {
+        RefusalIncident i = incident(row);
+        if (i.size() == 1) {
+            return describeOne(row);
+        }
+        StringBuilder sb = new StringBuilder();
+        // the run the late write was for, named early: its id is a link, in sight before the parts' long words
+        String run = i.parts().stream()
+                .filter(p -> "assignment".equals(p.resourceType()))
+                .map(JournalEntry::resourceId)
+                .findFirst()
+                .orElse(null);
+        sb.append(sentence(row))
+                .append("\n\nOne late write")
+                .append(run == null ? "" : " of run " + run)
+                .append(", ")
+                .append(i.size())
+                .append(" refusals (1 incident): ")
+                .append(i.partWords())
+                .append('.');
+        int n = 1;
+        for (JournalEntry e : i.parts()) {
+            RefusalIncident.Part part = RefusalIncident.Part.of(e);
+            String what = part == null ? "Refused write" : part.words();
+            sb.append("\n\n")
+                    .append(n++)
+                    .append(". ")
+                    .append(Character.toUpperCase(what.charAt(0)))
+                    .append(what.substring(1))
+                    .append(", journal seq ")
+                    .append(e.seq())
+                    .append(" at ")
+                    .append(formats.preciseTime(e.at()))
+                    .append(", category ")
+                    .append(e.category())
+                    .append('.');
+            if (e.detail() != null && !e.detail().isBlank()) {
+                sb.append(" The refusal said: ")
+                        .append(formats.humanize(e.detail().replace(".; by --process", "; by --process")));
+            }
+        }
+        return sb.toString();
+    }
+
+    private String describeOne(JournalEntry e) {
         StringBuilder sb = new StringBuilder();
         sb.append(sentence(e));
         if (e.detail() != null && !e.detail().isBlank()) {

@@ -8,6 +8,7 @@ import dev.sovereign.console.ledger.Links;
 import dev.sovereign.engine.admin.SupervisorTickRow;
 import java.time.Duration;
 import javafx.beans.binding.Bindings;
+import javafx.beans.value.ObservableStringValue;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -19,7 +20,9 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -82,7 +85,7 @@ public final class SupervisorView {
         fill.run();
         VBox reportPane = new VBox(6, sectionTitle("Report"), report, named);
         reportPane.getStyleClass().add("detail-pane");
-        VBox body = new VBox(14, controls(), tiles, reportPane);
+        VBox body = new VBox(14, controls(), tiles, reportPane, storagePane(vm.storage()));
         vm.lastTickProperty().addListener((obs, o, t) -> show(t, tiles, reportPane));
         show(vm.lastTickProperty().get(), tiles, reportPane);
         ScrollPane scroll = new ScrollPane(body);
@@ -159,6 +162,54 @@ public final class SupervisorView {
         VBox box = new VBox(6, bar, own, recovery);
         box.setAlignment(Pos.CENTER_LEFT);
         return box;
+    }
+
+    /**
+     * The ledger's size on disk, rows, oldest event, growth and disk (issue 29 item 4): the numbers of
+     * {@code sovereign status}, and the warning when the disk holding the file runs low (decision 0606).
+     */
+    private static VBox storagePane(LedgerStorageViewModel storage) {
+        GridPane grid = new GridPane();
+        grid.setHgap(12);
+        grid.setVgap(4);
+        ColumnConstraints names = new ColumnConstraints();
+        names.setMinWidth(Region.USE_PREF_SIZE);
+        ColumnConstraints values = new ColumnConstraints();
+        values.setHgrow(Priority.ALWAYS);
+        values.setFillWidth(true);
+        grid.getColumnConstraints().setAll(names, values);
+        row(grid, 0, "On disk", "storage-size", storage.sizeProperty());
+        row(grid, 1, "Journal", "storage-journal", storage.journalProperty());
+        row(grid, 2, "Disk", "storage-disk", storage.diskProperty());
+        Label warning = wrapped("storage-warning", storage.warningProperty());
+        warning.getStyleClass().add(Styles.DANGER);
+        warning.visibleProperty().bind(storage.warningProperty().isNotEmpty());
+        warning.managedProperty().bind(warning.visibleProperty());
+        Label read = wrapped("storage-read-at", storage.readAtProperty());
+        read.getStyleClass().add(Styles.TEXT_MUTED);
+        VBox pane = new VBox(6, sectionTitle("Ledger"), grid, warning, read);
+        pane.setId("supervisor-storage");
+        pane.getStyleClass().add("detail-pane");
+        pane.visibleProperty().bind(storage.knownProperty());
+        pane.managedProperty().bind(pane.visibleProperty());
+        return pane;
+    }
+
+    private static void row(GridPane grid, int at, String name, String id, ObservableStringValue value) {
+        Label n = new Label(name);
+        n.getStyleClass().add(Styles.TEXT_MUTED);
+        n.setMinWidth(Region.USE_PREF_SIZE);
+        grid.addRow(at, n, wrapped(id, value));
+    }
+
+    private static Label wrapped(String id, ObservableStringValue text) {
+        Label l = new Label();
+        l.setId(id);
+        l.setWrapText(true);
+        l.setMinHeight(Region.USE_PREF_SIZE);
+        l.setMaxWidth(Double.MAX_VALUE);
+        l.textProperty().bind(text);
+        return l;
     }
 
     private static void show(SupervisorTickRow t, FlowPane tiles, VBox reportPane) {

@@ -49,6 +49,8 @@ public final class SupervisorViewModel {
     private final BooleanBinding canAct;
     private final Map<String, String> processNames = new HashMap<>();
     private final ObservableList<ReportLink> reportLinks = FXCollections.observableArrayList();
+    /** The page's "Ledger" section: its size, rows, oldest event, growth and disk (issue 29 item 4). */
+    private final LedgerStorageViewModel storage;
 
     /** Something the shown report names, to link to: a process (by identity) or an assignment. */
     public record ReportLink(boolean process, String id, String text) {}
@@ -58,6 +60,7 @@ public final class SupervisorViewModel {
         this.formats = formats;
         this.desk = desk;
         this.reportText = new TickReportText(formats.zone(), processNames::get);
+        this.storage = new LedgerStorageViewModel(ledger, formats);
         ledger.snapshotProperty().addListener((obs, old, s) -> refresh(s));
         ledger.nowProperty().addListener((obs, old, now) -> updateHeadline());
         desk.lastOwnTickProperty().addListener((obs, old, t) -> offer(t));
@@ -76,6 +79,12 @@ public final class SupervisorViewModel {
     public void zoneChanged() {
         reportText = new TickReportText(formats.zone(), processNames::get);
         show(lastTick.get());
+        storage.zoneChanged();
+    }
+
+    /** The ledger's size on disk, rows, oldest event and growth, and its disk's free space: the page's last section. */
+    public LedgerStorageViewModel storage() {
+        return storage;
     }
 
     /** Runs one tick now, on this console's process; its report shows as soon as it returns. */

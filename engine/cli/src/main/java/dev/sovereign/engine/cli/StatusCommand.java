@@ -165,7 +165,7 @@ final class StatusCommand extends EngineCommand {
                             : "; oldest " + out.times().wall(size.oldestEventAt()) + ", "
                                     + count(size.eventsLastDay(), "event") + " in the last 24 hours")
         });
-        f.add(new String[] {"on disk", bytes(size.sizeBytes()) + " (" + rows(size.rowsByTable()) + ")"});
+        f.add(new String[] {"on disk", bytes(size.sizeBytes()) + " (" + size.describeRows() + ")"});
         f.add(new String[] {
             "retention",
             "journal kept " + Times.span(size.retention().keepJournal())
@@ -216,29 +216,9 @@ final class StatusCommand extends EngineCommand {
         return o;
     }
 
-    /** A size in bytes as people read it: 812 bytes, 14.2 kB, 3.1 MB, 1.2 GB (powers of 1000, as disks are sold). */
+    /** A size in bytes as people read it (the console says sizes with the same words: {@link LedgerMetrics#bytes}). */
     static String bytes(long n) {
-        if (n < 1000) {
-            return n + " bytes";
-        }
-        String[] units = {"kB", "MB", "GB", "TB"};
-        double v = n;
-        int i = -1;
-        while (v >= 1000 && i < units.length - 1) {
-            v /= 1000;
-            i++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s", v, units[i]);
-    }
-
-    /** The tables that have rows, with how many, the largest first. */
-    private static String rows(Map<String, Long> byTable) {
-        String s = byTable.entrySet().stream()
-                .filter(e -> e.getValue() > 0)
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .map(e -> e.getKey() + " " + e.getValue())
-                .collect(Collectors.joining(", "));
-        return s.isEmpty() ? "no rows yet" : "rows: " + s;
+        return LedgerMetrics.bytes(n);
     }
 
     private static String count(long n, String noun) {

@@ -70,6 +70,14 @@ public interface AdminReader extends AutoCloseable {
     /** Reads everything but the journal in one read transaction. */
     AdminSnapshot snapshot();
 
+    /**
+     * The ledger's state as numbers ({@link LedgerMetrics}: its size on disk, rows per table, the oldest retained
+     * event, the journal's growth over the last day, ...), read in one read transaction by the same statements as
+     * {@code Engine.metrics()} and {@code sovereign status}, so the console shows the same numbers. Heavier than a
+     * {@link #snapshot()} (it counts every table and groups the journal): a poller reads it seldom.
+     */
+    LedgerMetrics metrics();
+
     /** Journal events with {@code seq > afterSeq}, oldest first, at most {@code limit}. */
     List<JournalEntry> eventsSince(long afterSeq, int limit);
 

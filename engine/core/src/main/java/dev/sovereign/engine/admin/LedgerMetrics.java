@@ -2,7 +2,9 @@ package dev.sovereign.engine.admin;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The ledger's state as numbers, read in one read transaction: what {@code sovereign metrics} exposes to Prometheus
@@ -62,5 +64,33 @@ public record LedgerMetrics(
     /** The journal's rows. */
     public long journalRows() {
         return rowsByTable.getOrDefault("fence_events", 0L);
+    }
+
+    /**
+     * A size in bytes as people read it: 812 bytes, 14.2 kB, 3.1 MB, 1.2 GB (powers of 1000, as disks are sold).
+     * {@code sovereign status} and the console say sizes with it, so both show one text for one number.
+     */
+    public static String bytes(long n) {
+        if (n < 1000) {
+            return n + " bytes";
+        }
+        String[] units = {"kB", "MB", "GB", "TB"};
+        double v = n;
+        int i = -1;
+        while (v >= 1000 && i < units.length - 1) {
+            v /= 1000;
+            i++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", v, units[i]);
+    }
+
+    /** The tables that have rows, with how many, the largest first: {@code rows: fence_events 12, actors 2}. */
+    public String describeRows() {
+        String s = rowsByTable.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", "));
+        return s.isEmpty() ? "no rows yet" : "rows: " + s;
     }
 }

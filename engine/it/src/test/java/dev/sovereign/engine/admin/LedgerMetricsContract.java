@@ -104,4 +104,35 @@ abstract class LedgerMetricsContract {
         assertThat(a.metrics().runsNeedingOperator()).isZero();
         assertThat(a.metrics().workerLost()).isZero();
     }
+
+    /**
+     * The console reads the ledger's metrics through its own reader (issue 29 item 4): the same statements as the
+     * engine's, so the console and {@code sovereign status} show one number for one fact — the size on disk, the rows
+     * per table, the oldest retained event and the last day's growth, and every other count.
+     */
+    @Test
+    void theOperatorsReaderReadsTheSameMetricsAsTheEngine() {
+        Engine a = temp.open(clock);
+        a.actors().add("x");
+        a.actors().add("y");
+        a.leases().acquire("x", Duration.ofSeconds(10));
+        assertThat(a.leases().tryAcquire("x", Duration.ofSeconds(1))).isEmpty();
+        clock.advance(Duration.ofHours(25)); // the first rows fall out of the last day
+        a.leases().acquire("y", Duration.ofSeconds(10));
+        a.runs().assign("x", "scripted");
+
+        LedgerMetrics engine = a.metrics();
+        try (AdminReader reader =
+                Ledgers.openReader(temp.location(), temp.dir().resolve("sovereign.data"), clock, ZoneOffset.UTC)) {
+            LedgerMetrics console = reader.metrics();
+            assertThat(console.readAt()).isEqualTo(engine.readAt());
+            assertThat(console.sizeBytes()).isPositive().isEqualTo(engine.sizeBytes());
+            assertThat(console.rowsByTable()).isEqualTo(engine.rowsByTable());
+            assertThat(console.oldestEventAt()).isPositive().isEqualTo(engine.oldestEventAt());
+            assertThat(console.eventsLastDay())
+                    .isLessThan(console.journalRows())
+                    .isEqualTo(engine.eventsLastDay());
+            assertThat(console).isEqualTo(engine);
+        }
+    }
 }

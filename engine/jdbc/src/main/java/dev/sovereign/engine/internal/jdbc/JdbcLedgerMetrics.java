@@ -35,9 +35,18 @@ public final class JdbcLedgerMetrics {
 
     private JdbcLedgerMetrics() {}
 
+    /** In an engine's read transaction, at its clock reading ({@code Engine.metrics()}, {@code sovereign metrics}). */
     public static LedgerMetrics read(JdbcTx tx) throws SQLException {
+        return read(tx, tx.now());
+    }
+
+    /**
+     * On any reading connection, at {@code now} (the ledger's clock as the reader knows it): the console's reader
+     * gives the same numbers through the same statements, so the console and {@code sovereign status} show one
+     * number for one fact. The caller holds one read transaction around it, so the counts agree with one another.
+     */
+    public static LedgerMetrics read(JdbcReads tx, long now) throws SQLException {
         Dialect d = tx.dialect();
-        long now = tx.now();
         long[] leases = new long[2];
         tx.query(
                 "SELECT CASE WHEN " + LeaseSql.effective(d, "l.", "expires_at", "s.heartbeat_at")

@@ -56,7 +56,7 @@ final class JdbcRetention {
         return db.read(JdbcRetention::read);
     }
 
-    static Retention read(JdbcTx tx) throws SQLException {
+    static Retention read(JdbcReads tx) throws SQLException {
         return tx.one(
                         "SELECT keep_ms, pruned_below, pruned_rows, pruned_at, set_at, set_by FROM retention"
                                 + " WHERE kind = 'journal'",

@@ -8,12 +8,14 @@ import dev.sovereign.engine.admin.ExportProgress;
 import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.JournalSlice;
 import dev.sovereign.engine.admin.JournalSubject;
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminJournal;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminRows;
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerMetrics;
 import dev.sovereign.engine.internal.jdbc.JdbcTx;
 import dev.sovereign.engine.spi.JournalExport;
 import java.nio.file.Path;
@@ -168,6 +170,12 @@ public final class PgAdminReader implements AdminReader {
                 s.lastTick(),
                 s.counts(),
                 s.history());
+    }
+
+    @Override
+    public synchronized LedgerMetrics metrics() {
+        ensureOpen();
+        return db.snapshot(JdbcLedgerMetrics::read); // one read-only snapshot, stamped with the server's clock
     }
 
     /** Diagnostics for tests and benchmarks: lease rows the last {@link #snapshot()} read (0: none changed). */

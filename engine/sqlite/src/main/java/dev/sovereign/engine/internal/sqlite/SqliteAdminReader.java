@@ -8,6 +8,7 @@ import dev.sovereign.engine.admin.JournalEntry;
 import dev.sovereign.engine.admin.JournalSlice;
 import dev.sovereign.engine.admin.JournalSubject;
 import dev.sovereign.engine.admin.LedgerHistory;
+import dev.sovereign.engine.admin.LedgerMetrics;
 import dev.sovereign.engine.admin.ProcessRow;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
@@ -17,6 +18,7 @@ import dev.sovereign.engine.internal.jdbc.Dialect;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminJournal;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminLeases;
 import dev.sovereign.engine.internal.jdbc.JdbcAdminRows;
+import dev.sovereign.engine.internal.jdbc.JdbcLedgerMetrics;
 import dev.sovereign.engine.spi.JournalExport;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,6 +129,13 @@ public final class SqliteAdminReader implements AdminReader {
             }
             return s;
         });
+    }
+
+    @Override
+    public synchronized LedgerMetrics metrics() {
+        ensureOpen();
+        // this reader's clock is the engine's on SQLite (every writer stamps with its host's clock)
+        return db.read("read", () -> db.inReadTransaction(() -> JdbcLedgerMetrics.read(db, clock.millis())));
     }
 
     /**

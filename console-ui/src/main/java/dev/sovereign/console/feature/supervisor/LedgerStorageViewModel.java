@@ -1,0 +1,109 @@
+package dev.sovereign.console.feature.supervisor;
+
+import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.LedgerPoller;
+import dev.sovereign.console.ledger.LedgerStorage;
+import dev.sovereign.console.ledger.LiveLedger;
+import dev.sovereign.engine.admin.LedgerMetrics;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+/**
+ * The Supervisor page's "Ledger" section (issue 29 item 4): the ledger's size on disk with its rows per table, the
+ * journal's oldest retained event and its growth over the last day — the numbers {@code sovereign status} shows, read
+ * by the console's reader with the same statements ({@link LedgerStorage}) — and the room left on the disk holding a
+ * SQLite file, with the warning when it runs low (decision 0606). UI-thread confined.
+ */
+public final class LedgerStorageViewModel {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    private final LiveLedger ledger;
+    private final Formats formats;
+    private final ReadOnlyStringWrapper size = new ReadOnlyStringWrapper(this, "size", "");
+    private final ReadOnlyStringWrapper journal = new ReadOnlyStringWrapper(this, "journal", "");
+    private final ReadOnlyStringWrapper disk = new ReadOnlyStringWrapper(this, "disk", "");
+    private final ReadOnlyStringWrapper warning = new ReadOnlyStringWrapper(this, "warning", "");
+    private final ReadOnlyStringWrapper readAt = new ReadOnlyStringWrapper(this, "readAt", "");
+    private final ReadOnlyBooleanWrapper known = new ReadOnlyBooleanWrapper(this, "known");
+
+    public LedgerStorageViewModel(LiveLedger ledger, Formats formats) {
+        this.ledger = ledger;
+        this.formats = formats;
+        ledger.storageProperty().addListener((obs, old, s) -> show(s));
+        show(ledger.storageProperty().get());
+    }
+
+    /** The times follow the console's zone (View → Show times in UTC). */
+    public void zoneChanged() {
+        show(ledger.storageProperty().get());
+    }
+
+    private void show(LedgerStorage s) {
+        known.set(s != null);
+        if (s == null) {
+            size.set("");
+            journal.set("");
+            disk.set("");
+            warning.set("");
+            readAt.set("");
+            return;
+        }
+        LedgerMetrics m = s.metrics();
+        size.set(s.sizeText());
+        long rows = m.journalRows();
+        journal.set(
+                m.oldestEventAt() < 0
+                        ? "empty"
+                        : rows + " event" + (rows == 1 ? "" : "s") + "; oldest " + wall(m.oldestEventAt(), m.readAt())
+                                + ", " + s.growthText());
+        disk.set(s.diskText());
+        warning.set(s.warning());
+        readAt.set("Read at " + formats.time(s.readAt()) + (formats.isUtc() ? " UTC" : "") + "; read again every "
+                + LedgerPoller.STORAGE_EVERY.toSeconds() + " s and on Refresh now (F5). The same numbers as 'sovereign"
+                + " status'.");
+    }
+
+    /** As {@code sovereign status} says a time: the time alone today, with its date otherwise. */
+    private String wall(long at, long now) {
+        ZonedDateTime t = Instant.ofEpochMilli(at).atZone(formats.zone());
+        LocalDate today = Instant.ofEpochMilli(now).atZone(formats.zone()).toLocalDate();
+        return (t.toLocalDate().equals(today) ? TIME : DATE_TIME).format(t);
+    }
+
+    /** Whether the numbers were read yet (false while nothing is attached, and until the first read). */
+    public ReadOnlyBooleanProperty knownProperty() {
+        return known.getReadOnlyProperty();
+    }
+
+    /** {@code 1.6 MB (rows: fence_events 2841, processes 310, …)}. */
+    public ReadOnlyStringProperty sizeProperty() {
+        return size.getReadOnlyProperty();
+    }
+
+    /** {@code 2841 events; oldest 09:12:40, 611 events in the last 24 hours}, or {@code empty}. */
+    public ReadOnlyStringProperty journalProperty() {
+        return journal.getReadOnlyProperty();
+    }
+
+    /** The free space of a file's disk and the level the console warns below; for a server, that the server watches. */
+    public ReadOnlyStringProperty diskProperty() {
+        return disk.getReadOnlyProperty();
+    }
+
+    /** The warning that the disk runs low, saying what to do; empty while there is room. */
+    public ReadOnlyStringProperty warningProperty() {
+        return warning.getReadOnlyProperty();
+    }
+
+    /** When they were read, and how often they are. */
+    public ReadOnlyStringProperty readAtProperty() {
+        return readAt.getReadOnlyProperty();
+    }
+}
