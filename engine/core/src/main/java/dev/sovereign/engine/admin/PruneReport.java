@@ -12,7 +12,8 @@ package dev.sovereign.engine.admin;
  * @param watermarkBefore the watermark before the call
  * @param watermarkAfter  the watermark after it (or where it would be)
  * @param batches         write transactions run
- * @param longestBatchMs  the longest of them, in milliseconds: the longest the prune held the write lock
+ * @param longestBatchMs  the longest of them, in milliseconds, from the moment it held the write lock to its commit
+ *                        (the commit's own flush not included): about the longest a worker waited behind the prune
  * @param finished        false when {@code maxBatches} stopped it with more left to prune
  */
 public record PruneReport(
