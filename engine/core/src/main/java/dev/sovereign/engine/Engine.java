@@ -20,6 +20,7 @@ import dev.sovereign.engine.mailbox.Mailbox;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.process.Processes;
 import dev.sovereign.engine.provider.Providers;
+import dev.sovereign.engine.rules.RetentionRules;
 import dev.sovereign.engine.run.Runs;
 import dev.sovereign.engine.spi.Backends;
 import dev.sovereign.engine.spi.Grants;
@@ -260,6 +261,7 @@ public final class Engine implements AutoCloseable {
      * ({@code invalid_argument}) below an hour or above 100 years. On PostgreSQL it takes the operator role.
      */
     public Retention keepJournalFor(Duration keep) {
+        RetentionRules.requireKeep(keep);
         return ledger.keepJournalFor(keep);
     }
 

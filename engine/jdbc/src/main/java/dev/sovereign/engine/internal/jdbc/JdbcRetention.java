@@ -3,8 +3,6 @@ package dev.sovereign.engine.internal.jdbc;
 import dev.sovereign.engine.admin.PruneOptions;
 import dev.sovereign.engine.admin.PruneReport;
 import dev.sovereign.engine.admin.Retention;
-import dev.sovereign.engine.base.Refusal;
-import dev.sovereign.engine.base.RefusalCategory;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -70,15 +68,8 @@ final class JdbcRetention {
                 .orElseThrow(() -> new IllegalStateException("the ledger's retention row is missing"));
     }
 
-    /** Sets how long the journal is kept; refused (invalid_argument) outside an hour to 100 years. */
+    /** Sets how long the journal is kept (checked by {@code RetentionRules} before, and by the database's CHECK). */
     Retention keepJournalFor(Duration keep) {
-        if (keep == null || keep.compareTo(Retention.MINIMUM_KEEP) < 0 || keep.compareTo(Retention.MAXIMUM_KEEP) > 0) {
-            throw Refusal.of(
-                            RefusalCategory.INVALID_ARGUMENT,
-                            "The journal is kept for at least an hour and at most 100 years; "
-                                    + (keep == null ? "no duration" : spoken(keep)) + " is outside that.")
-                    .build();
-        }
         return db.write(tx -> {
             tx.update(
                     "UPDATE retention SET keep_ms = ?, set_at = ?, set_by = ? WHERE kind = 'journal'",
@@ -87,16 +78,6 @@ final class JdbcRetention {
                     tx.processIdentity());
             return read(tx);
         });
-    }
-
-    private static String spoken(Duration d) {
-        if (d.isNegative() || d.isZero()) {
-            return "a duration of " + d.toMillis() + " ms";
-        }
-        if (d.toMinutes() < 120) {
-            return d.toSeconds() % 60 == 0 ? d.toMinutes() + " minutes" : d.toSeconds() + " seconds";
-        }
-        return d.toHours() < 48 ? d.toHours() + " hours" : d.toDays() + " days";
     }
 
     /** Prunes (or counts, for a dry run) what the policy lets go, in batches (decision 0018). */
