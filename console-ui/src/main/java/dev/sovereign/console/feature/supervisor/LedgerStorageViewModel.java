@@ -5,6 +5,7 @@ import dev.sovereign.console.ledger.LedgerPoller;
 import dev.sovereign.console.ledger.LedgerStorage;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.LedgerMetrics;
+import dev.sovereign.engine.admin.Retention;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZonedDateTime;
@@ -28,6 +29,7 @@ public final class LedgerStorageViewModel {
     private final Formats formats;
     private final ReadOnlyStringWrapper size = new ReadOnlyStringWrapper(this, "size", "");
     private final ReadOnlyStringWrapper journal = new ReadOnlyStringWrapper(this, "journal", "");
+    private final ReadOnlyStringWrapper retention = new ReadOnlyStringWrapper(this, "retention", "");
     private final ReadOnlyStringWrapper disk = new ReadOnlyStringWrapper(this, "disk", "");
     private final ReadOnlyStringWrapper warning = new ReadOnlyStringWrapper(this, "warning", "");
     private final ReadOnlyStringWrapper readAt = new ReadOnlyStringWrapper(this, "readAt", "");
@@ -50,6 +52,7 @@ public final class LedgerStorageViewModel {
         if (s == null) {
             size.set("");
             journal.set("");
+            retention.set("");
             disk.set("");
             warning.set("");
             readAt.set("");
@@ -63,11 +66,29 @@ public final class LedgerStorageViewModel {
                         ? "empty"
                         : rows + " event" + (rows == 1 ? "" : "s") + "; oldest " + wall(m.oldestEventAt(), m.readAt())
                                 + ", " + s.growthText());
+        retention.set(retentionText(m.retention(), m.readAt()));
         disk.set(s.diskText());
         warning.set(s.warning());
         readAt.set("Read at " + formats.time(s.readAt()) + (formats.isUtc() ? " UTC" : "") + "; read again every "
                 + LedgerPoller.STORAGE_EVERY.toSeconds() + " s and on Refresh now (F5). The same numbers as 'sovereign"
                 + " status'.");
+    }
+
+    /**
+     * {@code journal kept 30 days (the default); never pruned}, or {@code …; 1,204 rows pruned, last 2026-12-01
+     * 03:10:00}: the ledger's retention policy and its last prune (decision 0018), as {@code sovereign status} says them.
+     */
+    private String retentionText(Retention r, long now) {
+        long days = r.keepJournal().toDays();
+        long hours = r.keepJournal().toHours();
+        String kept = days >= 1 && r.keepJournal().equals(java.time.Duration.ofDays(days))
+                ? days + (days == 1 ? " day" : " days")
+                : hours + (hours == 1 ? " hour" : " hours");
+        return "journal kept " + kept + (r.isDefault() ? " (the default)" : "") + "; "
+                + (r.lastPrunedAt() < 0
+                        ? "never pruned"
+                        : String.format("%,d rows pruned, last %s", r.prunedRows(), wall(r.lastPrunedAt(), now)))
+                + ". Set with 'sovereign retention --keep', pruned by the supervisor and 'sovereign prune'.";
     }
 
     /** As {@code sovereign status} says a time: the time alone today, with its date otherwise. */
@@ -90,6 +111,11 @@ public final class LedgerStorageViewModel {
     /** {@code 2841 events; oldest 09:12:40, 611 events in the last 24 hours}, or {@code empty}. */
     public ReadOnlyStringProperty journalProperty() {
         return journal.getReadOnlyProperty();
+    }
+
+    /** The retention policy and the last prune (decision 0018). */
+    public ReadOnlyStringProperty retentionProperty() {
+        return retention.getReadOnlyProperty();
     }
 
     /** The free space of a file's disk and the level the console warns below; for a server, that the server watches. */

@@ -180,7 +180,8 @@ public final class SupervisorView {
         grid.getColumnConstraints().setAll(names, values);
         row(grid, 0, "On disk", "storage-size", storage.sizeProperty());
         row(grid, 1, "Journal", "storage-journal", storage.journalProperty());
-        row(grid, 2, "Disk", "storage-disk", storage.diskProperty());
+        row(grid, 2, "Retention", "storage-retention", storage.retentionProperty());
+        row(grid, 3, "Disk", "storage-disk", storage.diskProperty());
         Label warning = wrapped("storage-warning", storage.warningProperty());
         warning.getStyleClass().add(Styles.DANGER);
         warning.visibleProperty().bind(storage.warningProperty().isNotEmpty());
