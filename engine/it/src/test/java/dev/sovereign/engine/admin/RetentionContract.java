@@ -248,18 +248,39 @@ abstract class RetentionContract {
         assertThat(count("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'"))
                 .isEqualTo(4);
 
+        // a window written by hand for a process (its first row not that process's refusal) counts nothing: the
+        // process's refusals in it are journalled, so nobody keeps another process's refusal out of the journal
+        Engine c = temp.open(clock);
+        long window = clock.millis() - Math.floorMod(clock.millis(), 600_000L);
+        try (Connection raw = raw(temp.location());
+                Statement s = raw.createStatement()) {
+            s.executeUpdate("INSERT INTO lease_contention (actor_id, process_identity, window_start, first_at, last_at,"
+                    + " refusals, holder_token, first_seq) VALUES ('x', '" + c.processIdentity() + "', " + window + ", "
+                    + window + ", " + window + ", 1, 1, 1)");
+        }
+        long rows = count("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'");
+        assertThat(c.leases().tryAcquire("x", Duration.ofSeconds(5))).isEmpty();
+        assertThat(c.leases().tryAcquire("x", Duration.ofSeconds(5))).isEmpty();
+        assertThat(count("SELECT count(*) FROM fence_events WHERE kind = 'REJECTED'"))
+                .isEqualTo(rows + 2);
+        assertThat(count(
+                        "SELECT refusals FROM lease_contention WHERE process_identity = '" + c.processIdentity() + "'"))
+                .isEqualTo(1);
+
         // a forged count is refused by the database; so is a young window's deletion
         refused("UPDATE lease_contention SET refusals = refusals + 5");
         refused("UPDATE lease_contention SET first_at = first_at + 1");
+        refused("UPDATE lease_contention SET first_seq = first_seq + 1");
+        refused("UPDATE lease_contention SET refusals = refusals + 1, last_at = 9000000000000000");
         refused("DELETE FROM lease_contention");
         refused("INSERT INTO lease_contention (actor_id, process_identity, window_start, first_at, last_at, refusals)"
                 + " VALUES ('x', 'proc_forged', 0, 0, 0, 100)");
-        assertThat(count("SELECT count(*) FROM lease_contention")).isEqualTo(2);
+        assertThat(count("SELECT count(*) FROM lease_contention")).isEqualTo(3);
 
         // older than the policy, the windows go with the journal's old rows
         clock.advance(Duration.ofDays(31));
         a.leases().renew("x", held.token(), Duration.ofDays(1));
-        assertThat(a.prune(PruneOptions.all()).contentionRows()).isEqualTo(2);
+        assertThat(a.prune(PruneOptions.all()).contentionRows()).isEqualTo(3);
         assertThat(count("SELECT count(*) FROM lease_contention")).isZero();
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.admin.PruneOptions;
+import dev.sovereign.engine.admin.Retention;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.base.Refusal;
@@ -253,6 +255,40 @@ class LedgerCopyToPostgresTest {
                     .isEqualTo(1);
             assertThat(scalar(pg, "SELECT lab_sandbox FROM ledger_mark")).isZero();
         }
+    }
+
+    /**
+     * A ledger pruned under a short policy that was then raised holds a watermark the raised policy alone would not
+     * have moved: the copy carries the pair as it is (decision 0018), and the server's guards accept the next prune.
+     */
+    @Test
+    void aLedgerPrunedUnderAShorterPolicyIsCopiedWithItsPolicyAndWatermark() throws Exception {
+        Path file = dir.resolve("pruned.db");
+        Engine a = sqlite(file);
+        a.actors().add("x");
+        for (int i = 0; i < 5; i++) {
+            a.leases()
+                    .release("x", a.leases().acquire("x", Duration.ofSeconds(5)).token());
+        }
+        clock.advance(Duration.ofHours(2));
+        a.leases().acquire("x", Duration.ofSeconds(5));
+        a.keepJournalFor(Duration.ofHours(1));
+        assertThat(a.prune(PruneOptions.all()).journalRows()).isPositive();
+        a.keepJournalFor(Duration.ofDays(30));
+        Retention before = a.retention();
+        a.close();
+
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        LedgerCopy.copy(LedgerLocation.file(file), LedgerLocation.parse(db.url()));
+        Engine onPg = Engine.open(EngineConfig.forDatabase(LedgerLocation.parse(db.url()))
+                .heartbeat(false)
+                .build());
+        engines.add(onPg);
+        Retention copied = onPg.retention();
+        assertThat(copied.keepJournal()).isEqualTo(Duration.ofDays(30));
+        assertThat(copied.prunedBelow()).isEqualTo(before.prunedBelow()).isPositive();
+        assertThat(copied.prunedRows()).isEqualTo(before.prunedRows());
+        assertThat(onPg.prune(PruneOptions.dryRunOnly()).journalRows()).isZero();
     }
 
     @Test

@@ -104,7 +104,14 @@ final class Columns {
             Map.entry("retention", List.of("pruned_below", "keep_ms", "pruned_rows", "pruned_at", "kind")),
             Map.entry(
                     "lease_contention",
-                    List.of("refusals", "last_at", "first_at", "window_start", "actor_id", "process_identity")));
+                    List.of(
+                            "refusals",
+                            "last_at",
+                            "first_seq",
+                            "first_at",
+                            "window_start",
+                            "actor_id",
+                            "process_identity")));
 
     /**
      * The columns of {@code table} an attacker writes: those {@link #ATTACKED} names, fence columns first; for a
@@ -156,6 +163,7 @@ final class Columns {
                 || column.equals("recipient")
                 || column.equals("id")
                 || column.equals("seq")
+                || column.equals("first_seq")
                 || column.equals("schema_version")) {
             return Kind.REF;
         }

@@ -1154,12 +1154,14 @@ final class Oracle {
             Long l0 = integer(c0.get("last_at"));
             Long l1 = integer(c1.get("last_at"));
             if (!sameCell(c0.get("first_at"), c1.get("first_at"))
+                    || !sameCell(c0.get("first_seq"), c1.get("first_seq"))
                     || n0 == null
                     || n1 == null
                     || n1 != n0 + 1
                     || l0 == null
                     || l1 == null
-                    || l1 < l0) {
+                    || l1 < l0
+                    || l1 >= integer(c0.get("window_start")) + WINDOW_MS) {
                 v("contention.count", "the contention window " + c0 + " became " + c1);
             }
         }
@@ -1176,7 +1178,9 @@ final class Oracle {
                     && first >= window
                     && first < window + WINDOW_MS
                     && Objects.equals(integer(c.get("refusals")), 1L)
-                    && sameCell(c.get("last_at"), c.get("first_at"));
+                    && sameCell(c.get("last_at"), c.get("first_at"))
+                    && integer(c.get("last_at")) != null
+                    && integer(c.get("last_at")) < window + WINDOW_MS;
             if (!opens) {
                 v("contention.opened", "a contention window opened as " + c);
             }

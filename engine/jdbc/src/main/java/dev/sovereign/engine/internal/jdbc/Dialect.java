@@ -72,6 +72,9 @@ public interface Dialect {
      */
     String sizeBytes();
 
+    /** The seq of the journal row this transaction inserted last (an SQL expression, read in the same session). */
+    String lastJournalSeq();
+
     /** SQLite's words. */
     Dialect SQLITE = new Dialect() {
         @Override
@@ -137,6 +140,11 @@ public interface Dialect {
         @Override
         public String sizeBytes() {
             return "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()";
+        }
+
+        @Override
+        public String lastJournalSeq() {
+            return "last_insert_rowid()";
         }
     };
 
@@ -207,6 +215,11 @@ public interface Dialect {
             return "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c"
                     + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
                     + " AND c.relkind = 'r'";
+        }
+
+        @Override
+        public String lastJournalSeq() {
+            return "currval(pg_get_serial_sequence('fence_events', 'seq'))";
         }
     };
 }

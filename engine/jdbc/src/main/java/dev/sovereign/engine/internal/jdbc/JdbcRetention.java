@@ -91,17 +91,20 @@ final class JdbcRetention {
         if (newest == null) {
             return new PruneReport(true, 0, 0, 0, 0, r.prunedBelow(), r.prunedBelow(), 0, 0, true);
         }
-        long cutoff = Math.min(newest.at, tx.now()) - r.keepJournal().toMillis();
+        long cutoff = cutoff(newest.at, tx.now(), r.keepJournal());
         Long young =
                 nullable(tx, "SELECT min(seq) FROM fence_events WHERE seq >= ? AND at > ?", r.prunedBelow(), cutoff);
         long mark = Math.max(r.prunedBelow(), young == null ? newest.seq : young);
         long journal = tx.scalarLong(
                 "SELECT count(*) FROM fence_events e WHERE e.seq < ? AND e.at <= ? AND " + PRUNABLE, mark, cutoff);
         long below = tx.scalarLong("SELECT count(*) FROM fence_events WHERE seq < ?", mark);
-        long ticks = tx.scalarLong(
-                "SELECT count(*) FROM supervisor_ticks WHERE seq < (SELECT max(seq) FROM supervisor_ticks)"
-                        + " AND at <= (SELECT n.at FROM supervisor_ticks n ORDER BY n.seq DESC LIMIT 1) - ?",
-                r.keepJournal().toMillis());
+        Long newestTick = newestTick(tx);
+        long ticks = newestTick == null
+                ? 0
+                : tx.scalarLong(
+                        "SELECT count(*) FROM supervisor_ticks WHERE seq < (SELECT max(seq) FROM supervisor_ticks)"
+                                + " AND at <= ?",
+                        cutoff(newestTick, tx.now(), r.keepJournal()));
         long contention = tx.scalarLong(
                 "SELECT count(*) FROM lease_contention WHERE window_start <= ? AND last_at <= ?", cutoff, cutoff);
         return new PruneReport(true, journal, ticks, contention, below - journal, r.prunedBelow(), mark, 0, 0, true);
@@ -193,7 +196,7 @@ final class JdbcRetention {
         if (newest == null) {
             return new Batch(0, -1);
         }
-        long cutoff = Math.min(newest.at, tx.now()) - r.keepJournal().toMillis();
+        long cutoff = cutoff(newest.at, tx.now(), r.keepJournal());
         // the seq batchRows rows on from `from` (or past the newest): the end of this batch's rows
         long upper = tx.one(
                         "SELECT seq FROM fence_events WHERE seq >= ? ORDER BY seq LIMIT 1 OFFSET ?",
@@ -247,18 +250,29 @@ final class JdbcRetention {
     }
 
     private static Batch ticksBatch(JdbcTx tx, PruneOptions options) throws SQLException {
-        String which = " FROM supervisor_ticks WHERE seq < (SELECT max(seq) FROM supervisor_ticks)"
-                + " AND at <= (SELECT n.at FROM supervisor_ticks n ORDER BY n.seq DESC LIMIT 1)"
-                + " - (SELECT keep_ms FROM retention WHERE kind = 'journal') ORDER BY seq LIMIT ?";
+        Long newestTick = newestTick(tx);
+        if (newestTick == null) {
+            return new Batch(0, -1);
+        }
+        long cutoff = cutoff(newestTick, tx.now(), read(tx).keepJournal());
+        String which = " FROM supervisor_ticks WHERE seq < (SELECT max(seq) FROM supervisor_ticks) AND at <= ?"
+                + " ORDER BY seq LIMIT ?";
         if (options.export() != null) {
-            List<Map<String, Object>> rows = tx.query("SELECT *" + which, JdbcRetention::row, options.batchRows());
+            List<Map<String, Object>> rows =
+                    tx.query("SELECT *" + which, JdbcRetention::row, cutoff, options.batchRows());
             if (!rows.isEmpty()) {
                 options.export().accept(new PruneOptions.PrunedRows("supervisor_ticks", rows));
             }
         }
-        int deleted =
-                tx.update("DELETE FROM supervisor_ticks WHERE seq IN (SELECT seq" + which + ")", options.batchRows());
+        int deleted = tx.update(
+                "DELETE FROM supervisor_ticks WHERE seq IN (SELECT seq" + which + ")", cutoff, options.batchRows());
         return new Batch(deleted, deleted < options.batchRows() ? -1 : 0);
+    }
+
+    /** The newest tick's time, or null without ticks. */
+    private static Long newestTick(JdbcTx tx) throws SQLException {
+        return tx.one("SELECT at FROM supervisor_ticks ORDER BY seq DESC LIMIT 1", rs -> rs.getLong(1))
+                .orElse(null);
     }
 
     private static Batch contentionBatch(JdbcTx tx, PruneOptions options) throws SQLException {
@@ -266,7 +280,7 @@ final class JdbcRetention {
         if (newest == null) {
             return new Batch(0, -1);
         }
-        long cutoff = Math.min(newest.at, tx.now()) - read(tx).keepJournal().toMillis();
+        long cutoff = cutoff(newest.at, tx.now(), read(tx).keepJournal());
         Long window = nullable(tx, "SELECT min(window_start) FROM lease_contention WHERE window_start <= ?", cutoff);
         if (window == null) {
             return new Batch(0, -1);
@@ -281,6 +295,15 @@ final class JdbcRetention {
         int deleted = tx.update("DELETE" + which, window, cutoff);
         // a window whose last refusal is younger than the cutoff stays, and so do the windows after it
         return new Batch(deleted, deleted == 0 ? -1 : 0);
+    }
+
+    /**
+     * The time below which rows are old: the newest row's time, never past this transaction's clock (the server's on
+     * PostgreSQL), less the policy; saturating, so a row dated at the start of time by hand cannot wrap it round.
+     */
+    static long cutoff(long newestAt, long now, Duration keep) {
+        long base = Math.min(newestAt, now);
+        return base < Long.MIN_VALUE + keep.toMillis() ? Long.MIN_VALUE : base - keep.toMillis();
     }
 
     private static Newest newest(JdbcTx tx) throws SQLException {

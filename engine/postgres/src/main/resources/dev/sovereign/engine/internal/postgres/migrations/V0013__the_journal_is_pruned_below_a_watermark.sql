@@ -140,8 +140,10 @@ CREATE TABLE lease_contention (
     last_at          bigint NOT NULL,
     refusals         bigint NOT NULL CHECK (refusals >= 1),
     holder_token     bigint,
+    first_seq        bigint NOT NULL,
     PRIMARY KEY (actor_id, process_identity, window_start),
-    CHECK (first_at >= window_start AND first_at < window_start + 600000 AND last_at >= first_at)
+    CHECK (first_at >= window_start AND first_at < window_start + 600000 AND last_at >= first_at
+           AND last_at < window_start + 600000)
 );
 CREATE INDEX lease_contention_by_window ON lease_contention (window_start);
 
@@ -157,7 +159,7 @@ BEGIN
     IF TG_OP = 'UPDATE' THEN
         IF NEW.actor_id IS DISTINCT FROM OLD.actor_id OR NEW.process_identity IS DISTINCT FROM OLD.process_identity
                 OR NEW.window_start IS DISTINCT FROM OLD.window_start OR NEW.first_at IS DISTINCT FROM OLD.first_at
-                OR NEW.refusals <> OLD.refusals + 1 OR NEW.last_at < OLD.last_at THEN
+                OR NEW.first_seq IS DISTINCT FROM OLD.first_seq OR NEW.refusals <> OLD.refusals + 1 OR NEW.last_at < OLD.last_at THEN
             RAISE EXCEPTION 'fence: a contention window only counts one more refusal at a time' USING ERRCODE = 'SV001';
         END IF;
         RETURN NEW;

@@ -100,8 +100,10 @@ WHEN OLD.seq >= (SELECT max(seq) FROM supervisor_ticks)
 BEGIN SELECT RAISE(ABORT, 'fence: a supervisor tick is deleted only when older than the retention policy, never the newest'); END;
 
 -- ---- contention: a process refused a live lease, counted per ten-minute window -----------------------------------
--- The window's first refusal is journalled as before (its row's actor, process and time name the window); each
--- further refusal of the same process for the same actor in the window adds one to `refusals` and moves `last_at`.
+-- The window's first refusal is journalled as before (`first_seq` names its row); each further refusal of the same
+-- process for the same actor in the window adds one to `refusals` and moves `last_at`, within the window. The engine
+-- counts only in a window whose `first_seq` is that process's journalled refusal in the window, so a window written
+-- by hand cannot keep another process's refusal out of the journal.
 CREATE TABLE lease_contention (
     actor_id         TEXT NOT NULL,
     process_identity TEXT NOT NULL,
@@ -110,8 +112,10 @@ CREATE TABLE lease_contention (
     last_at          INTEGER NOT NULL CHECK (typeof(last_at) = 'integer'),
     refusals         INTEGER NOT NULL CHECK (typeof(refusals) = 'integer' AND refusals >= 1),
     holder_token     INTEGER,
+    first_seq        INTEGER NOT NULL,
     PRIMARY KEY (actor_id, process_identity, window_start),
-    CHECK (first_at >= window_start AND first_at < window_start + 600000 AND last_at >= first_at)
+    CHECK (first_at >= window_start AND first_at < window_start + 600000 AND last_at >= first_at
+           AND last_at < window_start + 600000)
 ) WITHOUT ROWID;
 CREATE INDEX lease_contention_by_window ON lease_contention (window_start);
 
@@ -125,7 +129,7 @@ BEGIN SELECT RAISE(ABORT, 'fence: a contention window opens with its first refus
 CREATE TRIGGER lease_contention_counts_forward BEFORE UPDATE ON lease_contention
 WHEN NEW.actor_id IS NOT OLD.actor_id OR NEW.process_identity IS NOT OLD.process_identity
     OR NEW.window_start IS NOT OLD.window_start OR NEW.first_at IS NOT OLD.first_at
-    OR NEW.refusals <> OLD.refusals + 1 OR NEW.last_at < OLD.last_at
+    OR NEW.first_seq IS NOT OLD.first_seq OR NEW.refusals <> OLD.refusals + 1 OR NEW.last_at < OLD.last_at
 BEGIN SELECT RAISE(ABORT, 'fence: a contention window only counts one more refusal at a time'); END;
 CREATE TRIGGER lease_contention_deleted_only_when_old BEFORE DELETE ON lease_contention
 WHEN OLD.last_at > coalesce((SELECT n.at FROM fence_events n ORDER BY n.seq DESC LIMIT 1), 0)
