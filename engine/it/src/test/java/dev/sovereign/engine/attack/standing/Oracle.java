@@ -945,11 +945,7 @@ final class Oracle {
         Long mark = p == null ? null : integer(p.get("pruned_below"));
         Long keep = p == null ? null : integer(p.get("keep_ms"));
         Long newest = retentionNow("fence_events");
-        Long last = before.rows("fence_events").stream()
-                .map(r -> integer(r.get("seq")))
-                .filter(Objects::nonNull)
-                .max(Long::compare)
-                .orElse(0L);
+        long last = lastSeq(before, "fence_events");
         for (Map<String, Object> r0 : before.rows("fence_events")) {
             Map<String, Object> r1 = after.row("fence_events", r0.get("seq"));
             if (r1 != null) {
@@ -969,14 +965,7 @@ final class Oracle {
                 v("journal.pruned", "the journal row " + r0 + " is gone, but " + why);
             }
         }
-        for (Map<String, Object> r : after.rows("fence_events")) {
-            if (before.row("fence_events", r.get("seq")) == null) {
-                Long seq = integer(r.get("seq"));
-                if (seq == null || seq <= last) {
-                    v("journal.before-the-last", "a row was written into fence_events before its last one: " + r);
-                }
-            }
-        }
+        onlyAfterTheLast("fence_events", "journal", last);
     }
 
     /** Why a journal row below the watermark must stay (a live row needs it), or null when it may go. */
@@ -1045,11 +1034,7 @@ final class Oracle {
         Map<String, Object> p = policy(before);
         Long keep = p == null ? null : integer(p.get("keep_ms"));
         Long newest = retentionNow("supervisor_ticks");
-        Long last = before.rows("supervisor_ticks").stream()
-                .map(r -> integer(r.get("seq")))
-                .filter(Objects::nonNull)
-                .max(Long::compare)
-                .orElse(0L);
+        long last = lastSeq(before, "supervisor_ticks");
         for (Map<String, Object> r0 : before.rows("supervisor_ticks")) {
             Map<String, Object> r1 = after.row("supervisor_ticks", r0.get("seq"));
             if (r1 == null) {
@@ -1062,14 +1047,7 @@ final class Oracle {
                 v("ticks.changed", "supervisor_ticks row " + r0 + " became " + r1);
             }
         }
-        for (Map<String, Object> r : after.rows("supervisor_ticks")) {
-            if (before.row("supervisor_ticks", r.get("seq")) == null) {
-                Long seq = integer(r.get("seq"));
-                if (seq == null || seq <= last) {
-                    v("ticks.before-the-last", "a row was written into supervisor_ticks before its last one: " + r);
-                }
-            }
-        }
+        onlyAfterTheLast("supervisor_ticks", "ticks", last);
     }
 
     /** The policy row: one, kind fixed, a sane policy, a watermark that moves only forward and only over old rows. */
@@ -1108,11 +1086,7 @@ final class Oracle {
         Long m1 = integer(p1.get("pruned_below"));
         if (m0 != null && m1 != null && m1 > m0 && keep != null) {
             Long newest = retentionNow("fence_events");
-            long last = before.rows("fence_events").stream()
-                    .map(r -> integer(r.get("seq")))
-                    .filter(Objects::nonNull)
-                    .max(Long::compare)
-                    .orElse(0L);
+            long last = lastSeq(before, "fence_events");
             if (m1 > last) {
                 v("retention.past-the-newest", "the watermark moved to " + m1 + ", past the newest row " + last);
             }
@@ -1196,14 +1170,17 @@ final class Oracle {
         return out;
     }
 
-    /** Every row stays as it was; new rows only after the last one. */
-    private void appendOnly(String table, String name) {
-        kept(table, name);
-        Long last = before.rows(table).stream()
+    /** The largest seq of {@code table} in {@code f}; 0 when it has none. */
+    private static long lastSeq(Facts f, String table) {
+        return f.rows(table).stream()
                 .map(r -> integer(r.get("seq")))
                 .filter(Objects::nonNull)
                 .max(Long::compare)
                 .orElse(0L);
+    }
+
+    /** New rows of {@code table} only after its {@code last} seq before the strike. */
+    private void onlyAfterTheLast(String table, String name, long last) {
         for (Map<String, Object> r : after.rows(table)) {
             if (before.row(table, r.get("seq")) == null) {
                 Long seq = integer(r.get("seq"));

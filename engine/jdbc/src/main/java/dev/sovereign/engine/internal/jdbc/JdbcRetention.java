@@ -163,11 +163,13 @@ final class JdbcRetention {
             }
         }
         boolean finished = journalDone && ticksDone && contentionDone;
-        Retention after = read();
-        long kept =
-                db.read(tx -> tx.scalarLong("SELECT count(*) FROM fence_events WHERE seq < ?", after.prunedBelow()));
+        // the watermark and what the database kept below it, in one read
+        long[] after = db.read(tx -> {
+            long mark = read(tx).prunedBelow();
+            return new long[] {mark, tx.scalarLong("SELECT count(*) FROM fence_events WHERE seq < ?", mark)};
+        });
         return new PruneReport(
-                false, totals[0], totals[1], totals[2], kept, before, after.prunedBelow(), batches, longest, finished);
+                false, totals[0], totals[1], totals[2], after[1], before, after[0], batches, longest, finished);
     }
 
     /**
