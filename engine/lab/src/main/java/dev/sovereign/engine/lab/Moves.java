@@ -102,6 +102,34 @@ final class Moves {
                 () -> jobEnded(run, job).orElse(by.isAlive() ? null : "worker " + role + " exited"));
     }
 
+    /**
+     * Waits until {@code by} started its own attempt at the stale attempt's job, or until the stale attempt
+     * itself ended the job (its write accepted: only with the fence switched off or broken). The attempt
+     * {@code by} started, or empty when the stale write came first and there is nothing left to re-run.
+     */
+    static Optional<Attempt> rerunUnlessEndedBy(LabRun run, String role, WorkerProcess by, Attempt stale)
+            throws Inconclusive, InterruptedException {
+        String job = stale.assignmentId();
+        return run.await(
+                "worker " + role + " to re-run the job",
+                LabRun.WAIT,
+                () -> {
+                    Optional<Attempt> own = run.lab().runs().attempts(job).stream()
+                            .filter(x -> x.processIdentity().equals(by.processIdentity()))
+                            .findFirst();
+                    if (own.isPresent()) {
+                        return own;
+                    }
+                    boolean endedByStale = run.lab()
+                            .runs()
+                            .receipt(job)
+                            .filter(r -> r.attemptId().equals(stale.id()))
+                            .isPresent();
+                    return endedByStale ? Optional.<Attempt>empty() : null;
+                },
+                () -> jobEnded(run, job).orElse(by.isAlive() ? null : "worker " + role + " exited"));
+    }
+
     /** Waits until {@code by}'s run of {@code job} ended (ran, refused, or an error); the line it printed. */
     static String runEnded(LabRun run, String role, WorkerProcess by, String job)
             throws Inconclusive, InterruptedException {
@@ -215,7 +243,7 @@ final class Moves {
                 .findFirst();
         Optional<Receipt> receipt = run.lab().runs().receipt(job);
         AssignmentState state = run.lab().runs().get(job).map(Assignment::state).orElse(null);
-        if (receipt.isEmpty() || own.isEmpty()) {
+        if (receipt.isEmpty()) {
             return new Seen(
                     "worker " + role + "'s run ended without a result: the job is " + state + ", with no receipt",
                     false);
@@ -224,7 +252,7 @@ final class Moves {
         Optional<FenceEvent> done =
                 run.facts().first(EventKind.ATTEMPT_DONE, e -> e.resourceId().equals(r.attemptId()));
         String at = done.map(e -> " (journal #" + e.seq() + ")").orElse("");
-        if (r.attemptId().equals(own.get().id())) {
+        if (own.isPresent() && r.attemptId().equals(own.get().id())) {
             return new Seen(
                     "worker " + role + "'s result was committed: its attempt "
                             + own.get().id() + " (token " + own.get().token() + ") ended the job " + state + at
@@ -236,7 +264,8 @@ final class Moves {
                 "worker " + role + "'s result was lost: the job had already ended " + state + " by "
                         + (r.attemptId().equals(stale.id()) ? staleRole + "'s stale write" : "attempt " + r.attemptId())
                         + at + ", and an ended job is final"
-                        + (tried ? ", so " + role + "'s write was refused" : "") + ". " + role
+                        + (tried ? ", so " + role + (own.isEmpty() ? " could not run it" : "'s write was refused") : "")
+                        + ". " + role
                         + ", the rightful holder, committed nothing.",
                 true);
     }
