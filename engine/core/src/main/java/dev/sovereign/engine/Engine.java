@@ -26,6 +26,7 @@ import dev.sovereign.engine.spi.Backends;
 import dev.sovereign.engine.spi.Grants;
 import dev.sovereign.engine.spi.Ledger;
 import dev.sovereign.engine.supervisor.Supervisor;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -60,6 +61,7 @@ public final class Engine implements AutoCloseable {
     private final Providers providers = Providers.withBuiltIns();
     private final Runs runs;
     private final Supervisor supervisor;
+    private final Workspaces workspaces;
     private final ScheduledExecutorService heartbeatThread;
     private volatile RuntimeException lastHeartbeatFailure;
     private volatile boolean closed;
@@ -90,17 +92,18 @@ public final class Engine implements AutoCloseable {
             this.leases = ledger.leases();
             this.journal = ledger.journal();
             this.mailbox = ledger.mailbox();
-            Workspaces workspaces = new Workspaces(config.dataDirectory());
+            this.workspaces = new Workspaces(config.dataDirectory());
             this.runs = new AssignmentRunner(
                     ledger.runs(),
                     leases,
                     grants,
                     providers,
-                    workspaces,
+                    this.workspaces,
                     config.defaultTtl(),
                     config.heartbeat() ? config.heartbeatInterval() : null,
                     config.allowedCommands());
-            this.supervisor = new EngineSupervisor(ledger.recovery(), mailbox, workspaces, config.clock(), identity);
+            this.supervisor =
+                    new EngineSupervisor(ledger.recovery(), mailbox, this.workspaces, config.clock(), identity);
         } catch (RuntimeException e) {
             ledger.close();
             throw e;
@@ -261,18 +264,36 @@ public final class Engine implements AutoCloseable {
      * ({@code invalid_argument}) below an hour or above 100 years. On PostgreSQL it takes the operator role.
      */
     public Retention keepJournalFor(Duration keep) {
-        RetentionRules.requireKeep(keep);
-        return ledger.keepJournalFor(keep);
+        return keep(Retention.Kind.JOURNAL, keep);
     }
 
     /**
-     * Prunes what the retention policy lets go (decision 0018): journal rows below the watermark the database checks
-     * and that no live row needs, supervisor ticks and contention counts older than the policy, in short write
-     * transactions of {@code options.batchRows()} rows, so workers keep writing in between. With
+     * Sets how long rows of {@code kind} are kept, for every process of this ledger (decisions 0018 and 0020); refused
+     * ({@code invalid_argument}) below an hour or above 100 years. On PostgreSQL it takes the operator role.
+     */
+    public Retention keep(Retention.Kind kind, Duration keep) {
+        RetentionRules.requireKeep(kind, keep);
+        return ledger.keep(kind, keep);
+    }
+
+    /**
+     * Prunes what the retention policy lets go (decisions 0018 and 0020): journal rows below the watermark the
+     * database checks and that no live row needs, supervisor ticks and contention counts older than the policy, then
+     * finished runs (with their attempts, receipts and, for a {@code temporary} workspace, their run folder on this
+     * host), finished messages and stopped processes that hold nothing, each older than its kind's policy, in short
+     * write transactions of at most {@code options.batchRows()} rows, so workers keep writing in between. With
      * {@code options.dryRun()} it only counts. Tokens are untouched: the counter is never pruned.
      */
     public PruneReport prune(PruneOptions options) {
-        return ledger.prune(options);
+        return ledger.prune(options, (assignment, policy) -> {
+            try {
+                return workspaces.removePruned(assignment, policy);
+            } catch (IOException | RuntimeException e) {
+                System.getLogger(Engine.class.getName())
+                        .log(System.Logger.Level.WARNING, "the pruned run " + assignment + "'s folder stays: " + e);
+                return false;
+            }
+        });
     }
 
     /** Registers a listener told at once when a renewal finds a lease or attempt lost. */

@@ -98,6 +98,18 @@ final class LedgerMetricsCollector implements MultiCollector {
                 "sovereign_pruned_journal_rows",
                 "Journal rows pruned in the ledger's whole life (decision 0018).",
                 m.retention().prunedRows()));
+        out.metricSnapshot(counter(
+                "sovereign_pruned_runs",
+                "Finished runs pruned with their attempts and receipts, in the ledger's whole life (decision 0020).",
+                m.retention().prunedRuns()));
+        out.metricSnapshot(counter(
+                "sovereign_pruned_messages",
+                "Finished messages pruned in the ledger's whole life (decision 0020).",
+                m.retention().prunedMessages()));
+        out.metricSnapshot(counter(
+                "sovereign_pruned_processes",
+                "Stopped processes pruned in the ledger's whole life (decision 0020).",
+                m.retention().prunedProcesses()));
         out.metricSnapshot(seconds(
                 "sovereign_last_prune_timestamp_seconds",
                 "When a prune last removed rows or moved the journal's watermark (Unix time); 0 when never.",

@@ -32,9 +32,11 @@ import picocli.CommandLine.Option;
         name = "prune",
         description = {
             "Remove what the retention policy lets go.",
-            "Only below a watermark the database checks, and never what a live row needs: a current lease's grant,"
-                    + " a run nobody settled, an unfinished message, the ledger's own events, the newest event of each"
-                    + " actor, assignment, message and running process. Tokens are never reused. In batches of short"
+            "Journal rows only below a watermark the database checks, and never what a live row needs: a current"
+                    + " lease's grant, a run nobody settled, an unfinished message, the ledger's own events, the newest"
+                    + " event of each actor, assignment, message and running process. Then finished runs (with their"
+                    + " attempts, receipts and temporary run folders), finished messages and stopped processes that"
+                    + " hold nothing, each older than its retention. Tokens are never reused. In batches of short"
                     + " write transactions, so workers keep writing. On PostgreSQL it takes the operator role."
         })
 final class PruneCommand extends EngineCommand {
@@ -96,6 +98,10 @@ final class PruneCommand extends EngineCommand {
             o.put("watermark_after", r.watermarkAfter());
             o.put("batches", r.batches());
             o.put("longest_batch_ms", r.longestBatchMs());
+            o.put("runs", r.runs());
+            o.put("messages", r.messages());
+            o.put("processes", r.processes());
+            o.put("run_folders", r.runFolders());
             o.putArray("exported_files")
                     .addAll(written.stream()
                             .map(p -> JSON.getNodeFactory().textNode(p.toString()))
@@ -119,6 +125,13 @@ final class PruneCommand extends EngineCommand {
                     "%,d rows a live lease, an unsettled run, an unfinished message or the newest of each needs",
                     r.keptBelowMark())
         });
+        rows.add(new String[] {
+            "finished work",
+            String.format(
+                            "%,d runs (with their attempts and receipts), %,d messages, %,d stopped processes",
+                            r.runs(), r.messages(), r.processes())
+                    + (r.dryRun() ? "" : String.format("; %,d run folders removed", r.runFolders()))
+        });
         if (!r.dryRun()) {
             rows.add(new String[] {
                 "batches",
@@ -137,7 +150,14 @@ final class PruneCommand extends EngineCommand {
 
     /** Appends one batch's rows to their day files and forces them to disk before the batch's rows are deleted. */
     private void write(PruneOptions.PrunedRows batch) {
-        String timeColumn = batch.table().equals("lease_contention") ? "window_start" : "at";
+        String timeColumn = switch (batch.table()) {
+            case "lease_contention" -> "window_start";
+            case "assignments", "messages" -> "updated_at";
+            case "execution_attempts" -> "started_at";
+            case "receipts" -> "created_at";
+            case "processes" -> "stopped_at";
+            default -> "at";
+        };
         Map<Path, StringBuilder> byFile = new LinkedHashMap<>();
         for (Map<String, Object> row : batch.rows()) {
             Object at = row.get(timeColumn);

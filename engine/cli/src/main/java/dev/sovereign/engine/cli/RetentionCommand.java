@@ -11,16 +11,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sovereign retention [--keep DUR]}: the ledger's retention policy and how far pruning went, shown, or the
- * journal's retention set for every process of the ledger (decision 0018).
+ * {@code sovereign retention [--keep DUR] [--keep-runs DUR] [--keep-messages DUR] [--keep-processes DUR]}: the ledger's
+ * retention policy and how far pruning went, shown, or set for every process of the ledger (decisions 0018, 0020).
  */
 @Command(
         name = "retention",
         description = {
-            "Show or set how long the journal is kept.",
-            "One policy in the ledger, so every process agrees: journal rows, supervisor ticks and contention counts"
-                    + " older than it (measured from the newest journal row) may be pruned by 'sovereign prune' or the"
-                    + " supervisor. At least 1h, at most 36500d. On PostgreSQL setting it takes the operator role."
+            "Show or set how long the journal, finished runs, finished messages and stopped processes are kept.",
+            "One policy in the ledger, so every process agrees: what is older than it (measured from the newest journal"
+                    + " row) may be pruned by 'sovereign prune' or the supervisor; what a live row needs never is."
+                    + " Each at least 1h, at most 36500d; 30d unless set. On PostgreSQL setting it takes the operator"
+                    + " role."
         })
 final class RetentionCommand extends EngineCommand {
     @Option(
@@ -30,12 +31,48 @@ final class RetentionCommand extends EngineCommand {
             description = "Keep the journal this long, e.g. 30d, 7d or 12h.")
     Duration keep;
 
+    @Option(
+            names = "--keep-runs",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
+            description = "Keep a finished run (assignment, attempts, receipt, temporary run folder) this long after"
+                    + " it ended and was settled.")
+    Duration keepRuns;
+
+    @Option(
+            names = "--keep-messages",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
+            description = "Keep a DONE or DEAD message this long.")
+    Duration keepMessages;
+
+    @Option(
+            names = "--keep-processes",
+            paramLabel = "DUR",
+            converter = Converters.DurationConverter.class,
+            description = "Keep a stopped process that holds nothing this long.")
+    Duration keepProcesses;
+
     @Override
     protected int run(Engine engine, Output out) {
-        Retention r = keep == null ? engine.retention() : engine.keepJournalFor(keep);
+        Retention r = engine.retention();
+        boolean set = false;
+        Duration[] asked = {keep, keepRuns, keepMessages, keepProcesses};
+        for (Retention.Kind kind : Retention.Kind.values()) {
+            if (asked[kind.ordinal()] != null) {
+                r = engine.keep(kind, asked[kind.ordinal()]);
+                set = true;
+            }
+        }
         if (out.json()) {
             ObjectNode o = JsonShapes.object();
             o.put("keep_journal_ms", r.keepJournal().toMillis());
+            o.put("keep_runs_ms", r.keepRuns().toMillis());
+            o.put("keep_messages_ms", r.keepMessages().toMillis());
+            o.put("keep_processes_ms", r.keepProcesses().toMillis());
+            o.put("pruned_runs", r.prunedRuns());
+            o.put("pruned_messages", r.prunedMessages());
+            o.put("pruned_processes", r.prunedProcesses());
             o.put("default", r.isDefault());
             o.put("pruned_below_seq", r.prunedBelow());
             o.put("pruned_rows", r.prunedRows());
@@ -47,6 +84,9 @@ final class RetentionCommand extends EngineCommand {
         }
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"journal kept", Times.span(r.keepJournal()) + (r.isDefault() ? " (the default)" : "")});
+        rows.add(new String[] {"finished runs", Times.span(r.keepRuns())});
+        rows.add(new String[] {"finished messages", Times.span(r.keepMessages())});
+        rows.add(new String[] {"stopped processes", Times.span(r.keepProcesses())});
         if (!r.isDefault()) {
             rows.add(new String[] {"set", Instant.ofEpochMilli(r.setAt()) + " by " + r.setBy()});
         }
@@ -56,12 +96,20 @@ final class RetentionCommand extends EngineCommand {
                     ? "nothing yet"
                     : String.format("%,d journal rows; kept from seq %,d", r.prunedRows(), r.prunedBelow())
         });
+        if (r.prunedRuns() + r.prunedMessages() + r.prunedProcesses() > 0) {
+            rows.add(new String[] {
+                "pruned work",
+                String.format(
+                        "%,d runs, %,d messages, %,d processes",
+                        r.prunedRuns(), r.prunedMessages(), r.prunedProcesses())
+            });
+        }
         if (r.lastPrunedAt() >= 0) {
             rows.add(new String[] {
                 "last prune", Instant.ofEpochMilli(r.lastPrunedAt()).toString()
             });
         }
-        out.fields(keep == null ? "Retention:" : "Retention set:", rows);
+        out.fields(set ? "Retention set:" : "Retention:", rows);
         return ExitCode.OK;
     }
 

@@ -110,6 +110,12 @@ final class StatusCommand extends EngineCommand {
             // retention (decision 0018), after the size fields
             o.put("journal_kept_ms", size.retention().keepJournal().toMillis());
             o.put("pruned_rows", size.retention().prunedRows());
+            o.put("runs_kept_ms", size.retention().keepRuns().toMillis());
+            o.put("messages_kept_ms", size.retention().keepMessages().toMillis());
+            o.put("processes_kept_ms", size.retention().keepProcesses().toMillis());
+            o.put("pruned_runs", size.retention().prunedRuns());
+            o.put("pruned_messages", size.retention().prunedMessages());
+            o.put("pruned_processes", size.retention().prunedProcesses());
             if (size.retention().lastPrunedAt() < 0) {
                 o.putNull("last_pruned_at");
             } else {
@@ -174,6 +180,9 @@ final class StatusCommand extends EngineCommand {
                             ? "never pruned"
                             : count(size.retention().prunedRows(), "row") + " pruned, last "
                                     + out.times().wall(size.retention().lastPrunedAt()))
+                    + "; finished runs " + Times.span(size.retention().keepRuns()) + ", messages "
+                    + Times.span(size.retention().keepMessages()) + ", stopped processes "
+                    + Times.span(size.retention().keepProcesses())
         });
         f.add(new String[] {
             "processes",

@@ -322,10 +322,11 @@ final class SupervisorCommand extends EngineCommand {
             try {
                 PruneReport r = engine.prune(new PruneOptions(PruneOptions.DEFAULT_BATCH_ROWS, BATCHES, false, null));
                 next = r.finished() ? now + every.toMillis() : now; // unfinished: on with the next tick
-                if (r.totalRows() > 0 && !out.json()) {
+                if (!r.nothing() && !out.json()) {
                     synchronized (printLock) {
                         out.line(out.times().wall(now) + "  pruned " + r.journalRows() + " journal rows, " + r.ticks()
-                                + " ticks, " + r.contentionRows() + " contention windows (longest batch "
+                                + " ticks, " + r.contentionRows() + " contention windows, " + r.runs() + " runs, "
+                                + r.messages() + " messages, " + r.processes() + " processes (longest batch "
                                 + r.longestBatchMs() + " ms)");
                     }
                 }

@@ -15,6 +15,10 @@ package dev.sovereign.engine.admin;
  * @param longestBatchMs  the longest of them, in milliseconds, from the moment it held the write lock to its commit
  *                        (the commit's own flush not included): about the longest a worker waited behind the prune
  * @param finished        false when {@code maxBatches} stopped it with more left to prune
+ * @param runs            finished runs pruned, each its assignment with its attempts and receipt (decision 0020)
+ * @param messages        finished messages pruned
+ * @param processes       stopped processes pruned
+ * @param runFolders      run folders removed from this host's data directory with their runs
  */
 public record PruneReport(
         boolean dryRun,
@@ -26,10 +30,19 @@ public record PruneReport(
         long watermarkAfter,
         int batches,
         long longestBatchMs,
-        boolean finished) {
+        boolean finished,
+        long runs,
+        long messages,
+        long processes,
+        long runFolders) {
 
-    /** Rows pruned from every table together. */
+    /** Rows pruned from the journal's tables together (journal rows, ticks, contention windows). */
     public long totalRows() {
         return journalRows + ticks + contentionRows;
+    }
+
+    /** Whether nothing at all was (or would be) pruned. */
+    public boolean nothing() {
+        return totalRows() == 0 && runs == 0 && messages == 0 && processes == 0;
     }
 }

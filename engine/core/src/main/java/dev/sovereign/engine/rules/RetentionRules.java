@@ -14,13 +14,27 @@ public final class RetentionRules {
 
     /** Refuses ({@code invalid_argument}) a journal retention below an hour or above 100 years. */
     public static void requireKeep(Duration keep) {
+        requireKeep(Retention.Kind.JOURNAL, keep);
+    }
+
+    /** Refuses ({@code invalid_argument}) a retention of {@code kind} below an hour or above 100 years. */
+    public static void requireKeep(Retention.Kind kind, Duration keep) {
         if (keep == null || keep.compareTo(Retention.MINIMUM_KEEP) < 0 || keep.compareTo(Retention.MAXIMUM_KEEP) > 0) {
             throw Refusal.of(
                             RefusalCategory.INVALID_ARGUMENT,
-                            "The journal is kept for at least an hour and at most 100 years; "
+                            subject(kind) + " kept for at least an hour and at most 100 years; "
                                     + (keep == null ? "no duration" : spoken(keep)) + " is outside that.")
                     .build();
         }
+    }
+
+    private static String subject(Retention.Kind kind) {
+        return switch (kind) {
+            case JOURNAL -> "The journal is";
+            case RUNS -> "Finished runs are";
+            case MESSAGES -> "Finished messages are";
+            case PROCESSES -> "Stopped processes are";
+        };
     }
 
     private static String spoken(Duration d) {

@@ -107,11 +107,15 @@ public interface Ledger extends AutoCloseable {
     /** The retention policy and the pruning watermark (decision 0018). */
     Retention retention();
 
-    /** Sets how long the journal is kept (an hour to 100 years; decision 0018). */
-    Retention keepJournalFor(java.time.Duration keep);
+    /** Sets how long rows of {@code kind} are kept (an hour to 100 years; decisions 0018 and 0020). */
+    Retention keep(Retention.Kind kind, java.time.Duration keep);
 
-    /** Prunes what the retention policy lets go, in short batches (or counts it, for a dry run; decision 0018). */
-    PruneReport prune(PruneOptions options);
+    /**
+     * Prunes what the retention policy lets go, in short batches (or counts it, for a dry run; decisions 0018 and
+     * 0020). {@code prunedRun} is told, after each batch's commit, the assignment id and workspace policy of every
+     * run that batch pruned (the caller removes its folder); it answers whether a folder was removed.
+     */
+    PruneReport prune(PruneOptions options, java.util.function.BiPredicate<String, String> prunedRun);
 
     /** The counts a {@code status} shows, read in one snapshot. */
     LedgerSummary summary();

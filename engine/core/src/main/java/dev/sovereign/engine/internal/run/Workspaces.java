@@ -234,6 +234,23 @@ public final class Workspaces {
         }
     }
 
+    /**
+     * Removes a pruned run's whole workspace ({@code runs/<assignment>/}) when its policy is {@code temporary}
+     * (decision 0020); a {@code persistent} workspace is the user's and stays. Never follows a link: a linked
+     * workspace is left alone. Whether a folder was removed; a failure is thrown, for the caller to warn about.
+     */
+    public boolean removePruned(String assignmentId, String policy) throws IOException {
+        if (!"temporary".equals(policy)) {
+            return false;
+        }
+        Path ws = RunFolders.assignment(dataDirectory, assignmentId);
+        if (ws == null || !isPlainDirectory(ws)) {
+            return false;
+        }
+        deleteTree(ws);
+        return true;
+    }
+
     private static void keepOnlyOutput(Path attemptWorkspace) throws IOException {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(attemptWorkspace)) {
             for (Path entry : entries) {

@@ -114,7 +114,7 @@ class ForeignSchemaObjectsTest {
                 "DROP INDEX assignments_one_retry_each && CREATE INDEX assignments_one_retry_each ON assignments (retry_of)"
                         + "|index assignments_one_retry_each was replaced by different code",
                 "DROP INDEX messages_inbox|index messages_inbox is missing",
-                "DROP TRIGGER messages_never_deleted|guard messages_never_deleted is missing",
+                "DROP TRIGGER messages_deleted_only_when_finished_and_old|guard messages_deleted_only_when_finished_and_old is missing",
             })
     void anythingTheSchemaDidNotCreateOnTheLedgersTablesIsRefusedAtOpenByName(String ddl, String named)
             throws Exception {

@@ -75,6 +75,14 @@ public interface Dialect {
     /** The seq of the journal row this transaction inserted last (an SQL expression, read in the same session). */
     String lastJournalSeq();
 
+    /**
+     * The statement that checks this transaction's foreign keys at its commit instead of after each statement, so a
+     * prune deletes a run's assignment before the attempts and receipt that name it (decision 0020): {@code PRAGMA
+     * defer_foreign_keys} on SQLite (reset at the commit), {@code SET CONSTRAINTS ALL DEFERRED} on PostgreSQL (only the
+     * keys its schema made deferrable).
+     */
+    String deferForeignKeys();
+
     /** SQLite's words. */
     Dialect SQLITE = new Dialect() {
         @Override
@@ -145,6 +153,11 @@ public interface Dialect {
         @Override
         public String lastJournalSeq() {
             return "last_insert_rowid()";
+        }
+
+        @Override
+        public String deferForeignKeys() {
+            return "PRAGMA defer_foreign_keys = ON";
         }
     };
 
@@ -220,6 +233,11 @@ public interface Dialect {
         @Override
         public String lastJournalSeq() {
             return "currval(pg_get_serial_sequence('fence_events', 'seq'))";
+        }
+
+        @Override
+        public String deferForeignKeys() {
+            return "SET CONSTRAINTS ALL DEFERRED";
         }
     };
 }

@@ -151,13 +151,13 @@ public abstract class JdbcLedger implements Ledger {
     }
 
     @Override
-    public Retention keepJournalFor(java.time.Duration keep) {
-        return retention.keepJournalFor(keep);
+    public Retention keep(Retention.Kind kind, java.time.Duration keep) {
+        return retention.keep(kind, keep);
     }
 
     @Override
-    public PruneReport prune(PruneOptions options) {
-        return retention.prune(options);
+    public PruneReport prune(PruneOptions options, java.util.function.BiPredicate<String, String> prunedRun) {
+        return retention.prune(options, prunedRun);
     }
 
     @Override

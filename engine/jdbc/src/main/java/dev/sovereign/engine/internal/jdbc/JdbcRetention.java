@@ -7,9 +7,12 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiPredicate;
 
 /**
  * The journal's retention and its pruning (decision 0018), once for both backends. The database decides what may go:
@@ -56,23 +59,30 @@ final class JdbcRetention {
 
     static Retention read(JdbcReads tx) throws SQLException {
         return tx.one(
-                        "SELECT keep_ms, pruned_below, pruned_rows, pruned_at, set_at, set_by FROM retention"
-                                + " WHERE kind = 'journal'",
+                        "SELECT keep_ms, pruned_below, pruned_rows, pruned_at, set_at, set_by, runs_keep_ms,"
+                                + " messages_keep_ms, processes_keep_ms, pruned_runs, pruned_messages,"
+                                + " pruned_processes FROM retention WHERE kind = 'journal'",
                         rs -> new Retention(
                                 Duration.ofMillis(rs.getLong("keep_ms")),
                                 rs.getLong("pruned_below"),
                                 rs.getLong("pruned_rows"),
                                 orMinusOne(JdbcTx.nullableLong(rs, "pruned_at")),
                                 orMinusOne(JdbcTx.nullableLong(rs, "set_at")),
-                                rs.getString("set_by")))
+                                rs.getString("set_by"),
+                                Duration.ofMillis(rs.getLong("runs_keep_ms")),
+                                Duration.ofMillis(rs.getLong("messages_keep_ms")),
+                                Duration.ofMillis(rs.getLong("processes_keep_ms")),
+                                rs.getLong("pruned_runs"),
+                                rs.getLong("pruned_messages"),
+                                rs.getLong("pruned_processes")))
                 .orElseThrow(() -> new IllegalStateException("the ledger's retention row is missing"));
     }
 
-    /** Sets how long the journal is kept (checked by {@code RetentionRules} before, and by the database's CHECK). */
-    Retention keepJournalFor(Duration keep) {
+    /** Sets how long {@code kind} is kept (checked by {@code RetentionRules} before, and by the database's CHECK). */
+    Retention keep(Retention.Kind kind, Duration keep) {
         return db.write(tx -> {
             tx.update(
-                    "UPDATE retention SET keep_ms = ?, set_at = ?, set_by = ? WHERE kind = 'journal'",
+                    "UPDATE retention SET " + kind.column() + " = ?, set_at = ?, set_by = ? WHERE kind = 'journal'",
                     keep.toMillis(),
                     tx.now(),
                     tx.processIdentity());
@@ -80,16 +90,46 @@ final class JdbcRetention {
         });
     }
 
-    /** Prunes (or counts, for a dry run) what the policy lets go, in batches (decision 0018). */
-    PruneReport prune(PruneOptions options) {
-        return options.dryRun() ? db.read(tx -> dryRun(tx, options)) : pruneInBatches(options);
+    /**
+     * Prunes (or counts, for a dry run) what the policy lets go, in batches (decisions 0018 and 0020): the journal, its
+     * ticks and contention windows first, then finished runs, finished messages and stopped processes (last: a run's
+     * pruning frees the process that ran it). {@code prunedRun} hears each pruned run after its batch committed.
+     */
+    PruneReport prune(PruneOptions options, BiPredicate<String, String> prunedRun) {
+        if (options.dryRun()) {
+            return db.read(tx -> {
+                PruneReport journal = dryRun(tx, options);
+                Retention r = read(tx);
+                Newest newest = newest(tx);
+                if (newest == null) {
+                    return journal;
+                }
+                long runs = 0;
+                long runsCutoff = cutoff(newest.at, tx.now(), r.keepRuns());
+                for (String[] root : roots(tx, runsCutoff, null, Integer.MAX_VALUE)) {
+                    runs += chainIfPrunable(tx, root[0], runsCutoff).size();
+                }
+                long messages = tx.scalarLong(
+                        "SELECT count(*) FROM messages WHERE state IN ('DONE', 'DEAD') AND updated_at <= ?",
+                        cutoff(newest.at, tx.now(), r.keepMessages()));
+                long processes = tx.scalarLong(
+                        "SELECT count(*) FROM processes p WHERE " + PROCESS_PRUNABLE,
+                        cutoff(newest.at, tx.now(), r.keepProcesses()));
+                return withWork(journal, runs, messages, processes, 0);
+            });
+        }
+        PruneReport journal = pruneInBatches(options);
+        if (!journal.finished()) {
+            return journal;
+        }
+        return pruneWork(journal, options, prunedRun);
     }
 
     private static PruneReport dryRun(JdbcTx tx, PruneOptions options) throws SQLException {
         Retention r = read(tx);
         Newest newest = newest(tx);
         if (newest == null) {
-            return new PruneReport(true, 0, 0, 0, 0, r.prunedBelow(), r.prunedBelow(), 0, 0, true);
+            return new PruneReport(true, 0, 0, 0, 0, r.prunedBelow(), r.prunedBelow(), 0, 0, true, 0, 0, 0, 0);
         }
         long cutoff = cutoff(newest.at, tx.now(), r.keepJournal());
         Long young =
@@ -107,7 +147,8 @@ final class JdbcRetention {
                         cutoff(newestTick, tx.now(), r.keepJournal()));
         long contention = tx.scalarLong(
                 "SELECT count(*) FROM lease_contention WHERE window_start <= ? AND last_at <= ?", cutoff, cutoff);
-        return new PruneReport(true, journal, ticks, contention, below - journal, r.prunedBelow(), mark, 0, 0, true);
+        return new PruneReport(
+                true, journal, ticks, contention, below - journal, r.prunedBelow(), mark, 0, 0, true, 0, 0, 0, 0);
     }
 
     private PruneReport pruneInBatches(PruneOptions options) {
@@ -169,7 +210,315 @@ final class JdbcRetention {
             return new long[] {mark, tx.scalarLong("SELECT count(*) FROM fence_events WHERE seq < ?", mark)};
         });
         return new PruneReport(
-                false, totals[0], totals[1], totals[2], after[1], before, after[0], batches, longest, finished);
+                false, totals[0], totals[1], totals[2], after[1], before, after[0], batches, longest, finished, 0, 0, 0,
+                0);
+    }
+
+    /**
+     * Which stopped processes (alias {@code p}) the database lets go, given the cutoff as the one parameter: stopped
+     * before it and holding nothing, and named by no attempt (the attempts' foreign key; a pruned run takes its
+     * attempts with it). The rules of the schema's guards (SQLite version 16, PostgreSQL version 14).
+     */
+    static final String PROCESS_PRUNABLE = "p.stopped_at IS NOT NULL AND p.stopped_at <= ?"
+            + " AND NOT EXISTS (SELECT 1 FROM actor_leases l WHERE l.process_identity = p.identity)"
+            + " AND NOT EXISTS (SELECT 1 FROM execution_attempts t WHERE t.process_identity = p.identity)"
+            + " AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.state = 'CLAIMED' AND m.claim_process = p.identity)";
+
+    /** The runs, messages and processes of a prune, after its journal (decision 0020). */
+    private PruneReport pruneWork(PruneReport journal, PruneOptions options, BiPredicate<String, String> prunedRun) {
+        int batches = journal.batches();
+        long longest = journal.longestBatchMs();
+        long[] done = new long[4]; // runs, messages, processes, folders
+        // runs: keyset over the ended runs by age, so a run that must stay is looked at once per prune
+        String[] cursor = null;
+        int step = Math.max(1, options.batchRows() / 5); // a run is up to a few rows in three tables and a look-up each
+        boolean finished = false;
+        while (batches < options.maxBatches()) {
+            String[] from = cursor;
+            long[] held = {0};
+            RunsBatch b = db.write(tx -> {
+                long started = System.nanoTime();
+                try {
+                    return runsBatch(tx, from, step, options);
+                } finally {
+                    held[0] = System.nanoTime() - started;
+                }
+            });
+            batches++;
+            longest = Math.max(longest, held[0] / 1_000_000L);
+            done[0] += b.pruned.size();
+            for (String[] run : b.pruned) {
+                if (prunedRun.test(run[0], run[1])) {
+                    done[3]++;
+                }
+            }
+            boolean interrupted = !giveWay(held[0]);
+            if (b.next == null) {
+                finished = true;
+                break;
+            }
+            cursor = b.next;
+            if (interrupted) {
+                break;
+            }
+        }
+        boolean messagesDone = false;
+        while (finished && batches < options.maxBatches()) {
+            long[] held = {0};
+            Batch b = db.write(tx -> {
+                long started = System.nanoTime();
+                try {
+                    return messagesBatch(tx, options);
+                } finally {
+                    held[0] = System.nanoTime() - started;
+                }
+            });
+            batches++;
+            longest = Math.max(longest, held[0] / 1_000_000L);
+            done[1] += b.deleted;
+            boolean interrupted = !giveWay(held[0]);
+            if (b.next < 0) {
+                messagesDone = true;
+                break;
+            }
+            if (interrupted) {
+                break;
+            }
+        }
+        boolean processesDone = false;
+        String[] processCursor = null;
+        while (messagesDone && batches < options.maxBatches()) {
+            String[] from = processCursor;
+            long[] held = {0};
+            ProcessesBatch b = db.write(tx -> {
+                long started = System.nanoTime();
+                try {
+                    return processesBatch(tx, from, options);
+                } finally {
+                    held[0] = System.nanoTime() - started;
+                }
+            });
+            batches++;
+            longest = Math.max(longest, held[0] / 1_000_000L);
+            done[2] += b.deleted;
+            boolean interrupted = !giveWay(held[0]);
+            if (b.next == null) {
+                processesDone = true;
+                break;
+            }
+            processCursor = b.next;
+            if (interrupted) {
+                break;
+            }
+        }
+        return new PruneReport(
+                false,
+                journal.journalRows(),
+                journal.ticks(),
+                journal.contentionRows(),
+                journal.keptBelowMark(),
+                journal.watermarkBefore(),
+                journal.watermarkAfter(),
+                batches,
+                longest,
+                processesDone,
+                done[0],
+                done[1],
+                done[2],
+                done[3]);
+    }
+
+    private static PruneReport withWork(PruneReport r, long runs, long messages, long processes, long folders) {
+        return new PruneReport(
+                r.dryRun(),
+                r.journalRows(),
+                r.ticks(),
+                r.contentionRows(),
+                r.keptBelowMark(),
+                r.watermarkBefore(),
+                r.watermarkAfter(),
+                r.batches(),
+                r.longestBatchMs(),
+                r.finished(),
+                runs,
+                messages,
+                processes,
+                folders);
+    }
+
+    /**
+     * The first runs of retry chains that ended no later than {@code cutoff}, by age after {@code from} ({@code
+     * updated_at}, id), at most {@code limit}: a chain is pruned from its first run (one that retried nothing, or whose
+     * original is gone).
+     */
+    private static List<String[]> roots(JdbcTx tx, long cutoff, String[] from, int limit) throws SQLException {
+        return tx.query(
+                "SELECT a.id, a.updated_at FROM assignments a WHERE a.state IN ('COMPLETED', 'FAILED', 'BLOCKED')"
+                        + " AND a.updated_at <= ?"
+                        + (from == null ? "" : " AND (a.updated_at > ? OR (a.updated_at = ? AND a.id > ?))")
+                        + " AND (a.retry_of IS NULL OR NOT EXISTS (SELECT 1 FROM assignments o WHERE o.id = a.retry_of))"
+                        + " ORDER BY a.updated_at, a.id" + (limit == Integer.MAX_VALUE ? "" : " LIMIT " + limit),
+                rs -> new String[] {rs.getString(1), String.valueOf(rs.getLong(2))},
+                from == null
+                        ? new Object[] {cutoff}
+                        : new Object[] {cutoff, Long.parseLong(from[1]), Long.parseLong(from[1]), from[0]});
+    }
+
+    /**
+     * The chain that starts at {@code root} (the run, its retry, the retry's retry...), each as {id, workspace policy},
+     * when every run of it may go: ended, settled (completed, acknowledged, or retried), no later than {@code cutoff},
+     * with no attempt still active. Empty when any of it must stay: the database's rules, checked before asking it.
+     */
+    private static List<String[]> chainIfPrunable(JdbcTx tx, String root, long cutoff) throws SQLException {
+        List<String[]> chain = new ArrayList<>();
+        String id = root;
+        while (id != null) {
+            String current = id;
+            Optional<String[]> row = tx.one(
+                    "SELECT a.workspace_policy,"
+                            + " CASE WHEN a.state IN ('COMPLETED', 'FAILED', 'BLOCKED') AND a.updated_at <= ?"
+                            + " AND (a.state = 'COMPLETED' OR a.acknowledged_at IS NOT NULL"
+                            + " OR EXISTS (SELECT 1 FROM assignments r WHERE r.retry_of = a.id))"
+                            + " AND NOT EXISTS (SELECT 1 FROM execution_attempts t WHERE t.assignment_id = a.id"
+                            + " AND t.state = 'ACTIVE') THEN 1 ELSE 0 END,"
+                            + " (SELECT r.id FROM assignments r WHERE r.retry_of = a.id)"
+                            + " FROM assignments a WHERE a.id = ?",
+                    rs -> new String[] {rs.getString(1), String.valueOf(rs.getInt(2)), rs.getString(3)},
+                    cutoff,
+                    current);
+            if (row.isEmpty() || !"1".equals(row.get()[1])) {
+                return List.of();
+            }
+            chain.add(new String[] {current, row.get()[0]});
+            id = row.get()[2];
+        }
+        return chain;
+    }
+
+    /**
+     * One batch of runs: looks at up to {@code step} chains after {@code from} and deletes each that may go, its first
+     * run first, each run's assignment before its attempts and receipt (foreign keys checked at the commit).
+     */
+    private static RunsBatch runsBatch(JdbcTx tx, String[] from, int step, PruneOptions options) throws SQLException {
+        Retention r = read(tx);
+        Newest newest = newest(tx);
+        if (newest == null) {
+            return new RunsBatch(List.of(), null);
+        }
+        long cutoff = cutoff(newest.at, tx.now(), r.keepRuns());
+        List<String[]> roots = roots(tx, cutoff, from, step);
+        List<String[]> pruned = new ArrayList<>();
+        boolean deferred = false;
+        for (String[] root : roots) {
+            List<String[]> chain = chainIfPrunable(tx, root[0], cutoff);
+            if (chain.isEmpty()) {
+                continue;
+            }
+            if (!deferred) {
+                tx.update(tx.dialect().deferForeignKeys());
+                deferred = true;
+            }
+            for (String[] run : chain) {
+                if (options.export() != null) {
+                    export(tx, options, "assignments", "SELECT * FROM assignments WHERE id = ?", run[0]);
+                    export(
+                            tx,
+                            options,
+                            "execution_attempts",
+                            "SELECT * FROM execution_attempts WHERE assignment_id = ? ORDER BY started_at, id",
+                            run[0]);
+                    export(tx, options, "receipts", "SELECT * FROM receipts WHERE assignment_id = ?", run[0]);
+                }
+                tx.update("DELETE FROM assignments WHERE id = ?", run[0]);
+                tx.update("DELETE FROM execution_attempts WHERE assignment_id = ?", run[0]);
+                tx.update("DELETE FROM receipts WHERE assignment_id = ?", run[0]);
+                pruned.add(run);
+            }
+        }
+        if (!pruned.isEmpty()) {
+            tx.update(
+                    "UPDATE retention SET pruned_runs = pruned_runs + ?, pruned_at = "
+                            + tx.dialect().greatest() + "(coalesce(pruned_at, 0), ?) WHERE kind = 'journal'",
+                    pruned.size(),
+                    tx.now());
+        }
+        if (roots.size() < step) {
+            return new RunsBatch(pruned, null);
+        }
+        return new RunsBatch(pruned, roots.get(roots.size() - 1));
+    }
+
+    private static Batch messagesBatch(JdbcTx tx, PruneOptions options) throws SQLException {
+        Retention r = read(tx);
+        Newest newest = newest(tx);
+        if (newest == null) {
+            return new Batch(0, -1);
+        }
+        long cutoff = cutoff(newest.at, tx.now(), r.keepMessages());
+        String which = " FROM messages WHERE state IN ('DONE', 'DEAD') AND updated_at <= ? ORDER BY updated_at, id"
+                + " LIMIT " + options.batchRows();
+        if (options.export() != null) {
+            List<Map<String, Object>> rows = tx.query("SELECT *" + which, JdbcRetention::row, cutoff);
+            if (!rows.isEmpty()) {
+                options.export().accept(new PruneOptions.PrunedRows("messages", rows));
+            }
+        }
+        int deleted = tx.update("DELETE FROM messages WHERE id IN (SELECT id" + which + ")", cutoff);
+        if (deleted > 0) {
+            tx.update(
+                    "UPDATE retention SET pruned_messages = pruned_messages + ?, pruned_at = "
+                            + tx.dialect().greatest() + "(coalesce(pruned_at, 0), ?) WHERE kind = 'journal'",
+                    deleted,
+                    tx.now());
+        }
+        return new Batch(deleted, deleted < options.batchRows() ? -1 : 0);
+    }
+
+    private static ProcessesBatch processesBatch(JdbcTx tx, String[] from, PruneOptions options) throws SQLException {
+        Retention r = read(tx);
+        Newest newest = newest(tx);
+        if (newest == null) {
+            return new ProcessesBatch(0, null);
+        }
+        long cutoff = cutoff(newest.at, tx.now(), r.keepProcesses());
+        // the stopped processes by age after the cursor; those that still hold something are passed over
+        List<String[]> stopped = tx.query(
+                "SELECT p.identity, p.stopped_at FROM processes p WHERE p.stopped_at IS NOT NULL AND p.stopped_at <= ?"
+                        + (from == null ? "" : " AND (p.stopped_at > ? OR (p.stopped_at = ? AND p.identity > ?))")
+                        + " ORDER BY p.stopped_at, p.identity LIMIT " + options.batchRows(),
+                rs -> new String[] {rs.getString(1), String.valueOf(rs.getLong(2))},
+                from == null
+                        ? new Object[] {cutoff}
+                        : new Object[] {cutoff, Long.parseLong(from[1]), Long.parseLong(from[1]), from[0]});
+        long deleted = 0;
+        for (String[] p : stopped) {
+            String where = " FROM processes p WHERE p.identity = ? AND " + PROCESS_PRUNABLE;
+            if (options.export() != null) {
+                List<Map<String, Object>> rows = tx.query("SELECT p.*" + where, JdbcRetention::row, p[0], cutoff);
+                if (!rows.isEmpty()) {
+                    options.export().accept(new PruneOptions.PrunedRows("processes", rows));
+                }
+            }
+            deleted +=
+                    tx.update("DELETE FROM processes WHERE identity IN (SELECT p.identity" + where + ")", p[0], cutoff);
+        }
+        if (deleted > 0) {
+            tx.update(
+                    "UPDATE retention SET pruned_processes = pruned_processes + ?, pruned_at = "
+                            + tx.dialect().greatest() + "(coalesce(pruned_at, 0), ?) WHERE kind = 'journal'",
+                    deleted,
+                    tx.now());
+        }
+        return new ProcessesBatch(
+                deleted, stopped.size() < options.batchRows() ? null : stopped.get(stopped.size() - 1));
+    }
+
+    private static void export(JdbcTx tx, PruneOptions options, String table, String sql, Object... args)
+            throws SQLException {
+        List<Map<String, Object>> rows = tx.query(sql, JdbcRetention::row, args);
+        if (!rows.isEmpty()) {
+            options.export().accept(new PruneOptions.PrunedRows(table, rows));
+        }
     }
 
     /**
@@ -350,4 +699,10 @@ final class JdbcRetention {
 
     /** One batch's deleted rows and where the next starts (-1: this table is done). */
     private record Batch(long deleted, long next) {}
+
+    /** The runs one batch pruned, each {id, workspace policy}, and the cursor after it (null: done). */
+    private record RunsBatch(List<String[]> pruned, String[] next) {}
+
+    /** The processes one batch pruned and the cursor after it (null: done). */
+    private record ProcessesBatch(long deleted, String[] next) {}
 }

@@ -62,7 +62,8 @@ public final class PgMigrator {
             "V0010__the_ledgers_history.sql",
             "V0011__the_change_counter_steps.sql",
             "V0012__leases_bound_to_their_holders_login.sql",
-            "V0013__the_journal_is_pruned_below_a_watermark.sql");
+            "V0013__the_journal_is_pruned_below_a_watermark.sql",
+            "V0014__finished_work_is_pruned_when_old.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 
@@ -240,13 +241,19 @@ public final class PgMigrator {
             Map.entry("ledger_mark", "SELECT"),
             Map.entry("schema_migrations", "SELECT"));
     /** What the operator group role holds directly (it is also a member of the worker). */
-    static final Map<String, String> OPERATOR_TABLE_PRIVILEGES = Map.of(
-            "actors", "INSERT",
-            "supervisor_ticks", "DELETE,INSERT",
+    static final Map<String, String> OPERATOR_TABLE_PRIVILEGES = Map.ofEntries(
+            Map.entry("actors", "INSERT"),
+            Map.entry("supervisor_ticks", "DELETE,INSERT"),
             // pruning and the retention policy (decision 0018)
-            "fence_events", "DELETE",
-            "lease_contention", "DELETE",
-            "retention", "UPDATE");
+            Map.entry("fence_events", "DELETE"),
+            Map.entry("lease_contention", "DELETE"),
+            Map.entry("retention", "UPDATE"),
+            // pruning finished work (decision 0020)
+            Map.entry("assignments", "DELETE"),
+            Map.entry("execution_attempts", "DELETE"),
+            Map.entry("receipts", "DELETE"),
+            Map.entry("messages", "DELETE"),
+            Map.entry("processes", "DELETE"));
 
     /**
      * What is wrong with the grants on the ledger, in words; empty when nothing is (decision 0903). Reads the

@@ -139,11 +139,11 @@ class PgGuardVerificationTest {
     void aGuardReplacedByAWeakerTriggerOfTheSameNameIsRefused() {
         // same name, same function, but no longer fires on DELETE
         sql.exec(
-                "DROP TRIGGER receipts_never_changed ON receipts",
-                "CREATE TRIGGER receipts_never_changed BEFORE UPDATE ON receipts FOR EACH ROW"
-                        + " EXECUTE FUNCTION sovereign_refuse('receipts are immutable')",
-                "ALTER TABLE receipts ENABLE ALWAYS TRIGGER receipts_never_changed");
-        refusedOnOpen("guard receipts_never_changed was replaced by a different trigger");
+                "DROP TRIGGER ledger_mark_never_changed ON ledger_mark",
+                "CREATE TRIGGER ledger_mark_never_changed BEFORE UPDATE ON ledger_mark FOR EACH ROW"
+                        + " EXECUTE FUNCTION sovereign_refuse('fence: the ledger mark cannot change')",
+                "ALTER TABLE ledger_mark ENABLE ALWAYS TRIGGER ledger_mark_never_changed");
+        refusedOnOpen("guard ledger_mark_never_changed was replaced by a different trigger");
     }
 
     @Test
