@@ -38,7 +38,19 @@ class LedgerStorageRuleTest {
                 1L,
                 eventsLastDay,
                 new dev.sovereign.engine.admin.Retention(
-                        dev.sovereign.engine.admin.Retention.DEFAULT_KEEP_JOURNAL, 0, 0, -1, -1, null));
+                        dev.sovereign.engine.admin.Retention.DEFAULT_KEEP_JOURNAL,
+                        0,
+                        0,
+                        -1,
+                        -1,
+                        null,
+                        dev.sovereign.engine.admin.Retention.DEFAULT_KEEP,
+                        dev.sovereign.engine.admin.Retention.DEFAULT_KEEP,
+                        dev.sovereign.engine.admin.Retention.DEFAULT_KEEP,
+                        0,
+                        0,
+                        0,
+                        -1));
     }
 
     private static LedgerStorage on(LedgerMetrics m, long free) {

@@ -82,7 +82,9 @@ class LedgerStorageTest {
                         + " events in the last 24 hours");
         assertThat(page.diskProperty().get()).startsWith("50.0 GB free on the file system holding the file");
         // the retention policy and the last prune, the ledger's (decision 0018)
-        assertThat(page.retentionProperty().get()).startsWith("journal kept 30 days (the default); never pruned.");
+        assertThat(page.retentionProperty().get())
+                .startsWith("journal kept 30 days (the default); never pruned; finished runs 30 days, messages 30 days,"
+                        + " stopped processes 30 days.");
         assertThat(page.warningProperty().get()).isEmpty();
         assertThat(StatusBar.sizeText(read)).isEqualTo(LedgerMetrics.bytes(m.sizeBytes()) + " on disk");
 

@@ -79,16 +79,27 @@ public final class LedgerStorageViewModel {
      * 03:10:00}: the ledger's retention policy and its last prune (decision 0018), as {@code sovereign status} says them.
      */
     private String retentionText(Retention r, long now) {
-        long days = r.keepJournal().toDays();
-        long hours = r.keepJournal().toHours();
-        String kept = days >= 1 && r.keepJournal().equals(java.time.Duration.ofDays(days))
-                ? days + (days == 1 ? " day" : " days")
-                : hours + (hours == 1 ? " hour" : " hours");
-        return "journal kept " + kept + (r.isDefault() ? " (the default)" : "") + "; "
+        return "journal kept " + span(r.keepJournal()) + (r.isDefault() ? " (the default)" : "") + "; "
                 + (r.lastPrunedAt() < 0
                         ? "never pruned"
                         : String.format("%,d rows pruned, last %s", r.prunedRows(), wall(r.lastPrunedAt(), now)))
-                + ". Set with 'sovereign retention --keep', pruned by the supervisor and 'sovereign prune'.";
+                + "; finished runs " + span(r.keepRuns()) + ", messages " + span(r.keepMessages())
+                + ", stopped processes " + span(r.keepProcesses())
+                + (r.prunedRuns() + r.prunedMessages() + r.prunedProcesses() == 0
+                        ? ""
+                        : String.format(
+                                " (%,d runs, %,d messages, %,d processes pruned)",
+                                r.prunedRuns(), r.prunedMessages(), r.prunedProcesses()))
+                + ". Set with 'sovereign retention', pruned by the supervisor and 'sovereign prune'.";
+    }
+
+    /** {@code 30 days}, or {@code 12 hours} for what is not whole days. */
+    private static String span(java.time.Duration d) {
+        long days = d.toDays();
+        long hours = d.toHours();
+        return days >= 1 && d.equals(java.time.Duration.ofDays(days))
+                ? days + (days == 1 ? " day" : " days")
+                : hours + (hours == 1 ? " hour" : " hours");
     }
 
     /** As {@code sovereign status} says a time: the time alone today, with its date otherwise. */

@@ -110,6 +110,12 @@ final class LedgerMetricsCollector implements MultiCollector {
                 "sovereign_pruned_processes",
                 "Stopped processes pruned in the ledger's whole life (decision 0020).",
                 m.retention().prunedProcesses()));
+        if (m.retention().lastBackupAt() >= 0) {
+            out.metricSnapshot(seconds(
+                    "sovereign_last_backup_timestamp_seconds",
+                    "When 'sovereign backup' last copied this ledger (Unix time); absent when never.",
+                    m.retention().lastBackupAt()));
+        }
         out.metricSnapshot(seconds(
                 "sovereign_last_prune_timestamp_seconds",
                 "When a prune last removed rows or moved the journal's watermark (Unix time); 0 when never.",

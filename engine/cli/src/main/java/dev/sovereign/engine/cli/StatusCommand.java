@@ -116,6 +116,11 @@ final class StatusCommand extends EngineCommand {
             o.put("pruned_runs", size.retention().prunedRuns());
             o.put("pruned_messages", size.retention().prunedMessages());
             o.put("pruned_processes", size.retention().prunedProcesses());
+            if (size.retention().lastBackupAt() < 0) {
+                o.putNull("last_backup_at");
+            } else {
+                o.put("last_backup_at", size.retention().lastBackupAt());
+            }
             if (size.retention().lastPrunedAt() < 0) {
                 o.putNull("last_pruned_at");
             } else {
@@ -180,6 +185,10 @@ final class StatusCommand extends EngineCommand {
                             ? "never pruned"
                             : count(size.retention().prunedRows(), "row") + " pruned, last "
                                     + out.times().wall(size.retention().lastPrunedAt()))
+                    + (size.retention().lastBackupAt() < 0
+                            ? ""
+                            : "; last backup "
+                                    + out.times().wall(size.retention().lastBackupAt()))
                     + "; finished runs " + Times.span(size.retention().keepRuns()) + ", messages "
                     + Times.span(size.retention().keepMessages()) + ", stopped processes "
                     + Times.span(size.retention().keepProcesses())

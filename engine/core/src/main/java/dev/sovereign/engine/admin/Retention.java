@@ -21,6 +21,8 @@ import java.time.Duration;
  * @param prunedRuns     runs (assignments) pruned so far, in the ledger's whole life
  * @param prunedMessages messages pruned so far
  * @param prunedProcesses processes pruned so far
+ * @param lastBackupAt   when {@code sovereign backup} last copied this ledger (epoch ms), -1 when never (or, on
+ *                       PostgreSQL, when the backups are taken by the server's own tools)
  */
 public record Retention(
         Duration keepJournal,
@@ -34,7 +36,8 @@ public record Retention(
         Duration keepProcesses,
         long prunedRuns,
         long prunedMessages,
-        long prunedProcesses) {
+        long prunedProcesses,
+        long lastBackupAt) {
 
     /**
      * What a retention applies to, each with its own duration (decision 0020): the journal (with the supervisor's

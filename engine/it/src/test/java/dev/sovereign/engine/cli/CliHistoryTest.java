@@ -67,8 +67,16 @@ class CliHistoryTest {
         cli.ok("actor", "add", "a");
         cli.ok("actor", "add", "b");
         cli.ok("--process", "proc_one", "lease", "acquire", "a", "--ttl", "10m");
+        assertThat(cli.ok("metrics").out()).doesNotContain("sovereign_last_backup_timestamp_seconds");
         JsonNode backup = cli.ok("backup", "b.db", "--json").onlyJson();
         assertThat(backup.get("last_token").asLong()).isEqualTo(1);
+        // the ledger itself now says when it was last backed up: status and the metrics (issue 29 item 3)
+        assertThat(cli.ok("status", "--json")
+                        .onlyJson()
+                        .findValue("last_backup_at")
+                        .asLong())
+                .isEqualTo(clock.millis());
+        assertThat(cli.ok("metrics").out()).containsPattern("(?m)^sovereign_last_backup_timestamp_seconds [0-9.eE+]+$");
         assertThat(backup.get("epoch").asLong()).isZero();
         assertThat(backup.get("backup").asText())
                 .isEqualTo(temp.dir().resolve("b.db").toString());

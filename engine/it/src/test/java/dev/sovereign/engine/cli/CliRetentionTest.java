@@ -49,7 +49,26 @@ class CliRetentionTest {
         assertThat(policy.get("keep_journal_ms").asLong())
                 .isEqualTo(Duration.ofDays(30).toMillis());
         assertThat(policy.get("default").asBoolean()).isTrue();
-        assertThat(cli.ok("retention", "--keep", "7d").out()).contains("journal kept  7d");
+        assertThat(cli.ok("retention", "--keep", "7d").out()).containsPattern("journal kept +7d");
+        // each kind its own policy (decision 0020); the others unchanged
+        assertThat(cli.ok("retention", "--keep-runs", "14d", "--keep-processes", "2d")
+                        .out())
+                .containsPattern("journal kept +7d")
+                .containsPattern("finished runs +14d")
+                .containsPattern("finished messages +30d")
+                .containsPattern("stopped processes +2d");
+        JsonNode kinds = cli.ok("retention", "--json").onlyJson();
+        assertThat(kinds.get("keep_runs_ms").asLong())
+                .isEqualTo(Duration.ofDays(14).toMillis());
+        assertThat(kinds.get("keep_processes_ms").asLong())
+                .isEqualTo(Duration.ofDays(2).toMillis());
+        assertThat(kinds.get("keep_messages_ms").asLong())
+                .isEqualTo(Duration.ofDays(30).toMillis());
+        Result runsTooShort = cli.run("retention", "--keep-runs", "10m");
+        assertThat(runsTooShort.exit()).isEqualTo(2);
+        assertThat(runsTooShort.err().strip())
+                .startsWith("bad input (invalid_argument): Finished runs are kept for at least an hour")
+                .doesNotContain("\n");
         Result tooShort = cli.run("retention", "--keep", "30m");
         assertThat(tooShort.exit()).isEqualTo(2);
         assertThat(tooShort.err().strip())
@@ -82,15 +101,23 @@ class CliRetentionTest {
         assertThat(pruned.get("exported_files")).isNotEmpty();
 
         List<JsonNode> exported = new ArrayList<>();
+        List<JsonNode> processes = new ArrayList<>();
         try (Stream<Path> files = Files.list(exports)) {
             for (Path f : files.toList()) {
-                assertThat(f.getFileName().toString()).matches("fence_events-\\d{4}-\\d{2}-\\d{2}\\.jsonl");
+                // the journal's rows, and the CLI's own stopped processes older than --keep-processes 2d
+                assertThat(f.getFileName().toString()).matches("(fence_events|processes)-\\d{4}-\\d{2}-\\d{2}\\.jsonl");
                 for (String line : Files.readAllLines(f)) {
-                    exported.add(JSON.readTree(line));
+                    (f.getFileName().toString().startsWith("processes") ? processes : exported)
+                            .add(JSON.readTree(line));
                 }
             }
         }
         assertThat((long) exported.size()).isEqualTo(wouldGo);
+        assertThat((long) processes.size())
+                .isEqualTo(pruned.get("processes").asLong())
+                .isPositive();
+        assertThat(processes)
+                .allSatisfy(row -> assertThat(row.get("stopped_at").isNumber()).isTrue());
         assertThat(exported)
                 .allSatisfy(row -> assertThat(row.has("seq") && row.has("kind")).isTrue());
         JsonNode after = cli.ok("retention", "--json").onlyJson();

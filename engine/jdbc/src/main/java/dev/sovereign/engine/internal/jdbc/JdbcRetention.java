@@ -61,7 +61,7 @@ final class JdbcRetention {
         return tx.one(
                         "SELECT keep_ms, pruned_below, pruned_rows, pruned_at, set_at, set_by, runs_keep_ms,"
                                 + " messages_keep_ms, processes_keep_ms, pruned_runs, pruned_messages,"
-                                + " pruned_processes FROM retention WHERE kind = 'journal'",
+                                + " pruned_processes, last_backup_at FROM retention WHERE kind = 'journal'",
                         rs -> new Retention(
                                 Duration.ofMillis(rs.getLong("keep_ms")),
                                 rs.getLong("pruned_below"),
@@ -74,7 +74,8 @@ final class JdbcRetention {
                                 Duration.ofMillis(rs.getLong("processes_keep_ms")),
                                 rs.getLong("pruned_runs"),
                                 rs.getLong("pruned_messages"),
-                                rs.getLong("pruned_processes")))
+                                rs.getLong("pruned_processes"),
+                                orMinusOne(JdbcTx.nullableLong(rs, "last_backup_at"))))
                 .orElseThrow(() -> new IllegalStateException("the ledger's retention row is missing"));
     }
 

@@ -89,11 +89,34 @@ final class SqliteBackups {
             }
             LedgerBackups.Backup b = markAsBackup(ledger, copy, clock);
             done = true;
+            markBackedUp(ledger, b);
             return b;
         } finally {
             if (!done) {
                 Database.deleteQuietly(copy);
             }
+        }
+    }
+
+    /**
+     * Records in the live ledger when it was last backed up and by which backup (decision 0020), for the metrics and
+     * the console. Best effort, after the backup is complete: a ledger that takes no writes (retired by {@code
+     * sovereign copy}) keeps its old mark, and the backup stands either way.
+     */
+    private static void markBackedUp(Path ledger, LedgerBackups.Backup b) {
+        try (Connection c = Database.connect(ledger, Database.DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
+                PreparedStatement ps = c.prepareStatement("UPDATE retention SET last_backup_at = ?, last_backup_id = ?"
+                        + " WHERE kind = 'journal' AND (last_backup_at IS NULL OR last_backup_at <= ?)")) {
+            ps.setLong(1, b.at());
+            ps.setString(2, b.backupId());
+            ps.setLong(3, b.at());
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            System.getLogger(SqliteBackups.class.getName())
+                    .log(
+                            System.Logger.Level.WARNING,
+                            "the backup " + b.backupId() + " is complete, but " + ledger
+                                    + " could not record it as its last backup: " + e.getMessage());
         }
     }
 

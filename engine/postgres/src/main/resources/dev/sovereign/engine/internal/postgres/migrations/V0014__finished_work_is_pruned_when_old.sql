@@ -23,14 +23,20 @@ ALTER TABLE retention
         CHECK (processes_keep_ms BETWEEN 3600000 AND 3153600000000),
     ADD COLUMN pruned_runs bigint NOT NULL DEFAULT 0 CHECK (pruned_runs >= 0),
     ADD COLUMN pruned_messages bigint NOT NULL DEFAULT 0 CHECK (pruned_messages >= 0),
-    ADD COLUMN pruned_processes bigint NOT NULL DEFAULT 0 CHECK (pruned_processes >= 0);
+    ADD COLUMN pruned_processes bigint NOT NULL DEFAULT 0 CHECK (pruned_processes >= 0),
+    -- when the ledger was last backed up, as a backup tool reports it (SQLite's 'sovereign backup' writes it there)
+    ADD COLUMN last_backup_at bigint,
+    ADD COLUMN last_backup_id text;
 
--- retention_counts_only_grow (the policy's own guard, retention_guard, still decides who may update the row)
+-- retention_counts_only_grow, retention_last_backup_moves_forward (the policy's own guard, retention_guard, still decides who may update the row)
 CREATE FUNCTION retention_counts_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF NEW.pruned_runs < OLD.pruned_runs OR NEW.pruned_messages < OLD.pruned_messages
             OR NEW.pruned_processes < OLD.pruned_processes THEN
         RAISE EXCEPTION 'fence: what was pruned is counted forward only' USING ERRCODE = 'SV001';
+    END IF;
+    IF OLD.last_backup_at IS NOT NULL AND (NEW.last_backup_at IS NULL OR NEW.last_backup_at < OLD.last_backup_at) THEN
+        RAISE EXCEPTION 'fence: the last backup''s time only moves forward' USING ERRCODE = 'SV001';
     END IF;
     RETURN NEW;
 END

@@ -31,6 +31,14 @@ ALTER TABLE retention ADD COLUMN pruned_messages INTEGER NOT NULL DEFAULT 0
 ALTER TABLE retention ADD COLUMN pruned_processes INTEGER NOT NULL DEFAULT 0
     CHECK (typeof(pruned_processes) = 'integer' AND pruned_processes >= 0);
 
+-- The ledger's housekeeping row also says when it was last backed up ('sovereign backup' marks its copy, and now the
+-- ledger too): the metrics and the console show how old the newest backup is. Only forward.
+ALTER TABLE retention ADD COLUMN last_backup_at INTEGER CHECK (last_backup_at IS NULL OR typeof(last_backup_at) = 'integer');
+ALTER TABLE retention ADD COLUMN last_backup_id TEXT;
+CREATE TRIGGER retention_last_backup_moves_forward BEFORE UPDATE ON retention
+WHEN OLD.last_backup_at IS NOT NULL AND (NEW.last_backup_at IS NULL OR NEW.last_backup_at < OLD.last_backup_at)
+BEGIN SELECT RAISE(ABORT, 'fence: the last backup''s time only moves forward'); END;
+
 CREATE TRIGGER retention_counts_only_grow BEFORE UPDATE ON retention
 WHEN NEW.pruned_runs < OLD.pruned_runs OR NEW.pruned_messages < OLD.pruned_messages
     OR NEW.pruned_processes < OLD.pruned_processes
