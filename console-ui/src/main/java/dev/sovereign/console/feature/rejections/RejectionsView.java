@@ -50,6 +50,8 @@ public final class RejectionsView {
                 "No refused writes yet. When a process presents a stale token (its lease was taken over, its claim"
                         + " expired), the refusal appears here at once.");
         SortedRows.install(table, vm.rows());
+        // a repeated refusal's count moves without a new row (decision 0019): draw the sentences again
+        vm.repeatsVersionProperty().addListener((obs, old, v) -> table.refresh());
         TableColumn<JournalEntry, JournalEntry> time = new TableColumn<>("Time");
         time.setPrefWidth(112);
         time.setMinWidth(112);

@@ -4,7 +4,9 @@ import dev.sovereign.console.ledger.FilterChoice;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.console.ledger.Search;
+import dev.sovereign.engine.admin.EventSentences;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.admin.LedgerCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +39,7 @@ public final class RejectionsViewModel {
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary");
     private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper(this, "detail", "");
     private final ReadOnlyLongWrapper total = new ReadOnlyLongWrapper(this, "total");
+    private final ReadOnlyIntegerWrapper repeatsVersion = new ReadOnlyIntegerWrapper(this, "repeatsVersion");
     /** The category filter's "every category" key. */
     public static final String ALL = "ALL";
 
@@ -88,6 +91,15 @@ public final class RejectionsViewModel {
         categoryFilter.addListener((obs, old, f) -> filter());
         ledger.search().queryProperty().addListener((obs, old, q) -> filter());
         ledger.snapshotProperty().addListener((obs, old, s) -> updateChoices());
+        ledger.snapshotProperty().addListener((obs, old, s) -> {
+            var before = old == null ? java.util.Map.of() : old.counts().repeats();
+            var now = s == null ? java.util.Map.of() : s.counts().repeats();
+            if (!before.equals(now)) {
+                repeatsVersion.set(repeatsVersion.get() + 1);
+                JournalEntry e = selected.get();
+                detail.set(e == null ? "" : describe(e));
+            }
+        });
         total.addListener((obs, old, n) -> updateChoices());
         updateChoices();
     }
@@ -206,9 +218,24 @@ public final class RejectionsViewModel {
         return detail.getReadOnlyProperty();
     }
 
-    /** The refusal's sentence, its times in the console's format. */
+    /**
+     * The refusal's sentence, its times in the console's format; a refusal of a live lease repeated in its window says
+     * how often as of the latest snapshot (decision 0019), not as of when its row was first read.
+     */
     public String sentence(JournalEntry e) {
-        return formats.humanize(e.sentence());
+        var snapshot = ledger.snapshot();
+        LedgerCounts.Repeat r =
+                snapshot == null ? null : snapshot.counts().repeats().get(e.seq());
+        if (r == null) {
+            return formats.humanize(e.sentence());
+        }
+        return formats.humanize(EventSentences.withoutRepeats(e.sentence())
+                + EventSentences.repeated(r.refusals(), formats.time(r.lastAt())));
+    }
+
+    /** Moves when the counts of repeated refusals changed: the rows' sentences are to be drawn again. */
+    public ReadOnlyIntegerProperty repeatsVersionProperty() {
+        return repeatsVersion.getReadOnlyProperty();
     }
 
     public String time(JournalEntry e) {

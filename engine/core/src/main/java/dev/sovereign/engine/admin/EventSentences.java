@@ -196,6 +196,32 @@ public final class EventSentences {
     }
 
     /**
+     * What follows a refusal of a live lease that opened a contention window (decision 0019) when the same process was
+     * refused again in that window: those refusals are counted, not journalled one by one, so the sentence says how
+     * often and until when. Empty when it was refused once.
+     */
+    public String repeated(long refusals, long lastAt) {
+        return repeated(refusals, time.format(Instant.ofEpochMilli(lastAt)));
+    }
+
+    /** {@link #repeated(long, long)} with the last time already written as its reader shows times. */
+    public static String repeated(long refusals, String lastAt) {
+        return refusals <= 1
+                ? ""
+                : " Refused " + refusals + " times in this ten-minute window, the last at " + lastAt
+                        + " (the repeats are counted, not journalled).";
+    }
+
+    /** {@code sentence} without the count of repeats it was read with: a reader that follows the count adds its own. */
+    public static String withoutRepeats(String sentence) {
+        return sentence == null ? null : REPEATED.matcher(sentence).replaceFirst("");
+    }
+
+    private static final java.util.regex.Pattern REPEATED = java.util.regex.Pattern.compile(
+            " Refused \\d+ times in this ten-minute window, the last at [^(]*\\(the repeats are counted, not"
+                    + " journalled\\)\\.$");
+
+    /**
      * Sentences start with a capital even when they start with a lower-case process label, but never change an
      * id ({@code proc_bob}, {@code asg_…}): a word with an underscore is written as the ledger has it.
      */

@@ -18,6 +18,9 @@ import java.util.TreeMap;
  *                            that occur; empty where not counted
  * @param rejectionsByCategory refused writes per refusal category ({@code fencing_token_stale}, ...), only
  *                            the categories that occur; empty where not counted
+ * @param repeats       the refusals of a live lease repeated in their ten-minute window (decision 0019), by the seq
+ *                      of the journal row that opened the window: the recent windows (the last day of them) whose
+ *                      process was refused more than once; empty where not counted
  */
 public record LedgerCounts(
         long assignments,
@@ -29,14 +32,45 @@ public record LedgerCounts(
         long messagesDead,
         long rejections,
         Map<String, Long> assignmentsByState,
-        Map<String, Long> rejectionsByCategory) {
+        Map<String, Long> rejectionsByCategory,
+        Map<Long, Repeat> repeats) {
 
     /** No rows at all. */
     public static final LedgerCounts NONE = new LedgerCounts(0, 0, 0, 0, 0, 0, 0, 0);
 
+    /** How often one process was refused a live lease in one window, and the last time (epoch ms). */
+    public record Repeat(long refusals, long lastAt) {}
+
     public LedgerCounts {
         assignmentsByState = Map.copyOf(assignmentsByState);
         rejectionsByCategory = Map.copyOf(rejectionsByCategory);
+        repeats = Map.copyOf(repeats);
+    }
+
+    /** The totals and the per-state and per-category counts, without repeats (an adapter that does not count them). */
+    public LedgerCounts(
+            long assignments,
+            long running,
+            long needsOperator,
+            long messagesNew,
+            long messagesClaimed,
+            long messagesDone,
+            long messagesDead,
+            long rejections,
+            Map<String, Long> assignmentsByState,
+            Map<String, Long> rejectionsByCategory) {
+        this(
+                assignments,
+                running,
+                needsOperator,
+                messagesNew,
+                messagesClaimed,
+                messagesDone,
+                messagesDead,
+                rejections,
+                assignmentsByState,
+                rejectionsByCategory,
+                Map.of());
     }
 
     /** Totals without the per-state and per-category counts (an adapter that does not count them). */

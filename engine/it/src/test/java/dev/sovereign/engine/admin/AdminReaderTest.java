@@ -56,6 +56,28 @@ class AdminReaderTest {
         return DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(epochMs));
     }
 
+    /** Decision 0019: the repeats of a refused acquire are counted, and the refusal's sentence says how often. */
+    @Test
+    void aRefusalRepeatedInItsWindowSaysHowOftenAndUntilWhen() {
+        Engine a = temp.open(clock);
+        Engine b = temp.open(clock);
+        a.actors().add("x");
+        a.leases().acquire("x", Duration.ofDays(1));
+        clock.set(clock.millis() - Math.floorMod(clock.millis(), 600_000L) + 600_000L); // a window's start
+        assertThat(b.leases().tryAcquire("x", Duration.ofSeconds(5))).isEmpty();
+        assertThat(reader().recentRejections(1).get(0).sentence()).doesNotContain("Refused");
+        reader.close();
+        for (int i = 0; i < 4; i++) {
+            clock.advance(Duration.ofSeconds(30));
+            assertThat(b.leases().tryAcquire("x", Duration.ofSeconds(5))).isEmpty();
+        }
+        List<JournalEntry> rejections = reader().recentRejections(10);
+        assertThat(rejections).hasSize(1);
+        assertThat(rejections.get(0).sentence())
+                .endsWith(" Refused 5 times in this ten-minute window, the last at " + hms(clock.millis())
+                        + " (the repeats are counted, not journalled).");
+    }
+
     @Test
     void aLeaseHeldByAnotherEngineShowsItsHolderTokenAndRealTtl() {
         Engine a = temp.open(temp.config(clock).processLabel("worker A").build());

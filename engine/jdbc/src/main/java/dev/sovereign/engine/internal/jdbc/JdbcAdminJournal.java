@@ -107,9 +107,31 @@ public final class JdbcAdminJournal {
     private List<JournalEntry> explainAll(JdbcReads q, List<JournalEntry> raw) throws SQLException {
         List<JournalEntry> out = new ArrayList<>(raw.size());
         for (JournalEntry e : raw) {
-            out.add(withSentence(e, e.isRejection() ? explain(q, e) : sentences.describe(e)));
+            out.add(withSentence(e, e.isRejection() ? explain(q, e) + repeats(q, e) : sentences.describe(e)));
         }
         return out;
+    }
+
+    /**
+     * How often the refusal that opened a contention window was repeated in it (decision 0019), looked up by the
+     * window's key and first row: a refusal of a live lease with no token presented, the only kind that is counted.
+     */
+    private String repeats(JdbcReads q, JournalEntry e) throws SQLException {
+        if (!"actor_lease_held".equals(e.category())
+                || e.presentedToken() != null
+                || e.actor() == null
+                || e.process() == null) {
+            return "";
+        }
+        return q.one(
+                        "SELECT refusals, last_at FROM lease_contention WHERE actor_id = ? AND process_identity = ?"
+                                + " AND window_start = ? AND first_seq = ?",
+                        rs -> sentences.repeated(rs.getLong(1), rs.getLong(2)),
+                        e.actor(),
+                        e.process().identity(),
+                        e.at() - Math.floorMod(e.at(), 600_000L),
+                        e.seq())
+                .orElse("");
     }
 
     /**

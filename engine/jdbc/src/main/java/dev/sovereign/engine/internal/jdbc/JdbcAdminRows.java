@@ -16,6 +16,7 @@ import dev.sovereign.engine.run.RunFolders;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -182,8 +183,17 @@ public final class JdbcAdminRows {
         if (counted > 0) {
             byCategory.merge(RefusalCategory.ACTOR_LEASE_HELD.code(), counted, Long::sum);
         }
+        // the windows of the last day whose process was refused again (by the window index), for the sentences
+        Map<Long, LedgerCounts.Repeat> repeats = new HashMap<>();
+        if (counted > 0) {
+            q.query(
+                    "SELECT first_seq, refusals, last_at FROM lease_contention WHERE window_start >="
+                            + " (SELECT max(window_start) FROM lease_contention) - 86400000 AND refusals > 1"
+                            + " ORDER BY window_start DESC LIMIT 1000",
+                    rs -> repeats.put(rs.getLong(1), new LedgerCounts.Repeat(rs.getLong(2), rs.getLong(3))));
+        }
         return new LedgerCounts(
-                a[0], a[1], needsOperator, m[0], m[1], m[2], m[3], rejections + counted, byState, byCategory);
+                a[0], a[1], needsOperator, m[0], m[1], m[2], m[3], rejections + counted, byState, byCategory, repeats);
     }
 
     /**
