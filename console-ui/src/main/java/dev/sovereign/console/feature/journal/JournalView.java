@@ -279,7 +279,7 @@ public final class JournalView {
         @Override
         protected void updateItem(String k, boolean empty) {
             super.updateItem(k, empty);
-            setText(empty || k == null ? null : JournalViewModel.ALL.equals(k) ? "Every kind" : k);
+            setText(empty || k == null ? null : JournalViewModel.kindLabel(k));
         }
     }
 }
