@@ -5,6 +5,7 @@ import dev.sovereign.console.feature.trends.TrendsViewModel.Bucket;
 import dev.sovereign.console.feature.trends.TrendsViewModel.Range;
 import dev.sovereign.console.feature.trends.TrendsViewModel.Series;
 import dev.sovereign.console.feature.trends.TrendsViewModel.Window;
+import dev.sovereign.console.fx.TimeAxis;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.Links;

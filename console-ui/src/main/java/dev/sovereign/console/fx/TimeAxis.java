@@ -1,4 +1,4 @@
-package dev.sovereign.console.feature.trends;
+package dev.sovereign.console.fx;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -14,7 +14,7 @@ import javafx.scene.chart.ValueAxis;
  * pixels at most, so labels never overlap or rotate (issue 31, item 19: sixty category labels did). The bounds are
  * set by the page; it never ranges itself.
  */
-final class TimeAxis extends ValueAxis<Number> {
+public final class TimeAxis extends ValueAxis<Number> {
     /** Label steps, shortest first: each a round time. */
     private static final long[] STEPS = {
         1_000,
@@ -45,7 +45,7 @@ final class TimeAxis extends ValueAxis<Number> {
     private final Supplier<ZoneId> zone;
     private long step = 60_000;
 
-    TimeAxis(Supplier<ZoneId> zone) {
+    public TimeAxis(Supplier<ZoneId> zone) {
         this.zone = zone;
         setAutoRanging(false);
         setAnimated(false);
