@@ -13,10 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
-import javafx.scene.control.ScrollPane;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -67,20 +65,6 @@ class RunFilesTest {
         WaitForAsyncUtils.waitForFxEvents();
     }
 
-    /** Scrolls the run's detail so that {@code id} shows (a short window scrolls the receipt's box). */
-    private static void inSight(FxRobot robot, String id) {
-        robot.interact(() -> {
-            ScrollPane scroll = robot.lookup("#run-detail-scroll").queryAs(ScrollPane.class);
-            Node n = robot.lookup(id).query();
-            Node content = scroll.getContent();
-            double y = content.sceneToLocal(n.localToScene(0, 0)).getY();
-            double room = content.getLayoutBounds().getHeight()
-                    - scroll.getViewportBounds().getHeight();
-            scroll.setVvalue(room <= 0 ? 0 : Math.min(1, y / room));
-        });
-        WaitForAsyncUtils.waitForFxEvents();
-    }
-
     private String text(FxRobot robot, String id) {
         return robot.lookup(id).queryAs(Label.class).getText();
     }
@@ -106,7 +90,6 @@ class RunFilesTest {
         assertThat(text(robot, "#run-output-entries")).isNotEmpty();
         assertThat(robot.lookup("#run-files-why").query().isVisible()).isFalse();
 
-        inSight(robot, "#run-open-receipt");
         robot.clickOn("#run-open-receipt");
         robot.clickOn("#run-open-output");
         WaitForAsyncUtils.waitForFxEvents();

@@ -47,6 +47,10 @@ public final class RunsView {
     private final Formats formats;
 
     private final Links links;
+    /** Open the selected run's receipt file, its output folder: in the action bar, always in sight (issue 31). */
+    private final Button openReceipt = Ui.button("run-open-receipt", "Open receipt file");
+
+    private final Button openOutput = Ui.button("run-open-output", "Open output folder");
 
     public RunsView(RunsViewModel vm, Formats formats) {
         this(vm, formats, Links.NONE);
@@ -194,13 +198,12 @@ public final class RunsView {
      * line. Hidden while the run has no receipt.
      */
     private VBox filesBox() {
+        openReceipt.setOnAction(e -> vm.files().openReceipt());
+        openOutput.setOnAction(e -> vm.files().openOutput());
         RunFilesViewModel f = vm.files();
         Label title = new Label("On disk");
         title.getStyleClass().add(Styles.TEXT_BOLD);
         Label receiptPath = pathLabel("run-receipt-path");
-        Button openReceipt = Ui.button("run-open-receipt", "Open receipt file");
-        openReceipt.setOnAction(e -> f.openReceipt());
-        openReceipt.getStyleClass().add(Styles.SMALL);
         Label receiptText = new Label();
         receiptText.setId("run-receipt-text");
         receiptText.getStyleClass().addAll("mono", Styles.TEXT_SMALL);
@@ -208,9 +211,6 @@ public final class RunsView {
         receiptText.setMinHeight(Region.USE_PREF_SIZE);
         receiptText.setMinWidth(0);
         Label outputPath = pathLabel("run-output-path");
-        Button openOutput = Ui.button("run-open-output", "Open output folder");
-        openOutput.setOnAction(e -> f.openOutput());
-        openOutput.getStyleClass().add(Styles.SMALL);
         Label entries = new Label();
         entries.setId("run-output-entries");
         entries.getStyleClass().add(Styles.TEXT_SMALL);
@@ -232,20 +232,21 @@ public final class RunsView {
         problem.textProperty().bind(f.problemProperty());
         problem.visibleProperty().bind(f.problemProperty().isNotEmpty());
         problem.managedProperty().bind(problem.visibleProperty());
-        // the buttons head the box, next to its title: in sight under the receipt's sentence, before the file's text
-        HBox head = new HBox(8, title, openReceipt, openOutput);
-        head.setAlignment(Pos.CENTER_LEFT);
-        title.setMinWidth(Region.USE_PREF_SIZE);
+        // the buttons are in the action bar above, always in sight; why they are off heads this box
         HBox receiptRow = new HBox(8, caption("Receipt file"), receiptPath);
         receiptRow.setAlignment(Pos.BASELINE_LEFT);
         HBox outputRow = new HBox(8, caption("Output folder"), outputPath);
         outputRow.setAlignment(Pos.BASELINE_LEFT);
-        VBox box = new VBox(4, head, why, problem, receiptRow, outputRow, entries, receiptText);
+        VBox box = new VBox(4, title, why, problem, receiptRow, outputRow, entries, receiptText);
         box.setId("run-files");
         Runnable fill = () -> {
             RunFilesViewModel.Files x = f.filesProperty().get();
             box.setVisible(x != null);
             box.setManaged(x != null);
+            openReceipt.setVisible(x != null);
+            openReceipt.setManaged(x != null);
+            openOutput.setVisible(x != null);
+            openOutput.setManaged(x != null);
             if (x == null) {
                 return;
             }
@@ -440,9 +441,12 @@ public final class RunsView {
                 vm.acknowledgeSelected();
             }
         });
-        HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status(), links));
+        HBox bar = new HBox(
+                8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status(), links), openReceipt, openOutput);
         bar.getStyleClass().add("action-bar");
         HBox.setHgrow(bar.getChildren().get(2), Priority.ALWAYS);
+        openReceipt.setTooltip(new Tooltip("Opens the selected run's receipt file with the desktop"));
+        openOutput.setTooltip(new Tooltip("Opens the folder of the selected run's output with the desktop"));
         return bar;
     }
 
