@@ -59,7 +59,7 @@ public final class ShellNavigation implements Links {
      * @param selectRun  selects a linked run on the Runs page; false when the ledger has no such run
      * @param pollByHand reads the ledger at once when the console polls only by hand (tests), so that a page about
      *                   an actor or a process Back or Forward returns to shows its rows without waiting
-     * @param filterJournal sets the Journal page's filters to the rows a link names (before the page shows)
+     * @param filterJournal sets the Journal page's filters to the rows a link names (once the page shows)
      */
     ShellNavigation(
             LiveLedger ledger, Predicate<String> selectRun, Runnable pollByHand, Consumer<JournalQuery> filterJournal) {
@@ -131,13 +131,14 @@ public final class ShellNavigation implements Links {
     }
 
     /**
-     * The Journal page with the rows {@code rows} names (a point on the Trends page): filtered first, so the page
-     * builds its rows once, then shown. Back returns.
+     * The Journal page with the rows {@code rows} names (a point on the Trends page): shown, then filtered, so its
+     * table takes the rows while it is on screen and lays its columns out to its width (rows set while the page was
+     * away left the sentence column past the edge). Back returns.
      */
     @Override
     public void openJournal(JournalQuery rows) {
-        filterJournal.accept(rows);
         page.set(Page.JOURNAL);
+        filterJournal.accept(rows);
     }
 
     /**

@@ -92,6 +92,20 @@ class TrendsAndRunFilesLayoutTest {
                         "#trends-journal")) {
                     inWindow(robot, id, where + "TRENDS: ", wrong);
                 }
+                // a point's rows: the Journal filtered to two kinds and one interval, its filters whole
+                robot.interact(() -> {
+                    TrendsViewModel.Bucket b = vm.trends().bucketsProperty().get().stream()
+                            .filter(x -> x.takeovers() > 0)
+                            .findFirst()
+                            .orElseThrow();
+                    vm.navigation().openJournal(vm.trends().rowsBehind(b, TrendsViewModel.Series.GRANTS, null));
+                });
+                check(
+                        robot,
+                        where + "JOURNAL (a point's rows): ",
+                        wrong,
+                        dir.resolve("journal-point-" + size[0] + "x" + size[1] + "-"
+                                + theme.name().toLowerCase() + ".png"));
                 robot.interact(() -> {
                     // no desktop here: the buttons are off and the line saying why shows, as on a headless machine
                     vm.runs()
@@ -170,6 +184,12 @@ class TrendsAndRunFilesLayoutTest {
     }
 
     private void check(FxRobot robot, String where, List<String> wrong, Path png) throws Exception {
+        WaitForAsyncUtils.waitForFxEvents();
+        // a table whose rows were just replaced shows its sideways scroll bar at the next layout pass
+        robot.interact(() -> {
+            scene.getRoot().applyCss();
+            scene.getRoot().layout();
+        });
         WaitForAsyncUtils.waitForFxEvents();
         WritableImage[] shot = new WritableImage[1];
         robot.interact(() -> {

@@ -333,10 +333,20 @@ public final class JournalViewModel {
         rebuild();
     }
 
-    /** {@code 2026-12-02 10:42:07} in the zone times are shown in: what the From and To fields understand. */
+    /**
+     * {@code 10:42:07} on the console's day, else {@code 2026-12-02 10:42:07}, in the zone times are shown in: what
+     * the From and To fields understand, as short as it can be.
+     */
     private String dateTime(long at) {
-        return DATE_TIME.withZone(formats.zone()).format(java.time.Instant.ofEpochMilli(at));
+        ZoneId zone = formats.zone();
+        java.time.ZonedDateTime t = java.time.Instant.ofEpochMilli(at).atZone(zone);
+        LocalDate today =
+                java.time.Instant.ofEpochMilli(ledger.now()).atZone(zone).toLocalDate();
+        return t.toLocalDate().equals(today) ? TIME_ONLY.format(t) : DATE_TIME.format(t);
     }
+
+    private static final java.time.format.DateTimeFormatter TIME_ONLY =
+            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private static final java.time.format.DateTimeFormatter DATE_TIME =
             java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
