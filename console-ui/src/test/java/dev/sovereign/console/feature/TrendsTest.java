@@ -113,6 +113,22 @@ class TrendsTest {
     }
 
     @Test
+    void idleTicksRedrawNothingAndARecountThatChangedNoCountRedrawsNothingEither(FxRobot robot) {
+        @SuppressWarnings("unchecked")
+        LineChart<Number, Number> chart = robot.lookup("#trends-grants").queryAs(LineChart.class);
+        Object drawn = chart.getData().get(0);
+        List<Bucket> counted = vm.trends().bucketsProperty().get();
+        long start = vm.ledger().now();
+        // eight seconds of ticks, ten a second, within the same minute: past one recount (every 5 s), nothing moved
+        for (int i = 1; i <= 80; i++) {
+            long at = start + i * 100L;
+            robot.interact(() -> vm.tick(at));
+        }
+        assertThat(vm.trends().bucketsProperty().get()).isSameAs(counted);
+        assertThat(chart.getData().get(0)).as("the chart's series, not rebuilt").isSameAs(drawn);
+    }
+
+    @Test
     void aRangeSetsTheWindowAndItsBucketAndZoomNarrowsOrWidensIt(FxRobot robot) {
         long now = vm.ledger().now();
         robot.clickOn("#trends-range-last-15-min");
