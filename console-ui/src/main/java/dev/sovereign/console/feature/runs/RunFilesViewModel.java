@@ -33,7 +33,7 @@ import javafx.beans.value.ObservableValue;
  * ReceiptRow#receiptFile()}, {@link ReceiptRow#outputDir()}); whether they are here is read from the disk in the
  * background, once per receipt selected, never on the UI thread and never per tick. Files of an attempt that ran
  * on another host are not looked for here (a PostgreSQL ledger read from another machine): the page says where
- * they are instead. UI-thread confined.
+ * they are instead (decision 0918). UI-thread confined.
  */
 public final class RunFilesViewModel {
     /** The most of a receipt file shown (a receipt is a few hundred bytes; a file grown past this is cut). */
