@@ -48,6 +48,16 @@ public final class ColumnFit {
         column.getProperties().put(TEXT, text);
     }
 
+    /**
+     * Sets {@code column}'s own minimum (what the fit never goes below) to {@code width}, also after a fit already
+     * remembered an earlier one: a page that narrows a shared table's columns (the Journal page) keeps them narrow
+     * when its rows change.
+     */
+    public static void ownMinimum(TableColumn<?, ?> column, double width) {
+        column.getProperties().put(OWN_MIN, width);
+        column.setMinWidth(width);
+    }
+
     public static <S> void install(TableView<S> table) {
         InvalidationListener refit = o -> fit(table);
         ListChangeListener<S> onRows = c -> fit(table);

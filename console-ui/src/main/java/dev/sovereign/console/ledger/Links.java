@@ -14,6 +14,9 @@ public interface Links {
     /** An attempt: its assignment on the Runs page. */
     default void openAttempt(String id) {}
 
+    /** Journal rows of some kinds in a time span: the Journal page, filtered to them (a point on the Trends page). */
+    default void openJournal(JournalQuery rows) {}
+
     /** Links that go nowhere (a view shown on its own, in tests). */
     Links NONE = new Links() {
         @Override

@@ -64,7 +64,7 @@ final class FeatureViewModels {
         leases = new LeasesViewModel(ledger);
         timeline = new TimelineViewModel(ledger, formats);
         rejections = new RejectionsViewModel(ledger, formats);
-        runs = new RunsViewModel(ledger, formats, desk);
+        runs = new RunsViewModel(ledger, formats, desk, ui);
         mailbox = new MailboxViewModel(ledger);
         processes = new ProcessesViewModel(ledger);
         processesStop = new StopProcessAction(ledger, desk);

@@ -177,7 +177,7 @@ public final class MainWindow {
                         .create();
             case SUPERVISOR -> new SupervisorView(vm.supervisor(), links).create();
             case LAB -> new LabView(vm.lab()).create();
-            case TRENDS -> new TrendsView(vm.trends(), vm.formats()).create();
+            case TRENDS -> new TrendsView(vm.trends(), vm.formats(), links).create();
             case JOURNAL ->
                 new JournalView(
                                 vm.journal(),

@@ -1,5 +1,6 @@
 package dev.sovereign.console.shell;
 
+import dev.sovereign.console.ledger.JournalQuery;
 import dev.sovereign.console.ledger.Links;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -9,6 +10,7 @@ import dev.sovereign.engine.admin.JournalSubject;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -36,6 +38,7 @@ public final class ShellNavigation implements Links {
     private final LiveLedger ledger;
     private final Predicate<String> selectRun;
     private final Runnable pollByHand;
+    private final Consumer<JournalQuery> filterJournal;
     private final ObjectProperty<Page> page = new SimpleObjectProperty<>(this, "page", Page.LEASES);
     /** The actor or process the Actor / Process page shows (null before the first link). */
     private final ObjectProperty<JournalSubject> subject = new SimpleObjectProperty<>(this, "subject");
@@ -56,11 +59,14 @@ public final class ShellNavigation implements Links {
      * @param selectRun  selects a linked run on the Runs page; false when the ledger has no such run
      * @param pollByHand reads the ledger at once when the console polls only by hand (tests), so that a page about
      *                   an actor or a process Back or Forward returns to shows its rows without waiting
+     * @param filterJournal sets the Journal page's filters to the rows a link names (once the page shows)
      */
-    ShellNavigation(LiveLedger ledger, Predicate<String> selectRun, Runnable pollByHand) {
+    ShellNavigation(
+            LiveLedger ledger, Predicate<String> selectRun, Runnable pollByHand, Consumer<JournalQuery> filterJournal) {
         this.ledger = ledger;
         this.selectRun = selectRun;
         this.pollByHand = pollByHand;
+        this.filterJournal = filterJournal;
         page.addListener((obs, from, to) -> {
             if (!moving && from != null) {
                 backStack.push(new Place(from, searchAtLastMove, subject.get()));
@@ -122,6 +128,17 @@ public final class ShellNavigation implements Links {
             ledger.search().queryProperty().set(id);
             page.set(Page.RUNS);
         }
+    }
+
+    /**
+     * The Journal page with the rows {@code rows} names (a point on the Trends page): shown, then filtered, so its
+     * table takes the rows while it is on screen and lays its columns out to its width (rows set while the page was
+     * away left the sentence column past the edge). Back returns.
+     */
+    @Override
+    public void openJournal(JournalQuery rows) {
+        page.set(Page.JOURNAL);
+        filterJournal.accept(rows);
     }
 
     /**

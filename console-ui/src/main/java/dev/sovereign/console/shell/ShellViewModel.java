@@ -105,7 +105,10 @@ public final class ShellViewModel implements AutoCloseable {
         theme.set(settings.theme());
         theme.addListener((obs, old, t) -> settings.setTheme(t));
         navigation = new ShellNavigation(
-                ledger, id -> runs().select(id), () -> attachment().pollIfByHand());
+                ledger,
+                id -> runs().select(id),
+                () -> attachment().pollIfByHand(),
+                q -> journal().show(q));
         ObjectProperty<Page> page = navigation.pageProperty();
         features = new FeatureViewModels(
                 ledger,

@@ -1,6 +1,7 @@
 package dev.sovereign.console.feature.journal;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.fx.ColumnFit;
 import dev.sovereign.console.fx.JournalTable;
 import dev.sovereign.console.fx.Ui;
 import dev.sovereign.console.ledger.Formats;
@@ -115,8 +116,11 @@ public final class JournalView {
         kind.setId("journal-kind");
         kind.valueProperty().bindBidirectional(vm.kindProperty());
         kind.setVisibleRowCount(14);
-        kind.setPrefWidth(210);
-        kind.setMinWidth(210);
+        kind.setMinWidth(Region.USE_PREF_SIZE);
+        // a link's kinds (LEASE_ACQUIRED or LEASE_TAKEN_OVER, from a Trends point) widen it: never "LEASE_ACQ…"
+        // (measured in the default font; the theme's may be a little larger)
+        kind.valueProperty().addListener((obs, o, k) -> kind.setPrefWidth(Math.max(210, textWidth(k) * 1.15 + 64)));
+        kind.setPrefWidth(Math.max(210, textWidth(kind.getValue()) * 1.15 + 64));
         kind.setCellFactory(l -> new KindCell());
         kind.setButtonCell(new KindCell());
         TextField actor = field("journal-actor", "any", 120, vm.actorProperty());
@@ -175,6 +179,13 @@ public final class JournalView {
         return List.of(buttons, csv);
     }
 
+    /** The width {@code key}'s label takes in {@code kind}'s font. */
+    private static double textWidth(String key) {
+        javafx.scene.text.Text t = new javafx.scene.text.Text(JournalViewModel.kindLabel(key));
+        t.setFont(javafx.scene.text.Font.getDefault());
+        return t.getLayoutBounds().getWidth();
+    }
+
     private static TextField field(String id, String prompt, double width, javafx.beans.property.StringProperty p) {
         TextField f = new TextField();
         f.setId(id);
@@ -194,6 +205,14 @@ public final class JournalView {
             if (!n.equals(f.getText())) {
                 f.setText(n);
             }
+        });
+        // a date and a time (2026-12-02 10:42:07, from a Trends point of another day) widens the field to show it
+        f.textProperty().addListener((obs, o, n) -> {
+            javafx.scene.text.Text t = new javafx.scene.text.Text(n);
+            t.setFont(f.getFont());
+            double w = Math.max(width, t.getLayoutBounds().getWidth() + 24);
+            f.setPrefWidth(w);
+            f.setMinWidth(w);
         });
         return f;
     }
@@ -221,7 +240,9 @@ public final class JournalView {
                 default -> -1;
             };
             if (w > 0) {
-                c.setMinWidth(w);
+                // the fit remembers a column's own minimum at its first fit (rows already there): this one, not the
+                // shared table's, or the columns widen again at the next rows and the sentence runs past the edge
+                ColumnFit.ownMinimum(c, w);
                 c.setPrefWidth(w);
             }
         }
@@ -279,7 +300,7 @@ public final class JournalView {
         @Override
         protected void updateItem(String k, boolean empty) {
             super.updateItem(k, empty);
-            setText(empty || k == null ? null : JournalViewModel.ALL.equals(k) ? "Every kind" : k);
+            setText(empty || k == null ? null : JournalViewModel.kindLabel(k));
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.sovereign.console.feature.journal;
 
 import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.ledger.Formats;
+import dev.sovereign.console.ledger.JournalQuery;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.admin.AdminSnapshot;
@@ -96,6 +97,10 @@ public final class JournalViewModel {
     private long newestSeq;
     private boolean built;
     private Filter filter = Filter.NONE;
+    /** Set while {@link #show} sets several filter fields: they are applied once, at the end. */
+    private boolean settingAll;
+    /** The start of a span {@link #show} asked for, until the rows shown reach back to it (older ones are read). */
+    private Long reachBackTo;
 
     /**
      * @param reader the attached ledger's reader, or null while nothing is attached (older rows are read through it)
@@ -127,6 +132,9 @@ public final class JournalViewModel {
             }
         });
         Runnable refilter = () -> {
+            if (settingAll) {
+                return; // show(): one rebuild for every field it sets
+            }
             filter = readFilter();
             rebuild();
         };
@@ -182,7 +190,11 @@ public final class JournalViewModel {
         return rowsView;
     }
 
-    /** {@link #ALL} or one kind ({@code REJECTED}, {@code LEASE_TAKEN_OVER}, ...). */
+    /**
+     * {@link #ALL}, one kind ({@code REJECTED}, {@code LEASE_TAKEN_OVER}, ...), or what a link asked for: several
+     * kinds joined by {@code +} ({@code LEASE_ACQUIRED+LEASE_TAKEN_OVER}), or {@code REJECTED:} and one refusal
+     * category ({@link #kindKey}).
+     */
     public ObjectProperty<String> kindProperty() {
         return kind;
     }
@@ -270,6 +282,91 @@ public final class JournalViewModel {
         return formats.humanize(e.sentence());
     }
 
+    /**
+     * The kind filter's key for {@code kinds} (empty: {@link #ALL}) and, for refusals, one {@code category}: a kind,
+     * kinds joined by {@code +}, or {@code REJECTED:category}.
+     */
+    public static String kindKey(List<String> kinds, String category) {
+        if (kinds.isEmpty()) {
+            return ALL;
+        }
+        String key = String.join("+", kinds);
+        return category != null && kinds.equals(List.of(JournalEntry.REJECTED)) ? key + ":" + category : key;
+    }
+
+    /** How the kind filter names {@code key}: {@code Every kind}, a kind, {@code A or B}, {@code REJECTED (category)}. */
+    public static String kindLabel(String key) {
+        if (key == null || ALL.equals(key)) {
+            return "Every kind";
+        }
+        int colon = key.indexOf(':');
+        if (colon > 0) {
+            return key.substring(0, colon) + " (" + key.substring(colon + 1) + ")";
+        }
+        return key.replace("+", " or ");
+    }
+
+    /**
+     * Shows exactly the rows {@code q} names (issue 31, item 19: a point on the Trends page): its kinds and category,
+     * from its first to its last millisecond, with no actor or process filter. Rows older than the console's window
+     * are read at once (as Load older would), so the table holds every row the point counted.
+     */
+    public void show(JournalQuery q) {
+        String key = kindKey(q.kinds(), q.category());
+        if (!kinds.contains(key)) {
+            kinds.add(key);
+        }
+        settingAll = true;
+        try {
+            kind.set(key);
+            actor.set("");
+            process.set("");
+            from.set(dateTime(q.from()));
+            to.set(dateTime(q.toInclusive()));
+        } finally {
+            settingAll = false;
+        }
+        filter = readFilter();
+        reachBackTo = q.from();
+        paused.set(false);
+        following.set(true);
+        rebuild();
+    }
+
+    /**
+     * {@code 10:42:07} on the console's day, else {@code 2026-12-02 10:42:07}, in the zone times are shown in: what
+     * the From and To fields understand, as short as it can be.
+     */
+    private String dateTime(long at) {
+        ZoneId zone = formats.zone();
+        java.time.ZonedDateTime t = java.time.Instant.ofEpochMilli(at).atZone(zone);
+        LocalDate today =
+                java.time.Instant.ofEpochMilli(ledger.now()).atZone(zone).toLocalDate();
+        return t.toLocalDate().equals(today) ? TIME_ONLY.format(t) : DATE_TIME.format(t);
+    }
+
+    private static final java.time.format.DateTimeFormatter TIME_ONLY =
+            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    private static final java.time.format.DateTimeFormatter DATE_TIME =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    /** After a rebuild for {@link #show}: reads older rows while the span starts before what is shown. */
+    private void reachBack() {
+        Long want = reachBackTo;
+        if (want == null || !built) {
+            return;
+        }
+        List<JournalEntry> window = ledger.events();
+        boolean covered = !window.isEmpty() && window.get(0).at() < want;
+        if (covered || !olderLeft.get()) {
+            reachBackTo = null;
+            return;
+        }
+        reachBackTo = null;
+        loadOlder();
+    }
+
     /** Starts the stretch shown over from the newest events: the table follows again. */
     public void jumpToNewest() {
         paused.set(false);
@@ -302,6 +399,7 @@ public final class JournalViewModel {
         if (window.isEmpty()) {
             built = ledger.snapshot() != null;
             olderLeft.set(ledger.snapshot() != null && ledger.snapshot().lastSeq() > 0);
+            reachBack();
             return;
         }
         List<JournalEntry> newest = new ArrayList<>();
@@ -320,6 +418,7 @@ public final class JournalViewModel {
         rows.setAll(newest);
         olderLeft.set(oldestSeq > 1);
         built = true;
+        reachBack();
     }
 
     /** New events from the poller: added at the bottom, held back, or (after a gap the window lost) a rebuild. */
@@ -572,8 +671,17 @@ public final class JournalViewModel {
         }
         timeProblem.set(problem);
         String k = kind.get();
-        return new Filter(
-                k == null || k.equals(ALL) ? null : k, lower(actor.get()), lower(process.get()), fromMs, toMs);
+        Set<String> kindSet = null;
+        String category = null;
+        if (k != null && !k.equals(ALL)) {
+            int colon = k.indexOf(':');
+            if (colon > 0) {
+                category = k.substring(colon + 1);
+                k = k.substring(0, colon);
+            }
+            kindSet = Set.of(k.split("\\+"));
+        }
+        return new Filter(kindSet, category, lower(actor.get()), lower(process.get()), fromMs, toMs);
     }
 
     private static String lower(String s) {
@@ -608,12 +716,20 @@ public final class JournalViewModel {
         return ms;
     }
 
-    /** The filters, as one immutable value the background reads use. */
-    record Filter(String kind, String actor, String process, Long from, Long to) {
-        static final Filter NONE = new Filter(null, null, null, null, null);
+    /**
+     * The filters, as one immutable value the background reads use.
+     *
+     * @param kinds    the kinds shown, or null: every kind
+     * @param category for refusals, the one category shown, or null: any
+     */
+    record Filter(Set<String> kinds, String category, String actor, String process, Long from, Long to) {
+        static final Filter NONE = new Filter(null, null, null, null, null, null);
 
         boolean matches(JournalEntry e) {
-            if (kind != null && !kind.equals(e.kind())) {
+            if (kinds != null && !kinds.contains(e.kind())) {
+                return false;
+            }
+            if (category != null && e.isRejection() && !category.equals(e.category())) {
                 return false;
             }
             if (actor != null) {

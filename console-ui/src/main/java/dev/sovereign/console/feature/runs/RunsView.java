@@ -47,6 +47,10 @@ public final class RunsView {
     private final Formats formats;
 
     private final Links links;
+    /** Open the selected run's receipt file, its output folder: in the action bar, always in sight (issue 31). */
+    private final Button openReceipt = Ui.button("run-open-receipt", "Open receipt file");
+
+    private final Button openOutput = Ui.button("run-open-output", "Open output folder");
 
     public RunsView(RunsViewModel vm, Formats formats) {
         this(vm, formats, Links.NONE);
@@ -123,7 +127,7 @@ public final class RunsView {
         historyTitle.managedProperty().bind(historyTitle.visibleProperty());
         history.visibleProperty().bind(historyTitle.visibleProperty());
         history.managedProperty().bind(historyTitle.visibleProperty());
-        VBox detailPane = new VBox(6, hint, detail, historyTitle, history);
+        VBox detailPane = new VBox(6, hint, detail, filesBox(), historyTitle, history);
         detailPane.getStyleClass().add("detail-pane");
         // the receipt and a long history scroll; the attempts keep their rows
         ScrollPane detailScroll = new ScrollPane(detailPane);
@@ -186,6 +190,167 @@ public final class RunsView {
                         + " state; a run whose worker died is recovered as failed / worker_lost.",
                 vm.summaryProperty(),
                 body);
+    }
+
+    /**
+     * The selected run's files on disk (issue 31, item 20): the receipt file's path and content, the output folder's
+     * path and entries, a button to open each with the desktop, and, when one cannot be opened from here, why in one
+     * line. Hidden while the run has no receipt.
+     */
+    private VBox filesBox() {
+        openReceipt.setOnAction(e -> vm.files().openReceipt());
+        openOutput.setOnAction(e -> vm.files().openOutput());
+        RunFilesViewModel f = vm.files();
+        Label title = new Label("On disk");
+        title.getStyleClass().add(Styles.TEXT_BOLD);
+        Label receiptPath = pathLabel("run-receipt-path");
+        Label receiptText = new Label();
+        receiptText.setId("run-receipt-text");
+        receiptText.getStyleClass().addAll("mono", Styles.TEXT_SMALL);
+        receiptText.setWrapText(true);
+        receiptText.setMinHeight(Region.USE_PREF_SIZE);
+        receiptText.setMinWidth(0);
+        Label outputPath = pathLabel("run-output-path");
+        Label entries = new Label();
+        entries.setId("run-output-entries");
+        entries.getStyleClass().add(Styles.TEXT_SMALL);
+        entries.setWrapText(true);
+        entries.setMinHeight(Region.USE_PREF_SIZE);
+        entries.setMinWidth(0);
+        Label why = new Label();
+        why.setId("run-files-why");
+        why.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.TEXT_MUTED);
+        why.setWrapText(true);
+        why.setMinHeight(Region.USE_PREF_SIZE);
+        why.setMinWidth(0);
+        Label problem = new Label();
+        problem.setId("run-files-problem");
+        problem.getStyleClass().addAll(Styles.TEXT_SMALL, Styles.DANGER);
+        problem.setWrapText(true);
+        problem.setMinHeight(Region.USE_PREF_SIZE);
+        problem.setMinWidth(0);
+        problem.textProperty().bind(f.problemProperty());
+        problem.visibleProperty().bind(f.problemProperty().isNotEmpty());
+        problem.managedProperty().bind(problem.visibleProperty());
+        // the buttons are in the action bar above, always in sight; why they are off heads this box
+        HBox receiptRow = new HBox(8, caption("Receipt file"), receiptPath);
+        receiptRow.setAlignment(Pos.BASELINE_LEFT);
+        HBox outputRow = new HBox(8, caption("Output folder"), outputPath);
+        outputRow.setAlignment(Pos.BASELINE_LEFT);
+        VBox box = new VBox(4, title, why, problem, receiptRow, outputRow, entries, receiptText);
+        box.setId("run-files");
+        Runnable fill = () -> {
+            RunFilesViewModel.Files x = f.filesProperty().get();
+            box.setVisible(x != null);
+            box.setManaged(x != null);
+            openReceipt.setVisible(x != null);
+            openReceipt.setManaged(x != null);
+            openOutput.setVisible(x != null);
+            openOutput.setManaged(x != null);
+            if (x == null) {
+                return;
+            }
+            receiptPath.setText(String.valueOf(x.receiptFile()));
+            outputPath.setText(String.valueOf(x.outputDir()));
+            receiptText.setText(x.receiptHere() ? readable(x.receiptText()) : "");
+            receiptText.setVisible(x.receiptHere());
+            receiptText.setManaged(x.receiptHere());
+            entries.setText(
+                    !x.outputHere()
+                            ? ""
+                            : x.outputEntries().isEmpty()
+                                    ? "The output folder is empty."
+                                    : "Holds " + String.join(" \u00b7 ", x.outputEntries())
+                                            + (x.moreEntries() > 0 ? " \u00b7 and " + x.moreEntries() + " more" : ""));
+            entries.setVisible(x.outputHere());
+            entries.setManaged(x.outputHere());
+            String noReceipt = f.whyNotOpenReceipt();
+            String noOutput = f.whyNotOpenOutput();
+            openReceipt.setDisable(noReceipt != null);
+            openOutput.setDisable(noOutput != null);
+            String reason = noReceipt == null
+                    ? noOutput
+                    : noOutput == null || noOutput.equals(noReceipt) ? noReceipt : noReceipt + " " + noOutput;
+            why.setText(reason == null ? "" : reason);
+            why.setVisible(reason != null);
+            why.setManaged(reason != null);
+        };
+        f.filesProperty().addListener((obs, o, n) -> fill.run());
+        f.openerProperty().addListener((obs, o, n) -> fill.run());
+        fill.run();
+        return box;
+    }
+
+    private static Label caption(String text) {
+        Label l = new Label(text);
+        l.getStyleClass().add(Styles.TEXT_MUTED);
+        l.setMinWidth(Region.USE_PREF_SIZE);
+        return l;
+    }
+
+    /** A path: wraps anywhere rather than being cut (an ellipsis would hide the file's own name at its end). */
+    private static Label pathLabel(String id) {
+        Label l = new Label();
+        l.setId(id);
+        l.getStyleClass().add("mono");
+        l.setWrapText(true);
+        l.setMinWidth(0);
+        l.setMinHeight(Region.USE_PREF_SIZE);
+        l.setMaxWidth(Double.MAX_VALUE);
+        HBox.setHgrow(l, Priority.ALWAYS);
+        return l;
+    }
+
+    /**
+     * A receipt file as written ({@code {"receipt":7,"assignment":...}} on one line), one field a line; any other
+     * text as it is.
+     */
+    static String readable(String json) {
+        String t = json.strip();
+        if (!t.startsWith("{") || !t.endsWith("}") || t.indexOf('\n') >= 0) {
+            return t;
+        }
+        StringBuilder sb = new StringBuilder();
+        boolean inString = false;
+        int depth = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (inString) {
+                sb.append(c);
+                if (c == '\\') {
+                    if (i + 1 < t.length()) {
+                        sb.append(t.charAt(++i));
+                    }
+                } else if (c == '"') {
+                    inString = false;
+                }
+                continue;
+            }
+            switch (c) {
+                case '"' -> {
+                    inString = true;
+                    sb.append(c);
+                }
+                case '{', '[' -> {
+                    depth++;
+                    sb.append(c);
+                    if (depth == 1) {
+                        sb.append("\n  ");
+                    }
+                }
+                case '}', ']' -> {
+                    if (depth == 1) {
+                        sb.append('\n');
+                    }
+                    depth--;
+                    sb.append(c);
+                }
+                case ',' -> sb.append(depth == 1 ? ",\n  " : ",");
+                case ':' -> sb.append(depth == 1 ? ": " : ":");
+                default -> sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 
     /** A bulk action's question, in the page (never a modal dialog): how many, and what it does. */
@@ -276,9 +441,12 @@ public final class RunsView {
                 vm.acknowledgeSelected();
             }
         });
-        HBox bar = new HBox(8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status(), links));
+        HBox bar = new HBox(
+                8, retry, acknowledge, Ui.actionFeedback("runs-action", vm.status(), links), openReceipt, openOutput);
         bar.getStyleClass().add("action-bar");
         HBox.setHgrow(bar.getChildren().get(2), Priority.ALWAYS);
+        openReceipt.setTooltip(new Tooltip("Opens the selected run's receipt file with the desktop"));
+        openOutput.setTooltip(new Tooltip("Opens the folder of the selected run's output with the desktop"));
         return bar;
     }
 

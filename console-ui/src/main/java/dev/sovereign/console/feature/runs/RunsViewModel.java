@@ -2,6 +2,8 @@ package dev.sovereign.console.feature.runs;
 
 import dev.sovereign.console.actions.ActionStatus;
 import dev.sovereign.console.actions.OperatorDesk;
+import dev.sovereign.console.fx.CurrentThreadUiExecutor;
+import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.console.ledger.FilterChoice;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
@@ -42,6 +44,7 @@ public final class RunsViewModel {
     private final Formats formats;
     private final OperatorDesk desk;
     private final ActionStatus status = new ActionStatus();
+    private final RunFilesViewModel files;
     private final BooleanBinding canRetry;
     private final BooleanBinding canAcknowledge;
     /** The id of a retry just created, selected when it first appears. */
@@ -93,9 +96,15 @@ public final class RunsViewModel {
             List.of(ALL, "CREATED", "RUNNING", "COMPLETED", "BLOCKED", "FAILED", NEEDS_ACTION);
 
     public RunsViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk) {
+        this(ledger, formats, desk, new CurrentThreadUiExecutor());
+    }
+
+    /** {@code ui} reads the selected run's files from the disk in the background ({@link RunFilesViewModel}). */
+    public RunsViewModel(LiveLedger ledger, Formats formats, OperatorDesk desk, UiExecutor ui) {
         this.ledger = ledger;
         this.formats = formats;
         this.desk = desk;
+        this.files = new RunFilesViewModel(ledger, ui, selected);
         ledger.snapshotProperty().addListener((obs, old, s) -> refresh(s));
         ledger.journalRevisionProperty().addListener((obs, old, r) -> showHistory());
         stateFilter.addListener((obs, old, f) -> refreshUnlessWidening());
@@ -434,6 +443,11 @@ public final class RunsViewModel {
     /** How many runs wait for an operator, counted by the database (the navigation badge). */
     public ReadOnlyLongProperty needsOperatorProperty() {
         return needsOperator.getReadOnlyProperty();
+    }
+
+    /** The selected run's receipt file and output folder on disk, and opening them. */
+    public RunFilesViewModel files() {
+        return files;
     }
 
     /** The selected assignment and its receipt, in words. */

@@ -16,6 +16,24 @@ public record ProcessRef(String identity, String label, Long pid, String host) {
         Objects.requireNonNull(identity, "identity");
     }
 
+    /**
+     * This machine's host name as a process registers it ({@code host}): {@code $HOSTNAME}, else the kernel's
+     * name, else {@code localhost}; never a DNS look-up (it can hang on a machine without network). The console
+     * compares it with a process's host to tell whether that process's files can be on this machine.
+     */
+    public static String thisHost() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env.strip();
+        }
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname"))
+                    .strip();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "localhost";
+        }
+    }
+
     /** An identity with nothing else known (the process row is missing). */
     public static ProcessRef unknown(String identity) {
         return new ProcessRef(identity, null, null, null);

@@ -1,5 +1,6 @@
 package dev.sovereign.engine.admin;
 
+import dev.sovereign.engine.run.RunFolders;
 import java.nio.file.Path;
 
 /**
@@ -31,6 +32,20 @@ public record ReceiptRow(
 
     /** The failure category the supervisor writes for an attempt whose process died. */
     public static final String WORKER_LOST = "worker_lost";
+
+    /**
+     * The receipt file of this attempt, {@code <dataDirectory>/runs/<assignment>/<attempt>.receipt.json}: derived
+     * from {@link #outputDir} as it is ({@link RunFolders}), so it may be missing on disk too (written after the
+     * commit, best effort: decision 0103); null without an output folder.
+     */
+    public Path receiptFile() {
+        if (outputDir == null
+                || outputDir.getParent() == null
+                || outputDir.getParent().getParent() == null) {
+            return null;
+        }
+        return outputDir.getParent().getParent().resolve(attemptId + RunFolders.RECEIPT_SUFFIX);
+    }
 
     /** True for the supervisor's receipt of an attempt whose process died mid-run. */
     public boolean isWorkerLost() {

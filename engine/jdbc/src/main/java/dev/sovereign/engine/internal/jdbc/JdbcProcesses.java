@@ -1,14 +1,12 @@
 package dev.sovereign.engine.internal.jdbc;
 
+import dev.sovereign.engine.admin.ProcessRef;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.process.Processes;
 import dev.sovereign.engine.rules.ProcessRules;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -149,17 +147,9 @@ public final class JdbcProcesses implements Processes {
                 tx -> tx.query("SELECT " + COLUMNS + " FROM processes ORDER BY started_at DESC", JdbcProcesses::map));
     }
 
-    /** The host name for display; never a DNS look-up (it can hang on a machine without network). */
+    /** The host name for display: {@link ProcessRef#thisHost()}, the one rule for it (the console compares with it). */
     public static String hostName() {
-        String env = System.getenv("HOSTNAME");
-        if (env != null && !env.isBlank()) {
-            return env.strip();
-        }
-        try {
-            return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
-        } catch (IOException | RuntimeException e) {
-            return "localhost";
-        }
+        return ProcessRef.thisHost();
     }
 
     public static int staleAfter() {
