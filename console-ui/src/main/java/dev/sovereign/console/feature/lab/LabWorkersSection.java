@@ -82,6 +82,8 @@ final class LabWorkersSection {
         // a narrow window wraps the form to a second row instead of squeezing its buttons to "Start wo…"
         FlowPane form = new FlowPane(8, 6, actorLabel, actor, ttl, clock, start, job, clear);
         form.setAlignment(Pos.CENTER_LEFT);
+        // its least height is both rows when it wraps: the split above the scenarios then leaves the table its room
+        form.setMinHeight(Region.USE_PREF_SIZE);
         for (Node n : form.getChildren()) {
             if (n instanceof Region r) {
                 r.setMinWidth(Region.USE_PREF_SIZE);
