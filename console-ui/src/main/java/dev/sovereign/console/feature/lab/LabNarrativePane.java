@@ -6,6 +6,7 @@ import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.engine.lab.Check;
 import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.LabVerdict;
+import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
@@ -82,6 +83,14 @@ final class LabNarrativePane {
             keepInView(scroll, right, narrative);
         });
         vm.paceProperty().addListener((obs, o, p) -> fillNarrative(narrative));
+        // a smaller window, or presenter mode switched on or off: the running or waiting step back in sight
+        scroll.viewportBoundsProperty().addListener((obs, o, b) -> {
+            if (o.getHeight() != b.getHeight()) {
+                Platform.runLater(() -> keepInView(scroll, right, narrative));
+            }
+        });
+        // presenter mode puts the steps first: from the top (the new viewport then brings a waiting step in sight)
+        vm.presenterProperty().addListener((obs, o, p) -> scroll.setVvalue(0));
         vm.stepHolds().addListener((ListChangeListener<Boolean>) c -> fillNarrative(narrative));
         fillNarrative(narrative);
         HBox.setHgrow(scroll, Priority.ALWAYS);
@@ -216,25 +225,38 @@ final class LabNarrativePane {
         return new HBox(8, mark, kind, text);
     }
 
-    /** Scrolls the narrative so the running step (or the verdict, once there is one) is in view. */
+    /**
+     * Scrolls the narrative the least that shows the running (or waiting) step whole; with neither, nothing. A
+     * step already in sight stays where it is, so in presenter mode the steps stay on top.
+     */
     private static void keepInView(ScrollPane scroll, VBox content, VBox narrative) {
         Node running = narrative.getChildren().stream()
-                .filter(n -> n.getStyleClass().contains("running")
-                        || n.getStyleClass().contains("held"))
+                .filter(n -> n.getStyleClass().contains("held"))
                 .findFirst()
+                .or(() -> narrative.getChildren().stream()
+                        .filter(n -> n.getStyleClass().contains("running"))
+                        .findFirst())
                 .orElse(null);
         content.applyCss();
         content.layout();
         double contentHeight = content.getHeight();
         double viewport = scroll.getViewportBounds().getHeight();
-        if (contentHeight <= viewport || viewport <= 0) {
+        if (running == null || contentHeight <= viewport || viewport <= 0) {
             return;
         }
-        double y = running == null
-                ? 0
-                : narrative.getBoundsInParent().getMinY()
-                        + running.getBoundsInParent().getMinY()
-                        - viewport / 3;
-        scroll.setVvalue(Math.max(0, Math.min(1, y / (contentHeight - viewport))));
+        double range = contentHeight - viewport;
+        double top = scroll.getVvalue() * range;
+        double y = narrative.getBoundsInParent().getMinY()
+                + running.getBoundsInParent().getMinY();
+        double h = running.getBoundsInParent().getHeight();
+        double want = top;
+        if (y < top) {
+            want = y - 4;
+        } else if (y + h > top + viewport) {
+            want = y + h + 4 - viewport;
+        }
+        if (want != top) {
+            scroll.setVvalue(Math.max(0, Math.min(1, want / range)));
+        }
     }
 }

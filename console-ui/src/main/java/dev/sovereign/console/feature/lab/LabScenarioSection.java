@@ -36,7 +36,7 @@ final class LabScenarioSection {
         VBox left = createScenarioList(controls);
         ToggleButton presenter = new ToggleButton("Presenter");
         presenter.setId("lab-presenter");
-        presenter.setTooltip(new Tooltip("Larger type and the narrative alone on the page, for a projector (F5)"));
+        presenter.setTooltip(new Tooltip("Larger type and the narrative alone on the page, for a projector (P)"));
         presenter.selectedProperty().bindBidirectional(vm.presenterProperty());
         presenter.setMinWidth(Region.USE_PREF_SIZE);
         Region grow = new Region();

@@ -44,7 +44,7 @@ public final class LabView {
      */
     public static final List<String[]> KEYS = List.of(
             new String[] {"Space or \u2192", "Lab \u2192 Next step (step by step, slow motion)"},
-            new String[] {"F5", "Lab \u2192 Presenter mode on or off"});
+            new String[] {"P", "Lab \u2192 Presenter mode on or off"});
 
     public Parent create() {
         Region scenarios = (Region) new LabScenarioSection(vm).create();
@@ -79,7 +79,7 @@ public final class LabView {
                     && vm.heldStepProperty().get() != null) {
                 vm.nextStep();
                 e.consume();
-            } else if (e.getCode() == KeyCode.F5) {
+            } else if (e.getCode() == KeyCode.P && !e.isShiftDown()) {
                 vm.presenterProperty().set(!vm.presenterProperty().get());
                 e.consume();
             }
@@ -88,8 +88,8 @@ public final class LabView {
     }
 
     /**
-     * Presenter mode (issue 31, item 15): for a projector, larger type and the scenario alone under the page's
-     * title; the database bar, the page's description and the worker processes go until it is switched off.
+     * Presenter mode (issue 31, item 15): for a projector, larger type and the scenario alone; the page's header,
+     * the database bar, the message line and the worker processes go until it is switched off.
      */
     private void presenting(
             VBox page,
@@ -99,7 +99,9 @@ public final class LabView {
             Node workers,
             Region scenarios,
             BooleanProperty backInSplit) {
-        Node description = page.lookup(".page-description");
+        // the page's title, description and summary: the room the steps need on a projector
+        Node header = page.lookup(".page-header");
+
         Runnable apply = () -> {
             boolean on = vm.presenterProperty().get();
             if (on) {
@@ -121,9 +123,9 @@ public final class LabView {
                 }
                 backInSplit.set(!backInSplit.get());
             }
-            if (description != null) {
-                description.setVisible(!on);
-                description.setManaged(!on);
+            if (header != null) {
+                header.setVisible(!on);
+                header.setManaged(!on);
             }
         };
         vm.presenterProperty().addListener((obs, o, p) -> apply.run());
@@ -179,7 +181,11 @@ public final class LabView {
         bar.setMinHeight(24);
         // nothing to say, no room taken: a 1024x700 window needs it for the scenarios (issue 31)
         bar.visibleProperty()
-                .bind(vm.messageProperty().isNotEmpty().or(vm.busyProperty()).or(vm.runningProperty()));
+                .bind(vm.messageProperty()
+                        .isNotEmpty()
+                        .or(vm.busyProperty())
+                        .or(vm.runningProperty())
+                        .and(vm.presenterProperty().not())); // presenter mode: the steps say it
         bar.managedProperty().bind(bar.visibleProperty());
         return bar;
     }
