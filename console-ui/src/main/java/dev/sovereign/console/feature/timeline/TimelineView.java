@@ -179,15 +179,11 @@ public final class TimelineView {
                 "Timeline",
                 "Who held each actor when, with the token of each hold.",
                 Bindings.createStringBinding(
-                        () -> "Window: last " + vm.spanTextProperty().get()
-                                + (vm.followingProperty().get()
-                                        ? ", following now"
-                                        : ", paused (press Follow now to resume)")
+                        () -> vm.windowTextProperty().get()
                                 + (vm.notDrawnProperty().get().isEmpty()
                                         ? ""
                                         : ". " + vm.notDrawnProperty().get()),
-                        vm.spanTextProperty(),
-                        vm.followingProperty(),
+                        vm.windowTextProperty(),
                         vm.notDrawnProperty()),
                 body);
     }
@@ -219,7 +215,25 @@ public final class TimelineView {
         fit.setId("timeline-fit");
         fit.setTooltip(new Tooltip("From the oldest event or lease there is to see, to now"));
         fit.setOnAction(e -> vm.fitToData());
-        HBox bar = new HBox(8, zoomOut, span, zoomIn, fit, new Separator(Orientation.VERTICAL), back, follow, forward);
+        Button scenario = new Button("Last scenario");
+        scenario.setId("timeline-last-scenario");
+        Tooltip which = new Tooltip();
+        which.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.lastScenarioProperty().get().isEmpty()
+                                ? "No lab scenario in the journal yet"
+                                : "Zoom to the newest lab scenario, "
+                                        + vm.lastScenarioProperty().get() + ": from its first event to its last",
+                        vm.lastScenarioProperty()));
+        scenario.setTooltip(which);
+        scenario.setOnAction(e -> vm.zoomToLastScenario());
+        scenario.disableProperty().bind(vm.lastScenarioProperty().isEmpty());
+        for (Button b : new Button[] {zoomIn, zoomOut, back, forward, fit, scenario}) {
+            b.setMinWidth(Region.USE_PREF_SIZE);
+        }
+        follow.setMinWidth(Region.USE_PREF_SIZE);
+        HBox bar = new HBox(
+                8, zoomOut, span, zoomIn, fit, scenario, new Separator(Orientation.VERTICAL), back, follow, forward);
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;
     }
