@@ -81,7 +81,7 @@ final class LabScenarioSection {
         list.getItems().setAll(vm.scenarios());
         list.setPrefWidth(300);
         list.setMinWidth(260);
-        list.setMinHeight(48);
+        list.setMinHeight(36); // about one scenario: the Run, Stop and pace controls under it stay in sight at 1024x700
         list.setCellFactory(l -> new ListCell<>() {
             @Override
             protected void updateItem(ScenarioInfo s, boolean empty) {

@@ -55,6 +55,15 @@ public final class LabSentences {
 
     private LabSentences() {}
 
+    /** Above a worker's output lines: whose. */
+    static String outputTitle(String worker) {
+        return "Output of " + worker;
+    }
+
+    /** What the output pane keeps. */
+    static final String OUTPUT_NOTE =
+            "Its last " + LabWorkerItem.RECENT_LINES + " lines, newest last, as it prints them";
+
     /** The line above the steps that says what the chosen pace does, or empty in real time. */
     static String paceNote(LabScenarioRun.Pace pace) {
         return switch (pace) {

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
-import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Parent;
@@ -22,9 +21,9 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.control.Separator;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Pane;
 import javafx.scene.layout.Priority;
@@ -188,7 +187,7 @@ public final class TimelineView {
                 body);
     }
 
-    private HBox toolbar() {
+    private FlowPane toolbar() {
         Button zoomIn = new Button("Zoom in");
         zoomIn.setId("timeline-zoom-in");
         zoomIn.setOnAction(e -> vm.zoomIn());
@@ -198,7 +197,7 @@ public final class TimelineView {
         Label span = new Label();
         span.setId("timeline-span");
         span.textProperty().bind(vm.spanTextProperty());
-        span.setMinWidth(70);
+        span.setMinWidth(Region.USE_PREF_SIZE); // "2 min 00 s" whole
         span.setAlignment(Pos.CENTER);
         Button back = new Button("\u25c0 Earlier");
         back.setId("timeline-back");
@@ -232,8 +231,14 @@ public final class TimelineView {
             b.setMinWidth(Region.USE_PREF_SIZE);
         }
         follow.setMinWidth(Region.USE_PREF_SIZE);
-        HBox bar = new HBox(
-                8, zoomOut, span, zoomIn, fit, scenario, new Separator(Orientation.VERTICAL), back, follow, forward);
+        HBox zoom = new HBox(8, zoomOut, span, zoomIn, fit, scenario);
+        zoom.setAlignment(Pos.CENTER_LEFT);
+        zoom.setMinWidth(Region.USE_PREF_SIZE);
+        HBox move = new HBox(8, back, follow, forward);
+        move.setAlignment(Pos.CENTER_LEFT);
+        move.setMinWidth(Region.USE_PREF_SIZE);
+        // the moves wrap under the zooms in a 1024-px window instead of pushing the page wider (issue 31, item 3)
+        FlowPane bar = new FlowPane(16, 6, zoom, move);
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;
     }
