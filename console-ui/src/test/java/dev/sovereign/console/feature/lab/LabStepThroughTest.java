@@ -119,6 +119,18 @@ class LabStepThroughTest {
         assertThat(heldAt).containsExactly(1, 2, 3, 8, 9);
         assertThat(robot.lookup("#lab-next-step").queryAs(Button.class).isDisabled())
                 .isTrue();
+
+        // issue 31, item 16: the timeline zooms to the scenario just run, and its summary says so
+        String actor = console.vm.lab().scenarioActorProperty().get();
+        robot.clickOn("#nav-timeline");
+        console.await(
+                () -> actor.equals(console.vm.timeline().lastScenarioProperty().get()));
+        robot.clickOn("#timeline-last-scenario");
+        console.await(() -> robot.lookup("#timeline-summary")
+                .queryAs(Label.class)
+                .getText()
+                .startsWith("Window: the last scenario, " + actor + ", "));
+        console.screenshot(robot, "lab-timeline-last-scenario-1440x900");
     }
 
     /** The steps from..to that are not whole inside the narrative's viewport. */
