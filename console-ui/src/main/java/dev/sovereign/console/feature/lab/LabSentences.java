@@ -49,7 +49,7 @@ public final class LabSentences {
 
     /** What the paces do (decision 0117), for the pace chooser's tooltip. */
     public static final String PACE_NOTE = "Real time: the scenario plays through. Step by step: the lab waits for"
-            + " Next step (Space or \u2192) before each of its own actions it can hold. Slow motion: it waits "
+            + " Next \u25B6 (Space or \u2192) before each of its own actions it can hold. Slow motion: it waits "
             + LabScenarioRun.SLOW_PAUSE.toSeconds() + " s there. The workers are real processes: their TTLs and jobs"
             + " run on in real time while the lab waits, and a step marked \u201creal time\u201d never waits.";
 
@@ -69,7 +69,7 @@ public final class LabSentences {
         return switch (pace) {
             case REAL_TIME -> "";
             case STEP ->
-                "Step by step: the lab waits for you (Next step, Space or \u2192) before each step it can"
+                "Step by step: the lab waits for you (Next \u25B6, Space or \u2192) before each step it can"
                         + " hold. The workers' TTLs and jobs run on in real time; a step marked \u201creal time\u201d"
                         + " follows on its own.";
             case SLOW ->
@@ -82,8 +82,9 @@ public final class LabSentences {
     /** Under the step the run waits before. */
     static String heldLine(LabScenarioRun.Pace pace) {
         return pace == LabScenarioRun.Pace.SLOW
-                ? "the lab waits " + LabScenarioRun.SLOW_PAUSE.toSeconds() + " s before this step (Next step goes now)"
-                : "the lab waits for you: Next step, Space or \u2192";
+                ? "the lab waits " + LabScenarioRun.SLOW_PAUSE.toSeconds()
+                        + " s before this step (Next \u25B6 goes now)"
+                : "the lab waits for you: Next \u25B6, Space or \u2192";
     }
 
     /** After a pending step's title when the run cannot wait before it: it must follow in real time. */
