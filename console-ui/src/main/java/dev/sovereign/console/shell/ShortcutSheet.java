@@ -1,6 +1,7 @@
 package dev.sovereign.console.shell;
 
 import atlantafx.base.theme.Styles;
+import dev.sovereign.console.feature.lab.LabView;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.scene.Scene;
@@ -20,12 +21,16 @@ import javafx.stage.Window;
 final class ShortcutSheet {
     private ShortcutSheet() {}
 
-    /** {key, what it does} for every menu item with an accelerator, in menu order. */
+    /**
+     * {key, what it does} for every menu item with an accelerator, in menu order, then the keys a page reads itself
+     * (the Lab page's {@link LabView#KEYS}, the keys its own handler reads).
+     */
     static List<String[]> rows(MenuBar bar) {
         List<String[]> rows = new ArrayList<>();
         for (Menu m : bar.getMenus()) {
             collect(m, rows);
         }
+        rows.addAll(LabView.KEYS);
         return rows;
     }
 

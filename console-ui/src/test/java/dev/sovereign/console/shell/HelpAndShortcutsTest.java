@@ -54,7 +54,9 @@ class HelpAndShortcutsTest {
                         "Ctrl+8 = View \u2192 Lab",
                         "F5 = View \u2192 Refresh now",
                         "Ctrl+/ = Help \u2192 Keyboard shortcuts",
-                        "F1 = Help \u2192 About Sovereign");
+                        "F1 = Help \u2192 About Sovereign",
+                        "Space or \u2192 = Lab \u2192 Next step (step by step, slow motion)",
+                        "P = Lab \u2192 Presenter mode on or off");
 
         robot.press(KeyCode.CONTROL, KeyCode.SLASH).release(KeyCode.SLASH, KeyCode.CONTROL);
         WaitForAsyncUtils.waitForFxEvents();

@@ -6,6 +6,7 @@ import dev.sovereign.console.fx.Ui.Tone;
 import dev.sovereign.engine.lab.Check;
 import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.LabVerdict;
+import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
@@ -53,7 +54,22 @@ final class LabNarrativePane {
         checks.getStyleClass().add("detail-pane");
         vm.verdictProperty().addListener((obs, o, v) -> fillVerdict(verdict, checks, v));
         fillVerdict(verdict, checks, null);
-        VBox right = new VBox(10, verdict, summary, narrative, checks);
+        Label pace = new Label();
+        pace.setId("lab-pace-note");
+        pace.setWrapText(true);
+        pace.getStyleClass().add("step-detail");
+        pace.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> LabSentences.paceNote(vm.paceProperty().get()), vm.paceProperty()));
+        pace.visibleProperty().bind(pace.textProperty().isNotEmpty());
+        pace.managedProperty().bind(pace.visibleProperty());
+        VBox right = new VBox(10, verdict, summary, pace, narrative, checks);
+        // on a projector the steps come first: the summary (and what the pace does) below them, scrolling
+        vm.presenterProperty().addListener((obs, o, p) -> {
+            right.getChildren().removeAll(summary, pace);
+            right.getChildren().add(p ? right.getChildren().indexOf(narrative) + 1 : 1, summary);
+            right.getChildren().add(right.getChildren().indexOf(summary) + 1, pace);
+        });
         right.setPadding(new Insets(0, 8, 8, 4));
         ScrollPane scroll = new ScrollPane(right);
         scroll.setFitToWidth(true);
@@ -62,6 +78,20 @@ final class LabNarrativePane {
             fillNarrative(narrative);
             keepInView(scroll, right, narrative);
         });
+        vm.heldStepProperty().addListener((obs, o, h) -> {
+            fillNarrative(narrative);
+            keepInView(scroll, right, narrative);
+        });
+        vm.paceProperty().addListener((obs, o, p) -> fillNarrative(narrative));
+        // a smaller window, or presenter mode switched on or off: the running or waiting step back in sight
+        scroll.viewportBoundsProperty().addListener((obs, o, b) -> {
+            if (o.getHeight() != b.getHeight()) {
+                Platform.runLater(() -> keepInView(scroll, right, narrative));
+            }
+        });
+        // presenter mode puts the steps first: from the top (the new viewport then brings a waiting step in sight)
+        vm.presenterProperty().addListener((obs, o, p) -> scroll.setVvalue(0));
+        vm.stepHolds().addListener((ListChangeListener<Boolean>) c -> fillNarrative(narrative));
         fillNarrative(narrative);
         HBox.setHgrow(scroll, Priority.ALWAYS);
         VBox.setVgrow(scroll, Priority.ALWAYS);
@@ -70,8 +100,15 @@ final class LabNarrativePane {
 
     private void fillNarrative(VBox narrative) {
         narrative.getChildren().clear();
+        LabScenarioRun.Pace pace = vm.paceProperty().get();
+        LabStep held = vm.heldStepProperty().get();
         for (LabStep s : vm.steps()) {
-            narrative.getChildren().add(stepLine(s));
+            boolean realTime = pace != LabScenarioRun.Pace.REAL_TIME
+                    && s.status() == LabStep.Status.PENDING
+                    && s.index() < vm.stepHolds().size()
+                    && !vm.stepHolds().get(s.index());
+            boolean waits = held != null && held.index() == s.index() && s.status() == LabStep.Status.PENDING;
+            narrative.getChildren().add(stepLine(s, realTime, waits ? pace : null));
         }
     }
 
@@ -79,7 +116,7 @@ final class LabNarrativePane {
      * One step: its number coloured by status (green done, red where the fence failed or the run could not
      * carry on), its title, what was seen, a spinner while it runs.
      */
-    private static HBox stepLine(LabStep s) {
+    private static HBox stepLine(LabStep s, boolean realTime, LabScenarioRun.Pace heldAt) {
         Label number = Ui.badge(
                 Integer.toString(s.index() + 1),
                 switch (s.status()) {
@@ -89,9 +126,9 @@ final class LabNarrativePane {
                     // a stale write accepted, a rightful result lost: the fence failed here, never green
                     case VIOLATED, FAILED -> Tone.BAD;
                 });
-        number.setMinWidth(28);
+        number.setMinWidth(Region.USE_PREF_SIZE); // 28 px, 36 px on a projector (lab.css)
         number.setAlignment(Pos.CENTER);
-        Label title = new Label(LabSentences.stepTitle(s));
+        Label title = new Label(LabSentences.stepTitle(s) + (realTime ? LabSentences.REAL_TIME_TAG : ""));
         title.setWrapText(true);
         if (s.status() == LabStep.Status.RUNNING) {
             title.getStyleClass().add("text-bold");
@@ -110,6 +147,13 @@ final class LabNarrativePane {
                                     : "step-detail");
             text.getChildren().add(detail);
         }
+        if (heldAt != null) {
+            Label waits = new Label(LabSentences.heldLine(heldAt));
+            waits.setWrapText(true);
+            waits.setId("lab-step-held");
+            waits.getStyleClass().add("text-bold");
+            text.getChildren().add(waits);
+        }
         HBox.setHgrow(text, Priority.ALWAYS);
         HBox line = new HBox(8, number, text);
         if (s.status() == LabStep.Status.RUNNING) {
@@ -119,6 +163,9 @@ final class LabNarrativePane {
         }
         line.setId("lab-step-" + (s.index() + 1));
         line.getStyleClass().addAll("lab-step", s.status().code());
+        if (heldAt != null) {
+            line.getStyleClass().add("held");
+        }
         return line;
     }
 
@@ -178,24 +225,38 @@ final class LabNarrativePane {
         return new HBox(8, mark, kind, text);
     }
 
-    /** Scrolls the narrative so the running step (or the verdict, once there is one) is in view. */
+    /**
+     * Scrolls the narrative the least that shows the running (or waiting) step whole; with neither, nothing. A
+     * step already in sight stays where it is, so in presenter mode the steps stay on top.
+     */
     private static void keepInView(ScrollPane scroll, VBox content, VBox narrative) {
         Node running = narrative.getChildren().stream()
-                .filter(n -> n.getStyleClass().contains("running"))
+                .filter(n -> n.getStyleClass().contains("held"))
                 .findFirst()
+                .or(() -> narrative.getChildren().stream()
+                        .filter(n -> n.getStyleClass().contains("running"))
+                        .findFirst())
                 .orElse(null);
         content.applyCss();
         content.layout();
         double contentHeight = content.getHeight();
         double viewport = scroll.getViewportBounds().getHeight();
-        if (contentHeight <= viewport || viewport <= 0) {
+        if (running == null || contentHeight <= viewport || viewport <= 0) {
             return;
         }
-        double y = running == null
-                ? 0
-                : narrative.getBoundsInParent().getMinY()
-                        + running.getBoundsInParent().getMinY()
-                        - viewport / 3;
-        scroll.setVvalue(Math.max(0, Math.min(1, y / (contentHeight - viewport))));
+        double range = contentHeight - viewport;
+        double top = scroll.getVvalue() * range;
+        double y = narrative.getBoundsInParent().getMinY()
+                + running.getBoundsInParent().getMinY();
+        double h = running.getBoundsInParent().getHeight();
+        double want = top;
+        if (y < top) {
+            want = y - 4;
+        } else if (y + h > top + viewport) {
+            want = y + h + 4 - viewport;
+        }
+        if (want != top) {
+            scroll.setVvalue(Math.max(0, Math.min(1, want / range)));
+        }
     }
 }

@@ -10,8 +10,8 @@ import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 
 /**
@@ -71,12 +71,24 @@ final class LabSandboxBar {
         reset.setTooltip(new Tooltip("Stops every worker started here and attaches a brand-new, empty sandbox"));
         reset.setOnAction(e -> vm.resetSandbox());
         reset.disableProperty().bind(vm.targetIsSandboxProperty().not().or(vm.busyProperty()));
-        Region grow = new Region();
-        HBox.setHgrow(grow, Priority.ALWAYS);
+        // one of the two at a time (the other would only be disabled): on a sandbox Reset, elsewhere Open; the row
+        // then fits a 1024x700 window (issue 31, item 3). File → Open lab sandbox (Ctrl+L) stays.
+        open.visibleProperty().bind(vm.targetIsSandboxProperty().not());
+        open.managedProperty().bind(open.visibleProperty());
+        reset.visibleProperty().bind(vm.targetIsSandboxProperty());
+        reset.managedProperty().bind(reset.visibleProperty());
         open.setMinWidth(Region.USE_PREF_SIZE);
         reset.setMinWidth(Region.USE_PREF_SIZE);
         kind.setMinWidth(Region.USE_PREF_SIZE);
-        HBox bar = new HBox(10, caption, path, kind, grow, breakFence, open, reset);
+        HBox which = new HBox(10, caption, path, kind);
+        which.setAlignment(Pos.CENTER_LEFT);
+        which.setMinWidth(Region.USE_PREF_SIZE);
+        HBox actions = new HBox(10, breakFence, open, reset);
+        actions.setAlignment(Pos.CENTER_LEFT);
+        actions.setMinWidth(Region.USE_PREF_SIZE);
+        // a sandbox's long file name and the three controls do not fit one row of a 1024x700 window: the controls
+        // wrap to a second row instead of pushing the page wider than the window (issue 31, item 3)
+        FlowPane bar = new FlowPane(24, 6, which, actions);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setId("lab-target-bar");
         return bar;

@@ -3,6 +3,7 @@ package dev.sovereign.console.feature.lab;
 import dev.sovereign.console.fx.UiExecutor;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lab.Lab;
+import dev.sovereign.engine.lab.LabGate;
 import dev.sovereign.engine.lab.LabListener;
 import dev.sovereign.engine.lab.LabOptions;
 import dev.sovereign.engine.lab.LabRun;
@@ -10,11 +11,13 @@ import dev.sovereign.engine.lab.LabStep;
 import dev.sovereign.engine.lab.LabVerdict;
 import dev.sovereign.engine.lab.ScenarioInfo;
 import dev.sovereign.engine.lab.WorkerProcess;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -37,9 +40,35 @@ import javafx.collections.ObservableList;
  * cancelled, and whatever it still reports is ignored (only the current run shows). Selecting another
  * scenario while idle shows its steps and clears the verdict; while running, the selection is locked.
  *
+ * <p>The {@linkplain #paceProperty() pace} (decision 0117): in real time the run never waits; step by step it waits
+ * before each step the story can wait for ({@link Lab#holds}) until {@link #nextStep()}; in slow motion it waits
+ * {@link #SLOW_PAUSE} there. Only the lab's own next action waits: the workers are real processes and their TTLs
+ * run on. The pace may change during a run (to real time releases a held step).
+ *
  * <p>UI-thread confined; scenario steps arrive from the run's thread and are handed to the UI thread.
  */
 final class LabScenarioRun {
+    /** How long slow motion waits before each step that may wait. */
+    static final Duration SLOW_PAUSE = Duration.ofSeconds(4);
+
+    /** How a scenario plays: the lab's own actions in real time, one step per click, or slowed. */
+    enum Pace {
+        REAL_TIME("Real time"),
+        STEP("Step by step"),
+        SLOW("Slow motion");
+
+        private final String label;
+
+        Pace(String label) {
+            this.label = label;
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
+    }
+
     private final UiExecutor ui;
     private final ReadOnlyObjectProperty<LedgerLocation> target;
     private final BooleanProperty breakFence;
@@ -54,6 +83,11 @@ final class LabScenarioRun {
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(this, "running");
     private final ReadOnlyObjectWrapper<LabVerdict> verdict = new ReadOnlyObjectWrapper<>(this, "verdict");
     private final ReadOnlyStringWrapper scenarioActor = new ReadOnlyStringWrapper(this, "scenarioActor", "");
+    private final ObjectProperty<Pace> pace = new SimpleObjectProperty<>(this, "pace", Pace.REAL_TIME);
+    private final ReadOnlyObjectWrapper<LabStep> held = new ReadOnlyObjectWrapper<>(this, "heldBefore");
+    private final ObservableList<Boolean> holds = FXCollections.observableArrayList();
+    private final ObservableList<Boolean> holdsView = FXCollections.unmodifiableObservableList(holds);
+    private Gate currentGate;
     private LabRun currentRun;
     private CountDownLatch currentRunEnded = new CountDownLatch(0);
 
@@ -70,10 +104,17 @@ final class LabScenarioRun {
         this.activity = activity;
         this.onWorkerStarted = onWorkerStarted;
         steps.setAll(initialSteps(selected.get()));
+        holds.setAll(Lab.holds(selected.get()));
         selected.addListener((obs, o, s) -> {
             if (!running.get() && s != null) {
                 steps.setAll(initialSteps(s));
+                holds.setAll(Lab.holds(s));
                 verdict.set(null);
+            }
+        });
+        pace.addListener((obs, o, p) -> {
+            if (currentGate != null) {
+                currentGate.pace = p == null ? Pace.REAL_TIME : p;
             }
         });
     }
@@ -92,8 +133,10 @@ final class LabScenarioRun {
         // on a server a scenario may tell its own story (clock-skew, decision 0909): its steps, as they will tick
         ScenarioInfo info = Lab.scenario(picked.name(), t).orElse(picked);
         steps.setAll(initialSteps(info));
+        holds.setAll(Lab.holds(info));
         verdict.set(null);
         scenarioActor.set("");
+        held.set(null);
         LabRun[] self = new LabRun[1];
         LabRun run = Lab.prepare(info.name(), new LabOptions(t, breakFence.get()), new LabListener() {
             // A cancelled run (another database was attached) may still report: only the current one shows.
@@ -125,6 +168,9 @@ final class LabScenarioRun {
             }
         });
         self[0] = run;
+        Gate gate = new Gate(pace.get(), () -> self[0]);
+        run.gate(gate);
+        currentGate = gate;
         currentRun = run;
         CountDownLatch ended = new CountDownLatch(1);
         currentRunEnded = ended;
@@ -163,8 +209,67 @@ final class LabScenarioRun {
             return false;
         }
         currentRun = null;
+        currentGate = null;
+        held.set(null);
         running.set(false);
         return true;
+    }
+
+    /**
+     * Lets the run begin the step it waits before (step by step, or the rest of a slow-motion pause); nothing
+     * when it waits for nothing.
+     */
+    void nextStep() {
+        LabStep h = held.get();
+        if (currentGate != null && h != null) {
+            currentGate.released = h.index();
+            held.set(null);
+        }
+    }
+
+    /**
+     * The gate a run asks before each step that may wait, on the run's thread: it tells the page which step waits
+     * and lets it go on a click (step by step), after {@link #SLOW_PAUSE} (slow motion), or at once (real time).
+     */
+    private final class Gate implements LabGate {
+        volatile Pace pace;
+        volatile int released = -1;
+        private final Supplier<LabRun> self;
+        private int waitingFor = -1;
+        private long since;
+
+        Gate(Pace pace, Supplier<LabRun> self) {
+            this.pace = pace;
+            this.self = self;
+        }
+
+        @Override
+        public boolean released(LabStep next) {
+            Pace p = pace;
+            boolean go = p == Pace.REAL_TIME
+                    || released >= next.index()
+                    || (p == Pace.SLOW
+                            && waitingFor == next.index()
+                            && System.nanoTime() - since >= SLOW_PAUSE.toNanos());
+            if (!go && waitingFor != next.index()) {
+                waitingFor = next.index();
+                since = System.nanoTime();
+                ui.onUi(() -> {
+                    if (currentRun == self.get()) {
+                        held.set(next);
+                    }
+                });
+            } else if (go && waitingFor == next.index()) {
+                ui.onUi(() -> {
+                    if (currentRun == self.get()
+                            && held.get() != null
+                            && held.get().index() == next.index()) {
+                        held.set(null);
+                    }
+                });
+            }
+            return go;
+        }
     }
 
     /** Stops the running scenario (it stops its workers, then ends without a verdict). */
@@ -178,12 +283,15 @@ final class LabScenarioRun {
     void abandon() {
         cancel();
         currentRun = null;
+        currentGate = null;
+        held.set(null);
         running.set(false);
     }
 
     /** Back to the selected scenario's pending steps, no verdict, no actor (another database). */
     void clearNarrative() {
         steps.setAll(initialSteps(selected.get()));
+        holds.setAll(Lab.holds(selected.get()));
         verdict.set(null);
         scenarioActor.set("");
     }
@@ -226,6 +334,21 @@ final class LabScenarioRun {
 
     ObservableList<LabStep> steps() {
         return stepsView;
+    }
+
+    /** How the next run plays (and the current one, from now on): real time, step by step, slow motion. */
+    ObjectProperty<Pace> paceProperty() {
+        return pace;
+    }
+
+    /** The step the run waits before (step by step, slow motion), or null. */
+    ReadOnlyObjectProperty<LabStep> heldProperty() {
+        return held.getReadOnlyProperty();
+    }
+
+    /** For each step of the narrative, whether the run may wait before it (decision 0117). */
+    ObservableList<Boolean> holds() {
+        return holdsView;
     }
 
     ReadOnlyBooleanProperty runningProperty() {

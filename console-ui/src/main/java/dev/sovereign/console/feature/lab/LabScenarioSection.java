@@ -3,12 +3,17 @@ package dev.sovereign.console.feature.lab;
 import atlantafx.base.theme.Styles;
 import dev.sovereign.engine.lab.ScenarioInfo;
 import javafx.geometry.Insets;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollPane;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -27,25 +32,56 @@ final class LabScenarioSection {
     }
 
     Node create() {
-        VBox left = createScenarioList();
-        VBox middle = new VBox(8, LabView.sectionTitle("Narrative"), new LabNarrativePane(vm).create());
+        Node controls = createControls();
+        VBox left = createScenarioList(controls);
+        ToggleButton presenter = new ToggleButton("Presenter");
+        presenter.setId("lab-presenter");
+        presenter.setTooltip(new Tooltip("Larger type and the narrative alone on the page, for a projector (P)"));
+        presenter.selectedProperty().bindBidirectional(vm.presenterProperty());
+        presenter.setMinWidth(Region.USE_PREF_SIZE);
+        Region grow = new Region();
+        HBox.setHgrow(grow, Priority.ALWAYS);
+        Label title = LabView.sectionTitle("Narrative");
+        title.setId("lab-narrative-title");
+        title.setMinWidth(Region.USE_PREF_SIZE);
+        HBox header = new HBox(8, title, grow, presenter);
+        header.setAlignment(Pos.CENTER_LEFT);
+        VBox middle = new VBox(8, header, new LabNarrativePane(vm).create());
         HBox.setHgrow(middle, Priority.ALWAYS);
         HBox row = new HBox(16, left, middle, createLivePanel());
-        row.setPadding(new Insets(8, 0, 0, 0));
-        row.setId("lab-scenario-section");
+        VBox.setVgrow(row, Priority.ALWAYS);
+        VBox section = new VBox(8, row);
+        section.setPadding(new Insets(8, 0, 0, 0));
+        section.setId("lab-scenario-section");
         // in a 1024x700 window the workers above keep their form and table: the list and the narrative scroll
-        row.setMinHeight(130);
-        return row;
+        section.setMinHeight(130);
+        // a projector shows the narrative: the list goes, the controls that drive the run move above it, and the
+        // narrative has the width the list had (issue 31, item 15)
+        Runnable place = () -> {
+            boolean on = vm.presenterProperty().get();
+            left.setVisible(!on);
+            left.setManaged(!on);
+            if (on && controls.getParent() != section) {
+                left.getChildren().remove(controls);
+                section.getChildren().add(0, controls);
+            } else if (!on && controls.getParent() != left) {
+                section.getChildren().remove(controls);
+                left.getChildren().add(controls);
+            }
+        };
+        vm.presenterProperty().addListener((obs, o, p) -> place.run());
+        place.run();
+        return section;
     }
 
     /** The scenarios (name and title), locked while one runs, and the Run and Stop buttons. */
-    private VBox createScenarioList() {
+    private VBox createScenarioList(Node controls) {
         ListView<ScenarioInfo> list = new ListView<>();
         list.setId("lab-scenarios");
         list.getItems().setAll(vm.scenarios());
         list.setPrefWidth(300);
         list.setMinWidth(260);
-        list.setMinHeight(48);
+        list.setMinHeight(36); // about one scenario: the Run, Stop and pace controls under it stay in sight at 1024x700
         list.setCellFactory(l -> new ListCell<>() {
             @Override
             protected void updateItem(ScenarioInfo s, boolean empty) {
@@ -75,6 +111,15 @@ final class LabScenarioSection {
         vm.selectedScenarioProperty()
                 .addListener((obs, o, s) -> list.getSelectionModel().select(s));
         list.disableProperty().bind(vm.runningProperty());
+        VBox.setVgrow(list, Priority.ALWAYS);
+        VBox column = new VBox(8, LabView.sectionTitle("Scenarios"), list, controls);
+        column.setPrefWidth(300);
+        column.setMinWidth(260);
+        return column;
+    }
+
+    /** Run and Stop, the pace and Next step: under the list, or above the narrative in presenter mode. */
+    private Node createControls() {
         Button run = new Button("Run scenario");
         run.setId("lab-run");
         run.getStyleClass().add(Styles.ACCENT);
@@ -88,8 +133,38 @@ final class LabScenarioSection {
         run.setMinWidth(Region.USE_PREF_SIZE);
         cancel.setMinWidth(Region.USE_PREF_SIZE);
         HBox buttons = new HBox(8, run, cancel);
-        VBox.setVgrow(list, Priority.ALWAYS);
-        return new VBox(8, LabView.sectionTitle("Scenarios"), list, buttons);
+        buttons.setMinWidth(Region.USE_PREF_SIZE);
+        FlowPane controls = new FlowPane(16, 8, buttons, createPace());
+        controls.setPrefWrapLength(240);
+        // above the narrative (presenter mode) they have the page's width: one row
+        vm.presenterProperty().addListener((obs, o, p) -> controls.setPrefWrapLength(p ? 900 : 240));
+        controls.setId("lab-scenario-controls");
+        return controls;
+    }
+
+    /**
+     * How the scenario plays (decision 0117): real time, step by step (Next step, Space, →) or slow motion; the
+     * Next step button while one waits.
+     */
+    private Node createPace() {
+        ComboBox<LabScenarioRun.Pace> pace = new ComboBox<>();
+        pace.setId("lab-pace");
+        pace.getItems().setAll(LabScenarioRun.Pace.values());
+        pace.valueProperty().bindBidirectional(vm.paceProperty());
+        pace.setTooltip(new Tooltip(LabSentences.PACE_NOTE));
+        pace.setMinWidth(Region.USE_PREF_SIZE);
+        Button next = new Button("Next \u25B6");
+        next.setId("lab-next-step");
+        next.setTooltip(new Tooltip("Lets the lab begin the step it waits before (Space or \u2192)"));
+        next.setOnAction(e -> vm.nextStep());
+        next.disableProperty().bind(vm.heldStepProperty().isNull());
+        next.visibleProperty().bind(vm.paceProperty().isNotEqualTo(LabScenarioRun.Pace.REAL_TIME));
+        next.managedProperty().bind(next.visibleProperty());
+        next.setMinWidth(Region.USE_PREF_SIZE);
+        FlowPane row = new FlowPane(8, 6, pace, next);
+        row.setAlignment(Pos.CENTER_LEFT);
+        row.setPrefWrapLength(260); // the two side by side in the list's width, one above the other when narrower
+        return row;
     }
 
     /**

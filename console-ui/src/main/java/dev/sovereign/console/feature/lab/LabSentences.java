@@ -47,7 +47,48 @@ public final class LabSentences {
     /** Reset on a database that is not a sandbox. */
     public static final String RESET_NEEDS_A_SANDBOX = "Reset works on the lab sandbox only; this database is not one.";
 
+    /** What the paces do (decision 0117), for the pace chooser's tooltip. */
+    public static final String PACE_NOTE = "Real time: the scenario plays through. Step by step: the lab waits for"
+            + " Next \u25B6 (Space or \u2192) before each of its own actions it can hold. Slow motion: it waits "
+            + LabScenarioRun.SLOW_PAUSE.toSeconds() + " s there. The workers are real processes: their TTLs and jobs"
+            + " run on in real time while the lab waits, and a step marked \u201creal time\u201d never waits.";
+
     private LabSentences() {}
+
+    /** Above a worker's output lines: whose. */
+    static String outputTitle(String worker) {
+        return "Output of " + worker;
+    }
+
+    /** What the output pane keeps. */
+    static final String OUTPUT_NOTE =
+            "Its last " + LabWorkerItem.RECENT_LINES + " lines, newest last, as it prints them";
+
+    /** The line above the steps that says what the chosen pace does, or empty in real time. */
+    static String paceNote(LabScenarioRun.Pace pace) {
+        return switch (pace) {
+            case REAL_TIME -> "";
+            case STEP ->
+                "Step by step: the lab waits for you (Next \u25B6, Space or \u2192) before each step it can"
+                        + " hold. The workers' TTLs and jobs run on in real time; a step marked \u201creal time\u201d"
+                        + " follows on its own.";
+            case SLOW ->
+                "Slow motion: the lab waits " + LabScenarioRun.SLOW_PAUSE.toSeconds() + " s before each"
+                        + " step it can hold. The workers' TTLs and jobs run on in real time; a step marked \u201creal"
+                        + " time\u201d follows on its own.";
+        };
+    }
+
+    /** Under the step the run waits before. */
+    static String heldLine(LabScenarioRun.Pace pace) {
+        return pace == LabScenarioRun.Pace.SLOW
+                ? "the lab waits " + LabScenarioRun.SLOW_PAUSE.toSeconds()
+                        + " s before this step (Next \u25B6 goes now)"
+                : "the lab waits for you: Next \u25B6, Space or \u2192";
+    }
+
+    /** After a pending step's title when the run cannot wait before it: it must follow in real time. */
+    static final String REAL_TIME_TAG = "  \u00b7 real time";
 
     // ---- the verdict and its checks ----
 

@@ -2,7 +2,10 @@ package dev.sovereign.console.feature.lab;
 
 import atlantafx.base.theme.Styles;
 import dev.sovereign.console.fx.Ui;
+import java.util.List;
 import javafx.beans.binding.Bindings;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -10,6 +13,9 @@ import javafx.scene.Parent;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.TextInputControl;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -32,17 +38,29 @@ public final class LabView {
         this.vm = vm;
     }
 
+    /**
+     * The Lab page's own keys, {key, what it does}, for Help → Keyboard shortcuts: the page's key handler reads the
+     * same codes.
+     */
+    public static final List<String[]> KEYS = List.of(
+            new String[] {"Space or \u2192", "Lab \u2192 Next step (step by step, slow motion)"},
+            new String[] {"P", "Lab \u2192 Presenter mode on or off"});
+
     public Parent create() {
         Region scenarios = (Region) new LabScenarioSection(vm).create();
-        SplitPane split = new SplitPane(new LabWorkersSection(vm).create(), scenarios);
+        Node workers = new LabWorkersSection(vm).create();
+        SplitPane split = new SplitPane(workers, scenarios);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.36);
         // the scenarios keep about two thirds, but never the room the workers' form and table need (issue 31: in a
         // 1024x700 window the form wraps to a second row and the table went under the divider)
-        Ui.keepLowerShare(split, scenarios, 0.64);
+        // placed again when presenter mode gives the scenarios back to the split
+        BooleanProperty backInSplit = new SimpleBooleanProperty();
+        Ui.keepLowerShare(split, scenarios, 0.64, backInSplit);
         split.setId("lab-split");
         VBox.setVgrow(split, Priority.ALWAYS);
-        VBox body = new VBox(10, new LabSandboxBar(vm).create(), createNotices(), createMessageBar(), split);
+        Node sandboxBar = new LabSandboxBar(vm).create();
+        VBox body = new VBox(10, sandboxBar, createNotices(), createMessageBar(), split);
         VBox page = Ui.page(
                 "lab",
                 "Lab",
@@ -52,7 +70,66 @@ public final class LabView {
                 vm.summaryProperty(),
                 body);
         page.getStylesheets().add(LabView.class.getResource("lab.css").toExternalForm());
+        presenting(page, body, split, sandboxBar, workers, scenarios, backInSplit);
+        page.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getTarget() instanceof TextInputControl || e.isShortcutDown() || e.isAltDown()) {
+                return;
+            }
+            if ((e.getCode() == KeyCode.SPACE || e.getCode() == KeyCode.RIGHT)
+                    && vm.heldStepProperty().get() != null) {
+                vm.nextStep();
+                e.consume();
+            } else if (e.getCode() == KeyCode.P && !e.isShiftDown()) {
+                vm.presenterProperty().set(!vm.presenterProperty().get());
+                e.consume();
+            }
+        });
         return page;
+    }
+
+    /**
+     * Presenter mode (issue 31, item 15): for a projector, larger type and the scenario alone; the page's header,
+     * the database bar, the message line and the worker processes go until it is switched off.
+     */
+    private void presenting(
+            VBox page,
+            VBox body,
+            SplitPane split,
+            Node bar,
+            Node workers,
+            Region scenarios,
+            BooleanProperty backInSplit) {
+        // the page's title, description and summary: the room the steps need on a projector
+        Node header = page.lookup(".page-header");
+
+        Runnable apply = () -> {
+            boolean on = vm.presenterProperty().get();
+            if (on) {
+                page.getStyleClass().add("presenter");
+                split.getItems().remove(scenarios);
+                body.getChildren().removeAll(bar, split);
+                VBox.setVgrow(scenarios, Priority.ALWAYS);
+                body.getChildren().add(scenarios);
+            } else {
+                page.getStyleClass().remove("presenter");
+                body.getChildren().remove(scenarios);
+                if (!split.getItems().contains(scenarios)) {
+                    split.getItems().setAll(workers, scenarios);
+                    split.setDividerPositions(0.36);
+                }
+                if (!body.getChildren().contains(split)) {
+                    body.getChildren().add(0, bar);
+                    body.getChildren().add(split);
+                }
+                backInSplit.set(!backInSplit.get());
+            }
+            if (header != null) {
+                header.setVisible(!on);
+                header.setManaged(!on);
+            }
+        };
+        vm.presenterProperty().addListener((obs, o, p) -> apply.run());
+        apply.run();
     }
 
     /** The warning when the target is not a sandbox, and where there is no SIGSTOP, what Pause does. */
@@ -104,7 +181,11 @@ public final class LabView {
         bar.setMinHeight(24);
         // nothing to say, no room taken: a 1024x700 window needs it for the scenarios (issue 31)
         bar.visibleProperty()
-                .bind(vm.messageProperty().isNotEmpty().or(vm.busyProperty()).or(vm.runningProperty()));
+                .bind(vm.messageProperty()
+                        .isNotEmpty()
+                        .or(vm.busyProperty())
+                        .or(vm.runningProperty())
+                        .and(vm.presenterProperty().not())); // presenter mode: the steps say it
         bar.managedProperty().bind(bar.visibleProperty());
         return bar;
     }

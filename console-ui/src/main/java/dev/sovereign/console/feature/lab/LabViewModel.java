@@ -75,6 +75,7 @@ public final class LabViewModel implements AutoCloseable {
     private final Consumer<Path> attach;
     private final LabBenches benches = new LabBenches();
     private final BooleanProperty breakFence = new SimpleBooleanProperty(this, "breakFence");
+    private final BooleanProperty presenter = new SimpleBooleanProperty(this, "presenter");
     private final LabActivity activity;
     private final LabSandbox sandbox;
     private final LabWorkers workers;
@@ -386,6 +387,31 @@ public final class LabViewModel implements AutoCloseable {
     /** Stops the running scenario (it stops its workers, then ends without a verdict). */
     public void cancelScenario() {
         scenario.cancel();
+    }
+
+    /** Lets a scenario that waits (step by step, slow motion) begin its next step (decision 0117). */
+    public void nextStep() {
+        scenario.nextStep();
+    }
+
+    /** How scenarios play: real time, step by step, slow motion (decision 0117). */
+    public ObjectProperty<LabScenarioRun.Pace> paceProperty() {
+        return scenario.paceProperty();
+    }
+
+    /** The step a running scenario waits before, or null. */
+    public ReadOnlyObjectProperty<LabStep> heldStepProperty() {
+        return scenario.heldProperty();
+    }
+
+    /** For each step of the narrative, whether a scenario may wait before it. */
+    public ObservableList<Boolean> stepHolds() {
+        return scenario.holds();
+    }
+
+    /** Larger type and the narrative alone on the page, for a projector. */
+    public BooleanProperty presenterProperty() {
+        return presenter;
     }
 
     /**

@@ -9,6 +9,8 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 
 /**
  * One real worker process shown on the Lab page: what it is (label, pid, actor), what the OS says
@@ -34,6 +36,11 @@ public final class LabWorkerItem {
     private final ReadOnlyStringWrapper ledger = new ReadOnlyStringWrapper(this, "ledger", "");
     private final ReadOnlyBooleanWrapper hosting = new ReadOnlyBooleanWrapper(this, "hosting");
     private final ReadOnlyStringWrapper lastLine = new ReadOnlyStringWrapper(this, "lastLine", "");
+    /** How many of its newest lines the page keeps to show (issue 31, item 20). */
+    static final int RECENT_LINES = 50;
+
+    private final ObservableList<String> recent = FXCollections.observableArrayList();
+    private final ObservableList<String> recentView = FXCollections.unmodifiableObservableList(recent);
     private final ReadOnlyObjectWrapper<Duration> clockOffset;
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyStringWrapper endedHow = new ReadOnlyStringWrapper(this, "endedHow", "");
@@ -117,6 +124,15 @@ public final class LabWorkerItem {
 
     void setLastLine(String line) {
         lastLine.set(line);
+        recent.add(line);
+        if (recent.size() > RECENT_LINES) {
+            recent.remove(0, recent.size() - RECENT_LINES);
+        }
+    }
+
+    /** Its newest lines, oldest first, at most {@link #RECENT_LINES}: what the page's output pane shows. */
+    public ObservableList<String> recentLines() {
+        return recentView;
     }
 
     public ReadOnlyObjectProperty<Duration> clockOffsetProperty() {

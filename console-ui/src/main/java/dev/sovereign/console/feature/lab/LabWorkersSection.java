@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.function.Function;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -18,9 +19,11 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
@@ -41,8 +44,10 @@ final class LabWorkersSection {
     Node create() {
         Node form = createForm();
         TableView<LabWorkerItem> table = createTable();
-        VBox.setVgrow(table, Priority.ALWAYS);
-        VBox section = new VBox(8, LabView.sectionTitle("Worker processes"), form, table);
+        HBox.setHgrow(table, Priority.ALWAYS);
+        HBox tableAndOutput = new HBox(8, table, createOutput(table));
+        VBox.setVgrow(tableAndOutput, Priority.ALWAYS);
+        VBox section = new VBox(8, LabView.sectionTitle("Worker processes"), form, tableAndOutput);
         section.setPadding(new Insets(0, 0, 8, 0));
         section.setId("lab-workers-section");
         return section;
@@ -82,12 +87,73 @@ final class LabWorkersSection {
         // a narrow window wraps the form to a second row instead of squeezing its buttons to "Start wo…"
         FlowPane form = new FlowPane(8, 6, actorLabel, actor, ttl, clock, start, job, clear);
         form.setAlignment(Pos.CENTER_LEFT);
+        // its least height is both rows when it wraps: the split above the scenarios then leaves the table its room
+        form.setMinHeight(Region.USE_PREF_SIZE);
         for (Node n : form.getChildren()) {
             if (n instanceof Region r) {
                 r.setMinWidth(Region.USE_PREF_SIZE);
             }
         }
         return form;
+    }
+
+    /**
+     * The selected worker's newest lines, beside the table (issue 31, item 20: not only the last one): shown while
+     * a row is selected, following what it prints; × (or another database) hides it.
+     */
+    private Node createOutput(TableView<LabWorkerItem> table) {
+        Label title = new Label();
+        title.setId("lab-output-title");
+        title.getStyleClass().add(Styles.TEXT_MUTED);
+        title.setMinWidth(0);
+        title.setWrapText(true);
+        title.setMinHeight(Region.USE_PREF_SIZE);
+        title.setTooltip(new Tooltip(LabSentences.OUTPUT_NOTE));
+        HBox.setHgrow(title, Priority.ALWAYS);
+        Button close = new Button("\u00d7");
+        close.setId("lab-output-close");
+        close.getStyleClass().addAll(Styles.FLAT, Styles.SMALL);
+        close.setTooltip(new Tooltip("Hide the output"));
+        close.setOnAction(e -> table.getSelectionModel().clearSelection());
+        close.setMinWidth(Region.USE_PREF_SIZE);
+        HBox top = new HBox(6, title, close);
+        top.setAlignment(Pos.CENTER_LEFT);
+        // a read-only text: a worker's long lines (a lease's end to the millisecond) wrap, never end in "…"
+        TextArea lines = new TextArea();
+        lines.setId("lab-output");
+        lines.setEditable(false);
+        lines.setWrapText(true);
+        lines.getStyleClass().add("mono");
+        lines.setMinHeight(40);
+        lines.setPrefRowCount(6);
+        VBox.setVgrow(lines, Priority.ALWAYS);
+        VBox pane = new VBox(4, top, lines);
+        pane.setId("lab-output-pane");
+        pane.setPrefWidth(340);
+        pane.setMinWidth(260);
+        pane.setMaxWidth(420);
+        LabWorkerItem[] shown = new LabWorkerItem[1];
+        Runnable fill = () -> {
+            lines.setText(shown[0] == null ? "" : String.join("\n", shown[0].recentLines()));
+            lines.positionCaret(lines.getLength());
+            lines.setScrollTop(Double.MAX_VALUE); // the newest line in sight
+        };
+        ListChangeListener<String> follow = c -> fill.run();
+        table.getSelectionModel().selectedItemProperty().addListener((obs, o, w) -> {
+            if (o != null) {
+                o.recentLines().removeListener(follow);
+            }
+            shown[0] = w;
+            title.setText(w == null ? "" : LabSentences.outputTitle(w.label()));
+            if (w != null) {
+                w.recentLines().addListener(follow);
+            }
+            fill.run();
+        });
+        pane.visibleProperty()
+                .bind(table.getSelectionModel().selectedItemProperty().isNotNull());
+        pane.managedProperty().bind(pane.visibleProperty());
+        return pane;
     }
 
     private TableView<LabWorkerItem> createTable() {

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
-import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.Parent;
@@ -22,9 +21,9 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.control.Separator;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Pane;
 import javafx.scene.layout.Priority;
@@ -179,20 +178,16 @@ public final class TimelineView {
                 "Timeline",
                 "Who held each actor when, with the token of each hold.",
                 Bindings.createStringBinding(
-                        () -> "Window: last " + vm.spanTextProperty().get()
-                                + (vm.followingProperty().get()
-                                        ? ", following now"
-                                        : ", paused (press Follow now to resume)")
+                        () -> vm.windowTextProperty().get()
                                 + (vm.notDrawnProperty().get().isEmpty()
                                         ? ""
                                         : ". " + vm.notDrawnProperty().get()),
-                        vm.spanTextProperty(),
-                        vm.followingProperty(),
+                        vm.windowTextProperty(),
                         vm.notDrawnProperty()),
                 body);
     }
 
-    private HBox toolbar() {
+    private FlowPane toolbar() {
         Button zoomIn = new Button("Zoom in");
         zoomIn.setId("timeline-zoom-in");
         zoomIn.setOnAction(e -> vm.zoomIn());
@@ -202,7 +197,7 @@ public final class TimelineView {
         Label span = new Label();
         span.setId("timeline-span");
         span.textProperty().bind(vm.spanTextProperty());
-        span.setMinWidth(70);
+        span.setMinWidth(Region.USE_PREF_SIZE); // "2 min 00 s" whole
         span.setAlignment(Pos.CENTER);
         Button back = new Button("\u25c0 Earlier");
         back.setId("timeline-back");
@@ -219,7 +214,31 @@ public final class TimelineView {
         fit.setId("timeline-fit");
         fit.setTooltip(new Tooltip("From the oldest event or lease there is to see, to now"));
         fit.setOnAction(e -> vm.fitToData());
-        HBox bar = new HBox(8, zoomOut, span, zoomIn, fit, new Separator(Orientation.VERTICAL), back, follow, forward);
+        Button scenario = new Button("Last scenario");
+        scenario.setId("timeline-last-scenario");
+        Tooltip which = new Tooltip();
+        which.textProperty()
+                .bind(Bindings.createStringBinding(
+                        () -> vm.lastScenarioProperty().get().isEmpty()
+                                ? "No lab scenario in the journal yet"
+                                : "Zoom to the newest lab scenario, "
+                                        + vm.lastScenarioProperty().get() + ": from its first event to its last",
+                        vm.lastScenarioProperty()));
+        scenario.setTooltip(which);
+        scenario.setOnAction(e -> vm.zoomToLastScenario());
+        scenario.disableProperty().bind(vm.lastScenarioProperty().isEmpty());
+        for (Button b : new Button[] {zoomIn, zoomOut, back, forward, fit, scenario}) {
+            b.setMinWidth(Region.USE_PREF_SIZE);
+        }
+        follow.setMinWidth(Region.USE_PREF_SIZE);
+        HBox zoom = new HBox(8, zoomOut, span, zoomIn, fit, scenario);
+        zoom.setAlignment(Pos.CENTER_LEFT);
+        zoom.setMinWidth(Region.USE_PREF_SIZE);
+        HBox move = new HBox(8, back, follow, forward);
+        move.setAlignment(Pos.CENTER_LEFT);
+        move.setMinWidth(Region.USE_PREF_SIZE);
+        // the moves wrap under the zooms in a 1024-px window instead of pushing the page wider (issue 31, item 3)
+        FlowPane bar = new FlowPane(16, 6, zoom, move);
         bar.setAlignment(Pos.CENTER_LEFT);
         return bar;
     }

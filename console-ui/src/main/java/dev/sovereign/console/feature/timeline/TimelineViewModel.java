@@ -3,7 +3,10 @@ package dev.sovereign.console.feature.timeline;
 import dev.sovereign.console.ledger.Formats;
 import dev.sovereign.console.ledger.LiveLedger;
 import dev.sovereign.engine.admin.JournalEntry;
+import dev.sovereign.engine.lab.Lab;
+import dev.sovereign.engine.lab.ScenarioInfo;
 import java.util.List;
+import java.util.regex.Pattern;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyLongProperty;
@@ -50,6 +53,13 @@ public final class TimelineViewModel {
     private final ReadOnlyStringWrapper spanText = new ReadOnlyStringWrapper(this, "spanText");
     private final BooleanProperty active = new SimpleBooleanProperty(this, "active", true);
     private final ReadOnlyStringWrapper notDrawn = new ReadOnlyStringWrapper(this, "notDrawn", "");
+    private final ReadOnlyStringWrapper lastScenario = new ReadOnlyStringWrapper(this, "lastScenario", "");
+    private final ReadOnlyStringWrapper windowText = new ReadOnlyStringWrapper(this, "windowText", "");
+    /** The scenario the window was zoomed to, its end and span; null once the window moved on. */
+    private String zoomedScenario;
+
+    private long zoomedEnd;
+    private long zoomedSpan;
     private boolean stale;
     /** Kept current with every event, also while the page is hidden (cheap: per event, not per actor). */
     private final TimelineIndex index = new TimelineIndex();
@@ -83,7 +93,102 @@ public final class TimelineViewModel {
         span.addListener((obs, o, s) -> spanText.set(Formats.duration(s.longValue())));
         spanText.set(Formats.duration(span.get()));
         windowEnd.set(ledger.now());
+        findLastScenario(ledger.events());
+        following.addListener(o -> tellWindow());
+        span.addListener(o -> tellWindow());
+        windowEnd.addListener(o -> {
+            if (!following.get()) {
+                tellWindow();
+            }
+        });
+        tellWindow();
         rebuild();
+    }
+
+    /** A lab scenario's actor: {@code <scenario>-<n>} (the lab's runs, from this console or the CLI). */
+    private static final Pattern SCENARIO_ACTOR = Pattern.compile("(?:"
+            + String.join(
+                    "|",
+                    Lab.scenarios().stream()
+                            .map(ScenarioInfo::name)
+                            .map(Pattern::quote)
+                            .toList())
+            + ")-\\d+");
+
+    /**
+     * What the window shows, for the page's summary (issue 31, item 16): "last 15 s, following now" while it
+     * follows; the times it spans once it was moved back ("◀ Earlier") or zoomed to the last scenario.
+     */
+    public ReadOnlyStringProperty windowTextProperty() {
+        return windowText.getReadOnlyProperty();
+    }
+
+    /** The newest lab scenario's actor in the journal the console holds ({@code gc-pause-3}), or empty. */
+    public ReadOnlyStringProperty lastScenarioProperty() {
+        return lastScenario.getReadOnlyProperty();
+    }
+
+    /**
+     * Zooms to the newest lab scenario: the window spans its actor's events, with a little room either side, and
+     * stops following now (issue 31, item 16). False, and nothing changes, when there is none.
+     */
+    public boolean zoomToLastScenario() {
+        String actor = lastScenario.get();
+        if (actor.isEmpty()) {
+            return false;
+        }
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (JournalEntry e : ledger.events()) {
+            if (actor.equals(e.actor())) {
+                first = Math.min(first, e.at());
+                last = Math.max(last, e.at());
+            }
+        }
+        if (first == Long.MAX_VALUE) {
+            return false;
+        }
+        long extent = last - first;
+        long room = Math.max(500, extent / 10);
+        long fitted = Math.max(MIN_SCENARIO_SPAN, extent + 2 * room);
+        long end = Math.min(ledger.now(), first - room + fitted);
+        following.set(false);
+        zoomedScenario = actor;
+        zoomedEnd = end;
+        zoomedSpan = fitted;
+        span.set(fitted);
+        windowEnd.set(end);
+        tellWindow();
+        return true;
+    }
+
+    /** The narrowest window "zoom to the last scenario" opens: a few seconds, so a 6 s scenario fills it. */
+    static final long MIN_SCENARIO_SPAN = 4_000;
+
+    private void findLastScenario(List<? extends JournalEntry> entries) {
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            String a = entries.get(i).actor();
+            if (a != null && SCENARIO_ACTOR.matcher(a).matches()) {
+                if (!a.equals(lastScenario.get())) {
+                    lastScenario.set(a);
+                }
+                return;
+            }
+        }
+    }
+
+    private void tellWindow() {
+        String text;
+        if (following.get()) {
+            text = "Window: last " + Formats.duration(span.get()) + ", following now";
+        } else {
+            String times = formats.time(windowStart()) + "\u2013" + formats.time(windowEnd.get()) + " ("
+                    + Formats.duration(span.get()) + ")";
+            boolean onScenario = zoomedScenario != null && zoomedEnd == windowEnd.get() && zoomedSpan == span.get();
+            text = "Window: " + (onScenario ? "the last scenario, " + zoomedScenario + ", " : "") + times
+                    + ", paused (press Follow now to resume)";
+        }
+        windowText.set(text);
     }
 
     /** Whether the timeline shows, follows the clock and slides in steps shorter than a second (a narrow zoom). */
@@ -289,6 +394,7 @@ public final class TimelineViewModel {
                     index.append(e);
                 }
             }
+            findLastScenario(added);
         }
     }
 

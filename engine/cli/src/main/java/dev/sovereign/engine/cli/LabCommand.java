@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sovereign.engine.base.LedgerLocation;
 import dev.sovereign.engine.lab.Check;
 import dev.sovereign.engine.lab.Lab;
+import dev.sovereign.engine.lab.LabGate;
 import dev.sovereign.engine.lab.LabListener;
 import dev.sovereign.engine.lab.LabOptions;
 import dev.sovereign.engine.lab.LabRun;
@@ -82,6 +83,16 @@ final class LabCommand implements Callable<Integer> {
                     + " and clock-skew then report violated. For teaching only.")
     boolean breakFence;
 
+    @Option(
+            names = "--slow",
+            arity = "0..1",
+            fallbackValue = "4",
+            paramLabel = "SECONDS",
+            description = "Slow motion for a class: wait SECONDS (default 4) before each step the story can wait for"
+                    + " (the lab's own next action). The workers' TTLs and jobs run on in real time; a step that must"
+                    + " follow in real time never waits (decision 0117).")
+    Integer slow;
+
     @Override
     public Integer call() throws Exception {
         SovereignCommand root = SovereignCommand.of(spec);
@@ -118,9 +129,19 @@ final class LabCommand implements Callable<Integer> {
             if (breakFence && !info.faultSwitchApplies()) {
                 out.line("          (this scenario does not rely on the terminal fence: the switch changes nothing)");
             }
+            if (slow != null) {
+                out.line("pace      slow motion: the lab waits " + slow + " s before each step it can hold; the"
+                        + " workers' TTLs and jobs run on in real time");
+            }
             out.line("");
         }
+        if (slow != null && slow < 0) {
+            throw CliFailure.badInput("--slow takes a number of seconds, 0 or more; it was " + slow + ".");
+        }
         LabRun run = Lab.prepare(info.name(), new LabOptions(location, breakFence), printer(out, info));
+        if (slow != null) {
+            run.gate(slowMotion(out, Duration.ofSeconds(slow)));
+        }
         LabVerdict verdict;
         try (StopSignals.Stop stop = root.environment().stopSignals().listen()) {
             Thread canceller = new Thread(
@@ -177,6 +198,27 @@ final class LabCommand implements Callable<Integer> {
         out.line("");
         out.line("Run one with 'sovereign lab SCENARIO' (add --break-fence to switch the terminal fence off in its"
                 + " workers).");
+    }
+
+    /** Waits {@code pause} before each step the run may hold, and says so (decision 0117). */
+    private static LabGate slowMotion(Output out, Duration pause) {
+        return new LabGate() {
+            private int waitingFor = -1;
+            private long since;
+
+            @Override
+            public boolean released(LabStep next) {
+                if (waitingFor != next.index()) {
+                    waitingFor = next.index();
+                    since = System.nanoTime();
+                    if (!out.json()) {
+                        out.line("      (the lab waits " + pause.toSeconds() + " s before step " + (next.index() + 1)
+                                + "; the workers run on in real time)");
+                    }
+                }
+                return System.nanoTime() - since >= pause.toNanos();
+            }
+        };
     }
 
     /** Prints each step as it starts and as it ends, on the run's thread. */

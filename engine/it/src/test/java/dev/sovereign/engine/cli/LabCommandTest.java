@@ -91,6 +91,24 @@ class LabCommandTest {
     }
 
     @Test
+    void slowMotionWaitsOnlyBeforeTheStepsTheStoryCanWaitForAndSaysSo() {
+        CliHarness.Result r = cli.ok("lab", "expired-self-reclaim", "--slow=1", "--db", sandbox.toString());
+        List<String> lines = r.outLines();
+        assertThat(lines.get(3)).startsWith("pace      slow motion: the lab waits 1 s before each step it can hold");
+        // the owner's 30 s lease: only the first step and the check wait (decision 0117)
+        assertThat(lines)
+                .containsSubsequence(
+                        "      (the lab waits 1 s before step 1; the workers run on in real time)",
+                        "[1/7] A process (the owner) hosts the actor",
+                        "[6/7] Completion with the fresh token finishes the message once",
+                        "      (the lab waits 1 s before step 7; the workers run on in real time)",
+                        "[7/7] Check the journal and the ledger");
+        assertThat(lines.stream().filter(l -> l.startsWith("      (the lab waits")))
+                .hasSize(2);
+        assertThat(lines).anyMatch(l -> l.startsWith("verdict   HELD"));
+    }
+
+    @Test
     void withJsonEachStepIsAnObjectAsItHappensAndTheVerdictIsTheLastObject() throws IOException {
         CliHarness.Result r = cli.ok("--json", "lab", "expired-self-reclaim");
         List<JsonNode> json = r.json();

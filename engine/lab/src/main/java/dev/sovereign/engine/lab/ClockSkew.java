@@ -69,6 +69,12 @@ final class ClockSkew implements Scenario {
     private Attempt first;
     private boolean onServer;
 
+    /** Decision 0117: starting A and giving the job may wait; B must start while A's job runs, and what follows is the two workers' own real-time race. */
+    @Override
+    public boolean holdsBefore(int index) {
+        return index <= 1;
+    }
+
     @Override
     public ScenarioInfo info() {
         return INFO;

@@ -50,6 +50,12 @@ final class ExpiredSelfReclaim implements Scenario {
     private Claim first;
     private Claim second;
 
+    /** Decision 0117: the owner's lease lasts 30 s: a hold after it was taken could let it expire and change the story, so only the first step may wait. */
+    @Override
+    public boolean holdsBefore(int index) {
+        return index == 0;
+    }
+
     @Override
     public ScenarioInfo info() {
         return INFO;

@@ -38,6 +38,12 @@ final class GcPause implements Scenario {
     private WorkerProcess b;
     private Attempt first;
 
+    /** Decision 0117: starting A and B and giving the job may wait; freezing A must happen while its job runs and waking A while B's re-run runs, and the takeover and the re-run follow on A's real TTL: those run on. B's result may wait (A's late write was already answered). */
+    @Override
+    public boolean holdsBefore(int index) {
+        return index <= 2 || index == 7;
+    }
+
     @Override
     public ScenarioInfo info() {
         return INFO;

@@ -46,6 +46,12 @@ final class HardKill implements Scenario {
     private Attempt first;
     private String retry;
 
+    /** Decision 0117: the kill must land while A's job runs; everything after it may wait (A is gone, nothing renews its attempt, and the supervisor, the retry and B are the lab's own moves). */
+    @Override
+    public boolean holdsBefore(int index) {
+        return index != 2;
+    }
+
     @Override
     public ScenarioInfo info() {
         return INFO;

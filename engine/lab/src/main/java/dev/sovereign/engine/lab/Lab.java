@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -84,6 +85,25 @@ public final class Lab {
         return SCENARIOS.values().stream()
                 .map(s -> s.get().info(!location.isFile()))
                 .toList();
+    }
+
+    /**
+     * For each step of {@code info} (as {@link #scenario(String, LedgerLocation)} gave it), whether a
+     * {@linkplain LabRun#gate(LabGate) gate} may hold the run before it (decision 0117): the same answer as
+     * {@link LabRun#holdsBefore}, before any run.
+     */
+    public static List<Boolean> holds(ScenarioInfo info) {
+        Supplier<Scenario> s = SCENARIOS.get(info.name());
+        if (s == null) {
+            throw new IllegalArgumentException("There is no lab scenario '" + info.name() + "'.");
+        }
+        Scenario scenario = s.get();
+        int last = info.steps().size() - 1;
+        List<Boolean> holds = new ArrayList<>();
+        for (int i = 0; i <= last; i++) {
+            holds.add(i == last || scenario.holdsBefore(i));
+        }
+        return List.copyOf(holds);
     }
 
     /**

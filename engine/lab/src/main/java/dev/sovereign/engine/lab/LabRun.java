@@ -43,6 +43,7 @@ public final class LabRun {
     private final LabStep[] steps;
     private final Map<String, WorkerProcess> workers = new LinkedHashMap<>();
     private volatile boolean cancelled;
+    private volatile LabGate gate = LabGate.NONE;
     private boolean started;
     private LabBench bench;
     private String actor;
@@ -63,6 +64,22 @@ public final class LabRun {
 
     public ScenarioInfo info() {
         return info;
+    }
+
+    /**
+     * Holds the run before each step the story can wait for until {@code gate} releases it (decision 0117); the
+     * default never holds. Set it before {@link #run()}.
+     */
+    public void gate(LabGate gate) {
+        this.gate = gate == null ? LabGate.NONE : gate;
+    }
+
+    /**
+     * Whether a {@linkplain #gate(LabGate) gate} is asked before step {@code index}: the check, and each step the
+     * scenario says may wait (its own next action, nothing in flight depending on when it happens).
+     */
+    public boolean holdsBefore(int index) {
+        return index == steps.length - 1 || scenario.holdsBefore(index);
     }
 
     /** Makes a running {@link #run()} stop at its next wait, clean up, and throw InterruptedException. */
@@ -236,12 +253,23 @@ public final class LabRun {
         return actor;
     }
 
-    /** Starts step {@code index} (ending a step still running, as done without detail). */
-    void begin(int index) {
+    /**
+     * Starts step {@code index} (ending a step still running, as done without detail); before a step that may wait,
+     * the {@linkplain #gate(LabGate) gate} holds it until released.
+     */
+    void begin(int index) throws InterruptedException {
         if (current >= 0 && steps[current].status() == LabStep.Status.RUNNING) {
             done("");
         }
         skipUntil(index);
+        if (holdsBefore(index)) {
+            LabStep next = steps[index];
+            while (!gate.released(next)) {
+                checkCancelled();
+                Thread.sleep(POLL_MS);
+            }
+            checkCancelled();
+        }
         current = index;
         publish(index, LabStep.Status.RUNNING, "");
     }

@@ -32,6 +32,15 @@ interface Scenario {
     /** The verdict's sentence when every check passed. */
     String heldHeadline();
 
+    /**
+     * Whether step {@code index} may wait for a class following step by step ({@link LabGate}, decision 0117):
+     * true only where the step begins with the lab's own action or observation and nothing of the run in flight
+     * depends on when it happens. The check is always held; by default nothing else is.
+     */
+    default boolean holdsBefore(int index) {
+        return false;
+    }
+
     /** Runs after the checks, before the bench stops the remaining workers. */
     default void teardown(LabRun run) throws InterruptedException {}
 

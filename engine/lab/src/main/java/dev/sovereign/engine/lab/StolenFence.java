@@ -41,6 +41,12 @@ final class StolenFence implements Scenario {
     private WorkerProcess a;
     private Attempt first;
 
+    /** Decision 0117: the steal must land while A's job runs; A's answer to it and the supervisor's recovery may wait (they follow from the ledger, not from when). */
+    @Override
+    public boolean holdsBefore(int index) {
+        return index != 2;
+    }
+
     @Override
     public ScenarioInfo info() {
         return INFO;

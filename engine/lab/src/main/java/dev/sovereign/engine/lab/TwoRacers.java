@@ -51,6 +51,12 @@ final class TwoRacers implements Scenario {
     private WorkerProcess winner;
     private WorkerProcess loser;
 
+    /** Decision 0117: the gate process's lease lasts 60 s without a heartbeat and the workers race as soon as it ends: only the first step may wait. */
+    @Override
+    public boolean holdsBefore(int index) {
+        return index == 0;
+    }
+
     @Override
     public ScenarioInfo info() {
         return INFO;
