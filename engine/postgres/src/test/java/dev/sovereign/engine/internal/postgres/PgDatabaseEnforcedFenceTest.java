@@ -409,7 +409,8 @@ class PgDatabaseEnforcedFenceTest {
         sql.refused("never changes its id, token", "UPDATE execution_attempts SET token = 1");
         sql.refused("never changes its id, token", "UPDATE execution_attempts SET process_identity = " + q(B));
         sql.refused("never changes its id, token", "UPDATE execution_attempts SET id = 'att_9'"); // a key change
-        sql.refused("attempts are never deleted", "DELETE FROM execution_attempts");
+        // deleted only with its run, after it (version 14, decision 0020): here its run is there
+        sql.refused("an attempt or a receipt is deleted only with its run", "DELETE FROM execution_attempts");
         sql.refused("attempts are never deleted", "TRUNCATE execution_attempts CASCADE");
         assertThat(w.attemptToken("att_1")).isEqualTo(token);
 
@@ -592,7 +593,7 @@ class PgDatabaseEnforcedFenceTest {
         // now final: no second receipt, no rewrite, no way back, by any statement form
         long receipt = sql.scalar("SELECT id FROM receipts");
         sql.refused("receipts are immutable", "UPDATE receipts SET status = 'failed'");
-        sql.refused("receipts are immutable", "DELETE FROM receipts");
+        sql.refused("an attempt or a receipt is deleted only with its run", "DELETE FROM receipts");
         sql.refused("receipts are immutable", "TRUNCATE receipts");
         sql.refused(
                 "receipts are immutable",
@@ -606,7 +607,9 @@ class PgDatabaseEnforcedFenceTest {
         sql.refused("moves only CREATED -> RUNNING", "UPDATE assignments SET state = 'FAILED' WHERE id = 'asg_1'");
         sql.refused("moves only CREATED -> RUNNING", "UPDATE assignments SET state = 'RUNNING' WHERE id = 'asg_1'");
         sql.refused("an ended assignment is final", "UPDATE assignments SET ended_via = 'recovery' WHERE id = 'asg_1'");
-        sql.refused("assignments are never deleted", "DELETE FROM assignments WHERE id = 'asg_1'");
+        sql.refused(
+                "a run is deleted only when it ended, was settled and is older than the retention policy",
+                "DELETE FROM assignments WHERE id = 'asg_1'");
         sql.refused("assignments are never deleted", "TRUNCATE assignments CASCADE");
         sql.refused(
                 "never inserted twice",
@@ -732,7 +735,9 @@ class PgDatabaseEnforcedFenceTest {
         sql.passes(finishStatement("msg_1", current));
 
         sql.refused("a finished message cannot change", "UPDATE messages SET state = 'NEW' WHERE id = 'msg_1'");
-        sql.refused("messages are never deleted", "DELETE FROM messages WHERE id = 'msg_1'");
+        sql.refused(
+                "a message is deleted only when it is finished and older than the retention policy",
+                "DELETE FROM messages WHERE id = 'msg_1'");
         sql.refused("messages are never deleted", "TRUNCATE messages");
         sql.refused(
                 "never inserted twice",

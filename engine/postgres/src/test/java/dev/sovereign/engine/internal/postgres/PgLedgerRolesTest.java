@@ -146,6 +146,12 @@ class PgLedgerRolesTest {
         operator.put("fence_events", "DELETE,INSERT,SELECT");
         operator.put("lease_contention", "DELETE,INSERT,SELECT,UPDATE");
         operator.put("retention", "SELECT,UPDATE");
+        // pruning finished work (decision 0020)
+        operator.put("assignments", "DELETE,INSERT,SELECT,UPDATE");
+        operator.put("execution_attempts", "DELETE,INSERT,SELECT,UPDATE");
+        operator.put("receipts", "DELETE,INSERT,SELECT");
+        operator.put("messages", "DELETE,INSERT,SELECT,UPDATE");
+        operator.put("processes", "DELETE,INSERT,SELECT,UPDATE");
         assertThat(privileges(ops))
                 .as("the operator: the worker's, plus adding actors, recording ticks and pruning")
                 .isEqualTo(operator);
