@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "retention",
         description = {
-            "Show or set how long the journal, finished runs, finished messages and stopped processes are kept.",
+            "Show or set how long the ledger keeps each kind of row.",
             "One policy in the ledger, so every process agrees: what is older than it (measured from the newest journal"
                     + " row) may be pruned by 'sovereign prune' or the supervisor; what a live row needs never is."
                     + " Each at least 1h, at most 36500d; 30d unless set. On PostgreSQL setting it takes the operator"

@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * How long a prune holds up the workers writing beside it (issue 29 item 1; decision 0018): a SQLite ledger whose
  * journal holds {@code rows} rows older than the policy, one worker thread granting and releasing leases as fast as
- * it can, measured first alone and then while a prune removes those rows in batches of 500. Prints the worker's
+ * it can, measured first alone and then while a prune removes those rows in batches of 500, and then the month's
+ * finished runs and messages ({@code -Dprobe.runs=N}, default 5,000 of each). Prints the worker's
  * latency percentiles in both phases (the ratio is the stall) and the prune's longest batch. Not part of the suite:
  * {@code mvn -pl engine/it -am test -Dtest=PruneStallProbe -Dsurefire.failIfNoSpecifiedTests=false}
  * ({@code -Dprobe.rows=N}, {@code -Dprobe.durability=FULL|NORMAL}); its output goes to docs/benchmarks.md.
@@ -39,11 +40,24 @@ class PruneStallProbe {
                 .clock(clock)
                 .durability(Durability.NORMAL)
                 .heartbeat(false);
+        int runs = Integer.getInteger("probe.runs", 5_000);
         try (Engine filler = Engine.open(config.build())) {
             filler.actors().add("old");
             for (int i = 0; i < rows / 2; i++) {
                 Lease l = filler.leases().acquire("old", Duration.ofSeconds(30));
                 filler.leases().release("old", l.token());
+            }
+            // finished runs and messages of the same month (decision 0020): each run goes with its attempt and receipt
+            filler.actors().add("jobs");
+            for (int i = 0; i < runs; i++) {
+                dev.sovereign.engine.run.Assignment a = filler.runs().assign("jobs", "scripted:outcome=completed");
+                filler.runs().runAssignment(a.id(), Duration.ofSeconds(30));
+                filler.leases().current("jobs").ifPresent(x -> filler.leases().release("jobs", x.token()));
+                var m = filler.mailbox().send("ops", "jobs", "m" + i, "b", 3);
+                Lease host = filler.leases().acquire("jobs", Duration.ofSeconds(30));
+                var c = filler.mailbox().claim(m.id(), "jobs");
+                filler.mailbox().complete(m.id(), c.token());
+                filler.leases().release("jobs", host.token());
             }
         }
         clock.advance(Duration.ofDays(31));
@@ -54,11 +68,12 @@ class PruneStallProbe {
             PruneReport[] report = {null};
             List<Long> during = run(worker, () -> report[0] = pruner.prune(PruneOptions.all()));
             System.out.printf(
-                    "prune stall probe: %,d old journal rows, durability %s%n"
+                    "prune stall probe: %,d old journal rows (and %,d finished runs and messages), durability %s%n"
                             + "  worker grant+release alone:        p50 %s  p99 %s  max %s  (%d ops)%n"
                             + "  worker grant+release during prune: p50 %s  p99 %s  max %s  (%d ops)%n"
-                            + "  prune: %,d rows in %d batches, longest batch %d ms%n",
+                            + "  prune: %,d journal rows, %,d runs, %,d messages in %d batches, longest batch %d ms%n",
                     rows,
+                    runs,
                     durability,
                     ms(pct(alone, 50)),
                     ms(pct(alone, 99)),
@@ -69,6 +84,8 @@ class PruneStallProbe {
                     ms(pct(during, 100)),
                     during.size(),
                     report[0].journalRows(),
+                    report[0].runs(),
+                    report[0].messages(),
                     report[0].batches(),
                     report[0].longestBatchMs());
         }

@@ -446,6 +446,13 @@ class CliCommandsTest {
                         "events_last_day",
                         "journal_kept_ms",
                         "pruned_rows",
+                        "runs_kept_ms",
+                        "messages_kept_ms",
+                        "processes_kept_ms",
+                        "pruned_runs",
+                        "pruned_messages",
+                        "pruned_processes",
+                        "last_backup_at",
                         "last_pruned_at");
         assertThat(fieldNames(json.get("connection")))
                 .containsExactly("kind", "encrypted", "protocol", "cipher", "sslmode", "verification", "text");

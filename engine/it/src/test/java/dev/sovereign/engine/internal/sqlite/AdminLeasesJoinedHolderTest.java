@@ -95,9 +95,13 @@ class AdminLeasesJoinedHolderTest {
             s.execute("UPDATE processes SET stopped_at = heartbeat_at + 1 WHERE identity = '" + bIdentity + "'");
             // The schema keeps a session row while a lease names it: a row missing under its lease is a file
             // changed by hand around that guard, which is put back as it was.
-            // (and a running process's row, V0011): both guards are dropped for the statement and put back
+            // (and a running process's row, V0011, and a young one, V0016): the guards are dropped for the statement
+            // and put back
             List<String> guards = new ArrayList<>();
-            for (String name : List.of("processes_kept_while_they_hold_a_lease", "processes_running_never_deleted")) {
+            for (String name : List.of(
+                    "processes_kept_while_they_hold_a_lease",
+                    "processes_running_never_deleted",
+                    "processes_deleted_only_when_stopped_long_ago_holding_nothing")) {
                 try (ResultSet rs = s.executeQuery("SELECT sql FROM sqlite_master WHERE name = '" + name + "'")) {
                     guards.add(rs.getString(1));
                 }
