@@ -26,14 +26,14 @@ sov init
 for a in billing search mailer reports; do sov actor add "$a"; done
 sov --process proc_idle_alice lease acquire billing --ttl 1h
 sov --process proc_idle_bob lease acquire search --ttl 1h
-sov --process proc_idle_bob lease acquire billing --ttl 1h || true
-sov assign reports scripted:outcome=completed
+sov --process proc_idle_bob lease acquire billing --ttl 1h 2>/dev/null || true # one refused write
+sov assign reports --provider scripted:outcome=completed
 sov send --from ops --to mailer --subject hello --body world
 
 xvfb-run -a -s "-screen 0 ${size}x24" "$root/sovereign" console --db "$db" >"$work/console.log" 2>&1 &
 xvfb_pid=$!
 for _ in $(seq 1 120); do
-  pid="$(pgrep -f "sovereign-console-.*-app.jar" | head -1 || true)"
+  pid="$(pgrep -f -- "-jar [^ ]*sovereign-console-[^ ]*-app[.]jar .*$db" | head -1 || true)" # the console, not the CLI that started it
   [ -n "$pid" ] && break
   sleep 0.5
 done
