@@ -165,27 +165,19 @@ final class JdbcRetention {
             long from = journalDone ? 0 : cursor;
             boolean journalStep = !journalDone;
             boolean ticksStep = journalDone && !ticksDone;
-            long[] held = {0};
-            Batch b = db.write(tx -> {
-                // the time inside the transaction, once its write lock is held: what the workers wait for (the wait
-                // for the lock itself, behind them, is not counted; a retried transaction counts its last try)
-                long started = System.nanoTime();
-                try {
-                    if (journalStep) {
-                        return journalBatch(tx, from, options);
-                    }
-                    if (ticksStep) {
-                        return ticksBatch(tx, options);
-                    }
-                    return contentionBatch(tx, options);
-                } finally {
-                    held[0] = System.nanoTime() - started;
+            Timed<Batch> t = timed(tx -> {
+                if (journalStep) {
+                    return journalBatch(tx, from, options);
                 }
+                if (ticksStep) {
+                    return ticksBatch(tx, options);
+                }
+                return contentionBatch(tx, options);
             });
-            long took = held[0];
-            longest = Math.max(longest, took / 1_000_000L);
+            Batch b = t.value;
+            longest = Math.max(longest, t.millis());
             batches++;
-            boolean interrupted = !giveWay(took);
+            boolean interrupted = !giveWay(t.nanos);
             if (journalStep) {
                 totals[0] += b.deleted;
                 if (b.next < 0) {
@@ -236,24 +228,17 @@ final class JdbcRetention {
         boolean finished = false;
         while (batches < options.maxBatches()) {
             String[] from = cursor;
-            long[] held = {0};
-            RunsBatch b = db.write(tx -> {
-                long started = System.nanoTime();
-                try {
-                    return runsBatch(tx, from, step, options);
-                } finally {
-                    held[0] = System.nanoTime() - started;
-                }
-            });
+            Timed<RunsBatch> t = timed(tx -> runsBatch(tx, from, step, options));
+            RunsBatch b = t.value;
             batches++;
-            longest = Math.max(longest, held[0] / 1_000_000L);
+            longest = Math.max(longest, t.millis());
             done[0] += b.pruned.size();
             for (String[] run : b.pruned) {
                 if (prunedRun.test(run[0], run[1])) {
                     done[3]++;
                 }
             }
-            boolean interrupted = !giveWay(held[0]);
+            boolean interrupted = !giveWay(t.nanos);
             if (b.next == null) {
                 finished = true;
                 break;
@@ -265,20 +250,12 @@ final class JdbcRetention {
         }
         boolean messagesDone = false;
         while (finished && batches < options.maxBatches()) {
-            long[] held = {0};
-            Batch b = db.write(tx -> {
-                long started = System.nanoTime();
-                try {
-                    return messagesBatch(tx, options);
-                } finally {
-                    held[0] = System.nanoTime() - started;
-                }
-            });
+            Timed<Batch> t = timed(tx -> messagesBatch(tx, options));
             batches++;
-            longest = Math.max(longest, held[0] / 1_000_000L);
-            done[1] += b.deleted;
-            boolean interrupted = !giveWay(held[0]);
-            if (b.next < 0) {
+            longest = Math.max(longest, t.millis());
+            done[1] += t.value.deleted;
+            boolean interrupted = !giveWay(t.nanos);
+            if (t.value.next < 0) {
                 messagesDone = true;
                 break;
             }
@@ -290,19 +267,12 @@ final class JdbcRetention {
         String[] processCursor = null;
         while (messagesDone && batches < options.maxBatches()) {
             String[] from = processCursor;
-            long[] held = {0};
-            ProcessesBatch b = db.write(tx -> {
-                long started = System.nanoTime();
-                try {
-                    return processesBatch(tx, from, options);
-                } finally {
-                    held[0] = System.nanoTime() - started;
-                }
-            });
+            Timed<ProcessesBatch> t = timed(tx -> processesBatch(tx, from, options));
+            ProcessesBatch b = t.value;
             batches++;
-            longest = Math.max(longest, held[0] / 1_000_000L);
+            longest = Math.max(longest, t.millis());
             done[2] += b.deleted;
-            boolean interrupted = !giveWay(held[0]);
+            boolean interrupted = !giveWay(t.nanos);
             if (b.next == null) {
                 processesDone = true;
                 break;
@@ -358,6 +328,10 @@ final class JdbcRetention {
                         + " AND a.updated_at <= ?"
                         + (from == null ? "" : " AND (a.updated_at > ? OR (a.updated_at = ? AND a.id > ?))")
                         + " AND (a.retry_of IS NULL OR NOT EXISTS (SELECT 1 FROM assignments o WHERE o.id = a.retry_of))"
+                        // settled itself: a run waiting for an operator is not looked at again and again (a prune
+                        // with few batches, the supervisor's, would otherwise never get past a long queue of them)
+                        + " AND (a.state = 'COMPLETED' OR a.acknowledged_at IS NOT NULL"
+                        + " OR EXISTS (SELECT 1 FROM assignments r WHERE r.retry_of = a.id))"
                         + " ORDER BY a.updated_at, a.id" + (limit == Integer.MAX_VALUE ? "" : " LIMIT " + limit),
                 rs -> new String[] {rs.getString(1), String.valueOf(rs.getLong(2))},
                 from == null
@@ -519,6 +493,31 @@ final class JdbcRetention {
         List<Map<String, Object>> rows = tx.query(sql, JdbcRetention::row, args);
         if (!rows.isEmpty()) {
             options.export().accept(new PruneOptions.PrunedRows(table, rows));
+        }
+    }
+
+    /**
+     * Runs one batch in its own write transaction and measures the time inside it, once its write lock is held: what
+     * the workers wait for (the wait for the lock itself, behind them, is not counted; a retried transaction counts its
+     * last try).
+     */
+    private <T> Timed<T> timed(TxWork<T> work) {
+        long[] held = {0};
+        T value = db.write(tx -> {
+            long started = System.nanoTime();
+            try {
+                return work.run(tx);
+            } finally {
+                held[0] = System.nanoTime() - started;
+            }
+        });
+        return new Timed<>(value, held[0]);
+    }
+
+    /** A batch's result and the nanoseconds its transaction held the write lock. */
+    private record Timed<T>(T value, long nanos) {
+        long millis() {
+            return nanos / 1_000_000L;
         }
     }
 
