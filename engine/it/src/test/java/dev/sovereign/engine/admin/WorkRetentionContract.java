@@ -20,14 +20,12 @@ import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -292,19 +290,11 @@ abstract class WorkRetentionContract {
     }
 
     private Connection raw(LedgerLocation location) throws SQLException {
-        Optional<java.nio.file.Path> file = location.file();
-        return file.isPresent()
-                ? DriverManager.getConnection("jdbc:sqlite:" + file.get())
-                : DriverManager.getConnection(location.text());
+        return HandTyped.connect(location);
     }
 
     private long count(String query) throws SQLException {
-        try (Connection c = raw(temp.location());
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery(query)) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return HandTyped.count(temp.location(), query);
     }
 
     private void refused(String statement) {
@@ -312,17 +302,6 @@ abstract class WorkRetentionContract {
     }
 
     private void refusedAs(LedgerLocation location, String statement) {
-        assertThatThrownBy(() -> {
-                    try (Connection c = raw(location);
-                            Statement s = c.createStatement()) {
-                        int changed = s.executeUpdate(statement);
-                        if (changed == 0) {
-                            throw new SQLException("changed no row (not refused, but nothing to change): " + statement);
-                        }
-                    }
-                })
-                .as(statement)
-                .isInstanceOf(SQLException.class)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotStartWith("changed no row"));
+        HandTyped.refused(location, statement);
     }
 }
