@@ -282,7 +282,9 @@ public final class Engine implements AutoCloseable {
      * finished runs (with their attempts, receipts and, for a {@code temporary} workspace, their run folder on this
      * host), finished messages and stopped processes that hold nothing, each older than its kind's policy, in short
      * write transactions of at most {@code options.batchRows()} rows, so workers keep writing in between. With
-     * {@code options.dryRun()} it only counts. Tokens are untouched: the counter is never pruned.
+     * {@code options.dryRun()} it only counts. A prune stopped by {@code options.maxBatches()} is gone on with by the
+     * next prune of this engine, from where it stopped (decision 0021). Tokens are untouched: the counter is never
+     * pruned.
      */
     public PruneReport prune(PruneOptions options) {
         return ledger.prune(options, (assignment, policy) -> {

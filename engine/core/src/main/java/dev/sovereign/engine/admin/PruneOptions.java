@@ -9,7 +9,8 @@ import java.util.function.Consumer;
  *
  * @param batchRows  journal rows looked at per write transaction: the bound of each transaction's work, so a
  *                   prune never holds the write lock long (workers keep writing between its batches)
- * @param maxBatches how many batches this call may run before it returns (the rest waits for the next call);
+ * @param maxBatches how many batches this call may run before it returns (the rest waits for the next call, which
+ *                   goes on from where this one stopped);
  *                   {@link Integer#MAX_VALUE} for all of it
  * @param dryRun     count what would go, delete nothing and move nothing (one read)
  * @param export     when not null, receives each batch's rows before they are deleted, in the same transaction: a

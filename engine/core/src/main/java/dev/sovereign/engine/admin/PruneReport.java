@@ -14,7 +14,8 @@ package dev.sovereign.engine.admin;
  * @param batches         write transactions run
  * @param longestBatchMs  the longest of them, in milliseconds, from the moment it held the write lock to its commit
  *                        (the commit's own flush not included): about the longest a worker waited behind the prune
- * @param finished        false when {@code maxBatches} stopped it with more left to prune
+ * @param finished        false when {@code maxBatches} stopped it with more left to prune: the next prune of the same
+ *                        engine goes on from where this one stopped (decision 0021)
  * @param runs            finished runs pruned, each its assignment with its attempts and receipt (decision 0020)
  * @param messages        finished messages pruned
  * @param processes       stopped processes pruned

@@ -199,6 +199,87 @@ abstract class WorkRetentionContract {
         assertThat(rows(exported, "processes")).containsExactly(l.idle);
     }
 
+    /**
+     * A prune of few batches, the supervisor's, goes on where the last stopped (decision 0021): with more journal rows
+     * that must stay than one call's batches look at, calls that each started from the journal's first row looked at
+     * the same kept rows again and again and never reached the finished runs.
+     */
+    @Test
+    void aPruneOfFewBatchesGoesOnFromWhereTheLastStoppedPastRowsThatMustStay() throws SQLException {
+        Engine a = temp.open(clock);
+        for (int i = 0; i < 60; i++) { // sixty live leases: their grants stay, below any watermark
+            a.actors().add("held-" + i);
+            a.leases().acquire("held-" + i, Duration.ofDays(300));
+        }
+        a.actors().add("w");
+        Engine w = temp.open(clock);
+        Assignment old = w.runs().assign("w", OK);
+        w.runs().runAssignment(old.id(), Duration.ofSeconds(5));
+        w.leases().current("w").ifPresent(l -> w.leases().release("w", l.token()));
+        w.close();
+        clock.advance(Duration.ofDays(31));
+        a.actors().add("young");
+        a.leases().acquire("young", Duration.ofSeconds(5)); // the newest row: the rest is a month old
+        long kept = count("SELECT count(*) FROM fence_events WHERE kind = 'LEASE_ACQUIRED'");
+        assertThat(kept).isGreaterThanOrEqualTo(60);
+
+        PruneOptions few = new PruneOptions(5, 4, false, null); // twenty journal rows a call
+        PruneReport first = a.prune(few);
+        assertThat(first.finished())
+                .as("one call cannot look at every kept row")
+                .isFalse();
+        int calls = 1;
+        long runs = first.runs();
+        PruneReport r = first;
+        while (!r.finished()) {
+            assertThat(calls).as("calls before the pass reached the runs").isLessThan(40);
+            r = a.prune(few);
+            runs += r.runs();
+            calls++;
+        }
+        assertThat(runs).isEqualTo(1);
+        assertThat(a.runs().get(old.id())).isEmpty();
+        assertThat(count("SELECT count(*) FROM fence_events WHERE kind = 'LEASE_ACQUIRED' AND actor_id LIKE 'held-%'"))
+                .isEqualTo(60);
+
+        // a finished pass starts the next from the journal's first row: a grant kept before goes once released
+        Lease first0 = a.leases().current("held-0").orElseThrow();
+        a.leases().release("held-0", first0.token());
+        clock.advance(Duration.ofDays(31));
+        a.actors().add("younger");
+        a.leases().acquire("younger", Duration.ofSeconds(5));
+        do {
+            r = a.prune(few);
+        } while (!r.finished());
+        assertThat(count("SELECT count(*) FROM fence_events WHERE kind = 'LEASE_ACQUIRED' AND actor_id = 'held-0'"))
+                .isZero();
+    }
+
+    /** A stopped process named by a message it claimed stays until the claim is over (decision 0020). */
+    @Test
+    void aStoppedProcessStaysWhileAMessageItClaimedIsClaimed() throws SQLException {
+        Engine a = temp.open(clock);
+        a.actors().add("c");
+        Message m = a.mailbox().send("ops", "c", "s", "b", 3);
+        Engine claimer = temp.open(clock);
+        Lease host = claimer.leases().acquire("c", Duration.ofSeconds(5));
+        claimer.mailbox().claim(m.id(), "c", Duration.ofDays(300));
+        claimer.leases().release("c", host.token()); // holds no lease, only the claim
+        String identity = claimer.processIdentity();
+        a.stopProcess(identity);
+        clock.advance(Duration.ofDays(31));
+        a.actors().add("later");
+        a.leases().acquire("later", Duration.ofSeconds(5));
+
+        PruneReport r = a.prune(PruneOptions.all());
+        assertThat(r.finished()).isTrue();
+        assertThat(processes()).contains(identity);
+        refused("DELETE FROM processes WHERE identity = '" + identity + "'");
+        assertThat(count(
+                        "SELECT count(*) FROM messages WHERE state = 'CLAIMED' AND claim_process = '" + identity + "'"))
+                .isEqualTo(1);
+    }
+
     /** The database refuses every deletion of work the rules do not allow (contract §16, decision 0020). */
     @Test
     void theDatabaseRefusesEveryOtherDeletionOfWork() throws SQLException {

@@ -21,7 +21,8 @@ import java.util.function.BiPredicate;
  * the policy, measured from the newest row's own time. This class asks for exactly what those guards allow (the
  * same rules, in {@link #PRUNABLE}), in batches of one short write transaction each, so a prune never holds the write
  * lock for long. It never measures past its own clock (the server's on PostgreSQL): a journal row dated in the future
- * by a writer of the ledger does not make the rest old. Thread-safe (stateless over the door).
+ * by a writer of the ledger does not make the rest old. Thread-safe: one prune at a time per ledger, each going on
+ * from where the last unfinished one stopped (decision 0021).
  */
 final class JdbcRetention {
     /**
@@ -47,6 +48,9 @@ final class JdbcRetention {
             + " WHERE p.identity = e.resource_id AND p.stopped_at IS NULL))))";
 
     private final Transactions db;
+
+    /** The pass the last call left unfinished, or null; guarded by {@code this}, one prune at a time per ledger. */
+    private Pass unfinished;
 
     JdbcRetention(Transactions db) {
         this.db = db;
@@ -119,11 +123,16 @@ final class JdbcRetention {
                 return withWork(journal, runs, messages, processes, 0);
             });
         }
-        PruneReport journal = pruneInBatches(options);
-        if (!journal.finished()) {
-            return journal;
+        synchronized (this) {
+            Pass pass = unfinished != null ? unfinished : new Pass();
+            unfinished = pass; // kept as far as it got, also when a batch fails
+            PruneReport journal = pruneInBatches(options, pass);
+            PruneReport report = pass.journalTablesDone() ? pruneWork(journal, options, pass, prunedRun) : journal;
+            if (report.finished()) {
+                unfinished = null;
+            }
+            return report;
         }
-        return pruneWork(journal, options, prunedRun);
     }
 
     private static PruneReport dryRun(JdbcTx tx, PruneOptions options) throws SQLException {
@@ -152,19 +161,21 @@ final class JdbcRetention {
                 true, journal, ticks, contention, below - journal, r.prunedBelow(), mark, 0, 0, true, 0, 0, 0, 0);
     }
 
-    private PruneReport pruneInBatches(PruneOptions options) {
+    /**
+     * One prune's batches over the journal's tables, on from where the last unfinished call stopped ({@code pass}). */
+    private PruneReport pruneInBatches(PruneOptions options, Pass pass) {
         long[] totals = new long[3];
         long before = read().prunedBelow();
         int batches = 0;
         long longest = 0;
-        Long cursor = db.read(tx -> nullable(tx, "SELECT min(seq) FROM fence_events"));
-        boolean journalDone = cursor == null;
-        boolean ticksDone = false;
-        boolean contentionDone = false;
-        while (!(journalDone && ticksDone && contentionDone) && batches < options.maxBatches()) {
-            long from = journalDone ? 0 : cursor;
-            boolean journalStep = !journalDone;
-            boolean ticksStep = journalDone && !ticksDone;
+        if (!pass.journalDone && pass.journalFrom == null) {
+            pass.journalFrom = db.read(tx -> nullable(tx, "SELECT min(seq) FROM fence_events"));
+            pass.journalDone = pass.journalFrom == null;
+        }
+        while (!pass.journalTablesDone() && batches < options.maxBatches()) {
+            boolean journalStep = !pass.journalDone;
+            boolean ticksStep = pass.journalDone && !pass.ticksDone;
+            long from = journalStep ? pass.journalFrom : 0;
             Timed<Batch> t = timed(tx -> {
                 if (journalStep) {
                     return journalBatch(tx, from, options);
@@ -181,30 +192,65 @@ final class JdbcRetention {
             if (journalStep) {
                 totals[0] += b.deleted;
                 if (b.next < 0) {
-                    journalDone = true;
+                    pass.journalDone = true;
                 } else {
-                    cursor = b.next;
+                    pass.journalFrom = b.next;
                 }
             } else if (ticksStep) {
                 totals[1] += b.deleted;
-                ticksDone = b.next < 0;
+                pass.ticksDone = b.next < 0;
             } else {
                 totals[2] += b.deleted;
-                contentionDone = b.next < 0;
+                pass.contentionDone = b.next < 0;
             }
             if (interrupted) {
                 break;
             }
         }
-        boolean finished = journalDone && ticksDone && contentionDone;
         // the watermark and what the database kept below it, in one read
         long[] after = db.read(tx -> {
             long mark = read(tx).prunedBelow();
             return new long[] {mark, tx.scalarLong("SELECT count(*) FROM fence_events WHERE seq < ?", mark)};
         });
         return new PruneReport(
-                false, totals[0], totals[1], totals[2], after[1], before, after[0], batches, longest, finished, 0, 0, 0,
+                false,
+                totals[0],
+                totals[1],
+                totals[2],
+                after[1],
+                before,
+                after[0],
+                batches,
+                longest,
+                pass.journalTablesDone(),
+                0,
+                0,
+                0,
                 0);
+    }
+
+    /**
+     * Where a prune has got to in its pass over the tables: the journal by sequence number, then its ticks and
+     * contention windows, then runs, messages and processes, each by a cursor. A call that runs out of batches leaves
+     * it for the next call, which goes on from there instead of from the start: rows that must stay are looked at once
+     * per pass, so a prune of few batches (the supervisor's) over a journal with more of them than it has batches
+     * still gets through (decision 0021). A pass that reaches the end starts the next from the beginning again, where
+     * rows kept before may since have become prunable.
+     */
+    private static final class Pass {
+        Long journalFrom; // null: from the journal's first row
+        boolean journalDone;
+        boolean ticksDone;
+        boolean contentionDone;
+        String[] runsFrom; // null: from the oldest run
+        boolean runsDone;
+        boolean messagesDone;
+        String[] processesFrom; // null: from the process stopped first
+        boolean processesDone;
+
+        boolean journalTablesDone() {
+            return journalDone && ticksDone && contentionDone;
+        }
     }
 
     /**
@@ -217,17 +263,16 @@ final class JdbcRetention {
             + " AND NOT EXISTS (SELECT 1 FROM execution_attempts t WHERE t.process_identity = p.identity)"
             + " AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.state = 'CLAIMED' AND m.claim_process = p.identity)";
 
-    /** The runs, messages and processes of a prune, after its journal (decision 0020). */
-    private PruneReport pruneWork(PruneReport journal, PruneOptions options, BiPredicate<String, String> prunedRun) {
+    /** The runs, messages and processes of a prune, after its journal (decision 0020), on from {@code pass}. */
+    private PruneReport pruneWork(
+            PruneReport journal, PruneOptions options, Pass pass, BiPredicate<String, String> prunedRun) {
         int batches = journal.batches();
         long longest = journal.longestBatchMs();
         long[] done = new long[4]; // runs, messages, processes, folders
-        // runs: keyset over the ended runs by age, so a run that must stay is looked at once per prune
-        String[] cursor = null;
+        // runs: keyset over the ended runs by age, so a run that must stay is looked at once per pass
         int step = Math.max(1, options.batchRows() / 5); // a run is up to a few rows in three tables and a look-up each
-        boolean finished = false;
-        while (batches < options.maxBatches()) {
-            String[] from = cursor;
+        while (!pass.runsDone && batches < options.maxBatches()) {
+            String[] from = pass.runsFrom;
             Timed<RunsBatch> t = timed(tx -> runsBatch(tx, from, step, options));
             RunsBatch b = t.value;
             batches++;
@@ -239,45 +284,33 @@ final class JdbcRetention {
                 }
             }
             boolean interrupted = !giveWay(t.nanos);
-            if (b.next == null) {
-                finished = true;
-                break;
-            }
-            cursor = b.next;
+            pass.runsDone = b.next == null;
+            pass.runsFrom = b.next;
             if (interrupted) {
                 break;
             }
         }
-        boolean messagesDone = false;
-        while (finished && batches < options.maxBatches()) {
+        while (pass.runsDone && !pass.messagesDone && batches < options.maxBatches()) {
             Timed<Batch> t = timed(tx -> messagesBatch(tx, options));
             batches++;
             longest = Math.max(longest, t.millis());
             done[1] += t.value.deleted;
             boolean interrupted = !giveWay(t.nanos);
-            if (t.value.next < 0) {
-                messagesDone = true;
-                break;
-            }
+            pass.messagesDone = t.value.next < 0;
             if (interrupted) {
                 break;
             }
         }
-        boolean processesDone = false;
-        String[] processCursor = null;
-        while (messagesDone && batches < options.maxBatches()) {
-            String[] from = processCursor;
+        while (pass.messagesDone && !pass.processesDone && batches < options.maxBatches()) {
+            String[] from = pass.processesFrom;
             Timed<ProcessesBatch> t = timed(tx -> processesBatch(tx, from, options));
             ProcessesBatch b = t.value;
             batches++;
             longest = Math.max(longest, t.millis());
             done[2] += b.deleted;
             boolean interrupted = !giveWay(t.nanos);
-            if (b.next == null) {
-                processesDone = true;
-                break;
-            }
-            processCursor = b.next;
+            pass.processesDone = b.next == null;
+            pass.processesFrom = b.next;
             if (interrupted) {
                 break;
             }
@@ -292,7 +325,7 @@ final class JdbcRetention {
                 journal.watermarkAfter(),
                 batches,
                 longest,
-                processesDone,
+                pass.processesDone,
                 done[0],
                 done[1],
                 done[2],
