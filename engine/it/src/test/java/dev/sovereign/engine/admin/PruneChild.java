@@ -8,7 +8,7 @@ import java.time.Duration;
 /**
  * A child process that prunes a ledger and stops inside one of its batches ({@code PruneKilledMidBatchTest}): the
  * export hook runs inside each batch's write transaction, so when it is handed the {@code n}th batch of rows of
- * {@code table} this process prints {@code IN BATCH <table> <rows>} and waits there, its transaction open, for the
+ * {@code table} this process prints {@code IN BATCH <table> <rows> <lowest seq, or -1>} and waits there, its transaction open, for the
  * test to pause or kill it. Prints {@code READY} once its engine is open.
  *
  * <p>Arguments: database, table, n, rows per batch.
@@ -30,7 +30,13 @@ public final class PruneChild {
             System.out.flush();
             e.prune(new PruneOptions(batchRows, Integer.MAX_VALUE, false, null).exportingTo(rows -> {
                 if (rows.table().equals(table) && ++seen[0] == n) {
-                    System.out.println("IN BATCH " + table + " " + rows.rows().size());
+                    long first = rows.rows().stream()
+                            .map(row -> row.get("seq"))
+                            .filter(seq -> seq instanceof Number)
+                            .mapToLong(seq -> ((Number) seq).longValue())
+                            .min()
+                            .orElse(-1);
+                    System.out.println("IN BATCH " + table + " " + rows.rows().size() + " " + first);
                     System.out.flush();
                     try {
                         Thread.sleep(Long.MAX_VALUE);

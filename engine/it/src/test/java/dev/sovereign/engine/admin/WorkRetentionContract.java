@@ -248,11 +248,68 @@ abstract class WorkRetentionContract {
         clock.advance(Duration.ofDays(31));
         a.actors().add("younger");
         a.leases().acquire("younger", Duration.ofSeconds(5));
-        do {
-            r = a.prune(few);
-        } while (!r.finished());
+        untilFinished(a, few, 40);
         assertThat(count("SELECT count(*) FROM fence_events WHERE kind = 'LEASE_ACQUIRED' AND actor_id = 'held-0'"))
                 .isZero();
+
+        // a call without a batch limit starts a pass of its own: it does not skip what another's cursor passed
+        assertThat(a.prune(few).finished()).isFalse(); // its cursor is past the next twenty grants
+        Lease second = a.leases().current("held-1").orElseThrow();
+        a.leases().release("held-1", second.token());
+        assertThat(a.prune(PruneOptions.all()).finished()).isTrue();
+        assertThat(count("SELECT count(*) FROM fence_events WHERE kind = 'LEASE_ACQUIRED' AND actor_id = 'held-1'"))
+                .isZero();
+    }
+
+    /**
+     * The runs and the processes go on from where the last call stopped too (decision 0021): thirty chains whose retry
+     * nobody settled come before a finished run, and the thirty stopped processes that ran them (named by those
+     * attempts) before the process that ran it. A call of four batches looks at four chains or twenty processes.
+     */
+    @Test
+    void theRunsAndProcessesOfAPruneOfFewBatchesGoOnFromWhereTheLastStopped() throws SQLException {
+        Engine a = temp.open(clock);
+        a.actors().add("w");
+        List<String> waiting = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            Engine e = temp.open(clock);
+            Assignment root = e.runs().assign("w", NO);
+            e.runs().runAssignment(root.id(), Duration.ofSeconds(5));
+            e.leases().current("w").ifPresent(l -> e.leases().release("w", l.token()));
+            Assignment retry = a.runs().retry(root.id());
+            e.runs().runAssignment(retry.id(), Duration.ofSeconds(5)); // fails too; nobody answers it
+            e.leases().current("w").ifPresent(l -> e.leases().release("w", l.token()));
+            waiting.add(e.processIdentity());
+            e.close();
+        }
+        clock.advance(Duration.ofSeconds(1)); // after every chain above, by age
+        Engine w = temp.open(clock);
+        Assignment done = w.runs().assign("w", OK);
+        w.runs().runAssignment(done.id(), Duration.ofSeconds(5));
+        w.leases().current("w").ifPresent(l -> w.leases().release("w", l.token()));
+        String last = w.processIdentity();
+        w.close();
+        clock.advance(Duration.ofDays(31));
+        a.actors().add("young");
+        a.leases().acquire("young", Duration.ofSeconds(5));
+
+        PruneReport r = untilFinished(a, new PruneOptions(5, 4, false, null), 150);
+        assertThat(a.runs().get(done.id())).isEmpty();
+        assertThat(processes()).doesNotContain(last).containsAll(waiting);
+        assertThat(count("SELECT count(*) FROM assignments")).isEqualTo(60);
+        assertThat(r.finished()).isTrue();
+    }
+
+    /** Prunes with {@code options} until a call says its pass finished, at most {@code calls} calls. */
+    private static PruneReport untilFinished(Engine a, PruneOptions options, int calls) {
+        for (int i = 0; i < calls; i++) {
+            PruneReport r = a.prune(options);
+            if (r.finished()) {
+                return r;
+            }
+        }
+        throw new AssertionError(
+                "the prune's pass did not finish in " + calls + " calls of " + options.maxBatches() + " batches");
     }
 
     /** A stopped process named by a message it claimed stays until the claim is over (decision 0020). */

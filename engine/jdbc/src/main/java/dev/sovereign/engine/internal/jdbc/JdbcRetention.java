@@ -124,7 +124,10 @@ final class JdbcRetention {
             });
         }
         synchronized (this) {
-            Pass pass = unfinished != null ? unfinished : new Pass();
+            // a call without a batch limit prunes everything there is, from the start: going on with another's
+            // pass would skip what is behind its cursors and still say finished
+            boolean unlimited = options.maxBatches() == Integer.MAX_VALUE;
+            Pass pass = unfinished != null && !unlimited ? unfinished : new Pass();
             unfinished = pass; // kept as far as it got, also when a batch fails
             PruneReport journal = pruneInBatches(options, pass);
             PruneReport report = pass.journalTablesDone() ? pruneWork(journal, options, pass, prunedRun) : journal;
@@ -437,7 +440,9 @@ final class JdbcRetention {
                             run[0]);
                     export(tx, options, "receipts", "SELECT * FROM receipts WHERE assignment_id = ?", run[0]);
                 }
-                tx.update("DELETE FROM assignments WHERE id = ?", run[0]);
+                if (tx.update("DELETE FROM assignments WHERE id = ?", run[0]) == 0) {
+                    continue; // another prune (PostgreSQL, read committed) took it first: counted there
+                }
                 tx.update("DELETE FROM execution_attempts WHERE assignment_id = ?", run[0]);
                 tx.update("DELETE FROM receipts WHERE assignment_id = ?", run[0]);
                 pruned.add(run);
