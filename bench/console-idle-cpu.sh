@@ -5,6 +5,9 @@
 # counts only the console's own threads; this counts the whole process: the JIT, the collector, the toolkit.
 #
 #   bench/console-idle-cpu.sh [SECONDS] [SIZE]      e.g. bench/console-idle-cpu.sh 180 1440x900
+#   DEMO=1 bench/console-idle-cpu.sh 180            the live demo instead (five worker processes writing; the
+#                                                   console redraws every second): the console's own share
+#   JAVA_TOOL_OPTIONS=... reaches the console's JVM (and the CLI's that starts it)
 #
 # Run it on a quiet machine (nothing else building): the result is printed and appended to
 # target/console-idle-cpu.txt. Needs xvfb-run (Debian: xvfb, libgtk-3-0).
@@ -30,10 +33,20 @@ sov --process proc_idle_bob lease acquire billing --ttl 1h 2>/dev/null || true #
 sov assign reports --provider scripted:outcome=completed
 sov send --from ops --to mailer --subject hello --body world
 
-xvfb-run -a -s "-screen 0 ${size}x24" "$root/sovereign" console --db "$db" >"$work/console.log" 2>&1 &
+mode=idle
+if [ "${DEMO:-0}" = 1 ]; then
+  mode=demo
+  # the demo's own data folder, so its files go with this run's
+  export XDG_DATA_HOME="$work/data"
+  xvfb-run -a -s "-screen 0 ${size}x24" "$root/sovereign" console >"$work/console.log" 2>&1 &
+  pattern="sovereign-console-[^ ]*-app[.]jar\$"
+else
+  xvfb-run -a -s "-screen 0 ${size}x24" "$root/sovereign" console --db "$db" >"$work/console.log" 2>&1 &
+  pattern="sovereign-console-[^ ]*-app[.]jar .*$db"
+fi
 xvfb_pid=$!
 for _ in $(seq 1 120); do
-  pid="$(pgrep -f -- "-jar [^ ]*sovereign-console-[^ ]*-app[.]jar .*$db" | head -1 || true)" # the console, not the CLI that started it
+  pid="$(pgrep -f -- "-jar [^ ]*$pattern" | head -1 || true)" # the console, not the CLI that started it
   [ -n "$pid" ] && break
   sleep 0.5
 done
@@ -48,7 +61,7 @@ t1="$(ticks "$pid")"
 ps -o pid=,time=,rss= -p "$pid" | sed 's/^/end:   /'
 rss_kb="$(ps -o rss= -p "$pid" | tr -d ' ')"
 share="$(awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s="$seconds" 'BEGIN {printf "%.2f", 100 * (b - a) / hz / s}')"
-line="$(date -u +%Y-%m-%dT%H:%MZ) ${size} idle ${seconds}s after ${settle}s: ${share} % of one core, RSS $((rss_kb / 1024)) MB, load $(cut -d' ' -f1-3 /proc/loadavg)"
+line="$(date -u +%Y-%m-%dT%H:%MZ) ${size} ${mode}${JAVA_TOOL_OPTIONS:+ ($JAVA_TOOL_OPTIONS)} ${seconds}s after ${settle}s: ${share} % of one core, RSS $((rss_kb / 1024)) MB, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "$line"
 mkdir -p "$root/target"
 echo "$line" >>"$root/target/console-idle-cpu.txt"
