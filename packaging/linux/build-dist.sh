@@ -44,6 +44,7 @@ echo "build-dist: jlink runtime"
 cat > "$out/work/sovereign-console.properties" <<PROPS
 main-jar=sovereign-console.jar
 main-class=dev.sovereign.console.Launcher
+java-options=-XX:TieredStopAtLevel=1
 description=Sovereign console: leases, fencing tokens and rejections, live
 icon=$here/sovereign.png
 PROPS

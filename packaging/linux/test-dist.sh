@@ -36,6 +36,11 @@ help="$(run "$scratch/app/lib/runtime/bin/java" -cp "$scratch/app/lib/app/sovere
 [ "$help" = "$scratch/app/share/doc/sovereign" ] || fail "the Help menu's docs are at $help, not in the package"
 pass "the packaged console's Help menu opens the package's docs ($help)"
 
+# The console's JVM compiles with C1 only (decision 0427), from the desktop launcher as from `sovereign console`.
+grep -qx 'java-options=-XX:TieredStopAtLevel=1' "$scratch/app/lib/app/sovereign-console.cfg" \
+  || fail "the console's launcher does not start its JVM with C1 only"
+pass "the console's launcher starts its JVM with C1 only"
+
 run "$sovereign" --db ledger.db init | grep -q "^Created .*ledger.db (schema version" || fail "init"
 [ "$(stat -c %a "$scratch/work/ledger.db")" = 600 ] || fail "init made the database readable by others"
 pass "sovereign init"

@@ -77,6 +77,7 @@ public final class ConsoleApp extends Application {
         Scene scene = new Scene(window.create());
         window.install(scene);
         ticker = new FxTicker(clock, vm::tick, vm::wantsFineTicks);
+        vm.onFineTicksMayChange(ticker::recheck);
         ticker.start();
         stage.setTitle("Sovereign console");
         vm.attachedLocationProperty()

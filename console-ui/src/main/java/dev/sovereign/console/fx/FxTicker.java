@@ -1,10 +1,9 @@
 package dev.sovereign.console.fx;
 
 import java.time.Clock;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
 import javafx.application.Platform;
@@ -32,10 +31,15 @@ public final class FxTicker {
     private final Clock clock;
     private final LongConsumer tick;
     private final LongPredicate wantsFineTicks;
-    /** The clock reading last handed out; FX-thread confined. */
-    private long lastTick = Long.MIN_VALUE;
+    /** The clock reading last handed out; written on the FX thread, read by the timer's. */
+    private volatile long lastTick = Long.MIN_VALUE;
+    /** Whether the last offer found fine ticks wanted; written on the FX thread, read by the timer's. */
+    private volatile boolean fine = true;
+    /** Set by {@link #recheck()}: the next beat asks the FX thread again, whatever the rate. */
+    private final AtomicBoolean recheck = new AtomicBoolean();
 
-    private ScheduledExecutorService timer;
+    /** The timer thread, or null when stopped. */
+    private volatile Thread timer;
     /** One tick at a time in the FX queue: a busy FX thread gets no backlog of ticks. */
     private final AtomicBoolean queued = new AtomicBoolean();
 
@@ -54,41 +58,89 @@ public final class FxTicker {
         this.wantsFineTicks = wantsFineTicks;
     }
 
-    public void start() {
+    public synchronized void start() {
         if (timer != null) {
             return;
         }
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "console-ticker");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleAtFixedRate(
-                () -> {
-                    if (queued.compareAndSet(false, true)) {
-                        Platform.runLater(() -> {
-                            queued.set(false);
-                            offer(clock.millis());
-                        });
-                    }
-                },
-                0,
-                EVERY_MS,
-                TimeUnit.MILLISECONDS);
+        Thread t = new Thread(this::beat, "console-ticker");
+        t.setDaemon(true);
+        timer = t;
+        t.start();
+    }
+
+    /**
+     * The timer: every 100 ms while fine ticks are wanted; otherwise it sleeps until the next tick is due (or a
+     * {@link #recheck()} wakes it). At the coarse rate the FX thread, and this thread, wake once a second: ten wake-ups
+     * a second that handed nothing out were a measurable part of an idle console's CPU (issue 31 item 21).
+     */
+    private void beat() {
+        Thread me = Thread.currentThread();
+        while (timer == me) {
+            long now = clock.millis();
+            if (due(now) && queued.compareAndSet(false, true)) {
+                Platform.runLater(() -> {
+                    queued.set(false);
+                    offer(clock.millis());
+                });
+            }
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(sleep(now)));
+        }
+    }
+
+    /** How long the timer sleeps after its beat at {@code now}. */
+    long sleep(long now) {
+        long last = lastTick;
+        if (fine || recheck.get() || last == Long.MIN_VALUE || now < last) {
+            return EVERY_MS;
+        }
+        return Math.max(EVERY_MS, last + COARSE_MS - now);
+    }
+
+    /**
+     * Whether the timer's beat at {@code now} posts to the FX thread: while fine ticks were wanted at the last offer,
+     * when a second has passed since the last tick (or the clock stepped back), or after {@link #recheck()}.
+     */
+    boolean due(long now) {
+        long last = lastTick;
+        return fine || last == Long.MIN_VALUE || now - last >= COARSE_MS || now < last || recheck.getAndSet(false);
+    }
+
+    /**
+     * Asks the FX thread at the next beat whether fine ticks are wanted, instead of at the next coarse tick: called
+     * when what decides it changed (a new snapshot, the timeline shown or zoomed), so a short countdown shows its
+     * tenths at once. Any thread.
+     */
+    public void recheck() {
+        recheck.set(true);
+        wake();
+    }
+
+    private void wake() {
+        Thread t = timer;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
     }
 
     /** Hands {@code now} to the consumer when it is due: a second after the last tick, or when fine ticks are wanted. */
     void offer(long now) {
-        if (lastTick == Long.MIN_VALUE || now - lastTick >= COARSE_MS || now < lastTick || wantsFineTicks.test(now)) {
+        boolean wanted = wantsFineTicks.test(now);
+        boolean was = fine;
+        fine = wanted;
+        if (wanted && !was) {
+            wake(); // it may be sleeping until the next coarse tick
+        }
+        if (lastTick == Long.MIN_VALUE || now - lastTick >= COARSE_MS || now < lastTick || wanted) {
             lastTick = now;
             tick.accept(now);
         }
     }
 
-    public void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
+    public synchronized void stop() {
+        Thread t = timer;
+        timer = null;
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 }

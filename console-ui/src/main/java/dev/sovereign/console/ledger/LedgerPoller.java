@@ -67,6 +67,12 @@ public final class LedgerPoller implements AutoCloseable {
     private JournalTail<JournalEntry> tail;
     /** The actor or process a page shows (null: none); its journal rows are read along with the snapshot. */
     private final AtomicReference<JournalSubject> watched = new AtomicReference<>();
+    /** An unchanged poll is posted to the FX thread at most this often (unless after a failure or with rows). */
+    static final long UNCHANGED_EVERY_MS = 1_000;
+    /** Whether the last result posted was a failure; true before the first (poller thread only). */
+    private boolean lastPostFailed = true;
+    /** The poll time of the last result posted (poller thread only). */
+    private long unchangedPostedAt = Long.MIN_VALUE;
     /** The subject whose rows the last poll read (poller thread only). */
     private JournalSubject lastWatched;
     /** How many journal rows about the watched subject a poll reads at most. */
@@ -137,6 +143,17 @@ public final class LedgerPoller implements AutoCloseable {
             if (!changed && (tail == null || !tail.holdsBack())) {
                 JournalSlice slice = newSubject && subject != null ? reader.journalAbout(subject, SUBJECT_ROWS) : null;
                 lastWatched = subject;
+                // nothing to show: the FX thread hears of it once a second (the time of the last poll), at once after a
+                // failure (health back to connected) or with a page's journal rows; four wake-ups a second that
+                // changed nothing were a measurable part of an idle console's CPU (issue 31 item 21)
+                if (slice == null
+                        && !lastPostFailed
+                        && polledAt >= unchangedPostedAt
+                        && polledAt - unchangedPostedAt < UNCHANGED_EVERY_MS) {
+                    return;
+                }
+                unchangedPostedAt = polledAt;
+                lastPostFailed = false;
                 PollResult unchanged = new PollResult(polledAt, version, null, List.of(), List.of(), slice);
                 ui.onUi(() -> ledger.apply(unchanged));
                 return;
@@ -174,8 +191,11 @@ public final class LedgerPoller implements AutoCloseable {
                     : reader.journalAbout(subject, SUBJECT_ROWS);
             lastWatched = subject;
             PollResult result = new PollResult(polledAt, version, snapshot, fresh, seed, slice);
+            lastPostFailed = false;
+            unchangedPostedAt = polledAt;
             ui.onUi(() -> ledger.apply(result));
         } catch (RuntimeException e) {
+            lastPostFailed = true;
             ui.onUi(() -> ledger.failed(e));
         }
     }

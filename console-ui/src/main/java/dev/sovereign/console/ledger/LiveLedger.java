@@ -198,7 +198,14 @@ public final class LiveLedger {
         changeMarker.set(r.changeMarker());
         health.set(Health.CONNECTED);
         healthDetail.set("Connected");
-        if (now.get() < r.polledAt()) {
+        // the clock catches up with a poll only when it brought something to show against it: an idle poll (four a
+        // second) moving it made every clocked text change at the poll's phase as well as the tick's, two redraws a
+        // second instead of one (issue 31 item 21)
+        boolean brought = r.snapshot() != null
+                || !r.newEvents().isEmpty()
+                || !r.rejectionSeed().isEmpty()
+                || r.subjectJournal() != null;
+        if (brought && now.get() < r.polledAt()) {
             now.set(r.polledAt());
         }
         boolean journalChanged = false;

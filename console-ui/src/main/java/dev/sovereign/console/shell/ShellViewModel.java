@@ -180,6 +180,18 @@ public final class ShellViewModel implements AutoCloseable {
         return ledger.wantsFineTicks(now) || timeline().wantsFineTicks();
     }
 
+    /**
+     * Calls {@code recheck} (on the FX thread) whenever what {@link #wantsFineTicks} depends on changes other than by
+     * the clock: a new snapshot, the timeline shown or hidden, following or not, zoomed.
+     */
+    public void onFineTicksMayChange(Runnable recheck) {
+        javafx.beans.InvalidationListener l = o -> recheck.run();
+        ledger.snapshotProperty().addListener(l);
+        timeline().activeProperty().addListener(l);
+        timeline().followingProperty().addListener(l);
+        timeline().spanProperty().addListener(l);
+    }
+
     /** One poll on the calling thread (tests with a zero poll interval). */
     public void pollNow() {
         attachment.pollNow();

@@ -90,6 +90,26 @@ class FineTicksTest {
         assertThat(ledger.wantsFineTicks(20_000)).isFalse();
     }
 
+    /**
+     * Issue 31 item 21: only the ticker moves the clock of an idle console. A poll that found nothing new (four a
+     * second) moved it too, so every clocked text changed at the poll's phase as well as the tick's: two redraws a
+     * second. A poll that brings a snapshot still brings the clock up to its own time.
+     */
+    @Test
+    void anIdlePollMovesNoClockAPollThatBringsASnapshotDoes() {
+        LiveLedger ledger = new LiveLedger();
+        ledger.tick(500);
+        long[] moves = {0};
+        ledger.nowProperty().addListener(o -> moves[0]++);
+        ledger.apply(new PollResult(900, 1, null, List.of(), List.of()));
+        assertThat(ledger.now()).isEqualTo(500);
+        assertThat(moves[0]).isZero();
+        apply(ledger, List.of(LeaseRow.free("a")), List.of(), List.of()); // polled at 1,000 with a snapshot
+        assertThat(ledger.now()).isEqualTo(1_000);
+        ledger.tick(2_000);
+        assertThat(ledger.now()).isEqualTo(2_000);
+    }
+
     private static LeaseRow lease(String actor, long ttl, long expiresAt) {
         return new LeaseRow(actor, P, 7, ttl, expiresAt - ttl, expiresAt - ttl, expiresAt, 0);
     }

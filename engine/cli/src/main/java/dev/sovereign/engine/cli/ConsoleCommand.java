@@ -23,6 +23,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "console", description = "Open the desktop console on the database.")
 final class ConsoleCommand implements Callable<Integer> {
+    /** The console JVM's compiler option (decision 0427); the packaged console's launcher has the same. */
+    static final String CONSOLE_JIT = "-XX:TieredStopAtLevel=1";
+
     @Spec
     CommandSpec spec;
 
@@ -44,7 +47,9 @@ final class ConsoleCommand implements Callable<Integer> {
             throw CliFailure.unavailable("The desktop console is not built (" + jar + " does not exist); build it"
                     + " with 'mvn -B -ntp -DskipTests package' in the repository, which ./sovereign does on first use");
         }
-        List<String> command = new ArrayList<>(List.of(env.java().toString(), "-jar", jar.toString()));
+        // C1 only: the C2 compiler's work was most of an idle console's CPU in its first minutes, and a live one's
+        // CPU is lower without it too; its refresh stays within its targets (decision 0427)
+        List<String> command = new ArrayList<>(List.of(env.java().toString(), CONSOLE_JIT, "-jar", jar.toString()));
         LedgerLocation location = root.location();
         ProcessBuilder builder = new ProcessBuilder(command);
         if (!location.isFile()) {

@@ -74,6 +74,18 @@ class ConsoleCommandTest {
         assertThat(Files.readString(temp.dir().resolve(FakeConsole.RECORD))).isEqualTo("--db\n" + db);
     }
 
+    /** Decision 0427: the console's JVM compiles with C1 only (its idle and live CPU). */
+    @Test
+    void theConsoleJvmCompilesWithC1Only() throws IOException {
+        cli.with(b -> b.consoleJar(fakeJar));
+
+        Result r = cli.run("console", "--db", temp.dir().resolve("c1.db").toString());
+
+        assertThat(r.exit()).isEqualTo(FakeConsole.EXIT);
+        assertThat(Files.readAllLines(temp.dir().resolve(FakeConsole.JVM_RECORD)))
+                .contains("-XX:TieredStopAtLevel=1");
+    }
+
     @Test
     void theConsoleGetsTheDatabaseNamedBySovereignDb() throws IOException {
         Path db = temp.dir().resolve("from-env.db");

@@ -11,6 +11,8 @@ public final class FakeConsole {
     static final String RECORD = "console-args.txt";
     /** Where it records the {@code SOVEREIGN_DB} it was started with (absent: none). */
     static final String ENV_RECORD = "console-env.txt";
+    /** Where it records the options its JVM was started with, one per line. */
+    static final String JVM_RECORD = "console-jvm.txt";
 
     static final int EXIT = 7;
 
@@ -21,6 +23,12 @@ public final class FakeConsole {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         Files.writeString(Path.of(RECORD), String.join("\n", args));
+        Files.writeString(
+                Path.of(JVM_RECORD),
+                String.join(
+                        "\n",
+                        java.lang.management.ManagementFactory.getRuntimeMXBean()
+                                .getInputArguments()));
         String db = System.getenv("SOVEREIGN_DB");
         if (db != null) {
             Files.writeString(Path.of(ENV_RECORD), db);
