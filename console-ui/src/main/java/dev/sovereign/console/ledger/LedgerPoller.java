@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,7 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Keeps a {@link LiveLedger} current from an {@link AdminReader}, on ONE background thread: every
- * interval it reads {@code changeMarker()} (microseconds); only when that moved (or a refresh was
+ * interval (every {@link #IDLE_INTERVAL} once the ledger has been quiet for {@link #IDLE_AFTER_POLLS} polls, until it
+ * changes) it reads {@code changeMarker()} (microseconds); only when that moved (or a refresh was
  * requested) it reads a snapshot and the journal after the last seq it saw. Results are applied on
  * the UI thread through the {@link UiExecutor}; the UI thread never touches the database.
  *
@@ -61,12 +63,23 @@ public final class LedgerPoller implements AutoCloseable {
     /** The console's clock when the storage numbers were last read; MIN: never (poller thread only). */
     private long storageReadAt = Long.MIN_VALUE;
 
-    private ScheduledExecutorService thread;
+    private volatile ScheduledExecutorService thread;
     private long lastChangeMarker = Long.MIN_VALUE;
     /** Follows the journal from the first poll on. */
     private JournalTail<JournalEntry> tail;
     /** The actor or process a page shows (null: none); its journal rows are read along with the snapshot. */
     private final AtomicReference<JournalSubject> watched = new AtomicReference<>();
+    /**
+     * After this many polls in a row that found nothing new (ten seconds at the default interval) the poller slows
+     * to {@link #IDLE_INTERVAL} until one finds something; a refresh (F5) or a page's rows asked for poll at once.
+     */
+    static final int IDLE_AFTER_POLLS = 40;
+    /** How often a quiet ledger is polled: a change on it shows within a second (decision 0427). */
+    public static final Duration IDLE_INTERVAL = Duration.ofSeconds(1);
+    /** Polls in a row that found nothing new; written on the poller thread, read by {@link #wake()}. */
+    private volatile int unchangedStreak;
+    /** The interval {@link #start} was given, in milliseconds. */
+    private long every;
     /** An unchanged poll is posted to the FX thread at most this often (unless after a failure or with rows). */
     static final long UNCHANGED_EVERY_MS = 1_000;
     /** Whether the last result posted was a failure; true before the first (poller thread only). */
@@ -101,8 +114,42 @@ public final class LedgerPoller implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        long every = interval.toMillis();
-        thread.scheduleWithFixedDelay(this::pollQuietly, 0, every, TimeUnit.MILLISECONDS);
+        every = interval.toMillis();
+        thread.execute(this::loop);
+    }
+
+    /**
+     * One poll, then the next one scheduled: every {@code interval}, or every {@link #IDLE_INTERVAL} once
+     * {@link #IDLE_AFTER_POLLS} polls in a row found nothing new, until one does.
+     */
+    private void loop() {
+        pollQuietly();
+        ScheduledExecutorService t = thread;
+        if (t == null) {
+            return;
+        }
+        try {
+            t.schedule(this::loop, nextDelay(every), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            // closed meanwhile
+        }
+    }
+
+    /** The wait before the next scheduled poll, for a poller started with {@code interval} milliseconds. */
+    long nextDelay(long interval) {
+        return unchangedStreak >= IDLE_AFTER_POLLS ? Math.max(interval, IDLE_INTERVAL.toMillis()) : interval;
+    }
+
+    /** A poll now, besides the schedule, when the poller has slowed down: what asked for it shows at once. */
+    private void wake() {
+        ScheduledExecutorService t = thread;
+        if (t != null && unchangedStreak >= IDLE_AFTER_POLLS) {
+            try {
+                t.execute(this::pollQuietly);
+            } catch (RejectedExecutionException closed) {
+                // closed meanwhile
+            }
+        }
     }
 
     /**
@@ -112,11 +159,13 @@ public final class LedgerPoller implements AutoCloseable {
      */
     public void watch(JournalSubject subject) {
         watched.set(subject);
+        wake();
     }
 
     /** Makes the next poll read a snapshot even if the change marker did not move (F5). */
     public void requestRefresh() {
         refreshRequested.set(true);
+        wake();
     }
 
     private void pollQuietly() {
@@ -146,6 +195,7 @@ public final class LedgerPoller implements AutoCloseable {
                 // nothing to show: the FX thread hears of it once a second (the time of the last poll), at once after a
                 // failure (health back to connected) or with a page's journal rows; four wake-ups a second that
                 // changed nothing were a measurable part of an idle console's CPU (issue 31 item 21)
+                unchangedStreak++;
                 if (slice == null
                         && !lastPostFailed
                         && polledAt >= unchangedPostedAt
@@ -191,10 +241,12 @@ public final class LedgerPoller implements AutoCloseable {
                     : reader.journalAbout(subject, SUBJECT_ROWS);
             lastWatched = subject;
             PollResult result = new PollResult(polledAt, version, snapshot, fresh, seed, slice);
+            unchangedStreak = 0;
             lastPostFailed = false;
             unchangedPostedAt = polledAt;
             ui.onUi(() -> ledger.apply(result));
         } catch (RuntimeException e) {
+            unchangedStreak = 0;
             lastPostFailed = true;
             ui.onUi(() -> ledger.failed(e));
         }

@@ -70,4 +70,28 @@ class IdlePollerPostsTest {
             assertThat(ledger.snapshot().leases().get(0).isFree()).isFalse();
         }
     }
+
+    /**
+     * A ledger quiet for ten seconds of polls is polled once a second until it changes (decision 0427); the first
+     * change brings the interval back.
+     */
+    @Test
+    void aQuietLedgerIsPolledOnceASecondUntilItChanges() {
+        Engine worker = fx.engine("worker 7101");
+        worker.actors().add("operator");
+        LiveLedger ledger = new LiveLedger();
+        try (AdminReader reader = Ledgers.openReader(fx.file(), fx.clock, ZoneOffset.UTC);
+                LedgerPoller poller = new LedgerPoller(reader, ledger, new Counting(), fx.clock)) {
+            poller.pollOnce();
+            for (int i = 1; i < LedgerPoller.IDLE_AFTER_POLLS; i++) {
+                poller.pollOnce();
+            }
+            assertThat(poller.nextDelay(250)).as("39 quiet polls").isEqualTo(250);
+            poller.pollOnce();
+            assertThat(poller.nextDelay(250)).as("40 quiet polls").isEqualTo(1_000);
+            worker.leases().acquire("operator", Duration.ofSeconds(5));
+            poller.pollOnce();
+            assertThat(poller.nextDelay(250)).as("after a change").isEqualTo(250);
+        }
+    }
 }
