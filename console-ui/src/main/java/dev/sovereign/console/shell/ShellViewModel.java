@@ -137,6 +137,7 @@ public final class ShellViewModel implements AutoCloseable {
         lab = new LabViewModel(
                 ledger, ui, attachment.attachedProperty(), this::attach, LabViewModel.defaultSandboxDirectory());
         lab.followServer(attachment.attachedLocationProperty(), attachment.attachedServerWithSecretsProperty());
+        lab.humanizeWith(formats::humanize);
         banners = new ShellBanners(banner, ledger, ui, settings, navigation, page, demoSession.runningProperty());
         search = new ShellSearch(ledger, page, leases(), runs(), mailbox(), processes(), rejections());
         journalExport = new JournalExport(ui, attachment::reader, banner);

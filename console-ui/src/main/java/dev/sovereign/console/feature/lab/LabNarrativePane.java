@@ -116,7 +116,7 @@ final class LabNarrativePane {
      * One step: its number coloured by status (green done, red where the fence failed or the run could not
      * carry on), its title, what was seen, a spinner while it runs.
      */
-    private static HBox stepLine(LabStep s, boolean realTime, LabScenarioRun.Pace heldAt) {
+    private HBox stepLine(LabStep s, boolean realTime, LabScenarioRun.Pace heldAt) {
         Label number = Ui.badge(
                 Integer.toString(s.index() + 1),
                 switch (s.status()) {
@@ -137,7 +137,7 @@ final class LabNarrativePane {
         }
         VBox text = new VBox(1, title);
         if (!s.detail().isEmpty()) {
-            Label detail = new Label(s.detail());
+            Label detail = new Label(vm.humanize(s.detail())); // "until 07:41:44.669", never the ISO instant
             detail.setWrapText(true);
             detail.setId("lab-step-" + (s.index() + 1) + "-detail");
             detail.getStyleClass()

@@ -90,6 +90,19 @@ public final class LabViewModel implements AutoCloseable {
      * @param attach           attaches a database (used for the sandbox)
      * @param sandboxDirectory where lab sandboxes are created
      */
+    /** How an engine sentence is shown: its ISO instants in the console's time format (the shell's Formats). */
+    private java.util.function.UnaryOperator<String> humanize = text -> text;
+
+    /** Shows the scenarios' sentences through {@code humanize} (the shell's {@code Formats::humanize}). */
+    public void humanizeWith(java.util.function.UnaryOperator<String> humanize) {
+        this.humanize = humanize;
+    }
+
+    /** {@code text} (a step's detail, an engine sentence) as the console shows it. */
+    public String humanize(String text) {
+        return humanize.apply(text);
+    }
+
     public LabViewModel(
             LiveLedger ledger,
             UiExecutor ui,

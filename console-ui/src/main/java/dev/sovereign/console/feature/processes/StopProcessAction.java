@@ -140,11 +140,15 @@ public final class StopProcessAction {
         if (running.isEmpty()) {
             sb.append(" It runs nothing.");
         } else {
+            // the attempt named as an attempt, with the run it belongs to (an assignment id called an attempt misled)
             sb.append(" Its ")
                     .append(running.size() == 1 ? "running attempt" : running.size() + " running attempts")
                     .append(" (")
                     .append(String.join(
-                            ", ", running.stream().map(AttemptRow::assignmentId).toList()))
+                            ", ",
+                            running.stream()
+                                    .map(a -> a.id() + " of run " + a.assignmentId())
+                                    .toList()))
                     .append(running.size() == 1 ? ") is" : ") are")
                     .append(" recovered by the supervisor as worker_lost once expired.");
         }

@@ -89,6 +89,16 @@ class LabScenarioPageTest {
         assertThat(robot.lookup("#lab-verdict-badge").queryAs(Label.class).getText())
                 .isEqualTo("HELD");
         assertThat(console.vm.lab().steps()).allMatch(s -> s.status() == LabStep.Status.DONE);
+        // the steps' details in the console's time format, never the engine's ISO instants ("until 2026-…Z")
+        for (int step = 1; step <= console.vm.lab().steps().size(); step++) {
+            robot.lookup("#lab-step-" + step + "-detail")
+                    .tryQueryAs(Label.class)
+                    .ifPresent(
+                            l -> assertThat(l.getText()).doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}"));
+        }
+        assertThat(console.vm.lab().steps().stream().map(LabStep::detail))
+                .as("the scenario does tell an instant, in the engine's words")
+                .anyMatch(d -> d.matches("(?s).*\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}.*"));
         // it ticked: one step after another, never all at once
         assertThat(seen).containsSubsequence("R........", "DR.......", "DDDDDR...", "DDDDDDDDR", "DDDDDDDDD");
         // frozen, worker A is said to be paused with the token it still believes in; it never "waits" then
@@ -173,7 +183,7 @@ class LabScenarioPageTest {
             LabStep s = broken.steps().get(step - 1);
             assertThat(s.status()).as(s.detail()).isEqualTo(LabStep.Status.VIOLATED);
             Label detail = robot.lookup("#lab-step-" + step + "-detail").queryAs(Label.class);
-            assertThat(detail.getText()).isEqualTo(s.detail());
+            assertThat(detail.getText()).isEqualTo(console.vm.lab().humanize(s.detail()));
             assertThat(detail.getStyleClass()).contains("danger");
             assertThat(robot.lookup("#lab-step-" + step + " .badge")
                             .queryAs(Label.class)

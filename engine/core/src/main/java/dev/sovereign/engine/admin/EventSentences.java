@@ -65,6 +65,25 @@ public final class EventSentences {
                 return "identity_claimed".equals(e.category()) && e.detail() != null
                         ? "Identity claimed with --process: " + e.detail() + "."
                         : who + " started" + detailSuffix(e.detail());
+            // every kind of the journal in words: the fallback below read "message sent on message msg_…"
+            case "ATTEMPT_SUPERSEDED":
+                return who + " superseded " + res + token + detailSuffix(e.detail());
+            case "ATTEMPT_STOLEN":
+                return who + " stole " + res + token + detailSuffix(e.detail());
+            case "ASSIGNMENT_CREATED":
+                return who + " created " + res + detailSuffix(e.detail());
+            case "ASSIGNMENT_RETRIED":
+                return who + " retried " + res + detailSuffix(e.detail());
+            case "ASSIGNMENT_ACKNOWLEDGED":
+                return who + " acknowledged " + res + detailSuffix(e.detail());
+            case "MESSAGE_SENT":
+                return who + " sent " + res + detailSuffix(e.detail());
+            case "MESSAGE_RETRIED":
+                return who + " put " + res + " back for another try" + detailSuffix(e.detail());
+            case "MESSAGE_DEAD":
+                return who + " gave up on " + res + ": it is dead" + detailSuffix(e.detail());
+            case "PROCESS_STOPPED":
+                return who + " stopped " + res + detailSuffix(e.detail());
             default:
                 return who + ": " + e.kind().toLowerCase(Locale.ROOT).replace('_', ' ') + " on " + res + token
                         + detailSuffix(e.detail());
