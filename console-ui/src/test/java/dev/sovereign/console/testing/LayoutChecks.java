@@ -27,18 +27,32 @@ public final class LayoutChecks {
 
     /** The refusal's sentence, the column an operator reads, lies inside the table's width: never scrolled away. */
     public static void sentenceInSight(TableView<?> table, List<String> out, String where) {
+        columnInSight(table, "What happened", out, where);
+    }
+
+    /** Adds to {@code out} when {@code table}'s column {@code title} is not whole in sight without scrolling sideways. */
+    public static void columnInSight(TableView<?> table, String title, List<String> out, String where) {
+        // the width rows are drawn in: the table's, less a vertical scroll bar when one shows
+        double bar = 0;
+        for (Node n : table.lookupAll(".scroll-bar")) {
+            if (n instanceof javafx.scene.control.ScrollBar sb
+                    && sb.getOrientation() == javafx.geometry.Orientation.VERTICAL
+                    && sb.isVisible()) {
+                bar = sb.getWidth();
+            }
+        }
         double x = 0;
         for (TableColumn<?, ?> c : table.getVisibleLeafColumns()) {
-            if ("What happened".equals(c.getText())) {
-                if (x + c.getWidth() > table.getWidth() - 14) {
-                    out.add(where + "\"What happened\" spans " + Math.round(x) + ".." + Math.round(x + c.getWidth())
+            if (title.equals(c.getText())) {
+                if (x + c.getWidth() > table.getWidth() - bar + 0.5) {
+                    out.add(where + "\"" + title + "\" spans " + Math.round(x) + ".." + Math.round(x + c.getWidth())
                             + " in a " + Math.round(table.getWidth()) + " px table");
                 }
                 return;
             }
             x += c.getWidth();
         }
-        out.add(where + "no \"What happened\" column");
+        out.add(where + "no \"" + title + "\" column");
     }
 
     /** The rows of {@code table} with an item drawn whole inside its viewport (not under a scroll bar). */

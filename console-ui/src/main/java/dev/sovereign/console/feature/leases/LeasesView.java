@@ -85,6 +85,13 @@ public final class LeasesView {
                 c -> new TextCell<>(t -> t.longValue() == 0 ? "\u2014" : Long.toString(t.longValue())));
         token.getStyleClass().add("token");
         table.getColumns().add(token);
+        // the page's key column right after the token, so a narrow window shows it without scrolling (issue 31)
+        TableColumn<LeaseItem, LeaseItem> expires = clocked.column("Expires in", 240, SELF, CountdownCell::new);
+        expires.setId("leases-column-expires");
+        // soonest first; free actors (nothing to expire) last
+        expires.setComparator(Comparator.comparingLong(
+                i -> i.row().isFree() ? Long.MAX_VALUE : i.row().expiresAt()));
+        table.getColumns().add(expires);
         table.getColumns()
                 .add(LeasesView.<Number>column(
                         "Acquired",
@@ -100,12 +107,6 @@ public final class LeasesView {
         renewal.setComparator(Comparator.comparing(
                 i -> i.row().isFree() ? Long.MIN_VALUE : i.row().renewedAt()));
         table.getColumns().add(renewal);
-        TableColumn<LeaseItem, LeaseItem> expires = clocked.column("Expires in", 240, SELF, CountdownCell::new);
-        expires.setId("leases-column-expires");
-        // soonest first; free actors (nothing to expire) last
-        expires.setComparator(Comparator.comparingLong(
-                i -> i.row().isFree() ? Long.MAX_VALUE : i.row().expiresAt()));
-        table.getColumns().add(expires);
         return Ui.page(
                 "leases",
                 "Leases",
