@@ -58,6 +58,14 @@ public final class ColumnFit {
         column.setMinWidth(width);
     }
 
+    /**
+     * Fits {@code table}'s columns again: for a live column whose text changes in a row already there (the fit runs
+     * on its own only when rows come and go).
+     */
+    public static <S> void refit(TableView<S> table) {
+        fit(table);
+    }
+
     public static <S> void install(TableView<S> table) {
         InvalidationListener refit = o -> fit(table);
         ListChangeListener<S> onRows = c -> fit(table);

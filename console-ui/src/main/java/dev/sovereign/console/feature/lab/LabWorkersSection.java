@@ -175,6 +175,23 @@ final class LabWorkersSection {
         table.getColumns().add(stateColumn());
         TableColumn<LabWorkerItem, String> says = Ui.liveColumn("Ledger says", 250, LabWorkerItem::ledgerProperty);
         says.setMinWidth(200);
+        // as wide as what it says now ("waits: worker B (gc-pause-1) holds token 3" was cut at 250 px): the text
+        // changes in a row already there, so each change fits the columns again (issue 31)
+        ColumnFit.measureBy(says, w -> w.ledgerProperty().get());
+        javafx.beans.InvalidationListener refit = o -> ColumnFit.refit(table);
+        for (LabWorkerItem w : vm.workers()) {
+            w.ledgerProperty().addListener(refit);
+        }
+        vm.workers().addListener((javafx.collections.ListChangeListener<LabWorkerItem>) c -> {
+            while (c.next()) {
+                for (LabWorkerItem w : c.getRemoved()) {
+                    w.ledgerProperty().removeListener(refit);
+                }
+                for (LabWorkerItem w : c.getAddedSubList()) {
+                    w.ledgerProperty().addListener(refit);
+                }
+            }
+        });
         table.getColumns().add(says);
         TableColumn<LabWorkerItem, String> clockColumn = Ui.liveColumn(
                 "Clock",

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * A one-click scenario from the Lab page: its narrative ticks step by step while it runs (the Timeline
@@ -116,12 +117,17 @@ class LabScenarioPageTest {
         console.await(() -> console.vm.rejections().rows().stream()
                 .anyMatch(e -> console.vm.lab().scenarioActorProperty().get().equals(e.actor())));
         console.screenshot(robot, "lab-scenario-held");
-        // issue 31: a worker's name ("worker A (gc-pause)") and its PID are shown whole, never "11…"
+        // issue 31: a worker's name ("worker A (gc-pause)") and its PID are shown whole, never "11…"; and what the
+        // ledger says of it, which changes in the row: a waiting worker's sentence, set as the lab sets it mid-run
+        robot.interact(
+                () -> console.vm.lab().workers().get(0).setLedger("waits: worker B (gc-pause-1) holds token 3", false));
+        WaitForAsyncUtils.waitForFxEvents();
         List<String> cut = new ArrayList<>();
         robot.interact(() -> robot.lookup("#lab-workers .table-cell").queryAll().forEach(n -> {
             if (n instanceof TableCell<?, ?> cell
                     && cell.getTableColumn() != null
-                    && List.of("Worker", "PID").contains(cell.getTableColumn().getText())
+                    && List.of("Worker", "PID", "Ledger says")
+                            .contains(cell.getTableColumn().getText())
                     && cell.getText() != null
                     && !cell.getText().isEmpty()
                     && cell.lookup(".text") instanceof Text drawn
@@ -129,7 +135,9 @@ class LabScenarioPageTest {
                 cut.add(cell.getText() + " shown as " + drawn.getText());
             }
         }));
-        assertThat(cut).as("worker names and PIDs cut off").isEmpty();
+        assertThat(cut)
+                .as("worker names, PIDs and what the ledger says of them cut off")
+                .isEmpty();
         robot.clickOn("#nav-timeline");
         String actor = console.vm.lab().scenarioActorProperty().get();
         console.await(() -> console.vm.timeline().lanes().stream()
