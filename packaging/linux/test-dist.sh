@@ -68,9 +68,9 @@ if command -v xvfb-run >/dev/null; then
   sleep 8
   cli="$(cat "$scratch/cli.pid" 2>/dev/null || true)"
   [ -n "$cli" ] && kill -0 "$cli" 2>/dev/null || { cat "$log" >&2; fail "sovereign console ended within 8 s"; }
-  # Its child must be the console: the package's runtime running the package's console jar.
+  # Its child must be the console: the package's runtime running the package's console jar, C1 only (decision 0427).
   gui="$(pgrep -P "$cli" || true)"
-  [ -n "$gui" ] && tr '\0' ' ' < "/proc/$gui/cmdline" | grep -q "^$scratch/app/lib/runtime/bin/java -jar $scratch/app/lib/app/sovereign-console.jar" \
+  [ -n "$gui" ] && tr '\0' ' ' < "/proc/$gui/cmdline" | grep -q "^$scratch/app/lib/runtime/bin/java -XX:TieredStopAtLevel=1 -jar $scratch/app/lib/app/sovereign-console.jar" \
     || { cat "$log" >&2; fail "the console JVM (the package's runtime, the package's jar) is not running"; }
   # SIGTERM to the CLI: its shutdown hook ends the console (by ids this script started; nothing else).
   kill -TERM "$cli"
