@@ -12,7 +12,13 @@ dist="${1:-$root/console-ui/target/dist}"
 [ -x "$dist/sovereign/bin/sovereign" ] || { echo "test-dist: no app image in $dist (build it with mvn -B -ntp -Pdist package)" >&2; exit 2; }
 
 scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
+# a failed check must not leave the console, its CLI or its X server running
+cleanup() {
+  for p in ${gui:-} ${cli:-}; do kill -KILL "$p" 2>/dev/null || true; done
+  if [ -n "${xvfb:-}" ]; then pkill -P "$xvfb" 2>/dev/null || true; kill "$xvfb" 2>/dev/null || true; fi
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
 fail() { echo "test-dist: FAIL: $*" >&2; exit 1; }
 pass() { echo "test-dist: ok: $*"; }
 
