@@ -85,11 +85,6 @@ public final class LabViewModel implements AutoCloseable {
     private final ReadOnlyStringWrapper liveRejection = new ReadOnlyStringWrapper(this, "liveRejection", "");
     private final ReadOnlyStringWrapper liveStaleCommit = new ReadOnlyStringWrapper(this, "liveStaleCommit", "");
 
-    /**
-     * @param target           the attached database (the lab acts on it)
-     * @param attach           attaches a database (used for the sandbox)
-     * @param sandboxDirectory where lab sandboxes are created
-     */
     /** How an engine sentence is shown: its ISO instants in the console's time format (the shell's Formats). */
     private java.util.function.UnaryOperator<String> humanize = text -> text;
 
@@ -103,6 +98,11 @@ public final class LabViewModel implements AutoCloseable {
         return humanize.apply(text);
     }
 
+    /**
+     * @param target           the attached database (the lab acts on it)
+     * @param attach           attaches a database (used for the sandbox)
+     * @param sandboxDirectory where lab sandboxes are created
+     */
     public LabViewModel(
             LiveLedger ledger,
             UiExecutor ui,
