@@ -1,31 +1,114 @@
 package dev.sovereign.engine.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Builds the {@code sovereign} command line: the command tree, the one {@link ErrorMapper}, and the
  * output writers. Tests run it in-process with their own writers and environment; {@link Main} runs
  * it with the real ones.
+ *
+ * <p>A call that names its command builds only that command's branch under the top-level command
+ * ({@link #forArguments}): picocli instantiates and reflects every command of the tree it is given, which
+ * took most of a CLI call's start (docs/decisions/0022). Anything else (no command, an unknown one,
+ * {@code help}, an argument file) gets the whole tree, so its help and its errors are picocli's own.
  */
 public final class Cli {
+    /** The top-level options that take a value as the next argument (they may come before the command). */
+    private static final Set<String> OPTIONS_WITH_A_VALUE = Set.of("--db", "--process", "--busy-timeout");
+
     private Cli() {}
 
-    /** The command line for {@code environment}, printing to {@code out} and {@code err}. */
+    /** The whole command line for {@code environment}, printing to {@code out} and {@code err}. */
     public static CommandLine create(CliEnvironment environment, PrintWriter out, PrintWriter err) {
-        ErrorMapper errors = new ErrorMapper();
-        CommandLine cl = new CommandLine(new SovereignCommand(environment))
-                .setExecutionExceptionHandler(errors)
-                .setParameterExceptionHandler(errors)
-                .setCaseInsensitiveEnumValuesAllowed(true);
-        // Set last: picocli hands writers down to the subcommands that exist at this moment.
-        cl.setOut(out);
-        cl.setErr(err);
-        return cl;
+        return writingTo(configured(new CommandLine(new SovereignCommand.Tree(environment))), out, err);
+    }
+
+    /**
+     * The command line that runs {@code args}: the top-level command with only the branch of the command
+     * {@code args} names, or the whole tree when they name none of the commands.
+     */
+    static CommandLine forArguments(CliEnvironment environment, PrintWriter out, PrintWriter err, String... args) {
+        Optional<Class<?>> command = commandNamed(args);
+        if (command.isEmpty()) {
+            return create(environment, out, err);
+        }
+        // Added before the settings: picocli applies them to the subcommands that exist when they are set.
+        CommandLine cl = new CommandLine(new SovereignCommand(environment));
+        cl.addSubcommand(command.get());
+        helpOptionsLast(cl.getSubcommands().values().iterator().next());
+        return writingTo(configured(cl), out, err);
     }
 
     /** Runs one command and returns its exit code. */
     public static int execute(CliEnvironment environment, PrintWriter out, PrintWriter err, String... args) {
-        return create(environment, out, err).execute(args);
+        return forArguments(environment, out, err, args).execute(args);
+    }
+
+    /**
+     * The command class the first word of {@code args} that is no option (nor an option's value) names, if it
+     * names one of {@link SovereignCommand.Tree}'s commands other than {@code help}; empty when there is no such
+     * word, or an argument picocli would read differently than this scan ({@code @file}, {@code --}).
+     */
+    static Optional<Class<?>> commandNamed(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.startsWith("@") || a.equals("--")) {
+                return Optional.empty();
+            }
+            if (a.startsWith("-")) {
+                if (OPTIONS_WITH_A_VALUE.contains(a)) {
+                    i++;
+                }
+                continue;
+            }
+            return commands().stream().filter(c -> named(c, a)).findFirst();
+        }
+        return Optional.empty();
+    }
+
+    private static List<Class<?>> commands() {
+        return List.of(SovereignCommand.Tree.class.getAnnotation(Command.class).subcommands());
+    }
+
+    private static boolean named(Class<?> command, String word) {
+        Command c = command.getAnnotation(Command.class);
+        return command != CommandLine.HelpCommand.class
+                && (c.name().equals(word) || List.of(c.aliases()).contains(word));
+    }
+
+    /**
+     * In the whole tree each command lists {@code -h} and {@code -V} after the options it inherits (picocli adds the
+     * top-level command's options to its commands in their order, help options last); a command added to a built
+     * top-level command gets them first. Moved to the end, so its help reads the same either way.
+     */
+    private static void helpOptionsLast(CommandLine branch) {
+        CommandSpec spec = branch.getCommandSpec();
+        List<OptionSpec> help = spec.options().stream()
+                .filter(o -> o.usageHelp() || o.versionHelp())
+                .toList();
+        help.forEach(spec::remove);
+        help.forEach(spec::addOption);
+        branch.getSubcommands().values().forEach(Cli::helpOptionsLast);
+    }
+
+    private static CommandLine configured(CommandLine cl) {
+        ErrorMapper errors = new ErrorMapper();
+        return cl.setExecutionExceptionHandler(errors)
+                .setParameterExceptionHandler(errors)
+                .setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    /** Set last: picocli hands writers down to the subcommands that exist at this moment. */
+    private static CommandLine writingTo(CommandLine cl, PrintWriter out, PrintWriter err) {
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl;
     }
 }

@@ -12,8 +12,8 @@ import picocli.CommandLine.IFactory;
 public final class CommandFactory implements IFactory {
     @Override
     public <K> K create(Class<K> type) throws Exception {
-        if (type == SovereignCommand.class) {
-            return type.cast(new SovereignCommand(CliEnvironment.builder().build()));
+        if (type == SovereignCommand.Tree.class) {
+            return type.cast(new SovereignCommand.Tree(CliEnvironment.builder().build()));
         }
         return CommandLine.defaultFactory().create(type);
     }

@@ -40,7 +40,10 @@ import picocli.CommandLine.Option;
                     + " write transactions, so workers keep writing. On PostgreSQL it takes the operator role."
         })
 final class PruneCommand extends EngineCommand {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Made on first use: picocli instantiates every command to build the command line, so a field here is paid by every call. */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper();
+    }
 
     @Option(names = "--dry-run", description = "Count what would go; remove nothing.")
     boolean dryRun;
@@ -104,7 +107,7 @@ final class PruneCommand extends EngineCommand {
             o.put("run_folders", r.runFolders());
             o.putArray("exported_files")
                     .addAll(written.stream()
-                            .map(p -> JSON.getNodeFactory().textNode(p.toString()))
+                            .map(p -> Json.MAPPER.getNodeFactory().textNode(p.toString()))
                             .toList());
             out.emit(o);
             return ExitCode.OK;
@@ -170,7 +173,7 @@ final class PruneCommand extends EngineCommand {
             StringBuilder lines = byFile.computeIfAbsent(
                     export.resolve(batch.table() + "-" + day + ".jsonl"), p -> new StringBuilder());
             try {
-                lines.append(JSON.writeValueAsString(row)).append('\n');
+                lines.append(Json.MAPPER.writeValueAsString(row)).append('\n');
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

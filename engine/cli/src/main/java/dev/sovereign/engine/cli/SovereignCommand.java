@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
  * stores them here either way. Subcommands reach them through {@link #of(CommandSpec)}.
  *
  * <p>To add a command: write one class (usually extending {@link EngineCommand}) and list it in
- * {@code subcommands} below (or in its group's).
+ * {@link Tree}'s {@code subcommands} below (or in its group's).
  *
  * <p>Not thread-safe: picocli fills one instance per command line, and one command line runs one
  * command at a time ({@link Cli#create} makes a fresh one).
@@ -52,42 +52,8 @@ import picocli.CommandLine.Spec;
             "2:bad usage or bad input",
             "3:storage or file error (busy past the bound, not ours, schema too new, missing, corrupt, workspace unusable)",
             "130:interrupted"
-        },
-        subcommands = {
-            InitCommand.class,
-            ActorCommand.class,
-            LeaseCommand.class,
-            SendCommand.class,
-            InboxCommand.class,
-            MessagesCommand.class,
-            ClaimCommand.class,
-            CompleteCommand.class,
-            DeadLetterCommand.class,
-            AssignCommand.class,
-            RunCommand.class,
-            RetryCommand.class,
-            AcknowledgeCommand.class,
-            StealFenceCommand.class,
-            AssignmentsCommand.class,
-            WorkerCommand.class,
-            SupervisorCommand.class,
-            StatusCommand.class,
-            ProcessCommand.class,
-            CopyCommand.class,
-            BackupCommand.class,
-            RestoreCommand.class,
-            FenceCommand.class,
-            EventsCommand.class,
-            RejectionsCommand.class,
-            MetricsCommand.class,
-            RetentionCommand.class,
-            PruneCommand.class,
-            ServeCommand.class,
-            LabCommand.class,
-            ConsoleCommand.class,
-            HelpCommand.class
         })
-public final class SovereignCommand implements Callable<Integer> {
+public class SovereignCommand implements Callable<Integer> {
     static final Duration DEFAULT_BUSY_BOUND = Duration.ofSeconds(5);
 
     private final CliEnvironment environment;
@@ -246,6 +212,54 @@ public final class SovereignCommand implements Callable<Integer> {
 
     Output output(CommandSpec command) {
         return new Output(command.commandLine().getOut(), json, environment);
+    }
+
+    /**
+     * The whole command tree: the top-level command with every command under it. Help that lists the commands,
+     * an unknown or missing command, {@code help} and the build's completion script and man pages use it;
+     * a call that names its command gets only that command's branch ({@link Cli#execute}), because picocli
+     * instantiates and reflects every command of a tree it builds, which was most of a CLI call's start.
+     * The list here is the one list of commands.
+     */
+    @Command(
+            subcommands = {
+                InitCommand.class,
+                ActorCommand.class,
+                LeaseCommand.class,
+                SendCommand.class,
+                InboxCommand.class,
+                MessagesCommand.class,
+                ClaimCommand.class,
+                CompleteCommand.class,
+                DeadLetterCommand.class,
+                AssignCommand.class,
+                RunCommand.class,
+                RetryCommand.class,
+                AcknowledgeCommand.class,
+                StealFenceCommand.class,
+                AssignmentsCommand.class,
+                WorkerCommand.class,
+                SupervisorCommand.class,
+                StatusCommand.class,
+                ProcessCommand.class,
+                CopyCommand.class,
+                BackupCommand.class,
+                RestoreCommand.class,
+                FenceCommand.class,
+                EventsCommand.class,
+                RejectionsCommand.class,
+                MetricsCommand.class,
+                RetentionCommand.class,
+                PruneCommand.class,
+                ServeCommand.class,
+                LabCommand.class,
+                ConsoleCommand.class,
+                HelpCommand.class
+            })
+    public static final class Tree extends SovereignCommand {
+        public Tree(CliEnvironment environment) {
+            super(environment);
+        }
     }
 
     /**

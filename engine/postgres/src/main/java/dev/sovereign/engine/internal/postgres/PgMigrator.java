@@ -270,7 +270,7 @@ public final class PgMigrator {
         String schema = currentSchema(c);
         List<String> tables = new ArrayList<>();
         for (int v = 1; v <= version; v++) {
-            tables.addAll(EXPECTED.get(v - 1).tables());
+            tables.addAll(ExpectedOfEach.MIGRATION.get(v - 1).tables());
         }
         String worker;
         String operator;
@@ -492,8 +492,13 @@ public final class PgMigrator {
             List<String> tables,
             List<String> indexChanges) {}
 
-    /** Read from the scripts once per JVM. */
-    private static final List<Expected> EXPECTED = expectedOfEachMigration();
+    /**
+     * Read from the scripts once per JVM, on first use rather than with the class: {@link #LATEST} is asked by every
+     * CLI call, on SQLite too ({@code --version}'s lines).
+     */
+    private static final class ExpectedOfEach {
+        static final List<Expected> MIGRATION = expectedOfEachMigration();
+    }
 
     private static List<Expected> expectedOfEachMigration() {
         List<Expected> all = new ArrayList<>();
@@ -554,8 +559,8 @@ public final class PgMigrator {
     private static Map<String, Trigger> expectedTriggers(int version) {
         Map<String, Trigger> all = new LinkedHashMap<>();
         for (int v = 1; v <= version; v++) {
-            EXPECTED.get(v - 1).droppedTriggers().forEach(all::remove);
-            all.putAll(EXPECTED.get(v - 1).triggers());
+            ExpectedOfEach.MIGRATION.get(v - 1).droppedTriggers().forEach(all::remove);
+            all.putAll(ExpectedOfEach.MIGRATION.get(v - 1).triggers());
         }
         return all;
     }
@@ -608,7 +613,7 @@ public final class PgMigrator {
         // A later migration may replace a function (CREATE OR REPLACE): the last body applied is the one expected.
         Map<String, Function> expectedFunctions = new LinkedHashMap<>();
         for (int v = 1; v <= version; v++) {
-            expectedFunctions.putAll(EXPECTED.get(v - 1).functions());
+            expectedFunctions.putAll(ExpectedOfEach.MIGRATION.get(v - 1).functions());
         }
         for (Function f : expectedFunctions.values()) {
             String[] found = functions.get(f.name());
@@ -623,7 +628,7 @@ public final class PgMigrator {
             }
         }
         for (int v = 1; v <= version; v++) {
-            tables.addAll(EXPECTED.get(v - 1).tables());
+            tables.addAll(ExpectedOfEach.MIGRATION.get(v - 1).tables());
         }
         {
             for (Trigger t : expectedTriggers(version).values()) {
@@ -700,7 +705,7 @@ public final class PgMigrator {
     private static List<String> unknownObjects(Connection c, String schema, int version) throws SQLException {
         Set<String> expectedIndexes = new HashSet<>();
         for (int v = 1; v <= version; v++) {
-            for (String change : EXPECTED.get(v - 1).indexChanges()) {
+            for (String change : ExpectedOfEach.MIGRATION.get(v - 1).indexChanges()) {
                 if (change.startsWith("+")) {
                     expectedIndexes.add(change.substring(1));
                 } else {

@@ -264,7 +264,7 @@ final class Migrator {
      */
     static List<String> guardProblems(Connection c) throws SQLException {
         int version = pragma(c, "user_version");
-        Schema expected = version < 1 ? Schema.EMPTY : EXPECTED.get(Math.min(version, LATEST) - 1);
+        Schema expected = version < 1 ? Schema.EMPTY : Expected.SCHEMAS.get(Math.min(version, LATEST) - 1);
         Map<String, String[]> present = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         try (Statement s = c.createStatement();
@@ -352,8 +352,11 @@ final class Migrator {
      * {@code CREATE} adds a table, index or trigger, a {@code DROP} removes one (dropping a table removes its
      * indexes and triggers), a rename moves a table. A later version that re-creates an object by the same name
      * replaces what the earlier one created, so a file is checked against the text of the version that last wrote it.
+     * Read on first use, not with the class: {@link #LATEST} is asked by every CLI call ({@code --version}'s lines).
      */
-    private static final List<Schema> EXPECTED = schemaAfterEachMigration();
+    private static final class Expected {
+        static final List<Schema> SCHEMAS = schemaAfterEachMigration();
+    }
 
     private static List<Schema> schemaAfterEachMigration() {
         List<Schema> all = new ArrayList<>();
