@@ -63,6 +63,30 @@ served="$(run "$(command -v timeout)" -s INT 5 "$sovereign" --db ledger.db metri
 echo "$served" | grep -q '^Serving the ledger.s metrics at http://127.0.0.1:' || fail "metrics --listen: $served"
 pass "sovereign metrics, printed and served (the runtime has jdk.httpserver)"
 
+# A CLI call's start (decision 0022): the CLI's class-data sharing archive, made where the package lives by
+# lib/make-start-archive (the .deb's postinst runs it in /opt/sovereign), mapped by the CLI's JVM together with SQLite's
+# library from lib/app/native; an archive that no longer fits its jar is ignored without a word on the call's output.
+[ -x "$scratch/app/lib/make-start-archive" ] || fail "no lib/make-start-archive"
+[ -s "$scratch/app/lib/app/native/libsqlitejdbc.so" ] || fail "no lib/app/native/libsqlitejdbc.so"
+# a shell script: it needs the system's tools (dpkg runs postinst with them), not a Java
+(cd "$scratch/work" && env -i HOME="$scratch/home" PATH=/usr/bin:/bin "$scratch/app/lib/make-start-archive") \
+  || fail "lib/make-start-archive exited $?"
+[ -s "$scratch/app/lib/app/sovereign-cli.jsa" ] || fail "lib/make-start-archive made no archive"
+ls "$scratch/app/lib/app" | grep -q partial && fail "lib/make-start-archive left a partial archive"
+(cd "$scratch/work" && exec env -i HOME="$scratch/home" PATH=/nonexistent "$sovereign" --db ledger.db events --follow) \
+  >"$scratch/follow.log" 2>&1 &
+follow=$!
+for _ in $(seq 1 40); do grep -q "LEASE_ACQUIRED" "$scratch/follow.log" 2>/dev/null && break; sleep 0.25; done
+maps="$(cat "/proc/$follow/maps" 2>/dev/null || true)"
+kill -INT "$follow" 2>/dev/null || true
+wait "$follow" 2>/dev/null || true
+echo "$maps" | grep -q "$scratch/app/lib/app/sovereign-cli.jsa" || fail "the CLI's JVM did not map lib/app/sovereign-cli.jsa"
+echo "$maps" | grep -q "$scratch/app/lib/app/native/libsqlitejdbc.so" \
+  || fail "the CLI's JVM did not load SQLite's library from lib/app/native"
+touch "$scratch/app/lib/app/sovereign-cli.jar"
+[ "$(run "$sovereign" --version 2>&1)" = "$version" ] || fail "an archive that no longer fits the jar changed --version's output"
+pass "the CLI maps its start archive and SQLite's library from the package; a stale archive is ignored silently"
+
 # The console, started by the CLI with the package's own runtime, alive under Xvfb for 8 seconds.
 if command -v xvfb-run >/dev/null; then
   log="$scratch/console.log"
@@ -107,7 +131,11 @@ if [ -n "$deb" ]; then
   dpkg-deb -f "$deb" Description | grep -q "PostgreSQL" || fail ".deb: the description does not say PostgreSQL"
   ! dpkg-deb -f "$deb" Description | grep -qi "single SQLite" || fail ".deb: the description says a single SQLite file"
   dpkg-deb -f "$deb" Recommends | grep -q "bash-completion" || fail ".deb: bash-completion is not recommended"
-  pass ".deb $(basename "$deb") (version $deb_version): files, PATH link, desktop entry, icon, man page, completion, docs, description, recommends, --version"
+  dpkg-deb -e "$deb" "$scratch/control"
+  sh -n "$scratch/control/postinst" && sh -n "$scratch/control/prerm" || fail ".deb: postinst or prerm is not a valid script"
+  grep -q '^  /opt/sovereign/lib/make-start-archive ' "$scratch/control/postinst" || fail ".deb: postinst makes no start archive"
+  grep -q 'rm -f /opt/sovereign/lib/app/sovereign-cli.jsa' "$scratch/control/prerm" || fail ".deb: prerm leaves the start archive"
+  pass ".deb $(basename "$deb") (version $deb_version): files, PATH link, desktop entry, icon, man page, completion, docs, description, recommends, --version, start archive made and removed"
 else
   echo "test-dist: no .deb built (no dpkg-deb/fakeroot): app image only"
 fi
