@@ -1,6 +1,7 @@
 package dev.sovereign.engine.cli;
 
 import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -16,8 +17,9 @@ import picocli.CommandLine.Model.OptionSpec;
  *
  * <p>A call that names its command builds only that command's branch under the top-level command
  * ({@link #forArguments}): picocli instantiates and reflects every command of the tree it is given, which
- * took most of a CLI call's start (docs/decisions/0022). Anything else (no command, an unknown one,
- * {@code help}, an argument file) gets the whole tree, so its help and its errors are picocli's own.
+ * took most of a CLI call's start (docs/decisions/0022); {@code --version} alone gets the top-level command alone.
+ * Anything else (no command, an unknown one, {@code help}, an argument file) gets the whole tree, so its help and its
+ * errors are picocli's own.
  */
 public final class Cli {
     /** The top-level options that take a value as the next argument (they may come before the command). */
@@ -36,6 +38,12 @@ public final class Cli {
      */
     static CommandLine forArguments(CliEnvironment environment, PrintWriter out, PrintWriter err, String... args) {
         Optional<Class<?>> command = commandNamed(args);
+        if (command.isEmpty()
+                && args.length > 0
+                && Arrays.stream(args).allMatch(a -> a.equals("--version") || a.equals("-V"))) {
+            // the version lines need no command at all
+            return writingTo(configured(new CommandLine(new SovereignCommand(environment))), out, err);
+        }
         if (command.isEmpty()) {
             return create(environment, out, err);
         }

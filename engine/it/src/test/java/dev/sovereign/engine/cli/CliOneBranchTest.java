@@ -34,6 +34,13 @@ class CliOneBranchTest {
     }
 
     @Test
+    void theVersionAloneNeedsNoCommand() {
+        assertThat(Cli.forArguments(cli().environment(), sink(), sink(), "--version")
+                        .getSubcommands())
+                .isEmpty();
+    }
+
+    @Test
     void theScanFindsTheCommandPastTheTopLevelOptions() {
         assertThat(Cli.commandNamed("--db", "lease", "lease", "list")).contains(LeaseCommand.class);
         assertThat(Cli.commandNamed("--db=x.db", "--json", "lease", "list")).contains(LeaseCommand.class);
@@ -63,6 +70,9 @@ class CliOneBranchTest {
         Stream.of(
                         new String[] {},
                         new String[] {"--version"},
+                        new String[] {"-V", "--version"},
+                        new String[] {"--version", "--help"},
+                        new String[] {"--version", "lease"},
                         new String[] {"lease"},
                         new String[] {"lease", "lst"},
                         new String[] {"lease", "acquire"},
