@@ -57,7 +57,7 @@ cat > "$report" <<REPORT
 Written by \`bench/cli-start.sh\` on $(date -u +%Y-%m-%d) (commit $(git -C "$root" rev-parse --short HEAD)): $rounds rounds, each
 running the four calls below once, in this order, through the launcher \`./sovereign\` on a SQLite ledger file.
 Wall time from the shell's point of view, the launcher's own bash included. The target (issue 28): a read and a write
-each within 350 ms, median of 20. How the start got there: [decision 0022](decisions/0022-a-cli-call-starts-in-a-third-of-a-second.md).
+each within 350 ms, median of 20. How the start got there: [decision 0321](decisions/0321-a-cli-call-starts-in-a-third-of-a-second.md).
 
 Machine: $cpu, $(nproc) cores, $(java -version 2>&1 | head -1); load average before $load_before, after $load_after.
 

@@ -34,7 +34,7 @@ mkdir -p "$out/input" "$out/work"
 cp "$cli_jar" "$out/input/sovereign-cli.jar"
 cp "$console_jar" "$out/input/sovereign-console.jar"
 # SQLite's native library for the package's platform, loaded from lib/app/native rather than extracted to a temporary
-# file by every call (decision 0022); unpacked by engine/cli's build.
+# file by every call (decision 0321); unpacked by engine/cli's build.
 native="$(dirname "$cli_jar")/native/org/sqlite/native/Linux/x86_64/libsqlitejdbc.so"
 [ -s "$native" ] || { echo "build-dist: $native is missing; build engine/cli first" >&2; exit 2; }
 mkdir -p "$out/input/native"
@@ -57,7 +57,7 @@ description=Sovereign console: leases, fencing tokens and rejections, live
 icon=$here/sovereign.png
 PROPS
 
-# The CLI's JVM options: a CLI call's start as the repository's launcher makes it (decision 0022): C1 only, the
+# The CLI's JVM options: a CLI call's start as the repository's launcher makes it (decision 0321): C1 only, the
 # serial collector, SQLite's library from lib/app/native, and the CLI's class-data sharing archive, which is made
 # where the package is installed (lib/make-start-archive, run by the .deb's postinst); where it is missing or does not
 # fit, the JVM starts without it and says nothing.

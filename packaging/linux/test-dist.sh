@@ -63,7 +63,7 @@ served="$(run "$(command -v timeout)" -s INT 5 "$sovereign" --db ledger.db metri
 echo "$served" | grep -q '^Serving the ledger.s metrics at http://127.0.0.1:' || fail "metrics --listen: $served"
 pass "sovereign metrics, printed and served (the runtime has jdk.httpserver)"
 
-# A CLI call's start (decision 0022): the CLI's class-data sharing archive, made where the package lives by
+# A CLI call's start (decision 0321): the CLI's class-data sharing archive, made where the package lives by
 # lib/make-start-archive (the .deb's postinst runs it in /opt/sovereign), mapped by the CLI's JVM together with SQLite's
 # library from lib/app/native; an archive that no longer fits its jar is ignored without a word on the call's output.
 [ -x "$scratch/app/lib/make-start-archive" ] || fail "no lib/make-start-archive"

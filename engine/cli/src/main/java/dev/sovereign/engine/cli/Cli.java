@@ -17,7 +17,7 @@ import picocli.CommandLine.Model.OptionSpec;
  *
  * <p>A call that names its command builds only that command's branch under the top-level command
  * ({@link #forArguments}): picocli instantiates and reflects every command of the tree it is given, which
- * took most of a CLI call's start (docs/decisions/0022); {@code --version} alone gets the top-level command alone.
+ * took most of a CLI call's start (docs/decisions/0321); {@code --version} alone gets the top-level command alone.
  * Anything else (no command, an unknown one, {@code help}, an argument file) gets the whole tree, so its help and its
  * errors are picocli's own.
  */

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The run a class-data sharing archive of the CLI is made from (docs/decisions/0022): the launcher starts it once
+ * The run a class-data sharing archive of the CLI is made from (docs/decisions/0321): the launcher starts it once
  * with {@code -XX:ArchiveClassesAtExit}, and every later call maps the classes it loaded instead of reading and
  * verifying them from the jar again. It runs the everyday commands in-process, through the same command line a
  * call uses, on a throw-away ledger in a temporary folder it deletes: no variable, working directory or

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * A call that names its command builds only that command's branch (docs/decisions/0022); it must behave exactly
+ * A call that names its command builds only that command's branch (docs/decisions/0321); it must behave exactly
  * as the whole tree does: the same help for every command, the same errors and exit codes.
  */
 class CliOneBranchTest {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The launcher's start options (docs/decisions/0022), run for real: the repository's {@code sovereign} script in a
+ * The launcher's start options (docs/decisions/0321), run for real: the repository's {@code sovereign} script in a
  * folder laid out as a checkout with the CLI jar this build made, and a real JVM per call. The archive is made once
  * and mapped after; SQLite's library comes from target/native; an archive that does not fit is ignored without a
  * word on the call's output.
