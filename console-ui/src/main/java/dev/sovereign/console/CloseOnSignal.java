@@ -11,7 +11,7 @@ import sun.misc.Signal;
  * dies with a {@code NullPointerException} from {@code GraphicsPipeline.getPipeline()} (seen in CI, when
  * the CLI passed its own SIGTERM on to the console). Here a signal asks the JavaFX thread to exit:
  * {@link ConsoleApp#stop()} runs (the demo's and the lab's processes stop), {@code launch} returns, and
- * the launcher exits 0 — the console was closed, as asked. A signal that comes before the toolkit runs
+ * the launcher exits 0 — the console was closed, as asked, and says so in one line on stderr. A signal that comes before the toolkit runs
  * is remembered and honoured as soon as the window exists. A second signal (Ctrl-C twice), or a JavaFX
  * thread that has not finished within {@link #GRACE_MS}, ends the JVM the default way (128 + the signal's
  * number; the shutdown hooks still stop the demo's processes). The grace is shorter than the 15 s that
@@ -60,6 +60,8 @@ final class CloseOnSignal {
         if (again) {
             System.exit(128 + signal.getNumber()); // a second signal while closing: stop waiting
         }
+        // One line, so a console that vanished says why (a terminal closed, a job ended, a kill).
+        System.err.println("sovereign console: closing on SIG" + signal.getName() + ".");
         if (running) {
             Platform.runLater(Platform::exit);
         }

@@ -53,6 +53,7 @@ class CloseOnSignalTest {
         String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
         assertThat(console.exitValue()).as("exit code; stderr:%n%s", err).isZero();
         assertThat(err).doesNotContain("Exception", "\tat ");
+        assertThat(err).contains("sovereign console: closing on SIGTERM.");
         for (ProcessHandle worker : workers) {
             worker.onExit().get(30, TimeUnit.SECONDS);
             assertThat(worker.isAlive()).as("demo worker %d", worker.pid()).isFalse();
@@ -105,6 +106,7 @@ class CloseOnSignalTest {
         String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
         assertThat(console.exitValue()).as("exit code; stderr:%n%s", err).isZero();
         assertThat(err).doesNotContain("Exception", "\tat ");
+        assertThat(err).contains("sovereign console: closing on SIGINT.");
     }
 
     /** Whether signal {@code number} is ignored by this JVM (the {@code SigIgn} mask of /proc/self/status). */
