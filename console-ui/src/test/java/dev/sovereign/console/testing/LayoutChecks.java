@@ -55,6 +55,49 @@ public final class LayoutChecks {
         out.add(where + "no \"" + title + "\" column");
     }
 
+    /**
+     * Adds to {@code out} when {@code table}'s column {@code title} is narrower than the text of any of its rows (up
+     * to 380 px, the fit's cap) in the font its drawn cells use, with their padding: the rows scrolled out of sight
+     * too, so the rule holds wherever the operator scrolls.
+     */
+    public static void columnHoldsItsText(TableView<?> table, String title, List<String> out, String where) {
+        for (TableColumn<?, ?> c : table.getVisibleLeafColumns()) {
+            if (!title.equals(c.getText())) {
+                continue;
+            }
+            TableCell<?, ?> drawn = null;
+            for (Node n : table.lookupAll(".table-cell")) {
+                if (n instanceof TableCell<?, ?> cell && cell.getTableColumn() == c && !cell.isEmpty()) {
+                    drawn = cell;
+                }
+            }
+            if (drawn == null) {
+                out.add(where + "no drawn cell in \"" + title + "\"");
+                return;
+            }
+            Labeled shows = drawn.getGraphic() instanceof Labeled l ? l : drawn;
+            double room = c.getWidth()
+                    - drawn.snappedLeftInset()
+                    - drawn.snappedRightInset()
+                    - shows.snappedLeftInset()
+                    - shows.snappedRightInset();
+            Text measure = new Text();
+            measure.setFont(shows.getFont());
+            for (int i = 0; i < table.getItems().size(); i++) {
+                if (c.getCellData(i) instanceof String text) {
+                    measure.setText(text);
+                    double need = Math.min(380, measure.getLayoutBounds().getWidth());
+                    if (need > room + 0.5) {
+                        out.add(where + "\"" + title + "\" is " + Math.round(room) + " px inside, \"" + text
+                                + "\" needs " + Math.round(need));
+                    }
+                }
+            }
+            return;
+        }
+        out.add(where + "no \"" + title + "\" column");
+    }
+
     /** The rows of {@code table} with an item drawn whole inside its viewport (not under a scroll bar). */
     public static int wholeRows(TableView<?> table) {
         Node viewport = table.lookup(".clipped-container");
