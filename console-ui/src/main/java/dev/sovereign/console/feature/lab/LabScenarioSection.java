@@ -2,6 +2,7 @@ package dev.sovereign.console.feature.lab;
 
 import atlantafx.base.theme.Styles;
 import dev.sovereign.engine.lab.ScenarioInfo;
+import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -25,6 +26,9 @@ import javafx.scene.layout.VBox;
  * right. Thin: binds to {@link LabViewModel}.
  */
 final class LabScenarioSection {
+    /** Room for the list's vertical scroll bar, whether it shows or not. */
+    private static final double SCROLL_BAR = 14;
+
     private final LabViewModel vm;
 
     LabScenarioSection(LabViewModel vm) {
@@ -96,7 +100,22 @@ final class LabScenarioSection {
                 Label title = new Label(s.title());
                 title.getStyleClass().add(Styles.TEXT_MUTED);
                 title.setWrapText(true);
-                title.setMaxWidth(240);
+                // wrapped to the list's width, less its border, the cell's padding and a vertical scroll bar: a
+                // fixed 240 px was wider than a narrow list, which then scrolled sideways and cut the text
+                title.prefWidthProperty()
+                        .bind(Bindings.createDoubleBinding(
+                                () -> Math.max(
+                                        0,
+                                        l.getWidth()
+                                                - l.snappedLeftInset()
+                                                - l.snappedRightInset()
+                                                - snappedLeftInset()
+                                                - snappedRightInset()
+                                                - SCROLL_BAR),
+                                l.widthProperty(),
+                                paddingProperty()));
+                title.setMinWidth(0);
+                title.setMaxWidth(Region.USE_PREF_SIZE);
                 title.setMinHeight(Region.USE_PREF_SIZE);
                 setGraphic(new VBox(1, name, title));
                 setText(null);
