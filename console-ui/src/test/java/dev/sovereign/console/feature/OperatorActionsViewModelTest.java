@@ -148,7 +148,10 @@ class OperatorActionsViewModelTest {
         sup.tickNow();
 
         assertThat(sup.status().tone()).isEqualTo(ActionStatus.Tone.DONE);
-        assertThat(sup.status().message()).isEqualTo("Tick done: 1 run recovered as worker_lost, 0 claims swept.");
+        assertThat(sup.status().message())
+                .isEqualTo("Tick done at "
+                        + vm.formats().time(sup.lastTickProperty().get().at())
+                        + " by this console: 1 run recovered as worker_lost, 0 claims swept.");
         assertThat(sup.lastTickProperty().get().recovered()).isEqualTo(1);
         assertThat(sup.reportLines())
                 .anyMatch(l -> l.startsWith("Recovered assignment " + abandoned.id() + " as failed / worker_lost"));
