@@ -158,6 +158,7 @@ class OperatorActionsViewModelTest {
         assertThat(sup.headlineProperty().get()).startsWith("Last tick at ").contains("console ");
         assertThat(sup.lastRecoveryProperty().get())
                 .startsWith("Last recovery at ")
+                .contains(" by this console (")
                 .contains("Recovered assignment " + abandoned.id());
         vm.pollNow();
         assertThat(row(vm, abandoned.id()).isWorkerLost()).isTrue();

@@ -231,8 +231,7 @@ public final class SupervisorViewModel {
         if (t == null) {
             lastRecovery.set("");
         } else if (t.recovered() > 0) {
-            lastRecovery.set("Last recovery at " + formats.time(t.at()) + " by "
-                    + t.process().displayName() + ": "
+            lastRecovery.set("Last recovery at " + formats.time(t.at()) + " by " + whose(t) + ": "
                     + String.join(
                             " ",
                             reportText.lines(t.report()).stream()
@@ -253,9 +252,14 @@ public final class SupervisorViewModel {
             return;
         }
         headline.set("Last tick at " + formats.time(t.at()) + " (" + Formats.secondsAgo(t.at(), ledger.now()) + ") by "
-                + (isOwn(t)
-                        ? "this console (" + t.process().shortId() + ")"
-                        : t.process().displayName()));
+                + whose(t));
+    }
+
+    /** {@code this console (proc_…)} for this console's own tick, else the ticking process's label. */
+    private String whose(SupervisorTickRow t) {
+        return isOwn(t)
+                ? "this console (" + t.process().shortId() + ")"
+                : t.process().displayName();
     }
 
     /** Whether {@code t} was ticked by this console's process (asked for or by its own supervisor). */
