@@ -2,7 +2,6 @@ package dev.sovereign.console.feature.lab;
 
 import atlantafx.base.theme.Styles;
 import dev.sovereign.engine.lab.ScenarioInfo;
-import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
@@ -26,9 +25,6 @@ import javafx.scene.layout.VBox;
  * right. Thin: binds to {@link LabViewModel}.
  */
 final class LabScenarioSection {
-    /** Room for the list's vertical scroll bar, whether it shows or not. */
-    private static final double SCROLL_BAR = 14;
-
     private final LabViewModel vm;
 
     LabScenarioSection(LabViewModel vm) {
@@ -100,25 +96,30 @@ final class LabScenarioSection {
                 Label title = new Label(s.title());
                 title.getStyleClass().add(Styles.TEXT_MUTED);
                 title.setWrapText(true);
-                // wrapped to the list's width, less its border, the cell's padding and a vertical scroll bar: a
-                // fixed 240 px was wider than a narrow list, which then scrolled sideways and cut the text
-                title.prefWidthProperty()
-                        .bind(Bindings.createDoubleBinding(
-                                () -> Math.max(
-                                        0,
-                                        l.getWidth()
-                                                - l.snappedLeftInset()
-                                                - l.snappedRightInset()
-                                                - snappedLeftInset()
-                                                - snappedRightInset()
-                                                - SCROLL_BAR),
-                                l.widthProperty(),
-                                paddingProperty()));
-                title.setMinWidth(0);
-                title.setMaxWidth(Region.USE_PREF_SIZE);
                 title.setMinHeight(Region.USE_PREF_SIZE);
                 setGraphic(new VBox(1, name, title));
                 setText(null);
+            }
+
+            /**
+             * No wider than the list makes it: the description wraps to the list's width (a fixed 240 px was wider
+             * than a narrow list, which then scrolled sideways and cut the text at its edge).
+             */
+            @Override
+            protected double computePrefWidth(double height) {
+                return 0;
+            }
+
+            /** As tall as its description, wrapped to the width the list gives it. */
+            @Override
+            protected double computePrefHeight(double width) {
+                Node shown = getGraphic();
+                if (shown == null || width <= 0) {
+                    return super.computePrefHeight(width);
+                }
+                return snappedTopInset()
+                        + shown.prefHeight(width - snappedLeftInset() - snappedRightInset())
+                        + snappedBottomInset();
             }
         });
         list.getSelectionModel().select(vm.selectedScenarioProperty().get());
