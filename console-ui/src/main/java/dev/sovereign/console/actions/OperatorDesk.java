@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -144,13 +145,16 @@ public final class OperatorDesk implements AutoCloseable {
                 });
     }
 
-    /** Runs one supervisor tick now. */
-    public void tickNow(ActionStatus status, Consumer<SupervisorTickRow> after) {
+    /**
+     * Runs one supervisor tick now; its sentence gives its time as {@code time} writes it (the console's format and
+     * zone), so it is not taken for a newer tick of another supervisor (decision 0428).
+     */
+    public void tickNow(ActionStatus status, LongFunction<String> time, Consumer<SupervisorTickRow> after) {
         run(
                 status,
                 "Running a supervisor tick\u2026",
                 OperatorActions::tickSupervisor,
-                OperatorDesk::describeTick,
+                t -> describeTick(t, time.apply(t.at())),
                 after);
     }
 
@@ -183,13 +187,14 @@ public final class OperatorDesk implements AutoCloseable {
                 x -> supervisorRunning.set(false));
     }
 
-    /** A tick's outcome in one sentence. */
-    public static String describeTick(SupervisorTickRow t) {
+    /** This console's tick's outcome in one sentence: {@code Tick done at 10:42:07 by this console: …}. */
+    public static String describeTick(SupervisorTickRow t, String at) {
+        String done = "Tick done at " + at + " by this console: ";
         if (t.recovered() + t.sweptClaims() + t.failures() == 0) {
-            return "Tick done: nothing to recover, no expired claims (" + t.expiredLeases() + " expired "
+            return done + "nothing to recover, no expired claims (" + t.expiredLeases() + " expired "
                     + (t.expiredLeases() == 1 ? "lease" : "leases") + " reported).";
         }
-        return "Tick done: " + t.recovered() + (t.recovered() == 1 ? " run" : " runs") + " recovered as worker_lost, "
+        return done + t.recovered() + (t.recovered() == 1 ? " run" : " runs") + " recovered as worker_lost, "
                 + t.sweptClaims() + (t.sweptClaims() == 1 ? " claim" : " claims") + " swept"
                 + (t.failures() == 0 ? "." : ", " + t.failures() + (t.failures() == 1 ? " failure." : " failures."));
     }

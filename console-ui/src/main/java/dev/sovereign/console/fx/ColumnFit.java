@@ -1,6 +1,8 @@
 package dev.sovereign.console.fx;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import javafx.beans.InvalidationListener;
@@ -51,11 +53,14 @@ public final class ColumnFit {
     /**
      * Sets {@code column}'s own minimum (what the fit never goes below) to {@code width}, also after a fit already
      * remembered an earlier one: a page that narrows a shared table's columns (the Journal page) keeps them narrow
-     * when its rows change.
+     * when its rows change — and fits it again at once, so its widest text still widens it past {@code width}.
      */
     public static void ownMinimum(TableColumn<?, ?> column, double width) {
         column.getProperties().put(OWN_MIN, width);
         column.setMinWidth(width);
+        if (column.getTableView() != null) {
+            fit(column.getTableView());
+        }
     }
 
     /**
@@ -69,7 +74,17 @@ public final class ColumnFit {
     public static <S> void install(TableView<S> table) {
         InvalidationListener refit = o -> fit(table);
         ListChangeListener<S> onRows = c -> fit(table);
-        table.itemsProperty().addListener((obs, old, now) -> {
+        // An invalidation listener, not a change listener: a change listener is told only when the new list is
+        // not equals() to the old, and two empty lists are equal — a page whose rows come with the next poll
+        // (an actor's journal) would leave the fit listening to the table's first list, never to its rows.
+        List<ObservableList<S>> listened = new ArrayList<>(1);
+        listened.add(table.getItems());
+        table.itemsProperty().addListener(o -> {
+            ObservableList<S> now = table.getItems();
+            ObservableList<S> old = listened.set(0, now);
+            if (old == now) {
+                return;
+            }
             if (old != null) {
                 old.removeListener(onRows);
             }

@@ -55,13 +55,13 @@ class ConsoleWritesOnlyWhileItActsTest {
         desk.attach(LedgerLocation.file(file));
         ActionStatus status = new ActionStatus();
 
-        desk.tickNow(status, t -> {});
+        desk.tickNow(status, Long::toString, t -> {});
         assertThat(status.tone()).as(status.messageProperty().get()).isEqualTo(ActionStatus.Tone.DONE);
         assertThat(consoleProcessesRunning(file))
                 .as("the tick's process, stopped once it was done")
                 .containsExactly(false);
 
-        desk.tickNow(status, t -> {});
+        desk.tickNow(status, Long::toString, t -> {});
         assertThat(consoleProcessesRunning(file)).containsExactly(false, false);
 
         desk.startSupervisor(Duration.ofSeconds(1), status);
@@ -69,7 +69,7 @@ class ConsoleWritesOnlyWhileItActsTest {
         assertThat(consoleProcessesRunning(file))
                 .as("the supervisor's process runs while it is on")
                 .containsExactly(false, false, true);
-        desk.tickNow(status, t -> {}); // an action while it runs uses that same process
+        desk.tickNow(status, Long::toString, t -> {}); // an action while it runs uses that same process
         assertThat(consoleProcessesRunning(file)).containsExactly(false, false, true);
 
         desk.stopSupervisor(status);

@@ -148,13 +148,17 @@ class OperatorActionsViewModelTest {
         sup.tickNow();
 
         assertThat(sup.status().tone()).isEqualTo(ActionStatus.Tone.DONE);
-        assertThat(sup.status().message()).isEqualTo("Tick done: 1 run recovered as worker_lost, 0 claims swept.");
+        assertThat(sup.status().message())
+                .isEqualTo("Tick done at "
+                        + vm.formats().time(sup.lastTickProperty().get().at())
+                        + " by this console: 1 run recovered as worker_lost, 0 claims swept.");
         assertThat(sup.lastTickProperty().get().recovered()).isEqualTo(1);
         assertThat(sup.reportLines())
                 .anyMatch(l -> l.startsWith("Recovered assignment " + abandoned.id() + " as failed / worker_lost"));
         assertThat(sup.headlineProperty().get()).startsWith("Last tick at ").contains("console ");
         assertThat(sup.lastRecoveryProperty().get())
                 .startsWith("Last recovery at ")
+                .contains(" by this console (")
                 .contains("Recovered assignment " + abandoned.id());
         vm.pollNow();
         assertThat(row(vm, abandoned.id()).isWorkerLost()).isTrue();

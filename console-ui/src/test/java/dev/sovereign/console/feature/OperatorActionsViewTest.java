@@ -168,7 +168,8 @@ class OperatorActionsViewTest {
         assertThat(robot.lookup("#supervisor-action-message")
                         .queryAs(LinkedSentence.class)
                         .getText())
-                .startsWith("Tick done: 1 run recovered as worker_lost, ");
+                .startsWith("Tick done at ")
+                .contains(" by this console: 1 run recovered as worker_lost, ");
         assertThat(robot.lookup("#supervisor-report")
                         .queryAs(LinkedSentence.class)
                         .getText())

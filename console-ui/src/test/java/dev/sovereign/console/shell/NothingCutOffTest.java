@@ -26,7 +26,8 @@ import org.testfx.util.WaitForAsyncUtils;
  * 1440×900, in light and dark, no text on any page (the Lab and Trends pages too) is cut off — no label, button,
  * header or table cell shows an ellipsis instead of its words — no control lies beyond the window's right or
  * bottom edge or outside the pane that clips it (a split pane's half), and the Runs table shows at least five
- * whole rows at 1024×700, eight at 1320×820 and ten at 1440×900. Each page is also written to
+ * whole rows at 1024×700, eight at 1320×820 and ten at 1440×900. An actor's journal rows show their process's link
+ * whole, a restarted worker's long label too, also in rows scrolled out of sight. Each page is also written to
  * {@code target/screenshots/<size>/} to be looked at.
  */
 @ExtendWith(ApplicationExtension.class)
@@ -47,6 +48,9 @@ class NothingCutOffTest {
         for (int i = 0; i < 12; i++) { // 17 assignments, as in issue 31: more than any of the sizes shows
             scenario.workerB.runs().assign("planner", "command:./report.sh --day " + i);
         }
+        // a process labelled as the demo labels a restarted worker, writing about the actor whose page is checked:
+        // its label is a link in the page's Process column and must show whole (issue 31)
+        fx.engine("operator worker 1 (restart 1)").runs().assign("operator", "command:./restarted.sh");
         vm = fx.shell();
         vm.themeProperty().set(ConsoleTheme.LIGHT);
         MainWindow window = new MainWindow(vm, () -> {});
@@ -103,6 +107,11 @@ class NothingCutOffTest {
                         LayoutChecks.outside(scene.getRoot(), scene.getWidth(), scene.getHeight(), cut, where);
                         if (page == Page.REJECTIONS) {
                             LayoutChecks.sentenceInSight((TableView<?>) scene.lookup("#rejections-table"), cut, where);
+                        }
+                        if (page == Page.ACTOR) { // the links of its journal rows, scrolled to or not (issue 31)
+                            TableView<?> journal = (TableView<?>) scene.lookup("#actor-journal");
+                            LayoutChecks.columnHoldsItsText(journal, "Process", cut, where);
+                            LayoutChecks.columnHoldsItsText(journal, "About", cut, where);
                         }
                         if (page == Page.LEASES) { // the page's key column, at 1024x700 too (issue 31)
                             LayoutChecks.columnInSight(

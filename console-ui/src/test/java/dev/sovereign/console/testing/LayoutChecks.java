@@ -9,6 +9,8 @@ import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Control;
 import javafx.scene.control.Labeled;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollBar;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
@@ -53,6 +55,83 @@ public final class LayoutChecks {
             x += c.getWidth();
         }
         out.add(where + "no \"" + title + "\" column");
+    }
+
+    /**
+     * Adds to {@code out} when {@code table}'s column {@code title} is narrower than the text of any of its rows (up
+     * to 380 px, the fit's cap) in the font its drawn cells use, with their padding: the rows scrolled out of sight
+     * too, so the rule holds wherever the operator scrolls.
+     */
+    public static void columnHoldsItsText(TableView<?> table, String title, List<String> out, String where) {
+        for (TableColumn<?, ?> c : table.getVisibleLeafColumns()) {
+            if (!title.equals(c.getText())) {
+                continue;
+            }
+            TableCell<?, ?> drawn = null;
+            for (Node n : table.lookupAll(".table-cell")) {
+                if (n instanceof TableCell<?, ?> cell && cell.getTableColumn() == c && !cell.isEmpty()) {
+                    drawn = cell;
+                }
+            }
+            if (drawn == null) {
+                out.add(where + "no drawn cell in \"" + title + "\"");
+                return;
+            }
+            Labeled shows = drawn.getGraphic() instanceof Labeled l ? l : drawn;
+            double room = c.getWidth()
+                    - drawn.snappedLeftInset()
+                    - drawn.snappedRightInset()
+                    - shows.snappedLeftInset()
+                    - shows.snappedRightInset();
+            Text measure = new Text();
+            measure.setFont(shows.getFont());
+            for (int i = 0; i < table.getItems().size(); i++) {
+                if (c.getCellData(i) instanceof String text) {
+                    measure.setText(text);
+                    double need = Math.min(380, measure.getLayoutBounds().getWidth());
+                    if (need > room + 0.5) {
+                        out.add(where + "\"" + title + "\" is " + Math.round(room) + " px inside, \"" + text
+                                + "\" needs " + Math.round(need));
+                    }
+                }
+            }
+            return;
+        }
+        out.add(where + "no \"" + title + "\" column");
+    }
+
+    /**
+     * Adds to {@code out} when {@code list} scrolls sideways or a text in one of its drawn cells is cut: past the
+     * list's right edge or below its cell's bottom (a wrapped description whose cell is too short).
+     */
+    public static void listCellsWhole(ListView<?> list, List<String> out, String where) {
+        for (Node n : list.lookupAll(".scroll-bar")) {
+            if (n instanceof ScrollBar sb && sb.getOrientation() == Orientation.HORIZONTAL && sb.isVisible()) {
+                out.add(where + "#" + list.getId() + " scrolls sideways");
+            }
+        }
+        Node viewport = list.lookup(".clipped-container");
+        Bounds view = viewport.localToScene(viewport.getLayoutBounds());
+        for (Node n : list.lookupAll(".list-cell")) {
+            if (!(n instanceof ListCell<?> cell) || cell.isEmpty() || !cell.isVisible()) {
+                continue;
+            }
+            Bounds inCell = cell.localToScene(cell.getLayoutBounds());
+            for (Node t : cell.lookupAll(".label")) {
+                if (t instanceof Labeled l
+                        && l.isVisible()
+                        && l.getText() != null
+                        && !l.getText().isEmpty()) {
+                    Bounds b = l.localToScene(l.getLayoutBounds());
+                    if (b.getMaxX() > view.getMaxX() + 0.5 || b.getMaxY() > inCell.getMaxY() + 0.5) {
+                        out.add(where + "#" + list.getId() + ": \"" + l.getText() + "\" at "
+                                + Math.round(b.getMinX()) + ".." + Math.round(b.getMaxX()) + " x "
+                                + Math.round(b.getMinY()) + ".." + Math.round(b.getMaxY()) + " is cut by the list's "
+                                + Math.round(view.getMaxX()) + " or its cell's " + Math.round(inCell.getMaxY()));
+                    }
+                }
+            }
+        }
     }
 
     /** The rows of {@code table} with an item drawn whole inside its viewport (not under a scroll bar). */

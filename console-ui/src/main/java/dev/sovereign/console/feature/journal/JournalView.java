@@ -242,8 +242,8 @@ public final class JournalView {
             if (w > 0) {
                 // the fit remembers a column's own minimum at its first fit (rows already there): this one, not the
                 // shared table's, or the columns widen again at the next rows and the sentence runs past the edge
-                ColumnFit.ownMinimum(c, w);
                 c.setPrefWidth(w);
+                ColumnFit.ownMinimum(c, w);
             }
         }
     }

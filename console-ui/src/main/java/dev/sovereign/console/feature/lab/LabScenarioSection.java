@@ -96,10 +96,30 @@ final class LabScenarioSection {
                 Label title = new Label(s.title());
                 title.getStyleClass().add(Styles.TEXT_MUTED);
                 title.setWrapText(true);
-                title.setMaxWidth(240);
                 title.setMinHeight(Region.USE_PREF_SIZE);
                 setGraphic(new VBox(1, name, title));
                 setText(null);
+            }
+
+            /**
+             * No wider than the list makes it: the description wraps to the list's width (a fixed 240 px was wider
+             * than a narrow list, which then scrolled sideways and cut the text at its edge).
+             */
+            @Override
+            protected double computePrefWidth(double height) {
+                return 0;
+            }
+
+            /** As tall as its description, wrapped to the width the list gives it. */
+            @Override
+            protected double computePrefHeight(double width) {
+                Node shown = getGraphic();
+                if (shown == null || width <= 0) {
+                    return super.computePrefHeight(width);
+                }
+                return snappedTopInset()
+                        + shown.prefHeight(width - snappedLeftInset() - snappedRightInset())
+                        + snappedBottomInset();
             }
         });
         list.getSelectionModel().select(vm.selectedScenarioProperty().get());

@@ -56,7 +56,8 @@ public final class LabView {
         // 1024x700 window the form wraps to a second row and the table went under the divider)
         // placed again when presenter mode gives the scenarios back to the split
         BooleanProperty backInSplit = new SimpleBooleanProperty();
-        Ui.keepLowerShare(split, scenarios, 0.64, backInSplit);
+        // (and when workers come or go: the worker table's least height follows them, up to three rows)
+        Ui.keepLowerShare(split, scenarios, 0.64, backInSplit, vm.workers());
         split.setId("lab-split");
         VBox.setVgrow(split, Priority.ALWAYS);
         Node sandboxBar = new LabSandboxBar(vm).create();

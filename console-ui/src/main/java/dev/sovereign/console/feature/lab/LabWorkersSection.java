@@ -42,21 +42,22 @@ final class LabWorkersSection {
     }
 
     Node create() {
-        Node form = createForm();
+        Node form = createForm(LabView.sectionTitle("Worker processes"));
         TableView<LabWorkerItem> table = createTable();
         HBox.setHgrow(table, Priority.ALWAYS);
         HBox tableAndOutput = new HBox(8, table, createOutput(table));
         VBox.setVgrow(tableAndOutput, Priority.ALWAYS);
-        VBox section = new VBox(8, LabView.sectionTitle("Worker processes"), form, tableAndOutput);
+        VBox section = new VBox(8, form, tableAndOutput);
         section.setPadding(new Insets(0, 0, 8, 0));
         section.setId("lab-workers-section");
         return section;
     }
 
-    private Node createForm() {
+    /** The form, headed by the section's title on its first row: a row of its own cost the table a row. */
+    private Node createForm(Label title) {
         TextField actor = new TextField();
         actor.setId("lab-actor");
-        actor.setPrefColumnCount(10);
+        actor.setPrefColumnCount(7);
         actor.textProperty().bindBidirectional(vm.actorProperty());
         ChoiceBox<Duration> ttl = new ChoiceBox<>();
         ttl.setId("lab-ttl");
@@ -85,7 +86,8 @@ final class LabWorkersSection {
         clear.setOnAction(e -> vm.clearEnded());
         Label actorLabel = new Label("Actor");
         // a narrow window wraps the form to a second row instead of squeezing its buttons to "Start wo…"
-        FlowPane form = new FlowPane(8, 6, actorLabel, actor, ttl, clock, start, job, clear);
+        FlowPane form = new FlowPane(8, 6, title, actorLabel, actor, ttl, clock, start, job, clear);
+        FlowPane.setMargin(title, new Insets(0, 4, 0, 0));
         form.setAlignment(Pos.CENTER_LEFT);
         // its least height is both rows when it wraps: the split above the scenarios then leaves the table its room
         form.setMinHeight(Region.USE_PREF_SIZE);
@@ -156,6 +158,9 @@ final class LabWorkersSection {
         return pane;
     }
 
+    /** A dense row of the worker table: its small control buttons make it taller than a text row's 28 px. */
+    private static final double ROW = 34;
+
     private TableView<LabWorkerItem> createTable() {
         TableView<LabWorkerItem> table =
                 Ui.table("lab-workers", "No worker processes yet: start one, or two for the same actor.");
@@ -163,7 +168,18 @@ final class LabWorkersSection {
         if (table.getPlaceholder() instanceof Label empty) {
             empty.setPadding(new Insets(8)); // one line in a 1024-px window, whole in the table's least height
         }
-        table.setMinHeight(80); // its header and the one-line sentence: the rest goes to the scenarios below
+        // dense, and up to three whole rows at the least, over a scroll bar: the scenarios below have the rest
+        // (issue 31: two rows at 1320x820, one at 1024x700 before); with no worker, its header and the one-line
+        // sentence
+        table.getStyleClass().add(Styles.DENSE);
+        table.minHeightProperty()
+                .bind(Bindings.createDoubleBinding(
+                        () -> vm.workers().isEmpty()
+                                ? 80
+                                : Ui.denseTableHeight(0)
+                                        + Math.min(3, vm.workers().size()) * ROW
+                                        + 2,
+                        vm.workers()));
         TableColumn<LabWorkerItem, String> name =
                 Ui.column("Worker", 170, w -> w.label() + (w.isFaultInjected() ? "  (fence off)" : ""));
         name.setMinWidth(220); // "worker A (gc-pause)" and its "(fence off)" whole

@@ -63,7 +63,10 @@ public final class SupervisorViewModel {
         this.storage = new LedgerStorageViewModel(ledger, formats);
         ledger.snapshotProperty().addListener((obs, old, s) -> refresh(s));
         ledger.nowProperty().addListener((obs, old, now) -> updateHeadline());
-        desk.lastOwnTickProperty().addListener((obs, old, t) -> offer(t));
+        desk.lastOwnTickProperty().addListener((obs, old, t) -> {
+            offer(t);
+            updateHeadline(); // whose the shown tick is may have changed with it
+        });
         desk.supervisorRunningProperty().addListener((obs, old, r) -> updateOwn());
         desk.supervisorIntervalProperty().addListener((obs, old, i) -> updateOwn());
         desk.supervisorProblemProperty().addListener((obs, old, p) -> updateOwn());
@@ -90,7 +93,7 @@ public final class SupervisorViewModel {
     /** Runs one tick now, on this console's process; its report shows as soon as it returns. */
     public void tickNow() {
         if (canAct.get()) {
-            desk.tickNow(status, this::offer);
+            desk.tickNow(status, formats::time, this::offer);
         }
     }
 
@@ -126,7 +129,10 @@ public final class SupervisorViewModel {
         return lastTick.getReadOnlyProperty();
     }
 
-    /** {@code Last tick at 10:42:07 (3.2 s ago) by supervisor 812 (proc_…)}, or that none ran yet. */
+    /**
+     * {@code Last tick at 10:42:07 (3.2 s ago) by supervisor 812 (proc_…)}, or {@code … by this console (proc_…)}
+     * when the newest tick of any supervisor is this console's own (decision 0428); or that none ran yet.
+     */
     public ReadOnlyStringProperty headlineProperty() {
         return headline.getReadOnlyProperty();
     }
@@ -225,8 +231,7 @@ public final class SupervisorViewModel {
         if (t == null) {
             lastRecovery.set("");
         } else if (t.recovered() > 0) {
-            lastRecovery.set("Last recovery at " + formats.time(t.at()) + " by "
-                    + t.process().displayName() + ": "
+            lastRecovery.set("Last recovery at " + formats.time(t.at()) + " by " + whose(t) + ": "
                     + String.join(
                             " ",
                             reportText.lines(t.report()).stream()
@@ -247,7 +252,20 @@ public final class SupervisorViewModel {
             return;
         }
         headline.set("Last tick at " + formats.time(t.at()) + " (" + Formats.secondsAgo(t.at(), ledger.now()) + ") by "
-                + t.process().displayName());
+                + whose(t));
+    }
+
+    /** {@code this console (proc_…)} for this console's own tick, else the ticking process's label. */
+    private String whose(SupervisorTickRow t) {
+        return isOwn(t)
+                ? "this console (" + t.process().shortId() + ")"
+                : t.process().displayName();
+    }
+
+    /** Whether {@code t} was ticked by this console's process (asked for or by its own supervisor). */
+    private boolean isOwn(SupervisorTickRow t) {
+        SupervisorTickRow own = desk.lastOwnTickProperty().get();
+        return own != null && own.process().identity().equals(t.process().identity());
     }
 
     private void updateOwn() {
