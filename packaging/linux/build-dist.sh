@@ -57,15 +57,16 @@ description=Sovereign console: leases, fencing tokens and rejections, live
 icon=$here/sovereign.png
 PROPS
 
-# The CLI's JVM options: a CLI call's start as the repository's launcher makes it (decision 0321): C1 only, the
-# serial collector, SQLite's library from lib/app/native, and the CLI's class-data sharing archive, which is made
+# The CLI's JVM options: a CLI call's start as the repository's launcher makes it (decision 0321): C1 only (no
+# collector: one named in JAVA_TOOL_OPTIONS would stop the JVM), SQLite's library from lib/app/native, and the CLI's
+# class-data sharing archive, which is made
 # where the package is installed (lib/make-start-archive, run by the .deb's postinst); where it is missing or does not
 # fit, the JVM starts without it and says nothing.
 common=(--name sovereign --app-version "$app_version" --vendor "Sovereign"
   --description "$description"
   --input "$out/input" --main-jar sovereign-cli.jar --main-class dev.sovereign.engine.cli.Main
   --java-options '-Dsovereign.console.jar=$APPDIR/sovereign-console.jar'
-  --java-options '-XX:TieredStopAtLevel=1' --java-options '-XX:+UseSerialGC' --java-options '-Xshare:auto'
+  --java-options '-XX:TieredStopAtLevel=1' --java-options '-Xshare:auto'
   --java-options '-Xlog:cds=off' --java-options '-Xlog:cds+dynamic=off'
   --java-options '-Dorg.sqlite.lib.path=$APPDIR/native' --java-options '-XX:SharedArchiveFile=$APPDIR/sovereign-cli.jsa'
   --runtime-image "$out/work/runtime" --icon "$here/sovereign.png"
@@ -128,9 +129,13 @@ CONTROL
   cat > "$pkg/DEBIAN/postinst" <<'POSTINST'
 #!/bin/sh
 set -e
-if [ "$1" = configure ]; then
-  /opt/sovereign/lib/make-start-archive || echo "sovereign: no start archive made; the CLI starts without it" >&2
-fi
+case "$1" in
+  # configure, and the abort-* cases, in which the old package's prerm already removed the archive
+  configure | abort-*)
+    timeout 120 /opt/sovereign/lib/make-start-archive \
+      || echo "sovereign: no start archive made; the CLI starts without it" >&2
+    ;;
+esac
 POSTINST
   cat > "$pkg/DEBIAN/prerm" <<'PRERM'
 #!/bin/sh

@@ -133,7 +133,8 @@ if [ -n "$deb" ]; then
   dpkg-deb -f "$deb" Recommends | grep -q "bash-completion" || fail ".deb: bash-completion is not recommended"
   dpkg-deb -e "$deb" "$scratch/control"
   sh -n "$scratch/control/postinst" && sh -n "$scratch/control/prerm" || fail ".deb: postinst or prerm is not a valid script"
-  grep -q '^  /opt/sovereign/lib/make-start-archive ' "$scratch/control/postinst" || fail ".deb: postinst makes no start archive"
+  grep -q 'timeout 120 /opt/sovereign/lib/make-start-archive' "$scratch/control/postinst" \
+    && grep -q 'configure | abort-\*)' "$scratch/control/postinst" || fail ".deb: postinst makes no start archive"
   grep -q 'rm -f /opt/sovereign/lib/app/sovereign-cli.jsa' "$scratch/control/prerm" || fail ".deb: prerm leaves the start archive"
   pass ".deb $(basename "$deb") (version $deb_version): files, PATH link, desktop entry, icon, man page, completion, docs, description, recommends, --version, start archive made and removed"
 else

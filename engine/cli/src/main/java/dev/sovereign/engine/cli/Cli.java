@@ -62,23 +62,40 @@ public final class Cli {
     /**
      * The command class the first word of {@code args} that is no option (nor an option's value) names, if it
      * names one of {@link SovereignCommand.Tree}'s commands other than {@code help}; empty when there is no such
-     * word, or an argument picocli would read differently than this scan ({@code @file}, {@code --}).
+     * word, or when what comes before it would make picocli answer from the whole tree: a help option (the
+     * top-level help lists every command), an option's value that names a command (picocli refuses it), or an
+     * argument this scan does not read as picocli does ({@code @file}, {@code --}).
      */
     static Optional<Class<?>> commandNamed(String... args) {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
-            if (a.startsWith("@") || a.equals("--")) {
+            if (a.startsWith("@") || a.equals("--") || isHelpOption(a)) {
                 return Optional.empty();
             }
             if (a.startsWith("-")) {
-                if (OPTIONS_WITH_A_VALUE.contains(a)) {
-                    i++;
+                int equals = a.indexOf('=');
+                if (equals > 0 && command(a.substring(equals + 1)).isPresent()) {
+                    return Optional.empty();
+                }
+                if (OPTIONS_WITH_A_VALUE.contains(a)
+                        && ++i < args.length
+                        && command(args[i]).isPresent()) {
+                    return Optional.empty();
                 }
                 continue;
             }
-            return commands().stream().filter(c -> named(c, a)).findFirst();
+            return command(a);
         }
         return Optional.empty();
+    }
+
+    /** {@code -h}, {@code --help}, or a cluster of short options with {@code h} in it ({@code -hV}). */
+    private static boolean isHelpOption(String arg) {
+        return arg.equals("--help") || (arg.startsWith("-") && !arg.startsWith("--") && arg.indexOf('h') > 0);
+    }
+
+    private static Optional<Class<?>> command(String word) {
+        return commands().stream().filter(c -> named(c, word)).findFirst();
     }
 
     private static List<Class<?>> commands() {

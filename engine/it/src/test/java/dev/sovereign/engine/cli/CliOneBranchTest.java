@@ -42,7 +42,7 @@ class CliOneBranchTest {
 
     @Test
     void theScanFindsTheCommandPastTheTopLevelOptions() {
-        assertThat(Cli.commandNamed("--db", "lease", "lease", "list")).contains(LeaseCommand.class);
+        assertThat(Cli.commandNamed("--db", "my.db", "lease", "list")).contains(LeaseCommand.class);
         assertThat(Cli.commandNamed("--db=x.db", "--json", "lease", "list")).contains(LeaseCommand.class);
         assertThat(Cli.commandNamed("--process", "proc_a", "--busy-timeout", "1s", "status"))
                 .contains(StatusCommand.class);
@@ -51,6 +51,10 @@ class CliOneBranchTest {
         assertThat(Cli.commandNamed("@args.txt")).isEmpty();
         assertThat(Cli.commandNamed("--", "lease")).isEmpty();
         assertThat(Cli.commandNamed("--json")).isEmpty();
+        assertThat(Cli.commandNamed("--help", "lease")).isEmpty();
+        assertThat(Cli.commandNamed("-hV", "lease")).isEmpty();
+        assertThat(Cli.commandNamed("--db", "status", "init")).isEmpty();
+        assertThat(Cli.commandNamed("--db=init", "status")).isEmpty();
     }
 
     @Test
@@ -87,6 +91,14 @@ class CliOneBranchTest {
                         new String[] {"leese", "list"},
                         new String[] {"help", "lease"},
                         new String[] {"lab", "--list"},
+                        new String[] {"--help", "lease"},
+                        new String[] {"-h", "lease", "list"},
+                        new String[] {"-hV", "lease"},
+                        new String[] {"--db", "x.db", "--help", "status"},
+                        new String[] {"--db", "status", "init"},
+                        new String[] {"--json", "--db=init", "status"},
+                        new String[] {"--process", "lease", "status"},
+                        new String[] {"--busy-timeout", "lease", "status"},
                         new String[] {"--db", "jdbc:postgresql://h/db?password=secret", "lab", "list"})
                 .forEach(this::sameFromBothTrees);
     }

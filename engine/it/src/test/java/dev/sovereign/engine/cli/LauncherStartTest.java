@@ -96,12 +96,23 @@ class LauncherStartTest {
         Call first = call(Map.of(), "--version");
         Path archive = target.resolve("sovereign-cli.jsa");
         // the jar rebuilt (another modification time): the archive no longer fits it, and is made again
+        FileTime made = Files.getLastModifiedTime(archive);
         Files.setLastModifiedTime(jar, FileTime.from(Instant.now().plusSeconds(5)));
         Call rebuilt = call(Map.of(), "--version");
         assertThat(rebuilt.out).isEqualTo(first.out);
         assertThat(rebuilt.err).isEmpty();
-        assertThat(Files.getLastModifiedTime(archive).toInstant())
-                .isAfter(Instant.now().minusSeconds(60));
+        assertThat(Files.getLastModifiedTime(archive)).isGreaterThan(made);
+
+        // cut short (a full disk, a copy): mapped, it would crash the JVM (SIGBUS); its stamp says so, and it is made
+        // again
+        byte[] whole = Files.readAllBytes(archive);
+        Files.write(archive, java.util.Arrays.copyOf(whole, whole.length / 2));
+        Files.setLastModifiedTime(archive, FileTime.from(Instant.now().plusSeconds(60)));
+        Call truncated = call(Map.of(), "--version");
+        assertThat(truncated.exit).isZero();
+        assertThat(truncated.out).isEqualTo(first.out);
+        assertThat(truncated.err).isEmpty();
+        assertThat(Files.size(archive)).isEqualTo(whole.length);
 
         // an archive newer than the jar but not made from it: the jar put back from a backup (an older time)
         Files.setLastModifiedTime(jar, FileTime.from(Instant.now().minusSeconds(3600)));
@@ -119,6 +130,40 @@ class LauncherStartTest {
         assertThat(garbage.err).isEmpty();
     }
 
+    @Test
+    void aCollectorChosenInTheEnvironmentStillStartsTheCli() throws Exception {
+        for (String variable : List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")) {
+            Call call = call(Map.of(variable, "-XX:+UseParallelGC"), "--version");
+            assertThat(call.exit).as("%s: %s", variable, call.err).isZero();
+            assertThat(call.out).startsWith("sovereign ");
+        }
+    }
+
+    @Test
+    void aTrainingThatFailsIsNotTriedAgainForTheSameJarAndJava() throws Exception {
+        // no temporary folder: the training cannot make its throw-away ledger; --version needs none
+        Map<String, String> noTmp = Map.of("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + root.resolve("missing"));
+        Call first = call(noTmp, "--version");
+        assertThat(first.exit).isZero();
+        Path failed = target.resolve("sovereign-cli.jsa.failed");
+        assertThat(failed).isRegularFile();
+        assertThat(target.resolve("sovereign-cli.jsa")).doesNotExist();
+        FileTime marked = Files.getLastModifiedTime(failed);
+        Thread.sleep(1100); // a marker written again would carry a later time
+        assertThat(call(noTmp, "--version").exit).isZero();
+        assertThat(Files.getLastModifiedTime(failed)).isEqualTo(marked);
+        assertThat(target.resolve("sovereign-cli.jsa")).doesNotExist();
+        try (Stream<Path> s = Files.list(target)) {
+            assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".partial"));
+        }
+
+        // a new jar is worth a new try, and with a temporary folder it makes the archive
+        Files.setLastModifiedTime(jar, FileTime.from(Instant.now().plusSeconds(5)));
+        assertThat(call(Map.of(), "--version").exit).isZero();
+        assertThat(target.resolve("sovereign-cli.jsa")).isNotEmptyFile();
+        assertThat(failed).doesNotExist();
+    }
+
     private record Call(int exit, String out, String err) {}
 
     private Call call(Map<String, String> env, String... args) throws Exception {
@@ -127,6 +172,7 @@ class LauncherStartTest {
         ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile());
         pb.environment().remove("SOVEREIGN_DB");
         pb.environment().remove("JDK_JAVA_OPTIONS");
+        pb.environment().remove("_JAVA_OPTIONS");
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         pb.environment().putAll(env);
         Path out = root.resolve("out.txt");
@@ -135,7 +181,8 @@ class LauncherStartTest {
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the launcher ended").isTrue();
         String errText = Files.readString(err)
                 .lines()
-                .filter(l -> !l.startsWith("NOTE: Picked up JDK_JAVA_OPTIONS"))
+                .filter(l -> !l.startsWith("NOTE: Picked up JDK_JAVA_OPTIONS")
+                        && !l.startsWith("Picked up JAVA_TOOL_OPTIONS"))
                 .reduce("", (a, b) -> a + b + "\n");
         return new Call(p.exitValue(), Files.readString(out), errText);
     }
