@@ -7,6 +7,7 @@ import dev.sovereign.engine.base.LedgerLocation;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -267,9 +268,14 @@ public class SovereignCommand implements Callable<Integer> {
      * the same lines as the console's About box ({@link AboutSovereign}).
      */
     static final class Version implements IVersionProvider {
+        /** Read once: picocli asks for the lines once for every command it adds under the top-level command. */
+        private static final class Lines {
+            static final List<String> CURRENT = AboutSovereign.current().lines();
+        }
+
         @Override
         public String[] getVersion() {
-            return AboutSovereign.current().lines().toArray(String[]::new);
+            return Lines.CURRENT.toArray(String[]::new);
         }
     }
 }

@@ -34,6 +34,20 @@ class CliOneBranchTest {
     }
 
     @Test
+    void everyCommandIsFoundByItsNameAsTheWholeTreeFindsIt() {
+        CommandLine whole = Cli.create(cli().environment(), sink(), sink());
+        whole.getSubcommands().forEach((name, line) -> {
+            if (!name.equals("help")) {
+                assertThat(Cli.commandNamed(name))
+                        .as(
+                                "the command %s (class %s; the scan finds a command by its conventional class name %s)",
+                                name, line.getCommand().getClass().getSimpleName(), Cli.conventionalClassName(name))
+                        .contains(line.getCommand().getClass());
+            }
+        });
+    }
+
+    @Test
     void theVersionAloneNeedsNoCommand() {
         assertThat(Cli.forArguments(cli().environment(), sink(), sink(), "--version")
                         .getSubcommands())

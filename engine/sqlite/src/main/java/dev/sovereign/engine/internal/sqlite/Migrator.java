@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -339,6 +340,7 @@ final class Migrator {
         static final Schema EMPTY = new Schema(Set.of(), Map.of());
     }
 
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     private static final Pattern CREATE_TABLE = Pattern.compile("(?i)CREATE\\s+TABLE\\s+(\\w+)");
     private static final Pattern CREATE_INDEX =
             Pattern.compile("(?i)CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+(\\w+)\\s+ON\\s+(\\w+)");
@@ -400,7 +402,7 @@ final class Migrator {
         if (s.endsWith(";")) {
             s = s.substring(0, s.length() - 1);
         }
-        return s.replaceAll("\\s+", " ").strip();
+        return WHITESPACE.matcher(s).replaceAll(" ").strip();
     }
 
     /** The guard triggers the applied migrations created that the file no longer has, in order. */
@@ -430,14 +432,19 @@ final class Migrator {
     static List<String> statements(String script) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
+        boolean trigger = false;
         for (String line : script.split("\n")) {
             String t = line.strip();
             if (t.isEmpty() || t.startsWith("--")) {
                 continue;
             }
+            if (current.length() == 0) {
+                // a statement's first line says whether it is a trigger (read once, not on every line: triggers are
+                // long)
+                trigger = t.toUpperCase(Locale.ROOT).startsWith("CREATE TRIGGER");
+            }
             current.append(line).append('\n');
-            boolean trigger = current.toString().stripLeading().toUpperCase().startsWith("CREATE TRIGGER");
-            if (t.endsWith(";") && (!trigger || t.toUpperCase().endsWith("END;"))) {
+            if (t.endsWith(";") && (!trigger || t.toUpperCase(Locale.ROOT).endsWith("END;"))) {
                 out.add(current.toString().strip());
                 current.setLength(0);
             }
