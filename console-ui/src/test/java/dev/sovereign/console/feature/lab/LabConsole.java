@@ -46,6 +46,7 @@ final class LabConsole {
     final List<Long> pids = new ArrayList<>();
     ShellViewModel vm;
     Scene scene;
+    private Stage stage;
 
     LabConsole() throws IOException {
         dir = Files.createTempDirectory("sovereign-lab-console-");
@@ -78,6 +79,7 @@ final class LabConsole {
         window.install(scene);
         stage.setScene(scene);
         stage.show();
+        this.stage = stage;
     }
 
     /** File → Open lab sandbox, as a trainer would (the menu item's own action). */
@@ -144,6 +146,21 @@ final class LabConsole {
         if (vm != null) {
             robot.interact(vm::close);
         }
+    }
+
+    /**
+     * The end of a test that resized the window: the stage back to the default size (TestFX hands the same stage to
+     * the next test), the console closed, its files and settings removed.
+     */
+    void tearDown(FxRobot robot) throws BackingStoreException, IOException {
+        if (stage != null) {
+            robot.interact(() -> {
+                stage.setWidth(1320);
+                stage.setHeight(820);
+            });
+        }
+        close(robot);
+        cleanUp();
     }
 
     void cleanUp() throws BackingStoreException, IOException {

@@ -37,12 +37,7 @@ class LabPresenterLayoutTest {
 
     @AfterEach
     void tearDown(FxRobot robot) throws Exception {
-        robot.interact(() -> {
-            stage.setWidth(1320);
-            stage.setHeight(820);
-        });
-        console.close(robot);
-        console.cleanUp();
+        console.tearDown(robot);
     }
 
     @Test

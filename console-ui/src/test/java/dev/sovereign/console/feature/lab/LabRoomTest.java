@@ -40,12 +40,7 @@ class LabRoomTest {
 
     @AfterEach
     void tearDown(FxRobot robot) throws Exception {
-        robot.interact(() -> {
-            stage.setWidth(1320);
-            stage.setHeight(820);
-        });
-        console.close(robot);
-        console.cleanUp();
+        console.tearDown(robot);
     }
 
     @Test

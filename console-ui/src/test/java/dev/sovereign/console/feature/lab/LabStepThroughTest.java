@@ -39,12 +39,7 @@ class LabStepThroughTest {
 
     @AfterEach
     void tearDown(FxRobot robot) throws Exception {
-        robot.interact(() -> {
-            stage.setWidth(1320);
-            stage.setHeight(820);
-        });
-        console.close(robot);
-        console.cleanUp();
+        console.tearDown(robot);
     }
 
     @Test

@@ -23,11 +23,9 @@ import org.testfx.util.WaitForAsyncUtils;
 @ExtendWith(ApplicationExtension.class)
 class LabWorkerOutputTest {
     private LabConsole console;
-    private Stage stage;
 
     @Start
     void start(Stage stage) throws Exception {
-        this.stage = stage;
         console = new LabConsole();
         console.show(stage, 700);
         stage.setWidth(1024);
@@ -35,12 +33,7 @@ class LabWorkerOutputTest {
 
     @AfterEach
     void tearDown(FxRobot robot) throws Exception {
-        robot.interact(() -> {
-            stage.setWidth(1320);
-            stage.setHeight(820);
-        });
-        console.close(robot);
-        console.cleanUp();
+        console.tearDown(robot);
     }
 
     private static List<String> lines(TextArea output) {
