@@ -22,8 +22,11 @@ import picocli.CommandLine.Model.OptionSpec;
  * errors are picocli's own.
  */
 public final class Cli {
-    /** The top-level options that take a value as the next argument (they may come before the command). */
-    private static final Set<String> OPTIONS_WITH_A_VALUE = Set.of("--db", "--process", "--busy-timeout");
+    /**
+     * The top-level options that take a value as the next argument (they may come before the command); a test checks
+     * this against {@link SovereignCommand}'s options.
+     */
+    static final Set<String> OPTIONS_WITH_A_VALUE = Set.of("--db", "--process", "--busy-timeout");
 
     private Cli() {}
 

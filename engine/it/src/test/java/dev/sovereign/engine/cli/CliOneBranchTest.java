@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +47,16 @@ class CliOneBranchTest {
                         .contains(line.getCommand().getClass());
             }
         });
+    }
+
+    @Test
+    void theScanSkipsTheValueOfEveryTopLevelOptionThatTakesOne() {
+        Set<String> takingAValue = new CommandLine(new SovereignCommand(cli().environment()))
+                .getCommandSpec().options().stream()
+                        .filter(o -> !o.typeInfo().isBoolean() && o.arity().max() > 0)
+                        .flatMap(o -> Stream.of(o.names()))
+                        .collect(Collectors.toSet());
+        assertThat(Cli.OPTIONS_WITH_A_VALUE).isEqualTo(takingAValue);
     }
 
     @Test
