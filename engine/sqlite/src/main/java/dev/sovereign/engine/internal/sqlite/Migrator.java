@@ -265,43 +265,10 @@ final class Migrator {
      */
     static List<String> guardProblems(Connection c) throws SQLException {
         int version = pragma(c, "user_version");
-        Schema expected = version < 1 ? Schema.EMPTY : Expected.SCHEMAS.get(Math.min(version, LATEST) - 1);
-        Map<String, String[]> present = new LinkedHashMap<>();
-        List<String> problems = new ArrayList<>();
-        try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT type, name, tbl_name, sql FROM sqlite_master"
-                        + " WHERE type IN ('trigger', 'index', 'view') ORDER BY rowid")) {
-            while (rs.next()) {
-                String type = rs.getString(1);
-                String name = rs.getString(2);
-                String table = rs.getString(3);
-                String sql = rs.getString(4);
-                SchemaObject mine = expected.objects().get(name);
-                if (mine != null && mine.type().equals(type)) {
-                    present.put(name, new String[] {table, sql});
-                } else if (type.equals("index") && sql == null && name.startsWith("sqlite_autoindex_")) {
-                    continue; // a UNIQUE or PRIMARY KEY constraint's own index, part of its table
-                } else if (type.equals("index") && !expected.tables().contains(table)) {
-                    continue; // an index on a table that is not the ledger's
-                } else if (type.equals("view")) {
-                    problems.add("view " + name + " was not created by Sovereign's schema");
-                } else {
-                    problems.add(type + " " + name + " on " + table + " was not created by Sovereign's schema");
-                }
-            }
-        }
-        for (SchemaObject o : expected.objects().values()) {
-            String what = o.type().equals("trigger") ? "guard " : "index ";
-            String[] found = present.get(o.name());
-            if (found == null) {
-                problems.add(what + o.name() + " is missing");
-            } else if (!found[0].equals(o.table())) {
-                problems.add(what + o.name() + " now " + (o.type().equals("trigger") ? "guards " : "indexes ")
-                        + found[0] + " instead of " + o.table());
-            } else if (found[1] == null || !normalized(found[1]).equals(o.normalizedSql())) {
-                problems.add(what + o.name() + " was replaced by different code");
-            }
-        }
+        List<String[]> objects = schemaObjects(c);
+        List<String> problems = SchemaDigest.matchesFreshLedger(version, objects)
+                ? new ArrayList<>()
+                : objectProblems(version, objects);
         // Since version 14 no table has AUTOINCREMENT, and a file copied by VACUUM INTO (a backup) has no
         // sqlite_sequence at all: read it only where it is.
         boolean sequences;
@@ -327,6 +294,61 @@ final class Migrator {
                 if (rs.next() && rs.getLong(1) > SEQUENCE_LIMIT) {
                     problems.add("the key sequence of fence_events was wound to " + rs.getLong(1));
                 }
+            }
+        }
+        return problems;
+    }
+
+    /** The file's trigger, index and view rows of {@code sqlite_master}: type, name, table, text (null for none). */
+    static List<String[]> schemaObjects(Connection c) throws SQLException {
+        List<String[]> objects = new ArrayList<>();
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT type, name, tbl_name, sql FROM sqlite_master"
+                        + " WHERE type IN ('trigger', 'index', 'view') ORDER BY rowid")) {
+            while (rs.next()) {
+                objects.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)});
+            }
+        }
+        return objects;
+    }
+
+    /**
+     * The trigger, index and view rows of {@code sqlite_master} (type, name, table, text) checked one by one against
+     * the text each migration gave them: what was changed, in words. Run when the file's objects are not byte for byte
+     * those of a fresh ledger of its version ({@link SchemaDigest}), so it is what names the problem.
+     */
+    private static List<String> objectProblems(int version, List<String[]> objects) {
+        Schema expected = version < 1 ? Schema.EMPTY : Expected.SCHEMAS.get(Math.min(version, LATEST) - 1);
+        Map<String, String[]> present = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        for (String[] object : objects) {
+            String type = object[0];
+            String name = object[1];
+            String table = object[2];
+            String sql = object[3];
+            SchemaObject mine = expected.objects().get(name);
+            if (mine != null && mine.type().equals(type)) {
+                present.put(name, new String[] {table, sql});
+            } else if (type.equals("index") && sql == null && name.startsWith("sqlite_autoindex_")) {
+                continue; // a UNIQUE or PRIMARY KEY constraint's own index, part of its table
+            } else if (type.equals("index") && !expected.tables().contains(table)) {
+                continue; // an index on a table that is not the ledger's
+            } else if (type.equals("view")) {
+                problems.add("view " + name + " was not created by Sovereign's schema");
+            } else {
+                problems.add(type + " " + name + " on " + table + " was not created by Sovereign's schema");
+            }
+        }
+        for (SchemaObject o : expected.objects().values()) {
+            String what = o.type().equals("trigger") ? "guard " : "index ";
+            String[] found = present.get(o.name());
+            if (found == null) {
+                problems.add(what + o.name() + " is missing");
+            } else if (!found[0].equals(o.table())) {
+                problems.add(what + o.name() + " now " + (o.type().equals("trigger") ? "guards " : "indexes ")
+                        + found[0] + " instead of " + o.table());
+            } else if (found[1] == null || !normalized(found[1]).equals(o.normalizedSql())) {
+                problems.add(what + o.name() + " was replaced by different code");
             }
         }
         return problems;
