@@ -44,6 +44,14 @@ final class ContractFloor implements AutoCloseable {
 
     static final long TTL_MS = LeaseBenchmark.TTL.toMillis();
 
+    /** The benchmark method that measures it, as the report finds it. */
+    static final String BENCHMARK = "ContractFloorBenchmark.grantRelease";
+
+    /** The census's and the report's label for a grant + release with or without the guards. */
+    static String label(boolean guards) {
+        return "contract floor: grant + release, guards " + (guards ? "on" : "off");
+    }
+
     static final String MINT = "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token";
 
     static final String RAISE_CHANGE =
