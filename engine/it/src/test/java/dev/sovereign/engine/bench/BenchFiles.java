@@ -72,6 +72,23 @@ final class BenchFiles {
         return c;
     }
 
+    /**
+     * {@link #plainConnection} plus what the engine's own connection sets besides (see {@code Database}):
+     * {@code recursive_triggers=ON} and {@code temp_store=MEMORY}. The contract floor's connection, which writes
+     * through the schema's triggers as the engine does.
+     */
+    static Connection engineLikeConnection(Path file, Durability durability) throws SQLException {
+        Connection c = plainConnection(file, durability);
+        try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA recursive_triggers = ON");
+            s.execute("PRAGMA temp_store = MEMORY");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
     static void deleteRecursively(Path dir) {
         if (dir == null || !Files.exists(dir)) {
             return;

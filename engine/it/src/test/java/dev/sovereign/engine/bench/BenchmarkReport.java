@@ -246,6 +246,7 @@ public final class BenchmarkReport {
     /** One benchmark method of each SQLite class and each PostgreSQL class, to match {@code --include} against. */
     static final List<String> SQLITE_BENCHMARKS = List.of(
             "FloorBenchmark.beginUpdateCommit",
+            ContractFloor.BENCHMARK,
             "LeaseBenchmark.acquireRelease",
             "LeaseBenchmark.renew",
             "HeartbeatBenchmark.heartbeat",
@@ -256,6 +257,7 @@ public final class BenchmarkReport {
 
     static final List<String> PG_BENCHMARKS = List.of(
             "PgFloorBenchmark.beginUpdateCommit",
+            PgContractFloor.BENCHMARK,
             "PgLeaseBenchmark.acquireRelease",
             "PgLeaseBenchmark.renew",
             "PgHeartbeatBenchmark.heartbeat",

@@ -32,8 +32,17 @@ import net.javacrumbs.shedlock.provider.jdbc.JdbcLockProvider;
 final class PgCensus {
     static final int RUNS = 50;
 
-    /** Per-operation counts, per run of the operation; {@code top} = the most frequent statements, for the notes. */
-    record Count(double roundTrips, double statements, double transactions, List<String> top) {}
+    /**
+     * Per-operation counts, per run of the operation; {@code walBytes} = how far the server's WAL insert position moved
+     * (the whole cluster's, nothing else running: the operation's records, its commits included);
+     * {@code top} = the most frequent statements, for the notes.
+     */
+    record Count(double roundTrips, double statements, double transactions, double walBytes, List<String> top) {
+        /** The same counts with the round trips the client itself counted (statement batches + BEGINs, per run). */
+        Count withRoundTrips(double trips) {
+            return new Count(trips, statements, transactions, walBytes, top);
+        }
+    }
 
     private PgCensus() {}
 
@@ -50,6 +59,9 @@ final class PgCensus {
         }
         Map<String, Count> out = new LinkedHashMap<>();
         out.put("floor", floor());
+        for (boolean guards : new boolean[] {true, false}) {
+            out.put(ContractFloor.label(guards), contractFloor(guards));
+        }
         out.put("lease acquire + release", engineOp(new Op() {
             public void prepare(Engine e, int runs) {
                 e.actors().add("cycled");
@@ -134,14 +146,41 @@ final class PgCensus {
             }
             c.setAutoCommit(false);
             try (PreparedStatement u = c.prepareStatement("UPDATE floor_row SET n = n + 1 WHERE id = 1")) {
-                reset();
+                String lsn = reset();
                 for (int i = 0; i < RUNS; i++) {
                     u.executeUpdate();
                     c.commit();
                 }
+                return read(url, lsn);
             }
         }
-        return read(url);
+    }
+
+    /**
+     * The contract floor's grant + release ({@link PgContractFloor}). Its release sends two statements (three without
+     * the guards) in one batch, which {@code pg_stat_statements} counts one by one: its round trips are the batches
+     * the floor sent plus its BEGINs.
+     */
+    private static Count contractFloor(boolean guards) throws SQLException {
+        Path dir = BenchFiles.freshDirectory();
+        String url = PgBench.freshDatabase();
+        try {
+            try (Engine e = PgBench.openEngine(url, dir)) {
+                e.actors().add(PgContractFloor.ACTOR);
+            }
+            try (PgContractFloor floor = PgContractFloor.open(url, guards)) {
+                floor.release(floor.grant()); // the first run prepares the statements
+                long before = floor.batches();
+                String lsn = reset();
+                for (int i = 0; i < RUNS; i++) {
+                    floor.release(floor.grant());
+                }
+                Count count = read(url, lsn);
+                return count.withRoundTrips((double) (floor.batches() - before) / RUNS + count.transactions());
+            }
+        } finally {
+            BenchFiles.deleteRecursively(dir);
+        }
     }
 
     private static Count shedLock() throws SQLException {
@@ -155,15 +194,15 @@ final class PgCensus {
             LockConfiguration config =
                     new LockConfiguration(ClockProvider.now(), "bench-lock", Duration.ofMinutes(10), Duration.ZERO);
             provider.lock(config).orElseThrow().unlock(); // the first lock INSERTs the row; later ones UPDATE it
-            reset();
+            String lsn = reset();
             for (int i = 0; i < RUNS; i++) {
                 provider.lock(new LockConfiguration(
                                 ClockProvider.now(), "bench-lock", Duration.ofMinutes(10), Duration.ZERO))
                         .orElseThrow()
                         .unlock();
             }
+            return read(url, lsn);
         }
-        return read(url);
     }
 
     private static Count engineOp(Op op) throws Exception {
@@ -171,30 +210,45 @@ final class PgCensus {
         String url = PgBench.freshDatabase();
         try (Engine e = PgBench.openEngine(url, dir)) {
             op.prepare(e, RUNS);
-            reset();
+            String lsn = reset();
             for (int i = 0; i < RUNS; i++) {
                 op.run(e, i);
             }
-            return read(url);
+            return read(url, lsn);
         } finally {
             BenchFiles.deleteRecursively(dir);
         }
     }
 
-    private static void reset() throws SQLException {
+    /** Resets the statement statistics; the server's WAL insert position then. */
+    private static String reset() throws SQLException {
         try (Connection c = DriverManager.getConnection(PgBench.url("postgres"));
                 Statement s = c.createStatement()) {
             s.execute("SELECT pg_stat_statements_reset()");
+            try (ResultSet rs = s.executeQuery("SELECT pg_current_wal_insert_lsn()::text")) {
+                rs.next();
+                return rs.getString(1);
+            }
         }
     }
 
-    private static Count read(String url) throws SQLException {
+    private static Count read(String url, String lsnBefore) throws SQLException {
         String db = url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
         double statements = 0;
         double begins = 0;
         double commits = 0;
         double rollbacks = 0;
         List<String> top = new ArrayList<>();
+        double walBytes;
+        try (Connection c = DriverManager.getConnection(PgBench.url("postgres"));
+                PreparedStatement wal =
+                        c.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ?::pg_lsn)")) {
+            wal.setString(1, lsnBefore);
+            try (ResultSet rs = wal.executeQuery()) {
+                rs.next();
+                walBytes = rs.getDouble(1) / RUNS;
+            }
+        }
         try (Connection c = DriverManager.getConnection(PgBench.url("postgres"));
                 PreparedStatement ps =
                         c.prepareStatement("SELECT query, calls FROM pg_stat_statements s JOIN pg_database d"
@@ -218,6 +272,6 @@ final class PgCensus {
             }
         }
         double others = statements - begins - commits - rollbacks;
-        return new Count((others + begins) / RUNS, others / RUNS, begins / RUNS, top);
+        return new Count((others + begins) / RUNS, others / RUNS, begins / RUNS, walBytes, top);
     }
 }

@@ -144,6 +144,7 @@ final class PgSection {
                 + fmt("%.0f µs median (%.0f–%,.0f)", fsync.medianMicros(), fsync.minMicros(), fsync.maxMicros()) + ".");
         line();
         floorAndOperations();
+        contractFloor();
         targets();
         contentionTable();
         notes();
@@ -160,26 +161,106 @@ final class PgSection {
                 + " statements + transactions; the floor's are 2 (UPDATE, COMMIT). ×floor = floor time × write"
                 + " transactions ÷ operation time, as for SQLite.");
         line();
-        line("| operation | write tx | transactions sent | statements | round trips | µs, median (min–max) |"
-                + " operations/s | ×floor |");
-        line("| --- | --- | --- | --- | --- | --- | --- | --- |");
+        line(
+                "| operation | write tx | transactions sent | statements | round trips | WAL bytes | µs, median (min–max) |"
+                        + " operations/s | ×floor |");
+        line("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         line("| *floor* | 1 | " + commits("floor") + " | " + statements("floor") + " | " + trips("floor") + " | "
+                + walBytes("floor") + " | "
                 + floor().map(PgSection::timing).orElse("not measured") + " | "
                 + floor().map(m -> fmt("%,.0f", 1e6 / m.median())).orElse("—")
                 + " | 1.00× |");
         for (Op o : OPERATIONS) {
             Optional<Measured> m = find(o.benchmark(), o.params());
             line("| " + o.label() + " | " + o.transactions() + " | " + commits(o.label()) + " | "
-                    + statements(o.label()) + " | " + trips(o.label())
+                    + statements(o.label()) + " | " + trips(o.label()) + " | " + walBytes(o.label())
                     + " | " + m.map(PgSection::timing).orElse("not measured") + " | "
                     + m.map(x -> fmt("%,.0f", 1e6 / x.median())).orElse("—") + " | "
                     + perTransaction(o).map(r -> fmt("%.2f×", r)).orElse("—") + " |");
         }
         line();
         line("ShedLock's lock and unlock are auto-commit statements (no `BEGIN` or `COMMIT` is sent; each is its own"
-                + " durable transaction), hence 2 write transactions in 2 round trips. The census's statement list per"
-                + " operation is in the run's log (`[bench] census …`).");
+                + " durable transaction), hence 2 write transactions in 2 round trips. WAL bytes = how far the server's"
+                + " WAL insert position moved per operation over the census's runs (the whole server's, nothing else"
+                + " running; commit records included). The census's statement list per operation is in the run's log"
+                + " (`[bench] census …`).");
         line();
+    }
+
+    Optional<Measured> contractFloor(boolean guards) {
+        return find(PgContractFloor.BENCHMARK, Map.of("guards", guards ? "ON" : "OFF"));
+    }
+
+    /** The engine's speed as a share of the contract floor's (guards on): floor time ÷ engine time. */
+    Optional<Double> engineToContractFloor() {
+        return contractFloor(true).flatMap(f -> op(ACQUIRE_RELEASE).map(e -> f.median() / e.median()));
+    }
+
+    private void contractFloor() {
+        line("### The contract's own floor");
+        line();
+        if (contractFloor(true).isEmpty() && contractFloor(false).isEmpty()) {
+            line("Not measured in this run.");
+            line();
+            return;
+        }
+        line("A grant + release written by hand (`PgContractFloor`), what the contract requires and nothing else: the"
+                + " grant as ONE statement (mint from the token counter, raise the lease change marker, insert the lease"
+                + " row at the server's clock, journal `LEASE_ACQUIRED`), the release as one batch of two (state the"
+                + " token in the row as the delete guard demands; delete it and journal `LEASE_RELEASED`; the schema's"
+                + " trigger leaves the tombstone), each transaction one round trip and its COMMIT, as the engine's are."
+                + " The engine's common case sends the same statements from inside the ledger's functions"
+                + " (`sovereign_lease_grant`, `sovereign_lease_release`); the floor does not call them, so it leaves out"
+                + " what they add to hand a refusal to the engine's full path (the actor check, explicit row locks,"
+                + " sanity reads). *Guards off*: every trigger on the ledger's tables dropped by the owner in the"
+                + " benchmark's own database, the same statements, plus the tombstone by hand. `PgContractFloorTest`"
+                + " checks in every build that the guards take it and the engine's API reads back what it wrote."
+                + " ×contract floor = the floor with guards ÷ the row's time (target for the engine ≥ 0.9×).");
+        line();
+        line(
+                "| grant + release | statements | round trips | WAL bytes | µs, median (min–max) | ×contract floor | ×floor |");
+        line("| --- | --- | --- | --- | --- | --- | --- |");
+        contractFloorRow(ContractFloor.label(true), contractFloor(true));
+        contractFloorRow(ContractFloor.label(false), contractFloor(false));
+        contractFloorRow("engine: " + ACQUIRE_RELEASE, op(ACQUIRE_RELEASE));
+        line();
+        Optional<Measured> on = contractFloor(true);
+        Optional<Measured> off = contractFloor(false);
+        Optional<Measured> engine = op(ACQUIRE_RELEASE);
+        line("Where one grant + release goes: the contract (the floor without guards) "
+                + off.map(m -> us(m.median()) + " µs").orElse("—") + ", the guards (with − without) "
+                + on.flatMap(a -> off.map(b -> signed(a.median() - b.median()) + " µs"))
+                        .orElse("—")
+                + ", the engine (the engine − the floor with guards) "
+                + engine.flatMap(e -> on.map(a -> signed(e.median() - a.median()) + " µs"))
+                        .orElse("—")
+                + "; the guards' cost as a ratio (with ÷ without) "
+                + on.flatMap(a -> off.map(b -> fmt("%.2f×", a.median() / b.median())))
+                        .orElse("—")
+                + ".");
+        line();
+    }
+
+    private void contractFloorRow(String label, Optional<Measured> m) {
+        String census = label.startsWith("engine") ? ACQUIRE_RELEASE : label;
+        Optional<Measured> contract = contractFloor(true);
+        line("| " + label + " | " + statements(census) + " | " + trips(census) + " | " + walBytes(census) + " | "
+                + m.map(PgSection::timing).orElse("not measured") + " | "
+                + m.flatMap(x -> contract.map(c -> fmt("%.2f×", c.median() / x.median())))
+                        .orElse("—")
+                + " | "
+                + m.flatMap(x -> floor().map(f -> fmt("%.2f×", 2 * f.median() / x.median())))
+                        .orElse("—")
+                + " |");
+    }
+
+    private static String signed(double micros) {
+        return (micros < 0 ? "−" : "") + us(Math.abs(micros));
+    }
+
+    private String walBytes(String label) {
+        PgCensus.Count c = census.get(label);
+        return c == null ? "—" : fmt("%,.0f", c.walBytes());
     }
 
     private String trips(String label) {
@@ -198,7 +279,7 @@ final class PgSection {
     }
 
     private void targets() {
-        line("### Targets of issue 16 on PostgreSQL");
+        line("### Targets on PostgreSQL (issues 16 and 28)");
         line();
         line("| target | measured | verdict |");
         line("| --- | --- | --- |");
@@ -215,6 +296,13 @@ final class PgSection {
                 "acquire + release ≥ 0.8× the floor per transaction",
                 r.map(x -> fmt("%.2f×", x) + trips),
                 r.map(x -> x >= 0.8));
+        Optional<Measured> contract = contractFloor(true);
+        Optional<Measured> engine = op(ACQUIRE_RELEASE);
+        target(
+                "acquire + release ≥ 0.9× the contract's own floor (hand-written, guards on)",
+                contract.flatMap(c -> engine.map(
+                        e -> fmt("%.0f µs vs %.0f µs = %.2f×", e.median(), c.median(), c.median() / e.median()))),
+                engineToContractFloor().map(x -> x >= 0.9));
         Optional<Measured> ours = op(ACQUIRE_RELEASE);
         Optional<Measured> peer = op(SHEDLOCK);
         target(

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** Renders one run's figures as Markdown: every figure with its spread and its ratio to the floor. */
@@ -79,6 +80,7 @@ final class ReportWriter {
         machine();
         floor();
         operations();
+        contractFloor();
         targets();
         contention();
         if (concurrency.any()) {
@@ -282,6 +284,97 @@ final class ReportWriter {
         line();
     }
 
+    /** The contract floor's grant + release ({@link ContractFloor}) with or without the guards, at {@code d}. */
+    Optional<Measured> contractFloor(boolean guards, Durability d) {
+        return find(ContractFloor.BENCHMARK, Map.of("guards", guards ? "ON" : "OFF"), d);
+    }
+
+    /** The engine's speed as a share of the contract floor's (guards on): floor time ÷ engine time. */
+    Optional<Double> engineToContractFloor(Durability d) {
+        return contractFloor(true, d)
+                .flatMap(f -> op("lease acquire + release", d).map(e -> f.median() / e.median()));
+    }
+
+    private void contractFloor() {
+        line("## The contract's own floor");
+        line();
+        if (measured.stream().noneMatch(m -> m.benchmark().equals(ContractFloor.BENCHMARK))) {
+            line("Not measured in this run.");
+            line();
+            return;
+        }
+        line("What the contract itself costs (issue 28): a grant + release of a free actor written by hand"
+                + " (`ContractFloor`): the token minted from the counter, the lease change marker the guards demand, the"
+                + " lease row attached to a registered process's session, the journal row; the release stated in the row"
+                + " presenting the token, which the schema's own triggers turn into the delete, the tombstone and the"
+                + " `LEASE_RELEASED` row. Two `BEGIN IMMEDIATE` transactions, statements prepared once, plain JDBC with"
+                + " the engine connection's pragmas, on a file the engine created and migrated; `ContractFloorTest` checks"
+                + " in every build that the guards take it and that the engine's API reads back what it wrote. *Guards"
+                + " off*: the same file with every trigger dropped and the same statements, plus by hand the rows the"
+                + " dropped triggers wrote (the delete, the tombstone, the journal row), so both leave the same rows and"
+                + " the difference is the database's checks. The engine's row is `LeaseBenchmark.acquireRelease`."
+                + " ×contract floor = contract floor with guards ÷ the row's time (1.00×: as fast as the contract"
+                + " allows; the target for the engine is ≥ 0.9×); ×floor = the one-row floor × 2 transactions ÷ the"
+                + " row's time.");
+        line();
+        line(
+                "| grant + release | write tx | WAL pages | FULL µs, median (min–max) | FULL ×contract floor | FULL ×floor |"
+                        + " NORMAL µs, median (min–max) | NORMAL ×contract floor | NORMAL ×floor |");
+        line("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        contractFloorRow(ContractFloor.label(true), d -> contractFloor(true, d));
+        contractFloorRow(ContractFloor.label(false), d -> contractFloor(false, d));
+        contractFloorRow("engine: lease acquire + release", d -> op("lease acquire + release", d));
+        line();
+        line(
+                "Where one grant + release goes, in µs: the contract (the floor without guards), the guards (with − without)"
+                        + " and the engine (the engine − the floor with guards); the guards' cost as a ratio (with ÷ without).");
+        line();
+        line("| synchronous | contract | guards | engine | guards' cost (with ÷ without) |");
+        line("| --- | --- | --- | --- | --- |");
+        for (Durability d : Durability.values()) {
+            Optional<Measured> on = contractFloor(true, d);
+            Optional<Measured> off = contractFloor(false, d);
+            Optional<Measured> engine = op("lease acquire + release", d);
+            line("| " + d + " | " + off.map(m -> us(m.median())).orElse("—") + " | "
+                    + on.flatMap(a -> off.map(b -> signed(a.median() - b.median())))
+                            .orElse("—")
+                    + " | "
+                    + engine.flatMap(e -> on.map(a -> signed(e.median() - a.median())))
+                            .orElse("—")
+                    + " | "
+                    + on.flatMap(a -> off.map(b -> fmt("%.2f×", a.median() / b.median())))
+                            .orElse("—")
+                    + " |");
+        }
+        line();
+        line(
+                "WAL pages: `WalCensus` at NORMAL, as in the operations table (the engine's row is its acquire + release).");
+        line();
+    }
+
+    private void contractFloorRow(String label, Function<Durability, Optional<Measured>> of) {
+        String census = label.startsWith("engine") ? "lease acquire + release" : label;
+        StringBuilder row = new StringBuilder("| " + label + " | 2 | " + pages(census) + " |");
+        for (Durability d : Durability.values()) {
+            Optional<Measured> m = of.apply(d);
+            Optional<Measured> contract = contractFloor(true, d);
+            row.append(' ')
+                    .append(m.map(ReportWriter::timing).orElse("—"))
+                    .append(" | ")
+                    .append(m.flatMap(x -> contract.map(c -> fmt("%.2f×", c.median() / x.median())))
+                            .orElse("—"))
+                    .append(" | ")
+                    .append(m.flatMap(x -> floor(d).map(f -> fmt("%.2f×", 2 * f.median() / x.median())))
+                            .orElse("—"))
+                    .append(" |");
+        }
+        line(row.toString());
+    }
+
+    private static String signed(double micros) {
+        return (micros < 0 ? "−" : "") + us(Math.abs(micros));
+    }
+
     private void targets() {
         line("## Targets");
         line();
@@ -303,6 +396,16 @@ final class ReportWriter {
                         r.map(x -> fmt("%.2f×", x)),
                         r.map(x -> x >= want));
             }
+        }
+        for (Durability d : Durability.values()) {
+            Optional<Measured> contract = contractFloor(true, d);
+            Optional<Measured> engine = op("lease acquire + release", d);
+            target(
+                    "lease acquire + release ≥ 0.9× the contract's own floor (hand-written, guards on)",
+                    d,
+                    contract.flatMap(c -> engine.map(
+                            e -> fmt("%.1f µs vs %.1f µs = %.2f×", e.median(), c.median(), c.median() / e.median()))),
+                    engineToContractFloor(d).map(r -> r >= 0.9));
         }
         for (Durability d : Durability.values()) {
             Optional<Measured> ours = op("lease acquire + release", d);

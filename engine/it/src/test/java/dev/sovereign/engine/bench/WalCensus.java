@@ -97,6 +97,17 @@ final class WalCensus {
                 out.put("runAssignment, scripted provider 0 ms", assignAndRun - assign);
                 out.put(BenchmarkReport.IDLE_TICK, WalFrames.perOperation(e, 50, e.supervisor()::tick));
             }
+            for (boolean guards : new boolean[] {true, false}) {
+                Path floorDirOf = dir.resolve(guards ? "contract-floor-on" : "contract-floor-off");
+                floorDirOf.toFile().mkdirs();
+                Path file = ContractFloor.createLedger(floorDirOf, Durability.NORMAL);
+                try (ContractFloor floor = ContractFloor.open(file, Durability.NORMAL, guards)) {
+                    out.put(
+                            ContractFloor.label(guards),
+                            WalFrames.perOperation(
+                                    floor.connection(), file, TIMES, () -> sql(() -> floor.release(floor.grant()))));
+                }
+            }
             for (int leases : new int[] {100, 1000}) {
                 Path hbDir = dir.resolve("heartbeat-" + leases);
                 hbDir.toFile().mkdirs();
