@@ -58,7 +58,23 @@ public final class JdbcHeartbeat {
          * when attempts are held; SQLite locks nothing (its transaction already holds the file's one write lock).
          */
         void lockLeasesOfAttempts(JdbcTx tx, Collection<String> attemptIds) throws SQLException;
+
+        /**
+         * The beat's three statements — the stamp of this process's session row, the token counter, the session
+         * check over its sane attached rows — as one call to the server, where a backend has one (PostgreSQL's
+         * {@code sovereign_beat}, decision 0919), each still read after the stamp; {@code null} where the backend
+         * sends the statements themselves (SQLite: no round trips to save). Called after the locks of the beat.
+         */
+        default OneCall beatInOneCall(JdbcTx tx, String process) throws SQLException {
+            return null;
+        }
     }
+
+    /**
+     * What {@link Hooks#beatInOneCall} read: the stamp the session row holds ({@code null}: the process has no row),
+     * the counter's last token and the session check's count and residue sum ({@link LeaseSql#checkColumns}).
+     */
+    public record OneCall(Long beatAt, long lastToken, long attached, long residues) {}
 
     private final Transactions db;
     private final Grants grants;
@@ -91,24 +107,33 @@ public final class JdbcHeartbeat {
             if (!heldAttempts.isEmpty()) {
                 hooks.lockLeasesOfAttempts(tx, heldAttempts.keySet());
             }
-            long now = tx.now();
-            // What the session row holds after the stamp is the beat: what the process believes is the session the
-            // database has. The same statement reads the counter: below a token this engine saw, the ledger went
-            // backwards (decision 0605).
-            long[] stamped = tx.one(
-                            "UPDATE processes SET heartbeat_at = " + hooks.sessionStamp()
-                                    + " WHERE identity = ? RETURNING heartbeat_at, (SELECT last_token FROM token_counter WHERE id = 1)",
-                            rs -> new long[] {rs.getLong(1), rs.getLong(2)},
-                            now,
-                            me)
-                    .orElse(null);
-            beatAt[0] = stamped == null ? now : stamped[0];
-            db.requireCounterNotBelowSeen(stamped == null ? tx.lastToken() : stamped[1]);
-            long[] found = tx.one(
-                            "SELECT " + LeaseSql.checkColumns("token") + " FROM actor_leases" + sessionRows(d),
-                            rs -> new long[] {rs.getLong(1), rs.getLong(2)},
-                            me)
-                    .orElseThrow();
+            long now;
+            long[] found;
+            OneCall call = hooks.beatInOneCall(tx, me);
+            if (call != null) {
+                // the server stamped the session with its own clock: that reading is the beat's time
+                now = call.beatAt() != null ? call.beatAt() : tx.now();
+                beatAt[0] = now;
+                db.requireCounterNotBelowSeen(call.lastToken());
+                found = new long[] {call.attached(), call.residues()};
+            } else {
+                now = tx.now();
+                // What the session row holds after the stamp is the beat: what the process believes is the session
+                // the database has. The same statement reads the counter: below a token this engine saw, the ledger
+                // went backwards (decision 0605).
+                long[] stamped = tx.one(
+                                "UPDATE processes SET heartbeat_at = " + hooks.sessionStamp()
+                                        + " WHERE identity = ? RETURNING heartbeat_at, (SELECT last_token FROM token_counter WHERE id = 1)",
+                                rs -> new long[] {rs.getLong(1), rs.getLong(2)},
+                                now,
+                                me)
+                        .orElse(null);
+                beatAt[0] = stamped == null ? now : stamped[0];
+                db.requireCounterNotBelowSeen(stamped == null ? tx.lastToken() : stamped[1]);
+                // a statement of its own, after the stamp: it must see a takeover the stamp waited for (0913)
+                found = tx.one(sessionCheck(d), rs -> new long[] {rs.getLong(1), rs.getLong(2)}, me)
+                        .orElseThrow();
+            }
             Map<String, Long> lostLeases = new HashMap<>();
             if (check.mustCompare(found, beliefs, now)) {
                 Map<String, Long> attached = new HashMap<>();
@@ -144,6 +169,15 @@ public final class JdbcHeartbeat {
         grants.sessionKept(beatAt[0]);
         beat.lostAttempts().forEach(grants::attemptLost);
         return beat;
+    }
+
+    /**
+     * The session check's statement: its two values ({@link LeaseSql#checkColumns}) over this process's sane attached
+     * rows, the process bound as the one parameter. PostgreSQL's {@code sovereign_beat} (decision 0919) computes the
+     * same; a test holds the two to each other.
+     */
+    public static String sessionCheck(Dialect d) {
+        return "SELECT " + LeaseSql.checkColumns("token") + " FROM actor_leases" + sessionRows(d);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -63,7 +64,8 @@ public final class PgMigrator {
             "V0011__the_change_counter_steps.sql",
             "V0012__leases_bound_to_their_holders_login.sql",
             "V0013__the_journal_is_pruned_below_a_watermark.sql",
-            "V0014__finished_work_is_pruned_when_old.sql");
+            "V0014__finished_work_is_pruned_when_old.sql",
+            "V0015__the_beat_in_one_call.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 
@@ -71,7 +73,7 @@ public final class PgMigrator {
     static final long MIGRATION_LOCK = 0x536f7665726569L;
 
     private static final Pattern FUNCTION = Pattern.compile(
-            "CREATE (?:OR REPLACE )?FUNCTION (\\w+)\\([^)]*\\) RETURNS ((?:SETOF )?\\w+) LANGUAGE (\\w+)[^$]*?AS \\$\\$(.*?)\\$\\$",
+            "CREATE (?:OR REPLACE )?FUNCTION (\\w+)\\([^)]*\\) RETURNS ((?:SETOF )?\\w+) LANGUAGE (\\w+)([^$]*?)AS \\$\\$(.*?)\\$\\$",
             Pattern.DOTALL);
     private static final Pattern TRIGGER =
             Pattern.compile("CREATE TRIGGER (\\w+) [A-Z ]+? ON (\\w+) FOR EACH [^;]*?\\)(?=;)", Pattern.DOTALL);
@@ -477,8 +479,12 @@ public final class PgMigrator {
     /** A guard trigger a migration creates: its table and its definition with whitespace folded. */
     record Trigger(String name, String table, String definition) {}
 
-    /** A function a migration creates: what {@code pg_proc} must still say about it. */
-    record Function(String name, String language, String body) {}
+    /**
+     * A function a migration creates: what {@code pg_proc} must still say about it. Its volatility too
+     * ({@code provolatile}: {@code v}, {@code s} or {@code i}): a function made IMMUTABLE may be evaluated once when a
+     * statement is planned (the server's clock, frozen), one made STABLE reads in one snapshot (decision 0919).
+     */
+    record Function(String name, String language, String body, String volatility) {}
 
     /**
      * What every open expects: the triggers and functions of the applied migrations and their tables, and the
@@ -518,7 +524,9 @@ public final class PgMigrator {
             Map<String, Function> functions = new LinkedHashMap<>();
             Matcher f = FUNCTION.matcher(raw); // a body keeps its comments in prosrc
             while (f.find()) {
-                functions.put(f.group(1), new Function(f.group(1), f.group(3), folded(f.group(4))));
+                String attributes = f.group(4).toUpperCase(Locale.ROOT);
+                String volatility = attributes.contains("IMMUTABLE") ? "i" : attributes.contains("STABLE") ? "s" : "v";
+                functions.put(f.group(1), new Function(f.group(1), f.group(3), folded(f.group(5)), volatility));
             }
             List<String> tables = new ArrayList<>();
             Matcher tb = LEDGER_TABLE.matcher(script);
@@ -586,12 +594,12 @@ public final class PgMigrator {
                 }
             }
         }
-        Map<String, String[]> functions = new HashMap<>(); // name -> language, body, config, security definer
+        Map<String, String[]> functions = new HashMap<>(); // name -> language, body, config, definer, volatility
         Map<String, Integer> overloads = new HashMap<>(); // name -> how many functions of that name
         // Every function of the schema, whatever its arguments (the lease writes of version 5 take some): an
         // overload of one of ours, e.g. taking varchar where ours takes text, could be the one a call resolves to.
         try (PreparedStatement ps = c.prepareStatement("SELECT p.proname, l.lanname, p.prosrc,"
-                + " array_to_string(p.proconfig, '|'), p.prosecdef FROM pg_proc p"
+                + " array_to_string(p.proconfig, '|'), p.prosecdef, p.provolatile::text FROM pg_proc p"
                 + " JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang"
                 + " WHERE n.nspname = ?")) {
             ps.setString(1, schema);
@@ -601,7 +609,8 @@ public final class PgMigrator {
                         rs.getString(2),
                         folded(rs.getString(3)),
                         rs.getString(4),
-                        rs.getBoolean(5) ? "definer" : "invoker"
+                        rs.getBoolean(5) ? "definer" : "invoker",
+                        rs.getString(6)
                     });
                     overloads.merge(rs.getString(1), 1, Integer::sum);
                 }
@@ -623,7 +632,9 @@ public final class PgMigrator {
                 problems.add("guard function " + f.name() + " has a look-alike with other arguments beside it");
             } else if (!found[0].equals(f.language()) || !found[1].equals(f.body())) {
                 problems.add("guard function " + f.name() + " was replaced by different code");
-            } else if (!expectedPath.equals(found[2]) || !"invoker".equals(found[3])) {
+            } else if (!expectedPath.equals(found[2])
+                    || !"invoker".equals(found[3])
+                    || !f.volatility().equals(found[4])) {
                 problems.add("guard function " + f.name() + " runs with other settings than its migration gave it");
             }
         }
