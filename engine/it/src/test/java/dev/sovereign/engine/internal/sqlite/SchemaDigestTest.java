@@ -89,6 +89,37 @@ class SchemaDigestTest {
         }
     }
 
+    /**
+     * Two rows of one type and name (only a schema written by hand has them): whichever comes first, the genuine
+     * guard's text does not vouch for the other.
+     */
+    @Test
+    void twoObjectsOfOneNameNeverTakeTheShortWay() throws Exception {
+        try (Connection c = raw.connect(false)) {
+            List<String[]> objects = Migrator.schemaObjects(c);
+            String[] guard = objects.stream()
+                    .filter(o -> o[0].equals("trigger"))
+                    .findFirst()
+                    .orElseThrow();
+            String[] impostor = {
+                guard[0],
+                guard[1],
+                guard[2],
+                "CREATE TRIGGER " + guard[1] + " AFTER INSERT ON " + guard[2] + " BEGIN SELECT 1; END"
+            };
+            List<String[]> impostorFirst = new java.util.ArrayList<>(objects);
+            impostorFirst.add(0, impostor);
+            List<String[]> impostorLast = new java.util.ArrayList<>(objects);
+            impostorLast.add(impostor);
+            assertThat(SchemaDigest.matchesFreshLedger(Migrator.LATEST, impostorFirst))
+                    .isFalse();
+            assertThat(SchemaDigest.matchesFreshLedger(Migrator.LATEST, impostorLast))
+                    .isFalse();
+            assertThat(SchemaDigest.matchesFreshLedger(Migrator.LATEST, objects))
+                    .isTrue();
+        }
+    }
+
     /** Another version's file never matches the latest one's digest, and an unknown version has none. */
     @Test
     void onlyTheVersionWhoseDigestItIsMatches() throws Exception {
