@@ -126,6 +126,35 @@ class ForeignSchemaObjectsTest {
         }
     }
 
+    /**
+     * SQLite loads a schema row by its text and compares the row's type with it ignoring case: a row typed 'TRIGGER'
+     * by hand is a live trigger. The check read {@code type IN ('trigger', 'index', 'view')} and never saw it (found by
+     * a review: the journal-silencing trigger below opened, short way and full check alike, and silenced a refusal).
+     */
+    @Test
+    void aTriggerWrittenIntoTheSchemaWithItsTypeInCapitalsIsRefusedAtOpenByName() throws Exception {
+        raw.run(
+                false,
+                "PRAGMA writable_schema = ON",
+                "INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES ('TRIGGER', 'quiet',"
+                        + " 'fence_events', 0, 'CREATE TRIGGER quiet BEFORE INSERT ON fence_events"
+                        + " WHEN NEW.kind = ''REJECTED'' BEGIN SELECT RAISE(IGNORE); END')",
+                "PRAGMA writable_schema = OFF");
+        assertThatThrownBy(
+                        () -> raw.run(false, "CREATE TRIGGER quiet BEFORE DELETE ON fence_events BEGIN SELECT 1; END"))
+                .as("the row is a live trigger")
+                .hasMessageContaining("trigger quiet already exists");
+
+        refusedAtOpen("schema row quiet of type 'TRIGGER' was not created by Sovereign's schema");
+        try (Connection c = raw.connect(false)) {
+            assertThat(SchemaDigest.matchesFreshLedger(Migrator.LATEST, Migrator.schemaObjects(c)))
+                    .isFalse();
+        }
+        assertThatThrownBy(() -> SqliteAdminReader.open(temp.file(), clock, ZoneOffset.UTC)
+                        .close())
+                .hasMessageContaining("schema row quiet of type 'TRIGGER'");
+    }
+
     /** An extra table holds data and runs no code; it and its own index are left alone (decision 0012). */
     @Test
     void anExtraTableWithItsOwnIndexIsHarmlessAndOpens() throws Exception {
