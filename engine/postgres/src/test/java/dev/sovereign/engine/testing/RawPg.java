@@ -72,6 +72,24 @@ public final class RawPg {
         }
     }
 
+    /**
+     * Waits until {@code function} has been called {@code calls} times in this database, as pg_stat_user_functions
+     * counts (with {@code track_functions = 'pl'}; a session's counts reach the view once its backend has ended: a
+     * condition, not a time). Fails after 20 s.
+     */
+    public void awaitFunctionCalls(String function, long calls) {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        long seen = -1;
+        while (System.nanoTime() < deadline) {
+            seen = scalar("SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE funcname = " + q(function));
+            if (seen == calls) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        fail(function + " was called " + seen + " times, expected " + calls);
+    }
+
     /** COPY ... FROM STDIN with {@code data} (tab-separated lines) in one transaction, expected refused. */
     public void copyRefused(String expected, String copy, String data) {
         try {

@@ -65,7 +65,7 @@ class PgBeatInOneCallTest {
                         .allSatisfy(l -> assertThat(l.renewedAt()).isEqualTo(before + 1_000));
                 e.heartbeatNow();
             }
-            awaitCalls(sql, "sovereign_beat", 2);
+            sql.awaitFunctionCalls("sovereign_beat", 2);
         }
     }
 
@@ -313,19 +313,5 @@ class PgBeatInOneCallTest {
             }
         }
         fail("backend " + pid + " never waited for " + blocker);
-    }
-
-    private static void awaitCalls(RawPg sql, String function, long calls) {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        long seen = -1;
-        while (System.nanoTime() < deadline) {
-            seen = sql.scalar(
-                    "SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE funcname = " + q(function));
-            if (seen == calls) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        fail(function + " was called " + seen + " times, expected " + calls);
     }
 }

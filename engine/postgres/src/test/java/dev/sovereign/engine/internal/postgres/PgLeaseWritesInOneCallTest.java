@@ -86,9 +86,9 @@ class PgLeaseWritesInOneCallTest {
             }
             // the functions did the work: the engine's session called each (its statistics reach the view once
             // its backend has ended; wait for that condition, not for a time)
-            awaitCalls(sql, "sovereign_lease_grant", 2);
-            awaitCalls(sql, "sovereign_lease_renew", 2);
-            awaitCalls(sql, "sovereign_lease_release", 2); // and the close gave back the lease it still held
+            sql.awaitFunctionCalls("sovereign_lease_grant", 2);
+            sql.awaitFunctionCalls("sovereign_lease_renew", 2);
+            sql.awaitFunctionCalls("sovereign_lease_release", 2); // and the close gave back the lease it still held
         }
     }
 
@@ -117,22 +117,9 @@ class PgLeaseWritesInOneCallTest {
                         .isEqualTo(
                                 "LEASE_ACQUIRED:beta:1,LEASE_RENEWED:beta:1,LEASE_ACQUIRED:gamma:2,LEASE_RENEWED:gamma:2");
             }
-            awaitCalls(sql, "sovereign_lease_grant", 2); // the two grants; the renewals of a held lease did not try
+            sql.awaitFunctionCalls(
+                    "sovereign_lease_grant", 2); // the two grants; the renewals of a held lease did not try
         }
-    }
-
-    private static void awaitCalls(RawPg sql, String function, long calls) {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        long seen = -1;
-        while (System.nanoTime() < deadline) {
-            seen = sql.scalar(
-                    "SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE funcname = " + q(function));
-            if (seen == calls) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        fail(function + " was called " + seen + " times, expected " + calls);
     }
 
     @Test
