@@ -21,6 +21,7 @@ published=(
   "sovereign-engine-sqlite dev.sovereign.engine.sqlite"
   "sovereign-engine-postgres dev.sovereign.engine.postgres"
   "sovereign-lab dev.sovereign.engine.lab"
+  "sovereign-picocli info.picocli"
   "sovereign-cli dev.sovereign.engine.cli"
   "sovereign-shedlock dev.sovereign.shedlock"
 )
