@@ -321,6 +321,42 @@ final class PgSection {
                         b.figures().grantsPerSecond() / a.figures().grantsPerSecond()))),
                 one.flatMap(a -> sixteen.map(
                         b -> b.figures().grantsPerSecond() >= 2 * a.figures().grantsPerSecond())));
+        target(
+                "16 connections on different actors ≥ 3× the grants/s of one (issue 28)",
+                one.flatMap(a -> sixteen.map(b ->
+                        fmt("%.2f×", b.figures().grantsPerSecond() / a.figures().grantsPerSecond()))),
+                one.flatMap(a -> sixteen.map(
+                        b -> b.figures().grantsPerSecond() >= 3 * a.figures().grantsPerSecond())));
+        Optional<Measured> beat = op(heartbeatLabel(1000));
+        Optional<Measured> renew = op("lease renew");
+        target(
+                "heartbeat of 1,000 leases within 2× of one renew (issue 28)",
+                beat.flatMap(b -> renew.map(
+                        n -> fmt("%.0f µs vs renew %.0f µs = %.2f×", b.median(), n.median(), b.median() / n.median()))),
+                beat.flatMap(b -> renew.map(n -> b.median() <= 2 * n.median())));
+        // one statement per write transaction (and its COMMIT), as a lease write is since schema version 5
+        List<String> oneCall =
+                List.of(heartbeatLabel(1), "message claim + complete", "runAssignment, scripted provider 0 ms");
+        StringBuilder perTx = new StringBuilder();
+        boolean allOne = true;
+        boolean counted = true;
+        for (String label : oneCall) {
+            PgCensus.Count c = census.get(label);
+            if (c == null || c.transactions() == 0) {
+                counted = false;
+                continue;
+            }
+            double statements = c.statements() / c.transactions();
+            allOne &= statements <= 1.0;
+            perTx.append(perTx.length() == 0 ? "" : "; ").append(label).append(fmt(" %.1f", statements));
+        }
+        boolean measured = counted;
+        boolean met = allOne;
+        target(
+                "the heartbeat, the mailbox and runs in one statement per transaction (issue 28; statements per"
+                        + " transaction)",
+                measured ? Optional.of(perTx.toString()) : Optional.empty(),
+                measured ? Optional.of(met) : Optional.empty());
         line();
     }
 
