@@ -23,7 +23,11 @@ final class PgStoreHooks implements JdbcLedger.StoreHooks {
         this.db = db;
     }
 
-    /** The session's guard (V0008) stamps the server's clock whatever is written: its value is the beat. */
+    /**
+     * The session's guard (V0008) stamps the server's clock whatever is written: its value is the beat. Not asked
+     * for since schema version 15: the shared heartbeat writes the stamp itself only where a backend has no
+     * {@link #beatInOneCall}.
+     */
     @Override
     public String sessionStamp() {
         return "?";

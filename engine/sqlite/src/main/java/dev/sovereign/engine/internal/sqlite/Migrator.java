@@ -318,8 +318,9 @@ final class Migrator {
     }
 
     /**
-     * The trigger, index and view rows of {@code sqlite_master} (type, name, table, text) checked one by one against
-     * the text each migration gave them: what was changed, in words. Run when the file's objects are not byte for byte
+     * The rows {@link #schemaObjects} read (type, name, table, text) checked one by one against the text each
+     * migration gave them: what was changed, in words; a row whose type is not exactly trigger, index or view is
+     * refused as it is. Run when the file's objects are not byte for byte
      * those of a fresh ledger of its version ({@link SchemaDigest}), so it is what names the problem.
      */
     private static List<String> objectProblems(int version, List<String[]> objects) {

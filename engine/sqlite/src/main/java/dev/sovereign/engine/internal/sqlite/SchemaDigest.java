@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The short way through the open check (decision 0321). A file whose triggers, indexes and views are, byte for byte,
- * those of a fresh ledger of its schema version has nothing the check could name; so the SHA-256 of those rows in a
+ * The short way through the open check (decision 0321). A file whose schema rows other than its tables' (its triggers, indexes and
+ * views) are, byte for byte, those of a fresh ledger of its schema version has nothing the check could name; so the SHA-256 of those rows in a
  * fresh ledger is kept, per version, in {@code schema-digest.txt}, and an open compares one digest instead of reading
  * every migration script to learn the text each object should have (a fifth of a CLI call's own time). Any
  * difference at all, a harmless one included (a space in a trigger, an index on a table of one's own, a file migrated
@@ -36,7 +36,7 @@ final class SchemaDigest {
     }
 
     /**
-     * The digest of trigger, index and view rows, in the order of their type and name (the order of rows in
+     * The digest of the rows {@link Migrator#schemaObjects} reads, in the order of their type and name (the order of rows in
      * {@code sqlite_master} is not the schema's): each field as its length in UTF-8 bytes, a colon and the bytes, a
      * missing text as {@code -1:}, so no two different sets of rows read alike. Two rows of one type and name give a
      * text no kept digest equals.
