@@ -39,7 +39,7 @@ import java.util.UUID;
  * <p>Thread-safe (the backend's door serialises access).
  */
 public final class JdbcMailbox implements Mailbox {
-    static final String COLUMNS = "id, sender, recipient, subject, body, state, claim_actor, claim_process,"
+    public static final String COLUMNS = "id, sender, recipient, subject, body, state, claim_actor, claim_process,"
             + " claim_token, claim_expires_at, retry_count, max_retries, created_at, updated_at";
 
     private static final String SELECT = "SELECT " + COLUMNS + " FROM messages";
@@ -76,8 +76,36 @@ public final class JdbcMailbox implements Mailbox {
      * @param peekBeforeSweep whether the sweep first asks a reader if any claim expired: on SQLite a write takes the
      *                       whole file's lock, so an idle tick should not; on PostgreSQL the sweep's write locks
      *                       only the expired rows, and it goes straight to it
+     * @param writes          the common case of a claim and a completion as one call, where the backend has one
      */
-    public record Hooks(String sendOrder, boolean peekBeforeSweep) {}
+    public record Hooks(String sendOrder, boolean peekBeforeSweep, Writes writes) {}
+
+    /**
+     * A backend's way to send the common case of a mailbox write as one call (PostgreSQL's functions, schema version
+     * 16, decision 0920): it does exactly what the full path below would do for that case, or writes nothing and
+     * answers empty, and the full path then runs in the same transaction, asks the rule book and words any refusal.
+     * Offered only as the first work of a transaction opened for that one operation.
+     */
+    public interface Writes {
+        /** No call of its own: every write takes the full path (SQLite, where a statement costs no round trip). */
+        Writes NONE = new Writes() {
+            @Override
+            public Optional<Message> claimInOneCall(JdbcTx tx, String message, String actor, long ttlMs) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<Message> completeInOneCall(JdbcTx tx, String message, long token) {
+                return Optional.empty();
+            }
+        };
+
+        /** A NEW message claimed by this process for {@code actor} with a fresh token, journalled; or nothing done. */
+        Optional<Message> claimInOneCall(JdbcTx tx, String message, String actor, long ttlMs) throws SQLException;
+
+        /** The message completed with the presented claim token, journalled; or nothing done. */
+        Optional<Message> completeInOneCall(JdbcTx tx, String message, long token) throws SQLException;
+    }
 
     private final Transactions db;
     private final Grants grants;
@@ -91,7 +119,7 @@ public final class JdbcMailbox implements Mailbox {
         this.hooks = hooks;
     }
 
-    static Message map(ResultSet rs) throws SQLException {
+    public static Message map(ResultSet rs) throws SQLException {
         String id = rs.getString("id");
         Long token = JdbcTx.nullableLong(rs, "claim_token");
         Claim claim = token == null
@@ -160,7 +188,11 @@ public final class JdbcMailbox implements Mailbox {
         // What this engine believes it holds only chooses the refusal's words (lost vs never hosted);
         // the grant itself is decided by the lease row inside the transaction.
         Lease believed = actor == null ? null : grants.lease(actor);
-        return db.write(tx -> claimIn(tx, message, actor, ttlMs, believed));
+        return db.write(tx -> {
+            Optional<Message> claimed =
+                    actor == null ? Optional.empty() : hooks.writes().claimInOneCall(tx, message, actor, ttlMs);
+            return claimed.isPresent() ? claimed.get().claim() : claimIn(tx, message, actor, ttlMs, believed);
+        });
     }
 
     private Claim claimIn(JdbcTx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
@@ -261,6 +293,10 @@ public final class JdbcMailbox implements Mailbox {
     @Override
     public Message complete(String message, long token) {
         return db.write(tx -> {
+            Optional<Message> done = hooks.writes().completeInOneCall(tx, message, token);
+            if (done.isPresent()) {
+                return done.get();
+            }
             Message m = finish(tx, COMPLETE, message, token, "complete");
             tx.journal(EventKind.MESSAGE_DONE, "message", message, m.claim().actor(), token, "completed");
             return m;

@@ -18,7 +18,7 @@ import java.util.Optional;
  * token) with the same statements, locks and journal row as the full path, and otherwise writes nothing and answers
  * "not done": {@link JdbcLeases} then runs the full path in the same transaction, which asks the rule book and words
  * the refusal, takeover or corruption. A function is offered only the FIRST work of a transaction the engine opened
- * for that one operation, and only when this engine acts under no identity claim ({@link PgTx#mayDelegateLeaseWrites}):
+ * for that one operation, and only when this engine acts under no identity claim ({@link PgTx#mayDelegateWrites}):
  * a claimed transaction takes the full path. The casts pin the overload a call resolves to.
  */
 final class PgLeaseWrites implements JdbcLeases.LeaseWrites {
@@ -31,7 +31,7 @@ final class PgLeaseWrites implements JdbcLeases.LeaseWrites {
 
     @Override
     public Optional<Lease> grantInOneCall(JdbcTx tx, String actor, long ttlMs) throws SQLException {
-        if (!((PgTx) tx).mayDelegateLeaseWrites()) {
+        if (!((PgTx) tx).mayDelegateWrites()) {
             return Optional.empty();
         }
         Optional<Lease> granted = tx.one(
@@ -46,7 +46,7 @@ final class PgLeaseWrites implements JdbcLeases.LeaseWrites {
 
     @Override
     public Optional<Lease> renewInOneCall(JdbcTx tx, String actor, long token, long ttlMs) throws SQLException {
-        if (!((PgTx) tx).mayDelegateLeaseWrites()) {
+        if (!((PgTx) tx).mayDelegateWrites()) {
             return Optional.empty();
         }
         return tx.one(
@@ -61,7 +61,7 @@ final class PgLeaseWrites implements JdbcLeases.LeaseWrites {
 
     @Override
     public boolean releaseInOneCall(JdbcTx tx, String actor, long token) throws SQLException {
-        if (!((PgTx) tx).mayDelegateLeaseWrites()) {
+        if (!((PgTx) tx).mayDelegateWrites()) {
             return false;
         }
         return tx.one(

@@ -30,7 +30,11 @@ public final class PgLedger extends JdbcLedger {
      * the expired rows).
      */
     static Parts parts(PgDatabase db) {
-        return new Parts(PgLeaseWrites.INSTANCE, false, new PgStoreHooks(db), new JdbcMailbox.Hooks("sent_seq", false));
+        return new Parts(
+                PgLeaseWrites.INSTANCE,
+                false,
+                new PgStoreHooks(db),
+                new JdbcMailbox.Hooks("sent_seq", false, PgMailboxWrites.INSTANCE));
     }
 
     /** Opens the ledger and the stores over it; the connection is closed again when building them fails. */

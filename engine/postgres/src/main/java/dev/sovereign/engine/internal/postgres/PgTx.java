@@ -42,12 +42,12 @@ public final class PgTx extends JdbcTxBase {
     }
 
     /**
-     * Whether one of the ledger's lease functions (schema version 5, decision 0506) may write this transaction's
-     * rows: only when this engine acts under no identity claim (decision 0802). A claim is journalled with the
+     * Whether one of the ledger's write functions (the lease functions of schema version 5, decision 0506; the
+     * mailbox functions of version 16, decision 0920) may write this transaction's rows: only when this engine acts under no identity claim (decision 0802). A claim is journalled with the
      * first change a transaction makes and named in every fence event it writes; a function's writes are not seen
      * by {@link #update}, so a claimed transaction takes the full path.
      */
-    boolean mayDelegateLeaseWrites() {
+    boolean mayDelegateWrites() {
         return db.claim() == null;
     }
 

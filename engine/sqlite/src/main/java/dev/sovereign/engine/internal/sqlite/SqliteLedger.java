@@ -19,7 +19,10 @@ public final class SqliteLedger extends JdbcLedger {
      * messages sent within one millisecond, and a sweep that looks before it writes so an idle tick takes no lock.
      */
     static final Parts PARTS = new Parts(
-            SqliteLeaseWrites.INSTANCE, true, SqliteStoreHooks.INSTANCE, new JdbcMailbox.Hooks("rowid", true));
+            SqliteLeaseWrites.INSTANCE,
+            true,
+            SqliteStoreHooks.INSTANCE,
+            new JdbcMailbox.Hooks("rowid", true, JdbcMailbox.Writes.NONE));
 
     private final Database db;
 
