@@ -28,12 +28,14 @@ public abstract class JdbcLedger implements Ledger {
      *                           (decision 0508: SQLite, where every write takes the file's lock)
      * @param storeHooks         the heartbeat's and the recovery's locks and stamps
      * @param mailbox            the mailbox's order of sending and whether its sweep looks before it writes
+     * @param runWrites          an attempt's start and a run's terminal write as one call, where the backend has one
      */
     public record Parts(
             JdbcLeases.LeaseWrites leaseWrites,
             boolean runsInTwoTransactions,
             StoreHooks storeHooks,
-            JdbcMailbox.Hooks mailbox) {}
+            JdbcMailbox.Hooks mailbox,
+            JdbcRuns.Writes runWrites) {}
 
     /** The heartbeat's and the recovery's hooks, which one backend class gives both. */
     public interface StoreHooks extends JdbcHeartbeat.Hooks, JdbcRecovery.Hooks {}
@@ -76,8 +78,8 @@ public abstract class JdbcLedger implements Ledger {
      */
     public static JdbcRuns runStore(Transactions db, Parts parts, Grants grants, boolean ignoreTerminalFence) {
         return parts.runsInTwoTransactions()
-                ? new JdbcRuns(db, parts.leaseWrites(), grants, ignoreTerminalFence)
-                : new JdbcRuns(db, ignoreTerminalFence);
+                ? new JdbcRuns(db, parts.leaseWrites(), parts.runWrites(), grants, ignoreTerminalFence)
+                : new JdbcRuns(db, parts.runWrites(), ignoreTerminalFence);
     }
 
     /** What the engine believes it holds (the heartbeat renews these), for the backends' tests. */

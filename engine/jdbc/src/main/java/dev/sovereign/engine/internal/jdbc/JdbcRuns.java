@@ -51,7 +51,54 @@ public final class JdbcRuns implements RunStore {
     private final JdbcLeases.LeaseWrites leaseWrites;
 
     private final Grants grants;
+    private final Writes writes;
     private final boolean ignoreTerminalFence;
+
+    /**
+     * A backend's way to send the common case of an attempt's start and of a run's terminal write as one call
+     * (PostgreSQL's functions, schema version 17, decision 0921): it does exactly what the full path below does for
+     * that case, or writes nothing and answers empty, and the full path then runs in the same transaction, asks the
+     * rule book and words any refusal. Offered only as the first write of a transaction opened for that one
+     * operation, and never with the lab's broken fence.
+     */
+    public interface Writes {
+        /** No call of its own: every write takes the full path (SQLite, where a statement costs no round trip). */
+        Writes NONE = new Writes() {
+            @Override
+            public Optional<Attempt> startInOneCall(
+                    JdbcTx tx, String assignmentId, String attemptId, long leaseToken, long ttlMs) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<Completion> finishInOneCall(
+                    JdbcTx tx,
+                    Attempt attempt,
+                    Outcome status,
+                    String failureCategory,
+                    boolean outcomeKnown,
+                    String summary) {
+                return Optional.empty();
+            }
+        };
+
+        /**
+         * A CREATED assignment's first attempt, {@code attemptId}, started under this process's live lease with
+         * {@code leaseToken}, with a fresh token, journalled; or nothing done.
+         */
+        Optional<Attempt> startInOneCall(JdbcTx tx, String assignmentId, String attemptId, long leaseToken, long ttlMs)
+                throws SQLException;
+
+        /** The fenced terminal write, the receipt, the attempt DONE, journalled; or nothing done. */
+        Optional<Completion> finishInOneCall(
+                JdbcTx tx,
+                Attempt attempt,
+                Outcome status,
+                String failureCategory,
+                boolean outcomeKnown,
+                String summary)
+                throws SQLException;
+    }
 
     /**
      * A store that writes a run in separate transactions (the lease, the attempt, the terminal write, the release).
@@ -61,7 +108,12 @@ public final class JdbcRuns implements RunStore {
      *     only; on any other ledger it is ignored (and the schema's guard would refuse such a write)
      */
     public JdbcRuns(Transactions db, boolean ignoreTerminalFence) {
-        this(db, null, null, ignoreTerminalFence);
+        this(db, Writes.NONE, ignoreTerminalFence);
+    }
+
+    /** As {@link #JdbcRuns(Transactions, boolean)}, with the backend's one-call {@code writes}. */
+    public JdbcRuns(Transactions db, Writes writes, boolean ignoreTerminalFence) {
+        this(db, null, writes, null, ignoreTerminalFence);
     }
 
     /**
@@ -70,9 +122,15 @@ public final class JdbcRuns implements RunStore {
      * compare-and-set and journal rows as the lease store's own call — tracking the leases it takes and releases in
      * {@code grants}; {@code ignoreTerminalFence} as above.
      */
-    public JdbcRuns(Transactions db, JdbcLeases.LeaseWrites leaseWrites, Grants grants, boolean ignoreTerminalFence) {
+    public JdbcRuns(
+            Transactions db,
+            JdbcLeases.LeaseWrites leaseWrites,
+            Writes writes,
+            Grants grants,
+            boolean ignoreTerminalFence) {
         this.db = db;
         this.leaseWrites = leaseWrites;
+        this.writes = Objects.requireNonNull(writes, "writes");
         this.grants = leaseWrites == null ? null : Objects.requireNonNull(grants, "grants");
         this.ignoreTerminalFence = ignoreTerminalFence && db.isLabSandbox();
     }
@@ -80,47 +138,62 @@ public final class JdbcRuns implements RunStore {
     // ---- mapping ----
 
     public static Assignment mapAssignment(ResultSet rs) throws SQLException {
+        return mapAssignment(rs, "");
+    }
+
+    /** As {@link #mapAssignment(ResultSet)}, from the columns named {@code prefix} + the column. */
+    public static Assignment mapAssignment(ResultSet rs, String prefix) throws SQLException {
         return new Assignment(
-                rs.getString("id"),
-                rs.getString("actor_id"),
-                rs.getString("provider_spec"),
-                rs.getString("workspace_policy"),
-                AssignmentState.valueOf(rs.getString("state")),
-                rs.getString("current_attempt"),
-                rs.getString("retry_of"),
-                JdbcTx.nullableLong(rs, "acknowledged_at"),
-                rs.getLong("created_at"),
-                rs.getLong("updated_at"));
+                rs.getString(prefix + "id"),
+                rs.getString(prefix + "actor_id"),
+                rs.getString(prefix + "provider_spec"),
+                rs.getString(prefix + "workspace_policy"),
+                AssignmentState.valueOf(rs.getString(prefix + "state")),
+                rs.getString(prefix + "current_attempt"),
+                rs.getString(prefix + "retry_of"),
+                JdbcTx.nullableLong(rs, prefix + "acknowledged_at"),
+                rs.getLong(prefix + "created_at"),
+                rs.getLong(prefix + "updated_at"));
     }
 
     public static Attempt mapAttempt(ResultSet rs) throws SQLException {
+        return mapAttempt(rs, "");
+    }
+
+    /** As {@link #mapAttempt(ResultSet)}, from the columns named {@code prefix} + the column. */
+    public static Attempt mapAttempt(ResultSet rs, String prefix) throws SQLException {
         return new Attempt(
-                rs.getString("id"),
-                rs.getString("assignment_id"),
-                rs.getString("actor_id"),
-                rs.getString("process_identity"),
-                rs.getLong("token"),
-                rs.getLong("lease_token"),
-                AttemptState.valueOf(rs.getString("state")),
-                rs.getLong("ttl_ms"),
-                rs.getLong("started_at"),
-                rs.getLong("renewed_at"),
-                rs.getLong("expires_at"),
-                JdbcTx.nullableLong(rs, "ended_at"));
+                rs.getString(prefix + "id"),
+                rs.getString(prefix + "assignment_id"),
+                rs.getString(prefix + "actor_id"),
+                rs.getString(prefix + "process_identity"),
+                rs.getLong(prefix + "token"),
+                rs.getLong(prefix + "lease_token"),
+                AttemptState.valueOf(rs.getString(prefix + "state")),
+                rs.getLong(prefix + "ttl_ms"),
+                rs.getLong(prefix + "started_at"),
+                rs.getLong(prefix + "renewed_at"),
+                rs.getLong(prefix + "expires_at"),
+                JdbcTx.nullableLong(rs, prefix + "ended_at"));
     }
 
     public static Receipt mapReceipt(ResultSet rs) throws SQLException {
+        return mapReceipt(rs, "");
+    }
+
+    /** As {@link #mapReceipt(ResultSet)}, from the columns named {@code prefix} + the column. */
+    public static Receipt mapReceipt(ResultSet rs, String prefix) throws SQLException {
         return new Receipt(
-                rs.getLong("id"),
-                rs.getString("assignment_id"),
-                rs.getString("attempt_id"),
-                rs.getLong("attempt_token"),
-                rs.getString("process_identity"),
-                Outcome.fromCode(rs.getString("status")),
-                rs.getString("failure_category"),
-                rs.getInt("outcome_known") == 1,
-                rs.getString("summary"),
-                rs.getLong("created_at"));
+                rs.getLong(prefix + "id"),
+                rs.getString(prefix + "assignment_id"),
+                rs.getString(prefix + "attempt_id"),
+                rs.getLong(prefix + "attempt_token"),
+                rs.getString(prefix + "process_identity"),
+                Outcome.fromCode(rs.getString(prefix + "status")),
+                rs.getString(prefix + "failure_category"),
+                rs.getInt(prefix + "outcome_known") == 1,
+                rs.getString(prefix + "summary"),
+                rs.getLong(prefix + "created_at"));
     }
 
     /** A fresh random id such as {@code asg_3f9c0e1d2b7a4c55}: never derived from a counter or a PID. */
@@ -224,7 +297,12 @@ public final class JdbcRuns implements RunStore {
     @Override
     public Attempt startAttempt(String assignmentId, long leaseToken, long ttlMs) {
         Arguments.requireAttemptTtl(ttlMs);
-        return db.write(tx -> startAttemptIn(tx, requireAssignment(tx, assignmentId), leaseToken, ttlMs));
+        return db.write(tx -> {
+            Optional<Attempt> started = writes.startInOneCall(tx, assignmentId, newId("att_"), leaseToken, ttlMs);
+            return started.isPresent()
+                    ? started.get()
+                    : startAttemptIn(tx, requireAssignment(tx, assignmentId), leaseToken, ttlMs);
+        });
     }
 
     /** Whether this store writes a run in two transactions, not four (issue 16, decision 0508). */
@@ -354,7 +432,14 @@ public final class JdbcRuns implements RunStore {
     @Override
     public Completion finish(
             Attempt attempt, Outcome status, String failureCategory, boolean outcomeKnown, String summary) {
-        return db.write(tx -> finishIn(tx, attempt, status, failureCategory, outcomeKnown, summary));
+        return db.write(tx -> {
+            Optional<Completion> done = ignoreTerminalFence
+                    ? Optional.empty()
+                    : writes.finishInOneCall(tx, attempt, status, failureCategory, outcomeKnown, summary);
+            return done.isPresent()
+                    ? done.get()
+                    : finishIn(tx, attempt, status, failureCategory, outcomeKnown, summary);
+        });
     }
 
     /**

@@ -24,8 +24,8 @@ public final class PgLedger extends JdbcLedger {
     }
 
     /**
-     * What PostgreSQL gives the shared stores: the one-call lease functions (decision 0506), a run in four
-     * transactions, the row locks of decisions 0900 and 0913 and the session stamp its guard makes, {@code sent_seq}
+     * What PostgreSQL gives the shared stores: the one-call lease, mailbox and run functions (decisions 0506, 0920
+     * and 0921), a run in four transactions, the row locks of decisions 0900 and 0913 and the session stamp its guard makes, {@code sent_seq}
      * to order messages sent within one millisecond, and a sweep that goes straight to its one write (it locks only
      * the expired rows).
      */
@@ -34,7 +34,8 @@ public final class PgLedger extends JdbcLedger {
                 PgLeaseWrites.INSTANCE,
                 false,
                 new PgStoreHooks(db),
-                new JdbcMailbox.Hooks("sent_seq", false, PgMailboxWrites.INSTANCE));
+                new JdbcMailbox.Hooks("sent_seq", false, PgMailboxWrites.INSTANCE),
+                PgRunWrites.INSTANCE);
     }
 
     /** Opens the ledger and the stores over it; the connection is closed again when building them fails. */

@@ -22,7 +22,8 @@ public final class SqliteLedger extends JdbcLedger {
             SqliteLeaseWrites.INSTANCE,
             true,
             SqliteStoreHooks.INSTANCE,
-            new JdbcMailbox.Hooks("rowid", true, JdbcMailbox.Writes.NONE));
+            new JdbcMailbox.Hooks("rowid", true, JdbcMailbox.Writes.NONE),
+            JdbcRuns.Writes.NONE);
 
     private final Database db;
 
