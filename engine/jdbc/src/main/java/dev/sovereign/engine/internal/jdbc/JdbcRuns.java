@@ -5,6 +5,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.provider.Outcome;
+import dev.sovereign.engine.rules.ActorRules;
 import dev.sovereign.engine.rules.Arguments;
 import dev.sovereign.engine.rules.LeaseRules;
 import dev.sovereign.engine.rules.RunRules;
@@ -39,6 +40,10 @@ import java.util.Optional;
 public final class JdbcRuns implements RunStore {
     public static final String ASSIGNMENT_COLUMNS = "id, actor_id, provider_spec, workspace_policy, state,"
             + " current_attempt, retry_of, acknowledged_at, created_at, updated_at";
+    /** {@link #ASSIGNMENT_COLUMNS} of the row aliased {@code a}. */
+    private static final String ASSIGNMENT_COLUMNS_OF_A = "a.id, a.actor_id, a.provider_spec, a.workspace_policy,"
+            + " a.state, a.current_attempt, a.retry_of, a.acknowledged_at, a.created_at, a.updated_at";
+
     public static final String ATTEMPT_COLUMNS = "id, assignment_id, actor_id, process_identity, token, lease_token,"
             + " state, ttl_ms, started_at, renewed_at, expires_at, ended_at";
     public static final String RECEIPT_COLUMNS = "id, assignment_id, attempt_id, attempt_token, process_identity,"
@@ -270,8 +275,19 @@ public final class JdbcRuns implements RunStore {
     }
 
     private Assignment loadRunnableIn(JdbcTx tx, String assignmentId) throws SQLException {
-        Assignment a = requireAssignment(tx, assignmentId);
-        JdbcActors.requireActor(tx, a.actorId());
+        // the assignment and whether its actor exists, in one statement (one round trip on a server)
+        record Found(Assignment assignment, boolean actorExists) {}
+        Found found = tx.one(
+                        "SELECT " + ASSIGNMENT_COLUMNS_OF_A
+                                + ", (SELECT count(*) FROM actors c WHERE c.id = a.actor_id)"
+                                + " AS actor_rows FROM assignments a WHERE a.id = ?",
+                        rs -> new Found(mapAssignment(rs), rs.getLong("actor_rows") > 0),
+                        assignmentId)
+                .orElseThrow(() -> RunRules.missing(assignmentId));
+        Assignment a = found.assignment();
+        if (!found.actorExists()) {
+            throw ActorRules.unknown(a.actorId());
+        }
         Arguments.requirePolicy(a.workspacePolicy());
         RunRules.requireRunnableState(a);
         if (a.state() == AssignmentState.RUNNING) {
