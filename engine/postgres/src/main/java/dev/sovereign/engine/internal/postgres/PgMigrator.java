@@ -484,9 +484,13 @@ public final class PgMigrator {
     /**
      * A function a migration creates: what {@code pg_proc} must still say about it. Its volatility too
      * ({@code provolatile}: {@code v}, {@code s} or {@code i}): a function made IMMUTABLE may be evaluated once when a
-     * statement is planned (the server's clock, frozen), one made STABLE reads in one snapshot (decision 0919).
+     * statement is planned (the server's clock, frozen), one made STABLE reads in one snapshot (decision 0919). And
+     * its other behaviours as the migration wrote them ({@code STRICT}: a NULL argument skips the body and answers
+     * NULL, so a guard's {@code IF NOT sovereign_acts_for(...)} would no longer refuse; {@code PARALLEL} and {@code
+     * LEAKPROOF}), as {@code "strict|parallel|leakproof"}: {@code "f|u|f"} where the migration wrote none of them.
+     * Cost and rows are planner estimates only and are not compared.
      */
-    record Function(String name, String language, String body, String volatility) {}
+    record Function(String name, String language, String body, String volatility, String behaviour) {}
 
     /**
      * What every open expects: the triggers and functions of the applied migrations and their tables, and the
@@ -528,7 +532,16 @@ public final class PgMigrator {
             while (f.find()) {
                 String attributes = f.group(4).toUpperCase(Locale.ROOT);
                 String volatility = attributes.contains("IMMUTABLE") ? "i" : attributes.contains("STABLE") ? "s" : "v";
-                functions.put(f.group(1), new Function(f.group(1), f.group(3), folded(f.group(5)), volatility));
+                String behaviour = (attributes.contains("STRICT") || attributes.contains("NULL ON NULL INPUT")
+                                ? "t"
+                                : "f")
+                        + "|"
+                        + (attributes.contains("PARALLEL SAFE")
+                                ? "s"
+                                : attributes.contains("PARALLEL RESTRICTED") ? "r" : "u")
+                        + "|" + (attributes.contains("NOT LEAKPROOF") || !attributes.contains("LEAKPROOF") ? "f" : "t");
+                functions.put(
+                        f.group(1), new Function(f.group(1), f.group(3), folded(f.group(5)), volatility, behaviour));
             }
             List<String> tables = new ArrayList<>();
             Matcher tb = LEDGER_TABLE.matcher(script);
@@ -596,12 +609,15 @@ public final class PgMigrator {
                 }
             }
         }
-        Map<String, String[]> functions = new HashMap<>(); // name -> language, body, config, definer, volatility
+        // name -> language, body, config, definer, volatility, strict|parallel|leakproof
+        Map<String, String[]> functions = new HashMap<>();
         Map<String, Integer> overloads = new HashMap<>(); // name -> how many functions of that name
         // Every function of the schema, whatever its arguments (the lease writes of version 5 take some): an
         // overload of one of ours, e.g. taking varchar where ours takes text, could be the one a call resolves to.
         try (PreparedStatement ps = c.prepareStatement("SELECT p.proname, l.lanname, p.prosrc,"
-                + " array_to_string(p.proconfig, '|'), p.prosecdef, p.provolatile::text FROM pg_proc p"
+                + " array_to_string(p.proconfig, '|'), p.prosecdef, p.provolatile::text,"
+                + " concat_ws('|', CASE WHEN p.proisstrict THEN 't' ELSE 'f' END, p.proparallel::text,"
+                + " CASE WHEN p.proleakproof THEN 't' ELSE 'f' END) FROM pg_proc p"
                 + " JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang"
                 + " WHERE n.nspname = ?")) {
             ps.setString(1, schema);
@@ -612,7 +628,8 @@ public final class PgMigrator {
                         folded(rs.getString(3)),
                         rs.getString(4),
                         rs.getBoolean(5) ? "definer" : "invoker",
-                        rs.getString(6)
+                        rs.getString(6),
+                        rs.getString(7)
                     });
                     overloads.merge(rs.getString(1), 1, Integer::sum);
                 }
@@ -636,7 +653,8 @@ public final class PgMigrator {
                 problems.add("guard function " + f.name() + " was replaced by different code");
             } else if (!expectedPath.equals(found[2])
                     || !"invoker".equals(found[3])
-                    || !f.volatility().equals(found[4])) {
+                    || !f.volatility().equals(found[4])
+                    || !f.behaviour().equals(found[5])) {
                 problems.add("guard function " + f.name() + " runs with other settings than its migration gave it");
             }
         }

@@ -135,6 +135,33 @@ class PgGuardVerificationTest {
         refusedOnOpen("guard function assignments_guard_update runs with other settings");
     }
 
+    /**
+     * STRICT answers NULL without running the body when an argument is NULL: a guard's {@code IF NOT
+     * sovereign_acts_for(...)} then tests NULL and refuses nothing. PARALLEL SAFE on a writing function, and
+     * LEAKPROOF, are promises the migration never made. Each is refused by name; undoing it opens again.
+     */
+    @Test
+    void aGuardFunctionMadeStrictOrParallelSafeIsRefused() {
+        MIGRATOR.migrate(c);
+        sql.exec("ALTER FUNCTION sovereign_acts_for(text, name) STRICT");
+        assertThat(sql.text("SELECT coalesce(sovereign_acts_for(NULL, 'public')::text, 'NULL')"))
+                .as("what STRICT does to the login check")
+                .isEqualTo("NULL");
+        refusedOnOpen("guard function sovereign_acts_for runs with other settings than its migration gave it");
+        sql.exec("ALTER FUNCTION sovereign_acts_for(text, name) CALLED ON NULL INPUT");
+        PgMigrator.verify(c);
+
+        sql.exec("ALTER FUNCTION sovereign_claim(text, text, text, bigint) PARALLEL SAFE");
+        refusedOnOpen("guard function sovereign_claim runs with other settings than its migration gave it");
+        sql.exec("ALTER FUNCTION sovereign_claim(text, text, text, bigint) PARALLEL UNSAFE");
+        sql.exec("ALTER FUNCTION actor_leases_guard_update() PARALLEL RESTRICTED");
+        refusedOnOpen("guard function actor_leases_guard_update runs with other settings");
+        sql.exec("ALTER FUNCTION actor_leases_guard_update() PARALLEL UNSAFE");
+        // cost and rows are estimates for the planner only: not compared
+        sql.exec("ALTER FUNCTION sovereign_beat(text) COST 1000");
+        PgMigrator.verify(c);
+    }
+
     @Test
     void aGuardReplacedByAWeakerTriggerOfTheSameNameIsRefused() {
         // same name, same function, but no longer fires on DELETE
