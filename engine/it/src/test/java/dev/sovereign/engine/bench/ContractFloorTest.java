@@ -110,8 +110,20 @@ class ContractFloorTest {
             rows.addAll(rows(c, "SELECT 'tombstone', actor_id, change_seq FROM lease_tombstones ORDER BY actor_id"));
             rows.addAll(rows(c, "SELECT 'tokens', last_token FROM token_counter"));
             rows.addAll(rows(c, "SELECT 'changes', last_change FROM lease_change_counter"));
+            // and how many rows every table of the ledger holds: a row a guard's trigger writes elsewhere shows here
+            rows.addAll(tableCounts(c));
             return rows;
         }
+    }
+
+    /** {@code "count <table> <rows>"} for every table of the ledger, in name order. */
+    private static List<String> tableCounts(Connection c) throws SQLException {
+        List<String> out = new ArrayList<>();
+        for (String table : rows(
+                c, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+            out.addAll(rows(c, "SELECT 'count', '" + table + "', count(*) FROM " + table));
+        }
+        return out;
     }
 
     private static List<String> rows(Connection c, String sql) throws SQLException {
