@@ -35,6 +35,26 @@ public final class PgLogins implements AutoCloseable {
         asOps = new RawPg(db.dataSource(ops, ops).getConnection());
     }
 
+    /**
+     * One more login in the worker role of {@code db} (a worker host's, as decision 0902 makes them), granted by its
+     * {@code owner}, on a connection of its own that the caller closes; {@code prefix} names it.
+     */
+    public static RawPg worker(PgTestServer.Database db, RawPg owner, String prefix) throws SQLException {
+        String login = PgTestServer.freshRole(prefix);
+        owner.exec("GRANT sovereign_" + db.name() + "_worker TO " + login);
+        return new RawPg(db.dataSource(login, login).getConnection());
+    }
+
+    /**
+     * A login allowed into the schema and given nothing on the ledger (EXECUTE on its functions was taken from
+     * PUBLIC), on a connection of its own that the caller closes.
+     */
+    public static RawPg stranger(PgTestServer.Database db, RawPg owner) throws SQLException {
+        String login = PgTestServer.freshRole("stranger");
+        owner.exec("GRANT USAGE ON SCHEMA public TO " + login);
+        return new RawPg(db.dataSource(login, login).getConnection());
+    }
+
     /** A new ledger, migrated by its owner, and the three logins. */
     public static PgLogins open() throws SQLException {
         return new PgLogins();

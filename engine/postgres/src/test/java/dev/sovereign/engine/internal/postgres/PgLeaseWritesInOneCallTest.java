@@ -11,6 +11,7 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.testing.PgFenceWrites;
+import dev.sovereign.engine.testing.PgLogins;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.RawPg;
 import java.sql.Connection;
@@ -197,9 +198,7 @@ class PgLeaseWritesInOneCallTest {
         w.process("proc_holder");
         long live = w.acquire("held", "proc_holder", 5_000);
         long expired = w.acquire("expired", "proc_holder", -1);
-        String login = PgTestServer.freshRole("host_x");
-        owner.exec("GRANT sovereign_" + db.name() + "_worker TO " + login);
-        RawPg worker = new RawPg(db.dataSource(login, login).getConnection());
+        RawPg worker = PgLogins.worker(db, owner, "host_x");
         // the attacker's own process, registered by its login (schema version 12 binds a lease to its holder's login)
         new PgFenceWrites(worker).process("proc_attacker");
         return new Attack(db, owner, worker, live, expired);
@@ -285,9 +284,8 @@ class PgLeaseWritesInOneCallTest {
                                 + " AND NOT prosecdef"))
                 .isEqualTo(3);
         // a login that is not a worker may not even call them (EXECUTE was taken from PUBLIC) ...
-        String stranger = PgTestServer.freshRole("stranger");
-        RawPg outsider = new RawPg(a.db().dataSource(stranger, stranger).getConnection());
-        a.owner().exec("GRANT USAGE ON SCHEMA public TO " + stranger);
+        RawPg outsider = PgLogins.stranger(a.db(), a.owner());
+        String stranger = outsider.text("SELECT current_user::text");
         outsider.refused(
                 "permission denied for function sovereign_lease_grant",
                 "SELECT * FROM sovereign_lease_grant('free', 'proc_attacker', 5000)");

@@ -13,6 +13,7 @@ import dev.sovereign.engine.mailbox.Claim;
 import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.mailbox.MessageState;
 import dev.sovereign.engine.testing.PgFenceWrites;
+import dev.sovereign.engine.testing.PgLogins;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.RawPg;
 import java.sql.Connection;
@@ -220,9 +221,7 @@ class PgMailboxInOneCallTest {
         w.send("m_free", "free");
         w.send("m_claimed", "held");
         long claimToken = w.claim("m_claimed", "held", "proc_holder", 600_000);
-        String login = PgTestServer.freshRole("host_x");
-        owner.exec("GRANT sovereign_" + db.name() + "_worker TO " + login);
-        RawPg worker = new RawPg(db.dataSource(login, login).getConnection());
+        RawPg worker = PgLogins.worker(db, owner, "host_x");
         new PgFenceWrites(worker).process("proc_attacker");
         return new Attack(db, owner, worker, w, live, claimToken);
     }
@@ -322,9 +321,7 @@ class PgMailboxInOneCallTest {
                         .scalar("SELECT count(*) FROM pg_proc WHERE proname IN ('sovereign_claim',"
                                 + " 'sovereign_message_complete') AND NOT prosecdef AND provolatile = 'v'"))
                 .isEqualTo(2);
-        String stranger = PgTestServer.freshRole("stranger");
-        RawPg outsider = new RawPg(a.db().dataSource(stranger, stranger).getConnection());
-        a.owner().exec("GRANT USAGE ON SCHEMA public TO " + stranger);
+        RawPg outsider = PgLogins.stranger(a.db(), a.owner());
         outsider.refused(
                 "permission denied for function sovereign_claim",
                 "SELECT * FROM sovereign_claim('m_held', 'held', 'proc_holder', 5000)");

@@ -18,6 +18,7 @@ import dev.sovereign.engine.run.AttemptState;
 import dev.sovereign.engine.run.Receipt;
 import dev.sovereign.engine.spi.RunStore;
 import dev.sovereign.engine.testing.PgFenceWrites;
+import dev.sovereign.engine.testing.PgLogins;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.RawPg;
 import java.sql.Connection;
@@ -254,9 +255,7 @@ class PgRunWritesInOneCallTest {
         w.assign("asg_expired", "expired");
         w.assign("asg_running", "held");
         w.start("att_running", "asg_running", "held", "proc_holder", live, 600_000);
-        String login = PgTestServer.freshRole("host_x");
-        owner.exec("GRANT sovereign_" + db.name() + "_worker TO " + login);
-        RawPg worker = new RawPg(db.dataSource(login, login).getConnection());
+        RawPg worker = PgLogins.worker(db, owner, "host_x");
         new PgFenceWrites(worker).process("proc_attacker");
         return new Attack(db, owner, worker, live, expired);
     }
@@ -345,9 +344,7 @@ class PgRunWritesInOneCallTest {
                         .scalar("SELECT count(*) FROM pg_proc WHERE proname IN ('sovereign_attempt_start',"
                                 + " 'sovereign_attempt_finish') AND NOT prosecdef AND provolatile = 'v'"))
                 .isEqualTo(2);
-        String stranger = PgTestServer.freshRole("stranger");
-        RawPg outsider = new RawPg(a.db().dataSource(stranger, stranger).getConnection());
-        a.owner().exec("GRANT USAGE ON SCHEMA public TO " + stranger);
+        RawPg outsider = PgLogins.stranger(a.db(), a.owner());
         outsider.refused(
                 "permission denied for function sovereign_attempt_start",
                 "SELECT * FROM sovereign_attempt_start('asg_held', 'att_x', 'proc_holder', 1, 5000)");
