@@ -83,6 +83,9 @@ public final class PgMigrator {
     private static final Pattern DROP_TRIGGER = Pattern.compile("DROP TRIGGER (\\w+) ON (\\w+)");
 
     private static final Pattern LEDGER_TABLE = Pattern.compile("CREATE TABLE (\\w+)");
+    /** A script taking EXECUTE from PUBLIC on the functions it names (with their argument types). */
+    private static final Pattern REVOKE_EXECUTE =
+            Pattern.compile("REVOKE EXECUTE ON FUNCTION ([^;]*?) FROM PUBLIC", Pattern.DOTALL);
     /** An index a script creates or drops, in the order the script does it. */
     private static final Pattern INDEX = Pattern.compile("(CREATE (?:UNIQUE )?INDEX|DROP INDEX) (\\w+)");
     /** A table's definition, for the indexes its key and unique columns get from PostgreSQL. */
@@ -343,6 +346,43 @@ public final class PgMigrator {
                 }
             }
         }
+        // The ledger's functions: owned by the ledger's owner or a superuser (whoever owns one may replace it, make it
+        // STRICT or drop it, and a guard's trigger with it), and EXECUTE only where the migrations put it: a function
+        // they took
+        // from PUBLIC (the one-call writes) is the worker's and the operator's, and nobody else's.
+        List<String> takenFromPublic = new ArrayList<>();
+        for (int v = 1; v <= version; v++) {
+            takenFromPublic.addAll(ExpectedOfEach.MIGRATION.get(v - 1).executeTakenFromPublic());
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT p.proname, pg_get_userbyid(p.proowner),"
+                + " p.proowner = (SELECT t.relowner FROM pg_class t WHERE t.relnamespace = p.pronamespace"
+                + " AND t.relname = 'schema_migrations')"
+                + " OR (SELECT o.rolsuper FROM pg_roles o WHERE o.oid = p.proowner), " // a superuser may migrate
+                + grantee + ", a.privilege_type"
+                + " FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+                + " CROSS JOIN LATERAL aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a"
+                + " LEFT JOIN pg_roles g ON g.oid = a.grantee"
+                + " WHERE n.nspname = ? ORDER BY 1, 4")) {
+            ps.setString(1, schema);
+            TreeSet<String> notOwned = new TreeSet<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String function = rs.getString(1);
+                    if (!rs.getBoolean(3)) {
+                        notOwned.add("the role " + rs.getString(2) + " owns the function " + function
+                                + ", not the ledger's owner");
+                    }
+                    String role = rs.getString(4);
+                    if (role.equals(rs.getString(2)) || role.equals(worker) || role.equals(operator)) {
+                        continue;
+                    }
+                    if (role.equals("PUBLIC") ? takenFromPublic.contains(function) : !isSuperuser(c, role)) {
+                        problems.add(name(role) + " holds " + rs.getString(5) + " on the function " + function);
+                    }
+                }
+            }
+            problems.addAll(notOwned);
+        }
         // CREATE on the ledger's schema: a function or table of someone else's beside the guards
         try (PreparedStatement ps = c.prepareStatement("SELECT " + grantee + ", a.privilege_type FROM pg_namespace n"
                 + " CROSS JOIN LATERAL aclexplode(n.nspacl) a LEFT JOIN pg_roles g ON g.oid = a.grantee"
@@ -356,6 +396,15 @@ public final class PgMigrator {
             }
         }
         return problems;
+    }
+
+    private static boolean isSuperuser(Connection c, String role) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT rolsuper FROM pg_roles WHERE rolname = ?")) {
+            ps.setString(1, role);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 
     private static String name(String role) {
@@ -502,7 +551,8 @@ public final class PgMigrator {
             Map<String, Trigger> triggers,
             Map<String, Function> functions,
             List<String> tables,
-            List<String> indexChanges) {}
+            List<String> indexChanges,
+            List<String> executeTakenFromPublic) {}
 
     /**
      * Read from the scripts once per JVM, on first use rather than with the class: {@link #LATEST} is asked by every
@@ -568,7 +618,8 @@ public final class PgMigrator {
                     Collections.unmodifiableMap(triggers),
                     Collections.unmodifiableMap(functions),
                     List.copyOf(tables),
-                    List.copyOf(indexChanges))); // in script order: the first problem first
+                    List.copyOf(indexChanges), // in script order: the first problem first
+                    executeTakenFromPublic(script)));
         }
         return List.copyOf(all);
     }
@@ -576,6 +627,19 @@ public final class PgMigrator {
     /** The guards each migration creates, by name: for tests and for {@code sovereign status}. */
     static List<String> guardNames() {
         return expectedTriggers(LATEST).keySet().stream().sorted().toList();
+    }
+
+    /** The functions a script takes EXECUTE on from PUBLIC ({@code REVOKE EXECUTE ON FUNCTION f(..), g(..) FROM PUBLIC}). */
+    private static List<String> executeTakenFromPublic(String script) {
+        List<String> names = new ArrayList<>();
+        Matcher revoke = REVOKE_EXECUTE.matcher(script);
+        while (revoke.find()) {
+            Matcher name = Pattern.compile("(\\w+)\\(").matcher(revoke.group(1));
+            while (name.find()) {
+                names.add(name.group(1));
+            }
+        }
+        return List.copyOf(names);
     }
 
     /** The guards the first {@code version} migrations leave, by name: a later one may drop or redefine a guard. */

@@ -63,6 +63,46 @@ class PgGrantVerificationTest {
         assertThat(MIGRATOR.migrate(c)).isEqualTo(PgMigrator.LATEST);
     }
 
+    /**
+     * Whoever owns one of the ledger's functions may replace it, make it STRICT or drop it (a guard's trigger with
+     * it): a function handed to another role is refused, as is EXECUTE on a one-call write for a role other than
+     * the ledger's worker and operator roles, PUBLIC included (the migrations took it from PUBLIC).
+     */
+    @Test
+    void aLedgerFunctionOwnedOrCallableByAnotherRoleIsRefused() throws Exception {
+        sql.exec("GRANT " + worker + " TO " + role);
+        sql.exec("ALTER FUNCTION sovereign_message_complete(text, bigint, text) OWNER TO " + role);
+        assertThat(PgMigrator.grantProblems(c))
+                .containsExactly("the role " + role + " owns the function sovereign_message_complete, not the ledger's"
+                        + " owner");
+        // why it matters: that login can now drop it, which every engine open on the ledger needs
+        try (Connection asRole = db.dataSource(role, role).getConnection()) {
+            new RawPg(asRole).passes("ALTER FUNCTION sovereign_message_complete(text, bigint, text) STRICT");
+        }
+        sql.exec(
+                "ALTER FUNCTION sovereign_message_complete(text, bigint, text) CALLED ON NULL INPUT",
+                "ALTER FUNCTION sovereign_message_complete(text, bigint, text) OWNER TO CURRENT_USER");
+        assertThat(PgMigrator.grantProblems(c)).isEmpty();
+        refusedUntilRevoked(
+                "ALTER FUNCTION messages_guard_update() OWNER TO " + role,
+                "ALTER FUNCTION messages_guard_update() OWNER TO CURRENT_USER",
+                "the role " + role + " owns the function messages_guard_update");
+
+        refusedUntilRevoked(
+                "GRANT EXECUTE ON FUNCTION sovereign_claim(text, text, text, bigint) TO PUBLIC",
+                "REVOKE EXECUTE ON FUNCTION sovereign_claim(text, text, text, bigint) FROM PUBLIC",
+                "PUBLIC (every role) holds EXECUTE on the function sovereign_claim");
+        String stranger = PgTestServer.freshRole("stranger");
+        refusedUntilRevoked(
+                "GRANT EXECUTE ON FUNCTION sovereign_attempt_finish(text, text, text, text, integer, text) TO "
+                        + stranger,
+                "REVOKE EXECUTE ON FUNCTION sovereign_attempt_finish(text, text, text, text, integer, text) FROM "
+                        + stranger,
+                "the role " + stranger + " holds EXECUTE on the function sovereign_attempt_finish");
+        // the functions every role may call since version 1 (the clock, the guards' own) stay as they are
+        assertThat(PgMigrator.grantProblems(c)).isEmpty();
+    }
+
     @Test
     void aFreshLedgerHasNoGrantProblemAndOpensAgainAndAgain() throws Exception {
         assertThat(PgMigrator.grantProblems(c)).isEmpty();
