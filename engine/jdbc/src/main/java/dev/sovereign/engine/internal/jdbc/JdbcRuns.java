@@ -41,8 +41,7 @@ public final class JdbcRuns implements RunStore {
     public static final String ASSIGNMENT_COLUMNS = "id, actor_id, provider_spec, workspace_policy, state,"
             + " current_attempt, retry_of, acknowledged_at, created_at, updated_at";
     /** {@link #ASSIGNMENT_COLUMNS} of the row aliased {@code a}. */
-    private static final String ASSIGNMENT_COLUMNS_OF_A = "a.id, a.actor_id, a.provider_spec, a.workspace_policy,"
-            + " a.state, a.current_attempt, a.retry_of, a.acknowledged_at, a.created_at, a.updated_at";
+    private static final String ASSIGNMENT_COLUMNS_OF_A = "a." + ASSIGNMENT_COLUMNS.replace(", ", ", a.");
 
     public static final String ATTEMPT_COLUMNS = "id, assignment_id, actor_id, process_identity, token, lease_token,"
             + " state, ttl_ms, started_at, renewed_at, expires_at, ended_at";
