@@ -43,7 +43,8 @@ public final class PgTx extends JdbcTxBase {
 
     /**
      * Whether one of the ledger's write functions (the lease functions of schema version 5, decision 0506; the
-     * mailbox functions of version 16, decision 0920) may write this transaction's rows: only when this engine acts under no identity claim (decision 0802). A claim is journalled with the
+     * mailbox functions of version 16, decision 0920; the run functions of version 17, decision 0921) may write this
+     * transaction's rows: only when this engine acts under no identity claim (decision 0802). A claim is journalled with the
      * first change a transaction makes and named in every fence event it writes; a function's writes are not seen
      * by {@link #update}, so a claimed transaction takes the full path.
      */

@@ -157,6 +157,10 @@ class PgGuardVerificationTest {
         sql.exec("ALTER FUNCTION actor_leases_guard_update() PARALLEL RESTRICTED");
         refusedOnOpen("guard function actor_leases_guard_update runs with other settings");
         sql.exec("ALTER FUNCTION actor_leases_guard_update() PARALLEL UNSAFE");
+        // LEAKPROOF needs a superuser: the embedded server's owner is one
+        sql.exec("ALTER FUNCTION sovereign_now_ms() LEAKPROOF");
+        refusedOnOpen("guard function sovereign_now_ms runs with other settings");
+        sql.exec("ALTER FUNCTION sovereign_now_ms() NOT LEAKPROOF");
         // cost and rows are estimates for the planner only: not compared
         sql.exec("ALTER FUNCTION sovereign_beat(text) COST 1000");
         PgMigrator.verify(c);

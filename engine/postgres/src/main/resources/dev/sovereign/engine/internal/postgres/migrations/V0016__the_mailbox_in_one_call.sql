@@ -1,9 +1,9 @@
 -- Sovereign PostgreSQL schema, version 16: the common case of a message claim and of its completion as ONE call
 -- (issue 28; decision 0920). Applied migrations are never edited.
 --
--- Until version 15 a claim sent seven statements before its COMMIT (the message, the token counter FOR UPDATE, the
+-- Until version 15 a claim sent nine statements before its COMMIT (the message, the token counter FOR UPDATE, the
 -- recipient's lease FOR SHARE, the message FOR UPDATE, the server's clock, the counter for the sanity check, the
--- mint, the UPDATE, the journal row) and a completion six. These functions send the same statements from inside
+-- mint, the UPDATE, the journal row) and a completion seven. These functions send the same statements from inside
 -- the server, in the same order (decision 0900: token counter, lease, message), with the times from
 -- sovereign_now_ms() read once after the locks, and write the rows and the journal row the engine's full path
 -- (JdbcMailbox) writes. They do ONLY the simple case; otherwise they write nothing and return no row, and the

@@ -19,8 +19,8 @@
 --   * sovereign_attempt_finish — the full path's fenced terminal UPDATE (the assignment is RUNNING under this
 --                                attempt, and the actor's lease still carries the attempt's bound token and the
 --                                caller), the receipt, the attempt DONE, journal ATTEMPT_DONE, after the same
---                                sanity check of the lease. A corrupt lease row, no row matched, an unknown
---                                outcome: nothing. Returns the ended assignment, the attempt and the receipt.
+--                                sanity check of the lease. A corrupt lease row, no row matched, a status other
+--                                than completed, blocked or failed (or a NULL outcome flag): nothing. Returns the ended assignment, the attempt and the receipt.
 -- "Sane" is LeaseRules.corruption: a token the counter issued, an expiry a renewal could have written.
 --
 -- No way around the fence: SECURITY INVOKER (checked on every open, as for the guards); every row they write passes
