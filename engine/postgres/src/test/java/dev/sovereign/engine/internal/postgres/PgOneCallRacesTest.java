@@ -4,6 +4,7 @@ import static dev.sovereign.engine.testing.RawPg.q;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.EngineAccess;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * another connection holds the rows a call needs (a lease released and granted to another process, a sweep, a
  * supersede), the call waits for them, the other commits, and the call — PL/pgSQL and VOLATILE, so each of its
  * statements reads after the locks it waited for — writes nothing. And the one place where a function reads later
- * than the full path: the holder's heartbeat (decision 0920's update).
+ * than the full path: the holder's heartbeat (decisions 0920's and 0921's updates).
  */
 class PgOneCallRacesTest {
     private static Engine engine(PgTestServer.Database db) {
@@ -276,6 +277,64 @@ class PgOneCallRacesTest {
                             .claim(control.id(), "alpha", Duration.ofSeconds(30))
                             .process())
                     .isEqualTo(me);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The same read order for an attempt's start (decision 0921's update): the holder's beat expired while the start
+     * waited for the assignment's row lock and the session beat again before it was released; the function reads the
+     * beat after its locks and starts the attempt, the full path read it with the lease and refuses.
+     */
+    @Test
+    void aBeatCommittedWhileAStartWaitsIsSeenByTheFunctionButNotByTheFullPath() throws Exception {
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        try (Connection c = db.connect();
+                Engine holder = engine(db);
+                Engine fullPath = Engine.open(EngineConfig.forDatabase(db.url())
+                        .heartbeat(false)
+                        .actAs(holder.processIdentity())
+                        .build());
+                Other blocker = new Other(new RawPg(db.connect()))) {
+            RawPg sql = new RawPg(c);
+            String me = holder.processIdentity();
+            holder.actors().add("alpha");
+            long start = sql.scalar("SELECT sovereign_now_ms()") + 1_000;
+            PgTestServer.pinClock(db, start);
+            Lease lease = holder.leases().acquire("alpha", Duration.ofSeconds(5)); // attached, row to start + 5 s
+            String[] outcome = new String[2];
+            Engine[] engines = {holder, fullPath}; // an engine under a claimed identity takes the full path
+            for (int i = 0; i < 2; i++) {
+                long t0 = start + i * 100_000L;
+                PgTestServer.pinClock(db, t0);
+                sql.exec("UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(me)); // stamped: t0
+                String assignment = EngineAccess.ledger(holder)
+                        .runs()
+                        .assign("alpha", "scripted", null)
+                        .id();
+                blocker.exec("BEGIN", "SELECT 1 FROM assignments WHERE id = " + q(assignment) + " FOR UPDATE");
+                Engine e = engines[i];
+                Future<String> started = inTheBackground(pool, () -> {
+                    try {
+                        return "started "
+                                + EngineAccess.ledger(e)
+                                        .runs()
+                                        .startAttempt(assignment, lease.token(), 30_000)
+                                        .token();
+                    } catch (Refusal r) {
+                        return r.category().name();
+                    }
+                });
+                awaitWaiting(sql, db, 1, started);
+                PgTestServer.pinClock(db, t0 + 6_000);
+                sql.exec("UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(me)); // stamped: t0 + 6 s
+                blocker.exec("ROLLBACK");
+                outcome[i] = started.get(20, TimeUnit.SECONDS);
+            }
+            assertThat(outcome[0]).as("the function").startsWith("started");
+            assertThat(outcome[1]).as("the full path").isEqualTo(RefusalCategory.ACTOR_LEASE_LOST.name());
         } finally {
             pool.shutdownNow();
         }
