@@ -383,6 +383,24 @@ public final class PgMigrator {
             }
             problems.addAll(notOwned);
         }
+        // The schema's owner may drop anything in it, a guard's function (and with CASCADE its trigger) included: the
+        // ledger's owner or a superuser, or pg_database_owner (PostgreSQL 15's public schema) when the database's owner
+        // is one of those
+        try (PreparedStatement ps = c.prepareStatement("SELECT CASE WHEN n.nspowner = 'pg_database_owner'::regrole"
+                + " THEN pg_get_userbyid(d.datdba) ELSE pg_get_userbyid(n.nspowner) END,"
+                + " n.nspowner = 'pg_database_owner'::regrole,"
+                + " (SELECT o.rolsuper OR o.oid = t.relowner FROM pg_roles o WHERE o.oid = CASE WHEN n.nspowner ="
+                + " 'pg_database_owner'::regrole THEN d.datdba ELSE n.nspowner END)"
+                + " FROM pg_namespace n JOIN pg_class t ON t.relnamespace = n.oid AND t.relname = 'schema_migrations'"
+                + " JOIN pg_database d ON d.datname = current_database() WHERE n.nspname = ?")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && !rs.getBoolean(3)) {
+                    problems.add("the role " + rs.getString(1) + " owns the schema " + schema
+                            + (rs.getBoolean(2) ? " (as the database's owner)" : "") + ", not the ledger's owner");
+                }
+            }
+        }
         // CREATE on the ledger's schema: a function or table of someone else's beside the guards
         try (PreparedStatement ps = c.prepareStatement("SELECT " + grantee + ", a.privilege_type FROM pg_namespace n"
                 + " CROSS JOIN LATERAL aclexplode(n.nspacl) a LEFT JOIN pg_roles g ON g.oid = a.grantee"

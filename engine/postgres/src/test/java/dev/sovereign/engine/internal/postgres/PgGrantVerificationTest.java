@@ -103,6 +103,32 @@ class PgGrantVerificationTest {
         assertThat(PgMigrator.grantProblems(c)).isEmpty();
     }
 
+    /**
+     * The schema's owner may drop anything in it, a guard's function with its trigger included: the schema handed to
+     * another role is refused, and so is the database handed to one while the schema is PostgreSQL 15's public schema
+     * (owned by pg_database_owner, whoever owns the database).
+     */
+    @Test
+    void aSchemaOrDatabaseHandedToAnotherRoleIsRefused() throws Exception {
+        sql.exec("GRANT " + worker + " TO " + role);
+        String schemaOwner = sql.text("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = 'public'");
+        sql.exec("ALTER SCHEMA public OWNER TO " + role);
+        assertThat(PgMigrator.grantProblems(c))
+                .containsExactly("the role " + role + " owns the schema public, not the ledger's owner");
+        // why it matters: that login can now drop a guard's function with its trigger (rolled back here)
+        try (Connection asRole = db.dataSource(role, role).getConnection()) {
+            new RawPg(asRole).exec("BEGIN", "DROP FUNCTION messages_guard_update() CASCADE", "ROLLBACK");
+        }
+        sql.exec("ALTER SCHEMA public OWNER TO " + schemaOwner);
+        assertThat(PgMigrator.grantProblems(c)).isEmpty();
+        if (schemaOwner.equals("pg_database_owner")) {
+            refusedUntilRevoked(
+                    "ALTER DATABASE " + db.name() + " OWNER TO " + role,
+                    "ALTER DATABASE " + db.name() + " OWNER TO CURRENT_USER",
+                    "the role " + role + " owns the schema public (as the database's owner), not the ledger's owner");
+        }
+    }
+
     @Test
     void aFreshLedgerHasNoGrantProblemAndOpensAgainAndAgain() throws Exception {
         assertThat(PgMigrator.grantProblems(c)).isEmpty();
