@@ -10,7 +10,6 @@ import dev.sovereign.engine.base.Refusal;
 import dev.sovereign.engine.base.RefusalCategory;
 import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.mailbox.Claim;
-import dev.sovereign.engine.mailbox.Message;
 import dev.sovereign.engine.testing.PgFenceWrites;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.RawPg;
@@ -228,58 +227,21 @@ class PgOneCallRacesTest {
      */
     @Test
     void aBeatCommittedWhileTheClaimWaitsIsSeenByTheFunctionButNotByTheFullPath() throws Exception {
-        PgTestServer.Database db = PgTestServer.freshDatabase();
-        ExecutorService pool = Executors.newFixedThreadPool(1);
-        try (Connection c = db.connect();
-                Engine holder = engine(db);
-                Engine fullPath = Engine.open(EngineConfig.forDatabase(db.url())
-                        .heartbeat(false)
-                        .actAs(holder.processIdentity())
-                        .build());
-                Other blocker = new Other(new RawPg(db.connect()))) {
-            RawPg sql = new RawPg(c);
-            String me = holder.processIdentity();
-            holder.actors().add("alpha");
-            long start = sql.scalar("SELECT sovereign_now_ms()") + 1_000;
-            PgTestServer.pinClock(db, start);
-            Lease lease = holder.leases().acquire("alpha", Duration.ofSeconds(5)); // attached, row to start + 5 s
-            assertThat(lease.attached()).isTrue();
-
-            String[] outcome = new String[2];
-            Engine[] engines = {holder, fullPath}; // an engine under a claimed identity takes the full path
-            for (int i = 0; i < 2; i++) {
-                long t0 = start + i * 100_000L;
-                PgTestServer.pinClock(db, t0);
-                sql.exec("UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(me)); // stamped: t0
-                Message m = holder.mailbox().send("ops", "alpha", "job " + i, "body", 3);
-                blocker.exec("BEGIN", "SELECT 1 FROM messages WHERE id = " + q(m.id()) + " FOR UPDATE");
-                Engine e = engines[i];
-                Future<String> claim = inTheBackground(pool, () -> {
-                    try {
-                        Claim granted = e.mailbox().claim(m.id(), "alpha", Duration.ofSeconds(30));
-                        return "granted " + granted.token();
-                    } catch (Refusal r) {
-                        return r.category().name();
-                    }
+        LateBeat late = lateBeat(
+                holder ->
+                        holder.mailbox().send("ops", "alpha", "job", "body", 3).id(),
+                message -> "SELECT 1 FROM messages WHERE id = " + q(message) + " FOR UPDATE",
+                (message, process, lease) ->
+                        "SELECT count(*) FROM sovereign_claim(" + q(message) + ", 'alpha', " + q(process) + ", 30000)",
+                (e, message, lease) -> {
+                    Claim claim = e.mailbox().claim(message, "alpha", Duration.ofSeconds(30));
+                    return "granted " + claim.token() + " to " + claim.process();
                 });
-                awaitWaiting(sql, db, 1, claim);
-                // the beat expires (t0 + 5 s), then the holder's session beats again, before the lock is released
-                PgTestServer.pinClock(db, t0 + 6_000);
-                sql.exec("UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(me)); // stamped: t0 + 6 s
-                blocker.exec("ROLLBACK");
-                outcome[i] = claim.get(20, TimeUnit.SECONDS);
-            }
-            assertThat(outcome[0]).as("the function").startsWith("granted");
-            assertThat(outcome[1]).as("the full path").isEqualTo(RefusalCategory.ACTOR_LEASE_LOST.name());
-            // with nothing to wait for, the full path reads the same fresh beat and grants
-            Message control = holder.mailbox().send("ops", "alpha", "control", "body", 3);
-            assertThat(fullPath.mailbox()
-                            .claim(control.id(), "alpha", Duration.ofSeconds(30))
-                            .process())
-                    .isEqualTo(me);
-        } finally {
-            pool.shutdownNow();
-        }
+        assertThat(late.functionAlone()).as("the function called by itself").isEqualTo("1");
+        assertThat(late.function()).as("the function").startsWith("granted");
+        assertThat(late.fullPath()).as("the full path").isEqualTo(RefusalCategory.ACTOR_LEASE_LOST.name());
+        // with nothing to wait for, the full path reads the same fresh beat and grants
+        assertThat(late.afterwards()).startsWith("granted").endsWith(" to " + late.holder());
     }
 
     /**
@@ -289,6 +251,54 @@ class PgOneCallRacesTest {
      */
     @Test
     void aBeatCommittedWhileAStartWaitsIsSeenByTheFunctionButNotByTheFullPath() throws Exception {
+        LateBeat late = lateBeat(
+                holder -> EngineAccess.ledger(holder)
+                        .runs()
+                        .assign("alpha", "scripted", null)
+                        .id(),
+                assignment -> "SELECT 1 FROM assignments WHERE id = " + q(assignment) + " FOR UPDATE",
+                (assignment, process, lease) -> "SELECT count(*) FROM sovereign_attempt_start(" + q(assignment)
+                        + ", 'att_by_hand', " + q(process) + ", " + lease.token() + ", 30000)",
+                (e, assignment, lease) -> "started "
+                        + EngineAccess.ledger(e)
+                                .runs()
+                                .startAttempt(assignment, lease.token(), 30_000)
+                                .token());
+        assertThat(late.functionAlone()).as("the function called by itself").isEqualTo("1");
+        assertThat(late.function()).as("the function").startsWith("started");
+        assertThat(late.fullPath()).as("the full path").isEqualTo(RefusalCategory.ACTOR_LEASE_LOST.name());
+    }
+
+    /**
+     * What {@link #lateBeat} saw: the function called by itself (rows it wrote), the engine through the function (which
+     * falls back to the full path only after the wait), the full path, and the full path with no wait.
+     */
+    private record LateBeat(String holder, String functionAlone, String function, String fullPath, String afterwards) {}
+
+    @FunctionalInterface
+    private interface Make {
+        String row(Engine holder) throws Exception;
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        String sql(String row, String process, Lease lease);
+    }
+
+    @FunctionalInterface
+    private interface Write {
+        String on(Engine e, String row, Lease lease) throws Exception;
+    }
+
+    /**
+     * Runs the function by itself ({@code call}, on a connection of its own), then {@code write} by the holder
+     * (the function, then its fall-back) and by an engine under the holder's claimed identity (the full path), each on
+     * a fresh {@code row} while another connection holds the row ({@code lock}), the
+     * holder's 5 s attached lease's beat expires and the session beats again before the row is let go; then once
+     * more through the full path with nothing to wait for. A refusal is answered by its category.
+     */
+    private static LateBeat lateBeat(
+            Make make, java.util.function.Function<String, String> lock, Call call, Write write) throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         ExecutorService pool = Executors.newFixedThreadPool(1);
         try (Connection c = db.connect();
@@ -297,46 +307,46 @@ class PgOneCallRacesTest {
                         .heartbeat(false)
                         .actAs(holder.processIdentity())
                         .build());
-                Other blocker = new Other(new RawPg(db.connect()))) {
+                Other blocker = new Other(new RawPg(db.connect()));
+                Other caller = new Other(new RawPg(db.connect()))) {
             RawPg sql = new RawPg(c);
             String me = holder.processIdentity();
             holder.actors().add("alpha");
             long start = sql.scalar("SELECT sovereign_now_ms()") + 1_000;
             PgTestServer.pinClock(db, start);
             Lease lease = holder.leases().acquire("alpha", Duration.ofSeconds(5)); // attached, row to start + 5 s
-            String[] outcome = new String[2];
-            Engine[] engines = {holder, fullPath}; // an engine under a claimed identity takes the full path
-            for (int i = 0; i < 2; i++) {
+            assertThat(lease.attached()).isTrue();
+            String[] outcome = new String[3];
+            Engine[] engines = {null, holder, fullPath}; // an engine under a claimed identity takes the full path
+            for (int i = 0; i < 3; i++) {
                 long t0 = start + i * 100_000L;
                 PgTestServer.pinClock(db, t0);
                 sql.exec("UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(me)); // stamped: t0
-                String assignment = EngineAccess.ledger(holder)
-                        .runs()
-                        .assign("alpha", "scripted", null)
-                        .id();
-                blocker.exec("BEGIN", "SELECT 1 FROM assignments WHERE id = " + q(assignment) + " FOR UPDATE");
+                String row = make.row(holder);
+                blocker.exec("BEGIN", lock.apply(row));
                 Engine e = engines[i];
-                Future<String> started = inTheBackground(pool, () -> {
-                    try {
-                        return "started "
-                                + EngineAccess.ledger(e)
-                                        .runs()
-                                        .startAttempt(assignment, lease.token(), 30_000)
-                                        .token();
-                    } catch (Refusal r) {
-                        return r.category().name();
-                    }
-                });
-                awaitWaiting(sql, db, 1, started);
+                Future<String> written = e == null
+                        ? inTheBackground(pool, () -> String.valueOf(caller.scalar(call.sql(row, me, lease))))
+                        : inTheBackground(pool, () -> attempt(() -> write.on(e, row, lease)));
+                awaitWaiting(sql, db, 1, written);
+                // the beat expires (t0 + 5 s), then the holder's session beats again, before the row is let go
                 PgTestServer.pinClock(db, t0 + 6_000);
                 sql.exec("UPDATE processes SET heartbeat_at = 0 WHERE identity = " + q(me)); // stamped: t0 + 6 s
                 blocker.exec("ROLLBACK");
-                outcome[i] = started.get(20, TimeUnit.SECONDS);
+                outcome[i] = written.get(20, TimeUnit.SECONDS);
             }
-            assertThat(outcome[0]).as("the function").startsWith("started");
-            assertThat(outcome[1]).as("the full path").isEqualTo(RefusalCategory.ACTOR_LEASE_LOST.name());
+            String row = make.row(holder);
+            return new LateBeat(me, outcome[0], outcome[1], outcome[2], attempt(() -> write.on(fullPath, row, lease)));
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    private static String attempt(Callable<String> write) throws Exception {
+        try {
+            return write.call();
+        } catch (Refusal r) {
+            return r.category().name();
         }
     }
 }
