@@ -18,15 +18,16 @@ import java.util.List;
  * does NOT call them: it sends the same statements itself, in the same number of round trips (one per transaction,
  * then the COMMIT), and leaves out what the functions add besides the contract (the actor check, the explicit row
  * locks and the sanity reads that let them hand a refusal to the engine's full path). <b>Grant</b>: one statement
- * ({@link #GRANT}) — mint from the token counter, raise the lease change marker, insert the lease row (the
+ * ({@link #GRANT}) — mint from the token counter, mark the row with its transaction's id (the change marker of schema
+ * version 18, decision 0923), insert the lease row (the
  * compare-and-set of a free actor) at the server's clock ({@code sovereign_now_ms()}, contract §15), journal
  * {@code LEASE_ACQUIRED}. <b>Release</b>: one batch of two statements ({@link #RELEASE}; a row cannot be updated and
- * deleted by one statement) — raise the marker and state the token in the row, which the delete guard demands; then
+ * deleted by one statement) — mark the row and state the token in it, which the delete guard demands; then
  * delete the row presenting the token and journal {@code LEASE_RELEASED}; the schema's trigger leaves the tombstone.
  *
  * <p><b>Guards off</b>: every trigger on the ledger's tables dropped (as the owner, in the benchmark's own database;
  * the foreign keys and CHECKs stay), the same statements, and by hand the one thing a dropped trigger wrote — the
- * released lease's tombstone with its step of the change counter ({@link #TOMBSTONE}, in the same batch) — so both
+ * released lease's tombstone with its transaction's id ({@link #TOMBSTONE}, in the same batch) — so both
  * variants leave the same rows. The statements are checked against the installed guards by
  * {@code PgContractFloorTest}.
  */
@@ -40,23 +41,19 @@ final class PgContractFloor implements AutoCloseable {
 
     static final String GRANT =
             "WITH t AS (UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token),"
-                    + " c AS (UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1"
-                    + " RETURNING last_change),"
                     + " n AS (SELECT sovereign_now_ms() AS ms),"
                     + " l AS (INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
                     + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, attached)"
                     + " SELECT ?::text, ?::text, t.last_token, ?::bigint, n.ms, n.ms, n.ms + ?::bigint, 0, n.ms,"
-                    + " c.last_change, true FROM t, c, n ON CONFLICT (actor_id) DO NOTHING"
+                    + " txid_current(), true FROM t, n ON CONFLICT (actor_id) DO NOTHING"
                     + " RETURNING actor_id, process_identity, token, ttl_ms, acquired_at)"
                     + " INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
                     + " token, detail) SELECT l.acquired_at, 'LEASE_ACQUIRED', 'actor', l.actor_id, l.actor_id,"
                     + " l.process_identity, l.token, 'ttl ' || l.ttl_ms || ' ms' FROM l RETURNING token";
 
     static final String STATE_RELEASE =
-            "WITH c AS (UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1"
-                    + " RETURNING last_change)"
-                    + " UPDATE actor_leases SET change_seq = c.last_change, presented_token = ?::bigint,"
-                    + " presented_change = c.last_change FROM c"
+            "UPDATE actor_leases SET change_seq = txid_current(), presented_token = ?::bigint,"
+                    + " presented_change = txid_current()"
                     + " WHERE actor_id = ?::text AND process_identity = ?::text AND token = ?::bigint";
 
     static final String DELETE_AND_JOURNAL = "WITH d AS (DELETE FROM actor_leases"
@@ -71,9 +68,7 @@ final class PgContractFloor implements AutoCloseable {
 
     /** Guards off only: what the dropped {@code actor_leases_delete_leaves_tombstone} trigger wrote. */
     static final String TOMBSTONE =
-            "WITH c AS (UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1"
-                    + " RETURNING last_change)"
-                    + " INSERT INTO lease_tombstones (actor_id, change_seq) SELECT ?::text, c.last_change FROM c"
+            "INSERT INTO lease_tombstones (actor_id, change_seq) VALUES (?::text, txid_current())"
                     + " ON CONFLICT (actor_id) DO UPDATE SET change_seq = excluded.change_seq";
 
     private final Connection connection;

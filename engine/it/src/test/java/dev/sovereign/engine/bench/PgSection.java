@@ -205,8 +205,8 @@ final class PgSection {
             return;
         }
         line("A grant + release written by hand (`PgContractFloor`), what the contract requires and nothing else: the"
-                + " grant as ONE statement (mint from the token counter, raise the lease change marker, insert the lease"
-                + " row at the server's clock, journal `LEASE_ACQUIRED`), the release as one batch of two (state the"
+                + " grant as ONE statement (mint from the token counter, mark the row with its transaction's id, insert the"
+                + " lease row at the server's clock, journal `LEASE_ACQUIRED`), the release as one batch of two (state the"
                 + " token in the row as the delete guard demands; delete it and journal `LEASE_RELEASED`; the schema's"
                 + " trigger leaves the tombstone), each transaction one round trip and its COMMIT, as the engine's are."
                 + " The engine's common case sends the same statements from inside the ledger's functions"

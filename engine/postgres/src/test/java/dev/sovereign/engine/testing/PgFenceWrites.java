@@ -1,6 +1,5 @@
 package dev.sovereign.engine.testing;
 
-import static dev.sovereign.engine.testing.RawPg.BUMP;
 import static dev.sovereign.engine.testing.RawPg.CHANGE;
 import static dev.sovereign.engine.testing.RawPg.MINT;
 import static dev.sovereign.engine.testing.RawPg.NOW;
@@ -19,6 +18,24 @@ public final class PgFenceWrites {
 
     public PgFenceWrites(RawPg sql) {
         this.sql = sql;
+    }
+
+    /**
+     * {@code statements} as the ledger this connection holds wants them: before schema version 18 a lease write raised
+     * the lease change counter in its transaction and carried its value (decision 0923), so an older ledger a test
+     * seeds by hand gets that step and that value instead of the transaction's id.
+     */
+    private String[] forThisLedger(String... statements) {
+        if (sql.scalar("SELECT coalesce(max(schema_version), 0) FROM schema_migrations") >= 18
+                || java.util.Arrays.stream(statements).noneMatch(s -> s.contains(CHANGE))) {
+            return statements;
+        }
+        String[] out = new String[statements.length + 1];
+        out[0] = "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1";
+        for (int i = 0; i < statements.length; i++) {
+            out[i + 1] = statements[i].replace(CHANGE, "(SELECT last_change FROM lease_change_counter WHERE id = 1)");
+        }
+        return out;
     }
 
     public RawPg sql() {
@@ -45,7 +62,6 @@ public final class PgFenceWrites {
     public static String[] acquireStatements(String actor, String process, long expiresInMs) {
         return new String[] {
             MINT,
-            BUMP,
             "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
                     + " renewal_journalled_at, change_seq) SELECT " + q(actor) + ", " + q(process) + ", " + TOKEN
                     + ", " + ttl(expiresInMs) + ", now.ms, now.ms, now.ms + " + expiresInMs + ", now.ms, " + CHANGE
@@ -63,7 +79,7 @@ public final class PgFenceWrites {
 
     /** Grants {@code actor} to {@code process}; returns the lease token. */
     public long acquire(String actor, String process, long expiresInMs) {
-        sql.passes(acquireStatements(actor, process, expiresInMs));
+        sql.passes(forThisLedger(acquireStatements(actor, process, expiresInMs)));
         return leaseToken(actor);
     }
 
@@ -74,7 +90,6 @@ public final class PgFenceWrites {
     /** A renewal: the holder presents its token; the row's change marker and presented_change move together. */
     public static String[] renewStatements(String actor, long token, long expiresInMs) {
         return new String[] {
-            BUMP,
             "UPDATE actor_leases SET expires_at = now.ms + " + expiresInMs + ", renewed_at = now.ms, ttl_ms = "
                     + ttl(expiresInMs)
                     + ", renewals = renewals + 1, presented_token = " + token + ", change_seq = " + CHANGE
@@ -87,7 +102,6 @@ public final class PgFenceWrites {
     public static String[] takeOverStatements(String actor, long expiredToken, String process, long expiresInMs) {
         return new String[] {
             MINT,
-            BUMP,
             "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(process) + ", acquired_at = now.ms"
                     + ", renewed_at = now.ms, expires_at = now.ms + " + expiresInMs + ", ttl_ms = " + ttl(expiresInMs)
                     + ", renewals = 0,"
@@ -98,14 +112,13 @@ public final class PgFenceWrites {
     }
 
     public long takeOver(String actor, long expiredToken, String process, long expiresInMs) {
-        sql.passes(takeOverStatements(actor, expiredToken, process, expiresInMs));
+        sql.passes(forThisLedger(takeOverStatements(actor, expiredToken, process, expiresInMs)));
         return leaseToken(actor);
     }
 
     /** A release: present the token in the row (raising the marker), then delete it, in one transaction. */
     public static String[] releaseStatements(String actor, long token) {
         return new String[] {
-            BUMP,
             "UPDATE actor_leases SET presented_token = " + token + ", change_seq = " + CHANGE + ", presented_change = "
                     + CHANGE + " WHERE actor_id = " + q(actor) + " AND token = " + token,
             "DELETE FROM actor_leases WHERE actor_id = " + q(actor) + " AND token = " + token

@@ -22,10 +22,11 @@ public final class RawPg {
     public static final String MINT = "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1";
     /** The token just minted (or the last one). */
     public static final String TOKEN = "(SELECT last_token FROM token_counter WHERE id = 1)";
-    /** Raises the lease change marker, as every lease write does in its own transaction. */
-    public static final String BUMP = "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1";
-    /** The lease change marker just raised. */
-    public static final String CHANGE = "(SELECT last_change FROM lease_change_counter WHERE id = 1)";
+    /**
+     * The lease change marker every lease write carries: its own transaction's id (schema version 18, decision 0923;
+     * until then a value of the lease change counter, raised in the same transaction).
+     */
+    public static final String CHANGE = "txid_current()";
     /** The server's clock in epoch milliseconds. */
     public static final String NOW = "sovereign_now_ms()";
 

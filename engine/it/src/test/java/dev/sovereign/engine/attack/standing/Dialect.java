@@ -55,6 +55,14 @@ enum Dialect {
         return this == SQLITE ? List.of("COMMIT") : List.of();
     }
 
+    /**
+     * The change marker a lease write must carry: the lease change counter, raised in the same transaction, on SQLite;
+     * the writing transaction's own id on PostgreSQL (its schema version 18, decision 0923).
+     */
+    String changeMarker() {
+        return this == SQLITE ? "(SELECT last_change FROM lease_change_counter WHERE id = 1)" : "txid_current()";
+    }
+
     /** A boolean literal for the lease's {@code attached} flag. */
     String bool(boolean b) {
         return this == SQLITE ? (b ? "1" : "0") : (b ? "true" : "false");

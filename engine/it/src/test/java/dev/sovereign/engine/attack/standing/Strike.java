@@ -158,7 +158,6 @@ record Strike(String table, String column, Value value, Form form, int pick, int
     }
 
     private static final String TOKEN = "(SELECT last_token FROM token_counter WHERE id = 1)";
-    private static final String CHANGE = "(SELECT last_change FROM lease_change_counter WHERE id = 1)";
 
     /** The UPDATE that also states what the table's guard asks for, from the row's own values. */
     private List<String> stated(Scene world, Map<String, Object> row, String v, String where) {
@@ -169,8 +168,8 @@ record Strike(String table, String column, Value value, Form form, int pick, int
         switch (table) {
             case "actor_leases" -> {
                 first.add("UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1");
-                set.put("change_seq", CHANGE);
-                set.put("presented_change", CHANGE);
+                set.put("change_seq", d.changeMarker());
+                set.put("presented_change", d.changeMarker());
                 set.put("presented_token", Literals.of(d, row.get("token")));
             }
             case "messages" -> {
@@ -244,7 +243,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
             } else if (c.equals("presented_token")) {
                 x = Literals.of(d, row.get("token"));
             } else if (c.equals("change_seq") || c.equals("presented_change")) {
-                x = CHANGE;
+                x = d.changeMarker();
             } else if (c.equals("expires_at") || c.equals("claim_expires_at")) {
                 x = old == null ? x : Long.toString(now + 60_000);
             } else if (c.endsWith("_at")
@@ -327,7 +326,8 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                 out.add("UPDATE actor_leases SET token = " + TOKEN + ", process_identity = "
                         + Literals.of(d, world.attacker()) + ", acquired_at = " + now + ", renewed_at = " + now
                         + ", expires_at = " + (now + 60_000) + ", renewals = 0, renewal_journalled_at = " + now
-                        + ", presented_token = token, change_seq = " + CHANGE + ", presented_change = " + CHANGE
+                        + ", presented_token = token, change_seq = " + d.changeMarker() + ", presented_change = "
+                        + d.changeMarker()
                         + ", attached = " + d.bool(true) + " WHERE actor_id = " + Literals.of(d, w));
             }
         }

@@ -83,6 +83,21 @@ public interface Dialect {
      */
     String deferForeignKeys();
 
+    /**
+     * A query of one whole number, the cursor of the console's incremental lease read (decision 0923): every lease row
+     * or tombstone written after it was read carries a change marker above it. SQLite: the lease change counter (one
+     * writer at a time, so markers are in commit order). PostgreSQL: one less than the oldest transaction still
+     * running when the snapshot was taken; a lease write is marked with its own transaction's id.
+     */
+    String leaseChangeCursor();
+
+    /**
+     * Whether an unchanged {@link #leaseChangeCursor} means no lease row changed: true on SQLite (the counter moves
+     * with every lease write); false on PostgreSQL, where a long transaction elsewhere holds the cursor still while
+     * other transactions commit lease writes.
+     */
+    boolean leaseCursorMovesWithEveryWrite();
+
     /** SQLite's words. */
     Dialect SQLITE = new Dialect() {
         @Override
@@ -158,6 +173,16 @@ public interface Dialect {
         @Override
         public String deferForeignKeys() {
             return "PRAGMA defer_foreign_keys = ON";
+        }
+
+        @Override
+        public String leaseChangeCursor() {
+            return "SELECT last_change FROM lease_change_counter WHERE id = 1";
+        }
+
+        @Override
+        public boolean leaseCursorMovesWithEveryWrite() {
+            return true;
         }
     };
 
@@ -238,6 +263,16 @@ public interface Dialect {
         @Override
         public String deferForeignKeys() {
             return "SET CONSTRAINTS ALL DEFERRED";
+        }
+
+        @Override
+        public String leaseChangeCursor() {
+            return "SELECT txid_snapshot_xmin(txid_current_snapshot()) - 1";
+        }
+
+        @Override
+        public boolean leaseCursorMovesWithEveryWrite() {
+            return false;
         }
     };
 }

@@ -15,9 +15,11 @@ import java.util.Map;
  * time, after an actor was added, or when most rows changed; otherwise only the lease rows whose change marker
  * ({@code actor_leases.change_seq}, {@code lease_tombstones}) is above what the previous snapshot saw, replaced in a
  * copy of the previous list. Every lease write carries the marker (the schema refuses one that does not), so the
- * result equals a full read; see docs/decisions/0414-lease-change-marker.md. Why that is complete on PostgreSQL too:
- * every lease write locks {@code lease_change_counter} and bumps it in its own transaction, so lease writes commit
- * in counter order, and a snapshot that saw the counter at {@code v} saw every row marked {@code <= v}.
+ * result equals a full read; see docs/decisions/0414-lease-change-marker.md. The cursor a snapshot keeps is the
+ * dialect's ({@link Dialect#leaseChangeCursor}): SQLite's lease change counter, whose writes commit one at a time; on
+ * PostgreSQL a lease write is marked with its own transaction's id and the cursor is one less than the oldest
+ * transaction still running when the snapshot was taken, so every row a later snapshot sees that this one did not is
+ * marked above it (decision 0923: some rows are read twice, none is missed).
  *
  * <p>Ordered by actor id in byte order ({@link Dialect#byteOrder}), whatever the database's collation. The backend
  * hands over the reads (its own connection and kept statements, decision 0511) and says how it tells that an actor
@@ -97,8 +99,8 @@ public final class JdbcAdminLeases {
      *
      * @param actorCount   {@code count(*)} of actors when read
      * @param actorsMarker the backend's {@link ActorsAdded} marker when read
-     * @param lastChange   the lease change counter when read: every lease row written or deleted later carries a
-     *                     higher marker
+     * @param lastChange   the lease change cursor when read ({@link Dialect#leaseChangeCursor}): every lease row
+     *                     written or deleted later carries a higher marker
      * @param sessions     each process holding an attached lease, with its last heartbeat, when read
      * @param rows         every actor's lease, by actor id (unmodifiable)
      * @param positions    each actor's index in {@code rows} (never changed once built)
@@ -117,6 +119,8 @@ public final class JdbcAdminLeases {
     public record Read(Baseline baseline, int rowsRead, boolean full) {}
 
     private final ActorsAdded actorsAdded;
+    private final String cursor;
+    private final boolean cursorMovesWithEveryWrite;
     private final String allLeases;
     private final String changedLeases;
     private final String sessions;
@@ -125,6 +129,8 @@ public final class JdbcAdminLeases {
 
     public JdbcAdminLeases(Dialect dialect, ActorsAdded actorsAdded) {
         this.actorsAdded = actorsAdded;
+        this.cursor = dialect.leaseChangeCursor();
+        this.cursorMovesWithEveryWrite = dialect.leaseCursorMovesWithEveryWrite();
         this.allLeases = allLeasesSql(dialect);
         this.changedLeases = changedLeasesSql(dialect);
         this.sessions = sessionsSql(dialect);
@@ -136,7 +142,8 @@ public final class JdbcAdminLeases {
      * an actor was added, or one after most rows changed, reads every row; otherwise only the rows whose lease change
      * marker is above the one the previous snapshot saw (renewed, granted, taken over, or released: a tombstone) and
      * the attached rows of each session that beat since are read and replaced in a copy of the previous list. Called
-     * inside the snapshot's read transaction, so the counter and the rows agree. A row equal to the previous
+     * inside the snapshot's read transaction, the cursor read before the rows (on PostgreSQL's READ COMMITTED each
+     * statement has its own snapshot: an earlier cursor is only lower, so a row can be read twice, never missed). A row equal to the previous
      * snapshot's is that same object, so the console's comparisons are mostly identity checks. The new baseline is
      * kept only by {@link #keep}, after the snapshot's transaction committed.
      */
@@ -145,7 +152,7 @@ public final class JdbcAdminLeases {
         // SELECT they scan the table (about 400 us)
         long actorCount = q.scalarLong("SELECT count(*) FROM actors");
         long actorsMarker = actorsAdded.marker(q);
-        long lastChange = q.scalarLong("SELECT last_change FROM lease_change_counter WHERE id = 1");
+        long lastChange = q.scalarLong(cursor);
         Map<String, Long> beats = sessions(q);
         Baseline before = baseline;
         Holders holders = new Holders(q, processes);
@@ -161,16 +168,17 @@ public final class JdbcAdminLeases {
                 beaten.add(process);
             }
         });
-        if (lastChange == before.lastChange() && beaten.isEmpty()) {
+        boolean marked = lastChange != before.lastChange() || !cursorMovesWithEveryWrite;
+        if (!marked && beaten.isEmpty()) {
             return new Read(before, 0, false);
         }
-        if (actorCount >= FULL_READ_MIN_ROWS && rowsToReread(q, before, lastChange, beaten) * 2 > actorCount) {
+        if (actorCount >= FULL_READ_MIN_ROWS && rowsToReread(q, before, marked, beaten) * 2 > actorCount) {
             // most rows changed (every holder's heartbeat came round): replacing them one by one in the previous
             // list costs about a third more than reading them all in order
             return fullRead(q, before, holders, actorCount, actorsMarker, lastChange, beats);
         }
         List<LeaseRow> changed = new ArrayList<>();
-        if (lastChange != before.lastChange()) {
+        if (marked) {
             changed.addAll(q.query(
                     changedLeases,
                     rs -> leaseRow(rs, holders),
@@ -202,9 +210,9 @@ public final class JdbcAdminLeases {
     }
 
     /** The rows marked after the baseline, plus the leases the previous snapshot saw each beaten session hold. */
-    private static long rowsToReread(JdbcReads q, Baseline before, long lastChange, List<String> beaten)
+    private static long rowsToReread(JdbcReads q, Baseline before, boolean marked, List<String> beaten)
             throws SQLException {
-        long rows = lastChange == before.lastChange() ? 0 : q.scalarLong(COUNT_CHANGED_SQL, before.lastChange());
+        long rows = marked ? q.scalarLong(COUNT_CHANGED_SQL, before.lastChange()) : 0;
         for (String process : beaten) {
             rows += before.held().getOrDefault(process, 0);
         }

@@ -26,7 +26,10 @@ public interface JdbcTx extends JdbcReads {
      */
     void lockTokenCounter() throws SQLException;
 
-    /** Locks the lease change counter row (second in the order), for transactions that write a lease; as above. */
+    /**
+     * Locks the lease change counter row (second in the order), for transactions that write a lease; as above. A no-op
+     * on PostgreSQL too since its schema version 18, where a lease write's marker is its own transaction's id.
+     */
     void lockLeaseChanges() throws SQLException;
 
     /**
@@ -44,7 +47,10 @@ public interface JdbcTx extends JdbcReads {
      */
     RuntimeException changedUnderLock(String row);
 
-    /** Raises the lease change counter in this transaction; every lease write carries the value (decision 0414). */
+    /**
+     * The change marker every lease write of this transaction carries (decision 0414): the lease change counter,
+     * raised, on SQLite; on PostgreSQL the transaction's id, the same for each call (decision 0923).
+     */
     default long nextLeaseChange() throws SQLException {
         return one(
                         "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1 RETURNING last_change",

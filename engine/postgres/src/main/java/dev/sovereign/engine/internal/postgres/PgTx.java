@@ -21,6 +21,7 @@ public final class PgTx extends JdbcTxBase {
     private final PgDatabase db;
     private final Connection c;
     private Long now;
+    private Long transactionId;
 
     PgTx(PgDatabase db, WentBackwardsGuard backwards, Connection c, IdentityClaim claimToJournal) {
         super(db, backwards, claimToJournal);
@@ -117,9 +118,19 @@ public final class PgTx extends JdbcTxBase {
         return new PgConflict(row + " changed under its row lock");
     }
 
-    /** Locks the lease change counter row (second in the order), for transactions that write a lease. */
+    /**
+     * Nothing to lock: since schema version 18 a lease write's change marker is its own transaction's id (decision
+     * 0923), and no lease write waits for another actor's.
+     */
     @Override
-    public void lockLeaseChanges() throws SQLException {
-        query("SELECT last_change FROM lease_change_counter WHERE id = 1 FOR UPDATE", rs -> rs.getLong(1));
+    public void lockLeaseChanges() {}
+
+    /** This transaction's id ({@code txid_current()}), the change marker every lease write of it carries (0923). */
+    @Override
+    public long nextLeaseChange() throws SQLException {
+        if (transactionId == null) {
+            transactionId = scalarLong("SELECT txid_current()");
+        }
+        return transactionId;
     }
 }

@@ -68,7 +68,6 @@ class PgMergeTest {
                         + " ON l.actor_id = s.a WHEN MATCHED THEN DELETE");
         sql.refused(
                 "presents its current token",
-                RawPg.BUMP,
                 "MERGE INTO actor_leases l USING (SELECT 'operator' AS a) s"
                         + " ON l.actor_id = s.a WHEN MATCHED THEN UPDATE SET expires_at = l.expires_at + 60000,"
                         + " change_seq = " + RawPg.CHANGE);

@@ -128,7 +128,7 @@ class PgServerClockInPlpgsqlTest {
                         .satisfies(
                                 r -> assertThat(((Refusal) r).category()).isEqualTo(RefusalCategory.ACTOR_LEASE_HELD));
                 String[] takeOver = PgFenceWrites.takeOverStatements("alpha", old, "proc_thief", 5_000);
-                takeOver[2] = takeOver[2].replace(" AND expires_at <= sovereign_now_ms()", "");
+                takeOver[1] = takeOver[1].replace(" AND expires_at <= sovereign_now_ms()", "");
                 sql.refused("fence: a takeover needs an expired lease", takeOver);
                 // ... as do a bare release, a counter moved back, a journal row rewritten and a live claim swept
                 sql.refused(

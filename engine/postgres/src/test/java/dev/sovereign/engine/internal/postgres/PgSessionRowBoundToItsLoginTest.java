@@ -1,6 +1,5 @@
 package dev.sovereign.engine.internal.postgres;
 
-import static dev.sovereign.engine.testing.RawPg.BUMP;
 import static dev.sovereign.engine.testing.RawPg.CHANGE;
 import static dev.sovereign.engine.testing.RawPg.NOW;
 import static dev.sovereign.engine.testing.RawPg.q;
@@ -219,12 +218,12 @@ class PgSessionRowBoundToItsLoginTest {
         String where = " WHERE actor_id = " + q(alpha);
         String notYours = "only by the login that registered its holder (" + hostA + ")";
         // the suite's finding: a renewal that ends the lease now
-        asB.refused(notYours, BUMP, stated + "renewed_at = " + NOW + " - 600000, expires_at = " + NOW + where);
-        asB.refused(notYours, BUMP, stated + "ttl_ms = 1" + where);
+        asB.refused(notYours, stated + "renewed_at = " + NOW + " - 600000, expires_at = " + NOW + where);
+        asB.refused(notYours, stated + "ttl_ms = 1" + where);
         asB.refused(
                 notYours,
                 "SELECT * FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", " + lease.token() + ", 1)");
-        asB.refused(notYours, BUMP, stated + "attached = false" + where);
+        asB.refused(notYours, stated + "attached = false" + where);
         asB.refused(
                 notYours, "SELECT sovereign_lease_release(" + q(alpha) + ", " + q(holder) + ", " + lease.token() + ")");
         asB.refused(notYours, PgFenceWrites.releaseStatements(alpha, lease.token()));
@@ -278,13 +277,12 @@ class PgSessionRowBoundToItsLoginTest {
         String where = " WHERE actor_id = " + q(alpha);
         asA.refused(
                 tooLong,
-                BUMP,
                 renew + "ttl_ms = " + 400 * DAY + ", renewed_at = " + NOW + ", expires_at = " + NOW + " + " + 400 * DAY
                         + where);
         String times = "a lease's times come from the server's clock";
-        asA.refused(times, BUMP, renew + "expires_at = 4000000000000000" + where);
-        asA.refused(times, BUMP, renew + "renewed_at = " + NOW + " + 60000, expires_at = " + NOW + " + 60000" + where);
-        asA.refused(times, BUMP, renew + "acquired_at = 0" + where);
+        asA.refused(times, renew + "expires_at = 4000000000000000" + where);
+        asA.refused(times, renew + "renewed_at = " + NOW + " + 60000, expires_at = " + NOW + " + 60000" + where);
+        asA.refused(times, renew + "acquired_at = 0" + where);
         // the longest the API allows passes: a year
         assertThat(asA.scalar("SELECT count(*) FROM sovereign_lease_renew(" + q(alpha) + ", " + q(holder) + ", "
                         + lease.token() + ", " + 365 * DAY + ")"))
@@ -304,9 +302,9 @@ class PgSessionRowBoundToItsLoginTest {
         String where = " WHERE actor_id = " + q(alpha);
         String asItStands = "detached from its holder's session only as it stands";
         // the hand renewal: times zeroed and detached, so it would expire at once although its holder beats
-        asA.refused(asItStands, BUMP, detach + ", expires_at = 0, renewed_at = 0" + where);
-        asA.refused(asItStands, BUMP, detach + ", ttl_ms = 1" + where);
-        asA.refused(asItStands, BUMP, detach + ", expires_at = expires_at - 1" + where);
+        asA.refused(asItStands, detach + ", expires_at = 0, renewed_at = 0" + where);
+        asA.refused(asItStands, detach + ", ttl_ms = 1" + where);
+        asA.refused(asItStands, detach + ", expires_at = expires_at - 1" + where);
 
         // the documented path: abandon freezes the effective renewal and expiry into the row
         Lease before = a.leases().current(alpha).orElseThrow();

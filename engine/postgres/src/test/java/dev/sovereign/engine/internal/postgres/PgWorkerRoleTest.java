@@ -118,7 +118,7 @@ class PgWorkerRoleTest {
                     "a takeover needs an expired lease",
                     takeOver[0],
                     takeOver[1],
-                    takeOver[2].replace(" AND expires_at <= sovereign_now_ms()", ""));
+                    takeOver[1].replace(" AND expires_at <= sovereign_now_ms()", ""));
             assertThat(sql.text("SELECT process_identity FROM actor_leases WHERE actor_id = 'reviewer'"))
                     .isEqualTo("proc_a");
         } finally {
