@@ -119,7 +119,8 @@ abstract class AdminReaderContract {
                             "REJECTED",
                             "MESSAGE_DONE",
                             "COMPLETED",
-                            "lease alpha <worker A> 1",
+                            "lease alpha <worker A> <t0>",
+                            "lastToken=at or above every token",
                             "about ACTOR",
                             "about PROCESS")
                     .doesNotContain("proc_");
@@ -150,9 +151,23 @@ abstract class AdminReaderContract {
             }
         };
         events.stream().filter(e -> !e.resourceType().equals("actor")).forEach(e -> name.accept(e.resourceId()));
+        // tokens by the order the journal first names them: the backends mint different numbers for the same
+        // operations (PostgreSQL from the actor's stripe of the counter, decision 0924) in the same per-actor order
+        Map<Long, String> tokenNames = new java.util.HashMap<>();
+        long[] highest = {0};
+        for (JournalEntry e : events) {
+            for (Long t : java.util.Arrays.asList(e.token(), e.presentedToken(), e.currentToken())) {
+                if (t != null) {
+                    tokenNames.putIfAbsent(t, "<t" + tokenNames.size() + ">");
+                    highest[0] = Math.max(highest[0], t);
+                }
+            }
+        }
+        java.util.function.Function<Long, String> tok =
+                t -> t == null ? "null" : tokenNames.getOrDefault(t, String.valueOf(t));
         StringBuilder out = new StringBuilder();
         out.append("lastToken=")
-                .append(s.lastToken())
+                .append(s.lastToken() >= highest[0] ? "at or above every token" : "below a token: " + s.lastToken())
                 .append(" takenAt=")
                 .append(s.takenAt())
                 .append(" counts=")
@@ -164,7 +179,7 @@ abstract class AdminReaderContract {
                         .append(' ')
                         .append(l.holder() == null ? "-" : l.holder().identity())
                         .append(' ')
-                        .append(l.token())
+                        .append(l.holder() == null ? String.valueOf(l.token()) : tok.apply(l.token()))
                         .append(' ')
                         .append(l.ttlMs())
                         .append(' ')
@@ -194,7 +209,7 @@ abstract class AdminReaderContract {
                         .append(' ')
                         .append(x.state())
                         .append(' ')
-                        .append(x.currentAttemptToken())
+                        .append(tok.apply(x.currentAttemptToken()))
                         .append(' ')
                         .append(x.attempts())
                         .append(' ')
@@ -206,7 +221,7 @@ abstract class AdminReaderContract {
                                 x.receipt() == null
                                         ? "-"
                                         : x.receipt().status() + " "
-                                                + x.receipt().attemptToken() + " "
+                                                + tok.apply(x.receipt().attemptToken()) + " "
                                                 + x.receipt().summary() + " "
                                                 + x.receipt().outcomeKnown() + " "
                                                 + x.receipt().attemptId()
@@ -220,9 +235,9 @@ abstract class AdminReaderContract {
                         .append(' ')
                         .append(x.process().identity())
                         .append(' ')
-                        .append(x.token())
+                        .append(tok.apply(x.token()))
                         .append(' ')
-                        .append(x.leaseToken())
+                        .append(tok.apply(x.leaseToken()))
                         .append(' ')
                         .append(x.state())
                         .append(' ')
@@ -244,7 +259,7 @@ abstract class AdminReaderContract {
                         .append(' ')
                         .append(m.state())
                         .append(' ')
-                        .append(m.claimToken())
+                        .append(tok.apply(m.claimToken()))
                         .append(' ')
                         .append(m.createdAt())
                         .append(' ')
@@ -271,11 +286,11 @@ abstract class AdminReaderContract {
                 .append(' ')
                 .append(e.process() == null ? "-" : e.process().identity())
                 .append(' ')
-                .append(e.token())
+                .append(tok.apply(e.token()))
                 .append(' ')
-                .append(e.presentedToken())
+                .append(tok.apply(e.presentedToken()))
                 .append(' ')
-                .append(e.currentToken())
+                .append(tok.apply(e.currentToken()))
                 .append(' ')
                 .append(e.category())
                 .append(' ')
@@ -304,7 +319,10 @@ abstract class AdminReaderContract {
                             .append(e.sentence())
                             .append('\n'));
         }
-        String text = out.toString();
+        String text = java.util.regex.Pattern.compile("(token )(\\d+)")
+                .matcher(out.toString())
+                .replaceAll(m ->
+                        java.util.regex.Matcher.quoteReplacement(m.group(1) + tok.apply(Long.parseLong(m.group(2)))));
         // longest first, so a short id inside a longer one is never replaced first
         List<String> ids = new ArrayList<>(names.keySet());
         ids.sort((x, y) -> y.length() - x.length());

@@ -18,7 +18,7 @@ import java.util.List;
  * does NOT call them: it sends the same statements itself, in the same number of round trips (one per transaction,
  * then the COMMIT), and leaves out what the functions add besides the contract (the actor check, the explicit row
  * locks and the sanity reads that let them hand a refusal to the engine's full path). <b>Grant</b>: one statement
- * ({@link #GRANT}) — mint from the token counter, mark the row with its transaction's id (the change marker of schema
+ * ({@link #GRANT}) — mint from the token counter's row of the actor's stripe (schema version 19), mark the row with its transaction's id (the change marker of schema
  * version 18, decision 0923), insert the lease row (the
  * compare-and-set of a free actor) at the server's clock ({@code sovereign_now_ms()}, contract §15), journal
  * {@code LEASE_ACQUIRED}. <b>Release</b>: one batch of two statements ({@link #RELEASE}; a row cannot be updated and
@@ -40,7 +40,8 @@ final class PgContractFloor implements AutoCloseable {
     static final String BENCHMARK = "PgContractFloorBenchmark.grantRelease";
 
     static final String GRANT =
-            "WITH t AS (UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token),"
+            "WITH t AS (UPDATE token_counter SET last_token = last_token + 64 WHERE id = sovereign_token_stripe(?::text)"
+                    + " RETURNING last_token),"
                     + " n AS (SELECT sovereign_now_ms() AS ms),"
                     + " l AS (INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
                     + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, attached)"
@@ -145,10 +146,11 @@ final class PgContractFloor implements AutoCloseable {
     /** A grant of the free {@link #ACTOR} to {@link #PROCESS}, committed; the token it minted. */
     long grant() throws SQLException {
         try {
-            grant.setString(1, ACTOR);
-            grant.setString(2, PROCESS);
-            grant.setLong(3, TTL_MS);
+            grant.setString(1, ACTOR); // its stripe's row (schema version 19)
+            grant.setString(2, ACTOR);
+            grant.setString(3, PROCESS);
             grant.setLong(4, TTL_MS);
+            grant.setLong(5, TTL_MS);
             long token;
             batches++;
             try (ResultSet rs = grant.executeQuery()) {

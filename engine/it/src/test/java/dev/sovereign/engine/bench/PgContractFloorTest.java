@@ -115,7 +115,7 @@ class PgContractFloorTest {
                     c,
                     "SELECT 'tombstone', actor_id, change_seq > (SELECT min(xmin::text::bigint) FROM schema_migrations)"
                             + " FROM lease_tombstones ORDER BY actor_id"));
-            rows.addAll(rows(c, "SELECT 'tokens', last_token FROM token_counter"));
+            rows.addAll(rows(c, "SELECT 'tokens', id, last_token FROM token_counter ORDER BY id"));
             rows.addAll(rows(c, "SELECT 'changes', last_change FROM lease_change_counter"));
             // and how many rows every table of the ledger holds: a row a guard's trigger writes elsewhere shows here
             rows.addAll(tableCounts(c));

@@ -116,7 +116,7 @@ final class PgLedgerReader {
                     }
                 }
                 long lastToken;
-                try (ResultSet rs = s.executeQuery("SELECT last_token FROM token_counter WHERE id = 1")) {
+                try (ResultSet rs = s.executeQuery("SELECT max(last_token) FROM token_counter")) {
                     lastToken = rs.next() ? rs.getLong(1) : 0;
                 }
                 return new Ledger(

@@ -342,7 +342,7 @@ class LedgerCopyToPostgresTest {
         long token;
         try (Connection pg = db.connect()) {
             events = scalar(pg, "SELECT count(*) FROM fence_events");
-            token = scalar(pg, "SELECT last_token FROM token_counter");
+            token = scalar(pg, "SELECT max(last_token) FROM token_counter");
         }
 
         assertThatThrownBy(() -> LedgerCopy.copy(LedgerLocation.file(h.file()), LedgerLocation.parse(db.url())))
@@ -352,7 +352,7 @@ class LedgerCopyToPostgresTest {
                 });
         try (Connection pg = db.connect()) {
             assertThat(scalar(pg, "SELECT count(*) FROM fence_events")).isEqualTo(events);
-            assertThat(scalar(pg, "SELECT last_token FROM token_counter")).isEqualTo(token);
+            assertThat(scalar(pg, "SELECT max(last_token) FROM token_counter")).isEqualTo(token);
             assertThat(
                             scalar(
                                     pg,
@@ -395,7 +395,8 @@ class LedgerCopyToPostgresTest {
                         .as(table)
                         .isZero();
             }
-            assertThat(scalar(pg, "SELECT last_token FROM token_counter")).isZero();
+            assertThat(scalar(pg, "SELECT max(last_token - id) FROM token_counter"))
+                    .isZero(); // no stripe minted
             assertThat(
                             scalar(
                                     pg,
@@ -444,7 +445,7 @@ class LedgerCopyToPostgresTest {
         try (Connection pg = db.connect()) {
             assertThat(scalar(pg, "SELECT count(*) FROM actors")
                             + scalar(pg, "SELECT count(*) FROM fence_events")
-                            + scalar(pg, "SELECT last_token FROM token_counter"))
+                            + scalar(pg, "SELECT max(last_token - id) FROM token_counter"))
                     .isZero();
             assertThat(
                             scalar(
@@ -543,7 +544,16 @@ class LedgerCopyToPostgresTest {
                 .as("the file minted nothing after the snapshot the server got")
                 .isEqualTo(report.highestToken());
         try (Connection pg = db.connect()) {
-            assertThat(scalar(pg, "SELECT last_token FROM token_counter")).isEqualTo(report.highestToken());
+            // the file's counter is its stripe's row; every other stripe is at or below it on its own residue, never
+            // below its own number, so each stripe's next token is above it (schema version 19, decision 0924)
+            long h = report.highestToken();
+            assertThat(scalar(pg, "SELECT last_token FROM token_counter WHERE id = " + (h % 64)))
+                    .isEqualTo(h);
+            assertThat(scalar(
+                            pg,
+                            "SELECT count(*) FROM token_counter WHERE last_token % 64 = id"
+                                    + " AND last_token <= greatest(" + h + ", id) AND last_token > " + h + " - 64"))
+                    .isEqualTo(64);
         }
         // the file refuses everything its holder still tries; the server has it all
         assertThatThrownBy(() -> worker.mailbox().complete(m.id(), claim.token()))
@@ -606,7 +616,7 @@ class LedgerCopyToPostgresTest {
         try (Connection pg = db.connect()) {
             assertThat(scalar(pg, "SELECT count(*) FROM actors")
                             + scalar(pg, "SELECT count(*) FROM processes")
-                            + scalar(pg, "SELECT last_token FROM token_counter"))
+                            + scalar(pg, "SELECT max(last_token - id) FROM token_counter"))
                     .isZero();
             assertThat(scalar(pg, "SELECT lab_sandbox FROM ledger_mark")).isEqualTo(1);
         }

@@ -1,10 +1,12 @@
 package dev.sovereign.engine.testing;
 
 import static dev.sovereign.engine.testing.RawPg.CHANGE;
+import static dev.sovereign.engine.testing.RawPg.CLAIM_TOKEN;
+import static dev.sovereign.engine.testing.RawPg.LEASE_TOKEN;
 import static dev.sovereign.engine.testing.RawPg.MINT;
 import static dev.sovereign.engine.testing.RawPg.NOW;
-import static dev.sovereign.engine.testing.RawPg.TOKEN;
 import static dev.sovereign.engine.testing.RawPg.q;
+import static dev.sovereign.engine.testing.RawPg.token;
 
 /**
  * The correctly stated write for each guarded state change, in raw SQL: the statement shapes the
@@ -26,8 +28,18 @@ public final class PgFenceWrites {
      * seeds by hand gets that step and that value instead of the transaction's id.
      */
     private String[] forThisLedger(String... statements) {
-        if (sql.scalar("SELECT coalesce(max(schema_version), 0) FROM schema_migrations") >= 18
-                || java.util.Arrays.stream(statements).noneMatch(s -> s.contains(CHANGE))) {
+        long version = sql.scalar("SELECT coalesce(max(schema_version), 0) FROM schema_migrations");
+        if (version < 19) { // one counter row (decision 0924)
+            statements = java.util.Arrays.stream(statements)
+                    .map(s -> s.equals(MINT)
+                                    || s.startsWith("UPDATE token_counter SET last_token = last_token + 64 WHERE id")
+                            ? RawPg.MINT_BEFORE_19
+                            : s.replaceAll(
+                                    "\\(SELECT last_token FROM token_counter WHERE id = sovereign_token_stripe\\([^()]*\\)\\)",
+                                    java.util.regex.Matcher.quoteReplacement(RawPg.TOKEN_BEFORE_19)))
+                    .toArray(String[]::new);
+        }
+        if (version >= 18 || java.util.Arrays.stream(statements).noneMatch(s -> s.contains(CHANGE))) {
             return statements;
         }
         String[] out = new String[statements.length + 1];
@@ -61,9 +73,10 @@ public final class PgFenceWrites {
     /** The statements of an acquisition of a free actor, expiring {@code expiresInMs} from now. */
     public static String[] acquireStatements(String actor, String process, long expiresInMs) {
         return new String[] {
-            MINT,
+            RawPg.mint(q(actor)),
             "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
-                    + " renewal_journalled_at, change_seq) SELECT " + q(actor) + ", " + q(process) + ", " + TOKEN
+                    + " renewal_journalled_at, change_seq) SELECT " + q(actor) + ", " + q(process) + ", "
+                    + token(q(actor))
                     + ", " + ttl(expiresInMs) + ", now.ms, now.ms, now.ms + " + expiresInMs + ", now.ms, " + CHANGE
                     + " FROM " + ONE_NOW
         };
@@ -101,8 +114,9 @@ public final class PgFenceWrites {
     /** A takeover of an expired lease by {@code process} with a token minted in the same transaction. */
     public static String[] takeOverStatements(String actor, long expiredToken, String process, long expiresInMs) {
         return new String[] {
-            MINT,
-            "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(process) + ", acquired_at = now.ms"
+            RawPg.mint(q(actor)),
+            "UPDATE actor_leases SET token = " + LEASE_TOKEN + ", process_identity = " + q(process)
+                    + ", acquired_at = now.ms"
                     + ", renewed_at = now.ms, expires_at = now.ms + " + expiresInMs + ", ttl_ms = " + ttl(expiresInMs)
                     + ", renewals = 0,"
                     + " presented_token = " + expiredToken + ", change_seq = " + CHANGE + ", presented_change = "
@@ -136,10 +150,11 @@ public final class PgFenceWrites {
     public static String[] startStatements(
             String id, String assignment, String actor, String process, long leaseToken, long expiresInMs) {
         return new String[] {
-            MINT,
+            RawPg.mint(q(actor)),
             "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token, state,"
                     + " ttl_ms, started_at, renewed_at, expires_at) SELECT " + q(id) + ", " + q(assignment) + ", "
-                    + q(actor) + ", " + q(process) + ", " + TOKEN + ", " + leaseToken + ", 'ACTIVE', 5000, now.ms"
+                    + q(actor) + ", " + q(process) + ", " + token(q(actor)) + ", " + leaseToken
+                    + ", 'ACTIVE', 5000, now.ms"
                     + ", now.ms, now.ms + " + expiresInMs + " FROM " + ONE_NOW,
             "UPDATE assignments SET state = 'RUNNING', current_attempt = " + q(id) + ", updated_at = " + NOW
                     + " WHERE id = " + q(assignment)
@@ -147,7 +162,7 @@ public final class PgFenceWrites {
     }
 
     public long start(String id, String assignment, String actor, String process, long leaseToken, long expiresInMs) {
-        sql.passes(startStatements(id, assignment, actor, process, leaseToken, expiresInMs));
+        sql.passes(forThisLedger(startStatements(id, assignment, actor, process, leaseToken, expiresInMs)));
         return attemptToken(id);
     }
 
@@ -183,15 +198,15 @@ public final class PgFenceWrites {
     /** A claim of a NEW (or expired-CLAIMED) message for a process hosting the recipient, with a fresh token. */
     public static String[] claimStatements(String message, String actor, String process, long expiresInMs) {
         return new String[] {
-            MINT,
+            RawPg.mint(q(actor)),
             "UPDATE messages SET state = 'CLAIMED', claim_actor = " + q(actor) + ", claim_process = " + q(process)
-                    + ", claim_token = " + TOKEN + ", claim_expires_at = " + NOW + " + " + expiresInMs
+                    + ", claim_token = " + CLAIM_TOKEN + ", claim_expires_at = " + NOW + " + " + expiresInMs
                     + ", updated_at = " + NOW + " WHERE id = " + q(message)
         };
     }
 
     public long claim(String message, String actor, String process, long expiresInMs) {
-        sql.passes(claimStatements(message, actor, process, expiresInMs));
+        sql.passes(forThisLedger(claimStatements(message, actor, process, expiresInMs)));
         return sql.scalar("SELECT claim_token FROM messages WHERE id = " + q(message));
     }
 

@@ -18,10 +18,37 @@ import org.postgresql.PGConnection;
  * back, {@link #passes} commits it. Not thread-safe: one per connection.
  */
 public final class RawPg {
-    /** Mints a token, as every grant does in its own transaction. */
-    public static final String MINT = "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1";
+    /**
+     * Mints a token on every stripe of the counter (schema version 19: one row per stripe of actors), as a grant, an
+     * attempt or a claim does on its actor's stripe in its own transaction; whichever actor the next statement names.
+     */
+    public static final String MINT = "UPDATE token_counter SET last_token = last_token + 64"
+            + " WHERE id IN (SELECT id FROM token_counter ORDER BY id FOR UPDATE)"; // in order: no deadlock
+    /** Before schema version 19: the one row, one step. */
+    public static final String MINT_BEFORE_19 = "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1";
     /** The token just minted (or the last one). */
-    public static final String TOKEN = "(SELECT last_token FROM token_counter WHERE id = 1)";
+    public static final String TOKEN_BEFORE_19 = "(SELECT last_token FROM token_counter WHERE id = 1)";
+    /** The lease row's own actor's token just minted, for an UPDATE of {@code actor_leases}. */
+    public static final String LEASE_TOKEN = token("actor_leases.actor_id");
+    /** The message's recipient's token just minted, for an UPDATE of {@code messages}. */
+    public static final String CLAIM_TOKEN = token("messages.recipient");
+
+    /**
+     * The token just minted for the actor the SQL expression {@code actor} names: the row of its stripe (schema version
+     * 19, decision 0924; before it the one row, {@link #TOKEN_BEFORE_19}).
+     */
+    /** Mints one token on the stripe of the actor the SQL expression {@code actor} names, as the engine does. */
+    public static String mint(String actor) {
+        return "UPDATE token_counter SET last_token = last_token + 64 WHERE id = sovereign_token_stripe(" + actor + ")";
+    }
+
+    /**
+     * The token just minted for the actor the SQL expression {@code actor} names: the row of its stripe (schema version
+     * 19, decision 0924; before it the one row, {@link #TOKEN_BEFORE_19}).
+     */
+    public static String token(String actor) {
+        return "(SELECT last_token FROM token_counter WHERE id = sovereign_token_stripe(" + actor + "))";
+    }
     /**
      * The lease change marker every lease write carries: its own transaction's id (schema version 18, decision 0923;
      * until then a value of the lease change counter, raised in the same transaction).

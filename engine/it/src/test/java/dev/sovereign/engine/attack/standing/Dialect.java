@@ -63,6 +63,25 @@ enum Dialect {
         return this == SQLITE ? "(SELECT last_change FROM lease_change_counter WHERE id = 1)" : "txid_current()";
     }
 
+    /**
+     * A mint, as a grant, an attempt or a claim does it in its own transaction: one step of the one counter row on
+     * SQLite; on PostgreSQL (schema version 19, decision 0924) one step of every stripe's row, locked in order, so the
+     * statement after it finds its actor's stripe minted whichever actor it names.
+     */
+    String mint() {
+        return this == SQLITE
+                ? "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1"
+                : "UPDATE token_counter SET last_token = last_token + 64"
+                        + " WHERE id IN (SELECT id FROM token_counter ORDER BY id FOR UPDATE)";
+    }
+
+    /** The token just minted for the actor the SQL expression {@code actor} names (its stripe's, on PostgreSQL). */
+    String token(String actor) {
+        return this == SQLITE
+                ? "(SELECT last_token FROM token_counter WHERE id = 1)"
+                : "(SELECT last_token FROM token_counter WHERE id = sovereign_token_stripe(" + actor + "))";
+    }
+
     /** A boolean literal for the lease's {@code attached} flag. */
     String bool(boolean b) {
         return this == SQLITE ? (b ? "1" : "0") : (b ? "true" : "false");

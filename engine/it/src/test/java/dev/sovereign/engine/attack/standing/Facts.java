@@ -86,8 +86,30 @@ record Facts(
 
     /** The value of the token counter as stored (a Long when sane). */
     Object counter() {
-        List<Map<String, Object>> rows = rows("token_counter");
-        return rows.size() == 1 ? rows.get(0).get("last_token") : null;
+        // one row on SQLite; on PostgreSQL one per stripe of actors (schema version 19): the counter is their greatest
+        Long max = null;
+        for (Map<String, Object> row : rows("token_counter")) {
+            Long v = integer(row.get("last_token"));
+            if (v == null) {
+                return row.get("last_token");
+            }
+            max = max == null ? v : Math.max(max, v);
+        }
+        return max;
+    }
+
+    /**
+     * What the counter row that issues {@code token} held: the one row on SQLite; on PostgreSQL the row of the stripe
+     * {@code token} belongs to ({@code token mod 64}, schema version 19). Its integer value, or the largest one when
+     * it is not an integer.
+     */
+    long counterValueFor(long token, boolean stripes) {
+        if (!stripes) {
+            return counterValue();
+        }
+        Map<String, Object> row = row("token_counter", Math.floorMod(token, 64L));
+        Long v = row == null ? null : integer(row.get("last_token"));
+        return v == null ? Long.MAX_VALUE : v;
     }
 
     /** The counter as a number, for bounds: its integer value, or the largest one when it is not an integer. */
@@ -98,6 +120,11 @@ record Facts(
 
     /** The largest token anything in the ledger carries (grants, attempts, claims), or 0. */
     long maxToken() {
+        return maxToken(1, 0);
+    }
+
+    /** The same, of the tokens equal to {@code residue} modulo {@code modulus} only (a stripe's, on PostgreSQL). */
+    long maxToken(long modulus, long residue) {
         long max = 0;
         for (String[] tc :
                 new String[][] {{"actor_leases", "token"}, {"execution_attempts", "token"}, {"messages", "claim_token"}
@@ -105,7 +132,7 @@ record Facts(
             for (Map<String, Object> r : rows(tc[0])) {
                 Long v = integer(r.get(tc[1]));
                 if (v != null) {
-                    max = Math.max(max, v);
+                    max = Math.floorMod(v, modulus) == residue ? Math.max(max, v) : max;
                 }
             }
         }

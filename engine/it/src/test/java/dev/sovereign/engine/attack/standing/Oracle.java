@@ -5,6 +5,7 @@ import static dev.sovereign.engine.attack.standing.Facts.integer;
 import static dev.sovereign.engine.attack.standing.Facts.same;
 import static dev.sovereign.engine.attack.standing.Facts.sameCell;
 
+import dev.sovereign.engine.testing.Stripes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -156,13 +157,41 @@ final class Oracle {
     }
 
     private void counter(String table, String column) {
+        // one row (id 1); the token counter on PostgreSQL one per stripe, ids 0 to 63 (schema version 19)
+        long rowsOwed = table.equals("token_counter") && pg() ? 64 : 1;
         List<Map<String, Object>> rows = after.rows(table);
-        if (rows.size() != 1 || !Objects.equals(integer(rows.get(0).get("id")), 1L)) {
-            v("counter.rows", table + " holds " + rows + " instead of its one row");
+        List<Map<String, Object>> was = before.rows(table);
+        java.util.Set<Long> ids = new java.util.TreeSet<>();
+        rows.forEach(r -> ids.add(integer(r.get("id"))));
+        java.util.Set<Long> owed = new java.util.TreeSet<>();
+        for (long id = rowsOwed == 1 ? 1 : 0; owed.size() < rowsOwed; id++) {
+            owed.add(id);
+        }
+        if (rows.size() != rowsOwed || !ids.equals(owed) || was.size() != rowsOwed) {
+            v(
+                    "counter.rows",
+                    table + " holds " + rows + " instead of its " + (rowsOwed == 1 ? "one row" : "rows " + owed));
             return;
         }
-        Object value = rows.get(0).get(column);
-        Long was = integer(before.rows(table).get(0).get(column));
+        for (Map<String, Object> row : rows) {
+            Object id = row.get("id");
+            Map<String, Object> old = was.stream()
+                    .filter(r -> Objects.equals(integer(r.get("id")), integer(id)))
+                    .findFirst()
+                    .orElseThrow();
+            counterRow(table + (rowsOwed == 1 ? "" : "[" + id + "]"), column, old.get(column), row.get(column));
+            Long is = integer(row.get(column));
+            if (rowsOwed > 1 && is != null && Math.floorMod(is, rowsOwed) != integer(id)) {
+                // a stripe off its residue issues another stripe's tokens: a token issued twice
+                v(
+                        "counter.residue",
+                        table + "[" + id + "]." + column + " holds " + is + ", not " + id + " modulo " + rowsOwed);
+            }
+        }
+    }
+
+    private void counterRow(String table, String column, Object before, Object value) {
+        Long was = integer(before);
         Long is = integer(value);
         if (is == null) {
             v(
@@ -279,7 +308,6 @@ final class Oracle {
     }
 
     private void leases() {
-        long counterBefore = before.counterValue();
         Set<Object> actors = new HashSet<>();
         for (Map<String, Object> l0 : before.rows("actor_leases")) {
             Object actor = l0.get("actor_id");
@@ -304,7 +332,7 @@ final class Oracle {
                                 + describe(l1.get("token")) + journalNote(actor));
             }
             if (!sameCell(l0.get("token"), l1.get("token"))) {
-                freshToken("lease.token-not-minted", "the lease of " + actor, l1.get("token"), counterBefore);
+                freshToken("lease.token-not-minted", "the lease of " + actor, l1.get("token"), actor);
             }
             if (pg() && sameGrant && !ownedByAttacker(l0.get("process_identity")) && !sameFence(l0, l1)) {
                 v(
@@ -332,7 +360,7 @@ final class Oracle {
                         "lease.token-not-minted",
                         "the new lease of " + l1.get("actor_id"),
                         l1.get("token"),
-                        counterBefore);
+                        l1.get("actor_id"));
                 leaseRow(l1.get("actor_id"), l1);
             }
         }
@@ -371,13 +399,23 @@ final class Oracle {
         return journalled ? "" : "; the journal shows neither a release nor a takeover";
     }
 
-    private void freshToken(String rule, String what, Object token, long counterBefore) {
+    /**
+     * {@code token}, carried by a resource of {@code actor}, was minted for it: above what the counter row that issues
+     * it held before the strike and, on PostgreSQL, from the actor's own stripe (schema version 19, decision 0924).
+     */
+    private void freshToken(String rule, String what, Object token, Object actor) {
         Long t = integer(token);
+        long counterBefore = t == null ? before.counterValue() : before.counterValueFor(t, pg());
         if (t == null || t <= counterBefore) {
             v(
                     rule,
                     what + " carries token " + describe(token) + ", not one minted for it (the counter was at "
                             + counterBefore + ")");
+        } else if (pg() && actor != null && Math.floorMod(t, 64L) != Stripes.of(actor.toString())) {
+            v(
+                    rule,
+                    what + " carries token " + t + ", minted on stripe " + Math.floorMod(t, 64L) + ", not on " + actor
+                            + "'s stripe " + Stripes.of(actor.toString()));
         }
     }
 
@@ -442,7 +480,6 @@ final class Oracle {
             List.of("assignment_id", "actor_id", "process_identity", "token", "lease_token", "started_at", "ttl_ms");
 
     private void attempts() {
-        long counterBefore = before.counterValue();
         Set<Object> ids = new HashSet<>();
         for (Map<String, Object> t0 : before.rows("execution_attempts")) {
             Object id = t0.get("id");
@@ -523,7 +560,8 @@ final class Oracle {
             if (ids.contains(t1.get("id"))) {
                 continue;
             }
-            freshToken("attempt.token-not-minted", "the new attempt " + t1.get("id"), t1.get("token"), counterBefore);
+            freshToken(
+                    "attempt.token-not-minted", "the new attempt " + t1.get("id"), t1.get("token"), t1.get("actor_id"));
             Map<String, Object> lease = after.row("actor_leases", t1.get("actor_id"));
             if (!"ACTIVE".equals(t1.get("state"))
                     || lease == null
@@ -725,7 +763,6 @@ final class Oracle {
             List.of("sender", "recipient", "subject", "body", "created_at");
 
     private void messages() {
-        long counterBefore = before.counterValue();
         for (Map<String, Object> m0 : before.rows("messages")) {
             Object id = m0.get("id");
             Map<String, Object> m1 = after.row("messages", id);
@@ -760,7 +797,7 @@ final class Oracle {
             if ("CLAIMED".equals(s1) && sameClaim) {
                 claimKept(id, m0, m1);
             } else if ("CLAIMED".equals(s1)) {
-                newClaim(id, m0, m1, live, counterBefore);
+                newClaim(id, m0, m1, live);
             } else if ("CLAIMED".equals(s0)) {
                 boolean finish =
                         Set.of("DONE", "DEAD").contains(s1) || !sameCell(m0.get("retry_count"), m1.get("retry_count"));
@@ -818,7 +855,7 @@ final class Oracle {
         }
     }
 
-    private void newClaim(Object id, Map<String, Object> m0, Map<String, Object> m1, boolean live, long counterBefore) {
+    private void newClaim(Object id, Map<String, Object> m0, Map<String, Object> m1, boolean live) {
         if (live) {
             v(
                     "claim.taken-live",
@@ -826,7 +863,8 @@ final class Oracle {
                             + " (until " + m0.get("claim_expires_at") + ", now " + now + ") was replaced by one for "
                             + who(m1.get("claim_process")));
         }
-        freshToken("claim.token-not-minted", "the new claim on message " + id, m1.get("claim_token"), counterBefore);
+        freshToken(
+                "claim.token-not-minted", "the new claim on message " + id, m1.get("claim_token"), m1.get("recipient"));
         Map<String, Object> lease = after.row("actor_leases", m1.get("recipient"));
         if (lease == null
                 || !Objects.equals(lease.get("process_identity"), m1.get("claim_process"))

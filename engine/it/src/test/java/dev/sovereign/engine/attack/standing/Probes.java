@@ -295,9 +295,15 @@ final class Probes {
      * seen: the counter still mints, and neither host was shut out of writing (its session row renamed, say).
      */
     private void nextGrant() throws SQLException {
+        boolean stripes = world.dialect() == Dialect.POSTGRES; // schema version 19: each actor mints from its stripe
         long above = Math.max(Math.max(before.counterValue(), after.maxToken()), before.maxToken());
         for (Engine e : List.of(world.b(), world.a())) {
             String actor = world.freshActor();
+            if (stripes) {
+                int s = dev.sovereign.engine.testing.Stripes.of(actor);
+                above = Math.max(
+                        Math.max(before.counterValueFor(s, true), after.maxToken(64, s)), before.maxToken(64, s));
+            }
             try {
                 Lease l = e.leases().acquire(actor, Op.TTL);
                 if (l.token() <= above) {

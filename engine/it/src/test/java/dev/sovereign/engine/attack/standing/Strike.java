@@ -123,12 +123,12 @@ record Strike(String table, String column, Value value, Form form, int pick, int
             case UPDATE_STATED -> out.addAll(stated(world, row, v, where));
             case DELETE -> out.add("DELETE FROM " + table + where);
             case DELETE_INSERT -> {
-                out.addAll(mintAndBump());
+                out.addAll(mintAndBump(d));
                 out.add("DELETE FROM " + table + where);
                 out.add(forged(world, facts, row, v, false, -1));
             }
             case INSERT -> {
-                out.addAll(mintAndBump());
+                out.addAll(mintAndBump(d));
                 out.add(forged(
                         world,
                         facts,
@@ -138,7 +138,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                         -1));
             }
             case REPLACE -> {
-                out.addAll(mintAndBump());
+                out.addAll(mintAndBump(d));
                 out.add(forged(world, facts, row, v, false, variant % 3));
             }
             case UPDATE_THEN_TAKE -> {
@@ -151,13 +151,9 @@ record Strike(String table, String column, Value value, Form form, int pick, int
         return out;
     }
 
-    private static List<String> mintAndBump() {
-        return List.of(
-                "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1",
-                "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1");
+    private static List<String> mintAndBump(Dialect d) {
+        return List.of(d.mint(), "UPDATE lease_change_counter SET last_change = last_change + 1 WHERE id = 1");
     }
-
-    private static final String TOKEN = "(SELECT last_token FROM token_counter WHERE id = 1)";
 
     /** The UPDATE that also states what the table's guard asks for, from the row's own values. */
     private List<String> stated(Scene world, Map<String, Object> row, String v, String where) {
@@ -192,7 +188,7 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                     set.put("renewed_at", now);
                 }
             }
-            case "token_counter", "lease_change_counter" -> first.addAll(mintAndBump());
+            case "token_counter", "lease_change_counter" -> first.addAll(mintAndBump(d));
             default -> {
                 // the tables with no fence to state: the plain UPDATE
             }
@@ -239,7 +235,8 @@ record Strike(String table, String column, Value value, Form form, int pick, int
             } else if (c.equals("process_identity") || c.equals("claim_process")) {
                 x = old == null ? x : Literals.of(d, owner);
             } else if ((c.equals("token") && !table.equals("fence_events")) || c.equals("claim_token")) {
-                x = old == null ? x : TOKEN;
+                Object actor = row.containsKey("recipient") ? row.get("recipient") : row.get("actor_id");
+                x = old == null ? x : d.token(Literals.of(d, actor));
             } else if (c.equals("presented_token")) {
                 x = Literals.of(d, row.get("token"));
             } else if (c.equals("change_seq") || c.equals("presented_change")) {
@@ -292,11 +289,12 @@ record Strike(String table, String column, Value value, Form form, int pick, int
         switch (table) {
             case "messages" -> {
                 String recipient = Literals.of(d, row.get("recipient"));
-                out.add("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1");
+                out.add(d.mint());
                 out.add("UPDATE messages SET state = 'CLAIMED', claim_actor = " + recipient + ", claim_process ="
                         + " (SELECT process_identity FROM actor_leases WHERE actor_id = " + recipient
                         + "), claim_token = "
-                        + TOKEN + ", claim_expires_at = " + (now + 60_000) + ", updated_at = " + now + " WHERE id = "
+                        + d.token(recipient) + ", claim_expires_at = " + (now + 60_000) + ", updated_at = " + now
+                        + " WHERE id = "
                         + Literals.of(d, row.get("id")));
             }
             case "execution_attempts", "assignments" -> {
@@ -305,12 +303,13 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                 String actor = Literals.of(d, row.get("actor_id"));
                 out.add("UPDATE execution_attempts SET state = 'SUPERSEDED', ended_at = " + now
                         + " WHERE assignment_id = " + assignment + " AND state = 'ACTIVE'");
-                out.add("UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1");
+                out.add(d.mint());
                 out.add(
                         "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity, token, lease_token,"
                                 + " state, ttl_ms, started_at, renewed_at, expires_at) SELECT 'att_forged', "
                                 + assignment + ", "
-                                + actor + ", l.process_identity, " + TOKEN + ", l.token, 'ACTIVE', 60000, " + now + ", "
+                                + actor + ", l.process_identity, " + d.token(actor) + ", l.token, 'ACTIVE', 60000, "
+                                + now + ", "
                                 + now
                                 + ", " + (now + 60_000) + " FROM actor_leases l WHERE l.actor_id = " + actor);
                 out.add("UPDATE assignments SET state = 'RUNNING', current_attempt = 'att_forged', updated_at = " + now
@@ -322,8 +321,8 @@ record Strike(String table, String column, Value value, Form form, int pick, int
                 if (lease == null) {
                     return out;
                 }
-                out.addAll(mintAndBump());
-                out.add("UPDATE actor_leases SET token = " + TOKEN + ", process_identity = "
+                out.addAll(mintAndBump(d));
+                out.add("UPDATE actor_leases SET token = " + d.token(Literals.of(d, w)) + ", process_identity = "
                         + Literals.of(d, world.attacker()) + ", acquired_at = " + now + ", renewed_at = " + now
                         + ", expires_at = " + (now + 60_000) + ", renewals = 0, renewal_journalled_at = " + now
                         + ", presented_token = token, change_seq = " + d.changeMarker() + ", presented_change = "

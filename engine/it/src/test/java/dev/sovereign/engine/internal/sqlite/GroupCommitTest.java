@@ -73,7 +73,7 @@ class GroupCommitTest {
             // in the same batch: a stale renewal (a fencing refusal, journalled) and a work that fails
             Future<Lease> stale = pool.submit(() -> e.leases().renew("held", held.token() + 1_000));
             Future<Object> failing = pool.submit(() -> db.write(tx -> {
-                tx.mintToken(); // undone with its savepoint: no token is lost to the others
+                tx.mintToken("a"); // undone with its savepoint: no token is lost to the others
                 throw new IllegalStateException("this work fails on purpose");
             }));
             gate.get(60, TimeUnit.SECONDS);

@@ -123,7 +123,7 @@ public final class JdbcHeartbeat {
                 // went backwards (decision 0605).
                 long[] stamped = tx.one(
                                 "UPDATE processes SET heartbeat_at = " + hooks.sessionStamp()
-                                        + " WHERE identity = ? RETURNING heartbeat_at, (SELECT last_token FROM token_counter WHERE id = 1)",
+                                        + " WHERE identity = ? RETURNING heartbeat_at, " + JdbcTx.LAST_TOKEN,
                                 rs -> new long[] {rs.getLong(1), rs.getLong(2)},
                                 now,
                                 me)
@@ -196,8 +196,8 @@ public final class JdbcHeartbeat {
      * the lease store's before it writes a row.
      */
     static String saneLease(String row) {
-        return row + "token > 0 AND " + row + "token <= (SELECT last_token FROM token_counter WHERE id = 1) AND " + row
-                + "ttl_ms > 0 AND " + row + "expires_at <= " + row + "renewed_at + " + row + "ttl_ms";
+        return row + "token > 0 AND " + row + "token <= " + JdbcTx.LAST_TOKEN + " AND " + row + "ttl_ms > 0 AND " + row
+                + "expires_at <= " + row + "renewed_at + " + row + "ttl_ms";
     }
 
     /**

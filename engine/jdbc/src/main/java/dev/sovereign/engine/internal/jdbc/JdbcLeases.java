@@ -355,7 +355,7 @@ public final class JdbcLeases implements ActorLeases {
     /** This process's own row renewed ({@code renewalTtlMs < 0}: its own TTL kept), else acquired with {@code ttlMs}. */
     private static Lease acquireOrRenewIn(JdbcTx tx, LeaseWrites writes, String actor, long ttlMs, long renewalTtlMs)
             throws SQLException {
-        tx.lockTokenCounter();
+        tx.lockTokenCounter(actor);
         tx.lockLeaseChanges();
         Optional<Lease> current = lockedIn(tx, actor);
         if (LeaseRules.heldBy(current.orElse(null), tx.processIdentity())) {
@@ -452,7 +452,7 @@ public final class JdbcLeases implements ActorLeases {
     private static Lease acquireIn(JdbcTx tx, LeaseWrites writes, String actor, long ttlMs, boolean attach)
             throws SQLException {
         JdbcActors.requireActor(tx, actor);
-        tx.lockTokenCounter();
+        tx.lockTokenCounter(actor);
         tx.lockLeaseChanges();
         Optional<Lease> current = lockedIn(tx, actor);
         if (current.isPresent()
@@ -469,7 +469,7 @@ public final class JdbcLeases implements ActorLeases {
             requireSane(tx, current.get());
         }
         LeaseRules.requireFree(actor, current.orElse(null), now, me);
-        long token = tx.mintToken();
+        long token = tx.mintToken(actor);
         long change = tx.nextLeaseChange();
         Dialect d = tx.dialect();
         Optional<Lease> granted;

@@ -67,7 +67,7 @@ public final class JdbcLedgerHistory {
      */
     public static void recordWentBackwards(JdbcTx tx, long seen, TxWork<Long> counter, String putBackWithout)
             throws SQLException {
-        tx.lockTokenCounter();
+        tx.lockTokenCounter(null);
         Long current = counter.run(tx);
         if (current == null || current >= seen) {
             return;

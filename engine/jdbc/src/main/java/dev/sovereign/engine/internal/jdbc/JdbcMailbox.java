@@ -197,7 +197,7 @@ public final class JdbcMailbox implements Mailbox {
 
     private Claim claimIn(JdbcTx tx, String id, String actor, long ttlMs, Lease believed) throws SQLException {
         Message seen = findIn(tx, id).orElseThrow(() -> MailboxRules.missing(id));
-        tx.lockTokenCounter();
+        tx.lockTokenCounter(actor);
         Lease recipientLease = null;
         if (seen.recipient().equals(actor) && !seen.state().isFinished()) {
             // a message never changes its recipient, so the row seen before the locks names the right lease
@@ -213,7 +213,7 @@ public final class JdbcMailbox implements Mailbox {
         long until = now + ttlMs;
         Claim current = m.claim();
         if (kind == MailboxRules.ClaimKind.GRANT) {
-            long token = tx.mintToken();
+            long token = tx.mintToken(actor);
             Message granted = tx.one(
                             "UPDATE messages SET state = 'CLAIMED', claim_actor = ?, claim_process = ?,"
                                     + " claim_token = ?, claim_expires_at = ?, updated_at = ?"
@@ -259,7 +259,7 @@ public final class JdbcMailbox implements Mailbox {
         }
         // Expired — also when it is this process's own claim: a fresh, greater token, so whatever the
         // holder of the old token still does can no longer finish the message.
-        long token = tx.mintToken();
+        long token = tx.mintToken(actor);
         Message taken = tx.one(
                         "UPDATE messages SET claim_actor = ?, claim_process = ?, claim_token = ?,"
                                 + " claim_expires_at = ?, updated_at = ?"

@@ -350,7 +350,7 @@ public final class JdbcRuns implements RunStore {
 
     /** {@code seen}: the assignment's row as read in this same transaction (before any lock of decision 0900). */
     private Attempt startAttemptIn(JdbcTx tx, Assignment seen, long leaseToken, long ttlMs) throws SQLException {
-        tx.lockTokenCounter();
+        tx.lockTokenCounter(seen.actorId());
         Optional<Lease> lease = JdbcLeases.sharedIn(tx, seen.actorId());
         Assignment a = seen;
         if (tx.dialect().locksRows()) {
@@ -398,7 +398,7 @@ public final class JdbcRuns implements RunStore {
         } else {
             RunRules.requireRunnableState(a);
         }
-        long token = tx.mintToken();
+        long token = tx.mintToken(a.actorId());
         Attempt attempt = tx.one(
                         "INSERT INTO execution_attempts (id, assignment_id, actor_id, process_identity,"
                                 + " token, lease_token, state, ttl_ms, started_at, renewed_at, expires_at)"

@@ -20,11 +20,13 @@ public interface JdbcTx extends JdbcReads {
     int update(String sql, Object... args) throws SQLException;
 
     /**
-     * Locks the token counter row for the rest of this transaction, first in every transaction that may mint (the
-     * order of decision 0900). A no-op where the whole transaction already holds the database's one write lock
-     * (SQLite's {@code BEGIN IMMEDIATE}).
+     * Locks the token counter row that mints for {@code actor}'s resources (its lease, its assignments' attempts, the
+     * claims of the messages sent to it) for the rest of this transaction, first in every transaction that may mint
+     * (the order of decision 0900); {@code null}: every row, in order. A no-op where the whole transaction already
+     * holds the database's one write lock (SQLite's {@code BEGIN IMMEDIATE}). PostgreSQL has one row per stripe of
+     * actors (schema version 19, decision 0924), SQLite one row.
      */
-    void lockTokenCounter() throws SQLException;
+    void lockTokenCounter(String actor) throws SQLException;
 
     /**
      * Locks the lease change counter row (second in the order), for transactions that write a lease; as above. A no-op
@@ -33,11 +35,11 @@ public interface JdbcTx extends JdbcReads {
     void lockLeaseChanges() throws SQLException;
 
     /**
-     * Mints the next fencing token from the one counter, in this transaction: committed (or rolled back) with the
-     * compare-and-set it authorises. A token this engine already saw committed means the ledger went backwards
-     * (decision 0605) and the transaction must not commit.
+     * Mints the next fencing token for {@code actor}'s resources from the counter row that mints for them, in this
+     * transaction: committed (or rolled back) with the compare-and-set it authorises. A token this engine already saw
+     * committed means the ledger went backwards (decision 0605) and the transaction must not commit.
      */
-    long mintToken() throws SQLException;
+    long mintToken(String actor) throws SQLException;
 
     /**
      * What to throw when a compare-and-set matched no row although the rows it depends on were locked and read in
@@ -58,9 +60,15 @@ public interface JdbcTx extends JdbcReads {
                 .orElseThrow(() -> new IllegalStateException("the lease change counter row is missing"));
     }
 
+    /**
+     * The highest token the counter has issued, as a scalar subquery: the greatest of its rows (one on SQLite, one per
+     * stripe on PostgreSQL since its schema version 19).
+     */
+    String LAST_TOKEN = "(SELECT max(last_token) FROM token_counter)";
+
     /** The highest token ever minted. */
     default long lastToken() throws SQLException {
-        return scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
+        return scalarLong("SELECT " + LAST_TOKEN);
     }
 
     /** Appends one fence event in this transaction, stamped with {@link #now()}. */

@@ -20,6 +20,8 @@ public abstract class JdbcTxBase implements JdbcTx {
     private boolean claimWritten;
     /** The highest token minted in this transaction (0: none). */
     private long minted;
+    /** Every token minted in this transaction, in order (a few at most). */
+    private long[] mintedTokens = new long[0];
 
     protected JdbcTxBase(Transactions door, WentBackwardsGuard backwards, IdentityClaim claimToJournal) {
         this.door = door;
@@ -40,6 +42,11 @@ public abstract class JdbcTxBase implements JdbcTx {
     /** The highest token this transaction minted, 0 when none: the door remembers it once it commits. */
     public final long minted() {
         return minted;
+    }
+
+    /** Every token this transaction minted: the door remembers each once it commits (each stripe its own, 0924). */
+    public final long[] mintedTokens() {
+        return mintedTokens.clone();
     }
 
     /**
@@ -65,17 +72,25 @@ public abstract class JdbcTxBase implements JdbcTx {
     }
 
     /**
-     * Mints the next fencing token from the one counter, in this transaction: committed (or rolled back) with the
-     * compare-and-set it authorises.
+     * Mints the next fencing token for {@code actor}'s resources, in this transaction: committed (or rolled back) with
+     * the compare-and-set it authorises.
      */
     @Override
-    public final long mintToken() throws SQLException {
-        long token = one(
-                        "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token",
-                        rs -> rs.getLong(1))
+    public final long mintToken(String actor) throws SQLException {
+        long token = one(mintTokenSql(), rs -> rs.getLong(1), mintTokenArguments(actor))
                 .orElseThrow(() -> new IllegalStateException("the token counter row is missing"));
         sawMinted(token);
         return token;
+    }
+
+    /** The statement that mints: one step of the one counter row (SQLite); {@link PgTx} steps an actor's stripe. */
+    protected String mintTokenSql() {
+        return "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token";
+    }
+
+    /** What {@link #mintTokenSql} binds for {@code actor}: nothing on SQLite. */
+    protected Object[] mintTokenArguments(String actor) {
+        return new Object[0];
     }
 
     /**
@@ -85,6 +100,8 @@ public abstract class JdbcTxBase implements JdbcTx {
     public final void sawMinted(long token) {
         backwards.requireForward(token);
         minted = Math.max(minted, token);
+        mintedTokens = java.util.Arrays.copyOf(mintedTokens, mintedTokens.length + 1);
+        mintedTokens[mintedTokens.length - 1] = token;
     }
 
     /** Appends one fence event in this transaction, stamped with {@link #now()}. */

@@ -4,6 +4,7 @@ import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.base.StorageException.Problem;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
 
 /**
@@ -25,13 +26,29 @@ public final class WentBackwardsGuard {
     }
 
     private final Words words;
+    /** How many stripes the counter mints from: token {@code t} is stripe {@code t mod stripes}'s (1 on SQLite). */
+    private final int stripes;
     /** The highest token this engine minted in a transaction that committed; 0 before its first. */
     private volatile long highestSeen;
+    /** The same, per stripe: a mint is compared with its own stripe's (decision 0924). */
+    private final AtomicLongArray highestByStripe;
     /** Whether this engine found the ledger gone backwards and refuses to write until a new epoch starts. */
     private volatile boolean wentBackwards;
 
     public WentBackwardsGuard(Words words) {
+        this(words, 1);
+    }
+
+    /**
+     * For a counter of {@code stripes} rows, each issuing only the tokens equal to its number modulo {@code stripes}
+     * (PostgreSQL's schema version 19, decision 0924): a mint is not above a token of ANOTHER stripe this engine saw,
+     * and that says nothing, so each mint is compared with the highest of its own stripe; the counter a beat reads
+     * (the greatest of the rows) is still compared with the highest of all.
+     */
+    public WentBackwardsGuard(Words words, int stripes) {
         this.words = words;
+        this.stripes = stripes;
+        this.highestByStripe = new AtomicLongArray(stripes);
     }
 
     /** The highest token this engine minted in a committed transaction; 0 before its first. */
@@ -44,14 +61,19 @@ public final class WentBackwardsGuard {
         if (minted > highestSeen) {
             highestSeen = minted;
         }
+        highestByStripe.accumulateAndGet(stripeOf(minted), minted, Math::max);
     }
 
     /** A mint returned {@code minted}: not above a token this engine saw committed, the ledger went backwards. */
     public void requireForward(long minted) {
-        long seen = highestSeen;
+        long seen = highestByStripe.get(stripeOf(minted));
         if (minted <= seen) {
-            throw new WentBackwards(seen, words.sentence(seen, minted - 1));
+            throw new WentBackwards(seen, words.sentence(seen, minted - stripes));
         }
+    }
+
+    private int stripeOf(long token) {
+        return (int) Math.floorMod(token, (long) stripes);
     }
 
     /** A beat read the counter: below a token this engine saw committed, the ledger went backwards. */

@@ -81,17 +81,19 @@ public final class PgDatabase implements Transactions, AutoCloseable {
     /** An operators' reader's connection: a read-only session, never migrated (decision 0905). */
     private final boolean readOnly;
     /** The highest token this engine saw committed, and whether the ledger went backwards (decision 0605). */
-    private final WentBackwardsGuard backwards = new WentBackwardsGuard(new WentBackwardsGuard.Words() {
-        @Override
-        public String sentence(long seen, long counter) {
-            return wentBackwardsSentence(seen, counter);
-        }
+    private final WentBackwardsGuard backwards = new WentBackwardsGuard(
+            new WentBackwardsGuard.Words() {
+                @Override
+                public String sentence(long seen, long counter) {
+                    return wentBackwardsSentence(seen, counter);
+                }
 
-        @Override
-        public Path file() {
-            return null;
-        }
-    });
+                @Override
+                public Path file() {
+                    return null;
+                }
+            },
+            PgTx.TOKEN_STRIPES);
     /** A test's hook run just before COMMIT is sent (to kill the connection at commit); null in production. */
     private volatile Runnable beforeCommit;
 
@@ -390,7 +392,9 @@ public final class PgDatabase implements Transactions, AutoCloseable {
                         hook.run();
                     }
                     c.commit();
-                    backwards.committed(tx.minted());
+                    for (long token : tx.mintedTokens()) {
+                        backwards.committed(token);
+                    }
                     claimJournalled |= tx.claimWritten();
                     if (registration != null) {
                         pendingRegistration = null;

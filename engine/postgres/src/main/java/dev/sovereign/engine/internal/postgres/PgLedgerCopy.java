@@ -44,6 +44,16 @@ final class PgLedgerCopy {
     /** One row each, never inserted: raised to the source's value through their guards. */
     static final Map<String, String> COUNTERS =
             Map.of("token_counter", "last_token", "lease_change_counter", "last_change");
+    /**
+     * The token counter's stripes from the source's one counter {@code ?} (bound three times): each stripe's row the
+     * highest value at or below it on its own residue, and never below its epoch's start, so each stripe's next token
+     * is above every token copied (schema version 19, decision 0924; the migration seeds its stripes the same way).
+     */
+    static final String STRIPES_FROM =
+            "UPDATE token_counter SET last_token = greatest(?::bigint - ((((?::bigint - id) % "
+                    + PgTx.TOKEN_STRIPES + ") + " + PgTx.TOKEN_STRIPES + ") % " + PgTx.TOKEN_STRIPES
+                    + "), (?::bigint / 1099511627776) * 1099511627776 + id)";
+
     /** Tables written first, in this order, for their foreign keys; the rest follow in the source's order. */
     static final List<String> FIRST = List.of(
             "processes",
@@ -180,8 +190,13 @@ final class PgLedgerCopy {
                 try (Statement s = c.createStatement()) {
                     s.execute("ALTER TABLE " + q(counter.getKey()) + " DISABLE TRIGGER USER");
                     try (PreparedStatement ps = c.prepareStatement(
-                            "UPDATE " + q(counter.getKey()) + " SET " + q(counter.getValue()) + " = ? WHERE id = 1")) {
-                        ps.setLong(1, value);
+                            tokens
+                                    ? STRIPES_FROM
+                                    : "UPDATE " + q(counter.getKey()) + " SET " + q(counter.getValue())
+                                            + " = ? WHERE id = 1")) {
+                        for (int i = 1; i <= (tokens ? 3 : 1); i++) {
+                            ps.setLong(i, value);
+                        }
                         ps.executeUpdate();
                     }
                     for (String[] t : guards) {
@@ -348,7 +363,12 @@ final class PgLedgerCopy {
             }
         }
         for (Map.Entry<String, String> counter : COUNTERS.entrySet()) {
-            long v = scalar(c, "SELECT " + q(counter.getValue()) + " FROM " + q(counter.getKey()) + " WHERE id = 1");
+            // a stripe of the token counter that has minted holds more than its own number (schema version 19)
+            long v = scalar(
+                    c,
+                    counter.getKey().equals("token_counter")
+                            ? "SELECT coalesce(max(last_token - id), 0) FROM token_counter"
+                            : "SELECT " + q(counter.getValue()) + " FROM " + q(counter.getKey()) + " WHERE id = 1");
             if (v > 0) {
                 found.add(counter.getKey() + " at " + v);
             }

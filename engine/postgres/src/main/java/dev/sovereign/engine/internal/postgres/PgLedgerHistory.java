@@ -26,7 +26,9 @@ final class PgLedgerHistory {
      * its type is the database's to keep.
      */
     static String counterProblem(JdbcTx tx, String ledger) throws SQLException {
-        List<Long> rows = tx.query("SELECT last_token FROM token_counter WHERE id = 1", rs -> rs.getLong(1));
+        // the greatest of the stripes' rows (schema version 19, decision 0924): the highest token issued
+        List<Long> rows =
+                tx.query("SELECT max(last_token) FROM token_counter HAVING count(*) > 0", rs -> rs.getLong(1));
         if (rows.isEmpty()) {
             return "The PostgreSQL ledger " + ledger + " has no fencing-token counter row, so the next token cannot be"
                     + " known; restore it from a backup (pg_restore), then run 'sovereign fence bump'.";
@@ -90,8 +92,8 @@ final class PgLedgerHistory {
                             + " ran 'sovereign init' or pg_restore) may start a new epoch of its token counter; connect as it.",
                     null);
         }
-        tx.lockTokenCounter();
-        long counter = tx.scalarLong("SELECT last_token FROM token_counter WHERE id = 1");
+        tx.lockTokenCounter(null);
+        long counter = tx.lastToken();
         long epoch = Math.max(highestEpoch(tx), Math.max(aboveEpoch, 0)) + 1;
         if (epoch > FencingTokens.MAX_EPOCH) {
             throw new StorageException(
@@ -103,7 +105,7 @@ final class PgLedgerHistory {
         }
         long start = FencingTokens.startOf(epoch);
         long now = tx.now();
-        String said = detail + "; epoch " + epoch + " starts at token " + (start + 1) + " (the counter was at "
+        String said = detail + "; epoch " + epoch + "'s tokens are above " + start + " (the counter was at "
                 + FencingTokens.describe(counter) + ")";
         tx.update(
                 "INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, process_identity,"
@@ -115,7 +117,8 @@ final class PgLedgerHistory {
                 start,
                 tx.processIdentity(),
                 said);
-        tx.update("UPDATE token_counter SET last_token = ? WHERE id = 1", start);
+        // every stripe to the epoch's start, each on its own residue: the guard lets nothing else through
+        tx.update("UPDATE token_counter SET last_token = ? + id", start);
         tx.lockLeaseChanges();
         List<Object[]> leases = tx.query(
                 "SELECT actor_id, process_identity, token FROM actor_leases ORDER BY actor_id" + " FOR UPDATE",

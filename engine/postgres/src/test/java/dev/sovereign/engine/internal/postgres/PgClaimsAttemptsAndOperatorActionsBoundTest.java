@@ -1,8 +1,8 @@
 package dev.sovereign.engine.internal.postgres;
 
+import static dev.sovereign.engine.testing.RawPg.CLAIM_TOKEN;
 import static dev.sovereign.engine.testing.RawPg.MINT;
 import static dev.sovereign.engine.testing.RawPg.NOW;
-import static dev.sovereign.engine.testing.RawPg.TOKEN;
 import static dev.sovereign.engine.testing.RawPg.q;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -121,7 +121,8 @@ class PgClaimsAttemptsAndOperatorActionsBoundTest {
                 notB,
                 "UPDATE messages SET claim_expires_at = 0" + where,
                 MINT,
-                "UPDATE messages SET claim_token = " + TOKEN + ", claim_expires_at = " + NOW + " + 60000" + where);
+                "UPDATE messages SET claim_token = " + CLAIM_TOKEN + ", claim_expires_at = " + NOW + " + 60000"
+                        + where);
         // finish it
         asB.refused(
                 "finished only by the login that registered the claiming process (" + hostA + ")",
@@ -256,7 +257,9 @@ class PgClaimsAttemptsAndOperatorActionsBoundTest {
                 end[0],
                 end[1],
                 PgFenceWrites.receiptStatement(asg, att, 0, "completed", null, 1)
-                        .replace(", 0, 'proc_x'", ", " + TOKEN + ", " + q(holder)));
+                        .replace(
+                                ", 0, 'proc_x'",
+                                ", (SELECT token FROM execution_attempts WHERE id = " + q(att) + "), " + q(holder)));
         assertThat(owner.text("SELECT state FROM assignments WHERE id = " + q(asg)))
                 .isEqualTo("CREATED");
 

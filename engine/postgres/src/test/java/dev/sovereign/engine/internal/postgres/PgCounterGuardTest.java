@@ -10,6 +10,7 @@ import dev.sovereign.engine.base.FencingTokens;
 import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.RawPg;
+import dev.sovereign.engine.testing.Stripes;
 import java.sql.Connection;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -63,7 +64,12 @@ class PgCounterGuardTest {
     void aWorkerLoginMovesTheCounterOnlyByMinting() {
         asWorker.refused(GUARD, "UPDATE token_counter SET last_token = 9223372036854775807 WHERE id = 1");
         asWorker.refused(GUARD, "UPDATE token_counter SET last_token = last_token + 2 WHERE id = 1");
+        asWorker.refused(
+                GUARD, "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1"); // one stripe's step is 64
+        asWorker.refused(GUARD, "UPDATE token_counter SET last_token = last_token + 128 WHERE id = 1");
         asWorker.refused(GUARD, "UPDATE token_counter SET last_token = " + FencingTokens.startOf(1) + " WHERE id = 1");
+        asWorker.refused(
+                GUARD, "UPDATE token_counter SET last_token = " + (FencingTokens.startOf(1) + 1) + " WHERE id = 1");
         asWorker.refused("only increases", "UPDATE token_counter SET last_token = 0 WHERE id = 1");
         asWorker.refused("only increases", "UPDATE token_counter SET halted = true WHERE id = 1");
         // a new epoch is the owner's: a worker can neither write its history row nor jump without one
@@ -71,19 +77,21 @@ class PgCounterGuardTest {
                 "only the ledger's owner",
                 "INSERT INTO ledger_history (at, kind, epoch, from_token, to_token,"
                         + " detail) VALUES (0, 'bump', 1, 0, " + FencingTokens.startOf(1) + ", 'x')");
-        asWorker.passes(RawPg.MINT);
-        assertThat(asOwner.scalar("SELECT last_token FROM token_counter")).isEqualTo(1);
+        asWorker.passes(RawPg.MINT); // one step of every stripe
+        assertThat(asOwner.scalar("SELECT count(*) FROM token_counter WHERE last_token = id + 64"))
+                .isEqualTo(Stripes.COUNT);
         try (Engine e = engine()) {
-            assertThat(e.leases().acquire("a", Duration.ofMinutes(1)).token()).isEqualTo(2); // every later grant works
+            assertThat(e.leases().acquire("a", Duration.ofMinutes(1)).token())
+                    .isEqualTo(Stripes.nth("a", 2)); // every later grant works
         }
     }
 
     @Test
     void aWorkerReportOfABackwardsLedgerHaltsMintingUntilTheOwnersBump() {
         asWorker.passes("INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, detail)"
-                + " VALUES (0, 'backwards', 0, 0, 0, 7, 'a report')");
+                + " VALUES (0, 'backwards', 0, 63, 63, 100, 'a report')"); // the counter: the highest stripe, 63
         assertThat(asOwner.scalar("SELECT count(*) FROM token_counter WHERE halted"))
-                .isEqualTo(1);
+                .isEqualTo(Stripes.COUNT);
         asWorker.refused("the ledger went backwards", RawPg.MINT);
         asWorker.refused("only increases", "UPDATE token_counter SET halted = false WHERE id = 1");
         try (Engine e = engine()) {
@@ -94,7 +102,8 @@ class PgCounterGuardTest {
                     .hasMessageContaining("sovereign fence bump");
             EpochStart s = e.bumpFence(-1); // the engine connects as the owner here
             assertThat(s.epoch()).isEqualTo(1);
-            assertThat(e.leases().acquire("a", Duration.ofMinutes(1)).token()).isEqualTo(FencingTokens.firstTokenOf(1));
+            assertThat(e.leases().acquire("a", Duration.ofMinutes(1)).token())
+                    .isEqualTo(FencingTokens.startOf(1) + Stripes.nth("a", 1));
         }
     }
 
@@ -103,7 +112,9 @@ class PgCounterGuardTest {
         // the owner winds the counter to the epoch's last token, its guard off for the one transaction
         asOwner.passes(
                 "ALTER TABLE token_counter DISABLE TRIGGER token_counter_guard",
-                "UPDATE token_counter SET last_token = " + (FencingTokens.EPOCH_SPAN - 1) + " WHERE id = 1",
+                // the last token of its epoch that the stripe of "a" issues
+                "UPDATE token_counter SET last_token = " + (FencingTokens.EPOCH_SPAN - Stripes.COUNT + Stripes.of("a"))
+                        + " WHERE id = " + Stripes.of("a"),
                 "ALTER TABLE token_counter ENABLE ALWAYS TRIGGER token_counter_guard");
         asWorker.refused("has issued every token of its epoch", RawPg.MINT);
         try (Engine e = engine()) {
@@ -113,7 +124,8 @@ class PgCounterGuardTest {
                             x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.EPOCH_EXHAUSTED))
                     .hasMessageContaining("sovereign fence bump");
             e.bumpFence(-1);
-            assertThat(e.leases().acquire("a", Duration.ofMinutes(1)).token()).isEqualTo(FencingTokens.firstTokenOf(1));
+            assertThat(e.leases().acquire("a", Duration.ofMinutes(1)).token())
+                    .isEqualTo(FencingTokens.startOf(1) + Stripes.nth("a", 1));
         }
     }
 
@@ -135,38 +147,41 @@ class PgCounterGuardTest {
     void aLedgerPutBackIsDetectedByTheEngineThatSawMoreAndEveryEngineIsHaltedUntilTheBump() {
         try (Engine one = engine();
                 Engine two = engine()) {
-            assertThat(one.leases().acquire("a", Duration.ofMinutes(1)).token()).isEqualTo(1);
-            assertThat(two.leases().acquire("b", Duration.ofMinutes(1)).token()).isEqualTo(2);
-            // put back to token 1 without a bump (as a pg_restore of a dump taken after token 1 would leave it)
+            // "a" and "b" mint from stripes 10 and 62: b's token is the higher of the two
+            assertThat(one.leases().acquire("a", Duration.ofMinutes(1)).token()).isEqualTo(Stripes.nth("a", 1));
+            assertThat(two.leases().acquire("b", Duration.ofMinutes(1)).token()).isEqualTo(Stripes.nth("b", 1));
+            assertThat(Stripes.nth("b", 1)).isGreaterThan(Stripes.nth("a", 1));
+            // put back to before b's grant without a bump (as a pg_restore of a dump taken after a's would leave it)
             asOwner.passes(
                     "ALTER TABLE token_counter DISABLE TRIGGER token_counter_guard",
-                    "UPDATE token_counter SET last_token = 1 WHERE id = 1",
+                    "UPDATE token_counter SET last_token = id WHERE id = " + Stripes.of("b"),
                     "ALTER TABLE token_counter ENABLE ALWAYS TRIGGER token_counter_guard");
             // its beat reads the counter in the statement that stamps its session: it finds out first
             assertThatThrownBy(two::heartbeatNow)
                     .isInstanceOfSatisfying(
                             StorageException.class,
                             x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS))
-                    .hasMessageContaining("had seen token 2");
+                    .hasMessageContaining("had seen token " + Stripes.nth("b", 1));
             assertThatThrownBy(() -> two.leases().acquire("c", Duration.ofMinutes(1)))
                     .isInstanceOfSatisfying(
                             StorageException.class,
                             x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS));
             assertThat(asOwner.text("SELECT kind || ' ' || seen_token || ' ' || from_token FROM ledger_history"))
-                    .isEqualTo("backwards 2 1");
+                    .isEqualTo("backwards " + Stripes.nth("b", 1) + " " + Stripes.nth("a", 1));
             assertThatThrownBy(() -> one.leases().acquire("c", Duration.ofMinutes(1)))
                     .isInstanceOfSatisfying(
                             StorageException.class,
                             x -> assertThat(x.problem()).isEqualTo(StorageException.Problem.WENT_BACKWARDS));
-            assertThat(asOwner.scalar("SELECT last_token FROM token_counter")).isEqualTo(1); // token 2 never again
+            assertThat(asOwner.scalar("SELECT last_token FROM token_counter WHERE id = " + Stripes.of("b")))
+                    .isEqualTo(Stripes.of("b")); // b's token never again
             assertThat(one.summary().history().alarm()).contains(two.processIdentity());
 
             one.bumpFence(-1);
             assertThat(one.leases().acquire("c", Duration.ofMinutes(1)).token())
-                    .isEqualTo(FencingTokens.firstTokenOf(1));
+                    .isEqualTo(FencingTokens.startOf(1) + Stripes.nth("c", 1));
             two.actors().list(); // reads were never refused
             assertThat(two.leases().acquire("b", Duration.ofMinutes(1)).token())
-                    .isEqualTo(FencingTokens.firstTokenOf(1) + 1);
+                    .isEqualTo(FencingTokens.startOf(1) + Stripes.nth("b", 1));
             assertThat(asOwner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'LEDGER_WENT_BACKWARDS'"))
                     .isEqualTo(1);
             assertThat(asOwner.scalar("SELECT count(*) FROM fence_events WHERE kind = 'FENCE_BUMPED'"))

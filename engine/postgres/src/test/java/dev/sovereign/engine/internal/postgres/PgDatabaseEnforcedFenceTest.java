@@ -11,10 +11,12 @@ import static dev.sovereign.engine.testing.PgFenceWrites.renewStatements;
 import static dev.sovereign.engine.testing.PgFenceWrites.startStatements;
 import static dev.sovereign.engine.testing.PgFenceWrites.takeOverStatements;
 import static dev.sovereign.engine.testing.RawPg.CHANGE;
+import static dev.sovereign.engine.testing.RawPg.CLAIM_TOKEN;
+import static dev.sovereign.engine.testing.RawPg.LEASE_TOKEN;
 import static dev.sovereign.engine.testing.RawPg.MINT;
 import static dev.sovereign.engine.testing.RawPg.NOW;
-import static dev.sovereign.engine.testing.RawPg.TOKEN;
 import static dev.sovereign.engine.testing.RawPg.q;
+import static dev.sovereign.engine.testing.RawPg.token;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.testing.PgFenceWrites;
@@ -68,11 +70,13 @@ class PgDatabaseEnforcedFenceTest {
     @Test
     void theTokenCounterCannotBeWoundBackByAnyStatementForm() {
         w.acquire("operator", A, 5_000);
-        long last = sql.scalar("SELECT last_token FROM token_counter");
+        // one row per stripe of actors (schema version 19): their sum moves with every mint of any stripe
+        long last = sql.scalar("SELECT sum(last_token) FROM token_counter");
 
         sql.refused("only increases", "UPDATE token_counter SET last_token = last_token - 1");
         sql.refused("only increases", "UPDATE token_counter SET last_token = last_token");
-        sql.refused("only increases", "UPDATE token_counter SET id = 2, last_token = last_token + 1"); // a key change
+        sql.refused(
+                "only increases", "UPDATE token_counter SET id = id + 1, last_token = last_token + 64"); // a key change
         sql.refused("cannot be deleted", "DELETE FROM token_counter");
         sql.refused("cannot be deleted", "TRUNCATE token_counter");
         sql.refused(
@@ -86,17 +90,18 @@ class PgDatabaseEnforcedFenceTest {
         // deferring constraints defers nothing here: the guards are BEFORE row triggers, not constraints
         sql.refused("only increases", "SET CONSTRAINTS ALL DEFERRED", "UPDATE token_counter SET last_token = 0");
         sql.refused("cannot be deleted", "SET CONSTRAINTS ALL DEFERRED", "DELETE FROM token_counter");
-        assertThat(sql.scalar("SELECT last_token FROM token_counter")).isEqualTo(last);
+        assertThat(sql.scalar("SELECT sum(last_token) FROM token_counter")).isEqualTo(last);
 
         // minting goes through, and the guard stamps the transaction that minted
         sql.passes(
                 MINT,
-                "DO $$ BEGIN IF (SELECT last_xact FROM token_counter) <> txid_current() THEN"
+                "DO $$ BEGIN IF (SELECT min(last_xact) FROM token_counter) <> txid_current() THEN"
                         + " RAISE EXCEPTION 'not stamped'; END IF; END $$");
-        assertThat(sql.scalar("SELECT last_token FROM token_counter")).isEqualTo(last + 1);
+        assertThat(sql.scalar("SELECT sum(last_token) FROM token_counter")).isEqualTo(last + 64 * 64);
         // the stamp cannot be forged: the guard writes it whatever the statement says
-        sql.passes("UPDATE token_counter SET last_token = last_token + 1, last_xact = 42");
-        assertThat(sql.scalar("SELECT last_xact FROM token_counter")).isNotEqualTo(42);
+        sql.passes("UPDATE token_counter SET last_token = last_token + 64, last_xact = 42 WHERE id = 1");
+        assertThat(sql.scalar("SELECT last_xact FROM token_counter WHERE id = 1"))
+                .isNotEqualTo(42);
     }
 
     @Test
@@ -243,7 +248,7 @@ class PgDatabaseEnforcedFenceTest {
         sql.refused(
                 "granted with the token minted for it",
                 MINT,
-                insert.replace(TOKEN + ", 5000", TOKEN + " - 1, 5000")); // an older token
+                insert.replace(token("'operator'") + ", 5000", token("'operator'") + " - 64, 5000")); // an older token
         sql.passes(acquireStatements("operator", A, 5_000));
         long token = w.leaseToken("operator");
 
@@ -313,7 +318,7 @@ class PgDatabaseEnforcedFenceTest {
         sql.refused(
                 "a takeover needs an expired lease",
                 MINT,
-                "UPDATE actor_leases SET token = " + TOKEN
+                "UPDATE actor_leases SET token = " + LEASE_TOKEN
                         + ", process_identity = " + q(B) + ", acquired_at = 99999999999999, presented_token = " + live
                         + ", change_seq = " + CHANGE + ", presented_change = " + CHANGE
                         + " WHERE actor_id = 'operator'");
@@ -327,7 +332,8 @@ class PgDatabaseEnforcedFenceTest {
         sql.refused(
                 "a takeover needs an expired lease",
                 MINT,
-                takeOver[1].replace("token = " + TOKEN, "token = " + TOKEN + " - 1")); // not the token just minted
+                takeOver[1].replace(
+                        "token = " + LEASE_TOKEN, "token = " + LEASE_TOKEN + " - 64")); // not the token just minted
         sql.passes(takeOver);
         assertThat(w.leaseToken("reviewer")).isGreaterThan(expired);
         assertThat(sql.text("SELECT process_identity FROM actor_leases WHERE actor_id = 'reviewer'"))
@@ -393,7 +399,8 @@ class PgDatabaseEnforcedFenceTest {
         long token = w.start("att_1", "asg_1", "operator", A, lease, 60_000);
         sql.refused("never inserted twice", MINT, start[1]); // same id
         sql.refused(
-                "never inserted twice", start[1].replace("'att_1'", "'att_2'").replace(TOKEN, String.valueOf(token)));
+                "never inserted twice",
+                start[1].replace("'att_1'", "'att_2'").replace(token("'operator'"), String.valueOf(token)));
         sql.refused("never inserted twice", MINT, start[1] + " ON CONFLICT (id) DO UPDATE SET lease_token = " + lease);
         sql.refused("never changes its id, token", "UPDATE execution_attempts SET token = 1");
         sql.refused("never changes its id, token", "UPDATE execution_attempts SET process_identity = " + q(B));
@@ -715,7 +722,7 @@ class PgDatabaseEnforcedFenceTest {
         sql.refused(
                 "a claim is granted with a freshly minted token",
                 MINT,
-                "UPDATE messages SET claim_process = " + q(B) + ", claim_token = " + TOKEN
+                "UPDATE messages SET claim_process = " + q(B) + ", claim_token = " + CLAIM_TOKEN
                         + " WHERE id = 'msg_1'"); // B does not host the recipient
         sql.refused(
                 "a claim keeps its token only for the process",

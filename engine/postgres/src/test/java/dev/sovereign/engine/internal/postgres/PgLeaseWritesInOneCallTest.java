@@ -14,6 +14,7 @@ import dev.sovereign.engine.testing.PgFenceWrites;
 import dev.sovereign.engine.testing.PgLogins;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.RawPg;
+import dev.sovereign.engine.testing.Stripes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -48,7 +49,7 @@ class PgLeaseWritesInOneCallTest {
             try (Engine e = engine(db)) {
                 e.actors().add("alpha");
                 lease = e.leases().acquire("alpha", TTL);
-                assertThat(lease.token()).isEqualTo(1);
+                assertThat(lease.token()).isEqualTo(Stripes.nth("alpha", 1));
                 assertThat(lease.process()).isEqualTo(e.processIdentity());
                 assertThat(lease.expiresAt()).isEqualTo(lease.acquiredAt() + 30_000);
                 assertThat(sql.text("SELECT concat_ws('|', renewals, renewal_journalled_at = acquired_at, renewed_at ="
@@ -59,7 +60,7 @@ class PgLeaseWritesInOneCallTest {
                                 "SELECT concat_ws('|', kind, resource_type, resource_id, actor_id, process_identity,"
                                         + " token, at, detail, presented_token IS NULL, category IS NULL) FROM fence_events"
                                         + " WHERE kind = 'LEASE_ACQUIRED'"))
-                        .isEqualTo("LEASE_ACQUIRED|actor|alpha|alpha|" + e.processIdentity() + "|1|"
+                        .isEqualTo("LEASE_ACQUIRED|actor|alpha|alpha|" + e.processIdentity() + "|" + lease.token() + "|"
                                 + lease.acquiredAt() + "|ttl 30000 ms|t|t");
 
                 renewed = e.leases().renew("alpha", lease.token(), Duration.ofSeconds(20));
@@ -69,7 +70,7 @@ class PgLeaseWritesInOneCallTest {
                                 sql.text(
                                         "SELECT concat_ws('|', renewals, ttl_ms, renewal_journalled_at = renewed_at,"
                                                 + " presented_token, presented_change = change_seq) FROM actor_leases WHERE actor_id = 'alpha'"))
-                        .isEqualTo("1|20000|t|1|t");
+                        .isEqualTo("1|20000|t|" + lease.token() + "|t");
                 // the detail as Instant.toString() writes it, with or without milliseconds
                 assertThat(sql.text("SELECT detail FROM fence_events WHERE kind = 'LEASE_RENEWED'"))
                         .isEqualTo("renewed until " + Instant.ofEpochMilli(renewed.expiresAt()));
@@ -80,10 +81,10 @@ class PgLeaseWritesInOneCallTest {
                 assertThat(sql.scalar("SELECT count(*) FROM actor_leases")).isZero();
                 assertThat(sql.text("SELECT concat_ws('|', kind, actor_id, process_identity, token, detail IS NULL)"
                                 + " FROM fence_events WHERE kind = 'LEASE_RELEASED'"))
-                        .isEqualTo("LEASE_RELEASED|alpha|" + e.processIdentity() + "|1|t");
+                        .isEqualTo("LEASE_RELEASED|alpha|" + e.processIdentity() + "|" + lease.token() + "|t");
                 assertThat(sql.scalar("SELECT count(*) FROM lease_tombstones WHERE actor_id = 'alpha'"))
                         .isEqualTo(1);
-                assertThat(e.leases().acquire("alpha", TTL).token()).isEqualTo(2);
+                assertThat(e.leases().acquire("alpha", TTL).token()).isEqualTo(Stripes.nth("alpha", 2));
             }
             // the functions did the work: the engine's session called each (its statistics reach the view once
             // its backend has ended; wait for that condition, not for a time)
@@ -103,20 +104,21 @@ class PgLeaseWritesInOneCallTest {
                 e.actors().add("beta");
                 e.actors().add("gamma");
                 Lease beta = e.leases().acquireOrRenew("beta", TTL);
-                assertThat(beta.token()).isEqualTo(1);
+                assertThat(beta.token()).isEqualTo(Stripes.nth("beta", 1));
                 Lease again = e.leases().acquireOrRenew("beta", Duration.ofSeconds(20));
-                assertThat(again.token()).isEqualTo(1);
+                assertThat(again.token()).isEqualTo(beta.token());
                 assertThat(again.ttlMs()).isEqualTo(20_000);
                 Lease gamma = e.leases().acquireOrRenewKeepingTtl("gamma", TTL);
-                assertThat(gamma.token()).isEqualTo(2);
+                assertThat(gamma.token()).isEqualTo(Stripes.nth("gamma", 1));
                 assertThat(e.leases()
                                 .acquireOrRenewKeepingTtl("gamma", Duration.ofSeconds(5))
                                 .ttlMs())
                         .isEqualTo(30_000);
                 assertThat(sql.text("SELECT string_agg(kind || ':' || actor_id || ':' || token, ',' ORDER BY seq)"
                                 + " FROM fence_events WHERE kind LIKE 'LEASE%'"))
-                        .isEqualTo(
-                                "LEASE_ACQUIRED:beta:1,LEASE_RENEWED:beta:1,LEASE_ACQUIRED:gamma:2,LEASE_RENEWED:gamma:2");
+                        .isEqualTo("LEASE_ACQUIRED:beta:" + beta.token() + ",LEASE_RENEWED:beta:" + beta.token()
+                                + ",LEASE_ACQUIRED:gamma:" + gamma.token() + ",LEASE_RENEWED:gamma:"
+                                + gamma.token());
             }
             sql.awaitFunctionCalls(
                     "sovereign_lease_grant", 2); // the two grants; the renewals of a held lease did not try
@@ -173,7 +175,7 @@ class PgLeaseWritesInOneCallTest {
     /** A ledger with a worker login, a live lease of someone else's and an expired one; returns the worker's RawPg. */
     private record Attack(PgTestServer.Database db, RawPg owner, RawPg worker, long live, long expired) {
         long tokens() {
-            return owner.scalar("SELECT last_token FROM token_counter");
+            return owner.scalar("SELECT sum(last_token) FROM token_counter"); // any stripe's mint moves it
         }
 
         long journal() {
@@ -226,9 +228,11 @@ class PgLeaseWritesInOneCallTest {
         assertThat(a.lease("held")).isEqualTo(held);
         assertThat(a.lease("expired")).isEqualTo(expired);
 
-        // the simple case works for a worker, as the same statements by hand would
+        // the simple case works for a worker, as the same statements by hand would: the next token of the stripe
+        long stripe =
+                a.owner().scalar("SELECT last_token FROM token_counter WHERE id = sovereign_token_stripe('free')");
         assertThat(a.worker().scalar("SELECT token FROM sovereign_lease_grant('free', 'proc_attacker', 5000)"))
-                .isEqualTo(tokens + 1);
+                .isEqualTo(stripe + Stripes.COUNT);
     }
 
     @Test
@@ -308,7 +312,8 @@ class PgLeaseWritesInOneCallTest {
                         grant,
                         RawPg.MINT,
                         "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at, renewed_at, expires_at,"
-                                + " renewal_journalled_at, change_seq) VALUES ('free', 'proc_holder', " + RawPg.TOKEN
+                                + " renewal_journalled_at, change_seq) VALUES ('free', 'proc_holder', "
+                                + RawPg.token("'free'")
                                 + ", 5000, 0, 0,"
                                 + " 0, 0, " + RawPg.CHANGE + ")");
         a.worker()
@@ -321,7 +326,7 @@ class PgLeaseWritesInOneCallTest {
                         "fence: a takeover needs an expired lease",
                         grant,
                         RawPg.MINT,
-                        "UPDATE actor_leases SET process_identity = 'proc_attacker', token = " + RawPg.TOKEN
+                        "UPDATE actor_leases SET process_identity = 'proc_attacker', token = " + RawPg.LEASE_TOKEN
                                 + ", change_seq = "
                                 + RawPg.CHANGE + ", presented_token = token, presented_change = " + RawPg.CHANGE
                                 + " WHERE actor_id = 'held'");
@@ -409,19 +414,21 @@ class PgLeaseWritesInOneCallTest {
                         .isEqualTo(old);
                 assertThat(sql.text("SELECT sovereign_lease_release('alpha', 'proc_old', " + old + ")"))
                         .isEqualTo("t");
-                // tokens continue from the counter the old ledger kept
+                // tokens continue above the counter the old ledger kept, each from its actor's stripe (version 19)
                 Lease alpha = e.leases().acquire("alpha", TTL);
-                assertThat(alpha.token()).isEqualTo(old + 1);
+                assertThat(alpha.token()).isEqualTo(Stripes.nth("alpha", 1)).isGreaterThan(old);
                 Lease beta = e.leases().acquire("beta", TTL);
-                assertThat(beta.token()).isEqualTo(old + 2);
+                assertThat(beta.token()).isEqualTo(Stripes.nth("beta", 1)).isGreaterThan(old);
                 assertThat(e.leases().renew("beta", beta.token(), TTL).token()).isEqualTo(beta.token());
                 assertThat(e.leases().release("beta", beta.token())).isTrue();
                 assertThat(e.leases().release("alpha", alpha.token())).isTrue();
             }
             assertThat(sql.text("SELECT string_agg(kind || ':' || token, ',' ORDER BY seq) FROM fence_events"
                             + " WHERE kind LIKE 'LEASE%'"))
-                    .isEqualTo("LEASE_RENEWED:1,LEASE_RELEASED:1,LEASE_ACQUIRED:2,"
-                            + "LEASE_ACQUIRED:3,LEASE_RENEWED:3,LEASE_RELEASED:3,LEASE_RELEASED:2");
+                    .isEqualTo("LEASE_RENEWED:1,LEASE_RELEASED:1,LEASE_ACQUIRED:" + Stripes.nth("alpha", 1) + ","
+                            + "LEASE_ACQUIRED:" + Stripes.nth("beta", 1) + ",LEASE_RENEWED:" + Stripes.nth("beta", 1)
+                            + ",LEASE_RELEASED:" + Stripes.nth("beta", 1) + ",LEASE_RELEASED:"
+                            + Stripes.nth("alpha", 1));
         }
     }
 

@@ -16,6 +16,7 @@ import dev.sovereign.engine.testing.PgFenceWrites;
 import dev.sovereign.engine.testing.PgLogins;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.RawPg;
+import dev.sovereign.engine.testing.Stripes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -60,11 +61,12 @@ class PgMailboxInOneCallTest {
                 for (long clock : clocks) {
                     PgTestServer.pinClock(db, clock);
                     Message sent = e.mailbox().send("ops", "alpha", "job at " + clock, "body", 3);
-                    long tokens = sql.scalar("SELECT last_token FROM token_counter");
+                    long tokens = sql.scalar(
+                            "SELECT last_token FROM token_counter WHERE id = sovereign_token_stripe('alpha')");
 
                     Claim claim = e.mailbox().claim(sent.id(), "alpha", TTL);
 
-                    assertThat(claim.token()).isEqualTo(tokens + 1);
+                    assertThat(claim.token()).isEqualTo(tokens + Stripes.COUNT); // the recipient's stripe
                     assertThat(claim.process()).isEqualTo(me);
                     assertThat(claim.actor()).isEqualTo("alpha");
                     assertThat(claim.expiresAt()).isEqualTo(clock + 30_000);
@@ -186,7 +188,7 @@ class PgMailboxInOneCallTest {
     private record Attack(
             PgTestServer.Database db, RawPg owner, RawPg worker, PgFenceWrites w, long live, long claimToken) {
         long tokens() {
-            return owner.scalar("SELECT last_token FROM token_counter");
+            return owner.scalar("SELECT sum(last_token) FROM token_counter"); // any stripe's mint moves it
         }
 
         long journal() {
@@ -254,8 +256,10 @@ class PgMailboxInOneCallTest {
                         "fence: a message is claimed or its claim renewed only by the login that registered the claiming process",
                         "SELECT * FROM sovereign_claim('m_held', 'held', 'proc_holder', 5000)");
         // the simple case works for the holder's own login, as the same statements by hand would
+        long stripe =
+                a.owner().scalar("SELECT last_token FROM token_counter WHERE id = sovereign_token_stripe('held')");
         assertThat(a.owner().scalar("SELECT claim_token FROM sovereign_claim('m_held', 'held', 'proc_holder', 5000)"))
-                .isEqualTo(tokens + 1);
+                .isEqualTo(stripe + Stripes.COUNT);
     }
 
     @Test
@@ -289,7 +293,9 @@ class PgMailboxInOneCallTest {
                         "ALTER TABLE actor_leases DISABLE TRIGGER USER",
                         "ALTER TABLE token_counter DISABLE TRIGGER USER");
         a.owner().exec("UPDATE token_counter SET last_token = last_token + " + EPOCH);
-        a.owner().exec("UPDATE actor_leases SET token = last_token FROM token_counter WHERE actor_id = 'held'");
+        a.owner()
+                .exec("UPDATE actor_leases SET token = last_token FROM token_counter WHERE actor_id = 'held'"
+                        + " AND token_counter.id = sovereign_token_stripe('held')");
         assertThat(a.owner()
                         .scalar("SELECT count(*) FROM sovereign_message_complete('m_claimed', " + t
                                 + ", 'proc_holder')"))

@@ -52,7 +52,11 @@ class PgMergeTest {
                 "cannot be deleted",
                 "MERGE INTO token_counter t USING (SELECT 1 AS id) s ON t.id = s.id" + " WHEN MATCHED THEN DELETE");
         sql.passes("MERGE INTO token_counter t USING (SELECT 1 AS id) s ON t.id = s.id"
-                + " WHEN MATCHED THEN UPDATE SET last_token = t.last_token + 1");
+                + " WHEN MATCHED THEN UPDATE SET last_token = t.last_token + 64"); // one step of stripe 1
+        sql.refused(
+                "moves only by one step",
+                "MERGE INTO token_counter t USING (SELECT 1 AS id) s ON t.id = s.id"
+                        + " WHEN MATCHED THEN UPDATE SET last_token = t.last_token + 1");
     }
 
     @Test

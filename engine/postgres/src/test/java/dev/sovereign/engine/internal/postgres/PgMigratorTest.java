@@ -43,7 +43,9 @@ class PgMigratorTest {
 
             assertThat(PgMigrator.schemaVersion(c)).isEqualTo(PgMigrator.LATEST);
             assertThat(PgMigrator.guardProblems(c)).isEmpty();
-            assertThat(scalar(c, "SELECT last_token FROM token_counter")).isZero();
+            // one counter row per stripe, each at its own number: nothing minted (decision 0924)
+            assertThat(scalar(c, "SELECT count(*) FROM token_counter WHERE last_token = id AND id BETWEEN 0 AND 63"))
+                    .isEqualTo(64);
             assertThat(scalar(c, "SELECT lab_sandbox FROM ledger_mark")).isZero();
             // one row per migration applied, each naming who applied it
             assertThat(
@@ -68,12 +70,12 @@ class PgMigratorTest {
     void reopeningALedgerChangesNothing() throws Exception {
         try (Connection c = PgTestServer.freshDatabase().connect()) {
             MIGRATOR.migrate(c);
-            sql(c, "UPDATE token_counter SET last_token = last_token + 1");
+            sql(c, "UPDATE token_counter SET last_token = last_token + 64 WHERE id = 1");
             MIGRATOR.migrate(c);
             new PgMigrator(true, "other", "def456", 10_000).migrate(c);
 
             assertThat(scalar(c, "SELECT count(*) FROM schema_migrations")).isEqualTo(PgMigrator.LATEST);
-            assertThat(scalar(c, "SELECT last_token FROM token_counter")).isEqualTo(1);
+            assertThat(scalar(c, "SELECT sum(last_token) FROM token_counter")).isEqualTo(63 * 64 / 2 + 64);
             assertThat(scalar(c, "SELECT lab_sandbox FROM ledger_mark")).isZero(); // the mark is the creator's
         }
     }

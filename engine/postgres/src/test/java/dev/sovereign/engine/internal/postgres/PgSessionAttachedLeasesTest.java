@@ -1,9 +1,9 @@
 package dev.sovereign.engine.internal.postgres;
 
 import static dev.sovereign.engine.testing.RawPg.CHANGE;
+import static dev.sovereign.engine.testing.RawPg.LEASE_TOKEN;
 import static dev.sovereign.engine.testing.RawPg.MINT;
 import static dev.sovereign.engine.testing.RawPg.NOW;
-import static dev.sovereign.engine.testing.RawPg.TOKEN;
 import static dev.sovereign.engine.testing.RawPg.q;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -112,7 +112,7 @@ class PgSessionAttachedLeasesTest {
         moveClock(1_000);
         sql.passes(
                 MINT,
-                "UPDATE actor_leases SET token = " + TOKEN + ", process_identity = " + q(B)
+                "UPDATE actor_leases SET token = " + LEASE_TOKEN + ", process_identity = " + q(B)
                         + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW
                         + " + 10000, ttl_ms = 10000,"
                         + " presented_token = " + held.get(1).token() + ", change_seq = " + CHANGE
@@ -131,7 +131,7 @@ class PgSessionAttachedLeasesTest {
     private String[] takeoverByHand(Lease old) {
         return new String[] {
             MINT,
-            "UPDATE actor_leases SET process_identity = " + q(B) + ", token = " + TOKEN
+            "UPDATE actor_leases SET process_identity = " + q(B) + ", token = " + LEASE_TOKEN
                     + ", acquired_at = " + NOW + ", renewed_at = " + NOW + ", expires_at = " + NOW
                     + " + 10000, ttl_ms = 10000,"
                     + " presented_token = " + old.token() + ", change_seq = " + CHANGE + ", presented_change = "

@@ -93,7 +93,7 @@ public final class Tx extends JdbcTxBase {
 
     /** Nothing to lock: the transaction holds the file's one write lock from its {@code BEGIN IMMEDIATE}. */
     @Override
-    public void lockTokenCounter() {}
+    public void lockTokenCounter(String actor) {}
 
     /** Under the file's one write lock nothing else writes: a row changed under it is a bug. */
     @Override

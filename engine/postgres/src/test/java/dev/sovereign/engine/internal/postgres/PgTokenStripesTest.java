@@ -1,0 +1,101 @@
+package dev.sovereign.engine.internal.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.engine.Engine;
+import dev.sovereign.engine.base.EngineConfig;
+import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.testing.PgFenceWrites;
+import dev.sovereign.engine.testing.PgTestServer;
+import dev.sovereign.engine.testing.RawPg;
+import dev.sovereign.engine.testing.Stripes;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The token counter's stripes (schema version 19, decision 0924): which row an actor mints from, that no two stripes
+ * ever issue one token, and what a ledger of the one counter becomes when it is migrated.
+ */
+class PgTokenStripesTest {
+    @Test
+    void anActorsStripeIsTheFirstByteOfTheSha256OfItsIdModulo64OnTheServerAsInTheTests() throws Exception {
+        try (Connection c = PgTestServer.freshDatabase().connect()) {
+            new PgMigrator(false, "test", "abc", 10_000).migrate(c);
+            RawPg sql = new RawPg(c);
+            for (String actor : List.of("a", "b", "alpha", "actor-0", "Ölfeld", "日本", "x".repeat(200), "it's")) {
+                assertThat(sql.scalar("SELECT sovereign_token_stripe(" + RawPg.q(actor) + ")"))
+                        .as(actor)
+                        .isEqualTo(Stripes.of(actor));
+            }
+            // every stripe has its row, at its own number: the residue it issues
+            assertThat(sql.scalar("SELECT count(*) FROM token_counter WHERE last_token % 64 = id"))
+                    .isEqualTo(64);
+        }
+    }
+
+    @Test
+    void eachActorsTokensComeFromItsStripeAndNoTwoActorsEverShareOne() {
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        try (Engine e =
+                Engine.open(EngineConfig.forDatabase(db.url()).heartbeat(false).build())) {
+            java.util.Set<Long> seen = new java.util.HashSet<>();
+            for (int round = 1; round <= 3; round++) {
+                for (int i = 0; i < 40; i++) {
+                    String actor = "actor-" + i;
+                    if (round == 1) {
+                        e.actors().add(actor);
+                    }
+                    Lease l = e.leases().acquire(actor, Duration.ofMinutes(1));
+                    assertThat(l.token() % Stripes.COUNT).as(actor).isEqualTo(Stripes.of(actor));
+                    assertThat(seen.add(l.token()))
+                            .as("token %d issued twice", l.token())
+                            .isTrue();
+                    assertThat(e.leases().release(actor, l.token())).isTrue();
+                }
+            }
+        }
+    }
+
+    /**
+     * A version-18 ledger (one counter row) with tokens issued: every stripe starts at or below the old counter on its
+     * own residue, never below its own number, and each actor's next token is above every token issued before, also
+     * for the actor whose last token was the old counter's.
+     */
+    @Test
+    void aLedgerOfTheOneCounterMigratesAndEveryNextTokenIsAboveEveryTokenIssued() throws Exception {
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        long highest;
+        try (Connection c = db.connect()) {
+            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 18))
+                    .isEqualTo(18);
+            RawPg sql = new RawPg(c);
+            PgFenceWrites w = new PgFenceWrites(sql);
+            w.process("proc_old");
+            for (int i = 0; i < 70; i++) { // past one stripe's step, so every residue was issued at least once
+                w.actor("old-" + i);
+                w.acquire("old-" + i, "proc_old", 600_000);
+            }
+            highest = sql.scalar("SELECT last_token FROM token_counter WHERE id = 1");
+            assertThat(highest).isEqualTo(70);
+        }
+        try (Engine e = Engine.open(
+                        EngineConfig.forDatabase(db.url()).heartbeat(false).build());
+                Connection c = db.connect()) {
+            RawPg sql = new RawPg(c);
+            assertThat(sql.scalar("SELECT count(*) FROM token_counter")).isEqualTo(64);
+            assertThat(sql.scalar("SELECT max(last_token) FROM token_counter")).isEqualTo(highest);
+            assertThat(sql.scalar("SELECT count(*) FROM token_counter WHERE last_token % 64 = id"
+                            + " AND last_token <= " + highest + " AND last_token > " + highest + " - 64"))
+                    .isEqualTo(64);
+            for (int i = 0; i < 64; i++) {
+                String actor = "new-" + i;
+                e.actors().add(actor);
+                assertThat(e.leases().acquire(actor, Duration.ofMinutes(1)).token())
+                        .as(actor)
+                        .isGreaterThan(highest);
+            }
+        }
+    }
+}
