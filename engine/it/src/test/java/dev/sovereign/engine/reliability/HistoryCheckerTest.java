@@ -315,6 +315,24 @@ class HistoryCheckerTest {
         assertThat(check().violations()).anySatisfy(v -> assertThat(v.rule()).isEqualTo(Rule.TOKEN_NOT_INCREASING));
     }
 
+    /**
+     * On PostgreSQL (64 rows of the counter, decision 0924) the order is owed per row: tokens of two rows in either
+     * order are no violation, a token below one minted earlier on its own row still is, in real time as in the journal.
+     */
+    @Test
+    void withStripesOfTheCounterTheOrderIsOwedPerRow() {
+        ops.clear();
+        ok(P2, "acquire", args("actor", "b", "ttl_ms", 1000), args("token", 6 + 64)); // row 6
+        ok(P1, "acquire", args("actor", "c", "ttl_ms", 1000), args("token", 4 + 64)); // row 4: another row
+        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, java.util.Set.of("busy"), 64)
+                        .count(Rule.TOKEN_NOT_INCREASING))
+                .isZero();
+        ok(P1, "acquire", args("actor", "d", "ttl_ms", 1000), args("token", 6)); // row 6, below 70
+        assertThat(HistoryChecker.check(ledger(), ops, FINAL_NOW, OutputFolders.NONE, java.util.Set.of("busy"), 64)
+                        .violations())
+                .anySatisfy(v -> assertThat(v.rule()).isEqualTo(Rule.TOKEN_NOT_INCREASING));
+    }
+
     @Test
     void aRunLeftRunningWithoutALiveAttemptAfterTheFinalTickIsCaught() {
         // the supervisor never recovered y: it is still RUNNING on an attempt that expired long ago

@@ -32,7 +32,8 @@ public final class Rejudge {
                 ops,
                 finalNow,
                 outputs,
-                server ? Set.of("busy", "storage_IO", "storage_COMMIT_OUTCOME_UNKNOWN") : Set.of("busy"));
+                server ? Set.of("busy", "storage_IO", "storage_COMMIT_OUTCOME_UNKNOWN") : Set.of("busy"),
+                server ? 64 : 1);
         Map<HistoryChecker.Rule, Long> byRule = result.violations().stream()
                 .collect(Collectors.groupingBy(HistoryChecker.Violation::rule, TreeMap::new, Collectors.counting()));
         System.out.println("processes " + histories.size() + ", operations " + ops.size() + ", journal events "

@@ -429,7 +429,8 @@ public final class TortureRun {
         List<HistoryReader.ProcessHistory> histories = HistoryReader.readAll(s.dir());
         List<HistoryOp> ops = histories.stream().flatMap(h -> h.ops().stream()).toList();
         OutputFolders outputs = OutputFolders.read(dataDirectory, ledger);
-        HistoryChecker.Result result = HistoryChecker.check(ledger, ops, finalNow, outputs, expectedInfo());
+        HistoryChecker.Result result = HistoryChecker.check(
+                ledger, ops, finalNow, outputs, expectedInfo(), s.backend() == Backend.POSTGRES ? 64 : 1);
         Duration wall = Duration.ofNanos(System.nanoTime() - began);
         String text = report(ledger, histories, ops, result, finalTick, secondTickRecovered, wall, outputs);
         Files.writeString(s.dir().resolve("report.md"), text);
