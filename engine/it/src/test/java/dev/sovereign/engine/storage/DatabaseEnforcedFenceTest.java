@@ -126,7 +126,7 @@ class DatabaseEnforcedFenceTest {
                 "no sqlite3 shell on this machine; the JDBC tests above cover the same statements");
         Lease held = a.leases().acquire("operator", Duration.ofSeconds(5));
         for (String statement : List.of(
-                "REPLACE INTO token_counter VALUES (1, 0);",
+                "REPLACE INTO token_counter (id, last_token) VALUES (1, 0);",
                 "REPLACE INTO fence_events (seq, at, kind, resource_type, resource_id) VALUES (1, 0, 'REJECTED',"
                         + " 'actor', 'x');",
                 "UPDATE actor_leases SET expires_at = expires_at + 86400000 WHERE actor_id = 'operator';")) {

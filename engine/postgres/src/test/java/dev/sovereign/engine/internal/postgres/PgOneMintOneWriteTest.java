@@ -1,0 +1,113 @@
+package dev.sovereign.engine.internal.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sovereign.engine.testing.PgFenceWrites;
+import dev.sovereign.engine.testing.PgLogins;
+import dev.sovereign.engine.testing.PgTestServer;
+import dev.sovereign.engine.testing.RawPg;
+import dev.sovereign.engine.testing.Stripes;
+import java.sql.Connection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One mint carries one write (schema version 20, decision 0925): a hand-typed transaction that mints once cannot write
+ * the token twice, to two leases, a lease and an attempt, or a lease and a claim; nor write an issued token again after
+ * it halted the ledger; nor mark a used mint unused. Each from a worker login, as another host's hand would type it.
+ * "a" and "actor-1" share stripe 10 of the counter.
+ */
+class PgOneMintOneWriteTest {
+    private static final String MINTED = "minted for it in the same transaction";
+
+    private PgTestServer.Database db;
+    private Connection owner;
+    private RawPg asOwner;
+    private RawPg asWorker;
+    private String process;
+
+    @BeforeEach
+    void ledger() throws Exception {
+        db = PgTestServer.freshDatabase();
+        owner = db.connect();
+        new PgMigrator(false, "test", "abc", 10_000).migrate(owner);
+        asOwner = new RawPg(owner);
+        asWorker = PgLogins.worker(db, asOwner, "host_w");
+        process = "proc_w";
+        new PgFenceWrites(asWorker).process(process);
+        PgFenceWrites w = new PgFenceWrites(asOwner);
+        for (String actor : new String[] {"a", "actor-1"}) {
+            w.actor(actor);
+        }
+        assertThat(Stripes.of("a")).isEqualTo(Stripes.of("actor-1"));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        owner.close();
+    }
+
+    private long issued() {
+        return asOwner.scalar("SELECT count(*) FROM actor_leases")
+                + asOwner.scalar("SELECT count(*) FROM execution_attempts")
+                + asOwner.scalar("SELECT count(*) FROM messages WHERE claim_token IS NOT NULL");
+    }
+
+    @Test
+    void oneMintCannotGrantTwoLeases() {
+        String[] first = PgFenceWrites.acquireStatements("a", process, 60_000);
+        String second = PgFenceWrites.acquireStatements("actor-1", process, 60_000)[1];
+        asWorker.refused(MINTED, first[0], first[1], second);
+        assertThat(issued()).isZero();
+        // a mint for each: both granted, with two tokens of the one stripe
+        asWorker.passes(first[0], first[1], PgFenceWrites.acquireStatements("actor-1", process, 60_000)[0], second);
+        assertThat(asOwner.scalar("SELECT count(DISTINCT token) FROM actor_leases"))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void oneMintCannotGrantALeaseAndStartAnAttemptOrGrantAClaim() {
+        PgFenceWrites w = new PgFenceWrites(asWorker);
+        long lease = w.acquire("a", process, 600_000);
+        new PgFenceWrites(asOwner).assign("asg_1", "a");
+        w.send("msg_1", "actor-1");
+        String[] grant = PgFenceWrites.acquireStatements("actor-1", process, 60_000);
+        // the attempt's insert after the lease's: the attempt names a (stripe 10), the token was actor-1's grant
+        String[] start = PgFenceWrites.startStatements("att_1", "asg_1", "a", process, lease, 60_000);
+        asWorker.refused("with a freshly minted token", grant[0], grant[1], start[1], start[2]);
+        String[] claim = PgFenceWrites.claimStatements("msg_1", "actor-1", process, 60_000);
+        asWorker.refused("a claim is granted with a freshly minted token", grant[0], grant[1], claim[1]);
+        assertThat(issued()).isEqualTo(1); // a's lease only
+    }
+
+    @Test
+    void aHaltedLedgerMarksNoMintSoAnIssuedTokenIsNotWrittenAgain() {
+        PgFenceWrites w = new PgFenceWrites(asWorker);
+        long token = w.acquire("a", process, 60_000);
+        long counter = asOwner.scalar("SELECT max(last_token) FROM token_counter");
+        // a worker may report a ledger gone backwards (it halts every stripe); in the same transaction,
+        // the stripe's issued value written again for another actor
+        asWorker.refused(
+                MINTED,
+                "INSERT INTO ledger_history (at, kind, epoch, from_token, to_token, seen_token, detail) VALUES (0,"
+                        + " 'backwards', 0, " + counter + ", " + counter + ", " + (counter + 1) + ", 'a report')",
+                PgFenceWrites.acquireStatements("actor-1", process, 60_000)[1]);
+        assertThat(asOwner.scalar("SELECT count(*) FROM actor_leases WHERE token = " + token))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aUsedMintCannotBeMarkedUnusedAgain() {
+        String[] first = PgFenceWrites.acquireStatements("a", process, 60_000);
+        String second = PgFenceWrites.acquireStatements("actor-1", process, 60_000)[1];
+        for (String unuse : new String[] {
+            "UPDATE token_counter SET last_xact = txid_current() WHERE id = " + Stripes.of("a"),
+            "UPDATE token_counter SET last_xact = 0 WHERE id = " + Stripes.of("a"),
+            "UPDATE token_counter SET last_xact = -txid_current() WHERE id = " + Stripes.of("a") // used twice
+        }) {
+            asWorker.refused("only increases", first[0], first[1], unuse, second);
+        }
+        assertThat(issued()).isZero();
+    }
+}
