@@ -45,4 +45,14 @@ class OneMintOneWriteMigrationTest {
         assertThat(e.leases().acquire("a", Duration.ofMinutes(1)).token()).isEqualTo(6);
         assertThat(raw.scalar("SELECT last_used FROM token_counter")).isEqualTo(6);
     }
+
+    /** A script line with a comment after its ';' would run on into the next statement, which the driver drops. */
+    @Test
+    void aScriptLineThatEndsInACommentAfterItsSemicolonIsRefusedNotHalfRun() {
+        assertThatThrownBy(() -> Migrator.statements("UPDATE t SET a = 1; -- why\nCREATE TABLE u (a);\n"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("ends in a comment after its ';'");
+        assertThat(Migrator.statements("-- why\nUPDATE t SET a = 1;\nCREATE TABLE u (a);\n"))
+                .hasSize(2);
+    }
 }

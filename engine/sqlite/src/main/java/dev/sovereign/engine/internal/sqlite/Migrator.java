@@ -470,6 +470,11 @@ final class Migrator {
             if (t.isEmpty() || t.startsWith("--")) {
                 continue;
             }
+            if (t.matches(".*;\\s*--.*")) {
+                // the statement would not end on this line and run on into the next one, which the driver then drops
+                // without a word (found writing version 17)
+                throw new IllegalStateException("migration script line ends in a comment after its ';': " + t);
+            }
             if (current.length() == 0) {
                 // a statement's first line says whether it is a trigger (read once, not on every line: triggers are
                 // long)

@@ -22,8 +22,10 @@ WHEN NEW.last_used IS NOT OLD.last_used
          OR NEW.last_token IS NOT OLD.last_token)
 BEGIN SELECT RAISE(ABORT, 'fence: a minted token carries one write: the counter''s last used token only moves up to the counter'); END;
 
+-- (A counter that holds no whole number is named at open, version 9's check, not here.)
 UPDATE token_counter SET last_used = last_token
-    WHERE id = 1 AND last_token > 0 AND NOT EXISTS (SELECT 1 FROM ledger_retirement);
+    WHERE id = 1 AND typeof(last_token) = 'integer' AND last_token > 0
+        AND NOT EXISTS (SELECT 1 FROM ledger_retirement);
 
 -- ---- each write that carries a minted token uses it --------------------------------------------------------
 CREATE TRIGGER actor_leases_granted_with_an_unused_token BEFORE INSERT ON actor_leases
