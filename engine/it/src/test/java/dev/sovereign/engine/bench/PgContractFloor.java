@@ -74,13 +74,17 @@ final class PgContractFloor implements AutoCloseable {
 
     private final Connection connection;
     private final boolean guards;
+    /** The actor this floor grants and releases ({@link #ACTOR} unless opened for another). */
+    private final String actor;
+
     private final PreparedStatement grant;
     private final PreparedStatement release;
     private long batches;
 
-    private PgContractFloor(Connection connection, boolean guards) throws SQLException {
+    private PgContractFloor(Connection connection, boolean guards, String actor) throws SQLException {
         this.connection = connection;
         this.guards = guards;
+        this.actor = actor;
         grant = connection.prepareStatement(GRANT);
         release = connection.prepareStatement(guards ? RELEASE : RELEASE + "; " + TOMBSTONE);
     }
@@ -90,6 +94,11 @@ final class PgContractFloor implements AutoCloseable {
      * engine registers a process, then, for {@code guards} false, drops every trigger on the ledger's tables.
      */
     static PgContractFloor open(String url, boolean guards) throws SQLException {
+        return open(url, guards, ACTOR);
+    }
+
+    /** The same for {@code actor} (which the ledger must hold): several floors side by side, one actor each. */
+    static PgContractFloor open(String url, boolean guards, String actor) throws SQLException {
         Connection c = PgBench.plainConnection(url);
         try {
             register(c);
@@ -97,7 +106,7 @@ final class PgContractFloor implements AutoCloseable {
                 dropTriggers(c);
             }
             c.setAutoCommit(false);
-            return new PgContractFloor(c, guards);
+            return new PgContractFloor(c, guards, actor);
         } catch (SQLException | RuntimeException e) {
             c.close();
             throw e;
@@ -146,8 +155,8 @@ final class PgContractFloor implements AutoCloseable {
     /** A grant of the free {@link #ACTOR} to {@link #PROCESS}, committed; the token it minted. */
     long grant() throws SQLException {
         try {
-            grant.setString(1, ACTOR); // its stripe's row (schema version 19)
-            grant.setString(2, ACTOR);
+            grant.setString(1, actor); // its stripe's row (schema version 19)
+            grant.setString(2, actor);
             grant.setString(3, PROCESS);
             grant.setLong(4, TTL_MS);
             grant.setLong(5, TTL_MS);
@@ -155,7 +164,7 @@ final class PgContractFloor implements AutoCloseable {
             batches++;
             try (ResultSet rs = grant.executeQuery()) {
                 if (!rs.next()) {
-                    throw new IllegalStateException("not granted: " + ACTOR + " has a lease row");
+                    throw new IllegalStateException("not granted: " + actor + " has a lease row");
                 }
                 token = rs.getLong(1);
             }
@@ -171,14 +180,14 @@ final class PgContractFloor implements AutoCloseable {
     void release(long token) throws SQLException {
         try {
             release.setLong(1, token);
-            release.setString(2, ACTOR);
+            release.setString(2, actor);
             release.setString(3, PROCESS);
             release.setLong(4, token);
-            release.setString(5, ACTOR);
+            release.setString(5, actor);
             release.setString(6, PROCESS);
             release.setLong(7, token);
             if (!guards) {
-                release.setString(8, ACTOR);
+                release.setString(8, actor);
             }
             batches++;
             release.execute();
@@ -186,7 +195,7 @@ final class PgContractFloor implements AutoCloseable {
             release.getMoreResults();
             int journalled = release.getUpdateCount();
             if (stated != 1 || journalled != 1) {
-                throw new IllegalStateException("not released: " + ACTOR + " is not held under token " + token);
+                throw new IllegalStateException("not released: " + actor + " is not held under token " + token);
             }
             connection.commit();
         } catch (SQLException | RuntimeException e) {

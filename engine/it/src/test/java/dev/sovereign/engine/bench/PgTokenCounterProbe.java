@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * 0900, with the lease change counter beside it), against the same transactions taking the token from a
  * SEQUENCE (no row held: concurrent commits can share an fsync). Both are hand-written one-statement
  * transactions of the engine's shape (lease upsert where free, journal row; release delete + journal row), so
- * the difference is the counter alone. Issue 16's target: 16 connections ≥ 2× one.
+ * the difference is the counter alone. Issue 16's target: 16 connections ≥ 2× one. {@link #theLedgersOwnSchema}
+ * measures the same on the ledger's own schema, every guard on (its counter in 64 stripes since version 19).
  */
 class PgTokenCounterProbe {
     private static final long SECONDS = Long.getLong("probe.seconds", 8);
@@ -105,6 +106,80 @@ class PgTokenCounterProbe {
         }
         System.out.println("[probe] server: " + PgBench.show());
         assertThat(lines).hasSize(2 * Variant.values().length);
+    }
+
+    /**
+     * The ledger's own schema (the engine creates it; every guard on): 1 and 16 connections of this one JVM, each
+     * granting and releasing its own actor with the contract floor's statements ({@link PgContractFloor}), so what
+     * serialises them is the database alone, not the CPU of 16 engine processes on the machine's cores. Since schema
+     * version 19 the actors mint from 64 stripes of the counter (decision 0924).
+     */
+    @Test
+    void theLedgersOwnSchema() throws Exception {
+        String url = PgBench.freshDatabase();
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("probe");
+        List<String> actors = new ArrayList<>();
+        try (dev.sovereign.engine.Engine e = PgBench.openEngine(url, dir)) {
+            for (int i = 0; i < 17; i++) {
+                actors.add("own-" + i);
+                e.actors().add("own-" + i);
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        for (int pass = 0; pass < 2; pass++) {
+            double one = ledgerCyclesPerSecond(url, actors.subList(16, 17));
+            double sixteen = ledgerCyclesPerSecond(url, actors.subList(0, 16));
+            String line = String.format(
+                    "pass %d, the ledger's schema with its guards: 1 connection %.0f cycles/s, 16 connections %.0f"
+                            + " cycles/s, 16 / 1 = %.2f",
+                    pass, one, sixteen, sixteen / one);
+            lines.add(line);
+            System.out.println("[probe] " + line);
+        }
+        System.out.println("[probe] server: " + PgBench.show());
+        assertThat(lines).hasSize(2);
+    }
+
+    private static double ledgerCyclesPerSecond(String url, List<String> actors) throws Exception {
+        AtomicBoolean measuring = new AtomicBoolean(false);
+        AtomicBoolean stop = new AtomicBoolean(false);
+        AtomicLong cycles = new AtomicLong();
+        CountDownLatch ready = new CountDownLatch(actors.size());
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        for (String actor : actors) {
+            Thread t = new Thread(() -> {
+                try (PgContractFloor floor = PgContractFloor.open(url, true, actor)) {
+                    ready.countDown();
+                    while (!stop.get()) {
+                        floor.release(floor.grant());
+                        if (measuring.get()) {
+                            cycles.incrementAndGet();
+                        }
+                    }
+                } catch (SQLException | RuntimeException e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                    ready.countDown();
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        ready.await();
+        Thread.sleep(2_000); // warm-up
+        measuring.set(true);
+        long t0 = System.nanoTime();
+        Thread.sleep(SECONDS * 1_000);
+        measuring.set(false);
+        long t1 = System.nanoTime();
+        stop.set(true);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(failures).isEmpty();
+        return cycles.get() / ((t1 - t0) / 1e9);
     }
 
     private static double cyclesPerSecond(String url, int connections, Variant variant) throws Exception {
