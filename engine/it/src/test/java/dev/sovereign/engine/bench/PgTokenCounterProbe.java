@@ -141,83 +141,90 @@ class PgTokenCounterProbe {
     }
 
     private static double ledgerCyclesPerSecond(String url, List<String> actors) throws Exception {
-        AtomicBoolean measuring = new AtomicBoolean(false);
-        AtomicBoolean stop = new AtomicBoolean(false);
-        AtomicLong cycles = new AtomicLong();
-        CountDownLatch ready = new CountDownLatch(actors.size());
-        List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = new ArrayList<>();
-        for (String actor : actors) {
-            Thread t = new Thread(() -> {
-                try (PgContractFloor floor = PgContractFloor.open(url, true, actor)) {
-                    ready.countDown();
-                    while (!stop.get()) {
-                        floor.release(floor.grant());
-                        if (measuring.get()) {
-                            cycles.incrementAndGet();
-                        }
-                    }
-                } catch (SQLException | RuntimeException e) {
-                    synchronized (failures) {
-                        failures.add(e);
-                    }
-                    ready.countDown();
+        return cyclesPerSecond(actors.size(), n -> {
+            PgContractFloor floor = PgContractFloor.open(url, true, actors.get(n));
+            return new Cycle() {
+                @Override
+                public void once() throws SQLException {
+                    floor.release(floor.grant());
                 }
-            });
-            threads.add(t);
-            t.start();
-        }
-        ready.await();
-        Thread.sleep(2_000); // warm-up
-        measuring.set(true);
-        long t0 = System.nanoTime();
-        Thread.sleep(SECONDS * 1_000);
-        measuring.set(false);
-        long t1 = System.nanoTime();
-        stop.set(true);
-        for (Thread t : threads) {
-            t.join();
-        }
-        assertThat(failures).isEmpty();
-        return cycles.get() / ((t1 - t0) / 1e9);
+
+                @Override
+                public void close() throws SQLException {
+                    floor.close();
+                }
+            };
+        });
     }
 
     private static double cyclesPerSecond(String url, int connections, Variant variant) throws Exception {
+        return cyclesPerSecond(connections, n -> {
+            String actor = "actor-" + connections + "-" + n + "-" + variant;
+            Connection c = PgBench.plainConnection(url);
+            c.setAutoCommit(false);
+            PreparedStatement grant = c.prepareStatement(variant.grant);
+            PreparedStatement release = c.prepareStatement(variant.release);
+            return new Cycle() {
+                @Override
+                public void once() throws SQLException {
+                    grant.setString(1, actor);
+                    grant.setString(2, "me");
+                    grant.setString(3, actor);
+                    long token;
+                    try (ResultSet rs = grant.executeQuery()) {
+                        if (!rs.next()) {
+                            throw new IllegalStateException("not granted: " + actor);
+                        }
+                        token = rs.getLong(1);
+                    }
+                    c.commit();
+                    release.setString(1, actor);
+                    release.setLong(2, token);
+                    release.setString(3, actor);
+                    if (release.executeUpdate() != 1) {
+                        throw new IllegalStateException("not released: " + actor);
+                    }
+                    c.commit();
+                }
+
+                @Override
+                public void close() throws SQLException {
+                    c.close();
+                }
+            };
+        });
+    }
+
+    /** One connection's grant + release, committed; closed when the measurement ends. */
+    private interface Cycle extends AutoCloseable {
+        void once() throws SQLException;
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface Cycles {
+        Cycle open(int connection) throws SQLException;
+    }
+
+    /** {@code connections} threads each cycling its own {@link Cycle}: cycles per second after 2 s of warm-up. */
+    private static double cyclesPerSecond(int connections, Cycles cycles) throws Exception {
         AtomicBoolean measuring = new AtomicBoolean(false);
         AtomicBoolean stop = new AtomicBoolean(false);
-        AtomicLong cycles = new AtomicLong();
+        AtomicLong done = new AtomicLong();
         CountDownLatch ready = new CountDownLatch(connections);
         List<Thread> threads = new ArrayList<>();
         List<Throwable> failures = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            String actor = "actor-" + connections + "-" + i + "-" + variant;
+            int n = i;
             Thread t = new Thread(() -> {
-                try (Connection c = PgBench.plainConnection(url)) {
-                    c.setAutoCommit(false);
-                    PreparedStatement grant = c.prepareStatement(variant.grant);
-                    PreparedStatement release = c.prepareStatement(variant.release);
+                try (Cycle cycle = cycles.open(n)) {
                     ready.countDown();
                     while (!stop.get()) {
-                        grant.setString(1, actor);
-                        grant.setString(2, "me");
-                        grant.setString(3, actor);
-                        long token;
-                        try (ResultSet rs = grant.executeQuery()) {
-                            if (!rs.next()) {
-                                throw new IllegalStateException("not granted: " + actor);
-                            }
-                            token = rs.getLong(1);
-                        }
-                        c.commit();
-                        release.setString(1, actor);
-                        release.setLong(2, token);
-                        release.setString(3, actor);
-                        if (release.executeUpdate() != 1) {
-                            throw new IllegalStateException("not released: " + actor);
-                        }
-                        c.commit();
+                        cycle.once();
                         if (measuring.get()) {
-                            cycles.incrementAndGet();
+                            done.incrementAndGet();
                         }
                     }
                 } catch (SQLException | RuntimeException e) {
@@ -242,6 +249,6 @@ class PgTokenCounterProbe {
             t.join();
         }
         assertThat(failures).isEmpty();
-        return cycles.get() / ((t1 - t0) / 1e9);
+        return done.get() / ((t1 - t0) / 1e9);
     }
 }
