@@ -101,4 +101,39 @@ class OneMintOneWriteTest {
         assertThat(raw.scalar("SELECT count(*) FROM messages WHERE claim_token IS NOT NULL"))
                 .isZero();
     }
+
+    /** A finished claim keeps its record and a tombstone its marker (schema version 18, as PostgreSQL's 21). */
+    @Test
+    void aFinishedClaimKeepsItsTokenAndClaimantAndATombstoneItsMarker() throws Exception {
+        Engine e = temp.open(clock);
+        e.actors().add("a");
+        e.actors().add("b");
+        Lease a = e.leases().acquire("a", Duration.ofMinutes(1));
+        String m1 = e.mailbox().send("ops", "a", "s", "b", 3).id();
+        String m2 = e.mailbox().send("ops", "a", "s", "b", 3).id();
+        long claim = e.mailbox().claim(m1, "a").token();
+        RawSql raw = new RawSql(temp.file());
+        String finish = "UPDATE messages SET state = 'DONE', finished_with = " + claim + ", updated_at = updated_at";
+        assertThatThrownBy(() -> raw.run(true, finish + ", claim_token = " + a.token() + " WHERE id = '" + m1 + "'"))
+                .hasMessageContaining("changes only by a claim");
+        assertThatThrownBy(() -> raw.run(true, finish + ", claim_process = 'proc_x' WHERE id = '" + m1 + "'"))
+                .hasMessageContaining("keeps the claim that finished it");
+        assertThatThrownBy(() ->
+                        raw.run(true, "UPDATE messages SET claim_token = " + a.token() + " WHERE id = '" + m2 + "'"))
+                .hasMessageContaining("changes only by a claim");
+        assertThat(raw.scalar("SELECT claim_token FROM messages WHERE id = '" + m1 + "'"))
+                .isEqualTo(claim);
+
+        e.leases().release("a", a.token());
+        for (boolean recursive : new boolean[] {true, false}) {
+            assertThatThrownBy(
+                            () -> raw.run(recursive, "UPDATE lease_tombstones SET change_seq = 1 WHERE actor_id = 'a'"))
+                    .hasMessageContaining("a tombstone carries");
+            assertThatThrownBy(() ->
+                            raw.run(recursive, "INSERT INTO lease_tombstones (actor_id, change_seq) VALUES ('b', 1)"))
+                    .hasMessageContaining("a tombstone carries");
+        }
+        assertThat(raw.scalar("SELECT change_seq FROM lease_tombstones WHERE actor_id = 'a'"))
+                .isEqualTo(raw.scalar("SELECT last_change FROM lease_change_counter"));
+    }
 }

@@ -110,4 +110,33 @@ class PgOneMintOneWriteTest {
         }
         assertThat(issued()).isZero();
     }
+
+    /**
+     * A finished claim keeps its record (schema version 21): the finish cannot rewrite the claim's token to another
+     * resource's, nor its claimant; a NEW message gets no token but by a claim; a tombstone's marker cannot be moved below
+     * the console's cursor. Found by a read-only attack on versions 18 to 20; older than them.
+     */
+    @Test
+    void aFinishedClaimKeepsItsTokenAndClaimantAndATombstoneItsMarker() {
+        PgFenceWrites w = new PgFenceWrites(asWorker);
+        long lease = w.acquire("a", process, 600_000);
+        w.send("m1", "a");
+        w.send("m2", "a");
+        long claim = w.claim("m1", "a", process, 600_000);
+        String finish = "UPDATE messages SET state = 'DONE', finished_with = " + claim + ", updated_at = " + RawPg.NOW;
+        asWorker.refused("changes only by a claim", finish + ", claim_token = " + lease + " WHERE id = 'm1'");
+        asWorker.refused("keeps the claim that finished it", finish + ", claim_process = 'proc_x' WHERE id = 'm1'");
+        asWorker.refused("changes only by a claim", "UPDATE messages SET claim_token = " + lease + " WHERE id = 'm2'");
+        asWorker.passes(finish + " WHERE id = 'm1'");
+        assertThat(asOwner.scalar("SELECT claim_token FROM messages WHERE id = 'm1'"))
+                .isEqualTo(claim);
+
+        asWorker.passes(PgFenceWrites.releaseStatements("a", lease));
+        asWorker.refused("a tombstone carries", "UPDATE lease_tombstones SET change_seq = 1 WHERE actor_id = 'a'");
+        asWorker.refused(
+                "a tombstone carries", "INSERT INTO lease_tombstones (actor_id, change_seq) VALUES ('actor-1', 1)");
+        assertThat(asOwner.scalar("SELECT count(*) FROM lease_tombstones WHERE actor_id = 'a'"
+                        + " AND change_seq = xmin::text::bigint"))
+                .isEqualTo(1);
+    }
 }

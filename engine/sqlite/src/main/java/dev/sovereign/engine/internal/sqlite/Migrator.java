@@ -50,7 +50,8 @@ final class Migrator {
             "V0014__the_journal_history_and_ticks_take_the_next_seq.sql",
             "V0015__the_journal_is_pruned_below_a_watermark.sql",
             "V0016__finished_work_is_pruned_when_old.sql",
-            "V0017__one_mint_carries_one_write.sql");
+            "V0017__one_mint_carries_one_write.sql",
+            "V0018__a_claims_record_and_a_tombstones_marker_are_kept.sql");
 
     /** The version whose transaction also writes the ledger's one {@code ledger_mark} row. */
     private static final int LEDGER_MARK_VERSION = 3;
