@@ -96,7 +96,8 @@ public final class JdbcHeartbeat {
         Beat beat = db.write(tx -> {
             Dialect d = tx.dialect();
             // The order (decision 0913): the lease change counter only when this beat may detach a row (a detach
-            // raises it), then — shared — the lease rows the held attempts are bound to, then the session row. A
+            // raises it; on PostgreSQL since schema version 18 it is the transaction's id and locks nothing), then —
+            // shared — the lease rows the held attempts are bound to, then the session row. A
             // takeover locks the lease row, then the holder's session row FOR SHARE: so it waits for a beat in
             // flight and then sees it, or this beat's UPDATE waits for the takeover and every statement after it
             // sees the takeover. Either way a committed beat and a committed takeover of one lease never both

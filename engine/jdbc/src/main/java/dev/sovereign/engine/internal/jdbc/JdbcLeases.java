@@ -23,13 +23,14 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Actor leases on the {@code actor_leases} table, for both backends. Every grant, renewal and release is one
- * transaction that first locks what it will write, in the order of decision 0900 (the token counter when it may mint,
- * the lease change counter, the lease row), reads the row under the lock, asks the rule book ({@link LeaseRules}) and
- * sends the one compare-and-set in the shape the schema's guards accept: the token minted and the change marker
- * raised in the same transaction, the row stating the token it presents. On PostgreSQL the locks are row locks
- * ({@link JdbcTx#lockTokenCounter()}, {@link JdbcTx#lockLeaseChanges()}, {@link Dialect#forUpdate()}); locking the
- * counter first matters for a free actor, which has no lease row to lock yet, so a second grant waits on the counter
- * and then sees the first one's row. On SQLite they are nothing: {@code BEGIN IMMEDIATE} already holds the file's one
+ * transaction that first locks what it will write, in the order of decision 0900 (the token counter's row for the
+ * actor when it may mint, the lease change counter, the lease row), reads the row under the lock, asks the rule book
+ * ({@link LeaseRules}) and sends the one compare-and-set in the shape the schema's guards accept: the token minted and
+ * the change marker in the same transaction, the row stating the token it presents. On PostgreSQL the locks are row
+ * locks ({@link JdbcTx#lockTokenCounter(String)}, {@link Dialect#forUpdate()}; since schema version 18 the change
+ * marker is the transaction's id and {@link JdbcTx#lockLeaseChanges()} locks nothing, decision 0923); locking the
+ * actor's counter row first matters for a free actor, which has no lease row to lock yet, so a second grant waits on
+ * that row and then sees the first one's row. On SQLite they are nothing: {@code BEGIN IMMEDIATE} already holds the file's one
  * write lock. The SQL differs between the backends only in a {@link Dialect}'s words.
  *
  * <p>What a backend truly does its own way is one small hook it passes in, {@link LeaseWrites}. Its defaults are the

@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * The one door to a PostgreSQL ledger for one engine: a single connection, guarded by a fair lock so the
  * heartbeat thread and callers take turns (as SQLite's {@code Database}). Every write runs in {@link #write}
  * as ONE READ COMMITTED transaction: the store locks the rows its rule needs ({@code SELECT … FOR UPDATE},
- * in the order of decision 0900: token counter, lease change counter, lease, attempt, assignment, message),
+ * in the order of decision 0900: the actor's token counter row, lease, attempt, assignment, message; the lease
+ * change counter is no longer locked since schema version 18, decision 0923),
  * asks the rule book, and sends the one compare-and-set the rule allows. {@code now} is the server's clock
  * ({@code sovereign_now_ms()}), read inside the transaction ({@link PgTx#now()}); the Java clock is never
  * used for a stamp or an expiry decision.
