@@ -136,4 +136,30 @@ class OneMintOneWriteTest {
         assertThat(raw.scalar("SELECT change_seq FROM lease_tombstones WHERE actor_id = 'a'"))
                 .isEqualTo(raw.scalar("SELECT last_change FROM lease_change_counter"));
     }
+
+    /** After the engine's own takeover, claim and renewal, the counter's last token cannot be written again by hand. */
+    @Test
+    void afterATakeoverAClaimOrARenewalTheLastTokenIsUsed() throws Exception {
+        Engine a = temp.open(clock);
+        Engine b = temp.open(clock);
+        a.actors().add("a");
+        a.actors().add("b");
+        Lease held = a.leases().acquire("a", Duration.ofSeconds(5));
+        clock.advance(Duration.ofSeconds(10));
+        Lease taken = b.leases().acquire("a", Duration.ofMinutes(1)); // a takeover: the counter's last token
+        assertThat(taken.token()).isGreaterThan(held.token());
+        RawSql raw = new RawSql(temp.file());
+        String me = b.processIdentity();
+        assertThatThrownBy(() -> raw.run(true, "BEGIN IMMEDIATE", BUMP, grant("b", me), "COMMIT"))
+                .hasMessageContaining(USED);
+        String m = b.mailbox().send("ops", "a", "s", "body", 3).id();
+        assertThat(b.mailbox().claim(m, "a").token()).isGreaterThan(taken.token()); // a claim's mint
+        assertThatThrownBy(() -> raw.run(true, "BEGIN IMMEDIATE", BUMP, grant("b", me), "COMMIT"))
+                .hasMessageContaining(USED);
+        b.leases().renew("a", taken.token()); // a renewal mints nothing: the claim's token stays used
+        assertThatThrownBy(() -> raw.run(false, "BEGIN IMMEDIATE", BUMP, grant("b", me), "COMMIT"))
+                .hasMessageContaining(USED);
+        assertThat(raw.scalar("SELECT count(*) FROM actor_leases WHERE actor_id = 'b'"))
+                .isZero();
+    }
 }

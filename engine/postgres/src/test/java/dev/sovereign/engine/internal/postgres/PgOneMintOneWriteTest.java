@@ -139,4 +139,38 @@ class PgOneMintOneWriteTest {
                         + " AND change_seq = xmin::text::bigint"))
                 .isEqualTo(1);
     }
+
+    /**
+     * After every kind of write that carries a mint — a takeover, a grant released again in the same transaction —
+     * the mint is used; and a tombstone's marker holds against the upsert and MERGE forms too.
+     */
+    @Test
+    void aMintIsUsedAfterATakeoverOrAGrantReleasedAgainAndATombstoneHoldsAgainstEveryForm() {
+        PgFenceWrites w = new PgFenceWrites(asWorker);
+        long expired = w.acquire("a", process, -1);
+        String[] takeOver = PgFenceWrites.takeOverStatements("a", expired, process, 60_000);
+        String grantOther = PgFenceWrites.acquireStatements("actor-1", process, 60_000)[1];
+        asWorker.refused(MINTED, takeOver[0], takeOver[1], grantOther);
+        long current = w.takeOver("a", expired, process, 60_000);
+        assertThat(current).isGreaterThan(expired);
+
+        String present = "UPDATE actor_leases SET presented_token = token, change_seq = txid_current(),"
+                + " presented_change = txid_current() WHERE actor_id = 'a'";
+        asWorker.passes(PgFenceWrites.releaseStatements("a", current));
+        String[] grant = PgFenceWrites.acquireStatements("a", process, 60_000);
+        asWorker.refused(
+                MINTED, grant[0], grant[1], present, "DELETE FROM actor_leases WHERE actor_id = 'a'", grantOther);
+        assertThat(asOwner.scalar("SELECT count(*) FROM actor_leases")).isZero();
+
+        asWorker.refused(
+                "a tombstone carries",
+                "INSERT INTO lease_tombstones (actor_id, change_seq) VALUES ('a', txid_current())"
+                        + " ON CONFLICT (actor_id) DO UPDATE SET change_seq = 1");
+        asWorker.refused(
+                "a tombstone carries",
+                "MERGE INTO lease_tombstones t USING (SELECT 'a' AS actor_id) s ON t.actor_id = s.actor_id"
+                        + " WHEN MATCHED THEN UPDATE SET change_seq = 1");
+        assertThat(asOwner.scalar("SELECT count(*) FROM lease_tombstones WHERE change_seq = 1"))
+                .isZero();
+    }
 }
