@@ -83,7 +83,7 @@ public abstract class JdbcTxBase implements JdbcTx {
         return token;
     }
 
-    /** The statement that mints: one step of the one counter row (SQLite); {@link PgTx} steps an actor's stripe. */
+    /** The statement that mints: one step of the one counter row (SQLite); {@code PgTx} steps an actor's stripe. */
     protected String mintTokenSql() {
         return "UPDATE token_counter SET last_token = last_token + 1 WHERE id = 1 RETURNING last_token";
     }
