@@ -140,6 +140,177 @@ class PgTokenCounterProbe {
         assertThat(lines).hasSize(2);
     }
 
+    /**
+     * Where one connection's grant + release goes on the ledger's own schema: the contract floor's hand-written
+     * statements, the ledger's lease functions called by plain JDBC (what the engine sends in its common case), and
+     * the engine's API. Floor → functions is what the functions add inside the server; functions → engine what the
+     * engine adds in the client.
+     */
+    @Test
+    void whereAGrantsTimeGoes() throws Exception {
+        String url = PgBench.freshDatabase();
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("probe");
+        List<String> lines = new ArrayList<>();
+        try (dev.sovereign.engine.Engine e = PgBench.openEngine(url, dir)) {
+            for (String a : List.of("floor", "functions", "engine")) {
+                e.actors().add(a);
+            }
+            for (int pass = 0; pass < 3; pass++) {
+                double floor = ledgerCyclesPerSecond(url, List.of("floor"));
+                double functions = cyclesPerSecond(1, n -> {
+                    PgContractFloor registered = PgContractFloor.open(url, true, "functions");
+                    Connection c = registered.connection();
+                    PreparedStatement grant =
+                            c.prepareStatement("SELECT token FROM sovereign_lease_grant(?::text, ?::text, ?::bigint)");
+                    PreparedStatement release =
+                            c.prepareStatement("SELECT sovereign_lease_release(?::text, ?::text, ?::bigint)");
+                    return new Cycle() {
+                        @Override
+                        public void once() throws SQLException {
+                            grant.setString(1, "functions");
+                            grant.setString(2, PgContractFloor.PROCESS);
+                            grant.setLong(3, PgContractFloor.TTL_MS);
+                            long token;
+                            try (ResultSet rs = grant.executeQuery()) {
+                                if (!rs.next()) {
+                                    throw new IllegalStateException("not granted");
+                                }
+                                token = rs.getLong(1);
+                            }
+                            c.commit();
+                            release.setString(1, "functions");
+                            release.setString(2, PgContractFloor.PROCESS);
+                            release.setLong(3, token);
+                            try (ResultSet rs = release.executeQuery()) {
+                                if (!rs.next() || !rs.getBoolean(1)) {
+                                    throw new IllegalStateException("not released");
+                                }
+                            }
+                            c.commit();
+                        }
+
+                        @Override
+                        public void close() throws SQLException {
+                            registered.close();
+                        }
+                    };
+                });
+                double engine = cyclesPerSecond(1, n -> new Cycle() {
+                    @Override
+                    public void once() {
+                        e.leases()
+                                .release(
+                                        "engine",
+                                        e.leases()
+                                                .acquire("engine", LeaseBenchmark.TTL)
+                                                .token());
+                    }
+
+                    @Override
+                    public void close() {}
+                });
+                String line = String.format(
+                        "pass %d, one connection: floor %.0f µs, functions %.0f µs, engine %.0f µs per grant + release;"
+                                + " engine / floor = %.2f",
+                        pass, 1e6 / floor, 1e6 / functions, 1e6 / engine, engine / floor);
+                lines.add(line);
+                System.out.println("[probe] " + line);
+            }
+        }
+        assertThat(lines).hasSize(3);
+    }
+
+    /**
+     * What the statements inside the lease functions and the guards cost, one connection: {@code pg_stat_statements}
+     * with {@code track=all} (set for this session, which a superuser may) over 3,000 grant + release cycles of the
+     * functions, then of the floor; the twelve costliest statements of each, with their calls and mean time.
+     */
+    @Test
+    void statementsInsideTheFunctions() throws Exception {
+        String url = PgBench.freshDatabase();
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("probe");
+        try (dev.sovereign.engine.Engine e = PgBench.openEngine(url, dir)) {
+            e.actors().add("functions");
+            e.actors().add("floor");
+        }
+        try (PgContractFloor floor = PgContractFloor.open(url, true, "floor");
+                PgContractFloor functions = PgContractFloor.open(url, true, "functions")) {
+            Connection c = functions.connection();
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+                s.execute("SET pg_stat_statements.track = 'all'");
+                s.execute("SET track_functions = 'all'");
+            }
+            c.commit();
+            try (Statement s = floor.connection().createStatement()) {
+                s.execute("SET pg_stat_statements.track = 'all'");
+            }
+            floor.connection().commit();
+            PreparedStatement grant =
+                    c.prepareStatement("SELECT token FROM sovereign_lease_grant(?::text, ?::text, ?::bigint)");
+            PreparedStatement release =
+                    c.prepareStatement("SELECT sovereign_lease_release(?::text, ?::text, ?::bigint)");
+            for (String variant : List.of("functions", "floor")) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SELECT pg_stat_statements_reset()");
+                    s.execute("SELECT pg_stat_reset()");
+                }
+                c.commit();
+                for (int i = 0; i < 3_000; i++) {
+                    if (variant.equals("floor")) {
+                        floor.release(floor.grant());
+                        continue;
+                    }
+                    grant.setString(1, "functions");
+                    grant.setString(2, PgContractFloor.PROCESS);
+                    grant.setLong(3, PgContractFloor.TTL_MS);
+                    long token;
+                    try (ResultSet rs = grant.executeQuery()) {
+                        rs.next();
+                        token = rs.getLong(1);
+                    }
+                    c.commit();
+                    release.setString(1, "functions");
+                    release.setString(2, PgContractFloor.PROCESS);
+                    release.setLong(3, token);
+                    try (ResultSet rs = release.executeQuery()) {
+                        rs.next();
+                        assertThat(rs.getBoolean(1)).isTrue();
+                    }
+                    c.commit();
+                }
+                Thread.sleep(600); // the statistics collector's flush
+                try (Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT calls, round(mean_exec_time::numeric * 1000, 1),"
+                                + " round(total_exec_time::numeric / 3000 * 1000, 1), toplevel,"
+                                + " left(regexp_replace(query, '\\s+', ' ', 'g'), 150) FROM pg_stat_statements"
+                                + " ORDER BY total_exec_time DESC LIMIT 25")) {
+                    while (rs.next()) {
+                        System.out.printf(
+                                "[probe] %s: %6d calls, mean %7s µs, per cycle %7s µs, top %s: %s%n",
+                                variant,
+                                rs.getLong(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getString(5));
+                    }
+                }
+                try (Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery(
+                                "SELECT funcname, calls, round((self_time / 3000 * 1000)::numeric, 1),"
+                                        + " round((total_time / 3000 * 1000)::numeric, 1) FROM pg_stat_user_functions ORDER BY total_time DESC")) {
+                    while (rs.next()) {
+                        System.out.printf(
+                                "[probe] %s function %s: %d calls, self %s µs, total %s µs per cycle%n",
+                                variant, rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4));
+                    }
+                }
+                c.commit();
+            }
+        }
+    }
+
     private static double ledgerCyclesPerSecond(String url, List<String> actors) throws Exception {
         return cyclesPerSecond(actors.size(), n -> {
             PgContractFloor floor = PgContractFloor.open(url, true, actors.get(n));

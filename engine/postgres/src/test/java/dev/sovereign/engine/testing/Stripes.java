@@ -7,7 +7,7 @@ import java.security.NoSuchAlgorithmException;
 /**
  * The PostgreSQL ledger's token stripes as a test expects them (schema version 19, decision 0924): an actor's resources
  * mint from the counter row {@code sovereign_token_stripe(actor)} names, the first byte of the SHA-256 of the actor's
- * id (UTF-8) modulo 64, and each row steps by 64 from its own number. {@code StripesTest} holds this to the server's.
+ * id (UTF-8) modulo 64, and each row steps by 64 from its own number. {@code PgTokenStripesTest} holds this to the server's.
  */
 public final class Stripes {
     public static final int COUNT = 64;

@@ -71,7 +71,8 @@ public final class PgMigrator {
             "V0018__the_change_marker_is_the_writers_transaction.sql",
             "V0019__tokens_from_stripes_of_the_counter.sql",
             "V0020__one_mint_carries_one_write.sql",
-            "V0021__a_claims_record_and_a_tombstones_marker_are_kept.sql");
+            "V0021__a_claims_record_and_a_tombstones_marker_are_kept.sql",
+            "V0022__the_fences_helpers_planned_once.sql");
     /** The schema version this code writes and understands. */
     public static final int LATEST = MIGRATIONS.size();
 

@@ -278,6 +278,38 @@ class PgLeaseWritesInOneCallTest {
         assertThat(a.lease("held")).isEqualTo(corrupt);
     }
 
+    /**
+     * Schema version 22 (decision 0926): a token is "issued" when its actor's own stripe has minted it, not when some
+     * stripe is past it. A stripe set back below a live lease's token (as a restored counter row would be; the owner
+     * switches the counter's guard off to make one) leaves the lease to the full path, even with another stripe far
+     * ahead: red on version 21, which compared with the greatest of the 64.
+     */
+    @Test
+    void aTokenAboveItsOwnStripeIsNeitherReleasedNorRenewedByTheFunctionsWhateverTheOtherStripes() throws Exception {
+        Attack a = attack();
+        int stripe = Stripes.of("held");
+        int other = (stripe + 1) % Stripes.COUNT;
+        a.owner().exec("ALTER TABLE token_counter DISABLE TRIGGER token_counter_guard");
+        a.owner()
+                .passes("UPDATE token_counter SET last_token = " + (a.live() - Stripes.COUNT) + " WHERE id = "
+                        + stripe);
+        a.owner()
+                .passes("UPDATE token_counter SET last_token = " + (a.live() + 1_000L * Stripes.COUNT + other - stripe)
+                        + " WHERE id = " + other);
+        a.owner().exec("ALTER TABLE token_counter ENABLE ALWAYS TRIGGER token_counter_guard");
+        assertThat(a.owner().scalar("SELECT sovereign_last_token()")).isGreaterThan(a.live());
+        long journal = a.journal();
+        String held = a.lease("held");
+        assertThat(a.worker().text("SELECT sovereign_lease_release('held', 'proc_holder', " + a.live() + ")"))
+                .isEqualTo("f");
+        assertThat(a.worker()
+                        .scalar("SELECT count(*) FROM sovereign_lease_renew('held', 'proc_holder', " + a.live()
+                                + ", 5000)"))
+                .isZero();
+        assertThat(a.lease("held")).isEqualTo(held);
+        assertThat(a.journal()).isEqualTo(journal);
+    }
+
     @Test
     void theFunctionsRunAsTheirCallerAndTheGuardsStillRefuseTheRawWrites() throws Exception {
         Attack a = attack();

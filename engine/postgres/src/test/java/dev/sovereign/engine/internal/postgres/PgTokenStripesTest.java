@@ -29,6 +29,17 @@ class PgTokenStripesTest {
                         .as(actor)
                         .isEqualTo(Stripes.of(actor));
             }
+            // a thousand more, every stripe among them, and no actor at all: since schema version 22 the stripe is a
+            // PL/pgSQL function (decision 0926), and an actor's stripe may never change
+            java.util.Set<Long> seen = new java.util.HashSet<>();
+            for (int i = 0; i < 1_000; i++) {
+                long onServer = sql.scalar("SELECT sovereign_token_stripe('actor-" + i + "')");
+                assertThat(onServer).as("actor-" + i).isEqualTo(Stripes.of("actor-" + i));
+                seen.add(onServer);
+            }
+            assertThat(seen).hasSize(Stripes.COUNT);
+            assertThat(sql.text("SELECT coalesce(sovereign_token_stripe(NULL)::text, 'none')"))
+                    .isEqualTo("none");
             // every stripe has its row, at its own number: the residue it issues
             assertThat(sql.scalar("SELECT count(*) FROM token_counter WHERE last_token % 64 = id"))
                     .isEqualTo(64);
