@@ -109,4 +109,51 @@ class PgTokenStripesTest {
             }
         }
     }
+
+    /**
+     * A lease granted on the one counter and still held after the migration is its holder's to renew and release in
+     * one call (schema version 22, decision 0926): its token is at or below the old counter, which may be up to 63
+     * above its actor's stripe. Found by a review of version 22's first form, which asked for "at or below the stripe"
+     * and left exactly these leases to the full path (red with the {@code + 63} taken out of V0022).
+     */
+    @Test
+    void aLeaseOfTheOneCounterIsRenewedAndReleasedInOneCallAfterTheMigrationEvenAboveItsStripe() throws Exception {
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+        try (Connection c = db.connect()) {
+            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 18))
+                    .isEqualTo(18);
+            RawPg sql = new RawPg(c);
+            PgFenceWrites w = new PgFenceWrites(sql);
+            w.process("proc_old");
+            List<Long> tokens = new java.util.ArrayList<>();
+            for (int i = 0; i < 70; i++) {
+                w.actor("old-" + i);
+                tokens.add(w.acquire("old-" + i, "proc_old", 600_000));
+            }
+            new PgMigrator(false, "old", "f00", 10_000).migrate(c);
+            int aboveTheirStripe = 0;
+            for (int i = 0; i < 70; i++) {
+                String actor = RawPg.q("old-" + i);
+                long token = tokens.get(i);
+                if (token
+                        > sql.scalar("SELECT last_token FROM token_counter WHERE id = sovereign_token_stripe(" + actor
+                                + ")")) {
+                    aboveTheirStripe++;
+                }
+                assertThat(sql.scalar("SELECT count(*) FROM sovereign_lease_renew(" + actor + ", 'proc_old', " + token
+                                + ", 600000)"))
+                        .as("renewed: old-" + i + " under " + token)
+                        .isEqualTo(1);
+                assertThat(sql.text("SELECT sovereign_lease_release(" + actor + ", 'proc_old', " + token + ")"))
+                        .as("released: old-" + i + " under " + token)
+                        .isEqualTo("t");
+            }
+            assertThat(aboveTheirStripe)
+                    .as("leases whose token is above their stripe's row")
+                    .isPositive();
+            assertThat(sql.scalar("SELECT count(*) FROM actor_leases")).isZero();
+            assertThat(sql.scalar("SELECT count(*) FROM fence_events WHERE kind = 'LEASE_RELEASED'"))
+                    .isEqualTo(70);
+        }
+    }
 }

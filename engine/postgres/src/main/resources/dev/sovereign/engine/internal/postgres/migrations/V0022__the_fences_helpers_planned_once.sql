@@ -12,12 +12,16 @@
 --
 -- The lease functions keep every check and lock, in the same order; only how they ask changes:
 --   * the grant computes its stripe once;
---   * the release and the renewal check the presented token against the actor's own stripe, not the greatest of the
---     64: a token of this actor was minted on that row, or before version 19 below every row's start, so "issued" is
---     the same question and a stripe gone backwards is seen even when another stripe is higher. The release's
---     compare-and-set is its UPDATE: the row is the caller's, under the presented token, sane, issued; otherwise the
---     release writes nothing and returns false, and the engine's full path words the refusal, as before;
---   * the beat compares each attached row with the greatest token it read once, not with a call per row.
+--   * the release and the renewal ask whether the presented token was issued against the actor's own stripe, not the
+--     greatest of the 64: at most 63 above the stripe's row. A token minted on the row since version 19 has the row's
+--     residue modulo 64 and the row steps by 64, so for it that is exactly "at or below the row"; a token minted
+--     before version 19 is at or below the old counter, and version 19 started every stripe within 63 below it (as
+--     the copy and a new epoch do). A stripe set back below a live token of its own is seen even when another stripe
+--     is higher. The release's compare-and-set is its UPDATE: the row is the caller's, under the presented token,
+--     sane, issued; otherwise the release writes nothing and returns false, and the engine's full path words the
+--     refusal, as before;
+--   * the beat compares each attached row with the greatest token read once in its own statement's snapshot (a scalar
+--     subquery), not with a call per row.
 
 CREATE OR REPLACE FUNCTION sovereign_token_stripe(p_actor text) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
@@ -61,7 +65,7 @@ BEGIN
 END
 $$;
 
--- Version 19's renewal; the presented token checked against the actor's stripe.
+-- Version 19's renewal; the presented token checked against the actor's stripe (at most 63 above its row).
 CREATE OR REPLACE FUNCTION sovereign_lease_renew(p_actor text, p_process text, p_token bigint, p_ttl_ms bigint) RETURNS SETOF actor_leases LANGUAGE plpgsql AS $$
 DECLARE
     now_ms bigint;
@@ -70,7 +74,7 @@ DECLARE
 BEGIN
     SELECT * INTO held FROM actor_leases WHERE actor_id = p_actor FOR UPDATE;
     IF NOT FOUND OR held.process_identity IS DISTINCT FROM p_process OR held.token IS DISTINCT FROM p_token
-            OR held.token > (SELECT t.last_token FROM token_counter t WHERE t.id = sovereign_token_stripe(p_actor))
+            OR held.token > (SELECT t.last_token FROM token_counter t WHERE t.id = sovereign_token_stripe(p_actor)) + 63
             OR held.ttl_ms <= 0 OR held.expires_at > held.renewed_at + held.ttl_ms THEN
         RETURN;
     END IF;
@@ -99,7 +103,7 @@ BEGIN
     -- the release states its token in the row first (a bare DELETE is refused), then deletes it
     UPDATE actor_leases SET change_seq = txid_current(), presented_token = p_token, presented_change = txid_current()
         WHERE actor_id = p_actor AND process_identity = p_process AND token = p_token
-            AND token <= (SELECT t.last_token FROM token_counter t WHERE t.id = sovereign_token_stripe(p_actor))
+            AND token <= (SELECT t.last_token FROM token_counter t WHERE t.id = sovereign_token_stripe(p_actor)) + 63
             AND ttl_ms > 0 AND expires_at <= renewed_at + ttl_ms;
     IF NOT FOUND THEN
         RETURN false;
@@ -111,7 +115,7 @@ BEGIN
 END
 $$;
 
--- Version 19's beat; the greatest token read once.
+-- Version 19's beat; the greatest token read once per statement.
 CREATE OR REPLACE FUNCTION sovereign_beat(p_process text, OUT beat_at bigint, OUT last_token bigint, OUT attached bigint, OUT token_residues numeric) RETURNS record LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
     UPDATE processes SET heartbeat_at = sovereign_now_ms() WHERE identity = p_process
@@ -122,7 +126,7 @@ BEGIN
     SELECT count(*), coalesce(sum(l.token % 4294967291), 0) INTO attached, token_residues
         FROM actor_leases l
         WHERE l.process_identity = p_process AND l.attached
-            AND l.token > 0 AND l.token <= sovereign_beat.last_token
+            AND l.token > 0 AND l.token <= (SELECT sovereign_last_token())
             AND l.ttl_ms > 0 AND l.expires_at <= l.renewed_at + l.ttl_ms;
 END
 $$;
