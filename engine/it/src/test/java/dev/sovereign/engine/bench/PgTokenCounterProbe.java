@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * transactions of the engine's shape (lease upsert where free, journal row; release delete + journal row), so
  * the difference is the counter alone. Issue 16's target: 16 connections ≥ 2× one. {@link #theLedgersOwnSchema}
  * measures the same on the ledger's own schema, every guard on (its counter in 64 stripes since version 19).
+ * {@link #whereAGrantsTimeGoes} and {@link #statementsInsideTheFunctions} split one connection's grant + release between
+ * the contract's statements, the ledger's lease functions and the engine (decision 0926).
  */
 class PgTokenCounterProbe {
     private static final long SECONDS = Long.getLong("probe.seconds", 8);

@@ -79,15 +79,8 @@ class PgTokenStripesTest {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         long highest;
         try (Connection c = db.connect()) {
-            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 18))
-                    .isEqualTo(18);
             RawPg sql = new RawPg(c);
-            PgFenceWrites w = new PgFenceWrites(sql);
-            w.process("proc_old");
-            for (int i = 0; i < 70; i++) { // past one stripe's step, so every residue was issued at least once
-                w.actor("old-" + i);
-                w.acquire("old-" + i, "proc_old", 600_000);
-            }
+            leasesOfTheOneCounter(c);
             highest = sql.scalar("SELECT last_token FROM token_counter WHERE id = 1");
             assertThat(highest).isEqualTo(70);
         }
@@ -120,16 +113,8 @@ class PgTokenStripesTest {
     void aLeaseOfTheOneCounterIsRenewedAndReleasedInOneCallAfterTheMigrationEvenAboveItsStripe() throws Exception {
         PgTestServer.Database db = PgTestServer.freshDatabase();
         try (Connection c = db.connect()) {
-            assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 18))
-                    .isEqualTo(18);
             RawPg sql = new RawPg(c);
-            PgFenceWrites w = new PgFenceWrites(sql);
-            w.process("proc_old");
-            List<Long> tokens = new java.util.ArrayList<>();
-            for (int i = 0; i < 70; i++) {
-                w.actor("old-" + i);
-                tokens.add(w.acquire("old-" + i, "proc_old", 600_000));
-            }
+            List<Long> tokens = leasesOfTheOneCounter(c);
             new PgMigrator(false, "old", "f00", 10_000).migrate(c);
             int aboveTheirStripe = 0;
             for (int i = 0; i < 70; i++) {
@@ -155,5 +140,21 @@ class PgTokenStripesTest {
             assertThat(sql.scalar("SELECT count(*) FROM fence_events WHERE kind = 'LEASE_RELEASED'"))
                     .isEqualTo(70);
         }
+    }
+
+    /**
+     * A ledger migrated to version 18 (one counter row) whose process {@code proc_old} holds the leases of actors
+     * {@code old-0} to {@code old-69}, tokens 1 to 70: past one stripe's step, so every residue was issued at least once.
+     */
+    private static List<Long> leasesOfTheOneCounter(Connection c) throws Exception {
+        assertThat(new PgMigrator(false, "old", "f00", 10_000).migrateTo(c, 18)).isEqualTo(18);
+        PgFenceWrites w = new PgFenceWrites(new RawPg(c));
+        w.process("proc_old");
+        List<Long> tokens = new java.util.ArrayList<>();
+        for (int i = 0; i < 70; i++) {
+            w.actor("old-" + i);
+            tokens.add(w.acquire("old-" + i, "proc_old", 600_000));
+        }
+        return tokens;
     }
 }
