@@ -99,6 +99,19 @@ public interface StorageBackend {
     }
 
     /**
+     * Makes the ledger at {@code target} ready to take a copy, before the source is read or locked (decision 0927):
+     * creates its schema when the database has none, or checks the one it has, so that a move holds the source's
+     * write lock only while rows are copied. {@link #copyInto} still checks. A backend that cannot be a copy's
+     * target refuses.
+     *
+     * @throws LedgerCopyRefusal when the target cannot take a copy (an older schema, not a target backend)
+     * @throws dev.sovereign.engine.base.StorageException when the target cannot be written
+     */
+    default void prepareCopyTarget(LedgerLocation target) {
+        throw unsupportedTarget(target);
+    }
+
+    /**
      * Copies every row of {@code source} into the empty ledger at {@code target} (creating its schema when the
      * database has none) in ONE transaction: it commits whole or leaves the target as it was. Every token and
      * the whole journal are kept; every counter is raised past the highest copied value.
@@ -107,7 +120,11 @@ public interface StorageBackend {
      * @throws dev.sovereign.engine.base.StorageException when the target cannot be written
      */
     default LedgerCopyReport copyInto(LedgerLocation target, LedgerRows source) {
-        throw new LedgerCopyRefusal(
+        throw unsupportedTarget(target);
+    }
+
+    private LedgerCopyRefusal unsupportedTarget(LedgerLocation target) {
+        return new LedgerCopyRefusal(
                 "unsupported_target",
                 "A " + name() + " ledger (" + target
                         + ") cannot be the target of a copy; copy to a jdbc:postgresql: URL.");

@@ -3,6 +3,7 @@ package dev.sovereign.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.cli.CliHarness.Result;
+import dev.sovereign.engine.internal.postgres.PgMigrator;
 import dev.sovereign.engine.testing.PgTestServer;
 import dev.sovereign.engine.testing.SettableClock;
 import java.io.PrintWriter;
@@ -28,8 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CliPostgresOpenSentencesTest {
     private static final String SECRET = "planted-secret";
-    /** PgMigrator.MIGRATION_LOCK: the advisory lock a migration holds. */
-    private static final long MIGRATION_LOCK = 0x536f7665726569L;
 
     @TempDir
     Path dir;
@@ -66,7 +65,7 @@ class CliPostgresOpenSentencesTest {
         try (Connection locker = db.connect();
                 Statement s = locker.createStatement()) {
             locker.setAutoCommit(false);
-            s.execute("SELECT pg_advisory_xact_lock(" + MIGRATION_LOCK + ")");
+            s.execute("SELECT pg_advisory_xact_lock(" + PgMigrator.MIGRATION_LOCK + ")");
             during[0] = runWhileWaitingThenTerminate(locker, "--busy-timeout", "30s", "init");
             locker.rollback();
         }

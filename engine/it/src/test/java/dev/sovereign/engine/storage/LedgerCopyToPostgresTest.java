@@ -531,15 +531,22 @@ class LedgerCopyToPostgresTest {
         Claim claim = worker.mailbox().claim(m.id(), "beta");
         PgTestServer.Database db = PgTestServer.freshDatabase();
 
-        // the worker grants and releases as fast as it can until the file refuses it
+        // the worker grants and releases as fast as it can until the file refuses it; told the file is busy (the
+        // copy holds it), it tries again, as a worker does
         AtomicReference<Throwable> stoppedBy = new AtomicReference<>();
         AtomicLong grants = new AtomicLong();
         Thread busy = new Thread(() -> {
             try {
                 while (true) {
-                    Lease l = worker.leases().acquire("alpha", Duration.ofSeconds(30));
-                    grants.incrementAndGet();
-                    worker.leases().release("alpha", l.token());
+                    try {
+                        Lease l = worker.leases().acquire("alpha", Duration.ofSeconds(30));
+                        grants.incrementAndGet();
+                        worker.leases().release("alpha", l.token());
+                    } catch (StorageException e) {
+                        if (e.problem() != StorageException.Problem.BUSY) {
+                            throw e;
+                        }
+                    }
                 }
             } catch (Throwable t) {
                 stoppedBy.set(t);
@@ -615,6 +622,63 @@ class LedgerCopyToPostgresTest {
      * sandbox (its terminal fence switchable off by the lab). The copy refuses any target that is not marked as a
      * fresh production ledger, and leaves it as it was.
      */
+    /**
+     * Decision 0927: a new database's schema is created before the file is locked, so its workers wait on the file
+     * only while rows are copied. The copy is held in its schema step here (this test holds the migration lock); the
+     * file still takes a grant, with a wait bound far shorter than the copy's, and the copy then carries it.
+     */
+    @Test
+    void aMoveCreatesTheServersSchemaBeforeItLocksTheFileSoWorkersWriteMeanwhile() throws Exception {
+        Path file = dir.resolve("moving.db");
+        Engine worker = Engine.open(EngineConfig.forDatabase(file)
+                .dataDirectory(dir.resolve("data"))
+                .clock(clock)
+                .heartbeat(false)
+                .busyBound(Duration.ofMillis(500))
+                .build());
+        engines.add(worker);
+        worker.actors().add("alpha");
+        PgTestServer.Database db = PgTestServer.freshDatabase();
+
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread copy;
+        Lease meanwhile;
+        try (Connection locker = db.connect();
+                Statement s = locker.createStatement()) {
+            locker.setAutoCommit(false);
+            s.execute("SELECT pg_advisory_xact_lock(" + PgMigrator.MIGRATION_LOCK + ")");
+            copy = new Thread(() -> {
+                try {
+                    outcome.set(LedgerCopy.copy(LedgerLocation.file(file), LedgerLocation.parse(db.url())));
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            });
+            copy.start();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (scalar(locker, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") == 0) {
+                assertThat(System.nanoTime())
+                        .as("the copy reached the migration lock")
+                        .isLessThan(deadline);
+                assertThat(outcome.get()).as("the copy is still running").isNull();
+                Thread.onSpinWait();
+            }
+
+            meanwhile = worker.leases().acquire("alpha", Duration.ofMinutes(5));
+            locker.rollback();
+        }
+        copy.join(60_000);
+
+        assertThat(outcome.get()).isInstanceOf(LedgerCopyReport.class);
+        LedgerCopyReport report = (LedgerCopyReport) outcome.get();
+        assertThat(report.sourceRetired()).isTrue();
+        assertThat(report.highestToken()).isEqualTo(meanwhile.token());
+        try (Connection pg = db.connect()) {
+            assertThat(scalar(pg, "SELECT token FROM actor_leases WHERE actor_id = 'alpha'"))
+                    .isEqualTo(meanwhile.token());
+        }
+    }
+
     @Test
     void aTargetCreatedAsALabSandboxIsRefusedSoAProductionLedgerNeverBecomesOne() throws Exception {
         History h = history();

@@ -49,6 +49,10 @@ public final class LedgerCopy {
         }
         StorageBackend source = Backends.forDatabase(from);
         StorageBackend target = Backends.forDatabase(to);
+        // decision 0927: the source's refusals first (one read, no lock), then the target's schema, so that a move
+        // holds the file's write lock only while rows are copied; both are checked again in the copy itself
+        source.readAll(from, rows -> null);
+        target.prepareCopyTarget(to);
         if (keepSource) {
             return source.readAll(from, rows -> target.copyInto(to, rows));
         }

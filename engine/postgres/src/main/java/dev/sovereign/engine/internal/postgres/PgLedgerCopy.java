@@ -92,26 +92,45 @@ final class PgLedgerCopy {
         this.source = source;
     }
 
+    /**
+     * Makes {@code to} ready to take a copy BEFORE the source is locked: creates the schema in a database that has
+     * none (a new database's twenty-odd migrations take seconds, during which a moved file's workers would wait on
+     * its write lock), or checks a current one; refuses an older one. {@link #copy} checks it again.
+     */
+    static void prepare(LedgerLocation to, int lockTimeoutMillis) {
+        try (Connection c = PgDatabase.connect(to)) {
+            installSchema(c, to, lockTimeoutMillis);
+        } catch (SQLException e) {
+            throw PgDatabase.translate(to, e, "copy into");
+        } catch (PgSchemaException e) {
+            throw new StorageException(PgDatabase.problemOf(e.problem()), null, e.getMessage(), e);
+        }
+    }
+
+    private static void installSchema(Connection c, LedgerLocation to, int lockTimeoutMillis) throws SQLException {
+        int version = PgMigrator.schemaVersion(c);
+        if (version > 0 && version < PgMigrator.LATEST) {
+            // migrating it here would change a ledger the copy may then refuse as not empty
+            throw new LedgerCopyRefusal(
+                    "target_not_current",
+                    "The PostgreSQL ledger " + to + " has the older"
+                            + " schema version " + version
+                            + "; a copy goes into a new database or a ledger of schema"
+                            + " version " + PgMigrator.LATEST
+                            + " (run 'sovereign init' on it first), and nothing was changed.");
+        }
+        new PgMigrator(
+                        false,
+                        SovereignVersion.current().version(),
+                        SovereignVersion.current().commit(),
+                        lockTimeoutMillis)
+                .migrate(c);
+    }
+
     static LedgerCopyReport copy(LedgerLocation to, LedgerRows source, int lockTimeoutMillis) {
         try (Connection c = PgDatabase.connect(to)) {
             try {
-                int version = PgMigrator.schemaVersion(c);
-                if (version > 0 && version < PgMigrator.LATEST) {
-                    // migrating it here would change a ledger the copy may then refuse as not empty
-                    throw new LedgerCopyRefusal(
-                            "target_not_current",
-                            "The PostgreSQL ledger " + to + " has the older"
-                                    + " schema version " + version
-                                    + "; a copy goes into a new database or a ledger of schema"
-                                    + " version " + PgMigrator.LATEST
-                                    + " (run 'sovereign init' on it first), and nothing was changed.");
-                }
-                new PgMigrator(
-                                false,
-                                SovereignVersion.current().version(),
-                                SovereignVersion.current().commit(),
-                                lockTimeoutMillis)
-                        .migrate(c);
+                installSchema(c, to, lockTimeoutMillis); // normally done by prepare: then only the check
                 try (Statement s = c.createStatement()) {
                     s.execute("SET lock_timeout = " + lockTimeoutMillis);
                 }

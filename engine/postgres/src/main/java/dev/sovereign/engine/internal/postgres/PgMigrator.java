@@ -77,7 +77,7 @@ public final class PgMigrator {
     public static final int LATEST = MIGRATIONS.size();
 
     /** The advisory lock (per database) that migrating processes queue on: "Sovereign" in ASCII. */
-    static final long MIGRATION_LOCK = 0x536f7665726569L;
+    public static final long MIGRATION_LOCK = 0x536f7665726569L;
 
     private static final Pattern FUNCTION = Pattern.compile(
             "CREATE (?:OR REPLACE )?FUNCTION (\\w+)\\([^)]*\\) RETURNS ((?:SETOF )?\\w+) LANGUAGE (\\w+)([^$]*?)AS \\$\\$(.*?)\\$\\$",

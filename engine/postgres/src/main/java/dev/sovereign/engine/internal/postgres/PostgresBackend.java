@@ -51,10 +51,19 @@ public final class PostgresBackend implements StorageBackend {
         return PgAdminReader.open(location, dataDirectory, clock, zone);
     }
 
+    /** Creates or checks the schema before the source is locked (decision 0927): {@link PgLedgerCopy#prepare}. */
+    @Override
+    public void prepareCopyTarget(LedgerLocation target) {
+        PgLedgerCopy.prepare(target, lockTimeoutMillis(target));
+    }
+
     /** Copies into an empty ledger in one transaction (decision 0907): {@link PgLedgerCopy}. */
     @Override
     public LedgerCopyReport copyInto(LedgerLocation target, LedgerRows source) {
-        return PgLedgerCopy.copy(target, source, (int)
-                EngineConfig.forDatabase(target).build().busyBound().toMillis());
+        return PgLedgerCopy.copy(target, source, lockTimeoutMillis(target));
+    }
+
+    private static int lockTimeoutMillis(LedgerLocation target) {
+        return (int) EngineConfig.forDatabase(target).build().busyBound().toMillis();
     }
 }

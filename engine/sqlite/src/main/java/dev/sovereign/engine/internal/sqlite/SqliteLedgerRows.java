@@ -60,15 +60,7 @@ final class SqliteLedgerRows implements LedgerRows {
      */
     static LedgerCopyReport move(Path file, LedgerLocation movedTo, Function<LedgerRows, LedgerCopyReport> copy) {
         try (ReadConnection c = openAsSource(file)) {
-            Connection lock = Database.connect(file, MOVE_LOCK_WAIT_MS);
-            try {
-                try (Statement s = lock.createStatement()) {
-                    s.execute("BEGIN IMMEDIATE");
-                }
-            } catch (SQLException e) {
-                closeQuietly(lock);
-                throw Database.translate(file, e, "lock");
-            }
+            Connection lock = writeLock(file);
             try {
                 LedgerCopyReport report = readIn(c, file, copy);
                 try {
@@ -90,6 +82,36 @@ final class SqliteLedgerRows implements LedgerRows {
                 rollbackQuietly(lock);
                 closeQuietly(lock);
             }
+        }
+    }
+
+    /**
+     * A connection of its own holding the file's write lock ({@code BEGIN IMMEDIATE}), waiting for it up to {@link
+     * #MOVE_LOCK_WAIT_MS} as the engine's writers do (decision 0501): tries again after a short random pause. Not
+     * SQLite's busy handler, whose waits grow to 100 ms: against workers that try again within 14 ms, a move waiting
+     * that way almost never finds the lock free.
+     */
+    private static Connection writeLock(Path file) {
+        Connection lock = Database.connect(file, 0);
+        long deadline = System.nanoTime() + MOVE_LOCK_WAIT_MS * 1_000_000L;
+        try (Statement s = lock.createStatement()) {
+            while (true) {
+                try {
+                    s.execute("BEGIN IMMEDIATE");
+                    return lock;
+                } catch (SQLException e) {
+                    if (!Database.isBusy(e) || System.nanoTime() >= deadline) {
+                        throw e;
+                    }
+                    Database.pauseBriefly();
+                }
+            }
+        } catch (SQLException e) {
+            closeQuietly(lock);
+            throw Database.translate(file, e, "lock");
+        } catch (RuntimeException e) { // interrupted while pausing
+            closeQuietly(lock);
+            throw e;
         }
     }
 
