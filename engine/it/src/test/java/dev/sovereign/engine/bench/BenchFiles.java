@@ -62,6 +62,7 @@ final class BenchFiles {
         Properties p = new Properties();
         p.setProperty("foreign_keys", "true");
         p.setProperty("busy_timeout", Integer.toString(ENGINE_SQLITE_BUSY_TIMEOUT_MS));
+        p.setProperty("jdbc.get_generated_keys", "false"); // as the engine's: no hidden query after an INSERT
         Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, p);
         try (Statement s = c.createStatement()) {
             s.execute("PRAGMA busy_timeout = " + ENGINE_SQLITE_BUSY_TIMEOUT_MS);

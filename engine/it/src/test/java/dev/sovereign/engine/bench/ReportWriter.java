@@ -200,7 +200,8 @@ final class ReportWriter {
         line();
         line("Pragmas everywhere (floor, engine, peer): `journal_mode=WAL`, `foreign_keys=ON`, `busy_timeout="
                 + BenchFiles.ENGINE_SQLITE_BUSY_TIMEOUT_MS + "` (the engine's default), `synchronous` FULL or NORMAL as"
-                + " labelled; every file was created and migrated by the engine (same page size and schema).");
+                + " labelled, and the driver's `jdbc.get_generated_keys=false` (no hidden query after an INSERT; since"
+                + " 2026-12-05); every file was created and migrated by the engine (same page size and schema).");
         line();
     }
 

@@ -8,9 +8,12 @@ import dev.sovereign.engine.base.StorageException;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.sqlite.SQLiteConnection;
 
 /** The engine's kept prepared statements must behave exactly like freshly prepared ones. */
 class StatementCacheTest {
@@ -61,5 +64,24 @@ class StatementCacheTest {
         int updated =
                 Sqlite.database(engine).write(tx -> tx.update("UPDATE actors SET created_at = 1 WHERE id = ?", "kept"));
         assertThat(updated).isEqualTo(1);
+    }
+
+    /**
+     * The driver's default runs a hidden {@code SELECT last_insert_rowid()}, compiled anew, after every INSERT for
+     * {@code getGeneratedKeys()}, which the engine never calls: off on the engine's own connection and on the readers'
+     * (every one made by {@code Database.connect}). About 3 µs per INSERT (bench/analysis.md, 2026-12-05).
+     */
+    @Test
+    void noConnectionOfTheEngineRunsTheDriversHiddenQueryAfterAnInsert() throws Exception {
+        Engine engine = temp.open(new SettableClock());
+        Database db = Sqlite.database(engine);
+        assertThat(generatedKeys(db.connection())).isFalse();
+        try (Connection reader = db.openReaderConnection()) {
+            assertThat(generatedKeys(reader)).isFalse();
+        }
+    }
+
+    private static boolean generatedKeys(Connection c) throws SQLException {
+        return c.unwrap(SQLiteConnection.class).getConnectionConfig().isGetGeneratedKeys();
     }
 }
