@@ -113,6 +113,21 @@ class CorruptLeaseFailsClosedEverywhereTest {
     }
 
     @Test
+    void anExplicitRenewalOfACorruptRowFailsClosedAndKeepsIt() throws Exception {
+        corruptTheLease();
+        long evidence = corruptExpiry();
+
+        assertCorrupt(() -> engine.leases().renew("operator", lease.token()));
+
+        assertThat(corruptExpiry())
+                .as("the impossible expiry is kept as evidence")
+                .isEqualTo(evidence);
+        assertThat(engine.journal().rejections(10))
+                .extracting(FenceEvent::category)
+                .containsExactly("corrupt_lease_state");
+    }
+
+    @Test
     void aTerminalWriteUnderACorruptRowFailsClosedAndWritesNoReceipt() throws Exception {
         Assignment x = engine.runs().assign("operator", "scripted");
         RunStore runs = Port.runs(engine);

@@ -43,7 +43,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@link #release} and the grant case of {@code acquireOrRenew…} (an actor this engine does not hold) first
  *       offer their transaction to one of them, which writes the common case in one round trip, or nothing; the full
  *       path here then runs in the same transaction and decides ({@link LeaseWrites#grantInOneCall} and its
- *       siblings; the default offers nothing);</li>
+ *       siblings; the default offers nothing). SQLite offers a grant and a release too, each with one read where the
+ *       full path reads twice (decision 0512);</li>
  *   <li>PostgreSQL's lock on the holder's session before a takeover of an attached lease decides (decision 0913),
  *       and its retry of a compare-and-set that lost a race its locks should have excluded
  *       ({@link LeaseWrites#lockHoldersSession}, {@link LeaseWrites#changedUnderLock}; by default no lock is needed
@@ -470,65 +471,75 @@ public final class JdbcLeases implements ActorLeases {
             requireSane(tx, current.get());
         }
         LeaseRules.requireFree(actor, current.orElse(null), now, me);
+        if (current.isEmpty()) {
+            return grantFreeIn(tx, writes, actor, ttlMs, attach, now);
+        }
         long token = tx.mintToken(actor);
         long change = tx.nextLeaseChange();
         Dialect d = tx.dialect();
-        Optional<Lease> granted;
-        if (current.isEmpty()) {
-            granted = tx.one(
-                    "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
-                            + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, attached)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, " + d.literal(attach) + ")"
-                            + " ON CONFLICT (actor_id) DO NOTHING RETURNING " + columns(d),
-                    JdbcLeases::mapLease,
-                    actor,
-                    me,
-                    token,
-                    ttlMs,
-                    now,
-                    now,
-                    now + ttlMs,
-                    now,
-                    change);
-        } else {
-            granted = tx.one(
-                    "UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
-                            + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?,"
-                            + " presented_token = ?, presented_change = ?, attached = " + d.literal(attach)
-                            + " WHERE actor_id = ? AND token = ? AND " + LeaseSql.effective(d, ROW, "expires_at")
-                            + " <= ? RETURNING " + columns(d),
-                    JdbcLeases::mapLease,
-                    me,
-                    token,
-                    ttlMs,
-                    now,
-                    now,
-                    now + ttlMs,
-                    now,
-                    change,
-                    current.get().token(),
-                    change,
-                    actor,
-                    current.get().token(),
-                    now);
-        }
+        Optional<Lease> granted = tx.one(
+                "UPDATE actor_leases SET process_identity = ?, token = ?, ttl_ms = ?, acquired_at = ?,"
+                        + " renewed_at = ?, expires_at = ?, renewals = 0, renewal_journalled_at = ?, change_seq = ?,"
+                        + " presented_token = ?, presented_change = ?, attached = " + d.literal(attach)
+                        + " WHERE actor_id = ? AND token = ? AND " + LeaseSql.effective(d, ROW, "expires_at")
+                        + " <= ? RETURNING " + columns(d),
+                JdbcLeases::mapLease,
+                me,
+                token,
+                ttlMs,
+                now,
+                now,
+                now + ttlMs,
+                now,
+                change,
+                current.get().token(),
+                change,
+                actor,
+                current.get().token(),
+                now);
         Lease lease = granted.orElseThrow(() -> writes.changedUnderLock(actor));
-        if (current.isEmpty()) {
-            tx.journal(EventKind.LEASE_ACQUIRED, "actor", actor, actor, token, "ttl " + ttlMs + " ms");
-        } else {
-            Lease old = current.get();
-            tx.journal(
-                    EventKind.LEASE_TAKEN_OVER,
-                    "actor",
-                    actor,
-                    actor,
-                    me,
-                    token,
-                    null,
-                    null,
-                    null,
-                    LeaseRules.takeoverNote(old, ttlMs));
-        }
+        tx.journal(
+                EventKind.LEASE_TAKEN_OVER,
+                "actor",
+                actor,
+                actor,
+                me,
+                token,
+                null,
+                null,
+                null,
+                LeaseRules.takeoverNote(current.get(), ttlMs));
+        return lease;
+    }
+
+    /**
+     * The grant of {@code actor}, which this transaction found to exist and to have no lease row under its locks (the
+     * rule book's "free"): the token minted, the change marker, the row inserted (a conflict would be a row written
+     * under the lock: {@link LeaseWrites#changedUnderLock}) and {@code LEASE_ACQUIRED} journalled, all at {@code now}.
+     * The full path's case of a free actor, and a backend's one-call grant once it has read the same.
+     */
+    public static Lease grantFreeIn(JdbcTx tx, LeaseWrites writes, String actor, long ttlMs, boolean attach, long now)
+            throws SQLException {
+        long token = tx.mintToken(actor);
+        long change = tx.nextLeaseChange();
+        Dialect d = tx.dialect();
+        Lease lease = tx.one(
+                        "INSERT INTO actor_leases (actor_id, process_identity, token, ttl_ms, acquired_at,"
+                                + " renewed_at, expires_at, renewals, renewal_journalled_at, change_seq, attached)"
+                                + " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, " + d.literal(attach) + ")"
+                                + " ON CONFLICT (actor_id) DO NOTHING RETURNING " + columns(d),
+                        JdbcLeases::mapLease,
+                        actor,
+                        tx.processIdentity(),
+                        token,
+                        ttlMs,
+                        now,
+                        now,
+                        now + ttlMs,
+                        now,
+                        change)
+                .orElseThrow(() -> writes.changedUnderLock(actor));
+        tx.journal(EventKind.LEASE_ACQUIRED, "actor", actor, actor, token, "ttl " + ttlMs + " ms");
         return lease;
     }
 
@@ -549,6 +560,17 @@ public final class JdbcLeases implements ActorLeases {
         if (current.isPresent()) {
             requireSane(tx, current.get());
         }
+        return renewSaneIn(tx, actor, token, ttlMs, onlyIfLive, current);
+    }
+
+    /**
+     * The renewal's compare-and-set and journal row, once {@code current} (the row as this transaction read it under
+     * its lock, found sane) is known: the full path's, and a backend's one-call renewal once it has read the same.
+     * Refuses a row that is not this process's under {@code token} (or, {@code onlyIfLive}, not live).
+     */
+    public static Lease renewSaneIn(
+            JdbcTx tx, String actor, long token, long ttlMs, boolean onlyIfLive, Optional<Lease> current)
+            throws SQLException {
         long now = tx.now();
         long change = tx.nextLeaseChange();
         Dialect d = tx.dialect();
