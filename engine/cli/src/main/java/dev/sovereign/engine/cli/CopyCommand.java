@@ -24,9 +24,9 @@ import picocli.CommandLine.Spec;
         name = "copy",
         description = {
             "Copy a ledger file into an empty PostgreSQL ledger.",
-            "One transaction: it commits whole or leaves the target as it was. Every row is kept (every token, the whole journal with its seq values); the target's counters are raised"
+            "The rows go in one transaction: it commits whole or leaves the target without them (a new database keeps the empty schema the copy created first). Every row is kept (every token, the whole journal with its seq values); the target's counters are raised"
                     + " past the highest copied values. Stop the workers first.",
-            "The file's write lock is held for the whole copy, and once the server has committed the file is RETIRED: it records where the ledger went and refuses every"
+            "The file's write lock is held while the rows are copied, and once the server has committed the file is RETIRED: it records where the ledger went and refuses every"
                     + " later write, so the two can never both mint a token or finish the same work. --keep-source leaves it live (unsafe)."
         },
         footer = {

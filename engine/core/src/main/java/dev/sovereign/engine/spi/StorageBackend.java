@@ -113,7 +113,7 @@ public interface StorageBackend {
 
     /**
      * Copies every row of {@code source} into the empty ledger at {@code target} (creating its schema when the
-     * database has none) in ONE transaction: it commits whole or leaves the target as it was. Every token and
+     * database has none) in ONE transaction: it commits whole or leaves the target without a copied row. Every token and
      * the whole journal are kept; every counter is raised past the highest copied value.
      *
      * @throws LedgerCopyRefusal when the target is not empty or the source holds what the target would not keep

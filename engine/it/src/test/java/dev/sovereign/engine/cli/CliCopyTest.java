@@ -131,6 +131,6 @@ class CliCopyTest {
     @Test
     void helpNamesBothOptions() {
         Result help = new CliHarness(dir, new SettableClock()).ok("copy", "--help");
-        assertThat(help.out()).contains("--from=FILE", "--to=URL", "One transaction", "Stop the workers first");
+        assertThat(help.out()).contains("--from=FILE", "--to=URL", "one transaction", "Stop the workers first");
     }
 }

@@ -17,8 +17,9 @@ public final class LedgerCopy {
      *
      * @throws LedgerCopyRefusal when the copy is refused before anything was written (the source is a URL, the
      *     target a file, the target not empty, the source a lab sandbox, not ours or newer...)
-     * @throws dev.sovereign.engine.base.StorageException when either ledger cannot be used; the target is then
-     *     as it was
+     * @throws dev.sovereign.engine.base.StorageException when either ledger cannot be used; the target then holds no
+     *     copied row (a new database may keep the empty schema the copy created before it locked the file,
+     *     decision 0927)
      */
     public static LedgerCopyReport copy(LedgerLocation from, LedgerLocation to) {
         return copy(from, to, false);
@@ -32,8 +33,9 @@ public final class LedgerCopy {
      * unsafe unless its workers are stopped for good.
      *
      * @throws LedgerCopyRefusal when the copy is refused before anything was written
-     * @throws dev.sovereign.engine.base.StorageException when either ledger cannot be used; the target is then
-     *     as it was
+     * @throws dev.sovereign.engine.base.StorageException when either ledger cannot be used; the target then holds no
+     *     copied row (a new database may keep the empty schema the copy created before it locked the file,
+     *     decision 0927)
      */
     public static LedgerCopyReport copy(LedgerLocation from, LedgerLocation to, boolean keepSource) {
         if (!from.isFile()) {

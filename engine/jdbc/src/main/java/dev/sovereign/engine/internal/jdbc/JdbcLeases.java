@@ -43,7 +43,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@link #release} and the grant case of {@code acquireOrRenew…} (an actor this engine does not hold) first
  *       offer their transaction to one of them, which writes the common case in one round trip, or nothing; the full
  *       path here then runs in the same transaction and decides ({@link LeaseWrites#grantInOneCall} and its
- *       siblings; the default offers nothing). SQLite offers a grant and a release too, each with one read where the
+ *       siblings; the default offers nothing). SQLite offers a grant, a release and a renewal too, each with one read where the
  *       full path reads twice (decision 0512);</li>
  *   <li>PostgreSQL's lock on the holder's session before a takeover of an attached lease decides (decision 0913),
  *       and its retry of a compare-and-set that lost a race its locks should have excluded
