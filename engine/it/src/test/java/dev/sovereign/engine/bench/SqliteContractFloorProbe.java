@@ -255,8 +255,20 @@ class SqliteContractFloorProbe {
                         failed[0] = e;
                         return;
                     }
+                    long sum = 0;
+                    for (int i = 0; i < n; i++) {
+                        sum += samples[i];
+                    }
                     Arrays.sort(samples, 0, n);
                     median[0] = samples[n / 2] / 1000.0;
+                    System.out.printf(
+                            "PROBE %s: median %.1f us, mean %.1f us, p99 %.1f us, max %.1f us, %d cycles%n",
+                            name,
+                            median[0],
+                            sum / 1000.0 / n,
+                            samples[(int) (n * 0.99)] / 1000.0,
+                            samples[n - 1] / 1000.0,
+                            n);
                 },
                 name);
         t.start();
