@@ -80,6 +80,16 @@ class CorruptLeaseFailsClosedEverywhereTest {
                         Refusal.class, r -> assertThat(r.category()).isEqualTo(RefusalCategory.CORRUPT_LEASE_STATE));
     }
 
+    /** The corrupt row is still there with its impossible expiry, and its one refusal is journalled. */
+    private void assertKeptAsEvidenceAndJournalled(long evidence) {
+        assertThat(corruptExpiry())
+                .as("the impossible expiry is kept as evidence")
+                .isEqualTo(evidence);
+        assertThat(engine.journal().rejections(10))
+                .extracting(FenceEvent::category)
+                .containsExactly("corrupt_lease_state");
+    }
+
     private long corruptExpiry() {
         return engine.leases().current("operator").orElseThrow().expiresAt();
     }
@@ -92,12 +102,7 @@ class CorruptLeaseFailsClosedEverywhereTest {
         Beat beat = engine.heartbeatNow();
 
         assertThat(beat.lostLeases()).containsOnlyKeys("operator");
-        assertThat(corruptExpiry())
-                .as("the impossible expiry is kept as evidence")
-                .isEqualTo(evidence);
-        assertThat(engine.journal().rejections(10))
-                .extracting(FenceEvent::category)
-                .containsExactly("corrupt_lease_state");
+        assertKeptAsEvidenceAndJournalled(evidence);
     }
 
     @Test
@@ -119,12 +124,7 @@ class CorruptLeaseFailsClosedEverywhereTest {
 
         assertCorrupt(() -> engine.leases().renew("operator", lease.token()));
 
-        assertThat(corruptExpiry())
-                .as("the impossible expiry is kept as evidence")
-                .isEqualTo(evidence);
-        assertThat(engine.journal().rejections(10))
-                .extracting(FenceEvent::category)
-                .containsExactly("corrupt_lease_state");
+        assertKeptAsEvidenceAndJournalled(evidence);
     }
 
     @Test

@@ -74,11 +74,15 @@ class LedgerCopyToPostgresTest {
     }
 
     private Engine sqlite(Path file) {
+        return sqlite(file, Duration.ofSeconds(10));
+    }
+
+    private Engine sqlite(Path file, Duration busyBound) {
         Engine e = Engine.open(EngineConfig.forDatabase(file)
                 .dataDirectory(dir.resolve("data"))
                 .clock(clock)
                 .heartbeat(false)
-                .busyBound(Duration.ofSeconds(10))
+                .busyBound(busyBound)
                 .build());
         engines.add(e);
         return e;
@@ -630,13 +634,7 @@ class LedgerCopyToPostgresTest {
     @Test
     void aMoveCreatesTheServersSchemaBeforeItLocksTheFileSoWorkersWriteMeanwhile() throws Exception {
         Path file = dir.resolve("moving.db");
-        Engine worker = Engine.open(EngineConfig.forDatabase(file)
-                .dataDirectory(dir.resolve("data"))
-                .clock(clock)
-                .heartbeat(false)
-                .busyBound(Duration.ofMillis(500))
-                .build());
-        engines.add(worker);
+        Engine worker = sqlite(file, Duration.ofMillis(500));
         worker.actors().add("alpha");
         PgTestServer.Database db = PgTestServer.freshDatabase();
 
