@@ -289,13 +289,7 @@ class PgTokenCounterProbe {
                     grant.setString(1, actor);
                     grant.setString(2, "me");
                     grant.setString(3, actor);
-                    long token;
-                    try (ResultSet rs = grant.executeQuery()) {
-                        if (!rs.next()) {
-                            throw new IllegalStateException("not granted: " + actor);
-                        }
-                        token = rs.getLong(1);
-                    }
+                    long token = grantedToken(grant, actor);
                     c.commit();
                     release.setString(1, actor);
                     release.setLong(2, token);
@@ -312,6 +306,16 @@ class PgTokenCounterProbe {
                 }
             };
         });
+    }
+
+    /** Runs {@code grant} (bound for {@code actor}) and returns the token of the row it granted. */
+    private static long grantedToken(PreparedStatement grant, String actor) throws SQLException {
+        try (ResultSet rs = grant.executeQuery()) {
+            if (!rs.next()) {
+                throw new IllegalStateException("not granted: " + actor);
+            }
+            return rs.getLong(1);
+        }
     }
 
     /**
@@ -338,13 +342,7 @@ class PgTokenCounterProbe {
             grant.setString(1, actor);
             grant.setString(2, PgContractFloor.PROCESS);
             grant.setLong(3, PgContractFloor.TTL_MS);
-            long token;
-            try (ResultSet rs = grant.executeQuery()) {
-                if (!rs.next()) {
-                    throw new IllegalStateException("not granted: " + actor);
-                }
-                token = rs.getLong(1);
-            }
+            long token = grantedToken(grant, actor);
             c.commit();
             release.setString(1, actor);
             release.setString(2, PgContractFloor.PROCESS);

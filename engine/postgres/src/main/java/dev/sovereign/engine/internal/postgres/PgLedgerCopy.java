@@ -94,8 +94,8 @@ final class PgLedgerCopy {
 
     /**
      * Makes {@code to} ready to take a copy BEFORE the source is locked: creates the schema in a database that has
-     * none (a new database's twenty-odd migrations take seconds, during which a moved file's workers would wait on
-     * its write lock), or checks a current one; refuses an older one. {@link #copy} checks it again.
+     * none (the migrations {@code init} runs, during which a moved file's workers would otherwise wait on its write lock),
+     * or checks a current one; refuses an older one. {@link #copy} checks it again.
      */
     static void prepare(LedgerLocation to, int lockTimeoutMillis) {
         try (Connection c = PgDatabase.connect(to)) {

@@ -8,10 +8,10 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * What SQLite's lease writes do their own way ({@link JdbcLeases.LeaseWrites}): the release, and a grant of a free actor
- * a release and a renewal of one's own sane row with one read where the full path reads twice (decision 0512). Everything else
- * is the plain way, the file's one write lock ({@code BEGIN IMMEDIATE}) standing in for PostgreSQL's row locks.
- * Stateless.
+ * What SQLite's lease writes do their own way ({@link JdbcLeases.LeaseWrites}): the release the schema carries out, and
+ * a grant of a free actor, a release and a renewal of one's own sane row, each with one read where the full path reads
+ * twice (decision 0512). Everything else is the plain way, the file's one write lock ({@code BEGIN IMMEDIATE}) standing
+ * in for PostgreSQL's row locks. Stateless.
  */
 final class SqliteLeaseWrites implements JdbcLeases.LeaseWrites {
     static final SqliteLeaseWrites INSTANCE = new SqliteLeaseWrites();
