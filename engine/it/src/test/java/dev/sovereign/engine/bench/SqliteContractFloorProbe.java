@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.sqlite.SQLiteConnection;
@@ -26,6 +28,12 @@ import org.sqlite.SQLiteConnection;
  * the floor written in the engine's shape (its reads, its savepoint per work, every statement kept prepared), to
  * split the engine's extra time between its statements. With {@code -Dprobe.jfr=FILE} it records execution and native
  * samples every millisecond into one JFR file, the contenders told apart by thread name.
+ *
+ * <p>Checkpoints (decision 0513), each a floor without generated keys: {@code -Dprobe.autocheckpoint=4000,10000} with
+ * SQLite's automatic checkpoint at those many pages ({@code -Dprobe.sizeLimit}: the log's {@code journal_size_limit});
+ * {@code -Dprobe.checkpointEvery=N} with a {@code PASSIVE} checkpoint on another thread every N cycles and the
+ * automatic one at {@code -Dprobe.backstop} pages (0: off; it prints every pass that was busy or saw more than 3,000
+ * frames).
  */
 class SqliteContractFloorProbe {
     private static final long SECONDS = Long.getLong("probe.seconds", 3);
@@ -63,6 +71,68 @@ class SqliteContractFloorProbe {
             open.add(keysOff);
             names.add("floor-keys-off");
             cycles.add(() -> keysOff.release(keysOff.grant()));
+            for (String pages : System.getProperty("probe.autocheckpoint", "").split(",")) {
+                if (pages.isBlank()) {
+                    continue;
+                }
+                ContractFloor f = floor(dir, "floor-ckpt-" + pages, durability, false);
+                open.add(f);
+                try (var s = f.connection().createStatement()) {
+                    s.execute("PRAGMA wal_autocheckpoint = " + pages);
+                    s.execute("PRAGMA journal_size_limit = " + Long.getLong("probe.sizeLimit", -1));
+                }
+                names.add("floor-ckpt-" + pages);
+                cycles.add(() -> f.release(f.grant()));
+            }
+            int every = Integer.getInteger("probe.checkpointEvery", 0);
+            if (every > 0) {
+                ContractFloor bg = floor(dir, "floor-bg-checkpoint", durability, false);
+                open.add(bg);
+                try (var s = bg.connection().createStatement()) {
+                    s.execute("PRAGMA wal_autocheckpoint = " + Integer.getInteger("probe.backstop", 0));
+                }
+                AtomicLong done = new AtomicLong();
+                Connection ck = BenchFiles.plainConnection(
+                        dir.resolve("floor-bg-checkpoint").resolve("sovereign.db"), durability);
+                open.add(ck);
+                Thread checkpointer = new Thread(
+                        () -> {
+                            long last = 0;
+                            try (var s = ck.createStatement()) {
+                                while (!Thread.currentThread().isInterrupted()) {
+                                    long now = done.get();
+                                    if (now - last >= every) {
+                                        last = now;
+                                        try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+                                            rs.next();
+                                            if (rs.getInt(1) != 0 || rs.getInt(2) > 3000) {
+                                                System.out.println("PROBE checkpoint busy " + rs.getInt(1) + " log "
+                                                        + rs.getInt(2) + " done " + rs.getInt(3));
+                                            }
+                                        }
+                                    } else {
+                                        LockSupport.parkNanos(200_000);
+                                    }
+                                }
+                            } catch (SQLException e) {
+                                // closed at the end
+                            }
+                        },
+                        "probe-checkpointer");
+                checkpointer.setDaemon(true);
+                checkpointer.start();
+                open.add(
+                        0,
+                        () -> { // first: before the connections it uses close
+                            checkpointer.interrupt();
+                            checkpointer.join();
+                        });
+                names.add("floor-bg-checkpoint");
+                cycles.add(() -> {
+                    bg.release(bg.grant());
+                    done.incrementAndGet();
+                });
+            }
             for (String shape : System.getProperty("probe.shapes", "").split(",")) {
                 if (shape.isBlank()) {
                     continue;

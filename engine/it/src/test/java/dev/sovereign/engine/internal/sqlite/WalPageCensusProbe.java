@@ -112,6 +112,7 @@ public final class WalPageCensusProbe {
     static Map<String, Double> census(Engine e, Runnable measured, Runnable between) throws Exception {
         Connection c = Sqlite.database(e).connection();
         Path wal = Path.of(Sqlite.database(e).file() + "-wal");
+        Sqlite.database(e).backgroundCheckpoints().pause(true); // its passes would let the log start again
         long pageSize;
         try (Statement s = c.createStatement()) {
             s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -135,6 +136,7 @@ public final class WalPageCensusProbe {
                     (page, n) -> out.merge(owner.getOrDefault(page, "(free/other)"), n / (double) TIMES, Double::sum));
             return out;
         } finally {
+            Sqlite.database(e).backgroundCheckpoints().pause(false);
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA wal_autocheckpoint = 1000");
                 s.execute("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -53,7 +53,7 @@ public final class Database implements Transactions, AutoCloseable {
     /** 'SOVR': marks a file as ours in {@code PRAGMA application_id}. */
     public static final int APPLICATION_ID = 0x534F5652;
     /** Serialises creating a database file and opening connections in this JVM (see createOwnerOnly). */
-    private static final Object CREATING = new Object();
+    static final Object CREATING = new Object();
 
     static final int DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 50;
 
@@ -67,6 +67,9 @@ public final class Database implements Transactions, AutoCloseable {
     private final Connection connection;
     private final StatementCache statements;
     private final ReentrantLock lock = new ReentrantLock(true);
+    /** Copies committed WAL pages into the file between the callers' commits (decision 0513). */
+    private final BackgroundCheckpoints checkpoints;
+
     private final boolean labSandboxRequested;
     private volatile boolean labSandbox;
     private volatile String processIdentity;
@@ -111,6 +114,7 @@ public final class Database implements Transactions, AutoCloseable {
         this.connection = connection;
         this.statements = new StatementCache(connection);
         this.labSandboxRequested = config.createAsLabSandbox();
+        this.checkpoints = new BackgroundCheckpoints(file, durability);
     }
 
     /**
@@ -691,6 +695,7 @@ public final class Database implements Transactions, AutoCloseable {
             pendingRegistration = null;
         }
         batches++;
+        checkpoints.committed();
         return true;
     }
 
@@ -706,6 +711,11 @@ public final class Database implements Transactions, AutoCloseable {
         } catch (SQLException ignored) {
             // the transaction itself is gone: the COMMIT (or the next BEGIN) will say so
         }
+    }
+
+    /** The engine's background checkpoints (decision 0513): for tests, and for those that count WAL frames. */
+    BackgroundCheckpoints backgroundCheckpoints() {
+        return checkpoints;
     }
 
     /** Diagnostics for tests and benchmarks: how many write transactions (batches) this engine committed. */
@@ -915,6 +925,7 @@ public final class Database implements Transactions, AutoCloseable {
         try {
             if (!closed) {
                 closed = true;
+                checkpoints.close();
                 statements.close();
                 connection.close();
             }
