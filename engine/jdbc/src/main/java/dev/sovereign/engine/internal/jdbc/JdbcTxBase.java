@@ -50,9 +50,10 @@ public abstract class JdbcTxBase implements JdbcTx {
     }
 
     /**
-     * Journals the identity claim this transaction carries, once, if it has not yet: with the first change it makes
-     * (a refused call rolls both back), or before a change whose journal row the schema itself writes inside the
-     * statement (SQLite's release, V0008), so that the claim still comes first.
+     * Journals the identity claim this transaction carries, once, if it has not yet: before the first journal row
+     * it writes ({@link #journal}), with the first change it makes that journals nothing (a beat), or before a change
+     * whose journal row the schema itself writes inside the statement (SQLite's release, V0008), so that the claim
+     * always comes first. A refused call rolls it back with everything else.
      */
     public final void journalClaim() throws SQLException {
         if (claimToJournal != null && !claimWritten) {
@@ -104,7 +105,11 @@ public abstract class JdbcTxBase implements JdbcTx {
         mintedTokens[mintedTokens.length - 1] = token;
     }
 
-    /** Appends one fence event in this transaction, stamped with {@link #now()}. */
+    /**
+     * Appends one fence event in this transaction, stamped with {@link #now()}; under an identity claim not yet
+     * journalled, the claim's row first, so that every row a claiming call writes comes after it (decision 0802) —
+     * also when the call's first change was a statement that returned rows (a mint, a claim's UPDATE … RETURNING).
+     */
     @Override
     public final void journal(
             EventKind kind,
@@ -118,6 +123,7 @@ public abstract class JdbcTxBase implements JdbcTx {
             String category,
             String detail)
             throws SQLException {
+        journalClaim();
         update(
                 "INSERT INTO fence_events (at, kind, resource_type, resource_id, actor_id, process_identity,"
                         + " token, presented_token, current_token, category, detail)"
