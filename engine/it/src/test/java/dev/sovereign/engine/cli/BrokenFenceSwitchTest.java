@@ -10,6 +10,7 @@ import dev.sovereign.engine.cli.RealCli.Running;
 import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.testing.ChildJvm;
+import dev.sovereign.engine.testing.Poll;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;

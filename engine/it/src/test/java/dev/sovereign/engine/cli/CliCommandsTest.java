@@ -11,6 +11,7 @@ import dev.sovereign.engine.admin.AdminReader;
 import dev.sovereign.engine.cli.CliHarness.Result;
 import dev.sovereign.engine.internal.sqlite.SqliteBackend;
 import dev.sovereign.engine.spi.Backends;
+import dev.sovereign.engine.testing.Poll;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.io.PrintWriter;

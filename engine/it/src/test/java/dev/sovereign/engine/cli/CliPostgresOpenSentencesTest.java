@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sovereign.engine.cli.CliHarness.Result;
 import dev.sovereign.engine.internal.postgres.PgMigrator;
 import dev.sovereign.engine.testing.PgTestServer;
+import dev.sovereign.engine.testing.Poll;
 import dev.sovereign.engine.testing.SettableClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -8,6 +8,7 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.cli.RealCli.Finished;
 import dev.sovereign.engine.cli.RealCli.Running;
 import dev.sovereign.engine.testing.ChildJvm;
+import dev.sovereign.engine.testing.Poll;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.io.IOException;
 import java.nio.file.Files;

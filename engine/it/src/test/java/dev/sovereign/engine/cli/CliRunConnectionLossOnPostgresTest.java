@@ -8,6 +8,7 @@ import dev.sovereign.engine.base.CommandAllowList;
 import dev.sovereign.engine.base.EngineConfig;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.testing.PgTestServer;
+import dev.sovereign.engine.testing.Poll;
 import dev.sovereign.engine.testing.SettableClock;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,6 +3,7 @@ package dev.sovereign.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.sovereign.engine.testing.Poll;
 import dev.sovereign.engine.testing.SettableClock;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,6 +14,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -103,11 +106,12 @@ class CliWorkerFullDiskTest {
         worker.start();
         Poll.until(() -> !lines("hosting").isEmpty(), Duration.ofSeconds(20), () -> "hosting; out: " + out + err);
 
-        // An empty WAL (a checkpoint from a connection of this test), then not one free block: the worker's next
-        // write, its heartbeat's included, must grow a file and cannot.
+        // An empty WAL (a checkpoint from a connection of this test; busy while the worker's own background pass
+        // runs, decision 0513, so tried until it was not), then not one free block: the worker's next write, its
+        // heartbeat's included, must grow a file and cannot.
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
                 Statement s = c.createStatement()) {
-            s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+            Poll.until(() -> truncated(s), Duration.ofSeconds(20), () -> "an emptied WAL; out: " + out + err);
         }
         Path filler = disk.resolve("filler");
         fill(filler);
@@ -167,6 +171,15 @@ class CliWorkerFullDiskTest {
             } catch (IOException reallyFull) {
                 // done
             }
+        }
+    }
+
+    /** One {@code wal_checkpoint(TRUNCATE)}: whether it emptied the log (not busy). */
+    private static boolean truncated(Statement s) {
+        try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+            return rs.next() && rs.getInt(1) == 0;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

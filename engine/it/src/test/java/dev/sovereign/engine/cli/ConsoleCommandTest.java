@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sovereign.engine.cli.CliHarness.Result;
 import dev.sovereign.engine.testing.ChildJvm;
+import dev.sovereign.engine.testing.Poll;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.io.IOException;

@@ -13,6 +13,7 @@ import dev.sovereign.engine.lease.Lease;
 import dev.sovereign.engine.process.ProcessInfo;
 import dev.sovereign.engine.run.AssignmentState;
 import dev.sovereign.engine.testing.ChildJvm;
+import dev.sovereign.engine.testing.Poll;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import java.time.Clock;

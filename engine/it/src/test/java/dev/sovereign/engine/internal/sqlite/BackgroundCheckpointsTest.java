@@ -5,15 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.base.Durability;
 import dev.sovereign.engine.lease.Lease;
+import dev.sovereign.engine.testing.Poll;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.Sqlite;
 import dev.sovereign.engine.testing.TempDatabase;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -59,21 +58,15 @@ class BackgroundCheckpointsTest {
     void aPassCopiesTheCommittedPagesIntoTheFileBeforeTheWritersOwnCheckpointIsDue() throws Exception {
         Engine engine = open();
         Database db = Sqlite.database(engine);
-        commitTo(engine, 2L * BackgroundCheckpoints.COMMITS_PER_CHECKPOINT);
-        Path shm = Path.of(db.file() + "-shm");
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        WalIndex index = WalIndex.read(shm);
-        // the last pass was asked for by the last commit: once it ran, every committed frame is in the file
-        while (index.backfilled() < index.frames() && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-            index = WalIndex.read(shm);
-        }
-        assertThat(index.frames())
-                .as("the writers' own checkpoint (at 1,000 pages) was not due: the log still holds every frame")
-                .isBetween(1L, 999L);
-        assertThat(index.backfilled()).as("frames copied into the file").isEqualTo(index.frames());
+        cycle(engine);
+        long fileBefore = Files.size(db.file());
+        commitTo(engine, 3L * BackgroundCheckpoints.COMMITS_PER_CHECKPOINT);
+        // the file grows only when a checkpoint copies the journal's new pages into it; the writers' own (at 1,000
+        // pages) is not due: the log has never started again, so its size is every frame written since the open
+        Poll.until(() -> size(db.file()) > fileBefore, Duration.ofSeconds(20), () -> "a pass");
+        assertThat(frames(db)).as("frames in the log").isBetween(1L, 999L);
         assertThat(db.backgroundCheckpoints().passes()).isPositive();
-        assertThat((Throwable) db.backgroundCheckpoints().failure()).isNull();
+        assertThat(db.backgroundCheckpoints().failure()).isNull();
     }
 
     @Test
@@ -85,13 +78,31 @@ class BackgroundCheckpointsTest {
         assertThat(db.backgroundCheckpoints().started()).isFalse();
 
         db.backgroundCheckpoints().pause(true);
-        commitTo(shortLived, 2L * BackgroundCheckpoints.COMMITS_PER_CHECKPOINT);
+        long fileBefore = Files.size(db.file());
+        commitTo(shortLived, 3L * BackgroundCheckpoints.COMMITS_PER_CHECKPOINT);
         assertThat(db.backgroundCheckpoints().started()).isFalse();
-        WalIndex index = WalIndex.read(Path.of(db.file() + "-shm"));
-        assertThat(index.frames()).isPositive();
-        assertThat(index.backfilled())
+        assertThat(frames(db)).isBetween(1L, 999L);
+        assertThat(Files.size(db.file()))
                 .as("no pass ran, and no writer's checkpoint was due")
-                .isZero();
+                .isEqualTo(fileBefore);
+    }
+
+    @Test
+    void aLedgerMovedAwayIsNeitherFollowedNorCreatedAgainAtItsPath() throws Exception {
+        Engine engine = open();
+        Database db = Sqlite.database(engine);
+        cycle(engine);
+        Path aside = db.file().resolveSibling("moved-away.db");
+        Files.move(db.file(), aside);
+        commitTo(engine, 2L * BackgroundCheckpoints.COMMITS_PER_CHECKPOINT); // the engine writes on: it holds the file
+
+        assertThat(db.file())
+                .as("an empty file at the ledger's path (contract §16)")
+                .doesNotExist();
+        Poll.until(() -> db.backgroundCheckpoints().failure() != null, Duration.ofSeconds(20), () -> "the refusal");
+        assertThat(db.backgroundCheckpoints().failure()).hasMessageContaining("is gone");
+        assertThat(db.backgroundCheckpoints().passes()).isZero();
+        assertThat(db.file()).doesNotExist();
     }
 
     @Test
@@ -109,7 +120,7 @@ class BackgroundCheckpointsTest {
         }
         assertThat(db.backgroundCheckpoints().passes()).isPositive();
         // the file keeps the largest size the log ever reached; each frame is a page and a 24-byte header
-        long frames = Files.size(wal) / (pageSize + 24);
+        long frames = frames(db);
         assertThat(frames)
                 .as("the log's largest size in frames, after %d acquire + release cycles", cycles)
                 .isLessThan(16_000);
@@ -133,20 +144,17 @@ class BackgroundCheckpointsTest {
         assertThat(wal).doesNotExist();
     }
 
-    /**
-     * The two numbers of SQLite's WAL index (the {@code -shm} file, https://sqlite.org/walformat.html) this test
-     * reads: the frames in the log ({@code mxFrame}, byte 16 of the header) and how many of them a checkpoint
-     * copied into the database file ({@code nBackfill}, byte 96), both in the machine's byte order.
-     */
-    record WalIndex(long frames, long backfilled) {
-        static WalIndex read(Path shm) throws Exception {
-            ByteBuffer b = ByteBuffer.allocate(100).order(ByteOrder.nativeOrder());
-            try (FileChannel ch = FileChannel.open(shm, StandardOpenOption.READ)) {
-                while (b.hasRemaining() && ch.read(b) >= 0) {
-                    // read the first 100 bytes
-                }
-            }
-            return new WalIndex(Integer.toUnsignedLong(b.getInt(16)), Integer.toUnsignedLong(b.getInt(96)));
+    /** Frames the log holds: its file's size, while nothing has started it again, is every frame written. */
+    private static long frames(Database db) throws Exception {
+        long pageSize = db.read(tx -> tx.scalarLong("PRAGMA page_size"));
+        return Files.size(Path.of(db.file() + "-wal")) / (pageSize + 24);
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -1,12 +1,19 @@
 package dev.sovereign.engine.internal.sqlite;
 
 import dev.sovereign.engine.base.Durability;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
 
 /**
  * Copies the pages an engine committed from the write-ahead log into the database file on a thread of its own, so the
@@ -17,69 +24,95 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>It only helps: the writers' automatic checkpoint stays on, because only a checkpoint between a writer's commits
  * lets the log start again from its beginning — a checkpoint on another thread while the same process keeps writing
- * never catches up (measured: the log grew to 959,533 frames in 15 s with the automatic one off). So the log stays
- * bounded exactly as before, and the writer's share is the few pages committed since this thread's last pass and the
- * restart. A failed pass is not retried: the automatic checkpoint does the work, as it did before this class.
+ * never catches up (measured: the log grew to 959,533 frames in 15 s with the automatic one off). And when a pass
+ * finds the log at the writers' mark or past it, the passes already asked for are dropped, so that the next crossing
+ * commit finds the checkpoint lock free (on a slow disk, passes back to back kept it busy and the log grew to 14,000
+ * frames). A failed pass changes nothing: the automatic checkpoint does the work, as it did before this class.
  *
  * <p>Started by the {@value #COMMITS_PER_CHECKPOINT}th commit, not at open: a CLI call's one or two writes start no
- * thread. Its connection syncs as the engine's does ({@code synchronous} is the engine's durability), since a
- * checkpoint's sync of the database file is what lets the log be written over.
+ * thread. Nothing here throws into the commit path: a committed write is never reported as failed because a thread
+ * could not start. Its connection syncs as the engine's does ({@code synchronous} is the engine's durability), since a
+ * checkpoint's sync of the database file is what lets the log be written over, and it opens the ledger only if it is
+ * still the file the engine opened (never creating one at its path: contract §16).
  */
 final class BackgroundCheckpoints implements AutoCloseable {
     /** Write transactions between two passes: about 140 WAL pages of acquires and releases. */
     static final int COMMITS_PER_CHECKPOINT = 16;
+    /** SQLite's automatic checkpoint, which the engine's connection keeps (its default). */
+    static final int WRITERS_CHECKPOINT_PAGES = 1000;
+    /** Commits after which a thread that could not start or open its connection is tried again. */
+    static final int RETRY_AFTER_COMMITS = 1024;
 
     private final Path file;
     private final Durability durability;
+    /** The file the engine opened (inode and device), or null if it could not be read: then no pass runs. */
+    private final Object fileKey;
+
     private final Object monitor = new Object();
+    /** Held for each pass: {@link #pause} waits on it for a pass in progress. */
+    private final ReentrantLock passing = new ReentrantLock();
     /** Guarded by {@link #monitor}. */
     private Thread thread;
     /** Guarded by {@link #monitor}. */
     private boolean closed;
-    /** Guarded by {@link #monitor}: tests that count WAL frames switch the passes off. */
-    private boolean paused;
 
-    private long commits;
+    private volatile boolean paused;
+    /** Write transactions committed; only the thread holding the engine's connection touches it. */
+    private volatile long commits;
+    /** The commit count before which no thread is started again after one failed to start or connect. */
+    private volatile long retryAt;
+
     private volatile long wanted;
     private volatile long passes;
-    private volatile SQLException failure;
+    private volatile long failedPasses;
+    private volatile Throwable failure;
 
     BackgroundCheckpoints(Path file, Durability durability) {
         this.file = file;
         this.durability = durability;
+        Object key;
+        try {
+            key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            key = null;
+        }
+        this.fileKey = key;
     }
 
-    /** Called after each committed write transaction, by the thread holding the engine's connection. */
+    /** Called after each committed write transaction, by the thread holding the engine's connection. Never throws. */
     void committed() {
-        if (++commits % COMMITS_PER_CHECKPOINT != 0) {
+        if (++commits % COMMITS_PER_CHECKPOINT != 0 || paused || fileKey == null || commits < retryAt) {
             return;
         }
-        Thread t;
-        synchronized (monitor) {
-            if (closed || paused || failure != null) {
-                return;
+        try {
+            Thread t;
+            synchronized (monitor) {
+                if (closed) {
+                    return;
+                }
+                if (thread == null || !thread.isAlive()) {
+                    t = new Thread(null, this::run, "sovereign-checkpoints " + file.getFileName(), 0, false);
+                    t.setDaemon(true);
+                    t.setContextClassLoader(BackgroundCheckpoints.class.getClassLoader());
+                    t.start();
+                    thread = t;
+                }
+                t = thread;
             }
-            if (thread == null) {
-                thread = new Thread(this::run, "sovereign-checkpoints " + file.getFileName());
-                thread.setDaemon(true);
-                thread.start();
-            }
-            t = thread;
+            wanted++;
+            LockSupport.unpark(t);
+        } catch (Throwable e) { // no thread to be had (a limit on processes): the write committed all the same
+            failure = e;
+            retryAt = commits + RETRY_AFTER_COMMITS;
         }
-        wanted++;
-        LockSupport.unpark(t);
     }
 
     private void run() {
-        long done = 0;
+        long done = 0; // a thread started again after a failure passes at once
         Connection c = null;
         try {
-            synchronized (Database.CREATING) {
-                c = Database.connect(file, Database.DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
-            }
+            c = connect();
             try (Statement s = c.createStatement()) {
-                s.execute("PRAGMA synchronous = " + durability.name());
-                s.execute("PRAGMA wal_autocheckpoint = 0"); // it never writes; said so anyway
                 while (true) {
                     synchronized (monitor) {
                         if (closed) {
@@ -89,17 +122,20 @@ final class BackgroundCheckpoints implements AutoCloseable {
                     long target = wanted;
                     if (target == done) {
                         LockSupport.park(this);
+                        Thread.interrupted(); // an interrupt would make every park return at once: only close() stops
+                        // it
                         continue;
                     }
                     done = target;
-                    try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
-                        rs.next(); // busy or not: the writers' own checkpoint does what this one could not
+                    if (pass(s) >= WRITERS_CHECKPOINT_PAGES) {
+                        done = wanted; // leave the lock to the crossing commit, whose checkpoint lets the log start
+                        // again
                     }
-                    passes++;
                 }
             }
         } catch (SQLException | RuntimeException e) {
-            failure = e instanceof SQLException ? (SQLException) e : new SQLException(e);
+            failure = e;
+            retryAt = commits + RETRY_AFTER_COMMITS;
         } finally {
             if (c != null) {
                 try {
@@ -111,11 +147,70 @@ final class BackgroundCheckpoints implements AutoCloseable {
         }
     }
 
-    /** Stops ({@code true}) or resumes the passes, for a test that counts WAL frames (a pass lets the log start again). */
-    void pause(boolean pause) {
-        synchronized (monitor) {
-            paused = pause;
+    /** One {@code PASSIVE} checkpoint unless paused; the frames the log held, or -1 when none ran or it failed. */
+    private long pass(Statement s) {
+        passing.lock();
+        try {
+            if (paused) {
+                return -1;
+            }
+            try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+                passes++;
+                // busy or not: the writers' own checkpoint does what this one could not
+                return rs.next() ? rs.getLong(2) : -1;
+            } catch (SQLException e) { // a full disk, an I/O error: the next pass may work, the writers' does meanwhile
+                failedPasses++;
+                failure = e;
+                return -1;
+            }
+        } finally {
+            passing.unlock();
         }
+    }
+
+    /** The engine's file, opened without creating it, and only if it is still the one the engine opened. */
+    private Connection connect() throws SQLException {
+        requireSameFile();
+        SQLiteConfig config = new SQLiteConfig();
+        config.resetOpenMode(SQLiteOpenMode.CREATE);
+        config.setBusyTimeout(Database.DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
+        config.setSynchronous(
+                durability == Durability.FULL
+                        ? SQLiteConfig.SynchronousMode.FULL
+                        : SQLiteConfig.SynchronousMode.NORMAL);
+        Connection c;
+        synchronized (Database.CREATING) {
+            c = config.createConnection("jdbc:sqlite:" + file);
+        }
+        try {
+            requireSameFile();
+            return c;
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    private void requireSameFile() throws SQLException {
+        Object now;
+        try {
+            now = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            throw new SQLException(file + " is gone: " + e.getMessage(), e);
+        }
+        if (!Objects.equals(now, fileKey)) {
+            throw new SQLException(file + " is no longer the file the engine opened");
+        }
+    }
+
+    /**
+     * Stops ({@code true}) or resumes the passes, for a test that counts WAL frames (a pass lets the log start again);
+     * returns once no pass is running.
+     */
+    void pause(boolean pause) {
+        paused = pause;
+        passing.lock();
+        passing.unlock();
     }
 
     /** Passes run so far: for tests. */
@@ -123,8 +218,13 @@ final class BackgroundCheckpoints implements AutoCloseable {
         return passes;
     }
 
-    /** Why the passes stopped, or null: for tests. */
-    SQLException failure() {
+    /** Passes that failed: for tests. */
+    long failedPasses() {
+        return failedPasses;
+    }
+
+    /** The last failure (a pass, the thread's start or its connection), or null: for tests. */
+    Throwable failure() {
         return failure;
     }
 

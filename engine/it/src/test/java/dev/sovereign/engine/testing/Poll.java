@@ -1,4 +1,4 @@
-package dev.sovereign.engine.cli;
+package dev.sovereign.engine.testing;
 
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
@@ -6,10 +6,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Waits for a condition another thread or process brings about, up to a deadline (never a fixed sleep). */
-final class Poll {
+public final class Poll {
     private Poll() {}
 
-    static void until(BooleanSupplier condition, Duration timeout, Supplier<String> waitingFor) {
+    public static void until(BooleanSupplier condition, Duration timeout, Supplier<String> waitingFor) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
