@@ -25,15 +25,15 @@ import org.sqlite.SQLiteOpenMode;
  * <p>It only helps: the writers' automatic checkpoint stays on, because only a checkpoint between a writer's commits
  * lets the log start again from its beginning — a checkpoint on another thread while the same process keeps writing
  * never catches up (measured: the log grew to 959,533 frames in 15 s with the automatic one off). And when a pass
- * finds the log at the writers' mark or past it, the passes already asked for are dropped, so that the next crossing
- * commit finds the checkpoint lock free (on a slow disk, passes back to back kept it busy and the log grew to 14,000
+ * finds the log at the writers' mark or past it, the passes already asked for are dropped, so that the commits after it
+ * find the checkpoint lock free (on a slow disk, passes back to back kept it busy and the log grew to 14,000
  * frames). A failed pass changes nothing: the automatic checkpoint does the work, as it did before this class.
  *
  * <p>Started by the {@value #COMMITS_PER_CHECKPOINT}th commit, not at open: a CLI call's one or two writes start no
  * thread. Nothing here throws into the commit path: a committed write is never reported as failed because a thread
  * could not start. Its connection syncs as the engine's does ({@code synchronous} is the engine's durability), since a
  * checkpoint's sync of the database file is what lets the log be written over, and it opens the ledger only if it is
- * still the file the engine opened (never creating one at its path: contract §16).
+ * still the file the engine opened, never creating the database file at its path (contract §16).
  */
 final class BackgroundCheckpoints implements AutoCloseable {
     /** Write transactions between two passes: about 140 WAL pages of acquires and releases. */
@@ -45,7 +45,10 @@ final class BackgroundCheckpoints implements AutoCloseable {
 
     private final Path file;
     private final Durability durability;
-    /** The file the engine opened (inode and device), or null if it could not be read: then no pass runs. */
+    /**
+     * The file the engine opened (inode and device), read before its connection opened it; null where the platform
+     * has none (Windows, where a file SQLite holds cannot be renamed or deleted): then only its existence is checked.
+     */
     private final Object fileKey;
 
     private final Object monitor = new Object();
@@ -57,7 +60,7 @@ final class BackgroundCheckpoints implements AutoCloseable {
     private boolean closed;
 
     private volatile boolean paused;
-    /** Write transactions committed; only the thread holding the engine's connection touches it. */
+    /** Write transactions committed: counted by the thread holding the engine's connection, read by the thread. */
     private volatile long commits;
     /** The commit count before which no thread is started again after one failed to start or connect. */
     private volatile long retryAt;
@@ -67,21 +70,24 @@ final class BackgroundCheckpoints implements AutoCloseable {
     private volatile long failedPasses;
     private volatile Throwable failure;
 
-    BackgroundCheckpoints(Path file, Durability durability) {
+    BackgroundCheckpoints(Path file, Durability durability, Object fileKey) {
         this.file = file;
         this.durability = durability;
-        Object key;
+        this.fileKey = fileKey;
+    }
+
+    /** The key {@link #BackgroundCheckpoints} wants: read before the engine's connection opens the file. */
+    static Object fileKey(Path file) {
         try {
-            key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+            return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
         } catch (IOException e) {
-            key = null;
+            return null; // the open that follows says what is wrong with the path
         }
-        this.fileKey = key;
     }
 
     /** Called after each committed write transaction, by the thread holding the engine's connection. Never throws. */
     void committed() {
-        if (++commits % COMMITS_PER_CHECKPOINT != 0 || paused || fileKey == null || commits < retryAt) {
+        if (++commits % COMMITS_PER_CHECKPOINT != 0 || paused || commits < retryAt) {
             return;
         }
         try {
@@ -111,6 +117,11 @@ final class BackgroundCheckpoints implements AutoCloseable {
         long done = 0; // a thread started again after a failure passes at once
         Connection c = null;
         try {
+            synchronized (monitor) {
+                if (closed) {
+                    return;
+                }
+            }
             c = connect();
             try (Statement s = c.createStatement()) {
                 while (true) {
@@ -133,9 +144,10 @@ final class BackgroundCheckpoints implements AutoCloseable {
                     }
                 }
             }
-        } catch (SQLException | RuntimeException e) {
-            failure = e;
-            retryAt = commits + RETRY_AFTER_COMMITS;
+        } catch (NotTheEnginesFile e) { // moved away or replaced: for good, and an operator wants to know
+            stop(e, Long.MAX_VALUE);
+        } catch (Throwable e) { // a connection refused, a descriptor limit, an Error: the writers' checkpoint goes on
+            stop(e, commits + RETRY_AFTER_COMMITS);
         } finally {
             if (c != null) {
                 try {
@@ -145,6 +157,17 @@ final class BackgroundCheckpoints implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private void stop(Throwable e, long retry) {
+        failure = e;
+        retryAt = retry;
+        System.getLogger(BackgroundCheckpoints.class.getName())
+                .log(
+                        System.Logger.Level.INFO,
+                        "Checkpoints of " + file + " off the writers' thread stopped"
+                                + (retry == Long.MAX_VALUE ? "" : " for the next " + RETRY_AFTER_COMMITS + " commits")
+                                + " (the writers' own checkpoints go on): " + e.getMessage());
     }
 
     /** One {@code PASSIVE} checkpoint unless paused; the frames the log held, or -1 when none ran or it failed. */
@@ -169,7 +192,7 @@ final class BackgroundCheckpoints implements AutoCloseable {
     }
 
     /** The engine's file, opened without creating it, and only if it is still the one the engine opened. */
-    private Connection connect() throws SQLException {
+    private Connection connect() throws SQLException, NotTheEnginesFile {
         requireSameFile();
         SQLiteConfig config = new SQLiteConfig();
         config.resetOpenMode(SQLiteOpenMode.CREATE);
@@ -185,21 +208,28 @@ final class BackgroundCheckpoints implements AutoCloseable {
         try {
             requireSameFile();
             return c;
-        } catch (SQLException e) {
+        } catch (NotTheEnginesFile e) {
             c.close();
             throw e;
         }
     }
 
-    private void requireSameFile() throws SQLException {
+    private void requireSameFile() throws NotTheEnginesFile {
         Object now;
         try {
             now = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
         } catch (IOException e) {
-            throw new SQLException(file + " is gone: " + e.getMessage(), e);
+            throw new NotTheEnginesFile(file + " is gone: " + e.getMessage());
         }
-        if (!Objects.equals(now, fileKey)) {
-            throw new SQLException(file + " is no longer the file the engine opened");
+        if (fileKey != null && !Objects.equals(now, fileKey)) {
+            throw new NotTheEnginesFile(file + " is no longer the file the engine opened");
+        }
+    }
+
+    /** The path no longer names the engine's file. */
+    private static final class NotTheEnginesFile extends Exception {
+        NotTheEnginesFile(String message) {
+            super(message, null, false, false);
         }
     }
 

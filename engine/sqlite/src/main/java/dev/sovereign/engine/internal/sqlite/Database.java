@@ -103,7 +103,7 @@ public final class Database implements Transactions, AutoCloseable {
         }
     });
 
-    private Database(Path file, EngineConfig config, Connection connection) {
+    private Database(Path file, EngineConfig config, Connection connection, Object fileKey) {
         this.file = file;
         this.clock = config.clock();
         this.busyBoundMs = config.busyBound().toMillis();
@@ -114,7 +114,7 @@ public final class Database implements Transactions, AutoCloseable {
         this.connection = connection;
         this.statements = new StatementCache(connection);
         this.labSandboxRequested = config.createAsLabSandbox();
-        this.checkpoints = new BackgroundCheckpoints(file, durability);
+        this.checkpoints = new BackgroundCheckpoints(file, durability, fileKey);
     }
 
     /**
@@ -142,10 +142,11 @@ public final class Database implements Transactions, AutoCloseable {
         }
         requireNotEmpty(file);
         Connection c;
+        Object fileKey = BackgroundCheckpoints.fileKey(file); // before the open: the file the connection then opens
         synchronized (CREATING) {
             c = connect(file, (int) config.sqliteBusyTimeout().toMillis());
         }
-        Database db = new Database(file, config, c);
+        Database db = new Database(file, config, c, fileKey);
         try {
             new Migrator(db).migrate();
             db.keepTemporaryStorageInMemory();
@@ -181,8 +182,12 @@ public final class Database implements Transactions, AutoCloseable {
                     Problem.MISSING_DIRECTORY, file, "Cannot create " + file + ": " + e.getMessage() + ".", e);
         }
         try {
-            Database db = new Database(building, config, connect(building, (int)
-                    config.sqliteBusyTimeout().toMillis()));
+            Object fileKey = BackgroundCheckpoints.fileKey(building);
+            Database db = new Database(
+                    building,
+                    config,
+                    connect(building, (int) config.sqliteBusyTimeout().toMillis()),
+                    fileKey);
             db.creating = true;
             try {
                 new Migrator(db).migrate();
