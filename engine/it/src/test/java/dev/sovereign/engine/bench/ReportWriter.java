@@ -276,7 +276,9 @@ final class ReportWriter {
         line("WAL pages = pages the operation writes to the write-ahead log, counted from the growth of the `-wal`"
                 + " file with automatic checkpoints off (`WalCensus`, 200 runs; 20 for the big heartbeats). It does not"
                 + " depend on the load: at NORMAL a commit costs roughly its pages plus the checkpoints they bring"
-                + " (one per 1,000 pages, with two fsyncs), at FULL roughly one fsync.");
+                + " (one per 1,000 pages, with two fsyncs: the engine copies most of those pages on a thread of its own"
+                + " between its commits, decision 0513; the floors and ShedLock in the committing call), at FULL roughly"
+                + " one fsync.");
         line();
         line(
                 "Write transactions per operation: acquire + release and claim + complete are two; runAssignment is"
