@@ -6,7 +6,9 @@ import dev.sovereign.engine.Engine;
 import dev.sovereign.engine.journal.EventKind;
 import dev.sovereign.engine.journal.FenceEvent;
 import dev.sovereign.engine.mailbox.Message;
+import dev.sovereign.engine.run.Assignment;
 import dev.sovereign.engine.testing.Contract;
+import dev.sovereign.engine.testing.Port;
 import dev.sovereign.engine.testing.SettableClock;
 import dev.sovereign.engine.testing.TempDatabase;
 import dev.sovereign.engine.testing.TestBackend;
@@ -92,5 +94,15 @@ abstract class ClaimedIdentityJournalContract {
                     return c -> c.mailbox().claim(m.id(), "held");
                 }),
                 EventKind.CLAIM_GRANTED);
+    }
+
+    @Test
+    void anAttemptStartUnderAClaimedIdentityJournalsTheClaimFirst() {
+        claimComesFirst(
+                rowsOfAClaimingCall((worker, held) -> {
+                    Assignment x = worker.runs().assign("held", "scripted");
+                    return c -> Port.runs(c).startAttempt(x.id(), held.token(), 30_000);
+                }),
+                EventKind.ATTEMPT_STARTED);
     }
 }

@@ -133,14 +133,15 @@ final class BackgroundCheckpoints implements AutoCloseable {
                     long target = wanted;
                     if (target == done) {
                         LockSupport.park(this);
-                        Thread.interrupted(); // an interrupt would make every park return at once: only close() stops
-                        // it
+                        // an interrupt would make every park return at once: only close() stops this thread
+                        Thread.interrupted();
                         continue;
                     }
                     done = target;
                     if (pass(s) >= WRITERS_CHECKPOINT_PAGES) {
-                        done = wanted; // leave the lock to the crossing commit, whose checkpoint lets the log start
-                        // again
+                        // the passes asked for meanwhile are dropped: the lock is left to the writers' commits, whose
+                        // own checkpoint lets the log start again
+                        done = wanted;
                     }
                 }
             }
