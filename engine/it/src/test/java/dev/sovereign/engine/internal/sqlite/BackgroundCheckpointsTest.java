@@ -106,6 +106,23 @@ class BackgroundCheckpointsTest {
     }
 
     @Test
+    void aLedgerReplacedAtItsPathIsNotTheOneCheckpointed() throws Exception {
+        Engine engine = open();
+        Database db = Sqlite.database(engine);
+        cycle(engine);
+        Path aside = db.file().resolveSibling("moved-away.db");
+        Files.move(db.file(), aside);
+        Files.copy(aside, db.file()); // another file (another inode) under the ledger's name
+        long replacement = Files.size(db.file());
+        commitTo(engine, 2L * BackgroundCheckpoints.COMMITS_PER_CHECKPOINT);
+
+        Poll.until(() -> db.backgroundCheckpoints().failure() != null, Duration.ofSeconds(20), () -> "the refusal");
+        assertThat(db.backgroundCheckpoints().failure()).hasMessageContaining("no longer the file the engine opened");
+        assertThat(db.backgroundCheckpoints().passes()).isZero();
+        assertThat(Files.size(db.file())).as("the replacement untouched").isEqualTo(replacement);
+    }
+
+    @Test
     void theLogStaysBoundedWhileOneThreadWritesWithoutAPause() throws Exception {
         Engine engine = open();
         Database db = Sqlite.database(engine);
